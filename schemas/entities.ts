@@ -1,0 +1,347 @@
+/**
+ * Entity identifiers (spec 2.1), the common query model (spec 2.3 and upstream facts), entity
+ * types, the catalog's entity read shape, lineage (2.4) and the incident summary (2.5).
+ */
+import { z } from 'zod';
+import { oneof, PageInfo, Pagination, protoEnum, Timestamp } from './common';
+
+const s = () => z.string();
+
+/** The eighteen identifier variants; `monitor` nests another identifier. */
+export const IDENTIFIER_VARIANTS = [
+  'transformCoreNode',
+  'transformCloudNode',
+  'warehouseProjectTable',
+  'warehouseAccountTable',
+  'warehouseClusterTable',
+  'relationalTable',
+  'mysqlLikeTable',
+  'columnStoreTable',
+  'orchestrationDag',
+  'orchestrationTask',
+  'custom',
+  'dataproduct',
+  'platformPath',
+  'lakehouseTable',
+  'queryEngineTable',
+  'sqlModel',
+  'sqlAudit',
+  'monitor',
+] as const;
+export type IdentifierVariant = (typeof IDENTIFIER_VARIANTS)[number];
+
+export const TransformCoreNodeId = z.object({ integrationId: s(), nodeId: s() });
+export const TransformCloudNodeId = z.object({ projectId: s(), accountId: s(), nodeId: s() });
+export const WarehouseProjectTableId = z.object({ project: s(), dataset: s(), table: s() });
+export const WarehouseAccountTableId = z.object({ account: s(), database: s(), schema: s(), table: s() });
+export const WarehouseClusterTableId = z.object({ cluster: s(), database: s(), schema: s(), table: s() });
+/** `host` has no port. */
+export const RelationalTableId = z.object({
+  host: s().refine((h) => !/:\d+$/.test(h), 'host must not carry a port'),
+  database: s(),
+  schema: s(),
+  table: s(),
+});
+export const MysqlLikeTableId = z.object({ host: s().refine((h) => !/:\d+$/.test(h), 'host must not carry a port'), schema: s(), table: s() });
+export const ColumnStoreTableId = z.object({ host: s().refine((h) => !/:\d+$/.test(h), 'host must not carry a port'), schema: s(), table: s() });
+export const OrchestrationDagId = z.object({ integrationId: s(), dagId: s() });
+export const OrchestrationTaskId = z.object({ integrationId: s(), dagId: s(), taskId: s() });
+export const CustomId = z.object({ id: s() });
+export const DataproductId = z.object({ id: s() });
+export const PlatformPathId = z.object({ path: s() });
+export const LakehouseTableId = z.object({ workspace: s(), catalog: s(), schema: s(), table: s() });
+export const QueryEngineTableId = z.object({ host: s(), catalog: s(), schema: s(), table: s() });
+export const SqlModelId = z.object({ integrationId: s(), fqn: s() });
+export const SqlAuditId = z.object({ integrationId: s(), fqn: s(), auditId: s() });
+
+/** The identifier's TypeScript shape, written once because the monitor variant recurses. */
+export interface EntityIdentifier {
+  transformCoreNode?: z.infer<typeof TransformCoreNodeId>;
+  transformCloudNode?: z.infer<typeof TransformCloudNodeId>;
+  warehouseProjectTable?: z.infer<typeof WarehouseProjectTableId>;
+  warehouseAccountTable?: z.infer<typeof WarehouseAccountTableId>;
+  warehouseClusterTable?: z.infer<typeof WarehouseClusterTableId>;
+  relationalTable?: z.infer<typeof RelationalTableId>;
+  mysqlLikeTable?: z.infer<typeof MysqlLikeTableId>;
+  columnStoreTable?: z.infer<typeof ColumnStoreTableId>;
+  orchestrationDag?: z.infer<typeof OrchestrationDagId>;
+  orchestrationTask?: z.infer<typeof OrchestrationTaskId>;
+  custom?: z.infer<typeof CustomId>;
+  dataproduct?: z.infer<typeof DataproductId>;
+  platformPath?: z.infer<typeof PlatformPathId>;
+  lakehouseTable?: z.infer<typeof LakehouseTableId>;
+  queryEngineTable?: z.infer<typeof QueryEngineTableId>;
+  sqlModel?: z.infer<typeof SqlModelId>;
+  sqlAudit?: z.infer<typeof SqlAuditId>;
+  monitor?: MonitorId;
+}
+export interface MonitorId {
+  monitoredId: EntityIdentifier;
+  monitorId: string;
+  segment?: string;
+  integrationId: string;
+}
+
+/** An entity identifier: exactly one of the eighteen variants. */
+export const EntityIdentifier: z.ZodType<EntityIdentifier> = z.lazy(() =>
+  oneof({
+    transformCoreNode: TransformCoreNodeId,
+    transformCloudNode: TransformCloudNodeId,
+    warehouseProjectTable: WarehouseProjectTableId,
+    warehouseAccountTable: WarehouseAccountTableId,
+    warehouseClusterTable: WarehouseClusterTableId,
+    relationalTable: RelationalTableId,
+    mysqlLikeTable: MysqlLikeTableId,
+    columnStoreTable: ColumnStoreTableId,
+    orchestrationDag: OrchestrationDagId,
+    orchestrationTask: OrchestrationTaskId,
+    custom: CustomId,
+    dataproduct: DataproductId,
+    platformPath: PlatformPathId,
+    lakehouseTable: LakehouseTableId,
+    queryEngineTable: QueryEngineTableId,
+    sqlModel: SqlModelId,
+    sqlAudit: SqlAuditId,
+    monitor: MonitorIdSchema,
+  }),
+) as z.ZodType<EntityIdentifier>;
+
+export const MonitorIdSchema: z.ZodType<MonitorId> = z.lazy(() =>
+  z.object({
+    monitoredId: EntityIdentifier,
+    monitorId: s(),
+    segment: s().optional(),
+    integrationId: s(),
+  }),
+) as z.ZodType<MonitorId>;
+
+/** A wrapped entity reference in lineage: an identifier plus the opaque `entityId`. */
+export const EntityReference = z.lazy(() => z.intersection(EntityIdentifier, z.object({ entityId: s().optional() })));
+export type EntityReference = EntityIdentifier & { entityId?: string };
+
+/**
+ * Entity types (`withType { types: [{ default: n }] }`). Names are neutral, following the
+ * identifier variants; numbers are upstream's. Tables end in 3 or 4, views in 5.
+ */
+export const EntityTypeEnum = protoEnum({
+  ENTITY_TYPE_UNSPECIFIED: 0,
+  ENTITY_TYPE_WAREHOUSE_PROJECT_TABLE: 103,
+  ENTITY_TYPE_WAREHOUSE_PROJECT_VIEW: 105,
+  ENTITY_TYPE_BI_DASHBOARD: 208,
+  ENTITY_TYPE_TRANSFORM_CORE_MODEL: 301,
+  ENTITY_TYPE_TRANSFORM_CORE_TEST: 302,
+  ENTITY_TYPE_TRANSFORM_CORE_SOURCE: 303,
+  ENTITY_TYPE_TRANSFORM_CORE_SNAPSHOT: 310,
+  ENTITY_TYPE_TRANSFORM_CORE_SEED: 311,
+  ENTITY_TYPE_WAREHOUSE_ACCOUNT_TABLE: 503,
+  ENTITY_TYPE_WAREHOUSE_ACCOUNT_VIEW: 508,
+  ENTITY_TYPE_WAREHOUSE_CLUSTER_TABLE: 803,
+  ENTITY_TYPE_WAREHOUSE_CLUSTER_VIEW: 805,
+  ENTITY_TYPE_ORCHESTRATION_DAG: 1201,
+  ENTITY_TYPE_ORCHESTRATION_TASK: 1202,
+  ENTITY_TYPE_COLUMN_STORE_TABLE: 1303,
+  ENTITY_TYPE_COLUMN_STORE_VIEW: 1305,
+  ENTITY_TYPE_MONITOR: 1403,
+  ENTITY_TYPE_MONITOR_SEGMENT: 1404,
+  ENTITY_TYPE_SQL_TEST: 1421,
+  ENTITY_TYPE_RELATIONAL_TABLE: 1603,
+  ENTITY_TYPE_RELATIONAL_VIEW: 1605,
+  ENTITY_TYPE_MYSQL_LIKE_TABLE: 1703,
+  ENTITY_TYPE_MYSQL_LIKE_VIEW: 1705,
+  ENTITY_TYPE_LAKEHOUSE_TABLE: 1804,
+  ENTITY_TYPE_LAKEHOUSE_VIEW: 1805,
+  ENTITY_TYPE_SQL_MODEL_MODEL: 1902,
+  ENTITY_TYPE_SQL_MODEL_AUDIT: 1906,
+  ENTITY_TYPE_QUERY_ENGINE_TABLE: 2104,
+  ENTITY_TYPE_QUERY_ENGINE_VIEW: 2105,
+  ENTITY_TYPE_CUSTOM: 50000,
+});
+export const EntityTypeName = EntityTypeEnum.schema;
+export type EntityTypeName = z.infer<typeof EntityTypeName>;
+
+/** One type in `withType`: a default (built-in) type or a custom type number (50001-59999). */
+export const EntityType = oneof({
+  default: EntityTypeEnum.schema.refine((v) => v !== 'ENTITY_TYPE_UNSPECIFIED', 'the unspecified type (0) is refused'),
+  custom: z.number().int().min(50000).max(59999),
+});
+export type EntityType = z.infer<typeof EntityType>;
+
+/** Query operand: UNSPECIFIED (AND), AND, OR, EXCEPT (two parts: first minus second), UPSTREAM, DOWNSTREAM. */
+export const QueryOperandEnum = protoEnum({
+  QUERY_OPERAND_UNSPECIFIED: 0,
+  QUERY_OPERAND_AND: 1,
+  QUERY_OPERAND_OR: 2,
+  QUERY_OPERAND_EXCEPT: 3,
+  QUERY_OPERAND_UPSTREAM: 4,
+  QUERY_OPERAND_DOWNSTREAM: 5,
+});
+export const QueryOperand = QueryOperandEnum.schema;
+export type QueryOperand = z.infer<typeof QueryOperand>;
+
+export interface QueryPart {
+  identifierList?: { identifiers: EntityIdentifier[] };
+  withNameSearch?: { searchQuery: string };
+  withType?: { type?: EntityType; types?: EntityType[] };
+  withAnnotation?: { name: string; acceptedValue?: string; acceptedValues?: string[] };
+  inFolder?: { path: string[] };
+  query?: Query;
+  unsupported?: { queryJson: string };
+  /** Alert triggers only (spec 2.2): a list of opaque entity ids. */
+  entityIds?: { entityIds: string[] };
+}
+export interface Query {
+  parts: QueryPart[];
+  operand?: QueryOperand;
+}
+
+export const QueryPart: z.ZodType<QueryPart> = z.lazy(() =>
+  oneof({
+    identifierList: z.object({ identifiers: z.array(EntityIdentifier) }),
+    withNameSearch: z.object({ searchQuery: z.string() }),
+    withType: z.object({ type: EntityType.optional(), types: z.array(EntityType).optional() }),
+    withAnnotation: z.object({
+      name: z.string().min(1),
+      acceptedValue: z.string().optional(),
+      acceptedValues: z.array(z.string()).optional(),
+    }),
+    inFolder: z.object({ path: z.array(z.string()).min(1) }),
+    query: Query,
+    unsupported: z.object({ queryJson: z.string() }),
+    entityIds: z.object({ entityIds: z.array(z.string()) }),
+  }),
+) as unknown as z.ZodType<QueryPart>;
+
+/** `Query { parts[], operand }`; EXCEPT takes exactly two parts. */
+export const Query: z.ZodType<Query> = z.lazy(() =>
+  z
+    .object({ parts: z.array(QueryPart).default([]), operand: QueryOperand.optional() })
+    .superRefine((q, ctx) => {
+      if (q.operand === 'QUERY_OPERAND_EXCEPT' && q.parts.length !== 2) {
+        ctx.addIssue({ code: 'custom', path: ['parts'], message: `QUERY_OPERAND_EXCEPT takes exactly two parts (first minus second); got ${q.parts.length}` });
+      }
+    }),
+) as unknown as z.ZodType<Query>;
+
+/** An annotation on a catalog entity (`owner=team-a`, `tier=1`, `pii`). */
+export const Annotation = z.object({ name: z.string(), value: z.string().optional() });
+export type Annotation = z.infer<typeof Annotation>;
+
+/**
+ * A catalog entity as the entities read service returns it. The spec does not show the
+ * entity's fields; this is the emulator's and client's shared shape.
+ */
+export const Entity = z.object({
+  /** Opaque entity id (what alert `entityIds` parts and lineage `entityId` name). */
+  entityId: z.string(),
+  id: EntityIdentifier,
+  /** Stable asset path, e.g. `wh-prod::mart::orders`. */
+  path: z.string(),
+  name: z.string(),
+  type: EntityTypeName,
+  /** Data platform, e.g. `warehouse`, `transform`, `orchestration`. */
+  platform: z.string().optional(),
+  /** Folder path segments, e.g. `['folder-wh-prod', 'mart']`. */
+  folder: z.array(z.string()).default([]),
+  annotations: z.array(Annotation).default([]),
+  tags: z.array(z.string()).default([]),
+  description: z.string().optional(),
+});
+export type Entity = z.infer<typeof Entity>;
+
+export const ListEntitiesRequest = z.object({ pagination: Pagination.optional() });
+export const ListEntitiesResponse = z.object({ entities: z.array(Entity).default([]), pageInfo: PageInfo.optional() });
+export type ListEntitiesResponse = z.infer<typeof ListEntitiesResponse>;
+export const SearchEntitiesResponse = ListEntitiesResponse;
+export const BatchGetEntitiesRequest = z.object({ ids: z.array(EntityIdentifier) });
+export const BatchGetEntitiesResponse = z.object({ entities: z.array(Entity).default([]) });
+export type BatchGetEntitiesResponse = z.infer<typeof BatchGetEntitiesResponse>;
+
+// ---- Queries service (TranslateResolverQl, ResolveQuery) ----
+
+export const TranslateResolverQlRequest = z.object({ resolverQl: z.string() });
+export const TranslateResolverQlResponse = z.object({ query: Query, renderedResolverQl: z.string() });
+export type TranslateResolverQlResponse = z.infer<typeof TranslateResolverQlResponse>;
+export const ResolveQueryRequest = oneof({ resolverQl: z.string(), query: Query }).and(z.object({ pagination: Pagination.optional() }));
+export type ResolveQueryRequest = z.infer<typeof ResolveQueryRequest>;
+export const ResolveQueryResponse = z.object({
+  entityIds: z.array(EntityIdentifier).default([]),
+  pageInfo: PageInfo.optional(),
+  renderedResolverQl: z.string().optional(),
+});
+export type ResolveQueryResponse = z.infer<typeof ResolveQueryResponse>;
+
+// ---- Lineage (2.4, 4.2) ----
+
+/** Values beyond UNSPECIFIED are not shown; the names past 0 are ours. */
+export const NodePositionEnum = protoEnum({
+  NODE_POSITION_UNSPECIFIED: 0,
+  NODE_POSITION_START_NODE: 1,
+  NODE_POSITION_UPSTREAM: 2,
+  NODE_POSITION_DOWNSTREAM: 3,
+});
+export const CllStateEnum = protoEnum({ CLL_STATE_UNSPECIFIED: 0, CLL_STATE_OK: 1, CLL_STATE_PARTIAL: 2, CLL_STATE_FAILED: 3 });
+export const LineageDirectionEnum = protoEnum({
+  LINEAGE_DIRECTION_UNSPECIFIED: 0,
+  LINEAGE_DIRECTION_UPSTREAM: 1,
+  LINEAGE_DIRECTION_DOWNSTREAM: 2,
+  LINEAGE_DIRECTION_UPSTREAM_DOWNSTREAM: 3,
+});
+
+export const LineageNode = z.object({
+  ids: z.array(EntityReference),
+  position: NodePositionEnum.schema.optional(),
+  cllDetails: z
+    .object({
+      columns: z.array(z.object({ columnId: z.string(), name: z.string(), nativeType: z.string().optional() })).default([]),
+      cllState: CllStateEnum.schema.optional(),
+      cllMessages: z.array(z.string()).default([]),
+    })
+    .optional(),
+});
+export const Lineage = z.object({
+  nodes: z.array(LineageNode).default([]),
+  nodeDependencies: z.array(z.object({ sourceNodeIdx: z.number().int(), targetNodeIdx: z.number().int() })).default([]),
+  isCll: z.boolean().optional(),
+  columnDependencies: z
+    .array(
+      z.object({
+        sourceNodeIdx: z.number().int(),
+        sourceNodeColumnId: z.string(),
+        targetNodeIdx: z.number().int(),
+        targetNodeColumnId: z.string(),
+      }),
+    )
+    .default([]),
+});
+export type Lineage = z.infer<typeof Lineage>;
+
+export const GetLineageRequest = z.object({
+  startPoint: oneof({
+    entities: z.object({ entities: z.array(EntityReference) }),
+    entityColumns: z.object({ id: EntityIdentifier, columnNames: z.array(z.string()) }),
+  }),
+  maxDepth: z.number().int().optional(),
+  lineageDirection: LineageDirectionEnum.schema.optional(),
+});
+export type GetLineageRequest = z.infer<typeof GetLineageRequest>;
+export const GetLineageResponse = z.object({ lineage: Lineage });
+
+// ---- Incident summary (2.5, 4.7) ----
+
+export const IncidentSummary = z.object({
+  id: z.string(),
+  url: z.string().optional(),
+  name: z.string().optional(),
+  createdBy: z.string().optional(),
+  createdAt: Timestamp.optional(),
+  updatedBy: z.string().optional(),
+  updatedAt: Timestamp.optional(),
+  isResolved: z.boolean().optional(),
+});
+export type IncidentSummary = z.infer<typeof IncidentSummary>;
+export const EntityIncidents = z.object({
+  id: EntityIdentifier,
+  entityOpenIncidents: z.array(IncidentSummary).default([]),
+  upstreamOpenIncidents: z.array(IncidentSummary).default([]),
+});
+export const BatchEntityIncidentsResponse = z.object({ responses: z.array(EntityIncidents).default([]) });
