@@ -53,21 +53,32 @@ export function required<N extends string>(e: ProtoEnum<N>): z.ZodType<N, N | nu
  * Zero or two keys fail with a message naming the variants.
  */
 export function oneof<S extends z.ZodRawShape>(shape: S, opts: { optional?: boolean } = {}) {
-  const keys = Object.keys(shape);
+  return withOneof({}, shape, opts);
+}
+
+/**
+ * A message with plain fields (`base`) and one oneof group (`variants`), e.g. an alert with
+ * its kind. The oneof rule is checked after the fields parse.
+ */
+export function withOneof<B extends z.ZodRawShape, S extends z.ZodRawShape>(base: B, variants: S, opts: { optional?: boolean } = {}) {
+  const keys = Object.keys(variants);
   const partial: Record<string, z.ZodType> = {};
-  for (const k of keys) partial[k] = (shape[k] as z.ZodType).optional();
-  return z.object(partial as { [K in keyof S]: z.ZodOptional<S[K]> }).superRefine((v, ctx) => {
-    const set = keys.filter((k) => (v as Record<string, unknown>)[k] !== undefined);
-    if (set.length === 1 || (set.length === 0 && opts.optional)) return;
-    ctx.addIssue({
-      code: 'custom',
-      message:
-        set.length === 0
-          ? `exactly one of ${keys.join(', ')} must be set; none is`
-          : `exactly one of ${keys.join(', ')} must be set; got ${set.join(' and ')}`,
-      params: { oneof: keys, set },
+  for (const k of keys) partial[k] = (variants[k] as z.ZodType).optional();
+  return z
+    .object({ ...base, ...(partial as { [K in keyof S]: z.ZodOptional<S[K]> }) })
+    .superRefine((v, ctx) => {
+      const issue = oneofIssue(v as Record<string, unknown>, keys, opts.optional ?? false);
+      if (issue) ctx.addIssue({ code: 'custom', message: issue, params: { oneof: keys } });
     });
-  });
+}
+
+/** The message for a value that breaks a oneof rule, or undefined when it holds. */
+export function oneofIssue(v: Record<string, unknown>, keys: readonly string[], optional = false): string | undefined {
+  const set = keys.filter((k) => v[k] !== undefined);
+  if (set.length === 1 || (set.length === 0 && optional)) return undefined;
+  return set.length === 0
+    ? `exactly one of ${keys.join(', ')} must be set; none is`
+    : `exactly one of ${keys.join(', ')} must be set; got ${set.join(' and ')}`;
 }
 
 /** The key set on a oneof value (undefined when none is). */

@@ -1,0 +1,139 @@
+/**
+ * Automated-monitor deployment rules (spec 2.3, 4.5; upstream facts).
+ */
+import { z } from 'zod';
+import { ConfigsFilter, Empty, oneof, PageInfo, Pagination, protoEnum, required, Source, Uuid, withOneof } from './common';
+import { Query } from './entities';
+
+/** Rule and SQL-test severity: WARNING=1, ERROR=2, INFO=3 (not the alert numbering). */
+export const SeverityEnum = protoEnum({ SEVERITY_UNSPECIFIED: 0, SEVERITY_WARNING: 1, SEVERITY_ERROR: 2, SEVERITY_INFO: 3 });
+export const Severity = required(SeverityEnum);
+export type Severity = z.infer<typeof Severity>;
+export const SensitivityEnum = protoEnum({
+  SENSITIVITY_UNSPECIFIED: 0,
+  SENSITIVITY_PRECISE: 1,
+  SENSITIVITY_BALANCED: 2,
+  SENSITIVITY_RELAXED: 3,
+});
+export const Sensitivity = required(SensitivityEnum);
+export type Sensitivity = z.infer<typeof Sensitivity>;
+export const MetricIdEnum = protoEnum({
+  METRIC_ID_UNSPECIFIED: 0,
+  METRIC_ID_ROW_COUNT: 1,
+  METRIC_ID_DELAY: 2,
+  METRIC_ID_VOLUME_CHANGE_DELAY: 3,
+});
+export const MetricId = required(MetricIdEnum);
+export type MetricId = z.infer<typeof MetricId>;
+export const DelayModelEnum = protoEnum({ DELAY_MODEL_UNSPECIFIED: 0, DELAY_MODEL_STANDARD: 1, DELAY_MODEL_WEEKLY_PATTERN: 2 });
+export const DelayModel = required(DelayModelEnum);
+export type DelayModel = z.infer<typeof DelayModel>;
+
+/** metricIds: at least one, unique, non-zero. */
+export const MetricIds = z
+  .array(MetricId)
+  .min(1, 'metricIds needs at least one metric')
+  .refine((a) => new Set(a).size === a.length, 'metricIds must be unique');
+
+const monitorSettings = { severity: Severity, sensitivity: Sensitivity, metricIds: MetricIds };
+
+export const QueryConfig = z.object({
+  query: Query.optional(),
+  /** Wins over `query` on write. */
+  resolverQl: z.string().optional(),
+  /** Output only. */
+  renderedResolverQl: z.string().optional(),
+  ...monitorSettings,
+  metricOptions: z.array(z.object({ sensitivity: Sensitivity, metricId: MetricId })).optional(),
+  delayModel: DelayModel.optional(),
+  keepDeletedMonitors: z.boolean().optional(),
+});
+export type QueryConfig = z.infer<typeof QueryConfig>;
+export const ExclusiveQueryConfig = z.object({
+  query: Query.optional(),
+  resolverQl: z.string().optional(),
+  renderedResolverQl: z.string().optional(),
+});
+export const StaticConfig = z.object({ path: z.string().min(1), ...monitorSettings });
+export const ExclusiveStaticConfig = z.object({ path: z.string().min(1) });
+export const ProductConfig = z.object({
+  productId: z.string().min(1),
+  ...monitorSettings,
+  upstream: oneof({ all: Empty, sources: Empty }, { optional: true }).optional(),
+  self: oneof({ all: Empty, selection: z.object({ query: Query }) }, { optional: true }).optional(),
+  keepDeletedMonitors: z.boolean().optional(),
+});
+export type ProductConfig = z.infer<typeof ProductConfig>;
+
+export const RULE_CONFIG_KINDS = ['queryConfig', 'exclusiveQueryConfig', 'staticConfig', 'exclusiveStaticConfig', 'productConfig'] as const;
+export type RuleConfigKind = (typeof RULE_CONFIG_KINDS)[number];
+const configs = {
+  queryConfig: QueryConfig,
+  exclusiveQueryConfig: ExclusiveQueryConfig,
+  staticConfig: StaticConfig,
+  exclusiveStaticConfig: ExclusiveStaticConfig,
+  productConfig: ProductConfig,
+};
+
+export const deploymentRuleWriteFields = {
+  id: Uuid,
+  title: z.string().min(1).max(100),
+  source: Source.optional(),
+  configId: z.string().optional(),
+};
+
+/** A rule as written (Deploy body `deploymentRule`). */
+export const DeploymentRuleWrite = withOneof(deploymentRuleWriteFields, configs);
+export type DeploymentRuleWrite = z.infer<typeof DeploymentRuleWrite>;
+/** A rule as read: adds `monitorCount`. */
+export const DeploymentRule = withOneof({ ...deploymentRuleWriteFields, monitorCount: z.number().int().optional() }, configs);
+export type DeploymentRule = z.infer<typeof DeploymentRule>;
+
+/** Monitor settings as compared by the overview. */
+export const MonitorSettings = z.object({
+  severity: SeverityEnum.schema.optional(),
+  sensitivity: SensitivityEnum.schema.optional(),
+  metricIds: z.array(MetricIdEnum.schema).default([]),
+});
+export type MonitorSettings = z.infer<typeof MonitorSettings>;
+
+/** What deploying (or deleting) a rule does downstream. */
+export const DeploymentOverview = z.object({
+  monitorsToCreateFor: z.array(z.string()).default([]),
+  monitorsToDeleteFor: z.array(z.string()).default([]),
+  activeMonitorsFor: z.array(z.string()).default([]),
+  monitorSettingsChanges: z
+    .array(z.object({ monitoredAssetPath: z.string(), originalSettings: MonitorSettings, newSettings: MonitorSettings }))
+    .default([]),
+  customMonitorsToCreateFor: z.array(z.string()).default([]),
+  customMonitorsToDeleteFor: z.array(z.string()).default([]),
+  activeCustomMonitorsFor: z.array(z.string()).default([]),
+  skippedAssets: z.array(z.object({ assetPath: z.string(), reason: z.string() })).default([]),
+});
+export type DeploymentOverview = z.infer<typeof DeploymentOverview>;
+
+// ---- requests and responses ----
+
+export const DeployDeploymentRuleRequest = z.object({ deploymentRule: DeploymentRuleWrite });
+export const BatchDeployDeploymentRulesRequest = z.object({ deploymentRules: z.array(DeploymentRuleWrite) });
+export const BatchDeployResponse = z.object({
+  deployedIds: z.array(z.string()).default([]),
+  errors: z.array(z.object({ id: z.string(), reason: z.string() })).default([]),
+});
+export type BatchDeployResponse = z.infer<typeof BatchDeployResponse>;
+/** List: GET with `sources`, `configsFilter.ids`, `ruleIds`, `pagination.cursor`, `pagination.pageSize` as query parameters. */
+export const ListDeploymentRulesRequest = z.object({
+  sources: z.array(Source).optional(),
+  configsFilter: ConfigsFilter.optional(),
+  ruleIds: z.array(z.string()).optional(),
+  pagination: Pagination.optional(),
+});
+export type ListDeploymentRulesRequest = z.infer<typeof ListDeploymentRulesRequest>;
+export const ListDeploymentRulesResponse = z.object({ deploymentRules: z.array(DeploymentRule).default([]), pageInfo: PageInfo.optional() });
+export type ListDeploymentRulesResponse = z.infer<typeof ListDeploymentRulesResponse>;
+/** Batch: GET `.../deployment-rules/batch?ids=a&ids=b` (at most 200); missing ids are omitted. */
+export const BatchGetDeploymentRulesResponse = z.object({ deploymentRules: z.record(z.string(), DeploymentRule).default({}) });
+export type BatchGetDeploymentRulesResponse = z.infer<typeof BatchGetDeploymentRulesResponse>;
+/** Deploy overview: GET `/api/monitors/automated/v1/deployment-rule?deploymentRule=<JSON>`; delete overview: GET `.../deployment-rule/{id}/deleted`. */
+export const DeploymentOverviewResponse = z.object({ overview: DeploymentOverview });
+export type DeploymentOverviewResponse = z.infer<typeof DeploymentOverviewResponse>;
