@@ -1,0 +1,441 @@
+/**
+ * Typed errors of the API client and the ONE factory that maps an HTTP failure to them
+ * ({@link errorFromResponse}, {@link errorFromTransport}).
+ *
+ * Mapping (gRPC code from the google.rpc.Status body wins; the HTTP status is the fallback):
+ *
+ * | error | gRPC code | HTTP |
+ * |---|---|---|
+ * | {@link ValidationError} | INVALID_ARGUMENT, FAILED_PRECONDITION, OUT_OF_RANGE | 400, 422 |
+ * | {@link UnauthenticatedError} | UNAUTHENTICATED | 401 |
+ * | {@link PermissionDeniedError} | PERMISSION_DENIED | 403 |
+ * | {@link NotFoundError} | NOT_FOUND | 404 |
+ * | {@link ConflictError} | ABORTED (stale etag) | 409, 412 |
+ * | {@link AlreadyExistsError} (a ConflictError) | ALREADY_EXISTS | — |
+ * | {@link QuotaError} | RESOURCE_EXHAUSTED that is a quota (below) | — |
+ * | {@link RateLimitedError} | any other RESOURCE_EXHAUSTED | 429 |
+ * | {@link UnavailableError} | UNAVAILABLE, DEADLINE_EXCEEDED | 502, 503, 504, dropped connections |
+ * | {@link ApiError} | anything else (INTERNAL, UNIMPLEMENTED, ...) | |
+ *
+ * RESOURCE_EXHAUSTED splits on its ErrorInfo: a `reason` containing `QUOTA` (e.g.
+ * `QUOTA_EXCEEDED`, `INTEGRATION_QUOTA_EXCEEDED`) or a `quota`/`quota_limit` metadata key
+ * makes it a {@link QuotaError}: a hard limit (the integrations-per-workspace quota) that waiting
+ * does not lift, never retried. Everything else exhausted (no ErrorInfo, or reason
+ * `RATE_LIMIT_EXCEEDED`), and every bare 429, is a {@link RateLimitedError}, retried after
+ * `Retry-After` (seconds or HTTP date) or the RetryInfo `retryDelay`.
+ *
+ * Messages and `toJSON()` pass through {@link redact}: no credential or token is ever in them.
+ */
+import { z } from 'zod';
+import {
+  ERROR_INFO_TYPE,
+  GrpcCode,
+  GrpcCodeEnum,
+  REQUEST_INFO_TYPE,
+  RETRY_INFO_TYPE,
+  Status,
+  StatusDetail,
+  VIOLATIONS_TYPE,
+  Violation,
+} from '../../schemas/common';
+import { redact, redactValue } from './redact';
+
+/** Fields every API error carries. */
+export interface ApiErrorInit {
+  method: string;
+  /** Request path with its query string (redacted on output). */
+  path: string;
+  /** HTTP status; 0 when no response was received. */
+  status: number;
+  grpcCode?: GrpcCode;
+  /** `x-request-id` response header, RequestInfo detail, or the id the client sent. */
+  requestId?: string;
+  /** The server's message (redacted). */
+  serverMessage?: string;
+  details?: StatusDetail[];
+  cause?: unknown;
+}
+
+/** Base of every error raised at the HTTP boundary. */
+export class ApiError extends Error {
+  override name = 'ApiError';
+  readonly method: string;
+  readonly path: string;
+  readonly status: number;
+  readonly grpcCode: GrpcCode | undefined;
+  readonly requestId: string | undefined;
+  /** The server's own message, redacted. */
+  readonly serverMessage: string;
+  /** google.rpc.Status details, redacted. */
+  readonly details: StatusDetail[];
+  /** True for errors the retry policy may retry (rate limits, unavailability). */
+  readonly retryable: boolean = false;
+
+  constructor(init: ApiErrorInit, summary?: string) {
+    const method = init.method.toUpperCase();
+    const path = redact(init.path);
+    const serverMessage = redact(init.serverMessage ?? '');
+    const head = `${method} ${path} failed: ${init.status || 'no response'}${init.grpcCode ? ` ${init.grpcCode}` : ''}`;
+    const text = [head, summary ?? serverMessage].filter((s) => s).join(': ');
+    super(redact(init.requestId ? `${text} (request id ${init.requestId})` : text), init.cause !== undefined ? { cause: init.cause } : undefined);
+    this.method = method;
+    this.path = path;
+    this.status = init.status;
+    this.grpcCode = init.grpcCode;
+    this.requestId = init.requestId;
+    this.serverMessage = serverMessage;
+    this.details = redactValue(init.details ?? []);
+  }
+
+  /** Extra fields of subclasses for {@link toJSON}. */
+  protected extra(): Record<string, unknown> {
+    return {};
+  }
+
+  /** A redacted, deterministic (sorted keys) serialisation. */
+  toJSON(): Record<string, unknown> {
+    const cause = this.cause;
+    const value: Record<string, unknown> = {
+      name: this.name,
+      message: this.message,
+      method: this.method,
+      path: this.path,
+      status: this.status,
+      grpcCode: this.grpcCode,
+      requestId: this.requestId,
+      serverMessage: this.serverMessage || undefined,
+      details: this.details.length ? this.details : undefined,
+      retryable: this.retryable,
+      cause: cause instanceof Error ? { name: cause.name, message: cause.message, code: (cause as { code?: unknown }).code } : cause,
+      ...this.extra(),
+    };
+    return sortKeys(redactValue(value)) as Record<string, unknown>;
+  }
+}
+
+/** Invalid request: INVALID_ARGUMENT, FAILED_PRECONDITION, OUT_OF_RANGE (HTTP 400). */
+export class ValidationError extends ApiError {
+  override name = 'ValidationError';
+  /** protovalidate violations: `ruleId` (e.g. `update_settings.at_least_one_facet`), `field` path, message. */
+  readonly violations: Violation[];
+  constructor(init: ApiErrorInit) {
+    const violations = collectViolations(init.details ?? []);
+    const v = violations.map((x) => `${x.field ?? '(request)'}: ${x.message ?? x.ruleId ?? 'invalid'}${x.ruleId ? ` [${x.ruleId}]` : ''}`);
+    super(init, [redact(init.serverMessage ?? ''), ...v].filter((s) => s).join('; ') || undefined);
+    this.violations = redactValue(violations);
+  }
+  /** The rule ids of every violation. */
+  get ruleIds(): string[] {
+    return this.violations.flatMap((v) => (v.ruleId ? [v.ruleId] : []));
+  }
+  protected override extra() {
+    return { violations: this.violations };
+  }
+}
+
+/** UNAUTHENTICATED / 401: bad credentials or an expired token the client could not refresh. */
+export class UnauthenticatedError extends ApiError {
+  override name = 'UnauthenticatedError';
+}
+
+/** PERMISSION_DENIED / 403; {@link missingScope} names the scope when the server says which. */
+export class PermissionDeniedError extends ApiError {
+  override name = 'PermissionDeniedError';
+  readonly missingScope: string | undefined;
+  constructor(init: ApiErrorInit) {
+    const scope = findScope(init);
+    super(init, scope ? `${redact(init.serverMessage ?? 'permission denied')} (the credentials lack ${scope})` : undefined);
+    this.missingScope = scope;
+  }
+  protected override extra() {
+    return { missingScope: this.missingScope };
+  }
+}
+
+/** NOT_FOUND / 404. */
+export class NotFoundError extends ApiError {
+  override name = 'NotFoundError';
+}
+
+/** ABORTED / 409 / 412: the object changed since its etag was read (or a concurrent write). */
+export class ConflictError extends ApiError {
+  override name = 'ConflictError';
+}
+
+/** ALREADY_EXISTS: a create for a key that is taken. */
+export class AlreadyExistsError extends ConflictError {
+  override name = 'AlreadyExistsError';
+}
+
+/** RESOURCE_EXHAUSTED that is a quota (see module doc): not retried. */
+export class QuotaError extends ApiError {
+  override name = 'QuotaError';
+  /** ErrorInfo reason, e.g. `QUOTA_EXCEEDED`. */
+  readonly reason: string | undefined;
+  constructor(init: ApiErrorInit) {
+    super(init);
+    this.reason = errorInfo(init.details ?? [])?.reason;
+  }
+  protected override extra() {
+    return { reason: this.reason };
+  }
+}
+
+/** 429 / RESOURCE_EXHAUSTED that is not a quota: retried after {@link retryAfterMs}. */
+export class RateLimitedError extends ApiError {
+  override name = 'RateLimitedError';
+  override readonly retryable = true;
+  /** From `Retry-After` (seconds or HTTP date) or RetryInfo `retryDelay`; undefined if neither. */
+  readonly retryAfterMs: number | undefined;
+  constructor(init: ApiErrorInit, retryAfterMs: number | undefined) {
+    super(init);
+    this.retryAfterMs = retryAfterMs;
+  }
+  protected override extra() {
+    return { retryAfterMs: this.retryAfterMs };
+  }
+}
+
+/** 502/503/504, UNAVAILABLE, DEADLINE_EXCEEDED, or a dropped/refused connection (status 0). */
+export class UnavailableError extends ApiError {
+  override name = 'UnavailableError';
+  override readonly retryable = true;
+  readonly retryAfterMs: number | undefined;
+  constructor(init: ApiErrorInit, retryAfterMs?: number) {
+    super(init);
+    this.retryAfterMs = retryAfterMs;
+  }
+  protected override extra() {
+    return { retryAfterMs: this.retryAfterMs };
+  }
+}
+
+/** A 2xx response whose body does not match the expected schema. Never retried. */
+export class ResponseShapeError extends ApiError {
+  override name = 'ResponseShapeError';
+  /** Each problem with its path, e.g. `alerts.a1.targets[0]`. */
+  readonly issues: { path: string; message: string }[];
+  constructor(init: ApiErrorInit, issues: { path: string; message: string }[]) {
+    super(init, `unexpected response shape: ${issues.map((i) => `${i.path || '(root)'}: ${i.message}`).join('; ')}`);
+    this.issues = issues;
+  }
+  protected override extra() {
+    return { issues: this.issues };
+  }
+}
+
+/** A request body that fails its schema before it is sent (a caller bug; nothing was sent). */
+export class RequestShapeError extends ApiError {
+  override name = 'RequestShapeError';
+  readonly issues: { path: string; message: string }[];
+  constructor(init: ApiErrorInit, issues: { path: string; message: string }[]) {
+    super(init, `request body is invalid: ${issues.map((i) => `${i.path || '(root)'}: ${i.message}`).join('; ')}`);
+    this.issues = issues;
+  }
+  protected override extra() {
+    return { issues: this.issues };
+  }
+}
+
+/** Formats zod issues as `{ path: "a.b[0]", message }`. */
+export function zodIssues(error: z.ZodError): { path: string; message: string }[] {
+  return error.issues.map((i) => ({ path: formatPath(i.path), message: i.message }));
+}
+
+/** `['a', 0, 'b']` -> `a[0].b`. */
+export function formatPath(path: readonly PropertyKey[]): string {
+  let out = '';
+  for (const p of path) {
+    if (typeof p === 'number') out += `[${p}]`;
+    else out += out ? `.${String(p)}` : String(p);
+  }
+  return out;
+}
+
+/** What the factory needs from a failed response. */
+export interface FailedResponse {
+  method: string;
+  path: string;
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  /** Raw body text (may be empty or not JSON). */
+  body: string;
+  /** The id the client sent, used when the server echoes none. */
+  sentRequestId?: string;
+  /** Clock for HTTP-date Retry-After. */
+  now?: number;
+}
+
+/** THE error factory: maps a non-2xx response to a typed {@link ApiError}. */
+export function errorFromResponse(res: FailedResponse): ApiError {
+  const status = parseStatusBody(res.body);
+  const details = status?.details ?? [];
+  const header = (n: string) => {
+    const v = res.headers[n];
+    return Array.isArray(v) ? v[0] : v;
+  };
+  const requestInfo = details.find((d) => d['@type'] === REQUEST_INFO_TYPE)?.requestId;
+  const requestId = header('x-request-id') ?? requestInfo ?? res.sentRequestId;
+  const grpcCode = status ? (GrpcCodeEnum.names[status.code] ?? undefined) : undefined;
+  const init: ApiErrorInit = {
+    method: res.method,
+    path: res.path,
+    status: res.status,
+    grpcCode,
+    requestId,
+    serverMessage: status?.message ?? (status ? '' : plainMessage(res.body)),
+    details,
+  };
+  const retryAfterMs = parseRetryAfter(header('retry-after'), res.now ?? Date.now()) ?? retryInfoDelay(details);
+
+  switch (grpcCode) {
+    case 'INVALID_ARGUMENT':
+    case 'FAILED_PRECONDITION':
+    case 'OUT_OF_RANGE':
+      return new ValidationError(init);
+    case 'UNAUTHENTICATED':
+      return new UnauthenticatedError(init);
+    case 'PERMISSION_DENIED':
+      return new PermissionDeniedError(init);
+    case 'NOT_FOUND':
+      return new NotFoundError(init);
+    case 'ABORTED':
+      return new ConflictError(init);
+    case 'ALREADY_EXISTS':
+      return new AlreadyExistsError(init);
+    case 'RESOURCE_EXHAUSTED':
+      return isQuota(details) ? new QuotaError(init) : new RateLimitedError(init, retryAfterMs);
+    case 'UNAVAILABLE':
+    case 'DEADLINE_EXCEEDED':
+      return new UnavailableError(init, retryAfterMs);
+    case undefined:
+      break;
+    default:
+      // A code the table does not single out (INTERNAL, UNIMPLEMENTED, ...): fall through to
+      // the HTTP status only for the statuses that are retryable by nature.
+      if (![429, 502, 503, 504].includes(res.status)) return new ApiError(init);
+  }
+  switch (res.status) {
+    case 400:
+    case 422:
+      return new ValidationError(init);
+    case 401:
+      return new UnauthenticatedError(init);
+    case 403:
+      return new PermissionDeniedError(init);
+    case 404:
+      return new NotFoundError(init);
+    case 409:
+    case 412:
+      return new ConflictError(init);
+    case 429:
+      return new RateLimitedError(init, retryAfterMs);
+    case 502:
+    case 503:
+    case 504:
+      return new UnavailableError(init, retryAfterMs);
+    default:
+      return new ApiError(init);
+  }
+}
+
+/** Maps a transport failure (reset, refused, closed, timeout) to an {@link UnavailableError}. */
+export function errorFromTransport(req: { method: string; path: string; sentRequestId?: string }, cause: unknown): ApiError {
+  if (cause instanceof ApiError) return cause;
+  const code = (cause as { code?: string } | undefined)?.code;
+  const msg = cause instanceof Error ? cause.message : String(cause);
+  return new UnavailableError({
+    method: req.method,
+    path: req.path,
+    status: 0,
+    grpcCode: 'UNAVAILABLE',
+    requestId: req.sentRequestId,
+    serverMessage: `connection failed${code ? ` (${code})` : ''}: ${msg}`,
+    cause,
+  });
+}
+
+/** Parses `Retry-After`: delta seconds or an HTTP date; undefined when absent or unparsable. */
+export function parseRetryAfter(value: string | undefined, now: number = Date.now()): number | undefined {
+  if (value === undefined) return undefined;
+  const v = value.trim();
+  if (/^\d+(\.\d+)?$/.test(v)) return Math.round(Number(v) * 1000);
+  const t = Date.parse(v);
+  if (Number.isNaN(t)) return undefined;
+  return Math.max(0, t - now);
+}
+
+/** RetryInfo `retryDelay` (protojson Duration, e.g. `"1.5s"`) in ms. */
+export function retryInfoDelay(details: StatusDetail[]): number | undefined {
+  const d = details.find((x) => x['@type'] === RETRY_INFO_TYPE)?.retryDelay;
+  if (d === undefined) return undefined;
+  const m = /^(\d+(?:\.\d+)?)s$/.exec(String(d).trim());
+  return m ? Math.round(Number(m[1]) * 1000) : undefined;
+}
+
+function parseStatusBody(body: string): Status | undefined {
+  if (!body) return undefined;
+  let json: unknown;
+  try {
+    json = JSON.parse(body);
+  } catch {
+    return undefined;
+  }
+  // Some gateways wrap the status: `{ "error": { code, message, details } }`.
+  if (json && typeof json === 'object' && 'error' in json && typeof (json as { error: unknown }).error === 'object') {
+    json = (json as { error: unknown }).error;
+  }
+  const parsed = Status.safeParse(json);
+  if (parsed.success) return parsed.data;
+  // Keep the message if the details are malformed.
+  const loose = z.object({ code: z.number().int(), message: z.string().default('') }).safeParse(json);
+  return loose.success ? { ...loose.data, details: [] } : undefined;
+}
+
+function plainMessage(body: string): string {
+  const t = body.trim();
+  if (!t) return '';
+  try {
+    const j = JSON.parse(t) as Record<string, unknown>;
+    // OAuth2 error bodies: { error, error_description }
+    if (typeof j.error === 'string') return [j.error, typeof j.error_description === 'string' ? j.error_description : ''].filter(Boolean).join(': ');
+    if (typeof j.message === 'string') return j.message;
+  } catch {
+    /* not JSON */
+  }
+  return t.length > 300 ? `${t.slice(0, 300)}…` : t;
+}
+
+function errorInfo(details: StatusDetail[]): StatusDetail | undefined {
+  return details.find((d) => d['@type'] === ERROR_INFO_TYPE);
+}
+
+function isQuota(details: StatusDetail[]): boolean {
+  const info = errorInfo(details);
+  if (!info) return false;
+  if (info.reason && /QUOTA/i.test(info.reason)) return true;
+  return Object.keys(info.metadata ?? {}).some((k) => /^quota/i.test(k));
+}
+
+function collectViolations(details: StatusDetail[]): Violation[] {
+  return details.filter((d) => d['@type'] === VIOLATIONS_TYPE || d.violations).flatMap((d) => d.violations ?? []);
+}
+
+function findScope(init: ApiErrorInit): string | undefined {
+  const info = errorInfo(init.details ?? []);
+  const md = info?.metadata ?? {};
+  for (const k of ['scope', 'requiredScope', 'required_scope', 'missingScope', 'missing_scope']) if (md[k]) return md[k];
+  const m = /\bSCOPE_[A-Z_]+\b/.exec(init.serverMessage ?? '');
+  return m?.[0];
+}
+
+function sortKeys(v: unknown): unknown {
+  if (Array.isArray(v)) return v.map(sortKeys);
+  if (v === null || typeof v !== 'object') return v;
+  const out: Record<string, unknown> = {};
+  for (const k of Object.keys(v).sort()) {
+    const x = (v as Record<string, unknown>)[k];
+    if (x !== undefined) out[k] = sortKeys(x);
+  }
+  return out;
+}

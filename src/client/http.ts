@@ -1,0 +1,298 @@
+/**
+ * {@link DqClient}: the HTTP core every service module calls through.
+ *
+ * - one undici keep-alive {@link Pool} with a bounded number of connections, plus a
+ *   {@link Limiter} bounding requests in flight, so `Promise.all` over 10,000 calls opens at
+ *   most `connections` sockets and holds at most `maxConcurrency` requests at once;
+ * - JSON in and out, `Authorization: Bearer` from the {@link TokenProvider}, an
+ *   `x-request-id` per logical call (kept across retries);
+ * - bodies validated with zod before sending ({@link RequestShapeError}) and responses parsed
+ *   with zod (unknown fields tolerated; a wrong type is a {@link ResponseShapeError} naming
+ *   method, path and the issue path);
+ * - retries per {@link RetryPolicy}; one token refetch on a 401;
+ * - every log line and error passes through the redaction module.
+ */
+import { randomUUID } from 'node:crypto';
+import { Pool } from 'undici';
+import { z } from 'zod';
+import { TokenResponse } from '../../schemas/common';
+import { TOKEN_PATH, TokenProvider, tokenRequestBody } from './auth';
+import { ClientConfig } from './config';
+import { ApiError, errorFromResponse, errorFromTransport, RequestShapeError, ResponseShapeError, UnauthenticatedError, zodIssues } from './errors';
+import { Limiter } from './limiter';
+import { redact, registerSecret } from './redact';
+import { RetryPolicy, retryPolicy, withRetry } from './retry';
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+/** A query parameter value; nested objects flatten to dotted keys, arrays repeat the key. */
+export type QueryValue = string | number | boolean | null | undefined | readonly QueryValue[] | { readonly [k: string]: QueryValue };
+
+/** One API call. */
+export interface CallOptions<Res extends z.ZodType> {
+  method: HttpMethod;
+  /** Path under the base URL, starting with `/`; callers encode path segments ({@link seg}). */
+  path: string;
+  /** Query parameters (sorted when encoded); see {@link encodeQuery}. */
+  query?: Record<string, QueryValue>;
+  /** JSON body. Allowed on DELETE (alerts v2 Delete has one); other DELETEs use `query`. */
+  body?: unknown;
+  /** Validates (and canonicalises) `body` before anything is sent. */
+  requestSchema?: z.ZodType;
+  /** Parses the 2xx response body (an empty body parses as `{}`). */
+  responseSchema: Res;
+  /**
+   * May the call be repeated safely? GET, PUT, DELETE, batch reads, upserts and deploys: yes.
+   * A create that mints an id (integrations Create): no, and it is never retried.
+   */
+  idempotent: boolean;
+}
+
+/** Construction options of {@link DqClient}. */
+export interface DqClientOptions extends ClientConfig {
+  /** Sockets in the keep-alive pool (default 8). */
+  connections?: number;
+  /** Requests in flight at once, across all callers (default 32). */
+  maxConcurrency?: number;
+  /** Retry tunables; `scale` shortens every delay (tests). */
+  retry?: Partial<RetryPolicy>;
+  /** Receives one redacted line per request, response, retry and token fetch. */
+  onLog?: (line: string) => void;
+  /** Refresh the token this long before it expires (default 60 s). */
+  tokenMarginMs?: number;
+  /** Clock (ms) for token expiry and Retry-After dates. */
+  now?: () => number;
+  /** Per-request timeouts (default 30 s for headers, 60 s for the body). */
+  headersTimeoutMs?: number;
+  bodyTimeoutMs?: number;
+  /** `User-Agent` header (default `dqform`). */
+  userAgent?: string;
+}
+
+interface RawResponse {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: string;
+}
+
+/** The typed HTTP client core. Create one per process and {@link close} it when done. */
+export class DqClient {
+  readonly baseUrl: string;
+  readonly tokens: TokenProvider;
+  readonly limiter: Limiter;
+  private readonly pool: Pool;
+  private readonly prefix: string;
+  private readonly policy: RetryPolicy;
+  private readonly onLog: ((line: string) => void) | undefined;
+  private readonly now: () => number;
+  private readonly opts: DqClientOptions;
+
+  constructor(opts: DqClientOptions) {
+    this.opts = opts;
+    registerSecret(opts.clientSecret);
+    const url = new URL(opts.baseUrl);
+    this.baseUrl = opts.baseUrl.replace(/\/+$/, '');
+    this.prefix = url.pathname.replace(/\/+$/, '');
+    this.pool = new Pool(url.origin, {
+      connections: opts.connections ?? 8,
+      pipelining: 1,
+      keepAliveTimeout: 10_000,
+      headersTimeout: opts.headersTimeoutMs ?? 30_000,
+      bodyTimeout: opts.bodyTimeoutMs ?? 60_000,
+    });
+    this.limiter = new Limiter(opts.maxConcurrency ?? 32);
+    this.now = opts.now ?? Date.now;
+    this.policy = retryPolicy({ now: this.now, ...opts.retry });
+    this.onLog = opts.onLog;
+    this.tokens = new TokenProvider(() => this.fetchToken(), { marginMs: opts.tokenMarginMs, now: this.now });
+  }
+
+  /** Writes a redacted log line to `onLog`. */
+  log(line: string): void {
+    if (this.onLog) this.onLog(redact(line));
+  }
+
+  /**
+   * Performs one API call: validates the body, sends it with a bearer token, retries
+   * retryable failures of idempotent calls, refetches the token once on a 401, maps failures
+   * through the error factory and parses the response.
+   *
+   * @throws ApiError subclasses (never with a credential in message or JSON).
+   */
+  async call<Res extends z.ZodType>(o: CallOptions<Res>): Promise<z.output<Res>> {
+    const pathWithQuery = o.query ? `${o.path}${encodeQuery(o.query)}` : o.path;
+    const requestId = randomUUID();
+    let bodyText: string | undefined;
+    if (o.body !== undefined) {
+      let body: unknown = o.body;
+      if (o.requestSchema) {
+        const parsed = o.requestSchema.safeParse(body);
+        if (!parsed.success) {
+          throw new RequestShapeError({ method: o.method, path: pathWithQuery, status: 0, requestId }, zodIssues(parsed.error));
+        }
+        body = parsed.data;
+      }
+      bodyText = JSON.stringify(body);
+    }
+    const raw = await withRetry(
+      this.policy,
+      o.idempotent,
+      async (attempt): Promise<RawResponse> => {
+        let refetched = false;
+        for (;;) {
+          const token = await this.tokens.getToken();
+          const res = await this.send(o.method, pathWithQuery, requestId, attempt, bodyText, {
+            authorization: `Bearer ${token}`,
+            ...(bodyText !== undefined ? { 'content-type': 'application/json' } : {}),
+          });
+          if (res.status === 401 && !refetched) {
+            refetched = true;
+            this.tokens.invalidate(token);
+            this.log(`${o.method} ${pathWithQuery}: 401, refetching the access token once`);
+            continue;
+          }
+          if (res.status < 200 || res.status >= 300) {
+            throw errorFromResponse({ method: o.method, path: pathWithQuery, status: res.status, headers: res.headers, body: res.body, sentRequestId: requestId, now: this.now() });
+          }
+          return res;
+        }
+      },
+      (e) => this.log(`retry ${o.method} ${pathWithQuery} in ${e.delayMs}ms after ${e.error.status || e.error.grpcCode} (attempt ${e.attempt + 1}/${this.policy.maxAttempts})`),
+    );
+    return this.parse(o.method, pathWithQuery, requestId, raw, o.responseSchema);
+  }
+
+  /** Closes the connection pool (pending requests finish first). */
+  async close(): Promise<void> {
+    await this.pool.close();
+  }
+
+  private parse<Res extends z.ZodType>(method: string, path: string, requestId: string, raw: RawResponse, schema: Res): z.output<Res> {
+    const init = { method, path, status: raw.status, requestId: headerValue(raw.headers, 'x-request-id') ?? requestId };
+    let json: unknown = {};
+    if (raw.body.trim() !== '') {
+      try {
+        json = JSON.parse(raw.body);
+      } catch (cause) {
+        throw new ResponseShapeError({ ...init, cause }, [{ path: '', message: 'response body is not JSON' }]);
+      }
+    }
+    const parsed = schema.safeParse(json);
+    if (!parsed.success) throw new ResponseShapeError(init, zodIssues(parsed.error));
+    return parsed.data;
+  }
+
+  private async send(
+    method: HttpMethod,
+    pathWithQuery: string,
+    requestId: string,
+    attempt: number,
+    body: string | undefined,
+    extra: Record<string, string>,
+  ): Promise<RawResponse> {
+    return this.limiter.run(async () => {
+      const started = this.now();
+      this.log(`-> ${method} ${pathWithQuery} (request id ${requestId}, attempt ${attempt})`);
+      let res: RawResponse;
+      try {
+        const r = await this.pool.request({
+          method,
+          path: this.prefix + pathWithQuery,
+          headers: { accept: 'application/json', 'user-agent': this.opts.userAgent ?? 'dqform', 'x-request-id': requestId, ...extra },
+          body,
+        });
+        res = { status: r.statusCode, headers: r.headers, body: await r.body.text() };
+      } catch (cause) {
+        const err = errorFromTransport({ method, path: pathWithQuery, sentRequestId: requestId }, cause);
+        this.log(`<- ${method} ${pathWithQuery}: ${err.message}`);
+        throw err;
+      }
+      this.log(`<- ${res.status} ${method} ${pathWithQuery} (${this.now() - started}ms)`);
+      return res;
+    });
+  }
+
+  private async fetchToken(): Promise<TokenResponse> {
+    const requestId = randomUUID();
+    const raw = await withRetry(
+      this.policy,
+      true,
+      async (attempt) => {
+        const res = await this.send('POST', TOKEN_PATH, requestId, attempt, tokenRequestBody(this.opts.clientId, this.opts.clientSecret), {
+          'content-type': 'application/x-www-form-urlencoded',
+        });
+        if (res.status < 200 || res.status >= 300) {
+          const err = errorFromResponse({ method: 'POST', path: TOKEN_PATH, status: res.status, headers: res.headers, body: res.body, sentRequestId: requestId, now: this.now() });
+          if (res.status === 400 || res.status === 401 || res.status === 403) {
+            throw new UnauthenticatedError(
+              {
+                method: 'POST',
+                path: TOKEN_PATH,
+                status: res.status,
+                grpcCode: err.grpcCode,
+                requestId: err.requestId,
+                serverMessage: `the token endpoint refused the client credentials (check DQ_CLIENT_ID and DQ_CLIENT_SECRET)${err.serverMessage ? `: ${err.serverMessage}` : ''}`,
+                details: err.details,
+              },
+            );
+          }
+          throw err;
+        }
+        return res;
+      },
+      (e) => this.log(`retry POST ${TOKEN_PATH} in ${e.delayMs}ms after ${e.error.status || e.error.grpcCode}`),
+    );
+    let json: unknown;
+    try {
+      json = JSON.parse(raw.body);
+    } catch (cause) {
+      throw new ResponseShapeError({ method: 'POST', path: TOKEN_PATH, status: raw.status, requestId, cause }, [{ path: '', message: 'token response is not JSON' }]);
+    }
+    // Register before validating so that a malformed response never leaks the token in an issue.
+    if (json && typeof json === 'object' && typeof (json as { access_token?: unknown }).access_token === 'string') {
+      registerSecret((json as { access_token: string }).access_token);
+    }
+    const parsed = TokenResponse.safeParse(json);
+    if (!parsed.success) throw new ResponseShapeError({ method: 'POST', path: TOKEN_PATH, status: raw.status, requestId }, zodIssues(parsed.error));
+    this.log(`obtained an access token (expires in ${parsed.data.expires_in}s)`);
+    return parsed.data;
+  }
+}
+
+/** Encodes one path segment. */
+export function seg(value: string): string {
+  return encodeURIComponent(value);
+}
+
+/**
+ * Encodes query parameters as `?a=1&b=x&b=y`: keys sorted, nested objects flattened to dotted
+ * keys (`pagination.cursor`), arrays repeated (`ids=a&ids=b`), objects inside arrays
+ * JSON-encoded, `undefined`/`null` skipped. Returns `''` when nothing remains.
+ */
+export function encodeQuery(query: Record<string, QueryValue>): string {
+  const pairs: [string, string][] = [];
+  const walk = (key: string, v: QueryValue): void => {
+    if (v === undefined || v === null) return;
+    if (Array.isArray(v)) {
+      for (const x of v as readonly QueryValue[]) {
+        if (x === undefined || x === null) continue;
+        pairs.push([key, typeof x === 'object' ? JSON.stringify(x) : String(x)]);
+      }
+      return;
+    }
+    if (typeof v === 'object') {
+      for (const k of Object.keys(v).sort()) walk(key ? `${key}.${k}` : k, (v as Record<string, QueryValue>)[k]);
+      return;
+    }
+    pairs.push([key, String(v)]);
+  };
+  walk('', query as QueryValue);
+  if (pairs.length === 0) return '';
+  return `?${pairs.map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`).join('&')}`;
+}
+
+function headerValue(h: Record<string, string | string[] | undefined>, name: string): string | undefined {
+  const v = h[name];
+  return Array.isArray(v) ? v[0] : v;
+}
+

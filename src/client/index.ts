@@ -1,0 +1,9 @@
+/** The typed API client: configuration, auth, HTTP core, errors, retries, paging, redaction. */
+export * from './config';
+export * from './redact';
+export * from './errors';
+export * from './auth';
+export * from './retry';
+export * from './limiter';
+export * from './http';
+export * from './paging';

@@ -1,0 +1,138 @@
+/**
+ * Pagination and batching helpers.
+ *
+ * Paging: requests carry `pagination { cursor, pageSize }` (flattened for GETs as
+ * `pagination.cursor`, `pagination.pageSize`); responses carry `pageInfo { lastId }`; the last
+ * page has an empty `lastId`, and the next request's cursor is the previous `lastId`.
+ *
+ * Batching: ids are chunked to the server's limit ({@link BATCH_LIMIT}); per-item `errors[]`
+ * reported inside a 200 are collected into a {@link BatchResult} and never dropped.
+ */
+import { BATCH_LIMIT, BatchItemError, PageInfo, Pagination } from '../../schemas/common';
+import { redact } from './redact';
+
+/** One page as a service returns it. */
+export interface Page<T> {
+  items: T[];
+  pageInfo?: PageInfo;
+}
+
+/** Fetches the page after `cursor` (undefined for the first page). */
+export type FetchPage<T> = (pagination: Pagination) => Promise<Page<T>>;
+
+/** Options of {@link paginate}. */
+export interface PaginateOptions {
+  /** Requested page size (default: the server's). */
+  pageSize?: number;
+  /** Safety stop (default 100,000 pages). */
+  maxPages?: number;
+}
+
+/** A server that keeps returning the same cursor: stopped instead of looping forever. */
+export class PaginationLoopError extends Error {
+  override readonly name = 'PaginationLoopError';
+}
+
+/**
+ * Iterates every item of every page, requesting the next page with the previous `lastId`
+ * until `lastId` is empty or missing.
+ *
+ * @throws PaginationLoopError if a cursor repeats or `maxPages` is exceeded.
+ */
+export async function* paginate<T>(fetchPage: FetchPage<T>, opts: PaginateOptions = {}): AsyncGenerator<T, void, undefined> {
+  const seen = new Set<string>();
+  let cursor: string | undefined;
+  const maxPages = opts.maxPages ?? 100_000;
+  for (let page = 0; ; page++) {
+    if (page >= maxPages) throw new PaginationLoopError(`pagination stopped after ${maxPages} pages`);
+    const res = await fetchPage({ cursor, pageSize: opts.pageSize });
+    for (const item of res.items) yield item;
+    const last = res.pageInfo?.lastId;
+    if (!last) return;
+    if (seen.has(last)) throw new PaginationLoopError(`the server returned cursor "${redact(last)}" twice: pagination stopped`);
+    seen.add(last);
+    cursor = last;
+  }
+}
+
+/** Collects every item of {@link paginate} into an array. */
+export async function listAll<T>(fetchPage: FetchPage<T>, opts: PaginateOptions = {}): Promise<T[]> {
+  const out: T[] = [];
+  for await (const item of paginate(fetchPage, opts)) out.push(item);
+  return out;
+}
+
+/** Splits `items` into chunks of at most `size`. */
+export function chunk<T>(items: readonly T[], size: number = BATCH_LIMIT): T[][] {
+  if (!Number.isInteger(size) || size < 1) throw new RangeError(`chunk size must be a positive integer, got ${size}`);
+  const out: T[][] = [];
+  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
+  return out;
+}
+
+/** The result of a batch operation: what succeeded and every per-item failure. */
+export interface BatchResult<T> {
+  items: T[];
+  errors: BatchItemError[];
+}
+
+/** Thrown by batch helpers when the caller asks for it and any item failed. */
+export class BatchItemsError<T = unknown> extends Error {
+  override readonly name = 'BatchItemsError';
+  constructor(
+    /** Every per-item error, in request order. */
+    readonly errors: BatchItemError[],
+    /** What did succeed (a batch is not atomic). */
+    readonly items: T[] = [],
+  ) {
+    const shown = errors.slice(0, 10).map((e) => `${e.id}: ${e.reason}`);
+    super(redact(`${errors.length} item(s) of a batch failed: ${shown.join('; ')}${errors.length > 10 ? `; and ${errors.length - 10} more` : ''}`));
+  }
+  toJSON(): Record<string, unknown> {
+    return { errors: this.errors.map((e) => ({ id: e.id, reason: redact(e.reason) })), message: this.message, name: this.name };
+  }
+}
+
+/** Options of {@link batched}. */
+export interface BatchOptions {
+  /** Chunk size (default {@link BATCH_LIMIT}). */
+  limit?: number;
+  /** Chunks in flight at once (default 4; the client's limiter bounds sockets anyway). */
+  concurrency?: number;
+  /** Throw a {@link BatchItemsError} when any item failed (default false: return them). */
+  throwOnItemErrors?: boolean;
+}
+
+/**
+ * Runs `call` over `inputs` in chunks of `limit`, concatenating items and per-item errors in
+ * input order.
+ */
+export async function batched<I, T>(
+  inputs: readonly I[],
+  call: (chunk: I[]) => Promise<Partial<BatchResult<T>>>,
+  opts: BatchOptions = {},
+): Promise<BatchResult<T>> {
+  const chunks = chunk(inputs, opts.limit ?? BATCH_LIMIT);
+  const results: Partial<BatchResult<T>>[] = new Array(chunks.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < chunks.length) {
+      const i = next++;
+      results[i] = await call(chunks[i]);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(opts.concurrency ?? 4, chunks.length) }, worker));
+  const out: BatchResult<T> = { items: [], errors: [] };
+  for (const r of results) {
+    out.items.push(...(r.items ?? []));
+    out.errors.push(...(r.errors ?? []));
+  }
+  if (opts.throwOnItemErrors && out.errors.length > 0) throw new BatchItemsError(out.errors, out.items);
+  return out;
+}
+
+/** Throws a {@link BatchItemsError} if `result` has errors; returns its items otherwise. */
+export function orThrow<T>(result: BatchResult<T>): T[] {
+  if (result.errors.length > 0) throw new BatchItemsError(result.errors, result.items);
+  return result.items;
+}
