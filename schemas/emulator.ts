@@ -1,0 +1,53 @@
+/**
+ * Wire shapes of the emulator's own local admin endpoints (`/__emulator/...`), not part of
+ * the platform API.
+ */
+import { z } from 'zod';
+
+/** What a fault does to a request it hits. */
+export const FaultType = z.enum([
+  /** Delay the request by `latencyMs` before handling it. */
+  'latency',
+  /** Answer 429 RESOURCE_EXHAUSTED with `Retry-After: retryAfterSeconds`. */
+  'rateLimit',
+  /** Answer 503 UNAVAILABLE. */
+  'unavailable',
+  /** Destroy the connection without any response. */
+  'drop',
+  /** Handle normally but trickle the response body over `latencyMs`. */
+  'slow',
+]);
+export type FaultType = z.infer<typeof FaultType>;
+
+/** One fault rule. A request is hit when it matches the filters and the rule fires. */
+export const FaultRule = z.object({
+  type: FaultType,
+  /** Probability (0..1) that a matching request is hit; default 1. Drawn from the seeded PRNG. */
+  rate: z.number().min(0).max(1).optional(),
+  /** Hit only the next N matching requests (the rule is spent afterwards); default unlimited. */
+  count: z.number().int().min(1).optional(),
+  /** Only requests whose path starts with this prefix. */
+  pathPrefix: z.string().optional(),
+  /** Only requests with this HTTP method. */
+  method: z.string().optional(),
+  /** `latency`: delay; `slow`: duration of the body trickle. Default 100. */
+  latencyMs: z.number().int().min(0).max(600000).optional(),
+  /** `rateLimit`: the Retry-After value in seconds. Default 1. */
+  retryAfterSeconds: z.number().int().min(0).optional(),
+});
+export type FaultRule = z.infer<typeof FaultRule>;
+
+/** The fault configuration: rules are evaluated in order for every faultable request. */
+export const FaultConfig = z.object({
+  /** PRNG seed for `rate` draws (repeatable runs). Default 1. */
+  seed: z.number().int().optional(),
+  rules: z.array(FaultRule).default([]),
+});
+export type FaultConfig = z.input<typeof FaultConfig>;
+
+/** `POST /__emulator/reset` body. */
+export const ResetRequest = z.object({
+  seed: z.enum(['demo', 'empty']).optional(),
+  seedSize: z.number().int().min(0).optional(),
+});
+export type ResetRequest = z.infer<typeof ResetRequest>;

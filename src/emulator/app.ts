@@ -1,0 +1,439 @@
+/**
+ * The emulator application: the route table, the plug-in interface for route modules, and the
+ * request pipeline (request id, faults, auth and scopes, JSON parsing, handler, durable write,
+ * google.rpc.Status errors). `server.ts` only binds it to a socket.
+ *
+ * Route modules (`src/emulator/routes/<service>.ts`) export `register(app)` and call
+ * {@link EmulatorApp.route}; see `src/emulator/README.md`.
+ */
+import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
+import { randomUUID } from 'node:crypto';
+import type { Scope } from '../../schemas/common';
+import { AuthService, type Principal } from './auth';
+import { EmulatorError, internal, invalidArgument, notFound, permissionDenied, unauthenticated } from './errors';
+import { FaultInjector } from './faults';
+import { EmulatorStore, mutationTracker, type Persistence, type Store } from './store';
+
+export type { Principal } from './auth';
+
+/** HTTP methods a route can answer. */
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+/** What a route handler receives. */
+export interface RouteContext {
+  /** Upper-case HTTP method. */
+  method: HttpMethod;
+  /** The request path (no query string), e.g. `/api/alerts/v2/list`. */
+  path: string;
+  /** Path parameters of the route pattern, URI-decoded (`/x/:id` -> `params.id`). */
+  params: Record<string, string>;
+  /** The query string. Repeated keys: `query.getAll('ids')`. */
+  query: URLSearchParams;
+  /** The parsed JSON body, or undefined when the request had no body. */
+  body: unknown;
+  /** The caller, from its bearer token. The workspace comes from here, never from the payload. */
+  principal: Principal;
+  /** This request's id (also in the `x-request-id` response header). */
+  requestId: string;
+  /** The caller's workspace store. Writes through it are made durable before the response. */
+  store: Store;
+  /**
+   * The seeded entity catalog (`buildCatalog(seed, size)` from `./catalog`), or undefined when
+   * that module is absent. Route modules cast it to the catalog module's type.
+   */
+  catalog: unknown;
+  /** The emulator's clock (tests may inject one). Use it for createdAt/updatedAt. */
+  now(): Date;
+  /** Request headers (lower-case names). Never log `authorization`. */
+  headers: IncomingHttpHeaders;
+  /** The application (for cross-cutting needs; prefer the fields above). */
+  app: EmulatorApp;
+}
+
+/**
+ * A route handler. It returns the JSON response body (HTTP 200; `undefined` answers `{}`), or an
+ * {@link HttpResponse} for another status or extra headers. It throws an {@link EmulatorError}
+ * (see errors.ts helpers) to answer a google.rpc.Status error.
+ */
+export type RouteHandler = (ctx: RouteContext) => unknown | Promise<unknown>;
+
+/** Per-route options. */
+export interface RouteOptions {
+  /**
+   * The scope the operation requires: one scope, a list (any one of them suffices), or `null`
+   * for "any valid token". Missing scope -> 403 PERMISSION_DENIED naming it.
+   */
+  scope: Scope | readonly Scope[] | null;
+}
+
+/** A route module: `export function register(app: EmulatorApp): void` in `routes/<service>.ts`. */
+export interface RouteModule {
+  register(app: EmulatorApp): void;
+}
+
+/** A non-200 or header-carrying response from a handler. */
+export class HttpResponse {
+  constructor(
+    readonly status: number,
+    readonly body: unknown,
+    readonly headers: Record<string, string> = {},
+  ) {}
+}
+
+/** What a seed hook receives. */
+export interface SeedContext {
+  /** `demo` or `empty`. */
+  seed: EmulatorSeed;
+  /** The requested catalog size, if any. */
+  seedSize: number | undefined;
+  /** The catalog (see {@link RouteContext.catalog}). */
+  catalog: unknown;
+  /** The emulator's clock. */
+  now(): Date;
+}
+
+/** Seeds of the emulator's state. */
+export type EmulatorSeed = 'demo' | 'empty';
+
+/**
+ * Called for each workspace store when it is created empty: at first use of a workspace, after
+ * a reset, never for state loaded from the data file. Route modules seed their collections here
+ * (typically only when `seed === 'demo'`).
+ */
+export type SeedHook = (store: Store, ctx: SeedContext) => void;
+
+interface Route {
+  method: HttpMethod;
+  pattern: string;
+  segments: string[];
+  literalCount: number;
+  options: RouteOptions;
+  handler: RouteHandler;
+  order: number;
+}
+
+/** Request counters (see admin `GET /__emulator/requests`). */
+export interface RequestCounters {
+  total: number;
+  /** Keyed `"<METHOD> <pattern>"`; unmatched requests count under `"<METHOD> (unmatched)"`. */
+  routes: Record<string, number>;
+}
+
+/** Options of {@link EmulatorApp}. */
+export interface EmulatorAppOptions {
+  seed?: EmulatorSeed;
+  seedSize?: number;
+  tokenTtlSeconds?: number;
+  /** Milliseconds since the epoch; defaults to Date.now. */
+  clock?: () => number;
+  log?: (line: string) => void;
+  /** Builds the catalog for a seed (the server passes `buildCatalog` from ./catalog if present). */
+  buildCatalog?: (seed: EmulatorSeed, size?: number) => unknown;
+}
+
+/** Largest accepted request body. */
+export const MAX_BODY_BYTES = 16 * 1024 * 1024;
+
+/** The emulator application. */
+export class EmulatorApp {
+  /** The whole state. */
+  readonly store: EmulatorStore;
+  /** Credentials and tokens. */
+  readonly auth: AuthService;
+  /** Fault injection (off by default). */
+  readonly faults = new FaultInjector();
+  /** Set by the server when a data file is used. */
+  persistence: Persistence | undefined;
+  /** The current seed. */
+  seed: EmulatorSeed;
+  /** The current catalog size option. */
+  seedSize: number | undefined;
+  /** See {@link RouteContext.catalog}. */
+  catalog: unknown;
+  /** The clock, in milliseconds since the epoch. */
+  readonly clock: () => number;
+  /** Log sink (one line per request; never secrets). */
+  readonly log: (line: string) => void;
+
+  private readonly routes: Route[] = [];
+  private readonly seedHooks: SeedHook[] = [];
+  private counters: RequestCounters = { total: 0, routes: {} };
+  private readonly buildCatalogFn: ((seed: EmulatorSeed, size?: number) => unknown) | undefined;
+  /** Admin handler (installed by admin.ts). */
+  adminHandler: ((req: IncomingMessage, res: ServerResponse, url: URL, requestId: string) => Promise<void>) | undefined;
+
+  constructor(opts: EmulatorAppOptions = {}) {
+    this.seed = opts.seed ?? 'demo';
+    this.seedSize = opts.seedSize;
+    this.clock = opts.clock ?? Date.now;
+    this.log = opts.log ?? (() => undefined);
+    this.buildCatalogFn = opts.buildCatalog;
+    this.catalog = this.buildCatalogFn?.(this.seed, this.seedSize);
+    this.auth = new AuthService(this.clock, opts.tokenTtlSeconds ?? 3600);
+    this.store = new EmulatorStore((s) => this.runSeedHooks(s));
+  }
+
+  /**
+   * Registers a route. `pattern` is a path with `:name` segments (`/api/owners/v1/:owner_id/ownerships`);
+   * a literal segment wins over a parameter (`/api/alerts/v2/list` before `/api/alerts/v2/:id`).
+   * Registering the same method and pattern twice is an error.
+   */
+  route(method: HttpMethod, pattern: string, options: RouteOptions, handler: RouteHandler): void {
+    const segments = splitPath(pattern);
+    const dup = this.routes.find((r) => r.method === method && r.segments.join('/') === segments.join('/'));
+    if (dup) throw new Error(`emulator route ${method} ${pattern} is registered twice`);
+    this.routes.push({
+      method,
+      pattern,
+      segments,
+      literalCount: segments.filter((s) => !s.startsWith(':')).length,
+      options,
+      handler,
+      order: this.routes.length,
+    });
+  }
+
+  /** Registers a seed hook (see {@link SeedHook}). */
+  onSeed(hook: SeedHook): void {
+    this.seedHooks.push(hook);
+  }
+
+  /** Adds (or replaces) a client credential: a test hook. */
+  addCredential(clientId: string, clientSecret: string, scopes: readonly string[], workspace = 'demo'): void {
+    this.auth.addCredential(clientId, clientSecret, scopes, workspace);
+  }
+
+  /** The routes, as `"<METHOD> <pattern>"`, sorted. */
+  routeList(): string[] {
+    return this.routes.map((r) => `${r.method} ${r.pattern}`).sort();
+  }
+
+  /** Finds the route for a request, or undefined. */
+  match(method: string, path: string): { route: Route; params: Record<string, string> } | undefined {
+    const segs = splitPath(path);
+    let best: { route: Route; params: Record<string, string> } | undefined;
+    for (const r of this.routes) {
+      if (r.method !== method || r.segments.length !== segs.length) continue;
+      const params: Record<string, string> = {};
+      let ok = true;
+      for (let i = 0; i < segs.length && ok; i++) {
+        const p = r.segments[i];
+        if (p.startsWith(':')) {
+          try {
+            params[p.slice(1)] = decodeURIComponent(segs[i]);
+          } catch {
+            ok = false;
+          }
+        } else if (p !== segs[i]) ok = false;
+      }
+      if (!ok) continue;
+      if (!best || r.literalCount > best.route.literalCount) best = { route: r, params };
+    }
+    return best;
+  }
+
+  /** Sets the seed metadata (e.g. from a loaded data file) and rebuilds the catalog; state is kept. */
+  useSeed(seed: EmulatorSeed, seedSize: number | undefined): void {
+    this.seed = seed;
+    this.seedSize = seedSize;
+    this.catalog = this.buildCatalogFn?.(seed, seedSize);
+  }
+
+  /** Resets the state: every workspace is dropped and re-seeded on next use. */
+  reset(seed?: EmulatorSeed, seedSize?: number): void {
+    if (seed) this.seed = seed;
+    if (seedSize !== undefined) this.seedSize = seedSize;
+    this.catalog = this.buildCatalogFn?.(this.seed, this.seedSize);
+    this.store.clear();
+    this.auth.seedDemoCredentials();
+  }
+
+  /** A copy of the request counters. */
+  requestCounters(): RequestCounters {
+    const routes: Record<string, number> = {};
+    for (const k of Object.keys(this.counters.routes).sort()) routes[k] = this.counters.routes[k];
+    return { total: this.counters.total, routes };
+  }
+
+  /** Zeroes the request counters. */
+  resetRequestCounters(): void {
+    this.counters = { total: 0, routes: {} };
+  }
+
+  /** Awaits the durable write of everything mutated so far (no-op without a data file). */
+  async flush(): Promise<void> {
+    await this.persistence?.flush();
+  }
+
+  private runSeedHooks(store: Store): void {
+    const ctx: SeedContext = { seed: this.seed, seedSize: this.seedSize, catalog: this.catalog, now: () => new Date(this.clock()) };
+    for (const h of this.seedHooks) h(store, ctx);
+  }
+
+  private count(key: string): void {
+    this.counters.total++;
+    this.counters.routes[key] = (this.counters.routes[key] ?? 0) + 1;
+  }
+
+  /** Handles one HTTP request end to end. Never throws. */
+  async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const started = performance.now();
+    const incomingId = req.headers['x-request-id'];
+    const requestId = typeof incomingId === 'string' && /^[\w.:-]{1,128}$/.test(incomingId) ? incomingId : randomUUID();
+    res.setHeader('x-request-id', requestId);
+    const method = (req.method ?? 'GET').toUpperCase();
+    let url: URL;
+    try {
+      url = new URL(req.url ?? '/', 'http://emulator.local');
+    } catch {
+      url = new URL('http://emulator.local/');
+    }
+    const path = url.pathname;
+    let slow: number | undefined;
+    try {
+      if (path === '/__emulator' || path.startsWith('/__emulator/')) {
+        if (!this.adminHandler) throw notFound(`no admin endpoints`);
+        await this.adminHandler(req, res, url, requestId);
+        return;
+      }
+      if (path === '/oauth2/token') {
+        this.count(`${method} /oauth2/token`);
+        const raw = await readBody(req);
+        const r = this.auth.handleTokenRequest(method, req.headers, raw);
+        sendJson(res, r.status, r.body, { 'cache-control': 'no-store' });
+        return;
+      }
+      const m = this.match(method, path);
+      this.count(m ? `${method} ${m.route.pattern}` : `${method} (unmatched)`);
+      const fault = await this.faults.apply(method, path);
+      if (fault.kind === 'drop') {
+        req.socket.destroy();
+        this.log(`${method} ${path} dropped (fault) ${requestId}`);
+        return;
+      }
+      if (fault.kind === 'error') throw fault.error;
+      slow = fault.slowMs;
+      const raw = await readBody(req);
+      if (!m) throw notFound(`no route for ${method} ${path}`);
+      const principal = this.authenticate(req.headers.authorization);
+      authorize(principal, m.route.options.scope, `${method} ${m.route.pattern}`);
+      let body: unknown;
+      if (raw.length > 0 && raw.toString('utf8').trim() !== '') {
+        try {
+          body = JSON.parse(raw.toString('utf8'));
+        } catch (e) {
+          throw invalidArgument(`malformed JSON body: ${(e as Error).message}`);
+        }
+      }
+      const ctx: RouteContext = {
+        method: method as HttpMethod,
+        path,
+        params: m.params,
+        query: url.searchParams,
+        body,
+        principal,
+        requestId,
+        store: this.store.workspace(principal.workspace),
+        catalog: this.catalog,
+        now: () => new Date(this.clock()),
+        headers: req.headers,
+        app: this,
+      };
+      const record = { mutated: false };
+      const result = await mutationTracker.run(record, () => m.route.handler(ctx));
+      if (record.mutated) await this.flush();
+      if (result instanceof HttpResponse) await sendJson(res, result.status, result.body ?? {}, result.headers, slow);
+      else await sendJson(res, 200, result ?? {}, {}, slow);
+    } catch (e) {
+      let err: EmulatorError;
+      if (e instanceof EmulatorError) err = e;
+      else {
+        this.log(`internal error ${requestId}: ${(e as Error)?.stack ?? String(e)}`);
+        err = internal(`internal emulator error: ${(e as Error)?.message ?? String(e)}`);
+      }
+      if (!res.headersSent && !res.destroyed) await sendJson(res, err.httpStatus, err.toStatus(), err.headers, slow);
+    } finally {
+      this.log(`${method} ${path} ${res.statusCode} ${(performance.now() - started).toFixed(1)}ms ${requestId}`);
+    }
+  }
+
+  private authenticate(header: string | undefined): Principal {
+    if (!header) throw unauthenticated('missing Authorization header (expected "Bearer <token>")');
+    const m = /^Bearer\s+(\S+)\s*$/i.exec(header);
+    if (!m) throw unauthenticated('malformed Authorization header (expected "Bearer <token>")');
+    const p = this.auth.verify(m[1]);
+    if (p === 'expired') throw unauthenticated('access token expired; request a new one');
+    if (!p) throw unauthenticated('access token is not valid');
+    return p;
+  }
+}
+
+/** Throws PERMISSION_DENIED when `principal` lacks the route's scope (any one of a list). */
+export function authorize(principal: Principal, scope: RouteOptions['scope'], operation: string): void {
+  if (scope === null) return;
+  const wanted = typeof scope === 'string' ? [scope] : scope;
+  if (wanted.length === 0 || wanted.some((s) => principal.scopes.includes(s))) return;
+  const name = wanted.join(' or ');
+  throw permissionDenied(`${operation} requires scope ${name}, which the credential ${principal.clientId} does not have`, wanted[0]);
+}
+
+function splitPath(p: string): string[] {
+  return p.split('/').filter((s) => s !== '');
+}
+
+/** Reads a request body (at most {@link MAX_BODY_BYTES}). */
+export function readBody(req: IncomingMessage): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let failed = false;
+    req.on('data', (c: Buffer) => {
+      size += c.length;
+      if (size > MAX_BODY_BYTES) {
+        if (!failed) reject(invalidArgument(`request body exceeds ${MAX_BODY_BYTES} bytes`));
+        failed = true;
+        return;
+      }
+      chunks.push(c);
+    });
+    req.on('end', () => {
+      if (!failed) resolve(Buffer.concat(chunks));
+    });
+    req.on('error', (e) => {
+      if (!failed) reject(e);
+      failed = true;
+    });
+  });
+}
+
+/**
+ * Sends a JSON response. With `slowMs`, the body is trickled in chunks over that many
+ * milliseconds (the "slow response" fault).
+ */
+export async function sendJson(
+  res: ServerResponse,
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+  slowMs?: number,
+): Promise<void> {
+  const text = JSON.stringify(body);
+  const buf = Buffer.from(text, 'utf8');
+  res.statusCode = status;
+  res.setHeader('content-type', 'application/json; charset=utf-8');
+  res.setHeader('content-length', String(buf.length));
+  for (const [k, v] of Object.entries(headers)) res.setHeader(k, v);
+  if (!slowMs || slowMs <= 0 || buf.length < 2) {
+    res.end(buf);
+    return;
+  }
+  const parts = Math.min(10, buf.length);
+  const step = Math.ceil(buf.length / parts);
+  res.flushHeaders();
+  for (let off = 0; off < buf.length; off += step) {
+    if (res.destroyed) return;
+    res.write(buf.subarray(off, off + step));
+    await new Promise((r) => setTimeout(r, slowMs / parts));
+  }
+  res.end();
+}

@@ -1,0 +1,184 @@
+/**
+ * Errors raised by emulator route handlers and how they become google.rpc.Status bodies.
+ *
+ * A handler throws an {@link EmulatorError} (usually through one of the helpers below); the
+ * server turns it into `{ code, message, details }` with the gateway's HTTP status
+ * ({@link HTTP_STATUS_OF_CODE}). Anything else thrown is an INTERNAL error (a bug).
+ */
+import type { z } from 'zod';
+import {
+  ERROR_INFO_TYPE,
+  GrpcCodeEnum,
+  HTTP_STATUS_OF_CODE,
+  VIOLATIONS_TYPE,
+  type BatchItemError,
+  type GrpcCode,
+  type Status,
+  type StatusDetail,
+  type Violation,
+} from '../../schemas/common';
+
+/** A failure with a gRPC code, a message and google.rpc.Status details. */
+export class EmulatorError extends Error {
+  /** The gRPC code name, e.g. `INVALID_ARGUMENT`. */
+  readonly code: GrpcCode;
+  /** Status details (`@type` plus fields). */
+  readonly details: StatusDetail[];
+  /** Extra response headers (e.g. `retry-after`). */
+  readonly headers: Record<string, string>;
+
+  constructor(code: GrpcCode, message: string, details: StatusDetail[] = [], headers: Record<string, string> = {}) {
+    super(message);
+    this.name = 'EmulatorError';
+    this.code = code;
+    this.details = details;
+    this.headers = headers;
+  }
+
+  /** The HTTP status the gateway answers for this code. */
+  get httpStatus(): number {
+    return HTTP_STATUS_OF_CODE[this.code];
+  }
+
+  /** The google.rpc.Status body. */
+  toStatus(): Status {
+    return { code: GrpcCodeEnum.numbers[this.code], message: this.message, details: this.details };
+  }
+}
+
+/** A protovalidate violation as the emulator reports it (every field set). */
+export interface EmulatorViolation extends Violation {
+  field: string;
+  ruleId: string;
+  message: string;
+}
+
+/** INVALID_ARGUMENT with a `buf.validate.Violations` detail. The message lists the violations. */
+export function invalidArgument(message: string, violations: EmulatorViolation[] = []): EmulatorError {
+  const details: StatusDetail[] = violations.length ? [{ '@type': VIOLATIONS_TYPE, violations }] : [];
+  const text = violations.length
+    ? `${message}: ${violations.map((v) => (v.field ? `${v.field}: ${v.message} [${v.ruleId}]` : `${v.message} [${v.ruleId}]`)).join('; ')}`
+    : message;
+  return new EmulatorError('INVALID_ARGUMENT', text, details);
+}
+
+/** FAILED_PRECONDITION (HTTP 400): the request is valid but the state forbids it. */
+export function failedPrecondition(message: string, violations: EmulatorViolation[] = []): EmulatorError {
+  const details: StatusDetail[] = violations.length ? [{ '@type': VIOLATIONS_TYPE, violations }] : [];
+  return new EmulatorError('FAILED_PRECONDITION', message, details);
+}
+
+/** NOT_FOUND (HTTP 404). */
+export function notFound(message: string): EmulatorError {
+  return new EmulatorError('NOT_FOUND', message);
+}
+
+/** ABORTED (HTTP 409): a stale etag. */
+export function aborted(message: string): EmulatorError {
+  return new EmulatorError('ABORTED', message, [{ '@type': ERROR_INFO_TYPE, reason: 'ETAG_MISMATCH', metadata: {} }]);
+}
+
+/** ALREADY_EXISTS (HTTP 409). */
+export function alreadyExists(message: string): EmulatorError {
+  return new EmulatorError('ALREADY_EXISTS', message);
+}
+
+/** RESOURCE_EXHAUSTED (HTTP 429), e.g. a quota. `retryAfterSeconds` adds a Retry-After header. */
+export function resourceExhausted(message: string, retryAfterSeconds?: number): EmulatorError {
+  if (retryAfterSeconds === undefined) return new EmulatorError('RESOURCE_EXHAUSTED', message);
+  return new EmulatorError(
+    'RESOURCE_EXHAUSTED',
+    message,
+    [{ '@type': 'type.googleapis.com/google.rpc.RetryInfo', retryDelay: `${retryAfterSeconds}s` }],
+    { 'retry-after': String(retryAfterSeconds) },
+  );
+}
+
+/** PERMISSION_DENIED (HTTP 403). With `scope`, names it in the message and an ErrorInfo detail. */
+export function permissionDenied(message: string, scope?: string): EmulatorError {
+  const details: StatusDetail[] = scope ? [{ '@type': ERROR_INFO_TYPE, reason: 'MISSING_SCOPE', metadata: { scope } }] : [];
+  return new EmulatorError('PERMISSION_DENIED', message, details);
+}
+
+/** UNAUTHENTICATED (HTTP 401). */
+export function unauthenticated(message: string): EmulatorError {
+  return new EmulatorError('UNAUTHENTICATED', message);
+}
+
+/** UNAVAILABLE (HTTP 503). */
+export function unavailable(message: string): EmulatorError {
+  return new EmulatorError('UNAVAILABLE', message);
+}
+
+/** INTERNAL (HTTP 500): a bug in the emulator. */
+export function internal(message: string): EmulatorError {
+  return new EmulatorError('INTERNAL', message);
+}
+
+/**
+ * The protovalidate field path of a zod issue path: `targets[0].email`.
+ */
+export function fieldPath(path: readonly PropertyKey[]): string {
+  let out = '';
+  for (const p of path) {
+    if (typeof p === 'number') out += `[${p}]`;
+    else out += out ? `.${String(p)}` : String(p);
+  }
+  return out;
+}
+
+/**
+ * Turns a zod error into violations. The rule id is `<operation>.<field>` (the field path with
+ * indexes dropped, e.g. `upsert.targets.email`), or `<operation>.<zod issue code>` for
+ * whole-message issues (e.g. `upsert.custom`). A custom issue may set `params.ruleId` to name
+ * its own rule id (e.g. `update_settings.at_least_one_facet`).
+ */
+export function zodViolations(error: z.ZodError, operation: string): EmulatorViolation[] {
+  return error.issues.map((issue) => {
+    const field = fieldPath(issue.path);
+    const named = (issue as { params?: { ruleId?: unknown } }).params?.ruleId;
+    const bare = issue.path.filter((p) => typeof p !== 'number').map(String).join('.');
+    const ruleId = typeof named === 'string' ? named : bare ? `${operation}.${bare}` : `${operation}.${issue.code}`;
+    return { field, ruleId, message: issue.message };
+  });
+}
+
+/**
+ * Validates `body` with `schema`; on failure throws INVALID_ARGUMENT with violations
+ * (see {@link zodViolations}). Returns the parsed (output) value.
+ */
+export function parseBody<S extends z.ZodType>(schema: S, body: unknown, operation: string): z.output<S> {
+  const r = schema.safeParse(body ?? {});
+  if (r.success) return r.data as z.output<S>;
+  throw invalidArgument(`invalid ${operation} request`, zodViolations(r.error, operation));
+}
+
+/** The reason string of a per-item batch error: `<CODE>: <message>`. */
+export function batchReason(err: unknown): string {
+  if (err instanceof EmulatorError) return `${err.code}: ${err.message}`;
+  return `INTERNAL: ${err instanceof Error ? err.message : String(err)}`;
+}
+
+/**
+ * Runs `fn` for each item of a batch write; an {@link EmulatorError} thrown for one item
+ * becomes a per-item `{ id, reason }` entry of `errors` instead of failing the request.
+ * Other exceptions (bugs) propagate.
+ */
+export function runBatch<I, R>(
+  items: readonly I[],
+  idOf: (item: I, index: number) => string,
+  fn: (item: I, index: number) => R,
+): { results: { id: string; result: R }[]; errors: BatchItemError[] } {
+  const results: { id: string; result: R }[] = [];
+  const errors: BatchItemError[] = [];
+  items.forEach((item, i) => {
+    const id = idOf(item, i);
+    try {
+      results.push({ id, result: fn(item, i) });
+    } catch (e) {
+      if (!(e instanceof EmulatorError)) throw e;
+      errors.push({ id, reason: batchReason(e) });
+    }
+  });
+  return { results, errors };
+}

@@ -1,0 +1,135 @@
+/**
+ * The platform emulator: `startEmulator` and `runEmulatorCli`, plus the plug-in types route
+ * modules use (see README.md in this directory).
+ */
+import { DEMO_ADMIN, DEMO_READER, DEMO_SECRET, DEMO_WORKSPACE } from './auth';
+import type { EmulatorSeed } from './app';
+import { startEmulator, type RunningEmulator } from './server';
+
+export { startEmulator, discoverRouteModules, loadCatalogBuilder } from './server';
+export type { RunningEmulator, StartEmulatorOptions } from './server';
+export { EmulatorApp, HttpResponse, authorize } from './app';
+export type {
+  EmulatorSeed,
+  HttpMethod,
+  Principal,
+  RequestCounters,
+  RouteContext,
+  RouteHandler,
+  RouteModule,
+  RouteOptions,
+  SeedContext,
+  SeedHook,
+} from './app';
+export * from './errors';
+export { Collection, Store, EmulatorStore, checkEtag, etagMatches, etagOf, DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from './store';
+export type { Page, Stored } from './store';
+export { DEMO_ADMIN, DEMO_READER, DEMO_SECRET, DEMO_WORKSPACE, READ_SCOPES } from './auth';
+export type { FaultConfig, FaultRule, FaultType } from './faults';
+
+/** Parsed `dqform emulator` arguments. */
+export interface EmulatorCliArgs {
+  port: number;
+  host: string;
+  dataFile: string | undefined;
+  seed: EmulatorSeed;
+  seedSize: number | undefined;
+}
+
+/** Parses `[--port N] [--host H] [--data FILE] [--seed demo|empty] [--seed-size N]`; throws on a bad argument. */
+export function parseEmulatorArgs(argv: readonly string[]): EmulatorCliArgs {
+  const out: EmulatorCliArgs = { port: 8787, host: '127.0.0.1', dataFile: undefined, seed: 'demo', seedSize: undefined };
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    const eq = a.indexOf('=');
+    const name = a.startsWith('--') && eq > 0 ? a.slice(0, eq) : a;
+    const value = (): string => {
+      if (a.startsWith('--') && eq > 0) return a.slice(eq + 1);
+      const v = argv[++i];
+      if (v === undefined) throw new Error(`${name} needs a value`);
+      return v;
+    };
+    const int = (v: string): number => {
+      if (!/^\d+$/.test(v)) throw new Error(`${name} takes a non-negative integer, got "${v}"`);
+      return Number(v);
+    };
+    switch (name) {
+      case '--port':
+        out.port = int(value());
+        if (out.port > 65535) throw new Error('--port must be at most 65535');
+        break;
+      case '--host':
+        out.host = value();
+        break;
+      case '--data':
+        out.dataFile = value();
+        break;
+      case '--seed': {
+        const v = value();
+        if (v !== 'demo' && v !== 'empty') throw new Error(`--seed takes demo or empty, got "${v}"`);
+        out.seed = v;
+        break;
+      }
+      case '--seed-size':
+        out.seedSize = int(value());
+        break;
+      default:
+        throw new Error(`unknown argument "${a}" (usage: dqform emulator [--port N] [--data FILE] [--seed demo|empty])`);
+    }
+  }
+  return out;
+}
+
+/**
+ * `dqform emulator`: starts the emulator, prints its base URL and the (public) demo
+ * credentials, and stops cleanly on SIGINT/SIGTERM. Resolves with the exit code once stopped.
+ * `onStarted` (tests) receives the running emulator; `signals` may be replaced for tests.
+ */
+export async function runEmulatorCli(
+  argv: readonly string[],
+  io: {
+    out?: (line: string) => void;
+    err?: (line: string) => void;
+    onStarted?: (emu: RunningEmulator) => void;
+    signals?: NodeJS.EventEmitter;
+  } = {},
+): Promise<number> {
+  const out = io.out ?? ((l: string) => process.stdout.write(`${l}\n`));
+  const err = io.err ?? ((l: string) => process.stderr.write(`${l}\n`));
+  let args: EmulatorCliArgs;
+  try {
+    args = parseEmulatorArgs(argv);
+  } catch (e) {
+    err(`error: ${(e as Error).message}`);
+    return 1;
+  }
+  let emu: RunningEmulator;
+  try {
+    emu = await startEmulator({ port: args.port, host: args.host, dataFile: args.dataFile, seed: args.seed, seedSize: args.seedSize });
+  } catch (e) {
+    err(`error: could not start the emulator: ${(e as Error).message}`);
+    return 1;
+  }
+  out(`dqform emulator listening on ${emu.url}`);
+  out(`  workspace:   ${DEMO_WORKSPACE}`);
+  out(`  admin:       DQ_CLIENT_ID=${DEMO_ADMIN} DQ_CLIENT_SECRET=${DEMO_SECRET} (every scope)`);
+  out(`  read-only:   DQ_CLIENT_ID=${DEMO_READER} DQ_CLIENT_SECRET=${DEMO_SECRET} (read scopes)`);
+  out(`  base URL:    DQ_BASE_URL=${emu.url}`);
+  out(`  state:       ${args.dataFile ? args.dataFile : 'in memory (use --data FILE to keep it)'}; seed ${emu.app.seed}`);
+  out('Press Ctrl-C to stop.');
+  io.onStarted?.(emu);
+  const signals = io.signals ?? process;
+  await new Promise<void>((resolve) => {
+    const stop = (): void => {
+      signals.off('SIGINT', stop);
+      signals.off('SIGTERM', stop);
+      resolve();
+    };
+    signals.on('SIGINT', stop);
+    signals.on('SIGTERM', stop);
+  });
+  out('stopping...');
+  await emu.close();
+  out('stopped');
+  return 0;
+}

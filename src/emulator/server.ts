@@ -1,0 +1,159 @@
+/**
+ * `startEmulator`: binds an {@link EmulatorApp} to a node:http server, discovers the route
+ * modules in `routes/`, loads the catalog builder from `./catalog` when it exists, loads and
+ * persists the state file, and shuts down cleanly.
+ */
+import * as fs from 'node:fs';
+import * as http from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+import * as path from 'node:path';
+import { installAdmin } from './admin';
+import { EmulatorApp, type EmulatorSeed, type RouteModule } from './app';
+import type { FaultConfig } from './faults';
+import { Persistence } from './store';
+
+/** Options of {@link startEmulator}. */
+export interface StartEmulatorOptions {
+  /** TCP port; 0 (the default) picks a free one. */
+  port?: number;
+  /** Interface to bind; default `127.0.0.1`. */
+  host?: string;
+  /** State file: loaded at start if it exists, written atomically after each mutating request. */
+  dataFile?: string;
+  /** Seed for empty state; default `demo`. Ignored for state loaded from `dataFile` (its seed wins). */
+  seed?: EmulatorSeed;
+  /** Catalog size passed to `buildCatalog`. */
+  seedSize?: number;
+  /** Lifetime of issued tokens; default 3600. */
+  tokenTtlSeconds?: number;
+  /** Initial fault configuration (off by default). */
+  faults?: FaultConfig;
+  /** One line per request and lifecycle event. Never receives secrets. */
+  log?: (line: string) => void;
+  /** Clock in ms since the epoch (tests); default Date.now. */
+  clock?: () => number;
+  /** Extra route modules (e.g. test routes), registered after the discovered ones. */
+  routes?: RouteModule[];
+  /** Discover `routes/*` modules (default true). */
+  discoverRoutes?: boolean;
+  /** Write-coalescing window in ms (default 2). */
+  coalesceMs?: number;
+}
+
+/** A running emulator. */
+export interface RunningEmulator {
+  /** Base URL, e.g. `http://127.0.0.1:41234` (no trailing slash). */
+  url: string;
+  /** The bound port. */
+  port: number;
+  /** The application (routes, store, auth, faults). */
+  app: EmulatorApp;
+  /** Stops accepting, closes every connection, awaits the last state write. */
+  close(): Promise<void>;
+}
+
+type CatalogBuilder = (seed: EmulatorSeed, size?: number) => unknown;
+
+/**
+ * INTEGRATION POINT: `./catalog` (another module) exports `buildCatalog(seed, size?)`. It is
+ * loaded dynamically so the core works before that module exists; its result is `ctx.catalog`.
+ */
+export function loadCatalogBuilder(): CatalogBuilder | undefined {
+  let mod: { buildCatalog?: CatalogBuilder };
+  try {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    mod = require('./catalog') as { buildCatalog?: CatalogBuilder };
+  } catch (e) {
+    const err = e as NodeJS.ErrnoException;
+    if (err.code === 'MODULE_NOT_FOUND' && /['"]\.\/catalog['"]/.test(err.message)) return undefined;
+    throw e;
+  }
+  return typeof mod.buildCatalog === 'function' ? mod.buildCatalog : undefined;
+}
+
+/** The route modules in `routes/`: every `*.ts` (or `*.js` when compiled) not starting with `_`, sorted. */
+export function discoverRouteModules(dir = path.join(__dirname, 'routes')): RouteModule[] {
+  const ext = path.extname(__filename);
+  const files = fs
+    .readdirSync(dir)
+    .filter((f) => f.endsWith(ext) && !f.endsWith('.d.ts') && !f.startsWith('_') && !f.includes('.test.'))
+    .sort();
+  return files.map((f) => {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const m = require(path.join(dir, f)) as Partial<RouteModule>;
+    if (typeof m.register !== 'function') throw new Error(`emulator route module ${f} does not export register(app)`);
+    return m as RouteModule;
+  });
+}
+
+/** Starts an emulator. */
+export async function startEmulator(opts: StartEmulatorOptions = {}): Promise<RunningEmulator> {
+  const log = opts.log ?? (() => undefined);
+  const app = new EmulatorApp({
+    seed: opts.seed ?? 'demo',
+    seedSize: opts.seedSize,
+    tokenTtlSeconds: opts.tokenTtlSeconds,
+    clock: opts.clock,
+    log,
+    buildCatalog: loadCatalogBuilder(),
+  });
+  installAdmin(app);
+  const modules = [...(opts.discoverRoutes === false ? [] : discoverRouteModules()), ...(opts.routes ?? [])];
+  for (const m of modules) m.register(app);
+  if (opts.faults) app.faults.set(opts.faults);
+
+  if (opts.dataFile) {
+    const file = path.resolve(opts.dataFile);
+    const p = new Persistence(file, app.store, () => ({ seed: app.seed, seedSize: app.seedSize }), opts.coalesceMs ?? 2);
+    const meta = p.load();
+    if (meta) {
+      if (meta.seed === 'demo' || meta.seed === 'empty') app.useSeed(meta.seed, meta.seedSize);
+      log(`loaded state from ${file}`);
+    }
+    app.persistence = p;
+  }
+
+  const sockets = new Set<Socket>();
+  const server = http.createServer((req, res) => {
+    void app.handle(req, res);
+  });
+  server.on('connection', (s) => {
+    sockets.add(s);
+    s.on('close', () => sockets.delete(s));
+  });
+  server.on('clientError', (_e, socket) => {
+    if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nconnection: close\r\n\r\n');
+    else socket.destroy();
+  });
+  const host = opts.host ?? '127.0.0.1';
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(opts.port ?? 0, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const port = (server.address() as AddressInfo).port;
+  const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+  log(`emulator listening on ${url}`);
+  let closing: Promise<void> | undefined;
+  return {
+    url,
+    port,
+    app,
+    close(): Promise<void> {
+      closing ??= (async () => {
+        const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+        server.closeIdleConnections();
+        const force = setTimeout(() => {
+          for (const s of sockets) s.destroy();
+        }, 1000);
+        await closed;
+        clearTimeout(force);
+        await app.flush();
+        log('emulator stopped');
+      })();
+      return closing;
+    },
+  };
+}
