@@ -10,6 +10,7 @@ import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:
 import { randomUUID } from 'node:crypto';
 import type { Scope } from '../../schemas/common';
 import { AuthService, type Principal } from './auth';
+import { buildCatalog, type Catalog } from './catalog';
 import { EmulatorError, internal, invalidArgument, notFound, permissionDenied, unauthenticated } from './errors';
 import { FaultInjector } from './faults';
 import { EmulatorStore, mutationTracker, type Persistence, type Store } from './store';
@@ -37,11 +38,8 @@ export interface RouteContext {
   requestId: string;
   /** The caller's workspace store. Writes through it are made durable before the response. */
   store: Store;
-  /**
-   * The seeded entity catalog (`buildCatalog(seed, size)` from `./catalog`), or undefined when
-   * that module is absent. Route modules cast it to the catalog module's type.
-   */
-  catalog: unknown;
+  /** The seeded entity catalog (`buildCatalog(seed, { size })` from `./catalog`), read-only. */
+  catalog: Catalog;
   /** The emulator's clock (tests may inject one). Use it for createdAt/updatedAt. */
   now(): Date;
   /** Request headers (lower-case names). Never log `authorization`. */
@@ -87,7 +85,7 @@ export interface SeedContext {
   /** The requested catalog size, if any. */
   seedSize: number | undefined;
   /** The catalog (see {@link RouteContext.catalog}). */
-  catalog: unknown;
+  catalog: Catalog;
   /** The emulator's clock. */
   now(): Date;
 }
@@ -127,8 +125,8 @@ export interface EmulatorAppOptions {
   /** Milliseconds since the epoch; defaults to Date.now. */
   clock?: () => number;
   log?: (line: string) => void;
-  /** Builds the catalog for a seed (the server passes `buildCatalog` from ./catalog if present). */
-  buildCatalog?: (seed: EmulatorSeed, size?: number) => unknown;
+  /** Builds the catalog for a seed; default `buildCatalog` from ./catalog (tests may override). */
+  buildCatalog?: (seed: EmulatorSeed, size?: number) => Catalog;
 }
 
 /** Largest accepted request body. */
@@ -149,7 +147,7 @@ export class EmulatorApp {
   /** The current catalog size option. */
   seedSize: number | undefined;
   /** See {@link RouteContext.catalog}. */
-  catalog: unknown;
+  catalog: Catalog;
   /** The clock, in milliseconds since the epoch. */
   readonly clock: () => number;
   /** Log sink (one line per request; never secrets). */
@@ -158,7 +156,7 @@ export class EmulatorApp {
   private readonly routes: Route[] = [];
   private readonly seedHooks: SeedHook[] = [];
   private counters: RequestCounters = { total: 0, routes: {} };
-  private readonly buildCatalogFn: ((seed: EmulatorSeed, size?: number) => unknown) | undefined;
+  private readonly buildCatalogFn: (seed: EmulatorSeed, size?: number) => Catalog;
   /** Admin handler (installed by admin.ts). */
   adminHandler: ((req: IncomingMessage, res: ServerResponse, url: URL, requestId: string) => Promise<void>) | undefined;
 
@@ -167,8 +165,8 @@ export class EmulatorApp {
     this.seedSize = opts.seedSize;
     this.clock = opts.clock ?? Date.now;
     this.log = opts.log ?? (() => undefined);
-    this.buildCatalogFn = opts.buildCatalog;
-    this.catalog = this.buildCatalogFn?.(this.seed, this.seedSize);
+    this.buildCatalogFn = opts.buildCatalog ?? ((seed, size) => buildCatalog(seed, size === undefined ? {} : { size }));
+    this.catalog = this.buildCatalogFn(this.seed, this.seedSize);
     this.auth = new AuthService(this.clock, opts.tokenTtlSeconds ?? 3600);
     this.store = new EmulatorStore((s) => this.runSeedHooks(s));
   }
@@ -234,16 +232,17 @@ export class EmulatorApp {
 
   /** Sets the seed metadata (e.g. from a loaded data file) and rebuilds the catalog; state is kept. */
   useSeed(seed: EmulatorSeed, seedSize: number | undefined): void {
+    if (seed === this.seed && seedSize === this.seedSize) return;
     this.seed = seed;
     this.seedSize = seedSize;
-    this.catalog = this.buildCatalogFn?.(seed, seedSize);
+    this.catalog = this.buildCatalogFn(seed, seedSize);
   }
 
   /** Resets the state: every workspace is dropped and re-seeded on next use. */
   reset(seed?: EmulatorSeed, seedSize?: number): void {
     if (seed) this.seed = seed;
     if (seedSize !== undefined) this.seedSize = seedSize;
-    this.catalog = this.buildCatalogFn?.(this.seed, this.seedSize);
+    this.catalog = this.buildCatalogFn(this.seed, this.seedSize);
     this.store.clear();
     this.auth.seedDemoCredentials();
   }

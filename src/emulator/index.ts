@@ -6,7 +6,7 @@ import { DEMO_ADMIN, DEMO_READER, DEMO_SECRET, DEMO_WORKSPACE } from './auth';
 import type { EmulatorSeed } from './app';
 import { startEmulator, type RunningEmulator } from './server';
 
-export { startEmulator, discoverRouteModules, loadCatalogBuilder } from './server';
+export { startEmulator, discoverRouteModules } from './server';
 export type { RunningEmulator, StartEmulatorOptions } from './server';
 export { EmulatorApp, HttpResponse, authorize } from './app';
 export type {

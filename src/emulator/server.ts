@@ -1,7 +1,6 @@
 /**
  * `startEmulator`: binds an {@link EmulatorApp} to a node:http server, discovers the route
- * modules in `routes/`, loads the catalog builder from `./catalog` when it exists, loads and
- * persists the state file, and shuts down cleanly.
+ * modules in `routes/`, loads and persists the state file, and shuts down cleanly.
  */
 import * as fs from 'node:fs';
 import * as http from 'node:http';
@@ -52,25 +51,6 @@ export interface RunningEmulator {
   close(): Promise<void>;
 }
 
-type CatalogBuilder = (seed: EmulatorSeed, size?: number) => unknown;
-
-/**
- * INTEGRATION POINT: `./catalog` (another module) exports `buildCatalog(seed, size?)`. It is
- * loaded dynamically so the core works before that module exists; its result is `ctx.catalog`.
- */
-export function loadCatalogBuilder(): CatalogBuilder | undefined {
-  let mod: { buildCatalog?: CatalogBuilder };
-  try {
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
-    mod = require('./catalog') as { buildCatalog?: CatalogBuilder };
-  } catch (e) {
-    const err = e as NodeJS.ErrnoException;
-    if (err.code === 'MODULE_NOT_FOUND' && /['"]\.\/catalog['"]/.test(err.message)) return undefined;
-    throw e;
-  }
-  return typeof mod.buildCatalog === 'function' ? mod.buildCatalog : undefined;
-}
-
 /** The route modules in `routes/`: every `*.ts` (or `*.js` when compiled) not starting with `_`, sorted. */
 export function discoverRouteModules(dir = path.join(__dirname, 'routes')): RouteModule[] {
   const ext = path.extname(__filename);
@@ -95,7 +75,6 @@ export async function startEmulator(opts: StartEmulatorOptions = {}): Promise<Ru
     tokenTtlSeconds: opts.tokenTtlSeconds,
     clock: opts.clock,
     log,
-    buildCatalog: loadCatalogBuilder(),
   });
   installAdmin(app);
   const modules = [...(opts.discoverRoutes === false ? [] : discoverRouteModules()), ...(opts.routes ?? [])];
