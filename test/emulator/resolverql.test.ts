@@ -1,0 +1,220 @@
+import { Query as QuerySchema, type EntityType, type Query } from '../../schemas/entities';
+import {
+  canonicalResolverQl,
+  carriedResolverQl,
+  EVERYTHING_PART,
+  parseResolverQl,
+  queryToResolverQl,
+  renderResolverQl,
+  resolverQlToQuery,
+  resolveTypeName,
+  ResolverQlError,
+  ResolverQlUnsupportedQueryError,
+  unsupportedPart,
+} from '../../schemas/resolverql';
+
+const TABLE_TYPES = [
+  'ENTITY_TYPE_WAREHOUSE_PROJECT_TABLE',
+  'ENTITY_TYPE_WAREHOUSE_ACCOUNT_TABLE',
+  'ENTITY_TYPE_WAREHOUSE_CLUSTER_TABLE',
+  'ENTITY_TYPE_COLUMN_STORE_TABLE',
+  'ENTITY_TYPE_RELATIONAL_TABLE',
+  'ENTITY_TYPE_MYSQL_LIKE_TABLE',
+  'ENTITY_TYPE_LAKEHOUSE_TABLE',
+  'ENTITY_TYPE_QUERY_ENGINE_TABLE',
+].map((d) => ({ default: d }) as EntityType);
+
+describe('canonical form', () => {
+  const cases: { reason: string; input: string; canonical: string }[] = [
+    { reason: 'already canonical stays as is', input: 'with_type("table")', canonical: 'with_type("table")' },
+    { reason: 'whitespace everywhere is dropped', input: '  with_type ( "table" , filter = with_name ( "rev" ) )\n', canonical: 'with_type("table",filter=with_name("rev"))' },
+    { reason: 'single quotes become double quotes', input: "with_name('orders')", canonical: 'with_name("orders")' },
+    { reason: 'escapes are decoded and re-encoded as JSON', input: "with_name('it\\'s \"x\" \\\\ \\u0041')", canonical: 'with_name("it\'s \\"x\\" \\\\ A")' },
+    { reason: 'nested and is flattened', input: 'and(with_name("a"),and(with_name("b"),and(with_name("c"))))', canonical: 'and(with_name("a"),with_name("b"),with_name("c"))' },
+    { reason: 'nested or is flattened', input: 'or(or(with_name("a"),with_name("b")),with_name("c"))', canonical: 'or(with_name("a"),with_name("b"),with_name("c"))' },
+    { reason: 'or inside and is kept (different operator)', input: 'and(with_type("table"), or(with_name("sales"), with_name("order")))', canonical: 'and(with_type("table"),or(with_name("sales"),with_name("order")))' },
+    { reason: 'and nested in a filter of a flattened and is flattened too', input: 'or(with_type("model", filter=and(with_name("a"), and(with_tag("b")))))', canonical: 'or(with_type("model",filter=and(with_name("a"),with_tag("b"))))' },
+    { reason: 'keyword args go after positional ones, sorted by name', input: 'in_folder(types=["table"], filter=with_name("x"), "folder-wh-prod::mart")', canonical: 'in_folder("folder-wh-prod::mart",filter=with_name("x"),types=["table"])' },
+    { reason: 'upstream static_paths form is kept', input: 'in_folder(static_paths("folder-prod::issues"), types=["table"])', canonical: 'in_folder(static_paths("folder-prod::issues"),types=["table"])' },
+    { reason: 'lists lose their spaces', input: 'with_annotation("tier", [ "1" , \'2\' ])', canonical: 'with_annotation("tier",["1","2"])' },
+    { reason: 'not keeps its operand', input: 'not( with_tag("dev") )', canonical: 'not(with_tag("dev"))' },
+  ];
+  it.each(cases)('$reason', ({ input, canonical }) => {
+    expect(canonicalResolverQl(input)).toBe(canonical);
+    // Canonicalisation is idempotent and render(parse(canonical)) is a fixed point.
+    expect(canonicalResolverQl(canonical)).toBe(canonical);
+    expect(renderResolverQl(parseResolverQl(canonical))).toBe(canonical);
+  });
+});
+
+describe('errors name the offset, line, column and what was expected', () => {
+  const cases: { reason: string; input: string; offset: number; expected: RegExp; message?: string }[] = [
+    { reason: 'empty input', input: '', offset: 0, expected: /a function call/, message: 'ResolverQL: at offset 0 (line 1, column 1): expected a function call such as with_type("table") but found end of input' },
+    { reason: 'blank input', input: '   ', offset: 3, expected: /a function call/ },
+    { reason: 'unclosed parenthesis', input: 'with_type("table"', offset: 17, expected: /^'\)' or ','$/ },
+    { reason: 'garbage between arguments', input: 'with_name("ab" x)', offset: 15, expected: /^'\)' or ','$/, message: "ResolverQL: at offset 15 (line 1, column 16): expected ')' or ',' but found 'x'" },
+    { reason: 'unknown function', input: 'with_colour("red")', offset: 0, expected: /a function name \(and, in_folder/ },
+    { reason: 'unterminated string', input: 'with_name("abc', offset: 14, expected: /closing '"' for the string opened at offset 10/ },
+    { reason: 'bad escape in a string', input: 'with_name("a\\qb")', offset: 13, expected: /an escape/ },
+    { reason: 'short unicode escape', input: 'with_name("\\u12")', offset: 13, expected: /four hex digits/ },
+    { reason: 'trailing garbage', input: 'with_name("a") x', offset: 15, expected: /^end of input$/ },
+    { reason: 'trailing second expression', input: 'with_name("a"),with_name("b")', offset: 14, expected: /^end of input$/ },
+    { reason: 'missing open parenthesis', input: 'with_name "a"', offset: 10, expected: /'\(' after 'with_name'/ },
+    { reason: 'a bare number is not an argument', input: 'with_name(1)', offset: 10, expected: /a function call, a string or a list/ },
+    { reason: 'identifier without ( or =', input: 'and(with_name("a"), foo)', offset: 23, expected: /'\(' or '=' after 'foo'/ },
+    { reason: 'unclosed list', input: 'with_annotation("tier", ["1"', offset: 28, expected: /^'\]' or ','$/ },
+    { reason: 'non-string list item', input: 'with_annotation("tier", [with_name("x")])', offset: 25, expected: /a string or '\]'/ },
+    { reason: 'the top level must be a call, not a string', input: '"table"', offset: 0, expected: /a function call/ },
+    { reason: 'multi-line input reports line and column', input: 'and(\n  with_name("a"),\n  bogus("b"))', offset: 25, expected: /a function name/, message: undefined },
+    { reason: 'unknown type name', input: 'with_type("tablez")', offset: 10, expected: /a type name \(table, view/ },
+    { reason: 'with_columns is refused as not supported', input: 'with_columns("email")', offset: 0, expected: /with_columns\) is not supported/ },
+    { reason: 'static_paths outside in_folder', input: 'static_paths("a::b")', offset: 0, expected: /only as the path of in_folder/ },
+    { reason: 'with_name takes one argument', input: 'with_name("a", "b")', offset: 15, expected: /with_name\(string\)/ },
+    { reason: 'with_name takes a string, not an expression', input: 'with_name(with_tag("a"))', offset: 10, expected: /a string as the argument of with_name/ },
+    { reason: 'not takes one expression', input: 'not()', offset: 0, expected: /not\(expr\)/ },
+    { reason: 'and needs at least one expression', input: 'and()', offset: 0, expected: /at least one expression/ },
+    { reason: 'and takes expressions, not strings', input: 'and("a")', offset: 4, expected: /an expression \(function call\)/ },
+    { reason: 'unknown keyword argument', input: 'with_type("table", colour="red")', offset: 19, expected: /a keyword argument of with_type \(filter\)/ },
+    { reason: 'duplicate keyword argument', input: 'with_type("table", filter=with_name("a"), filter=with_name("b"))', offset: 42, expected: /keyword argument 'filter' only once/ },
+    { reason: 'filter must be an expression', input: 'with_type("table", filter="x")', offset: 26, expected: /an expression \(function call\) as with_type's filter/ },
+    { reason: 'empty folder path', input: 'in_folder("::")', offset: 10, expected: /a non-empty folder path/ },
+    { reason: 'empty annotation name', input: 'with_annotation("")', offset: 16, expected: /a non-empty annotation name/ },
+  ];
+  it.each(cases)('$reason', ({ input, offset, expected, message }) => {
+    let err: unknown;
+    try {
+      parseResolverQl(input);
+    } catch (e) {
+      err = e;
+    }
+    expect(err).toBeInstanceOf(ResolverQlError);
+    const e = err as ResolverQlError;
+    expect(e.offset).toBe(offset);
+    expect(e.expected).toMatch(expected);
+    const before = input.slice(0, offset).split('\n');
+    expect(e.line).toBe(before.length);
+    expect(e.column).toBe(before[before.length - 1].length + 1);
+    expect(e.message).toContain(`ResolverQL: at offset ${offset} (line ${e.line}, column ${e.column}): expected `);
+    if (message) expect(e.message).toBe(message);
+  });
+
+  it('reports line 3 for an error on the third line', () => {
+    expect(() => parseResolverQl('and(\n  with_name("a"),\n  bogus("b"))')).toThrow(/line 3, column 3/);
+  });
+});
+
+describe('ResolverQL -> Query', () => {
+  const cases: { reason: string; input: string; query: Query }[] = [
+    { reason: 'with_name is a name search', input: 'with_name("revenue")', query: { parts: [{ withNameSearch: { searchQuery: 'revenue' } }] } },
+    { reason: 'with_type("table") is every table type, sorted by number', input: 'with_type("table")', query: { parts: [{ withType: { types: TABLE_TYPES } }] } },
+    { reason: 'a specific neutral type name', input: 'with_type("warehouse_account_table")', query: { parts: [{ withType: { types: [{ default: 'ENTITY_TYPE_WAREHOUSE_ACCOUNT_TABLE' }] } }] } },
+    { reason: 'model is both model kinds', input: 'with_type("model")', query: { parts: [{ withType: { types: [{ default: 'ENTITY_TYPE_TRANSFORM_CORE_MODEL' }, { default: 'ENTITY_TYPE_SQL_MODEL_MODEL' }] } }] } },
+    { reason: 'a list of type names is their union, deduplicated and sorted', input: 'with_type(["task","dag","ORCHESTRATION_DAG"])', query: { parts: [{ withType: { types: [{ default: 'ENTITY_TYPE_ORCHESTRATION_DAG' }, { default: 'ENTITY_TYPE_ORCHESTRATION_TASK' }] } }] } },
+    { reason: 'a custom type number', input: 'with_type("50007")', query: { parts: [{ withType: { types: [{ custom: 50007 }] } }] } },
+    {
+      reason: 'filter= is an AND with the type',
+      input: 'with_type("dag", filter=with_name("daily"))',
+      query: { parts: [{ withType: { types: [{ default: 'ENTITY_TYPE_ORCHESTRATION_DAG' }] } }, { withNameSearch: { searchQuery: 'daily' } }], operand: 'QUERY_OPERAND_AND' },
+    },
+    { reason: 'with_annotation without value: has the annotation', input: 'with_annotation("pii")', query: { parts: [{ withAnnotation: { name: 'pii' } }] } },
+    { reason: 'with_annotation with a value', input: 'with_annotation("owner","team-crm")', query: { parts: [{ withAnnotation: { name: 'owner', acceptedValue: 'team-crm' } }] } },
+    { reason: 'with_annotation with a list of values', input: 'with_annotation("tier",["1","2"])', query: { parts: [{ withAnnotation: { name: 'tier', acceptedValues: ['1', '2'] } }] } },
+    { reason: 'in_folder splits the path on ::', input: 'in_folder("folder-wh-prod::mart")', query: { parts: [{ inFolder: { path: ['folder-wh-prod', 'mart'] } }] } },
+    {
+      reason: 'static_paths with several paths is an OR of folders; types= is ANDed',
+      input: 'in_folder(static_paths("folder-wh-prod::raw","folder-wh-dev"),types=["dag"])',
+      query: {
+        parts: [
+          { query: { parts: [{ inFolder: { path: ['folder-wh-prod', 'raw'] } }, { inFolder: { path: ['folder-wh-dev'] } }], operand: 'QUERY_OPERAND_OR' } },
+          { withType: { types: [{ default: 'ENTITY_TYPE_ORCHESTRATION_DAG' }] } },
+        ],
+        operand: 'QUERY_OPERAND_AND',
+      },
+    },
+    { reason: 'with_tag is carried in an unsupported part', input: "with_tag('staging')", query: { parts: [{ unsupported: { queryJson: '{"resolverQl":"with_tag(\\"staging\\")"}' } }] } },
+    { reason: 'with_platform is carried in an unsupported part', input: 'with_platform("warehouse")', query: { parts: [{ unsupported: { queryJson: '{"resolverQl":"with_platform(\\"warehouse\\")"}' } }] } },
+    {
+      reason: 'and is the query with operand AND, flattened',
+      input: 'and(with_name("a"),and(with_name("b")))',
+      query: { parts: [{ withNameSearch: { searchQuery: 'a' } }, { withNameSearch: { searchQuery: 'b' } }], operand: 'QUERY_OPERAND_AND' },
+    },
+    {
+      reason: 'or nests as a query part inside and',
+      input: 'and(with_annotation("pii"),or(with_name("a"),with_name("b")))',
+      query: {
+        parts: [{ withAnnotation: { name: 'pii' } }, { query: { parts: [{ withNameSearch: { searchQuery: 'a' } }, { withNameSearch: { searchQuery: 'b' } }], operand: 'QUERY_OPERAND_OR' } }],
+        operand: 'QUERY_OPERAND_AND',
+      },
+    },
+    { reason: 'not is everything (the empty AND query) EXCEPT the operand', input: 'not(with_name("tmp"))', query: { parts: [{ query: { parts: [] } }, { withNameSearch: { searchQuery: 'tmp' } }], operand: 'QUERY_OPERAND_EXCEPT' } },
+  ];
+  it.each(cases)('$reason', ({ input, query }) => {
+    const q = resolverQlToQuery(parseResolverQl(input));
+    expect(q).toEqual(query);
+    // The translation is a valid Query per the lead's schema.
+    expect(QuerySchema.safeParse(q).success).toBe(true);
+  });
+
+  it('EVERYTHING_PART is the empty AND query', () => {
+    expect(EVERYTHING_PART).toEqual({ query: { parts: [] } });
+  });
+
+  it('unsupportedPart and carriedResolverQl round-trip, and foreign JSON is not ours', () => {
+    expect(carriedResolverQl(unsupportedPart("with_tag( 'x' )"))).toBe('with_tag("x")');
+    expect(carriedResolverQl({ unsupported: { queryJson: '{"field":"x"}' } })).toBeUndefined();
+    expect(carriedResolverQl({ unsupported: { queryJson: 'not json' } })).toBeUndefined();
+    expect(carriedResolverQl({ withNameSearch: { searchQuery: 'x' } })).toBeUndefined();
+  });
+
+  it.each([
+    { reason: 'group name, any case', name: 'VIEW', count: 8 },
+    { reason: 'full enum name', name: 'ENTITY_TYPE_BI_DASHBOARD', count: 1 },
+    { reason: 'default number', name: '503', count: 1 },
+    { reason: 'zero is refused', name: '0', count: undefined },
+    { reason: 'unspecified is refused', name: 'unspecified', count: undefined },
+    { reason: 'out-of-range custom number', name: '60000', count: undefined },
+  ])('resolveTypeName: $reason', ({ name, count }) => {
+    expect(resolveTypeName(name)?.length).toBe(count);
+  });
+});
+
+describe('Query -> ResolverQL', () => {
+  const roundTrips: { reason: string; input: string; back?: string }[] = [
+    { reason: 'name search', input: 'with_name("x")' },
+    { reason: 'type group comes back as the group name', input: 'with_type("table")' },
+    { reason: 'a specific type comes back as its neutral name', input: 'with_type("warehouse_account_view")' },
+    { reason: 'a type set that is no group comes back as a list', input: 'with_type(["dag","task"])', back: 'with_type(["orchestration_dag","orchestration_task"])' },
+    { reason: 'annotation forms', input: 'and(with_annotation("pii"),with_annotation("tier","1"),with_annotation("owner",["a","b"]))' },
+    { reason: 'folders', input: 'in_folder("folder-wh-prod::mart")' },
+    { reason: 'or inside and', input: 'and(with_type("table"),or(with_name("sales"),with_name("order")))' },
+    { reason: 'not comes back from EXCEPT of everything', input: 'not(with_tag("dev"))' },
+    { reason: 'with_platform comes back from its unsupported part', input: 'with_platform("warehouse")' },
+    { reason: 'filter= comes back as an and', input: 'with_type("model",filter=with_name("revenue"))', back: 'and(with_type("model"),with_name("revenue"))' },
+    { reason: 'upstream in_folder form comes back as an and of the parts', input: 'in_folder(static_paths("folder-prod::issues"),types=["table"])', back: 'and(in_folder("folder-prod::issues"),with_type("table"))' },
+  ];
+  it.each(roundTrips)('$reason', ({ input, back }) => {
+    const q = resolverQlToQuery(parseResolverQl(input));
+    const text = queryToResolverQl(q);
+    expect(text).toBe(back ?? canonicalResolverQl(input));
+    // The text means the same query again.
+    expect(resolverQlToQuery(parseResolverQl(text))).toEqual(resolverQlToQuery(parseResolverQl(back ?? input)));
+  });
+
+  const others: { reason: string; query: Query; text?: string; error?: RegExp }[] = [
+    { reason: 'EXCEPT of two ordinary parts is and(a,not(b))', query: { parts: [{ withNameSearch: { searchQuery: 'a' } }, { withNameSearch: { searchQuery: 'b' } }], operand: 'QUERY_OPERAND_EXCEPT' }, text: 'and(with_name("a"),not(with_name("b")))' },
+    { reason: 'numeric operands are understood (2 = OR)', query: { parts: [{ withNameSearch: { searchQuery: 'a' } }, { withNameSearch: { searchQuery: 'b' } }], operand: 2 as unknown as Query['operand'] }, text: 'or(with_name("a"),with_name("b"))' },
+    { reason: 'numeric default types are understood', query: { parts: [{ withType: { type: { default: 1201 as unknown as 'ENTITY_TYPE_ORCHESTRATION_DAG' } } }] }, text: 'with_type("dag")' },
+    { reason: 'identifier lists have no text form', query: { parts: [{ identifierList: { identifiers: [{ custom: { id: 'x' } }] } }] }, error: /identifierList part has no ResolverQL form/ },
+    { reason: 'UPSTREAM has no text form', query: { parts: [{ withNameSearch: { searchQuery: 'a' } }], operand: 'QUERY_OPERAND_UPSTREAM' }, error: /QUERY_OPERAND_UPSTREAM has no ResolverQL form/ },
+    { reason: 'a foreign unsupported part has no text form', query: { parts: [{ unsupported: { queryJson: '{"x":1}' } }] }, error: /not made by dqform/ },
+    { reason: 'the empty query (everything) has no text form', query: { parts: [] }, error: /empty AND/ },
+  ];
+  it.each(others)('$reason', ({ query, text, error }) => {
+    if (error) {
+      expect(() => queryToResolverQl(query)).toThrow(ResolverQlUnsupportedQueryError);
+      expect(() => queryToResolverQl(query)).toThrow(error);
+    } else {
+      expect(queryToResolverQl(query)).toBe(text);
+    }
+  });
+});
