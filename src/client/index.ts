@@ -7,3 +7,4 @@ export * from './retry';
 export * from './limiter';
 export * from './http';
 export * from './paging';
+export * from './services';

@@ -1,0 +1,80 @@
+/** Automated-monitor deployment rules (spec 4.5, upstream facts). Routes: ROUTES.md. */
+import { z } from 'zod';
+import { BATCH_LIMIT } from '../../../schemas/common';
+import {
+  BatchDeployDeploymentRulesRequest,
+  BatchDeployResponse,
+  BatchGetDeploymentRulesResponse,
+  DeployDeploymentRuleRequest,
+  DeploymentOverview,
+  DeploymentOverviewResponse,
+  DeploymentRule,
+  DeploymentRuleWrite,
+  ListDeploymentRulesRequest,
+  ListDeploymentRulesResponse,
+} from '../../../schemas/deployment-rules';
+import { seg } from '../http';
+import { BatchResult, batched } from '../paging';
+import { allPages, batchGetMap, BatchWriteOptions, Empty, finish, Service } from './_base';
+
+const RULES = '/api/monitors/automated/v1/deployment-rules';
+const RULE = '/api/monitors/automated/v1/deployment-rule';
+
+export class DeploymentRulesService extends Service {
+  /** Deploy POST `.../deployment-rules/deployed` `{ deploymentRule }`: save and sync monitors. */
+  async deploy(rule: z.input<typeof DeploymentRuleWrite>): Promise<void> {
+    await this.http.call({ method: 'POST', path: `${RULES}/deployed`, body: { deploymentRule: rule }, requestSchema: DeployDeploymentRuleRequest, responseSchema: Empty, idempotent: true });
+  }
+
+  /** BatchDeploy POST `.../deployment-rules/batch/deployed`, chunked to 200; per-item errors returned. */
+  async batchDeploy(rules: z.input<typeof DeploymentRuleWrite>[], opts: BatchWriteOptions = {}): Promise<BatchResult<string>> {
+    const res = await batched(
+      rules,
+      async (c) => {
+        const r = await this.http.call({ method: 'POST', path: `${RULES}/batch/deployed`, body: { deploymentRules: c }, requestSchema: BatchDeployDeploymentRulesRequest, responseSchema: BatchDeployResponse, idempotent: true });
+        return { items: r.deployedIds, errors: r.errors };
+      },
+      { limit: opts.limit ?? BATCH_LIMIT },
+    );
+    return finish(res, opts);
+  }
+
+  /** Delete DELETE `.../deployment-rule/{id}` (deletes its monitors unless the rule keeps them). */
+  async delete(id: string): Promise<void> {
+    await this.http.call({ method: 'DELETE', path: `${RULE}/${seg(id)}`, responseSchema: Empty, idempotent: true });
+  }
+
+  /** List GET `.../deployment-rules` with the filter as query parameters; every page. */
+  async list(filter: Omit<z.input<typeof ListDeploymentRulesRequest>, 'pagination'> = {}, pageSize?: number): Promise<DeploymentRule[]> {
+    const q = ListDeploymentRulesRequest.parse(filter);
+    return allPages(async (pagination) => {
+      const r = await this.http.call({ method: 'GET', path: RULES, query: { ...q, pagination }, responseSchema: ListDeploymentRulesResponse, idempotent: true });
+      return { items: r.deploymentRules, pageInfo: r.pageInfo };
+    }, { pageSize });
+  }
+
+  /** Batch GET `.../deployment-rules/batch?ids=...`, chunked to 200 -> map keyed by id. */
+  batchGet(ids: readonly string[]): Promise<Record<string, DeploymentRule>> {
+    return batchGetMap(ids, async (c) => {
+      const r = await this.http.call({ method: 'GET', path: `${RULES}/batch`, query: { ids: c }, responseSchema: BatchGetDeploymentRulesResponse, idempotent: true });
+      return r.deploymentRules;
+    });
+  }
+
+  /**
+   * Deploy overview GET `.../deployment-rule?deploymentRule=<JSON>`: what deploying `rule`
+   * would create, delete and change. The rule travels JSON-encoded in one query parameter
+   * (upstream's GET cannot carry repeated message fields otherwise).
+   */
+  async deployOverview(rule: z.input<typeof DeploymentRuleWrite>): Promise<DeploymentOverview> {
+    const canonical = DeploymentRuleWrite.parse(rule);
+    const r = await this.http.call({ method: 'GET', path: RULE, query: { deploymentRule: JSON.stringify(canonical) }, responseSchema: DeploymentOverviewResponse, idempotent: true });
+    return r.overview;
+  }
+
+  /** Deleted overview GET `.../deployment-rule/{id}/deleted`: what deleting the rule removes. */
+  async deleteOverview(id: string): Promise<DeploymentOverview> {
+    const r = await this.http.call({ method: 'GET', path: `${RULE}/${seg(id)}/deleted`, responseSchema: DeploymentOverviewResponse, idempotent: true });
+    return r.overview;
+  }
+}

@@ -1,0 +1,90 @@
+/** SQL-test deployment rules (`datachecks.sqltests.v1.SqlTestsDeploymentRulesService`). Routes: ROUTES.md. */
+import { z } from 'zod';
+import { BATCH_LIMIT } from '../../../schemas/common';
+import { BatchDeployResponse } from '../../../schemas/deployment-rules';
+import {
+  BatchDeleteResponse,
+  BatchDeploySqlTestRulesRequest,
+  BatchGetByIdsRequest,
+  BatchGetSqlTestRulesResponse,
+  DeploySqlTestRuleRequest,
+  ListSqlTestRulesRequest,
+  ListSqlTestRulesResponse,
+  SqlTestDeployOverview,
+  SqlTestDeployOverviewResponse,
+  SqlTestDeploymentRule,
+  SqlTestDeploymentRuleWrite,
+} from '../../../schemas/sql-tests';
+import { seg } from '../http';
+import { BatchResult, batched } from '../paging';
+import { allPages, batchGetMap, BatchWriteOptions, Empty, finish, Service, succeeded } from './_base';
+
+const BASE = '/api/datachecks/sql-test-deployment-rules/v1';
+
+export class SqlTestRulesService extends Service {
+  /** DeploySqlTestDeploymentRule POST `.../v1/deployed` `{ rule }`. */
+  async deploy(rule: z.input<typeof SqlTestDeploymentRuleWrite>): Promise<void> {
+    await this.http.call({ method: 'POST', path: `${BASE}/deployed`, body: { rule }, requestSchema: DeploySqlTestRuleRequest, responseSchema: Empty, idempotent: true });
+  }
+
+  /** BatchDeploySqlTestDeploymentRules POST `.../v1/batch/deployed` `{ rules }`, chunked to 200. */
+  async batchDeploy(rules: z.input<typeof SqlTestDeploymentRuleWrite>[], opts: BatchWriteOptions = {}): Promise<BatchResult<string>> {
+    const res = await batched(
+      rules,
+      async (c) => {
+        const r = await this.http.call({ method: 'POST', path: `${BASE}/batch/deployed`, body: { rules: c }, requestSchema: BatchDeploySqlTestRulesRequest, responseSchema: BatchDeployResponse, idempotent: true });
+        return { items: r.deployedIds, errors: r.errors };
+      },
+      { limit: opts.limit ?? BATCH_LIMIT },
+    );
+    return finish(res, opts);
+  }
+
+  /** DeleteSqlTestDeploymentRule DELETE `.../v1/{id}` (deletes every test it deployed). */
+  async delete(id: string): Promise<void> {
+    await this.http.call({ method: 'DELETE', path: `${BASE}/${seg(id)}`, responseSchema: Empty, idempotent: true });
+  }
+
+  /** BatchDeleteSqlTestDeploymentRules DELETE `.../v1/batch?ids=a&ids=b`, chunked to 200. */
+  async batchDelete(ids: readonly string[], opts: BatchWriteOptions = {}): Promise<BatchResult<string>> {
+    const res = await batched(
+      ids,
+      async (c) => {
+        const r = await this.http.call({ method: 'DELETE', path: `${BASE}/batch`, query: { ids: c }, responseSchema: BatchDeleteResponse, idempotent: true });
+        return { items: succeeded(c, r.errors), errors: r.errors };
+      },
+      { limit: opts.limit ?? BATCH_LIMIT },
+    );
+    return finish(res, opts);
+  }
+
+  /** GetSqlTestDeployOverview GET `.../v1/overview?rule=<JSON>`: preview of a deploy. */
+  async overview(rule: z.input<typeof SqlTestDeploymentRuleWrite>): Promise<SqlTestDeployOverview> {
+    const canonical = SqlTestDeploymentRuleWrite.parse(rule);
+    const r = await this.http.call({ method: 'GET', path: `${BASE}/overview`, query: { rule: JSON.stringify(canonical) }, responseSchema: SqlTestDeployOverviewResponse, idempotent: true });
+    return r.overview;
+  }
+
+  /** GetSqlTestDeployDeleteOverview GET `.../v1/{id}/deleted`: preview of a delete. */
+  async deleteOverview(id: string): Promise<SqlTestDeployOverview> {
+    const r = await this.http.call({ method: 'GET', path: `${BASE}/${seg(id)}/deleted`, responseSchema: SqlTestDeployOverviewResponse, idempotent: true });
+    return r.overview;
+  }
+
+  /** BatchGetSqlTestDeploymentRules POST `.../v1/by-id` `{ ids }`, chunked to 200 -> map keyed by id. */
+  batchGet(ids: readonly string[]): Promise<Record<string, SqlTestDeploymentRule>> {
+    return batchGetMap(ids, async (c) => {
+      const r = await this.http.call({ method: 'POST', path: `${BASE}/by-id`, body: { ids: c }, requestSchema: BatchGetByIdsRequest, responseSchema: BatchGetSqlTestRulesResponse, idempotent: true });
+      return r.rules;
+    });
+  }
+
+  /** ListSqlTestDeploymentRules GET `.../v1` with the filter as query parameters; every page. */
+  async list(filter: Omit<z.input<typeof ListSqlTestRulesRequest>, 'pagination'> = {}, pageSize?: number): Promise<SqlTestDeploymentRule[]> {
+    const q = ListSqlTestRulesRequest.parse(filter);
+    return allPages(async (pagination) => {
+      const r = await this.http.call({ method: 'GET', path: BASE, query: { ...q, pagination }, responseSchema: ListSqlTestRulesResponse, idempotent: true });
+      return { items: r.rules, pageInfo: r.pageInfo };
+    }, { pageSize });
+  }
+}
