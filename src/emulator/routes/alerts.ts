@@ -1,0 +1,401 @@
+/**
+ * Alerts v2 (`alerts.services.v2.AlertsService`): spec 2.2, 3.3, 4.1, 4.3, 4.4 and the upstream
+ * facts "Alerts v2".
+ *
+ * Writes need SCOPE_MCP_WRITE; the reads (List, BatchGet) SCOPE_ENTITY_READ (README table).
+ * Alerts are stored in the `alerts` collection keyed by the server-assigned id; the
+ * `alertFqns` collection indexes them by fqn (`{ id }` per fqn). Every write bumps the etag.
+ *
+ * Decisions where the spec is silent (also in src/emulator/README.md):
+ * - Delete of a missing alert is NOT_FOUND (clients treat 404 as success).
+ * - Upsert and UpdateSettings refuse a kind change (and Upsert an `issueLifecycle.owner`
+ *   change) with FAILED_PRECONDITION, rule ids `upsert.kind_unchanged`, `upsert.owner_unchanged`,
+ *   `update_settings.kind_unchanged`: changing them is a replace (delete + create).
+ * - `source` is read from the body's `alert.source` (the shared `AlertWrite` schema has no such
+ *   field); absent means SOURCE_API.
+ * - A trigger's `resolverQl` wins: the server stores `renderedResolverQl` (canonical form) and
+ *   the translated `query`; bad text is INVALID_ARGUMENT, rule id `<op>.trigger.resolver_ql`.
+ */
+import { randomUUID } from 'node:crypto';
+import { z } from 'zod';
+import {
+  Alert,
+  alertKind,
+  alertRuleViolations,
+  type AlertIdentifier,
+  type AlertKind,
+  type AlertTarget,
+  type AlertTrigger,
+  type AlertWrite,
+  BatchGetAlertsRequest,
+  CreateAlertRequest,
+  DeleteAlertRequest,
+  ListAlertsRequest,
+  RenameAlertRequest,
+  SendTestAlertRequest,
+  ToggleAlertEnabledRequest,
+  ToggleIncidentOwnerAlertRequest,
+  UpdateAlertSettingsRequest,
+  UpdateAlertTargetsRequest,
+  UpdateAlertTemplateRequest,
+  UpsertAlertRequest,
+} from '../../../schemas/alerts';
+import { BATCH_LIMIT, Source } from '../../../schemas/common';
+import { canonicalResolverQl, parseResolverQl, queryToResolverQl, ResolverQlError, resolverQlToQuery } from '../../../schemas/resolverql';
+import type { EmulatorApp, RouteContext } from '../app';
+import { alreadyExists, failedPrecondition, invalidArgument, notFound, parseBody } from '../errors';
+import { checkEtag, type Collection, type Store, type Stored } from '../store';
+
+/** An alert as stored (the read shape). */
+export type AlertRecord = z.output<typeof Alert>;
+
+/** A delivery recorded by SendTestAlert (collection `deliveries`). */
+export interface DeliveryRecord {
+  id: string;
+  /** What caused it: `TEST_ALERT`. */
+  kind: 'TEST_ALERT';
+  target: AlertTarget;
+  createdAt: string;
+  /** One attempt: the request as sent and the response as received (no credentials). */
+  attempts: { attemptedAt: string; request: { message: string }; response: { status: string } }[];
+}
+
+/** The workspace flag of ToggleIncidentOwnerAlert (collection `alertWorkspaceSettings`, id `incidentOwnerAlert`). */
+export interface IncidentOwnerAlertFlag {
+  isEnabled: boolean;
+}
+
+/** The static message SendTestAlert delivers (spec 6). */
+export const TEST_ALERT_MESSAGE = 'This is a test alert sent by the platform.';
+
+/** Id of the demo seed's UI-made alert (fqn `ui.orders-freshness`). */
+export const DEMO_ALERT_ID = '5eed0000-0000-4000-8000-00000000a1e7';
+
+const BASE = '/api/alerts/v2';
+const WRITE = 'SCOPE_MCP_WRITE' as const;
+const READ = 'SCOPE_ENTITY_READ' as const;
+
+/** Returns a copy of a JSON value with object keys sorted (deterministic output). */
+export function sortKeys<T>(v: T): T {
+  if (Array.isArray(v)) return v.map(sortKeys) as T;
+  if (v && typeof v === 'object') {
+    const out: Record<string, unknown> = {};
+    for (const k of Object.keys(v).sort()) {
+      const x = (v as Record<string, unknown>)[k];
+      if (x !== undefined) out[k] = sortKeys(x);
+    }
+    return out as T;
+  }
+  return v;
+}
+
+/**
+ * The canonical form of ResolverQL `text` and its translation to the query model; a parse error
+ * becomes INVALID_ARGUMENT with the parser's message, the given field path and rule id.
+ */
+export function renderResolverQlOrThrow(text: string, field: string, ruleId: string): { rendered: string; query: ReturnType<typeof resolverQlToQuery> } {
+  try {
+    const ast = parseResolverQl(text);
+    return { rendered: canonicalResolverQl(text), query: resolverQlToQuery(ast) };
+  } catch (e) {
+    if (e instanceof ResolverQlError) throw invalidArgument('invalid ResolverQL', [{ field, ruleId, message: e.message }]);
+    throw invalidArgument('invalid ResolverQL', [{ field, ruleId, message: (e as Error).message }]);
+  }
+}
+
+/** The stored form of a trigger: `resolverQl` wins and is rendered and translated. */
+function storeTrigger(t: AlertTrigger, field: string, op: string): AlertTrigger {
+  if (t.resolverQl !== undefined && t.resolverQl !== '') {
+    const r = renderResolverQlOrThrow(t.resolverQl, `${field}.resolverQl`, `${op}.trigger.resolver_ql`);
+    return { resolverQl: t.resolverQl, renderedResolverQl: r.rendered, query: r.query };
+  }
+  if (!t.query) {
+    throw invalidArgument(`invalid ${op} request`, [{ field, ruleId: `${op}.trigger.required`, message: 'a trigger needs resolverQl or query' }]);
+  }
+  let rendered: string | undefined;
+  try {
+    rendered = queryToResolverQl(t.query);
+  } catch {
+    rendered = undefined;
+  }
+  return { query: t.query, ...(rendered !== undefined ? { renderedResolverQl: rendered } : {}) };
+}
+
+/** The kind body of an alert with its trigger stored (rendered). */
+function storeKind(a: AlertWrite, op: string): Partial<Record<AlertKind, unknown>> {
+  const kind = alertKind(a)!;
+  const body = { ...(a[kind] as Record<string, unknown>) };
+  if (kind !== 'incidentLifecycle' && body.trigger) body.trigger = storeTrigger(body.trigger as AlertTrigger, `alert.${kind}.trigger`, op);
+  return { [kind]: body };
+}
+
+function checkRules(a: AlertWrite, op: string): void {
+  const v = alertRuleViolations(a);
+  if (v.length) throw invalidArgument(`invalid ${op} request`, v.map((x) => ({ field: x.field ?? '', ruleId: x.ruleId ?? op, message: x.message ?? '' })));
+}
+
+/** `alert.source` of the raw body (not part of the shared write schema); default SOURCE_API. */
+function sourceOf(body: unknown): z.output<typeof Source> {
+  const raw = (body as { alert?: { source?: unknown } } | undefined)?.alert?.source;
+  if (raw === undefined || raw === null) return 'SOURCE_API';
+  const r = Source.safeParse(raw);
+  if (!r.success) throw invalidArgument('invalid alert source', [{ field: 'alert.source', ruleId: 'alert.source', message: 'must be SOURCE_APP or SOURCE_API' }]);
+  return r.data;
+}
+
+function collections(store: Store): { alerts: Collection<AlertRecord>; fqns: Collection<{ id: string }> } {
+  return { alerts: store.collection<AlertRecord>('alerts'), fqns: store.collection<{ id: string }>('alertFqns') };
+}
+
+function findAlert(store: Store, ident: AlertIdentifier): Stored<AlertRecord> | undefined {
+  const { alerts, fqns } = collections(store);
+  if (ident.id !== undefined) return alerts.get(ident.id);
+  const ref = ident.fqn !== undefined ? fqns.get(ident.fqn) : undefined;
+  return ref ? alerts.get(ref.id) : undefined;
+}
+
+function mustFind(store: Store, ident: AlertIdentifier): Stored<AlertRecord> {
+  const a = findAlert(store, ident);
+  if (!a) throw notFound(`alert ${ident.id !== undefined ? `id ${ident.id}` : `fqn ${ident.fqn}`} not found`);
+  return a;
+}
+
+/** Stores an alert record (sorted keys, fqn index kept in step). */
+function save(store: Store, record: AlertRecord, previousFqn?: string): Stored<AlertRecord> {
+  const { alerts, fqns } = collections(store);
+  const { etag: _etag, ...rest } = record as AlertRecord & { etag?: string };
+  const stored = alerts.put(record.id, sortKeys(rest) as AlertRecord);
+  if (previousFqn !== undefined && previousFqn !== record.fqn) fqns.delete(previousFqn);
+  if (fqns.get(record.fqn)?.id !== record.id) fqns.put(record.fqn, { id: record.id });
+  return stored;
+}
+
+/** The alert as written, turned into a new record (fields of `base` kept: id, createdAt). */
+function recordOf(a: AlertWrite, base: { id: string; createdAt: string }, source: z.output<typeof Source>, op: string): AlertRecord {
+  return {
+    id: base.id,
+    name: a.name,
+    fqn: a.fqn,
+    createdAt: base.createdAt,
+    isDisabled: a.isDisabled ?? false,
+    source,
+    ...(a.template !== undefined ? { template: a.template } : {}),
+    ...(a.configId !== undefined && a.configId !== '' ? { configId: a.configId } : {}),
+    ...storeKind(a, op),
+  } as AlertRecord;
+}
+
+/**
+ * Creates an alert directly in a store (used by Create, Upsert and the demo seed). Checks the
+ * kind/target rules and fqn uniqueness.
+ */
+export function createAlert(store: Store, a: AlertWrite, source: z.output<typeof Source>, now: Date, op = 'create', id: string = randomUUID()): Stored<AlertRecord> {
+  checkRules(a, op);
+  if (collections(store).fqns.has(a.fqn)) throw alreadyExists(`an alert with fqn ${a.fqn} already exists`);
+  return save(store, recordOf(a, { id, createdAt: now.toISOString() }, source, op));
+}
+
+/** The write form of a stored alert (for re-validating a changed alert). */
+function writeOf(r: AlertRecord): AlertWrite {
+  const { id: _i, createdAt: _c, etag: _e, source: _s, ...rest } = r as AlertRecord & { etag?: string };
+  return rest as AlertWrite;
+}
+
+function guard(current: Stored<AlertRecord>, etag: string | undefined): void {
+  checkEtag(current, etag, `alert ${current.id} (fqn ${current.fqn})`);
+}
+
+function ownerOf(r: { issueLifecycle?: { owner?: string } }): string | undefined {
+  return r.issueLifecycle?.owner || undefined;
+}
+
+function updateSettings(ctx: RouteContext): { alert: AlertRecord } {
+  const raw = ctx.body as Record<string, unknown> | undefined;
+  const req = parseBody(UpdateAlertSettingsRequest, raw, 'update_settings');
+  const facets = (['issueLifecycle', 'schemaChange', 'incidentLifecycle'] as const).filter((k) => req[k] !== undefined);
+  // Rule 1: at least one facet.
+  if (!req.trigger && facets.length === 0) {
+    throw invalidArgument('invalid update_settings request', [
+      { field: '', ruleId: 'update_settings.at_least_one_facet', message: 'at least one of trigger or the kind-specific settings (issueLifecycle, schemaChange, incidentLifecycle) must be provided' },
+    ]);
+  }
+  if (facets.length > 1) {
+    throw invalidArgument('invalid update_settings request', [
+      { field: facets[1], ruleId: 'update_settings.single_kind', message: `settings of one kind only; got ${facets.join(' and ')}` },
+    ]);
+  }
+  // Rule 4 (request part): a trigger cannot be combined with incident lifecycle settings.
+  if (req.trigger && req.incidentLifecycle) {
+    throw invalidArgument('invalid update_settings request', [
+      { field: 'trigger', ruleId: 'update_settings.trigger_requires_entity', message: 'a trigger applies to entity alerts only and cannot be combined with incident lifecycle settings' },
+    ]);
+  }
+  const current = mustFind(ctx.store, req.identifier);
+  // Rule 5: etag guard.
+  guard(current, req.etag);
+  const kind = alertKind(current)!;
+  // Rule 4 (state part): trigger on a non-entity alert.
+  if (req.trigger && kind === 'incidentLifecycle') {
+    throw invalidArgument('invalid update_settings request', [
+      { field: 'trigger', ruleId: 'update_settings.trigger_requires_entity', message: `alert ${current.fqn} is an incident lifecycle alert: a trigger applies to entity (issue and schema change) alerts only` },
+    ]);
+  }
+  // Rule 3: the settings must match the existing kind.
+  if (facets.length === 1 && facets[0] !== kind) {
+    throw failedPrecondition(`alert ${current.fqn} is a ${kind} alert; settings of kind ${facets[0]} would change its kind, which is not permitted (delete and create it instead)`, [
+      { field: facets[0], ruleId: 'update_settings.kind_unchanged', message: `the alert's kind is ${kind}; changing the kind is not permitted` },
+    ]);
+  }
+  // Rule 2: an omitted facet is left unchanged.
+  const body = { ...(current[kind] as Record<string, unknown>) };
+  if (req.trigger) body.trigger = storeTrigger(req.trigger, 'trigger', 'update_settings');
+  if (facets.length === 1) body.settings = req[kind];
+  const next = { ...current, [kind]: body } as AlertRecord;
+  checkRules(writeOf(next), 'update_settings');
+  return { alert: save(ctx.store, next) };
+}
+
+/** Registers the alerts v2 routes and the demo seed. */
+export function register(app: EmulatorApp): void {
+  app.route('POST', BASE, { scope: WRITE }, (ctx) => {
+    const req = parseBody(CreateAlertRequest, ctx.body, 'create');
+    return { alert: createAlert(ctx.store, req.alert, sourceOf(ctx.body), ctx.now()) };
+  });
+
+  app.route('PUT', BASE, { scope: WRITE }, (ctx) => {
+    const req = parseBody(UpsertAlertRequest, ctx.body, 'upsert');
+    const source = sourceOf(ctx.body);
+    const current = findAlert(ctx.store, { fqn: req.alert.fqn });
+    if (!current) {
+      if (req.etag) checkEtag(undefined, req.etag, `alert fqn ${req.alert.fqn}`);
+      return { alert: createAlert(ctx.store, req.alert, source, ctx.now(), 'upsert') };
+    }
+    guard(current, req.etag);
+    checkRules(req.alert, 'upsert');
+    const was = alertKind(current)!;
+    const now = alertKind(req.alert)!;
+    if (was !== now) {
+      throw failedPrecondition(`alert ${current.fqn} is a ${was} alert; upsert cannot change it to ${now} (delete and create it instead)`, [
+        { field: `alert.${now}`, ruleId: 'upsert.kind_unchanged', message: `the alert's kind is ${was}; changing the kind is a replace` },
+      ]);
+    }
+    if (was === 'issueLifecycle' && ownerOf(current) !== ownerOf(req.alert)) {
+      throw failedPrecondition(`alert ${current.fqn}: issueLifecycle.owner is fixed at create (delete and create it instead)`, [
+        { field: 'alert.issueLifecycle.owner', ruleId: 'upsert.owner_unchanged', message: 'the owner is fixed at create; changing it is a replace' },
+      ]);
+    }
+    return { alert: save(ctx.store, recordOf(req.alert, { id: current.id, createdAt: current.createdAt ?? ctx.now().toISOString() }, source, 'upsert')) };
+  });
+
+  app.route('DELETE', BASE, { scope: WRITE }, (ctx) => {
+    let body = ctx.body;
+    if (body === undefined) {
+      // Tolerate the gateway convention (fields as query parameters) as well as the spec's body.
+      const id = ctx.query.get('identifier.id') ?? undefined;
+      const fqn = ctx.query.get('identifier.fqn') ?? undefined;
+      body = { identifier: { id, fqn }, etag: ctx.query.get('etag') ?? undefined };
+    }
+    const req = parseBody(DeleteAlertRequest, body, 'delete');
+    const current = mustFind(ctx.store, req.identifier);
+    guard(current, req.etag);
+    const { alerts, fqns } = collections(ctx.store);
+    alerts.delete(current.id);
+    fqns.delete(current.fqn);
+    return {};
+  });
+
+  app.route('POST', `${BASE}/rename`, { scope: WRITE }, (ctx) => {
+    const req = parseBody(RenameAlertRequest, ctx.body, 'rename');
+    const current = mustFind(ctx.store, req.identifier);
+    guard(current, req.etag);
+    return { alert: save(ctx.store, { ...current, name: req.name }) };
+  });
+
+  app.route('POST', `${BASE}/settings`, { scope: WRITE }, (ctx) => updateSettings(ctx));
+
+  app.route('POST', `${BASE}/targets`, { scope: WRITE }, (ctx) => {
+    const req = parseBody(UpdateAlertTargetsRequest, ctx.body, 'update_targets');
+    const current = mustFind(ctx.store, req.identifier);
+    guard(current, req.etag);
+    const kind = alertKind(current)!;
+    const next = { ...current, [kind]: { ...(current[kind] as Record<string, unknown>), targets: req.targets } } as AlertRecord;
+    checkRules(writeOf(next), 'update_targets');
+    return { alert: save(ctx.store, next) };
+  });
+
+  app.route('POST', `${BASE}/template`, { scope: WRITE }, (ctx) => {
+    const req = parseBody(UpdateAlertTemplateRequest, ctx.body, 'update_template');
+    const current = mustFind(ctx.store, req.identifier);
+    guard(current, req.etag);
+    const { template: _t, ...rest } = current;
+    return { alert: save(ctx.store, (req.template ? { ...rest, template: req.template } : rest) as AlertRecord) };
+  });
+
+  app.route('POST', `${BASE}/toggle`, { scope: WRITE }, (ctx) => {
+    const req = parseBody(ToggleAlertEnabledRequest, ctx.body, 'toggle_enabled');
+    const current = mustFind(ctx.store, req.identifier);
+    guard(current, req.etag);
+    return { alert: save(ctx.store, { ...current, isDisabled: !req.isEnabled }) };
+  });
+
+  app.route('POST', `${BASE}/incident-owner`, { scope: WRITE }, (ctx) => {
+    const req = parseBody(ToggleIncidentOwnerAlertRequest, ctx.body, 'toggle_incident_owner_alert');
+    ctx.store.collection<IncidentOwnerAlertFlag>('alertWorkspaceSettings').put('incidentOwnerAlert', { isEnabled: req.isEnabled });
+    return { isEnabled: req.isEnabled };
+  });
+
+  app.route('POST', `${BASE}/test`, { scope: WRITE }, (ctx) => {
+    const req = parseBody(SendTestAlertRequest, ctx.body, 'send_test_alert');
+    const deliveries = ctx.store.collection<DeliveryRecord>('deliveries');
+    const at = ctx.now().toISOString();
+    const deliveryIds = req.targets.map((target) => {
+      const id = randomUUID();
+      deliveries.put(id, sortKeys({ id, kind: 'TEST_ALERT' as const, target, createdAt: at, attempts: [{ attemptedAt: at, request: { message: TEST_ALERT_MESSAGE }, response: { status: 'DELIVERED' } }] }));
+      return id;
+    });
+    return { deliveryIds };
+  });
+
+  app.route('POST', `${BASE}/list`, { scope: READ }, (ctx) => {
+    const req = parseBody(ListAlertsRequest, ctx.body, 'list');
+    const configs = req.configsFilter ? new Set(req.configsFilter.ids) : undefined;
+    const sources = req.sources && req.sources.length ? new Set(req.sources) : undefined;
+    const ids = collections(ctx.store)
+      .alerts.filter((a) => (!configs || configs.has(a.configId ?? '')) && (!sources || sources.has(a.source ?? 'SOURCE_APP')))
+      .map((a) => a.id);
+    return { alertsIds: ids };
+  });
+
+  app.route('POST', `${BASE}/get`, { scope: READ }, (ctx) => {
+    const req = parseBody(BatchGetAlertsRequest, ctx.body, 'batch_get');
+    if (req.identifiers.length > BATCH_LIMIT) {
+      throw invalidArgument('invalid batch_get request', [
+        { field: 'identifiers', ruleId: 'batch_get.identifiers.max_items', message: `at most ${BATCH_LIMIT} identifiers; got ${req.identifiers.length}` },
+      ]);
+    }
+    const found = new Map<string, AlertRecord>();
+    for (const ident of req.identifiers) {
+      const a = findAlert(ctx.store, ident);
+      if (a) found.set(a.id, a);
+    }
+    const alerts: Record<string, AlertRecord> = {};
+    for (const id of [...found.keys()].sort()) alerts[id] = found.get(id)!;
+    return { alerts };
+  });
+
+  app.onSeed((store, { seed, now }) => {
+    if (seed !== 'demo') return;
+    // Made in the UI: SOURCE_APP, no configId ("not managed here" in plans).
+    const alert: AlertWrite = {
+      name: 'Orders freshness (made in the UI)',
+      fqn: 'ui.orders-freshness',
+      isDisabled: false,
+      issueLifecycle: {
+        trigger: { resolverQl: 'with_type("table",filter=with_name("orders"))' },
+        targets: [{ email: { recipientEmails: ['data-team@example.com'] } }],
+        settings: { severities: ['ALERT_SEVERITY_ERROR'] },
+      },
+    };
+    createAlert(store, alert, 'SOURCE_APP', now(), 'seed', DEMO_ALERT_ID);
+  });
+}
