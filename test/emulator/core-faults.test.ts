@@ -1,12 +1,12 @@
 /** Fault injection over real HTTP: 429 + Retry-After, 503, dropped connections, latency, slow bodies. */
 import { FaultInjector, type FaultOutcome } from '../../src/emulator/faults';
 import { startEmulator, type RunningEmulator } from '../../src/emulator';
-import { call, expectStatus, tokenFor } from './core-helpers';
+import { call, coreRoutes, expectStatus, tokenFor } from './core-helpers';
 
 let emu: RunningEmulator;
 let token: string;
 beforeAll(async () => {
-  emu = await startEmulator({ port: 0, seed: 'empty' });
+  emu = await startEmulator({ port: 0, seed: 'empty', discoverRoutes: false, routes: coreRoutes });
   token = await tokenFor(emu.url, 'demo-admin');
 });
 afterEach(async () => {
@@ -82,7 +82,7 @@ test('a bad fault config is refused with violations', async () => {
 });
 
 test('faults from startEmulator options', async () => {
-  const e = await startEmulator({ port: 0, seed: 'empty', faults: { rules: [{ type: 'unavailable', count: 1 }] } });
+  const e = await startEmulator({ port: 0, seed: 'empty', discoverRoutes: false, routes: coreRoutes, faults: { rules: [{ type: 'unavailable', count: 1 }] } });
   try {
     const t = await tokenFor(e.url, 'demo-admin');
     expect((await call(e.url, 'GET', '/api/iam/v1', { token: t })).status).toBe(503);

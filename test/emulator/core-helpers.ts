@@ -1,6 +1,7 @@
 /** Shared helpers of the emulator core tests (not a test file). */
 import { Status } from '../../schemas/common';
 import { z } from 'zod';
+import * as iam from '../../src/emulator/routes/iam';
 import { checkEtag, HttpResponse, invalidArgument, notFound, parseBody, runBatch, type RouteModule } from '../../src/emulator';
 
 /** POSTs the token form; returns status and parsed body. */
@@ -88,3 +89,9 @@ export const testRoutes: RouteModule = {
     app.route('POST', '/test/v1/accepted', { scope: null }, () => new HttpResponse(202, { accepted: true }, { 'x-extra': 'yes' }));
   },
 };
+
+/**
+ * The route modules core tests use: the IAM route and the test routes only, so that these tests
+ * do not depend on other services' modules (discovery has its own test).
+ */
+export const coreRoutes: RouteModule[] = [iam, testRoutes];

@@ -3,7 +3,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { startEmulator } from '../../src/emulator';
-import { call, testRoutes, tokenFor } from './core-helpers';
+import { call, coreRoutes, tokenFor } from './core-helpers';
 
 let dir: string;
 beforeEach(() => {
@@ -13,7 +13,7 @@ afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
 
 test('restart keeps every object and etag; versions continue', async () => {
   const dataFile = path.join(dir, 'state', 'emu.json');
-  const a = await startEmulator({ port: 0, seed: 'empty', dataFile, routes: [testRoutes] });
+  const a = await startEmulator({ port: 0, seed: 'empty', dataFile, discoverRoutes: false, routes: coreRoutes });
   const t1 = await tokenFor(a.url, 'demo-admin');
   const w = await call(a.url, 'PUT', '/test/v1/things', { token: t1, body: { thing: { id: 'keep', name: 'first' } } });
   const w2 = await call(a.url, 'PUT', '/test/v1/things', { token: t1, body: { thing: { id: 'keep', name: 'second' }, etag: w.body.thing.etag } });
@@ -23,7 +23,7 @@ test('restart keeps every object and etag; versions continue', async () => {
   await a.close();
   expect(fs.readdirSync(path.dirname(dataFile))).toEqual(['emu.json']);
 
-  const b = await startEmulator({ port: 0, seed: 'demo', dataFile, routes: [testRoutes] });
+  const b = await startEmulator({ port: 0, seed: 'demo', dataFile, discoverRoutes: false, routes: coreRoutes });
   try {
     expect(b.app.seed).toBe('empty'); // the file's seed wins
     const t2 = await tokenFor(b.url, 'demo-admin');
@@ -44,7 +44,7 @@ test('restart keeps every object and etag; versions continue', async () => {
 
 test('concurrent writes are all durable (coalesced writes)', async () => {
   const dataFile = path.join(dir, 'emu.json');
-  const a = await startEmulator({ port: 0, seed: 'empty', dataFile, routes: [testRoutes] });
+  const a = await startEmulator({ port: 0, seed: 'empty', dataFile, discoverRoutes: false, routes: coreRoutes });
   const t = await tokenFor(a.url, 'demo-admin');
   const ids = Array.from({ length: 40 }, (_, i) => `c${String(i).padStart(2, '0')}`);
   const rs = await Promise.all(ids.map((id) => call(a.url, 'PUT', '/test/v1/things', { token: t, body: { thing: { id, name: id } } })));
@@ -62,14 +62,14 @@ test('concurrent writes are all durable (coalesced writes)', async () => {
 test('a deleted object stays deleted and its etag is never reused after restart', async () => {
   const dataFile = path.join(dir, 'emu.json');
   const ws = 'demo';
-  const a = await startEmulator({ port: 0, seed: 'empty', dataFile, routes: [testRoutes] });
+  const a = await startEmulator({ port: 0, seed: 'empty', dataFile, discoverRoutes: false, routes: coreRoutes });
   const t = await tokenFor(a.url, 'demo-admin');
   await call(a.url, 'PUT', '/test/v1/things', { token: t, body: { thing: { id: 'd', name: 'd' } } });
   // Delete through the store inside a request-less context, then flush explicitly.
   a.app.store.workspace(ws).collection('things').delete('d');
   await a.app.flush();
   await a.close();
-  const b = await startEmulator({ port: 0, seed: 'empty', dataFile, routes: [testRoutes] });
+  const b = await startEmulator({ port: 0, seed: 'empty', dataFile, discoverRoutes: false, routes: coreRoutes });
   const t2 = await tokenFor(b.url, 'demo-admin');
   expect((await call(b.url, 'GET', '/test/v1/things/d', { token: t2 })).status).toBe(404);
   const r = await call(b.url, 'PUT', '/test/v1/things', { token: t2, body: { thing: { id: 'd', name: 'again' } } });
@@ -79,7 +79,7 @@ test('a deleted object stays deleted and its etag is never reused after restart'
 
 test('50,000 objects: write-after-mutation cost and reload (timings printed, not asserted)', async () => {
   const dataFile = path.join(dir, 'big.json');
-  const a = await startEmulator({ port: 0, seed: 'empty', dataFile, routes: [testRoutes] });
+  const a = await startEmulator({ port: 0, seed: 'empty', dataFile, discoverRoutes: false, routes: coreRoutes });
   const things = a.app.store.workspace('demo').collection<{ id: string; name: string; tags: string[] }>('things');
   for (let i = 0; i < 50_000; i++) {
     const id = `big-${String(i).padStart(6, '0')}`;
@@ -99,7 +99,7 @@ test('50,000 objects: write-after-mutation cost and reload (timings printed, not
   const bytes = fs.statSync(dataFile).size;
   await a.close();
   t0 = performance.now();
-  const b = await startEmulator({ port: 0, seed: 'empty', dataFile, routes: [testRoutes] });
+  const b = await startEmulator({ port: 0, seed: 'empty', dataFile, discoverRoutes: false, routes: coreRoutes });
   const load = performance.now() - t0;
   expect(b.app.store.workspace('demo').collection('things').count).toBe(50_000);
   expect(b.app.store.workspace('demo').collection<{ name: string }>('things').get('big-000003')?.name).toBe('changed 3');

@@ -1,7 +1,7 @@
 /** Store, etag helpers and violation helpers (units), plus the 50,000-object page timing. */
 import { z } from 'zod';
 import { EmulatorStore, checkEtag, etagMatches, EmulatorError, fieldPath, runBatch, startEmulator, zodViolations, notFound } from '../../src/emulator';
-import { call, testRoutes, tokenFor } from './core-helpers';
+import { call, coreRoutes, tokenFor } from './core-helpers';
 
 type T = { id: string; n: number };
 const fresh = () => new EmulatorStore().workspace('w').collection<T>('t');
@@ -132,7 +132,7 @@ describe('violations', () => {
 });
 
 test('50,000 objects: a 200-item page over HTTP (timing printed, not asserted)', async () => {
-  const emu = await startEmulator({ port: 0, seed: 'empty', routes: [testRoutes] });
+  const emu = await startEmulator({ port: 0, seed: 'empty', discoverRoutes: false, routes: coreRoutes });
   try {
     const c = emu.app.store.workspace('demo').collection<{ id: string; name: string }>('things');
     let t0 = performance.now();

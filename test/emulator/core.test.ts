@@ -2,9 +2,12 @@
  * Emulator core over real HTTP: tokens, auth and scopes, routing, errors, etags, batch errors,
  * admin counters.
  */
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
 import { ERROR_INFO_TYPE, SCOPES, TokenResponse, VIOLATIONS_TYPE } from '../../schemas/common';
-import { startEmulator, type RunningEmulator } from '../../src/emulator';
-import { call, expectStatus, testRoutes, tokenFor, tokenRequest } from './core-helpers';
+import { discoverRouteModules, startEmulator, type RunningEmulator } from '../../src/emulator';
+import { call, coreRoutes, expectStatus, tokenFor, tokenRequest } from './core-helpers';
 
 let now = Date.UTC(2025, 0, 1);
 let emu: RunningEmulator;
@@ -12,7 +15,7 @@ let admin: string;
 let reader: string;
 
 beforeAll(async () => {
-  emu = await startEmulator({ port: 0, seed: 'empty', tokenTtlSeconds: 60, clock: () => now, routes: [testRoutes] });
+  emu = await startEmulator({ port: 0, seed: 'empty', tokenTtlSeconds: 60, clock: () => now, discoverRoutes: false, routes: coreRoutes });
   admin = await tokenFor(emu.url, 'demo-admin');
   reader = await tokenFor(emu.url, 'demo-reader');
 });
@@ -221,5 +224,31 @@ describe('admin endpoints', () => {
   test('routes lists the registered routes; unknown admin path -> 404', async () => {
     expect((await call(emu.url, 'GET', '/__emulator/routes')).body.routes).toContain('GET /api/iam/v1');
     expect((await call(emu.url, 'GET', '/__emulator/nope')).status).toBe(404);
+  });
+});
+
+describe('route module discovery', () => {
+  test('startEmulator registers every routes/* module (at least IAM) by default', async () => {
+    const e = await startEmulator({ port: 0, seed: 'empty' });
+    try {
+      const r = await call(e.url, 'GET', '/__emulator/routes');
+      expect(r.body.routes).toContain('GET /api/iam/v1');
+      expect(r.body.routes).toEqual([...r.body.routes].sort());
+    } finally {
+      await e.close();
+    }
+  });
+
+  test('discoverRouteModules skips helpers starting with _ and refuses a module without register', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'dqform-routes-'));
+    try {
+      fs.writeFileSync(path.join(dir, '_shared.ts'), 'export const x = 1;\n');
+      fs.writeFileSync(path.join(dir, 'good.ts'), 'export function register(app: any) { app.route("GET", "/g", { scope: null }, () => ({})); }\n');
+      expect(discoverRouteModules(dir)).toHaveLength(1);
+      fs.writeFileSync(path.join(dir, 'bad.ts'), 'export const nothing = 1;\n');
+      expect(() => discoverRouteModules(dir)).toThrow(/bad\.ts does not export register/);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
