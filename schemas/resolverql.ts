@@ -179,6 +179,8 @@ class Parser {
 
   call(): ResolverQlCall {
     const { name, offset } = this.ident('a function name');
+    // Unknown names fail here, before their arguments can cause a less helpful error.
+    if (!KNOWN_NAMES.has(name)) this.fail(`a function name (${RESOLVERQL_FUNCTIONS.join(', ')})`, offset);
     this.expectChar('(', `'(' after '${name}'`);
     const args: ResolverQlValue[] = [];
     const kwargs: ResolverQlKeywordArg[] = [];
@@ -312,6 +314,9 @@ export type ResolverQlFunction = (typeof RESOLVERQL_FUNCTIONS)[number];
 const REFUSED: Record<string, string> = {
   with_columns: 'column-level selection (with_columns) is not supported by dqform',
 };
+
+/** Names the parser accepts as calls; the checker then places `static_paths` and refuses {@link REFUSED}. */
+const KNOWN_NAMES: ReadonlySet<string> = new Set<string>([...RESOLVERQL_FUNCTIONS, 'static_paths', ...Object.keys(REFUSED)]);
 
 function describeValue(v: ResolverQlValue): string {
   if (v.kind === 'call') return `'${v.fn}(...)'`;

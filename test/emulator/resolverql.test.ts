@@ -54,6 +54,7 @@ describe('errors name the offset, line, column and what was expected', () => {
     { reason: 'unclosed parenthesis', input: 'with_type("table"', offset: 17, expected: /^'\)' or ','$/ },
     { reason: 'garbage between arguments', input: 'with_name("ab" x)', offset: 15, expected: /^'\)' or ','$/, message: "ResolverQL: at offset 15 (line 1, column 16): expected ')' or ',' but found 'x'" },
     { reason: 'unknown function', input: 'with_colour("red")', offset: 0, expected: /a function name \(and, in_folder/ },
+    { reason: 'unknown function is reported before its bad arguments', input: 'and(foo(1))', offset: 4, expected: /a function name \(and, in_folder/, message: "ResolverQL: at offset 4 (line 1, column 5): expected a function name (and, in_folder, not, or, with_annotation, with_name, with_platform, with_tag, with_type) but found 'foo'" },
     { reason: 'unterminated string', input: 'with_name("abc', offset: 14, expected: /closing '"' for the string opened at offset 10/ },
     { reason: 'bad escape in a string', input: 'with_name("a\\qb")', offset: 13, expected: /an escape/ },
     { reason: 'short unicode escape', input: 'with_name("\\u12")', offset: 13, expected: /four hex digits/ },
