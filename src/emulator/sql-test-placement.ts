@@ -1,0 +1,396 @@
+/**
+ * Pure placement logic of SQL-test deployment rules, shared by deploy, delete and the two
+ * overviews (so a preview and the write it previews can never disagree).
+ *
+ * Model:
+ * - A rule's *selection* is the entities its config names: `queryConfig` /
+ *   `exclusiveQueryConfig` evaluate `resolverQl` when given (else `query`) against the catalog;
+ *   `staticConfig` / `exclusiveStaticConfig` take `path` as an asset path: the entity with
+ *   exactly that path plus every entity below it (path prefix `<path>::`).
+ * - Exclusive rules deploy nothing; their selection is removed from every other rule's
+ *   selection (reported in `skippedTables` with the claiming rule's id).
+ * - A selected table or view (entity type ending in `_TABLE` / `_VIEW`) gets one SQL test per
+ *   rule test; other entity types are skipped with a reason.
+ * - A deployed test's id is `<ruleId>:<tablePath>:<testName>` ({@link deployedTestId}); its
+ *   `name` is the rule test's name; the template test is bound to the table's identifier;
+ *   recurrenceRule, timezone (default UTC), saveFailures and severity come from the rule (a
+ *   test's severity overrides the rule's); `configId` is the rule's, `source` is SOURCE_API,
+ *   `deploymentRuleId` the rule's id.
+ * - A change is the diff of the current rule-made tests against the proposed placement:
+ *   create (proposed, not deployed by that rule), update (deployed, content differs), delete
+ *   (deployed, no longer proposed), keep (the same, when the owning rule has
+ *   `keepRemovedTests`: kept tests are detached, i.e. their `deploymentRuleId` is cleared and
+ *   they become ordinary, directly editable tests).
+ */
+import type { Entity, EntityIdentifier } from '../../schemas/entities';
+import type { DataPlatform, RuleTest, SqlTest, SqlTestDeployOverview, SqlTestDeploymentRuleWrite } from '../../schemas/sql-tests';
+import { TEMPLATE_TEST_KINDS } from '../../schemas/sql-tests';
+import type { Catalog } from './catalog';
+import { evaluateQuery, evaluateResolverQl } from './query-eval';
+
+/** A rule as stored (the write form, with `renderedResolverQl` / translated `query` filled in). */
+export type SqlTestRule = SqlTestDeploymentRuleWrite;
+/** The config kinds, in oneof order. */
+export type SqlTestRuleKind = 'queryConfig' | 'exclusiveQueryConfig' | 'staticConfig' | 'exclusiveStaticConfig';
+/** The settings of a rule that deploys tests (query or static config). */
+export type RuleTestSettings = NonNullable<SqlTestRule['queryConfig']> | NonNullable<SqlTestRule['staticConfig']>;
+
+/** A test reference of an overview. `sqlTestPath` is the SQL test's id. */
+export interface TestRef {
+  tablePath: string;
+  sqlTestPath: string;
+  testName: string;
+}
+
+/** A proposed (or current) rule-made test with where it sits. */
+export interface PlacedTest {
+  test: SqlTest;
+  tablePath: string;
+  testName: string;
+}
+
+/** The tests one rule would deploy, and the selected entities it skips. */
+export interface RulePlacement {
+  tests: PlacedTest[];
+  skipped: { tablePath: string; reason: string }[];
+}
+
+/** What a rule change does to the stored tests, plus the overview describing it. */
+export interface PlacementChange {
+  /** Tests to put (new ids, or ids not currently deployed by that rule). */
+  create: SqlTest[];
+  /** Tests to put over a differing current version. */
+  update: SqlTest[];
+  /** Ids of tests to delete. */
+  delete: string[];
+  /** Current tests to keep, detached from their rule (put without `deploymentRuleId`). */
+  keep: SqlTest[];
+  overview: SqlTestDeployOverview;
+}
+
+/** The config kind set on a rule. */
+export function ruleKind(rule: SqlTestRule): SqlTestRuleKind {
+  if (rule.queryConfig) return 'queryConfig';
+  if (rule.exclusiveQueryConfig) return 'exclusiveQueryConfig';
+  if (rule.staticConfig) return 'staticConfig';
+  return 'exclusiveStaticConfig';
+}
+
+/** Whether the rule is exclusive (deploys nothing, removes its selection from other rules). */
+export function isExclusive(rule: SqlTestRule): boolean {
+  return rule.exclusiveQueryConfig !== undefined || rule.exclusiveStaticConfig !== undefined;
+}
+
+/** The test settings of a deploying rule; undefined for exclusive rules. */
+export function ruleSettings(rule: SqlTestRule): RuleTestSettings | undefined {
+  return rule.queryConfig ?? rule.staticConfig;
+}
+
+/** Entities at `path` or below it (`path::...`), sorted by path. */
+export function staticPathSelection(catalog: Catalog, path: string): Entity[] {
+  const prefix = `${path}::`;
+  const out: Entity[] = [];
+  const ents = catalog.entities;
+  // entities are sorted by path: binary search the first path >= `path`, then scan the run
+  let lo = 0;
+  let hi = ents.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (ents[mid].path < path) lo = mid + 1;
+    else hi = mid;
+  }
+  for (let i = lo; i < ents.length; i++) {
+    const p = ents[i].path;
+    if (p === path || p.startsWith(prefix)) out.push(ents[i]);
+    else if (!p.startsWith(path)) break; // paths sharing the prefix `path` are contiguous
+  }
+  return out;
+}
+
+/**
+ * The entities a rule selects, sorted by path. Query configs evaluate `resolverQl` when set,
+ * else `query` (a query config with neither selects nothing). Throws what the evaluator throws.
+ */
+export function ruleSelection(catalog: Catalog, rule: SqlTestRule): Entity[] {
+  const q = rule.queryConfig ?? rule.exclusiveQueryConfig;
+  if (q) {
+    if (q.resolverQl !== undefined && q.resolverQl.trim() !== '') return evaluateResolverQl(catalog, q.resolverQl);
+    if (q.query) return evaluateQuery(catalog, q.query);
+    return [];
+  }
+  const s = rule.staticConfig ?? rule.exclusiveStaticConfig;
+  return s ? staticPathSelection(catalog, s.path) : [];
+}
+
+/** Whether SQL tests can run on the entity: a table or a view. */
+export function isTableLike(entity: Entity): boolean {
+  return /_(TABLE|VIEW)$/.test(entity.type);
+}
+
+/** The data platform of a table identifier (`unknown` for identifiers naming none). */
+export function platformOf(id: EntityIdentifier): DataPlatform {
+  if (id.warehouseProjectTable) return { warehouseProject: { project: id.warehouseProjectTable.project } };
+  if (id.warehouseAccountTable) return { warehouseAccount: { account: id.warehouseAccountTable.account, database: id.warehouseAccountTable.database } };
+  if (id.warehouseClusterTable) return { warehouseCluster: { cluster: id.warehouseClusterTable.cluster, database: id.warehouseClusterTable.database } };
+  if (id.relationalTable) return { relational: { host: id.relationalTable.host, database: id.relationalTable.database } };
+  if (id.mysqlLikeTable) return { mysqlLike: { host: id.mysqlLikeTable.host } };
+  if (id.columnStoreTable) return { columnStore: { host: id.columnStoreTable.host, schema: id.columnStoreTable.schema } };
+  if (id.lakehouseTable) return { lakehouse: { workspace: id.lakehouseTable.workspace } };
+  if (id.queryEngineTable) return { queryEngine: { coordinator: id.queryEngineTable.host } };
+  return { unknown: {} };
+}
+
+/** The deterministic id of the test a rule deploys on a table. */
+export function deployedTestId(ruleId: string, tablePath: string, testName: string): string {
+  return `${ruleId}:${tablePath}:${testName}`;
+}
+
+/** Drops undefined-valued keys (so stored objects and comparisons see the same shape). */
+function compact<T extends object>(o: T): T {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(o)) if (v !== undefined) out[k] = v;
+  return out as T;
+}
+
+/** The SQL test `rule` deploys for rule test `t` on `table`. */
+export function deployedTest(rule: SqlTestRule, settings: RuleTestSettings, t: RuleTest, table: Entity): SqlTest {
+  const kind = TEMPLATE_TEST_KINDS.find((k) => t[k] !== undefined)!;
+  return compact({
+    id: deployedTestId(rule.id, table.path, t.name),
+    name: t.name,
+    description: t.description,
+    severity: t.severity ?? settings.severity,
+    platform: platformOf(table.id),
+    recurrenceRule: settings.recurrenceRule,
+    timezone: settings.timezone ?? 'UTC',
+    saveFailures: settings.saveFailures,
+    configId: rule.configId,
+    source: 'SOURCE_API',
+    template: { identifier: table.id, [kind]: t[kind] } as SqlTest['template'],
+    deploymentRuleId: rule.id,
+  } as SqlTest);
+}
+
+/**
+ * Paths of the entities claimed by exclusive rules -> the claiming rule's id (the smallest id
+ * when several claim one).
+ */
+export function exclusiveClaims(catalog: Catalog, rules: readonly SqlTestRule[]): Map<string, string> {
+  const claims = new Map<string, string>();
+  for (const r of [...rules].sort((a, b) => cmp(a.id, b.id))) {
+    if (!isExclusive(r)) continue;
+    for (const e of ruleSelection(catalog, r)) if (!claims.has(e.path)) claims.set(e.path, r.id);
+  }
+  return claims;
+}
+
+/** The tests one deploying rule places, given the exclusive claims of the other rules. */
+export function placeRule(catalog: Catalog, rule: SqlTestRule, claims: ReadonlyMap<string, string>): RulePlacement {
+  const settings = ruleSettings(rule);
+  if (!settings) return { tests: [], skipped: [] };
+  const tests: PlacedTest[] = [];
+  const skipped: RulePlacement['skipped'] = [];
+  for (const e of ruleSelection(catalog, rule)) {
+    const claimer = claims.get(e.path);
+    if (claimer !== undefined && claimer !== rule.id) {
+      skipped.push({ tablePath: e.path, reason: `claimed by exclusive rule ${claimer}` });
+      continue;
+    }
+    if (!isTableLike(e)) {
+      skipped.push({ tablePath: e.path, reason: `not a table or view (${e.type})` });
+      continue;
+    }
+    for (const t of settings.tests) tests.push({ test: deployedTest(rule, settings, t, e), tablePath: e.path, testName: t.name });
+  }
+  return { tests, skipped };
+}
+
+const cmp = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+
+/** JSON with sorted keys and undefined dropped; `etag` ignored at the top level. */
+function canonical(v: unknown, top = true): string {
+  if (Array.isArray(v)) return `[${v.map((x) => canonical(x, false)).join(',')}]`;
+  if (v && typeof v === 'object') {
+    const o = v as Record<string, unknown>;
+    const keys = Object.keys(o)
+      .filter((k) => o[k] !== undefined && !(top && k === 'etag'))
+      .sort();
+    return `{${keys.map((k) => `${JSON.stringify(k)}:${canonical(o[k], false)}`).join(',')}}`;
+  }
+  return JSON.stringify(v);
+}
+
+/** Whether two tests have the same content (etag ignored). */
+export function sameTest(a: SqlTest, b: SqlTest): boolean {
+  return canonical(a) === canonical(b);
+}
+
+/** Where a current rule-made test sits: its table path (from the catalog, else from its id) and test name. */
+export function refOfTest(catalog: Catalog, test: SqlTest): TestRef {
+  let tablePath: string | undefined;
+  if (test.template) tablePath = catalog.byKey(test.template.identifier)?.path;
+  if (tablePath === undefined && test.deploymentRuleId && test.id.startsWith(`${test.deploymentRuleId}:`)) {
+    const rest = test.id.slice(test.deploymentRuleId.length + 1);
+    const suffix = `:${test.name}`;
+    tablePath = rest.endsWith(suffix) ? rest.slice(0, -suffix.length) : rest;
+  }
+  return { tablePath: tablePath ?? '', sqlTestPath: test.id, testName: test.name };
+}
+
+type RefLike = { tablePath: string; testName: string; sqlTestPath?: string };
+const byRef = (a: RefLike, b: RefLike): number =>
+  cmp(a.tablePath, b.tablePath) || cmp(a.testName, b.testName) || cmp(a.sqlTestPath ?? '', b.sqlTestPath ?? '');
+
+/** A change to the rule set: deploy (create or replace) a rule, or delete one. */
+export type RuleChange = { deploy: SqlTestRule } | { delete: string };
+
+/**
+ * What applying `change` to `rules` (the stored rules) does to `current` (the stored tests made
+ * by rules, i.e. with `deploymentRuleId` set). Only rules the change can affect are re-placed:
+ * the changed rule, plus every rule when the change adds, alters or removes an exclusive rule.
+ * `skippedTables` are the changed rule's (none for a delete).
+ */
+export function planRuleChange(catalog: Catalog, rules: readonly SqlTestRule[], current: readonly SqlTest[], change: RuleChange): PlacementChange {
+  const changedId = 'deploy' in change ? change.deploy.id : change.delete;
+  const before = rules.find((r) => r.id === changedId);
+  const after = rules.filter((r) => r.id !== changedId);
+  if ('deploy' in change) after.push(change.deploy);
+  const exclusiveTouched = (before !== undefined && isExclusive(before)) || ('deploy' in change && isExclusive(change.deploy));
+  const affected = new Set<string>(exclusiveTouched ? [...after.map((r) => r.id), changedId] : [changedId]);
+
+  const claims = exclusiveClaims(catalog, after);
+  const proposed = new Map<string, PlacedTest>();
+  let skipped: RulePlacement['skipped'] = [];
+  for (const r of after) {
+    if (!affected.has(r.id)) continue;
+    const p = placeRule(catalog, r, claims);
+    for (const t of p.tests) proposed.set(t.test.id, t);
+    if (r.id === changedId) skipped = p.skipped;
+  }
+  const keepFlag = new Map<string, boolean>();
+  for (const r of rules) keepFlag.set(r.id, ruleSettings(r)?.keepRemovedTests ?? false);
+  for (const r of after) keepFlag.set(r.id, ruleSettings(r)?.keepRemovedTests ?? false);
+  // a deleted rule keeps its tests when its stored config says so
+  if ('delete' in change && before) keepFlag.set(before.id, ruleSettings(before)?.keepRemovedTests ?? false);
+  // a rule turned exclusive has no settings any more: its previous flag decides
+  if ('deploy' in change && before && !ruleSettings(change.deploy)) keepFlag.set(before.id, ruleSettings(before)?.keepRemovedTests ?? false);
+
+  const out: PlacementChange = {
+    create: [],
+    update: [],
+    delete: [],
+    keep: [],
+    overview: { testsToCreate: [], testsToUpdate: [], testsToDelete: [], testsToKeep: [], skippedTables: [] },
+  };
+  const seen = new Set<string>();
+  for (const cur of current) {
+    if (!cur.deploymentRuleId || !affected.has(cur.deploymentRuleId)) continue;
+    const next = proposed.get(cur.id);
+    if (next && next.test.deploymentRuleId === cur.deploymentRuleId) {
+      seen.add(cur.id);
+      if (!sameTest(cur, next.test)) {
+        out.update.push(next.test);
+        out.overview.testsToUpdate.push({ tablePath: next.tablePath, sqlTestPath: cur.id, testName: next.testName });
+      }
+      continue;
+    }
+    const ref = refOfTest(catalog, cur);
+    if (keepFlag.get(cur.deploymentRuleId)) {
+      const { deploymentRuleId: _detached, ...kept } = cur as SqlTest & { etag?: string };
+      delete (kept as { etag?: string }).etag;
+      out.keep.push(kept as SqlTest);
+      out.overview.testsToKeep.push(ref);
+    } else {
+      out.delete.push(cur.id);
+      out.overview.testsToDelete.push(ref);
+    }
+  }
+  for (const [id, p] of proposed) {
+    if (seen.has(id)) continue;
+    out.create.push(p.test);
+    out.overview.testsToCreate.push({ tablePath: p.tablePath, sqlTestPath: id, testName: p.testName });
+  }
+  out.overview.testsToCreate.sort(byRef);
+  out.overview.testsToUpdate.sort(byRef);
+  out.overview.testsToDelete.sort(byRef);
+  out.overview.testsToKeep.sort(byRef);
+  out.overview.skippedTables = [...skipped].sort((a, b) => cmp(a.tablePath, b.tablePath) || cmp(a.reason, b.reason));
+  out.create.sort((a, b) => cmp(a.id, b.id));
+  out.update.sort((a, b) => cmp(a.id, b.id));
+  out.delete.sort(cmp);
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Validation helpers (RRULE, time zones)
+
+const RRULE_FREQS = new Set(['SECONDLY', 'MINUTELY', 'HOURLY', 'DAILY', 'WEEKLY', 'MONTHLY', 'YEARLY']);
+const WEEKDAY = '(MO|TU|WE|TH|FR|SA|SU)';
+const intList = (min: number, max: number, signed = false) => (v: string) =>
+  v.split(',').every((x) => {
+    if (!/^[+-]?\d+$/.test(x)) return false;
+    if (!signed && /^[+-]/.test(x)) return false;
+    const n = Math.abs(Number(x));
+    return n >= (signed ? 1 : min) && n <= max;
+  });
+const RRULE_PARTS: Record<string, (v: string) => boolean> = {
+  FREQ: (v) => RRULE_FREQS.has(v),
+  UNTIL: (v) => /^\d{8}(T\d{6}Z?)?$/.test(v),
+  COUNT: (v) => /^\d+$/.test(v) && Number(v) > 0,
+  INTERVAL: (v) => /^\d+$/.test(v) && Number(v) > 0,
+  BYSECOND: intList(0, 60),
+  BYMINUTE: intList(0, 59),
+  BYHOUR: intList(0, 23),
+  BYDAY: (v) => v.split(',').every((x) => new RegExp(`^([+-]?\\d{1,2})?${WEEKDAY}$`).test(x)),
+  BYMONTHDAY: intList(1, 31, true),
+  BYYEARDAY: intList(1, 366, true),
+  BYWEEKNO: intList(1, 53, true),
+  BYMONTH: intList(1, 12),
+  BYSETPOS: intList(1, 366, true),
+  WKST: (v) => new RegExp(`^${WEEKDAY}$`).test(v),
+};
+
+/**
+ * What is wrong with an iCal RRULE (RFC 5545 recurrence rule, optionally prefixed `RRULE:`),
+ * or undefined when it is acceptable: `KEY=VALUE` parts separated by `;`, known keys, each at
+ * most once, FREQ required, UNTIL and COUNT not together, values of the right form.
+ */
+export function rruleProblem(text: string): string | undefined {
+  const body = text.trim().replace(/^RRULE:/i, '');
+  if (body === '') return 'the recurrence rule is empty';
+  const seen = new Set<string>();
+  for (const part of body.split(';')) {
+    if (part === '') continue;
+    const eq = part.indexOf('=');
+    if (eq <= 0) return `'${part}' is not KEY=VALUE`;
+    const key = part.slice(0, eq).toUpperCase();
+    const value = part.slice(eq + 1).toUpperCase();
+    const check = RRULE_PARTS[key];
+    if (!check) return `unknown recurrence rule part ${key}`;
+    if (seen.has(key)) return `${key} appears more than once`;
+    seen.add(key);
+    if (!check(value)) return `invalid ${key} value '${part.slice(eq + 1)}'`;
+  }
+  if (!seen.has('FREQ')) return 'FREQ is required (e.g. FREQ=DAILY;BYHOUR=6)';
+  if (seen.has('UNTIL') && seen.has('COUNT')) return 'UNTIL and COUNT cannot both be set';
+  return undefined;
+}
+
+let zones: Set<string> | undefined;
+/** Whether `tz` is an IANA time zone name the runtime knows (`UTC` included). */
+export function isIanaTimeZone(tz: string): boolean {
+  if (!zones) {
+    const intl = Intl as unknown as { supportedValuesOf?: (k: string) => string[] };
+    zones = new Set(intl.supportedValuesOf ? intl.supportedValuesOf('timeZone') : []);
+    zones.add('UTC');
+    zones.add('Etc/UTC');
+  }
+  if (zones.has(tz)) return true;
+  if (!/^[A-Za-z][A-Za-z0-9_+-]*(\/[A-Za-z0-9_+-]+)*$/.test(tz)) return false;
+  try {
+    new Intl.DateTimeFormat('en', { timeZone: tz });
+    return true;
+  } catch {
+    return false;
+  }
+}
