@@ -289,6 +289,7 @@ export class EmulatorApp {
     }
     const path = url.pathname;
     let slow: number | undefined;
+    let dropped = false;
     try {
       if (path === '/__emulator' || path.startsWith('/__emulator/')) {
         if (!this.adminHandler) throw notFound(`no admin endpoints`);
@@ -299,7 +300,7 @@ export class EmulatorApp {
         this.count(`${method} /oauth2/token`);
         const raw = await readBody(req);
         const r = this.auth.handleTokenRequest(method, req.headers, raw);
-        sendJson(res, r.status, r.body, { 'cache-control': 'no-store' });
+        await sendJson(res, r.status, r.body, { 'cache-control': 'no-store' });
         return;
       }
       const m = this.match(method, path);
@@ -307,7 +308,7 @@ export class EmulatorApp {
       const fault = await this.faults.apply(method, path);
       if (fault.kind === 'drop') {
         req.socket.destroy();
-        this.log(`${method} ${path} dropped (fault) ${requestId}`);
+        dropped = true;
         return;
       }
       if (fault.kind === 'error') throw fault.error;
@@ -352,7 +353,8 @@ export class EmulatorApp {
       }
       if (!res.headersSent && !res.destroyed) await sendJson(res, err.httpStatus, err.toStatus(), err.headers, slow);
     } finally {
-      this.log(`${method} ${path} ${res.statusCode} ${(performance.now() - started).toFixed(1)}ms ${requestId}`);
+      const outcome = dropped ? 'dropped (fault)' : String(res.statusCode);
+      this.log(`${method} ${path} ${outcome} ${(performance.now() - started).toFixed(1)}ms ${requestId}`);
     }
   }
 
