@@ -1,0 +1,110 @@
+/**
+ * The plan: a plain, versioned, deterministic JSON value computed by a pure function of
+ * (manifest, live state, server previews). `dqform plan --out` writes it; `dqform apply PLANFILE`
+ * reads it back and executes exactly it.
+ */
+import { z } from 'zod';
+
+export const PLAN_FORMAT_VERSION = 1;
+
+/** A message for a user: what, where, what to do. */
+export const Diagnostic = z.object({
+  severity: z.enum(['error', 'warning']),
+  summary: z.string(),
+  detail: z.string().optional(),
+  /** Resource address (`dq_alert.orders`) the diagnostic is about. */
+  address: z.string().optional(),
+  /** Construct path or `file:line:column` where it was declared. */
+  source: z.string().optional(),
+  /** Field path inside the resource (`issueLifecycle.targets[0]`). */
+  field: z.string().optional(),
+  /** What to do next. */
+  hint: z.string().optional(),
+});
+export type Diagnostic = z.infer<typeof Diagnostic>;
+
+export const ACTIONS = ['create', 'update', 'replace', 'delete', 'noop', 'unmanaged'] as const;
+export const Action = z.enum(ACTIONS);
+export type Action = z.infer<typeof Action>;
+
+/** RFC 6902 operation (fast-json-patch). */
+export const PatchOp = z.object({
+  op: z.enum(['add', 'remove', 'replace', 'move', 'copy', 'test']),
+  path: z.string(),
+  value: z.unknown().optional(),
+  from: z.string().optional(),
+});
+export type PatchOp = z.infer<typeof PatchOp>;
+
+/** Second-order effects the platform reports for a change (deploy and delete overviews). */
+export const Effects = z.object({
+  source: z.enum(['deploy-overview', 'delete-overview', 'sql-test-overview', 'sql-test-delete-overview']),
+  monitorsToCreate: z.array(z.string()).default([]),
+  monitorsToDelete: z.array(z.string()).default([]),
+  activeMonitors: z.number().int().default(0),
+  settingsChanges: z.array(z.object({ assetPath: z.string(), from: z.string(), to: z.string() })).default([]),
+  /** Monitors whose learned baseline this change wipes. */
+  baselineResets: z.array(z.object({ assetPath: z.string(), reason: z.string() })).default([]),
+  skipped: z.array(z.object({ assetPath: z.string(), reason: z.string() })).default([]),
+  testsToCreate: z.array(z.string()).default([]),
+  testsToUpdate: z.array(z.string()).default([]),
+  testsToDelete: z.array(z.string()).default([]),
+  testsToKeep: z.array(z.string()).default([]),
+  /** Deleting a SQL-test rule deletes the history of every test it deployed. */
+  losesHistory: z.boolean().default(false),
+  /** Set when the overview could not be fetched; the plan says so instead of guessing. */
+  error: z.string().optional(),
+});
+export type Effects = z.infer<typeof Effects>;
+
+export const Change = z.object({
+  address: z.string(),
+  type: z.string(),
+  action: Action,
+  /** The platform id (or fqn for alerts) the change acts on. */
+  id: z.string(),
+  /** Alerts: the fqn. */
+  fqn: z.string().optional(),
+  /** Normalised live object (null when it does not exist). */
+  before: z.unknown().nullable(),
+  /** Normalised desired object (null on delete). */
+  after: z.unknown().nullable(),
+  /** RFC 6902 patch from before to after (updates and replaces). */
+  patch: z.array(PatchOp).default([]),
+  /** The etag read at plan time; apply refuses when live moved since. */
+  etag: z.string().optional(),
+  /** A fingerprint of the normalised live object at plan time (for kinds without etags). */
+  liveHash: z.string().optional(),
+  reasons: z.array(z.string()).default([]),
+  effects: Effects.optional(),
+  /** Where the object came from when it is adopted or moved. */
+  movedFrom: z.string().optional(),
+  importedId: z.string().optional(),
+  /** JSON pointers (into before/after) whose values are secrets: rendered `(sensitive)`. */
+  sensitive: z.array(z.string()).default([]),
+  /** Addresses this change must wait for (creates and updates) or that must go first (deletes). */
+  dependsOn: z.array(z.string()).default([]),
+  /** Where it was declared (construct path or file:line:column). */
+  source: z.string().optional(),
+});
+export type Change = z.infer<typeof Change>;
+
+export const Plan = z.object({
+  formatVersion: z.literal(PLAN_FORMAT_VERSION),
+  workspace: z.string(),
+  namespace: z.string(),
+  stack: z.string(),
+  /** sha256 of the manifest the plan was computed from. */
+  manifestHash: z.string(),
+  changes: z.array(Change),
+  summary: z.object({
+    add: z.number().int(),
+    change: z.number().int(),
+    replace: z.number().int(),
+    destroy: z.number().int(),
+    unchanged: z.number().int(),
+    unmanaged: z.number().int(),
+  }),
+  diagnostics: z.array(Diagnostic).default([]),
+});
+export type Plan = z.infer<typeof Plan>;

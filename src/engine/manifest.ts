@@ -1,0 +1,175 @@
+/**
+ * Loads the manifest from CDKTF synth output (`cdk.tf.json`). The engine reads this JSON only,
+ * never construct objects, so any front end that writes it (or the YAML loader, which builds
+ * the same `Manifest`) shares plan and apply.
+ */
+import { createHash } from 'node:crypto';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { Manifest, ManifestResource, RESOURCE_SCHEMAS, RESOURCE_TYPES, type ResourceType } from '../../schemas/manifest';
+import type { Diagnostic } from '../../schemas/plan';
+import { mapKeysDeep, snakeToCamel, stableStringify } from './keys';
+import { parseAddress } from './identity';
+
+/** Thrown when input cannot become a manifest; carries every diagnostic found, not the first. */
+export class ManifestError extends Error {
+  constructor(readonly diagnostics: Diagnostic[]) {
+    super(diagnostics.map((d) => `${d.address ? `${d.address}: ` : ''}${d.summary}${d.detail ? ` (${d.detail})` : ''}`).join('\n'));
+    this.name = 'ManifestError';
+  }
+}
+
+const META_KEYS = new Set(['//', 'lifecycle', 'depends_on', 'provider', 'count', 'for_each', 'provisioner', 'connection']);
+
+type Json = Record<string, unknown>;
+const isObj = (v: unknown): v is Json => !!v && typeof v === 'object' && !Array.isArray(v);
+
+/**
+ * Turns a Terraform JSON document into a manifest. Collects every problem and throws one
+ * {@link ManifestError}. `file` names the source in messages.
+ */
+export function manifestFromTerraformJson(doc: unknown, opts: { stack: string; file?: string }): Manifest {
+  const diags: Diagnostic[] = [];
+  const where = opts.file ?? `stack ${opts.stack}`;
+  const err = (summary: string, extra: Partial<Diagnostic> = {}) => diags.push({ severity: 'error', summary, ...extra });
+  if (!isObj(doc)) throw new ManifestError([{ severity: 'error', summary: `${where}: not a Terraform JSON object`, hint: 'Re-run `dqform synth`.' }]);
+
+  const providers = isObj(doc.provider) ? doc.provider : {};
+  const dq = Array.isArray(providers.dq) ? providers.dq : isObj(providers.dq) ? [providers.dq] : [];
+  const provider = (dq[0] ?? {}) as Json;
+  const namespace = typeof provider.namespace === 'string' ? provider.namespace : '';
+  if (!namespace) {
+    err(`${where}: the stack has no namespace`, { hint: 'Declare the stack with `new DqStack(app, id, { namespace })` (provider "dq" needs a namespace).' });
+  }
+
+  const resources: ManifestResource[] = [];
+  const resBlock = isObj(doc.resource) ? doc.resource : {};
+  for (const type of Object.keys(resBlock).sort()) {
+    const byName = resBlock[type];
+    if (!type.startsWith('dq_')) {
+      diags.push({ severity: 'warning', summary: `resource type ${type} is not dqform's and is ignored`, address: type });
+      continue;
+    }
+    if (!(RESOURCE_TYPES as string[]).includes(type)) {
+      err(`unknown resource type ${type}`, { address: type, hint: `dqform manages ${RESOURCE_TYPES.join(', ')}.` });
+      continue;
+    }
+    if (!isObj(byName)) {
+      err(`resource.${type} must be an object of named resources`, { address: type });
+      continue;
+    }
+    for (const name of Object.keys(byName).sort()) {
+      const address = `${type}.${name}`;
+      const raw = byName[name];
+      if (!isObj(raw)) {
+        err('resource body must be an object', { address });
+        continue;
+      }
+      const meta = isObj(raw['//']) && isObj((raw['//'] as Json).metadata) ? ((raw['//'] as Json).metadata as Json) : {};
+      const source = typeof meta.path === 'string' ? meta.path : undefined;
+      for (const k of ['count', 'for_each', 'provisioner', 'connection']) {
+        if (k in raw) err(`"${k}" is not supported by dqform`, { address, source, field: k, hint: 'Declare one construct per object.' });
+      }
+      const attrs: Json = {};
+      for (const [k, v] of Object.entries(raw)) if (!META_KEYS.has(k)) attrs[k] = v;
+      const config = mapKeysDeep(attrs, snakeToCamel) as Json;
+      const lc = isObj(raw.lifecycle) ? raw.lifecycle : {};
+      const ignore = lc.ignore_changes;
+      const lifecycle = {
+        preventDestroy: lc.prevent_destroy === true ? true : undefined,
+        ignoreChanges:
+          ignore === 'all' || ignore === 'ALL'
+            ? ('all' as const)
+            : Array.isArray(ignore)
+              ? ignore.map((p) => String(p).split('.').map(snakeToCamel).join('.'))
+              : undefined,
+      };
+      const dependsOn = Array.isArray(raw.depends_on) ? raw.depends_on.map(String) : [];
+      resources.push({ address, type: type as ResourceType, name, config, source, lifecycle, dependsOn });
+    }
+  }
+
+  const list = (v: unknown): Json[] => (Array.isArray(v) ? v.filter(isObj) : isObj(v) ? [v] : []);
+  const moved = list(doc.moved).map((m) => ({ from: String(m.from ?? ''), to: String(m.to ?? '') }));
+  const imports = list(doc.import).map((m) => ({ to: String(m.to ?? ''), id: String(m.id ?? '') }));
+  const removed = list(doc.removed).map((m) => ({
+    from: String(m.from ?? ''),
+    destroy: isObj(m.lifecycle) ? m.lifecycle.destroy !== false : true,
+  }));
+  const addresses = new Set(resources.map((r) => r.address));
+  for (const m of moved) {
+    if (!parseAddress(m.from) || !parseAddress(m.to)) err(`moved block needs "from" and "to" addresses; got ${JSON.stringify(m)}`);
+    else if (!addresses.has(m.to)) err(`moved block points to ${m.to}, which is not declared`, { address: m.to, hint: 'Move to an address that exists in this stack.' });
+    else if (addresses.has(m.from)) err(`moved block moves from ${m.from}, which is still declared`, { address: m.from, hint: 'Remove the old construct or the moved block.' });
+  }
+  for (const i of imports) {
+    if (!addresses.has(i.to)) err(`import block targets ${i.to}, which is not declared`, { address: i.to, hint: 'Declare the construct the object is imported into.' });
+    if (!i.id) err(`import block for ${i.to} has no id`, { address: i.to });
+  }
+  for (const r of removed) {
+    const a = parseAddress(r.from);
+    if (!a || !(RESOURCE_TYPES as string[]).includes(a.type)) err(`removed block needs a dq_* address; got "${r.from}"`);
+    else if (addresses.has(r.from)) err(`${r.from} is declared and removed at once`, { address: r.from, hint: 'Delete the construct, or drop the removed declaration.' });
+  }
+
+  const manifest = {
+    formatVersion: 1 as const,
+    stack: opts.stack,
+    namespace,
+    region: typeof provider.region === 'string' ? provider.region : undefined,
+    baseUrl: typeof provider.base_url === 'string' ? provider.base_url : undefined,
+    resources,
+    moved,
+    imports,
+    removed,
+  };
+  const parsed = Manifest.safeParse(manifest);
+  if (!parsed.success) {
+    for (const i of parsed.error.issues) err(`${where}: ${i.path.join('.')}: ${i.message}`);
+  }
+  if (diags.some((d) => d.severity === 'error')) throw new ManifestError(diags);
+  return parsed.data as Manifest;
+}
+
+/** Reads `cdktf.out/stacks/<stack>/cdk.tf.json` (or a file path) into a manifest. */
+export function loadSynthOutput(dirOrFile: string, stack?: string): Manifest {
+  let file = dirOrFile;
+  let stackName = stack;
+  if (fs.existsSync(dirOrFile) && fs.statSync(dirOrFile).isDirectory()) {
+    const stacksDir = path.join(dirOrFile, 'stacks');
+    const stacks = fs.existsSync(stacksDir) ? fs.readdirSync(stacksDir).sort() : [];
+    if (!stackName) {
+      if (stacks.length !== 1) {
+        throw new ManifestError([
+          {
+            severity: 'error',
+            summary: stacks.length === 0 ? `no synthesised stacks in ${dirOrFile}` : `several stacks in ${dirOrFile}: ${stacks.join(', ')}`,
+            hint: stacks.length === 0 ? 'Run `dqform synth` first.' : 'Choose one with --stack.',
+          },
+        ]);
+      }
+      stackName = stacks[0];
+    }
+    file = path.join(stacksDir, stackName, 'cdk.tf.json');
+  }
+  let text: string;
+  try {
+    text = fs.readFileSync(file, 'utf8');
+  } catch {
+    throw new ManifestError([{ severity: 'error', summary: `cannot read ${file}`, hint: 'Run `dqform synth` first, or check --stack.' }]);
+  }
+  let doc: unknown;
+  try {
+    doc = JSON.parse(text);
+  } catch (e) {
+    throw new ManifestError([{ severity: 'error', summary: `${file} is not valid JSON: ${(e as Error).message}`, hint: 'Re-run `dqform synth`; do not edit synth output by hand.' }]);
+  }
+  return manifestFromTerraformJson(doc, { stack: stackName ?? path.basename(path.dirname(file)), file });
+}
+
+/** sha256 of the manifest's canonical JSON: a plan records which manifest it came from. */
+export function manifestHash(m: Manifest): string {
+  return createHash('sha256').update(stableStringify(m)).digest('hex');
+}
+
+export { RESOURCE_SCHEMAS };

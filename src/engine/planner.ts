@@ -1,0 +1,287 @@
+/**
+ * The planner: a pure function of (resolution, live state, previews) to a Plan. No I/O, no
+ * clock, no randomness: the same inputs give byte-identical plans.
+ */
+import * as jsonpatch from 'fast-json-patch';
+import type { ResourceType } from '../../schemas/manifest';
+import { PRUNABLE_TYPES, RESOURCE_TYPES } from '../../schemas/manifest';
+import { PLAN_FORMAT_VERSION, type Change, type Diagnostic, type Effects, type Plan, type PatchOp } from '../../schemas/plan';
+import type { LiveObject, ResourceHandler } from '../handlers/types';
+import { fingerprint } from '../handlers/normalise';
+import type { ResolvedResource, Resolution } from './resolve';
+
+export type LiveState = Partial<Record<ResourceType, LiveObject[]>>;
+export type HandlerMap = Record<ResourceType, Pick<ResourceHandler, 'fromLive' | 'fromDesired' | 'replaceReasons' | 'prunable' | 'label' | 'sensitive'>>;
+
+const SECRET_KEY = /^(password|token|privateKey|serviceAccountKey|apiKey|secret|clientSecret)$/;
+
+/** Address used for live objects that no declared resource names. */
+export function liveAddress(type: ResourceType, key: string): string {
+  return `${type}[${JSON.stringify(key)}]`;
+}
+
+function getPointer(obj: unknown, pointer: string): unknown {
+  let cur = obj;
+  for (const part of pointer.split('/').slice(1)) {
+    if (cur === null || typeof cur !== 'object') return undefined;
+    cur = (cur as Record<string, unknown>)[part.replace(/~1/g, '/').replace(/~0/g, '~')];
+  }
+  return cur;
+}
+
+/** Applies `ignoreChanges`: for each ignored field, `after` takes `before`'s value. */
+function applyIgnore(before: Record<string, unknown>, after: Record<string, unknown>, ignore: string[] | 'all' | undefined): Record<string, unknown> {
+  if (!ignore) return after;
+  if (ignore === 'all') return before;
+  const out = structuredClone(after);
+  for (const path of ignore) {
+    const parts = path.split('.');
+    let src: unknown = before;
+    let dst: Record<string, unknown> = out;
+    for (let i = 0; i < parts.length - 1; i++) {
+      src = src && typeof src === 'object' ? (src as Record<string, unknown>)[parts[i]] : undefined;
+      if (!dst[parts[i]] || typeof dst[parts[i]] !== 'object') dst[parts[i]] = {};
+      dst = dst[parts[i]] as Record<string, unknown>;
+    }
+    const last = parts[parts.length - 1];
+    const v = src && typeof src === 'object' ? (src as Record<string, unknown>)[last] : undefined;
+    if (v === undefined) delete dst[last];
+    else dst[last] = structuredClone(v);
+  }
+  return out;
+}
+
+function secretPointers(v: unknown, base = ''): string[] {
+  const out: string[] = [];
+  if (Array.isArray(v)) v.forEach((x, i) => out.push(...secretPointers(x, `${base}/${i}`)));
+  else if (v && typeof v === 'object') {
+    for (const [k, x] of Object.entries(v)) {
+      const p = `${base}/${k}`;
+      if (SECRET_KEY.test(k)) out.push(p);
+      else out.push(...secretPointers(x, p));
+    }
+  }
+  return out;
+}
+
+export interface PlanInput {
+  resolution: Resolution;
+  live: LiveState;
+  handlers: HandlerMap;
+  /** Effects per address (deploy/delete overviews), fetched by the caller for the draft plan's rule changes. */
+  previews?: ReadonlyMap<string, Effects>;
+  manifestHash: string;
+}
+
+/** Computes the plan. Errors go to `plan.diagnostics` (severity error): such a plan cannot be applied. */
+export function computePlan(input: PlanInput): Plan {
+  const { resolution, live, handlers, previews } = input;
+  const { namespace } = resolution;
+  const diags: Diagnostic[] = [...resolution.diagnostics];
+  const changes: Change[] = [];
+  const claimed = new Set<string>();
+  const index = new Map<string, LiveObject>();
+  for (const type of RESOURCE_TYPES) {
+    for (const o of live[type] ?? []) {
+      index.set(`${type}\u0000${o.key}`, o);
+      if (o.id !== o.key) index.set(`${type}\u0000id:${o.id}`, o);
+    }
+  }
+  const find = (type: ResourceType, key: string) => index.get(`${type}\u0000${key}`) ?? index.get(`${type}\u0000id:${key}`);
+
+  const declared = (r: ResolvedResource) => {
+    const h = handlers[r.type];
+    const after = h.fromDesired(r.desired);
+    const lookup = r.importedId ?? r.id;
+    const obj = find(r.type, lookup);
+    const base = {
+      address: r.address,
+      type: r.type,
+      id: obj?.key ?? r.id,
+      fqn: r.type === 'dq_alert' ? (obj && r.importedId ? obj.key : r.fqn) : undefined,
+      source: r.source,
+      dependsOn: r.dependsOn,
+      movedFrom: r.movedFrom,
+      importedId: r.importedId,
+      sensitive: [] as string[],
+      reasons: [] as string[],
+      patch: [] as PatchOp[],
+    };
+    if (r.movedFrom) base.reasons.push(`moved from ${r.movedFrom}: keeps its identity`);
+    if (!obj) {
+      if (r.importedId) {
+        diags.push({
+          severity: 'error',
+          summary: `import block: no ${h.label} ${JSON.stringify(r.importedId)} exists to import`,
+          address: r.address,
+          source: r.source,
+          hint: 'Check the id (or fqn for alerts) in the import block.',
+        });
+        return;
+      }
+      changes.push({ ...base, action: 'create', before: null, after, sensitive: secretPointers(after) });
+      return;
+    }
+    claimed.add(`${r.type}\u0000${obj.key}`);
+    const foreign = h.prunable && obj.configId !== namespace;
+    if (foreign && !r.importedId) {
+      const owner = obj.configId ? `namespace "${obj.configId}"` : obj.source === 'SOURCE_APP' ? 'the UI' : 'no namespace';
+      diags.push({
+        severity: 'error',
+        summary: `a ${h.label} ${JSON.stringify(obj.key)} already exists and is managed by ${owner}`,
+        address: r.address,
+        source: r.source,
+        hint: 'Adopt it with an import block (cdktf importFrom), or pin a different id/fqn.',
+      });
+      return;
+    }
+    if (obj.deploymentRuleId) {
+      diags.push({
+        severity: 'error',
+        summary: `SQL test ${JSON.stringify(obj.key)} is deployed by SQL-test rule ${obj.deploymentRuleId} and cannot be managed directly`,
+        address: r.address,
+        source: r.source,
+        hint: 'Pin another id, or manage the test through its rule.',
+      });
+      return;
+    }
+    const before = h.fromLive(obj.raw);
+    const effective = applyIgnore(before, after, r.lifecycle.ignoreChanges);
+    const patch = jsonpatch.compare(before, effective) as PatchOp[];
+    const common = {
+      ...base,
+      before,
+      after: effective,
+      etag: obj.etag,
+      liveHash: fingerprint(before),
+      sensitive: [...new Set([...secretPointers(before), ...secretPointers(effective)])].sort(),
+    };
+    if (r.importedId) common.reasons.push(`imported from existing ${h.label} ${JSON.stringify(r.importedId)}${foreign ? ` (was ${obj.configId ? `namespace "${obj.configId}"` : 'made in the UI'})` : ''}`);
+    if (patch.length === 0 && !(foreign && r.importedId)) {
+      changes.push({ ...common, action: 'noop' });
+      return;
+    }
+    const replace = h.replaceReasons(before, effective);
+    if (replace.length > 0) {
+      if (r.lifecycle.preventDestroy) {
+        diags.push({
+          severity: 'error',
+          summary: `this change replaces the ${h.label} (${replace.join('; ')}), and lifecycle.preventDestroy forbids destroying it`,
+          address: r.address,
+          source: r.source,
+          hint: 'Revert the change, or drop preventDestroy deliberately.',
+        });
+      }
+      changes.push({ ...common, action: 'replace', patch, reasons: [...common.reasons, ...replace] });
+      return;
+    }
+    if (patch.length === 0) common.reasons.push(`claims it for namespace "${namespace}"`);
+    changes.push({ ...common, action: 'update', patch });
+  };
+  resolution.resources.forEach(declared);
+
+  // explicit removals (kinds without configId, or any kind)
+  const removedAddrs = new Set<string>();
+  for (const rm of resolution.removed) {
+    const h = handlers[rm.type];
+    const obj = find(rm.type, rm.id);
+    removedAddrs.add(rm.address);
+    if (!obj) continue;
+    claimed.add(`${rm.type}\u0000${obj.key}`);
+    const before = h.fromLive(obj.raw);
+    changes.push({
+      address: rm.address,
+      type: rm.type,
+      action: 'delete',
+      id: obj.key,
+      fqn: rm.fqn,
+      before,
+      after: null,
+      patch: [],
+      etag: obj.etag,
+      liveHash: fingerprint(before),
+      reasons: ['declared removed'],
+      sensitive: secretPointers(before),
+      dependsOn: [],
+    });
+  }
+
+  // pruning and not-managed-here
+  for (const type of PRUNABLE_TYPES) {
+    const h = handlers[type];
+    for (const obj of live[type] ?? []) {
+      if (claimed.has(`${type}\u0000${obj.key}`)) continue;
+      if (obj.deploymentRuleId) continue; // made by a SQL-test rule: the rule manages it
+      const before = h.fromLive(obj.raw);
+      const address = liveAddress(type, obj.key);
+      if (obj.configId === namespace) {
+        changes.push({
+          address,
+          type,
+          action: 'delete',
+          id: obj.key,
+          fqn: type === 'dq_alert' ? obj.key : undefined,
+          before,
+          after: null,
+          patch: [],
+          etag: obj.etag,
+          liveHash: fingerprint(before),
+          reasons: [`no longer declared in namespace "${namespace}"`],
+          sensitive: secretPointers(before),
+          dependsOn: [],
+        });
+      } else {
+        changes.push({
+          address,
+          type,
+          action: 'unmanaged',
+          id: obj.key,
+          fqn: type === 'dq_alert' ? obj.key : undefined,
+          before,
+          after: null,
+          patch: [],
+          reasons: [obj.configId ? `managed by namespace "${obj.configId}"` : obj.source === 'SOURCE_APP' ? 'made in the UI' : 'not managed by dqform'],
+          sensitive: [],
+          dependsOn: [],
+        });
+      }
+    }
+  }
+
+  for (const c of changes) {
+    const e = previews?.get(c.address);
+    if (e) c.effects = e;
+  }
+  changes.sort((a, b) => (a.address < b.address ? -1 : a.address > b.address ? 1 : 0));
+  const count = (a: Change['action']) => changes.filter((c) => c.action === a).length;
+  diags.sort((a, b) => `${a.address ?? ''}${a.summary}`.localeCompare(`${b.address ?? ''}${b.summary}`));
+  return {
+    formatVersion: PLAN_FORMAT_VERSION,
+    workspace: resolution.workspace,
+    namespace,
+    stack: resolution.stack,
+    manifestHash: input.manifestHash,
+    changes,
+    summary: {
+      add: count('create'),
+      change: count('update'),
+      replace: count('replace'),
+      destroy: count('delete'),
+      unchanged: count('noop'),
+      unmanaged: count('unmanaged'),
+    },
+    diagnostics: diags,
+  };
+}
+
+/** Changes that write something. */
+export function isWrite(c: Change): boolean {
+  return c.action === 'create' || c.action === 'update' || c.action === 'replace' || c.action === 'delete';
+}
+
+/** Does the plan change anything? */
+export function hasChanges(plan: Plan): boolean {
+  return plan.changes.some(isWrite);
+}
+
+export { getPointer };

@@ -1,0 +1,245 @@
+/**
+ * Resolution: from a manifest and the workspace to resources with ids, fqns, references
+ * replaced and desired configs validated. Pure: no I/O. Every problem is collected.
+ */
+import { z } from 'zod';
+import { alertRuleViolations, type AlertWrite } from '../../schemas/alerts';
+import type { Manifest, ManifestResource, ResourceType, Lifecycle } from '../../schemas/manifest';
+import { RESOURCE_SCHEMAS } from '../../schemas/manifest';
+import type { Diagnostic } from '../../schemas/plan';
+import { parseResolverQl, ResolverQlError } from '../../schemas/resolverql';
+import { defaultFqn, deriveId, ENTITY_ID_PREFIX, parseAddress } from './identity';
+import { camelToSnake } from './keys';
+
+export interface ResolvedResource {
+  address: string;
+  type: ResourceType;
+  name: string;
+  /** Platform id: derived, pinned, or adopted through an import block. Alerts: see `fqn`. */
+  id: string;
+  /** Alerts only: the fqn that addresses them. */
+  fqn?: string;
+  /** The validated desired config, references resolved (parsed with RESOURCE_SCHEMAS[type]). */
+  desired: Record<string, unknown>;
+  lifecycle: Lifecycle;
+  source?: string;
+  /** Addresses this one refers to or explicitly depends on. */
+  dependsOn: string[];
+  movedFrom?: string;
+  /** Live id (or fqn for alerts) adopted through an import block. */
+  importedId?: string;
+}
+
+export interface RemovedResource {
+  address: string;
+  type: ResourceType;
+  id: string;
+  fqn?: string;
+}
+
+export interface Resolution {
+  workspace: string;
+  namespace: string;
+  stack: string;
+  resources: ResolvedResource[];
+  removed: RemovedResource[];
+  diagnostics: Diagnostic[];
+}
+
+const REF = /\$\{([a-z][a-z0-9_]*)\.([^.}\s]+)\.([a-z_]+)\}/g;
+
+/** The form of a reference's attribute value. */
+function refValue(target: { type: ResourceType; id: string; fqn?: string }, attr: string): string | undefined {
+  if (attr === 'id') return target.type === 'dq_alert' ? target.fqn : target.id;
+  if (attr === 'entity_id') {
+    const p = ENTITY_ID_PREFIX[target.type];
+    return p ? `${p}${target.id}` : undefined;
+  }
+  if (attr === 'fqn' && target.type === 'dq_alert') return target.fqn;
+  return undefined;
+}
+
+function fieldPath(path: PropertyKey[]): string {
+  let out = '';
+  for (const p of path) out += typeof p === 'number' ? `[${p}]` : out ? `.${String(p)}` : String(p);
+  return out;
+}
+
+/** Resolves identity, references and validation for every resource of the manifest. */
+export function resolveManifest(manifest: Manifest, workspace: string): Resolution {
+  const diags: Diagnostic[] = [];
+  const { namespace } = manifest;
+  const movedTo = new Map(manifest.moved.map((m) => [m.to, m.from]));
+  const importTo = new Map(manifest.imports.map((i) => [i.to, i.id]));
+
+  // 1. identities
+  const idents = new Map<string, { type: ResourceType; id: string; fqn?: string }>();
+  const pre = manifest.resources.map((r) => {
+    const from = movedTo.get(r.address);
+    const fromName = from ? parseAddress(from)?.name : undefined;
+    if (from && parseAddress(from)?.type !== r.type) {
+      diags.push({ severity: 'error', summary: `moved block changes the type (${from} -> ${r.address})`, address: r.address, hint: 'A moved block keeps the resource type.' });
+    }
+    const identityName = fromName ?? r.name;
+    const pinnedId = typeof r.config.id === 'string' && !r.config.id.includes('${') ? r.config.id : undefined;
+    const importedId = importTo.get(r.address);
+    let id = pinnedId ?? importedId ?? deriveId(workspace, namespace, r.type, identityName);
+    let fqn: string | undefined;
+    if (r.type === 'dq_alert') {
+      const pinnedFqn = typeof r.config.fqn === 'string' ? r.config.fqn : undefined;
+      fqn = pinnedFqn ?? defaultFqn(namespace, identityName);
+      id = importedId ?? fqn;
+    }
+    idents.set(r.address, { type: r.type, id, fqn });
+    return { r, id, fqn, movedFrom: from, importedId };
+  });
+
+  // 2. duplicates
+  const seen = new Map<string, string>();
+  for (const p of pre) {
+    const key = `${p.r.type}:${p.r.type === 'dq_alert' ? `fqn:${p.fqn}` : p.id}`;
+    const other = seen.get(key);
+    if (other) {
+      diags.push({
+        severity: 'error',
+        summary: `${p.r.type === 'dq_alert' ? `fqn "${p.fqn}"` : `id ${p.id}`} is declared twice (${other} and ${p.r.address})`,
+        address: p.r.address,
+        source: p.r.source,
+        hint: 'Pin a different id or fqn on one of them.',
+      });
+    } else seen.set(key, p.r.address);
+  }
+
+  // 3. references, validation
+  const resources: ResolvedResource[] = [];
+  for (const p of pre) {
+    const r = p.r;
+    const deps = new Set(r.dependsOn);
+    const resolveStr = (s: string, field: string): string =>
+      s.replace(REF, (whole, type: string, name: string, attr: string) => {
+        const addr = `${type}.${name}`;
+        const target = idents.get(addr);
+        const v = target ? refValue(target, attr) : undefined;
+        if (!target || v === undefined) {
+          diags.push({
+            severity: 'error',
+            summary: target ? `reference ${whole} names an attribute dqform does not know` : `reference ${whole} points to nothing`,
+            address: r.address,
+            source: r.source,
+            field,
+            hint: target ? 'Use .id or .entity_id.' : `Declare ${addr} in this stack, or remove the reference (references across stacks are not supported).`,
+          });
+          return whole;
+        }
+        deps.add(addr);
+        return v;
+      });
+    const walk = (v: unknown, path: string): unknown => {
+      if (typeof v === 'string') return resolveStr(v, path);
+      if (Array.isArray(v)) return v.map((x, i) => walk(x, `${path}[${i}]`));
+      if (v && typeof v === 'object') {
+        const o: Record<string, unknown> = {};
+        for (const [k, x] of Object.entries(v)) o[k] = walk(x, path ? `${path}.${k}` : k);
+        return o;
+      }
+      return v;
+    };
+    const config = walk(r.config, '') as Record<string, unknown>;
+    const schema = RESOURCE_SCHEMAS[r.type] as unknown as z.ZodType<Record<string, unknown>>;
+    const parsed = schema.safeParse(config);
+    if (!parsed.success) {
+      for (const i of parsed.error.issues) {
+        const field = fieldPath(i.path);
+        diags.push({
+          severity: 'error',
+          summary: `${field ? `${field}: ` : ''}${i.message}`,
+          address: r.address,
+          source: r.source,
+          field: field || undefined,
+          hint: `Fix the ${field ? `"${field.split('.').map(camelToSnake).join('.')}" attribute` : 'resource'} in ${r.source ?? r.address}.`,
+        });
+      }
+      continue;
+    }
+    const desired = parsed.data;
+    if (r.type === 'dq_alert') {
+      for (const v of alertRuleViolations({ ...(desired as object), fqn: p.fqn ?? '' } as AlertWrite)) {
+        diags.push({ severity: 'error', summary: `${v.field}: ${v.message}`, address: r.address, source: r.source, field: v.field, hint: `rule ${v.ruleId}` });
+      }
+    }
+    checkResolverQl(desired, '', (field, message) =>
+      diags.push({ severity: 'error', summary: `${field}: ${message}`, address: r.address, source: r.source, field, hint: 'Fix the ResolverQL text.' }),
+    );
+    resources.push({
+      address: r.address,
+      type: r.type,
+      name: r.name,
+      id: p.id,
+      fqn: p.fqn,
+      desired,
+      lifecycle: r.lifecycle,
+      source: r.source,
+      dependsOn: [...deps].filter((d) => d !== r.address).sort(),
+      movedFrom: p.movedFrom,
+      importedId: p.importedId,
+    });
+  }
+
+  // 4. domain cycles through parentId
+  const domainByRef = new Map<string, ResolvedResource>();
+  for (const r of resources) if (r.type === 'dq_domain') domainByRef.set(r.id, r);
+  for (const r of resources) {
+    if (r.type !== 'dq_domain') continue;
+    const chain = [r.address];
+    let cur: ResolvedResource | undefined = r;
+    while (cur) {
+      const parent = (cur.desired.parentId as string | undefined)?.replace(/^domain-/, '');
+      if (!parent) break;
+      const next = domainByRef.get(parent);
+      if (!next) break;
+      chain.push(next.address);
+      if (next === r) {
+        diags.push({ severity: 'error', summary: `domain cycle: ${chain.join(' -> ')}`, address: r.address, source: r.source, field: 'parentId', hint: 'A domain cannot be its own ancestor; break the loop.' });
+        break;
+      }
+      if (chain.length > domainByRef.size + 1) break;
+      cur = next;
+    }
+  }
+
+  // 5. removed declarations
+  const removed: RemovedResource[] = manifest.removed
+    .filter((x) => x.destroy)
+    .map((x) => {
+      const a = parseAddress(x.from)!;
+      const type = a.type as ResourceType;
+      const fromName = a.name;
+      if (type === 'dq_alert') {
+        const fqn = defaultFqn(namespace, fromName);
+        return { address: x.from, type, id: fqn, fqn };
+      }
+      return { address: x.from, type, id: deriveId(workspace, namespace, type, fromName) };
+    });
+
+  resources.sort((a, b) => (a.address < b.address ? -1 : a.address > b.address ? 1 : 0));
+  return { workspace, namespace, stack: manifest.stack, resources, removed, diagnostics: diags };
+}
+
+/** Finds `resolverQl` strings anywhere in a desired config and reports parse errors. */
+function checkResolverQl(v: unknown, path: string, report: (field: string, message: string) => void): void {
+  if (Array.isArray(v)) return v.forEach((x, i) => checkResolverQl(x, `${path}[${i}]`, report));
+  if (!v || typeof v !== 'object') return;
+  for (const [k, x] of Object.entries(v)) {
+    const p = path ? `${path}.${k}` : k;
+    if (k === 'resolverQl' && typeof x === 'string') {
+      try {
+        parseResolverQl(x);
+      } catch (e) {
+        if (e instanceof ResolverQlError) report(p, e.message);
+        else throw e;
+      }
+    } else checkResolverQl(x, p, report);
+  }
+}
+
+export type { ManifestResource };

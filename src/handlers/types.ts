@@ -1,0 +1,80 @@
+/**
+ * One small interface per resource kind. The planner uses only the pure members
+ * (`fromLive`, `fromDesired`, `replaceReasons`, `sensitive`); plan and apply use the I/O members.
+ *
+ * Contract (terraform-plugin-framework's Resource, crossplane's ExternalClient):
+ * - `read` never writes; objects that do not exist are simply absent from its result.
+ * - `create` leaves nothing behind when it fails (or the same call can be repeated: ids are
+ *   deterministic, so a re-run adopts what a crashed run created).
+ * - `delete` treats 404 as success.
+ * - the pure members are deterministic functions of their arguments.
+ */
+import type { PlatformClient } from '../client';
+import type { ResourceType } from '../../schemas/manifest';
+import type { Change, Effects } from '../../schemas/plan';
+
+/** A live object as read, with the fields the engine reasons about lifted out. */
+export interface LiveObject {
+  /** The identity key the engine matches on: the id, or the fqn for alerts. */
+  key: string;
+  /** The platform id. */
+  id: string;
+  etag?: string;
+  /** Namespace of the as-code tool that owns it (kinds with configId only). */
+  configId?: string;
+  /** `SOURCE_APP` (UI) or `SOURCE_API`. */
+  source?: string;
+  /** Set on SQL tests deployed by a SQL-test rule: never managed directly. */
+  deploymentRuleId?: string;
+  /** The parsed read form. */
+  raw: Record<string, unknown>;
+}
+
+export interface HandlerContext {
+  workspace: string;
+  namespace: string;
+}
+
+export interface ReadQuery extends HandlerContext {
+  /** Keys (ids, or fqns for alerts) to read besides what the namespace owns. */
+  keys: string[];
+}
+
+export interface ResourceHandler {
+  readonly type: ResourceType;
+  /** Human label: `alert`, `monitor deployment rule`, ... */
+  readonly label: string;
+  /** Kinds with configId: objects of the namespace that code no longer declares are deleted. */
+  readonly prunable: boolean;
+  /** JSON pointers (in normalised form) of write-only values rendered `(sensitive)`. */
+  readonly sensitive?: readonly string[];
+
+  /**
+   * Reads live objects with list and batch calls (chunks of 200), never one GET per object:
+   * for prunable kinds every object of the workspace (so other namespaces and UI-made ones can
+   * be reported as not managed here); for the others, the objects with the given keys.
+   */
+  read(client: PlatformClient, q: ReadQuery): Promise<LiveObject[]>;
+
+  /** The comparable form of a live object (server-computed fields dropped, canonicalised). */
+  fromLive(raw: Record<string, unknown>): Record<string, unknown>;
+  /** The comparable form of a desired config (same normalisation as `fromLive`). */
+  fromDesired(desired: Record<string, unknown>): Record<string, unknown>;
+  /** Why going from `before` to `after` cannot be done in place (empty = it can). */
+  replaceReasons(before: Record<string, unknown>, after: Record<string, unknown>): string[];
+
+  /** Second-order effects of a change (deploy and delete overviews), if the kind has any. */
+  preview?(client: PlatformClient, change: Change, ctx: HandlerContext): Promise<Effects | undefined>;
+
+  /** Creates the object of `change.after` with id/fqn `change.id`; returns the new etag if known. */
+  create(client: PlatformClient, change: Change, ctx: HandlerContext): Promise<void>;
+  /** Updates in place with the plan's etag where the API takes one. */
+  update(client: PlatformClient, change: Change, ctx: HandlerContext): Promise<void>;
+  /** Deletes with the plan's etag where the API takes one; 404 is success. */
+  delete(client: PlatformClient, change: Change, ctx: HandlerContext): Promise<void>;
+  /**
+   * Optional batch write for creates and updates (SQL tests, rule deploys). Returns per-address
+   * errors; addresses not in the result succeeded.
+   */
+  writeMany?(client: PlatformClient, changes: Change[], ctx: HandlerContext): Promise<Map<string, Error>>;
+}
