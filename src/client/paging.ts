@@ -79,17 +79,19 @@ export interface BatchResult<T> {
 /** Thrown by batch helpers when the caller asks for it and any item failed. */
 export class BatchItemsError<T = unknown> extends Error {
   override readonly name = 'BatchItemsError';
-  constructor(
-    /** Every per-item error, in request order. */
-    readonly errors: BatchItemError[],
-    /** What did succeed (a batch is not atomic). */
-    readonly items: T[] = [],
-  ) {
-    const shown = errors.slice(0, 10).map((e) => `${e.id}: ${e.reason}`);
-    super(redact(`${errors.length} item(s) of a batch failed: ${shown.join('; ')}${errors.length > 10 ? `; and ${errors.length - 10} more` : ''}`));
+  /** Every per-item error, in request order (reasons redacted). */
+  readonly errors: BatchItemError[];
+  /** What did succeed (a batch is not atomic). */
+  readonly items: T[];
+  constructor(errors: BatchItemError[], items: T[] = []) {
+    const safe = errors.map((e) => ({ id: redact(e.id), reason: redact(e.reason) }));
+    const shown = safe.slice(0, 10).map((e) => `${e.id}: ${e.reason}`);
+    super(`${safe.length} item(s) of a batch failed: ${shown.join('; ')}${safe.length > 10 ? `; and ${safe.length - 10} more` : ''}`);
+    this.errors = safe;
+    this.items = items;
   }
   toJSON(): Record<string, unknown> {
-    return { errors: this.errors.map((e) => ({ id: e.id, reason: redact(e.reason) })), message: this.message, name: this.name };
+    return { errors: this.errors, message: this.message, name: this.name };
   }
 }
 
