@@ -2,7 +2,8 @@
  * Alerts v2 (`alerts.services.v2.AlertsService`): spec 2.2, 3.3, 4.1, 4.3, 4.4 and the upstream
  * facts "Alerts v2".
  *
- * Writes need SCOPE_MCP_WRITE; the reads (List, BatchGet) SCOPE_ENTITY_READ (README table).
+ * Writes need SCOPE_MCP_WRITE; the reads (List, BatchGet) SCOPE_ENTITY_READ (README table), or
+ * SCOPE_ISSUES_READ or SCOPE_MCP_WRITE (the client's ROUTES.md choice: a write credential reads back).
  * Alerts are stored in the `alerts` collection keyed by the server-assigned id; the
  * `alertFqns` collection indexes them by fqn (`{ id }` per fqn). Every write bumps the etag.
  *
@@ -73,7 +74,8 @@ export const DEMO_ALERT_ID = '5eed0000-0000-4000-8000-00000000a1e7';
 
 const BASE = '/api/alerts/v2';
 const WRITE = 'SCOPE_MCP_WRITE' as const;
-const READ = 'SCOPE_ENTITY_READ' as const;
+/** Reads: SCOPE_ENTITY_READ (README table), also SCOPE_ISSUES_READ or SCOPE_MCP_WRITE (as src/client/services/ROUTES.md). */
+const READ = ['SCOPE_ENTITY_READ', 'SCOPE_ISSUES_READ', 'SCOPE_MCP_WRITE'] as const;
 
 /** Returns a copy of a JSON value with object keys sorted (deterministic output). */
 export function sortKeys<T>(v: T): T {

@@ -2,7 +2,8 @@
  * Domains v2, data products v2, owners and ownerships v1 (spec 2.6, 4.1; upstream facts
  * "Domains v2, data products v2" and "Owners and ownerships v1").
  *
- * Writes need SCOPE_MCP_WRITE, reads SCOPE_ENTITY_READ (README table). Collections:
+ * Writes need SCOPE_MCP_WRITE, reads SCOPE_ENTITY_READ (README table) or SCOPE_MCP_WRITE (the
+ * client's ROUTES.md choice). Collections:
  * `domains`, `dataproducts`, `owners`, `ownerships`, keyed by the bare UUID (ids are accepted
  * bare or with the `domain-` / `dataproduct-` / `owner-` prefix).
  *
@@ -50,7 +51,8 @@ export type OwnerRecord = z.output<typeof Owner>;
 export type OwnershipRecord = z.output<typeof Ownership>;
 
 const WRITE = 'SCOPE_MCP_WRITE' as const;
-const READ = 'SCOPE_ENTITY_READ' as const;
+/** Reads: SCOPE_ENTITY_READ (README table) or SCOPE_MCP_WRITE (as src/client/services/ROUTES.md). */
+const READ = ['SCOPE_ENTITY_READ', 'SCOPE_MCP_WRITE'] as const;
 
 /** Demo seed ids (UI-made objects, SOURCE_APP). */
 export const DEMO_DOMAIN_ID = '5eed0000-0000-4000-8000-0000000d0a1a';
