@@ -1,0 +1,362 @@
+/**
+ * Automated-monitor deployment rules (spec 2.3, 4.5; upstream facts): Deploy, BatchDeploy,
+ * Delete, List, Batch, the deploy overview, the deleted overview and rules by asset path.
+ *
+ * Deploying (or deleting) a rule saves it and syncs the workspace's `monitors` collection
+ * with {@link placeMonitors} over every rule; the overviews are the same placement diffed
+ * against the stored monitors, without writing. See src/emulator/README.md ("Automated
+ * monitors") for the placement rules and the encodings chosen.
+ *
+ * Collections: `deploymentRules` ({@link StoredRule}, keyed by rule id) and `monitors`
+ * ({@link MonitorRecord}, keyed by {@link monitorKey}).
+ */
+import { z } from 'zod';
+import { BATCH_LIMIT, SourceEnum, type Source } from '../../../schemas/common';
+import {
+  BatchDeployResponse,
+  DeployDeploymentRuleRequest,
+  DeploymentRuleWrite,
+  type BatchGetDeploymentRulesResponse,
+  type DeploymentOverviewResponse,
+  type DeploymentRule,
+  type ListDeploymentRulesResponse,
+} from '../../../schemas/deployment-rules';
+import type { Query } from '../../../schemas/entities';
+import type { DataProduct } from '../../../schemas/governance';
+import { canonicalResolverQl, parseResolverQl, resolverQlToQuery, ResolverQlError } from '../../../schemas/resolverql';
+import type { EmulatorApp, RouteContext } from '../app';
+import { failedPrecondition, invalidArgument, notFound, parseBody, runBatch, zodViolations } from '../errors';
+import {
+  bareDataProductId,
+  diffMonitors,
+  keepsDeletedMonitors,
+  overviewOf,
+  placeMonitors,
+  type DataProductLookup,
+  type MonitorDiff,
+  type MonitorState,
+  type Placement,
+  type PlacementRule,
+} from '../monitors';
+import type { Store } from '../store';
+
+/** A stored rule: the rule (write form, normalised) plus its deployment order. */
+export interface StoredRule {
+  rule: PlacementRule;
+  /** Deployment order: an earlier rule keeps an asset another rule also selects. */
+  seq: number;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** A stored monitor. */
+export type MonitorRecord = MonitorState & { createdAt?: string; updatedAt?: string };
+
+/** Collection names (other modules may read the monitors). */
+export const RULES_COLLECTION = 'deploymentRules';
+export const MONITORS_COLLECTION = 'monitors';
+/** The data products collection written by the governance route module. */
+export const DATAPRODUCTS_COLLECTION = 'dataproducts';
+
+const BASE = '/api/monitors/automated/v1';
+/** Reads: the entity read scope (README table), or the write scope (the editor also reads; client ROUTES.md). */
+const READ = ['SCOPE_ENTITY_READ', 'SCOPE_MCP_WRITE'] as const;
+
+type RuleWrite = z.output<typeof DeploymentRuleWrite>;
+
+// ---------------------------------------------------------------------------------------------
+// Normalising a written rule
+
+/**
+ * The stored form of a written rule: `source` defaults to SOURCE_API; a `resolverQl` (which
+ * wins over `query`) is parsed, stored with its canonical `renderedResolverQl` and its
+ * translated `query`. Bad ResolverQL: INVALID_ARGUMENT naming the offset. A product rule
+ * naming a missing data product: FAILED_PRECONDITION.
+ */
+function normalise(w: RuleWrite, operation: string, field: string, dataproducts: DataProductLookup): PlacementRule {
+  const rule: PlacementRule = { id: w.id, title: w.title, source: w.source ?? 'SOURCE_API' };
+  if (w.configId !== undefined) rule.configId = w.configId;
+  const queryish = (kind: 'queryConfig' | 'exclusiveQueryConfig', c: { query?: Query; resolverQl?: string }) => {
+    const out: { query?: Query; resolverQl?: string; renderedResolverQl?: string } = {};
+    if (c.resolverQl !== undefined) {
+      try {
+        const ast = parseResolverQl(c.resolverQl);
+        out.query = resolverQlToQuery(ast);
+        out.resolverQl = c.resolverQl;
+        out.renderedResolverQl = canonicalResolverQl(c.resolverQl);
+      } catch (e) {
+        if (!(e instanceof ResolverQlError)) throw e;
+        throw invalidArgument(`deployment rule ${w.id}: invalid ResolverQL`, [
+          { field: `${field}.${kind}.resolverQl`, ruleId: `${operation}.${kind}.resolver_ql`, message: e.message },
+        ]);
+      }
+    } else if (c.query !== undefined) {
+      out.query = c.query;
+    } else {
+      throw invalidArgument(`deployment rule ${w.id}: ${kind} needs a selection`, [
+        { field: `${field}.${kind}`, ruleId: `${operation}.${kind}.selection_required`, message: 'set query or resolverQl' },
+      ]);
+    }
+    return out;
+  };
+  if (w.queryConfig) {
+    const { query: _q, resolverQl: _r, renderedResolverQl: _rr, ...rest } = w.queryConfig;
+    rule.queryConfig = { ...queryish('queryConfig', w.queryConfig), ...rest };
+  } else if (w.exclusiveQueryConfig) {
+    rule.exclusiveQueryConfig = queryish('exclusiveQueryConfig', w.exclusiveQueryConfig);
+  } else if (w.staticConfig) {
+    rule.staticConfig = { ...w.staticConfig };
+  } else if (w.exclusiveStaticConfig) {
+    rule.exclusiveStaticConfig = { ...w.exclusiveStaticConfig };
+  } else if (w.productConfig) {
+    const dp = dataproducts(bareDataProductId(w.productConfig.productId));
+    if (!dp || dp.deletedAt) throw failedPrecondition(`deployment rule ${w.id}: data product ${w.productConfig.productId} not found`);
+    rule.productConfig = { ...w.productConfig };
+  }
+  return rule;
+}
+
+// ---------------------------------------------------------------------------------------------
+// State helpers
+
+function rulesOf(store: Store) {
+  return store.collection<StoredRule>(RULES_COLLECTION);
+}
+
+function monitorsOf(store: Store) {
+  return store.collection<MonitorRecord>(MONITORS_COLLECTION);
+}
+
+function dataproductLookup(store: Store): DataProductLookup {
+  const c = store.collection<DataProduct>(DATAPRODUCTS_COLLECTION);
+  return (id) => c.get(id) ?? c.get(id.toLowerCase());
+}
+
+/** The stored rules in precedence (deployment) order. */
+function orderedRules(store: Store): StoredRule[] {
+  return rulesOf(store)
+    .values()
+    .sort((a, b) => a.seq - b.seq || (a.rule.id < b.rule.id ? -1 : a.rule.id > b.rule.id ? 1 : 0));
+}
+
+function managedMonitors(store: Store): MonitorRecord[] {
+  return monitorsOf(store).filter((m) => !m.kept);
+}
+
+/** Rules as they would be after `upserts` (replacing in place or appended) and `removed`. */
+function proposedRules(current: StoredRule[], upserts: PlacementRule[], removed: ReadonlySet<string> = new Set()): PlacementRule[] {
+  const byId = new Map(upserts.map((r) => [r.id, r]));
+  const out: PlacementRule[] = [];
+  for (const s of current) {
+    if (removed.has(s.rule.id)) continue;
+    const u = byId.get(s.rule.id);
+    out.push(u ?? s.rule);
+    byId.delete(s.rule.id);
+  }
+  for (const r of upserts) if (byId.get(r.id) === r) out.push(r);
+  return out;
+}
+
+interface Computed {
+  placement: Placement;
+  diff: MonitorDiff;
+}
+
+/** Places every rule of `rules` and diffs against the stored managed monitors. `oldRules` decide keeping for removed rules. */
+function compute(ctx: RouteContext, rules: PlacementRule[], oldRules: StoredRule[]): Computed {
+  const lookup = dataproductLookup(ctx.store);
+  const placement = placeMonitors(ctx.catalog, rules, lookup);
+  const nowById = new Map(rules.map((r) => [r.id, r]));
+  const oldById = new Map(oldRules.map((s) => [s.rule.id, s.rule]));
+  const diff = diffMonitors(managedMonitors(ctx.store), placement.monitors, (id) => keepsDeletedMonitors(nowById.get(id) ?? oldById.get(id)));
+  return { placement, diff };
+}
+
+/** Writes a diff into the monitors collection. */
+function apply(ctx: RouteContext, diff: MonitorDiff): void {
+  const monitors = monitorsOf(ctx.store);
+  const now = ctx.now().toISOString();
+  for (const m of diff.create) {
+    const old = monitors.get(m.id);
+    monitors.put(m.id, { ...m, createdAt: old?.createdAt ?? now, updatedAt: now });
+  }
+  for (const c of diff.change) monitors.put(c.after.id, { ...c.before, settings: c.after.settings, kept: undefined, updatedAt: now, etag: undefined } as MonitorRecord);
+  for (const m of diff.delete) monitors.delete(m.id);
+  for (const m of diff.keep) monitors.put(m.id, { ...m, kept: true, updatedAt: now, etag: undefined } as MonitorRecord);
+}
+
+/** Saves `upserts`, removes `removed`, and syncs the monitors. */
+function deployAll(ctx: RouteContext, upserts: PlacementRule[], removed: ReadonlySet<string> = new Set()): void {
+  const current = orderedRules(ctx.store);
+  const rules = proposedRules(current, upserts, removed);
+  const { diff } = compute(ctx, rules, current);
+  const coll = rulesOf(ctx.store);
+  const now = ctx.now().toISOString();
+  let seq = current.reduce((m, s) => Math.max(m, s.seq), 0);
+  for (const r of upserts) {
+    const old = coll.get(r.id);
+    coll.put(r.id, { rule: r, seq: old?.seq ?? ++seq, createdAt: old?.createdAt ?? now, updatedAt: now });
+  }
+  for (const id of removed) coll.delete(id);
+  apply(ctx, diff);
+}
+
+/** Managed monitor counts per rule id. */
+function monitorCounts(store: Store): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (const m of managedMonitors(store)) counts.set(m.ruleId, (counts.get(m.ruleId) ?? 0) + 1);
+  return counts;
+}
+
+/** The read form: the stored rule plus `monitorCount`. */
+function readForm(s: StoredRule, counts: Map<string, number>): DeploymentRule {
+  return { ...s.rule, monitorCount: counts.get(s.rule.id) ?? 0 };
+}
+
+function parseRuleParam(ctx: RouteContext): RuleWrite {
+  const raw = ctx.query.get('deploymentRule');
+  if (raw === null || raw === '') {
+    throw invalidArgument('deploy overview: the rule travels JSON-encoded in the query parameter deploymentRule (?deploymentRule=<JSON>)', [
+      { field: 'deploymentRule', ruleId: 'deploy_overview.deployment_rule.required', message: 'the JSON-encoded rule is required' },
+    ]);
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(raw);
+  } catch (e) {
+    throw invalidArgument(`deploy overview: deploymentRule is not JSON: ${(e as Error).message}`, [
+      { field: 'deploymentRule', ruleId: 'deploy_overview.deployment_rule.json', message: 'must be a JSON-encoded deployment rule' },
+    ]);
+  }
+  const r = DeploymentRuleWrite.safeParse(json);
+  if (!r.success) {
+    throw invalidArgument(
+      'invalid deploy_overview request',
+      zodViolations(r.error, 'deploy_overview').map((v) => ({ ...v, field: v.field ? `deploymentRule.${v.field}` : 'deploymentRule' })),
+    );
+  }
+  return r.data;
+}
+
+function intParam(ctx: RouteContext, name: string): number | undefined {
+  const v = ctx.query.get(name);
+  if (v === null || v === '') return undefined;
+  if (!/^\d+$/.test(v)) throw invalidArgument(`${name} must be a non-negative integer`, [{ field: name, ruleId: `list.${name}`, message: 'must be a non-negative integer' }]);
+  return Number(v);
+}
+
+function sourceParams(ctx: RouteContext): Set<Source> | undefined {
+  const raw = ctx.query.getAll('sources');
+  if (raw.length === 0) return undefined;
+  const out = new Set<Source>();
+  for (const s of raw) {
+    const r = SourceEnum.schema.safeParse(/^\d+$/.test(s) ? Number(s) : s);
+    if (!r.success || !SourceEnum.values.includes(r.data)) {
+      throw invalidArgument(`unknown source ${JSON.stringify(s)}`, [{ field: 'sources', ruleId: 'list.sources', message: `one of ${SourceEnum.values.join(', ')}` }]);
+    }
+    out.add(r.data);
+  }
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Routes
+
+/** Registers the deployment-rule routes. */
+export function register(app: EmulatorApp): void {
+  app.route('POST', `${BASE}/deployment-rules/deployed`, { scope: 'SCOPE_MCP_WRITE' }, (ctx) => {
+    const req = parseBody(DeployDeploymentRuleRequest, ctx.body, 'deploy');
+    const rule = normalise(req.deploymentRule, 'deploy', 'deploymentRule', dataproductLookup(ctx.store));
+    deployAll(ctx, [rule]);
+    return {};
+  });
+
+  app.route('POST', `${BASE}/deployment-rules/batch/deployed`, { scope: 'SCOPE_MCP_WRITE' }, (ctx) => {
+    const req = parseBody(z.object({ deploymentRules: z.array(z.unknown()) }), ctx.body, 'batch_deploy');
+    const lookup = dataproductLookup(ctx.store);
+    const idOf = (item: unknown, i: number) => {
+      const id = item && typeof item === 'object' ? (item as { id?: unknown }).id : undefined;
+      return typeof id === 'string' && id !== '' ? id : `#${i}`;
+    };
+    const { results, errors } = runBatch(req.deploymentRules, idOf, (item, i) => {
+      const field = `deploymentRules[${i}]`;
+      const r = DeploymentRuleWrite.safeParse(item);
+      if (!r.success) {
+        const violations = zodViolations(r.error, 'batch_deploy').map((v) => ({ ...v, field: v.field ? `${field}.${v.field}` : field }));
+        throw invalidArgument('invalid deployment rule', violations);
+      }
+      return normalise(r.data, 'batch_deploy', field, lookup);
+    });
+    const rules = results.map((r) => r.result);
+    if (rules.length) deployAll(ctx, rules);
+    return BatchDeployResponse.parse({ deployedIds: [...new Set(rules.map((r) => r.id))], errors });
+  });
+
+  app.route('DELETE', `${BASE}/deployment-rule/:id`, { scope: 'SCOPE_MCP_WRITE' }, (ctx) => {
+    const id = ctx.params.id;
+    if (!rulesOf(ctx.store).has(id)) return {}; // idempotent: deleting a missing rule is a no-op
+    deployAll(ctx, [], new Set([id]));
+    return {};
+  });
+
+  app.route('GET', `${BASE}/deployment-rule/:id/deleted`, { scope: READ }, (ctx): DeploymentOverviewResponse => {
+    const id = ctx.params.id;
+    if (!rulesOf(ctx.store).has(id)) throw notFound(`deployment rule ${id} not found`);
+    const current = orderedRules(ctx.store);
+    const { diff } = compute(ctx, proposedRules(current, [], new Set([id])), current);
+    return { overview: overviewOf(diff, id, []) };
+  });
+
+  app.route('GET', `${BASE}/deployment-rule`, { scope: READ }, (ctx): DeploymentOverviewResponse => {
+    const rule = normalise(parseRuleParam(ctx), 'deploy_overview', 'deploymentRule', dataproductLookup(ctx.store));
+    const current = orderedRules(ctx.store);
+    const { placement, diff } = compute(ctx, proposedRules(current, [rule]), current);
+    return { overview: overviewOf(diff, rule.id, placement.skipped(rule.id)) };
+  });
+
+  app.route('GET', `${BASE}/deployment-rules`, { scope: READ }, (ctx): ListDeploymentRulesResponse => {
+    const sources = sourceParams(ctx);
+    const configIds = ctx.query.getAll('configsFilter.ids');
+    const ruleIds = ctx.query.getAll('ruleIds');
+    const configSet = configIds.length ? new Set(configIds) : undefined;
+    const ruleSet = ruleIds.length ? new Set(ruleIds) : undefined;
+    const cursor = ctx.query.get('pagination.cursor') || ctx.query.get('cursor') || undefined;
+    const pageSize = intParam(ctx, 'pagination.pageSize') ?? intParam(ctx, 'pageSize');
+    const page = rulesOf(ctx.store).page(cursor, pageSize, (s) => {
+      if (sources && !sources.has(s.rule.source ?? 'SOURCE_APP')) return false;
+      if (configSet && !configSet.has(s.rule.configId ?? '')) return false;
+      if (ruleSet && !ruleSet.has(s.rule.id)) return false;
+      return true;
+    });
+    const counts = monitorCounts(ctx.store);
+    return { deploymentRules: page.items.map((s) => readForm(s, counts)), pageInfo: page.pageInfo };
+  });
+
+  app.route('GET', `${BASE}/deployment-rules/batch`, { scope: READ }, (ctx): BatchGetDeploymentRulesResponse => {
+    const ids = ctx.query.getAll('ids').filter((s) => s !== '');
+    if (ids.length > BATCH_LIMIT) {
+      throw invalidArgument(`at most ${BATCH_LIMIT} ids per batch; got ${ids.length}`, [{ field: 'ids', ruleId: 'batch.ids.max_items', message: `at most ${BATCH_LIMIT} ids` }]);
+    }
+    const coll = rulesOf(ctx.store);
+    const counts = monitorCounts(ctx.store);
+    const out: Record<string, DeploymentRule> = {};
+    for (const id of [...new Set(ids)].sort()) {
+      const s = coll.get(id);
+      if (s) out[id] = readForm(s, counts);
+    }
+    return { deploymentRules: out };
+  });
+
+  app.route('GET', `${BASE}/deployment-rules/:asset_path`, { scope: READ }, (ctx): { deploymentRules: DeploymentRule[] } => {
+    const path = ctx.params.asset_path;
+    const ruleIds = new Set(managedMonitors(ctx.store).filter((m) => m.assetPath === path).map((m) => m.ruleId));
+    const coll = rulesOf(ctx.store);
+    const counts = monitorCounts(ctx.store);
+    const rules = [...ruleIds]
+      .sort()
+      .map((id) => coll.get(id))
+      .filter((s): s is NonNullable<typeof s> => s !== undefined)
+      .map((s) => readForm(s, counts));
+    return { deploymentRules: rules };
+  });
+}
