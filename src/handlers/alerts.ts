@@ -1,0 +1,81 @@
+/**
+ * `dq_alert`: alerts v2, addressed by `fqn`.
+ *
+ * - read: List (all alert ids of the workspace, no filter, so other namespaces and UI-made alerts
+ *   are seen and reported) then BatchGet by id in chunks of 200: `1 + ceil(n / 200)` requests.
+ * - create and update: Upsert (PUT), keyed by fqn: a create retried after a crash adopts the
+ *   alert the first attempt made instead of failing or duplicating. Updates carry the plan's etag.
+ * - delete: Delete by fqn with the plan's etag; NOT_FOUND is success.
+ * - `source` is not part of the alert write shape (the client strips it); the server sets
+ *   SOURCE_API for API writes.
+ * - kind and `issueLifecycle.owner` cannot change in place: {@link alertsHandler.replaceReasons}.
+ */
+import type { PlatformClient } from '../client';
+import type { AlertWrite } from '../../schemas/alerts';
+import { alertKind } from '../../schemas/alerts';
+import type { Change } from '../../schemas/plan';
+import { normalise } from './normalise';
+import { afterOf, dropEmpty, ignoreNotFound, omit, qlFormAt } from './support';
+import type { HandlerContext, LiveObject, ReadQuery, ResourceHandler } from './types';
+
+/** Server-computed and identity fields of an alert. */
+export const ALERT_DROP = ['id', 'fqn', 'etag', 'createdAt', 'configId', 'source'] as const;
+
+/** The comparable form of an alert (live or desired). */
+export function canonicalAlert(a: Record<string, unknown>): Record<string, unknown> {
+  let o = omit(a, ALERT_DROP);
+  const kind = alertKind(o);
+  if (kind && o[kind] && typeof o[kind] === 'object') o[kind] = qlFormAt(o[kind] as Record<string, unknown>, 'trigger');
+  o = normalise(o);
+  o = dropEmpty(o, 'template');
+  if (kind && o[kind] && typeof o[kind] === 'object') o[kind] = dropEmpty(o[kind] as Record<string, unknown>, 'settings');
+  return o;
+}
+
+function alertWrite(change: Change, ctx: HandlerContext): AlertWrite {
+  return { ...afterOf(change), fqn: change.fqn ?? change.id, configId: ctx.namespace } as AlertWrite;
+}
+
+/** The `dq_alert` handler. */
+export const alertsHandler: ResourceHandler = {
+  type: 'dq_alert',
+  label: 'alert',
+  prunable: true,
+
+  async read(client: PlatformClient, _q: ReadQuery): Promise<LiveObject[]> {
+    const ids = await client.alerts.list();
+    if (ids.length === 0) return [];
+    const byId = await client.alerts.batchGet([...new Set(ids)].sort().map((id) => ({ id })));
+    return Object.values(byId)
+      .map((a) => ({ key: a.fqn, id: a.id, etag: a.etag, configId: a.configId, source: a.source, raw: a as unknown as Record<string, unknown> }))
+      .sort((x, y) => (x.key < y.key ? -1 : x.key > y.key ? 1 : 0));
+  },
+
+  fromLive: canonicalAlert,
+  fromDesired: canonicalAlert,
+
+  replaceReasons(before, after) {
+    const out: string[] = [];
+    const kb = alertKind(before);
+    const ka = alertKind(after);
+    if (kb && ka && kb !== ka) out.push(`the alert kind changes from ${kb} to ${ka}; the API cannot change an alert's kind in place`);
+    if (kb === 'issueLifecycle' && ka === 'issueLifecycle') {
+      const ob = (before.issueLifecycle as { owner?: string } | undefined)?.owner;
+      const oa = (after.issueLifecycle as { owner?: string } | undefined)?.owner;
+      if ((ob ?? '') !== (oa ?? '')) out.push(`issueLifecycle.owner changes from ${ob ?? '(none)'} to ${oa ?? '(none)'}; an issue alert's owner is fixed at create`);
+    }
+    return out;
+  },
+
+  async create(client, change, ctx) {
+    await client.alerts.upsert(alertWrite(change, ctx));
+  },
+
+  async update(client, change, ctx) {
+    await client.alerts.upsert(alertWrite(change, ctx), change.etag);
+  },
+
+  async delete(client, change) {
+    await ignoreNotFound(client.alerts.delete({ fqn: change.fqn ?? change.id }, change.etag));
+  },
+};

@@ -1,0 +1,149 @@
+/**
+ * `dq_monitor_deployment_rule`: automated-monitor deployment rules.
+ *
+ * - read: List every rule of the workspace (no filter; page size {@link LIST_PAGE_SIZE}):
+ *   `ceil(n / pageSize)` requests (one for an empty workspace). The list answers full rules, so
+ *   no batch get is needed.
+ * - create and update: Deploy (save and sync monitors) with `id`, `configId = namespace`,
+ *   `source = SOURCE_API`; rules carry no etag. writeMany: BatchDeploy, chunks of 200.
+ * - delete: Delete by id; NOT_FOUND is success.
+ * - preview: the deploy overview (create, update, replace) or the delete overview (delete).
+ */
+import type { PlatformClient } from '../client';
+import { MetricIdEnum, RULE_CONFIG_KINDS, type DeploymentOverview, type DeploymentRuleWrite, type MonitorSettings } from '../../schemas/deployment-rules';
+import { Effects, type Change } from '../../schemas/plan';
+import { normalise } from './normalise';
+import { afterOf, errorsByAddress, ignoreNotFound, LIST_PAGE_SIZE, omit, qlForm } from './support';
+import type { HandlerContext, LiveObject, ReadQuery, ResourceHandler } from './types';
+
+/** Server-computed and identity fields of a rule. */
+export const RULE_DROP = ['id', 'configId', 'source', 'monitorCount'] as const;
+
+/** The config kind a rule (or SQL-test rule) holds. */
+export function configKind(o: Record<string, unknown>, kinds: readonly string[] = RULE_CONFIG_KINDS): string | undefined {
+  return kinds.find((k) => o[k] !== undefined);
+}
+
+/** The comparable form of a monitor deployment rule (live or desired). */
+export function canonicalRule(r: Record<string, unknown>): Record<string, unknown> {
+  const o = omit(r, RULE_DROP);
+  const kind = configKind(o);
+  if (kind === 'queryConfig' || kind === 'exclusiveQueryConfig') o[kind] = qlForm(o[kind]);
+  return normalise(o);
+}
+
+/** The Deploy body of a change: the desired rule plus identity, namespace and source. */
+export function ruleWrite(change: Change, ctx: HandlerContext): DeploymentRuleWrite {
+  return { ...afterOf(change), id: change.id, configId: ctx.namespace, source: 'SOURCE_API' } as DeploymentRuleWrite;
+}
+
+const uniqSorted = (a: readonly string[]): string[] => [...new Set(a)].sort();
+const short = (v: string | undefined, prefix: string): string => (v ? v.replace(prefix, '') : '-');
+
+/** Metric ids as short text in enum order: `ROW_COUNT,DELAY` (`-` when none). */
+export function metricsText(ids: readonly string[] | undefined): string {
+  const num = (x: string): number => (MetricIdEnum.numbers as Record<string, number>)[x] ?? 99;
+  const m = [...new Set(ids ?? [])].sort((a, b) => num(a) - num(b) || (a < b ? -1 : a > b ? 1 : 0)).map((x) => short(x, 'METRIC_ID_'));
+  return m.length ? m.join(',') : '-';
+}
+
+/** Monitor settings as short text: `ERROR/BALANCED/ROW_COUNT,DELAY` (metrics sorted). */
+export function renderSettings(s: Partial<MonitorSettings>): string {
+  return `${short(s.severity, 'SEVERITY_')}/${short(s.sensitivity, 'SENSITIVITY_')}/${metricsText(s.metricIds)}`;
+}
+
+function delayModelOf(v: unknown): string | undefined {
+  const q = (v as { queryConfig?: { delayModel?: string } } | null | undefined)?.queryConfig;
+  const d = q?.delayModel;
+  return d && !/_UNSPECIFIED$/.test(d) ? d : undefined;
+}
+
+/**
+ * Maps a deploy or delete overview to {@link Effects}.
+ *
+ * Baseline resets (`baselineResets`), decided here:
+ * - a settings change whose metric set differs resets that monitor's learned baseline;
+ * - a change of `queryConfig.delayModel` between `before` and `after` resets the baseline of
+ *   every monitor that stays active (active and not newly created);
+ * - severity or sensitivity alone do not reset anything;
+ * - monitors in `monitorsToDelete` lose their baselines with the monitor; they are NOT repeated
+ *   in `baselineResets` (the renderer says it once for the deletions).
+ * Custom monitors the overview lists are merged into the same lists.
+ */
+export function overviewEffects(source: 'deploy-overview' | 'delete-overview', ov: DeploymentOverview, change?: Pick<Change, 'before' | 'after' | 'action'>): Effects {
+  const monitorsToCreate = uniqSorted([...ov.monitorsToCreateFor, ...ov.customMonitorsToCreateFor]);
+  const monitorsToDelete = uniqSorted([...ov.monitorsToDeleteFor, ...ov.customMonitorsToDeleteFor]);
+  const active = uniqSorted([...ov.activeMonitorsFor, ...ov.activeCustomMonitorsFor]);
+  const settingsChanges = ov.monitorSettingsChanges
+    .map((c) => ({ assetPath: c.monitoredAssetPath, from: renderSettings(c.originalSettings), to: renderSettings(c.newSettings) }))
+    .sort((a, b) => (a.assetPath < b.assetPath ? -1 : a.assetPath > b.assetPath ? 1 : 0));
+  const resets = new Map<string, string>();
+  for (const c of ov.monitorSettingsChanges) {
+    const from = uniqSorted(c.originalSettings.metricIds ?? []).join(',');
+    const to = uniqSorted(c.newSettings.metricIds ?? []).join(',');
+    if (from !== to) resets.set(c.monitoredAssetPath, `metrics change from ${metricsText(c.originalSettings.metricIds)} to ${metricsText(c.newSettings.metricIds)}`);
+  }
+  if (change && source === 'deploy-overview' && change.before) {
+    const db = delayModelOf(change.before);
+    const da = delayModelOf(change.after);
+    if (db !== da) {
+      const created = new Set(monitorsToCreate);
+      for (const p of active) if (!created.has(p) && !resets.has(p)) resets.set(p, `delay model changes from ${short(db, 'DELAY_MODEL_')} to ${short(da, 'DELAY_MODEL_')}`);
+    }
+  }
+  return Effects.parse({
+    source,
+    monitorsToCreate,
+    monitorsToDelete,
+    activeMonitors: active.length,
+    settingsChanges,
+    baselineResets: [...resets.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([assetPath, reason]) => ({ assetPath, reason })),
+    skipped: [...ov.skippedAssets].sort((a, b) => (a.assetPath < b.assetPath ? -1 : a.assetPath > b.assetPath ? 1 : 0)),
+  });
+}
+
+/** The `dq_monitor_deployment_rule` handler. */
+export const monitorDeploymentRulesHandler: ResourceHandler = {
+  type: 'dq_monitor_deployment_rule',
+  label: 'monitor deployment rule',
+  prunable: true,
+
+  async read(client: PlatformClient, _q: ReadQuery): Promise<LiveObject[]> {
+    const rules = await client.deploymentRules.list({}, LIST_PAGE_SIZE);
+    return rules
+      .map((r) => ({ key: r.id, id: r.id, configId: r.configId, source: r.source, raw: r as unknown as Record<string, unknown> }))
+      .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+  },
+
+  fromLive: canonicalRule,
+  fromDesired: canonicalRule,
+  replaceReasons: () => [],
+
+  async preview(client, change, ctx) {
+    const source = change.action === 'delete' ? 'delete-overview' : 'deploy-overview';
+    try {
+      const ov = change.action === 'delete' ? await client.deploymentRules.deleteOverview(change.id) : await client.deploymentRules.deployOverview(ruleWrite(change, ctx));
+      return overviewEffects(source, ov, change);
+    } catch (e) {
+      return Effects.parse({ source, error: (e as Error).message });
+    }
+  },
+
+  async create(client, change, ctx) {
+    await client.deploymentRules.deploy(ruleWrite(change, ctx));
+  },
+
+  async update(client, change, ctx) {
+    await client.deploymentRules.deploy(ruleWrite(change, ctx));
+  },
+
+  async delete(client, change) {
+    await ignoreNotFound(client.deploymentRules.delete(change.id));
+  },
+
+  async writeMany(client, changes, ctx) {
+    if (changes.length === 0) return new Map();
+    const res = await client.deploymentRules.batchDeploy(changes.map((c) => ruleWrite(c, ctx)));
+    return errorsByAddress(changes, res.errors);
+  },
+};

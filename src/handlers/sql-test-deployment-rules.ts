@@ -1,0 +1,101 @@
+/**
+ * `dq_sql_test_deployment_rule`: SQL-test deployment rules.
+ *
+ * - read: List every rule of the workspace (no filter; page size {@link LIST_PAGE_SIZE}):
+ *   `ceil(n / pageSize)` requests; the list answers full rules.
+ * - create and update: Deploy with `id`, `configId = namespace`, `source = SOURCE_API`; rules
+ *   carry no etag. writeMany: BatchDeploy in chunks of 200.
+ * - delete: Delete by id (the server deletes every test the rule deployed); NOT_FOUND is success.
+ * - preview: the deploy overview, or the delete overview with `losesHistory: true`.
+ * - normalisation: timezone `UTC` (the default) compares as absent at the config level.
+ */
+import type { PlatformClient } from '../client';
+import { SQL_TEST_RULE_CONFIG_KINDS, type SqlTestDeployOverview, type SqlTestDeploymentRuleWrite } from '../../schemas/sql-tests';
+import { Effects, type Change } from '../../schemas/plan';
+import { normalise } from './normalise';
+import { configKind } from './monitor-deployment-rules';
+import { dropDefaultTimezone } from './sql-tests';
+import { afterOf, errorsByAddress, ignoreNotFound, LIST_PAGE_SIZE, omit, qlForm } from './support';
+import type { HandlerContext, LiveObject, ReadQuery, ResourceHandler } from './types';
+
+/** Server-computed and identity fields of a SQL-test rule. */
+export const SQL_TEST_RULE_DROP = ['id', 'configId', 'source', 'testCount'] as const;
+
+/** The comparable form of a SQL-test rule (live or desired). */
+export function canonicalSqlTestRule(r: Record<string, unknown>): Record<string, unknown> {
+  const o = omit(r, SQL_TEST_RULE_DROP);
+  const kind = configKind(o, SQL_TEST_RULE_CONFIG_KINDS);
+  if (kind) {
+    let c = o[kind] as Record<string, unknown>;
+    if (kind === 'queryConfig' || kind === 'exclusiveQueryConfig') c = qlForm(c);
+    o[kind] = dropDefaultTimezone(c);
+  }
+  return normalise(o);
+}
+
+/** The Deploy body of a change. */
+export function sqlTestRuleWrite(change: Change, ctx: HandlerContext): SqlTestDeploymentRuleWrite {
+  return { ...afterOf(change), id: change.id, configId: ctx.namespace, source: 'SOURCE_API' } as SqlTestDeploymentRuleWrite;
+}
+
+const ref = (t: { tablePath: string; testName: string }): string => `${t.tablePath}/${t.testName}`;
+const refs = (a: readonly { tablePath: string; testName: string }[]): string[] => [...new Set(a.map(ref))].sort();
+
+/** Maps a SQL-test deploy (or delete) overview to {@link Effects}; a delete loses the tests' history. */
+export function sqlTestOverviewEffects(source: 'sql-test-overview' | 'sql-test-delete-overview', ov: SqlTestDeployOverview): Effects {
+  return Effects.parse({
+    source,
+    testsToCreate: refs(ov.testsToCreate),
+    testsToUpdate: refs(ov.testsToUpdate),
+    testsToDelete: refs(ov.testsToDelete),
+    testsToKeep: refs(ov.testsToKeep),
+    skipped: ov.skippedTables.map((s) => ({ assetPath: s.tablePath, reason: s.reason })).sort((a, b) => (a.assetPath < b.assetPath ? -1 : a.assetPath > b.assetPath ? 1 : 0)),
+    losesHistory: source === 'sql-test-delete-overview',
+  });
+}
+
+/** The `dq_sql_test_deployment_rule` handler. */
+export const sqlTestDeploymentRulesHandler: ResourceHandler = {
+  type: 'dq_sql_test_deployment_rule',
+  label: 'SQL-test deployment rule',
+  prunable: true,
+
+  async read(client: PlatformClient, _q: ReadQuery): Promise<LiveObject[]> {
+    const rules = await client.sqlTestRules.list({}, LIST_PAGE_SIZE);
+    return rules
+      .map((r) => ({ key: r.id, id: r.id, configId: r.configId, source: r.source, raw: r as unknown as Record<string, unknown> }))
+      .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+  },
+
+  fromLive: canonicalSqlTestRule,
+  fromDesired: canonicalSqlTestRule,
+  replaceReasons: () => [],
+
+  async preview(client, change, ctx) {
+    const source = change.action === 'delete' ? 'sql-test-delete-overview' : 'sql-test-overview';
+    try {
+      const ov = change.action === 'delete' ? await client.sqlTestRules.deleteOverview(change.id) : await client.sqlTestRules.overview(sqlTestRuleWrite(change, ctx));
+      return sqlTestOverviewEffects(source, ov);
+    } catch (e) {
+      return Effects.parse({ source, error: (e as Error).message, losesHistory: source === 'sql-test-delete-overview' });
+    }
+  },
+
+  async create(client, change, ctx) {
+    await client.sqlTestRules.deploy(sqlTestRuleWrite(change, ctx));
+  },
+
+  async update(client, change, ctx) {
+    await client.sqlTestRules.deploy(sqlTestRuleWrite(change, ctx));
+  },
+
+  async delete(client, change) {
+    await ignoreNotFound(client.sqlTestRules.delete(change.id));
+  },
+
+  async writeMany(client, changes, ctx) {
+    if (changes.length === 0) return new Map();
+    const res = await client.sqlTestRules.batchDeploy(changes.map((c) => sqlTestRuleWrite(c, ctx)));
+    return errorsByAddress(changes, res.errors);
+  },
+};

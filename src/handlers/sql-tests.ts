@@ -1,0 +1,86 @@
+/**
+ * `dq_sql_test`: SQL tests.
+ *
+ * - read: List every test of the workspace (no filter; page size {@link LIST_PAGE_SIZE}):
+ *   `ceil(n / pageSize)` requests. Tests deployed by a SQL-test rule carry `deploymentRuleId`
+ *   (lifted into the {@link LiveObject}); the engine never manages them directly.
+ * - create and update: BatchUpsert (full state, keyed by id) of one test; a per-item error is
+ *   thrown. writeMany: BatchUpsert in chunks of 200, per-item errors mapped to addresses.
+ * - delete: BatchDelete of one id; a per-item "not found" is success. SQL tests have no etag.
+ * - normalisation: timezone `UTC` is the server default and compares as absent.
+ */
+import type { PlatformClient } from '../client';
+import type { SqlTestWrite } from '../../schemas/sql-tests';
+import type { Change } from '../../schemas/plan';
+import { normalise } from './normalise';
+import { afterOf, errorsByAddress, ignoreNotFound, isNotFoundReason, ItemWriteError, LIST_PAGE_SIZE, omit } from './support';
+import type { HandlerContext, LiveObject, ReadQuery, ResourceHandler } from './types';
+
+/** Server-computed and identity fields of a SQL test. */
+export const SQL_TEST_DROP = ['id', 'configId', 'source', 'deploymentRuleId'] as const;
+
+/** The default time zone of tests and rules: compares as absent. */
+export const DEFAULT_TIMEZONE = 'UTC';
+
+/** Drops `timezone` when it is the default. */
+export function dropDefaultTimezone(o: Record<string, unknown>): Record<string, unknown> {
+  if (o.timezone === DEFAULT_TIMEZONE) {
+    const { timezone: _t, ...rest } = o;
+    return rest;
+  }
+  return o;
+}
+
+/** The comparable form of a SQL test (live or desired). */
+export function canonicalSqlTest(t: Record<string, unknown>): Record<string, unknown> {
+  return normalise(dropDefaultTimezone(omit(t, SQL_TEST_DROP)));
+}
+
+/** The BatchUpsert item of a change. */
+export function sqlTestWrite(change: Change, ctx: HandlerContext): SqlTestWrite {
+  return { ...afterOf(change), id: change.id, configId: ctx.namespace, source: 'SOURCE_API' } as SqlTestWrite;
+}
+
+/** The `dq_sql_test` handler. */
+export const sqlTestsHandler: ResourceHandler = {
+  type: 'dq_sql_test',
+  label: 'SQL test',
+  prunable: true,
+
+  async read(client: PlatformClient, _q: ReadQuery): Promise<LiveObject[]> {
+    const tests = await client.sqlTests.list({}, LIST_PAGE_SIZE);
+    return tests
+      .map((t) => ({ key: t.id, id: t.id, configId: t.configId, source: t.source, deploymentRuleId: t.deploymentRuleId, raw: t as unknown as Record<string, unknown> }))
+      .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+  },
+
+  fromLive: canonicalSqlTest,
+  fromDesired: canonicalSqlTest,
+  replaceReasons: () => [],
+
+  async create(client, change, ctx) {
+    const errors = await sqlTestsHandler.writeMany!(client, [change], ctx);
+    const e = errors.get(change.address);
+    if (e) throw e;
+  },
+
+  async update(client, change, ctx) {
+    await sqlTestsHandler.create(client, change, ctx);
+  },
+
+  async delete(client, change) {
+    await ignoreNotFound(
+      (async () => {
+        const res = await client.sqlTests.batchDelete([change.id]);
+        const err = res.errors.find((e) => !isNotFoundReason(e.reason));
+        if (err) throw new ItemWriteError(change.address, err.id, err.reason);
+      })(),
+    );
+  },
+
+  async writeMany(client, changes, ctx) {
+    if (changes.length === 0) return new Map();
+    const res = await client.sqlTests.batchUpsert(changes.map((c) => sqlTestWrite(c, ctx)));
+    return errorsByAddress(changes, res.errors);
+  },
+};

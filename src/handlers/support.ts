@@ -1,0 +1,121 @@
+/**
+ * Helpers shared by the resource handlers (beside `normalise.ts`, which the lead owns).
+ *
+ * - {@link qlForm}: a query-model selection that has no ResolverQL text is given its ResolverQL
+ *   rendering, on BOTH sides, so a desired `query` and a live `query` + `renderedResolverQl`
+ *   compare equal after `normalise` (which keeps ResolverQL and drops the translated query).
+ * - {@link dropEmpty}: optional sub-objects that default to `{}` on one side (schema defaults,
+ *   protojson zero values) are dropped when empty, on both sides.
+ * - {@link ignoreNotFound}: `delete` treats NOT_FOUND as success.
+ */
+import { NotFoundError } from '../client/errors';
+import { queryToResolverQl } from '../../schemas/resolverql';
+import type { Query } from '../../schemas/entities';
+import type { Change } from '../../schemas/plan';
+import { bare } from './normalise';
+
+/** Page size of the prunable kinds' full-workspace lists (the emulator's maximum; servers that cap lower still page). */
+export const LIST_PAGE_SIZE = 1000;
+
+/** A shallow copy of `o` without `keys`. */
+export function omit(o: Record<string, unknown>, keys: readonly string[]): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(o)) if (!keys.includes(k) && v !== undefined) out[k] = v;
+  return out;
+}
+
+/** Deep copy of a JSON value. */
+export function clone<T>(v: T): T {
+  return v === undefined ? v : (JSON.parse(JSON.stringify(v)) as T);
+}
+
+/** True for a plain object with no keys whose values are set. */
+export function isEmptyObject(v: unknown): boolean {
+  return !!v && typeof v === 'object' && !Array.isArray(v) && Object.values(v as object).every((x) => x === undefined);
+}
+
+/**
+ * Returns `o` with `o[key]` removed when it is an empty object (after the given zero values
+ * are removed with `normalise`, so call this on normalised values).
+ */
+export function dropEmpty(o: Record<string, unknown>, ...keys: string[]): Record<string, unknown> {
+  const out = { ...o };
+  for (const k of keys) if (isEmptyObject(out[k])) delete out[k];
+  return out;
+}
+
+/**
+ * A selection `{ query?, resolverQl?, renderedResolverQl? }` with ResolverQL text: when it
+ * carries only a `query`, the query is rendered to ResolverQL (the query is kept as the write
+ * form, so a query the renderer cannot express is compared as a query). Returns a copy.
+ */
+export function qlForm<T>(sel: T): T {
+  if (!sel || typeof sel !== 'object') return sel;
+  const s = sel as Record<string, unknown>;
+  const hasQl = (typeof s.resolverQl === 'string' && s.resolverQl !== '') || (typeof s.renderedResolverQl === 'string' && s.renderedResolverQl !== '');
+  if (hasQl || !s.query) return sel;
+  try {
+    return { ...s, resolverQl: queryToResolverQl(s.query as Query) } as T;
+  } catch {
+    return sel;
+  }
+}
+
+/** Applies {@link qlForm} to `o[key]` when present (returns a copy of `o`). */
+export function qlFormAt(o: Record<string, unknown>, key: string): Record<string, unknown> {
+  return o[key] === undefined ? o : { ...o, [key]: qlForm(o[key]) };
+}
+
+/** `bare(id)` lower-cased: the platform stores caller-chosen UUIDs bare and lower-case. */
+export function bareId(id: unknown): unknown {
+  const b = bare(id);
+  return typeof b === 'string' ? b.toLowerCase() : b;
+}
+
+/** True when the error is the client's NOT_FOUND. */
+export function isNotFound(e: unknown): boolean {
+  return e instanceof NotFoundError || (e as { name?: string } | undefined)?.name === 'NotFoundError';
+}
+
+/** Awaits `p`, treating NOT_FOUND as success. */
+export async function ignoreNotFound(p: Promise<unknown>): Promise<void> {
+  try {
+    await p;
+  } catch (e) {
+    if (!isNotFound(e)) throw e;
+  }
+}
+
+/** A batch per-item error reason that means "no such object" (delete of a missing one). */
+export function isNotFoundReason(reason: string): boolean {
+  return /not[ _-]?found|does not exist|no such/i.test(reason);
+}
+
+/** `change.after` as an object (create and update always carry one). */
+export function afterOf(change: Change): Record<string, unknown> {
+  if (!change.after || typeof change.after !== 'object') throw new Error(`${change.address}: ${change.action} without a desired value (after)`);
+  return clone(change.after as Record<string, unknown>);
+}
+
+/** An error for one item of a batch write, naming the address. */
+export class ItemWriteError extends Error {
+  override readonly name = 'ItemWriteError';
+  constructor(
+    readonly address: string,
+    readonly id: string,
+    readonly reason: string,
+  ) {
+    super(`${address} (${id}): ${reason}`);
+  }
+}
+
+/** Maps a batch result's per-item `errors[]` (keyed by id) to the addresses of `changes`. */
+export function errorsByAddress(changes: readonly Change[], errors: readonly { id: string; reason: string }[]): Map<string, Error> {
+  const byId = new Map(changes.map((c) => [c.id, c.address]));
+  const out = new Map<string, Error>();
+  for (const e of errors) {
+    const address = byId.get(e.id) ?? byId.get(String(bareId(e.id)));
+    if (address !== undefined && !out.has(address)) out.set(address, new ItemWriteError(address, e.id, e.reason));
+  }
+  return out;
+}
