@@ -1,0 +1,389 @@
+/** Alerts v2 routes over real HTTP (spec 2.2, 4.3, 4.4, 7; upstream facts "Alerts v2"). */
+import { startEmulator, type RunningEmulator } from '../../src/emulator';
+import { canonicalResolverQl } from '../../schemas/resolverql';
+import { ERROR_INFO_TYPE, VIOLATIONS_TYPE } from '../../schemas/common';
+import { call, expectStatus, tokenFor } from './core-helpers';
+
+let emu: RunningEmulator;
+let admin: string;
+let reader: string;
+
+beforeAll(async () => {
+  emu = await startEmulator({ port: 0, seed: 'empty' });
+  admin = await tokenFor(emu.url, 'demo-admin');
+  reader = await tokenFor(emu.url, 'demo-reader');
+});
+afterAll(async () => {
+  await emu?.close();
+});
+
+const api = (method: string, path: string, body?: unknown, token = admin) => call(emu.url, method, `/api/alerts/v2${path}`, { token, body });
+
+/** The rule ids of a google.rpc.Status body's violations. */
+function ruleIds(body: { details?: { '@type': string; violations?: { ruleId?: string }[] }[] }): string[] {
+  return (body.details ?? []).filter((d) => d['@type'] === VIOLATIONS_TYPE).flatMap((d) => (d.violations ?? []).map((v) => v.ruleId ?? ''));
+}
+
+let seq = 0;
+const issueAlert = (over: Record<string, unknown> = {}) => ({
+  name: 'Orders failing',
+  fqn: `ns.alert-${++seq}`,
+  configId: 'ns',
+  issueLifecycle: {
+    trigger: { resolverQl: 'and( with_type("table"), with_name("orders") )' },
+    targets: [{ email: { recipientEmails: ['team@example.com'] } }],
+    settings: { severities: ['ALERT_SEVERITY_ERROR'] },
+  },
+  ...over,
+});
+const incidentAlert = () => ({
+  name: 'Incidents',
+  fqn: `ns.incident-${++seq}`,
+  configId: 'ns',
+  incidentLifecycle: { targets: [{ slack: { channel: '#incidents' } }], settings: { states: ['STATE_OPEN'] } },
+});
+async function create(alert: Record<string, unknown>) {
+  const r = await api('POST', '', { alert });
+  expect(r.status).toBe(200);
+  return r.body.alert;
+}
+
+describe('Create', () => {
+  it('assigns an id, createdAt and an etag, stores configId, defaults source to SOURCE_API and renders the ResolverQL trigger', async () => {
+    const a = await create(issueAlert());
+    expect(a.id).toMatch(/^[0-9a-f-]{36}$/);
+    expect(typeof a.createdAt).toBe('string');
+    expect(a.etag).toBe(`W/"${a.id}-1"`);
+    expect(a.configId).toBe('ns');
+    expect(a.source).toBe('SOURCE_API');
+    expect(a.isDisabled).toBe(false);
+    expect(a.issueLifecycle.trigger.renderedResolverQl).toBe(canonicalResolverQl('and(with_type("table"),with_name("orders"))'));
+    expect(a.issueLifecycle.trigger.renderedResolverQl).toBe('and(with_type("table"),with_name("orders"))');
+    expect(a.issueLifecycle.trigger.query.parts.length).toBe(2);
+  });
+
+  it('takes source from the body', async () => {
+    const a = await create({ ...issueAlert(), source: 'SOURCE_APP' });
+    expect(a.source).toBe('SOURCE_APP');
+  });
+
+  it('refuses a taken fqn with ALREADY_EXISTS (409)', async () => {
+    const a = await create(issueAlert());
+    const r = await api('POST', '', { alert: issueAlert({ fqn: a.fqn }) });
+    expect(r.status).toBe(409);
+    expectStatus(r.body, 6);
+  });
+
+  const invalid: { reason: string; alert: Record<string, unknown>; ruleId: string }[] = [
+    {
+      reason: 'incident-lifecycle alerts refuse e-mail targets',
+      alert: { ...incidentAlert(), incidentLifecycle: { targets: [{ email: { recipientEmails: ['a@b.co'] } }], settings: { states: ['STATE_OPEN'] } } },
+      ruleId: 'alert.incident_lifecycle.targets',
+    },
+    {
+      reason: 'schema-change alerts refuse webhook targets',
+      alert: { name: 'sc', fqn: 'ns.sc-webhook', schemaChange: { trigger: { resolverQl: 'with_type("table")' }, targets: [{ webhook: { webhookId: 'w1' } }] } },
+      ruleId: 'alert.schema_change.targets',
+    },
+    {
+      reason: 'schema-change alerts refuse ongoing disabled',
+      alert: { name: 'sc', fqn: 'ns.sc-disabled', schemaChange: { trigger: { resolverQl: 'with_type("table")' }, targets: [{ slack: { channel: '#x' } }], settings: { ongoing: { disabled: {} } } } },
+      ruleId: 'alert.schema_change.ongoing',
+    },
+    {
+      reason: 'webhook targets need noGrouping on issue alerts',
+      alert: issueAlert({ issueLifecycle: { trigger: { resolverQl: 'with_type("table")' }, targets: [{ webhook: { webhookId: 'w' } }], settings: { severities: ['ALERT_SEVERITY_WARN'] } } }),
+      ruleId: 'alert.webhook.grouping',
+    },
+    {
+      reason: 'bad ResolverQL is INVALID_ARGUMENT with the parser message',
+      alert: issueAlert({ issueLifecycle: { trigger: { resolverQl: 'with_type(' }, targets: [{ slack: { channel: '#x' } }], settings: { severities: [2] } } }),
+      ruleId: 'create.trigger.resolver_ql',
+    },
+    {
+      reason: 'an alert holds exactly one kind',
+      alert: { ...issueAlert(), incidentLifecycle: incidentAlert().incidentLifecycle },
+      ruleId: 'create.alert',
+    },
+  ];
+  it.each(invalid)('refuses: $reason', async ({ alert, ruleId }) => {
+    const r = await api('POST', '', { alert });
+    expect(r.status).toBe(400);
+    expectStatus(r.body, 3);
+    expect(ruleIds(r.body)).toContain(ruleId);
+  });
+
+  it('puts the parser message of bad ResolverQL in the error', async () => {
+    const r = await api('POST', '', { alert: issueAlert({ issueLifecycle: { trigger: { resolverQl: 'with_type(' }, targets: [{ slack: { channel: '#x' } }], settings: { severities: [2] } } }) });
+    expect(r.body.message).toMatch(/offset \d+/);
+  });
+});
+
+describe('Upsert', () => {
+  it('creates when no alert holds the fqn, then replaces it keeping id and createdAt', async () => {
+    const w = issueAlert();
+    const first = await api('PUT', '', { alert: w });
+    expect(first.status).toBe(200);
+    const second = await api('PUT', '', { alert: { ...w, name: 'Renamed by upsert', template: { title: 't' } }, etag: first.body.alert.etag });
+    expect(second.status).toBe(200);
+    expect(second.body.alert.id).toBe(first.body.alert.id);
+    expect(second.body.alert.createdAt).toBe(first.body.alert.createdAt);
+    expect(second.body.alert.name).toBe('Renamed by upsert');
+    expect(second.body.alert.etag).not.toBe(first.body.alert.etag);
+  });
+
+  it('refuses a stale etag with ABORTED (409)', async () => {
+    const w = issueAlert();
+    const a = (await api('PUT', '', { alert: w })).body.alert;
+    await api('PUT', '', { alert: { ...w, name: 'moved on' } });
+    const r = await api('PUT', '', { alert: { ...w, name: 'late' }, etag: a.etag });
+    expect(r.status).toBe(409);
+    expectStatus(r.body, 10);
+  });
+
+  const refused: { reason: string; change: (w: ReturnType<typeof issueAlert>) => Record<string, unknown>; ruleId: string }[] = [
+    {
+      reason: 'changing the kind is a replace',
+      change: (w) => ({ name: w.name, fqn: w.fqn, incidentLifecycle: incidentAlert().incidentLifecycle }),
+      ruleId: 'upsert.kind_unchanged',
+    },
+    {
+      reason: 'changing issueLifecycle.owner is a replace',
+      change: (w) => ({ ...w, issueLifecycle: { ...w.issueLifecycle, owner: 'owner-5eed0000-0000-4000-8000-000000000e7a' } }),
+      ruleId: 'upsert.owner_unchanged',
+    },
+  ];
+  it.each(refused)('refuses with FAILED_PRECONDITION: $reason', async ({ change, ruleId }) => {
+    const w = issueAlert();
+    await api('PUT', '', { alert: w });
+    const r = await api('PUT', '', { alert: change(w) });
+    expect(r.status).toBe(400);
+    expectStatus(r.body, 9);
+    expect(ruleIds(r.body)).toEqual([ruleId]);
+  });
+});
+
+describe('UpdateSettings (spec 4.4)', () => {
+  const cases: { reason: string; target: 'issue' | 'incident'; body: Record<string, unknown>; status: number; code: number; ruleId: string }[] = [
+    { reason: 'rule 1: neither trigger nor settings', target: 'issue', body: {}, status: 400, code: 3, ruleId: 'update_settings.at_least_one_facet' },
+    {
+      reason: 'rule 4: trigger together with incident lifecycle settings',
+      target: 'issue',
+      body: { trigger: { resolverQl: 'with_type("table")' }, incidentLifecycle: { states: ['STATE_OPEN'] } },
+      status: 400,
+      code: 3,
+      ruleId: 'update_settings.trigger_requires_entity',
+    },
+    {
+      reason: 'rule 4: trigger on an incident lifecycle (non-entity) alert',
+      target: 'incident',
+      body: { trigger: { resolverQl: 'with_type("table")' } },
+      status: 400,
+      code: 3,
+      ruleId: 'update_settings.trigger_requires_entity',
+    },
+    {
+      reason: 'rule 3: settings of another kind would change the kind',
+      target: 'issue',
+      body: { schemaChange: { notifyUpstream: true } },
+      status: 400,
+      code: 9,
+      ruleId: 'update_settings.kind_unchanged',
+    },
+    {
+      reason: 'rule 3: incident settings on an issue alert',
+      target: 'issue',
+      body: { incidentLifecycle: { states: ['STATE_CLOSED'] } },
+      status: 400,
+      code: 9,
+      ruleId: 'update_settings.kind_unchanged',
+    },
+  ];
+  it.each(cases)('refuses $reason', async ({ target, body, status, code, ruleId }) => {
+    const a = await create(target === 'issue' ? issueAlert() : incidentAlert());
+    const r = await api('POST', '/settings', { identifier: { id: a.id }, ...body });
+    expect(r.status).toBe(status);
+    expectStatus(r.body, code);
+    expect(ruleIds(r.body)).toContain(ruleId);
+  });
+
+  it('rule 5: a stale etag is ABORTED (409)', async () => {
+    const a = await create(issueAlert());
+    await api('POST', '/rename', { identifier: { id: a.id }, name: 'changed' });
+    const r = await api('POST', '/settings', { identifier: { id: a.id }, issueLifecycle: { severities: ['ALERT_SEVERITY_FATAL'] }, etag: a.etag });
+    expect(r.status).toBe(409);
+    expectStatus(r.body, 10);
+  });
+
+  it('rule 2: an omitted facet is left unchanged (trigger only, then settings only)', async () => {
+    const a = await create(issueAlert());
+    const t = await api('POST', '/settings', { identifier: { fqn: a.fqn }, trigger: { resolverQl: 'with_tag( "staging" )' }, etag: a.etag });
+    expect(t.status).toBe(200);
+    expect(t.body.alert.issueLifecycle.trigger.renderedResolverQl).toBe('with_tag("staging")');
+    expect(t.body.alert.issueLifecycle.settings).toEqual(a.issueLifecycle.settings);
+    const s = await api('POST', '/settings', { identifier: { id: a.id }, issueLifecycle: { severities: [3], notifyUpstream: true }, etag: t.body.alert.etag });
+    expect(s.status).toBe(200);
+    expect(s.body.alert.issueLifecycle.settings).toEqual({ severities: ['ALERT_SEVERITY_FATAL'], notifyUpstream: true });
+    expect(s.body.alert.issueLifecycle.trigger).toEqual(t.body.alert.issueLifecycle.trigger);
+    expect(s.body.alert.issueLifecycle.targets).toEqual(a.issueLifecycle.targets);
+  });
+
+  it('updates incident lifecycle states of an incident alert', async () => {
+    const a = await create(incidentAlert());
+    const r = await api('POST', '/settings', { identifier: { id: a.id }, incidentLifecycle: { states: ['STATE_OPEN', 'STATE_CLOSED'] } });
+    expect(r.status).toBe(200);
+    expect(r.body.alert.incidentLifecycle.settings.states).toEqual(['STATE_OPEN', 'STATE_CLOSED']);
+  });
+
+  it('answers 404 for an unknown alert', async () => {
+    const r = await api('POST', '/settings', { identifier: { fqn: 'nope' }, issueLifecycle: { severities: [1] } });
+    expect(r.status).toBe(404);
+    expectStatus(r.body, 5);
+  });
+});
+
+describe('other writes', () => {
+  it('Rename, UpdateTargets (replaces), UpdateTemplate (omit clears), ToggleEnabled each bump the etag', async () => {
+    const a = await create(issueAlert({ template: { title: 'T', plain: 'P' } }));
+    const etags = [a.etag];
+    const renamed = await api('POST', '/rename', { identifier: { id: a.id }, name: 'New name', etag: a.etag });
+    expect(renamed.body.alert.name).toBe('New name');
+    etags.push(renamed.body.alert.etag);
+    const targets = await api('POST', '/targets', { identifier: { fqn: a.fqn }, targets: [{ slack: { channel: '#new' } }], etag: renamed.body.alert.etag });
+    expect(targets.body.alert.issueLifecycle.targets).toEqual([{ slack: { channel: '#new' } }]);
+    etags.push(targets.body.alert.etag);
+    const cleared = await api('POST', '/template', { identifier: { id: a.id } });
+    expect(cleared.status).toBe(200);
+    expect(cleared.body.alert.template).toBeUndefined();
+    etags.push(cleared.body.alert.etag);
+    const set = await api('POST', '/template', { identifier: { id: a.id }, template: { plain: 'hello' } });
+    expect(set.body.alert.template).toEqual({ plain: 'hello' });
+    etags.push(set.body.alert.etag);
+    const off = await api('POST', '/toggle', { identifier: { id: a.id }, isEnabled: false });
+    expect(off.body.alert.isDisabled).toBe(true);
+    etags.push(off.body.alert.etag);
+    const on = await api('POST', '/toggle', { identifier: { id: a.id }, isEnabled: true });
+    expect(on.body.alert.isDisabled).toBe(false);
+    etags.push(on.body.alert.etag);
+    expect(new Set(etags).size).toBe(etags.length);
+  });
+
+  it('UpdateTargets checks the kind/target rules and a stale etag', async () => {
+    const a = await create(incidentAlert());
+    const bad = await api('POST', '/targets', { identifier: { id: a.id }, targets: [{ msTeams: { channel: 'c' } }] });
+    expect(bad.status).toBe(400);
+    expect(ruleIds(bad.body)).toContain('alert.incident_lifecycle.targets');
+    const stale = await api('POST', '/targets', { identifier: { id: a.id }, targets: [{ slack: { channel: 'c' } }], etag: 'W/"x-1"' });
+    expect(stale.status).toBe(409);
+  });
+
+  it('Delete takes a JSON body, honours the etag, and a second delete is 404', async () => {
+    const a = await create(issueAlert());
+    const stale = await api('DELETE', '', { identifier: { id: a.id }, etag: 'W/"stale"' });
+    expect(stale.status).toBe(409);
+    const ok = await api('DELETE', '', { identifier: { fqn: a.fqn }, etag: a.etag });
+    expect(ok.status).toBe(200);
+    expect(ok.body).toEqual({});
+    const again = await api('DELETE', '', { identifier: { id: a.id } });
+    expect(again.status).toBe(404);
+    // The fqn is free again.
+    await create(issueAlert({ fqn: a.fqn }));
+  });
+
+  it('ToggleIncidentOwnerAlert sets the workspace flag', async () => {
+    for (const isEnabled of [true, false]) {
+      const r = await api('POST', '/incident-owner', { isEnabled });
+      expect(r.body).toEqual({ isEnabled });
+      expect(emu.app.store.workspace('demo').collection<{ isEnabled: boolean }>('alertWorkspaceSettings').get('incidentOwnerAlert')?.isEnabled).toBe(isEnabled);
+    }
+  });
+
+  it('SendTestAlert records one delivery per target', async () => {
+    const r = await api('POST', '/test', { targets: [{ slack: { channel: '#a' } }, { email: { recipientEmails: ['x@y.io'] } }] });
+    expect(r.status).toBe(200);
+    expect(r.body.deliveryIds).toHaveLength(2);
+    const deliveries = emu.app.store.workspace('demo').collection<{ target: unknown; kind: string }>('deliveries');
+    expect(deliveries.get(r.body.deliveryIds[0])?.target).toEqual({ slack: { channel: '#a' } });
+    expect(deliveries.get(r.body.deliveryIds[1])?.kind).toBe('TEST_ALERT');
+  });
+});
+
+describe('reads', () => {
+  it('List honours configsFilter and sources', async () => {
+    const mine = await create(issueAlert({ configId: 'team-a' }));
+    const other = await create(issueAlert({ configId: 'team-b' }));
+    const ui = await create({ ...issueAlert(), configId: undefined, source: 'SOURCE_APP' });
+    const all = (await api('POST', '/list', {})).body.alertsIds as string[];
+    expect(all).toEqual(expect.arrayContaining([mine.id, other.id, ui.id]));
+    expect([...all].sort()).toEqual(all);
+    expect((await api('POST', '/list', { configsFilter: { ids: ['team-a'] } })).body.alertsIds).toEqual([mine.id]);
+    const app = (await api('POST', '/list', { sources: ['SOURCE_APP'] })).body.alertsIds as string[];
+    expect(app).toContain(ui.id);
+    expect(app).not.toContain(mine.id);
+    expect((await api('POST', '/list', { sources: [1], configsFilter: { ids: ['team-b'] } })).body.alertsIds).toEqual([other.id]);
+  });
+
+  it('BatchGet by id or fqn keys the map by id and omits missing identifiers', async () => {
+    const a = await create(issueAlert());
+    const b = await create(incidentAlert());
+    const r = await api('POST', '/get', { identifiers: [{ id: a.id }, { fqn: b.fqn }, { id: 'missing' }, { fqn: 'missing' }] });
+    expect(r.status).toBe(200);
+    expect(Object.keys(r.body.alerts).sort()).toEqual([a.id, b.id].sort());
+    expect(r.body.alerts[b.id].fqn).toBe(b.fqn);
+  });
+
+  it('BatchGet refuses more than 200 identifiers', async () => {
+    const identifiers = Array.from({ length: 201 }, (_, i) => ({ id: `x${i}` }));
+    const r = await api('POST', '/get', { identifiers });
+    expect(r.status).toBe(400);
+    expect(ruleIds(r.body)).toEqual(['batch_get.identifiers.max_items']);
+  });
+});
+
+describe('scopes', () => {
+  it('the reader can list and batch-get', async () => {
+    const a = await create(issueAlert());
+    expect((await api('POST', '/list', {}, reader)).status).toBe(200);
+    const r = await api('POST', '/get', { identifiers: [{ id: a.id }] }, reader);
+    expect(r.status).toBe(200);
+    expect(r.body.alerts[a.id].id).toBe(a.id);
+  });
+
+  const writes: [string, string, unknown][] = [
+    ['POST', '', { alert: issueAlert() }],
+    ['PUT', '', { alert: issueAlert() }],
+    ['DELETE', '', { identifier: { id: 'x' } }],
+    ['POST', '/rename', { identifier: { id: 'x' }, name: 'n' }],
+    ['POST', '/settings', { identifier: { id: 'x' } }],
+    ['POST', '/targets', { identifier: { id: 'x' }, targets: [] }],
+    ['POST', '/template', { identifier: { id: 'x' } }],
+    ['POST', '/toggle', { identifier: { id: 'x' }, isEnabled: true }],
+    ['POST', '/incident-owner', { isEnabled: true }],
+    ['POST', '/test', { targets: [] }],
+  ];
+  it.each(writes)('the reader cannot %s /api/alerts/v2%s (403 naming SCOPE_MCP_WRITE)', async (method, path, body) => {
+    const r = await api(method, path, body, reader);
+    expect(r.status).toBe(403);
+    const s = expectStatus(r.body, 7);
+    expect(s.message).toContain('SCOPE_MCP_WRITE');
+    expect(s.details.find((d) => d['@type'] === ERROR_INFO_TYPE)?.metadata).toEqual({ scope: 'SCOPE_MCP_WRITE' });
+  });
+});
+
+describe('demo seed', () => {
+  it('has one UI-made alert: SOURCE_APP, no configId', async () => {
+    const demo = await startEmulator({ port: 0, seed: 'demo' });
+    try {
+      const t = await tokenFor(demo.url, 'demo-reader');
+      const ids = (await call(demo.url, 'POST', '/api/alerts/v2/list', { token: t, body: { sources: ['SOURCE_APP'] } })).body.alertsIds as string[];
+      expect(ids.length).toBeGreaterThanOrEqual(1);
+      const got = (await call(demo.url, 'POST', '/api/alerts/v2/get', { token: t, body: { identifiers: ids.map((id) => ({ id })) } })).body.alerts;
+      const a = got[ids[0]];
+      expect(a.source).toBe('SOURCE_APP');
+      expect(a.configId).toBeUndefined();
+      expect(a.issueLifecycle.trigger.renderedResolverQl).toBe('with_type("table",filter=with_name("orders"))');
+    } finally {
+      await demo.close();
+    }
+  });
+});
