@@ -1,0 +1,505 @@
+/**
+ * The eight hand-written (L2) resource constructs. Each extends its generated L1 class (so the
+ * resource type, the logical id, `id`/`entityId` attribute tokens, `lifecycle`, `moveTo`,
+ * `moveFromId` and `importFrom` are cdktf's own) and takes props named as the API names the
+ * fields. Ids are never computed here: `id` (and an alert's `fqn`) is written only when pinned;
+ * the engine derives the rest at plan time from (workspace, namespace, type, logical id).
+ */
+import type { ITerraformDependable, TerraformResourceLifecycle } from 'cdktf';
+import type { Construct } from 'constructs';
+import type { AlertSeverity, AlertTarget, AlertTemplate, Grouping, IncidentState, Ongoing } from '../schemas/alerts';
+import type { DelayModel, MetricId, Sensitivity, Severity } from '../schemas/deployment-rules';
+import type { EntityIdentifier, Query as QueryModel } from '../schemas/entities';
+import type { OwnerContact, OwnershipAlert, Priority } from '../schemas/governance';
+import type { DataPlatform, RuleTest, SqlTestAnnotation, SqlTestTemplate } from '../schemas/sql-tests';
+import * as l1alert from './generated/alert';
+import * as l1dp from './generated/data-product';
+import * as l1domain from './generated/domain';
+import * as l1mdr from './generated/monitor-deployment-rule';
+import * as l1owner from './generated/owner';
+import * as l1ownership from './generated/ownership';
+import * as l1sqltest from './generated/sql-test';
+import * as l1sqlrule from './generated/sql-test-deployment-rule';
+import { OwnerTarget, queryExpr, type QueryInput, type TargetInput } from './helpers';
+import { addLocalDiagnostic, reference, toL1, type Referenceable } from './internal';
+
+/** Meta-arguments every resource construct takes. */
+export interface DqResourceProps {
+  /**
+   * Terraform lifecycle. `preventDestroy: true` turns any plan that would delete the object into
+   * an error; `ignoreChanges` lists fields (snake_case, as in the JSON) that plan ignores, or `"all"`.
+   * @default - none
+   */
+  readonly lifecycle?: TerraformResourceLifecycle;
+  /**
+   * Explicit ordering dependencies (references already imply them).
+   * @default - none
+   */
+  readonly dependsOn?: ITerraformDependable[];
+}
+
+const meta = (p: DqResourceProps) => ({ lifecycle: p.lifecycle, dependsOn: p.dependsOn });
+const clean = <T extends object>(o: T): T => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as T;
+
+/** Query fields that accept ResolverQL text or a query model: text wins when there is text. */
+function queryFields(q: QueryInput): { resolverQl?: string; query?: QueryModel } {
+  const e = queryExpr(q);
+  return e.resolverQl !== undefined ? { resolverQl: e.resolverQl } : { query: e.toModel() };
+}
+/** Fields that take ResolverQL only. */
+function resolverQlOnly(scope: Construct, field: string, q: QueryInput): string {
+  const e = queryExpr(q);
+  if (e.resolverQl !== undefined) return e.resolverQl;
+  addLocalDiagnostic(scope, {
+    field,
+    summary: `${field} takes ResolverQL text, but the query given (${e.toString()}) has no ResolverQL form`,
+    hint: 'build the selection from Query.withType/withName/withAnnotation/inFolder/and/or/not or ResolverQL text',
+  });
+  return e.toString();
+}
+/** A query model (for fields that take the model only). */
+function modelOnly(scope: Construct, field: string, q: QueryInput): QueryModel {
+  try {
+    return queryExpr(q).toModel();
+  } catch (err) {
+    addLocalDiagnostic(scope, { field, summary: `${field}: ${(err as Error).message}`, hint: 'fix the ResolverQL text (see design.md for the subset)' });
+    return { parts: [] };
+  }
+}
+
+function targetsOf(scope: Construct, field: string, targets: TargetInput[]): AlertTarget[] {
+  return targets.map((t, i) =>
+    t instanceof OwnerTarget
+      ? { owner: { ownerPath: typeof t.owner === 'string' ? t.owner : reference(scope, `${field}[${i}].owner.ownerPath`, t.owner, 'entity_id') } }
+      : t,
+  );
+}
+
+function ref(scope: Construct, field: string, target: Referenceable | string | undefined, attr: 'id' | 'entity_id'): string | undefined {
+  if (target === undefined || typeof target === 'string') return target;
+  return reference(scope, field, target, attr);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Alerts
+
+/** Settings of an issue-lifecycle alert (the API's `issueLifecycle.settings`). */
+export interface IssueLifecycleSettingsProps {
+  /** Issue severities that notify; at least one, e.g. `['ALERT_SEVERITY_ERROR']`. */
+  readonly severities: AlertSeverity[];
+  /** @default false */
+  readonly notifyUpstream?: boolean;
+  /** @default false */
+  readonly allowSqlTestAuditLink?: boolean;
+  /** Repeat notifications: `{ disabled: {} }`, `{ stream: {} }` or `{ schedule: { cron } }`. @default - the platform's default */
+  readonly ongoing?: Ongoing;
+  /** `{ noGrouping: {} }` (needed with webhook targets) or `{ systemDetected: {} }`. @default - the platform's default */
+  readonly grouping?: Grouping;
+}
+/** An issue-lifecycle alert: notifies on issues of the entities the trigger selects. */
+export interface IssueLifecycleProps {
+  /** The entities watched: ResolverQL text or a {@link Query} expression. */
+  readonly trigger: QueryInput;
+  /** At least one target ({@link Target}). */
+  readonly targets: TargetInput[];
+  readonly settings: IssueLifecycleSettingsProps;
+  /** The owner of the alert (fixed at create; changing it replaces the alert). @default - none */
+  readonly owner?: Referenceable | string;
+}
+/** A schema-change alert. Webhook targets are not allowed. */
+export interface SchemaChangeProps {
+  readonly trigger: QueryInput;
+  readonly targets: TargetInput[];
+  /** @default {} */
+  readonly settings?: { readonly notifyUpstream?: boolean; readonly ongoing?: Ongoing };
+}
+/** An incident-lifecycle alert. E-mail and Teams targets are not allowed. */
+export interface IncidentLifecycleProps {
+  readonly targets: TargetInput[];
+  /** Incident states that notify, e.g. `['STATE_OPEN']`. */
+  readonly settings: { readonly states: IncidentState[] };
+}
+/** Props of {@link Alert}: exactly one of `issueLifecycle`, `schemaChange`, `incidentLifecycle`. */
+export interface AlertProps extends DqResourceProps {
+  /** Display name (1-255 characters). */
+  readonly name: string;
+  /** Pinned fqn. @default `<namespace>.<logical id>` (derived by the engine) */
+  readonly fqn?: string;
+  /** @default false */
+  readonly isDisabled?: boolean;
+  /** Message template. @default - the platform's */
+  readonly template?: AlertTemplate;
+  readonly issueLifecycle?: IssueLifecycleProps;
+  readonly schemaChange?: SchemaChangeProps;
+  readonly incidentLifecycle?: IncidentLifecycleProps;
+}
+
+/** An alert (`dq_alert`). Addressed by fqn; pruned by namespace. */
+export class Alert extends l1alert.Alert {
+  constructor(scope: Construct, id: string, props: AlertProps) {
+    super(scope, id, { ...meta(props), ...toL1<l1alert.AlertConfig>('dq_alert', Alert.desired(scope, props)) });
+    if (props.fqn !== undefined) this.addOverride('fqn', props.fqn);
+    // References are resolved once the construct exists (they need its stack).
+    const il = props.issueLifecycle;
+    const sc = props.schemaChange;
+    const inc = props.incidentLifecycle;
+    const patch = toL1<l1alert.AlertConfig>('dq_alert', {
+      issueLifecycle: il && { ...Alert.issue(il), targets: targetsOf(this, 'issueLifecycle.targets', il.targets), owner: ref(this, 'issueLifecycle.owner', il.owner, 'entity_id') },
+      schemaChange: sc && { ...Alert.schema(sc), targets: targetsOf(this, 'schemaChange.targets', sc.targets) },
+      incidentLifecycle: inc && { targets: targetsOf(this, 'incidentLifecycle.targets', inc.targets), settings: inc.settings },
+    });
+    if (patch.issueLifecycle) this.putIssueLifecycle(patch.issueLifecycle);
+    if (patch.schemaChange) this.putSchemaChange(patch.schemaChange);
+    if (patch.incidentLifecycle) this.putIncidentLifecycle(patch.incidentLifecycle);
+  }
+  private static issue(il: IssueLifecycleProps) {
+    return { trigger: queryFields(il.trigger), settings: clean({ ...il.settings }) };
+  }
+  private static schema(sc: SchemaChangeProps) {
+    return { trigger: queryFields(sc.trigger), settings: sc.settings ?? {} };
+  }
+  private static desired(_scope: Construct, p: AlertProps): Record<string, unknown> {
+    return clean({ name: p.name, isDisabled: p.isDisabled, template: p.template });
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Monitor deployment rules
+
+/** Monitor settings every deploying config carries. */
+export interface MonitorSettingsProps {
+  /** Severity of the monitors' issues. */
+  readonly severity: Severity;
+  /** Anomaly sensitivity. */
+  readonly sensitivity: Sensitivity;
+  /** Metrics to monitor: at least one, unique. */
+  readonly metricIds: MetricId[];
+}
+/** Deploys monitors on the entities a query selects. */
+export interface RuleQueryConfigProps extends MonitorSettingsProps {
+  /** ResolverQL text or a {@link Query} expression. */
+  readonly query: QueryInput;
+  /** Per-metric sensitivity overrides. @default - none */
+  readonly metricOptions?: { sensitivity: Sensitivity; metricId: MetricId }[];
+  /** @default - the platform's */
+  readonly delayModel?: DelayModel;
+  /** @default false */
+  readonly keepDeletedMonitors?: boolean;
+}
+/** Deploys monitors on one asset path. */
+export interface RuleStaticConfigProps extends MonitorSettingsProps {
+  /** Asset path, e.g. `wh-prod::mart::orders`. */
+  readonly path: string;
+}
+/** Deploys monitors on a data product's assets. */
+export interface RuleProductConfigProps extends MonitorSettingsProps {
+  /** The data product: a {@link DataProduct} in the same stack, or its id. */
+  readonly product: Referenceable | string;
+  /** Also monitor upstream: `{ all: {} }` or `{ sources: {} }`. @default - none */
+  readonly upstream?: { all?: Record<string, never>; sources?: Record<string, never> };
+  /** Which of the product's own assets: `{ all: {} }` or `{ selection: query }`. @default - none */
+  readonly self?: { all?: Record<string, never>; selection?: QueryInput };
+  /** @default false */
+  readonly keepDeletedMonitors?: boolean;
+}
+/** Props of {@link MonitorDeploymentRule}: a title and exactly one config. */
+export interface MonitorDeploymentRuleProps extends DqResourceProps {
+  /** Title (1-100 characters). */
+  readonly title: string;
+  /** Pinned id (a UUID). @default - derived by the engine */
+  readonly id?: string;
+  readonly queryConfig?: RuleQueryConfigProps;
+  /** Excludes the selected entities from other rules. */
+  readonly exclusiveQueryConfig?: { readonly query: QueryInput };
+  readonly staticConfig?: RuleStaticConfigProps;
+  /** Excludes one asset path from other rules. */
+  readonly exclusiveStaticConfig?: { readonly path: string };
+  readonly productConfig?: RuleProductConfigProps;
+}
+
+/** An automated-monitor deployment rule (`dq_monitor_deployment_rule`). */
+export class MonitorDeploymentRule extends l1mdr.MonitorDeploymentRule {
+  constructor(scope: Construct, id: string, props: MonitorDeploymentRuleProps) {
+    super(scope, id, { ...meta(props), ...toL1<l1mdr.MonitorDeploymentRuleConfig>('dq_monitor_deployment_rule', { id: props.id, title: props.title }) });
+    const qc = props.queryConfig;
+    const pc = props.productConfig;
+    const cfg = toL1<l1mdr.MonitorDeploymentRuleConfig>('dq_monitor_deployment_rule', {
+      queryConfig: qc && clean({ ...qc, query: undefined, ...queryFields(qc.query) }),
+      exclusiveQueryConfig: props.exclusiveQueryConfig && queryFields(props.exclusiveQueryConfig.query),
+      staticConfig: props.staticConfig,
+      exclusiveStaticConfig: props.exclusiveStaticConfig,
+      productConfig: pc && clean({
+        productId: ref(this, 'productConfig.productId', pc.product, 'id'),
+        severity: pc.severity,
+        sensitivity: pc.sensitivity,
+        metricIds: pc.metricIds,
+        upstream: pc.upstream,
+        self: pc.self && clean({ all: pc.self.all, selection: pc.self.selection !== undefined ? { query: modelOnly(this, 'productConfig.self.selection.query', pc.self.selection) } : undefined }),
+        keepDeletedMonitors: pc.keepDeletedMonitors,
+      }),
+    });
+    if (cfg.queryConfig) this.putQueryConfig(cfg.queryConfig);
+    if (cfg.exclusiveQueryConfig) this.putExclusiveQueryConfig(cfg.exclusiveQueryConfig);
+    if (cfg.staticConfig) this.putStaticConfig(cfg.staticConfig);
+    if (cfg.exclusiveStaticConfig) this.putExclusiveStaticConfig(cfg.exclusiveStaticConfig);
+    if (cfg.productConfig) this.putProductConfig(cfg.productConfig);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// SQL tests
+
+/** Props of {@link SqlTest}: exactly one of `sqlExpression` and `template`. */
+export interface SqlTestProps extends DqResourceProps {
+  /** Pinned id (1-200 characters). @default - derived by the engine */
+  readonly id?: string;
+  /** Name (1-255 characters). */
+  readonly name: string;
+  /** @default - none */
+  readonly description?: string;
+  /** @default - the platform's */
+  readonly severity?: Severity;
+  /** Where the test runs, e.g. `{ warehouseAccount: { account: 'wh-prod', database: 'analytics' } }` or `{ integrationId }`. */
+  readonly platform: DataPlatform;
+  /** iCal RRULE, e.g. `FREQ=DAILY;BYHOUR=6`. */
+  readonly recurrenceRule: string;
+  /** IANA time zone. @default "UTC" */
+  readonly timezone?: string;
+  /** @default - none */
+  readonly annotations?: SqlTestAnnotation[];
+  /** @default false */
+  readonly saveFailures?: boolean;
+  /** A SQL expression that returns the failing rows. */
+  readonly sqlExpression?: string;
+  /** A template test on one table: `{ identifier: Entity.warehouseAccountTable({...}), notNull: { columns: ['id'] } }`. */
+  readonly template?: SqlTestTemplate;
+}
+
+/** A SQL test (`dq_sql_test`). */
+export class SqlTest extends l1sqltest.SqlTest {
+  constructor(scope: Construct, id: string, props: SqlTestProps) {
+    const { lifecycle: _l, dependsOn: _d, ...desired } = props;
+    super(scope, id, { ...meta(props), ...toL1<l1sqltest.SqlTestConfig>('dq_sql_test', clean(desired)) });
+  }
+}
+
+/** Settings every deploying SQL-test rule config carries. */
+export interface SqlTestRuleSettingsProps {
+  /** Tests deployed on every matched table: at least one. */
+  readonly tests: RuleTest[];
+  /** iCal RRULE, e.g. `FREQ=DAILY`. */
+  readonly recurrenceRule: string;
+  /** @default "UTC" */
+  readonly timezone?: string;
+  /** @default - the platform's */
+  readonly severity?: Severity;
+  /** @default false */
+  readonly saveFailures?: boolean;
+  /** @default false */
+  readonly keepRemovedTests?: boolean;
+}
+/** Props of {@link SqlTestDeploymentRule}: a title and exactly one config. */
+export interface SqlTestDeploymentRuleProps extends DqResourceProps {
+  readonly title: string;
+  /** Pinned id (a UUID). @default - derived by the engine */
+  readonly id?: string;
+  readonly queryConfig?: SqlTestRuleSettingsProps & { readonly query: QueryInput };
+  readonly exclusiveQueryConfig?: { readonly query: QueryInput };
+  readonly staticConfig?: SqlTestRuleSettingsProps & { readonly path: string };
+  readonly exclusiveStaticConfig?: { readonly path: string };
+}
+
+/** A SQL-test deployment rule (`dq_sql_test_deployment_rule`). */
+export class SqlTestDeploymentRule extends l1sqlrule.SqlTestDeploymentRule {
+  constructor(scope: Construct, id: string, props: SqlTestDeploymentRuleProps) {
+    const qc = props.queryConfig;
+    super(scope, id, {
+      ...meta(props),
+      ...toL1<l1sqlrule.SqlTestDeploymentRuleConfig>('dq_sql_test_deployment_rule', clean({
+        id: props.id,
+        title: props.title,
+        queryConfig: qc && clean({ ...qc, query: undefined, ...queryFields(qc.query) }),
+        exclusiveQueryConfig: props.exclusiveQueryConfig && queryFields(props.exclusiveQueryConfig.query),
+        staticConfig: props.staticConfig,
+        exclusiveStaticConfig: props.exclusiveStaticConfig,
+      })),
+    });
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Governance: owners, domains, data products, ownerships
+
+/** Props of {@link Owner}. */
+export interface OwnerProps extends DqResourceProps {
+  /** Pinned id (a UUID). @default - derived by the engine */
+  readonly id?: string;
+  /** Title (1-500 characters). */
+  readonly title: string;
+  /** How to reach the owner ({@link Contact}). @default - none (contacts are left as they are) */
+  readonly contacts?: OwnerContact[];
+}
+/** An owner (`dq_owner`). `owner.id` and `owner.entityId` are references for other constructs. */
+export class Owner extends l1owner.Owner {
+  constructor(scope: Construct, id: string, props: OwnerProps) {
+    super(scope, id, { ...meta(props), ...toL1<l1owner.OwnerConfig>('dq_owner', clean({ id: props.id, title: props.title, contacts: props.contacts })) });
+  }
+}
+
+/** One part of a domain's definition. Set exactly one key. */
+export interface DomainPartInput {
+  /** An entity id (opaque). */
+  readonly entityId?: string;
+  /** A data product construct (same stack) or data product id. */
+  readonly dataProduct?: Referenceable | string;
+  /** A sub-domain construct (same stack) or domain id. */
+  readonly domain?: Domain | string;
+  /** Entities selected by ResolverQL. */
+  readonly query?: QueryInput;
+}
+/** Props of {@link Domain}. */
+export interface DomainProps extends DqResourceProps {
+  /** Pinned id (a UUID). @default - derived by the engine */
+  readonly id?: string;
+  /** Name (1-100 characters). */
+  readonly name: string;
+  /** @default - none */
+  readonly description?: string;
+  /** The parent domain (same stack) or its id. @default - top level */
+  readonly parent?: Domain | string;
+  /**
+   * Members. Data products declared with `domain: thisDomain` are added here too. An empty
+   * list clears the definition.
+   * @default - no definition written (left as it is), unless data products join
+   */
+  readonly parts?: DomainPartInput[];
+}
+
+/** A domain (`dq_domain`). */
+export class Domain extends l1domain.Domain {
+  private parentDomain?: Domain;
+  private readonly partList: Record<string, unknown>[] = [];
+  /** @internal Sub-domains named in parts (for cycle checks). */
+  readonly _subDomains: Domain[] = [];
+  private hasDefinition = false;
+
+  constructor(scope: Construct, id: string, props: DomainProps) {
+    super(scope, id, { ...meta(props), ...toL1<l1domain.DomainConfig>('dq_domain', clean({ id: props.id, name: props.name, description: props.description })) });
+    if (props.parent !== undefined) this.setParent(props.parent);
+    if (props.parts !== undefined) {
+      this.hasDefinition = true;
+      props.parts.forEach((p) => this.addPart(p));
+      this.writeDefinition();
+    }
+  }
+  /** The parent domain construct, if one was given. */
+  get parent(): Domain | undefined {
+    return this.parentDomain;
+  }
+  /** Sets (or moves to) a parent domain: a construct in the same stack or a domain id. */
+  setParent(parent: Domain | string): void {
+    this.parentDomain = typeof parent === 'string' ? undefined : parent;
+    this.parentId = typeof parent === 'string' ? parent : reference(this, 'parentId', parent, 'id');
+  }
+  /** Adds one member (see {@link DomainPartInput}). */
+  addPart(part: DomainPartInput): void {
+    const i = this.partList.length;
+    const field = `definition.parts[${i}]`;
+    const keys = (['entityId', 'dataProduct', 'domain', 'query'] as const).filter((k) => part[k] !== undefined);
+    if (keys.length !== 1) {
+      addLocalDiagnostic(this, { field, summary: `${field}: set exactly one of entityId, dataProduct, domain, query; got ${keys.length ? keys.join(' and ') : 'none'}`, hint: 'split the part into one part per member' });
+    }
+    if (part.domain instanceof Domain) this._subDomains.push(part.domain);
+    this.partList.push(clean({
+      entityId: part.entityId,
+      dataproductId: ref(this, `${field}.dataproductId`, part.dataProduct, 'id'),
+      domainId: typeof part.domain === 'string' ? part.domain : part.domain && reference(this, `${field}.domainId`, part.domain, 'id'),
+      query: part.query !== undefined ? { resolverQl: resolverQlOnly(this, `${field}.query.resolverQl`, part.query) } : undefined,
+    }));
+    this.hasDefinition = true;
+    this.writeDefinition();
+  }
+  private writeDefinition(): void {
+    if (!this.hasDefinition) return;
+    const cfg = toL1<l1domain.DomainConfig>('dq_domain', { definition: { parts: this.partList } });
+    this.putDefinition(cfg.definition!);
+  }
+}
+
+/** One part of a data product's definition (leaf parts only): set exactly one key. */
+export interface DataProductPartInput {
+  readonly entityId?: string;
+  readonly query?: QueryInput;
+}
+/** Props of {@link DataProduct}. */
+export interface DataProductProps extends DqResourceProps {
+  /** Pinned id (a UUID). @default - derived by the engine */
+  readonly id?: string;
+  /** Title (1-500 characters). */
+  readonly title: string;
+  /** @default - none */
+  readonly description?: string;
+  /** @default - none */
+  readonly folder?: string;
+  /** `PRIORITY_P1`, `PRIORITY_P2` or `PRIORITY_P3`. @default - none */
+  readonly priority?: Priority;
+  /** Members. @default - no definition written */
+  readonly parts?: DataProductPartInput[];
+  /** A domain this product belongs to: adds `{ dataproductId }` to that domain's definition. @default - none */
+  readonly domain?: Domain;
+}
+/** A data product (`dq_data_product`). */
+export class DataProduct extends l1dp.DataProduct {
+  constructor(scope: Construct, id: string, props: DataProductProps) {
+    super(scope, id, { ...meta(props), ...toL1<l1dp.DataProductConfig>('dq_data_product', clean({ id: props.id, title: props.title, description: props.description, folder: props.folder, priority: props.priority })) });
+    if (props.parts !== undefined) {
+      const parts = props.parts.map((p, i) => {
+        const field = `definition.parts[${i}]`;
+        if ((p.entityId === undefined) === (p.query === undefined)) {
+          addLocalDiagnostic(this, { field, summary: `${field}: set exactly one of entityId and query`, hint: 'use one part per member' });
+        }
+        return clean({ entityId: p.entityId, query: p.query !== undefined ? { resolverQl: resolverQlOnly(this, `${field}.query.resolverQl`, p.query) } : undefined });
+      });
+      this.putDefinition(toL1<l1dp.DataProductConfig>('dq_data_product', { definition: { parts } }).definition!);
+    }
+    if (props.domain) props.domain.addPart({ dataProduct: this });
+  }
+}
+
+/** Props of {@link Ownership}: an owner and exactly one of `dataProduct` and `query`. */
+export interface OwnershipProps extends DqResourceProps {
+  /** Pinned id (a UUID). @default - derived by the engine */
+  readonly id?: string;
+  /** The owner: an {@link Owner} in the same stack or an owner id. */
+  readonly owner: Referenceable | string;
+  /** Owns a data product (construct in the same stack, or id). */
+  readonly dataProduct?: Referenceable | string;
+  /** Owns the entities a ResolverQL query selects. */
+  readonly query?: QueryInput;
+  /** Owner alerting: `{ severities, notifyUpstream, isDisabled }`. @default - none */
+  readonly alert?: OwnershipAlert;
+}
+/** An ownership (`dq_ownership`). */
+export class Ownership extends l1ownership.Ownership {
+  constructor(scope: Construct, id: string, props: OwnershipProps) {
+    super(scope, id, { ...meta(props), ownerId: '', selection: {} as l1ownership.OwnershipSelection });
+    this.ownerId = ref(this, 'ownerId', props.owner, 'id') ?? '';
+    if ((props.dataProduct === undefined) === (props.query === undefined)) {
+      addLocalDiagnostic(this, { field: 'selection', summary: 'selection: set exactly one of dataProduct and query', hint: 'declare one Ownership per selection' });
+    }
+    const cfg = toL1<l1ownership.OwnershipConfig>('dq_ownership', clean({
+      id: props.id,
+      selection: clean({
+        dataproductId: ref(this, 'selection.dataproductId', props.dataProduct, 'id'),
+        query: props.query !== undefined ? { resolverQl: resolverQlOnly(this, 'selection.query.resolverQl', props.query) } : undefined,
+      }),
+      alert: props.alert,
+    }));
+    if (cfg.id !== undefined) this.id = cfg.id;
+    this.putSelection(cfg.selection ?? ({} as l1ownership.OwnershipSelection));
+    if (cfg.alert) this.putAlert(cfg.alert);
+  }
+}
+
+/** @internal Identifiers are exported for helpers' typings. */
+export type { EntityIdentifier };

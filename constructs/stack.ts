@@ -1,0 +1,75 @@
+/**
+ * {@link DqStack}: a TerraformStack with a namespace and the `dq` provider block.
+ */
+import { LocalBackend, TerraformStack } from 'cdktf';
+import type { Construct } from 'constructs';
+import { DqProvider } from './generated/provider';
+import { addLocalDiagnostic } from './internal';
+import { collectDiagnostics, formatDiagnostic } from './validation';
+
+/** Props of {@link DqStack}. Credentials never go here: they come from the environment. */
+export interface DqStackProps {
+  /**
+   * The namespace: the `configId` of every alert, rule and SQL test this stack manages, and the
+   * boundary of pruning. Lower-case letters, digits, `_`, `-`, `.`; at most 63 characters.
+   */
+  readonly namespace: string;
+  /** Platform region. @default - `DQ_REGION` from the environment, else "eu" */
+  readonly region?: 'eu' | 'us' | 'au';
+  /** Platform base URL (overrides region). @default - `DQ_BASE_URL` from the environment */
+  readonly baseUrl?: string;
+}
+
+const REMOVABLE = ['dq_domain', 'dq_data_product', 'dq_owner', 'dq_ownership'];
+const STACK = Symbol.for('dqform.constructs.DqStack');
+
+/**
+ * A stack of dqform resources. Writes `provider.dq = [{ namespace, region?, base_url? }]`,
+ * `terraform.required_providers.dq = { source: "dqform/dq", version }` and a local backend
+ * with a relative path (`terraform.<stack id>.tfstate`), so synth output names no path of the
+ * machine. Validates every construct in it at synth (see {@link collectDiagnostics}).
+ */
+export class DqStack extends TerraformStack {
+  /** True for a {@link DqStack} (also across copies of this package). */
+  static isDqStack(x: unknown): x is DqStack {
+    return typeof x === 'object' && x !== null && STACK in x;
+  }
+  /** The stack's namespace. */
+  readonly namespace: string;
+  /** The provider construct. */
+  readonly provider: DqProvider;
+  private readonly removedAddresses: string[] = [];
+
+  constructor(scope: Construct, id: string, props: DqStackProps) {
+    super(scope, id);
+    Object.defineProperty(this, STACK, { value: true });
+    this.namespace = props.namespace;
+    new LocalBackend(this, { path: `terraform.${id}.tfstate` });
+    this.provider = new DqProvider(this, 'dq', { namespace: props.namespace, region: props.region, baseUrl: props.baseUrl });
+    this.node.addValidation({ validate: () => collectDiagnostics(this).filter((d) => d.severity === 'error').map(formatDiagnostic) });
+  }
+
+  /**
+   * Declares that the domain, data product, owner or ownership that lived at `address`
+   * (`dq_domain.old_name`) is to be deleted by the next apply. Emits a Terraform
+   * `removed { from, lifecycle { destroy = true } }` block. Objects with a namespace (alerts,
+   * rules, SQL tests) need no declaration: removing them from code deletes them.
+   */
+  removed(address: string): void {
+    const type = address.split('.')[0];
+    if (address.split('.').length !== 2 || !REMOVABLE.includes(type)) {
+      addLocalDiagnostic(this, {
+        field: `removed[${this.removedAddresses.length}]`,
+        summary: `removed("${address}"): expected "<type>.<name>" with type one of ${REMOVABLE.join(', ')}`,
+        hint: 'alerts, deployment rules and SQL tests are deleted by removing them from code; no declaration is needed',
+      });
+    }
+    this.removedAddresses.push(address);
+    const blocks = [...this.removedAddresses].sort().map((from) => ({ from, lifecycle: { destroy: true } }));
+    this.addOverride('removed', blocks);
+  }
+  /** The addresses declared with {@link removed}, sorted. */
+  get removedList(): readonly string[] {
+    return [...this.removedAddresses].sort();
+  }
+}

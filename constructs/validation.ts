@@ -1,0 +1,278 @@
+/**
+ * Offline validation of the desired state, before any network call. Every finding is collected
+ * (never first-error-only) as a {@link Diagnostic} naming the construct path, the field and what
+ * to do. `app.synth()` fails with all errors of a stack ({@link DqStack} registers
+ * {@link collectDiagnostics} with `node.addValidation`); {@link validateApp} returns them as data.
+ *
+ * What is checked:
+ * - each resource's desired config, exactly as the engine will read it (the synthesised
+ *   attributes, keys converted to lowerCamelCase, references `${...}` resolved to their text),
+ *   against `RESOURCE_SCHEMAS[type]`;
+ * - alert kind/target rules (`alertRuleViolations`): incident-lifecycle alerts with e-mail or
+ *   Teams targets, schema-change alerts with webhooks, ...;
+ * - ResolverQL text (`parseResolverQl`), cron expressions (5 fields), RRULEs (`FREQ=...`);
+ * - duplicate pinned ids and fqns in the app, two stacks of one namespace declaring the same
+ *   address, references to constructs in another stack, domain cycles, `removed` declarations.
+ */
+import { App, DefaultTokenResolver, StringConcat, TerraformResource, TerraformStack, Tokenization } from 'cdktf';
+import type { IConstruct } from 'constructs';
+import type { z } from 'zod';
+import { alertRuleViolations, type AlertWrite } from '../schemas/alerts';
+import { Manifest, RESOURCE_SCHEMAS, RESOURCE_TYPES, type ResourceType } from '../schemas/manifest';
+import { parseResolverQl } from '../schemas/resolverql';
+import { camelDeep, localDiagnostics, type Diagnostic } from './internal';
+import { Domain } from './resources';
+
+export type { Diagnostic };
+
+const STACK = Symbol.for('dqform.constructs.DqStack');
+const META_KEYS = ['lifecycle', 'depends_on', 'provider', 'count', 'for_each', 'provisioner', 'connection', '//'];
+
+/** One line per diagnostic: `<path>: <field>: <summary> (<hint>)`. */
+export function formatDiagnostic(d: Diagnostic): string {
+  return `${d.constructPath}${d.field ? `: ${d.field}` : ''}: ${d.summary}${d.hint ? `. Fix: ${d.hint}` : ''}`;
+}
+
+function fieldPath(path: readonly PropertyKey[]): string {
+  let out = '';
+  for (const p of path) out += typeof p === 'number' ? `[${p}]` : out ? `.${String(p)}` : String(p);
+  return out;
+}
+
+function hintFor(issue: z.core.$ZodIssue, field: string): string {
+  if (field.endsWith('metricIds') && issue.code === 'too_small') return 'list at least one metric, e.g. METRIC_ID_ROW_COUNT';
+  switch (issue.code) {
+    case 'too_small':
+      return `give ${field} at least ${String((issue as { minimum?: unknown }).minimum)} ${(issue as { origin?: string }).origin === 'array' ? 'item(s)' : 'character(s)'}`;
+    case 'too_big':
+      return `shorten ${field} to at most ${String((issue as { maximum?: unknown }).maximum)}`;
+    case 'invalid_value':
+      return `use one of ${((issue as { values?: unknown[] }).values ?? []).map(String).join(', ')}`;
+    case 'invalid_type':
+      return `set ${field} to a ${(issue as { expected?: string }).expected ?? 'valid value'}`;
+    default:
+      return `correct ${field || 'the props'} of this construct`;
+  }
+}
+
+const isRef = (s: string) => s.includes('${');
+
+const RRULE_KEYS = new Set(['FREQ', 'INTERVAL', 'COUNT', 'UNTIL', 'BYSECOND', 'BYMINUTE', 'BYHOUR', 'BYDAY', 'BYMONTHDAY', 'BYYEARDAY', 'BYWEEKNO', 'BYMONTH', 'BYSETPOS', 'WKST']);
+const FREQS = new Set(['SECONDLY', 'MINUTELY', 'HOURLY', 'DAILY', 'WEEKLY', 'MONTHLY', 'YEARLY']);
+
+/** Why an RRULE is bad, or undefined. Accepts an optional `RRULE:` prefix. */
+export function rruleProblem(rule: string): string | undefined {
+  const body = rule.replace(/^RRULE:/, '');
+  const parts = body.split(';').filter((p) => p !== '');
+  const keys: string[] = [];
+  for (const p of parts) {
+    const m = /^([A-Z]+)=([^=;]+)$/.exec(p);
+    if (!m) return `"${p}" is not KEY=VALUE`;
+    if (!RRULE_KEYS.has(m[1])) return `unknown RRULE part ${m[1]}`;
+    if (keys.includes(m[1])) return `${m[1]} given twice`;
+    keys.push(m[1]);
+    if (m[1] === 'FREQ' && !FREQS.has(m[2])) return `FREQ=${m[2]} is not one of ${[...FREQS].join(', ')}`;
+    if (['INTERVAL', 'COUNT'].includes(m[1]) && !/^\d+$/.test(m[2])) return `${m[1]} must be a number`;
+  }
+  if (!keys.includes('FREQ')) return 'FREQ is missing';
+  return undefined;
+}
+
+/** Why a 5-field cron expression is bad, or undefined. */
+export function cronProblem(cron: string): string | undefined {
+  const fields = cron.trim().split(/\s+/);
+  if (fields.length !== 5) return `expected 5 fields (minute hour day-of-month month day-of-week), got ${fields.length}`;
+  const ranges: [number, number][] = [[0, 59], [0, 23], [1, 31], [1, 12], [0, 7]];
+  for (let i = 0; i < 5; i++) {
+    for (const item of fields[i].split(',')) {
+      const m = /^(\*|(\d+)(?:-(\d+))?|[A-Za-z]{3}(?:-[A-Za-z]{3})?)(?:\/(\d+))?$/.exec(item);
+      if (!m) return `field ${i + 1} "${fields[i]}" is not a cron field`;
+      for (const n of [m[2], m[3]]) {
+        if (n !== undefined && (Number(n) < ranges[i][0] || Number(n) > ranges[i][1])) return `field ${i + 1}: ${n} is outside ${ranges[i][0]}-${ranges[i][1]}`;
+      }
+    }
+  }
+  return undefined;
+}
+
+/** Walks a desired value for text fields with their own grammar. */
+function textChecks(v: unknown, path: (string | number)[], out: (field: string, summary: string, hint: string) => void): void {
+  if (Array.isArray(v)) return v.forEach((x, i) => textChecks(x, [...path, i], out));
+  if (v === null || typeof v !== 'object') return;
+  for (const [k, x] of Object.entries(v as Record<string, unknown>)) {
+    const p = [...path, k];
+    if (typeof x === 'string' && !isRef(x)) {
+      if (k === 'resolverQl') {
+        try {
+          parseResolverQl(x);
+        } catch (err) {
+          out(fieldPath(p), `bad ResolverQL: ${(err as Error).message}`, 'fix the query text; the subset is with_type, with_name, with_annotation, with_tag, with_platform, in_folder, and, or, not');
+        }
+      } else if (k === 'cron') {
+        const why = cronProblem(x);
+        if (why) out(fieldPath(p), `bad cron "${x}": ${why}`, 'write 5 fields, e.g. "0 9 * * 1-5"');
+      } else if (k === 'recurrenceRule') {
+        const why = rruleProblem(x);
+        if (why) out(fieldPath(p), `bad RRULE "${x}": ${why}`, 'write an iCal RRULE, e.g. "FREQ=DAILY;BYHOUR=6"');
+      }
+    } else textChecks(x, p, out);
+  }
+}
+
+function isDqType(t: string): t is ResourceType {
+  return (RESOURCE_TYPES as string[]).includes(t);
+}
+
+interface Entry {
+  resource: TerraformResource;
+  stack: TerraformStack;
+  type: ResourceType;
+  logicalId: string;
+  config: Record<string, unknown>;
+  namespace?: string;
+}
+
+function entriesOf(scope: IConstruct): Entry[] {
+  const out: Entry[] = [];
+  for (const c of scope.node.findAll()) {
+    if (!TerraformResource.isTerraformResource(c) || !isDqType(c.terraformResourceType)) continue;
+    const stack = TerraformStack.of(c);
+    const tf = Tokenization.resolve(c.toTerraform(), { scope: stack, resolver: new DefaultTokenResolver(new StringConcat()), preparing: false }) as { resource: Record<string, Record<string, Record<string, unknown>>> };
+    const [logicalId, raw] = Object.entries(tf.resource[c.terraformResourceType])[0];
+    const stripped = Object.fromEntries(Object.entries(raw).filter(([k]) => !META_KEYS.includes(k)));
+    const ns = STACK in stack ? (stack as unknown as { namespace: string }).namespace : undefined;
+    out.push({ resource: c, stack, type: c.terraformResourceType, logicalId, config: camelDeep(stripped) as Record<string, unknown>, namespace: ns });
+  }
+  return out;
+}
+
+function resourceDiagnostics(e: Entry): Diagnostic[] {
+  const out: Diagnostic[] = [];
+  const path = e.resource.node.path;
+  const add = (field: string, summary: string, hint: string) => out.push({ severity: 'error', summary, detail: `${e.type}.${e.logicalId} (${path}): ${field ? `${field}: ` : ''}${summary}`, constructPath: path, field: field || undefined, hint });
+  const schema = RESOURCE_SCHEMAS[e.type] as unknown as z.ZodType;
+  const parsed = schema.safeParse(e.config);
+  if (!parsed.success) {
+    for (const issue of parsed.error.issues) {
+      const field = fieldPath(issue.path);
+      add(field, issue.message, hintFor(issue, field));
+    }
+  }
+  if (e.type === 'dq_alert') {
+    for (const v of alertRuleViolations((parsed.success ? parsed.data : e.config) as AlertWrite)) {
+      add(v.field ?? '', v.message ?? v.ruleId ?? 'alert rule violated', 'change the targets or settings as the message says');
+    }
+  }
+  textChecks(e.config, [], add);
+  return out;
+}
+
+function stacksOf(scope: IConstruct): TerraformStack[] {
+  return scope.node.findAll().filter((c): c is TerraformStack => TerraformStack.isStack(c));
+}
+
+/** Diagnostics that need the whole app: duplicates, cycles, removed declarations. */
+function appDiagnostics(all: Entry[], app: IConstruct): Diagnostic[] {
+  const out: Diagnostic[] = [];
+  const dup = (key: (e: Entry) => string | undefined, what: (e: Entry, k: string) => string, hint: string) => {
+    const seen = new Map<string, Entry[]>();
+    for (const e of all) {
+      const k = key(e);
+      if (k === undefined) continue;
+      seen.set(k, [...(seen.get(k) ?? []), e]);
+    }
+    for (const [k, es] of seen) {
+      if (es.length < 2) continue;
+      for (const e of es) {
+        const others = es.filter((o) => o !== e).map((o) => o.resource.node.path).join(', ');
+        const summary = `${what(e, k)} is also used by ${others}`;
+        out.push({ severity: 'error', summary, detail: summary, constructPath: e.resource.node.path, field: what(e, k).split(' ')[0], hint });
+      }
+    }
+  };
+  dup(
+    (e) => (typeof e.config.id === 'string' && !isRef(e.config.id) ? `${e.type}\u0000${e.config.id}` : undefined),
+    (e) => `id "${String(e.config.id)}" (${e.type})`,
+    'pin a different id, or remove the pin and let the engine derive one',
+  );
+  dup(
+    (e) => (e.type === 'dq_alert' ? (typeof e.config.fqn === 'string' ? e.config.fqn : e.namespace !== undefined ? `${e.namespace}.${e.logicalId}` : undefined) : undefined),
+    (_e, k) => `fqn "${k}"`,
+    'pin a distinct fqn or rename one of the constructs',
+  );
+  dup(
+    (e) => (e.namespace !== undefined ? `${e.namespace}\u0000${e.type}.${e.logicalId}` : undefined),
+    (e) => `address ${e.type}.${e.logicalId} in namespace "${e.namespace}"`,
+    'two stacks with one namespace must not declare the same address: rename one construct or use distinct namespaces',
+  );
+  // Domain cycles: child -> parent edges, from `parent` and from sub-domain parts.
+  const domains = app.node.findAll().filter((c): c is Domain => c instanceof Domain);
+  const parents = new Map<Domain, Domain[]>();
+  for (const d of domains) {
+    if (d.parent) parents.set(d, [...(parents.get(d) ?? []), d.parent]);
+    for (const sub of d._subDomains) parents.set(sub, [...(parents.get(sub) ?? []), d]);
+  }
+  const state = new Map<Domain, 1 | 2>();
+  const inCycle = new Set<Domain>();
+  const visit = (d: Domain, stack: Domain[]) => {
+    if (state.get(d) === 2) return;
+    if (state.get(d) === 1) {
+      stack.slice(stack.indexOf(d)).forEach((x) => inCycle.add(x));
+      return;
+    }
+    state.set(d, 1);
+    for (const p of parents.get(d) ?? []) visit(p, [...stack, d]);
+    state.set(d, 2);
+  };
+  domains.forEach((d) => visit(d, []));
+  for (const d of domains) {
+    if (!inCycle.has(d)) continue;
+    const summary = `domain hierarchy has a cycle through ${[...inCycle].map((x) => x.node.path).sort().join(' -> ')}`;
+    out.push({ severity: 'error', summary, detail: summary, constructPath: d.node.path, field: 'parentId', hint: 'a domain cannot be its own ancestor: remove one parent or sub-domain link' });
+  }
+  // Stacks: namespace, removed declarations that are still declared.
+  for (const s of stacksOf(app)) {
+    if (!(STACK in s)) continue;
+    const ns = (s as unknown as { namespace: string }).namespace;
+    const nsCheck = Manifest.shape.namespace.safeParse(ns);
+    if (!nsCheck.success) out.push({ severity: 'error', summary: `namespace "${ns}": ${nsCheck.error.issues[0].message}`, detail: nsCheck.error.issues[0].message, constructPath: s.node.path, field: 'namespace', hint: 'choose a namespace like "acme-prod"' });
+    const declared = new Set(all.filter((e) => e.stack === s).map((e) => `${e.type}.${e.logicalId}`));
+    ((s as unknown as { removedList: readonly string[] }).removedList ?? []).forEach((addr, i) => {
+      if (declared.has(addr)) {
+        const summary = `${addr} is declared removed but is still in the stack`;
+        out.push({ severity: 'error', summary, detail: summary, constructPath: s.node.path, field: `removed[${i}]`, hint: `delete the construct for ${addr} or drop the removed() declaration` });
+      }
+    });
+  }
+  return out;
+}
+
+function sortDiagnostics(ds: Diagnostic[]): Diagnostic[] {
+  const key = (d: Diagnostic) => `${d.constructPath}\u0000${d.field ?? ''}\u0000${d.summary}`;
+  const seen = new Set<string>();
+  return ds
+    .filter((d) => (seen.has(key(d)) ? false : (seen.add(key(d)), true)))
+    .sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0));
+}
+
+/**
+ * All diagnostics for the constructs under `scope` (an app, a stack, or any construct), sorted
+ * by construct path and field. App-wide checks (duplicates, cycles) look at the whole app but
+ * report only findings on constructs under `scope`.
+ */
+export function collectDiagnostics(scope: IConstruct): Diagnostic[] {
+  const app = scope.node.root;
+  const underPath = (p: string) => scope.node.path === '' || p === scope.node.path || p.startsWith(`${scope.node.path}/`);
+  const under = (c: IConstruct) => underPath(c.node.path);
+  const all = entriesOf(app);
+  const out: Diagnostic[] = [];
+  for (const c of scope.node.findAll()) out.push(...localDiagnostics(c));
+  for (const e of all) if (under(e.resource)) out.push(...resourceDiagnostics(e));
+  for (const d of appDiagnostics(all, app)) if (underPath(d.constructPath)) out.push(d);
+  return sortDiagnostics(out);
+}
+
+/** Every diagnostic of the app (all stacks), as data. Empty when the app is valid. */
+export function validateApp(app: App): Diagnostic[] {
+  return collectDiagnostics(app);
+}
