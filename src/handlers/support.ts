@@ -13,6 +13,7 @@ import { queryToResolverQl } from '../../schemas/resolverql';
 import type { Query } from '../../schemas/entities';
 import type { Change } from '../../schemas/plan';
 import { bare } from './normalise';
+import type { LiveObject } from './types';
 
 /** Page size of the prunable kinds' full-workspace lists (the emulator's maximum; servers that cap lower still page). */
 export const LIST_PAGE_SIZE = 1000;
@@ -116,6 +117,27 @@ export function errorsByAddress(changes: readonly Change[], errors: readonly { i
   for (const e of errors) {
     const address = byId.get(e.id) ?? byId.get(String(bareId(e.id)));
     if (address !== undefined && !out.has(address)) out.set(address, new ItemWriteError(address, e.id, e.reason));
+  }
+  return out;
+}
+
+/** Timestamps and bookkeeping the governance kinds' reads add. */
+export const GOVERNANCE_DROP = ['id', 'etag', 'createdAt', 'updatedAt', 'deletedAt', 'source', 'entityId'] as const;
+
+/**
+ * Batch-gets `keys` (chunks of 200 inside `fetch`; no request for none) and answers one
+ * {@link LiveObject} per key found, keyed by the key as asked (the server answers bare,
+ * lower-case ids; a pinned `domain-<uuid>` key is matched to its bare form). Soft-deleted
+ * objects are not returned by the server and so are absent.
+ */
+export async function readByKeys<T extends { id: string; etag?: string; source?: string }>(keys: readonly string[], fetch: (ids: string[]) => Promise<Record<string, T>>): Promise<LiveObject[]> {
+  const unique = [...new Set(keys)].sort();
+  if (unique.length === 0) return [];
+  const found = await fetch(unique);
+  const out: LiveObject[] = [];
+  for (const key of unique) {
+    const v = found[key] ?? found[String(bareId(key))];
+    if (v) out.push({ key, id: v.id, etag: v.etag, source: v.source, raw: v as unknown as Record<string, unknown> });
   }
   return out;
 }

@@ -1,0 +1,64 @@
+/**
+ * `dq_data_product`: data products v2 (same operations as domains).
+ *
+ * - read: BatchGet of the given keys only, chunks of 200; soft-deleted ones are absent.
+ * - create and update: Upsert with every field explicit (the API keeps omitted fields):
+ *   description `""`, folder `""` (clears), priority `PRIORITY_UNSPECIFIED`, empty definition.
+ *   Updates carry the plan's etag.
+ * - delete: soft delete with the plan's etag; NOT_FOUND is success.
+ * - normalisation: `entityId` (`dataproduct-<uuid>`) is server-computed; an empty definition
+ *   compares as absent.
+ */
+import type { PlatformClient } from '../client';
+import type { DataProductWrite } from '../../schemas/governance';
+import type { Change } from '../../schemas/plan';
+import { canonicalParts } from './domains';
+import { normalise } from './normalise';
+import { afterOf, dropEmpty, GOVERNANCE_DROP, ignoreNotFound, omit, readByKeys } from './support';
+import type { LiveObject, ReadQuery, ResourceHandler } from './types';
+
+/** The comparable form of a data product (live or desired). */
+export function canonicalDataProduct(d: Record<string, unknown>): Record<string, unknown> {
+  const o = omit(d, GOVERNANCE_DROP);
+  if (o.definition !== undefined) o.definition = canonicalParts(o.definition);
+  return dropEmpty(normalise(o), 'definition');
+}
+
+function dataProductWrite(change: Change): DataProductWrite {
+  const a = afterOf(change);
+  return {
+    id: change.id,
+    title: a.title as string,
+    description: (a.description as string | undefined) ?? '',
+    folder: (a.folder as string | undefined) ?? '',
+    priority: (a.priority as DataProductWrite['priority']) ?? 'PRIORITY_UNSPECIFIED',
+    definition: (a.definition as DataProductWrite['definition']) ?? { parts: [] },
+  };
+}
+
+/** The `dq_data_product` handler. */
+export const dataProductsHandler: ResourceHandler = {
+  type: 'dq_data_product',
+  label: 'data product',
+  prunable: false,
+
+  read(client: PlatformClient, q: ReadQuery): Promise<LiveObject[]> {
+    return readByKeys(q.keys, (ids) => client.dataProducts.batchGet(ids));
+  },
+
+  fromLive: canonicalDataProduct,
+  fromDesired: canonicalDataProduct,
+  replaceReasons: () => [],
+
+  async create(client, change) {
+    await client.dataProducts.upsert(dataProductWrite(change));
+  },
+
+  async update(client, change) {
+    await client.dataProducts.upsert(dataProductWrite(change), change.etag);
+  },
+
+  async delete(client, change) {
+    await ignoreNotFound(client.dataProducts.delete(change.id, { etag: change.etag }));
+  },
+};

@@ -1,0 +1,80 @@
+/**
+ * `dq_domain`: domains v2 (caller-chosen UUIDs, soft delete, etag guard).
+ *
+ * - read: BatchGet of the given keys only, chunks of 200 (`ceil(k / 200)` requests, none for
+ *   no keys). Soft-deleted domains are absent.
+ * - create and update: Upsert with every field written explicitly, because the API leaves an
+ *   omitted field unchanged: description `""`, parentId `""` (detach) and an empty definition
+ *   clear what code no longer declares. Updates carry the plan's etag.
+ * - delete: soft delete with the plan's etag; NOT_FOUND is success.
+ * - normalisation: ids in `parentId` and in `domainId`/`dataproductId` parts are compared bare
+ *   and lower-case; a definition without parts compares as absent.
+ */
+import type { PlatformClient } from '../client';
+import type { DomainWrite } from '../../schemas/governance';
+import type { Change } from '../../schemas/plan';
+import { normalise } from './normalise';
+import { afterOf, bareId, dropEmpty, GOVERNANCE_DROP, ignoreNotFound, omit, readByKeys } from './support';
+import type { LiveObject, ReadQuery, ResourceHandler } from './types';
+
+/** Canonical definition parts: member ids bare; used by domains and data products. */
+export function canonicalParts(def: unknown): unknown {
+  if (!def || typeof def !== 'object') return def;
+  const parts = (def as { parts?: Record<string, unknown>[] }).parts;
+  if (!Array.isArray(parts)) return def;
+  return {
+    ...(def as object),
+    parts: parts.map((p) => {
+      const q = { ...p };
+      if (q.domainId !== undefined) q.domainId = bareId(q.domainId);
+      if (q.dataproductId !== undefined) q.dataproductId = bareId(q.dataproductId);
+      return q;
+    }),
+  };
+}
+
+/** The comparable form of a domain (live or desired). */
+export function canonicalDomain(d: Record<string, unknown>): Record<string, unknown> {
+  const o = omit(d, GOVERNANCE_DROP);
+  if (o.parentId !== undefined) o.parentId = bareId(o.parentId);
+  if (o.definition !== undefined) o.definition = canonicalParts(o.definition);
+  return dropEmpty(normalise(o), 'definition');
+}
+
+function domainWrite(change: Change): DomainWrite {
+  const a = afterOf(change);
+  return {
+    id: change.id,
+    name: a.name as string,
+    description: (a.description as string | undefined) ?? '',
+    parentId: (a.parentId as string | undefined) ?? '',
+    definition: (a.definition as DomainWrite['definition']) ?? { parts: [] },
+  };
+}
+
+/** The `dq_domain` handler. */
+export const domainsHandler: ResourceHandler = {
+  type: 'dq_domain',
+  label: 'domain',
+  prunable: false,
+
+  read(client: PlatformClient, q: ReadQuery): Promise<LiveObject[]> {
+    return readByKeys(q.keys, (ids) => client.domains.batchGet(ids));
+  },
+
+  fromLive: canonicalDomain,
+  fromDesired: canonicalDomain,
+  replaceReasons: () => [],
+
+  async create(client, change) {
+    await client.domains.upsert(domainWrite(change));
+  },
+
+  async update(client, change) {
+    await client.domains.upsert(domainWrite(change), change.etag);
+  },
+
+  async delete(client, change) {
+    await ignoreNotFound(client.domains.delete(change.id, { etag: change.etag }));
+  },
+};

@@ -1,0 +1,55 @@
+/**
+ * `dq_owner`: owners v1.
+ *
+ * - read: BatchGetOwners of the given keys only, chunks of 200.
+ * - create and update: UpsertOwner with the contacts in the presence wrapper
+ *   `contacts: { contacts: [...] }`, always present (present and empty clears what code no longer
+ *   declares). Updates carry the plan's etag.
+ * - delete: DeleteOwner with the plan's etag (the server deletes the owner's ownerships too);
+ *   NOT_FOUND is success.
+ * - normalisation: the read form's plain `contacts[]` compares with the desired `contacts[]`
+ *   (unordered); `entityId` (`owner-<uuid>`) is server-computed.
+ */
+import type { PlatformClient } from '../client';
+import type { OwnerWrite } from '../../schemas/governance';
+import type { Change } from '../../schemas/plan';
+import { normalise } from './normalise';
+import { afterOf, GOVERNANCE_DROP, ignoreNotFound, omit, readByKeys } from './support';
+import type { LiveObject, ReadQuery, ResourceHandler } from './types';
+
+/** The comparable form of an owner (live or desired). */
+export function canonicalOwner(o: Record<string, unknown>): Record<string, unknown> {
+  return normalise(omit(o, GOVERNANCE_DROP));
+}
+
+function ownerWrite(change: Change): OwnerWrite {
+  const a = afterOf(change);
+  return { id: change.id, title: a.title as string, contacts: { contacts: (a.contacts as NonNullable<OwnerWrite['contacts']>['contacts'] | undefined) ?? [] } };
+}
+
+/** The `dq_owner` handler. */
+export const ownersHandler: ResourceHandler = {
+  type: 'dq_owner',
+  label: 'owner',
+  prunable: false,
+
+  read(client: PlatformClient, q: ReadQuery): Promise<LiveObject[]> {
+    return readByKeys(q.keys, (ids) => client.owners.batchGetOwners(ids));
+  },
+
+  fromLive: canonicalOwner,
+  fromDesired: canonicalOwner,
+  replaceReasons: () => [],
+
+  async create(client, change) {
+    await client.owners.upsertOwner(ownerWrite(change));
+  },
+
+  async update(client, change) {
+    await client.owners.upsertOwner(ownerWrite(change), change.etag);
+  },
+
+  async delete(client, change) {
+    await ignoreNotFound(client.owners.deleteOwner(change.id, change.etag));
+  },
+};
