@@ -1,6 +1,17 @@
 #!/usr/bin/env node
 'use strict';
-require('../dist/src/cli/main.js').main(process.argv.slice(2)).then(
+// Installed package: the compiled CLI in dist/. In a source checkout without a build, run the
+// TypeScript sources through tsx (a dev dependency).
+const fs = require('node:fs');
+const path = require('node:path');
+const compiled = path.join(__dirname, '..', 'dist', 'src', 'cli', 'main.js');
+let cli;
+if (fs.existsSync(compiled)) cli = require(compiled);
+else {
+  require('tsx/cjs');
+  cli = require(path.join(__dirname, '..', 'src', 'cli', 'main.ts'));
+}
+cli.main(process.argv.slice(2)).then(
   (code) => { process.exitCode = code; },
-  (err) => { console.error(err && err.stack ? err.stack : String(err)); process.exitCode = 1; },
+  (err) => { process.stderr.write(`dqform: internal error: ${err && err.message ? err.message : String(err)}\n`); process.exitCode = 1; },
 );

@@ -91,7 +91,7 @@ export async function plan(client: PlatformClient, manifest: Manifest, opts: Pla
   if (needPreview.length > 0) {
     progress(`asking the platform what ${needPreview.length} rule change(s) would do`);
     const ctx = { workspace, namespace: manifest.namespace };
-    const results = await mapLimit(needPreview, opts.previewConcurrency ?? 8, (c) => handlers[c.type as ResourceType].preview!(client, c, ctx));
+    const results = await mapLimit<(typeof needPreview)[number], Effects | undefined>(needPreview, opts.previewConcurrency ?? 8, (c) => handlers[c.type as ResourceType].preview!(client, c, ctx));
     needPreview.forEach((c, i) => {
       const e = results[i];
       if (e) previews.set(c.address, e);

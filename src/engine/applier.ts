@@ -1,0 +1,206 @@
+/**
+ * The applier executes exactly a saved plan.
+ *
+ * 1. The plan is checked: its format, workspace and namespace, no error diagnostics,
+ *    `--max-deletes`.
+ * 2. Live state is read again (the same list/batch reads as plan). If any object the plan
+ *    writes moved since the plan (etag or content fingerprint differs, or an object to create
+ *    now exists), apply refuses before its first write with a {@link StalePlanError} naming them.
+ * 3. Writes run in waves (parents first, deletes last in reverse), with bounded concurrency and
+ *    the plan's etags. A failed change stops its dependents; everything else finishes. The
+ *    result says exactly what was applied, what failed and what was not attempted.
+ */
+import type { PlatformClient } from '../client';
+import type { ResourceType } from '../../schemas/manifest';
+import { Plan, type Change } from '../../schemas/plan';
+import { HANDLERS } from '../handlers/registry';
+import type { ResourceHandler } from '../handlers/types';
+import { fingerprint } from '../handlers/normalise';
+import { dependentsOf, executionWaves } from './graph';
+import { isWrite } from './planner';
+import { readLiveState, workspaceOf } from './reconcile';
+
+export class PlanRefusedError extends Error {
+  constructor(
+    message: string,
+    readonly hint: string,
+    readonly addresses: string[] = [],
+  ) {
+    super(message);
+    this.name = 'PlanRefusedError';
+  }
+}
+
+/** Live state moved since the plan: nothing was written. */
+export class StalePlanError extends PlanRefusedError {
+  constructor(readonly stale: { address: string; why: string }[]) {
+    super(
+      `stale plan: ${stale.length} object(s) changed since the plan was made, re-run plan:\n${stale.map((s) => `  ${s.address}: ${s.why}`).join('\n')}`,
+      'Run `dqform plan` again, review it, and apply the new plan.',
+      stale.map((s) => s.address),
+    );
+    this.name = 'StalePlanError';
+  }
+}
+
+export interface ApplyOptions {
+  /** Refuse plans deleting more than this many objects. Default 10. */
+  maxDeletes?: number;
+  concurrency?: number;
+  onProgress?: (line: string) => void;
+  handlers?: Record<ResourceType, ResourceHandler>;
+}
+
+export interface ApplyResult {
+  applied: { address: string; action: Change['action'] }[];
+  failed: { address: string; action: Change['action']; error: string }[];
+  /** Not attempted because something they depend on failed. */
+  skipped: { address: string; action: Change['action']; because: string }[];
+}
+
+export const DEFAULT_MAX_DELETES = 10;
+
+/** Parses and checks a plan file's contents. */
+export function loadPlan(json: unknown): Plan {
+  const r = Plan.safeParse(json);
+  if (!r.success) {
+    throw new PlanRefusedError(
+      `not a dqform plan (format ${1}): ${r.error.issues.slice(0, 3).map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`,
+      'Create the plan with `dqform plan --out FILE`; do not edit it by hand.',
+    );
+  }
+  return r.data;
+}
+
+async function mapLimit<T>(items: readonly T[], limit: number, f: (t: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: Math.min(limit, items.length) }, async () => {
+      while (next < items.length) await f(items[next++]);
+    }),
+  );
+}
+
+function describe(e: unknown): string {
+  return e instanceof Error ? e.message : String(e);
+}
+
+/** Applies `plan`. Throws {@link PlanRefusedError} (nothing written) or returns what happened. */
+export async function apply(client: PlatformClient, plan: Plan, opts: ApplyOptions = {}): Promise<ApplyResult> {
+  const handlers = opts.handlers ?? HANDLERS;
+  const progress = opts.onProgress ?? (() => undefined);
+  const errors = plan.diagnostics.filter((d) => d.severity === 'error');
+  if (errors.length) {
+    throw new PlanRefusedError(`the plan has ${errors.length} error(s) and cannot be applied`, 'Fix the errors `dqform plan` reports, then plan again.');
+  }
+  const deletes = plan.changes.filter((c) => c.action === 'delete' || c.action === 'replace');
+  const maxDeletes = opts.maxDeletes ?? DEFAULT_MAX_DELETES;
+  if (deletes.length > maxDeletes) {
+    throw new PlanRefusedError(
+      `the plan destroys ${deletes.length} object(s), more than --max-deletes ${maxDeletes}`,
+      `Review the deletions, then re-run with --max-deletes ${deletes.length} if they are intended.`,
+      deletes.map((c) => c.address),
+    );
+  }
+  const workspace = await workspaceOf(client);
+  if (workspace !== plan.workspace) {
+    throw new PlanRefusedError(`the plan was made for workspace "${plan.workspace}", but these credentials act in "${workspace}"`, 'Use the credentials of the plan\'s workspace, or plan again.');
+  }
+  const writes = plan.changes.filter(isWrite);
+  const result: ApplyResult = { applied: [], failed: [], skipped: [] };
+  if (writes.length === 0) return result;
+
+  // 2. stale check: re-read what the plan writes
+  progress('checking that live state has not moved since the plan');
+  const types = [...new Set(writes.map((c) => c.type as ResourceType))].sort();
+  const resources = writes
+    .filter((c) => c.action !== 'delete')
+    .map((c) => ({ type: c.type as ResourceType, id: c.id, importedId: undefined as string | undefined }));
+  const removed = writes.filter((c) => c.action === 'delete').map((c) => ({ type: c.type as ResourceType, id: c.id }));
+  const live = await readLiveState(
+    client,
+    { workspace, namespace: plan.namespace, resources: resources as never, removed: removed as never },
+    handlers,
+    types,
+  );
+  const stale: { address: string; why: string }[] = [];
+  for (const c of writes) {
+    const h = handlers[c.type as ResourceType];
+    const obj = (live[c.type as ResourceType] ?? []).find((o) => o.key === c.id || o.id === c.id);
+    if (c.action === 'create') {
+      if (obj) stale.push({ address: c.address, why: `a ${h.label} ${JSON.stringify(c.id)} was created since the plan` });
+      continue;
+    }
+    if (!obj) {
+      if (c.action !== 'delete') stale.push({ address: c.address, why: `the ${h.label} was deleted since the plan` });
+      continue;
+    }
+    if (c.etag && obj.etag && c.etag !== obj.etag) stale.push({ address: c.address, why: `etag ${obj.etag} differs from ${c.etag} read at plan time` });
+    else if (c.liveHash && fingerprint(h.fromLive(obj.raw)) !== c.liveHash) stale.push({ address: c.address, why: 'its live content changed since the plan' });
+  }
+  if (stale.length) throw new StalePlanError(stale);
+
+  // 3. execute
+  const ctx = { workspace, namespace: plan.namespace };
+  const blocked = new Map<string, string>();
+  const concurrency = opts.concurrency ?? 8;
+  for (const wave of executionWaves(plan.changes)) {
+    const runnable = wave.filter((c) => {
+      const because = blocked.get(c.address);
+      if (because) result.skipped.push({ address: c.address, action: c.action, because });
+      return !because;
+    });
+    const fail = (c: Change, e: unknown) => {
+      result.failed.push({ address: c.address, action: c.action, error: describe(e) });
+      for (const d of dependentsOf(c.address, plan.changes)) if (!blocked.has(d)) blocked.set(d, `${c.address} failed`);
+    };
+    // batch writes where the kind has them
+    const byType = new Map<string, Change[]>();
+    for (const c of runnable) {
+      const h = handlers[c.type as ResourceType];
+      if (h.writeMany && (c.action === 'create' || c.action === 'update')) {
+        if (!byType.has(c.type)) byType.set(c.type, []);
+        byType.get(c.type)!.push(c);
+      }
+    }
+    const batched = new Set([...byType.values()].flat().map((c) => c.address));
+    for (const [type, cs] of [...byType.entries()].sort()) {
+      progress(`writing ${cs.length} ${handlers[type as ResourceType].label}(s) in batches`);
+      try {
+        const errs = await handlers[type as ResourceType].writeMany!(client, cs, ctx);
+        for (const c of cs) {
+          const e = errs.get(c.address);
+          if (e) fail(c, e);
+          else result.applied.push({ address: c.address, action: c.action });
+        }
+      } catch (e) {
+        for (const c of cs) fail(c, e);
+      }
+    }
+    await mapLimit(
+      runnable.filter((c) => !batched.has(c.address)),
+      concurrency,
+      async (c) => {
+        const h = handlers[c.type as ResourceType];
+        progress(`${c.action} ${c.address}`);
+        try {
+          if (c.action === 'create') await h.create(client, c, ctx);
+          else if (c.action === 'update') await h.update(client, c, ctx);
+          else if (c.action === 'delete') await h.delete(client, c, ctx);
+          else if (c.action === 'replace') {
+            await h.delete(client, c, ctx);
+            await h.create(client, { ...c, etag: undefined }, ctx);
+          }
+          result.applied.push({ address: c.address, action: c.action });
+        } catch (e) {
+          fail(c, e);
+        }
+      },
+    );
+  }
+  const order = (a: { address: string }, b: { address: string }) => (a.address < b.address ? -1 : a.address > b.address ? 1 : 0);
+  result.applied.sort(order);
+  result.failed.sort(order);
+  result.skipped.sort(order);
+  return result;
+}

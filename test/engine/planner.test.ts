@@ -1,0 +1,218 @@
+import type { Manifest } from '../../schemas/manifest';
+import { RESOURCE_TYPES, type ResourceType } from '../../schemas/manifest';
+import { normalise } from '../../src/handlers/normalise';
+import type { LiveObject } from '../../src/handlers/types';
+import { manifestFromTerraformJson, ManifestError } from '../../src/engine/manifest';
+import { computePlan, type HandlerMap, type LiveState } from '../../src/engine/planner';
+import { resolveManifest } from '../../src/engine/resolve';
+import { executionWaves } from '../../src/engine/graph';
+import { deriveId, uuidv5 } from '../../src/engine/identity';
+import { renderText, renderMarkdown } from '../../src/cli/render';
+
+/** Minimal pure handlers: the planner only needs normalisation and replace rules. */
+const DROP = ['id', 'fqn', 'etag', 'configId', 'source', 'createdAt', 'monitorCount'];
+const handlers = Object.fromEntries(
+  RESOURCE_TYPES.map((t) => [
+    t,
+    {
+      label: t.replace(/^dq_/, '').replace(/_/g, ' '),
+      prunable: ['dq_alert', 'dq_monitor_deployment_rule', 'dq_sql_test', 'dq_sql_test_deployment_rule'].includes(t),
+      fromLive: (raw: Record<string, unknown>) => normalise(raw, DROP),
+      fromDesired: (d: Record<string, unknown>) => normalise(d, DROP),
+      replaceReasons: (b: Record<string, unknown>, a: Record<string, unknown>) =>
+        t === 'dq_alert' && Object.keys(b).some((k) => k.endsWith('Lifecycle') || k === 'schemaChange') && !Object.keys(a).some((k) => k in b && (k.endsWith('Lifecycle') || k === 'schemaChange'))
+          ? ['the alert kind changes']
+          : [],
+    },
+  ]),
+) as unknown as HandlerMap;
+
+const NS = 'shop';
+const WS = 'demo';
+const trigger = { resolver_ql: 'with_type("table")' };
+const issueAlert = (name: string) => ({
+  name,
+  issue_lifecycle: { trigger, targets: [{ slack: { channel: '#data' } }], settings: { severities: ['ALERT_SEVERITY_ERROR'] } },
+});
+
+function tf(resources: Record<string, Record<string, unknown>>, extra: Record<string, unknown> = {}) {
+  return { provider: { dq: [{ namespace: NS }] }, resource: resources, ...extra };
+}
+function load(doc: unknown): Manifest {
+  return manifestFromTerraformJson(doc, { stack: 'shop' });
+}
+function liveAlert(fqn: string, over: Record<string, unknown> = {}): LiveObject {
+  const raw = {
+    id: `id-${fqn}`,
+    fqn,
+    name: 'Orders',
+    etag: 'W/"a-1"',
+    configId: NS,
+    issueLifecycle: {
+      trigger: { resolverQl: 'with_type( "table" )', renderedResolverQl: 'with_type("table")' },
+      targets: [{ slack: { channel: '#data' } }],
+      settings: { severities: ['ALERT_SEVERITY_ERROR'], notifyUpstream: false },
+    },
+    isDisabled: false,
+    ...over,
+  };
+  return { key: fqn, id: raw.id as string, etag: raw.etag as string, configId: raw.configId as string | undefined, raw };
+}
+
+function planOf(doc: unknown, live: LiveState) {
+  const m = load(doc);
+  return computePlan({ resolution: resolveManifest(m, WS), live, handlers, manifestHash: 'h' });
+}
+
+describe('identity', () => {
+  it('UUIDv5 matches the RFC 4122 test vector', () => {
+    // uuid v5 of "www.example.com" in the DNS namespace
+    expect(uuidv5('www.example.com', '6ba7b810-9dad-11d1-80b4-00c04fd430c8')).toBe('2ed6657d-e927-568b-95e1-2665a8aea6a2');
+  });
+  it('ids depend on workspace, namespace, type and name', () => {
+    const a = deriveId('w', 'n', 'dq_owner', 'team');
+    expect(deriveId('w', 'n', 'dq_owner', 'team')).toBe(a);
+    expect(new Set([a, deriveId('w2', 'n', 'dq_owner', 'team'), deriveId('w', 'n2', 'dq_owner', 'team'), deriveId('w', 'n', 'dq_domain', 'team')]).size).toBe(4);
+  });
+});
+
+describe('planner actions', () => {
+  it.each<[string, Record<string, Record<string, unknown>>, LiveState, Record<string, string>]>([
+    ['a declared alert that does not exist is created', { dq_alert: { orders: issueAlert('Orders') } }, {}, { 'dq_alert.orders': 'create' }],
+    [
+      'an alert equal after normalisation (canonical ResolverQL, zero values) is a noop',
+      { dq_alert: { orders: issueAlert('Orders') } },
+      { dq_alert: [liveAlert('shop.orders')] },
+      { 'dq_alert.orders': 'noop' },
+    ],
+    ['a changed name is an in-place update', { dq_alert: { orders: issueAlert('Orders v2') } }, { dq_alert: [liveAlert('shop.orders')] }, { 'dq_alert.orders': 'update' }],
+    [
+      'an alert of the namespace no longer declared is deleted',
+      {},
+      { dq_alert: [liveAlert('shop.old')] },
+      { 'dq_alert["shop.old"]': 'delete' },
+    ],
+    [
+      'an alert of another namespace is reported, never changed',
+      {},
+      { dq_alert: [liveAlert('other.x', { configId: 'other' })] },
+      { 'dq_alert["other.x"]': 'unmanaged' },
+    ],
+    [
+      'a kind change is a replace',
+      {
+        dq_alert: {
+          orders: { name: 'Orders', schema_change: { trigger, targets: [{ slack: { channel: '#data' } }] } },
+        },
+      },
+      { dq_alert: [liveAlert('shop.orders')] },
+      { 'dq_alert.orders': 'replace' },
+    ],
+  ])('%s', (_reason, resources, live, expected) => {
+    const p = planOf(tf(resources), live);
+    expect(p.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
+    expect(Object.fromEntries(p.changes.map((c) => [c.address, c.action]))).toEqual(expected);
+  });
+
+  it('an update carries only the changed field as a patch and the etag read', () => {
+    const p = planOf(tf({ dq_alert: { orders: issueAlert('Orders v2') } }), { dq_alert: [liveAlert('shop.orders')] });
+    expect(p.changes[0].patch).toEqual([{ op: 'replace', path: '/name', value: 'Orders v2' }]);
+    expect(p.changes[0].etag).toBe('W/"a-1"');
+    expect(renderText(p)).toContain('~ name = "Orders" -> "Orders v2"');
+    expect(renderText(p)).toContain('Plan: 0 to add, 1 to change, 0 to replace, 0 to destroy.');
+  });
+
+  it('ignore_changes hides a field from the diff', () => {
+    const doc = tf({ dq_alert: { orders: { ...issueAlert('Orders v2'), lifecycle: { ignore_changes: ['name'] } } } });
+    expect(planOf(doc, { dq_alert: [liveAlert('shop.orders')] }).changes[0].action).toBe('noop');
+  });
+
+  it('prevent_destroy turns a replace into an error', () => {
+    const doc = tf({
+      dq_alert: { orders: { name: 'Orders', schema_change: { trigger, targets: [{ slack: { channel: '#d' } }] }, lifecycle: { prevent_destroy: true } } },
+    });
+    const p = planOf(doc, { dq_alert: [liveAlert('shop.orders')] });
+    expect(p.diagnostics.map((d) => d.summary).join()).toMatch(/preventDestroy forbids destroying it/);
+  });
+
+  it('a declared object owned by another namespace is an error naming it, unless imported', () => {
+    const live = { dq_alert: [liveAlert('x.pinned', { configId: 'other' })] };
+    const res = { dq_alert: { orders: { ...issueAlert('Orders'), fqn: 'x.pinned' } } };
+    expect(planOf(tf(res), live).diagnostics[0].summary).toMatch(/already exists and is managed by namespace "other"/);
+    const imported = planOf(tf(res, { import: [{ to: 'dq_alert.orders', id: 'x.pinned' }] }), live);
+    expect(imported.changes[0].action).toBe('update');
+    expect(imported.changes[0].reasons.join()).toMatch(/imported from existing alert/);
+  });
+
+  it('a moved block keeps the identity: no delete and create', () => {
+    const p = planOf(tf({ dq_alert: { renamed: issueAlert('Orders') } }, { moved: [{ from: 'dq_alert.orders', to: 'dq_alert.renamed' }] }), {
+      dq_alert: [liveAlert('shop.orders')],
+    });
+    expect(p.changes.map((c) => [c.address, c.action])).toEqual([['dq_alert.renamed', 'noop']]);
+  });
+
+  it('governance kinds are deleted only when declared removed', () => {
+    const id = deriveId(WS, NS, 'dq_owner', 'team');
+    const live: LiveState = { dq_owner: [{ key: id, id, raw: { id, title: 'Team', etag: 'e1' }, etag: 'e1' }] };
+    expect(planOf(tf({}), live).changes).toEqual([]);
+    const p = planOf(tf({}, { removed: [{ from: 'dq_owner.team', lifecycle: { destroy: true } }] }), live);
+    expect(p.changes.map((c) => [c.address, c.action])).toEqual([['dq_owner.team', 'delete']]);
+  });
+
+  it('references resolve to derived ids and order the graph', () => {
+    const doc = tf({
+      dq_owner: { team: { title: 'Team' } },
+      dq_ownership: { own: { owner_id: '${dq_owner.team.id}', selection: { query: { resolver_ql: 'with_tag("x")' } } } },
+      dq_alert: { a: { name: 'A', issue_lifecycle: { trigger, targets: [{ owner: { owner_path: '${dq_owner.team.entity_id}' } }], settings: { severities: [2] } } } },
+    });
+    const p = planOf(doc, {});
+    const ownerId = deriveId(WS, NS, 'dq_owner', 'team');
+    const own = p.changes.find((c) => c.address === 'dq_ownership.own')!;
+    expect((own.after as { ownerId: string }).ownerId).toBe(ownerId);
+    const alert = p.changes.find((c) => c.address === 'dq_alert.a')!;
+    expect(JSON.stringify(alert.after)).toContain(`owner-${ownerId}`);
+    const waves = executionWaves(p.changes).map((w) => w.map((c) => c.address));
+    expect(waves[0]).toEqual(['dq_owner.team']);
+    expect(waves[1].sort()).toEqual(['dq_alert.a', 'dq_ownership.own']);
+  });
+
+  it('collects every problem with the address named', () => {
+    const doc = tf({
+      dq_ownership: { own: { owner_id: '${dq_owner.nobody.id}', selection: { query: { resolver_ql: 'with_type(' } } } },
+      dq_alert: { bad: { name: 'B', incident_lifecycle: { targets: [{ email: { recipient_emails: ['a@b.co'] } }], settings: { states: ['STATE_OPEN'] } } } },
+      dq_domain: { a: { name: 'A', parent_id: '${dq_domain.b.id}' }, b: { name: 'B', parent_id: '${dq_domain.a.id}' } },
+    });
+    const p = planOf(doc, {});
+    const text = p.diagnostics.map((d) => `${d.address}: ${d.summary}`).join('\n');
+    expect(text).toMatch(/dq_ownership\.own: reference \$\{dq_owner\.nobody\.id\} points to nothing/);
+    expect(text).toMatch(/dq_ownership\.own: selection\.query\.resolverQl: ResolverQL: at offset/);
+    expect(text).toMatch(/dq_alert\.bad: incidentLifecycle\.targets\[0\]: incident-lifecycle alerts cannot send to e-mail/);
+    expect(text).toMatch(/dq_domain\.a: domain cycle: dq_domain\.a -> dq_domain\.b -> dq_domain\.a/);
+  });
+
+  it('plans are deterministic and markdown stays under the comment limit', () => {
+    const many: Record<string, Record<string, unknown>> = {};
+    for (let i = 0; i < 400; i++) many[`a${String(i).padStart(3, '0')}`] = issueAlert(`Alert ${i}`);
+    const doc = tf({ dq_alert: many });
+    const a = JSON.stringify(planOf(doc, {}));
+    expect(JSON.stringify(planOf(doc, {}))).toBe(a);
+    const md = renderMarkdown(planOf(doc, {}), { limit: 20000 });
+    expect(md.length).toBeLessThanOrEqual(20000);
+    expect(md).toMatch(/too large for a comment; this is a summary/);
+  });
+});
+
+describe('manifest loading', () => {
+  it.each<[string, unknown, RegExp]>([
+    ['no namespace', { resource: {} }, /the stack has no namespace/],
+    ['unknown dq type', tf({ dq_thing: { x: {} } } as never), /unknown resource type dq_thing/],
+    ['count is refused', tf({ dq_owner: { x: { title: 'X', count: 2 } } }), /dq_owner\.x: "count" is not supported/],
+    ['moved to nothing', tf({}, { moved: [{ from: 'dq_alert.a', to: 'dq_alert.b' }] }), /moved block points to dq_alert\.b, which is not declared/],
+    ['not an object', 42, /not a Terraform JSON object/],
+  ])('%s', (_reason, doc, re) => {
+    expect(() => load(doc)).toThrow(ManifestError);
+    expect(() => load(doc)).toThrow(re);
+  });
+});
+
+export type { ResourceType };
