@@ -1,0 +1,2 @@
+/** dqform's package root. */
+export * from '../constructs';
