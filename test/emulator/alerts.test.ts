@@ -2,6 +2,7 @@
 import { startEmulator, type RunningEmulator } from '../../src/emulator';
 import { canonicalResolverQl } from '../../schemas/resolverql';
 import { ERROR_INFO_TYPE, VIOLATIONS_TYPE } from '../../schemas/common';
+import { AlertResponse, BatchGetAlertsResponse, ListAlertsResponse } from '../../schemas/alerts';
 import { call, expectStatus, tokenFor } from './core-helpers';
 
 let emu: RunningEmulator;
@@ -330,6 +331,15 @@ describe('reads', () => {
     expect(r.status).toBe(200);
     expect(Object.keys(r.body.alerts).sort()).toEqual([a.id, b.id].sort());
     expect(r.body.alerts[b.id].fqn).toBe(b.fqn);
+  });
+
+  it('answers bodies that parse with the shared response schemas (what the client validates)', async () => {
+    const a = await create(issueAlert());
+    const b = await create(incidentAlert());
+    expect(AlertResponse.safeParse({ alert: a }).success).toBe(true);
+    expect(ListAlertsResponse.safeParse((await api('POST', '/list', {})).body).success).toBe(true);
+    const got = await api('POST', '/get', { identifiers: [{ id: a.id }, { id: b.id }] });
+    expect(BatchGetAlertsResponse.safeParse(got.body).success).toBe(true);
   });
 
   it('BatchGet refuses more than 200 identifiers', async () => {

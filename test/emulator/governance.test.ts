@@ -2,6 +2,7 @@
 import { randomUUID } from 'node:crypto';
 import { startEmulator, type RunningEmulator } from '../../src/emulator';
 import { ERROR_INFO_TYPE, VIOLATIONS_TYPE } from '../../schemas/common';
+import { ListDataProductsResponse, ListDomainsResponse, ListOwnershipsResponse, ListOwnersResponse } from '../../schemas/governance';
 import { call, expectStatus, tokenFor } from './core-helpers';
 
 let emu: RunningEmulator;
@@ -329,10 +330,26 @@ describe('scopes', () => {
 });
 
 describe('demo seed', () => {
-  it('has a UI-made domain and owner (SOURCE_APP)', async () => {
+  it('has a UI-made domain and owner (SOURCE_APP); list bodies parse with the shared schemas', async () => {
     const demo = await startEmulator({ port: 0, seed: 'demo' });
     try {
       const t = await tokenFor(demo.url, 'demo-reader');
+      const w = await tokenFor(demo.url, 'demo-admin');
+      const dp = randomUUID();
+      await call(demo.url, 'POST', '/api/dataproducts/v2', { token: w, body: { dataproduct: { id: dp, title: 'p', priority: 5, definition: { parts: [{ entityId: 'e' }] } } } });
+      const ownerId = (await call(demo.url, 'GET', '/api/owners/v1', { token: t })).body.owners[0].id;
+      await call(demo.url, 'POST', `/api/owners/v1/${ownerId}/ownerships`, { token: w, body: { ownership: { id: randomUUID(), selection: { dataproductId: dp } } } });
+      const shapes = [
+        ['/api/domains/v2', ListDomainsResponse],
+        ['/api/dataproducts/v2', ListDataProductsResponse],
+        ['/api/owners/v1', ListOwnersResponse],
+        [`/api/owners/v1/${ownerId}/ownerships`, ListOwnershipsResponse],
+      ] as const;
+      for (const [path, schema] of shapes) {
+        const r = await call(demo.url, 'GET', path, { token: t });
+        expect(r.status).toBe(200);
+        expect(schema.safeParse(r.body).success).toBe(true);
+      }
       const d = (await call(demo.url, 'GET', '/api/domains/v2', { token: t })).body.domains;
       expect(d.some((x: { source: string }) => x.source === 'SOURCE_APP')).toBe(true);
       const o = (await call(demo.url, 'GET', '/api/owners/v1', { token: t })).body.owners;

@@ -1,7 +1,7 @@
 /** Integrations v1 over real HTTP (spec 2.6, 3.4, 4.1, 7; upstream facts "Integrations v1"). */
 import { startEmulator, type RunningEmulator } from '../../src/emulator';
 import { ERROR_INFO_TYPE, VIOLATIONS_TYPE } from '../../schemas/common';
-import { SECRET_FIELDS } from '../../schemas/integrations';
+import { BatchGetIntegrationsResponse, IntegrationResponse, ListIntegrationsResponse, SECRET_FIELDS } from '../../schemas/integrations';
 import { DEFAULT_INTEGRATION_QUOTA, setIntegrationQuota } from '../../src/emulator/routes/integrations';
 import { call, expectStatus, tokenFor } from './core-helpers';
 
@@ -56,6 +56,10 @@ describe('create, read, secrets', () => {
     expect(Object.keys(batch.body.integrations).sort()).toEqual([a.id, b.id].sort());
     expect(leaks(batch.body)).toBe(false);
     expect(logLines.some((l) => l.includes(SECRET))).toBe(false);
+    // The bodies parse with the shared response schemas (what the client validates).
+    expect(IntegrationResponse.safeParse({ integration: a }).success).toBe(true);
+    expect(ListIntegrationsResponse.safeParse(list.body).success).toBe(true);
+    expect(BatchGetIntegrationsResponse.safeParse(batch.body).success).toBe(true);
   });
 
   const secretVariants: { reason: string; config: Record<string, unknown>; field: (typeof SECRET_FIELDS)[number] }[] = [
