@@ -80,11 +80,14 @@ export function prepareRule(rule: SqlTestRule, field: string, operation: string)
   return prepared;
 }
 
-/** Parses a write-form rule (shape errors as violations under `field`). */
-function parseRule(raw: unknown, field: string, operation: string): SqlTestRule {
+/**
+ * Parses a write-form rule. Shape errors are violations under `field` (e.g. `rules[2].`) with
+ * rule ids `<operation>.<request field>.<path>` (e.g. `deploy.rule.title`, `batch_deploy.rules.id`).
+ */
+function parseRule(raw: unknown, field: string, operation: string, requestField: 'rule' | 'rules'): SqlTestRule {
   const r = SqlTestDeploymentRuleWrite.safeParse(raw);
   if (r.success) return r.data;
-  const vs = zodViolations(r.error, operation).map((v) => ({ ...v, field: v.field ? `${field}${v.field}` : field.replace(/\.$/, '') }));
+  const vs = zodViolations(r.error, `${operation}.${requestField}`).map((v) => ({ ...v, field: v.field ? `${field}${v.field}` : field.replace(/\.$/, '') }));
   throw describedInvalid('invalid SQL-test deployment rule', vs);
 }
 
@@ -151,7 +154,7 @@ const readForm = (r: StoredRule, counts: Map<string, number>) => ({ ...r, testCo
 export function register(app: EmulatorApp): void {
   app.route('POST', `${BASE}/deployed`, { scope: EDIT }, (ctx) => {
     const req = parseBody(z.object({ rule: z.unknown() }), ctx.body, 'deploy');
-    deploy(ctx, prepareRule(parseRule(req.rule, 'rule.', 'deploy'), 'rule.', 'deploy'));
+    deploy(ctx, prepareRule(parseRule(req.rule, 'rule.', 'deploy', 'rule'), 'rule.', 'deploy'));
     return {};
   });
 
@@ -165,7 +168,7 @@ export function register(app: EmulatorApp): void {
         return typeof id === 'string' && id !== '' ? id : `rules[${i}]`;
       },
       (raw, i) => {
-        const rule = prepareRule(parseRule(raw, `rules[${i}].`, 'batch_deploy'), `rules[${i}].`, 'batch_deploy');
+        const rule = prepareRule(parseRule(raw, `rules[${i}].`, 'batch_deploy', 'rules'), `rules[${i}].`, 'batch_deploy');
         if (seen.has(rule.id))
           throw describedInvalid(`invalid SQL-test deployment rule ${rule.id}`, [{ field: `rules[${i}].id`, ruleId: 'batch_deploy.rules.unique_ids', message: `id ${rule.id} appears more than once in the batch` }]);
         seen.add(rule.id);
@@ -204,7 +207,7 @@ export function register(app: EmulatorApp): void {
     } catch {
       throw invalidArgument('invalid overview request', [{ field: 'rule', ruleId: 'overview.rule.json', message: 'the `rule` query parameter must be the rule as JSON' }]);
     }
-    const rule = prepareRule(parseRule(raw, 'rule.', 'overview'), 'rule.', 'overview');
+    const rule = prepareRule(parseRule(raw, 'rule.', 'overview', 'rule'), 'rule.', 'overview');
     return { overview: plan(ctx, { deploy: rule }).overview };
   });
 

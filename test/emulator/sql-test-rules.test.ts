@@ -1,0 +1,432 @@
+/** SQL-test deployment rules of the emulator over real HTTP: deploy, computed overviews, delete. */
+import { BatchGetSqlTestRulesResponse, ListSqlTestRulesResponse, ListSqlTestsResponse, SqlTestDeployOverviewResponse } from '../../schemas/sql-tests';
+import type { SqlTest, SqlTestDeployOverview } from '../../schemas/sql-tests';
+import { buildCatalog } from '../../src/emulator/catalog';
+import { startEmulator, type RunningEmulator } from '../../src/emulator';
+import { call, expectStatus, tokenFor } from './core-helpers';
+
+const RULES = '/api/datachecks/sql-test-deployment-rules/v1';
+const TESTS = '/api/datachecks/sqltests/v1';
+const catalog = buildCatalog('demo');
+const isTable = (type: string) => /_(TABLE|VIEW)$/.test(type);
+/** Table and view paths of the demo catalog matching `pred` (computed independently of the emulator). */
+const tablePaths = (pred: (path: string, name: string) => boolean) => catalog.entities.filter((e) => isTable(e.type) && pred(e.path, e.name)).map((e) => e.path).sort();
+
+let emu: RunningEmulator;
+let admin: string;
+let reader: string;
+
+beforeAll(async () => {
+  emu = await startEmulator({ port: 0, seed: 'demo' });
+  admin = await tokenFor(emu.url, 'demo-admin');
+  reader = await tokenFor(emu.url, 'demo-reader');
+});
+afterAll(async () => {
+  await emu.close();
+});
+beforeEach(async () => {
+  expect((await call(emu.url, 'POST', '/__emulator/reset', { body: {} })).status).toBe(200);
+});
+
+const uuid = (n: number) => `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`;
+type Rule = Record<string, any>;
+
+/** A query rule deploying `tests` (default: one notNull test) on `resolverQl`'s selection. */
+function queryRule(n: number, resolverQl: string, settings: Record<string, unknown> = {}, extra: Rule = {}): Rule {
+  return {
+    id: uuid(n),
+    title: `rule ${n}`,
+    configId: 'ns-sql',
+    queryConfig: { resolverQl, recurrenceRule: 'FREQ=DAILY;BYHOUR=6', tests: [{ name: 'ids not null', notNull: { columns: ['id'] } }], ...settings },
+    ...extra,
+  };
+}
+
+async function deploy(rule: Rule, token = admin): Promise<void> {
+  const r = await call(emu.url, 'POST', `${RULES}/deployed`, { token, body: { rule } });
+  expect(r.status).toBe(200);
+  expect(r.body).toEqual({});
+}
+async function overview(rule: Rule, token = admin): Promise<SqlTestDeployOverview> {
+  const r = await call(emu.url, 'GET', `${RULES}/overview?rule=${encodeURIComponent(JSON.stringify(rule))}`, { token });
+  expect(r.status).toBe(200);
+  return SqlTestDeployOverviewResponse.parse(r.body).overview;
+}
+async function deleteOverview(id: string, query = ''): Promise<SqlTestDeployOverview> {
+  const r = await call(emu.url, 'GET', `${RULES}/${id}/deleted${query}`, { token: admin });
+  expect(r.status).toBe(200);
+  return SqlTestDeployOverviewResponse.parse(r.body).overview;
+}
+/** Every SQL test of the workspace, by id. */
+async function allTests(): Promise<Map<string, SqlTest & { etag?: string }>> {
+  const out = new Map<string, SqlTest & { etag?: string }>();
+  let cursor = '';
+  do {
+    const r = await call(emu.url, 'GET', `${TESTS}?pagination.pageSize=1000${cursor ? `&pagination.cursor=${encodeURIComponent(cursor)}` : ''}`, { token: admin });
+    const page = ListSqlTestsResponse.parse(r.body);
+    for (const t of r.body.sqlTests) out.set(t.id, t);
+    cursor = page.pageInfo?.lastId ?? '';
+  } while (cursor);
+  return out;
+}
+const testsOf = async (ruleId: string) => [...(await allTests()).values()].filter((t) => t.deploymentRuleId === ruleId);
+const paths = (refs: { tablePath: string }[]) => [...new Set(refs.map((r) => r.tablePath))].sort();
+const counts = (o: SqlTestDeployOverview) => ({
+  create: o.testsToCreate.length,
+  update: o.testsToUpdate.length,
+  delete: o.testsToDelete.length,
+  keep: o.testsToKeep.length,
+});
+
+const ORDERS = 'with_name("orders")';
+const orderTables = tablePaths((_p, name) => name.toLowerCase().includes('orders'));
+
+describe('deploy and its overview', () => {
+  test('the overview of a new rule lists one create per table and test, and skips non-tables with a reason', async () => {
+    const rule = queryRule(1, ORDERS, { tests: [{ name: 'a', notNull: { columns: ['id'] } }, { name: 'b', unique: { columns: ['id'] } }] });
+    const o = await overview(rule);
+    expect(orderTables.length).toBeGreaterThan(2);
+    expect(counts(o)).toEqual({ create: orderTables.length * 2, update: 0, delete: 0, keep: 0 });
+    expect(paths(o.testsToCreate)).toEqual(orderTables);
+    expect(o.testsToCreate[0]).toEqual({ tablePath: orderTables[0], sqlTestPath: `${uuid(1)}:${orderTables[0]}:a`, testName: 'a' });
+    const nonTables = catalog.entities.filter((e) => !isTable(e.type) && e.name.toLowerCase().includes('orders'));
+    expect(o.skippedTables.map((s) => s.tablePath)).toEqual(nonTables.map((e) => e.path).sort());
+    for (const s of o.skippedTables) expect(s.reason).toMatch(/^not a table or view \(ENTITY_TYPE_/);
+    // a preview writes nothing
+    expect(await testsOf(uuid(1))).toEqual([]);
+  });
+
+  test('deploy creates exactly the previewed tests, bound to each table, with settings from the rule', async () => {
+    const rule = queryRule(2, ORDERS, {
+      severity: 'SEVERITY_WARNING',
+      saveFailures: true,
+      tests: [
+        { name: 'nn', notNull: { columns: ['order_id'] } },
+        { name: 'fresh', description: 'loaded daily', severity: 'SEVERITY_ERROR', freshness: { column: 'loaded_at', maxDelaySeconds: 86400 } },
+      ],
+    });
+    const preview = await overview(rule);
+    await deploy(rule);
+    const tests = await testsOf(uuid(2));
+    expect(tests.map((t) => t.id).sort()).toEqual(preview.testsToCreate.map((r) => r.sqlTestPath).sort());
+    const onOrders = tests.filter((t) => t.id.startsWith(`${uuid(2)}:wh-prod::raw::orders:`));
+    const entity = catalog.byPath('wh-prod::raw::orders')!;
+    expect(onOrders.find((t) => t.name === 'nn')).toEqual({
+      id: `${uuid(2)}:wh-prod::raw::orders:nn`,
+      name: 'nn',
+      severity: 'SEVERITY_WARNING',
+      platform: { warehouseAccount: { account: entity.id.warehouseAccountTable!.account, database: 'wh-prod' } },
+      recurrenceRule: 'FREQ=DAILY;BYHOUR=6',
+      timezone: 'UTC',
+      saveFailures: true,
+      configId: 'ns-sql',
+      source: 'SOURCE_API',
+      template: { identifier: entity.id, notNull: { columns: ['order_id'] } },
+      deploymentRuleId: uuid(2),
+      etag: expect.any(String),
+    });
+    expect(onOrders.find((t) => t.name === 'fresh')).toMatchObject({ severity: 'SEVERITY_ERROR', description: 'loaded daily' });
+
+    const got = BatchGetSqlTestRulesResponse.parse((await call(emu.url, 'POST', `${RULES}/by-id`, { token: admin, body: { ids: [uuid(2), uuid(999)] } })).body);
+    expect(Object.keys(got.rules)).toEqual([uuid(2)]);
+    expect(got.rules[uuid(2)]).toMatchObject({ testCount: orderTables.length * 2, source: 'SOURCE_API', configId: 'ns-sql' });
+    expect(got.rules[uuid(2)].queryConfig).toMatchObject({ renderedResolverQl: 'with_name("orders")', query: { parts: [{ withNameSearch: { searchQuery: 'orders' } }] } });
+  });
+
+  test('the overview right after a deploy has nothing to create, update or delete', async () => {
+    const rule = queryRule(3, ORDERS);
+    await deploy(rule);
+    const o = await overview(rule);
+    expect(counts(o)).toEqual({ create: 0, update: 0, delete: 0, keep: 0 });
+    // redeploying the same rule changes no test (same etags)
+    const before = await testsOf(uuid(3));
+    await deploy(rule);
+    expect(await testsOf(uuid(3))).toEqual(before);
+  });
+
+  test('a ResolverQL that is spelled differently but means the same is stored canonically and changes nothing', async () => {
+    await deploy(queryRule(4, ORDERS));
+    const o = await overview(queryRule(4, ' with_name( "orders" ) '));
+    expect(counts(o)).toEqual({ create: 0, update: 0, delete: 0, keep: 0 });
+  });
+
+  // Redeploying a changed rule: each case starts from queryRule(10, ORDERS) with tests nn + uq.
+  const base = () => queryRule(10, ORDERS, { tests: [{ name: 'nn', notNull: { columns: ['id'] } }, { name: 'uq', unique: { columns: ['id'] } }] });
+  const n = orderTables.length;
+  const prodOrderTables = orderTables.filter((p) => p.startsWith('wh-prod::'));
+  const changes: { reason: string; change: (r: Rule) => Rule; expected: ReturnType<typeof counts>; after: number; detachedAfter?: number }[] = [
+    {
+      reason: 'changing a rule test severity updates it on every table',
+      change: (r) => ({ ...r, queryConfig: { ...r.queryConfig, tests: [{ ...r.queryConfig.tests[0], severity: 'SEVERITY_ERROR' }, r.queryConfig.tests[1]] } }),
+      expected: { create: 0, update: n, delete: 0, keep: 0 },
+      after: 2 * n,
+    },
+    {
+      reason: 'changing the schedule updates every test',
+      change: (r) => ({ ...r, queryConfig: { ...r.queryConfig, recurrenceRule: 'FREQ=HOURLY', timezone: 'Europe/Paris' } }),
+      expected: { create: 0, update: 2 * n, delete: 0, keep: 0 },
+      after: 2 * n,
+    },
+    {
+      reason: 'a new rule test is created on every table',
+      change: (r) => ({ ...r, queryConfig: { ...r.queryConfig, tests: [...r.queryConfig.tests, { name: 'biz', businessRule: { sqlExpression: 'amount >= 0' } }] } }),
+      expected: { create: n, update: 0, delete: 0, keep: 0 },
+      after: 3 * n,
+    },
+    {
+      reason: 'a removed rule test is deleted from every table',
+      change: (r) => ({ ...r, queryConfig: { ...r.queryConfig, tests: [r.queryConfig.tests[0]] } }),
+      expected: { create: 0, update: 0, delete: n, keep: 0 },
+      after: n,
+    },
+    {
+      reason: 'a narrower selection deletes the tests of tables no longer matched',
+      change: (r) => ({ ...r, queryConfig: { ...r.queryConfig, resolverQl: 'and(with_name("orders"),in_folder("folder-wh-prod"))' } }),
+      expected: { create: 0, update: 0, delete: 2 * (n - prodOrderTables.length), keep: 0 },
+      after: 2 * prodOrderTables.length,
+    },
+    {
+      reason: 'with keepRemovedTests, tests of tables no longer matched are kept (detached from the rule)',
+      change: (r) => ({ ...r, queryConfig: { ...r.queryConfig, keepRemovedTests: true, resolverQl: 'and(with_name("orders"),in_folder("folder-wh-prod"))' } }),
+      expected: { create: 0, update: 0, delete: 0, keep: 2 * (n - prodOrderTables.length) },
+      after: 2 * prodOrderTables.length,
+      detachedAfter: 2 * (n - prodOrderTables.length),
+    },
+  ];
+  test.each(changes)('redeploy: $reason', async ({ change, expected, after, detachedAfter }) => {
+    expect(prodOrderTables.length).toBeGreaterThan(0);
+    expect(prodOrderTables.length).toBeLessThan(n);
+    await deploy(base());
+    const before = await allTests();
+    const changed = change(base());
+    const o = await overview(changed);
+    expect(counts(o)).toEqual(expected);
+    await deploy(changed);
+    const now = await allTests();
+    const mine = [...now.values()].filter((t) => t.deploymentRuleId === uuid(10));
+    expect(mine).toHaveLength(after);
+    for (const ref of o.testsToUpdate) expect(now.get(ref.sqlTestPath)!.etag).not.toBe(before.get(ref.sqlTestPath)!.etag);
+    for (const ref of o.testsToCreate) expect(now.get(ref.sqlTestPath)?.deploymentRuleId).toBe(uuid(10));
+    for (const ref of o.testsToDelete) expect(now.has(ref.sqlTestPath)).toBe(false);
+    for (const ref of o.testsToKeep) expect(now.get(ref.sqlTestPath)?.deploymentRuleId).toBeUndefined();
+    expect([...now.values()].filter((t) => t.id.startsWith(uuid(10)) && !t.deploymentRuleId)).toHaveLength(detachedAfter ?? 0);
+    expect(counts(await overview(changed))).toEqual({ create: 0, update: 0, delete: 0, keep: 0 });
+  });
+
+  test('a static rule selects the asset at its path and everything below it', async () => {
+    const raw = tablePaths((p) => p.startsWith('wh-prod::raw::'));
+    const rule = { id: uuid(20), title: 'raw', staticConfig: { path: 'wh-prod::raw', recurrenceRule: 'FREQ=DAILY', tests: [{ name: 'nn', notNull: { columns: ['id'] } }] } };
+    expect(paths((await overview(rule)).testsToCreate)).toEqual(raw);
+    const single = { ...rule, staticConfig: { ...rule.staticConfig, path: 'wh-prod::raw::orders' } };
+    expect(paths((await overview(single)).testsToCreate)).toEqual(['wh-prod::raw::orders']);
+  });
+});
+
+describe('exclusive rules', () => {
+  const raw = tablePaths((p) => p.startsWith('wh-prod::raw::'));
+  const piiRaw = catalog.entities.filter((e) => e.path.startsWith('wh-prod::raw::') && e.annotations.some((a) => a.name === 'pii')).map((e) => e.path).sort();
+  const staticRule = { id: uuid(30), title: 'raw', staticConfig: { path: 'wh-prod::raw', recurrenceRule: 'FREQ=DAILY', tests: [{ name: 'nn', notNull: { columns: ['id'] } }] } };
+  const exclusive = { id: uuid(31), title: 'no pii', exclusiveQueryConfig: { resolverQl: 'with_annotation("pii")' } };
+
+  test('an exclusive rule removes its tables from another rule, and deleting it gives them back', async () => {
+    expect(piiRaw.length).toBeGreaterThan(0);
+    await deploy(staticRule);
+    expect(await testsOf(uuid(30))).toHaveLength(raw.length);
+
+    const o = await overview(exclusive);
+    expect(counts(o)).toEqual({ create: 0, update: 0, delete: piiRaw.length, keep: 0 });
+    expect(paths(o.testsToDelete)).toEqual(piiRaw);
+    await deploy(exclusive);
+    expect((await testsOf(uuid(30))).map((t) => t.id.slice(uuid(30).length + 1, -':nn'.length)).sort()).toEqual(raw.filter((p) => !piiRaw.includes(p)));
+    expect(await testsOf(uuid(31))).toEqual([]);
+
+    // the other rule's own overview now skips the claimed tables, naming the exclusive rule
+    const again = await overview(staticRule);
+    expect(counts(again)).toEqual({ create: 0, update: 0, delete: 0, keep: 0 });
+    expect(again.skippedTables).toEqual(piiRaw.map((p) => ({ tablePath: p, reason: `claimed by exclusive rule ${uuid(31)}` })));
+
+    // a rule deployed later does not get the claimed tables either
+    const later = { ...staticRule, id: uuid(32), title: 'later' };
+    expect(paths((await overview(later)).testsToCreate)).toEqual(raw.filter((p) => !piiRaw.includes(p)));
+
+    // deleting the exclusive rule re-creates the other rule's tests on them
+    const del = await deleteOverview(uuid(31));
+    expect(counts(del)).toEqual({ create: piiRaw.length, update: 0, delete: 0, keep: 0 });
+    expect(paths(del.testsToCreate)).toEqual(piiRaw);
+    expect((await call(emu.url, 'DELETE', `${RULES}/${uuid(31)}`, { token: admin })).status).toBe(200);
+    expect(await testsOf(uuid(30))).toHaveLength(raw.length);
+  });
+
+  test('an exclusive static rule claims its path', async () => {
+    await deploy(staticRule);
+    const o = await overview({ id: uuid(33), title: 'not orders', exclusiveStaticConfig: { path: 'wh-prod::raw::orders' } });
+    expect(o.testsToDelete).toEqual([{ tablePath: 'wh-prod::raw::orders', sqlTestPath: `${uuid(30)}:wh-prod::raw::orders:nn`, testName: 'nn' }]);
+  });
+});
+
+describe('delete', () => {
+  test('the delete overview lists every test the rule deployed; delete removes them and the rule', async () => {
+    await deploy(queryRule(40, ORDERS));
+    const o = await deleteOverview(uuid(40));
+    expect(counts(o)).toEqual({ create: 0, update: 0, delete: orderTables.length, keep: 0 });
+    expect(paths(o.testsToDelete)).toEqual(orderTables);
+    expect((await call(emu.url, 'DELETE', `${RULES}/${uuid(40)}`, { token: admin })).body).toEqual({});
+    expect([...(await allTests()).keys()].filter((id) => id.startsWith(uuid(40)))).toEqual([]);
+    expect((await call(emu.url, 'POST', `${RULES}/by-id`, { token: admin, body: { ids: [uuid(40)] } })).body).toEqual({ rules: {} });
+  });
+
+  test('keepRemovedTests: the delete overview lists them as kept; delete leaves them, detached and editable', async () => {
+    await deploy(queryRule(41, ORDERS, { keepRemovedTests: true }));
+    const o = await deleteOverview(uuid(41));
+    expect(counts(o)).toEqual({ create: 0, update: 0, delete: 0, keep: orderTables.length });
+    // the query parameter overrides the stored flag in the preview
+    expect(counts(await deleteOverview(uuid(41), '?keepRemovedTests=false'))).toEqual({ create: 0, update: 0, delete: orderTables.length, keep: 0 });
+    await call(emu.url, 'DELETE', `${RULES}/${uuid(41)}`, { token: admin });
+    const kept = [...(await allTests()).values()].filter((t) => t.id.startsWith(uuid(41)));
+    expect(kept).toHaveLength(orderTables.length);
+    for (const t of kept) expect(t.deploymentRuleId).toBeUndefined();
+    const { etag: _e, ...write } = kept[0];
+    const r = await call(emu.url, 'POST', TESTS, { token: admin, body: { sqlTests: [{ ...write, name: 'mine now' }] } });
+    expect(r.body).toEqual({ createdIds: [], updatedIds: [kept[0].id], errors: [] });
+  });
+
+  test('deleting an unknown rule is NOT_FOUND; the batch delete treats unknown ids as success', async () => {
+    const r = await call(emu.url, 'DELETE', `${RULES}/${uuid(42)}`, { token: admin });
+    expect(r.status).toBe(404);
+    expectStatus(r.body, 5);
+    expect((await call(emu.url, 'GET', `${RULES}/${uuid(42)}/deleted`, { token: admin })).status).toBe(404);
+    await deploy(queryRule(43, ORDERS));
+    const b = await call(emu.url, 'DELETE', `${RULES}/batch?ids=${uuid(43)}&ids=${uuid(42)}`, { token: admin });
+    expect(b.status).toBe(200);
+    expect(b.body).toEqual({ errors: [] });
+    expect(await testsOf(uuid(43))).toEqual([]);
+  });
+});
+
+describe('tests made by a rule', () => {
+  test('refuse direct edit and delete (per-item FAILED_PRECONDITION), and stay unchanged', async () => {
+    await deploy(queryRule(50, ORDERS));
+    const [t] = await testsOf(uuid(50));
+    const { etag: _e, deploymentRuleId: _d, ...write } = t;
+    const up = await call(emu.url, 'POST', TESTS, { token: admin, body: { sqlTests: [{ ...write, name: 'hijacked' }] } });
+    expect(up.status).toBe(200);
+    expect(up.body.createdIds).toEqual([]);
+    expect(up.body.errors).toEqual([{ id: t.id, reason: expect.stringMatching(new RegExp(`^FAILED_PRECONDITION: .*${uuid(50)}`)) }]);
+    const del = await call(emu.url, 'DELETE', `${TESTS}?ids=${encodeURIComponent(t.id)}`, { token: admin });
+    expect(del.body.errors).toEqual([{ id: t.id, reason: expect.stringMatching(/^FAILED_PRECONDITION/) }]);
+    expect((await allTests()).get(t.id)).toEqual(t);
+  });
+});
+
+describe('validation', () => {
+  const cases: { reason: string; rule: Rule; field: string; ruleId: string }[] = [
+    { reason: 'bad ResolverQL', rule: queryRule(60, 'with_name("orders"'), field: 'rule.queryConfig.resolverQl', ruleId: 'deploy.resolver_ql.valid' },
+    { reason: 'unknown ResolverQL function', rule: queryRule(60, 'with_colour("red")'), field: 'rule.queryConfig.resolverQl', ruleId: 'deploy.resolver_ql.valid' },
+    { reason: 'junk RRULE', rule: queryRule(60, ORDERS, { recurrenceRule: 'daily at six' }), field: 'rule.queryConfig.recurrenceRule', ruleId: 'deploy.recurrence_rule.valid' },
+    { reason: 'unknown time zone', rule: queryRule(60, ORDERS, { timezone: 'Nowhere/Land' }), field: 'rule.queryConfig.timezone', ruleId: 'deploy.timezone.valid' },
+    { reason: 'two tests with one name', rule: queryRule(60, ORDERS, { tests: [{ name: 'x', notNull: { columns: ['a'] } }, { name: 'x', unique: { columns: ['a'] } }] }), field: 'rule.queryConfig.tests[1].name', ruleId: 'deploy.tests.unique_names' },
+    { reason: 'neither query nor resolverQl', rule: queryRule(60, '', {}), field: 'rule.queryConfig.query', ruleId: 'deploy.query_or_resolver_ql' },
+    { reason: 'no tests', rule: queryRule(60, ORDERS, { tests: [] }), field: 'rule.queryConfig.tests', ruleId: 'deploy.rule.queryConfig.tests' },
+    { reason: 'id is not a UUID', rule: { ...queryRule(60, ORDERS), id: 'not-a-uuid' }, field: 'rule.id', ruleId: 'deploy.rule.id' },
+    { reason: 'title too long', rule: { ...queryRule(60, ORDERS), title: 'x'.repeat(101) }, field: 'rule.title', ruleId: 'deploy.rule.title' },
+  ];
+  test.each(cases)('deploy refuses it with INVALID_ARGUMENT and a rule id: $reason', async ({ rule, field, ruleId }) => {
+    const r = await call(emu.url, 'POST', `${RULES}/deployed`, { token: admin, body: { rule } });
+    expect(r.status).toBe(400);
+    const v = expectStatus(r.body, 3).details[0].violations ?? [];
+    expect(v).toContainEqual(expect.objectContaining({ field, ruleId }));
+    // the overview refuses the same rule the same way
+    const o = await call(emu.url, 'GET', `${RULES}/overview?rule=${encodeURIComponent(JSON.stringify(rule))}`, { token: admin });
+    expect(o.status).toBe(400);
+    expect(expectStatus(o.body, 3).details[0].violations).toContainEqual(expect.objectContaining({ field, ruleId: ruleId.replace(/^deploy\./, 'overview.') }));
+    expect(await allTests()).toEqual(new Map());
+  });
+
+  test.each([
+    { reason: 'no rule parameter', query: '', ruleId: 'overview.rule.required' },
+    { reason: 'rule parameter is not JSON', query: '?rule=%7Bnope', ruleId: 'overview.rule.json' },
+  ])('overview: $reason', async ({ query, ruleId }) => {
+    const r = await call(emu.url, 'GET', `${RULES}/overview${query}`, { token: admin });
+    expect(r.status).toBe(400);
+    expect(expectStatus(r.body, 3).details[0].violations?.[0].ruleId).toBe(ruleId);
+  });
+});
+
+describe('batch deploy, batch get, list', () => {
+  test('batch deploy reports per-item errors in a 200 and deploys the rest', async () => {
+    const r = await call(emu.url, 'POST', `${RULES}/batch/deployed`, {
+      token: admin,
+      body: { rules: [queryRule(70, ORDERS), queryRule(71, 'with_name('), queryRule(72, 'with_name("customers")')] },
+    });
+    expect(r.status).toBe(200);
+    expect(r.body.deployedIds).toEqual([uuid(70), uuid(72)]);
+    expect(r.body.errors).toEqual([{ id: uuid(71), reason: expect.stringMatching(/^INVALID_ARGUMENT: .*batch_deploy\.resolver_ql\.valid/) }]);
+    expect((await testsOf(uuid(70))).length).toBe(orderTables.length);
+    expect((await testsOf(uuid(72))).length).toBeGreaterThan(0);
+  });
+
+  test('list pages over several pages and filters by configsFilter, sources and ruleIds; testCount is set', async () => {
+    for (let i = 0; i < 5; i++) await deploy(queryRule(80 + i, 'with_name("fct_orders")', {}, { configId: i < 3 ? 'ns-a' : 'ns-b', source: i === 4 ? 'SOURCE_APP' : undefined }));
+    const seen: string[] = [];
+    let cursor = '';
+    let pages = 0;
+    do {
+      const r = await call(emu.url, 'GET', `${RULES}?pagination.pageSize=2${cursor ? `&pagination.cursor=${cursor}` : ''}`, { token: admin });
+      const page = ListSqlTestRulesResponse.parse(r.body);
+      seen.push(...page.rules.map((x) => x.id));
+      for (const x of page.rules) expect(x.testCount).toBe(tablePaths((_p, name) => name.includes('fct_orders')).length);
+      cursor = page.pageInfo?.lastId ?? '';
+      pages++;
+    } while (cursor && pages < 10);
+    expect(pages).toBe(3);
+    expect(seen).toEqual([80, 81, 82, 83, 84].map(uuid));
+
+    const ids = async (q: string) => ListSqlTestRulesResponse.parse((await call(emu.url, 'GET', `${RULES}?${q}`, { token: admin })).body).rules.map((x) => x.id);
+    expect(await ids('configsFilter.ids=ns-b')).toEqual([uuid(83), uuid(84)]);
+    expect(await ids('sources=SOURCE_APP')).toEqual([uuid(84)]);
+    expect(await ids('sources=SOURCE_API&configsFilter.ids=ns-b')).toEqual([uuid(83)]);
+    expect(await ids(`ruleIds=${uuid(81)}&ruleIds=${uuid(99)}`)).toEqual([uuid(81)]);
+  });
+});
+
+describe('scopes', () => {
+  test('the reader can preview and read', async () => {
+    await deploy(queryRule(90, ORDERS));
+    expect((await overview(queryRule(91, ORDERS), reader)).testsToCreate).toHaveLength(orderTables.length);
+    expect((await call(emu.url, 'GET', `${RULES}/${uuid(90)}/deleted`, { token: reader })).status).toBe(200);
+    expect((await call(emu.url, 'GET', RULES, { token: reader })).status).toBe(200);
+    expect((await call(emu.url, 'POST', `${RULES}/by-id`, { token: reader, body: { ids: [uuid(90)] } })).status).toBe(200);
+  });
+
+  test.each([
+    { reason: 'deploy', method: 'POST', path: `${RULES}/deployed`, body: { rule: queryRule(92, ORDERS) } },
+    { reason: 'batch deploy', method: 'POST', path: `${RULES}/batch/deployed`, body: { rules: [queryRule(92, ORDERS)] } },
+    { reason: 'delete', method: 'DELETE', path: `${RULES}/${uuid(92)}`, body: undefined },
+    { reason: 'batch delete', method: 'DELETE', path: `${RULES}/batch?ids=${uuid(92)}`, body: undefined },
+  ])('the reader cannot write ($reason): 403 naming SCOPE_DATACHECKS_SQLTESTS_EDIT', async ({ method, path, body }) => {
+    const r = await call(emu.url, method, path, { token: reader, body });
+    expect(r.status).toBe(403);
+    expect(expectStatus(r.body, 7).message).toContain('SCOPE_DATACHECKS_SQLTESTS_EDIT');
+  });
+});
+
+describe('a large catalog', () => {
+  test('overview, deploy and delete overview over the size-10000 catalog agree', async () => {
+    const big = await startEmulator({ port: 0, seed: 'demo', seedSize: 10000 });
+    try {
+      const token = await tokenFor(big.url, 'demo-admin');
+      const bigCatalog = buildCatalog('demo', { size: 10000 });
+      const tables = bigCatalog.entities.filter((e) => e.type.endsWith('_TABLE')).length;
+      const rule = queryRule(100, 'with_type("table")');
+      const get = async (path: string) => SqlTestDeployOverviewResponse.parse((await call(big.url, 'GET', path, { token })).body).overview;
+      const before = await get(`${RULES}/overview?rule=${encodeURIComponent(JSON.stringify(rule))}`);
+      expect(before.testsToCreate).toHaveLength(tables);
+      expect((await call(big.url, 'POST', `${RULES}/deployed`, { token, body: { rule } })).status).toBe(200);
+      const after = await get(`${RULES}/overview?rule=${encodeURIComponent(JSON.stringify(rule))}`);
+      expect(counts(after)).toEqual({ create: 0, update: 0, delete: 0, keep: 0 });
+      expect((await get(`${RULES}/${uuid(100)}/deleted`)).testsToDelete).toHaveLength(tables);
+    } finally {
+      await big.close();
+    }
+  });
+});
