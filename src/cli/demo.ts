@@ -17,7 +17,7 @@ async function run(): Promise<number> {
   const step = (s: string) => process.stdout.write(`\n=== ${s}\n`);
   const io = { env, cwd: example, isTty: false };
   try {
-    process.stdout.write(`Emulator running at ${emu.url} (credentials demo-admin / demo-secret)\n`);
+    process.stdout.write(`Emulator running at ${emu.url} (acting as demo-admin)\n`);
     step('dqform synth (examples/quickstart)');
     let code = await main(['synth', '--out', out], io);
     if (code !== 0) return code;

@@ -147,7 +147,7 @@ async function cmdSynth(io: Io, args: Args): Promise<number> {
     io.err(`Error: the app failed (${app}), exit ${r.status}:\n${redact(r.stderr ?? '').trimEnd()}`);
     return 1;
   }
-  io.out(`Synthesised to ${path.relative(io.cwd, out) || '.'}`);
+  io.out(`Synthesised to ${path.relative(io.cwd, out).startsWith('..') ? out : path.relative(io.cwd, out) || '.'}`);
   return 0;
 }
 

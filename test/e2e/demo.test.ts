@@ -1,0 +1,20 @@
+/** `npm run demo` on this checkout: emulator, synth of examples/quickstart, plan, apply, empty plan. */
+import { spawnSync } from 'node:child_process';
+import * as path from 'node:path';
+
+it('npm run demo plans, applies and converges', () => {
+  const root = path.resolve(__dirname, '..', '..');
+  const r = spawnSync(process.execPath, [path.join(root, 'node_modules', 'tsx', 'dist', 'cli.mjs'), 'src/cli/demo.ts'], {
+    cwd: root,
+    encoding: 'utf8',
+    timeout: 120_000,
+    env: { ...process.env, CHECKPOINT_DISABLE: '1', NO_COLOR: '1' },
+  });
+  expect(r.stderr).not.toMatch(/demo failed|Internal error/);
+  expect(r.stdout).toMatch(/Plan: 7 to add, 0 to change, 0 to replace, 0 to destroy\./);
+  expect(r.stdout).toMatch(/Apply complete: 7 applied, 0 failed, 0 not attempted\./);
+  expect(r.stdout).toMatch(/No changes\. Live state matches the code\./);
+  expect(r.stdout).toMatch(/Demo complete/);
+  expect(r.stdout).not.toContain('demo-secret');
+  expect(r.status).toBe(0);
+}, 130_000);
