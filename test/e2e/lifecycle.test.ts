@@ -90,7 +90,7 @@ const CASES: KindCase[] = [
     field: /~ title = "R" -> "R2"/,
     tamper: async (ns) => {
       const rules = await raw.deploymentRules.list({ configsFilter: { ids: [ns] } });
-      await raw.deploymentRules.deploy({ ...(rules[0] as never), title: 'changed behind our back' });
+      await raw.deploymentRules.deploy({ ...(rules[0] as object), title: 'changed behind our back' } as never);
     },
     remove: () => [{}, {}],
   },
@@ -102,7 +102,7 @@ const CASES: KindCase[] = [
     field: /~ name = "T" -> "T2"/,
     tamper: async (ns) => {
       const tests = await raw.sqlTests.list({ configsFilter: { ids: [ns] } });
-      await raw.sqlTests.batchUpsert([{ ...(tests[0] as never), name: 'changed' }]);
+      await raw.sqlTests.batchUpsert([{ ...(tests[0] as object), name: 'changed' } as never]);
     },
     remove: () => [{}, {}],
   },
@@ -114,7 +114,7 @@ const CASES: KindCase[] = [
     field: /~ title = "S" -> "S2"/,
     tamper: async (ns) => {
       const rules = await raw.sqlTestRules.list({ configsFilter: { ids: [ns] } });
-      await raw.sqlTestRules.deploy({ ...(rules[0] as never), title: 'changed' });
+      await raw.sqlTestRules.deploy({ ...(rules[0] as object), title: 'changed' } as never);
     },
     remove: () => [{}, {}],
   },
