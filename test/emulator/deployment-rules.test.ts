@@ -15,7 +15,7 @@ const uid = (n: number) => `00000000-0000-4000-8000-${n.toString(16).padStart(12
 
 type Json = Record<string, unknown>;
 const settings = { severity: 'SEVERITY_ERROR', sensitivity: 'SENSITIVITY_BALANCED', metricIds: ['METRIC_ID_ROW_COUNT', 'METRIC_ID_DELAY'] };
-const queryRule = (n: number, resolverQl: string, extra: Json = {}): Json => ({ id: uid(n), title: `rule ${n}`, queryConfig: { resolverQl, ...settings, ...extra } });
+const queryRule = (n: number, resolverQl: string, extra: Json = {}): Json & { id: string } => ({ id: uid(n), title: `rule ${n}`, queryConfig: { resolverQl, ...settings, ...extra } });
 
 let emu: RunningEmulator;
 let admin: string;
