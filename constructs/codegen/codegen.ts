@@ -75,6 +75,9 @@ function listFiles(dir: string, base = dir): string[] {
 
 /** Generates everything into `outdir` (created or emptied first). */
 export async function generate(outdir: string): Promise<string[]> {
+  // @cdktf/commons runs `terraform version` when loaded; a TF_CLI_CONFIG_FILE naming a missing
+  // file makes that print a warning. Codegen needs no terraform configuration.
+  if (process.env.TF_CLI_CONFIG_FILE && !fs.existsSync(process.env.TF_CLI_CONFIG_FILE)) process.env.TF_CLI_CONFIG_FILE = os.devNull;
   // Loaded lazily: dev dependencies, never needed at synth time.
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const { CodeMaker } = require('codemaker') as typeof import('codemaker');
