@@ -207,22 +207,31 @@ export function placeRule(catalog: Catalog, rule: SqlTestRule, claims: ReadonlyM
 
 const cmp = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
-/** JSON with sorted keys and undefined dropped; `etag` ignored at the top level. */
-function canonical(v: unknown, top = true): string {
-  if (Array.isArray(v)) return `[${v.map((x) => canonical(x, false)).join(',')}]`;
-  if (v && typeof v === 'object') {
-    const o = v as Record<string, unknown>;
-    const keys = Object.keys(o)
-      .filter((k) => o[k] !== undefined && !(top && k === 'etag'))
-      .sort();
-    return `{${keys.map((k) => `${JSON.stringify(k)}:${canonical(o[k], false)}`).join(',')}}`;
-  }
-  return JSON.stringify(v);
-}
-
 /** Whether two tests have the same content (etag ignored). */
 export function sameTest(a: SqlTest, b: SqlTest): boolean {
-  return canonical(a) === canonical(b);
+  return deepEqual(a, b, true);
+}
+
+/** Structural equality of JSON values; undefined-valued keys count as absent; `etag` ignored at the top. */
+function deepEqual(a: unknown, b: unknown, top = false): boolean {
+  if (a === b) return true;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
+  if (Array.isArray(a) || Array.isArray(b)) {
+    if (!Array.isArray(a) || !Array.isArray(b) || a.length !== b.length) return false;
+    for (let i = 0; i < a.length; i++) if (!deepEqual(a[i], b[i])) return false;
+    return true;
+  }
+  const ao = a as Record<string, unknown>;
+  const bo = b as Record<string, unknown>;
+  let na = 0;
+  for (const k in ao) {
+    if (ao[k] === undefined || (top && k === 'etag')) continue;
+    na++;
+    if (!deepEqual(ao[k], bo[k])) return false;
+  }
+  let nb = 0;
+  for (const k in bo) if (bo[k] !== undefined && !(top && k === 'etag')) nb++;
+  return na === nb;
 }
 
 /** Where a current rule-made test sits: its table path (from the catalog, else from its id) and test name. */

@@ -205,10 +205,10 @@ describe('deploy and its overview', () => {
     const now = await allTests();
     const mine = [...now.values()].filter((t) => t.deploymentRuleId === uuid(10));
     expect(mine).toHaveLength(after);
-    for (const ref of o.testsToUpdate) expect(now.get(ref.sqlTestPath)!.etag).not.toBe(before.get(ref.sqlTestPath)!.etag);
-    for (const ref of o.testsToCreate) expect(now.get(ref.sqlTestPath)?.deploymentRuleId).toBe(uuid(10));
-    for (const ref of o.testsToDelete) expect(now.has(ref.sqlTestPath)).toBe(false);
-    for (const ref of o.testsToKeep) expect(now.get(ref.sqlTestPath)?.deploymentRuleId).toBeUndefined();
+    for (const ref of o.testsToUpdate) expect(now.get(ref.sqlTestPath!)!.etag).not.toBe(before.get(ref.sqlTestPath!)!.etag);
+    for (const ref of o.testsToCreate) expect(now.get(ref.sqlTestPath!)?.deploymentRuleId).toBe(uuid(10));
+    for (const ref of o.testsToDelete) expect(now.has(ref.sqlTestPath!)).toBe(false);
+    for (const ref of o.testsToKeep) expect(now.get(ref.sqlTestPath!)?.deploymentRuleId).toBeUndefined();
     expect([...now.values()].filter((t) => t.id.startsWith(uuid(10)) && !t.deploymentRuleId)).toHaveLength(detachedAfter ?? 0);
     expect(counts(await overview(changed))).toEqual({ create: 0, update: 0, delete: 0, keep: 0 });
   });

@@ -1,6 +1,7 @@
 /** SQL tests service of the emulator, over real HTTP. */
 import { BatchGetSqlTestsResponse, BatchUpsertSqlTestsResponse, ListSqlTestsResponse } from '../../schemas/sql-tests';
 import { startEmulator, type RunningEmulator } from '../../src/emulator';
+import { isIanaTimeZone, rruleProblem } from '../../src/emulator/sql-test-placement';
 import { call, expectStatus, tokenFor } from './core-helpers';
 
 const BASE = '/api/datachecks/sqltests/v1';
@@ -238,5 +239,35 @@ describe('scopes', () => {
 
   test('no token is 401', async () => {
     expect((await call(emu.url, 'GET', BASE)).status).toBe(401);
+  });
+});
+
+describe('schedule checks (pure)', () => {
+  const rrules: { reason: string; text: string; ok: boolean }[] = [
+    { reason: 'daily at six', text: 'FREQ=DAILY;BYHOUR=6', ok: true },
+    { reason: 'RRULE: prefix and lower case', text: 'RRULE:freq=weekly;byday=MO,WE', ok: true },
+    { reason: 'monthly on the last day', text: 'FREQ=MONTHLY;BYMONTHDAY=-1', ok: true },
+    { reason: 'interval and until', text: 'FREQ=HOURLY;INTERVAL=4;UNTIL=20300101T000000Z', ok: true },
+    { reason: 'empty', text: '', ok: false },
+    { reason: 'no FREQ', text: 'BYHOUR=6', ok: false },
+    { reason: 'prose', text: 'every day at 6', ok: false },
+    { reason: 'unknown part', text: 'FREQ=DAILY;WHEN=NOW', ok: false },
+    { reason: 'FREQ twice', text: 'FREQ=DAILY;FREQ=WEEKLY', ok: false },
+    { reason: 'COUNT and UNTIL together', text: 'FREQ=DAILY;COUNT=3;UNTIL=20300101', ok: false },
+    { reason: 'zero interval', text: 'FREQ=DAILY;INTERVAL=0', ok: false },
+    { reason: 'bad weekday', text: 'FREQ=WEEKLY;BYDAY=XX', ok: false },
+  ];
+  test.each(rrules)('rruleProblem: $reason', ({ text, ok }) => {
+    expect(rruleProblem(text) === undefined).toBe(ok);
+  });
+  test.each([
+    { tz: 'UTC', ok: true },
+    { tz: 'Europe/Paris', ok: true },
+    { tz: 'America/Argentina/Buenos_Aires', ok: true },
+    { tz: 'Mars/Olympus', ok: false },
+    { tz: '', ok: false },
+    { tz: '../etc/passwd', ok: false },
+  ])('isIanaTimeZone($tz) is $ok', ({ tz, ok }) => {
+    expect(isIanaTimeZone(tz)).toBe(ok);
   });
 });
