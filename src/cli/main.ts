@@ -16,8 +16,14 @@ import { plan as makePlan } from '../engine/reconcile';
 import { resolveManifest } from '../engine/resolve';
 import { renderJson, renderMarkdown, renderText } from './render';
 
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const VERSION: string = require('../../package.json').version;
+/** The package version, from the nearest package.json (src/cli in a checkout, dist/src/cli installed). */
+const VERSION: string = (() => {
+  for (let d = __dirname; d !== path.dirname(d); d = path.dirname(d)) {
+    const f = path.join(d, 'package.json');
+    if (fs.existsSync(f)) return String((JSON.parse(fs.readFileSync(f, 'utf8')) as { version?: string }).version ?? '0.0.0');
+  }
+  return '0.0.0';
+})();
 
 export interface Io {
   out: (s: string) => void;
