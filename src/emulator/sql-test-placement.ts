@@ -5,8 +5,8 @@
  * Model:
  * - A rule's *selection* is the entities its config names: `queryConfig` /
  *   `exclusiveQueryConfig` evaluate `resolverQl` when given (else `query`) against the catalog;
- *   `staticConfig` / `exclusiveStaticConfig` take `path` as an asset path: the entity with
- *   exactly that path plus every entity below it (path prefix `<path>::`).
+ *   `staticConfig` / `exclusiveStaticConfig` take `path` as in {@link staticPathSelection}
+ *   (exact asset, else assets below it, else a folder; nothing: one skipped entry naming the path).
  * - Exclusive rules deploy nothing; their selection is removed from every other rule's
  *   selection (reported in `skippedTables` with the claiming rule's id).
  * - A selected table or view (entity type ending in `_TABLE` / `_VIEW`) gets one SQL test per
@@ -26,6 +26,7 @@ import type { Entity, EntityIdentifier } from '../../schemas/entities';
 import type { DataPlatform, RuleTest, SqlTest, SqlTestDeployOverview, SqlTestDeploymentRuleWrite } from '../../schemas/sql-tests';
 import { TEMPLATE_TEST_KINDS } from '../../schemas/sql-tests';
 import type { Catalog } from './catalog';
+import { staticPathIndexes } from './monitors';
 import { evaluateQuery, evaluateResolverQl } from './query-eval';
 
 /** A rule as stored (the write form, with `renderedResolverQl` / translated `query` filled in). */
@@ -86,25 +87,13 @@ export function ruleSettings(rule: SqlTestRule): RuleTestSettings | undefined {
   return rule.queryConfig ?? rule.staticConfig;
 }
 
-/** Entities at `path` or below it (`path::...`), sorted by path. */
+/**
+ * The entities a static path covers, sorted by path: the asset with exactly that path; else
+ * every asset below it (`wh-prod::mart` covers `wh-prod::mart::*`); else the folder with that
+ * key, deep; else nothing. Same rule as the automated-monitor rules (`staticPathIndexes`).
+ */
 export function staticPathSelection(catalog: Catalog, path: string): Entity[] {
-  const prefix = `${path}::`;
-  const out: Entity[] = [];
-  const ents = catalog.entities;
-  // entities are sorted by path: binary search the first path >= `path`, then scan the run
-  let lo = 0;
-  let hi = ents.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (ents[mid].path < path) lo = mid + 1;
-    else hi = mid;
-  }
-  for (let i = lo; i < ents.length; i++) {
-    const p = ents[i].path;
-    if (p === path || p.startsWith(prefix)) out.push(ents[i]);
-    else if (!p.startsWith(path)) break; // paths sharing the prefix `path` are contiguous
-  }
-  return out;
+  return staticPathIndexes(catalog, path).map((i) => catalog.entities[i]);
 }
 
 /**
@@ -190,7 +179,9 @@ export function placeRule(catalog: Catalog, rule: SqlTestRule, claims: ReadonlyM
   if (!settings) return { tests: [], skipped: [] };
   const tests: PlacedTest[] = [];
   const skipped: RulePlacement['skipped'] = [];
-  for (const e of ruleSelection(catalog, rule)) {
+  const selection = ruleSelection(catalog, rule);
+  if (selection.length === 0 && rule.staticConfig) skipped.push({ tablePath: rule.staticConfig.path, reason: `no catalog asset or folder at path ${rule.staticConfig.path}` });
+  for (const e of selection) {
     const claimer = claims.get(e.path);
     if (claimer !== undefined && claimer !== rule.id) {
       skipped.push({ tablePath: e.path, reason: `claimed by exclusive rule ${claimer}` });

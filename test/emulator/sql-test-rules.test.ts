@@ -219,6 +219,18 @@ describe('deploy and its overview', () => {
     expect(paths((await overview(rule)).testsToCreate)).toEqual(raw);
     const single = { ...rule, staticConfig: { ...rule.staticConfig, path: 'wh-prod::raw::orders' } };
     expect(paths((await overview(single)).testsToCreate)).toEqual(['wh-prod::raw::orders']);
+    const folder = { ...rule, staticConfig: { ...rule.staticConfig, path: 'folder-wh-prod::raw' } };
+    expect(paths((await overview(folder)).testsToCreate)).toEqual(raw);
+    const nowhere = await overview({ ...rule, staticConfig: { ...rule.staticConfig, path: 'wh-nowhere::x' } });
+    expect(nowhere.testsToCreate).toEqual([]);
+    expect(nowhere.skippedTables).toEqual([{ tablePath: 'wh-nowhere::x', reason: 'no catalog asset or folder at path wh-nowhere::x' }]);
+  });
+
+  test('a given query is replaced by the translation of resolverQl (resolverQl wins)', async () => {
+    await deploy(queryRule(21, ORDERS, { query: { parts: [{ withNameSearch: { searchQuery: 'customers' } }] } }));
+    expect(paths((await testsOf(uuid(21))).map((t) => ({ tablePath: t.id.slice(uuid(21).length + 1, -':ids not null'.length) })))).toEqual(orderTables);
+    const got = (await call(emu.url, 'POST', `${RULES}/by-id`, { token: admin, body: { ids: [uuid(21)] } })).body.rules[uuid(21)];
+    expect(got.queryConfig.query).toEqual({ parts: [{ withNameSearch: { searchQuery: 'orders' } }] });
   });
 });
 
@@ -290,10 +302,11 @@ describe('delete', () => {
     expect(r.body).toEqual({ createdIds: [], updatedIds: [kept[0].id], errors: [] });
   });
 
-  test('deleting an unknown rule is NOT_FOUND; the batch delete treats unknown ids as success', async () => {
+  test('deleting an unknown rule is success (idempotent), its delete overview NOT_FOUND; the batch delete treats unknown ids as success', async () => {
     const r = await call(emu.url, 'DELETE', `${RULES}/${uuid(42)}`, { token: admin });
-    expect(r.status).toBe(404);
-    expectStatus(r.body, 5);
+    expect(r.status).toBe(200);
+    expect(r.body).toEqual({});
+    expectStatus((await call(emu.url, 'GET', `${RULES}/${uuid(42)}/deleted`, { token: admin })).body, 5);
     expect((await call(emu.url, 'GET', `${RULES}/${uuid(42)}/deleted`, { token: admin })).status).toBe(404);
     await deploy(queryRule(43, ORDERS));
     const b = await call(emu.url, 'DELETE', `${RULES}/batch?ids=${uuid(43)}&ids=${uuid(42)}`, { token: admin });
@@ -320,12 +333,13 @@ describe('tests made by a rule', () => {
 
 describe('validation', () => {
   const cases: { reason: string; rule: Rule; field: string; ruleId: string }[] = [
-    { reason: 'bad ResolverQL', rule: queryRule(60, 'with_name("orders"'), field: 'rule.queryConfig.resolverQl', ruleId: 'deploy.resolver_ql.valid' },
-    { reason: 'unknown ResolverQL function', rule: queryRule(60, 'with_colour("red")'), field: 'rule.queryConfig.resolverQl', ruleId: 'deploy.resolver_ql.valid' },
+    { reason: 'bad ResolverQL', rule: queryRule(60, 'with_name("orders"'), field: 'rule.queryConfig.resolverQl', ruleId: 'deploy.queryConfig.resolver_ql' },
+    { reason: 'unknown ResolverQL function', rule: queryRule(60, 'with_colour("red")'), field: 'rule.queryConfig.resolverQl', ruleId: 'deploy.queryConfig.resolver_ql' },
+    { reason: 'bad ResolverQL in an exclusive rule', rule: { id: uuid(60), title: 'x', exclusiveQueryConfig: { resolverQl: 'not(' } }, field: 'rule.exclusiveQueryConfig.resolverQl', ruleId: 'deploy.exclusiveQueryConfig.resolver_ql' },
     { reason: 'junk RRULE', rule: queryRule(60, ORDERS, { recurrenceRule: 'daily at six' }), field: 'rule.queryConfig.recurrenceRule', ruleId: 'deploy.recurrence_rule.valid' },
     { reason: 'unknown time zone', rule: queryRule(60, ORDERS, { timezone: 'Nowhere/Land' }), field: 'rule.queryConfig.timezone', ruleId: 'deploy.timezone.valid' },
     { reason: 'two tests with one name', rule: queryRule(60, ORDERS, { tests: [{ name: 'x', notNull: { columns: ['a'] } }, { name: 'x', unique: { columns: ['a'] } }] }), field: 'rule.queryConfig.tests[1].name', ruleId: 'deploy.tests.unique_names' },
-    { reason: 'neither query nor resolverQl', rule: queryRule(60, '', {}), field: 'rule.queryConfig.query', ruleId: 'deploy.query_or_resolver_ql' },
+    { reason: 'neither query nor resolverQl', rule: queryRule(60, '', {}), field: 'rule.queryConfig.query', ruleId: 'deploy.queryConfig.selection_required' },
     { reason: 'no tests', rule: queryRule(60, ORDERS, { tests: [] }), field: 'rule.queryConfig.tests', ruleId: 'deploy.rule.queryConfig.tests' },
     { reason: 'id is not a UUID', rule: { ...queryRule(60, ORDERS), id: 'not-a-uuid' }, field: 'rule.id', ruleId: 'deploy.rule.id' },
     { reason: 'title too long', rule: { ...queryRule(60, ORDERS), title: 'x'.repeat(101) }, field: 'rule.title', ruleId: 'deploy.rule.title' },
@@ -360,7 +374,7 @@ describe('batch deploy, batch get, list', () => {
     });
     expect(r.status).toBe(200);
     expect(r.body.deployedIds).toEqual([uuid(70), uuid(72)]);
-    expect(r.body.errors).toEqual([{ id: uuid(71), reason: expect.stringMatching(/^INVALID_ARGUMENT: .*batch_deploy\.resolver_ql\.valid/) }]);
+    expect(r.body.errors).toEqual([{ id: uuid(71), reason: expect.stringMatching(/^INVALID_ARGUMENT: .*batch_deploy\.queryConfig\.resolver_ql/) }]);
     expect((await testsOf(uuid(70))).length).toBe(orderTables.length);
     expect((await testsOf(uuid(72))).length).toBeGreaterThan(0);
   });
@@ -390,6 +404,16 @@ describe('batch deploy, batch get, list', () => {
 });
 
 describe('scopes', () => {
+  test('SCOPE_MCP_WRITE alone may deploy and delete a rule (spec part 4), not batch deploy', async () => {
+    emu.app.addCredential('mcp-writer', 'mcp-secret', ['SCOPE_MCP_WRITE'], 'demo');
+    const mcp = await tokenFor(emu.url, 'mcp-writer', 'mcp-secret');
+    await deploy(queryRule(93, ORDERS), mcp);
+    expect(await testsOf(uuid(93))).toHaveLength(orderTables.length);
+    expect((await call(emu.url, 'POST', `${RULES}/batch/deployed`, { token: mcp, body: { rules: [queryRule(94, ORDERS)] } })).status).toBe(403);
+    expect((await call(emu.url, 'DELETE', `${RULES}/${uuid(93)}`, { token: mcp })).status).toBe(200);
+    expect(await testsOf(uuid(93))).toEqual([]);
+  });
+
   test('the reader can preview and read', async () => {
     await deploy(queryRule(90, ORDERS));
     expect((await overview(queryRule(91, ORDERS), reader)).testsToCreate).toHaveLength(orderTables.length);

@@ -3,8 +3,9 @@
  *
  * - Deploy POST `.../v1/deployed` `{ rule }` -> `{}`; BatchDeploy POST `.../v1/batch/deployed`
  *   `{ rules }` -> `{ deployedIds, errors }` (per-item errors inside the 200).
- * - Delete DELETE `.../v1/{id}` -> `{}` (404 for an unknown rule); BatchDelete DELETE
- *   `.../v1/batch?ids=a&ids=b` -> `{ errors }` (unknown ids are success). Deleting a rule deletes
+ * - Delete DELETE `.../v1/{id}` -> `{}` (an unknown rule is success: idempotent); BatchDelete
+ *   DELETE `.../v1/batch?ids=a&ids=b` -> `{ errors }` (unknown ids are success). Deploy and
+ *   Delete also accept SCOPE_MCP_WRITE (spec part 4). Deleting a rule deletes
  *   every test it deployed, unless `keepRemovedTests` (the stored flag, or a
  *   `keepRemovedTests=true|false` query parameter overriding it): then they are kept, detached.
  * - Overview GET `.../v1/overview?rule=<JSON>`: the rule, in its write form, JSON-encoded into
@@ -33,15 +34,18 @@ import { SQL_TESTS_COLLECTION, batchGetIds, deleteIds, describedInvalid, listPar
 /** The store collection holding SQL-test deployment rules (write form, as prepared). */
 export const SQL_TEST_RULES_COLLECTION = 'sqlTestDeploymentRules';
 const BASE = '/api/datachecks/sql-test-deployment-rules/v1';
-const EDIT = 'SCOPE_DATACHECKS_SQLTESTS_EDIT';
+const EDIT = 'SCOPE_DATACHECKS_SQLTESTS_EDIT' as const;
 const READ = 'SCOPE_DATACHECKS_SQLTESTS_READ';
+/** Spec part 4: SCOPE_MCP_WRITE also grants the rule Deploy and Delete. */
+const EDIT_OR_MCP = [EDIT, 'SCOPE_MCP_WRITE'] as const;
 
 type StoredRule = SqlTestRule & { etag?: string };
 
 /**
  * Checks what the schema cannot (RRULE, time zone, unique test names, ResolverQL, a query to
  * select with) and returns the rule as stored: `renderedResolverQl` computed (a caller's value
- * is ignored), `query` translated from `resolverQl` when absent, `source` defaulted to SOURCE_API.
+ * is ignored), `query` translated from `resolverQl` (which wins over a given query), `source`
+ * defaulted to SOURCE_API.
  * `field` prefixes violation fields (e.g. `rule.`); rule ids are `<operation>.<rule>`.
  */
 export function prepareRule(rule: SqlTestRule, field: string, operation: string): SqlTestRule {
@@ -66,13 +70,13 @@ export function prepareRule(rule: SqlTestRule, field: string, operation: string)
     if (rest.resolverQl !== undefined && rest.resolverQl.trim() !== '') {
       try {
         const rendered = canonicalResolverQl(rest.resolverQl);
-        next = { ...rest, renderedResolverQl: rendered, query: rest.query ?? resolverQlToQuery(parseResolverQl(rest.resolverQl)) };
+        next = { ...rest, renderedResolverQl: rendered, query: resolverQlToQuery(parseResolverQl(rest.resolverQl)) };
       } catch (e) {
         if (!(e instanceof ResolverQlError)) throw e;
-        violations.push({ field: `${at}resolverQl`, ruleId: `${operation}.resolver_ql.valid`, message: e.message });
+        violations.push({ field: `${at}resolverQl`, ruleId: `${operation}.${kind}.resolver_ql`, message: `invalid ResolverQL: ${e.message}` });
       }
     } else if (!rest.query) {
-      violations.push({ field: `${at}query`, ruleId: `${operation}.query_or_resolver_ql`, message: 'a query config needs a query or a resolverQl' });
+      violations.push({ field: `${at}query`, ruleId: `${operation}.${kind}.selection_required`, message: 'a query config needs a query or a resolverQl' });
     }
     prepared = { ...prepared, [kind]: next };
   }
@@ -152,7 +156,7 @@ const readForm = (r: StoredRule, counts: Map<string, number>) => ({ ...r, testCo
 
 /** Registers the SQL-test deployment rule routes. */
 export function register(app: EmulatorApp): void {
-  app.route('POST', `${BASE}/deployed`, { scope: EDIT }, (ctx) => {
+  app.route('POST', `${BASE}/deployed`, { scope: EDIT_OR_MCP }, (ctx) => {
     const req = parseBody(z.object({ rule: z.unknown() }), ctx.body, 'deploy');
     deploy(ctx, prepareRule(parseRule(req.rule, 'rule.', 'deploy', 'rule'), 'rule.', 'deploy'));
     return {};
@@ -191,9 +195,8 @@ export function register(app: EmulatorApp): void {
     return { errors };
   });
 
-  app.route('DELETE', `${BASE}/:id`, { scope: EDIT }, (ctx) => {
-    if (!ctx.store.collection<StoredRule>(SQL_TEST_RULES_COLLECTION).has(ctx.params.id)) throw notFound(`SQL-test deployment rule ${ctx.params.id} not found`);
-    deleteRule(ctx, ctx.params.id);
+  app.route('DELETE', `${BASE}/:id`, { scope: EDIT_OR_MCP }, (ctx) => {
+    if (ctx.store.collection<StoredRule>(SQL_TEST_RULES_COLLECTION).has(ctx.params.id)) deleteRule(ctx, ctx.params.id); // missing: success (idempotent)
     return {};
   });
 
