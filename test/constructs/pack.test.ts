@@ -1,0 +1,101 @@
+/**
+ * SLOW (about 20-30 s: it runs `npm run build` through `npm pack`'s prepack).
+ *
+ * A new user's view: `npm pack` the repository, install the tarball into an empty directory
+ * next to cdktf and constructs, write a `main.ts` that imports every construct from `dqform`,
+ * type-check it against the packed declarations and synthesise it. No network: the tarball is
+ * unpacked into `node_modules/dqform` and its runtime dependencies are symlinked from this
+ * repository's node_modules (what `npm install` would put there).
+ */
+import { execFileSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+
+const ROOT = path.resolve(__dirname, '..', '..');
+const BIN = path.join(ROOT, 'node_modules', '.bin');
+
+const MAIN_TS = `import { App } from 'cdktf';
+import {
+  Alert, Contact, DataProduct, Domain, DqStack, Entity, MonitorDeploymentRule, Owner, Ownership, Query,
+  SqlTest, SqlTestDeploymentRule, Target, validateApp, type Diagnostic,
+} from 'dqform';
+
+const app = new App({ outdir: 'cdktf.out' });
+const stack = new DqStack(app, 'newcomer', { namespace: 'newcomer' });
+const owner = new Owner(stack, 'me', { title: 'Me', contacts: [Contact.email(['me@example.com'])] });
+const domain = new Domain(stack, 'things', { name: 'Things' });
+const product = new DataProduct(stack, 'stuff', { title: 'Stuff', domain, parts: [{ query: Query.withName('stuff') }] });
+new Ownership(stack, 'mine', { owner, dataProduct: product });
+new Alert(stack, 'errors', {
+  name: 'Errors',
+  issueLifecycle: { trigger: Query.withType('table'), targets: [Target.owner(owner)], settings: { severities: ['ALERT_SEVERITY_ERROR'] } },
+});
+new MonitorDeploymentRule(stack, 'tables', {
+  title: 'Tables',
+  queryConfig: { query: 'with_type("table")', severity: 'SEVERITY_WARNING', sensitivity: 'SENSITIVITY_BALANCED', metricIds: ['METRIC_ID_ROW_COUNT'] },
+});
+new SqlTest(stack, 'not_null', {
+  name: 'id not null', platform: { integrationId: 'wh' }, recurrenceRule: 'FREQ=DAILY',
+  template: { identifier: Entity.warehouseAccountTable({ account: 'a', database: 'd', schema: 's', table: 't' }), notNull: { columns: ['id'] } },
+});
+new SqlTestDeploymentRule(stack, 'rule', {
+  title: 'Rule', staticConfig: { path: 'a::b::c', tests: [{ name: 'u', unique: { columns: ['id'] } }], recurrenceRule: 'FREQ=DAILY' },
+});
+const problems: Diagnostic[] = validateApp(app);
+if (problems.length) throw new Error(JSON.stringify(problems));
+app.synth();
+`;
+
+/** Runs a command; on failure the error carries its output. */
+function run(cmd: string, args: string[], cwd: string, env: NodeJS.ProcessEnv): void {
+  try {
+    execFileSync(cmd, args, { cwd, env, stdio: 'pipe', encoding: 'utf8' });
+  } catch (err) {
+    const e = err as { stdout?: string; stderr?: string; message: string };
+    throw new Error(`${e.message}\n${e.stdout ?? ''}\n${e.stderr ?? ''}`);
+  }
+}
+
+it('npm pack -> install into an empty directory -> import every construct from "dqform" -> synth', () => {
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'dq-pack-'));
+  try {
+    const env = { ...process.env, CHECKPOINT_DISABLE: '1', npm_config_audit: 'false', npm_config_fund: 'false', npm_config_update_notifier: 'false' };
+    const out = execFileSync('npm', ['pack', '--silent', '--pack-destination', tmp], { cwd: ROOT, env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+    const tarball = path.join(tmp, out.trim().split('\n').pop() as string);
+    expect(fs.existsSync(tarball)).toBe(true);
+
+    const app = path.join(tmp, 'app');
+    const pkgDir = path.join(app, 'node_modules', 'dqform');
+    fs.mkdirSync(pkgDir, { recursive: true });
+    execFileSync('tar', ['-xzf', tarball, '-C', pkgDir, '--strip-components=1']);
+    const manifest = JSON.parse(fs.readFileSync(path.join(pkgDir, 'package.json'), 'utf8')) as { dependencies: Record<string, string>; main: string };
+    for (const dep of Object.keys(manifest.dependencies)) {
+      fs.mkdirSync(path.dirname(path.join(app, 'node_modules', dep)), { recursive: true });
+      fs.symlinkSync(path.join(ROOT, 'node_modules', dep), path.join(app, 'node_modules', dep), 'dir');
+    }
+    // The tarball holds compiled JS and declarations, not the sources.
+    expect(fs.existsSync(path.join(pkgDir, manifest.main))).toBe(true);
+    expect(fs.existsSync(path.join(pkgDir, 'constructs'))).toBe(false);
+    fs.writeFileSync(path.join(app, 'package.json'), JSON.stringify({ name: 'newcomer', private: true, dependencies: { dqform: '0.1.0' } }));
+    fs.writeFileSync(path.join(app, 'main.ts'), MAIN_TS);
+    fs.writeFileSync(path.join(app, 'cdktf.json'), JSON.stringify({ language: 'typescript', app: 'npx tsx main.ts' }));
+
+    // Type-check the user's code against the packed declarations.
+    fs.writeFileSync(
+      path.join(app, 'tsconfig.json'),
+      JSON.stringify({ compilerOptions: { strict: true, noEmit: true, skipLibCheck: true, esModuleInterop: true, module: 'commonjs', moduleResolution: 'node', target: 'ES2022', types: [] }, files: ['main.ts'] }),
+    );
+    run(path.join(BIN, 'tsc'), ['-p', '.'], app, env);
+    // Synthesise.
+    run(path.join(BIN, 'tsx'), ['main.ts'], app, env);
+
+    const json = JSON.parse(fs.readFileSync(path.join(app, 'cdktf.out', 'stacks', 'newcomer', 'cdk.tf.json'), 'utf8')) as { resource: Record<string, Record<string, Record<string, unknown>>>; provider: Record<string, unknown> };
+    expect(Object.keys(json.resource).sort()).toEqual(['dq_alert', 'dq_data_product', 'dq_domain', 'dq_monitor_deployment_rule', 'dq_owner', 'dq_ownership', 'dq_sql_test', 'dq_sql_test_deployment_rule']);
+    expect(json.provider).toEqual({ dq: [{ namespace: 'newcomer' }] });
+    expect(json.resource.dq_ownership.mine).toMatchObject({ owner_id: '${dq_owner.me.id}', selection: { dataproduct_id: '${dq_data_product.stuff.id}' } });
+    expect(json.resource.dq_alert.errors).toMatchObject({ issue_lifecycle: { targets: [{ owner: { owner_path: '${dq_owner.me.entity_id}' } }] } });
+  } finally {
+    fs.rmSync(tmp, { recursive: true, force: true });
+  }
+}, 120_000);
