@@ -1,11 +1,11 @@
 /** One test per construct: its props land in the synthesised JSON as the engine expects. */
 import type { App } from 'cdktf';
 import {
-  Alert, Contact, DataProduct, Domain, DqStack, Entity, MonitorDeploymentRule, Owner, Ownership, Query, SqlTest, SqlTestDeploymentRule, Target,
+  Alert, Contact, DataProduct, Domain, DqStack, Entity, MonitorDeploymentRule, Owner, Ownership, Query, SqlTest, SqlTestDeploymentRule, Target, type MonitorSettingsProps,
 } from '../../constructs';
 import { synth, type TfJson } from './synth';
 
-const rule = { severity: 'SEVERITY_WARNING', sensitivity: 'SENSITIVITY_BALANCED', metricIds: ['METRIC_ID_ROW_COUNT'] } as const;
+const rule: MonitorSettingsProps = { severity: 'SEVERITY_WARNING', sensitivity: 'SENSITIVITY_BALANCED', metricIds: ['METRIC_ID_ROW_COUNT'] };
 function one(build: (s: DqStack) => void, props: { region?: 'eu' | 'us' | 'au'; baseUrl?: string } = {}): TfJson {
   return synth((app: App) => build(new DqStack(app, 's', { namespace: 'ns', ...props })), 's').json;
 }
