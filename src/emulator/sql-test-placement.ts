@@ -100,15 +100,29 @@ export function staticPathSelection(catalog: Catalog, path: string): Entity[] {
  * The entities a rule selects, sorted by path. Query configs evaluate `resolverQl` when set,
  * else `query` (a query config with neither selects nothing). Throws what the evaluator throws.
  */
-export function ruleSelection(catalog: Catalog, rule: SqlTestRule): Entity[] {
+export function ruleSelection(catalog: Catalog, rule: SqlTestRule): readonly Entity[] {
   const q = rule.queryConfig ?? rule.exclusiveQueryConfig;
   if (q) {
-    if (q.resolverQl !== undefined && q.resolverQl.trim() !== '') return evaluateResolverQl(catalog, q.resolverQl);
-    if (q.query) return evaluateQuery(catalog, q.query);
+    if (q.resolverQl !== undefined && q.resolverQl.trim() !== '') return cachedSelection(catalog, `rql:${q.resolverQl}`, () => evaluateResolverQl(catalog, q.resolverQl!));
+    if (q.query) return cachedSelection(catalog, `query:${JSON.stringify(q.query)}`, () => evaluateQuery(catalog, q.query!));
     return [];
   }
   const s = rule.staticConfig ?? rule.exclusiveStaticConfig;
-  return s ? staticPathSelection(catalog, s.path) : [];
+  return s ? cachedSelection(catalog, `static:${s.path}`, () => staticPathSelection(catalog, s.path)) : [];
+}
+
+/** Selections per catalog (the catalog is immutable), by selection text; bounded. */
+const selectionCache = new WeakMap<Catalog, Map<string, readonly Entity[]>>();
+const SELECTION_CACHE_MAX = 2000;
+function cachedSelection(catalog: Catalog, key: string, compute: () => Entity[]): readonly Entity[] {
+  let m = selectionCache.get(catalog);
+  if (!m) selectionCache.set(catalog, (m = new Map()));
+  const hit = m.get(key);
+  if (hit) return hit;
+  const v = Object.freeze(compute());
+  if (m.size >= SELECTION_CACHE_MAX) m.clear();
+  m.set(key, v);
+  return v;
 }
 
 /** Whether SQL tests can run on the entity: a table or a view. */
