@@ -1,0 +1,299 @@
+/**
+ * `npm run bench`: plan, per-object reads, apply and synth benchmarks against the emulator on
+ * loopback. Every measured step runs in its own child process (compiled JS, like an installed
+ * `dqform`), so "whole process" wall time includes Node start-up, module loading, auth, reads,
+ * diff and output; peak RSS comes from `/usr/bin/time -v` (falls back to the child's own
+ * `process.resourceUsage().maxRSS`). HTTP request counts come from the emulator's counters.
+ * Prints a Markdown table and writes bench/results.json. Not part of `npm test`.
+ *
+ * Usage: npm run bench [-- --sizes 1000,10000] [-- --runs 3] [-- --no-profile]
+ */
+import { spawn, spawnSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { PlatformClient } from '../src/client';
+import { main } from '../src/cli/main';
+import { loadSynthOutput } from '../src/engine/manifest';
+import { plan as makePlan } from '../src/engine/reconcile';
+import { apply } from '../src/engine/applier';
+import { BENCH_KINDS, kindCounts, resourceBody, resourceName, terraformJson } from './fixtures';
+import { summariseCpuProfile } from './profile';
+
+const ROOT = path.resolve(__dirname, '..');
+const argv = process.argv.slice(2);
+const flag = (k: string) => {
+  const i = argv.indexOf(`--${k}`);
+  return i >= 0 ? argv[i + 1] : undefined;
+};
+const SIZES = (flag('sizes') ?? '1000,10000').split(',').map(Number);
+const RUNS = Number(flag('runs') ?? 3);
+const PROFILE = !argv.includes('--no-profile');
+const TMP = fs.mkdtempSync(path.join(os.tmpdir(), 'dqform-bench-'));
+const BUILD = path.join(TMP, 'build');
+const CREDS = { DQ_CLIENT_ID: 'demo-admin', DQ_CLIENT_SECRET: 'demo-secret' };
+
+interface Measured {
+  wallMs: number;
+  maxRssMb: number;
+  child: Record<string, unknown>;
+}
+
+/** Runs `node <args>` under /usr/bin/time -v; returns wall time, peak RSS and the child's JSON line. */
+function measure(nodeArgs: string[], env: NodeJS.ProcessEnv, cwd = TMP): Measured {
+  const useTime = fs.existsSync('/usr/bin/time');
+  const cmd = useTime ? '/usr/bin/time' : process.execPath;
+  const args = useTime ? ['-v', process.execPath, ...nodeArgs] : nodeArgs;
+  const t0 = process.hrtime.bigint();
+  const r = spawnSync(cmd, args, { env: { ...process.env, ...env }, cwd, encoding: 'utf8', maxBuffer: 256 * 2 ** 20 });
+  const wallMs = Number(process.hrtime.bigint() - t0) / 1e6;
+  const line = r.stdout.trim().split('\n').filter((l) => l.startsWith('{')).pop();
+  if (r.status !== 0 && r.status !== 2) throw new Error(`child ${nodeArgs.join(' ')} failed (${r.status}):\n${r.stdout}\n${r.stderr}`);
+  const child = line ? (JSON.parse(line) as Record<string, unknown>) : {};
+  const m = /Maximum resident set size \(kbytes\): (\d+)/.exec(r.stderr);
+  return { wallMs, maxRssMb: m ? Number(m[1]) / 1024 : Number(child.maxRssMb ?? NaN), child };
+}
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+function medianRun(n: number, f: () => Measured): Measured & { runs: number[] } {
+  const rs = Array.from({ length: n }, f);
+  const m = median(rs.map((r) => r.wallMs));
+  const pick = rs.find((r) => r.wallMs === m)!;
+  return { ...pick, maxRssMb: Math.max(...rs.map((r) => r.maxRssMb)), runs: rs.map((r) => Math.round(r.wallMs)) };
+}
+
+interface Emu {
+  url: string;
+  stop: () => Promise<void>;
+}
+
+async function startEmulatorChild(): Promise<Emu> {
+  const p = spawn(process.execPath, [path.join(BUILD, 'bench/children/emulator.js')], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const url = await new Promise<string>((res, rej) => {
+    let buf = '';
+    p.stdout.on('data', (d: Buffer) => {
+      buf += d.toString();
+      const m = /\{"url":"([^"]+)"\}/.exec(buf);
+      if (m) res(m[1]);
+    });
+    p.on('exit', (c) => rej(new Error(`emulator exited ${c}`)));
+  });
+  return {
+    url,
+    stop: () =>
+      new Promise((res) => {
+        p.on('exit', () => res());
+        p.kill('SIGTERM');
+      }),
+  };
+}
+
+async function admin(emu: Emu, method: string, p: string, body?: unknown): Promise<unknown> {
+  const r = await fetch(`${emu.url}${p}`, { method, headers: { 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+  return r.json();
+}
+
+interface Counts {
+  total: number;
+  api: number;
+  writes: number;
+  routes: Record<string, number>;
+}
+async function counters(emu: Emu): Promise<Counts> {
+  const c = (await admin(emu, 'GET', '/__emulator/requests')) as { total: number; routes: Record<string, number> };
+  let api = 0;
+  let writes = 0;
+  for (const [k, v] of Object.entries(c.routes)) {
+    const [method, route] = k.split(' ');
+    if (route?.startsWith('/api/')) {
+      api += v;
+      if (method !== 'GET') writes += v;
+    }
+  }
+  return { total: c.total, api, writes, routes: c.routes };
+}
+const resetCounters = (emu: Emu) => admin(emu, 'POST', '/__emulator/requests/reset', {});
+
+function writeStack(dir: string, ns: string, doc: unknown): string {
+  const stackDir = path.join(dir, 'stacks', ns);
+  fs.mkdirSync(stackDir, { recursive: true });
+  fs.writeFileSync(path.join(stackDir, 'cdk.tf.json'), JSON.stringify(doc));
+  return dir;
+}
+
+/** ceil(N_kind / 200) per kind: the fewest list/batch calls that can read N objects. */
+function floorOf(counts: Record<string, number>): number {
+  return Object.values(counts).reduce((s, n) => s + Math.ceil(n / 200), 0);
+}
+
+const r0 = (x: number) => Math.round(x);
+const r1 = (x: number) => Math.round(x * 10) / 10;
+
+async function benchPlan(emu: Emu, n: number) {
+  const env = { DQ_BASE_URL: emu.url, ...CREDS };
+  const ns = `bench-${n}`;
+  await admin(emu, 'POST', '/__emulator/reset', {});
+  const base = writeStack(path.join(TMP, `plan-${n}`, 'base'), ns, terraformJson(ns, n));
+  const changed = writeStack(path.join(TMP, `plan-${n}`, 'changed'), ns, terraformJson(ns, n, { changedEvery: 10 }));
+  // create the objects (in this process: setup, not measured)
+  const client = PlatformClient.fromEnv(env);
+  const t0 = Date.now();
+  const p0 = await makePlan(client, loadSynthOutput(base, ns));
+  const r = await apply(client, p0, { maxDeletes: 0 });
+  if (r.failed.length || r.skipped.length) throw new Error(`setup apply failed: ${JSON.stringify(r.failed.slice(0, 3))}`);
+  const setupMs = Date.now() - t0;
+  const p1 = await makePlan(client, loadSynthOutput(base, ns));
+  await client.close();
+  const notNoop = p1.changes.filter((c) => c.action !== 'noop');
+  if (notNoop.length) throw new Error(`after apply the plan is not empty: ${notNoop.length} change(s), e.g. ${JSON.stringify(notNoop[0]).slice(0, 400)}`);
+  const refs = p1.changes.map((c) => ({ type: c.type, id: c.id }));
+  const refsFile = path.join(TMP, `refs-${n}.json`);
+  fs.writeFileSync(refsFile, JSON.stringify(refs));
+  const counts = kindCounts(n);
+  const floor = floorOf(counts);
+
+  const planJs = path.join(BUILD, 'bench/children/plan.js');
+  await resetCounters(emu);
+  const noChange = medianRun(RUNS, () => measure([planJs, base], env));
+  const noChangeReq = await counters(emu);
+  const perRun = (c: Counts) => ({ ...c, api: c.api / RUNS, total: c.total / RUNS, writes: c.writes / RUNS });
+
+  await resetCounters(emu);
+  const perObject = medianRun(RUNS, () => measure([path.join(BUILD, 'bench/children/per-object.js'), refsFile], env));
+  const perObjectReq = perRun(await counters(emu));
+
+  await resetCounters(emu);
+  const changedRun = medianRun(RUNS, () => measure([planJs, changed], env));
+  const changedReq = perRun(await counters(emu));
+
+  let profile: unknown;
+  if (PROFILE && n === Math.max(...SIZES)) {
+    const profDir = path.join(TMP, `prof-${n}`);
+    measure(['--cpu-prof', '--cpu-prof-dir', profDir, planJs, base], env);
+    const f = fs.readdirSync(profDir).find((x) => x.endsWith('.cpuprofile'))!;
+    profile = summariseCpuProfile(JSON.parse(fs.readFileSync(path.join(profDir, f), 'utf8')), 15);
+  }
+  return {
+    objects: n,
+    perKind: counts,
+    setupApplyMs: setupMs,
+    floor,
+    noChangePlan: { wallMs: r0(noChange.wallMs), runsMs: noChange.runs, inProcessMs: r0(Number(noChange.child.inProcessMs)), maxRssMb: r1(noChange.maxRssMb), apiRequests: noChangeReq.api / RUNS, writes: noChangeReq.writes, summary: noChange.child.summary },
+    perObjectReads: { wallMs: r0(perObject.wallMs), runsMs: perObject.runs, inProcessMs: r0(Number(perObject.child.inProcessMs)), maxRssMb: r1(perObject.maxRssMb), apiRequests: perObjectReq.api, found: perObject.child.found },
+    changedPlan: { wallMs: r0(changedRun.wallMs), runsMs: changedRun.runs, inProcessMs: r0(Number(changedRun.child.inProcessMs)), maxRssMb: r1(changedRun.maxRssMb), apiRequests: changedReq.api, writes: changedReq.writes, summary: changedRun.child.summary, routes: changedReq.routes },
+    ratioWall: r1(perObject.wallMs / noChange.wallMs),
+    ratioInProcess: r1(Number(perObject.child.inProcessMs) / Number(noChange.child.inProcessMs)),
+    profile,
+  };
+}
+
+async function benchApply(emu: Emu) {
+  const env = { DQ_BASE_URL: emu.url, ...CREDS };
+  const ns = 'bench-apply';
+  const tests: Record<string, unknown> = {};
+  const rules: Record<string, unknown> = {};
+  for (let i = 0; i < 2000; i++) tests[resourceName('dq_sql_test', i)] = resourceBody('dq_sql_test', i, 0);
+  for (let i = 0; i < 500; i++) rules[resourceName('dq_monitor_deployment_rule', i)] = resourceBody('dq_monitor_deployment_rule', i, 0);
+  const dir = writeStack(path.join(TMP, 'apply'), ns, { provider: { dq: [{ namespace: ns }] }, resource: { dq_sql_test: tests, dq_monitor_deployment_rule: rules } });
+  await admin(emu, 'POST', '/__emulator/reset', {});
+  const planFile = path.join(TMP, 'apply-plan.json');
+  const t0 = Date.now();
+  const code = await main(['plan', '--dir', dir, '--out', planFile], { out: () => undefined, err: () => undefined, env, cwd: TMP, isTty: false });
+  const planMs = Date.now() - t0;
+  if (code !== 0) throw new Error(`apply bench: plan exited ${code}`);
+  const out: Record<string, unknown> = { sqlTests: 2000, deploymentRules: 500, planWithPreviewsMs: planMs };
+  for (const mode of ['batched', 'per-object'] as const) {
+    await admin(emu, 'POST', '/__emulator/reset', {});
+    await resetCounters(emu);
+    const m = measure([path.join(BUILD, 'bench/children/apply.js'), planFile, mode], env);
+    const c = await counters(emu);
+    out[mode] = { wallMs: r0(m.wallMs), inProcessMs: r0(Number(m.child.inProcessMs)), maxRssMb: r1(m.maxRssMb), apiRequests: c.api, writes: c.writes, applied: m.child.applied, failed: m.child.failed };
+  }
+  const b = out.batched as { wallMs: number; writes: number };
+  const p = out['per-object'] as { wallMs: number; writes: number };
+  out.ratioWall = r1(p.wallMs / b.wallMs);
+  return out;
+}
+
+function benchSynth() {
+  const tsx = require.resolve('tsx/cjs', { paths: [ROOT] });
+  const env = { CHECKPOINT_DISABLE: '1' };
+  const run = (script: string) => medianRun(Math.min(RUNS, 2), () => measure(['-r', tsx, path.join(__dirname, script), '10000'], env, ROOT));
+  const dq = run('synth-10k.ts');
+  const raw = run('synth-raw-10k.ts');
+  const pick = (m: Measured & { runs: number[] }) => ({ wallMs: r0(m.wallMs), runsMs: m.runs, buildMs: r0(Number(m.child.buildMs)), synthMs: r0(Number(m.child.synthMs)), maxRssMb: r1(m.maxRssMb), jsonBytes: m.child.jsonBytes, resources: m.child.constructs });
+  return { dqform: pick(dq), rawCdktf: pick(raw), ratioWall: r1(dq.wallMs / raw.wallMs), ratioRss: r1(dq.maxRssMb / raw.maxRssMb) };
+}
+
+function machine() {
+  const free = spawnSync('free', ['-h'], { encoding: 'utf8' }).stdout.trim();
+  return { nproc: os.cpus().length, cpu: os.cpus()[0]?.model, memTotalGb: r1(os.totalmem() / 2 ** 30), free, node: process.version, platform: `${os.type()} ${os.release()}` };
+}
+
+async function run(): Promise<void> {
+  process.stderr.write(`building to ${BUILD}\n`);
+  const b = spawnSync(process.execPath, [require.resolve('typescript/bin/tsc', { paths: [ROOT] }), '-p', path.join(__dirname, 'tsconfig.json'), '--outDir', BUILD], { encoding: 'utf8', cwd: ROOT });
+  if (!fs.existsSync(path.join(BUILD, 'bench/children/plan.js'))) throw new Error(`build failed:\n${b.stdout}${b.stderr}`);
+  const emu = await startEmulatorChild();
+  const results: Record<string, unknown> = { date: new Date().toISOString(), machine: machine(), runsPerMeasure: RUNS };
+  try {
+    const plans = [];
+    for (const n of SIZES) {
+      process.stderr.write(`plan bench: ${n} objects\n`);
+      plans.push(await benchPlan(emu, n));
+    }
+    results.plan = plans;
+    process.stderr.write('apply bench\n');
+    results.apply = await benchApply(emu);
+  } finally {
+    await emu.stop();
+  }
+  process.stderr.write('synth bench\n');
+  results.synth = benchSynth();
+  results.targets = targets(results);
+  fs.writeFileSync(path.join(__dirname, 'results.json'), `${JSON.stringify(results, null, 2)}\n`);
+  process.stdout.write(`${table(results)}\n`);
+  fs.rmSync(TMP, { recursive: true, force: true });
+}
+
+type P = Awaited<ReturnType<typeof benchPlan>>;
+function targets(r: Record<string, unknown>) {
+  const plans = r.plan as P[];
+  const big = plans.find((p) => p.objects === 10000) ?? plans[plans.length - 1];
+  const s = r.synth as ReturnType<typeof benchSynth>;
+  return {
+    noChangePlan10kUnder1500ms: { value: big.noChangePlan.wallMs, holds: big.noChangePlan.wallMs < 1500 },
+    requestsWithinFloorPlus10: { value: big.noChangePlan.apiRequests, floor: big.floor, holds: big.noChangePlan.apiRequests <= big.floor + 10 },
+    atLeast8xFasterThanPerObject: { value: big.ratioWall, holds: big.ratioWall >= 8 },
+    peakRssUnder300Mb: { value: big.noChangePlan.maxRssMb, holds: big.noChangePlan.maxRssMb < 300 },
+    synthWithin1_5xRaw: { value: s.ratioWall, holds: s.ratioWall <= 1.5 },
+  };
+}
+
+function table(r: Record<string, unknown>): string {
+  const m = r.machine as ReturnType<typeof machine>;
+  const lines = [`Machine: ${m.nproc} cores (${m.cpu}), ${m.memTotalGb} GiB RAM, Node ${m.node}, ${m.platform}`, ''];
+  lines.push('| measure | objects | wall ms (whole process) | in-process ms | peak RSS MB | API requests | floor | ratio |', '|---|---|---|---|---|---|---|---|');
+  for (const p of r.plan as P[]) {
+    lines.push(`| plan, no changes | ${p.objects} | ${p.noChangePlan.wallMs} | ${p.noChangePlan.inProcessMs} | ${p.noChangePlan.maxRssMb} | ${p.noChangePlan.apiRequests} | ${p.floor} | |`);
+    lines.push(`| plan, 10% changed | ${p.objects} | ${p.changedPlan.wallMs} | ${p.changedPlan.inProcessMs} | ${p.changedPlan.maxRssMb} | ${p.changedPlan.apiRequests} | ${p.floor} | |`);
+    lines.push(`| per-object reads (conc. 10) | ${p.objects} | ${p.perObjectReads.wallMs} | ${p.perObjectReads.inProcessMs} | ${p.perObjectReads.maxRssMb} | ${p.perObjectReads.apiRequests} | | ${p.ratioWall}x slower (in-process ${p.ratioInProcess}x) |`);
+  }
+  const a = r.apply as Record<string, { wallMs: number; inProcessMs: number; maxRssMb: number; apiRequests: number; writes: number }> & { ratioWall: number };
+  lines.push(`| apply 2,000 SQL tests + 500 rules, batched | 2500 | ${a.batched.wallMs} | ${a.batched.inProcessMs} | ${a.batched.maxRssMb} | ${a.batched.apiRequests} (${a.batched.writes} writes) | | |`);
+  lines.push(`| same, one call per object (conc. 10) | 2500 | ${a['per-object'].wallMs} | ${a['per-object'].inProcessMs} | ${a['per-object'].maxRssMb} | ${a['per-object'].apiRequests} (${a['per-object'].writes} writes) | | ${a.ratioWall}x slower |`);
+  const s = r.synth as ReturnType<typeof benchSynth>;
+  lines.push(`| synth, dqform constructs (tsx) | ${s.dqform.resources} | ${s.dqform.wallMs} | build ${s.dqform.buildMs} + synth ${s.dqform.synthMs} | ${s.dqform.maxRssMb} | | | ${s.ratioWall}x raw |`);
+  lines.push(`| synth, raw cdktf TerraformResource (tsx) | ${s.rawCdktf.resources} | ${s.rawCdktf.wallMs} | build ${s.rawCdktf.buildMs} + synth ${s.rawCdktf.synthMs} | ${s.rawCdktf.maxRssMb} | | | 1x |`);
+  lines.push('', '| target | value | holds |', '|---|---|---|');
+  for (const [k, v] of Object.entries(r.targets as Record<string, { value: number; holds: boolean; floor?: number }>)) {
+    lines.push(`| ${k} | ${v.value}${v.floor !== undefined ? ` (floor ${v.floor})` : ''} | ${v.holds ? 'yes' : 'NO'} |`);
+  }
+  return lines.join('\n');
+}
+
+void run().catch((e) => {
+  process.stderr.write(`${(e as Error).stack ?? e}\n`);
+  process.exit(1);
+});
+void BENCH_KINDS;
