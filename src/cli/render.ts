@@ -42,9 +42,60 @@ function fieldName(pointer: string): string {
     .replace(/^\./, '');
 }
 
+function isSensitive(pointer: string, sensitive: readonly string[]): boolean {
+  return sensitive.some((s) => pointer === s || pointer.startsWith(`${s}/`));
+}
+
+/** A value as JSON, with every sensitive pointer at or below `pointer` masked. */
 function show(v: unknown, pointer: string, sensitive: readonly string[]): string {
-  if (sensitive.some((s) => pointer === s || pointer.startsWith(`${s}/`))) return '(sensitive)';
-  return JSON.stringify(v);
+  if (isSensitive(pointer, sensitive)) return '(sensitive)';
+  if (!sensitive.some((s) => s.startsWith(`${pointer}/`))) return JSON.stringify(v);
+  const mask = (x: unknown, p: string): unknown => {
+    if (isSensitive(p, sensitive)) return '(sensitive)';
+    if (Array.isArray(x)) return x.map((y, i) => mask(y, `${p}/${i}`));
+    if (x && typeof x === 'object') return Object.fromEntries(Object.entries(x).map(([k, y]) => [k, mask(y, `${p}/${k}`)]));
+    return x;
+  };
+  return JSON.stringify(mask(v, pointer)).replace(/"\(sensitive\)"/g, '(sensitive)');
+}
+
+const isScalar = (v: unknown): boolean => v === null || typeof v !== 'object';
+
+/**
+ * The field lines of an update or replace: objects added or removed are expanded to their
+ * leaves (so nested secrets stay masked and every line names one field); a list of scalars that
+ * changed is shown whole, before and after, instead of index by index.
+ */
+function patchLines(c: Change): string[] {
+  const out: string[] = [];
+  const lists = new Set<string>();
+  for (const op of c.patch) {
+    const parts = op.path.split('/');
+    const parent = parts.slice(0, -1).join('/');
+    const inList = /^\d+$/.test(parts[parts.length - 1]) && Array.isArray(valueAt(c.before, parent)) && Array.isArray(valueAt(c.after, parent));
+    if (inList && [valueAt(c.before, parent), valueAt(c.after, parent)].every((a) => (a as unknown[]).every(isScalar))) {
+      if (lists.has(parent)) continue;
+      lists.add(parent);
+      out.push(`~ ${fieldName(parent)} = ${show(valueAt(c.before, parent), parent, c.sensitive)} -> ${show(valueAt(c.after, parent), parent, c.sensitive)}`);
+      continue;
+    }
+    const name = fieldName(op.path);
+    const old = valueAt(c.before, op.path);
+    if (op.op === 'add' || (op.op === 'replace' && (!isScalar(op.value) || !isScalar(old)))) {
+      if (op.op === 'replace') for (const [p, v] of flatten(old, op.path)) out.push(`- ${fieldName(p)} = ${show(v, p, c.sensitive)}`);
+      for (const [p, v] of flatten(op.value, op.path)) out.push(`+ ${fieldName(p)} = ${show(v, p, c.sensitive)}`);
+    } else if (op.op === 'remove') {
+      for (const [p, v] of flatten(old, op.path)) out.push(`- ${fieldName(p)} = ${show(v, p, c.sensitive)}`);
+    } else out.push(`~ ${name} = ${show(old, op.path, c.sensitive)} -> ${show(op.value, op.path, c.sensitive)}`);
+  }
+  return out;
+}
+
+/** The header verb: imports and moves say so. */
+function verb(c: Change): string {
+  if (c.importedId && c.action === 'update') return 'will be imported and updated in place';
+  if (c.importedId && c.action === 'replace') return 'will be imported and must be replaced';
+  return VERB[c.action];
 }
 
 function valueAt(obj: unknown, pointer: string): unknown {
@@ -98,11 +149,11 @@ export function renderText(plan: Plan, opts: RenderOptions = {}): string {
   if (plan.diagnostics.length) lines.push('');
   const writes = plan.changes.filter((c) => c.action !== 'noop' && c.action !== 'unmanaged');
   if (writes.length === 0 && !plan.diagnostics.some((d) => d.severity === 'error')) {
-    lines.push('No changes. Live state matches the code.');
+    lines.push('No changes. Live state matches the code.', '');
   }
   for (const c of writes) {
     const sym = SYMBOL[c.action];
-    lines.push(paint(opts.color, COLOR[c.action], `  # ${c.address} ${VERB[c.action]}`));
+    lines.push(paint(opts.color, COLOR[c.action], `  # ${c.address} ${verb(c)}`));
     for (const r of c.reasons) lines.push(`  #   (${r})`);
     lines.push(paint(opts.color, COLOR[c.action], `  ${sym} ${c.type} ${JSON.stringify(c.id)} {`));
     if (c.action === 'create') {
@@ -110,17 +161,17 @@ export function renderText(plan: Plan, opts: RenderOptions = {}): string {
     } else if (c.action === 'delete') {
       for (const [p, v] of flatten(c.before)) lines.push(`      - ${fieldName(p)} = ${show(v, p, c.sensitive)}`);
     } else {
-      for (const op of c.patch) {
-        const name = fieldName(op.path);
-        if (op.op === 'add') lines.push(`      + ${name} = ${show(op.value, op.path, c.sensitive)}`);
-        else if (op.op === 'remove') lines.push(`      - ${name} = ${show(valueAt(c.before, op.path), op.path, c.sensitive)}`);
-        else lines.push(`      ~ ${name} = ${show(valueAt(c.before, op.path), op.path, c.sensitive)} -> ${show(op.value, op.path, c.sensitive)}`);
-      }
+      const fields = patchLines(c);
+      if (fields.length === 0) lines.push('      (no field changes)');
+      for (const l of fields) lines.push(`      ${l}`);
     }
     lines.push('    }');
     if (c.effects) for (const l of effectLines(c.effects)) lines.push(`    ${l}`);
     lines.push('');
   }
+  const moved = plan.changes.filter((c) => c.action === 'noop' && c.movedFrom);
+  for (const c of moved) lines.push(`  # ${c.movedFrom} has moved to ${c.address} (no changes; it keeps its id ${JSON.stringify(c.id)})`);
+  if (moved.length) lines.push('');
   const unmanaged = plan.changes.filter((c) => c.action === 'unmanaged');
   if (unmanaged.length) {
     lines.push(`Not managed here (${unmanaged.length}, never changed by this stack):`);
@@ -155,7 +206,7 @@ export function renderMarkdown(plan: Plan, opts: { limit?: number } = {}): strin
   const resets = plan.changes.filter((c) => (c.effects?.baselineResets.length ?? 0) > 0 || c.effects?.losesHistory);
   if (destructive.length || resets.length) {
     head.push('> [!WARNING]');
-    for (const c of destructive) head.push(`> - \`${c.address}\` ${VERB[c.action]}`);
+    for (const c of destructive) head.push(`> - \`${c.address}\` ${verb(c)}`);
     for (const c of resets) {
       if (c.effects?.baselineResets.length) head.push(`> - \`${c.address}\` resets the learned baseline of ${c.effects.baselineResets.length} monitor(s)`);
       if (c.effects?.losesHistory) head.push(`> - \`${c.address}\` deletes the history of every SQL test it deployed`);
@@ -165,6 +216,8 @@ export function renderMarkdown(plan: Plan, opts: { limit?: number } = {}): strin
   const body: string[] = [];
   const writes = plan.changes.filter((c) => c.action !== 'noop' && c.action !== 'unmanaged');
   if (writes.length === 0) body.push('No changes. Live state matches the code.', '');
+  const moved = plan.changes.filter((c) => c.action === 'noop' && c.movedFrom);
+  if (moved.length) body.push(...moved.map((c) => `- moved without changes: \`${c.movedFrom}\` -> \`${c.address}\``), '');
   const kinds = [...new Set(writes.map((c) => c.type))].sort();
   for (const k of kinds) {
     const cs = writes.filter((c) => c.type === k);
@@ -172,7 +225,8 @@ export function renderMarkdown(plan: Plan, opts: { limit?: number } = {}): strin
     body.push('```diff');
     for (const c of cs) {
       const text = renderText({ ...plan, diagnostics: [], changes: [c] }).split('\n');
-      body.push(...text.slice(2, -3).map((l) => l.replace(/^ {2}([+~-])/, '$1 ').replace(/^ {4}(\+|-|~)/, '$1   ')));
+      // diff markers in column 0 so GitHub colours them: headers (`+ dq_x`), fields (`+     name = ...`)
+      body.push(...text.slice(2, -3).map((l) => l.replace(/^ {2}(-\/\+|[+~-]) /, '$1 ').replace(/^ {6}([+~-]) /, '$1     ')));
     }
     body.push('```', '', '</details>', '');
   }
