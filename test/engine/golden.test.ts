@@ -1,0 +1,87 @@
+/**
+ * Golden plans: for each `test/golden/plan/<case>/` the manifest (`desired.json`, Terraform JSON),
+ * the live state (`live.json`, what `readLiveState` returns) and the platform's previews
+ * (`previews.json`, address -> Effects) go through the REAL handlers and the pure planner; the
+ * JSON, text and markdown renderings must equal `plan.json`, `plan.txt`, `plan.md` byte for byte.
+ * A case with `input-plan.json` instead renders that hand-built plan (e.g. sensitive values,
+ * which none of the eight kinds has). `UPDATE_GOLDEN=1 npx jest test/engine/golden` rewrites the
+ * expected files: review the diff by eye, they are the product's face.
+ */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { Effects, Plan } from '../../schemas/plan';
+import { HANDLERS } from '../../src/handlers/registry';
+import { manifestFromTerraformJson, manifestHash } from '../../src/engine/manifest';
+import { computePlan, type LiveState } from '../../src/engine/planner';
+import { resolveManifest } from '../../src/engine/resolve';
+import { renderJson, renderMarkdown, renderText } from '../../src/cli/render';
+
+const ROOT = path.join(__dirname, '..', 'golden', 'plan');
+const UPDATE = process.env.UPDATE_GOLDEN === '1';
+const CASES = fs.readdirSync(ROOT).filter((d) => fs.statSync(path.join(ROOT, d)).isDirectory()).sort();
+
+const readJson = (dir: string, f: string): unknown => JSON.parse(fs.readFileSync(path.join(dir, f), 'utf8'));
+
+function planOf(name: string): Plan {
+  const dir = path.join(ROOT, name);
+  if (fs.existsSync(path.join(dir, 'input-plan.json'))) return Plan.parse(readJson(dir, 'input-plan.json'));
+  const manifest = manifestFromTerraformJson(readJson(dir, 'desired.json'), { stack: name, file: `${name}/desired.json` });
+  const live = readJson(dir, 'live.json') as LiveState;
+  const previews = new Map<string, Effects>();
+  if (fs.existsSync(path.join(dir, 'previews.json'))) {
+    for (const [address, e] of Object.entries(readJson(dir, 'previews.json') as Record<string, unknown>)) previews.set(address, Effects.parse(e));
+  }
+  return computePlan({ resolution: resolveManifest(manifest, 'demo'), live, handlers: HANDLERS, previews, manifestHash: manifestHash(manifest) });
+}
+
+describe.each(CASES)('golden plan %s', (name) => {
+  const dir = path.join(ROOT, name);
+  const plan = planOf(name);
+  const outputs: [string, string][] = [
+    ['plan.json', renderJson(plan)],
+    ['plan.txt', renderText(plan)],
+    ['plan.md', renderMarkdown(plan)],
+  ];
+  it.each(outputs)('%s', (file, actual) => {
+    const f = path.join(dir, file);
+    if (UPDATE || !fs.existsSync(f)) fs.writeFileSync(f, actual);
+    expect(actual).toBe(fs.readFileSync(f, 'utf8'));
+  });
+  it('the JSON plan is a valid plan and renders the same after a round trip', () => {
+    const back = Plan.parse(JSON.parse(renderJson(plan)));
+    expect(renderText(back)).toBe(renderText(plan));
+  });
+});
+
+describe('golden coverage', () => {
+  const all = CASES.map((c) => planOf(c));
+  const changes = all.flatMap((p) => p.changes);
+  it('covers every action, moved, import, removed, previews and errors', () => {
+    for (const a of ['create', 'update', 'replace', 'delete', 'noop', 'unmanaged'] as const) expect([a, changes.some((c) => c.action === a)]).toEqual([a, true]);
+    expect(changes.some((c) => c.movedFrom)).toBe(true);
+    expect(changes.some((c) => c.importedId)).toBe(true);
+    expect(changes.some((c) => c.action === 'delete' && c.reasons.includes('declared removed'))).toBe(true);
+    expect(changes.some((c) => c.action === 'delete' && c.reasons.some((r) => r.startsWith('no longer declared')))).toBe(true);
+    expect(changes.some((c) => c.effects?.baselineResets.length)).toBe(true);
+    expect(changes.some((c) => c.effects?.losesHistory)).toBe(true);
+    expect(all.some((p) => p.diagnostics.some((d) => /preventDestroy/.test(d.summary)))).toBe(true);
+    expect(changes.some((c) => c.sensitive.length > 0)).toBe(true);
+  });
+});
+
+describe('sensitive values', () => {
+  const SECRET = 'hunter2-do-not-print';
+  it('never appear in the text, markdown or summary renderings', () => {
+    const dir = path.join(ROOT, 'sensitive-hand-built');
+    const input = fs.readFileSync(path.join(dir, 'input-plan.json'), 'utf8');
+    expect(input).toContain(SECRET); // the input carries the secret ...
+    const plan = planOf('sensitive-hand-built');
+    const full = [renderText(plan), renderMarkdown(plan)];
+    const summary = renderMarkdown(plan, { limit: 1500 });
+    expect(summary).toMatch(/too large for a comment/);
+    for (const out of [...full, summary]) {
+      expect(out).not.toContain('hunter2'); // ... the renderings never do, whole or nested
+    }
+    for (const out of full) expect((out.match(/\(sensitive\)/g) ?? []).length).toBe(6);
+  });
+});
