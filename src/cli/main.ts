@@ -14,6 +14,8 @@ import { loadSynthOutput, ManifestError } from '../engine/manifest';
 import { hasChanges } from '../engine/planner';
 import { plan as makePlan } from '../engine/reconcile';
 import { resolveManifest } from '../engine/resolve';
+import { loadYamlWorkspace, YAML_WORKSPACE_FILE } from '../engine/yaml';
+import { runImport } from './import';
 import { renderJson, renderMarkdown, renderText } from './render';
 
 /** The package version, from the nearest package.json (src/cli in a checkout, dist/src/cli installed). */
@@ -81,7 +83,7 @@ interface Args {
   flags: Map<string, string | true>;
 }
 
-const VALUE_FLAGS = new Set(['app', 'out', 'dir', 'stack', 'format', 'max-deletes', 'port', 'data', 'seed', 'seed-size', 'host']);
+const VALUE_FLAGS = new Set(['app', 'out', 'dir', 'stack', 'format', 'max-deletes', 'port', 'data', 'seed', 'seed-size', 'host', 'file', 'namespace', 'constructs-module']);
 
 function parseArgs(argv: string[]): Args {
   const positional: string[] = [];
@@ -128,6 +130,11 @@ function color(io: Io, args: Args): boolean {
 }
 
 function loadManifest(io: Io, args: Args) {
+  // A YAML workspace: --file, or dqform.yaml in the cwd when there is no synth output.
+  const file = str(args, 'file');
+  if (file) return loadYamlWorkspace(path.resolve(io.cwd, file), str(args, 'stack'));
+  const yaml = path.join(io.cwd, YAML_WORKSPACE_FILE);
+  if (!str(args, 'dir') && !fs.existsSync(path.join(io.cwd, 'cdktf.out')) && fs.existsSync(yaml)) return loadYamlWorkspace(yaml, str(args, 'stack'));
   const dir = path.resolve(io.cwd, str(args, 'dir') ?? 'cdktf.out');
   return loadSynthOutput(dir, str(args, 'stack'));
 }
@@ -324,8 +331,7 @@ export async function main(argv: string[], ioIn: Partial<Io> = {}): Promise<numb
       case 'drift':
         return await cmdDrift(io, args);
       case 'import':
-        io.err('Error: dqform import is not built yet.\n  Write the constructs by hand and adopt live objects with import blocks (cdktf importFrom).');
-        return 1;
+        return await runImport(io, { namespace: str(args, 'namespace'), out: str(args, 'out'), format: str(args, 'format'), adopt: args.flags.has('adopt'), constructsModule: str(args, 'constructs-module'), stack: str(args, 'stack') }, () => client(io));
       default:
         io.err(`Error: unknown command "${cmd}"\n  Run dqform --help for the commands.`);
         return 1;

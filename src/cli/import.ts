@@ -1,0 +1,627 @@
+/**
+ * `dqform import --namespace NS --out FILE [--format ts|yaml] [--adopt]`: writes construct code
+ * (a `main.ts` with DqStack and the L2 constructs) or a `dqform.yaml` for the live objects, such
+ * that a plan of the output against live shows no changes.
+ *
+ * What is imported:
+ * - alerts, monitor deployment rules, SQL tests and SQL-test deployment rules with
+ *   `configId == NS`; with `adopt`, also those with no configId (made in the UI), each with an
+ *   import block (the first apply claims them for NS); SQL tests deployed by a rule are skipped
+ *   (their rule manages them); objects of other namespaces are left alone;
+ * - every domain, data product, owner and ownership (they have no configId upstream).
+ *
+ * Names: slugs of titles/names (alerts: the fqn without the `NS.` prefix), deduplicated
+ * deterministically (`_2`, `_3` in (type, slug, key) order) across all kinds. Identity is pinned
+ * (`id`, alerts `fqn`), so the names can be changed freely afterwards (with a `moved` block,
+ * or not at all: pinned ids do not depend on them). References between imported objects
+ * (ownership -> owner/data product, domain -> parent/parts, alert targets -> owner, product rule
+ * -> data product) become construct references (TS) or names (YAML).
+ */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { stringify as yamlStringify } from 'yaml';
+import type { PlatformClient } from '../client';
+import { RESOURCE_SCHEMAS, RESOURCE_TYPES, type ResourceType } from '../../schemas/manifest';
+import { SECTION_OF } from '../../schemas/dqform-yaml';
+import { HANDLERS } from '../handlers/registry';
+import { workspaceOf } from '../engine/reconcile';
+import { bareId } from '../engine/identity';
+import { stableStringify } from '../engine/keys';
+
+type Json = Record<string, unknown>;
+const isObj = (v: unknown): v is Json => !!v && typeof v === 'object' && !Array.isArray(v);
+
+/** A live object as the importer sees it. */
+export interface LiveItem {
+  type: ResourceType;
+  /** The id, or the fqn for alerts. */
+  key: string;
+  configId?: string;
+  source?: string;
+  deploymentRuleId?: string;
+  raw: Json;
+}
+
+/** One object to write. */
+export interface ImportedObject {
+  type: ResourceType;
+  /** Resource name: the construct id / the YAML key. */
+  name: string;
+  /** The id (alerts: the fqn) pinned in the output. */
+  key: string;
+  /** Desired config, identity pinned, references as `${type.name.attr}`. */
+  config: Json;
+  /** Made in the UI (no configId): adopted with an import block. */
+  adopted: boolean;
+}
+
+export interface ImportOptions {
+  namespace: string;
+  /** Also adopt UI-made objects (no configId) of the prunable kinds. */
+  adopt?: boolean;
+  /** Stack name. @default the namespace */
+  stack?: string;
+  /** Module specifier the generated TS imports constructs from. @default "dqform" */
+  constructsModule?: string;
+}
+
+export interface ImportResult {
+  objects: ImportedObject[];
+  /** Objects whose desired form would not plan as no change (should not happen; reported). */
+  warnings: string[];
+  /** Live objects of the prunable kinds left out (other namespaces, UI-made without adopt, rule-made). */
+  skipped: number;
+}
+
+const PRUNABLE = new Set<ResourceType>(['dq_alert', 'dq_monitor_deployment_rule', 'dq_sql_test', 'dq_sql_test_deployment_rule']);
+
+/** Reads what `import` looks at: prunable kinds of the whole workspace, every governance object. */
+export async function readForImport(client: PlatformClient, namespace: string): Promise<LiveItem[]> {
+  const workspace = await workspaceOf(client);
+  const out: LiveItem[] = [];
+  for (const type of RESOURCE_TYPES) {
+    if (!PRUNABLE.has(type)) continue;
+    for (const o of await HANDLERS[type].read(client, { workspace, namespace, keys: [] })) {
+      out.push({ type, key: o.key, configId: o.configId, source: o.source, deploymentRuleId: o.deploymentRuleId, raw: o.raw });
+    }
+  }
+  const owners = await client.owners.listOwners();
+  for (const o of owners) out.push({ type: 'dq_owner', key: o.id, source: o.source, raw: o as unknown as Json });
+  for (const d of await client.domains.list()) out.push({ type: 'dq_domain', key: d.id, source: d.source, raw: d as unknown as Json });
+  for (const d of await client.dataProducts.list()) out.push({ type: 'dq_data_product', key: d.id, source: d.source, raw: d as unknown as Json });
+  for (const o of owners) for (const s of await client.owners.listOwnerships(o.id)) out.push({ type: 'dq_ownership', key: s.id, source: s.source, raw: s as unknown as Json });
+  return out;
+}
+
+const SERVER_FIELDS = ['id', 'fqn', 'etag', 'createdAt', 'updatedAt', 'deletedAt', 'source', 'configId', 'entityId', 'monitorCount', 'testCount', 'deploymentRuleId'];
+
+/** Drops zero values (protojson omits them) and server-computed query forms, recursively. */
+function clean(v: unknown): unknown {
+  if (Array.isArray(v)) return v.map(clean);
+  if (!isObj(v)) return v;
+  const out: Json = {};
+  const hasQl = typeof v.resolverQl === 'string' && v.resolverQl !== '';
+  const rendered = typeof v.renderedResolverQl === 'string' && v.renderedResolverQl !== '' ? v.renderedResolverQl : undefined;
+  for (const k of Object.keys(v).sort()) {
+    let x = v[k];
+    if (k === 'renderedResolverQl') continue;
+    if (k === 'query' && (hasQl || rendered !== undefined) && isObj(x) && Array.isArray(x.parts)) continue; // the server's translation
+    x = clean(x);
+    if (x === undefined || x === null || x === false || x === '' || (Array.isArray(x) && x.length === 0) || (typeof x === 'string' && /_UNSPECIFIED$/.test(x))) continue;
+    out[k] = x;
+  }
+  if (!hasQl && rendered !== undefined && 'query' in v) out.resolverQl = rendered;
+  return out;
+}
+
+/** The desired config of a live object (identity pinned, no references yet). */
+export function desiredFromLive(item: LiveItem): Json {
+  const c = clean(Object.fromEntries(Object.entries(item.raw).filter(([k]) => !SERVER_FIELDS.includes(k)))) as Json;
+  if (isObj(c.definition) && Object.keys(c.definition).length === 0) delete c.definition;
+  if (isObj(c.template) && Object.keys(c.template).length === 0) delete c.template;
+  return item.type === 'dq_alert' ? { fqn: item.key, ...c } : { id: item.key, ...c };
+}
+
+/** `Commerce data team` -> `commerce_data_team`. */
+export function slug(s: string, fallback: string): string {
+  let x = s
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '_')
+    .replace(/^_+|_+$/g, '')
+    .slice(0, 60)
+    .replace(/_+$/, '');
+  if (!x) x = fallback;
+  if (/^[0-9]/.test(x)) x = `${fallback}_${x}`;
+  return x;
+}
+
+function baseName(item: LiveItem, namespace: string): string {
+  const r = item.raw;
+  const kind = item.type.slice(3);
+  if (item.type === 'dq_alert') return slug(item.key.startsWith(`${namespace}.`) ? item.key.slice(namespace.length + 1) : item.key, kind);
+  if (item.type === 'dq_ownership') return slug('', kind);
+  const label = (r.title ?? r.name) as string | undefined;
+  return slug(label ?? '', kind);
+}
+
+/**
+ * Chooses what to import and how to name it, and turns ids into references. Pure: same live
+ * state, same output.
+ */
+export function planImport(items: readonly LiveItem[], opts: ImportOptions): ImportResult {
+  const ns = opts.namespace;
+  const warnings: string[] = [];
+  let skipped = 0;
+  const chosen: { item: LiveItem; adopted: boolean }[] = [];
+  for (const item of items) {
+    if (!PRUNABLE.has(item.type)) chosen.push({ item, adopted: false });
+    else if (item.deploymentRuleId) skipped++;
+    else if (item.configId === ns) chosen.push({ item, adopted: false });
+    else if (opts.adopt && !item.configId) chosen.push({ item, adopted: true });
+    else skipped++;
+  }
+  // names: governance first (so references read naturally), then the rest; (type, slug, key) order
+  const order = (t: ResourceType) => RESOURCE_TYPES.indexOf(t);
+  const named = chosen
+    .map((c) => ({ ...c, base: baseName(c.item, ns) }))
+    .sort((a, b) => order(a.item.type) - order(b.item.type) || (a.base < b.base ? -1 : a.base > b.base ? 1 : 0) || (a.item.key < b.item.key ? -1 : 1));
+  const used = new Set<string>();
+  const byId = new Map<string, string>(); // `${type}:${bare id}` -> name
+  const withNames = named.map((c) => {
+    let name = c.base;
+    for (let i = 2; used.has(name); i++) name = `${c.base}_${i}`;
+    used.add(name);
+    byId.set(`${c.item.type}:${String(bareId(c.item.key)).toLowerCase()}`, name);
+    return { ...c, name };
+  });
+  // ownerships: name after owner and selection once owner names are known
+  const refTo = (type: ResourceType, id: unknown): string | undefined => (typeof id === 'string' ? byId.get(`${type}:${bareId(id).toLowerCase()}`) : undefined);
+  const ref = (type: ResourceType, id: string): string | undefined => {
+    const n = refTo(type, id);
+    if (!n) return undefined;
+    return `\${${type}.${n}.${/^(owner|domain|dataproduct)-/i.test(id) ? 'entity_id' : 'id'}}`;
+  };
+
+  const objects: ImportedObject[] = [];
+  for (const c of withNames) {
+    const desired = desiredFromLive(c.item);
+    const h = HANDLERS[c.item.type];
+    if (stableStringify(h.fromDesired(desired)) !== stableStringify(h.fromLive(c.item.raw))) {
+      warnings.push(`${c.item.type} ${c.item.key}: the imported form does not compare equal to live; review ${c.name}`);
+    }
+    const valid = (RESOURCE_SCHEMAS[c.item.type] as unknown as { safeParse: (v: unknown) => { success: boolean } }).safeParse(desired);
+    if (!valid.success) warnings.push(`${c.item.type} ${c.item.key}: the live object does not fit the desired schema; review ${c.name}`);
+    objects.push({ type: c.item.type, name: c.name, key: c.item.key, config: withRefs(c.item.type, desired, ref), adopted: c.adopted });
+  }
+  objects.sort((a, b) => order(a.type) - order(b.type) || (a.name < b.name ? -1 : 1));
+  return { objects, warnings, skipped };
+}
+
+/** Replaces ids of imported objects with references, at the fields that hold them. */
+function withRefs(type: ResourceType, c: Json, ref: (t: ResourceType, id: string) => string | undefined): Json {
+  const x = structuredClone(c);
+  const sub = (o: Json, k: string, t: ResourceType) => {
+    if (typeof o[k] === 'string') o[k] = ref(t, o[k] as string) ?? o[k];
+  };
+  switch (type) {
+    case 'dq_ownership':
+      sub(x, 'ownerId', 'dq_owner');
+      if (isObj(x.selection)) sub(x.selection, 'dataproductId', 'dq_data_product');
+      break;
+    case 'dq_domain':
+      sub(x, 'parentId', 'dq_domain');
+      if (isObj(x.definition) && Array.isArray(x.definition.parts))
+        for (const p of x.definition.parts as Json[]) {
+          sub(p, 'dataproductId', 'dq_data_product');
+          sub(p, 'domainId', 'dq_domain');
+        }
+      break;
+    case 'dq_alert':
+      for (const kind of ['issueLifecycle', 'schemaChange', 'incidentLifecycle']) {
+        const body = x[kind];
+        if (!isObj(body)) continue;
+        if (kind === 'issueLifecycle') sub(body, 'owner', 'dq_owner');
+        for (const t of (body.targets as Json[] | undefined) ?? []) if (isObj(t.owner)) sub(t.owner, 'ownerPath', 'dq_owner');
+      }
+      break;
+    case 'dq_monitor_deployment_rule':
+      if (isObj(x.productConfig)) sub(x.productConfig, 'productId', 'dq_data_product');
+      break;
+    default:
+      break;
+  }
+  return x;
+}
+
+// ---------------------------------------------------------------------------------------------
+// YAML
+
+const REF_ONLY = /^\$\{(dq_[a-z_]+)\.([^.}\s]+)\.(id|entity_id)\}$/;
+const refName = (v: unknown, type: string, attr?: string): string | undefined => {
+  const m = typeof v === 'string' ? REF_ONLY.exec(v) : null;
+  return m && m[1] === type && (!attr || m[3] === attr) ? m[2] : undefined;
+};
+const qlOnly = (v: unknown): string | undefined => (isObj(v) && typeof v.resolverQl === 'string' && Object.keys(v).length === 1 ? v.resolverQl : undefined);
+const FIRST = ['fqn', 'id', 'name', 'title', 'description'];
+function ordered(o: Json): Json {
+  const keys = Object.keys(o).sort((a, b) => (FIRST.includes(a) ? FIRST.indexOf(a) : 99) - (FIRST.includes(b) ? FIRST.indexOf(b) : 99) || (a < b ? -1 : a > b ? 1 : 0));
+  return Object.fromEntries(keys.map((k) => [k, o[k]]));
+}
+
+/** The friendly YAML form of a config (inverse of the loader's translation). */
+function friendly(type: ResourceType, c: Json): Json {
+  const x = structuredClone(c);
+  switch (type) {
+    case 'dq_ownership': {
+      const o = refName(x.ownerId, 'dq_owner', 'id');
+      if (o) {
+        delete x.ownerId;
+        x.owner = o;
+      }
+      const sel = x.selection as Json | undefined;
+      const dp = sel && Object.keys(sel).length === 1 ? refName(sel.dataproductId, 'dq_data_product', 'id') : undefined;
+      const q = sel && Object.keys(sel).length === 1 ? qlOnly(sel.query) : undefined;
+      if (dp) {
+        delete x.selection;
+        x.dataProduct = dp;
+      } else if (q !== undefined) {
+        delete x.selection;
+        x.query = q;
+      }
+      break;
+    }
+    case 'dq_domain': {
+      const p = refName(x.parentId, 'dq_domain', 'id');
+      if (p) {
+        delete x.parentId;
+        x.parent = p;
+      }
+      if (isObj(x.definition) && Array.isArray(x.definition.parts)) {
+        x.definition.parts = (x.definition.parts as Json[]).map((part) => {
+          const dp = refName(part.dataproductId, 'dq_data_product', 'id');
+          const d = refName(part.domainId, 'dq_domain', 'id');
+          const q = qlOnly(part.query);
+          return dp ? { dataProduct: dp } : d ? { domain: d } : q !== undefined ? { query: q } : part;
+        });
+      }
+      break;
+    }
+    case 'dq_data_product':
+      if (isObj(x.definition) && Array.isArray(x.definition.parts)) {
+        x.definition.parts = (x.definition.parts as Json[]).map((part) => (qlOnly(part.query) !== undefined ? { query: qlOnly(part.query) } : part));
+      }
+      break;
+    case 'dq_alert':
+      for (const kind of ['issueLifecycle', 'schemaChange', 'incidentLifecycle']) {
+        const body = x[kind];
+        if (!isObj(body)) continue;
+        if (qlOnly(body.trigger) !== undefined) body.trigger = qlOnly(body.trigger);
+        if (Array.isArray(body.targets)) {
+          body.targets = (body.targets as Json[]).map((t) => {
+            const n = isObj(t.owner) && Object.keys(t.owner).length === 1 ? refName(t.owner.ownerPath, 'dq_owner', 'entity_id') : undefined;
+            return n ? { owner: n } : t;
+          });
+        }
+      }
+      break;
+    case 'dq_monitor_deployment_rule':
+      if (isObj(x.productConfig)) {
+        const n = refName(x.productConfig.productId, 'dq_data_product', 'id');
+        if (n) {
+          delete x.productConfig.productId;
+          x.productConfig = { product: n, ...x.productConfig };
+        }
+      }
+      break;
+    default:
+      break;
+  }
+  return ordered(x);
+}
+
+/** Renders the objects as a `dqform.yaml` document. */
+export function renderYaml(r: ImportResult, opts: ImportOptions): string {
+  const doc: Json = { namespace: opts.namespace };
+  if (opts.stack && opts.stack !== opts.namespace) doc.stack = opts.stack;
+  for (const type of RESOURCE_TYPES) {
+    const of = r.objects.filter((o) => o.type === type);
+    if (of.length) doc[SECTION_OF[type]] = Object.fromEntries(of.map((o) => [o.name, friendly(type, o.config)]));
+  }
+  const imports = r.objects.filter((o) => o.adopted).map((o) => ({ to: `${o.type}.${o.name}`, id: o.key }));
+  if (imports.length) doc.import = imports;
+  const head = [
+    '# yaml-language-server: $schema=https://unpkg.com/dqform/schemas/dqform.schema.json',
+    `# Imported by \`dqform import --namespace ${opts.namespace}\`. Ids are pinned: rename entries freely.`,
+    '',
+  ].join('\n');
+  return head + yamlStringify(doc, { lineWidth: 0, aliasDuplicateObjects: false });
+}
+
+// ---------------------------------------------------------------------------------------------
+// TypeScript
+
+/** Raw code inside a literal. */
+class Code {
+  constructor(readonly code: string) {}
+}
+const code = (s: string) => new Code(s);
+
+function quote(s: string): string {
+  return `'${s.replace(/\\/g, '\\\\').replace(/'/g, "\\'").replace(/\n/g, '\\n').replace(/\r/g, '\\r').replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029')}'`;
+}
+const IDENT = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
+
+/** A TypeScript literal of `v`, inline when short. */
+export function tsLiteral(v: unknown, indent = 0): string {
+  const inline = lit(v, -1);
+  if (inline.length + indent <= 100) return inline;
+  return lit(v, indent);
+}
+function lit(v: unknown, indent: number): string {
+  if (v instanceof Code) return v.code;
+  if (typeof v === 'string') return quote(v);
+  if (typeof v === 'number' || typeof v === 'boolean' || v === null) return JSON.stringify(v);
+  const pad = (n: number) => ' '.repeat(n);
+  if (Array.isArray(v)) {
+    if (v.length === 0) return '[]';
+    if (indent < 0) return `[${v.map((x) => lit(x, -1)).join(', ')}]`;
+    return `[\n${v.map((x) => `${pad(indent + 2)}${tsLiteral(x, indent + 2)}`).join(',\n')},\n${pad(indent)}]`;
+  }
+  if (isObj(v)) {
+    const entries = Object.entries(v).filter(([, x]) => x !== undefined);
+    if (entries.length === 0) return '{}';
+    const key = (k: string) => (IDENT.test(k) ? k : quote(k));
+    if (indent < 0) return `{ ${entries.map(([k, x]) => `${key(k)}: ${lit(x, -1)}`).join(', ')} }`;
+    return `{\n${entries.map(([k, x]) => `${pad(indent + 2)}${key(k)}: ${tsLiteral(x, indent + 2 + key(k).length + 2)}`).join(',\n')},\n${pad(indent)}}`;
+  }
+  return 'undefined';
+}
+
+const VAR_SUFFIX: Partial<Record<ResourceType, string>> = { dq_owner: 'Owner', dq_domain: 'Domain', dq_data_product: 'Product' };
+const CLASS: Record<ResourceType, string> = {
+  dq_owner: 'Owner',
+  dq_domain: 'Domain',
+  dq_data_product: 'DataProduct',
+  dq_ownership: 'Ownership',
+  dq_alert: 'Alert',
+  dq_monitor_deployment_rule: 'MonitorDeploymentRule',
+  dq_sql_test: 'SqlTest',
+  dq_sql_test_deployment_rule: 'SqlTestDeploymentRule',
+};
+const varName = (type: ResourceType, name: string) => `${name.replace(/_([a-z0-9])/g, (_, ch: string) => ch.toUpperCase())}${VAR_SUFFIX[type] ?? ''}`;
+
+/** Renders the objects as a `main.ts` CDKTF app. */
+export function renderTs(r: ImportResult, opts: ImportOptions): string {
+  const used = new Set<string>(['DqStack']);
+  const declared = new Set<string>(); // `${type}.${name}` already declared (usable as a variable)
+  const referenced = new Set<string>();
+  const mod = opts.constructsModule ?? 'dqform';
+  const stackName = opts.stack ?? opts.namespace;
+
+  // a construct reference, or undefined when the target is not (yet) declared
+  const asVar = (v: unknown, type: ResourceType): Code | undefined => {
+    const m = typeof v === 'string' ? REF_ONLY.exec(v) : null;
+    if (!m || m[1] !== type) return undefined;
+    const key = `${type}.${m[2]}`;
+    if (!declared.has(key)) return undefined;
+    referenced.add(key);
+    return code(varName(type, m[2]));
+  };
+  const idOf = (v: unknown): string => {
+    const m = typeof v === 'string' ? REF_ONLY.exec(v) : null;
+    if (!m) return v as string;
+    const o = r.objects.find((x) => x.type === m[1] && x.name === m[2]);
+    return o ? (m[3] === 'entity_id' ? `${{ dq_owner: 'owner-', dq_domain: 'domain-', dq_data_product: 'dataproduct-' }[o.type as 'dq_owner']}${o.key}` : o.key) : (v as string);
+  };
+  const queryInput = (sel: Json): unknown => {
+    if (typeof sel.resolverQl === 'string') return sel.resolverQl;
+    used.add('Query');
+    return code(`Query.model(${tsLiteral(sel.query ?? { parts: [] }, 4)})`);
+  };
+  const contact = (c: Json): unknown => {
+    used.add('Contact');
+    const [k] = Object.keys(c);
+    const b = c[k] as Json;
+    if (k === 'slack') return code(`Contact.slack(${quote(String(b.channel))})`);
+    if (k === 'email') return code(`Contact.email(${tsLiteral(b.recipientEmails)})`);
+    if (k === 'msTeams') return code(`Contact.msTeams(${quote(String(b.channelId))})`);
+    if (k === 'users') return code(`Contact.users(${tsLiteral(b.userEmails)})`);
+    return c;
+  };
+  const target = (t: Json): unknown => {
+    if (isObj(t.owner) && typeof t.owner.ownerPath === 'string') {
+      const m = REF_ONLY.exec(t.owner.ownerPath);
+      const v = m && m[3] === 'entity_id' ? asVar(t.owner.ownerPath, 'dq_owner') : undefined;
+      if (v) {
+        used.add('Target');
+        return code(`Target.owner(${v.code})`);
+      }
+      return { owner: { ownerPath: idOf(t.owner.ownerPath) } };
+    }
+    return t;
+  };
+
+  const props = (o: ImportedObject): Json => {
+    const c = structuredClone(o.config);
+    switch (o.type) {
+      case 'dq_owner':
+        if (Array.isArray(c.contacts)) c.contacts = (c.contacts as Json[]).map(contact);
+        return c;
+      case 'dq_data_product': {
+        const def = c.definition as Json | undefined;
+        delete c.definition;
+        if (def) c.parts = ((def.parts as Json[] | undefined) ?? []).map((p) => (isObj(p.query) ? { query: queryInput(p.query) } : p));
+        return c;
+      }
+      case 'dq_domain': {
+        if (c.parentId !== undefined) {
+          c.parent = asVar(c.parentId, 'dq_domain') ?? idOf(c.parentId);
+          delete c.parentId;
+        }
+        const def = c.definition as Json | undefined;
+        delete c.definition;
+        if (def) {
+          c.parts = ((def.parts as Json[] | undefined) ?? []).map((p) => {
+            if (p.dataproductId !== undefined) return { dataProduct: asVar(p.dataproductId, 'dq_data_product') ?? idOf(p.dataproductId) };
+            if (p.domainId !== undefined) return { domain: asVar(p.domainId, 'dq_domain') ?? idOf(p.domainId) };
+            if (isObj(p.query)) return { query: queryInput(p.query) };
+            return p;
+          });
+        }
+        return ordered(c);
+      }
+      case 'dq_ownership': {
+        const sel = (c.selection ?? {}) as Json;
+        const out: Json = { id: c.id, owner: asVar(c.ownerId, 'dq_owner') ?? idOf(c.ownerId) };
+        if (sel.dataproductId !== undefined) out.dataProduct = asVar(sel.dataproductId, 'dq_data_product') ?? idOf(sel.dataproductId);
+        if (isObj(sel.query)) out.query = queryInput(sel.query);
+        if (c.alert !== undefined) out.alert = c.alert;
+        return out;
+      }
+      case 'dq_alert': {
+        for (const kind of ['issueLifecycle', 'schemaChange', 'incidentLifecycle']) {
+          const body = c[kind];
+          if (!isObj(body)) continue;
+          if (isObj(body.trigger)) body.trigger = queryInput(body.trigger);
+          if (Array.isArray(body.targets)) body.targets = (body.targets as Json[]).map(target);
+          if (body.owner !== undefined) body.owner = /^owner-/i.test(String(idOf(body.owner))) ? (asVar(body.owner, 'dq_owner') ?? idOf(body.owner)) : idOf(body.owner);
+        }
+        return ordered(c);
+      }
+      case 'dq_monitor_deployment_rule':
+      case 'dq_sql_test_deployment_rule': {
+        for (const k of ['queryConfig', 'exclusiveQueryConfig']) {
+          const qc = c[k];
+          if (!isObj(qc)) continue;
+          const q = queryInput(qc);
+          delete qc.resolverQl;
+          delete qc.query;
+          c[k] = { query: q, ...qc };
+        }
+        const pc = c.productConfig;
+        if (isObj(pc)) {
+          const product = asVar(pc.productId, 'dq_data_product') ?? idOf(pc.productId);
+          delete pc.productId;
+          const self = pc.self as Json | undefined;
+          if (self && isObj(self.selection) && isObj(self.selection.query)) {
+            used.add('Query');
+            pc.self = { ...self, selection: code(`Query.model(${tsLiteral(self.selection.query, 6)})`) };
+          }
+          c.productConfig = { product, ...pc };
+        }
+        return ordered(c);
+      }
+      default:
+        return ordered(c);
+    }
+  };
+
+  // domains in dependency order (parent and sub-domain parts first), the rest in kind order
+  const domains = r.objects.filter((o) => o.type === 'dq_domain');
+  const domainOrder: ImportedObject[] = [];
+  const state = new Map<string, 'visiting' | 'done'>();
+  const visit = (d: ImportedObject) => {
+    if (state.has(d.name)) return;
+    state.set(d.name, 'visiting');
+    const deps = [d.config.parentId, ...(((d.config.definition as Json | undefined)?.parts as Json[] | undefined) ?? []).map((p) => p.domainId)];
+    for (const dep of deps) {
+      const n = refName(dep, 'dq_domain');
+      const t = n ? domains.find((x) => x.name === n) : undefined;
+      if (t && !state.has(t.name)) visit(t);
+    }
+    state.set(d.name, 'done');
+    domainOrder.push(d);
+  };
+  domains.forEach(visit);
+  const sequence = [
+    ...r.objects.filter((o) => o.type === 'dq_owner' || o.type === 'dq_data_product'),
+    ...domainOrder,
+    ...r.objects.filter((o) => o.type !== 'dq_owner' && o.type !== 'dq_data_product' && o.type !== 'dq_domain'),
+  ];
+
+  const statements: { key: string; text: (isVar: boolean) => string }[] = [];
+  for (const o of sequence) {
+    used.add(CLASS[o.type]);
+    const p = props(o);
+    const key = `${o.type}.${o.name}`;
+    declared.add(key);
+    const expr = `new ${CLASS[o.type]}(stack, ${quote(o.name)}, ${tsLiteral(p, 2)})`;
+    const imp = o.adopted ? `.importFrom(${quote(o.key)})` : '';
+    statements.push({
+      key,
+      text: (isVar) => (isVar ? `  const ${varName(o.type, o.name)} = ${expr};${imp ? `\n  ${varName(o.type, o.name)}${imp};` : ''}` : `  ${expr}${imp};`),
+    });
+  }
+  const body = statements.map((s) => s.text(referenced.has(s.key))).join('\n');
+  const classes = [...used].sort();
+  return [
+    '/**',
+    ` * Imported by \`dqform import --namespace ${opts.namespace}\`: the live objects as constructs.`,
+    ' * Ids (alerts: fqns) are pinned, so `dqform plan` shows no changes; rename constructs freely.',
+    ' */',
+    "import { App } from 'cdktf';",
+    `import { ${classes.join(', ')} } from ${quote(mod)};`,
+    '',
+    `/** Declares the stack of namespace ${quote(opts.namespace)} in \`app\`. */`,
+    'export function build(app: App): DqStack {',
+    `  const stack = new DqStack(app, ${quote(stackName)}, { namespace: ${quote(opts.namespace)} });`,
+    body,
+    '  return stack;',
+    '}',
+    '',
+    'if (require.main === module) {',
+    '  const app = new App();',
+    '  build(app);',
+    '  app.synth();',
+    '}',
+    '',
+  ].join('\n');
+}
+
+/** Reads live state and renders the output (the whole `import` minus file writing). */
+export async function importNamespace(client: PlatformClient, opts: ImportOptions & { format: 'ts' | 'yaml' }): Promise<ImportResult & { text: string }> {
+  const items = await readForImport(client, opts.namespace);
+  const r = planImport(items, opts);
+  return { ...r, text: opts.format === 'yaml' ? renderYaml(r, opts) : renderTs(r, opts) };
+}
+
+/** What the CLI gives `runImport`. */
+export interface ImportIo {
+  out: (s: string) => void;
+  err: (s: string) => void;
+  cwd: string;
+}
+
+/** `dqform import`: returns the exit code. */
+export async function runImport(
+  io: ImportIo,
+  flags: { namespace?: string; out?: string; format?: string; adopt?: boolean; constructsModule?: string; stack?: string },
+  makeClient: () => PlatformClient,
+): Promise<number> {
+  if (!flags.namespace || !flags.out) {
+    io.err('Error: dqform import needs --namespace NS and --out FILE\n  Example: dqform import --namespace analytics --out main.ts');
+    return 1;
+  }
+  const format = flags.format ?? (/\.ya?ml$/i.test(flags.out) ? 'yaml' : 'ts');
+  if (format !== 'ts' && format !== 'yaml') {
+    io.err(`Error: --format must be ts or yaml; got "${format}"`);
+    return 1;
+  }
+  const client = makeClient();
+  try {
+    const r = await importNamespace(client, { namespace: flags.namespace, format, adopt: flags.adopt, constructsModule: flags.constructsModule, stack: flags.stack });
+    const file = path.resolve(io.cwd, flags.out);
+    fs.writeFileSync(file, r.text);
+    for (const w of r.warnings) io.err(`Warning: ${w}`);
+    const adopted = r.objects.filter((o) => o.adopted).length;
+    io.out(
+      `Imported ${r.objects.length} object(s) of namespace "${flags.namespace}" into ${flags.out}${adopted ? ` (${adopted} adopted with import blocks)` : ''}; ${r.skipped} left out (other namespaces${flags.adopt ? '' : ', made in the UI'}, deployed by SQL-test rules).`,
+    );
+    io.out(format === 'yaml' ? `Next: dqform plan --file ${flags.out}` : 'Next: dqform synth && dqform plan');
+    return 0;
+  } finally {
+    await client.close();
+  }
+}

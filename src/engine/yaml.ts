@@ -1,0 +1,435 @@
+/**
+ * The YAML front end: `dqform.yaml` -> the same {@link Manifest} the CDKTF synth output gives, so
+ * plan and apply are shared. Every problem (YAML syntax, unknown sections and fields, wrong types,
+ * references to nothing, bad moved/import/removed entries) is collected, each pointing at
+ * `file:line:column`; a resource's `source` is the `file:line:column` of its key.
+ *
+ * The document's shape is {@link DqformYaml} (schemas/dqform-yaml.ts); friendly reference forms
+ * (`owner: team`, `dataProduct: orders`, `parent: commerce`, `- owner: team` targets,
+ * `product: orders`, ResolverQL strings for selections) are translated to the desired shapes
+ * with Terraform-style references (`${dq_owner.team.id}`), resolved later by the engine.
+ */
+import * as fs from 'node:fs';
+import { isMap, isPair, isScalar, isSeq, LineCounter, parseDocument, type Document, type Node as YamlNode, type Pair } from 'yaml';
+import { z } from 'zod';
+import { DqformYaml, YAML_ENTRY_SCHEMAS, YAML_SECTIONS, type YamlSection } from '../../schemas/dqform-yaml';
+import { Manifest, RESOURCE_SCHEMAS, RESOURCE_TYPES, type ManifestResource, type ResourceType } from '../../schemas/manifest';
+import type { Diagnostic } from '../../schemas/plan';
+import { parseAddress } from './identity';
+import { ManifestError } from './manifest';
+
+type Json = Record<string, unknown>;
+type PathSeg = string | number;
+const isObj = (v: unknown): v is Json => !!v && typeof v === 'object' && !Array.isArray(v);
+
+/** The default workspace file name, auto-detected in the working directory. */
+export const YAML_WORKSPACE_FILE = 'dqform.yaml';
+
+/** Locates nodes of a parsed document as `file:line:column` (1-based). */
+class Locator {
+  constructor(
+    private readonly doc: Document,
+    private readonly lines: LineCounter,
+    private readonly file: string,
+  ) {}
+
+  private at(offset: number | undefined): string {
+    if (offset === undefined) return this.file;
+    const p = this.lines.linePos(offset);
+    return `${this.file}:${p.line}:${p.col}`;
+  }
+
+  /** The deepest existing node (or its key, with `key`) along `path`. */
+  find(path: readonly PathSeg[], key = false): string {
+    let node: unknown = this.doc.contents;
+    let best: number | undefined = (node as YamlNode | null)?.range?.[0];
+    let lastKey: number | undefined;
+    for (let i = 0; i < path.length; i++) {
+      const seg = path[i];
+      if (isMap(node)) {
+        const pair = node.items.find((p: Pair) => (isScalar(p.key) ? String(p.key.value) : String(p.key)) === String(seg));
+        if (!pair) {
+          // a missing field: point at the key of what lacks it
+          best = lastKey ?? best;
+          break;
+        }
+        const last = i === path.length - 1;
+        const keyNode = pair.key as YamlNode | null;
+        const valNode = pair.value as YamlNode | null;
+        lastKey = keyNode?.range?.[0];
+        best = (last && key ? keyNode?.range?.[0] : (valNode?.range?.[0] ?? keyNode?.range?.[0])) ?? best;
+        node = pair.value;
+      } else if (isSeq(node) && typeof seg === 'number') {
+        const item = node.items[seg] as YamlNode | undefined;
+        if (!item) break;
+        best = item.range?.[0] ?? best;
+        lastKey = best;
+        node = item;
+      } else break;
+    }
+    return this.at(best);
+  }
+
+  offset(offset: number): string {
+    return this.at(offset);
+  }
+}
+
+/** The object shapes a zod schema accepts at this level (unwrapping optionals, pipes, lazies...). */
+function objectShapes(schema: z.ZodType, depth = 0): { shape: Record<string, z.ZodType>; open: boolean }[] {
+  if (depth > 20) return [];
+  const def = (schema as unknown as { _zod: { def: Record<string, unknown> } })._zod.def;
+  switch (def.type) {
+    case 'object':
+      return [{ shape: def.shape as Record<string, z.ZodType>, open: def.catchall !== undefined && (def.catchall as { _zod: { def: { type: string } } })._zod.def.type !== 'never' }];
+    case 'optional':
+    case 'nullable':
+    case 'default':
+    case 'prefault':
+    case 'nonoptional':
+    case 'readonly':
+    case 'catch':
+      return objectShapes(def.innerType as z.ZodType, depth + 1);
+    case 'pipe':
+      return objectShapes(def.in as z.ZodType, depth + 1);
+    case 'lazy':
+      return objectShapes((def.getter as () => z.ZodType)(), depth + 1);
+    case 'union':
+      return (def.options as z.ZodType[]).flatMap((o) => objectShapes(o, depth + 1));
+    case 'intersection': {
+      const l = objectShapes(def.left as z.ZodType, depth + 1);
+      const r = objectShapes(def.right as z.ZodType, depth + 1);
+      if (!l.length || !r.length) return [];
+      return [{ shape: Object.assign({}, ...l.map((x) => x.shape), ...r.map((x) => x.shape)), open: l.some((x) => x.open) || r.some((x) => x.open) }];
+    }
+    default:
+      return [];
+  }
+}
+function arrayElement(schema: z.ZodType, depth = 0): z.ZodType | undefined {
+  if (depth > 20) return undefined;
+  const def = (schema as unknown as { _zod: { def: Record<string, unknown> } })._zod.def;
+  if (def.type === 'array') return def.element as z.ZodType;
+  if (['optional', 'nullable', 'default', 'prefault', 'nonoptional', 'readonly', 'catch'].includes(def.type as string)) return arrayElement(def.innerType as z.ZodType, depth + 1);
+  if (def.type === 'pipe') return arrayElement(def.in as z.ZodType, depth + 1);
+  if (def.type === 'lazy') return arrayElement((def.getter as () => z.ZodType)(), depth + 1);
+  if (def.type === 'union') for (const o of def.options as z.ZodType[]) { const e = arrayElement(o, depth + 1); if (e) return e; }
+  return undefined;
+}
+function recordValue(schema: z.ZodType): z.ZodType | undefined {
+  const def = (schema as unknown as { _zod: { def: Record<string, unknown> } })._zod.def;
+  if (def.type === 'record') return def.valueType as z.ZodType;
+  if (def.type === 'optional' || def.type === 'default') return recordValue(def.innerType as z.ZodType);
+  return undefined;
+}
+
+/** Keys of `value` the schema does not know, at every depth: `[path, key, known keys]`. */
+export function unknownFields(schema: z.ZodType, value: unknown, path: PathSeg[] = []): { path: PathSeg[]; key: string; known: string[] }[] {
+  const out: { path: PathSeg[]; key: string; known: string[] }[] = [];
+  if (Array.isArray(value)) {
+    const el = arrayElement(schema);
+    if (el) value.forEach((v, i) => out.push(...unknownFields(el, v, [...path, i])));
+    return out;
+  }
+  if (!isObj(value)) return out;
+  const rec = recordValue(schema);
+  if (rec) {
+    for (const [k, v] of Object.entries(value)) out.push(...unknownFields(rec, v, [...path, k]));
+    return out;
+  }
+  const shapes = objectShapes(schema);
+  if (shapes.length === 0 || shapes.some((s) => s.open)) return out;
+  // the shape that knows the most keys of the value (union members)
+  const keys = Object.keys(value);
+  const best = [...shapes].sort((a, b) => keys.filter((k) => !(k in a.shape)).length - keys.filter((k) => !(k in b.shape)).length)[0];
+  for (const k of keys) {
+    if (k in best.shape) out.push(...unknownFields(best.shape[k], value[k], [...path, k]));
+    else out.push({ path, key: k, known: Object.keys(best.shape) });
+  }
+  return out;
+}
+
+/** The closest known key (edit distance at most 3), for "did you mean". */
+function closest(key: string, known: readonly string[]): string | undefined {
+  const d = (a: string, b: string): number => {
+    const m = Array.from({ length: a.length + 1 }, (_, i) => [i, ...Array<number>(b.length).fill(0)]);
+    for (let j = 1; j <= b.length; j++) m[0][j] = j;
+    for (let i = 1; i <= a.length; i++)
+      for (let j = 1; j <= b.length; j++) m[i][j] = Math.min(m[i - 1][j] + 1, m[i][j - 1] + 1, m[i - 1][j - 1] + (a[i - 1].toLowerCase() === b[j - 1].toLowerCase() ? 0 : 1));
+    return m[a.length][b.length];
+  };
+  let best: string | undefined;
+  let bestD = 4;
+  for (const k of known) {
+    const x = d(key, k);
+    if (x < bestD) [best, bestD] = [k, x];
+  }
+  return best;
+}
+
+function fieldPath(path: readonly PathSeg[]): string {
+  let out = '';
+  for (const p of path) out += typeof p === 'number' ? `[${p}]` : out ? `.${p}` : p;
+  return out;
+}
+
+const REF = /\$\{([a-z][a-z0-9_]*)\.([^.}\s]+)\.([a-z_]+)\}/g;
+const ref = (type: ResourceType, name: string, attr: 'id' | 'entity_id') => `\${${type}.${name}.${attr}}`;
+
+/**
+ * Parses `dqform.yaml` text into a manifest. Throws one {@link ManifestError} with every
+ * diagnostic (each with `source: "file:line:column"`).
+ */
+export function manifestFromYaml(text: string, opts: { file: string; stack?: string }): Manifest {
+  const file = opts.file;
+  const diags: Diagnostic[] = [];
+  const lines = new LineCounter();
+  const doc = parseDocument(text, { lineCounter: lines, keepSourceTokens: true, prettyErrors: false, uniqueKeys: true });
+  const loc = new Locator(doc, lines, file);
+  const error = (summary: string, source: string, extra: Partial<Diagnostic> = {}) => diags.push({ severity: 'error', summary, source, ...extra });
+
+  for (const e of doc.errors) error(`YAML: ${e.message.split('\n')[0]}`, loc.offset(e.pos[0]), { hint: 'Fix the YAML syntax.' });
+  for (const w of doc.warnings) diags.push({ severity: 'warning', summary: `YAML: ${w.message.split('\n')[0]}`, source: loc.offset(w.pos[0]) });
+  if (doc.errors.length) throw new ManifestError(diags);
+
+  const data = doc.toJS({ maxAliasCount: 1000 }) as unknown;
+  if (!isObj(data)) {
+    throw new ManifestError([{ severity: 'error', summary: 'the document must be a mapping with at least "namespace"', source: loc.find([]), hint: 'Start the file with `namespace: <your namespace>`.' }]);
+  }
+
+  // 1. unknown sections and fields
+  for (const u of unknownFields(DqformYaml, data)) {
+    const top = u.path.length === 0;
+    const guess = closest(u.key, u.known);
+    error(top ? `unknown section "${u.key}"` : `unknown field "${u.key}"${u.path.length ? ` in ${fieldPath(u.path)}` : ''}`, loc.find([...u.path, u.key], true), {
+      field: fieldPath([...u.path, u.key]),
+      hint: guess ? `Did you mean "${guess}"?` : `Known ${top ? 'sections' : 'fields'} here: ${u.known.join(', ')}.`,
+    });
+  }
+  // 2. types and values
+  const parsed = DqformYaml.safeParse(data);
+  if (!parsed.success) {
+    for (const i of parsed.error.issues) {
+      if (i.code === 'unrecognized_keys') continue;
+      const p = i.path as PathSeg[];
+      const sectionType = typeof p[0] === 'string' ? (YAML_SECTIONS as Record<string, ResourceType>)[p[0]] : undefined;
+      const address = sectionType && p.length >= 2 ? `${sectionType}.${String(p[1])}` : undefined;
+      const inner = sectionType ? p.slice(2) : p;
+      const nested = (i as { issues?: { message: string }[] }).issues?.[0]?.message;
+      const message = i.code === 'invalid_key' && nested ? nested : /received undefined$/.test(i.message) ? 'required, missing' : i.message;
+      const hint = p.length === 1 && p[0] === 'namespace' ? 'Start the file with `namespace: <your namespace>`.' : undefined;
+      error(`${inner.length ? `${fieldPath(inner)}: ` : ''}${message}`, loc.find(p, i.code === 'invalid_key'), { address, field: fieldPath(inner) || undefined, hint });
+    }
+  }
+
+  // 3. resources
+  const declared = new Set<string>();
+  for (const [section, type] of Object.entries(YAML_SECTIONS) as [YamlSection, ResourceType][]) {
+    const entries = data[section];
+    if (isObj(entries)) for (const name of Object.keys(entries)) declared.add(`${type}.${name}`);
+  }
+  const resources: ManifestResource[] = [];
+  for (const [section, type] of Object.entries(YAML_SECTIONS) as [YamlSection, ResourceType][]) {
+    const entries = data[section];
+    if (!isObj(entries)) continue;
+    for (const name of Object.keys(entries).sort()) {
+      const entry = entries[name];
+      const address = `${type}.${name}`;
+      const base: PathSeg[] = [section, name];
+      const source = loc.find(base, true);
+      if (!isObj(entry)) continue; // reported by the schema
+      const named = (t: ResourceType, n: unknown, at: PathSeg[], attr: 'id' | 'entity_id'): string => {
+        const s = String(n);
+        if (!declared.has(`${t}.${s}`)) {
+          error(`${fieldPath(at)}: no ${t.slice(3).replace(/_/g, ' ')} named "${s}" in this file`, loc.find([...base, ...at]), {
+            address,
+            field: fieldPath(at),
+            hint: `Declare it under ${(Object.entries(YAML_SECTIONS).find(([, x]) => x === t) ?? ['?'])[0]}, or use its id.`,
+          });
+        }
+        return ref(t, s, attr);
+      };
+      const { lifecycle, dependsOn, ...rest } = entry as Json & { lifecycle?: Json; dependsOn?: unknown };
+      const config = translate(type, rest, named);
+      // references written as ${...}
+      walkStrings(config, [], (s, at) => {
+        for (const m of s.matchAll(REF)) {
+          const target = `${m[1]}.${m[2]}`;
+          if (!declared.has(target)) {
+            error(`${fieldPath(at)}: reference ${m[0]} points to nothing`, loc.find([...base, ...at]), { address, field: fieldPath(at), hint: `Declare ${target} in this file.` });
+          }
+        }
+      });
+      const deps = Array.isArray(dependsOn) ? dependsOn.map(String) : [];
+      deps.forEach((d, i) => {
+        if (!declared.has(d)) error(`dependsOn[${i}]: ${d} is not declared in this file`, loc.find([...base, 'dependsOn', i]), { address, field: `dependsOn[${i}]` });
+      });
+      // the translated config must be the desired shape (e.g. a friendly form left a hole)
+      if (!diags.some((d) => d.address === address && d.severity === 'error')) {
+        const r = (RESOURCE_SCHEMAS[type] as unknown as z.ZodType).safeParse(config);
+        if (!r.success) for (const i of r.error.issues) error(`${fieldPath(i.path as PathSeg[]) ? `${fieldPath(i.path as PathSeg[])}: ` : ''}${i.message}`, loc.find([...base, ...(i.path as PathSeg[])]), { address });
+      }
+      const lc = isObj(lifecycle) ? lifecycle : {};
+      resources.push({
+        address,
+        type,
+        name,
+        config,
+        source,
+        lifecycle: {
+          preventDestroy: lc.preventDestroy === true ? true : undefined,
+          ignoreChanges: lc.ignoreChanges === 'all' ? 'all' : Array.isArray(lc.ignoreChanges) ? lc.ignoreChanges.map(String) : undefined,
+        },
+        dependsOn: deps,
+      });
+    }
+  }
+
+  // 4. moved, import, removed
+  const list = (k: string): Json[] => (Array.isArray(data[k]) ? (data[k] as unknown[]).map((x) => (isObj(x) ? x : typeof x === 'string' ? { from: x } : {})) : []);
+  const moved = list('moved').map((m) => ({ from: String(m.from ?? ''), to: String(m.to ?? '') }));
+  const imports = list('import').map((m) => ({ to: String(m.to ?? ''), id: String(m.id ?? '') }));
+  const removed = list('removed').map((m) => ({ from: String(m.from ?? ''), destroy: m.destroy !== false }));
+  const isDq = (a: string) => {
+    const p = parseAddress(a);
+    return !!p && (RESOURCE_TYPES as string[]).includes(p.type);
+  };
+  moved.forEach((m, i) => {
+    const at = (k: string) => loc.find(['moved', i, k]);
+    if (!isDq(m.from)) error(`moved[${i}].from: "${m.from}" is not a dq_* address`, at('from'));
+    if (!isDq(m.to)) error(`moved[${i}].to: "${m.to}" is not a dq_* address`, at('to'));
+    else if (!declared.has(m.to)) error(`moved[${i}]: ${m.to} is not declared`, at('to'), { address: m.to, hint: 'Move to an address that exists in this file.' });
+    if (declared.has(m.from)) error(`moved[${i}]: ${m.from} is still declared`, at('from'), { address: m.from, hint: 'Remove the old entry or the moved entry.' });
+  });
+  imports.forEach((m, i) => {
+    if (!declared.has(m.to)) error(`import[${i}]: ${m.to} is not declared`, loc.find(['import', i, 'to']), { address: m.to, hint: 'Declare the resource the object is imported into.' });
+  });
+  removed.forEach((m, i) => {
+    if (!isDq(m.from)) error(`removed[${i}]: "${m.from}" is not a dq_* address`, loc.find(['removed', i]));
+    else if (declared.has(m.from)) error(`removed[${i}]: ${m.from} is declared and removed at once`, loc.find(['removed', i]), { address: m.from, hint: 'Delete the entry, or drop the removed declaration.' });
+  });
+
+  const namespace = typeof data.namespace === 'string' ? data.namespace : '';
+  const manifest = {
+    formatVersion: 1 as const,
+    stack: opts.stack ?? (typeof data.stack === 'string' ? data.stack : namespace),
+    namespace,
+    region: typeof data.region === 'string' ? data.region : undefined,
+    baseUrl: typeof data.baseUrl === 'string' ? data.baseUrl : undefined,
+    resources,
+    moved,
+    imports,
+    removed,
+  };
+  if (diags.some((d) => d.severity === 'error')) throw new ManifestError(dedupe(diags));
+  const m = Manifest.safeParse(manifest);
+  if (!m.success) throw new ManifestError(m.error.issues.map((i) => ({ severity: 'error' as const, summary: `${fieldPath(i.path as PathSeg[])}: ${i.message}`, source: loc.find(i.path as PathSeg[]) })));
+  return m.data;
+}
+
+function dedupe(diags: Diagnostic[]): Diagnostic[] {
+  const seen = new Set<string>();
+  return diags.filter((d) => {
+    const k = `${d.source}\u0000${d.summary}`;
+    if (seen.has(k)) return false;
+    seen.add(k);
+    return true;
+  });
+}
+
+function walkStrings(v: unknown, path: PathSeg[], f: (s: string, path: PathSeg[]) => void): void {
+  if (typeof v === 'string') f(v, path);
+  else if (Array.isArray(v)) v.forEach((x, i) => walkStrings(x, [...path, i], f));
+  else if (isObj(v)) for (const [k, x] of Object.entries(v)) walkStrings(x, [...path, k], f);
+}
+
+type Named = (type: ResourceType, name: unknown, at: PathSeg[], attr: 'id' | 'entity_id') => string;
+
+/** Friendly forms -> the desired shape (references as `${type.name.attr}`). Leaves other values as they are. */
+function translate(type: ResourceType, entry: Json, named: Named): Json {
+  const c: Json = structuredClone(entry);
+  const qlSel = (v: unknown) => (typeof v === 'string' ? { resolverQl: v } : v);
+  switch (type) {
+    case 'dq_ownership': {
+      if (c.owner !== undefined) {
+        c.ownerId = named('dq_owner', c.owner, ['owner'], 'id');
+        delete c.owner;
+      }
+      if (c.dataProduct !== undefined) {
+        c.selection = { dataproductId: named('dq_data_product', c.dataProduct, ['dataProduct'], 'id') };
+        delete c.dataProduct;
+      } else if (c.query !== undefined) {
+        c.selection = { query: qlSel(c.query) };
+        delete c.query;
+      }
+      break;
+    }
+    case 'dq_domain': {
+      if (c.parent !== undefined) {
+        c.parentId = named('dq_domain', c.parent, ['parent'], 'id');
+        delete c.parent;
+      }
+      const parts = isObj(c.definition) && Array.isArray(c.definition.parts) ? (c.definition.parts as unknown[]) : undefined;
+      if (parts) {
+        (c.definition as Json).parts = parts.map((p, i) => {
+          if (!isObj(p)) return p;
+          const q = { ...p };
+          if (q.dataProduct !== undefined) {
+            q.dataproductId = named('dq_data_product', q.dataProduct, ['definition', 'parts', i, 'dataProduct'], 'id');
+            delete q.dataProduct;
+          }
+          if (q.domain !== undefined) {
+            q.domainId = named('dq_domain', q.domain, ['definition', 'parts', i, 'domain'], 'id');
+            delete q.domain;
+          }
+          if (q.query !== undefined) q.query = qlSel(q.query);
+          return q;
+        });
+      }
+      break;
+    }
+    case 'dq_data_product': {
+      const parts = isObj(c.definition) && Array.isArray(c.definition.parts) ? (c.definition.parts as unknown[]) : undefined;
+      if (parts) (c.definition as Json).parts = parts.map((p) => (isObj(p) && p.query !== undefined ? { ...p, query: qlSel(p.query) } : p));
+      break;
+    }
+    case 'dq_alert': {
+      for (const kind of ['issueLifecycle', 'schemaChange', 'incidentLifecycle']) {
+        const body = c[kind];
+        if (!isObj(body)) continue;
+        if (typeof body.trigger === 'string') body.trigger = { resolverQl: body.trigger };
+        if (Array.isArray(body.targets)) {
+          body.targets = body.targets.map((t, i) =>
+            isObj(t) && typeof t.owner === 'string' ? { ...t, owner: { ownerPath: named('dq_owner', t.owner, [kind, 'targets', i, 'owner'], 'entity_id') } } : t,
+          );
+        }
+      }
+      break;
+    }
+    case 'dq_monitor_deployment_rule': {
+      const pc = c.productConfig;
+      if (isObj(pc) && pc.product !== undefined) {
+        pc.productId = named('dq_data_product', pc.product, ['productConfig', 'product'], 'id');
+        delete pc.product;
+      }
+      break;
+    }
+    default:
+      break;
+  }
+  return c;
+}
+
+/** Reads a `dqform.yaml` file into a manifest (see {@link manifestFromYaml}). */
+export function loadYamlWorkspace(file: string, stack?: string): Manifest {
+  let text: string;
+  try {
+    text = fs.readFileSync(file, 'utf8');
+  } catch {
+    throw new ManifestError([{ severity: 'error', summary: `cannot read ${file}`, hint: 'Check the --file path.' }]);
+  }
+  return manifestFromYaml(text, { file, stack });
+}
+
+/** The entry schema of a resource type in `dqform.yaml` (re-exported for tools). */
+export { YAML_ENTRY_SCHEMAS };
