@@ -162,24 +162,33 @@ export function planImport(items: readonly LiveItem[], opts: ImportOptions): Imp
     else if (opts.adopt && !item.configId) chosen.push({ item, adopted: true });
     else skipped++;
   }
-  // names: governance first (so references read naturally), then the rest; (type, slug, key) order
+  // names: (type, slug, key) order, deduplicated across kinds; ownerships are named after their
+  // owner and data product once those have names
   const order = (t: ResourceType) => RESOURCE_TYPES.indexOf(t);
-  const named = chosen
-    .map((c) => ({ ...c, base: baseName(c.item, ns) }))
-    .sort((a, b) => order(a.item.type) - order(b.item.type) || (a.base < b.base ? -1 : a.base > b.base ? 1 : 0) || (a.item.key < b.item.key ? -1 : 1));
   const used = new Set<string>();
   const byId = new Map<string, string>(); // `${type}:${bare id}` -> name
-  const withNames = named.map((c) => {
-    let name = c.base;
-    for (let i = 2; used.has(name); i++) name = `${c.base}_${i}`;
-    used.add(name);
-    byId.set(`${c.item.type}:${String(bareId(c.item.key)).toLowerCase()}`, name);
-    return { ...c, name };
+  const nameOf = (type: ResourceType, id: unknown) => (typeof id === 'string' ? byId.get(`${type}:${bareId(id).toLowerCase()}`) : undefined);
+  const assign = (group: typeof chosen, base: (i: LiveItem) => string) =>
+    group
+      .map((c) => ({ ...c, base: base(c.item) }))
+      .sort((a, b) => order(a.item.type) - order(b.item.type) || (a.base < b.base ? -1 : a.base > b.base ? 1 : 0) || (a.item.key < b.item.key ? -1 : 1))
+      .map((c) => {
+        let name = c.base;
+        for (let i = 2; used.has(name); i++) name = `${c.base}_${i}`;
+        used.add(name);
+        byId.set(`${c.item.type}:${String(bareId(c.item.key)).toLowerCase()}`, name);
+        return { ...c, name };
+      });
+  const first = assign(chosen.filter((c) => c.item.type !== 'dq_ownership'), (i) => baseName(i, ns));
+  const ownerships = assign(chosen.filter((c) => c.item.type === 'dq_ownership'), (i) => {
+    const owner = nameOf('dq_owner', i.raw.ownerId);
+    const sel = (i.raw.selection ?? {}) as Json;
+    const dp = nameOf('dq_data_product', sel.dataproductId);
+    return owner ? slug(`${owner}_owns_${dp ?? 'selection'}`, 'ownership') : 'ownership';
   });
-  // ownerships: name after owner and selection once owner names are known
-  const refTo = (type: ResourceType, id: unknown): string | undefined => (typeof id === 'string' ? byId.get(`${type}:${bareId(id).toLowerCase()}`) : undefined);
+  const withNames = [...first, ...ownerships];
   const ref = (type: ResourceType, id: string): string | undefined => {
-    const n = refTo(type, id);
+    const n = nameOf(type, id);
     if (!n) return undefined;
     return `\${${type}.${n}.${/^(owner|domain|dataproduct)-/i.test(id) ? 'entity_id' : 'id'}}`;
   };
@@ -244,7 +253,7 @@ const refName = (v: unknown, type: string, attr?: string): string | undefined =>
   return m && m[1] === type && (!attr || m[3] === attr) ? m[2] : undefined;
 };
 const qlOnly = (v: unknown): string | undefined => (isObj(v) && typeof v.resolverQl === 'string' && Object.keys(v).length === 1 ? v.resolverQl : undefined);
-const FIRST = ['fqn', 'id', 'name', 'title', 'description'];
+const FIRST = ['fqn', 'id', 'name', 'title', 'description', 'owner', 'parent', 'dataProduct', 'query'];
 function ordered(o: Json): Json {
   const keys = Object.keys(o).sort((a, b) => (FIRST.includes(a) ? FIRST.indexOf(a) : 99) - (FIRST.includes(b) ? FIRST.indexOf(b) : 99) || (a < b ? -1 : a > b ? 1 : 0));
   return Object.fromEntries(keys.map((k) => [k, o[k]]));
