@@ -118,7 +118,7 @@ function clean(v: unknown): unknown {
 export function desiredFromLive(item: LiveItem): Json {
   const c = clean(Object.fromEntries(Object.entries(item.raw).filter(([k]) => !SERVER_FIELDS.includes(k)))) as Json;
   if (isObj(c.definition) && Object.keys(c.definition).length === 0) delete c.definition;
-  if (isObj(c.template) && Object.keys(c.template).length === 0) delete c.template;
+  for (const k of ['template', 'alert']) if (isObj(c[k]) && Object.keys(c[k] as Json).length === 0) delete c[k];
   return item.type === 'dq_alert' ? { fqn: item.key, ...c } : { id: item.key, ...c };
 }
 
@@ -362,10 +362,10 @@ function quote(s: string): string {
 }
 const IDENT = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
 
-/** A TypeScript literal of `v`, inline when short. */
-export function tsLiteral(v: unknown, indent = 0): string {
+/** A TypeScript literal of `v` at indentation `indent`, inline when it fits before column 100 (`col` is where it starts). */
+export function tsLiteral(v: unknown, indent = 0, col = indent): string {
   const inline = lit(v, -1);
-  if (inline.length + indent <= 100) return inline;
+  if (inline.length + col <= 100 && !inline.includes('\n')) return inline;
   return lit(v, indent);
 }
 function lit(v: unknown, indent: number): string {
@@ -383,7 +383,7 @@ function lit(v: unknown, indent: number): string {
     if (entries.length === 0) return '{}';
     const key = (k: string) => (IDENT.test(k) ? k : quote(k));
     if (indent < 0) return `{ ${entries.map(([k, x]) => `${key(k)}: ${lit(x, -1)}`).join(', ')} }`;
-    return `{\n${entries.map(([k, x]) => `${pad(indent + 2)}${key(k)}: ${tsLiteral(x, indent + 2 + key(k).length + 2)}`).join(',\n')},\n${pad(indent)}}`;
+    return `{\n${entries.map(([k, x]) => `${pad(indent + 2)}${key(k)}: ${tsLiteral(x, indent + 2, indent + 2 + key(k).length + 2)}`).join(',\n')},\n${pad(indent)}}`;
   }
   return 'undefined';
 }
@@ -457,12 +457,12 @@ export function renderTs(r: ImportResult, opts: ImportOptions): string {
     switch (o.type) {
       case 'dq_owner':
         if (Array.isArray(c.contacts)) c.contacts = (c.contacts as Json[]).map(contact);
-        return c;
+        return ordered(c);
       case 'dq_data_product': {
         const def = c.definition as Json | undefined;
         delete c.definition;
         if (def) c.parts = ((def.parts as Json[] | undefined) ?? []).map((p) => (isObj(p.query) ? { query: queryInput(p.query) } : p));
-        return c;
+        return ordered(c);
       }
       case 'dq_domain': {
         if (c.parentId !== undefined) {
@@ -556,7 +556,7 @@ export function renderTs(r: ImportResult, opts: ImportOptions): string {
     const p = props(o);
     const key = `${o.type}.${o.name}`;
     declared.add(key);
-    const expr = `new ${CLASS[o.type]}(stack, ${quote(o.name)}, ${tsLiteral(p, 2)})`;
+    const expr = `new ${CLASS[o.type]}(stack, ${quote(o.name)}, ${tsLiteral(p, 2, 60)})`;
     const imp = o.adopted ? `.importFrom(${quote(o.key)})` : '';
     statements.push({
       key,
