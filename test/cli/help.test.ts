@@ -1,0 +1,59 @@
+/**
+ * `dqform` without any server: --version, --help, each command's --help, usage mistakes. Every
+ * run is a real child process; a user mistake gives a diagnostic and exit 1, never a stack trace.
+ */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { dqform, ROOT, STACK_FRAME } from './helpers';
+
+const VERSION = (JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
+
+it('--version prints the package version and exits 0', async () => {
+  const r = await dqform(['--version']);
+  expect(r.code).toBe(0);
+  expect(r.out.trim()).toBe(VERSION);
+  expect(r.err).toBe('');
+});
+
+it('--help lists the commands and exits 0; each listed command has its own --help with usage, exit 0', async () => {
+  const r = await dqform(['--help']);
+  expect(r.code).toBe(0);
+  expect(r.out).toMatch(/Usage: dqform <command>/);
+  const section = r.out.split(/^Commands:$/m)[1] ?? '';
+  const commands = [...section.matchAll(/^ {2}([a-z]+) {2,}/gm)].map((m) => m[1]);
+  // The contract of design.md: these are always listed (import too, once it is built).
+  expect(commands).toEqual(expect.arrayContaining(['synth', 'validate', 'plan', 'apply', 'drift', 'emulator']));
+  const runs = await Promise.all(commands.map((c) => dqform([c, '--help']).then((x) => ({ c, ...x }))));
+  for (const x of runs) {
+    expect({ c: x.c, code: x.code }).toEqual({ c: x.c, code: 0 });
+    expect(x.out).toContain(`Usage: dqform ${x.c}`);
+    expect(x.err).not.toMatch(STACK_FRAME);
+  }
+  // The flags design.md promises appear in the help of their command.
+  const help = Object.fromEntries(runs.map((x) => [x.c, x.out]));
+  expect(help.plan).toMatch(/--detailed-exitcode/);
+  expect(help.plan).toMatch(/--format text\|markdown\|json/);
+  expect(help.plan).toMatch(/--out FILE/);
+  expect(help.apply).toMatch(/--auto-approve/);
+  expect(help.apply).toMatch(/--max-deletes N/);
+  expect(help.emulator).toMatch(/--port N/);
+});
+
+it('an unknown command and a flag without its value exit 1 with a diagnostic and no stack trace', async () => {
+  const [unknown, noValue] = await Promise.all([dqform(['frobnicate']), dqform(['plan', '--stack'])]);
+  expect(unknown.code).toBe(1);
+  expect(unknown.err).toMatch(/unknown command "frobnicate"/);
+  expect(unknown.err).toMatch(/dqform --help/);
+  expect(noValue.code).toBe(1);
+  expect(noValue.err).toMatch(/--stack needs a value/);
+  for (const r of [unknown, noValue]) {
+    expect(r.err).not.toMatch(STACK_FRAME);
+    expect(r.err).not.toMatch(/Internal error/);
+  }
+});
+
+it('no command at all prints the help and exits 1 (a usage mistake)', async () => {
+  const r = await dqform([]);
+  expect(r.code).toBe(1);
+  expect(r.out).toMatch(/Usage: dqform <command>/);
+});

@@ -1,0 +1,10 @@
+#!/usr/bin/env node
+'use strict';
+// Runs the real bin/dqform.js from the TypeScript sources, as a fresh clone without a build does:
+// a dist/ left over from an earlier `npm pack` or `npm run build` may be stale, so the tests hide it.
+const fs = require('node:fs');
+const path = require('node:path');
+const dist = path.join(__dirname, '..', '..', 'dist') + path.sep;
+const existsSync = fs.existsSync;
+fs.existsSync = (p) => (typeof p === 'string' && p.startsWith(dist) ? false : existsSync(p));
+require('../../bin/dqform.js');
