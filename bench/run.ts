@@ -89,8 +89,16 @@ async function startEmulatorChild(): Promise<Emu> {
 }
 
 async function admin(emu: Emu, method: string, p: string, body?: unknown): Promise<unknown> {
-  const r = await fetch(`${emu.url}${p}`, { method, headers: { 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
-  return r.json();
+  // a fresh connection each time (an idle keep-alive socket may be closed by the server meanwhile)
+  for (let attempt = 1; ; attempt++) {
+    try {
+      const r = await fetch(`${emu.url}${p}`, { method, headers: { 'content-type': 'application/json', connection: 'close' }, body: body === undefined ? undefined : JSON.stringify(body) });
+      return await r.json();
+    } catch (e) {
+      if (attempt >= 3) throw new Error(`admin ${method} ${p}: ${(e as Error).message} (${String((e as { cause?: unknown }).cause)})`);
+      await new Promise((res) => setTimeout(res, 200));
+    }
+  }
 }
 
 interface Counts {
