@@ -96,6 +96,8 @@ export const alertWriteFields = {
   isDisabled: z.boolean().optional(),
   template: AlertTemplate.optional(),
   configId: z.string().optional(),
+  /** Who made it; the server defaults to SOURCE_API for API writes. */
+  source: Source.optional(),
 };
 
 /** An alert as written: fields plus exactly one kind. */
@@ -108,8 +110,7 @@ export const Alert = withOneof(
     ...alertWriteFields,
     id: z.string(),
     createdAt: Timestamp.optional(),
-    etag: Etag.optional(),
-    source: Source.optional(),
+ etag: Etag.optional(),
   },
   kinds,
 );
