@@ -48,7 +48,11 @@ Commands:
   plan       read live state, preview effects, print the plan
   apply      apply a saved plan, or plan then ask
   drift      read-only check that live state equals the code
+  import     write construct code or YAML for the live objects of a namespace
   emulator   run the local platform emulator
+
+The desired state comes from cdktf.out (after 'dqform synth') or from a YAML workspace
+(--file dqform.yaml; used automatically when ./dqform.yaml exists and there is no cdktf.out).
 
 Credentials come from the environment only: DQ_CLIENT_ID, DQ_CLIENT_SECRET, and DQ_BASE_URL or
 DQ_REGION (eu default, us, au). Run 'dqform <command> --help' for a command's options.`,
@@ -56,22 +60,28 @@ DQ_REGION (eu default, us, au). Run 'dqform <command> --help' for a command's op
 
 Runs the CDKTF app and writes Terraform JSON to cdktf.out/stacks/<stack>/cdk.tf.json.
 Example: dqform synth --app "npx tsx main.ts"`,
-  validate: `Usage: dqform validate [--dir cdktf.out] [--stack S]
+  validate: `Usage: dqform validate [--dir cdktf.out | --file dqform.yaml] [--stack S]
 
 Checks the synthesised manifest without any network call. Exit 0 when valid, 1 otherwise.`,
-  plan: `Usage: dqform plan [--stack S] [--dir cdktf.out] [--out FILE] [--format text|markdown|json] [--detailed-exitcode] [--no-color]
+  plan: `Usage: dqform plan [--stack S] [--dir cdktf.out | --file dqform.yaml] [--out FILE] [--format text|markdown|json] [--detailed-exitcode] [--no-color]
 
 Reads live state and prints what apply would do. With --out, saves the plan for 'dqform apply FILE'.
 Exit codes: 0 no changes, 2 changes (with --detailed-exitcode), 1 error.
 Example: dqform plan --out plan.json --format markdown > plan.md`,
-  apply: `Usage: dqform apply [PLANFILE] [--auto-approve] [--max-deletes N] [--stack S] [--dir cdktf.out]
+  apply: `Usage: dqform apply [PLANFILE] [--auto-approve] [--max-deletes N] [--stack S] [--dir cdktf.out | --file dqform.yaml]
 
 Applies exactly the saved plan PLANFILE (refusing if live state moved since), or plans and asks
 for confirmation on a TTY. Without a TTY, --auto-approve or a PLANFILE is required.
 --max-deletes N refuses plans destroying more than N objects (default ${DEFAULT_MAX_DELETES}).`,
-  drift: `Usage: dqform drift [--stack S] [--dir cdktf.out]
+  drift: `Usage: dqform drift [--stack S] [--dir cdktf.out | --file dqform.yaml]
 
 Read-only: exit 0 when live state equals the code, 2 when it drifted, 1 on error.`,
+  import: `Usage: dqform import --namespace NS --out FILE [--format ts|yaml] [--adopt] [--constructs-module M]
+
+Reads the live objects of namespace NS (with --adopt, also objects made in the UI, adopted
+through import blocks) and writes construct code (a main.ts) or a dqform.yaml whose plan against
+live shows no changes. Read scopes suffice.
+Example: dqform import --namespace shop --out main.ts --format ts`,
   emulator: `Usage: dqform emulator [--port N] [--data FILE] [--seed demo|empty]
 
 Runs the local platform emulator until stopped (Ctrl-C). Demo credentials:
@@ -185,12 +195,15 @@ async function planFromCode(io: Io, args: Args, c: PlatformClient): Promise<Plan
 async function cmdPlan(io: Io, args: Args): Promise<number> {
   const c = client(io);
   try {
-    const p = await planFromCode(io, args, c);
     const format = str(args, 'format') ?? 'text';
+    if (!['text', 'markdown', 'json'].includes(format)) throw new UsageError(`--format must be text, markdown or json; got "${format}"`);
+    const p = await planFromCode(io, args, c);
+    const failed = p.diagnostics.some((d) => d.severity === 'error');
+    // Errors go to stderr, where CI logs show them; text plans with errors print nothing else.
+    if (failed) printDiagnostics(io, p.diagnostics);
     if (format === 'json') io.out(renderJson(p).trimEnd());
     else if (format === 'markdown') io.out(renderMarkdown(p).trimEnd());
-    else if (format === 'text') io.out(renderText(p, { color: color(io, args) }).trimEnd());
-    else throw new UsageError(`--format must be text, markdown or json; got "${format}"`);
+    else if (!failed) io.out(renderText(p, { color: color(io, args) }).trimEnd());
     const out = str(args, 'out');
     if (out) {
       fs.writeFileSync(path.resolve(io.cwd, out), renderJson(p));
@@ -238,8 +251,11 @@ async function cmdApply(io: Io, args: Args): Promise<number> {
         return 1;
       }
       p = await planFromCode(io, args, c);
+      if (p.diagnostics.some((d) => d.severity === 'error')) {
+        printDiagnostics(io, p.diagnostics);
+        return 1;
+      }
       io.out(renderText(p, { color: color(io, args) }).trimEnd());
-      if (p.diagnostics.some((d) => d.severity === 'error')) return 1;
       if (!hasChanges(p)) return 0;
       if (!args.flags.has('auto-approve')) {
         const ok = io.confirm ? await io.confirm('Apply these changes? Only "yes" is accepted: ') : false;
@@ -277,7 +293,9 @@ async function cmdDrift(io: Io, args: Args): Promise<number> {
 }
 
 async function cmdEmulator(_io: Io, argv: string[]): Promise<number> {
-  const { runEmulatorCli } = await import('../emulator');
+  // require, not import(): bin/dqform.js runs the sources through tsx's CommonJS hook.
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { runEmulatorCli } = require('../emulator') as typeof import('../emulator');
   return runEmulatorCli(argv);
 }
 

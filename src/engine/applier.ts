@@ -13,12 +13,12 @@
 import type { PlatformClient } from '../client';
 import type { ResourceType } from '../../schemas/manifest';
 import { Plan, type Change } from '../../schemas/plan';
-import { HANDLERS } from '../handlers/registry';
+import { HANDLERS, WRITE_SCOPES } from '../handlers/registry';
 import type { ResourceHandler } from '../handlers/types';
 import { fingerprint } from '../handlers/normalise';
 import { dependentsOf, executionWaves } from './graph';
 import { isWrite } from './planner';
-import { readLiveState, workspaceOf } from './reconcile';
+import { readLiveState } from './reconcile';
 
 export class PlanRefusedError extends Error {
   constructor(
@@ -102,13 +102,33 @@ export async function apply(client: PlatformClient, plan: Plan, opts: ApplyOptio
       deletes.map((c) => c.address),
     );
   }
-  const workspace = await workspaceOf(client);
+  const iam = await client.iam.get();
+  const workspace = iam.workspace;
   if (workspace !== plan.workspace) {
     throw new PlanRefusedError(`the plan was made for workspace "${plan.workspace}", but these credentials act in "${workspace}"`, 'Use the credentials of the plan\'s workspace, or plan again.');
   }
   const writes = plan.changes.filter(isWrite);
   const result: ApplyResult = { applied: [], failed: [], skipped: [] };
   if (writes.length === 0) return result;
+
+  // 1b. scopes: refuse before any write when the credential cannot make them all
+  const granted = new Set(iam.scopes);
+  const missing = new Map<string, string[]>();
+  for (const c of writes) {
+    const need = WRITE_SCOPES[c.type as ResourceType] ?? [];
+    if (need.length && !need.some((sc) => granted.has(sc))) {
+      const key = need.join(' or ');
+      missing.set(key, [...(missing.get(key) ?? []), c.address]);
+    }
+  }
+  if (missing.size) {
+    const lines = [...missing.entries()].map(([sc, addrs]) => `  ${sc}: needed by ${addrs.slice(0, 5).join(', ')}${addrs.length > 5 ? `, and ${addrs.length - 5} more` : ''}`);
+    throw new PlanRefusedError(
+      `these credentials lack the scope(s) the plan's writes need; nothing was written:\n${lines.join('\n')}`,
+      'Apply with a credential that has the write scopes (plan and drift need read scopes only).',
+      [...missing.values()].flat(),
+    );
+  }
 
   // 2. stale check: re-read what the plan writes
   progress('checking that live state has not moved since the plan');

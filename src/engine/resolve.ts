@@ -10,6 +10,7 @@ import type { Diagnostic } from '../../schemas/plan';
 import { parseResolverQl, ResolverQlError } from '../../schemas/resolverql';
 import { defaultFqn, deriveId, ENTITY_ID_PREFIX, parseAddress } from './identity';
 import { camelToSnake } from './keys';
+import { closest, unknownFields } from './unknown-fields';
 
 export interface ResolvedResource {
   address: string;
@@ -146,6 +147,20 @@ export function resolveManifest(manifest: Manifest, workspace: string): Resoluti
     };
     const config = walk(r.config, '') as Record<string, unknown>;
     const schema = RESOURCE_SCHEMAS[r.type] as unknown as z.ZodType<Record<string, unknown>>;
+    const unknown = unknownFields(schema, config);
+    for (const u of unknown) {
+      const field = fieldPath([...u.path, u.key]);
+      const near = closest(u.key, u.known);
+      diags.push({
+        severity: 'error',
+        summary: `${field}: unknown field "${u.key}"${near ? ` (did you mean "${near}"?)` : ''}`,
+        address: r.address,
+        source: r.source,
+        field,
+        hint: `Remove it or correct its name in ${r.source ?? r.address}; known fields here: ${u.known.join(', ')}.`,
+      });
+    }
+    if (unknown.length) continue;
     const parsed = schema.safeParse(config);
     if (!parsed.success) {
       for (const i of parsed.error.issues) {

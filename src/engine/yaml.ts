@@ -17,6 +17,8 @@ import { Manifest, RESOURCE_SCHEMAS, RESOURCE_TYPES, type ManifestResource, type
 import type { Diagnostic } from '../../schemas/plan';
 import { parseAddress } from './identity';
 import { ManifestError } from './manifest';
+import { closest, unknownFields } from './unknown-fields';
+export { unknownFields };
 
 type Json = Record<string, unknown>;
 type PathSeg = string | number;
@@ -73,98 +75,6 @@ class Locator {
   offset(offset: number): string {
     return this.at(offset);
   }
-}
-
-/** The object shapes a zod schema accepts at this level (unwrapping optionals, pipes, lazies...). */
-function objectShapes(schema: z.ZodType, depth = 0): { shape: Record<string, z.ZodType>; open: boolean }[] {
-  if (depth > 20) return [];
-  const def = (schema as unknown as { _zod: { def: Record<string, unknown> } })._zod.def;
-  switch (def.type) {
-    case 'object':
-      return [{ shape: def.shape as Record<string, z.ZodType>, open: def.catchall !== undefined && (def.catchall as { _zod: { def: { type: string } } })._zod.def.type !== 'never' }];
-    case 'optional':
-    case 'nullable':
-    case 'default':
-    case 'prefault':
-    case 'nonoptional':
-    case 'readonly':
-    case 'catch':
-      return objectShapes(def.innerType as z.ZodType, depth + 1);
-    case 'pipe':
-      return objectShapes(def.in as z.ZodType, depth + 1);
-    case 'lazy':
-      return objectShapes((def.getter as () => z.ZodType)(), depth + 1);
-    case 'union':
-      return (def.options as z.ZodType[]).flatMap((o) => objectShapes(o, depth + 1));
-    case 'intersection': {
-      const l = objectShapes(def.left as z.ZodType, depth + 1);
-      const r = objectShapes(def.right as z.ZodType, depth + 1);
-      if (!l.length || !r.length) return [];
-      return [{ shape: Object.assign({}, ...l.map((x) => x.shape), ...r.map((x) => x.shape)), open: l.some((x) => x.open) || r.some((x) => x.open) }];
-    }
-    default:
-      return [];
-  }
-}
-function arrayElement(schema: z.ZodType, depth = 0): z.ZodType | undefined {
-  if (depth > 20) return undefined;
-  const def = (schema as unknown as { _zod: { def: Record<string, unknown> } })._zod.def;
-  if (def.type === 'array') return def.element as z.ZodType;
-  if (['optional', 'nullable', 'default', 'prefault', 'nonoptional', 'readonly', 'catch'].includes(def.type as string)) return arrayElement(def.innerType as z.ZodType, depth + 1);
-  if (def.type === 'pipe') return arrayElement(def.in as z.ZodType, depth + 1);
-  if (def.type === 'lazy') return arrayElement((def.getter as () => z.ZodType)(), depth + 1);
-  if (def.type === 'union') for (const o of def.options as z.ZodType[]) { const e = arrayElement(o, depth + 1); if (e) return e; }
-  return undefined;
-}
-function recordValue(schema: z.ZodType): z.ZodType | undefined {
-  const def = (schema as unknown as { _zod: { def: Record<string, unknown> } })._zod.def;
-  if (def.type === 'record') return def.valueType as z.ZodType;
-  if (def.type === 'optional' || def.type === 'default') return recordValue(def.innerType as z.ZodType);
-  return undefined;
-}
-
-/** Keys of `value` the schema does not know, at every depth: `[path, key, known keys]`. */
-export function unknownFields(schema: z.ZodType, value: unknown, path: PathSeg[] = []): { path: PathSeg[]; key: string; known: string[] }[] {
-  const out: { path: PathSeg[]; key: string; known: string[] }[] = [];
-  if (Array.isArray(value)) {
-    const el = arrayElement(schema);
-    if (el) value.forEach((v, i) => out.push(...unknownFields(el, v, [...path, i])));
-    return out;
-  }
-  if (!isObj(value)) return out;
-  const rec = recordValue(schema);
-  if (rec) {
-    for (const [k, v] of Object.entries(value)) out.push(...unknownFields(rec, v, [...path, k]));
-    return out;
-  }
-  const shapes = objectShapes(schema);
-  if (shapes.length === 0 || shapes.some((s) => s.open)) return out;
-  // the shape that knows the most keys of the value (union members)
-  const keys = Object.keys(value);
-  const best = [...shapes].sort((a, b) => keys.filter((k) => !(k in a.shape)).length - keys.filter((k) => !(k in b.shape)).length)[0];
-  for (const k of keys) {
-    if (k in best.shape) out.push(...unknownFields(best.shape[k], value[k], [...path, k]));
-    else out.push({ path, key: k, known: Object.keys(best.shape) });
-  }
-  return out;
-}
-
-/** The closest known key (edit distance at most 3), for "did you mean". */
-function closest(key: string, known: readonly string[]): string | undefined {
-  const d = (a: string, b: string): number => {
-    const m = Array.from({ length: a.length + 1 }, (_, i) => [i, ...Array<number>(b.length).fill(0)]);
-    for (let j = 1; j <= b.length; j++) m[0][j] = j;
-    for (let i = 1; i <= a.length; i++)
-      for (let j = 1; j <= b.length; j++) m[i][j] = Math.min(m[i - 1][j] + 1, m[i][j - 1] + 1, m[i - 1][j - 1] + (a[i - 1].toLowerCase() === b[j - 1].toLowerCase() ? 0 : 1));
-    return m[a.length][b.length];
-  };
-  let best: string | undefined;
-  let bestD = 4;
-  for (const k of known) {
-    const x = d(key, k);
-    if (x < bestD) [best, bestD] = [k, x];
-  }
-  return best;
 }
 
 function fieldPath(path: readonly PathSeg[]): string {

@@ -28,3 +28,19 @@ export function handlerFor(type: ResourceType | string): ResourceHandler {
   if (!h) throw new Error(`no handler for resource type ${type}`);
   return h;
 }
+
+/**
+ * The scopes a credential needs to write each kind (any one of a list suffices), as the
+ * operations dqform calls require them (spec part 4; ROUTES.md). The applier checks them before
+ * its first write, so a read-only credential is refused without a half-applied change.
+ */
+export const WRITE_SCOPES: Record<ResourceType, readonly string[]> = {
+  dq_owner: ['SCOPE_MCP_WRITE'],
+  dq_domain: ['SCOPE_MCP_WRITE'],
+  dq_data_product: ['SCOPE_MCP_WRITE'],
+  dq_ownership: ['SCOPE_MCP_WRITE'],
+  dq_alert: ['SCOPE_MCP_WRITE'],
+  dq_monitor_deployment_rule: ['SCOPE_MCP_WRITE'],
+  dq_sql_test: ['SCOPE_DATACHECKS_SQLTESTS_EDIT'],
+  dq_sql_test_deployment_rule: ['SCOPE_DATACHECKS_SQLTESTS_EDIT'],
+};

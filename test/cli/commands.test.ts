@@ -218,8 +218,9 @@ describe('user mistakes: a diagnostic naming the file or address, exit 1, no sta
     expectDiagnostic(noOut, /cannot read .*cdktf\.out/);
     expect(noOut.err).toMatch(/dqform synth/);
     expectDiagnostic(qlValidate, /dq_alert\.bad: .*resolverQl: ResolverQL: at offset 17/);
-    // plan renders its diagnostics inside the plan, on stdout (so a markdown plan shows them in the PR).
-    expect(qlPlan.out).toMatch(/Error: dq_alert\.bad: .*ResolverQL/);
+    // plan prints its errors as diagnostics on stderr (where CI logs show them), and no plan text.
+    expect(qlPlan.err).toMatch(/Error: dq_alert\.bad: .*ResolverQL/);
+    expect(qlPlan.out).not.toMatch(/Plan: \d+ to add/);
     expect(qlPlan.code).toBe(1);
     expect(qlPlan.out + qlPlan.err).not.toMatch(STACK_FRAME);
     expectDiagnostic(noCreds, /DQ_CLIENT_ID/);

@@ -70,12 +70,9 @@ it('dqform emulator --port 0 prints its URL, serves tokens, and stops on SIGTERM
   expect(s.out()).toMatch(/stopping\.\.\.\nstopped\n?$/);
 });
 
-// DEFECT (reported): on a checkout without dist/, `node bin/dqform.js emulator` falls back to
-// require('tsx/cjs'), which registers only the CommonJS hooks; src/cli/main.ts loads the emulator
-// with `await import('../emulator')`, which then goes to Node's ESM loader and fails with
-// "Internal error: Directory import '.../src/emulator' is not supported". Remove `.failing`
-// once main.ts uses a require-style import (or bin/dqform.js also registers tsx's ESM hooks).
-it.failing('dqform emulator runs through bin/dqform.js on a fresh clone (no dist/): prints its URL', async () => {
+// On a checkout without dist/, `node bin/dqform.js emulator` runs the sources through tsx's
+// CommonJS hook; the emulator must load through require (a regression test for an ESM import).
+it('dqform emulator runs through bin/dqform.js on a fresh clone (no dist/): prints its URL', async () => {
   const s = await startChild([LAUNCHER, 'emulator', '--port', '0', '--seed', 'empty']);
   try {
     expect(s.err()).not.toMatch(/Internal error/);

@@ -44,11 +44,9 @@ it('plan and drift succeed with demo-reader; apply fails naming the missing scop
   expect(countsByKind(emu)).toEqual(before);
 });
 
-// DEFECT (src/engine/applier.ts, not owned here): apply with a read-only credential sends its
-// first write and only fails on the 403 it gets back (the emulator counters show the write
-// requests). Expected: before any write, the applier reads the token's scopes
-// (GET /api/iam/v1) and refuses the plan, naming the scopes its writes need.
-it.failing('apply with demo-reader is refused before any write request, naming the missing scope', async () => {
+// Apply with a read-only credential is refused before any write: the applier reads the token's
+// scopes (GET /api/iam/v1) and names the scopes the plan's writes need.
+it('apply with demo-reader is refused before any write request, naming the missing scope', async () => {
   const r = await cli(emu.url, dir, ['apply', '--auto-approve'], READER);
   expect(await writeRequests(emu)).toEqual({});
   expect(r.code).toBe(1);
