@@ -697,25 +697,25 @@ export class AlertIncidentLifecycleTargetsOutputReference extends cdktf.ComplexO
     }
     let hasAnyValues = this.isEmptyObject;
     const internalValueResult: any = {};
-    if (this._email?.internalValue !== undefined) {
+    if (this.__email?.internalValue !== undefined) {
       hasAnyValues = true;
-      internalValueResult.email = this._email?.internalValue;
+      internalValueResult.email = this.__email?.internalValue;
     }
-    if (this._msTeams?.internalValue !== undefined) {
+    if (this.__msTeams?.internalValue !== undefined) {
       hasAnyValues = true;
-      internalValueResult.msTeams = this._msTeams?.internalValue;
+      internalValueResult.msTeams = this.__msTeams?.internalValue;
     }
-    if (this._owner?.internalValue !== undefined) {
+    if (this.__owner?.internalValue !== undefined) {
       hasAnyValues = true;
-      internalValueResult.owner = this._owner?.internalValue;
+      internalValueResult.owner = this.__owner?.internalValue;
     }
-    if (this._slack?.internalValue !== undefined) {
+    if (this.__slack?.internalValue !== undefined) {
       hasAnyValues = true;
-      internalValueResult.slack = this._slack?.internalValue;
+      internalValueResult.slack = this.__slack?.internalValue;
     }
-    if (this._webhook?.internalValue !== undefined) {
+    if (this.__webhook?.internalValue !== undefined) {
       hasAnyValues = true;
-      internalValueResult.webhook = this._webhook?.internalValue;
+      internalValueResult.webhook = this.__webhook?.internalValue;
     }
     return hasAnyValues ? internalValueResult : undefined;
   }
@@ -724,11 +724,11 @@ export class AlertIncidentLifecycleTargetsOutputReference extends cdktf.ComplexO
     if (value === undefined) {
       this.isEmptyObject = false;
       this.resolvableValue = undefined;
-      this._email.internalValue = undefined;
-      this._msTeams.internalValue = undefined;
-      this._owner.internalValue = undefined;
-      this._slack.internalValue = undefined;
-      this._webhook.internalValue = undefined;
+      if (this.__email !== undefined) this.__email.internalValue = undefined;
+      if (this.__msTeams !== undefined) this.__msTeams.internalValue = undefined;
+      if (this.__owner !== undefined) this.__owner.internalValue = undefined;
+      if (this.__slack !== undefined) this.__slack.internalValue = undefined;
+      if (this.__webhook !== undefined) this.__webhook.internalValue = undefined;
     }
     else if (cdktf.Tokenization.isResolvable(value)) {
       this.isEmptyObject = false;
@@ -737,77 +737,92 @@ export class AlertIncidentLifecycleTargetsOutputReference extends cdktf.ComplexO
     else {
       this.isEmptyObject = Object.keys(value).length === 0;
       this.resolvableValue = undefined;
-      this._email.internalValue = value.email;
-      this._msTeams.internalValue = value.msTeams;
-      this._owner.internalValue = value.owner;
-      this._slack.internalValue = value.slack;
-      this._webhook.internalValue = value.webhook;
+      if (value.email !== undefined || this.__email !== undefined) this._email.internalValue = value.email;
+      if (value.msTeams !== undefined || this.__msTeams !== undefined) this._msTeams.internalValue = value.msTeams;
+      if (value.owner !== undefined || this.__owner !== undefined) this._owner.internalValue = value.owner;
+      if (value.slack !== undefined || this.__slack !== undefined) this._slack.internalValue = value.slack;
+      if (value.webhook !== undefined || this.__webhook !== undefined) this._webhook.internalValue = value.webhook;
     }
   }
 
   // email - computed: false, optional: false, required: true
-  private _email = new AlertIncidentLifecycleTargetsEmailOutputReference(this, "email");
+  private __email?: AlertIncidentLifecycleTargetsEmailOutputReference;
+  private get _email(): AlertIncidentLifecycleTargetsEmailOutputReference {
+    return this.__email ??= new AlertIncidentLifecycleTargetsEmailOutputReference(this, "email");
+  }
   public get email() {
     return this._email;
   }
   public putEmail(value: AlertIncidentLifecycleTargetsEmail) {
-    this._email.internalValue = value;
+    if (value !== undefined || this.__email !== undefined) this._email.internalValue = value;
   }
   // Temporarily expose input value. Use with caution.
   public get emailInput() {
-    return this._email.internalValue;
+    return this.__email?.internalValue;
   }
 
   // ms_teams - computed: false, optional: false, required: true
-  private _msTeams = new AlertIncidentLifecycleTargetsMsTeamsOutputReference(this, "ms_teams");
+  private __msTeams?: AlertIncidentLifecycleTargetsMsTeamsOutputReference;
+  private get _msTeams(): AlertIncidentLifecycleTargetsMsTeamsOutputReference {
+    return this.__msTeams ??= new AlertIncidentLifecycleTargetsMsTeamsOutputReference(this, "ms_teams");
+  }
   public get msTeams() {
     return this._msTeams;
   }
   public putMsTeams(value: AlertIncidentLifecycleTargetsMsTeams) {
-    this._msTeams.internalValue = value;
+    if (value !== undefined || this.__msTeams !== undefined) this._msTeams.internalValue = value;
   }
   // Temporarily expose input value. Use with caution.
   public get msTeamsInput() {
-    return this._msTeams.internalValue;
+    return this.__msTeams?.internalValue;
   }
 
   // owner - computed: false, optional: false, required: true
-  private _owner = new AlertIncidentLifecycleTargetsOwnerOutputReference(this, "owner");
+  private __owner?: AlertIncidentLifecycleTargetsOwnerOutputReference;
+  private get _owner(): AlertIncidentLifecycleTargetsOwnerOutputReference {
+    return this.__owner ??= new AlertIncidentLifecycleTargetsOwnerOutputReference(this, "owner");
+  }
   public get owner() {
     return this._owner;
   }
   public putOwner(value: AlertIncidentLifecycleTargetsOwner) {
-    this._owner.internalValue = value;
+    if (value !== undefined || this.__owner !== undefined) this._owner.internalValue = value;
   }
   // Temporarily expose input value. Use with caution.
   public get ownerInput() {
-    return this._owner.internalValue;
+    return this.__owner?.internalValue;
   }
 
   // slack - computed: false, optional: false, required: true
-  private _slack = new AlertIncidentLifecycleTargetsSlackOutputReference(this, "slack");
+  private __slack?: AlertIncidentLifecycleTargetsSlackOutputReference;
+  private get _slack(): AlertIncidentLifecycleTargetsSlackOutputReference {
+    return this.__slack ??= new AlertIncidentLifecycleTargetsSlackOutputReference(this, "slack");
+  }
   public get slack() {
     return this._slack;
   }
   public putSlack(value: AlertIncidentLifecycleTargetsSlack) {
-    this._slack.internalValue = value;
+    if (value !== undefined || this.__slack !== undefined) this._slack.internalValue = value;
   }
   // Temporarily expose input value. Use with caution.
   public get slackInput() {
-    return this._slack.internalValue;
+    return this.__slack?.internalValue;
   }
 
   // webhook - computed: false, optional: false, required: true
-  private _webhook = new AlertIncidentLifecycleTargetsWebhookOutputReference(this, "webhook");
+  private __webhook?: AlertIncidentLifecycleTargetsWebhookOutputReference;
+  private get _webhook(): AlertIncidentLifecycleTargetsWebhookOutputReference {
+    return this.__webhook ??= new AlertIncidentLifecycleTargetsWebhookOutputReference(this, "webhook");
+  }
   public get webhook() {
     return this._webhook;
   }
   public putWebhook(value: AlertIncidentLifecycleTargetsWebhook) {
-    this._webhook.internalValue = value;
+    if (value !== undefined || this.__webhook !== undefined) this._webhook.internalValue = value;
   }
   // Temporarily expose input value. Use with caution.
   public get webhookInput() {
-    return this._webhook.internalValue;
+    return this.__webhook?.internalValue;
   }
 }
 
@@ -899,13 +914,13 @@ export class AlertIncidentLifecycleOutputReference extends cdktf.ComplexObject {
     }
     let hasAnyValues = this.isEmptyObject;
     const internalValueResult: any = {};
-    if (this._settings?.internalValue !== undefined) {
+    if (this.__settings?.internalValue !== undefined) {
       hasAnyValues = true;
-      internalValueResult.settings = this._settings?.internalValue;
+      internalValueResult.settings = this.__settings?.internalValue;
     }
-    if (this._targets?.internalValue !== undefined) {
+    if (this.__targets?.internalValue !== undefined) {
       hasAnyValues = true;
-      internalValueResult.targets = this._targets?.internalValue;
+      internalValueResult.targets = this.__targets?.internalValue;
     }
     return hasAnyValues ? internalValueResult : undefined;
   }
@@ -914,8 +929,8 @@ export class AlertIncidentLifecycleOutputReference extends cdktf.ComplexObject {
     if (value === undefined) {
       this.isEmptyObject = false;
       this.resolvableValue = undefined;
-      this._settings.internalValue = undefined;
-      this._targets.internalValue = undefined;
+      if (this.__settings !== undefined) this.__settings.internalValue = undefined;
+      if (this.__targets !== undefined) this.__targets.internalValue = undefined;
     }
     else if (cdktf.Tokenization.isResolvable(value)) {
       this.isEmptyObject = false;
@@ -924,35 +939,41 @@ export class AlertIncidentLifecycleOutputReference extends cdktf.ComplexObject {
     else {
       this.isEmptyObject = Object.keys(value).length === 0;
       this.resolvableValue = undefined;
-      this._settings.internalValue = value.settings;
-      this._targets.internalValue = value.targets;
+      if (value.settings !== undefined || this.__settings !== undefined) this._settings.internalValue = value.settings;
+      if (value.targets !== undefined || this.__targets !== undefined) this._targets.internalValue = value.targets;
     }
   }
 
   // settings - computed: false, optional: false, required: true
-  private _settings = new AlertIncidentLifecycleSettingsOutputReference(this, "settings");
+  private __settings?: AlertIncidentLifecycleSettingsOutputReference;
+  private get _settings(): AlertIncidentLifecycleSettingsOutputReference {
+    return this.__settings ??= new AlertIncidentLifecycleSettingsOutputReference(this, "settings");
+  }
   public get settings() {
     return this._settings;
   }
   public putSettings(value: AlertIncidentLifecycleSettings) {
-    this._settings.internalValue = value;
+    if (value !== undefined || this.__settings !== undefined) this._settings.internalValue = value;
   }
   // Temporarily expose input value. Use with caution.
   public get settingsInput() {
-    return this._settings.internalValue;
+    return this.__settings?.internalValue;
   }
 
   // targets - computed: false, optional: false, required: true
-  private _targets = new AlertIncidentLifecycleTargetsList(this, "targets", false);
+  private __targets?: AlertIncidentLifecycleTargetsList;
+  private get _targets(): AlertIncidentLifecycleTargetsList {
+    return this.__targets ??= new AlertIncidentLifecycleTargetsList(this, "targets", false);
+  }
   public get targets() {
     return this._targets;
   }
   public putTargets(value: AlertIncidentLifecycleTargets[] | cdktf.IResolvable) {
-    this._targets.internalValue = value;
+    if (value !== undefined || this.__targets !== undefined) this._targets.internalValue = value;
   }
   // Temporarily expose input value. Use with caution.
   public get targetsInput() {
-    return this._targets.internalValue;
+    return this.__targets?.internalValue;
   }
 }
 export interface AlertIssueLifecycleSettingsGroupingNoGrouping {
@@ -1142,13 +1163,13 @@ export class AlertIssueLifecycleSettingsGroupingOutputReference extends cdktf.Co
     }
     let hasAnyValues = this.isEmptyObject;
     const internalValueResult: any = {};
-    if (this._noGrouping?.internalValue !== undefined) {
+    if (this.__noGrouping?.internalValue !== undefined) {
       hasAnyValues = true;
-      internalValueResult.noGrouping = this._noGrouping?.internalValue;
+      internalValueResult.noGrouping = this.__noGrouping?.internalValue;
     }
-    if (this._systemDetected?.internalValue !== undefined) {
+    if (this.__systemDetected?.internalValue !== undefined) {
       hasAnyValues = true;
-      internalValueResult.systemDetected = this._systemDetected?.internalValue;
+      internalValueResult.systemDetected = this.__systemDetected?.internalValue;
     }
     return hasAnyValues ? internalValueResult : undefined;
   }
@@ -1157,8 +1178,8 @@ export class AlertIssueLifecycleSettingsGroupingOutputReference extends cdktf.Co
     if (value === undefined) {
       this.isEmptyObject = false;
       this.resolvableValue = undefined;
-      this._noGrouping.internalValue = undefined;
-      this._systemDetected.internalValue = undefined;
+      if (this.__noGrouping !== undefined) this.__noGrouping.internalValue = undefined;
+      if (this.__systemDetected !== undefined) this.__systemDetected.internalValue = undefined;
     }
     else if (cdktf.Tokenization.isResolvable(value)) {
       this.isEmptyObject = false;
@@ -1167,35 +1188,41 @@ export class AlertIssueLifecycleSettingsGroupingOutputReference extends cdktf.Co
     else {
       this.isEmptyObject = Object.keys(value).length === 0;
       this.resolvableValue = undefined;
-      this._noGrouping.internalValue = value.noGrouping;
-      this._systemDetected.internalValue = value.systemDetected;
+      if (value.noGrouping !== undefined || this.__noGrouping !== undefined) this._noGrouping.internalValue = value.noGrouping;
+      if (value.systemDetected !== undefined || this.__systemDetected !== undefined) this._systemDetected.internalValue = value.systemDetected;
     }
   }
 
   // no_grouping - computed: false, optional: true, required: true
-  private _noGrouping = new AlertIssueLifecycleSettingsGroupingNoGroupingOutputReference(this, "no_grouping");
+  private __noGrouping?: AlertIssueLifecycleSettingsGroupingNoGroupingOutputReference;
+  private get _noGrouping(): AlertIssueLifecycleSettingsGroupingNoGroupingOutputReference {
+    return this.__noGrouping ??= new AlertIssueLifecycleSettingsGroupingNoGroupingOutputReference(this, "no_grouping");
+  }
   public get noGrouping() {
     return this._noGrouping;
   }
   public putNoGrouping(value: AlertIssueLifecycleSettingsGroupingNoGrouping) {
-    this._noGrouping.internalValue = value;
+    if (value !== undefined || this.__noGrouping !== undefined) this._noGrouping.internalValue = value;
   }
   // Temporarily expose input value. Use with caution.
   public get noGroupingInput() {
-    return this._noGrouping.internalValue;
+    return this.__noGrouping?.internalValue;
   }
 
   // system_detected - computed: false, optional: true, required: true
-  private _systemDetected = new AlertIssueLifecycleSettingsGroupingSystemDetectedOutputReference(this, "system_detected");
+  private __systemDetected?: AlertIssueLifecycleSettingsGroupingSystemDetectedOutputReference;
+  private get _systemDetected(): AlertIssueLifecycleSettingsGroupingSystemDetectedOutputReference {
+    return this.__systemDetected ??= new AlertIssueLifecycleSettingsGroupingSystemDetectedOutputReference(this, "system_detected");
+  }
   public get systemDetected() {
     return this._systemDetected;
   }
   public putSystemDetected(value: AlertIssueLifecycleSettingsGroupingSystemDetected) {
-    this._systemDetected.internalValue = value;
+    if (value !== undefined || this.__systemDetected !== undefined) this._systemDetected.internalValue = value;
   }
   // Temporarily expose input value. Use with caution.
   public get systemDetectedInput() {
-    return this._systemDetected.internalValue;
+    return this.__systemDetected?.internalValue;
   }
 }
 export interface AlertIssueLifecycleSettingsOngoingDisabled {
@@ -1489,17 +1516,17 @@ export class AlertIssueLifecycleSettingsOngoingOutputReference extends cdktf.Com
     }
     let hasAnyValues = this.isEmptyObject;
     const internalValueResult: any = {};
-    if (this._disabled?.internalValue !== undefined) {
+    if (this.__disabled?.internalValue !== undefined) {
       hasAnyValues = true;
-      internalValueResult.disabled = this._disabled?.internalValue;
+      internalValueResult.disabled = this.__disabled?.internalValue;
     }
-    if (this._schedule?.internalValue !== undefined) {
+    if (this.__schedule?.internalValue !== undefined) {
       hasAnyValues = true;
-      internalValueResult.schedule = this._schedule?.internalValue;
+      internalValueResult.schedule = this.__schedule?.internalValue;
     }
-    if (this._stream?.internalValue !== undefined) {
+    if (this.__stream?.internalValue !== undefined) {
       hasAnyValues = true;
-      internalValueResult.stream = this._stream?.internalValue;
+      internalValueResult.stream = this.__stream?.internalValue;
     }
     return hasAnyValues ? internalValueResult : undefined;
   }
@@ -1508,9 +1535,9 @@ export class AlertIssueLifecycleSettingsOngoingOutputReference extends cdktf.Com
     if (value === undefined) {
       this.isEmptyObject = false;
       this.resolvableValue = undefined;
-      this._disabled.internalValue = undefined;
-      this._schedule.internalValue = undefined;
-      this._stream.internalValue = undefined;
+      if (this.__disabled !== undefined) this.__disabled.internalValue = undefined;
+      if (this.__schedule !== undefined) this.__schedule.internalValue = undefined;
+      if (this.__stream !== undefined) this.__stream.internalValue = undefined;
     }
     else if (cdktf.Tokenization.isResolvable(value)) {
       this.isEmptyObject = false;
@@ -1519,49 +1546,58 @@ export class AlertIssueLifecycleSettingsOngoingOutputReference extends cdktf.Com
     else {
       this.isEmptyObject = Object.keys(value).length === 0;
       this.resolvableValue = undefined;
-      this._disabled.internalValue = value.disabled;
-      this._schedule.internalValue = value.schedule;
-      this._stream.internalValue = value.stream;
+      if (value.disabled !== undefined || this.__disabled !== undefined) this._disabled.internalValue = value.disabled;
+      if (value.schedule !== undefined || this.__schedule !== undefined) this._schedule.internalValue = value.schedule;
+      if (value.stream !== undefined || this.__stream !== undefined) this._stream.internalValue = value.stream;
     }
   }
 
   // disabled - computed: false, optional: true, required: true
-  private _disabled = new AlertIssueLifecycleSettingsOngoingDisabledOutputReference(this, "disabled");
+  private __disabled?: AlertIssueLifecycleSettingsOngoingDisabledOutputReference;
+  private get _disabled(): AlertIssueLifecycleSettingsOngoingDisabledOutputReference {
+    return this.__disabled ??= new AlertIssueLifecycleSettingsOngoingDisabledOutputReference(this, "disabled");
+  }
   public get disabled() {
     return this._disabled;
   }
   public putDisabled(value: AlertIssueLifecycleSettingsOngoingDisabled) {
-    this._disabled.internalValue = value;
+    if (value !== undefined || this.__disabled !== undefined) this._disabled.internalValue = value;
   }
   // Temporarily expose input value. Use with caution.
   public get disabledInput() {
-    return this._disabled.internalValue;
+    return this.__disabled?.internalValue;
   }
 
   // schedule - computed: false, optional: false, required: true
-  private _schedule = new AlertIssueLifecycleSettingsOngoingScheduleOutputReference(this, "schedule");
+  private __schedule?: AlertIssueLifecycleSettingsOngoingScheduleOutputReference;
+  private get _schedule(): AlertIssueLifecycleSettingsOngoingScheduleOutputReference {
+    return this.__schedule ??= new AlertIssueLifecycleSettingsOngoingScheduleOutputReference(this, "schedule");
+  }
   public get schedule() {
     return this._schedule;
   }
   public putSchedule(value: AlertIssueLifecycleSettingsOngoingSchedule) {
-    this._schedule.internalValue = value;
+    if (value !== undefined || this.__schedule !== undefined) this._schedule.internalValue = value;
   }
   // Temporarily expose input value. Use with caution.
   public get scheduleInput() {
-    return this._schedule.internalValue;
+    return this.__schedule?.internalValue;
   }
 
   // stream - computed: false, optional: true, required: true
-  private _stream = new AlertIssueLifecycleSettingsOngoingStreamOutputReference(this, "stream");
+  private __stream?: AlertIssueLifecycleSettingsOngoingStreamOutputReference;
+  private get _stream(): AlertIssueLifecycleSettingsOngoingStreamOutputReference {
+    return this.__stream ??= new AlertIssueLifecycleSettingsOngoingStreamOutputReference(this, "stream");
+  }
   public get stream() {
     return this._stream;
   }
   public putStream(value: AlertIssueLifecycleSettingsOngoingStream) {
-    this._stream.internalValue = value;
+    if (value !== undefined || this.__stream !== undefined) this._stream.internalValue = value;
   }
   // Temporarily expose input value. Use with caution.
   public get streamInput() {
-    return this._stream.internalValue;
+    return this.__stream?.internalValue;
   }
 }
 export interface AlertIssueLifecycleSettings {
@@ -1678,13 +1714,13 @@ export class AlertIssueLifecycleSettingsOutputReference extends cdktf.ComplexObj
       hasAnyValues = true;
       internalValueResult.severities = this._severities;
     }
-    if (this._grouping?.internalValue !== undefined) {
+    if (this.__grouping?.internalValue !== undefined) {
       hasAnyValues = true;
-      internalValueResult.grouping = this._grouping?.internalValue;
+      internalValueResult.grouping = this.__grouping?.internalValue;
     }
-    if (this._ongoing?.internalValue !== undefined) {
+    if (this.__ongoing?.internalValue !== undefined) {
       hasAnyValues = true;
-      internalValueResult.ongoing = this._ongoing?.internalValue;
+      internalValueResult.ongoing = this.__ongoing?.internalValue;
     }
     return hasAnyValues ? internalValueResult : undefined;
   }
@@ -1696,8 +1732,8 @@ export class AlertIssueLifecycleSettingsOutputReference extends cdktf.ComplexObj
       this._allowSqlTestAuditLink = undefined;
       this._notifyUpstream = undefined;
       this._severities = undefined;
-      this._grouping.internalValue = undefined;
-      this._ongoing.internalValue = undefined;
+      if (this.__grouping !== undefined) this.__grouping.internalValue = undefined;
+      if (this.__ongoing !== undefined) this.__ongoing.internalValue = undefined;
     }
     else if (cdktf.Tokenization.isResolvable(value)) {
       this.isEmptyObject = false;
@@ -1709,8 +1745,8 @@ export class AlertIssueLifecycleSettingsOutputReference extends cdktf.ComplexObj
       this._allowSqlTestAuditLink = value.allowSqlTestAuditLink;
       this._notifyUpstream = value.notifyUpstream;
       this._severities = value.severities;
-      this._grouping.internalValue = value.grouping;
-      this._ongoing.internalValue = value.ongoing;
+      if (value.grouping !== undefined || this.__grouping !== undefined) this._grouping.internalValue = value.grouping;
+      if (value.ongoing !== undefined || this.__ongoing !== undefined) this._ongoing.internalValue = value.ongoing;
     }
   }
 
@@ -1760,29 +1796,35 @@ export class AlertIssueLifecycleSettingsOutputReference extends cdktf.ComplexObj
   }
 
   // grouping - computed: false, optional: true, required: true
-  private _grouping = new AlertIssueLifecycleSettingsGroupingOutputReference(this, "grouping");
+  private __grouping?: AlertIssueLifecycleSettingsGroupingOutputReference;
+  private get _grouping(): AlertIssueLifecycleSettingsGroupingOutputReference {
+    return this.__grouping ??= new AlertIssueLifecycleSettingsGroupingOutputReference(this, "grouping");
+  }
   public get grouping() {
     return this._grouping;
   }
   public putGrouping(value: AlertIssueLifecycleSettingsGrouping) {
-    this._grouping.internalValue = value;
+    if (value !== undefined || this.__grouping !== undefined) this._grouping.internalValue = value;
   }
   // Temporarily expose input value. Use with caution.
   public get groupingInput() {
-    return this._grouping.internalValue;
+    return this.__grouping?.internalValue;
   }
 
   // ongoing - computed: false, optional: false, required: true
-  private _ongoing = new AlertIssueLifecycleSettingsOngoingOutputReference(this, "ongoing");
+  private __ongoing?: AlertIssueLifecycleSettingsOngoingOutputReference;
+  private get _ongoing(): AlertIssueLifecycleSettingsOngoingOutputReference {
+    return this.__ongoing ??= new AlertIssueLifecycleSettingsOngoingOutputReference(this, "ongoing");
+  }
   public get ongoing() {
     return this._ongoing;
   }
   public putOngoing(value: AlertIssueLifecycleSettingsOngoing) {
-    this._ongoing.internalValue = value;
+    if (value !== undefined || this.__ongoing !== undefined) this._ongoing.internalValue = value;
   }
   // Temporarily expose input value. Use with caution.
   public get ongoingInput() {
-    return this._ongoing.internalValue;
+    return this.__ongoing?.internalValue;
   }
 }
 export interface AlertIssueLifecycleTargetsEmail {
@@ -2350,25 +2392,25 @@ export class AlertIssueLifecycleTargetsOutputReference extends cdktf.ComplexObje
     }
     let hasAnyValues = this.isEmptyObject;
     const internalValueResult: any = {};
-    if (this._email?.internalValue !== undefined) {
+    if (this.__email?.internalValue !== undefined) {
       hasAnyValues = true;
-      internalValueResult.email = this._email?.internalValue;
+      internalValueResult.email = this.__email?.internalValue;
     }
-    if (this._msTeams?.internalValue !== undefined) {
+    if (this.__msTeams?.internalValue !== undefined) {
       hasAnyValues = true;
-      internalValueResult.msTeams = this._msTeams?.internalValue;
+      internalValueResult.msTeams = this.__msTeams?.internalValue;
     }
-    if (this._owner?.internalValue !== undefined) {
+    if (this.__owner?.internalValue !== undefined) {
       hasAnyValues = true;
-      internalValueResult.owner = this._owner?.internalValue;
+      internalValueResult.owner = this.__owner?.internalValue;
     }
-    if (this._slack?.internalValue !== undefined) {
+    if (this.__slack?.internalValue !== undefined) {
       hasAnyValues = true;
-      internalValueResult.slack = this._slack?.internalValue;
+      internalValueResult.slack = this.__slack?.internalValue;
     }
-    if (this._webhook?.internalValue !== undefined) {
+    if (this.__webhook?.internalValue !== undefined) {
       hasAnyValues = true;
-      internalValueResult.webhook = this._webhook?.internalValue;
+      internalValueResult.webhook = this.__webhook?.internalValue;
     }
     return hasAnyValues ? internalValueResult : undefined;
   }
@@ -2377,11 +2419,11 @@ export class AlertIssueLifecycleTargetsOutputReference extends cdktf.ComplexObje
     if (value === undefined) {
       this.isEmptyObject = false;
       this.resolvableValue = undefined;
-      this._email.internalValue = undefined;
-      this._msTeams.internalValue = undefined;
-      this._owner.internalValue = undefined;
-      this._slack.internalValue = undefined;
-      this._webhook.internalValue = undefined;
+      if (this.__email !== undefined) this.__email.internalValue = undefined;
+      if (this.__msTeams !== undefined) this.__msTeams.internalValue = undefined;
+      if (this.__owner !== undefined) this.__owner.internalValue = undefined;
+      if (this.__slack !== undefined) this.__slack.internalValue = undefined;
+      if (this.__webhook !== undefined) this.__webhook.internalValue = undefined;
     }
     else if (cdktf.Tokenization.isResolvable(value)) {
       this.isEmptyObject = false;
@@ -2390,77 +2432,92 @@ export class AlertIssueLifecycleTargetsOutputReference extends cdktf.ComplexObje
     else {
       this.isEmptyObject = Object.keys(value).length === 0;
       this.resolvableValue = undefined;
-      this._email.internalValue = value.email;
-      this._msTeams.internalValue = value.msTeams;
-      this._owner.internalValue = value.owner;
-      this._slack.internalValue = value.slack;
-      this._webhook.internalValue = value.webhook;
+      if (value.email !== undefined || this.__email !== undefined) this._email.internalValue = value.email;
+      if (value.msTeams !== undefined || this.__msTeams !== undefined) this._msTeams.internalValue = value.msTeams;
+      if (value.owner !== undefined || this.__owner !== undefined) this._owner.internalValue = value.owner;
+      if (value.slack !== undefined || this.__slack !== undefined) this._slack.internalValue = value.slack;
+      if (value.webhook !== undefined || this.__webhook !== undefined) this._webhook.internalValue = value.webhook;
     }
   }
 
   // email - computed: false, optional: false, required: true
-  private _email = new AlertIssueLifecycleTargetsEmailOutputReference(this, "email");
+  private __email?: AlertIssueLifecycleTargetsEmailOutputReference;
+  private get _email(): AlertIssueLifecycleTargetsEmailOutputReference {
+    return this.__email ??= new AlertIssueLifecycleTargetsEmailOutputReference(this, "email");
+  }
   public get email() {
     return this._email;
   }
   public putEmail(value: AlertIssueLifecycleTargetsEmail) {
-    this._email.internalValue = value;
+    if (value !== undefined || this.__email !== undefined) this._email.internalValue = value;
   }
   // Temporarily expose input value. Use with caution.
   public get emailInput() {
-    return this._email.internalValue;
+    return this.__email?.internalValue;
   }
 
   // ms_teams - computed: false, optional: false, required: true
-  private _msTeams = new AlertIssueLifecycleTargetsMsTeamsOutputReference(this, "ms_teams");
+  private __msTeams?: AlertIssueLifecycleTargetsMsTeamsOutputReference;
+  private get _msTeams(): AlertIssueLifecycleTargetsMsTeamsOutputReference {
+    return this.__msTeams ??= new AlertIssueLifecycleTargetsMsTeamsOutputReference(this, "ms_teams");
+  }
   public get msTeams() {
     return this._msTeams;
   }
   public putMsTeams(value: AlertIssueLifecycleTargetsMsTeams) {
-    this._msTeams.internalValue = value;
+    if (value !== undefined || this.__msTeams !== undefined) this._msTeams.internalValue = value;
   }
   // Temporarily expose input value. Use with caution.
   public get msTeamsInput() {
-    return this._msTeams.internalValue;
+    return this.__msTeams?.internalValue;
   }
 
   // owner - computed: false, optional: false, required: true
-  private _owner = new AlertIssueLifecycleTargetsOwnerOutputReference(this, "owner");
+  private __owner?: AlertIssueLifecycleTargetsOwnerOutputReference;
+  private get _owner(): AlertIssueLifecycleTargetsOwnerOutputReference {
+    return this.__owner ??= new AlertIssueLifecycleTargetsOwnerOutputReference(this, "owner");
+  }
   public get owner() {
     return this._owner;
   }
   public putOwner(value: AlertIssueLifecycleTargetsOwner) {
-    this._owner.internalValue = value;
+    if (value !== undefined || this.__owner !== undefined) this._owner.internalValue = value;
   }
   // Temporarily expose input value. Use with caution.
   public get ownerInput() {
-    return this._owner.internalValue;
+    return this.__owner?.internalValue;
   }
 
   // slack - computed: false, optional: false, required: true
-  private _slack = new AlertIssueLifecycleTargetsSlackOutputReference(this, "slack");
+  private __slack?: AlertIssueLifecycleTargetsSlackOutputReference;
+  private get _slack(): AlertIssueLifecycleTargetsSlackOutputReference {
+    return this.__slack ??= new AlertIssueLifecycleTargetsSlackOutputReference(this, "slack");
+  }
   public get slack() {
     return this._slack;
   }
   public putSlack(value: AlertIssueLifecycleTargetsSlack) {
-    this._slack.internalValue = value;
+    if (value !== undefined || this.__slack !== undefined) this._slack.internalValue = value;
   }
   // Temporarily expose input value. Use with caution.
   public get slackInput() {
-    return this._slack.internalValue;
+    return this.__slack?.internalValue;
   }
 
   // webhook - computed: false, optional: false, required: true
-  private _webhook = new AlertIssueLifecycleTargetsWebhookOutputReference(this, "webhook");
+  private __webhook?: AlertIssueLifecycleTargetsWebhookOutputReference;
+  private get _webhook(): AlertIssueLifecycleTargetsWebhookOutputReference {
+    return this.__webhook ??= new AlertIssueLifecycleTargetsWebhookOutputReference(this, "webhook");
+  }
   public get webhook() {
     return this._webhook;
   }
   public putWebhook(value: AlertIssueLifecycleTargetsWebhook) {
-    this._webhook.internalValue = value;
+    if (value !== undefined || this.__webhook !== undefined) this._webhook.internalValue = value;
   }
   // Temporarily expose input value. Use with caution.
   public get webhookInput() {
-    return this._webhook.internalValue;
+    return this.__webhook?.internalValue;
   }
 }
 
@@ -2707,17 +2764,17 @@ export class AlertIssueLifecycleOutputReference extends cdktf.ComplexObject {
       hasAnyValues = true;
       internalValueResult.owner = this._owner;
     }
-    if (this._settings?.internalValue !== undefined) {
+    if (this.__settings?.internalValue !== undefined) {
       hasAnyValues = true;
-      internalValueResult.settings = this._settings?.internalValue;
+      internalValueResult.settings = this.__settings?.internalValue;
     }
-    if (this._targets?.internalValue !== undefined) {
+    if (this.__targets?.internalValue !== undefined) {
       hasAnyValues = true;
-      internalValueResult.targets = this._targets?.internalValue;
+      internalValueResult.targets = this.__targets?.internalValue;
     }
-    if (this._trigger?.internalValue !== undefined) {
+    if (this.__trigger?.internalValue !== undefined) {
       hasAnyValues = true;
-      internalValueResult.trigger = this._trigger?.internalValue;
+      internalValueResult.trigger = this.__trigger?.internalValue;
     }
     return hasAnyValues ? internalValueResult : undefined;
   }
@@ -2727,9 +2784,9 @@ export class AlertIssueLifecycleOutputReference extends cdktf.ComplexObject {
       this.isEmptyObject = false;
       this.resolvableValue = undefined;
       this._owner = undefined;
-      this._settings.internalValue = undefined;
-      this._targets.internalValue = undefined;
-      this._trigger.internalValue = undefined;
+      if (this.__settings !== undefined) this.__settings.internalValue = undefined;
+      if (this.__targets !== undefined) this.__targets.internalValue = undefined;
+      if (this.__trigger !== undefined) this.__trigger.internalValue = undefined;
     }
     else if (cdktf.Tokenization.isResolvable(value)) {
       this.isEmptyObject = false;
@@ -2739,9 +2796,9 @@ export class AlertIssueLifecycleOutputReference extends cdktf.ComplexObject {
       this.isEmptyObject = Object.keys(value).length === 0;
       this.resolvableValue = undefined;
       this._owner = value.owner;
-      this._settings.internalValue = value.settings;
-      this._targets.internalValue = value.targets;
-      this._trigger.internalValue = value.trigger;
+      if (value.settings !== undefined || this.__settings !== undefined) this._settings.internalValue = value.settings;
+      if (value.targets !== undefined || this.__targets !== undefined) this._targets.internalValue = value.targets;
+      if (value.trigger !== undefined || this.__trigger !== undefined) this._trigger.internalValue = value.trigger;
     }
   }
 
@@ -2762,48 +2819,57 @@ export class AlertIssueLifecycleOutputReference extends cdktf.ComplexObject {
   }
 
   // settings - computed: false, optional: true, required: false
-  private _settings = new AlertIssueLifecycleSettingsOutputReference(this, "settings");
+  private __settings?: AlertIssueLifecycleSettingsOutputReference;
+  private get _settings(): AlertIssueLifecycleSettingsOutputReference {
+    return this.__settings ??= new AlertIssueLifecycleSettingsOutputReference(this, "settings");
+  }
   public get settings() {
     return this._settings;
   }
   public putSettings(value: AlertIssueLifecycleSettings) {
-    this._settings.internalValue = value;
+    if (value !== undefined || this.__settings !== undefined) this._settings.internalValue = value;
   }
   public resetSettings() {
-    this._settings.internalValue = undefined;
+    if (this.__settings !== undefined) this.__settings.internalValue = undefined;
   }
   // Temporarily expose input value. Use with caution.
   public get settingsInput() {
-    return this._settings.internalValue;
+    return this.__settings?.internalValue;
   }
 
   // targets - computed: false, optional: false, required: true
-  private _targets = new AlertIssueLifecycleTargetsList(this, "targets", false);
+  private __targets?: AlertIssueLifecycleTargetsList;
+  private get _targets(): AlertIssueLifecycleTargetsList {
+    return this.__targets ??= new AlertIssueLifecycleTargetsList(this, "targets", false);
+  }
   public get targets() {
     return this._targets;
   }
   public putTargets(value: AlertIssueLifecycleTargets[] | cdktf.IResolvable) {
-    this._targets.internalValue = value;
+    if (value !== undefined || this.__targets !== undefined) this._targets.internalValue = value;
   }
   // Temporarily expose input value. Use with caution.
   public get targetsInput() {
-    return this._targets.internalValue;
+    return this.__targets?.internalValue;
   }
 
   // trigger - computed: false, optional: true, required: false
-  private _trigger = new AlertIssueLifecycleTriggerOutputReference(this, "trigger");
+  private __trigger?: AlertIssueLifecycleTriggerOutputReference;
+  private get _trigger(): AlertIssueLifecycleTriggerOutputReference {
+    return this.__trigger ??= new AlertIssueLifecycleTriggerOutputReference(this, "trigger");
+  }
   public get trigger() {
     return this._trigger;
   }
   public putTrigger(value: AlertIssueLifecycleTrigger) {
-    this._trigger.internalValue = value;
+    if (value !== undefined || this.__trigger !== undefined) this._trigger.internalValue = value;
   }
   public resetTrigger() {
-    this._trigger.internalValue = undefined;
+    if (this.__trigger !== undefined) this.__trigger.internalValue = undefined;
   }
   // Temporarily expose input value. Use with caution.
   public get triggerInput() {
-    return this._trigger.internalValue;
+    return this.__trigger?.internalValue;
   }
 }
 export interface AlertSchemaChangeSettingsOngoingDisabled {
@@ -3097,17 +3163,17 @@ export class AlertSchemaChangeSettingsOngoingOutputReference extends cdktf.Compl
     }
     let hasAnyValues = this.isEmptyObject;
     const internalValueResult: any = {};
-    if (this._disabled?.internalValue !== undefined) {
+    if (this.__disabled?.internalValue !== undefined) {
       hasAnyValues = true;
-      internalValueResult.disabled = this._disabled?.internalValue;
+      internalValueResult.disabled = this.__disabled?.internalValue;
     }
-    if (this._schedule?.internalValue !== undefined) {
+    if (this.__schedule?.internalValue !== undefined) {
       hasAnyValues = true;
-      internalValueResult.schedule = this._schedule?.internalValue;
+      internalValueResult.schedule = this.__schedule?.internalValue;
     }
-    if (this._stream?.internalValue !== undefined) {
+    if (this.__stream?.internalValue !== undefined) {
       hasAnyValues = true;
-      internalValueResult.stream = this._stream?.internalValue;
+      internalValueResult.stream = this.__stream?.internalValue;
     }
     return hasAnyValues ? internalValueResult : undefined;
   }
@@ -3116,9 +3182,9 @@ export class AlertSchemaChangeSettingsOngoingOutputReference extends cdktf.Compl
     if (value === undefined) {
       this.isEmptyObject = false;
       this.resolvableValue = undefined;
-      this._disabled.internalValue = undefined;
-      this._schedule.internalValue = undefined;
-      this._stream.internalValue = undefined;
+      if (this.__disabled !== undefined) this.__disabled.internalValue = undefined;
+      if (this.__schedule !== undefined) this.__schedule.internalValue = undefined;
+      if (this.__stream !== undefined) this.__stream.internalValue = undefined;
     }
     else if (cdktf.Tokenization.isResolvable(value)) {
       this.isEmptyObject = false;
@@ -3127,49 +3193,58 @@ export class AlertSchemaChangeSettingsOngoingOutputReference extends cdktf.Compl
     else {
       this.isEmptyObject = Object.keys(value).length === 0;
       this.resolvableValue = undefined;
-      this._disabled.internalValue = value.disabled;
-      this._schedule.internalValue = value.schedule;
-      this._stream.internalValue = value.stream;
+      if (value.disabled !== undefined || this.__disabled !== undefined) this._disabled.internalValue = value.disabled;
+      if (value.schedule !== undefined || this.__schedule !== undefined) this._schedule.internalValue = value.schedule;
+      if (value.stream !== undefined || this.__stream !== undefined) this._stream.internalValue = value.stream;
     }
   }
 
   // disabled - computed: false, optional: true, required: true
-  private _disabled = new AlertSchemaChangeSettingsOngoingDisabledOutputReference(this, "disabled");
+  private __disabled?: AlertSchemaChangeSettingsOngoingDisabledOutputReference;
+  private get _disabled(): AlertSchemaChangeSettingsOngoingDisabledOutputReference {
+    return this.__disabled ??= new AlertSchemaChangeSettingsOngoingDisabledOutputReference(this, "disabled");
+  }
   public get disabled() {
     return this._disabled;
   }
   public putDisabled(value: AlertSchemaChangeSettingsOngoingDisabled) {
-    this._disabled.internalValue = value;
+    if (value !== undefined || this.__disabled !== undefined) this._disabled.internalValue = value;
   }
   // Temporarily expose input value. Use with caution.
   public get disabledInput() {
-    return this._disabled.internalValue;
+    return this.__disabled?.internalValue;
   }
 
   // schedule - computed: false, optional: false, required: true
-  private _schedule = new AlertSchemaChangeSettingsOngoingScheduleOutputReference(this, "schedule");
+  private __schedule?: AlertSchemaChangeSettingsOngoingScheduleOutputReference;
+  private get _schedule(): AlertSchemaChangeSettingsOngoingScheduleOutputReference {
+    return this.__schedule ??= new AlertSchemaChangeSettingsOngoingScheduleOutputReference(this, "schedule");
+  }
   public get schedule() {
     return this._schedule;
   }
   public putSchedule(value: AlertSchemaChangeSettingsOngoingSchedule) {
-    this._schedule.internalValue = value;
+    if (value !== undefined || this.__schedule !== undefined) this._schedule.internalValue = value;
   }
   // Temporarily expose input value. Use with caution.
   public get scheduleInput() {
-    return this._schedule.internalValue;
+    return this.__schedule?.internalValue;
   }
 
   // stream - computed: false, optional: true, required: true
-  private _stream = new AlertSchemaChangeSettingsOngoingStreamOutputReference(this, "stream");
+  private __stream?: AlertSchemaChangeSettingsOngoingStreamOutputReference;
+  private get _stream(): AlertSchemaChangeSettingsOngoingStreamOutputReference {
+    return this.__stream ??= new AlertSchemaChangeSettingsOngoingStreamOutputReference(this, "stream");
+  }
   public get stream() {
     return this._stream;
   }
   public putStream(value: AlertSchemaChangeSettingsOngoingStream) {
-    this._stream.internalValue = value;
+    if (value !== undefined || this.__stream !== undefined) this._stream.internalValue = value;
   }
   // Temporarily expose input value. Use with caution.
   public get streamInput() {
-    return this._stream.internalValue;
+    return this.__stream?.internalValue;
   }
 }
 export interface AlertSchemaChangeSettings {
@@ -3243,9 +3318,9 @@ export class AlertSchemaChangeSettingsOutputReference extends cdktf.ComplexObjec
       hasAnyValues = true;
       internalValueResult.notifyUpstream = this._notifyUpstream;
     }
-    if (this._ongoing?.internalValue !== undefined) {
+    if (this.__ongoing?.internalValue !== undefined) {
       hasAnyValues = true;
-      internalValueResult.ongoing = this._ongoing?.internalValue;
+      internalValueResult.ongoing = this.__ongoing?.internalValue;
     }
     return hasAnyValues ? internalValueResult : undefined;
   }
@@ -3255,7 +3330,7 @@ export class AlertSchemaChangeSettingsOutputReference extends cdktf.ComplexObjec
       this.isEmptyObject = false;
       this.resolvableValue = undefined;
       this._notifyUpstream = undefined;
-      this._ongoing.internalValue = undefined;
+      if (this.__ongoing !== undefined) this.__ongoing.internalValue = undefined;
     }
     else if (cdktf.Tokenization.isResolvable(value)) {
       this.isEmptyObject = false;
@@ -3265,7 +3340,7 @@ export class AlertSchemaChangeSettingsOutputReference extends cdktf.ComplexObjec
       this.isEmptyObject = Object.keys(value).length === 0;
       this.resolvableValue = undefined;
       this._notifyUpstream = value.notifyUpstream;
-      this._ongoing.internalValue = value.ongoing;
+      if (value.ongoing !== undefined || this.__ongoing !== undefined) this._ongoing.internalValue = value.ongoing;
     }
   }
 
@@ -3286,16 +3361,19 @@ export class AlertSchemaChangeSettingsOutputReference extends cdktf.ComplexObjec
   }
 
   // ongoing - computed: false, optional: false, required: true
-  private _ongoing = new AlertSchemaChangeSettingsOngoingOutputReference(this, "ongoing");
+  private __ongoing?: AlertSchemaChangeSettingsOngoingOutputReference;
+  private get _ongoing(): AlertSchemaChangeSettingsOngoingOutputReference {
+    return this.__ongoing ??= new AlertSchemaChangeSettingsOngoingOutputReference(this, "ongoing");
+  }
   public get ongoing() {
     return this._ongoing;
   }
   public putOngoing(value: AlertSchemaChangeSettingsOngoing) {
-    this._ongoing.internalValue = value;
+    if (value !== undefined || this.__ongoing !== undefined) this._ongoing.internalValue = value;
   }
   // Temporarily expose input value. Use with caution.
   public get ongoingInput() {
-    return this._ongoing.internalValue;
+    return this.__ongoing?.internalValue;
   }
 }
 export interface AlertSchemaChangeTargetsEmail {
@@ -3863,25 +3941,25 @@ export class AlertSchemaChangeTargetsOutputReference extends cdktf.ComplexObject
     }
     let hasAnyValues = this.isEmptyObject;
     const internalValueResult: any = {};
-    if (this._email?.internalValue !== undefined) {
+    if (this.__email?.internalValue !== undefined) {
       hasAnyValues = true;
-      internalValueResult.email = this._email?.internalValue;
+      internalValueResult.email = this.__email?.internalValue;
     }
-    if (this._msTeams?.internalValue !== undefined) {
+    if (this.__msTeams?.internalValue !== undefined) {
       hasAnyValues = true;
-      internalValueResult.msTeams = this._msTeams?.internalValue;
+      internalValueResult.msTeams = this.__msTeams?.internalValue;
     }
-    if (this._owner?.internalValue !== undefined) {
+    if (this.__owner?.internalValue !== undefined) {
       hasAnyValues = true;
-      internalValueResult.owner = this._owner?.internalValue;
+      internalValueResult.owner = this.__owner?.internalValue;
     }
-    if (this._slack?.internalValue !== undefined) {
+    if (this.__slack?.internalValue !== undefined) {
       hasAnyValues = true;
-      internalValueResult.slack = this._slack?.internalValue;
+      internalValueResult.slack = this.__slack?.internalValue;
     }
-    if (this._webhook?.internalValue !== undefined) {
+    if (this.__webhook?.internalValue !== undefined) {
       hasAnyValues = true;
-      internalValueResult.webhook = this._webhook?.internalValue;
+      internalValueResult.webhook = this.__webhook?.internalValue;
     }
     return hasAnyValues ? internalValueResult : undefined;
   }
@@ -3890,11 +3968,11 @@ export class AlertSchemaChangeTargetsOutputReference extends cdktf.ComplexObject
     if (value === undefined) {
       this.isEmptyObject = false;
       this.resolvableValue = undefined;
-      this._email.internalValue = undefined;
-      this._msTeams.internalValue = undefined;
-      this._owner.internalValue = undefined;
-      this._slack.internalValue = undefined;
-      this._webhook.internalValue = undefined;
+      if (this.__email !== undefined) this.__email.internalValue = undefined;
+      if (this.__msTeams !== undefined) this.__msTeams.internalValue = undefined;
+      if (this.__owner !== undefined) this.__owner.internalValue = undefined;
+      if (this.__slack !== undefined) this.__slack.internalValue = undefined;
+      if (this.__webhook !== undefined) this.__webhook.internalValue = undefined;
     }
     else if (cdktf.Tokenization.isResolvable(value)) {
       this.isEmptyObject = false;
@@ -3903,77 +3981,92 @@ export class AlertSchemaChangeTargetsOutputReference extends cdktf.ComplexObject
     else {
       this.isEmptyObject = Object.keys(value).length === 0;
       this.resolvableValue = undefined;
-      this._email.internalValue = value.email;
-      this._msTeams.internalValue = value.msTeams;
-      this._owner.internalValue = value.owner;
-      this._slack.internalValue = value.slack;
-      this._webhook.internalValue = value.webhook;
+      if (value.email !== undefined || this.__email !== undefined) this._email.internalValue = value.email;
+      if (value.msTeams !== undefined || this.__msTeams !== undefined) this._msTeams.internalValue = value.msTeams;
+      if (value.owner !== undefined || this.__owner !== undefined) this._owner.internalValue = value.owner;
+      if (value.slack !== undefined || this.__slack !== undefined) this._slack.internalValue = value.slack;
+      if (value.webhook !== undefined || this.__webhook !== undefined) this._webhook.internalValue = value.webhook;
     }
   }
 
   // email - computed: false, optional: false, required: true
-  private _email = new AlertSchemaChangeTargetsEmailOutputReference(this, "email");
+  private __email?: AlertSchemaChangeTargetsEmailOutputReference;
+  private get _email(): AlertSchemaChangeTargetsEmailOutputReference {
+    return this.__email ??= new AlertSchemaChangeTargetsEmailOutputReference(this, "email");
+  }
   public get email() {
     return this._email;
   }
   public putEmail(value: AlertSchemaChangeTargetsEmail) {
-    this._email.internalValue = value;
+    if (value !== undefined || this.__email !== undefined) this._email.internalValue = value;
   }
   // Temporarily expose input value. Use with caution.
   public get emailInput() {
-    return this._email.internalValue;
+    return this.__email?.internalValue;
   }
 
   // ms_teams - computed: false, optional: false, required: true
-  private _msTeams = new AlertSchemaChangeTargetsMsTeamsOutputReference(this, "ms_teams");
+  private __msTeams?: AlertSchemaChangeTargetsMsTeamsOutputReference;
+  private get _msTeams(): AlertSchemaChangeTargetsMsTeamsOutputReference {
+    return this.__msTeams ??= new AlertSchemaChangeTargetsMsTeamsOutputReference(this, "ms_teams");
+  }
   public get msTeams() {
     return this._msTeams;
   }
   public putMsTeams(value: AlertSchemaChangeTargetsMsTeams) {
-    this._msTeams.internalValue = value;
+    if (value !== undefined || this.__msTeams !== undefined) this._msTeams.internalValue = value;
   }
   // Temporarily expose input value. Use with caution.
   public get msTeamsInput() {
-    return this._msTeams.internalValue;
+    return this.__msTeams?.internalValue;
   }
 
   // owner - computed: false, optional: false, required: true
-  private _owner = new AlertSchemaChangeTargetsOwnerOutputReference(this, "owner");
+  private __owner?: AlertSchemaChangeTargetsOwnerOutputReference;
+  private get _owner(): AlertSchemaChangeTargetsOwnerOutputReference {
+    return this.__owner ??= new AlertSchemaChangeTargetsOwnerOutputReference(this, "owner");
+  }
   public get owner() {
     return this._owner;
   }
   public putOwner(value: AlertSchemaChangeTargetsOwner) {
-    this._owner.internalValue = value;
+    if (value !== undefined || this.__owner !== undefined) this._owner.internalValue = value;
   }
   // Temporarily expose input value. Use with caution.
   public get ownerInput() {
-    return this._owner.internalValue;
+    return this.__owner?.internalValue;
   }
 
   // slack - computed: false, optional: false, required: true
-  private _slack = new AlertSchemaChangeTargetsSlackOutputReference(this, "slack");
+  private __slack?: AlertSchemaChangeTargetsSlackOutputReference;
+  private get _slack(): AlertSchemaChangeTargetsSlackOutputReference {
+    return this.__slack ??= new AlertSchemaChangeTargetsSlackOutputReference(this, "slack");
+  }
   public get slack() {
     return this._slack;
   }
   public putSlack(value: AlertSchemaChangeTargetsSlack) {
-    this._slack.internalValue = value;
+    if (value !== undefined || this.__slack !== undefined) this._slack.internalValue = value;
   }
   // Temporarily expose input value. Use with caution.
   public get slackInput() {
-    return this._slack.internalValue;
+    return this.__slack?.internalValue;
   }
 
   // webhook - computed: false, optional: false, required: true
-  private _webhook = new AlertSchemaChangeTargetsWebhookOutputReference(this, "webhook");
+  private __webhook?: AlertSchemaChangeTargetsWebhookOutputReference;
+  private get _webhook(): AlertSchemaChangeTargetsWebhookOutputReference {
+    return this.__webhook ??= new AlertSchemaChangeTargetsWebhookOutputReference(this, "webhook");
+  }
   public get webhook() {
     return this._webhook;
   }
   public putWebhook(value: AlertSchemaChangeTargetsWebhook) {
-    this._webhook.internalValue = value;
+    if (value !== undefined || this.__webhook !== undefined) this._webhook.internalValue = value;
   }
   // Temporarily expose input value. Use with caution.
   public get webhookInput() {
-    return this._webhook.internalValue;
+    return this.__webhook?.internalValue;
   }
 }
 
@@ -4205,17 +4298,17 @@ export class AlertSchemaChangeOutputReference extends cdktf.ComplexObject {
     }
     let hasAnyValues = this.isEmptyObject;
     const internalValueResult: any = {};
-    if (this._settings?.internalValue !== undefined) {
+    if (this.__settings?.internalValue !== undefined) {
       hasAnyValues = true;
-      internalValueResult.settings = this._settings?.internalValue;
+      internalValueResult.settings = this.__settings?.internalValue;
     }
-    if (this._targets?.internalValue !== undefined) {
+    if (this.__targets?.internalValue !== undefined) {
       hasAnyValues = true;
-      internalValueResult.targets = this._targets?.internalValue;
+      internalValueResult.targets = this.__targets?.internalValue;
     }
-    if (this._trigger?.internalValue !== undefined) {
+    if (this.__trigger?.internalValue !== undefined) {
       hasAnyValues = true;
-      internalValueResult.trigger = this._trigger?.internalValue;
+      internalValueResult.trigger = this.__trigger?.internalValue;
     }
     return hasAnyValues ? internalValueResult : undefined;
   }
@@ -4224,9 +4317,9 @@ export class AlertSchemaChangeOutputReference extends cdktf.ComplexObject {
     if (value === undefined) {
       this.isEmptyObject = false;
       this.resolvableValue = undefined;
-      this._settings.internalValue = undefined;
-      this._targets.internalValue = undefined;
-      this._trigger.internalValue = undefined;
+      if (this.__settings !== undefined) this.__settings.internalValue = undefined;
+      if (this.__targets !== undefined) this.__targets.internalValue = undefined;
+      if (this.__trigger !== undefined) this.__trigger.internalValue = undefined;
     }
     else if (cdktf.Tokenization.isResolvable(value)) {
       this.isEmptyObject = false;
@@ -4235,55 +4328,64 @@ export class AlertSchemaChangeOutputReference extends cdktf.ComplexObject {
     else {
       this.isEmptyObject = Object.keys(value).length === 0;
       this.resolvableValue = undefined;
-      this._settings.internalValue = value.settings;
-      this._targets.internalValue = value.targets;
-      this._trigger.internalValue = value.trigger;
+      if (value.settings !== undefined || this.__settings !== undefined) this._settings.internalValue = value.settings;
+      if (value.targets !== undefined || this.__targets !== undefined) this._targets.internalValue = value.targets;
+      if (value.trigger !== undefined || this.__trigger !== undefined) this._trigger.internalValue = value.trigger;
     }
   }
 
   // settings - computed: false, optional: true, required: false
-  private _settings = new AlertSchemaChangeSettingsOutputReference(this, "settings");
+  private __settings?: AlertSchemaChangeSettingsOutputReference;
+  private get _settings(): AlertSchemaChangeSettingsOutputReference {
+    return this.__settings ??= new AlertSchemaChangeSettingsOutputReference(this, "settings");
+  }
   public get settings() {
     return this._settings;
   }
   public putSettings(value: AlertSchemaChangeSettings) {
-    this._settings.internalValue = value;
+    if (value !== undefined || this.__settings !== undefined) this._settings.internalValue = value;
   }
   public resetSettings() {
-    this._settings.internalValue = undefined;
+    if (this.__settings !== undefined) this.__settings.internalValue = undefined;
   }
   // Temporarily expose input value. Use with caution.
   public get settingsInput() {
-    return this._settings.internalValue;
+    return this.__settings?.internalValue;
   }
 
   // targets - computed: false, optional: false, required: true
-  private _targets = new AlertSchemaChangeTargetsList(this, "targets", false);
+  private __targets?: AlertSchemaChangeTargetsList;
+  private get _targets(): AlertSchemaChangeTargetsList {
+    return this.__targets ??= new AlertSchemaChangeTargetsList(this, "targets", false);
+  }
   public get targets() {
     return this._targets;
   }
   public putTargets(value: AlertSchemaChangeTargets[] | cdktf.IResolvable) {
-    this._targets.internalValue = value;
+    if (value !== undefined || this.__targets !== undefined) this._targets.internalValue = value;
   }
   // Temporarily expose input value. Use with caution.
   public get targetsInput() {
-    return this._targets.internalValue;
+    return this.__targets?.internalValue;
   }
 
   // trigger - computed: false, optional: true, required: false
-  private _trigger = new AlertSchemaChangeTriggerOutputReference(this, "trigger");
+  private __trigger?: AlertSchemaChangeTriggerOutputReference;
+  private get _trigger(): AlertSchemaChangeTriggerOutputReference {
+    return this.__trigger ??= new AlertSchemaChangeTriggerOutputReference(this, "trigger");
+  }
   public get trigger() {
     return this._trigger;
   }
   public putTrigger(value: AlertSchemaChangeTrigger) {
-    this._trigger.internalValue = value;
+    if (value !== undefined || this.__trigger !== undefined) this._trigger.internalValue = value;
   }
   public resetTrigger() {
-    this._trigger.internalValue = undefined;
+    if (this.__trigger !== undefined) this.__trigger.internalValue = undefined;
   }
   // Temporarily expose input value. Use with caution.
   public get triggerInput() {
-    return this._trigger.internalValue;
+    return this.__trigger?.internalValue;
   }
 }
 export interface AlertTemplate {
@@ -4467,10 +4569,10 @@ export class Alert extends cdktf.TerraformResource {
     });
     this._isDisabled = config.isDisabled;
     this._name = config.name;
-    this._incidentLifecycle.internalValue = config.incidentLifecycle;
-    this._issueLifecycle.internalValue = config.issueLifecycle;
-    this._schemaChange.internalValue = config.schemaChange;
-    this._template.internalValue = config.template;
+    if (config.incidentLifecycle !== undefined || this.__incidentLifecycle !== undefined) this._incidentLifecycle.internalValue = config.incidentLifecycle;
+    if (config.issueLifecycle !== undefined || this.__issueLifecycle !== undefined) this._issueLifecycle.internalValue = config.issueLifecycle;
+    if (config.schemaChange !== undefined || this.__schemaChange !== undefined) this._schemaChange.internalValue = config.schemaChange;
+    if (config.template !== undefined || this.__template !== undefined) this._template.internalValue = config.template;
   }
 
   // ==========
@@ -4512,64 +4614,76 @@ export class Alert extends cdktf.TerraformResource {
   }
 
   // incident_lifecycle - computed: false, optional: false, required: true
-  private _incidentLifecycle = new AlertIncidentLifecycleOutputReference(this, "incident_lifecycle");
+  private __incidentLifecycle?: AlertIncidentLifecycleOutputReference;
+  private get _incidentLifecycle(): AlertIncidentLifecycleOutputReference {
+    return this.__incidentLifecycle ??= new AlertIncidentLifecycleOutputReference(this, "incident_lifecycle");
+  }
   public get incidentLifecycle() {
     return this._incidentLifecycle;
   }
   public putIncidentLifecycle(value: AlertIncidentLifecycle) {
-    this._incidentLifecycle.internalValue = value;
+    if (value !== undefined || this.__incidentLifecycle !== undefined) this._incidentLifecycle.internalValue = value;
   }
   // Temporarily expose input value. Use with caution.
   public get incidentLifecycleInput() {
-    return this._incidentLifecycle.internalValue;
+    return this.__incidentLifecycle?.internalValue;
   }
 
   // issue_lifecycle - computed: false, optional: true, required: false
-  private _issueLifecycle = new AlertIssueLifecycleOutputReference(this, "issue_lifecycle");
+  private __issueLifecycle?: AlertIssueLifecycleOutputReference;
+  private get _issueLifecycle(): AlertIssueLifecycleOutputReference {
+    return this.__issueLifecycle ??= new AlertIssueLifecycleOutputReference(this, "issue_lifecycle");
+  }
   public get issueLifecycle() {
     return this._issueLifecycle;
   }
   public putIssueLifecycle(value: AlertIssueLifecycle) {
-    this._issueLifecycle.internalValue = value;
+    if (value !== undefined || this.__issueLifecycle !== undefined) this._issueLifecycle.internalValue = value;
   }
   public resetIssueLifecycle() {
-    this._issueLifecycle.internalValue = undefined;
+    if (this.__issueLifecycle !== undefined) this.__issueLifecycle.internalValue = undefined;
   }
   // Temporarily expose input value. Use with caution.
   public get issueLifecycleInput() {
-    return this._issueLifecycle.internalValue;
+    return this.__issueLifecycle?.internalValue;
   }
 
   // schema_change - computed: false, optional: true, required: false
-  private _schemaChange = new AlertSchemaChangeOutputReference(this, "schema_change");
+  private __schemaChange?: AlertSchemaChangeOutputReference;
+  private get _schemaChange(): AlertSchemaChangeOutputReference {
+    return this.__schemaChange ??= new AlertSchemaChangeOutputReference(this, "schema_change");
+  }
   public get schemaChange() {
     return this._schemaChange;
   }
   public putSchemaChange(value: AlertSchemaChange) {
-    this._schemaChange.internalValue = value;
+    if (value !== undefined || this.__schemaChange !== undefined) this._schemaChange.internalValue = value;
   }
   public resetSchemaChange() {
-    this._schemaChange.internalValue = undefined;
+    if (this.__schemaChange !== undefined) this.__schemaChange.internalValue = undefined;
   }
   // Temporarily expose input value. Use with caution.
   public get schemaChangeInput() {
-    return this._schemaChange.internalValue;
+    return this.__schemaChange?.internalValue;
   }
 
   // template - computed: false, optional: true, required: false
-  private _template = new AlertTemplateOutputReference(this, "template");
+  private __template?: AlertTemplateOutputReference;
+  private get _template(): AlertTemplateOutputReference {
+    return this.__template ??= new AlertTemplateOutputReference(this, "template");
+  }
   public get template() {
     return this._template;
   }
   public putTemplate(value: AlertTemplate) {
-    this._template.internalValue = value;
+    if (value !== undefined || this.__template !== undefined) this._template.internalValue = value;
   }
   public resetTemplate() {
-    this._template.internalValue = undefined;
+    if (this.__template !== undefined) this.__template.internalValue = undefined;
   }
   // Temporarily expose input value. Use with caution.
   public get templateInput() {
-    return this._template.internalValue;
+    return this.__template?.internalValue;
   }
 
   // =========
@@ -4580,10 +4694,10 @@ export class Alert extends cdktf.TerraformResource {
     return {
       is_disabled: cdktf.booleanToTerraform(this._isDisabled),
       name: cdktf.stringToTerraform(this._name),
-      incident_lifecycle: alertIncidentLifecycleToTerraform(this._incidentLifecycle.internalValue),
-      issue_lifecycle: alertIssueLifecycleToTerraform(this._issueLifecycle.internalValue),
-      schema_change: alertSchemaChangeToTerraform(this._schemaChange.internalValue),
-      template: alertTemplateToTerraform(this._template.internalValue),
+      incident_lifecycle: alertIncidentLifecycleToTerraform(this.__incidentLifecycle?.internalValue),
+      issue_lifecycle: alertIssueLifecycleToTerraform(this.__issueLifecycle?.internalValue),
+      schema_change: alertSchemaChangeToTerraform(this.__schemaChange?.internalValue),
+      template: alertTemplateToTerraform(this.__template?.internalValue),
     };
   }
 
@@ -4602,25 +4716,25 @@ export class Alert extends cdktf.TerraformResource {
         storageClassType: "string",
       },
       incident_lifecycle: {
-        value: alertIncidentLifecycleToHclTerraform(this._incidentLifecycle.internalValue),
+        value: alertIncidentLifecycleToHclTerraform(this.__incidentLifecycle?.internalValue),
         isBlock: true,
         type: "struct",
         storageClassType: "AlertIncidentLifecycle",
       },
       issue_lifecycle: {
-        value: alertIssueLifecycleToHclTerraform(this._issueLifecycle.internalValue),
+        value: alertIssueLifecycleToHclTerraform(this.__issueLifecycle?.internalValue),
         isBlock: true,
         type: "struct",
         storageClassType: "AlertIssueLifecycle",
       },
       schema_change: {
-        value: alertSchemaChangeToHclTerraform(this._schemaChange.internalValue),
+        value: alertSchemaChangeToHclTerraform(this.__schemaChange?.internalValue),
         isBlock: true,
         type: "struct",
         storageClassType: "AlertSchemaChange",
       },
       template: {
-        value: alertTemplateToHclTerraform(this._template.internalValue),
+        value: alertTemplateToHclTerraform(this.__template?.internalValue),
         isBlock: true,
         type: "struct",
         storageClassType: "AlertTemplate",

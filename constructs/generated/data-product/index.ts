@@ -202,9 +202,9 @@ export class DataProductDefinitionPartsOutputReference extends cdktf.ComplexObje
       hasAnyValues = true;
       internalValueResult.entityId = this._entityId;
     }
-    if (this._query?.internalValue !== undefined) {
+    if (this.__query?.internalValue !== undefined) {
       hasAnyValues = true;
-      internalValueResult.query = this._query?.internalValue;
+      internalValueResult.query = this.__query?.internalValue;
     }
     return hasAnyValues ? internalValueResult : undefined;
   }
@@ -214,7 +214,7 @@ export class DataProductDefinitionPartsOutputReference extends cdktf.ComplexObje
       this.isEmptyObject = false;
       this.resolvableValue = undefined;
       this._entityId = undefined;
-      this._query.internalValue = undefined;
+      if (this.__query !== undefined) this.__query.internalValue = undefined;
     }
     else if (cdktf.Tokenization.isResolvable(value)) {
       this.isEmptyObject = false;
@@ -224,7 +224,7 @@ export class DataProductDefinitionPartsOutputReference extends cdktf.ComplexObje
       this.isEmptyObject = Object.keys(value).length === 0;
       this.resolvableValue = undefined;
       this._entityId = value.entityId;
-      this._query.internalValue = value.query;
+      if (value.query !== undefined || this.__query !== undefined) this._query.internalValue = value.query;
     }
   }
 
@@ -245,16 +245,19 @@ export class DataProductDefinitionPartsOutputReference extends cdktf.ComplexObje
   }
 
   // query - computed: false, optional: false, required: true
-  private _query = new DataProductDefinitionPartsQueryOutputReference(this, "query");
+  private __query?: DataProductDefinitionPartsQueryOutputReference;
+  private get _query(): DataProductDefinitionPartsQueryOutputReference {
+    return this.__query ??= new DataProductDefinitionPartsQueryOutputReference(this, "query");
+  }
   public get query() {
     return this._query;
   }
   public putQuery(value: DataProductDefinitionPartsQuery) {
-    this._query.internalValue = value;
+    if (value !== undefined || this.__query !== undefined) this._query.internalValue = value;
   }
   // Temporarily expose input value. Use with caution.
   public get queryInput() {
-    return this._query.internalValue;
+    return this.__query?.internalValue;
   }
 }
 
@@ -333,9 +336,9 @@ export class DataProductDefinitionOutputReference extends cdktf.ComplexObject {
     }
     let hasAnyValues = this.isEmptyObject;
     const internalValueResult: any = {};
-    if (this._parts?.internalValue !== undefined) {
+    if (this.__parts?.internalValue !== undefined) {
       hasAnyValues = true;
-      internalValueResult.parts = this._parts?.internalValue;
+      internalValueResult.parts = this.__parts?.internalValue;
     }
     return hasAnyValues ? internalValueResult : undefined;
   }
@@ -344,7 +347,7 @@ export class DataProductDefinitionOutputReference extends cdktf.ComplexObject {
     if (value === undefined) {
       this.isEmptyObject = false;
       this.resolvableValue = undefined;
-      this._parts.internalValue = undefined;
+      if (this.__parts !== undefined) this.__parts.internalValue = undefined;
     }
     else if (cdktf.Tokenization.isResolvable(value)) {
       this.isEmptyObject = false;
@@ -353,24 +356,27 @@ export class DataProductDefinitionOutputReference extends cdktf.ComplexObject {
     else {
       this.isEmptyObject = Object.keys(value).length === 0;
       this.resolvableValue = undefined;
-      this._parts.internalValue = value.parts;
+      if (value.parts !== undefined || this.__parts !== undefined) this._parts.internalValue = value.parts;
     }
   }
 
   // parts - computed: false, optional: true, required: false
-  private _parts = new DataProductDefinitionPartsList(this, "parts", false);
+  private __parts?: DataProductDefinitionPartsList;
+  private get _parts(): DataProductDefinitionPartsList {
+    return this.__parts ??= new DataProductDefinitionPartsList(this, "parts", false);
+  }
   public get parts() {
     return this._parts;
   }
   public putParts(value: DataProductDefinitionParts[] | cdktf.IResolvable) {
-    this._parts.internalValue = value;
+    if (value !== undefined || this.__parts !== undefined) this._parts.internalValue = value;
   }
   public resetParts() {
-    this._parts.internalValue = undefined;
+    if (this.__parts !== undefined) this.__parts.internalValue = undefined;
   }
   // Temporarily expose input value. Use with caution.
   public get partsInput() {
-    return this._parts.internalValue;
+    return this.__parts?.internalValue;
   }
 }
 
@@ -430,7 +436,7 @@ export class DataProduct extends cdktf.TerraformResource {
     this._id = config.id;
     this._priority = config.priority;
     this._title = config.title;
-    this._definition.internalValue = config.definition;
+    if (config.definition !== undefined || this.__definition !== undefined) this._definition.internalValue = config.definition;
   }
 
   // ==========
@@ -520,19 +526,22 @@ export class DataProduct extends cdktf.TerraformResource {
   }
 
   // definition - computed: false, optional: true, required: false
-  private _definition = new DataProductDefinitionOutputReference(this, "definition");
+  private __definition?: DataProductDefinitionOutputReference;
+  private get _definition(): DataProductDefinitionOutputReference {
+    return this.__definition ??= new DataProductDefinitionOutputReference(this, "definition");
+  }
   public get definition() {
     return this._definition;
   }
   public putDefinition(value: DataProductDefinition) {
-    this._definition.internalValue = value;
+    if (value !== undefined || this.__definition !== undefined) this._definition.internalValue = value;
   }
   public resetDefinition() {
-    this._definition.internalValue = undefined;
+    if (this.__definition !== undefined) this.__definition.internalValue = undefined;
   }
   // Temporarily expose input value. Use with caution.
   public get definitionInput() {
-    return this._definition.internalValue;
+    return this.__definition?.internalValue;
   }
 
   // =========
@@ -546,7 +555,7 @@ export class DataProduct extends cdktf.TerraformResource {
       id: cdktf.stringToTerraform(this._id),
       priority: cdktf.stringToTerraform(this._priority),
       title: cdktf.stringToTerraform(this._title),
-      definition: dataProductDefinitionToTerraform(this._definition.internalValue),
+      definition: dataProductDefinitionToTerraform(this.__definition?.internalValue),
     };
   }
 
@@ -583,7 +592,7 @@ export class DataProduct extends cdktf.TerraformResource {
         storageClassType: "string",
       },
       definition: {
-        value: dataProductDefinitionToHclTerraform(this._definition.internalValue),
+        value: dataProductDefinitionToHclTerraform(this.__definition?.internalValue),
         isBlock: true,
         type: "struct",
         storageClassType: "DataProductDefinition",

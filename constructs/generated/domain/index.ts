@@ -228,9 +228,9 @@ export class DomainDefinitionPartsOutputReference extends cdktf.ComplexObject {
       hasAnyValues = true;
       internalValueResult.entityId = this._entityId;
     }
-    if (this._query?.internalValue !== undefined) {
+    if (this.__query?.internalValue !== undefined) {
       hasAnyValues = true;
-      internalValueResult.query = this._query?.internalValue;
+      internalValueResult.query = this.__query?.internalValue;
     }
     return hasAnyValues ? internalValueResult : undefined;
   }
@@ -242,7 +242,7 @@ export class DomainDefinitionPartsOutputReference extends cdktf.ComplexObject {
       this._dataproductId = undefined;
       this._domainId = undefined;
       this._entityId = undefined;
-      this._query.internalValue = undefined;
+      if (this.__query !== undefined) this.__query.internalValue = undefined;
     }
     else if (cdktf.Tokenization.isResolvable(value)) {
       this.isEmptyObject = false;
@@ -254,7 +254,7 @@ export class DomainDefinitionPartsOutputReference extends cdktf.ComplexObject {
       this._dataproductId = value.dataproductId;
       this._domainId = value.domainId;
       this._entityId = value.entityId;
-      this._query.internalValue = value.query;
+      if (value.query !== undefined || this.__query !== undefined) this._query.internalValue = value.query;
     }
   }
 
@@ -307,16 +307,19 @@ export class DomainDefinitionPartsOutputReference extends cdktf.ComplexObject {
   }
 
   // query - computed: false, optional: false, required: true
-  private _query = new DomainDefinitionPartsQueryOutputReference(this, "query");
+  private __query?: DomainDefinitionPartsQueryOutputReference;
+  private get _query(): DomainDefinitionPartsQueryOutputReference {
+    return this.__query ??= new DomainDefinitionPartsQueryOutputReference(this, "query");
+  }
   public get query() {
     return this._query;
   }
   public putQuery(value: DomainDefinitionPartsQuery) {
-    this._query.internalValue = value;
+    if (value !== undefined || this.__query !== undefined) this._query.internalValue = value;
   }
   // Temporarily expose input value. Use with caution.
   public get queryInput() {
-    return this._query.internalValue;
+    return this.__query?.internalValue;
   }
 }
 
@@ -395,9 +398,9 @@ export class DomainDefinitionOutputReference extends cdktf.ComplexObject {
     }
     let hasAnyValues = this.isEmptyObject;
     const internalValueResult: any = {};
-    if (this._parts?.internalValue !== undefined) {
+    if (this.__parts?.internalValue !== undefined) {
       hasAnyValues = true;
-      internalValueResult.parts = this._parts?.internalValue;
+      internalValueResult.parts = this.__parts?.internalValue;
     }
     return hasAnyValues ? internalValueResult : undefined;
   }
@@ -406,7 +409,7 @@ export class DomainDefinitionOutputReference extends cdktf.ComplexObject {
     if (value === undefined) {
       this.isEmptyObject = false;
       this.resolvableValue = undefined;
-      this._parts.internalValue = undefined;
+      if (this.__parts !== undefined) this.__parts.internalValue = undefined;
     }
     else if (cdktf.Tokenization.isResolvable(value)) {
       this.isEmptyObject = false;
@@ -415,24 +418,27 @@ export class DomainDefinitionOutputReference extends cdktf.ComplexObject {
     else {
       this.isEmptyObject = Object.keys(value).length === 0;
       this.resolvableValue = undefined;
-      this._parts.internalValue = value.parts;
+      if (value.parts !== undefined || this.__parts !== undefined) this._parts.internalValue = value.parts;
     }
   }
 
   // parts - computed: false, optional: true, required: false
-  private _parts = new DomainDefinitionPartsList(this, "parts", false);
+  private __parts?: DomainDefinitionPartsList;
+  private get _parts(): DomainDefinitionPartsList {
+    return this.__parts ??= new DomainDefinitionPartsList(this, "parts", false);
+  }
   public get parts() {
     return this._parts;
   }
   public putParts(value: DomainDefinitionParts[] | cdktf.IResolvable) {
-    this._parts.internalValue = value;
+    if (value !== undefined || this.__parts !== undefined) this._parts.internalValue = value;
   }
   public resetParts() {
-    this._parts.internalValue = undefined;
+    if (this.__parts !== undefined) this.__parts.internalValue = undefined;
   }
   // Temporarily expose input value. Use with caution.
   public get partsInput() {
-    return this._parts.internalValue;
+    return this.__parts?.internalValue;
   }
 }
 
@@ -491,7 +497,7 @@ export class Domain extends cdktf.TerraformResource {
     this._id = config.id;
     this._name = config.name;
     this._parentId = config.parentId;
-    this._definition.internalValue = config.definition;
+    if (config.definition !== undefined || this.__definition !== undefined) this._definition.internalValue = config.definition;
   }
 
   // ==========
@@ -565,19 +571,22 @@ export class Domain extends cdktf.TerraformResource {
   }
 
   // definition - computed: false, optional: true, required: false
-  private _definition = new DomainDefinitionOutputReference(this, "definition");
+  private __definition?: DomainDefinitionOutputReference;
+  private get _definition(): DomainDefinitionOutputReference {
+    return this.__definition ??= new DomainDefinitionOutputReference(this, "definition");
+  }
   public get definition() {
     return this._definition;
   }
   public putDefinition(value: DomainDefinition) {
-    this._definition.internalValue = value;
+    if (value !== undefined || this.__definition !== undefined) this._definition.internalValue = value;
   }
   public resetDefinition() {
-    this._definition.internalValue = undefined;
+    if (this.__definition !== undefined) this.__definition.internalValue = undefined;
   }
   // Temporarily expose input value. Use with caution.
   public get definitionInput() {
-    return this._definition.internalValue;
+    return this.__definition?.internalValue;
   }
 
   // =========
@@ -590,7 +599,7 @@ export class Domain extends cdktf.TerraformResource {
       id: cdktf.stringToTerraform(this._id),
       name: cdktf.stringToTerraform(this._name),
       parent_id: cdktf.stringToTerraform(this._parentId),
-      definition: domainDefinitionToTerraform(this._definition.internalValue),
+      definition: domainDefinitionToTerraform(this.__definition?.internalValue),
     };
   }
 
@@ -621,7 +630,7 @@ export class Domain extends cdktf.TerraformResource {
         storageClassType: "string",
       },
       definition: {
-        value: domainDefinitionToHclTerraform(this._definition.internalValue),
+        value: domainDefinitionToHclTerraform(this.__definition?.internalValue),
         isBlock: true,
         type: "struct",
         storageClassType: "DomainDefinition",

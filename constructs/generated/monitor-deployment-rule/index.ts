@@ -487,13 +487,13 @@ export class MonitorDeploymentRuleProductConfigSelfOutputReference extends cdktf
     }
     let hasAnyValues = this.isEmptyObject;
     const internalValueResult: any = {};
-    if (this._all?.internalValue !== undefined) {
+    if (this.__all?.internalValue !== undefined) {
       hasAnyValues = true;
-      internalValueResult.all = this._all?.internalValue;
+      internalValueResult.all = this.__all?.internalValue;
     }
-    if (this._selection?.internalValue !== undefined) {
+    if (this.__selection?.internalValue !== undefined) {
       hasAnyValues = true;
-      internalValueResult.selection = this._selection?.internalValue;
+      internalValueResult.selection = this.__selection?.internalValue;
     }
     return hasAnyValues ? internalValueResult : undefined;
   }
@@ -502,8 +502,8 @@ export class MonitorDeploymentRuleProductConfigSelfOutputReference extends cdktf
     if (value === undefined) {
       this.isEmptyObject = false;
       this.resolvableValue = undefined;
-      this._all.internalValue = undefined;
-      this._selection.internalValue = undefined;
+      if (this.__all !== undefined) this.__all.internalValue = undefined;
+      if (this.__selection !== undefined) this.__selection.internalValue = undefined;
     }
     else if (cdktf.Tokenization.isResolvable(value)) {
       this.isEmptyObject = false;
@@ -512,35 +512,41 @@ export class MonitorDeploymentRuleProductConfigSelfOutputReference extends cdktf
     else {
       this.isEmptyObject = Object.keys(value).length === 0;
       this.resolvableValue = undefined;
-      this._all.internalValue = value.all;
-      this._selection.internalValue = value.selection;
+      if (value.all !== undefined || this.__all !== undefined) this._all.internalValue = value.all;
+      if (value.selection !== undefined || this.__selection !== undefined) this._selection.internalValue = value.selection;
     }
   }
 
   // all - computed: false, optional: true, required: true
-  private _all = new MonitorDeploymentRuleProductConfigSelfAllOutputReference(this, "all");
+  private __all?: MonitorDeploymentRuleProductConfigSelfAllOutputReference;
+  private get _all(): MonitorDeploymentRuleProductConfigSelfAllOutputReference {
+    return this.__all ??= new MonitorDeploymentRuleProductConfigSelfAllOutputReference(this, "all");
+  }
   public get all() {
     return this._all;
   }
   public putAll(value: MonitorDeploymentRuleProductConfigSelfAll) {
-    this._all.internalValue = value;
+    if (value !== undefined || this.__all !== undefined) this._all.internalValue = value;
   }
   // Temporarily expose input value. Use with caution.
   public get allInput() {
-    return this._all.internalValue;
+    return this.__all?.internalValue;
   }
 
   // selection - computed: false, optional: false, required: true
-  private _selection = new MonitorDeploymentRuleProductConfigSelfSelectionOutputReference(this, "selection");
+  private __selection?: MonitorDeploymentRuleProductConfigSelfSelectionOutputReference;
+  private get _selection(): MonitorDeploymentRuleProductConfigSelfSelectionOutputReference {
+    return this.__selection ??= new MonitorDeploymentRuleProductConfigSelfSelectionOutputReference(this, "selection");
+  }
   public get selection() {
     return this._selection;
   }
   public putSelection(value: MonitorDeploymentRuleProductConfigSelfSelection) {
-    this._selection.internalValue = value;
+    if (value !== undefined || this.__selection !== undefined) this._selection.internalValue = value;
   }
   // Temporarily expose input value. Use with caution.
   public get selectionInput() {
-    return this._selection.internalValue;
+    return this.__selection?.internalValue;
   }
 }
 export interface MonitorDeploymentRuleProductConfigUpstreamAll {
@@ -730,13 +736,13 @@ export class MonitorDeploymentRuleProductConfigUpstreamOutputReference extends c
     }
     let hasAnyValues = this.isEmptyObject;
     const internalValueResult: any = {};
-    if (this._all?.internalValue !== undefined) {
+    if (this.__all?.internalValue !== undefined) {
       hasAnyValues = true;
-      internalValueResult.all = this._all?.internalValue;
+      internalValueResult.all = this.__all?.internalValue;
     }
-    if (this._sources?.internalValue !== undefined) {
+    if (this.__sources?.internalValue !== undefined) {
       hasAnyValues = true;
-      internalValueResult.sources = this._sources?.internalValue;
+      internalValueResult.sources = this.__sources?.internalValue;
     }
     return hasAnyValues ? internalValueResult : undefined;
   }
@@ -745,8 +751,8 @@ export class MonitorDeploymentRuleProductConfigUpstreamOutputReference extends c
     if (value === undefined) {
       this.isEmptyObject = false;
       this.resolvableValue = undefined;
-      this._all.internalValue = undefined;
-      this._sources.internalValue = undefined;
+      if (this.__all !== undefined) this.__all.internalValue = undefined;
+      if (this.__sources !== undefined) this.__sources.internalValue = undefined;
     }
     else if (cdktf.Tokenization.isResolvable(value)) {
       this.isEmptyObject = false;
@@ -755,35 +761,41 @@ export class MonitorDeploymentRuleProductConfigUpstreamOutputReference extends c
     else {
       this.isEmptyObject = Object.keys(value).length === 0;
       this.resolvableValue = undefined;
-      this._all.internalValue = value.all;
-      this._sources.internalValue = value.sources;
+      if (value.all !== undefined || this.__all !== undefined) this._all.internalValue = value.all;
+      if (value.sources !== undefined || this.__sources !== undefined) this._sources.internalValue = value.sources;
     }
   }
 
   // all - computed: false, optional: true, required: true
-  private _all = new MonitorDeploymentRuleProductConfigUpstreamAllOutputReference(this, "all");
+  private __all?: MonitorDeploymentRuleProductConfigUpstreamAllOutputReference;
+  private get _all(): MonitorDeploymentRuleProductConfigUpstreamAllOutputReference {
+    return this.__all ??= new MonitorDeploymentRuleProductConfigUpstreamAllOutputReference(this, "all");
+  }
   public get all() {
     return this._all;
   }
   public putAll(value: MonitorDeploymentRuleProductConfigUpstreamAll) {
-    this._all.internalValue = value;
+    if (value !== undefined || this.__all !== undefined) this._all.internalValue = value;
   }
   // Temporarily expose input value. Use with caution.
   public get allInput() {
-    return this._all.internalValue;
+    return this.__all?.internalValue;
   }
 
   // sources - computed: false, optional: true, required: true
-  private _sources = new MonitorDeploymentRuleProductConfigUpstreamSourcesOutputReference(this, "sources");
+  private __sources?: MonitorDeploymentRuleProductConfigUpstreamSourcesOutputReference;
+  private get _sources(): MonitorDeploymentRuleProductConfigUpstreamSourcesOutputReference {
+    return this.__sources ??= new MonitorDeploymentRuleProductConfigUpstreamSourcesOutputReference(this, "sources");
+  }
   public get sources() {
     return this._sources;
   }
   public putSources(value: MonitorDeploymentRuleProductConfigUpstreamSources) {
-    this._sources.internalValue = value;
+    if (value !== undefined || this.__sources !== undefined) this._sources.internalValue = value;
   }
   // Temporarily expose input value. Use with caution.
   public get sourcesInput() {
-    return this._sources.internalValue;
+    return this.__sources?.internalValue;
   }
 }
 export interface MonitorDeploymentRuleProductConfig {
@@ -930,13 +942,13 @@ export class MonitorDeploymentRuleProductConfigOutputReference extends cdktf.Com
       hasAnyValues = true;
       internalValueResult.severity = this._severity;
     }
-    if (this._self?.internalValue !== undefined) {
+    if (this.__self?.internalValue !== undefined) {
       hasAnyValues = true;
-      internalValueResult.selfAttribute = this._self?.internalValue;
+      internalValueResult.selfAttribute = this.__self?.internalValue;
     }
-    if (this._upstream?.internalValue !== undefined) {
+    if (this.__upstream?.internalValue !== undefined) {
       hasAnyValues = true;
-      internalValueResult.upstream = this._upstream?.internalValue;
+      internalValueResult.upstream = this.__upstream?.internalValue;
     }
     return hasAnyValues ? internalValueResult : undefined;
   }
@@ -950,8 +962,8 @@ export class MonitorDeploymentRuleProductConfigOutputReference extends cdktf.Com
       this._productId = undefined;
       this._sensitivity = undefined;
       this._severity = undefined;
-      this._self.internalValue = undefined;
-      this._upstream.internalValue = undefined;
+      if (this.__self !== undefined) this.__self.internalValue = undefined;
+      if (this.__upstream !== undefined) this.__upstream.internalValue = undefined;
     }
     else if (cdktf.Tokenization.isResolvable(value)) {
       this.isEmptyObject = false;
@@ -965,8 +977,8 @@ export class MonitorDeploymentRuleProductConfigOutputReference extends cdktf.Com
       this._productId = value.productId;
       this._sensitivity = value.sensitivity;
       this._severity = value.severity;
-      this._self.internalValue = value.selfAttribute;
-      this._upstream.internalValue = value.upstream;
+      if (value.selfAttribute !== undefined || this.__self !== undefined) this._self.internalValue = value.selfAttribute;
+      if (value.upstream !== undefined || this.__upstream !== undefined) this._upstream.internalValue = value.upstream;
     }
   }
 
@@ -1039,29 +1051,35 @@ export class MonitorDeploymentRuleProductConfigOutputReference extends cdktf.Com
   }
 
   // self - computed: false, optional: false, required: true
-  private _self = new MonitorDeploymentRuleProductConfigSelfOutputReference(this, "self");
+  private __self?: MonitorDeploymentRuleProductConfigSelfOutputReference;
+  private get _self(): MonitorDeploymentRuleProductConfigSelfOutputReference {
+    return this.__self ??= new MonitorDeploymentRuleProductConfigSelfOutputReference(this, "self");
+  }
   public get selfAttribute() {
     return this._self;
   }
   public putSelfAttribute(value: MonitorDeploymentRuleProductConfigSelf) {
-    this._self.internalValue = value;
+    if (value !== undefined || this.__self !== undefined) this._self.internalValue = value;
   }
   // Temporarily expose input value. Use with caution.
   public get selfAttributeInput() {
-    return this._self.internalValue;
+    return this.__self?.internalValue;
   }
 
   // upstream - computed: false, optional: true, required: true
-  private _upstream = new MonitorDeploymentRuleProductConfigUpstreamOutputReference(this, "upstream");
+  private __upstream?: MonitorDeploymentRuleProductConfigUpstreamOutputReference;
+  private get _upstream(): MonitorDeploymentRuleProductConfigUpstreamOutputReference {
+    return this.__upstream ??= new MonitorDeploymentRuleProductConfigUpstreamOutputReference(this, "upstream");
+  }
   public get upstream() {
     return this._upstream;
   }
   public putUpstream(value: MonitorDeploymentRuleProductConfigUpstream) {
-    this._upstream.internalValue = value;
+    if (value !== undefined || this.__upstream !== undefined) this._upstream.internalValue = value;
   }
   // Temporarily expose input value. Use with caution.
   public get upstreamInput() {
-    return this._upstream.internalValue;
+    return this.__upstream?.internalValue;
   }
 }
 export interface MonitorDeploymentRuleQueryConfigMetricOptions {
@@ -1368,9 +1386,9 @@ export class MonitorDeploymentRuleQueryConfigOutputReference extends cdktf.Compl
       hasAnyValues = true;
       internalValueResult.severity = this._severity;
     }
-    if (this._metricOptions?.internalValue !== undefined) {
+    if (this.__metricOptions?.internalValue !== undefined) {
       hasAnyValues = true;
-      internalValueResult.metricOptions = this._metricOptions?.internalValue;
+      internalValueResult.metricOptions = this.__metricOptions?.internalValue;
     }
     return hasAnyValues ? internalValueResult : undefined;
   }
@@ -1386,7 +1404,7 @@ export class MonitorDeploymentRuleQueryConfigOutputReference extends cdktf.Compl
       this._resolverQl = undefined;
       this._sensitivity = undefined;
       this._severity = undefined;
-      this._metricOptions.internalValue = undefined;
+      if (this.__metricOptions !== undefined) this.__metricOptions.internalValue = undefined;
     }
     else if (cdktf.Tokenization.isResolvable(value)) {
       this.isEmptyObject = false;
@@ -1402,7 +1420,7 @@ export class MonitorDeploymentRuleQueryConfigOutputReference extends cdktf.Compl
       this._resolverQl = value.resolverQl;
       this._sensitivity = value.sensitivity;
       this._severity = value.severity;
-      this._metricOptions.internalValue = value.metricOptions;
+      if (value.metricOptions !== undefined || this.__metricOptions !== undefined) this._metricOptions.internalValue = value.metricOptions;
     }
   }
 
@@ -1510,19 +1528,22 @@ export class MonitorDeploymentRuleQueryConfigOutputReference extends cdktf.Compl
   }
 
   // metric_options - computed: false, optional: true, required: false
-  private _metricOptions = new MonitorDeploymentRuleQueryConfigMetricOptionsList(this, "metric_options", false);
+  private __metricOptions?: MonitorDeploymentRuleQueryConfigMetricOptionsList;
+  private get _metricOptions(): MonitorDeploymentRuleQueryConfigMetricOptionsList {
+    return this.__metricOptions ??= new MonitorDeploymentRuleQueryConfigMetricOptionsList(this, "metric_options", false);
+  }
   public get metricOptions() {
     return this._metricOptions;
   }
   public putMetricOptions(value: MonitorDeploymentRuleQueryConfigMetricOptions[] | cdktf.IResolvable) {
-    this._metricOptions.internalValue = value;
+    if (value !== undefined || this.__metricOptions !== undefined) this._metricOptions.internalValue = value;
   }
   public resetMetricOptions() {
-    this._metricOptions.internalValue = undefined;
+    if (this.__metricOptions !== undefined) this.__metricOptions.internalValue = undefined;
   }
   // Temporarily expose input value. Use with caution.
   public get metricOptionsInput() {
-    return this._metricOptions.internalValue;
+    return this.__metricOptions?.internalValue;
   }
 }
 export interface MonitorDeploymentRuleStaticConfig {
@@ -1760,11 +1781,11 @@ export class MonitorDeploymentRule extends cdktf.TerraformResource {
     });
     this._id = config.id;
     this._title = config.title;
-    this._exclusiveQueryConfig.internalValue = config.exclusiveQueryConfig;
-    this._exclusiveStaticConfig.internalValue = config.exclusiveStaticConfig;
-    this._productConfig.internalValue = config.productConfig;
-    this._queryConfig.internalValue = config.queryConfig;
-    this._staticConfig.internalValue = config.staticConfig;
+    if (config.exclusiveQueryConfig !== undefined || this.__exclusiveQueryConfig !== undefined) this._exclusiveQueryConfig.internalValue = config.exclusiveQueryConfig;
+    if (config.exclusiveStaticConfig !== undefined || this.__exclusiveStaticConfig !== undefined) this._exclusiveStaticConfig.internalValue = config.exclusiveStaticConfig;
+    if (config.productConfig !== undefined || this.__productConfig !== undefined) this._productConfig.internalValue = config.productConfig;
+    if (config.queryConfig !== undefined || this.__queryConfig !== undefined) this._queryConfig.internalValue = config.queryConfig;
+    if (config.staticConfig !== undefined || this.__staticConfig !== undefined) this._staticConfig.internalValue = config.staticConfig;
   }
 
   // ==========
@@ -1801,77 +1822,92 @@ export class MonitorDeploymentRule extends cdktf.TerraformResource {
   }
 
   // exclusive_query_config - computed: false, optional: true, required: false
-  private _exclusiveQueryConfig = new MonitorDeploymentRuleExclusiveQueryConfigOutputReference(this, "exclusive_query_config");
+  private __exclusiveQueryConfig?: MonitorDeploymentRuleExclusiveQueryConfigOutputReference;
+  private get _exclusiveQueryConfig(): MonitorDeploymentRuleExclusiveQueryConfigOutputReference {
+    return this.__exclusiveQueryConfig ??= new MonitorDeploymentRuleExclusiveQueryConfigOutputReference(this, "exclusive_query_config");
+  }
   public get exclusiveQueryConfig() {
     return this._exclusiveQueryConfig;
   }
   public putExclusiveQueryConfig(value: MonitorDeploymentRuleExclusiveQueryConfig) {
-    this._exclusiveQueryConfig.internalValue = value;
+    if (value !== undefined || this.__exclusiveQueryConfig !== undefined) this._exclusiveQueryConfig.internalValue = value;
   }
   public resetExclusiveQueryConfig() {
-    this._exclusiveQueryConfig.internalValue = undefined;
+    if (this.__exclusiveQueryConfig !== undefined) this.__exclusiveQueryConfig.internalValue = undefined;
   }
   // Temporarily expose input value. Use with caution.
   public get exclusiveQueryConfigInput() {
-    return this._exclusiveQueryConfig.internalValue;
+    return this.__exclusiveQueryConfig?.internalValue;
   }
 
   // exclusive_static_config - computed: false, optional: false, required: true
-  private _exclusiveStaticConfig = new MonitorDeploymentRuleExclusiveStaticConfigOutputReference(this, "exclusive_static_config");
+  private __exclusiveStaticConfig?: MonitorDeploymentRuleExclusiveStaticConfigOutputReference;
+  private get _exclusiveStaticConfig(): MonitorDeploymentRuleExclusiveStaticConfigOutputReference {
+    return this.__exclusiveStaticConfig ??= new MonitorDeploymentRuleExclusiveStaticConfigOutputReference(this, "exclusive_static_config");
+  }
   public get exclusiveStaticConfig() {
     return this._exclusiveStaticConfig;
   }
   public putExclusiveStaticConfig(value: MonitorDeploymentRuleExclusiveStaticConfig) {
-    this._exclusiveStaticConfig.internalValue = value;
+    if (value !== undefined || this.__exclusiveStaticConfig !== undefined) this._exclusiveStaticConfig.internalValue = value;
   }
   // Temporarily expose input value. Use with caution.
   public get exclusiveStaticConfigInput() {
-    return this._exclusiveStaticConfig.internalValue;
+    return this.__exclusiveStaticConfig?.internalValue;
   }
 
   // product_config - computed: false, optional: true, required: false
-  private _productConfig = new MonitorDeploymentRuleProductConfigOutputReference(this, "product_config");
+  private __productConfig?: MonitorDeploymentRuleProductConfigOutputReference;
+  private get _productConfig(): MonitorDeploymentRuleProductConfigOutputReference {
+    return this.__productConfig ??= new MonitorDeploymentRuleProductConfigOutputReference(this, "product_config");
+  }
   public get productConfig() {
     return this._productConfig;
   }
   public putProductConfig(value: MonitorDeploymentRuleProductConfig) {
-    this._productConfig.internalValue = value;
+    if (value !== undefined || this.__productConfig !== undefined) this._productConfig.internalValue = value;
   }
   public resetProductConfig() {
-    this._productConfig.internalValue = undefined;
+    if (this.__productConfig !== undefined) this.__productConfig.internalValue = undefined;
   }
   // Temporarily expose input value. Use with caution.
   public get productConfigInput() {
-    return this._productConfig.internalValue;
+    return this.__productConfig?.internalValue;
   }
 
   // query_config - computed: false, optional: true, required: false
-  private _queryConfig = new MonitorDeploymentRuleQueryConfigOutputReference(this, "query_config");
+  private __queryConfig?: MonitorDeploymentRuleQueryConfigOutputReference;
+  private get _queryConfig(): MonitorDeploymentRuleQueryConfigOutputReference {
+    return this.__queryConfig ??= new MonitorDeploymentRuleQueryConfigOutputReference(this, "query_config");
+  }
   public get queryConfig() {
     return this._queryConfig;
   }
   public putQueryConfig(value: MonitorDeploymentRuleQueryConfig) {
-    this._queryConfig.internalValue = value;
+    if (value !== undefined || this.__queryConfig !== undefined) this._queryConfig.internalValue = value;
   }
   public resetQueryConfig() {
-    this._queryConfig.internalValue = undefined;
+    if (this.__queryConfig !== undefined) this.__queryConfig.internalValue = undefined;
   }
   // Temporarily expose input value. Use with caution.
   public get queryConfigInput() {
-    return this._queryConfig.internalValue;
+    return this.__queryConfig?.internalValue;
   }
 
   // static_config - computed: false, optional: false, required: true
-  private _staticConfig = new MonitorDeploymentRuleStaticConfigOutputReference(this, "static_config");
+  private __staticConfig?: MonitorDeploymentRuleStaticConfigOutputReference;
+  private get _staticConfig(): MonitorDeploymentRuleStaticConfigOutputReference {
+    return this.__staticConfig ??= new MonitorDeploymentRuleStaticConfigOutputReference(this, "static_config");
+  }
   public get staticConfig() {
     return this._staticConfig;
   }
   public putStaticConfig(value: MonitorDeploymentRuleStaticConfig) {
-    this._staticConfig.internalValue = value;
+    if (value !== undefined || this.__staticConfig !== undefined) this._staticConfig.internalValue = value;
   }
   // Temporarily expose input value. Use with caution.
   public get staticConfigInput() {
-    return this._staticConfig.internalValue;
+    return this.__staticConfig?.internalValue;
   }
 
   // =========
@@ -1882,11 +1918,11 @@ export class MonitorDeploymentRule extends cdktf.TerraformResource {
     return {
       id: cdktf.stringToTerraform(this._id),
       title: cdktf.stringToTerraform(this._title),
-      exclusive_query_config: monitorDeploymentRuleExclusiveQueryConfigToTerraform(this._exclusiveQueryConfig.internalValue),
-      exclusive_static_config: monitorDeploymentRuleExclusiveStaticConfigToTerraform(this._exclusiveStaticConfig.internalValue),
-      product_config: monitorDeploymentRuleProductConfigToTerraform(this._productConfig.internalValue),
-      query_config: monitorDeploymentRuleQueryConfigToTerraform(this._queryConfig.internalValue),
-      static_config: monitorDeploymentRuleStaticConfigToTerraform(this._staticConfig.internalValue),
+      exclusive_query_config: monitorDeploymentRuleExclusiveQueryConfigToTerraform(this.__exclusiveQueryConfig?.internalValue),
+      exclusive_static_config: monitorDeploymentRuleExclusiveStaticConfigToTerraform(this.__exclusiveStaticConfig?.internalValue),
+      product_config: monitorDeploymentRuleProductConfigToTerraform(this.__productConfig?.internalValue),
+      query_config: monitorDeploymentRuleQueryConfigToTerraform(this.__queryConfig?.internalValue),
+      static_config: monitorDeploymentRuleStaticConfigToTerraform(this.__staticConfig?.internalValue),
     };
   }
 
@@ -1905,31 +1941,31 @@ export class MonitorDeploymentRule extends cdktf.TerraformResource {
         storageClassType: "string",
       },
       exclusive_query_config: {
-        value: monitorDeploymentRuleExclusiveQueryConfigToHclTerraform(this._exclusiveQueryConfig.internalValue),
+        value: monitorDeploymentRuleExclusiveQueryConfigToHclTerraform(this.__exclusiveQueryConfig?.internalValue),
         isBlock: true,
         type: "struct",
         storageClassType: "MonitorDeploymentRuleExclusiveQueryConfig",
       },
       exclusive_static_config: {
-        value: monitorDeploymentRuleExclusiveStaticConfigToHclTerraform(this._exclusiveStaticConfig.internalValue),
+        value: monitorDeploymentRuleExclusiveStaticConfigToHclTerraform(this.__exclusiveStaticConfig?.internalValue),
         isBlock: true,
         type: "struct",
         storageClassType: "MonitorDeploymentRuleExclusiveStaticConfig",
       },
       product_config: {
-        value: monitorDeploymentRuleProductConfigToHclTerraform(this._productConfig.internalValue),
+        value: monitorDeploymentRuleProductConfigToHclTerraform(this.__productConfig?.internalValue),
         isBlock: true,
         type: "struct",
         storageClassType: "MonitorDeploymentRuleProductConfig",
       },
       query_config: {
-        value: monitorDeploymentRuleQueryConfigToHclTerraform(this._queryConfig.internalValue),
+        value: monitorDeploymentRuleQueryConfigToHclTerraform(this.__queryConfig?.internalValue),
         isBlock: true,
         type: "struct",
         storageClassType: "MonitorDeploymentRuleQueryConfig",
       },
       static_config: {
-        value: monitorDeploymentRuleStaticConfigToHclTerraform(this._staticConfig.internalValue),
+        value: monitorDeploymentRuleStaticConfigToHclTerraform(this.__staticConfig?.internalValue),
         isBlock: true,
         type: "struct",
         storageClassType: "MonitorDeploymentRuleStaticConfig",

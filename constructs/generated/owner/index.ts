@@ -487,21 +487,21 @@ export class OwnerContactsOutputReference extends cdktf.ComplexObject {
     }
     let hasAnyValues = this.isEmptyObject;
     const internalValueResult: any = {};
-    if (this._email?.internalValue !== undefined) {
+    if (this.__email?.internalValue !== undefined) {
       hasAnyValues = true;
-      internalValueResult.email = this._email?.internalValue;
+      internalValueResult.email = this.__email?.internalValue;
     }
-    if (this._msTeams?.internalValue !== undefined) {
+    if (this.__msTeams?.internalValue !== undefined) {
       hasAnyValues = true;
-      internalValueResult.msTeams = this._msTeams?.internalValue;
+      internalValueResult.msTeams = this.__msTeams?.internalValue;
     }
-    if (this._slack?.internalValue !== undefined) {
+    if (this.__slack?.internalValue !== undefined) {
       hasAnyValues = true;
-      internalValueResult.slack = this._slack?.internalValue;
+      internalValueResult.slack = this.__slack?.internalValue;
     }
-    if (this._users?.internalValue !== undefined) {
+    if (this.__users?.internalValue !== undefined) {
       hasAnyValues = true;
-      internalValueResult.users = this._users?.internalValue;
+      internalValueResult.users = this.__users?.internalValue;
     }
     return hasAnyValues ? internalValueResult : undefined;
   }
@@ -510,10 +510,10 @@ export class OwnerContactsOutputReference extends cdktf.ComplexObject {
     if (value === undefined) {
       this.isEmptyObject = false;
       this.resolvableValue = undefined;
-      this._email.internalValue = undefined;
-      this._msTeams.internalValue = undefined;
-      this._slack.internalValue = undefined;
-      this._users.internalValue = undefined;
+      if (this.__email !== undefined) this.__email.internalValue = undefined;
+      if (this.__msTeams !== undefined) this.__msTeams.internalValue = undefined;
+      if (this.__slack !== undefined) this.__slack.internalValue = undefined;
+      if (this.__users !== undefined) this.__users.internalValue = undefined;
     }
     else if (cdktf.Tokenization.isResolvable(value)) {
       this.isEmptyObject = false;
@@ -522,63 +522,75 @@ export class OwnerContactsOutputReference extends cdktf.ComplexObject {
     else {
       this.isEmptyObject = Object.keys(value).length === 0;
       this.resolvableValue = undefined;
-      this._email.internalValue = value.email;
-      this._msTeams.internalValue = value.msTeams;
-      this._slack.internalValue = value.slack;
-      this._users.internalValue = value.users;
+      if (value.email !== undefined || this.__email !== undefined) this._email.internalValue = value.email;
+      if (value.msTeams !== undefined || this.__msTeams !== undefined) this._msTeams.internalValue = value.msTeams;
+      if (value.slack !== undefined || this.__slack !== undefined) this._slack.internalValue = value.slack;
+      if (value.users !== undefined || this.__users !== undefined) this._users.internalValue = value.users;
     }
   }
 
   // email - computed: false, optional: false, required: true
-  private _email = new OwnerContactsEmailOutputReference(this, "email");
+  private __email?: OwnerContactsEmailOutputReference;
+  private get _email(): OwnerContactsEmailOutputReference {
+    return this.__email ??= new OwnerContactsEmailOutputReference(this, "email");
+  }
   public get email() {
     return this._email;
   }
   public putEmail(value: OwnerContactsEmail) {
-    this._email.internalValue = value;
+    if (value !== undefined || this.__email !== undefined) this._email.internalValue = value;
   }
   // Temporarily expose input value. Use with caution.
   public get emailInput() {
-    return this._email.internalValue;
+    return this.__email?.internalValue;
   }
 
   // ms_teams - computed: false, optional: false, required: true
-  private _msTeams = new OwnerContactsMsTeamsOutputReference(this, "ms_teams");
+  private __msTeams?: OwnerContactsMsTeamsOutputReference;
+  private get _msTeams(): OwnerContactsMsTeamsOutputReference {
+    return this.__msTeams ??= new OwnerContactsMsTeamsOutputReference(this, "ms_teams");
+  }
   public get msTeams() {
     return this._msTeams;
   }
   public putMsTeams(value: OwnerContactsMsTeams) {
-    this._msTeams.internalValue = value;
+    if (value !== undefined || this.__msTeams !== undefined) this._msTeams.internalValue = value;
   }
   // Temporarily expose input value. Use with caution.
   public get msTeamsInput() {
-    return this._msTeams.internalValue;
+    return this.__msTeams?.internalValue;
   }
 
   // slack - computed: false, optional: false, required: true
-  private _slack = new OwnerContactsSlackOutputReference(this, "slack");
+  private __slack?: OwnerContactsSlackOutputReference;
+  private get _slack(): OwnerContactsSlackOutputReference {
+    return this.__slack ??= new OwnerContactsSlackOutputReference(this, "slack");
+  }
   public get slack() {
     return this._slack;
   }
   public putSlack(value: OwnerContactsSlack) {
-    this._slack.internalValue = value;
+    if (value !== undefined || this.__slack !== undefined) this._slack.internalValue = value;
   }
   // Temporarily expose input value. Use with caution.
   public get slackInput() {
-    return this._slack.internalValue;
+    return this.__slack?.internalValue;
   }
 
   // users - computed: false, optional: false, required: true
-  private _users = new OwnerContactsUsersOutputReference(this, "users");
+  private __users?: OwnerContactsUsersOutputReference;
+  private get _users(): OwnerContactsUsersOutputReference {
+    return this.__users ??= new OwnerContactsUsersOutputReference(this, "users");
+  }
   public get users() {
     return this._users;
   }
   public putUsers(value: OwnerContactsUsers) {
-    this._users.internalValue = value;
+    if (value !== undefined || this.__users !== undefined) this._users.internalValue = value;
   }
   // Temporarily expose input value. Use with caution.
   public get usersInput() {
-    return this._users.internalValue;
+    return this.__users?.internalValue;
   }
 }
 
@@ -655,7 +667,7 @@ export class Owner extends cdktf.TerraformResource {
     });
     this._id = config.id;
     this._title = config.title;
-    this._contacts.internalValue = config.contacts;
+    if (config.contacts !== undefined || this.__contacts !== undefined) this._contacts.internalValue = config.contacts;
   }
 
   // ==========
@@ -697,19 +709,22 @@ export class Owner extends cdktf.TerraformResource {
   }
 
   // contacts - computed: false, optional: true, required: false
-  private _contacts = new OwnerContactsList(this, "contacts", false);
+  private __contacts?: OwnerContactsList;
+  private get _contacts(): OwnerContactsList {
+    return this.__contacts ??= new OwnerContactsList(this, "contacts", false);
+  }
   public get contacts() {
     return this._contacts;
   }
   public putContacts(value: OwnerContacts[] | cdktf.IResolvable) {
-    this._contacts.internalValue = value;
+    if (value !== undefined || this.__contacts !== undefined) this._contacts.internalValue = value;
   }
   public resetContacts() {
-    this._contacts.internalValue = undefined;
+    if (this.__contacts !== undefined) this.__contacts.internalValue = undefined;
   }
   // Temporarily expose input value. Use with caution.
   public get contactsInput() {
-    return this._contacts.internalValue;
+    return this.__contacts?.internalValue;
   }
 
   // =========
@@ -720,7 +735,7 @@ export class Owner extends cdktf.TerraformResource {
     return {
       id: cdktf.stringToTerraform(this._id),
       title: cdktf.stringToTerraform(this._title),
-      contacts: cdktf.listMapper(ownerContactsToTerraform, true)(this._contacts.internalValue),
+      contacts: cdktf.listMapper(ownerContactsToTerraform, true)(this.__contacts?.internalValue),
     };
   }
 
@@ -739,7 +754,7 @@ export class Owner extends cdktf.TerraformResource {
         storageClassType: "string",
       },
       contacts: {
-        value: cdktf.listMapperHcl(ownerContactsToHclTerraform, true)(this._contacts.internalValue),
+        value: cdktf.listMapperHcl(ownerContactsToHclTerraform, true)(this.__contacts?.internalValue),
         isBlock: true,
         type: "list",
         storageClassType: "OwnerContactsList",

@@ -354,9 +354,9 @@ export class OwnershipSelectionOutputReference extends cdktf.ComplexObject {
       hasAnyValues = true;
       internalValueResult.dataproductId = this._dataproductId;
     }
-    if (this._query?.internalValue !== undefined) {
+    if (this.__query?.internalValue !== undefined) {
       hasAnyValues = true;
-      internalValueResult.query = this._query?.internalValue;
+      internalValueResult.query = this.__query?.internalValue;
     }
     return hasAnyValues ? internalValueResult : undefined;
   }
@@ -366,7 +366,7 @@ export class OwnershipSelectionOutputReference extends cdktf.ComplexObject {
       this.isEmptyObject = false;
       this.resolvableValue = undefined;
       this._dataproductId = undefined;
-      this._query.internalValue = undefined;
+      if (this.__query !== undefined) this.__query.internalValue = undefined;
     }
     else if (cdktf.Tokenization.isResolvable(value)) {
       this.isEmptyObject = false;
@@ -376,7 +376,7 @@ export class OwnershipSelectionOutputReference extends cdktf.ComplexObject {
       this.isEmptyObject = Object.keys(value).length === 0;
       this.resolvableValue = undefined;
       this._dataproductId = value.dataproductId;
-      this._query.internalValue = value.query;
+      if (value.query !== undefined || this.__query !== undefined) this._query.internalValue = value.query;
     }
   }
 
@@ -397,16 +397,19 @@ export class OwnershipSelectionOutputReference extends cdktf.ComplexObject {
   }
 
   // query - computed: false, optional: false, required: true
-  private _query = new OwnershipSelectionQueryOutputReference(this, "query");
+  private __query?: OwnershipSelectionQueryOutputReference;
+  private get _query(): OwnershipSelectionQueryOutputReference {
+    return this.__query ??= new OwnershipSelectionQueryOutputReference(this, "query");
+  }
   public get query() {
     return this._query;
   }
   public putQuery(value: OwnershipSelectionQuery) {
-    this._query.internalValue = value;
+    if (value !== undefined || this.__query !== undefined) this._query.internalValue = value;
   }
   // Temporarily expose input value. Use with caution.
   public get queryInput() {
-    return this._query.internalValue;
+    return this.__query?.internalValue;
   }
 }
 
@@ -463,8 +466,8 @@ export class Ownership extends cdktf.TerraformResource {
     });
     this._id = config.id;
     this._ownerId = config.ownerId;
-    this._alert.internalValue = config.alert;
-    this._selection.internalValue = config.selection;
+    if (config.alert !== undefined || this.__alert !== undefined) this._alert.internalValue = config.alert;
+    if (config.selection !== undefined || this.__selection !== undefined) this._selection.internalValue = config.selection;
   }
 
   // ==========
@@ -501,35 +504,41 @@ export class Ownership extends cdktf.TerraformResource {
   }
 
   // alert - computed: false, optional: true, required: false
-  private _alert = new OwnershipAlertOutputReference(this, "alert");
+  private __alert?: OwnershipAlertOutputReference;
+  private get _alert(): OwnershipAlertOutputReference {
+    return this.__alert ??= new OwnershipAlertOutputReference(this, "alert");
+  }
   public get alert() {
     return this._alert;
   }
   public putAlert(value: OwnershipAlert) {
-    this._alert.internalValue = value;
+    if (value !== undefined || this.__alert !== undefined) this._alert.internalValue = value;
   }
   public resetAlert() {
-    this._alert.internalValue = undefined;
+    if (this.__alert !== undefined) this.__alert.internalValue = undefined;
   }
   // Temporarily expose input value. Use with caution.
   public get alertInput() {
-    return this._alert.internalValue;
+    return this.__alert?.internalValue;
   }
 
   // selection - computed: false, optional: true, required: false
-  private _selection = new OwnershipSelectionOutputReference(this, "selection");
+  private __selection?: OwnershipSelectionOutputReference;
+  private get _selection(): OwnershipSelectionOutputReference {
+    return this.__selection ??= new OwnershipSelectionOutputReference(this, "selection");
+  }
   public get selection() {
     return this._selection;
   }
   public putSelection(value: OwnershipSelection) {
-    this._selection.internalValue = value;
+    if (value !== undefined || this.__selection !== undefined) this._selection.internalValue = value;
   }
   public resetSelection() {
-    this._selection.internalValue = undefined;
+    if (this.__selection !== undefined) this.__selection.internalValue = undefined;
   }
   // Temporarily expose input value. Use with caution.
   public get selectionInput() {
-    return this._selection.internalValue;
+    return this.__selection?.internalValue;
   }
 
   // =========
@@ -540,8 +549,8 @@ export class Ownership extends cdktf.TerraformResource {
     return {
       id: cdktf.stringToTerraform(this._id),
       owner_id: cdktf.stringToTerraform(this._ownerId),
-      alert: ownershipAlertToTerraform(this._alert.internalValue),
-      selection: ownershipSelectionToTerraform(this._selection.internalValue),
+      alert: ownershipAlertToTerraform(this.__alert?.internalValue),
+      selection: ownershipSelectionToTerraform(this.__selection?.internalValue),
     };
   }
 
@@ -560,13 +569,13 @@ export class Ownership extends cdktf.TerraformResource {
         storageClassType: "string",
       },
       alert: {
-        value: ownershipAlertToHclTerraform(this._alert.internalValue),
+        value: ownershipAlertToHclTerraform(this.__alert?.internalValue),
         isBlock: true,
         type: "struct",
         storageClassType: "OwnershipAlert",
       },
       selection: {
-        value: ownershipSelectionToHclTerraform(this._selection.internalValue),
+        value: ownershipSelectionToHclTerraform(this.__selection?.internalValue),
         isBlock: true,
         type: "struct",
         storageClassType: "OwnershipSelection",

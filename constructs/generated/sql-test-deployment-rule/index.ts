@@ -2037,57 +2037,57 @@ export class SqlTestDeploymentRuleQueryConfigTestsOutputReference extends cdktf.
       hasAnyValues = true;
       internalValueResult.severity = this._severity;
     }
-    if (this._acceptedValues?.internalValue !== undefined) {
+    if (this.__acceptedValues?.internalValue !== undefined) {
       hasAnyValues = true;
-      internalValueResult.acceptedValues = this._acceptedValues?.internalValue;
+      internalValueResult.acceptedValues = this.__acceptedValues?.internalValue;
     }
-    if (this._businessQuery?.internalValue !== undefined) {
+    if (this.__businessQuery?.internalValue !== undefined) {
       hasAnyValues = true;
-      internalValueResult.businessQuery = this._businessQuery?.internalValue;
+      internalValueResult.businessQuery = this.__businessQuery?.internalValue;
     }
-    if (this._businessRule?.internalValue !== undefined) {
+    if (this.__businessRule?.internalValue !== undefined) {
       hasAnyValues = true;
-      internalValueResult.businessRule = this._businessRule?.internalValue;
+      internalValueResult.businessRule = this.__businessRule?.internalValue;
     }
-    if (this._empty?.internalValue !== undefined) {
+    if (this.__empty?.internalValue !== undefined) {
       hasAnyValues = true;
-      internalValueResult.empty = this._empty?.internalValue;
+      internalValueResult.empty = this.__empty?.internalValue;
     }
-    if (this._freshness?.internalValue !== undefined) {
+    if (this.__freshness?.internalValue !== undefined) {
       hasAnyValues = true;
-      internalValueResult.freshness = this._freshness?.internalValue;
+      internalValueResult.freshness = this.__freshness?.internalValue;
     }
-    if (this._maxValue?.internalValue !== undefined) {
+    if (this.__maxValue?.internalValue !== undefined) {
       hasAnyValues = true;
-      internalValueResult.maxValue = this._maxValue?.internalValue;
+      internalValueResult.maxValue = this.__maxValue?.internalValue;
     }
-    if (this._minMax?.internalValue !== undefined) {
+    if (this.__minMax?.internalValue !== undefined) {
       hasAnyValues = true;
-      internalValueResult.minMax = this._minMax?.internalValue;
+      internalValueResult.minMax = this.__minMax?.internalValue;
     }
-    if (this._minValue?.internalValue !== undefined) {
+    if (this.__minValue?.internalValue !== undefined) {
       hasAnyValues = true;
-      internalValueResult.minValue = this._minValue?.internalValue;
+      internalValueResult.minValue = this.__minValue?.internalValue;
     }
-    if (this._notNull?.internalValue !== undefined) {
+    if (this.__notNull?.internalValue !== undefined) {
       hasAnyValues = true;
-      internalValueResult.notNull = this._notNull?.internalValue;
+      internalValueResult.notNull = this.__notNull?.internalValue;
     }
-    if (this._rejectedValues?.internalValue !== undefined) {
+    if (this.__rejectedValues?.internalValue !== undefined) {
       hasAnyValues = true;
-      internalValueResult.rejectedValues = this._rejectedValues?.internalValue;
+      internalValueResult.rejectedValues = this.__rejectedValues?.internalValue;
     }
-    if (this._relationships?.internalValue !== undefined) {
+    if (this.__relationships?.internalValue !== undefined) {
       hasAnyValues = true;
-      internalValueResult.relationships = this._relationships?.internalValue;
+      internalValueResult.relationships = this.__relationships?.internalValue;
     }
-    if (this._relativeTime?.internalValue !== undefined) {
+    if (this.__relativeTime?.internalValue !== undefined) {
       hasAnyValues = true;
-      internalValueResult.relativeTime = this._relativeTime?.internalValue;
+      internalValueResult.relativeTime = this.__relativeTime?.internalValue;
     }
-    if (this._unique?.internalValue !== undefined) {
+    if (this.__unique?.internalValue !== undefined) {
       hasAnyValues = true;
-      internalValueResult.unique = this._unique?.internalValue;
+      internalValueResult.unique = this.__unique?.internalValue;
     }
     return hasAnyValues ? internalValueResult : undefined;
   }
@@ -2099,19 +2099,19 @@ export class SqlTestDeploymentRuleQueryConfigTestsOutputReference extends cdktf.
       this._description = undefined;
       this._name = undefined;
       this._severity = undefined;
-      this._acceptedValues.internalValue = undefined;
-      this._businessQuery.internalValue = undefined;
-      this._businessRule.internalValue = undefined;
-      this._empty.internalValue = undefined;
-      this._freshness.internalValue = undefined;
-      this._maxValue.internalValue = undefined;
-      this._minMax.internalValue = undefined;
-      this._minValue.internalValue = undefined;
-      this._notNull.internalValue = undefined;
-      this._rejectedValues.internalValue = undefined;
-      this._relationships.internalValue = undefined;
-      this._relativeTime.internalValue = undefined;
-      this._unique.internalValue = undefined;
+      if (this.__acceptedValues !== undefined) this.__acceptedValues.internalValue = undefined;
+      if (this.__businessQuery !== undefined) this.__businessQuery.internalValue = undefined;
+      if (this.__businessRule !== undefined) this.__businessRule.internalValue = undefined;
+      if (this.__empty !== undefined) this.__empty.internalValue = undefined;
+      if (this.__freshness !== undefined) this.__freshness.internalValue = undefined;
+      if (this.__maxValue !== undefined) this.__maxValue.internalValue = undefined;
+      if (this.__minMax !== undefined) this.__minMax.internalValue = undefined;
+      if (this.__minValue !== undefined) this.__minValue.internalValue = undefined;
+      if (this.__notNull !== undefined) this.__notNull.internalValue = undefined;
+      if (this.__rejectedValues !== undefined) this.__rejectedValues.internalValue = undefined;
+      if (this.__relationships !== undefined) this.__relationships.internalValue = undefined;
+      if (this.__relativeTime !== undefined) this.__relativeTime.internalValue = undefined;
+      if (this.__unique !== undefined) this.__unique.internalValue = undefined;
     }
     else if (cdktf.Tokenization.isResolvable(value)) {
       this.isEmptyObject = false;
@@ -2123,19 +2123,19 @@ export class SqlTestDeploymentRuleQueryConfigTestsOutputReference extends cdktf.
       this._description = value.description;
       this._name = value.name;
       this._severity = value.severity;
-      this._acceptedValues.internalValue = value.acceptedValues;
-      this._businessQuery.internalValue = value.businessQuery;
-      this._businessRule.internalValue = value.businessRule;
-      this._empty.internalValue = value.empty;
-      this._freshness.internalValue = value.freshness;
-      this._maxValue.internalValue = value.maxValue;
-      this._minMax.internalValue = value.minMax;
-      this._minValue.internalValue = value.minValue;
-      this._notNull.internalValue = value.notNull;
-      this._rejectedValues.internalValue = value.rejectedValues;
-      this._relationships.internalValue = value.relationships;
-      this._relativeTime.internalValue = value.relativeTime;
-      this._unique.internalValue = value.unique;
+      if (value.acceptedValues !== undefined || this.__acceptedValues !== undefined) this._acceptedValues.internalValue = value.acceptedValues;
+      if (value.businessQuery !== undefined || this.__businessQuery !== undefined) this._businessQuery.internalValue = value.businessQuery;
+      if (value.businessRule !== undefined || this.__businessRule !== undefined) this._businessRule.internalValue = value.businessRule;
+      if (value.empty !== undefined || this.__empty !== undefined) this._empty.internalValue = value.empty;
+      if (value.freshness !== undefined || this.__freshness !== undefined) this._freshness.internalValue = value.freshness;
+      if (value.maxValue !== undefined || this.__maxValue !== undefined) this._maxValue.internalValue = value.maxValue;
+      if (value.minMax !== undefined || this.__minMax !== undefined) this._minMax.internalValue = value.minMax;
+      if (value.minValue !== undefined || this.__minValue !== undefined) this._minValue.internalValue = value.minValue;
+      if (value.notNull !== undefined || this.__notNull !== undefined) this._notNull.internalValue = value.notNull;
+      if (value.rejectedValues !== undefined || this.__rejectedValues !== undefined) this._rejectedValues.internalValue = value.rejectedValues;
+      if (value.relationships !== undefined || this.__relationships !== undefined) this._relationships.internalValue = value.relationships;
+      if (value.relativeTime !== undefined || this.__relativeTime !== undefined) this._relativeTime.internalValue = value.relativeTime;
+      if (value.unique !== undefined || this.__unique !== undefined) this._unique.internalValue = value.unique;
     }
   }
 
@@ -2185,175 +2185,214 @@ export class SqlTestDeploymentRuleQueryConfigTestsOutputReference extends cdktf.
   }
 
   // accepted_values - computed: false, optional: false, required: true
-  private _acceptedValues = new SqlTestDeploymentRuleQueryConfigTestsAcceptedValuesOutputReference(this, "accepted_values");
+  private __acceptedValues?: SqlTestDeploymentRuleQueryConfigTestsAcceptedValuesOutputReference;
+  private get _acceptedValues(): SqlTestDeploymentRuleQueryConfigTestsAcceptedValuesOutputReference {
+    return this.__acceptedValues ??= new SqlTestDeploymentRuleQueryConfigTestsAcceptedValuesOutputReference(this, "accepted_values");
+  }
   public get acceptedValues() {
     return this._acceptedValues;
   }
   public putAcceptedValues(value: SqlTestDeploymentRuleQueryConfigTestsAcceptedValues) {
-    this._acceptedValues.internalValue = value;
+    if (value !== undefined || this.__acceptedValues !== undefined) this._acceptedValues.internalValue = value;
   }
   // Temporarily expose input value. Use with caution.
   public get acceptedValuesInput() {
-    return this._acceptedValues.internalValue;
+    return this.__acceptedValues?.internalValue;
   }
 
   // business_query - computed: false, optional: false, required: true
-  private _businessQuery = new SqlTestDeploymentRuleQueryConfigTestsBusinessQueryOutputReference(this, "business_query");
+  private __businessQuery?: SqlTestDeploymentRuleQueryConfigTestsBusinessQueryOutputReference;
+  private get _businessQuery(): SqlTestDeploymentRuleQueryConfigTestsBusinessQueryOutputReference {
+    return this.__businessQuery ??= new SqlTestDeploymentRuleQueryConfigTestsBusinessQueryOutputReference(this, "business_query");
+  }
   public get businessQuery() {
     return this._businessQuery;
   }
   public putBusinessQuery(value: SqlTestDeploymentRuleQueryConfigTestsBusinessQuery) {
-    this._businessQuery.internalValue = value;
+    if (value !== undefined || this.__businessQuery !== undefined) this._businessQuery.internalValue = value;
   }
   // Temporarily expose input value. Use with caution.
   public get businessQueryInput() {
-    return this._businessQuery.internalValue;
+    return this.__businessQuery?.internalValue;
   }
 
   // business_rule - computed: false, optional: false, required: true
-  private _businessRule = new SqlTestDeploymentRuleQueryConfigTestsBusinessRuleOutputReference(this, "business_rule");
+  private __businessRule?: SqlTestDeploymentRuleQueryConfigTestsBusinessRuleOutputReference;
+  private get _businessRule(): SqlTestDeploymentRuleQueryConfigTestsBusinessRuleOutputReference {
+    return this.__businessRule ??= new SqlTestDeploymentRuleQueryConfigTestsBusinessRuleOutputReference(this, "business_rule");
+  }
   public get businessRule() {
     return this._businessRule;
   }
   public putBusinessRule(value: SqlTestDeploymentRuleQueryConfigTestsBusinessRule) {
-    this._businessRule.internalValue = value;
+    if (value !== undefined || this.__businessRule !== undefined) this._businessRule.internalValue = value;
   }
   // Temporarily expose input value. Use with caution.
   public get businessRuleInput() {
-    return this._businessRule.internalValue;
+    return this.__businessRule?.internalValue;
   }
 
   // empty - computed: false, optional: false, required: true
-  private _empty = new SqlTestDeploymentRuleQueryConfigTestsEmptyOutputReference(this, "empty");
+  private __empty?: SqlTestDeploymentRuleQueryConfigTestsEmptyOutputReference;
+  private get _empty(): SqlTestDeploymentRuleQueryConfigTestsEmptyOutputReference {
+    return this.__empty ??= new SqlTestDeploymentRuleQueryConfigTestsEmptyOutputReference(this, "empty");
+  }
   public get empty() {
     return this._empty;
   }
   public putEmpty(value: SqlTestDeploymentRuleQueryConfigTestsEmpty) {
-    this._empty.internalValue = value;
+    if (value !== undefined || this.__empty !== undefined) this._empty.internalValue = value;
   }
   // Temporarily expose input value. Use with caution.
   public get emptyInput() {
-    return this._empty.internalValue;
+    return this.__empty?.internalValue;
   }
 
   // freshness - computed: false, optional: true, required: false
-  private _freshness = new SqlTestDeploymentRuleQueryConfigTestsFreshnessOutputReference(this, "freshness");
+  private __freshness?: SqlTestDeploymentRuleQueryConfigTestsFreshnessOutputReference;
+  private get _freshness(): SqlTestDeploymentRuleQueryConfigTestsFreshnessOutputReference {
+    return this.__freshness ??= new SqlTestDeploymentRuleQueryConfigTestsFreshnessOutputReference(this, "freshness");
+  }
   public get freshness() {
     return this._freshness;
   }
   public putFreshness(value: SqlTestDeploymentRuleQueryConfigTestsFreshness) {
-    this._freshness.internalValue = value;
+    if (value !== undefined || this.__freshness !== undefined) this._freshness.internalValue = value;
   }
   public resetFreshness() {
-    this._freshness.internalValue = undefined;
+    if (this.__freshness !== undefined) this.__freshness.internalValue = undefined;
   }
   // Temporarily expose input value. Use with caution.
   public get freshnessInput() {
-    return this._freshness.internalValue;
+    return this.__freshness?.internalValue;
   }
 
   // max_value - computed: false, optional: false, required: true
-  private _maxValue = new SqlTestDeploymentRuleQueryConfigTestsMaxValueOutputReference(this, "max_value");
+  private __maxValue?: SqlTestDeploymentRuleQueryConfigTestsMaxValueOutputReference;
+  private get _maxValue(): SqlTestDeploymentRuleQueryConfigTestsMaxValueOutputReference {
+    return this.__maxValue ??= new SqlTestDeploymentRuleQueryConfigTestsMaxValueOutputReference(this, "max_value");
+  }
   public get maxValue() {
     return this._maxValue;
   }
   public putMaxValue(value: SqlTestDeploymentRuleQueryConfigTestsMaxValue) {
-    this._maxValue.internalValue = value;
+    if (value !== undefined || this.__maxValue !== undefined) this._maxValue.internalValue = value;
   }
   // Temporarily expose input value. Use with caution.
   public get maxValueInput() {
-    return this._maxValue.internalValue;
+    return this.__maxValue?.internalValue;
   }
 
   // min_max - computed: false, optional: false, required: true
-  private _minMax = new SqlTestDeploymentRuleQueryConfigTestsMinMaxOutputReference(this, "min_max");
+  private __minMax?: SqlTestDeploymentRuleQueryConfigTestsMinMaxOutputReference;
+  private get _minMax(): SqlTestDeploymentRuleQueryConfigTestsMinMaxOutputReference {
+    return this.__minMax ??= new SqlTestDeploymentRuleQueryConfigTestsMinMaxOutputReference(this, "min_max");
+  }
   public get minMax() {
     return this._minMax;
   }
   public putMinMax(value: SqlTestDeploymentRuleQueryConfigTestsMinMax) {
-    this._minMax.internalValue = value;
+    if (value !== undefined || this.__minMax !== undefined) this._minMax.internalValue = value;
   }
   // Temporarily expose input value. Use with caution.
   public get minMaxInput() {
-    return this._minMax.internalValue;
+    return this.__minMax?.internalValue;
   }
 
   // min_value - computed: false, optional: false, required: true
-  private _minValue = new SqlTestDeploymentRuleQueryConfigTestsMinValueOutputReference(this, "min_value");
+  private __minValue?: SqlTestDeploymentRuleQueryConfigTestsMinValueOutputReference;
+  private get _minValue(): SqlTestDeploymentRuleQueryConfigTestsMinValueOutputReference {
+    return this.__minValue ??= new SqlTestDeploymentRuleQueryConfigTestsMinValueOutputReference(this, "min_value");
+  }
   public get minValue() {
     return this._minValue;
   }
   public putMinValue(value: SqlTestDeploymentRuleQueryConfigTestsMinValue) {
-    this._minValue.internalValue = value;
+    if (value !== undefined || this.__minValue !== undefined) this._minValue.internalValue = value;
   }
   // Temporarily expose input value. Use with caution.
   public get minValueInput() {
-    return this._minValue.internalValue;
+    return this.__minValue?.internalValue;
   }
 
   // not_null - computed: false, optional: false, required: true
-  private _notNull = new SqlTestDeploymentRuleQueryConfigTestsNotNullOutputReference(this, "not_null");
+  private __notNull?: SqlTestDeploymentRuleQueryConfigTestsNotNullOutputReference;
+  private get _notNull(): SqlTestDeploymentRuleQueryConfigTestsNotNullOutputReference {
+    return this.__notNull ??= new SqlTestDeploymentRuleQueryConfigTestsNotNullOutputReference(this, "not_null");
+  }
   public get notNull() {
     return this._notNull;
   }
   public putNotNull(value: SqlTestDeploymentRuleQueryConfigTestsNotNull) {
-    this._notNull.internalValue = value;
+    if (value !== undefined || this.__notNull !== undefined) this._notNull.internalValue = value;
   }
   // Temporarily expose input value. Use with caution.
   public get notNullInput() {
-    return this._notNull.internalValue;
+    return this.__notNull?.internalValue;
   }
 
   // rejected_values - computed: false, optional: false, required: true
-  private _rejectedValues = new SqlTestDeploymentRuleQueryConfigTestsRejectedValuesOutputReference(this, "rejected_values");
+  private __rejectedValues?: SqlTestDeploymentRuleQueryConfigTestsRejectedValuesOutputReference;
+  private get _rejectedValues(): SqlTestDeploymentRuleQueryConfigTestsRejectedValuesOutputReference {
+    return this.__rejectedValues ??= new SqlTestDeploymentRuleQueryConfigTestsRejectedValuesOutputReference(this, "rejected_values");
+  }
   public get rejectedValues() {
     return this._rejectedValues;
   }
   public putRejectedValues(value: SqlTestDeploymentRuleQueryConfigTestsRejectedValues) {
-    this._rejectedValues.internalValue = value;
+    if (value !== undefined || this.__rejectedValues !== undefined) this._rejectedValues.internalValue = value;
   }
   // Temporarily expose input value. Use with caution.
   public get rejectedValuesInput() {
-    return this._rejectedValues.internalValue;
+    return this.__rejectedValues?.internalValue;
   }
 
   // relationships - computed: false, optional: false, required: true
-  private _relationships = new SqlTestDeploymentRuleQueryConfigTestsRelationshipsOutputReference(this, "relationships");
+  private __relationships?: SqlTestDeploymentRuleQueryConfigTestsRelationshipsOutputReference;
+  private get _relationships(): SqlTestDeploymentRuleQueryConfigTestsRelationshipsOutputReference {
+    return this.__relationships ??= new SqlTestDeploymentRuleQueryConfigTestsRelationshipsOutputReference(this, "relationships");
+  }
   public get relationships() {
     return this._relationships;
   }
   public putRelationships(value: SqlTestDeploymentRuleQueryConfigTestsRelationships) {
-    this._relationships.internalValue = value;
+    if (value !== undefined || this.__relationships !== undefined) this._relationships.internalValue = value;
   }
   // Temporarily expose input value. Use with caution.
   public get relationshipsInput() {
-    return this._relationships.internalValue;
+    return this.__relationships?.internalValue;
   }
 
   // relative_time - computed: false, optional: false, required: true
-  private _relativeTime = new SqlTestDeploymentRuleQueryConfigTestsRelativeTimeOutputReference(this, "relative_time");
+  private __relativeTime?: SqlTestDeploymentRuleQueryConfigTestsRelativeTimeOutputReference;
+  private get _relativeTime(): SqlTestDeploymentRuleQueryConfigTestsRelativeTimeOutputReference {
+    return this.__relativeTime ??= new SqlTestDeploymentRuleQueryConfigTestsRelativeTimeOutputReference(this, "relative_time");
+  }
   public get relativeTime() {
     return this._relativeTime;
   }
   public putRelativeTime(value: SqlTestDeploymentRuleQueryConfigTestsRelativeTime) {
-    this._relativeTime.internalValue = value;
+    if (value !== undefined || this.__relativeTime !== undefined) this._relativeTime.internalValue = value;
   }
   // Temporarily expose input value. Use with caution.
   public get relativeTimeInput() {
-    return this._relativeTime.internalValue;
+    return this.__relativeTime?.internalValue;
   }
 
   // unique - computed: false, optional: false, required: true
-  private _unique = new SqlTestDeploymentRuleQueryConfigTestsUniqueOutputReference(this, "unique");
+  private __unique?: SqlTestDeploymentRuleQueryConfigTestsUniqueOutputReference;
+  private get _unique(): SqlTestDeploymentRuleQueryConfigTestsUniqueOutputReference {
+    return this.__unique ??= new SqlTestDeploymentRuleQueryConfigTestsUniqueOutputReference(this, "unique");
+  }
   public get unique() {
     return this._unique;
   }
   public putUnique(value: SqlTestDeploymentRuleQueryConfigTestsUnique) {
-    this._unique.internalValue = value;
+    if (value !== undefined || this.__unique !== undefined) this._unique.internalValue = value;
   }
   // Temporarily expose input value. Use with caution.
   public get uniqueInput() {
-    return this._unique.internalValue;
+    return this.__unique?.internalValue;
   }
 }
 
@@ -2537,9 +2576,9 @@ export class SqlTestDeploymentRuleQueryConfigOutputReference extends cdktf.Compl
       hasAnyValues = true;
       internalValueResult.timezone = this._timezone;
     }
-    if (this._tests?.internalValue !== undefined) {
+    if (this.__tests?.internalValue !== undefined) {
       hasAnyValues = true;
-      internalValueResult.tests = this._tests?.internalValue;
+      internalValueResult.tests = this.__tests?.internalValue;
     }
     return hasAnyValues ? internalValueResult : undefined;
   }
@@ -2555,7 +2594,7 @@ export class SqlTestDeploymentRuleQueryConfigOutputReference extends cdktf.Compl
       this._saveFailures = undefined;
       this._severity = undefined;
       this._timezone = undefined;
-      this._tests.internalValue = undefined;
+      if (this.__tests !== undefined) this.__tests.internalValue = undefined;
     }
     else if (cdktf.Tokenization.isResolvable(value)) {
       this.isEmptyObject = false;
@@ -2571,7 +2610,7 @@ export class SqlTestDeploymentRuleQueryConfigOutputReference extends cdktf.Compl
       this._saveFailures = value.saveFailures;
       this._severity = value.severity;
       this._timezone = value.timezone;
-      this._tests.internalValue = value.tests;
+      if (value.tests !== undefined || this.__tests !== undefined) this._tests.internalValue = value.tests;
     }
   }
 
@@ -2685,16 +2724,19 @@ export class SqlTestDeploymentRuleQueryConfigOutputReference extends cdktf.Compl
   }
 
   // tests - computed: false, optional: false, required: true
-  private _tests = new SqlTestDeploymentRuleQueryConfigTestsList(this, "tests", false);
+  private __tests?: SqlTestDeploymentRuleQueryConfigTestsList;
+  private get _tests(): SqlTestDeploymentRuleQueryConfigTestsList {
+    return this.__tests ??= new SqlTestDeploymentRuleQueryConfigTestsList(this, "tests", false);
+  }
   public get tests() {
     return this._tests;
   }
   public putTests(value: SqlTestDeploymentRuleQueryConfigTests[] | cdktf.IResolvable) {
-    this._tests.internalValue = value;
+    if (value !== undefined || this.__tests !== undefined) this._tests.internalValue = value;
   }
   // Temporarily expose input value. Use with caution.
   public get testsInput() {
-    return this._tests.internalValue;
+    return this.__tests?.internalValue;
   }
 }
 export interface SqlTestDeploymentRuleStaticConfigTestsAcceptedValues {
@@ -4472,57 +4514,57 @@ export class SqlTestDeploymentRuleStaticConfigTestsOutputReference extends cdktf
       hasAnyValues = true;
       internalValueResult.severity = this._severity;
     }
-    if (this._acceptedValues?.internalValue !== undefined) {
+    if (this.__acceptedValues?.internalValue !== undefined) {
       hasAnyValues = true;
-      internalValueResult.acceptedValues = this._acceptedValues?.internalValue;
+      internalValueResult.acceptedValues = this.__acceptedValues?.internalValue;
     }
-    if (this._businessQuery?.internalValue !== undefined) {
+    if (this.__businessQuery?.internalValue !== undefined) {
       hasAnyValues = true;
-      internalValueResult.businessQuery = this._businessQuery?.internalValue;
+      internalValueResult.businessQuery = this.__businessQuery?.internalValue;
     }
-    if (this._businessRule?.internalValue !== undefined) {
+    if (this.__businessRule?.internalValue !== undefined) {
       hasAnyValues = true;
-      internalValueResult.businessRule = this._businessRule?.internalValue;
+      internalValueResult.businessRule = this.__businessRule?.internalValue;
     }
-    if (this._empty?.internalValue !== undefined) {
+    if (this.__empty?.internalValue !== undefined) {
       hasAnyValues = true;
-      internalValueResult.empty = this._empty?.internalValue;
+      internalValueResult.empty = this.__empty?.internalValue;
     }
-    if (this._freshness?.internalValue !== undefined) {
+    if (this.__freshness?.internalValue !== undefined) {
       hasAnyValues = true;
-      internalValueResult.freshness = this._freshness?.internalValue;
+      internalValueResult.freshness = this.__freshness?.internalValue;
     }
-    if (this._maxValue?.internalValue !== undefined) {
+    if (this.__maxValue?.internalValue !== undefined) {
       hasAnyValues = true;
-      internalValueResult.maxValue = this._maxValue?.internalValue;
+      internalValueResult.maxValue = this.__maxValue?.internalValue;
     }
-    if (this._minMax?.internalValue !== undefined) {
+    if (this.__minMax?.internalValue !== undefined) {
       hasAnyValues = true;
-      internalValueResult.minMax = this._minMax?.internalValue;
+      internalValueResult.minMax = this.__minMax?.internalValue;
     }
-    if (this._minValue?.internalValue !== undefined) {
+    if (this.__minValue?.internalValue !== undefined) {
       hasAnyValues = true;
-      internalValueResult.minValue = this._minValue?.internalValue;
+      internalValueResult.minValue = this.__minValue?.internalValue;
     }
-    if (this._notNull?.internalValue !== undefined) {
+    if (this.__notNull?.internalValue !== undefined) {
       hasAnyValues = true;
-      internalValueResult.notNull = this._notNull?.internalValue;
+      internalValueResult.notNull = this.__notNull?.internalValue;
     }
-    if (this._rejectedValues?.internalValue !== undefined) {
+    if (this.__rejectedValues?.internalValue !== undefined) {
       hasAnyValues = true;
-      internalValueResult.rejectedValues = this._rejectedValues?.internalValue;
+      internalValueResult.rejectedValues = this.__rejectedValues?.internalValue;
     }
-    if (this._relationships?.internalValue !== undefined) {
+    if (this.__relationships?.internalValue !== undefined) {
       hasAnyValues = true;
-      internalValueResult.relationships = this._relationships?.internalValue;
+      internalValueResult.relationships = this.__relationships?.internalValue;
     }
-    if (this._relativeTime?.internalValue !== undefined) {
+    if (this.__relativeTime?.internalValue !== undefined) {
       hasAnyValues = true;
-      internalValueResult.relativeTime = this._relativeTime?.internalValue;
+      internalValueResult.relativeTime = this.__relativeTime?.internalValue;
     }
-    if (this._unique?.internalValue !== undefined) {
+    if (this.__unique?.internalValue !== undefined) {
       hasAnyValues = true;
-      internalValueResult.unique = this._unique?.internalValue;
+      internalValueResult.unique = this.__unique?.internalValue;
     }
     return hasAnyValues ? internalValueResult : undefined;
   }
@@ -4534,19 +4576,19 @@ export class SqlTestDeploymentRuleStaticConfigTestsOutputReference extends cdktf
       this._description = undefined;
       this._name = undefined;
       this._severity = undefined;
-      this._acceptedValues.internalValue = undefined;
-      this._businessQuery.internalValue = undefined;
-      this._businessRule.internalValue = undefined;
-      this._empty.internalValue = undefined;
-      this._freshness.internalValue = undefined;
-      this._maxValue.internalValue = undefined;
-      this._minMax.internalValue = undefined;
-      this._minValue.internalValue = undefined;
-      this._notNull.internalValue = undefined;
-      this._rejectedValues.internalValue = undefined;
-      this._relationships.internalValue = undefined;
-      this._relativeTime.internalValue = undefined;
-      this._unique.internalValue = undefined;
+      if (this.__acceptedValues !== undefined) this.__acceptedValues.internalValue = undefined;
+      if (this.__businessQuery !== undefined) this.__businessQuery.internalValue = undefined;
+      if (this.__businessRule !== undefined) this.__businessRule.internalValue = undefined;
+      if (this.__empty !== undefined) this.__empty.internalValue = undefined;
+      if (this.__freshness !== undefined) this.__freshness.internalValue = undefined;
+      if (this.__maxValue !== undefined) this.__maxValue.internalValue = undefined;
+      if (this.__minMax !== undefined) this.__minMax.internalValue = undefined;
+      if (this.__minValue !== undefined) this.__minValue.internalValue = undefined;
+      if (this.__notNull !== undefined) this.__notNull.internalValue = undefined;
+      if (this.__rejectedValues !== undefined) this.__rejectedValues.internalValue = undefined;
+      if (this.__relationships !== undefined) this.__relationships.internalValue = undefined;
+      if (this.__relativeTime !== undefined) this.__relativeTime.internalValue = undefined;
+      if (this.__unique !== undefined) this.__unique.internalValue = undefined;
     }
     else if (cdktf.Tokenization.isResolvable(value)) {
       this.isEmptyObject = false;
@@ -4558,19 +4600,19 @@ export class SqlTestDeploymentRuleStaticConfigTestsOutputReference extends cdktf
       this._description = value.description;
       this._name = value.name;
       this._severity = value.severity;
-      this._acceptedValues.internalValue = value.acceptedValues;
-      this._businessQuery.internalValue = value.businessQuery;
-      this._businessRule.internalValue = value.businessRule;
-      this._empty.internalValue = value.empty;
-      this._freshness.internalValue = value.freshness;
-      this._maxValue.internalValue = value.maxValue;
-      this._minMax.internalValue = value.minMax;
-      this._minValue.internalValue = value.minValue;
-      this._notNull.internalValue = value.notNull;
-      this._rejectedValues.internalValue = value.rejectedValues;
-      this._relationships.internalValue = value.relationships;
-      this._relativeTime.internalValue = value.relativeTime;
-      this._unique.internalValue = value.unique;
+      if (value.acceptedValues !== undefined || this.__acceptedValues !== undefined) this._acceptedValues.internalValue = value.acceptedValues;
+      if (value.businessQuery !== undefined || this.__businessQuery !== undefined) this._businessQuery.internalValue = value.businessQuery;
+      if (value.businessRule !== undefined || this.__businessRule !== undefined) this._businessRule.internalValue = value.businessRule;
+      if (value.empty !== undefined || this.__empty !== undefined) this._empty.internalValue = value.empty;
+      if (value.freshness !== undefined || this.__freshness !== undefined) this._freshness.internalValue = value.freshness;
+      if (value.maxValue !== undefined || this.__maxValue !== undefined) this._maxValue.internalValue = value.maxValue;
+      if (value.minMax !== undefined || this.__minMax !== undefined) this._minMax.internalValue = value.minMax;
+      if (value.minValue !== undefined || this.__minValue !== undefined) this._minValue.internalValue = value.minValue;
+      if (value.notNull !== undefined || this.__notNull !== undefined) this._notNull.internalValue = value.notNull;
+      if (value.rejectedValues !== undefined || this.__rejectedValues !== undefined) this._rejectedValues.internalValue = value.rejectedValues;
+      if (value.relationships !== undefined || this.__relationships !== undefined) this._relationships.internalValue = value.relationships;
+      if (value.relativeTime !== undefined || this.__relativeTime !== undefined) this._relativeTime.internalValue = value.relativeTime;
+      if (value.unique !== undefined || this.__unique !== undefined) this._unique.internalValue = value.unique;
     }
   }
 
@@ -4620,175 +4662,214 @@ export class SqlTestDeploymentRuleStaticConfigTestsOutputReference extends cdktf
   }
 
   // accepted_values - computed: false, optional: false, required: true
-  private _acceptedValues = new SqlTestDeploymentRuleStaticConfigTestsAcceptedValuesOutputReference(this, "accepted_values");
+  private __acceptedValues?: SqlTestDeploymentRuleStaticConfigTestsAcceptedValuesOutputReference;
+  private get _acceptedValues(): SqlTestDeploymentRuleStaticConfigTestsAcceptedValuesOutputReference {
+    return this.__acceptedValues ??= new SqlTestDeploymentRuleStaticConfigTestsAcceptedValuesOutputReference(this, "accepted_values");
+  }
   public get acceptedValues() {
     return this._acceptedValues;
   }
   public putAcceptedValues(value: SqlTestDeploymentRuleStaticConfigTestsAcceptedValues) {
-    this._acceptedValues.internalValue = value;
+    if (value !== undefined || this.__acceptedValues !== undefined) this._acceptedValues.internalValue = value;
   }
   // Temporarily expose input value. Use with caution.
   public get acceptedValuesInput() {
-    return this._acceptedValues.internalValue;
+    return this.__acceptedValues?.internalValue;
   }
 
   // business_query - computed: false, optional: false, required: true
-  private _businessQuery = new SqlTestDeploymentRuleStaticConfigTestsBusinessQueryOutputReference(this, "business_query");
+  private __businessQuery?: SqlTestDeploymentRuleStaticConfigTestsBusinessQueryOutputReference;
+  private get _businessQuery(): SqlTestDeploymentRuleStaticConfigTestsBusinessQueryOutputReference {
+    return this.__businessQuery ??= new SqlTestDeploymentRuleStaticConfigTestsBusinessQueryOutputReference(this, "business_query");
+  }
   public get businessQuery() {
     return this._businessQuery;
   }
   public putBusinessQuery(value: SqlTestDeploymentRuleStaticConfigTestsBusinessQuery) {
-    this._businessQuery.internalValue = value;
+    if (value !== undefined || this.__businessQuery !== undefined) this._businessQuery.internalValue = value;
   }
   // Temporarily expose input value. Use with caution.
   public get businessQueryInput() {
-    return this._businessQuery.internalValue;
+    return this.__businessQuery?.internalValue;
   }
 
   // business_rule - computed: false, optional: false, required: true
-  private _businessRule = new SqlTestDeploymentRuleStaticConfigTestsBusinessRuleOutputReference(this, "business_rule");
+  private __businessRule?: SqlTestDeploymentRuleStaticConfigTestsBusinessRuleOutputReference;
+  private get _businessRule(): SqlTestDeploymentRuleStaticConfigTestsBusinessRuleOutputReference {
+    return this.__businessRule ??= new SqlTestDeploymentRuleStaticConfigTestsBusinessRuleOutputReference(this, "business_rule");
+  }
   public get businessRule() {
     return this._businessRule;
   }
   public putBusinessRule(value: SqlTestDeploymentRuleStaticConfigTestsBusinessRule) {
-    this._businessRule.internalValue = value;
+    if (value !== undefined || this.__businessRule !== undefined) this._businessRule.internalValue = value;
   }
   // Temporarily expose input value. Use with caution.
   public get businessRuleInput() {
-    return this._businessRule.internalValue;
+    return this.__businessRule?.internalValue;
   }
 
   // empty - computed: false, optional: false, required: true
-  private _empty = new SqlTestDeploymentRuleStaticConfigTestsEmptyOutputReference(this, "empty");
+  private __empty?: SqlTestDeploymentRuleStaticConfigTestsEmptyOutputReference;
+  private get _empty(): SqlTestDeploymentRuleStaticConfigTestsEmptyOutputReference {
+    return this.__empty ??= new SqlTestDeploymentRuleStaticConfigTestsEmptyOutputReference(this, "empty");
+  }
   public get empty() {
     return this._empty;
   }
   public putEmpty(value: SqlTestDeploymentRuleStaticConfigTestsEmpty) {
-    this._empty.internalValue = value;
+    if (value !== undefined || this.__empty !== undefined) this._empty.internalValue = value;
   }
   // Temporarily expose input value. Use with caution.
   public get emptyInput() {
-    return this._empty.internalValue;
+    return this.__empty?.internalValue;
   }
 
   // freshness - computed: false, optional: true, required: false
-  private _freshness = new SqlTestDeploymentRuleStaticConfigTestsFreshnessOutputReference(this, "freshness");
+  private __freshness?: SqlTestDeploymentRuleStaticConfigTestsFreshnessOutputReference;
+  private get _freshness(): SqlTestDeploymentRuleStaticConfigTestsFreshnessOutputReference {
+    return this.__freshness ??= new SqlTestDeploymentRuleStaticConfigTestsFreshnessOutputReference(this, "freshness");
+  }
   public get freshness() {
     return this._freshness;
   }
   public putFreshness(value: SqlTestDeploymentRuleStaticConfigTestsFreshness) {
-    this._freshness.internalValue = value;
+    if (value !== undefined || this.__freshness !== undefined) this._freshness.internalValue = value;
   }
   public resetFreshness() {
-    this._freshness.internalValue = undefined;
+    if (this.__freshness !== undefined) this.__freshness.internalValue = undefined;
   }
   // Temporarily expose input value. Use with caution.
   public get freshnessInput() {
-    return this._freshness.internalValue;
+    return this.__freshness?.internalValue;
   }
 
   // max_value - computed: false, optional: false, required: true
-  private _maxValue = new SqlTestDeploymentRuleStaticConfigTestsMaxValueOutputReference(this, "max_value");
+  private __maxValue?: SqlTestDeploymentRuleStaticConfigTestsMaxValueOutputReference;
+  private get _maxValue(): SqlTestDeploymentRuleStaticConfigTestsMaxValueOutputReference {
+    return this.__maxValue ??= new SqlTestDeploymentRuleStaticConfigTestsMaxValueOutputReference(this, "max_value");
+  }
   public get maxValue() {
     return this._maxValue;
   }
   public putMaxValue(value: SqlTestDeploymentRuleStaticConfigTestsMaxValue) {
-    this._maxValue.internalValue = value;
+    if (value !== undefined || this.__maxValue !== undefined) this._maxValue.internalValue = value;
   }
   // Temporarily expose input value. Use with caution.
   public get maxValueInput() {
-    return this._maxValue.internalValue;
+    return this.__maxValue?.internalValue;
   }
 
   // min_max - computed: false, optional: false, required: true
-  private _minMax = new SqlTestDeploymentRuleStaticConfigTestsMinMaxOutputReference(this, "min_max");
+  private __minMax?: SqlTestDeploymentRuleStaticConfigTestsMinMaxOutputReference;
+  private get _minMax(): SqlTestDeploymentRuleStaticConfigTestsMinMaxOutputReference {
+    return this.__minMax ??= new SqlTestDeploymentRuleStaticConfigTestsMinMaxOutputReference(this, "min_max");
+  }
   public get minMax() {
     return this._minMax;
   }
   public putMinMax(value: SqlTestDeploymentRuleStaticConfigTestsMinMax) {
-    this._minMax.internalValue = value;
+    if (value !== undefined || this.__minMax !== undefined) this._minMax.internalValue = value;
   }
   // Temporarily expose input value. Use with caution.
   public get minMaxInput() {
-    return this._minMax.internalValue;
+    return this.__minMax?.internalValue;
   }
 
   // min_value - computed: false, optional: false, required: true
-  private _minValue = new SqlTestDeploymentRuleStaticConfigTestsMinValueOutputReference(this, "min_value");
+  private __minValue?: SqlTestDeploymentRuleStaticConfigTestsMinValueOutputReference;
+  private get _minValue(): SqlTestDeploymentRuleStaticConfigTestsMinValueOutputReference {
+    return this.__minValue ??= new SqlTestDeploymentRuleStaticConfigTestsMinValueOutputReference(this, "min_value");
+  }
   public get minValue() {
     return this._minValue;
   }
   public putMinValue(value: SqlTestDeploymentRuleStaticConfigTestsMinValue) {
-    this._minValue.internalValue = value;
+    if (value !== undefined || this.__minValue !== undefined) this._minValue.internalValue = value;
   }
   // Temporarily expose input value. Use with caution.
   public get minValueInput() {
-    return this._minValue.internalValue;
+    return this.__minValue?.internalValue;
   }
 
   // not_null - computed: false, optional: false, required: true
-  private _notNull = new SqlTestDeploymentRuleStaticConfigTestsNotNullOutputReference(this, "not_null");
+  private __notNull?: SqlTestDeploymentRuleStaticConfigTestsNotNullOutputReference;
+  private get _notNull(): SqlTestDeploymentRuleStaticConfigTestsNotNullOutputReference {
+    return this.__notNull ??= new SqlTestDeploymentRuleStaticConfigTestsNotNullOutputReference(this, "not_null");
+  }
   public get notNull() {
     return this._notNull;
   }
   public putNotNull(value: SqlTestDeploymentRuleStaticConfigTestsNotNull) {
-    this._notNull.internalValue = value;
+    if (value !== undefined || this.__notNull !== undefined) this._notNull.internalValue = value;
   }
   // Temporarily expose input value. Use with caution.
   public get notNullInput() {
-    return this._notNull.internalValue;
+    return this.__notNull?.internalValue;
   }
 
   // rejected_values - computed: false, optional: false, required: true
-  private _rejectedValues = new SqlTestDeploymentRuleStaticConfigTestsRejectedValuesOutputReference(this, "rejected_values");
+  private __rejectedValues?: SqlTestDeploymentRuleStaticConfigTestsRejectedValuesOutputReference;
+  private get _rejectedValues(): SqlTestDeploymentRuleStaticConfigTestsRejectedValuesOutputReference {
+    return this.__rejectedValues ??= new SqlTestDeploymentRuleStaticConfigTestsRejectedValuesOutputReference(this, "rejected_values");
+  }
   public get rejectedValues() {
     return this._rejectedValues;
   }
   public putRejectedValues(value: SqlTestDeploymentRuleStaticConfigTestsRejectedValues) {
-    this._rejectedValues.internalValue = value;
+    if (value !== undefined || this.__rejectedValues !== undefined) this._rejectedValues.internalValue = value;
   }
   // Temporarily expose input value. Use with caution.
   public get rejectedValuesInput() {
-    return this._rejectedValues.internalValue;
+    return this.__rejectedValues?.internalValue;
   }
 
   // relationships - computed: false, optional: false, required: true
-  private _relationships = new SqlTestDeploymentRuleStaticConfigTestsRelationshipsOutputReference(this, "relationships");
+  private __relationships?: SqlTestDeploymentRuleStaticConfigTestsRelationshipsOutputReference;
+  private get _relationships(): SqlTestDeploymentRuleStaticConfigTestsRelationshipsOutputReference {
+    return this.__relationships ??= new SqlTestDeploymentRuleStaticConfigTestsRelationshipsOutputReference(this, "relationships");
+  }
   public get relationships() {
     return this._relationships;
   }
   public putRelationships(value: SqlTestDeploymentRuleStaticConfigTestsRelationships) {
-    this._relationships.internalValue = value;
+    if (value !== undefined || this.__relationships !== undefined) this._relationships.internalValue = value;
   }
   // Temporarily expose input value. Use with caution.
   public get relationshipsInput() {
-    return this._relationships.internalValue;
+    return this.__relationships?.internalValue;
   }
 
   // relative_time - computed: false, optional: false, required: true
-  private _relativeTime = new SqlTestDeploymentRuleStaticConfigTestsRelativeTimeOutputReference(this, "relative_time");
+  private __relativeTime?: SqlTestDeploymentRuleStaticConfigTestsRelativeTimeOutputReference;
+  private get _relativeTime(): SqlTestDeploymentRuleStaticConfigTestsRelativeTimeOutputReference {
+    return this.__relativeTime ??= new SqlTestDeploymentRuleStaticConfigTestsRelativeTimeOutputReference(this, "relative_time");
+  }
   public get relativeTime() {
     return this._relativeTime;
   }
   public putRelativeTime(value: SqlTestDeploymentRuleStaticConfigTestsRelativeTime) {
-    this._relativeTime.internalValue = value;
+    if (value !== undefined || this.__relativeTime !== undefined) this._relativeTime.internalValue = value;
   }
   // Temporarily expose input value. Use with caution.
   public get relativeTimeInput() {
-    return this._relativeTime.internalValue;
+    return this.__relativeTime?.internalValue;
   }
 
   // unique - computed: false, optional: false, required: true
-  private _unique = new SqlTestDeploymentRuleStaticConfigTestsUniqueOutputReference(this, "unique");
+  private __unique?: SqlTestDeploymentRuleStaticConfigTestsUniqueOutputReference;
+  private get _unique(): SqlTestDeploymentRuleStaticConfigTestsUniqueOutputReference {
+    return this.__unique ??= new SqlTestDeploymentRuleStaticConfigTestsUniqueOutputReference(this, "unique");
+  }
   public get unique() {
     return this._unique;
   }
   public putUnique(value: SqlTestDeploymentRuleStaticConfigTestsUnique) {
-    this._unique.internalValue = value;
+    if (value !== undefined || this.__unique !== undefined) this._unique.internalValue = value;
   }
   // Temporarily expose input value. Use with caution.
   public get uniqueInput() {
-    return this._unique.internalValue;
+    return this.__unique?.internalValue;
   }
 }
 
@@ -4957,9 +5038,9 @@ export class SqlTestDeploymentRuleStaticConfigOutputReference extends cdktf.Comp
       hasAnyValues = true;
       internalValueResult.timezone = this._timezone;
     }
-    if (this._tests?.internalValue !== undefined) {
+    if (this.__tests?.internalValue !== undefined) {
       hasAnyValues = true;
-      internalValueResult.tests = this._tests?.internalValue;
+      internalValueResult.tests = this.__tests?.internalValue;
     }
     return hasAnyValues ? internalValueResult : undefined;
   }
@@ -4974,7 +5055,7 @@ export class SqlTestDeploymentRuleStaticConfigOutputReference extends cdktf.Comp
       this._saveFailures = undefined;
       this._severity = undefined;
       this._timezone = undefined;
-      this._tests.internalValue = undefined;
+      if (this.__tests !== undefined) this.__tests.internalValue = undefined;
     }
     else if (cdktf.Tokenization.isResolvable(value)) {
       this.isEmptyObject = false;
@@ -4989,7 +5070,7 @@ export class SqlTestDeploymentRuleStaticConfigOutputReference extends cdktf.Comp
       this._saveFailures = value.saveFailures;
       this._severity = value.severity;
       this._timezone = value.timezone;
-      this._tests.internalValue = value.tests;
+      if (value.tests !== undefined || this.__tests !== undefined) this._tests.internalValue = value.tests;
     }
   }
 
@@ -5084,16 +5165,19 @@ export class SqlTestDeploymentRuleStaticConfigOutputReference extends cdktf.Comp
   }
 
   // tests - computed: false, optional: false, required: true
-  private _tests = new SqlTestDeploymentRuleStaticConfigTestsList(this, "tests", false);
+  private __tests?: SqlTestDeploymentRuleStaticConfigTestsList;
+  private get _tests(): SqlTestDeploymentRuleStaticConfigTestsList {
+    return this.__tests ??= new SqlTestDeploymentRuleStaticConfigTestsList(this, "tests", false);
+  }
   public get tests() {
     return this._tests;
   }
   public putTests(value: SqlTestDeploymentRuleStaticConfigTests[] | cdktf.IResolvable) {
-    this._tests.internalValue = value;
+    if (value !== undefined || this.__tests !== undefined) this._tests.internalValue = value;
   }
   // Temporarily expose input value. Use with caution.
   public get testsInput() {
-    return this._tests.internalValue;
+    return this.__tests?.internalValue;
   }
 }
 
@@ -5150,10 +5234,10 @@ export class SqlTestDeploymentRule extends cdktf.TerraformResource {
     });
     this._id = config.id;
     this._title = config.title;
-    this._exclusiveQueryConfig.internalValue = config.exclusiveQueryConfig;
-    this._exclusiveStaticConfig.internalValue = config.exclusiveStaticConfig;
-    this._queryConfig.internalValue = config.queryConfig;
-    this._staticConfig.internalValue = config.staticConfig;
+    if (config.exclusiveQueryConfig !== undefined || this.__exclusiveQueryConfig !== undefined) this._exclusiveQueryConfig.internalValue = config.exclusiveQueryConfig;
+    if (config.exclusiveStaticConfig !== undefined || this.__exclusiveStaticConfig !== undefined) this._exclusiveStaticConfig.internalValue = config.exclusiveStaticConfig;
+    if (config.queryConfig !== undefined || this.__queryConfig !== undefined) this._queryConfig.internalValue = config.queryConfig;
+    if (config.staticConfig !== undefined || this.__staticConfig !== undefined) this._staticConfig.internalValue = config.staticConfig;
   }
 
   // ==========
@@ -5190,64 +5274,76 @@ export class SqlTestDeploymentRule extends cdktf.TerraformResource {
   }
 
   // exclusive_query_config - computed: false, optional: true, required: false
-  private _exclusiveQueryConfig = new SqlTestDeploymentRuleExclusiveQueryConfigOutputReference(this, "exclusive_query_config");
+  private __exclusiveQueryConfig?: SqlTestDeploymentRuleExclusiveQueryConfigOutputReference;
+  private get _exclusiveQueryConfig(): SqlTestDeploymentRuleExclusiveQueryConfigOutputReference {
+    return this.__exclusiveQueryConfig ??= new SqlTestDeploymentRuleExclusiveQueryConfigOutputReference(this, "exclusive_query_config");
+  }
   public get exclusiveQueryConfig() {
     return this._exclusiveQueryConfig;
   }
   public putExclusiveQueryConfig(value: SqlTestDeploymentRuleExclusiveQueryConfig) {
-    this._exclusiveQueryConfig.internalValue = value;
+    if (value !== undefined || this.__exclusiveQueryConfig !== undefined) this._exclusiveQueryConfig.internalValue = value;
   }
   public resetExclusiveQueryConfig() {
-    this._exclusiveQueryConfig.internalValue = undefined;
+    if (this.__exclusiveQueryConfig !== undefined) this.__exclusiveQueryConfig.internalValue = undefined;
   }
   // Temporarily expose input value. Use with caution.
   public get exclusiveQueryConfigInput() {
-    return this._exclusiveQueryConfig.internalValue;
+    return this.__exclusiveQueryConfig?.internalValue;
   }
 
   // exclusive_static_config - computed: false, optional: false, required: true
-  private _exclusiveStaticConfig = new SqlTestDeploymentRuleExclusiveStaticConfigOutputReference(this, "exclusive_static_config");
+  private __exclusiveStaticConfig?: SqlTestDeploymentRuleExclusiveStaticConfigOutputReference;
+  private get _exclusiveStaticConfig(): SqlTestDeploymentRuleExclusiveStaticConfigOutputReference {
+    return this.__exclusiveStaticConfig ??= new SqlTestDeploymentRuleExclusiveStaticConfigOutputReference(this, "exclusive_static_config");
+  }
   public get exclusiveStaticConfig() {
     return this._exclusiveStaticConfig;
   }
   public putExclusiveStaticConfig(value: SqlTestDeploymentRuleExclusiveStaticConfig) {
-    this._exclusiveStaticConfig.internalValue = value;
+    if (value !== undefined || this.__exclusiveStaticConfig !== undefined) this._exclusiveStaticConfig.internalValue = value;
   }
   // Temporarily expose input value. Use with caution.
   public get exclusiveStaticConfigInput() {
-    return this._exclusiveStaticConfig.internalValue;
+    return this.__exclusiveStaticConfig?.internalValue;
   }
 
   // query_config - computed: false, optional: true, required: false
-  private _queryConfig = new SqlTestDeploymentRuleQueryConfigOutputReference(this, "query_config");
+  private __queryConfig?: SqlTestDeploymentRuleQueryConfigOutputReference;
+  private get _queryConfig(): SqlTestDeploymentRuleQueryConfigOutputReference {
+    return this.__queryConfig ??= new SqlTestDeploymentRuleQueryConfigOutputReference(this, "query_config");
+  }
   public get queryConfig() {
     return this._queryConfig;
   }
   public putQueryConfig(value: SqlTestDeploymentRuleQueryConfig) {
-    this._queryConfig.internalValue = value;
+    if (value !== undefined || this.__queryConfig !== undefined) this._queryConfig.internalValue = value;
   }
   public resetQueryConfig() {
-    this._queryConfig.internalValue = undefined;
+    if (this.__queryConfig !== undefined) this.__queryConfig.internalValue = undefined;
   }
   // Temporarily expose input value. Use with caution.
   public get queryConfigInput() {
-    return this._queryConfig.internalValue;
+    return this.__queryConfig?.internalValue;
   }
 
   // static_config - computed: false, optional: true, required: false
-  private _staticConfig = new SqlTestDeploymentRuleStaticConfigOutputReference(this, "static_config");
+  private __staticConfig?: SqlTestDeploymentRuleStaticConfigOutputReference;
+  private get _staticConfig(): SqlTestDeploymentRuleStaticConfigOutputReference {
+    return this.__staticConfig ??= new SqlTestDeploymentRuleStaticConfigOutputReference(this, "static_config");
+  }
   public get staticConfig() {
     return this._staticConfig;
   }
   public putStaticConfig(value: SqlTestDeploymentRuleStaticConfig) {
-    this._staticConfig.internalValue = value;
+    if (value !== undefined || this.__staticConfig !== undefined) this._staticConfig.internalValue = value;
   }
   public resetStaticConfig() {
-    this._staticConfig.internalValue = undefined;
+    if (this.__staticConfig !== undefined) this.__staticConfig.internalValue = undefined;
   }
   // Temporarily expose input value. Use with caution.
   public get staticConfigInput() {
-    return this._staticConfig.internalValue;
+    return this.__staticConfig?.internalValue;
   }
 
   // =========
@@ -5258,10 +5354,10 @@ export class SqlTestDeploymentRule extends cdktf.TerraformResource {
     return {
       id: cdktf.stringToTerraform(this._id),
       title: cdktf.stringToTerraform(this._title),
-      exclusive_query_config: sqlTestDeploymentRuleExclusiveQueryConfigToTerraform(this._exclusiveQueryConfig.internalValue),
-      exclusive_static_config: sqlTestDeploymentRuleExclusiveStaticConfigToTerraform(this._exclusiveStaticConfig.internalValue),
-      query_config: sqlTestDeploymentRuleQueryConfigToTerraform(this._queryConfig.internalValue),
-      static_config: sqlTestDeploymentRuleStaticConfigToTerraform(this._staticConfig.internalValue),
+      exclusive_query_config: sqlTestDeploymentRuleExclusiveQueryConfigToTerraform(this.__exclusiveQueryConfig?.internalValue),
+      exclusive_static_config: sqlTestDeploymentRuleExclusiveStaticConfigToTerraform(this.__exclusiveStaticConfig?.internalValue),
+      query_config: sqlTestDeploymentRuleQueryConfigToTerraform(this.__queryConfig?.internalValue),
+      static_config: sqlTestDeploymentRuleStaticConfigToTerraform(this.__staticConfig?.internalValue),
     };
   }
 
@@ -5280,25 +5376,25 @@ export class SqlTestDeploymentRule extends cdktf.TerraformResource {
         storageClassType: "string",
       },
       exclusive_query_config: {
-        value: sqlTestDeploymentRuleExclusiveQueryConfigToHclTerraform(this._exclusiveQueryConfig.internalValue),
+        value: sqlTestDeploymentRuleExclusiveQueryConfigToHclTerraform(this.__exclusiveQueryConfig?.internalValue),
         isBlock: true,
         type: "struct",
         storageClassType: "SqlTestDeploymentRuleExclusiveQueryConfig",
       },
       exclusive_static_config: {
-        value: sqlTestDeploymentRuleExclusiveStaticConfigToHclTerraform(this._exclusiveStaticConfig.internalValue),
+        value: sqlTestDeploymentRuleExclusiveStaticConfigToHclTerraform(this.__exclusiveStaticConfig?.internalValue),
         isBlock: true,
         type: "struct",
         storageClassType: "SqlTestDeploymentRuleExclusiveStaticConfig",
       },
       query_config: {
-        value: sqlTestDeploymentRuleQueryConfigToHclTerraform(this._queryConfig.internalValue),
+        value: sqlTestDeploymentRuleQueryConfigToHclTerraform(this.__queryConfig?.internalValue),
         isBlock: true,
         type: "struct",
         storageClassType: "SqlTestDeploymentRuleQueryConfig",
       },
       static_config: {
-        value: sqlTestDeploymentRuleStaticConfigToHclTerraform(this._staticConfig.internalValue),
+        value: sqlTestDeploymentRuleStaticConfigToHclTerraform(this.__staticConfig?.internalValue),
         isBlock: true,
         type: "struct",
         storageClassType: "SqlTestDeploymentRuleStaticConfig",

@@ -1558,49 +1558,49 @@ export class SqlTestPlatformOutputReference extends cdktf.ComplexObject {
       hasAnyValues = true;
       internalValueResult.integrationId = this._integrationId;
     }
-    if (this._columnStore?.internalValue !== undefined) {
+    if (this.__columnStore?.internalValue !== undefined) {
       hasAnyValues = true;
-      internalValueResult.columnStore = this._columnStore?.internalValue;
+      internalValueResult.columnStore = this.__columnStore?.internalValue;
     }
-    if (this._lakehouse?.internalValue !== undefined) {
+    if (this.__lakehouse?.internalValue !== undefined) {
       hasAnyValues = true;
-      internalValueResult.lakehouse = this._lakehouse?.internalValue;
+      internalValueResult.lakehouse = this.__lakehouse?.internalValue;
     }
-    if (this._mysqlLike?.internalValue !== undefined) {
+    if (this.__mysqlLike?.internalValue !== undefined) {
       hasAnyValues = true;
-      internalValueResult.mysqlLike = this._mysqlLike?.internalValue;
+      internalValueResult.mysqlLike = this.__mysqlLike?.internalValue;
     }
-    if (this._queryEngine?.internalValue !== undefined) {
+    if (this.__queryEngine?.internalValue !== undefined) {
       hasAnyValues = true;
-      internalValueResult.queryEngine = this._queryEngine?.internalValue;
+      internalValueResult.queryEngine = this.__queryEngine?.internalValue;
     }
-    if (this._relational?.internalValue !== undefined) {
+    if (this.__relational?.internalValue !== undefined) {
       hasAnyValues = true;
-      internalValueResult.relational = this._relational?.internalValue;
+      internalValueResult.relational = this.__relational?.internalValue;
     }
-    if (this._sqlModel?.internalValue !== undefined) {
+    if (this.__sqlModel?.internalValue !== undefined) {
       hasAnyValues = true;
-      internalValueResult.sqlModel = this._sqlModel?.internalValue;
+      internalValueResult.sqlModel = this.__sqlModel?.internalValue;
     }
-    if (this._transformCloud?.internalValue !== undefined) {
+    if (this.__transformCloud?.internalValue !== undefined) {
       hasAnyValues = true;
-      internalValueResult.transformCloud = this._transformCloud?.internalValue;
+      internalValueResult.transformCloud = this.__transformCloud?.internalValue;
     }
-    if (this._unknown?.internalValue !== undefined) {
+    if (this.__unknown?.internalValue !== undefined) {
       hasAnyValues = true;
-      internalValueResult.unknown = this._unknown?.internalValue;
+      internalValueResult.unknown = this.__unknown?.internalValue;
     }
-    if (this._warehouseAccount?.internalValue !== undefined) {
+    if (this.__warehouseAccount?.internalValue !== undefined) {
       hasAnyValues = true;
-      internalValueResult.warehouseAccount = this._warehouseAccount?.internalValue;
+      internalValueResult.warehouseAccount = this.__warehouseAccount?.internalValue;
     }
-    if (this._warehouseCluster?.internalValue !== undefined) {
+    if (this.__warehouseCluster?.internalValue !== undefined) {
       hasAnyValues = true;
-      internalValueResult.warehouseCluster = this._warehouseCluster?.internalValue;
+      internalValueResult.warehouseCluster = this.__warehouseCluster?.internalValue;
     }
-    if (this._warehouseProject?.internalValue !== undefined) {
+    if (this.__warehouseProject?.internalValue !== undefined) {
       hasAnyValues = true;
-      internalValueResult.warehouseProject = this._warehouseProject?.internalValue;
+      internalValueResult.warehouseProject = this.__warehouseProject?.internalValue;
     }
     return hasAnyValues ? internalValueResult : undefined;
   }
@@ -1610,17 +1610,17 @@ export class SqlTestPlatformOutputReference extends cdktf.ComplexObject {
       this.isEmptyObject = false;
       this.resolvableValue = undefined;
       this._integrationId = undefined;
-      this._columnStore.internalValue = undefined;
-      this._lakehouse.internalValue = undefined;
-      this._mysqlLike.internalValue = undefined;
-      this._queryEngine.internalValue = undefined;
-      this._relational.internalValue = undefined;
-      this._sqlModel.internalValue = undefined;
-      this._transformCloud.internalValue = undefined;
-      this._unknown.internalValue = undefined;
-      this._warehouseAccount.internalValue = undefined;
-      this._warehouseCluster.internalValue = undefined;
-      this._warehouseProject.internalValue = undefined;
+      if (this.__columnStore !== undefined) this.__columnStore.internalValue = undefined;
+      if (this.__lakehouse !== undefined) this.__lakehouse.internalValue = undefined;
+      if (this.__mysqlLike !== undefined) this.__mysqlLike.internalValue = undefined;
+      if (this.__queryEngine !== undefined) this.__queryEngine.internalValue = undefined;
+      if (this.__relational !== undefined) this.__relational.internalValue = undefined;
+      if (this.__sqlModel !== undefined) this.__sqlModel.internalValue = undefined;
+      if (this.__transformCloud !== undefined) this.__transformCloud.internalValue = undefined;
+      if (this.__unknown !== undefined) this.__unknown.internalValue = undefined;
+      if (this.__warehouseAccount !== undefined) this.__warehouseAccount.internalValue = undefined;
+      if (this.__warehouseCluster !== undefined) this.__warehouseCluster.internalValue = undefined;
+      if (this.__warehouseProject !== undefined) this.__warehouseProject.internalValue = undefined;
     }
     else if (cdktf.Tokenization.isResolvable(value)) {
       this.isEmptyObject = false;
@@ -1630,17 +1630,17 @@ export class SqlTestPlatformOutputReference extends cdktf.ComplexObject {
       this.isEmptyObject = Object.keys(value).length === 0;
       this.resolvableValue = undefined;
       this._integrationId = value.integrationId;
-      this._columnStore.internalValue = value.columnStore;
-      this._lakehouse.internalValue = value.lakehouse;
-      this._mysqlLike.internalValue = value.mysqlLike;
-      this._queryEngine.internalValue = value.queryEngine;
-      this._relational.internalValue = value.relational;
-      this._sqlModel.internalValue = value.sqlModel;
-      this._transformCloud.internalValue = value.transformCloud;
-      this._unknown.internalValue = value.unknown;
-      this._warehouseAccount.internalValue = value.warehouseAccount;
-      this._warehouseCluster.internalValue = value.warehouseCluster;
-      this._warehouseProject.internalValue = value.warehouseProject;
+      if (value.columnStore !== undefined || this.__columnStore !== undefined) this._columnStore.internalValue = value.columnStore;
+      if (value.lakehouse !== undefined || this.__lakehouse !== undefined) this._lakehouse.internalValue = value.lakehouse;
+      if (value.mysqlLike !== undefined || this.__mysqlLike !== undefined) this._mysqlLike.internalValue = value.mysqlLike;
+      if (value.queryEngine !== undefined || this.__queryEngine !== undefined) this._queryEngine.internalValue = value.queryEngine;
+      if (value.relational !== undefined || this.__relational !== undefined) this._relational.internalValue = value.relational;
+      if (value.sqlModel !== undefined || this.__sqlModel !== undefined) this._sqlModel.internalValue = value.sqlModel;
+      if (value.transformCloud !== undefined || this.__transformCloud !== undefined) this._transformCloud.internalValue = value.transformCloud;
+      if (value.unknown !== undefined || this.__unknown !== undefined) this._unknown.internalValue = value.unknown;
+      if (value.warehouseAccount !== undefined || this.__warehouseAccount !== undefined) this._warehouseAccount.internalValue = value.warehouseAccount;
+      if (value.warehouseCluster !== undefined || this.__warehouseCluster !== undefined) this._warehouseCluster.internalValue = value.warehouseCluster;
+      if (value.warehouseProject !== undefined || this.__warehouseProject !== undefined) this._warehouseProject.internalValue = value.warehouseProject;
     }
   }
 
@@ -1661,146 +1661,179 @@ export class SqlTestPlatformOutputReference extends cdktf.ComplexObject {
   }
 
   // column_store - computed: false, optional: false, required: true
-  private _columnStore = new SqlTestPlatformColumnStoreOutputReference(this, "column_store");
+  private __columnStore?: SqlTestPlatformColumnStoreOutputReference;
+  private get _columnStore(): SqlTestPlatformColumnStoreOutputReference {
+    return this.__columnStore ??= new SqlTestPlatformColumnStoreOutputReference(this, "column_store");
+  }
   public get columnStore() {
     return this._columnStore;
   }
   public putColumnStore(value: SqlTestPlatformColumnStore) {
-    this._columnStore.internalValue = value;
+    if (value !== undefined || this.__columnStore !== undefined) this._columnStore.internalValue = value;
   }
   // Temporarily expose input value. Use with caution.
   public get columnStoreInput() {
-    return this._columnStore.internalValue;
+    return this.__columnStore?.internalValue;
   }
 
   // lakehouse - computed: false, optional: false, required: true
-  private _lakehouse = new SqlTestPlatformLakehouseOutputReference(this, "lakehouse");
+  private __lakehouse?: SqlTestPlatformLakehouseOutputReference;
+  private get _lakehouse(): SqlTestPlatformLakehouseOutputReference {
+    return this.__lakehouse ??= new SqlTestPlatformLakehouseOutputReference(this, "lakehouse");
+  }
   public get lakehouse() {
     return this._lakehouse;
   }
   public putLakehouse(value: SqlTestPlatformLakehouse) {
-    this._lakehouse.internalValue = value;
+    if (value !== undefined || this.__lakehouse !== undefined) this._lakehouse.internalValue = value;
   }
   // Temporarily expose input value. Use with caution.
   public get lakehouseInput() {
-    return this._lakehouse.internalValue;
+    return this.__lakehouse?.internalValue;
   }
 
   // mysql_like - computed: false, optional: false, required: true
-  private _mysqlLike = new SqlTestPlatformMysqlLikeOutputReference(this, "mysql_like");
+  private __mysqlLike?: SqlTestPlatformMysqlLikeOutputReference;
+  private get _mysqlLike(): SqlTestPlatformMysqlLikeOutputReference {
+    return this.__mysqlLike ??= new SqlTestPlatformMysqlLikeOutputReference(this, "mysql_like");
+  }
   public get mysqlLike() {
     return this._mysqlLike;
   }
   public putMysqlLike(value: SqlTestPlatformMysqlLike) {
-    this._mysqlLike.internalValue = value;
+    if (value !== undefined || this.__mysqlLike !== undefined) this._mysqlLike.internalValue = value;
   }
   // Temporarily expose input value. Use with caution.
   public get mysqlLikeInput() {
-    return this._mysqlLike.internalValue;
+    return this.__mysqlLike?.internalValue;
   }
 
   // query_engine - computed: false, optional: false, required: true
-  private _queryEngine = new SqlTestPlatformQueryEngineOutputReference(this, "query_engine");
+  private __queryEngine?: SqlTestPlatformQueryEngineOutputReference;
+  private get _queryEngine(): SqlTestPlatformQueryEngineOutputReference {
+    return this.__queryEngine ??= new SqlTestPlatformQueryEngineOutputReference(this, "query_engine");
+  }
   public get queryEngine() {
     return this._queryEngine;
   }
   public putQueryEngine(value: SqlTestPlatformQueryEngine) {
-    this._queryEngine.internalValue = value;
+    if (value !== undefined || this.__queryEngine !== undefined) this._queryEngine.internalValue = value;
   }
   // Temporarily expose input value. Use with caution.
   public get queryEngineInput() {
-    return this._queryEngine.internalValue;
+    return this.__queryEngine?.internalValue;
   }
 
   // relational - computed: false, optional: false, required: true
-  private _relational = new SqlTestPlatformRelationalOutputReference(this, "relational");
+  private __relational?: SqlTestPlatformRelationalOutputReference;
+  private get _relational(): SqlTestPlatformRelationalOutputReference {
+    return this.__relational ??= new SqlTestPlatformRelationalOutputReference(this, "relational");
+  }
   public get relational() {
     return this._relational;
   }
   public putRelational(value: SqlTestPlatformRelational) {
-    this._relational.internalValue = value;
+    if (value !== undefined || this.__relational !== undefined) this._relational.internalValue = value;
   }
   // Temporarily expose input value. Use with caution.
   public get relationalInput() {
-    return this._relational.internalValue;
+    return this.__relational?.internalValue;
   }
 
   // sql_model - computed: false, optional: false, required: true
-  private _sqlModel = new SqlTestPlatformSqlModelOutputReference(this, "sql_model");
+  private __sqlModel?: SqlTestPlatformSqlModelOutputReference;
+  private get _sqlModel(): SqlTestPlatformSqlModelOutputReference {
+    return this.__sqlModel ??= new SqlTestPlatformSqlModelOutputReference(this, "sql_model");
+  }
   public get sqlModel() {
     return this._sqlModel;
   }
   public putSqlModel(value: SqlTestPlatformSqlModel) {
-    this._sqlModel.internalValue = value;
+    if (value !== undefined || this.__sqlModel !== undefined) this._sqlModel.internalValue = value;
   }
   // Temporarily expose input value. Use with caution.
   public get sqlModelInput() {
-    return this._sqlModel.internalValue;
+    return this.__sqlModel?.internalValue;
   }
 
   // transform_cloud - computed: false, optional: false, required: true
-  private _transformCloud = new SqlTestPlatformTransformCloudOutputReference(this, "transform_cloud");
+  private __transformCloud?: SqlTestPlatformTransformCloudOutputReference;
+  private get _transformCloud(): SqlTestPlatformTransformCloudOutputReference {
+    return this.__transformCloud ??= new SqlTestPlatformTransformCloudOutputReference(this, "transform_cloud");
+  }
   public get transformCloud() {
     return this._transformCloud;
   }
   public putTransformCloud(value: SqlTestPlatformTransformCloud) {
-    this._transformCloud.internalValue = value;
+    if (value !== undefined || this.__transformCloud !== undefined) this._transformCloud.internalValue = value;
   }
   // Temporarily expose input value. Use with caution.
   public get transformCloudInput() {
-    return this._transformCloud.internalValue;
+    return this.__transformCloud?.internalValue;
   }
 
   // unknown - computed: false, optional: true, required: true
-  private _unknown = new SqlTestPlatformUnknownOutputReference(this, "unknown");
+  private __unknown?: SqlTestPlatformUnknownOutputReference;
+  private get _unknown(): SqlTestPlatformUnknownOutputReference {
+    return this.__unknown ??= new SqlTestPlatformUnknownOutputReference(this, "unknown");
+  }
   public get unknown() {
     return this._unknown;
   }
   public putUnknown(value: SqlTestPlatformUnknown) {
-    this._unknown.internalValue = value;
+    if (value !== undefined || this.__unknown !== undefined) this._unknown.internalValue = value;
   }
   // Temporarily expose input value. Use with caution.
   public get unknownInput() {
-    return this._unknown.internalValue;
+    return this.__unknown?.internalValue;
   }
 
   // warehouse_account - computed: false, optional: false, required: true
-  private _warehouseAccount = new SqlTestPlatformWarehouseAccountOutputReference(this, "warehouse_account");
+  private __warehouseAccount?: SqlTestPlatformWarehouseAccountOutputReference;
+  private get _warehouseAccount(): SqlTestPlatformWarehouseAccountOutputReference {
+    return this.__warehouseAccount ??= new SqlTestPlatformWarehouseAccountOutputReference(this, "warehouse_account");
+  }
   public get warehouseAccount() {
     return this._warehouseAccount;
   }
   public putWarehouseAccount(value: SqlTestPlatformWarehouseAccount) {
-    this._warehouseAccount.internalValue = value;
+    if (value !== undefined || this.__warehouseAccount !== undefined) this._warehouseAccount.internalValue = value;
   }
   // Temporarily expose input value. Use with caution.
   public get warehouseAccountInput() {
-    return this._warehouseAccount.internalValue;
+    return this.__warehouseAccount?.internalValue;
   }
 
   // warehouse_cluster - computed: false, optional: false, required: true
-  private _warehouseCluster = new SqlTestPlatformWarehouseClusterOutputReference(this, "warehouse_cluster");
+  private __warehouseCluster?: SqlTestPlatformWarehouseClusterOutputReference;
+  private get _warehouseCluster(): SqlTestPlatformWarehouseClusterOutputReference {
+    return this.__warehouseCluster ??= new SqlTestPlatformWarehouseClusterOutputReference(this, "warehouse_cluster");
+  }
   public get warehouseCluster() {
     return this._warehouseCluster;
   }
   public putWarehouseCluster(value: SqlTestPlatformWarehouseCluster) {
-    this._warehouseCluster.internalValue = value;
+    if (value !== undefined || this.__warehouseCluster !== undefined) this._warehouseCluster.internalValue = value;
   }
   // Temporarily expose input value. Use with caution.
   public get warehouseClusterInput() {
-    return this._warehouseCluster.internalValue;
+    return this.__warehouseCluster?.internalValue;
   }
 
   // warehouse_project - computed: false, optional: false, required: true
-  private _warehouseProject = new SqlTestPlatformWarehouseProjectOutputReference(this, "warehouse_project");
+  private __warehouseProject?: SqlTestPlatformWarehouseProjectOutputReference;
+  private get _warehouseProject(): SqlTestPlatformWarehouseProjectOutputReference {
+    return this.__warehouseProject ??= new SqlTestPlatformWarehouseProjectOutputReference(this, "warehouse_project");
+  }
   public get warehouseProject() {
     return this._warehouseProject;
   }
   public putWarehouseProject(value: SqlTestPlatformWarehouseProject) {
-    this._warehouseProject.internalValue = value;
+    if (value !== undefined || this.__warehouseProject !== undefined) this._warehouseProject.internalValue = value;
   }
   // Temporarily expose input value. Use with caution.
   public get warehouseProjectInput() {
-    return this._warehouseProject.internalValue;
+    return this.__warehouseProject?.internalValue;
   }
 }
 export interface SqlTestTemplateAcceptedValues {
@@ -3546,57 +3579,57 @@ export class SqlTestTemplateOutputReference extends cdktf.ComplexObject {
       hasAnyValues = true;
       internalValueResult.identifier = this._identifier;
     }
-    if (this._acceptedValues?.internalValue !== undefined) {
+    if (this.__acceptedValues?.internalValue !== undefined) {
       hasAnyValues = true;
-      internalValueResult.acceptedValues = this._acceptedValues?.internalValue;
+      internalValueResult.acceptedValues = this.__acceptedValues?.internalValue;
     }
-    if (this._businessQuery?.internalValue !== undefined) {
+    if (this.__businessQuery?.internalValue !== undefined) {
       hasAnyValues = true;
-      internalValueResult.businessQuery = this._businessQuery?.internalValue;
+      internalValueResult.businessQuery = this.__businessQuery?.internalValue;
     }
-    if (this._businessRule?.internalValue !== undefined) {
+    if (this.__businessRule?.internalValue !== undefined) {
       hasAnyValues = true;
-      internalValueResult.businessRule = this._businessRule?.internalValue;
+      internalValueResult.businessRule = this.__businessRule?.internalValue;
     }
-    if (this._empty?.internalValue !== undefined) {
+    if (this.__empty?.internalValue !== undefined) {
       hasAnyValues = true;
-      internalValueResult.empty = this._empty?.internalValue;
+      internalValueResult.empty = this.__empty?.internalValue;
     }
-    if (this._freshness?.internalValue !== undefined) {
+    if (this.__freshness?.internalValue !== undefined) {
       hasAnyValues = true;
-      internalValueResult.freshness = this._freshness?.internalValue;
+      internalValueResult.freshness = this.__freshness?.internalValue;
     }
-    if (this._maxValue?.internalValue !== undefined) {
+    if (this.__maxValue?.internalValue !== undefined) {
       hasAnyValues = true;
-      internalValueResult.maxValue = this._maxValue?.internalValue;
+      internalValueResult.maxValue = this.__maxValue?.internalValue;
     }
-    if (this._minMax?.internalValue !== undefined) {
+    if (this.__minMax?.internalValue !== undefined) {
       hasAnyValues = true;
-      internalValueResult.minMax = this._minMax?.internalValue;
+      internalValueResult.minMax = this.__minMax?.internalValue;
     }
-    if (this._minValue?.internalValue !== undefined) {
+    if (this.__minValue?.internalValue !== undefined) {
       hasAnyValues = true;
-      internalValueResult.minValue = this._minValue?.internalValue;
+      internalValueResult.minValue = this.__minValue?.internalValue;
     }
-    if (this._notNull?.internalValue !== undefined) {
+    if (this.__notNull?.internalValue !== undefined) {
       hasAnyValues = true;
-      internalValueResult.notNull = this._notNull?.internalValue;
+      internalValueResult.notNull = this.__notNull?.internalValue;
     }
-    if (this._rejectedValues?.internalValue !== undefined) {
+    if (this.__rejectedValues?.internalValue !== undefined) {
       hasAnyValues = true;
-      internalValueResult.rejectedValues = this._rejectedValues?.internalValue;
+      internalValueResult.rejectedValues = this.__rejectedValues?.internalValue;
     }
-    if (this._relationships?.internalValue !== undefined) {
+    if (this.__relationships?.internalValue !== undefined) {
       hasAnyValues = true;
-      internalValueResult.relationships = this._relationships?.internalValue;
+      internalValueResult.relationships = this.__relationships?.internalValue;
     }
-    if (this._relativeTime?.internalValue !== undefined) {
+    if (this.__relativeTime?.internalValue !== undefined) {
       hasAnyValues = true;
-      internalValueResult.relativeTime = this._relativeTime?.internalValue;
+      internalValueResult.relativeTime = this.__relativeTime?.internalValue;
     }
-    if (this._unique?.internalValue !== undefined) {
+    if (this.__unique?.internalValue !== undefined) {
       hasAnyValues = true;
-      internalValueResult.unique = this._unique?.internalValue;
+      internalValueResult.unique = this.__unique?.internalValue;
     }
     return hasAnyValues ? internalValueResult : undefined;
   }
@@ -3606,19 +3639,19 @@ export class SqlTestTemplateOutputReference extends cdktf.ComplexObject {
       this.isEmptyObject = false;
       this.resolvableValue = undefined;
       this._identifier = undefined;
-      this._acceptedValues.internalValue = undefined;
-      this._businessQuery.internalValue = undefined;
-      this._businessRule.internalValue = undefined;
-      this._empty.internalValue = undefined;
-      this._freshness.internalValue = undefined;
-      this._maxValue.internalValue = undefined;
-      this._minMax.internalValue = undefined;
-      this._minValue.internalValue = undefined;
-      this._notNull.internalValue = undefined;
-      this._rejectedValues.internalValue = undefined;
-      this._relationships.internalValue = undefined;
-      this._relativeTime.internalValue = undefined;
-      this._unique.internalValue = undefined;
+      if (this.__acceptedValues !== undefined) this.__acceptedValues.internalValue = undefined;
+      if (this.__businessQuery !== undefined) this.__businessQuery.internalValue = undefined;
+      if (this.__businessRule !== undefined) this.__businessRule.internalValue = undefined;
+      if (this.__empty !== undefined) this.__empty.internalValue = undefined;
+      if (this.__freshness !== undefined) this.__freshness.internalValue = undefined;
+      if (this.__maxValue !== undefined) this.__maxValue.internalValue = undefined;
+      if (this.__minMax !== undefined) this.__minMax.internalValue = undefined;
+      if (this.__minValue !== undefined) this.__minValue.internalValue = undefined;
+      if (this.__notNull !== undefined) this.__notNull.internalValue = undefined;
+      if (this.__rejectedValues !== undefined) this.__rejectedValues.internalValue = undefined;
+      if (this.__relationships !== undefined) this.__relationships.internalValue = undefined;
+      if (this.__relativeTime !== undefined) this.__relativeTime.internalValue = undefined;
+      if (this.__unique !== undefined) this.__unique.internalValue = undefined;
     }
     else if (cdktf.Tokenization.isResolvable(value)) {
       this.isEmptyObject = false;
@@ -3628,19 +3661,19 @@ export class SqlTestTemplateOutputReference extends cdktf.ComplexObject {
       this.isEmptyObject = Object.keys(value).length === 0;
       this.resolvableValue = undefined;
       this._identifier = value.identifier;
-      this._acceptedValues.internalValue = value.acceptedValues;
-      this._businessQuery.internalValue = value.businessQuery;
-      this._businessRule.internalValue = value.businessRule;
-      this._empty.internalValue = value.empty;
-      this._freshness.internalValue = value.freshness;
-      this._maxValue.internalValue = value.maxValue;
-      this._minMax.internalValue = value.minMax;
-      this._minValue.internalValue = value.minValue;
-      this._notNull.internalValue = value.notNull;
-      this._rejectedValues.internalValue = value.rejectedValues;
-      this._relationships.internalValue = value.relationships;
-      this._relativeTime.internalValue = value.relativeTime;
-      this._unique.internalValue = value.unique;
+      if (value.acceptedValues !== undefined || this.__acceptedValues !== undefined) this._acceptedValues.internalValue = value.acceptedValues;
+      if (value.businessQuery !== undefined || this.__businessQuery !== undefined) this._businessQuery.internalValue = value.businessQuery;
+      if (value.businessRule !== undefined || this.__businessRule !== undefined) this._businessRule.internalValue = value.businessRule;
+      if (value.empty !== undefined || this.__empty !== undefined) this._empty.internalValue = value.empty;
+      if (value.freshness !== undefined || this.__freshness !== undefined) this._freshness.internalValue = value.freshness;
+      if (value.maxValue !== undefined || this.__maxValue !== undefined) this._maxValue.internalValue = value.maxValue;
+      if (value.minMax !== undefined || this.__minMax !== undefined) this._minMax.internalValue = value.minMax;
+      if (value.minValue !== undefined || this.__minValue !== undefined) this._minValue.internalValue = value.minValue;
+      if (value.notNull !== undefined || this.__notNull !== undefined) this._notNull.internalValue = value.notNull;
+      if (value.rejectedValues !== undefined || this.__rejectedValues !== undefined) this._rejectedValues.internalValue = value.rejectedValues;
+      if (value.relationships !== undefined || this.__relationships !== undefined) this._relationships.internalValue = value.relationships;
+      if (value.relativeTime !== undefined || this.__relativeTime !== undefined) this._relativeTime.internalValue = value.relativeTime;
+      if (value.unique !== undefined || this.__unique !== undefined) this._unique.internalValue = value.unique;
     }
   }
 
@@ -3658,175 +3691,214 @@ export class SqlTestTemplateOutputReference extends cdktf.ComplexObject {
   }
 
   // accepted_values - computed: false, optional: false, required: true
-  private _acceptedValues = new SqlTestTemplateAcceptedValuesOutputReference(this, "accepted_values");
+  private __acceptedValues?: SqlTestTemplateAcceptedValuesOutputReference;
+  private get _acceptedValues(): SqlTestTemplateAcceptedValuesOutputReference {
+    return this.__acceptedValues ??= new SqlTestTemplateAcceptedValuesOutputReference(this, "accepted_values");
+  }
   public get acceptedValues() {
     return this._acceptedValues;
   }
   public putAcceptedValues(value: SqlTestTemplateAcceptedValues) {
-    this._acceptedValues.internalValue = value;
+    if (value !== undefined || this.__acceptedValues !== undefined) this._acceptedValues.internalValue = value;
   }
   // Temporarily expose input value. Use with caution.
   public get acceptedValuesInput() {
-    return this._acceptedValues.internalValue;
+    return this.__acceptedValues?.internalValue;
   }
 
   // business_query - computed: false, optional: false, required: true
-  private _businessQuery = new SqlTestTemplateBusinessQueryOutputReference(this, "business_query");
+  private __businessQuery?: SqlTestTemplateBusinessQueryOutputReference;
+  private get _businessQuery(): SqlTestTemplateBusinessQueryOutputReference {
+    return this.__businessQuery ??= new SqlTestTemplateBusinessQueryOutputReference(this, "business_query");
+  }
   public get businessQuery() {
     return this._businessQuery;
   }
   public putBusinessQuery(value: SqlTestTemplateBusinessQuery) {
-    this._businessQuery.internalValue = value;
+    if (value !== undefined || this.__businessQuery !== undefined) this._businessQuery.internalValue = value;
   }
   // Temporarily expose input value. Use with caution.
   public get businessQueryInput() {
-    return this._businessQuery.internalValue;
+    return this.__businessQuery?.internalValue;
   }
 
   // business_rule - computed: false, optional: false, required: true
-  private _businessRule = new SqlTestTemplateBusinessRuleOutputReference(this, "business_rule");
+  private __businessRule?: SqlTestTemplateBusinessRuleOutputReference;
+  private get _businessRule(): SqlTestTemplateBusinessRuleOutputReference {
+    return this.__businessRule ??= new SqlTestTemplateBusinessRuleOutputReference(this, "business_rule");
+  }
   public get businessRule() {
     return this._businessRule;
   }
   public putBusinessRule(value: SqlTestTemplateBusinessRule) {
-    this._businessRule.internalValue = value;
+    if (value !== undefined || this.__businessRule !== undefined) this._businessRule.internalValue = value;
   }
   // Temporarily expose input value. Use with caution.
   public get businessRuleInput() {
-    return this._businessRule.internalValue;
+    return this.__businessRule?.internalValue;
   }
 
   // empty - computed: false, optional: false, required: true
-  private _empty = new SqlTestTemplateEmptyOutputReference(this, "empty");
+  private __empty?: SqlTestTemplateEmptyOutputReference;
+  private get _empty(): SqlTestTemplateEmptyOutputReference {
+    return this.__empty ??= new SqlTestTemplateEmptyOutputReference(this, "empty");
+  }
   public get empty() {
     return this._empty;
   }
   public putEmpty(value: SqlTestTemplateEmpty) {
-    this._empty.internalValue = value;
+    if (value !== undefined || this.__empty !== undefined) this._empty.internalValue = value;
   }
   // Temporarily expose input value. Use with caution.
   public get emptyInput() {
-    return this._empty.internalValue;
+    return this.__empty?.internalValue;
   }
 
   // freshness - computed: false, optional: true, required: false
-  private _freshness = new SqlTestTemplateFreshnessOutputReference(this, "freshness");
+  private __freshness?: SqlTestTemplateFreshnessOutputReference;
+  private get _freshness(): SqlTestTemplateFreshnessOutputReference {
+    return this.__freshness ??= new SqlTestTemplateFreshnessOutputReference(this, "freshness");
+  }
   public get freshness() {
     return this._freshness;
   }
   public putFreshness(value: SqlTestTemplateFreshness) {
-    this._freshness.internalValue = value;
+    if (value !== undefined || this.__freshness !== undefined) this._freshness.internalValue = value;
   }
   public resetFreshness() {
-    this._freshness.internalValue = undefined;
+    if (this.__freshness !== undefined) this.__freshness.internalValue = undefined;
   }
   // Temporarily expose input value. Use with caution.
   public get freshnessInput() {
-    return this._freshness.internalValue;
+    return this.__freshness?.internalValue;
   }
 
   // max_value - computed: false, optional: false, required: true
-  private _maxValue = new SqlTestTemplateMaxValueOutputReference(this, "max_value");
+  private __maxValue?: SqlTestTemplateMaxValueOutputReference;
+  private get _maxValue(): SqlTestTemplateMaxValueOutputReference {
+    return this.__maxValue ??= new SqlTestTemplateMaxValueOutputReference(this, "max_value");
+  }
   public get maxValue() {
     return this._maxValue;
   }
   public putMaxValue(value: SqlTestTemplateMaxValue) {
-    this._maxValue.internalValue = value;
+    if (value !== undefined || this.__maxValue !== undefined) this._maxValue.internalValue = value;
   }
   // Temporarily expose input value. Use with caution.
   public get maxValueInput() {
-    return this._maxValue.internalValue;
+    return this.__maxValue?.internalValue;
   }
 
   // min_max - computed: false, optional: false, required: true
-  private _minMax = new SqlTestTemplateMinMaxOutputReference(this, "min_max");
+  private __minMax?: SqlTestTemplateMinMaxOutputReference;
+  private get _minMax(): SqlTestTemplateMinMaxOutputReference {
+    return this.__minMax ??= new SqlTestTemplateMinMaxOutputReference(this, "min_max");
+  }
   public get minMax() {
     return this._minMax;
   }
   public putMinMax(value: SqlTestTemplateMinMax) {
-    this._minMax.internalValue = value;
+    if (value !== undefined || this.__minMax !== undefined) this._minMax.internalValue = value;
   }
   // Temporarily expose input value. Use with caution.
   public get minMaxInput() {
-    return this._minMax.internalValue;
+    return this.__minMax?.internalValue;
   }
 
   // min_value - computed: false, optional: false, required: true
-  private _minValue = new SqlTestTemplateMinValueOutputReference(this, "min_value");
+  private __minValue?: SqlTestTemplateMinValueOutputReference;
+  private get _minValue(): SqlTestTemplateMinValueOutputReference {
+    return this.__minValue ??= new SqlTestTemplateMinValueOutputReference(this, "min_value");
+  }
   public get minValue() {
     return this._minValue;
   }
   public putMinValue(value: SqlTestTemplateMinValue) {
-    this._minValue.internalValue = value;
+    if (value !== undefined || this.__minValue !== undefined) this._minValue.internalValue = value;
   }
   // Temporarily expose input value. Use with caution.
   public get minValueInput() {
-    return this._minValue.internalValue;
+    return this.__minValue?.internalValue;
   }
 
   // not_null - computed: false, optional: false, required: true
-  private _notNull = new SqlTestTemplateNotNullOutputReference(this, "not_null");
+  private __notNull?: SqlTestTemplateNotNullOutputReference;
+  private get _notNull(): SqlTestTemplateNotNullOutputReference {
+    return this.__notNull ??= new SqlTestTemplateNotNullOutputReference(this, "not_null");
+  }
   public get notNull() {
     return this._notNull;
   }
   public putNotNull(value: SqlTestTemplateNotNull) {
-    this._notNull.internalValue = value;
+    if (value !== undefined || this.__notNull !== undefined) this._notNull.internalValue = value;
   }
   // Temporarily expose input value. Use with caution.
   public get notNullInput() {
-    return this._notNull.internalValue;
+    return this.__notNull?.internalValue;
   }
 
   // rejected_values - computed: false, optional: false, required: true
-  private _rejectedValues = new SqlTestTemplateRejectedValuesOutputReference(this, "rejected_values");
+  private __rejectedValues?: SqlTestTemplateRejectedValuesOutputReference;
+  private get _rejectedValues(): SqlTestTemplateRejectedValuesOutputReference {
+    return this.__rejectedValues ??= new SqlTestTemplateRejectedValuesOutputReference(this, "rejected_values");
+  }
   public get rejectedValues() {
     return this._rejectedValues;
   }
   public putRejectedValues(value: SqlTestTemplateRejectedValues) {
-    this._rejectedValues.internalValue = value;
+    if (value !== undefined || this.__rejectedValues !== undefined) this._rejectedValues.internalValue = value;
   }
   // Temporarily expose input value. Use with caution.
   public get rejectedValuesInput() {
-    return this._rejectedValues.internalValue;
+    return this.__rejectedValues?.internalValue;
   }
 
   // relationships - computed: false, optional: false, required: true
-  private _relationships = new SqlTestTemplateRelationshipsOutputReference(this, "relationships");
+  private __relationships?: SqlTestTemplateRelationshipsOutputReference;
+  private get _relationships(): SqlTestTemplateRelationshipsOutputReference {
+    return this.__relationships ??= new SqlTestTemplateRelationshipsOutputReference(this, "relationships");
+  }
   public get relationships() {
     return this._relationships;
   }
   public putRelationships(value: SqlTestTemplateRelationships) {
-    this._relationships.internalValue = value;
+    if (value !== undefined || this.__relationships !== undefined) this._relationships.internalValue = value;
   }
   // Temporarily expose input value. Use with caution.
   public get relationshipsInput() {
-    return this._relationships.internalValue;
+    return this.__relationships?.internalValue;
   }
 
   // relative_time - computed: false, optional: false, required: true
-  private _relativeTime = new SqlTestTemplateRelativeTimeOutputReference(this, "relative_time");
+  private __relativeTime?: SqlTestTemplateRelativeTimeOutputReference;
+  private get _relativeTime(): SqlTestTemplateRelativeTimeOutputReference {
+    return this.__relativeTime ??= new SqlTestTemplateRelativeTimeOutputReference(this, "relative_time");
+  }
   public get relativeTime() {
     return this._relativeTime;
   }
   public putRelativeTime(value: SqlTestTemplateRelativeTime) {
-    this._relativeTime.internalValue = value;
+    if (value !== undefined || this.__relativeTime !== undefined) this._relativeTime.internalValue = value;
   }
   // Temporarily expose input value. Use with caution.
   public get relativeTimeInput() {
-    return this._relativeTime.internalValue;
+    return this.__relativeTime?.internalValue;
   }
 
   // unique - computed: false, optional: false, required: true
-  private _unique = new SqlTestTemplateUniqueOutputReference(this, "unique");
+  private __unique?: SqlTestTemplateUniqueOutputReference;
+  private get _unique(): SqlTestTemplateUniqueOutputReference {
+    return this.__unique ??= new SqlTestTemplateUniqueOutputReference(this, "unique");
+  }
   public get unique() {
     return this._unique;
   }
   public putUnique(value: SqlTestTemplateUnique) {
-    this._unique.internalValue = value;
+    if (value !== undefined || this.__unique !== undefined) this._unique.internalValue = value;
   }
   // Temporarily expose input value. Use with caution.
   public get uniqueInput() {
-    return this._unique.internalValue;
+    return this.__unique?.internalValue;
   }
 }
 
@@ -3889,9 +3961,9 @@ export class SqlTest extends cdktf.TerraformResource {
     this._severity = config.severity;
     this._sqlExpression = config.sqlExpression;
     this._timezone = config.timezone;
-    this._annotations.internalValue = config.annotations;
-    this._platform.internalValue = config.platform;
-    this._template.internalValue = config.template;
+    if (config.annotations !== undefined || this.__annotations !== undefined) this._annotations.internalValue = config.annotations;
+    if (config.platform !== undefined || this.__platform !== undefined) this._platform.internalValue = config.platform;
+    if (config.template !== undefined || this.__template !== undefined) this._template.internalValue = config.template;
   }
 
   // ==========
@@ -4021,51 +4093,60 @@ export class SqlTest extends cdktf.TerraformResource {
   }
 
   // annotations - computed: false, optional: true, required: false
-  private _annotations = new SqlTestAnnotationsList(this, "annotations", false);
+  private __annotations?: SqlTestAnnotationsList;
+  private get _annotations(): SqlTestAnnotationsList {
+    return this.__annotations ??= new SqlTestAnnotationsList(this, "annotations", false);
+  }
   public get annotations() {
     return this._annotations;
   }
   public putAnnotations(value: SqlTestAnnotations[] | cdktf.IResolvable) {
-    this._annotations.internalValue = value;
+    if (value !== undefined || this.__annotations !== undefined) this._annotations.internalValue = value;
   }
   public resetAnnotations() {
-    this._annotations.internalValue = undefined;
+    if (this.__annotations !== undefined) this.__annotations.internalValue = undefined;
   }
   // Temporarily expose input value. Use with caution.
   public get annotationsInput() {
-    return this._annotations.internalValue;
+    return this.__annotations?.internalValue;
   }
 
   // platform - computed: false, optional: true, required: false
-  private _platform = new SqlTestPlatformOutputReference(this, "platform");
+  private __platform?: SqlTestPlatformOutputReference;
+  private get _platform(): SqlTestPlatformOutputReference {
+    return this.__platform ??= new SqlTestPlatformOutputReference(this, "platform");
+  }
   public get platform() {
     return this._platform;
   }
   public putPlatform(value: SqlTestPlatform) {
-    this._platform.internalValue = value;
+    if (value !== undefined || this.__platform !== undefined) this._platform.internalValue = value;
   }
   public resetPlatform() {
-    this._platform.internalValue = undefined;
+    if (this.__platform !== undefined) this.__platform.internalValue = undefined;
   }
   // Temporarily expose input value. Use with caution.
   public get platformInput() {
-    return this._platform.internalValue;
+    return this.__platform?.internalValue;
   }
 
   // template - computed: false, optional: true, required: false
-  private _template = new SqlTestTemplateOutputReference(this, "template");
+  private __template?: SqlTestTemplateOutputReference;
+  private get _template(): SqlTestTemplateOutputReference {
+    return this.__template ??= new SqlTestTemplateOutputReference(this, "template");
+  }
   public get template() {
     return this._template;
   }
   public putTemplate(value: SqlTestTemplate) {
-    this._template.internalValue = value;
+    if (value !== undefined || this.__template !== undefined) this._template.internalValue = value;
   }
   public resetTemplate() {
-    this._template.internalValue = undefined;
+    if (this.__template !== undefined) this.__template.internalValue = undefined;
   }
   // Temporarily expose input value. Use with caution.
   public get templateInput() {
-    return this._template.internalValue;
+    return this.__template?.internalValue;
   }
 
   // =========
@@ -4082,9 +4163,9 @@ export class SqlTest extends cdktf.TerraformResource {
       severity: cdktf.stringToTerraform(this._severity),
       sql_expression: cdktf.stringToTerraform(this._sqlExpression),
       timezone: cdktf.stringToTerraform(this._timezone),
-      annotations: cdktf.listMapper(sqlTestAnnotationsToTerraform, true)(this._annotations.internalValue),
-      platform: sqlTestPlatformToTerraform(this._platform.internalValue),
-      template: sqlTestTemplateToTerraform(this._template.internalValue),
+      annotations: cdktf.listMapper(sqlTestAnnotationsToTerraform, true)(this.__annotations?.internalValue),
+      platform: sqlTestPlatformToTerraform(this.__platform?.internalValue),
+      template: sqlTestTemplateToTerraform(this.__template?.internalValue),
     };
   }
 
@@ -4139,19 +4220,19 @@ export class SqlTest extends cdktf.TerraformResource {
         storageClassType: "string",
       },
       annotations: {
-        value: cdktf.listMapperHcl(sqlTestAnnotationsToHclTerraform, true)(this._annotations.internalValue),
+        value: cdktf.listMapperHcl(sqlTestAnnotationsToHclTerraform, true)(this.__annotations?.internalValue),
         isBlock: true,
         type: "list",
         storageClassType: "SqlTestAnnotationsList",
       },
       platform: {
-        value: sqlTestPlatformToHclTerraform(this._platform.internalValue),
+        value: sqlTestPlatformToHclTerraform(this.__platform?.internalValue),
         isBlock: true,
         type: "struct",
         storageClassType: "SqlTestPlatform",
       },
       template: {
-        value: sqlTestTemplateToHclTerraform(this._template.internalValue),
+        value: sqlTestTemplateToHclTerraform(this.__template?.internalValue),
         isBlock: true,
         type: "struct",
         storageClassType: "SqlTestTemplate",
