@@ -51,17 +51,31 @@ function applyIgnore(before: Record<string, unknown>, after: Record<string, unkn
   return out;
 }
 
-function secretPointers(v: unknown, base = ''): string[] {
-  const out: string[] = [];
-  if (Array.isArray(v)) v.forEach((x, i) => out.push(...secretPointers(x, `${base}/${i}`)));
-  else if (v && typeof v === 'object') {
-    for (const [k, x] of Object.entries(v)) {
-      const p = `${base}/${k}`;
-      if (SECRET_KEY.test(k)) out.push(p);
-      else out.push(...secretPointers(x, p));
+/** JSON pointers of secret-named keys in `v` (depth first, in key order). */
+function secretPointers(v: unknown, base = '', out: string[] = []): string[] {
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) {
+      const x: unknown = v[i];
+      if (x && typeof x === 'object') secretPointers(x, `${base}/${i}`, out);
+    }
+  } else if (v && typeof v === 'object') {
+    for (const k of Object.keys(v)) {
+      if (SECRET_KEY.test(k)) out.push(`${base}/${k}`);
+      else {
+        const x = (v as Record<string, unknown>)[k];
+        if (x && typeof x === 'object') secretPointers(x, `${base}/${k}`, out);
+      }
     }
   }
   return out;
+}
+
+/** The sorted union of the secret pointers of `before` and `after`. */
+function secretPointersOf(before: unknown, after: unknown): string[] {
+  const a = secretPointers(before);
+  const b = secretPointers(after);
+  if (a.length === 0 && b.length === 0) return [];
+  return [...new Set([...a, ...b])].sort();
 }
 
 export interface PlanInput {
@@ -154,7 +168,7 @@ export function computePlan(input: PlanInput): Plan {
       after: effective,
       etag: obj.etag,
       liveHash: fingerprint(before),
-      sensitive: [...new Set([...secretPointers(before), ...secretPointers(effective)])].sort(),
+      sensitive: secretPointersOf(before, effective),
     };
     if (r.importedId) common.reasons.push(`imported from existing ${h.label} ${JSON.stringify(r.importedId)}${foreign ? ` (was ${obj.configId ? `namespace "${obj.configId}"` : 'made in the UI'})` : ''}`);
     if (patch.length === 0 && !(foreign && r.importedId)) {

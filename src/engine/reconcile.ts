@@ -87,15 +87,17 @@ export async function plan(client: PlatformClient, manifest: Manifest, opts: Pla
   const live = await readLiveState(client, resolution, handlers);
   const draft = computePlan({ resolution, live, handlers, manifestHash: hash });
   const needPreview = draft.changes.filter((c) => c.action !== 'noop' && c.action !== 'unmanaged' && handlers[c.type as ResourceType].preview);
-  const previews = new Map<string, Effects>();
   if (needPreview.length > 0) {
     progress(`asking the platform what ${needPreview.length} rule change(s) would do`);
     const ctx = { workspace, namespace: manifest.namespace };
     const results = await mapLimit<(typeof needPreview)[number], Effects | undefined>(needPreview, opts.previewConcurrency ?? 8, (c) => handlers[c.type as ResourceType].preview!(client, c, ctx));
+    // The final plan is the draft with the effects attached: computePlan is pure and previews
+    // only set `effects` (the last key) on the changes they name, so recomputing it (normalising
+    // and diffing every object a second time) would give the same plan, byte for byte.
     needPreview.forEach((c, i) => {
       const e = results[i];
-      if (e) previews.set(c.address, e);
+      if (e) c.effects = e;
     });
   }
-  return computePlan({ resolution, live, handlers, previews, manifestHash: hash });
+  return draft;
 }

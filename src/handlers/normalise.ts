@@ -31,17 +31,45 @@ export const UNORDERED_KEYS = new Set([
 
 /** Canonical ResolverQL, or the text unchanged when our parser does not understand it. */
 export function canonicalOrSelf(text: string): string {
-  try {
-    return canonicalResolverQl(text);
-  } catch {
-    return text.trim();
+  let c = canonicalCache.get(text);
+  if (c === undefined) {
+    try {
+      c = canonicalResolverQl(text);
+    } catch {
+      c = text.trim();
+    }
+    if (canonicalCache.size >= CANONICAL_CACHE_MAX) canonicalCache.clear();
+    canonicalCache.set(text, c);
   }
+  return c;
 }
 
+/**
+ * Memo of {@link canonicalOrSelf} (a pure function of the text): a workspace repeats the same
+ * few ResolverQL texts across thousands of objects, on both the live and the desired side.
+ */
+const canonicalCache = new Map<string, string>();
+const CANONICAL_CACHE_MAX = 10_000;
+
+/** True when `keys` is in `Array.prototype.sort()` order (UTF-16 code units). */
+function isSorted(keys: readonly string[]): boolean {
+  for (let i = 1; i < keys.length; i++) if (keys[i - 1] > keys[i]) return false;
+  return true;
+}
+
+/**
+ * JSON with object keys sorted at every depth. An object whose keys are already in order (every
+ * normalised value) is serialised as is instead of being copied: the output is the same.
+ */
 function stable(v: unknown): string {
-  return JSON.stringify(v, (_k, x) =>
-    x && typeof x === 'object' && !Array.isArray(x) ? Object.fromEntries(Object.keys(x).sort().map((k) => [k, (x as Record<string, unknown>)[k]])) : x,
-  );
+  return JSON.stringify(v, (_k, x: unknown) => {
+    if (!x || typeof x !== 'object' || Array.isArray(x)) return x;
+    const keys = Object.keys(x);
+    if (isSorted(keys)) return x;
+    const out: Record<string, unknown> = {};
+    for (const k of keys.sort()) out[k] = (x as Record<string, unknown>)[k];
+    return out;
+  });
 }
 
 /**
@@ -55,13 +83,17 @@ export function normalise(value: Record<string, unknown>, drop: readonly string[
 }
 
 function isZero(v: unknown): boolean {
-  return v === undefined || v === null || v === false || v === '' || (Array.isArray(v) && v.length === 0) || (typeof v === 'string' && /_UNSPECIFIED$/.test(v));
+  return v === undefined || v === null || v === false || v === '' || (Array.isArray(v) && v.length === 0) || (typeof v === 'string' && v.endsWith('_UNSPECIFIED'));
 }
 
 function norm(v: unknown, key: string): unknown {
   if (Array.isArray(v)) {
     const items = v.map((x) => norm(x, ''));
-    return UNORDERED_KEYS.has(key) ? [...items].sort((a, b) => (stable(a) < stable(b) ? -1 : stable(a) > stable(b) ? 1 : 0)) : items;
+    if (!UNORDERED_KEYS.has(key) || items.length < 2) return items;
+    // sort by each item's canonical JSON, computed once per item (not twice per comparison)
+    const keyed = items.map((x) => ({ x, s: stable(x) }));
+    keyed.sort((a, b) => (a.s < b.s ? -1 : a.s > b.s ? 1 : 0));
+    return keyed.map((e) => e.x);
   }
   if (v && typeof v === 'object') {
     const o = v as Record<string, unknown>;
@@ -76,8 +108,12 @@ function norm(v: unknown, key: string): unknown {
       if (isZero(x)) continue;
       out[k] = x;
     }
-    if (ql !== undefined && out.resolverQl === undefined) out.resolverQl = canonicalOrSelf(ql);
-    return sortObj(out);
+    // `out` was filled in sorted key order; only an appended resolverQl needs a re-sort
+    if (ql !== undefined && out.resolverQl === undefined) {
+      out.resolverQl = canonicalOrSelf(ql);
+      return sortObj(out);
+    }
+    return out;
   }
   return v;
 }

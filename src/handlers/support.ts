@@ -21,7 +21,10 @@ export const LIST_PAGE_SIZE = 1000;
 /** A shallow copy of `o` without `keys`. */
 export function omit(o: Record<string, unknown>, keys: readonly string[]): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(o)) if (!keys.includes(k) && v !== undefined) out[k] = v;
+  for (const k of Object.keys(o)) {
+    const v = o[k];
+    if (v !== undefined && !keys.includes(k)) out[k] = v;
+  }
   return out;
 }
 
