@@ -64,14 +64,38 @@ export function strictOverrides(text: string): string {
 }
 
 /**
- * Makes the generator's nested-block references lazy. The generator declares every nested block
- * of every block as an eagerly built field (`private _settings = new XOutputReference(this,
- * "settings")`), so one resource builds its whole block tree (dozens of `ComplexObject`s for an
- * alert) whether or not the blocks are set, and each `ComplexObject` records a full stack trace
- * (`captureStackTrace` with no depth limit, formatted through source maps under tsx). That was
- * ~90% of the constructs' build time at 10,000 constructs.
+ * Helper inserted once into each generated resource file (see {@link lazyBlockReferences}).
+ */
+const SETTLED_HELPER = `
+/**
+ * True when \`v\` can stand in for what a freshly built block reference would report as its
+ * \`internalValue\` after being given \`v\`: \`undefined\`, a token, or plain objects and arrays
+ * in which no object has keys that are all \`undefined\` (a reference reports such an object,
+ * and every object holding only such objects, as \`undefined\`). Anything else (class
+ * instances, such objects) goes through a real reference.
+ */
+function settledBlockValue(v: unknown, top = true): boolean {
+  if (v === undefined || cdktf.Tokenization.isResolvable(v)) return true;
+  if (Array.isArray(v)) return v.every((x) => settledBlockValue(x, false));
+  if (v === null || typeof v !== 'object') return !top;
+  const proto = Object.getPrototypeOf(v);
+  if (proto !== Object.prototype && proto !== null) return false;
+  const values = Object.values(v);
+  if (values.length > 0 && values.every((x) => x === undefined)) return false;
+  return values.every((x) => settledBlockValue(x, false));
+}
+`;
+
+/**
+ * Makes the generator's nested-block references lazy. The generator declares every block of a
+ * resource, and every nested block of each block, as an eagerly built field (`private _settings
+ * = new XOutputReference(this, "settings")`), so one resource builds its whole block tree
+ * (dozens of `ComplexObject`s for an alert) whether or not the blocks are set, and each
+ * `ComplexObject` records a full stack trace (`captureStackTrace` with no depth limit, formatted
+ * through source maps under tsx). That was ~90% of the constructs' build time at 10,000
+ * constructs.
  *
- * Per class, for each such field `_f`:
+ * In a block class (an output reference), for each such field `_f`:
  * - the field becomes `private __f?: C` plus `private get _f(): C` that builds it on first use
  *   (the public `f` getter and `putF` still return/fill a real reference);
  * - reads of `this._f.internalValue` / `this._f?.internalValue` read `this.__f?.internalValue`
@@ -79,27 +103,63 @@ export function strictOverrides(text: string): string {
  * - writes `this._f.internalValue = x` build the reference only when `x` is defined or it
  *   already exists (writing `undefined` to a fresh reference leaves it as it was).
  *
- * The synthesised JSON is unchanged: only when references are built changes.
+ * In the resource class, a block's value is also kept without building its reference at all
+ * while nobody asks for the reference: a write stores the value (`__fValue`) when
+ * `settledBlockValue` says a fresh reference would report it unchanged, and reads return it;
+ * the `_f` getter (used by the public `f` getter for attribute references) builds the reference
+ * and hands it the stored value.
+ *
+ * The synthesised JSON is unchanged: only when (and whether) references are built changes.
  */
 export function lazyBlockReferences(text: string): string {
   // Split at top-level `export ` declarations so a field name is resolved within its own class.
   const parts = text.split(/(?=^export )/m);
+  let helperAdded = false;
   return parts
     .map((part) => {
       if (!part.startsWith('export class ')) return part;
+      const resource = /^export class \w+ extends cdktf\.TerraformResource \{/.test(part);
       const fields = [...part.matchAll(/^([ \t]*)private (_\w+) = new (\w+)\((this, [^)]*)\);$/gm)];
       let out = part;
       for (const [decl, indent, name, cls, args] of fields) {
-        out = out.replace(decl, `${indent}private _${name}?: ${cls};\n${indent}private get ${name}(): ${cls} {\n${indent}  return this._${name} ??= new ${cls}(${args});\n${indent}}`);
         const field = name.replace(/\$/g, '\\$');
-        // Writes: `this._f.internalValue = <expr>;` (expr: undefined, value, value.x, config.x).
-        out = out.replace(new RegExp(`^([ \\t]*)this\\.${field}\\.internalValue = ([^;]+);$`, 'gm'), (_m, ind: string, expr: string) =>
-          expr === 'undefined'
-            ? `${ind}if (this._${name} !== undefined) this._${name}.internalValue = undefined;`
-            : `${ind}if (${expr} !== undefined || this._${name} !== undefined) this.${name}.internalValue = ${expr};`,
-        );
-        // Reads.
-        out = out.replace(new RegExp(`this\\.${field}\\??\\.internalValue(?! =)\\b`, 'g'), `this._${name}?.internalValue`);
+        const writes = new RegExp(`^([ \\t]*)this\\.${field}\\.internalValue = ([^;]+);$`, 'gm');
+        const reads = new RegExp(`this\\.${field}\\??\\.internalValue(?! =)\\b`, 'g');
+        if (resource) {
+          out = out.replace(
+            decl,
+            [
+              `${indent}private _${name}?: ${cls};`,
+              `${indent}private _${name}Value?: any;`,
+              `${indent}private get ${name}(): ${cls} {`,
+              `${indent}  if (this._${name} === undefined) {`,
+              `${indent}    this._${name} = new ${cls}(${args});`,
+              `${indent}    if (this._${name}Value !== undefined) this._${name}.internalValue = this._${name}Value;`,
+              `${indent}    this._${name}Value = undefined;`,
+              `${indent}  }`,
+              `${indent}  return this._${name};`,
+              `${indent}}`,
+            ].join('\n'),
+          );
+          out = out.replace(writes, (_m, ind: string, expr: string) =>
+            expr === 'undefined'
+              ? `${ind}if (this._${name} === undefined) this._${name}Value = undefined;\n${ind}else this._${name}.internalValue = undefined;`
+              : `${ind}if (this._${name} === undefined && settledBlockValue(${expr})) this._${name}Value = ${expr};\n${ind}else this.${name}.internalValue = ${expr};`,
+          );
+          out = out.replace(reads, `(this._${name} !== undefined ? this._${name}.internalValue : this._${name}Value)`);
+        } else {
+          out = out.replace(decl, `${indent}private _${name}?: ${cls};\n${indent}private get ${name}(): ${cls} {\n${indent}  return this._${name} ??= new ${cls}(${args});\n${indent}}`);
+          out = out.replace(writes, (_m, ind: string, expr: string) =>
+            expr === 'undefined'
+              ? `${ind}if (this._${name} !== undefined) this._${name}.internalValue = undefined;`
+              : `${ind}if (${expr} !== undefined || this._${name} !== undefined) this.${name}.internalValue = ${expr};`,
+          );
+          out = out.replace(reads, `this._${name}?.internalValue`);
+        }
+      }
+      if (resource && fields.length > 0 && !helperAdded) {
+        helperAdded = true;
+        out = SETTLED_HELPER.trimStart() + '\n' + out;
       }
       return out;
     })

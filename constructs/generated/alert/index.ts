@@ -4519,6 +4519,24 @@ export class AlertTemplateOutputReference extends cdktf.ComplexObject {
 /**
 * Represents a {@link https://registry.terraform.io/providers/dqform/dq/0.1.0/docs/resources/alert dq_alert}
 */
+/**
+ * True when `v` can stand in for what a freshly built block reference would report as its
+ * `internalValue` after being given `v`: `undefined`, a token, or plain objects and arrays
+ * in which no object has keys that are all `undefined` (a reference reports such an object,
+ * and every object holding only such objects, as `undefined`). Anything else (class
+ * instances, such objects) goes through a real reference.
+ */
+function settledBlockValue(v: unknown, top = true): boolean {
+  if (v === undefined || cdktf.Tokenization.isResolvable(v)) return true;
+  if (Array.isArray(v)) return v.every((x) => settledBlockValue(x, false));
+  if (v === null || typeof v !== 'object') return !top;
+  const proto = Object.getPrototypeOf(v);
+  if (proto !== Object.prototype && proto !== null) return false;
+  const values = Object.values(v);
+  if (values.length > 0 && values.every((x) => x === undefined)) return false;
+  return values.every((x) => settledBlockValue(x, false));
+}
+
 export class Alert extends cdktf.TerraformResource {
 
   // =================
@@ -4569,10 +4587,14 @@ export class Alert extends cdktf.TerraformResource {
     });
     this._isDisabled = config.isDisabled;
     this._name = config.name;
-    if (config.incidentLifecycle !== undefined || this.__incidentLifecycle !== undefined) this._incidentLifecycle.internalValue = config.incidentLifecycle;
-    if (config.issueLifecycle !== undefined || this.__issueLifecycle !== undefined) this._issueLifecycle.internalValue = config.issueLifecycle;
-    if (config.schemaChange !== undefined || this.__schemaChange !== undefined) this._schemaChange.internalValue = config.schemaChange;
-    if (config.template !== undefined || this.__template !== undefined) this._template.internalValue = config.template;
+    if (this.__incidentLifecycle === undefined && settledBlockValue(config.incidentLifecycle)) this.__incidentLifecycleValue = config.incidentLifecycle;
+    else this._incidentLifecycle.internalValue = config.incidentLifecycle;
+    if (this.__issueLifecycle === undefined && settledBlockValue(config.issueLifecycle)) this.__issueLifecycleValue = config.issueLifecycle;
+    else this._issueLifecycle.internalValue = config.issueLifecycle;
+    if (this.__schemaChange === undefined && settledBlockValue(config.schemaChange)) this.__schemaChangeValue = config.schemaChange;
+    else this._schemaChange.internalValue = config.schemaChange;
+    if (this.__template === undefined && settledBlockValue(config.template)) this.__templateValue = config.template;
+    else this._template.internalValue = config.template;
   }
 
   // ==========
@@ -4615,75 +4637,106 @@ export class Alert extends cdktf.TerraformResource {
 
   // incident_lifecycle - computed: false, optional: false, required: true
   private __incidentLifecycle?: AlertIncidentLifecycleOutputReference;
+  private __incidentLifecycleValue?: any;
   private get _incidentLifecycle(): AlertIncidentLifecycleOutputReference {
-    return this.__incidentLifecycle ??= new AlertIncidentLifecycleOutputReference(this, "incident_lifecycle");
+    if (this.__incidentLifecycle === undefined) {
+      this.__incidentLifecycle = new AlertIncidentLifecycleOutputReference(this, "incident_lifecycle");
+      if (this.__incidentLifecycleValue !== undefined) this.__incidentLifecycle.internalValue = this.__incidentLifecycleValue;
+      this.__incidentLifecycleValue = undefined;
+    }
+    return this.__incidentLifecycle;
   }
   public get incidentLifecycle() {
     return this._incidentLifecycle;
   }
   public putIncidentLifecycle(value: AlertIncidentLifecycle) {
-    if (value !== undefined || this.__incidentLifecycle !== undefined) this._incidentLifecycle.internalValue = value;
+    if (this.__incidentLifecycle === undefined && settledBlockValue(value)) this.__incidentLifecycleValue = value;
+    else this._incidentLifecycle.internalValue = value;
   }
   // Temporarily expose input value. Use with caution.
   public get incidentLifecycleInput() {
-    return this.__incidentLifecycle?.internalValue;
+    return (this.__incidentLifecycle !== undefined ? this.__incidentLifecycle.internalValue : this.__incidentLifecycleValue);
   }
 
   // issue_lifecycle - computed: false, optional: true, required: false
   private __issueLifecycle?: AlertIssueLifecycleOutputReference;
+  private __issueLifecycleValue?: any;
   private get _issueLifecycle(): AlertIssueLifecycleOutputReference {
-    return this.__issueLifecycle ??= new AlertIssueLifecycleOutputReference(this, "issue_lifecycle");
+    if (this.__issueLifecycle === undefined) {
+      this.__issueLifecycle = new AlertIssueLifecycleOutputReference(this, "issue_lifecycle");
+      if (this.__issueLifecycleValue !== undefined) this.__issueLifecycle.internalValue = this.__issueLifecycleValue;
+      this.__issueLifecycleValue = undefined;
+    }
+    return this.__issueLifecycle;
   }
   public get issueLifecycle() {
     return this._issueLifecycle;
   }
   public putIssueLifecycle(value: AlertIssueLifecycle) {
-    if (value !== undefined || this.__issueLifecycle !== undefined) this._issueLifecycle.internalValue = value;
+    if (this.__issueLifecycle === undefined && settledBlockValue(value)) this.__issueLifecycleValue = value;
+    else this._issueLifecycle.internalValue = value;
   }
   public resetIssueLifecycle() {
-    if (this.__issueLifecycle !== undefined) this.__issueLifecycle.internalValue = undefined;
+    if (this.__issueLifecycle === undefined) this.__issueLifecycleValue = undefined;
+    else this.__issueLifecycle.internalValue = undefined;
   }
   // Temporarily expose input value. Use with caution.
   public get issueLifecycleInput() {
-    return this.__issueLifecycle?.internalValue;
+    return (this.__issueLifecycle !== undefined ? this.__issueLifecycle.internalValue : this.__issueLifecycleValue);
   }
 
   // schema_change - computed: false, optional: true, required: false
   private __schemaChange?: AlertSchemaChangeOutputReference;
+  private __schemaChangeValue?: any;
   private get _schemaChange(): AlertSchemaChangeOutputReference {
-    return this.__schemaChange ??= new AlertSchemaChangeOutputReference(this, "schema_change");
+    if (this.__schemaChange === undefined) {
+      this.__schemaChange = new AlertSchemaChangeOutputReference(this, "schema_change");
+      if (this.__schemaChangeValue !== undefined) this.__schemaChange.internalValue = this.__schemaChangeValue;
+      this.__schemaChangeValue = undefined;
+    }
+    return this.__schemaChange;
   }
   public get schemaChange() {
     return this._schemaChange;
   }
   public putSchemaChange(value: AlertSchemaChange) {
-    if (value !== undefined || this.__schemaChange !== undefined) this._schemaChange.internalValue = value;
+    if (this.__schemaChange === undefined && settledBlockValue(value)) this.__schemaChangeValue = value;
+    else this._schemaChange.internalValue = value;
   }
   public resetSchemaChange() {
-    if (this.__schemaChange !== undefined) this.__schemaChange.internalValue = undefined;
+    if (this.__schemaChange === undefined) this.__schemaChangeValue = undefined;
+    else this.__schemaChange.internalValue = undefined;
   }
   // Temporarily expose input value. Use with caution.
   public get schemaChangeInput() {
-    return this.__schemaChange?.internalValue;
+    return (this.__schemaChange !== undefined ? this.__schemaChange.internalValue : this.__schemaChangeValue);
   }
 
   // template - computed: false, optional: true, required: false
   private __template?: AlertTemplateOutputReference;
+  private __templateValue?: any;
   private get _template(): AlertTemplateOutputReference {
-    return this.__template ??= new AlertTemplateOutputReference(this, "template");
+    if (this.__template === undefined) {
+      this.__template = new AlertTemplateOutputReference(this, "template");
+      if (this.__templateValue !== undefined) this.__template.internalValue = this.__templateValue;
+      this.__templateValue = undefined;
+    }
+    return this.__template;
   }
   public get template() {
     return this._template;
   }
   public putTemplate(value: AlertTemplate) {
-    if (value !== undefined || this.__template !== undefined) this._template.internalValue = value;
+    if (this.__template === undefined && settledBlockValue(value)) this.__templateValue = value;
+    else this._template.internalValue = value;
   }
   public resetTemplate() {
-    if (this.__template !== undefined) this.__template.internalValue = undefined;
+    if (this.__template === undefined) this.__templateValue = undefined;
+    else this.__template.internalValue = undefined;
   }
   // Temporarily expose input value. Use with caution.
   public get templateInput() {
-    return this.__template?.internalValue;
+    return (this.__template !== undefined ? this.__template.internalValue : this.__templateValue);
   }
 
   // =========
@@ -4694,10 +4747,10 @@ export class Alert extends cdktf.TerraformResource {
     return {
       is_disabled: cdktf.booleanToTerraform(this._isDisabled),
       name: cdktf.stringToTerraform(this._name),
-      incident_lifecycle: alertIncidentLifecycleToTerraform(this.__incidentLifecycle?.internalValue),
-      issue_lifecycle: alertIssueLifecycleToTerraform(this.__issueLifecycle?.internalValue),
-      schema_change: alertSchemaChangeToTerraform(this.__schemaChange?.internalValue),
-      template: alertTemplateToTerraform(this.__template?.internalValue),
+      incident_lifecycle: alertIncidentLifecycleToTerraform((this.__incidentLifecycle !== undefined ? this.__incidentLifecycle.internalValue : this.__incidentLifecycleValue)),
+      issue_lifecycle: alertIssueLifecycleToTerraform((this.__issueLifecycle !== undefined ? this.__issueLifecycle.internalValue : this.__issueLifecycleValue)),
+      schema_change: alertSchemaChangeToTerraform((this.__schemaChange !== undefined ? this.__schemaChange.internalValue : this.__schemaChangeValue)),
+      template: alertTemplateToTerraform((this.__template !== undefined ? this.__template.internalValue : this.__templateValue)),
     };
   }
 
@@ -4716,25 +4769,25 @@ export class Alert extends cdktf.TerraformResource {
         storageClassType: "string",
       },
       incident_lifecycle: {
-        value: alertIncidentLifecycleToHclTerraform(this.__incidentLifecycle?.internalValue),
+        value: alertIncidentLifecycleToHclTerraform((this.__incidentLifecycle !== undefined ? this.__incidentLifecycle.internalValue : this.__incidentLifecycleValue)),
         isBlock: true,
         type: "struct",
         storageClassType: "AlertIncidentLifecycle",
       },
       issue_lifecycle: {
-        value: alertIssueLifecycleToHclTerraform(this.__issueLifecycle?.internalValue),
+        value: alertIssueLifecycleToHclTerraform((this.__issueLifecycle !== undefined ? this.__issueLifecycle.internalValue : this.__issueLifecycleValue)),
         isBlock: true,
         type: "struct",
         storageClassType: "AlertIssueLifecycle",
       },
       schema_change: {
-        value: alertSchemaChangeToHclTerraform(this.__schemaChange?.internalValue),
+        value: alertSchemaChangeToHclTerraform((this.__schemaChange !== undefined ? this.__schemaChange.internalValue : this.__schemaChangeValue)),
         isBlock: true,
         type: "struct",
         storageClassType: "AlertSchemaChange",
       },
       template: {
-        value: alertTemplateToHclTerraform(this.__template?.internalValue),
+        value: alertTemplateToHclTerraform((this.__template !== undefined ? this.__template.internalValue : this.__templateValue)),
         isBlock: true,
         type: "struct",
         storageClassType: "AlertTemplate",

@@ -383,6 +383,24 @@ export class DataProductDefinitionOutputReference extends cdktf.ComplexObject {
 /**
 * Represents a {@link https://registry.terraform.io/providers/dqform/dq/0.1.0/docs/resources/data_product dq_data_product}
 */
+/**
+ * True when `v` can stand in for what a freshly built block reference would report as its
+ * `internalValue` after being given `v`: `undefined`, a token, or plain objects and arrays
+ * in which no object has keys that are all `undefined` (a reference reports such an object,
+ * and every object holding only such objects, as `undefined`). Anything else (class
+ * instances, such objects) goes through a real reference.
+ */
+function settledBlockValue(v: unknown, top = true): boolean {
+  if (v === undefined || cdktf.Tokenization.isResolvable(v)) return true;
+  if (Array.isArray(v)) return v.every((x) => settledBlockValue(x, false));
+  if (v === null || typeof v !== 'object') return !top;
+  const proto = Object.getPrototypeOf(v);
+  if (proto !== Object.prototype && proto !== null) return false;
+  const values = Object.values(v);
+  if (values.length > 0 && values.every((x) => x === undefined)) return false;
+  return values.every((x) => settledBlockValue(x, false));
+}
+
 export class DataProduct extends cdktf.TerraformResource {
 
   // =================
@@ -436,7 +454,8 @@ export class DataProduct extends cdktf.TerraformResource {
     this._id = config.id;
     this._priority = config.priority;
     this._title = config.title;
-    if (config.definition !== undefined || this.__definition !== undefined) this._definition.internalValue = config.definition;
+    if (this.__definition === undefined && settledBlockValue(config.definition)) this.__definitionValue = config.definition;
+    else this._definition.internalValue = config.definition;
   }
 
   // ==========
@@ -527,21 +546,29 @@ export class DataProduct extends cdktf.TerraformResource {
 
   // definition - computed: false, optional: true, required: false
   private __definition?: DataProductDefinitionOutputReference;
+  private __definitionValue?: any;
   private get _definition(): DataProductDefinitionOutputReference {
-    return this.__definition ??= new DataProductDefinitionOutputReference(this, "definition");
+    if (this.__definition === undefined) {
+      this.__definition = new DataProductDefinitionOutputReference(this, "definition");
+      if (this.__definitionValue !== undefined) this.__definition.internalValue = this.__definitionValue;
+      this.__definitionValue = undefined;
+    }
+    return this.__definition;
   }
   public get definition() {
     return this._definition;
   }
   public putDefinition(value: DataProductDefinition) {
-    if (value !== undefined || this.__definition !== undefined) this._definition.internalValue = value;
+    if (this.__definition === undefined && settledBlockValue(value)) this.__definitionValue = value;
+    else this._definition.internalValue = value;
   }
   public resetDefinition() {
-    if (this.__definition !== undefined) this.__definition.internalValue = undefined;
+    if (this.__definition === undefined) this.__definitionValue = undefined;
+    else this.__definition.internalValue = undefined;
   }
   // Temporarily expose input value. Use with caution.
   public get definitionInput() {
-    return this.__definition?.internalValue;
+    return (this.__definition !== undefined ? this.__definition.internalValue : this.__definitionValue);
   }
 
   // =========
@@ -555,7 +582,7 @@ export class DataProduct extends cdktf.TerraformResource {
       id: cdktf.stringToTerraform(this._id),
       priority: cdktf.stringToTerraform(this._priority),
       title: cdktf.stringToTerraform(this._title),
-      definition: dataProductDefinitionToTerraform(this.__definition?.internalValue),
+      definition: dataProductDefinitionToTerraform((this.__definition !== undefined ? this.__definition.internalValue : this.__definitionValue)),
     };
   }
 
@@ -592,7 +619,7 @@ export class DataProduct extends cdktf.TerraformResource {
         storageClassType: "string",
       },
       definition: {
-        value: dataProductDefinitionToHclTerraform(this.__definition?.internalValue),
+        value: dataProductDefinitionToHclTerraform((this.__definition !== undefined ? this.__definition.internalValue : this.__definitionValue)),
         isBlock: true,
         type: "struct",
         storageClassType: "DataProductDefinition",

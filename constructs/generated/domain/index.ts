@@ -445,6 +445,24 @@ export class DomainDefinitionOutputReference extends cdktf.ComplexObject {
 /**
 * Represents a {@link https://registry.terraform.io/providers/dqform/dq/0.1.0/docs/resources/domain dq_domain}
 */
+/**
+ * True when `v` can stand in for what a freshly built block reference would report as its
+ * `internalValue` after being given `v`: `undefined`, a token, or plain objects and arrays
+ * in which no object has keys that are all `undefined` (a reference reports such an object,
+ * and every object holding only such objects, as `undefined`). Anything else (class
+ * instances, such objects) goes through a real reference.
+ */
+function settledBlockValue(v: unknown, top = true): boolean {
+  if (v === undefined || cdktf.Tokenization.isResolvable(v)) return true;
+  if (Array.isArray(v)) return v.every((x) => settledBlockValue(x, false));
+  if (v === null || typeof v !== 'object') return !top;
+  const proto = Object.getPrototypeOf(v);
+  if (proto !== Object.prototype && proto !== null) return false;
+  const values = Object.values(v);
+  if (values.length > 0 && values.every((x) => x === undefined)) return false;
+  return values.every((x) => settledBlockValue(x, false));
+}
+
 export class Domain extends cdktf.TerraformResource {
 
   // =================
@@ -497,7 +515,8 @@ export class Domain extends cdktf.TerraformResource {
     this._id = config.id;
     this._name = config.name;
     this._parentId = config.parentId;
-    if (config.definition !== undefined || this.__definition !== undefined) this._definition.internalValue = config.definition;
+    if (this.__definition === undefined && settledBlockValue(config.definition)) this.__definitionValue = config.definition;
+    else this._definition.internalValue = config.definition;
   }
 
   // ==========
@@ -572,21 +591,29 @@ export class Domain extends cdktf.TerraformResource {
 
   // definition - computed: false, optional: true, required: false
   private __definition?: DomainDefinitionOutputReference;
+  private __definitionValue?: any;
   private get _definition(): DomainDefinitionOutputReference {
-    return this.__definition ??= new DomainDefinitionOutputReference(this, "definition");
+    if (this.__definition === undefined) {
+      this.__definition = new DomainDefinitionOutputReference(this, "definition");
+      if (this.__definitionValue !== undefined) this.__definition.internalValue = this.__definitionValue;
+      this.__definitionValue = undefined;
+    }
+    return this.__definition;
   }
   public get definition() {
     return this._definition;
   }
   public putDefinition(value: DomainDefinition) {
-    if (value !== undefined || this.__definition !== undefined) this._definition.internalValue = value;
+    if (this.__definition === undefined && settledBlockValue(value)) this.__definitionValue = value;
+    else this._definition.internalValue = value;
   }
   public resetDefinition() {
-    if (this.__definition !== undefined) this.__definition.internalValue = undefined;
+    if (this.__definition === undefined) this.__definitionValue = undefined;
+    else this.__definition.internalValue = undefined;
   }
   // Temporarily expose input value. Use with caution.
   public get definitionInput() {
-    return this.__definition?.internalValue;
+    return (this.__definition !== undefined ? this.__definition.internalValue : this.__definitionValue);
   }
 
   // =========
@@ -599,7 +626,7 @@ export class Domain extends cdktf.TerraformResource {
       id: cdktf.stringToTerraform(this._id),
       name: cdktf.stringToTerraform(this._name),
       parent_id: cdktf.stringToTerraform(this._parentId),
-      definition: domainDefinitionToTerraform(this.__definition?.internalValue),
+      definition: domainDefinitionToTerraform((this.__definition !== undefined ? this.__definition.internalValue : this.__definitionValue)),
     };
   }
 
@@ -630,7 +657,7 @@ export class Domain extends cdktf.TerraformResource {
         storageClassType: "string",
       },
       definition: {
-        value: domainDefinitionToHclTerraform(this.__definition?.internalValue),
+        value: domainDefinitionToHclTerraform((this.__definition !== undefined ? this.__definition.internalValue : this.__definitionValue)),
         isBlock: true,
         type: "struct",
         storageClassType: "DomainDefinition",

@@ -1731,6 +1731,24 @@ export class MonitorDeploymentRuleStaticConfigOutputReference extends cdktf.Comp
 /**
 * Represents a {@link https://registry.terraform.io/providers/dqform/dq/0.1.0/docs/resources/monitor_deployment_rule dq_monitor_deployment_rule}
 */
+/**
+ * True when `v` can stand in for what a freshly built block reference would report as its
+ * `internalValue` after being given `v`: `undefined`, a token, or plain objects and arrays
+ * in which no object has keys that are all `undefined` (a reference reports such an object,
+ * and every object holding only such objects, as `undefined`). Anything else (class
+ * instances, such objects) goes through a real reference.
+ */
+function settledBlockValue(v: unknown, top = true): boolean {
+  if (v === undefined || cdktf.Tokenization.isResolvable(v)) return true;
+  if (Array.isArray(v)) return v.every((x) => settledBlockValue(x, false));
+  if (v === null || typeof v !== 'object') return !top;
+  const proto = Object.getPrototypeOf(v);
+  if (proto !== Object.prototype && proto !== null) return false;
+  const values = Object.values(v);
+  if (values.length > 0 && values.every((x) => x === undefined)) return false;
+  return values.every((x) => settledBlockValue(x, false));
+}
+
 export class MonitorDeploymentRule extends cdktf.TerraformResource {
 
   // =================
@@ -1781,11 +1799,16 @@ export class MonitorDeploymentRule extends cdktf.TerraformResource {
     });
     this._id = config.id;
     this._title = config.title;
-    if (config.exclusiveQueryConfig !== undefined || this.__exclusiveQueryConfig !== undefined) this._exclusiveQueryConfig.internalValue = config.exclusiveQueryConfig;
-    if (config.exclusiveStaticConfig !== undefined || this.__exclusiveStaticConfig !== undefined) this._exclusiveStaticConfig.internalValue = config.exclusiveStaticConfig;
-    if (config.productConfig !== undefined || this.__productConfig !== undefined) this._productConfig.internalValue = config.productConfig;
-    if (config.queryConfig !== undefined || this.__queryConfig !== undefined) this._queryConfig.internalValue = config.queryConfig;
-    if (config.staticConfig !== undefined || this.__staticConfig !== undefined) this._staticConfig.internalValue = config.staticConfig;
+    if (this.__exclusiveQueryConfig === undefined && settledBlockValue(config.exclusiveQueryConfig)) this.__exclusiveQueryConfigValue = config.exclusiveQueryConfig;
+    else this._exclusiveQueryConfig.internalValue = config.exclusiveQueryConfig;
+    if (this.__exclusiveStaticConfig === undefined && settledBlockValue(config.exclusiveStaticConfig)) this.__exclusiveStaticConfigValue = config.exclusiveStaticConfig;
+    else this._exclusiveStaticConfig.internalValue = config.exclusiveStaticConfig;
+    if (this.__productConfig === undefined && settledBlockValue(config.productConfig)) this.__productConfigValue = config.productConfig;
+    else this._productConfig.internalValue = config.productConfig;
+    if (this.__queryConfig === undefined && settledBlockValue(config.queryConfig)) this.__queryConfigValue = config.queryConfig;
+    else this._queryConfig.internalValue = config.queryConfig;
+    if (this.__staticConfig === undefined && settledBlockValue(config.staticConfig)) this.__staticConfigValue = config.staticConfig;
+    else this._staticConfig.internalValue = config.staticConfig;
   }
 
   // ==========
@@ -1823,91 +1846,129 @@ export class MonitorDeploymentRule extends cdktf.TerraformResource {
 
   // exclusive_query_config - computed: false, optional: true, required: false
   private __exclusiveQueryConfig?: MonitorDeploymentRuleExclusiveQueryConfigOutputReference;
+  private __exclusiveQueryConfigValue?: any;
   private get _exclusiveQueryConfig(): MonitorDeploymentRuleExclusiveQueryConfigOutputReference {
-    return this.__exclusiveQueryConfig ??= new MonitorDeploymentRuleExclusiveQueryConfigOutputReference(this, "exclusive_query_config");
+    if (this.__exclusiveQueryConfig === undefined) {
+      this.__exclusiveQueryConfig = new MonitorDeploymentRuleExclusiveQueryConfigOutputReference(this, "exclusive_query_config");
+      if (this.__exclusiveQueryConfigValue !== undefined) this.__exclusiveQueryConfig.internalValue = this.__exclusiveQueryConfigValue;
+      this.__exclusiveQueryConfigValue = undefined;
+    }
+    return this.__exclusiveQueryConfig;
   }
   public get exclusiveQueryConfig() {
     return this._exclusiveQueryConfig;
   }
   public putExclusiveQueryConfig(value: MonitorDeploymentRuleExclusiveQueryConfig) {
-    if (value !== undefined || this.__exclusiveQueryConfig !== undefined) this._exclusiveQueryConfig.internalValue = value;
+    if (this.__exclusiveQueryConfig === undefined && settledBlockValue(value)) this.__exclusiveQueryConfigValue = value;
+    else this._exclusiveQueryConfig.internalValue = value;
   }
   public resetExclusiveQueryConfig() {
-    if (this.__exclusiveQueryConfig !== undefined) this.__exclusiveQueryConfig.internalValue = undefined;
+    if (this.__exclusiveQueryConfig === undefined) this.__exclusiveQueryConfigValue = undefined;
+    else this.__exclusiveQueryConfig.internalValue = undefined;
   }
   // Temporarily expose input value. Use with caution.
   public get exclusiveQueryConfigInput() {
-    return this.__exclusiveQueryConfig?.internalValue;
+    return (this.__exclusiveQueryConfig !== undefined ? this.__exclusiveQueryConfig.internalValue : this.__exclusiveQueryConfigValue);
   }
 
   // exclusive_static_config - computed: false, optional: false, required: true
   private __exclusiveStaticConfig?: MonitorDeploymentRuleExclusiveStaticConfigOutputReference;
+  private __exclusiveStaticConfigValue?: any;
   private get _exclusiveStaticConfig(): MonitorDeploymentRuleExclusiveStaticConfigOutputReference {
-    return this.__exclusiveStaticConfig ??= new MonitorDeploymentRuleExclusiveStaticConfigOutputReference(this, "exclusive_static_config");
+    if (this.__exclusiveStaticConfig === undefined) {
+      this.__exclusiveStaticConfig = new MonitorDeploymentRuleExclusiveStaticConfigOutputReference(this, "exclusive_static_config");
+      if (this.__exclusiveStaticConfigValue !== undefined) this.__exclusiveStaticConfig.internalValue = this.__exclusiveStaticConfigValue;
+      this.__exclusiveStaticConfigValue = undefined;
+    }
+    return this.__exclusiveStaticConfig;
   }
   public get exclusiveStaticConfig() {
     return this._exclusiveStaticConfig;
   }
   public putExclusiveStaticConfig(value: MonitorDeploymentRuleExclusiveStaticConfig) {
-    if (value !== undefined || this.__exclusiveStaticConfig !== undefined) this._exclusiveStaticConfig.internalValue = value;
+    if (this.__exclusiveStaticConfig === undefined && settledBlockValue(value)) this.__exclusiveStaticConfigValue = value;
+    else this._exclusiveStaticConfig.internalValue = value;
   }
   // Temporarily expose input value. Use with caution.
   public get exclusiveStaticConfigInput() {
-    return this.__exclusiveStaticConfig?.internalValue;
+    return (this.__exclusiveStaticConfig !== undefined ? this.__exclusiveStaticConfig.internalValue : this.__exclusiveStaticConfigValue);
   }
 
   // product_config - computed: false, optional: true, required: false
   private __productConfig?: MonitorDeploymentRuleProductConfigOutputReference;
+  private __productConfigValue?: any;
   private get _productConfig(): MonitorDeploymentRuleProductConfigOutputReference {
-    return this.__productConfig ??= new MonitorDeploymentRuleProductConfigOutputReference(this, "product_config");
+    if (this.__productConfig === undefined) {
+      this.__productConfig = new MonitorDeploymentRuleProductConfigOutputReference(this, "product_config");
+      if (this.__productConfigValue !== undefined) this.__productConfig.internalValue = this.__productConfigValue;
+      this.__productConfigValue = undefined;
+    }
+    return this.__productConfig;
   }
   public get productConfig() {
     return this._productConfig;
   }
   public putProductConfig(value: MonitorDeploymentRuleProductConfig) {
-    if (value !== undefined || this.__productConfig !== undefined) this._productConfig.internalValue = value;
+    if (this.__productConfig === undefined && settledBlockValue(value)) this.__productConfigValue = value;
+    else this._productConfig.internalValue = value;
   }
   public resetProductConfig() {
-    if (this.__productConfig !== undefined) this.__productConfig.internalValue = undefined;
+    if (this.__productConfig === undefined) this.__productConfigValue = undefined;
+    else this.__productConfig.internalValue = undefined;
   }
   // Temporarily expose input value. Use with caution.
   public get productConfigInput() {
-    return this.__productConfig?.internalValue;
+    return (this.__productConfig !== undefined ? this.__productConfig.internalValue : this.__productConfigValue);
   }
 
   // query_config - computed: false, optional: true, required: false
   private __queryConfig?: MonitorDeploymentRuleQueryConfigOutputReference;
+  private __queryConfigValue?: any;
   private get _queryConfig(): MonitorDeploymentRuleQueryConfigOutputReference {
-    return this.__queryConfig ??= new MonitorDeploymentRuleQueryConfigOutputReference(this, "query_config");
+    if (this.__queryConfig === undefined) {
+      this.__queryConfig = new MonitorDeploymentRuleQueryConfigOutputReference(this, "query_config");
+      if (this.__queryConfigValue !== undefined) this.__queryConfig.internalValue = this.__queryConfigValue;
+      this.__queryConfigValue = undefined;
+    }
+    return this.__queryConfig;
   }
   public get queryConfig() {
     return this._queryConfig;
   }
   public putQueryConfig(value: MonitorDeploymentRuleQueryConfig) {
-    if (value !== undefined || this.__queryConfig !== undefined) this._queryConfig.internalValue = value;
+    if (this.__queryConfig === undefined && settledBlockValue(value)) this.__queryConfigValue = value;
+    else this._queryConfig.internalValue = value;
   }
   public resetQueryConfig() {
-    if (this.__queryConfig !== undefined) this.__queryConfig.internalValue = undefined;
+    if (this.__queryConfig === undefined) this.__queryConfigValue = undefined;
+    else this.__queryConfig.internalValue = undefined;
   }
   // Temporarily expose input value. Use with caution.
   public get queryConfigInput() {
-    return this.__queryConfig?.internalValue;
+    return (this.__queryConfig !== undefined ? this.__queryConfig.internalValue : this.__queryConfigValue);
   }
 
   // static_config - computed: false, optional: false, required: true
   private __staticConfig?: MonitorDeploymentRuleStaticConfigOutputReference;
+  private __staticConfigValue?: any;
   private get _staticConfig(): MonitorDeploymentRuleStaticConfigOutputReference {
-    return this.__staticConfig ??= new MonitorDeploymentRuleStaticConfigOutputReference(this, "static_config");
+    if (this.__staticConfig === undefined) {
+      this.__staticConfig = new MonitorDeploymentRuleStaticConfigOutputReference(this, "static_config");
+      if (this.__staticConfigValue !== undefined) this.__staticConfig.internalValue = this.__staticConfigValue;
+      this.__staticConfigValue = undefined;
+    }
+    return this.__staticConfig;
   }
   public get staticConfig() {
     return this._staticConfig;
   }
   public putStaticConfig(value: MonitorDeploymentRuleStaticConfig) {
-    if (value !== undefined || this.__staticConfig !== undefined) this._staticConfig.internalValue = value;
+    if (this.__staticConfig === undefined && settledBlockValue(value)) this.__staticConfigValue = value;
+    else this._staticConfig.internalValue = value;
   }
   // Temporarily expose input value. Use with caution.
   public get staticConfigInput() {
-    return this.__staticConfig?.internalValue;
+    return (this.__staticConfig !== undefined ? this.__staticConfig.internalValue : this.__staticConfigValue);
   }
 
   // =========
@@ -1918,11 +1979,11 @@ export class MonitorDeploymentRule extends cdktf.TerraformResource {
     return {
       id: cdktf.stringToTerraform(this._id),
       title: cdktf.stringToTerraform(this._title),
-      exclusive_query_config: monitorDeploymentRuleExclusiveQueryConfigToTerraform(this.__exclusiveQueryConfig?.internalValue),
-      exclusive_static_config: monitorDeploymentRuleExclusiveStaticConfigToTerraform(this.__exclusiveStaticConfig?.internalValue),
-      product_config: monitorDeploymentRuleProductConfigToTerraform(this.__productConfig?.internalValue),
-      query_config: monitorDeploymentRuleQueryConfigToTerraform(this.__queryConfig?.internalValue),
-      static_config: monitorDeploymentRuleStaticConfigToTerraform(this.__staticConfig?.internalValue),
+      exclusive_query_config: monitorDeploymentRuleExclusiveQueryConfigToTerraform((this.__exclusiveQueryConfig !== undefined ? this.__exclusiveQueryConfig.internalValue : this.__exclusiveQueryConfigValue)),
+      exclusive_static_config: monitorDeploymentRuleExclusiveStaticConfigToTerraform((this.__exclusiveStaticConfig !== undefined ? this.__exclusiveStaticConfig.internalValue : this.__exclusiveStaticConfigValue)),
+      product_config: monitorDeploymentRuleProductConfigToTerraform((this.__productConfig !== undefined ? this.__productConfig.internalValue : this.__productConfigValue)),
+      query_config: monitorDeploymentRuleQueryConfigToTerraform((this.__queryConfig !== undefined ? this.__queryConfig.internalValue : this.__queryConfigValue)),
+      static_config: monitorDeploymentRuleStaticConfigToTerraform((this.__staticConfig !== undefined ? this.__staticConfig.internalValue : this.__staticConfigValue)),
     };
   }
 
@@ -1941,31 +2002,31 @@ export class MonitorDeploymentRule extends cdktf.TerraformResource {
         storageClassType: "string",
       },
       exclusive_query_config: {
-        value: monitorDeploymentRuleExclusiveQueryConfigToHclTerraform(this.__exclusiveQueryConfig?.internalValue),
+        value: monitorDeploymentRuleExclusiveQueryConfigToHclTerraform((this.__exclusiveQueryConfig !== undefined ? this.__exclusiveQueryConfig.internalValue : this.__exclusiveQueryConfigValue)),
         isBlock: true,
         type: "struct",
         storageClassType: "MonitorDeploymentRuleExclusiveQueryConfig",
       },
       exclusive_static_config: {
-        value: monitorDeploymentRuleExclusiveStaticConfigToHclTerraform(this.__exclusiveStaticConfig?.internalValue),
+        value: monitorDeploymentRuleExclusiveStaticConfigToHclTerraform((this.__exclusiveStaticConfig !== undefined ? this.__exclusiveStaticConfig.internalValue : this.__exclusiveStaticConfigValue)),
         isBlock: true,
         type: "struct",
         storageClassType: "MonitorDeploymentRuleExclusiveStaticConfig",
       },
       product_config: {
-        value: monitorDeploymentRuleProductConfigToHclTerraform(this.__productConfig?.internalValue),
+        value: monitorDeploymentRuleProductConfigToHclTerraform((this.__productConfig !== undefined ? this.__productConfig.internalValue : this.__productConfigValue)),
         isBlock: true,
         type: "struct",
         storageClassType: "MonitorDeploymentRuleProductConfig",
       },
       query_config: {
-        value: monitorDeploymentRuleQueryConfigToHclTerraform(this.__queryConfig?.internalValue),
+        value: monitorDeploymentRuleQueryConfigToHclTerraform((this.__queryConfig !== undefined ? this.__queryConfig.internalValue : this.__queryConfigValue)),
         isBlock: true,
         type: "struct",
         storageClassType: "MonitorDeploymentRuleQueryConfig",
       },
       static_config: {
-        value: monitorDeploymentRuleStaticConfigToHclTerraform(this.__staticConfig?.internalValue),
+        value: monitorDeploymentRuleStaticConfigToHclTerraform((this.__staticConfig !== undefined ? this.__staticConfig.internalValue : this.__staticConfigValue)),
         isBlock: true,
         type: "struct",
         storageClassType: "MonitorDeploymentRuleStaticConfig",

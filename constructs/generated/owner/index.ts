@@ -617,6 +617,24 @@ export class OwnerContactsList extends cdktf.ComplexList {
 /**
 * Represents a {@link https://registry.terraform.io/providers/dqform/dq/0.1.0/docs/resources/owner dq_owner}
 */
+/**
+ * True when `v` can stand in for what a freshly built block reference would report as its
+ * `internalValue` after being given `v`: `undefined`, a token, or plain objects and arrays
+ * in which no object has keys that are all `undefined` (a reference reports such an object,
+ * and every object holding only such objects, as `undefined`). Anything else (class
+ * instances, such objects) goes through a real reference.
+ */
+function settledBlockValue(v: unknown, top = true): boolean {
+  if (v === undefined || cdktf.Tokenization.isResolvable(v)) return true;
+  if (Array.isArray(v)) return v.every((x) => settledBlockValue(x, false));
+  if (v === null || typeof v !== 'object') return !top;
+  const proto = Object.getPrototypeOf(v);
+  if (proto !== Object.prototype && proto !== null) return false;
+  const values = Object.values(v);
+  if (values.length > 0 && values.every((x) => x === undefined)) return false;
+  return values.every((x) => settledBlockValue(x, false));
+}
+
 export class Owner extends cdktf.TerraformResource {
 
   // =================
@@ -667,7 +685,8 @@ export class Owner extends cdktf.TerraformResource {
     });
     this._id = config.id;
     this._title = config.title;
-    if (config.contacts !== undefined || this.__contacts !== undefined) this._contacts.internalValue = config.contacts;
+    if (this.__contacts === undefined && settledBlockValue(config.contacts)) this.__contactsValue = config.contacts;
+    else this._contacts.internalValue = config.contacts;
   }
 
   // ==========
@@ -710,21 +729,29 @@ export class Owner extends cdktf.TerraformResource {
 
   // contacts - computed: false, optional: true, required: false
   private __contacts?: OwnerContactsList;
+  private __contactsValue?: any;
   private get _contacts(): OwnerContactsList {
-    return this.__contacts ??= new OwnerContactsList(this, "contacts", false);
+    if (this.__contacts === undefined) {
+      this.__contacts = new OwnerContactsList(this, "contacts", false);
+      if (this.__contactsValue !== undefined) this.__contacts.internalValue = this.__contactsValue;
+      this.__contactsValue = undefined;
+    }
+    return this.__contacts;
   }
   public get contacts() {
     return this._contacts;
   }
   public putContacts(value: OwnerContacts[] | cdktf.IResolvable) {
-    if (value !== undefined || this.__contacts !== undefined) this._contacts.internalValue = value;
+    if (this.__contacts === undefined && settledBlockValue(value)) this.__contactsValue = value;
+    else this._contacts.internalValue = value;
   }
   public resetContacts() {
-    if (this.__contacts !== undefined) this.__contacts.internalValue = undefined;
+    if (this.__contacts === undefined) this.__contactsValue = undefined;
+    else this.__contacts.internalValue = undefined;
   }
   // Temporarily expose input value. Use with caution.
   public get contactsInput() {
-    return this.__contacts?.internalValue;
+    return (this.__contacts !== undefined ? this.__contacts.internalValue : this.__contactsValue);
   }
 
   // =========
@@ -735,7 +762,7 @@ export class Owner extends cdktf.TerraformResource {
     return {
       id: cdktf.stringToTerraform(this._id),
       title: cdktf.stringToTerraform(this._title),
-      contacts: cdktf.listMapper(ownerContactsToTerraform, true)(this.__contacts?.internalValue),
+      contacts: cdktf.listMapper(ownerContactsToTerraform, true)((this.__contacts !== undefined ? this.__contacts.internalValue : this.__contactsValue)),
     };
   }
 
@@ -754,7 +781,7 @@ export class Owner extends cdktf.TerraformResource {
         storageClassType: "string",
       },
       contacts: {
-        value: cdktf.listMapperHcl(ownerContactsToHclTerraform, true)(this.__contacts?.internalValue),
+        value: cdktf.listMapperHcl(ownerContactsToHclTerraform, true)((this.__contacts !== undefined ? this.__contacts.internalValue : this.__contactsValue)),
         isBlock: true,
         type: "list",
         storageClassType: "OwnerContactsList",

@@ -416,6 +416,24 @@ export class OwnershipSelectionOutputReference extends cdktf.ComplexObject {
 /**
 * Represents a {@link https://registry.terraform.io/providers/dqform/dq/0.1.0/docs/resources/ownership dq_ownership}
 */
+/**
+ * True when `v` can stand in for what a freshly built block reference would report as its
+ * `internalValue` after being given `v`: `undefined`, a token, or plain objects and arrays
+ * in which no object has keys that are all `undefined` (a reference reports such an object,
+ * and every object holding only such objects, as `undefined`). Anything else (class
+ * instances, such objects) goes through a real reference.
+ */
+function settledBlockValue(v: unknown, top = true): boolean {
+  if (v === undefined || cdktf.Tokenization.isResolvable(v)) return true;
+  if (Array.isArray(v)) return v.every((x) => settledBlockValue(x, false));
+  if (v === null || typeof v !== 'object') return !top;
+  const proto = Object.getPrototypeOf(v);
+  if (proto !== Object.prototype && proto !== null) return false;
+  const values = Object.values(v);
+  if (values.length > 0 && values.every((x) => x === undefined)) return false;
+  return values.every((x) => settledBlockValue(x, false));
+}
+
 export class Ownership extends cdktf.TerraformResource {
 
   // =================
@@ -466,8 +484,10 @@ export class Ownership extends cdktf.TerraformResource {
     });
     this._id = config.id;
     this._ownerId = config.ownerId;
-    if (config.alert !== undefined || this.__alert !== undefined) this._alert.internalValue = config.alert;
-    if (config.selection !== undefined || this.__selection !== undefined) this._selection.internalValue = config.selection;
+    if (this.__alert === undefined && settledBlockValue(config.alert)) this.__alertValue = config.alert;
+    else this._alert.internalValue = config.alert;
+    if (this.__selection === undefined && settledBlockValue(config.selection)) this.__selectionValue = config.selection;
+    else this._selection.internalValue = config.selection;
   }
 
   // ==========
@@ -505,40 +525,56 @@ export class Ownership extends cdktf.TerraformResource {
 
   // alert - computed: false, optional: true, required: false
   private __alert?: OwnershipAlertOutputReference;
+  private __alertValue?: any;
   private get _alert(): OwnershipAlertOutputReference {
-    return this.__alert ??= new OwnershipAlertOutputReference(this, "alert");
+    if (this.__alert === undefined) {
+      this.__alert = new OwnershipAlertOutputReference(this, "alert");
+      if (this.__alertValue !== undefined) this.__alert.internalValue = this.__alertValue;
+      this.__alertValue = undefined;
+    }
+    return this.__alert;
   }
   public get alert() {
     return this._alert;
   }
   public putAlert(value: OwnershipAlert) {
-    if (value !== undefined || this.__alert !== undefined) this._alert.internalValue = value;
+    if (this.__alert === undefined && settledBlockValue(value)) this.__alertValue = value;
+    else this._alert.internalValue = value;
   }
   public resetAlert() {
-    if (this.__alert !== undefined) this.__alert.internalValue = undefined;
+    if (this.__alert === undefined) this.__alertValue = undefined;
+    else this.__alert.internalValue = undefined;
   }
   // Temporarily expose input value. Use with caution.
   public get alertInput() {
-    return this.__alert?.internalValue;
+    return (this.__alert !== undefined ? this.__alert.internalValue : this.__alertValue);
   }
 
   // selection - computed: false, optional: true, required: false
   private __selection?: OwnershipSelectionOutputReference;
+  private __selectionValue?: any;
   private get _selection(): OwnershipSelectionOutputReference {
-    return this.__selection ??= new OwnershipSelectionOutputReference(this, "selection");
+    if (this.__selection === undefined) {
+      this.__selection = new OwnershipSelectionOutputReference(this, "selection");
+      if (this.__selectionValue !== undefined) this.__selection.internalValue = this.__selectionValue;
+      this.__selectionValue = undefined;
+    }
+    return this.__selection;
   }
   public get selection() {
     return this._selection;
   }
   public putSelection(value: OwnershipSelection) {
-    if (value !== undefined || this.__selection !== undefined) this._selection.internalValue = value;
+    if (this.__selection === undefined && settledBlockValue(value)) this.__selectionValue = value;
+    else this._selection.internalValue = value;
   }
   public resetSelection() {
-    if (this.__selection !== undefined) this.__selection.internalValue = undefined;
+    if (this.__selection === undefined) this.__selectionValue = undefined;
+    else this.__selection.internalValue = undefined;
   }
   // Temporarily expose input value. Use with caution.
   public get selectionInput() {
-    return this.__selection?.internalValue;
+    return (this.__selection !== undefined ? this.__selection.internalValue : this.__selectionValue);
   }
 
   // =========
@@ -549,8 +585,8 @@ export class Ownership extends cdktf.TerraformResource {
     return {
       id: cdktf.stringToTerraform(this._id),
       owner_id: cdktf.stringToTerraform(this._ownerId),
-      alert: ownershipAlertToTerraform(this.__alert?.internalValue),
-      selection: ownershipSelectionToTerraform(this.__selection?.internalValue),
+      alert: ownershipAlertToTerraform((this.__alert !== undefined ? this.__alert.internalValue : this.__alertValue)),
+      selection: ownershipSelectionToTerraform((this.__selection !== undefined ? this.__selection.internalValue : this.__selectionValue)),
     };
   }
 
@@ -569,13 +605,13 @@ export class Ownership extends cdktf.TerraformResource {
         storageClassType: "string",
       },
       alert: {
-        value: ownershipAlertToHclTerraform(this.__alert?.internalValue),
+        value: ownershipAlertToHclTerraform((this.__alert !== undefined ? this.__alert.internalValue : this.__alertValue)),
         isBlock: true,
         type: "struct",
         storageClassType: "OwnershipAlert",
       },
       selection: {
-        value: ownershipSelectionToHclTerraform(this.__selection?.internalValue),
+        value: ownershipSelectionToHclTerraform((this.__selection !== undefined ? this.__selection.internalValue : this.__selectionValue)),
         isBlock: true,
         type: "struct",
         storageClassType: "OwnershipSelection",

@@ -5184,6 +5184,24 @@ export class SqlTestDeploymentRuleStaticConfigOutputReference extends cdktf.Comp
 /**
 * Represents a {@link https://registry.terraform.io/providers/dqform/dq/0.1.0/docs/resources/sql_test_deployment_rule dq_sql_test_deployment_rule}
 */
+/**
+ * True when `v` can stand in for what a freshly built block reference would report as its
+ * `internalValue` after being given `v`: `undefined`, a token, or plain objects and arrays
+ * in which no object has keys that are all `undefined` (a reference reports such an object,
+ * and every object holding only such objects, as `undefined`). Anything else (class
+ * instances, such objects) goes through a real reference.
+ */
+function settledBlockValue(v: unknown, top = true): boolean {
+  if (v === undefined || cdktf.Tokenization.isResolvable(v)) return true;
+  if (Array.isArray(v)) return v.every((x) => settledBlockValue(x, false));
+  if (v === null || typeof v !== 'object') return !top;
+  const proto = Object.getPrototypeOf(v);
+  if (proto !== Object.prototype && proto !== null) return false;
+  const values = Object.values(v);
+  if (values.length > 0 && values.every((x) => x === undefined)) return false;
+  return values.every((x) => settledBlockValue(x, false));
+}
+
 export class SqlTestDeploymentRule extends cdktf.TerraformResource {
 
   // =================
@@ -5234,10 +5252,14 @@ export class SqlTestDeploymentRule extends cdktf.TerraformResource {
     });
     this._id = config.id;
     this._title = config.title;
-    if (config.exclusiveQueryConfig !== undefined || this.__exclusiveQueryConfig !== undefined) this._exclusiveQueryConfig.internalValue = config.exclusiveQueryConfig;
-    if (config.exclusiveStaticConfig !== undefined || this.__exclusiveStaticConfig !== undefined) this._exclusiveStaticConfig.internalValue = config.exclusiveStaticConfig;
-    if (config.queryConfig !== undefined || this.__queryConfig !== undefined) this._queryConfig.internalValue = config.queryConfig;
-    if (config.staticConfig !== undefined || this.__staticConfig !== undefined) this._staticConfig.internalValue = config.staticConfig;
+    if (this.__exclusiveQueryConfig === undefined && settledBlockValue(config.exclusiveQueryConfig)) this.__exclusiveQueryConfigValue = config.exclusiveQueryConfig;
+    else this._exclusiveQueryConfig.internalValue = config.exclusiveQueryConfig;
+    if (this.__exclusiveStaticConfig === undefined && settledBlockValue(config.exclusiveStaticConfig)) this.__exclusiveStaticConfigValue = config.exclusiveStaticConfig;
+    else this._exclusiveStaticConfig.internalValue = config.exclusiveStaticConfig;
+    if (this.__queryConfig === undefined && settledBlockValue(config.queryConfig)) this.__queryConfigValue = config.queryConfig;
+    else this._queryConfig.internalValue = config.queryConfig;
+    if (this.__staticConfig === undefined && settledBlockValue(config.staticConfig)) this.__staticConfigValue = config.staticConfig;
+    else this._staticConfig.internalValue = config.staticConfig;
   }
 
   // ==========
@@ -5275,75 +5297,106 @@ export class SqlTestDeploymentRule extends cdktf.TerraformResource {
 
   // exclusive_query_config - computed: false, optional: true, required: false
   private __exclusiveQueryConfig?: SqlTestDeploymentRuleExclusiveQueryConfigOutputReference;
+  private __exclusiveQueryConfigValue?: any;
   private get _exclusiveQueryConfig(): SqlTestDeploymentRuleExclusiveQueryConfigOutputReference {
-    return this.__exclusiveQueryConfig ??= new SqlTestDeploymentRuleExclusiveQueryConfigOutputReference(this, "exclusive_query_config");
+    if (this.__exclusiveQueryConfig === undefined) {
+      this.__exclusiveQueryConfig = new SqlTestDeploymentRuleExclusiveQueryConfigOutputReference(this, "exclusive_query_config");
+      if (this.__exclusiveQueryConfigValue !== undefined) this.__exclusiveQueryConfig.internalValue = this.__exclusiveQueryConfigValue;
+      this.__exclusiveQueryConfigValue = undefined;
+    }
+    return this.__exclusiveQueryConfig;
   }
   public get exclusiveQueryConfig() {
     return this._exclusiveQueryConfig;
   }
   public putExclusiveQueryConfig(value: SqlTestDeploymentRuleExclusiveQueryConfig) {
-    if (value !== undefined || this.__exclusiveQueryConfig !== undefined) this._exclusiveQueryConfig.internalValue = value;
+    if (this.__exclusiveQueryConfig === undefined && settledBlockValue(value)) this.__exclusiveQueryConfigValue = value;
+    else this._exclusiveQueryConfig.internalValue = value;
   }
   public resetExclusiveQueryConfig() {
-    if (this.__exclusiveQueryConfig !== undefined) this.__exclusiveQueryConfig.internalValue = undefined;
+    if (this.__exclusiveQueryConfig === undefined) this.__exclusiveQueryConfigValue = undefined;
+    else this.__exclusiveQueryConfig.internalValue = undefined;
   }
   // Temporarily expose input value. Use with caution.
   public get exclusiveQueryConfigInput() {
-    return this.__exclusiveQueryConfig?.internalValue;
+    return (this.__exclusiveQueryConfig !== undefined ? this.__exclusiveQueryConfig.internalValue : this.__exclusiveQueryConfigValue);
   }
 
   // exclusive_static_config - computed: false, optional: false, required: true
   private __exclusiveStaticConfig?: SqlTestDeploymentRuleExclusiveStaticConfigOutputReference;
+  private __exclusiveStaticConfigValue?: any;
   private get _exclusiveStaticConfig(): SqlTestDeploymentRuleExclusiveStaticConfigOutputReference {
-    return this.__exclusiveStaticConfig ??= new SqlTestDeploymentRuleExclusiveStaticConfigOutputReference(this, "exclusive_static_config");
+    if (this.__exclusiveStaticConfig === undefined) {
+      this.__exclusiveStaticConfig = new SqlTestDeploymentRuleExclusiveStaticConfigOutputReference(this, "exclusive_static_config");
+      if (this.__exclusiveStaticConfigValue !== undefined) this.__exclusiveStaticConfig.internalValue = this.__exclusiveStaticConfigValue;
+      this.__exclusiveStaticConfigValue = undefined;
+    }
+    return this.__exclusiveStaticConfig;
   }
   public get exclusiveStaticConfig() {
     return this._exclusiveStaticConfig;
   }
   public putExclusiveStaticConfig(value: SqlTestDeploymentRuleExclusiveStaticConfig) {
-    if (value !== undefined || this.__exclusiveStaticConfig !== undefined) this._exclusiveStaticConfig.internalValue = value;
+    if (this.__exclusiveStaticConfig === undefined && settledBlockValue(value)) this.__exclusiveStaticConfigValue = value;
+    else this._exclusiveStaticConfig.internalValue = value;
   }
   // Temporarily expose input value. Use with caution.
   public get exclusiveStaticConfigInput() {
-    return this.__exclusiveStaticConfig?.internalValue;
+    return (this.__exclusiveStaticConfig !== undefined ? this.__exclusiveStaticConfig.internalValue : this.__exclusiveStaticConfigValue);
   }
 
   // query_config - computed: false, optional: true, required: false
   private __queryConfig?: SqlTestDeploymentRuleQueryConfigOutputReference;
+  private __queryConfigValue?: any;
   private get _queryConfig(): SqlTestDeploymentRuleQueryConfigOutputReference {
-    return this.__queryConfig ??= new SqlTestDeploymentRuleQueryConfigOutputReference(this, "query_config");
+    if (this.__queryConfig === undefined) {
+      this.__queryConfig = new SqlTestDeploymentRuleQueryConfigOutputReference(this, "query_config");
+      if (this.__queryConfigValue !== undefined) this.__queryConfig.internalValue = this.__queryConfigValue;
+      this.__queryConfigValue = undefined;
+    }
+    return this.__queryConfig;
   }
   public get queryConfig() {
     return this._queryConfig;
   }
   public putQueryConfig(value: SqlTestDeploymentRuleQueryConfig) {
-    if (value !== undefined || this.__queryConfig !== undefined) this._queryConfig.internalValue = value;
+    if (this.__queryConfig === undefined && settledBlockValue(value)) this.__queryConfigValue = value;
+    else this._queryConfig.internalValue = value;
   }
   public resetQueryConfig() {
-    if (this.__queryConfig !== undefined) this.__queryConfig.internalValue = undefined;
+    if (this.__queryConfig === undefined) this.__queryConfigValue = undefined;
+    else this.__queryConfig.internalValue = undefined;
   }
   // Temporarily expose input value. Use with caution.
   public get queryConfigInput() {
-    return this.__queryConfig?.internalValue;
+    return (this.__queryConfig !== undefined ? this.__queryConfig.internalValue : this.__queryConfigValue);
   }
 
   // static_config - computed: false, optional: true, required: false
   private __staticConfig?: SqlTestDeploymentRuleStaticConfigOutputReference;
+  private __staticConfigValue?: any;
   private get _staticConfig(): SqlTestDeploymentRuleStaticConfigOutputReference {
-    return this.__staticConfig ??= new SqlTestDeploymentRuleStaticConfigOutputReference(this, "static_config");
+    if (this.__staticConfig === undefined) {
+      this.__staticConfig = new SqlTestDeploymentRuleStaticConfigOutputReference(this, "static_config");
+      if (this.__staticConfigValue !== undefined) this.__staticConfig.internalValue = this.__staticConfigValue;
+      this.__staticConfigValue = undefined;
+    }
+    return this.__staticConfig;
   }
   public get staticConfig() {
     return this._staticConfig;
   }
   public putStaticConfig(value: SqlTestDeploymentRuleStaticConfig) {
-    if (value !== undefined || this.__staticConfig !== undefined) this._staticConfig.internalValue = value;
+    if (this.__staticConfig === undefined && settledBlockValue(value)) this.__staticConfigValue = value;
+    else this._staticConfig.internalValue = value;
   }
   public resetStaticConfig() {
-    if (this.__staticConfig !== undefined) this.__staticConfig.internalValue = undefined;
+    if (this.__staticConfig === undefined) this.__staticConfigValue = undefined;
+    else this.__staticConfig.internalValue = undefined;
   }
   // Temporarily expose input value. Use with caution.
   public get staticConfigInput() {
-    return this.__staticConfig?.internalValue;
+    return (this.__staticConfig !== undefined ? this.__staticConfig.internalValue : this.__staticConfigValue);
   }
 
   // =========
@@ -5354,10 +5407,10 @@ export class SqlTestDeploymentRule extends cdktf.TerraformResource {
     return {
       id: cdktf.stringToTerraform(this._id),
       title: cdktf.stringToTerraform(this._title),
-      exclusive_query_config: sqlTestDeploymentRuleExclusiveQueryConfigToTerraform(this.__exclusiveQueryConfig?.internalValue),
-      exclusive_static_config: sqlTestDeploymentRuleExclusiveStaticConfigToTerraform(this.__exclusiveStaticConfig?.internalValue),
-      query_config: sqlTestDeploymentRuleQueryConfigToTerraform(this.__queryConfig?.internalValue),
-      static_config: sqlTestDeploymentRuleStaticConfigToTerraform(this.__staticConfig?.internalValue),
+      exclusive_query_config: sqlTestDeploymentRuleExclusiveQueryConfigToTerraform((this.__exclusiveQueryConfig !== undefined ? this.__exclusiveQueryConfig.internalValue : this.__exclusiveQueryConfigValue)),
+      exclusive_static_config: sqlTestDeploymentRuleExclusiveStaticConfigToTerraform((this.__exclusiveStaticConfig !== undefined ? this.__exclusiveStaticConfig.internalValue : this.__exclusiveStaticConfigValue)),
+      query_config: sqlTestDeploymentRuleQueryConfigToTerraform((this.__queryConfig !== undefined ? this.__queryConfig.internalValue : this.__queryConfigValue)),
+      static_config: sqlTestDeploymentRuleStaticConfigToTerraform((this.__staticConfig !== undefined ? this.__staticConfig.internalValue : this.__staticConfigValue)),
     };
   }
 
@@ -5376,25 +5429,25 @@ export class SqlTestDeploymentRule extends cdktf.TerraformResource {
         storageClassType: "string",
       },
       exclusive_query_config: {
-        value: sqlTestDeploymentRuleExclusiveQueryConfigToHclTerraform(this.__exclusiveQueryConfig?.internalValue),
+        value: sqlTestDeploymentRuleExclusiveQueryConfigToHclTerraform((this.__exclusiveQueryConfig !== undefined ? this.__exclusiveQueryConfig.internalValue : this.__exclusiveQueryConfigValue)),
         isBlock: true,
         type: "struct",
         storageClassType: "SqlTestDeploymentRuleExclusiveQueryConfig",
       },
       exclusive_static_config: {
-        value: sqlTestDeploymentRuleExclusiveStaticConfigToHclTerraform(this.__exclusiveStaticConfig?.internalValue),
+        value: sqlTestDeploymentRuleExclusiveStaticConfigToHclTerraform((this.__exclusiveStaticConfig !== undefined ? this.__exclusiveStaticConfig.internalValue : this.__exclusiveStaticConfigValue)),
         isBlock: true,
         type: "struct",
         storageClassType: "SqlTestDeploymentRuleExclusiveStaticConfig",
       },
       query_config: {
-        value: sqlTestDeploymentRuleQueryConfigToHclTerraform(this.__queryConfig?.internalValue),
+        value: sqlTestDeploymentRuleQueryConfigToHclTerraform((this.__queryConfig !== undefined ? this.__queryConfig.internalValue : this.__queryConfigValue)),
         isBlock: true,
         type: "struct",
         storageClassType: "SqlTestDeploymentRuleQueryConfig",
       },
       static_config: {
-        value: sqlTestDeploymentRuleStaticConfigToHclTerraform(this.__staticConfig?.internalValue),
+        value: sqlTestDeploymentRuleStaticConfigToHclTerraform((this.__staticConfig !== undefined ? this.__staticConfig.internalValue : this.__staticConfigValue)),
         isBlock: true,
         type: "struct",
         storageClassType: "SqlTestDeploymentRuleStaticConfig",

@@ -3905,6 +3905,24 @@ export class SqlTestTemplateOutputReference extends cdktf.ComplexObject {
 /**
 * Represents a {@link https://registry.terraform.io/providers/dqform/dq/0.1.0/docs/resources/sql_test dq_sql_test}
 */
+/**
+ * True when `v` can stand in for what a freshly built block reference would report as its
+ * `internalValue` after being given `v`: `undefined`, a token, or plain objects and arrays
+ * in which no object has keys that are all `undefined` (a reference reports such an object,
+ * and every object holding only such objects, as `undefined`). Anything else (class
+ * instances, such objects) goes through a real reference.
+ */
+function settledBlockValue(v: unknown, top = true): boolean {
+  if (v === undefined || cdktf.Tokenization.isResolvable(v)) return true;
+  if (Array.isArray(v)) return v.every((x) => settledBlockValue(x, false));
+  if (v === null || typeof v !== 'object') return !top;
+  const proto = Object.getPrototypeOf(v);
+  if (proto !== Object.prototype && proto !== null) return false;
+  const values = Object.values(v);
+  if (values.length > 0 && values.every((x) => x === undefined)) return false;
+  return values.every((x) => settledBlockValue(x, false));
+}
+
 export class SqlTest extends cdktf.TerraformResource {
 
   // =================
@@ -3961,9 +3979,12 @@ export class SqlTest extends cdktf.TerraformResource {
     this._severity = config.severity;
     this._sqlExpression = config.sqlExpression;
     this._timezone = config.timezone;
-    if (config.annotations !== undefined || this.__annotations !== undefined) this._annotations.internalValue = config.annotations;
-    if (config.platform !== undefined || this.__platform !== undefined) this._platform.internalValue = config.platform;
-    if (config.template !== undefined || this.__template !== undefined) this._template.internalValue = config.template;
+    if (this.__annotations === undefined && settledBlockValue(config.annotations)) this.__annotationsValue = config.annotations;
+    else this._annotations.internalValue = config.annotations;
+    if (this.__platform === undefined && settledBlockValue(config.platform)) this.__platformValue = config.platform;
+    else this._platform.internalValue = config.platform;
+    if (this.__template === undefined && settledBlockValue(config.template)) this.__templateValue = config.template;
+    else this._template.internalValue = config.template;
   }
 
   // ==========
@@ -4094,59 +4115,83 @@ export class SqlTest extends cdktf.TerraformResource {
 
   // annotations - computed: false, optional: true, required: false
   private __annotations?: SqlTestAnnotationsList;
+  private __annotationsValue?: any;
   private get _annotations(): SqlTestAnnotationsList {
-    return this.__annotations ??= new SqlTestAnnotationsList(this, "annotations", false);
+    if (this.__annotations === undefined) {
+      this.__annotations = new SqlTestAnnotationsList(this, "annotations", false);
+      if (this.__annotationsValue !== undefined) this.__annotations.internalValue = this.__annotationsValue;
+      this.__annotationsValue = undefined;
+    }
+    return this.__annotations;
   }
   public get annotations() {
     return this._annotations;
   }
   public putAnnotations(value: SqlTestAnnotations[] | cdktf.IResolvable) {
-    if (value !== undefined || this.__annotations !== undefined) this._annotations.internalValue = value;
+    if (this.__annotations === undefined && settledBlockValue(value)) this.__annotationsValue = value;
+    else this._annotations.internalValue = value;
   }
   public resetAnnotations() {
-    if (this.__annotations !== undefined) this.__annotations.internalValue = undefined;
+    if (this.__annotations === undefined) this.__annotationsValue = undefined;
+    else this.__annotations.internalValue = undefined;
   }
   // Temporarily expose input value. Use with caution.
   public get annotationsInput() {
-    return this.__annotations?.internalValue;
+    return (this.__annotations !== undefined ? this.__annotations.internalValue : this.__annotationsValue);
   }
 
   // platform - computed: false, optional: true, required: false
   private __platform?: SqlTestPlatformOutputReference;
+  private __platformValue?: any;
   private get _platform(): SqlTestPlatformOutputReference {
-    return this.__platform ??= new SqlTestPlatformOutputReference(this, "platform");
+    if (this.__platform === undefined) {
+      this.__platform = new SqlTestPlatformOutputReference(this, "platform");
+      if (this.__platformValue !== undefined) this.__platform.internalValue = this.__platformValue;
+      this.__platformValue = undefined;
+    }
+    return this.__platform;
   }
   public get platform() {
     return this._platform;
   }
   public putPlatform(value: SqlTestPlatform) {
-    if (value !== undefined || this.__platform !== undefined) this._platform.internalValue = value;
+    if (this.__platform === undefined && settledBlockValue(value)) this.__platformValue = value;
+    else this._platform.internalValue = value;
   }
   public resetPlatform() {
-    if (this.__platform !== undefined) this.__platform.internalValue = undefined;
+    if (this.__platform === undefined) this.__platformValue = undefined;
+    else this.__platform.internalValue = undefined;
   }
   // Temporarily expose input value. Use with caution.
   public get platformInput() {
-    return this.__platform?.internalValue;
+    return (this.__platform !== undefined ? this.__platform.internalValue : this.__platformValue);
   }
 
   // template - computed: false, optional: true, required: false
   private __template?: SqlTestTemplateOutputReference;
+  private __templateValue?: any;
   private get _template(): SqlTestTemplateOutputReference {
-    return this.__template ??= new SqlTestTemplateOutputReference(this, "template");
+    if (this.__template === undefined) {
+      this.__template = new SqlTestTemplateOutputReference(this, "template");
+      if (this.__templateValue !== undefined) this.__template.internalValue = this.__templateValue;
+      this.__templateValue = undefined;
+    }
+    return this.__template;
   }
   public get template() {
     return this._template;
   }
   public putTemplate(value: SqlTestTemplate) {
-    if (value !== undefined || this.__template !== undefined) this._template.internalValue = value;
+    if (this.__template === undefined && settledBlockValue(value)) this.__templateValue = value;
+    else this._template.internalValue = value;
   }
   public resetTemplate() {
-    if (this.__template !== undefined) this.__template.internalValue = undefined;
+    if (this.__template === undefined) this.__templateValue = undefined;
+    else this.__template.internalValue = undefined;
   }
   // Temporarily expose input value. Use with caution.
   public get templateInput() {
-    return this.__template?.internalValue;
+    return (this.__template !== undefined ? this.__template.internalValue : this.__templateValue);
   }
 
   // =========
@@ -4163,9 +4208,9 @@ export class SqlTest extends cdktf.TerraformResource {
       severity: cdktf.stringToTerraform(this._severity),
       sql_expression: cdktf.stringToTerraform(this._sqlExpression),
       timezone: cdktf.stringToTerraform(this._timezone),
-      annotations: cdktf.listMapper(sqlTestAnnotationsToTerraform, true)(this.__annotations?.internalValue),
-      platform: sqlTestPlatformToTerraform(this.__platform?.internalValue),
-      template: sqlTestTemplateToTerraform(this.__template?.internalValue),
+      annotations: cdktf.listMapper(sqlTestAnnotationsToTerraform, true)((this.__annotations !== undefined ? this.__annotations.internalValue : this.__annotationsValue)),
+      platform: sqlTestPlatformToTerraform((this.__platform !== undefined ? this.__platform.internalValue : this.__platformValue)),
+      template: sqlTestTemplateToTerraform((this.__template !== undefined ? this.__template.internalValue : this.__templateValue)),
     };
   }
 
@@ -4220,19 +4265,19 @@ export class SqlTest extends cdktf.TerraformResource {
         storageClassType: "string",
       },
       annotations: {
-        value: cdktf.listMapperHcl(sqlTestAnnotationsToHclTerraform, true)(this.__annotations?.internalValue),
+        value: cdktf.listMapperHcl(sqlTestAnnotationsToHclTerraform, true)((this.__annotations !== undefined ? this.__annotations.internalValue : this.__annotationsValue)),
         isBlock: true,
         type: "list",
         storageClassType: "SqlTestAnnotationsList",
       },
       platform: {
-        value: sqlTestPlatformToHclTerraform(this.__platform?.internalValue),
+        value: sqlTestPlatformToHclTerraform((this.__platform !== undefined ? this.__platform.internalValue : this.__platformValue)),
         isBlock: true,
         type: "struct",
         storageClassType: "SqlTestPlatform",
       },
       template: {
-        value: sqlTestTemplateToHclTerraform(this.__template?.internalValue),
+        value: sqlTestTemplateToHclTerraform((this.__template !== undefined ? this.__template.internalValue : this.__templateValue)),
         isBlock: true,
         type: "struct",
         storageClassType: "SqlTestTemplate",
