@@ -5,7 +5,7 @@ import { LocalBackend, TerraformStack } from 'cdktf';
 import type { Construct } from 'constructs';
 import { DqProvider } from './generated/provider';
 import { addLocalDiagnostic } from './internal';
-import { collectDiagnostics, formatDiagnostic } from './validation';
+import { diagnosticsWith, formatDiagnostic, resolveStack } from './validation';
 
 /** Props of {@link DqStack}. Credentials never go here: they come from the environment. */
 export interface DqStackProps {
@@ -39,6 +39,10 @@ export class DqStack extends TerraformStack {
   /** The provider construct. */
   readonly provider: DqProvider;
   private readonly removedAddresses: string[] = [];
+  /** Set by {@link prepareStack}: this stack is being synthesised; cleared by {@link toTerraform}. */
+  private preparedForSynth = false;
+  /** This synthesis' resolved JSON, from validation, for the next {@link toTerraform}. */
+  private synthJson?: unknown;
 
   constructor(scope: Construct, id: string, props: DqStackProps) {
     super(scope, id);
@@ -46,7 +50,41 @@ export class DqStack extends TerraformStack {
     this.namespace = props.namespace;
     new LocalBackend(this, { path: `terraform.${id}.tfstate` });
     this.provider = new DqProvider(this, 'dq', { namespace: props.namespace, region: props.region, baseUrl: props.baseUrl });
-    this.node.addValidation({ validate: () => collectDiagnostics(this).filter((d) => d.severity === 'error').map(formatDiagnostic) });
+    this.node.addValidation({ validate: () => this.validateForSynth() });
+  }
+
+  /**
+   * Validation of this stack (registered with `node.addValidation`). During `app.synth()` (this
+   * stack was prepared) the stack's Terraform JSON is resolved once here, validated, and, when
+   * valid, handed to the {@link toTerraform} call that follows, so synth resolves the stack
+   * once for both.
+   */
+  private validateForSynth(): string[] {
+    this.synthJson = undefined;
+    const resolved = new Map<TerraformStack, ReturnType<typeof resolveStack>>();
+    if (this.preparedForSynth) resolved.set(this, resolveStack(this));
+    const errors = diagnosticsWith(this, resolved).filter((d) => d.severity === 'error').map(formatDiagnostic);
+    if (errors.length === 0 && this.preparedForSynth) this.synthJson = resolved.get(this);
+    return errors;
+  }
+
+  /** Marks the start of a synthesis of this stack (cdktf prepares every stack first). */
+  override prepareStack(): void {
+    super.prepareStack();
+    this.synthJson = undefined;
+    this.preparedForSynth = true;
+  }
+
+  /**
+   * The stack's Terraform JSON: the one resolved by this synthesis' validation when there is one
+   * (nothing changes between the two), else resolved now.
+   */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  override toTerraform(): any {
+    const json = this.synthJson;
+    this.synthJson = undefined;
+    this.preparedForSynth = false;
+    return json ?? super.toTerraform();
   }
 
   /**

@@ -20,7 +20,7 @@ import type { z } from 'zod';
 import { alertRuleViolations, type AlertWrite } from '../schemas/alerts';
 import { Manifest, RESOURCE_SCHEMAS, RESOURCE_TYPES, type ResourceType } from '../schemas/manifest';
 import { parseResolverQl } from '../schemas/resolverql';
-import { camelDeep, localDiagnostics, type Diagnostic } from './internal';
+import { camel, camelDeep, localDiagnostics, type Diagnostic } from './internal';
 import { Domain } from './resources';
 
 export type { Diagnostic };
@@ -132,18 +132,46 @@ interface Entry {
   namespace?: string;
 }
 
-function entriesOf(scope: IConstruct): Entry[] {
+/** A stack's Terraform JSON as cdktf writes it to `cdk.tf.json` (the part read here). */
+interface StackJson {
+  resource?: Record<string, Record<string, Record<string, unknown>>>;
+}
+
+/**
+ * A stack's Terraform JSON, resolved once (`TerraformStack.toTerraform`, never a cached
+ * result): the values exactly as `cdk.tf.json` will hold them.
+ */
+export function resolveStack(stack: TerraformStack): StackJson {
+  return TerraformStack.prototype.toTerraform.call(stack) as StackJson;
+}
+
+/**
+ * The dq resources under `scope` with their desired config. Each stack is resolved once
+ * (`resolved` may already hold some, e.g. the stack being synthesised) and each resource's
+ * config is read from its stack's JSON by logical id, so validation costs one resolution per
+ * stack, not one per resource.
+ */
+function entriesOf(scope: IConstruct, resolved: Map<TerraformStack, StackJson>): Entry[] {
   const out: Entry[] = [];
   for (const c of scope.node.findAll()) {
     if (!TerraformResource.isTerraformResource(c) || !isDqType(c.terraformResourceType)) continue;
     const stack = TerraformStack.of(c);
-    const tf = Tokenization.resolve(c.toTerraform(), { scope: stack, resolver: new DefaultTokenResolver(new StringConcat()), preparing: false }) as { resource: Record<string, Record<string, Record<string, unknown>>> };
-    const [logicalId, raw] = Object.entries(tf.resource[c.terraformResourceType])[0];
-    const stripped = Object.fromEntries(Object.entries(raw).filter(([k]) => !META_KEYS.includes(k)));
+    let tf = resolved.get(stack);
+    if (tf === undefined) resolved.set(stack, (tf = resolveStack(stack)));
+    const logicalId = c.friendlyUniqueId;
+    const raw = tf.resource?.[c.terraformResourceType]?.[logicalId] ?? resolveResource(c, stack);
+    const config: Record<string, unknown> = {};
+    for (const k of Object.keys(raw)) if (!META_KEYS.includes(k)) config[camel(k)] = camelDeep(raw[k]);
     const ns = STACK in stack ? (stack as unknown as { namespace: string }).namespace : undefined;
-    out.push({ resource: c, stack, type: c.terraformResourceType, logicalId, config: camelDeep(stripped) as Record<string, unknown>, namespace: ns });
+    out.push({ resource: c, stack, type: c.terraformResourceType, logicalId, config, namespace: ns });
   }
   return out;
+}
+
+/** One resource's resolved attributes (for a resource its stack's JSON does not list under its logical id). */
+function resolveResource(c: TerraformResource, stack: TerraformStack): Record<string, unknown> {
+  const tf = Tokenization.resolve(c.toTerraform(), { scope: stack, resolver: new DefaultTokenResolver(new StringConcat()), preparing: false }) as { resource: Record<string, Record<string, Record<string, unknown>>> };
+  return Object.values(tf.resource[c.terraformResourceType])[0];
 }
 
 function resourceDiagnostics(e: Entry): Diagnostic[] {
@@ -261,10 +289,19 @@ function sortDiagnostics(ds: Diagnostic[]): Diagnostic[] {
  * report only findings on constructs under `scope`.
  */
 export function collectDiagnostics(scope: IConstruct): Diagnostic[] {
+  return diagnosticsWith(scope, new Map());
+}
+
+/**
+ * {@link collectDiagnostics} with some stacks' Terraform JSON already resolved (`resolved`,
+ * filled in with the others as they are resolved).
+ * @internal
+ */
+export function diagnosticsWith(scope: IConstruct, resolved: Map<TerraformStack, StackJson>): Diagnostic[] {
   const app = scope.node.root;
   const underPath = (p: string) => scope.node.path === '' || p === scope.node.path || p.startsWith(`${scope.node.path}/`);
   const under = (c: IConstruct) => underPath(c.node.path);
-  const all = entriesOf(app);
+  const all = entriesOf(app, resolved);
   const out: Diagnostic[] = [];
   for (const c of scope.node.findAll()) out.push(...localDiagnostics(c));
   for (const e of all) if (under(e.resource)) out.push(...resourceDiagnostics(e));
