@@ -64,9 +64,23 @@ export function strictOverrides(text: string): string {
 }
 
 /**
- * Helper inserted once into each generated resource file (see {@link lazyBlockReferences}).
+ * Helpers inserted once into each generated resource file (see {@link lazyBlockReferences}).
  */
-const SETTLED_HELPER = `
+const RESOURCE_HELPERS = `
+/**
+ * \`v\` without \`undefined\` object entries, recursively through plain objects and arrays
+ * (tokens and other class instances are kept as they are). cdktf drops those entries when it
+ * resolves the stack; dropping them first saves token resolution a visit per absent attribute.
+ */
+function definedOnly<T>(v: T): T {
+  if (Array.isArray(v)) return v.map(definedOnly) as T;
+  if (v === null || typeof v !== 'object') return v;
+  const proto = Object.getPrototypeOf(v);
+  if (proto !== Object.prototype && proto !== null) return v;
+  const out: Record<string, unknown> = {};
+  for (const [k, x] of Object.entries(v)) if (x !== undefined) out[k] = definedOnly(x);
+  return out as T;
+}
 /**
  * True when \`v\` can stand in for what a freshly built block reference would report as its
  * \`internalValue\` after being given \`v\`: \`undefined\`, a token, or plain objects and arrays
@@ -157,9 +171,13 @@ export function lazyBlockReferences(text: string): string {
           out = out.replace(reads, `this._${name}?.internalValue`);
         }
       }
-      if (resource && fields.length > 0 && !helperAdded) {
-        helperAdded = true;
-        out = SETTLED_HELPER.trimStart() + '\n' + out;
+      if (resource) {
+        // The JSON attributes without absent entries (see definedOnly).
+        out = out.replace(/(protected override synthesizeAttributes\(\): \{ \[name: string\]: any \} \{\n\s*return )\{\n([\s\S]*?)\n(\s*)\};\n/, '$1definedOnly({\n$2\n$3});\n');
+        if (!helperAdded) {
+          helperAdded = true;
+          out = RESOURCE_HELPERS.trimStart() + '\n' + out;
+        }
       }
       return out;
     })

@@ -4520,6 +4520,20 @@ export class AlertTemplateOutputReference extends cdktf.ComplexObject {
 * Represents a {@link https://registry.terraform.io/providers/dqform/dq/0.1.0/docs/resources/alert dq_alert}
 */
 /**
+ * `v` without `undefined` object entries, recursively through plain objects and arrays
+ * (tokens and other class instances are kept as they are). cdktf drops those entries when it
+ * resolves the stack; dropping them first saves token resolution a visit per absent attribute.
+ */
+function definedOnly<T>(v: T): T {
+  if (Array.isArray(v)) return v.map(definedOnly) as T;
+  if (v === null || typeof v !== 'object') return v;
+  const proto = Object.getPrototypeOf(v);
+  if (proto !== Object.prototype && proto !== null) return v;
+  const out: Record<string, unknown> = {};
+  for (const [k, x] of Object.entries(v)) if (x !== undefined) out[k] = definedOnly(x);
+  return out as T;
+}
+/**
  * True when `v` can stand in for what a freshly built block reference would report as its
  * `internalValue` after being given `v`: `undefined`, a token, or plain objects and arrays
  * in which no object has keys that are all `undefined` (a reference reports such an object,
@@ -4744,14 +4758,14 @@ export class Alert extends cdktf.TerraformResource {
   // =========
 
   protected override synthesizeAttributes(): { [name: string]: any } {
-    return {
+    return definedOnly({
       is_disabled: cdktf.booleanToTerraform(this._isDisabled),
       name: cdktf.stringToTerraform(this._name),
       incident_lifecycle: alertIncidentLifecycleToTerraform((this.__incidentLifecycle !== undefined ? this.__incidentLifecycle.internalValue : this.__incidentLifecycleValue)),
       issue_lifecycle: alertIssueLifecycleToTerraform((this.__issueLifecycle !== undefined ? this.__issueLifecycle.internalValue : this.__issueLifecycleValue)),
       schema_change: alertSchemaChangeToTerraform((this.__schemaChange !== undefined ? this.__schemaChange.internalValue : this.__schemaChangeValue)),
       template: alertTemplateToTerraform((this.__template !== undefined ? this.__template.internalValue : this.__templateValue)),
-    };
+    });
   }
 
   protected override synthesizeHclAttributes(): { [name: string]: any } {

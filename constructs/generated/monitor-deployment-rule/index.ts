@@ -1732,6 +1732,20 @@ export class MonitorDeploymentRuleStaticConfigOutputReference extends cdktf.Comp
 * Represents a {@link https://registry.terraform.io/providers/dqform/dq/0.1.0/docs/resources/monitor_deployment_rule dq_monitor_deployment_rule}
 */
 /**
+ * `v` without `undefined` object entries, recursively through plain objects and arrays
+ * (tokens and other class instances are kept as they are). cdktf drops those entries when it
+ * resolves the stack; dropping them first saves token resolution a visit per absent attribute.
+ */
+function definedOnly<T>(v: T): T {
+  if (Array.isArray(v)) return v.map(definedOnly) as T;
+  if (v === null || typeof v !== 'object') return v;
+  const proto = Object.getPrototypeOf(v);
+  if (proto !== Object.prototype && proto !== null) return v;
+  const out: Record<string, unknown> = {};
+  for (const [k, x] of Object.entries(v)) if (x !== undefined) out[k] = definedOnly(x);
+  return out as T;
+}
+/**
  * True when `v` can stand in for what a freshly built block reference would report as its
  * `internalValue` after being given `v`: `undefined`, a token, or plain objects and arrays
  * in which no object has keys that are all `undefined` (a reference reports such an object,
@@ -1976,7 +1990,7 @@ export class MonitorDeploymentRule extends cdktf.TerraformResource {
   // =========
 
   protected override synthesizeAttributes(): { [name: string]: any } {
-    return {
+    return definedOnly({
       id: cdktf.stringToTerraform(this._id),
       title: cdktf.stringToTerraform(this._title),
       exclusive_query_config: monitorDeploymentRuleExclusiveQueryConfigToTerraform((this.__exclusiveQueryConfig !== undefined ? this.__exclusiveQueryConfig.internalValue : this.__exclusiveQueryConfigValue)),
@@ -1984,7 +1998,7 @@ export class MonitorDeploymentRule extends cdktf.TerraformResource {
       product_config: monitorDeploymentRuleProductConfigToTerraform((this.__productConfig !== undefined ? this.__productConfig.internalValue : this.__productConfigValue)),
       query_config: monitorDeploymentRuleQueryConfigToTerraform((this.__queryConfig !== undefined ? this.__queryConfig.internalValue : this.__queryConfigValue)),
       static_config: monitorDeploymentRuleStaticConfigToTerraform((this.__staticConfig !== undefined ? this.__staticConfig.internalValue : this.__staticConfigValue)),
-    };
+    });
   }
 
   protected override synthesizeHclAttributes(): { [name: string]: any } {

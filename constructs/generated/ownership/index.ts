@@ -417,6 +417,20 @@ export class OwnershipSelectionOutputReference extends cdktf.ComplexObject {
 * Represents a {@link https://registry.terraform.io/providers/dqform/dq/0.1.0/docs/resources/ownership dq_ownership}
 */
 /**
+ * `v` without `undefined` object entries, recursively through plain objects and arrays
+ * (tokens and other class instances are kept as they are). cdktf drops those entries when it
+ * resolves the stack; dropping them first saves token resolution a visit per absent attribute.
+ */
+function definedOnly<T>(v: T): T {
+  if (Array.isArray(v)) return v.map(definedOnly) as T;
+  if (v === null || typeof v !== 'object') return v;
+  const proto = Object.getPrototypeOf(v);
+  if (proto !== Object.prototype && proto !== null) return v;
+  const out: Record<string, unknown> = {};
+  for (const [k, x] of Object.entries(v)) if (x !== undefined) out[k] = definedOnly(x);
+  return out as T;
+}
+/**
  * True when `v` can stand in for what a freshly built block reference would report as its
  * `internalValue` after being given `v`: `undefined`, a token, or plain objects and arrays
  * in which no object has keys that are all `undefined` (a reference reports such an object,
@@ -582,12 +596,12 @@ export class Ownership extends cdktf.TerraformResource {
   // =========
 
   protected override synthesizeAttributes(): { [name: string]: any } {
-    return {
+    return definedOnly({
       id: cdktf.stringToTerraform(this._id),
       owner_id: cdktf.stringToTerraform(this._ownerId),
       alert: ownershipAlertToTerraform((this.__alert !== undefined ? this.__alert.internalValue : this.__alertValue)),
       selection: ownershipSelectionToTerraform((this.__selection !== undefined ? this.__selection.internalValue : this.__selectionValue)),
-    };
+    });
   }
 
   protected override synthesizeHclAttributes(): { [name: string]: any } {

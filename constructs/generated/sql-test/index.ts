@@ -3906,6 +3906,20 @@ export class SqlTestTemplateOutputReference extends cdktf.ComplexObject {
 * Represents a {@link https://registry.terraform.io/providers/dqform/dq/0.1.0/docs/resources/sql_test dq_sql_test}
 */
 /**
+ * `v` without `undefined` object entries, recursively through plain objects and arrays
+ * (tokens and other class instances are kept as they are). cdktf drops those entries when it
+ * resolves the stack; dropping them first saves token resolution a visit per absent attribute.
+ */
+function definedOnly<T>(v: T): T {
+  if (Array.isArray(v)) return v.map(definedOnly) as T;
+  if (v === null || typeof v !== 'object') return v;
+  const proto = Object.getPrototypeOf(v);
+  if (proto !== Object.prototype && proto !== null) return v;
+  const out: Record<string, unknown> = {};
+  for (const [k, x] of Object.entries(v)) if (x !== undefined) out[k] = definedOnly(x);
+  return out as T;
+}
+/**
  * True when `v` can stand in for what a freshly built block reference would report as its
  * `internalValue` after being given `v`: `undefined`, a token, or plain objects and arrays
  * in which no object has keys that are all `undefined` (a reference reports such an object,
@@ -4199,7 +4213,7 @@ export class SqlTest extends cdktf.TerraformResource {
   // =========
 
   protected override synthesizeAttributes(): { [name: string]: any } {
-    return {
+    return definedOnly({
       description: cdktf.stringToTerraform(this._description),
       id: cdktf.stringToTerraform(this._id),
       name: cdktf.stringToTerraform(this._name),
@@ -4211,7 +4225,7 @@ export class SqlTest extends cdktf.TerraformResource {
       annotations: cdktf.listMapper(sqlTestAnnotationsToTerraform, true)((this.__annotations !== undefined ? this.__annotations.internalValue : this.__annotationsValue)),
       platform: sqlTestPlatformToTerraform((this.__platform !== undefined ? this.__platform.internalValue : this.__platformValue)),
       template: sqlTestTemplateToTerraform((this.__template !== undefined ? this.__template.internalValue : this.__templateValue)),
-    };
+    });
   }
 
   protected override synthesizeHclAttributes(): { [name: string]: any } {
