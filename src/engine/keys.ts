@@ -1,13 +1,31 @@
 /** Key conversion between Terraform's snake_case attributes and the API's lowerCamelCase. */
 
+/**
+ * Memo of the key conversions (pure functions of the key): a manifest of 10,000 resources
+ * converts the same few dozen attribute names over and over. Bounded; cleared when full.
+ */
+const camelCache = new Map<string, string>();
+const snakeCache = new Map<string, string>();
+const KEY_CACHE_MAX = 10_000;
+
+function memo(cache: Map<string, string>, key: string, f: (k: string) => string): string {
+  let v = cache.get(key);
+  if (v === undefined) {
+    v = f(key);
+    if (cache.size >= KEY_CACHE_MAX) cache.clear();
+    cache.set(key, v);
+  }
+  return v;
+}
+
 /** `recipient_emails` -> `recipientEmails`; keys already in camelCase are unchanged. */
 export function snakeToCamel(key: string): string {
-  return key.replace(/_([a-z0-9])/g, (_m, c: string) => c.toUpperCase());
+  return memo(camelCache, key, (k) => k.replace(/_([a-z0-9])/g, (_m, c: string) => c.toUpperCase()));
 }
 
 /** `recipientEmails` -> `recipient_emails`. */
 export function camelToSnake(key: string): string {
-  return key.replace(/([a-z0-9])([A-Z])/g, '$1_$2').toLowerCase();
+  return memo(snakeCache, key, (k) => k.replace(/([a-z0-9])([A-Z])/g, '$1_$2').toLowerCase());
 }
 
 /** Converts every object key, at every depth, with `f`. Arrays and scalars keep their values. */
@@ -15,7 +33,7 @@ export function mapKeysDeep(value: unknown, f: (k: string) => string): unknown {
   if (Array.isArray(value)) return value.map((v) => mapKeysDeep(v, f));
   if (value && typeof value === 'object') {
     const out: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(value as Record<string, unknown>)) out[f(k)] = mapKeysDeep(v, f);
+    for (const k of Object.keys(value)) out[f(k)] = mapKeysDeep((value as Record<string, unknown>)[k], f);
     return out;
   }
   return value;
@@ -35,6 +53,31 @@ export function sortKeysDeep<T>(value: T): T {
   return value;
 }
 
+/** True when `keys` is in `Array.prototype.sort()` order (UTF-16 code units). */
+function isSorted(keys: readonly string[]): boolean {
+  for (let i = 1; i < keys.length; i++) if (keys[i - 1] > keys[i]) return false;
+  return true;
+}
+
+/**
+ * `JSON.stringify(sortKeysDeep(value), null, indent)`, without building the sorted copy: objects
+ * whose keys are already in order are serialised as they are (JSON.stringify drops undefined
+ * members itself), others through a sorted shallow copy. A value with `toJSON` (a Date) is
+ * treated as `sortKeysDeep` treats it: as the plain object it is.
+ */
 export function stableStringify(value: unknown, indent?: number): string {
-  return JSON.stringify(sortKeysDeep(value), null, indent);
+  return JSON.stringify(
+    value,
+    function (this: unknown, k: string, x: unknown) {
+      const orig = (this as Record<string, unknown>)[k];
+      if (orig !== x && orig && typeof orig === 'object') x = { ...(sortKeysDeep(orig) as object) };
+      if (!x || typeof x !== 'object' || Array.isArray(x)) return x;
+      const keys = Object.keys(x);
+      if (isSorted(keys)) return x;
+      const out: Record<string, unknown> = {};
+      for (const key of keys.sort()) out[key] = (x as Record<string, unknown>)[key];
+      return out;
+    },
+    indent,
+  );
 }

@@ -172,7 +172,26 @@ export function computePlan(input: PlanInput): Plan {
     };
     if (r.importedId) common.reasons.push(`imported from existing ${h.label} ${JSON.stringify(r.importedId)}${foreign ? ` (was ${obj.configId ? `namespace "${obj.configId}"` : 'made in the UI'})` : ''}`);
     if (patch.length === 0 && !(foreign && r.importedId)) {
-      changes.push({ ...common, action: 'noop' });
+      // the most common change: built as one literal (same keys in the same order as
+      // `{ ...common, action }`) instead of a second spread copy
+      changes.push({
+        address: common.address,
+        type: common.type,
+        id: common.id,
+        fqn: common.fqn,
+        source: common.source,
+        dependsOn: common.dependsOn,
+        movedFrom: common.movedFrom,
+        importedId: common.importedId,
+        sensitive: common.sensitive,
+        reasons: common.reasons,
+        patch: common.patch,
+        before,
+        after: effective,
+        etag: common.etag,
+        liveHash: common.liveHash,
+        action: 'noop',
+      });
       return;
     }
     const replace = h.replaceReasons(before, effective);

@@ -117,7 +117,7 @@ export function resolveManifest(manifest: Manifest, workspace: string): Resoluti
     const r = p.r;
     const deps = new Set(r.dependsOn);
     const resolveStr = (s: string, field: string): string =>
-      s.replace(REF, (whole, type: string, name: string, attr: string) => {
+      !s.includes('${') ? s : s.replace(REF, (whole, type: string, name: string, attr: string) => {
         const addr = `${type}.${name}`;
         const target = idents.get(addr);
         const v = target ? refValue(target, attr) : undefined;
@@ -247,14 +247,34 @@ function checkResolverQl(v: unknown, path: string, report: (field: string, messa
   for (const [k, x] of Object.entries(v)) {
     const p = path ? `${path}.${k}` : k;
     if (k === 'resolverQl' && typeof x === 'string') {
-      try {
-        parseResolverQl(x);
-      } catch (e) {
-        if (e instanceof ResolverQlError) report(p, e.message);
-        else throw e;
-      }
-    } else checkResolverQl(x, p, report);
+      const problem = resolverQlProblem(x);
+      if (problem !== undefined) report(p, problem);
+    } else if (x && typeof x === 'object') checkResolverQl(x, p, report);
   }
+}
+
+/**
+ * Memo of ResolverQL parse results (the parser is a pure function of the text; a manifest repeats
+ * the same few texts across thousands of resources): the error message, or null when it parses.
+ */
+const qlProblems = new Map<string, string | null>();
+const QL_CACHE_MAX = 10_000;
+
+/** The parse error of a ResolverQL text, or undefined when it parses. Other errors are thrown. */
+function resolverQlProblem(text: string): string | undefined {
+  let problem = qlProblems.get(text);
+  if (problem === undefined) {
+    try {
+      parseResolverQl(text);
+      problem = null;
+    } catch (e) {
+      if (!(e instanceof ResolverQlError)) throw e;
+      problem = e.message;
+    }
+    if (qlProblems.size >= QL_CACHE_MAX) qlProblems.clear();
+    qlProblems.set(text, problem);
+  }
+  return problem ?? undefined;
 }
 
 export type { ManifestResource };

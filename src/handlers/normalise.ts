@@ -89,11 +89,20 @@ function isZero(v: unknown): boolean {
 function norm(v: unknown, key: string): unknown {
   if (Array.isArray(v)) {
     const items = v.map((x) => norm(x, ''));
-    if (!UNORDERED_KEYS.has(key) || items.length < 2) return items;
-    // sort by each item's canonical JSON, computed once per item (not twice per comparison)
-    const keyed = items.map((x) => ({ x, s: stable(x) }));
+    if (!UNORDERED_KEYS.has(key)) return items;
+    // sort by each item's canonical JSON, computed once per item (not twice per comparison);
+    // undefined items go last, as Array.prototype.sort puts them
+    const keyed: { x: unknown; s: string }[] = [];
+    let undef = 0;
+    for (let i = 0; i < items.length; i++) {
+      const x = items[i];
+      if (x === undefined) undef++;
+      else keyed.push({ x, s: stable(x) });
+    }
     keyed.sort((a, b) => (a.s < b.s ? -1 : a.s > b.s ? 1 : 0));
-    return keyed.map((e) => e.x);
+    const sorted = keyed.map((e) => e.x);
+    for (; undef > 0; undef--) sorted.push(undefined);
+    return sorted;
   }
   if (v && typeof v === 'object') {
     const o = v as Record<string, unknown>;
