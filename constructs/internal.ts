@@ -3,7 +3,7 @@
  * the generated L1 classes, references between constructs, per-construct diagnostics.
  * Not exported from the package root.
  */
-import { TerraformStack } from 'cdktf';
+import { ref, TerraformResource, TerraformStack, Token, type IResolvable, type IResolveContext } from 'cdktf';
 import type { IConstruct } from 'constructs';
 import type { ResourceType } from '../schemas/manifest';
 import { SHAPES, type ShapeNode } from './generated/shapes';
@@ -94,6 +94,33 @@ export interface Referenceable extends IConstruct {
 }
 
 /**
+ * A reference to `<type>.<logical id>.<attribute>` made for use in its own stack: what
+ * `resource.getStringAttribute(attr)` makes (cdktf's `Reference`), resolving the same way
+ * (`${identifier}`, or the bare identifier inside an expression), without recording a creation
+ * stack trace: cdktf's tokens capture an unbounded, source-mapped stack trace each, which cost
+ * more than everything else in building 10,000 constructs. Resolved in another stack (a user
+ * passing the token on), it hands over to a real cdktf reference, which sets up the cross-stack
+ * output as cdktf does.
+ */
+class StackReference implements IResolvable {
+  readonly creationStack: string[] = [];
+  private crossStack?: IResolvable;
+  constructor(
+    private readonly identifier: string,
+    private readonly stack: TerraformStack,
+  ) {}
+  resolve(context: IResolveContext): unknown {
+    if (TerraformStack.of(context.scope) !== this.stack) return (this.crossStack ??= ref(this.identifier, this.stack)).resolve(context);
+    const braces = !context.suppressBraces;
+    context.suppressBraces = true;
+    return braces ? `\${${this.identifier}}` : this.identifier;
+  }
+  toString(): string {
+    return Token.asString(this);
+  }
+}
+
+/**
  * A reference from `from` (field `field`) to attribute `attr` of `target`: the cdktf token
  * (`${dq_owner.x.id}` after resolution) when both live in the same stack. A target in another
  * stack is an error (the engine resolves references within one stack only); the literal
@@ -102,7 +129,10 @@ export interface Referenceable extends IConstruct {
 export function reference(from: IConstruct, field: string, target: Referenceable, attr: string): string {
   const a = TerraformStack.of(from);
   const b = TerraformStack.of(target);
-  if (a === b) return target.getStringAttribute(attr);
+  if (a === b) {
+    if (!TerraformResource.isTerraformResource(target) || target.forEach !== undefined) return target.getStringAttribute(attr);
+    return Token.asString(new StackReference(`${target.terraformResourceType}.${target.friendlyUniqueId}.${attr}`, b));
+  }
   addLocalDiagnostic(from, {
     field,
     summary: `${field} references ${target.node.path}, which is in stack "${b.node.id}", not in this stack "${a.node.id}"`,
