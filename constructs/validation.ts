@@ -95,27 +95,43 @@ export function cronProblem(cron: string): string | undefined {
   return undefined;
 }
 
-/** Walks a desired value for text fields with their own grammar. */
+/**
+ * Walks a desired value for text fields with their own grammar. `path` is the field path so far
+ * (pushed and popped while walking; the field text is built only for a finding).
+ */
 function textChecks(v: unknown, path: (string | number)[], out: (field: string, summary: string, hint: string) => void): void {
-  if (Array.isArray(v)) return v.forEach((x, i) => textChecks(x, [...path, i], out));
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) {
+      path.push(i);
+      textChecks(v[i], path, out);
+      path.pop();
+    }
+    return;
+  }
   if (v === null || typeof v !== 'object') return;
-  for (const [k, x] of Object.entries(v as Record<string, unknown>)) {
-    const p = [...path, k];
-    if (typeof x === 'string' && !isRef(x)) {
-      if (k === 'resolverQl') {
-        try {
-          parseResolverQl(x);
-        } catch (err) {
-          out(fieldPath(p), `bad ResolverQL: ${(err as Error).message}`, 'fix the query text; the subset is with_type, with_name, with_annotation, with_tag, with_platform, in_folder, and, or, not');
-        }
-      } else if (k === 'cron') {
-        const why = cronProblem(x);
-        if (why) out(fieldPath(p), `bad cron "${x}": ${why}`, 'write 5 fields, e.g. "0 9 * * 1-5"');
-      } else if (k === 'recurrenceRule') {
-        const why = rruleProblem(x);
-        if (why) out(fieldPath(p), `bad RRULE "${x}": ${why}`, 'write an iCal RRULE, e.g. "FREQ=DAILY;BYHOUR=6"');
-      }
-    } else textChecks(x, p, out);
+  for (const k of Object.keys(v)) {
+    const x = (v as Record<string, unknown>)[k];
+    path.push(k);
+    if (typeof x === 'string') {
+      if (!isRef(x)) textCheck(k, x, path, out);
+    } else if (x !== null && typeof x === 'object') textChecks(x, path, out);
+    path.pop();
+  }
+}
+
+function textCheck(k: string, x: string, path: (string | number)[], out: (field: string, summary: string, hint: string) => void): void {
+  if (k === 'resolverQl') {
+    try {
+      parseResolverQl(x);
+    } catch (err) {
+      out(fieldPath(path), `bad ResolverQL: ${(err as Error).message}`, 'fix the query text; the subset is with_type, with_name, with_annotation, with_tag, with_platform, in_folder, and, or, not');
+    }
+  } else if (k === 'cron') {
+    const why = cronProblem(x);
+    if (why) out(fieldPath(path), `bad cron "${x}": ${why}`, 'write 5 fields, e.g. "0 9 * * 1-5"');
+  } else if (k === 'recurrenceRule') {
+    const why = rruleProblem(x);
+    if (why) out(fieldPath(path), `bad RRULE "${x}": ${why}`, 'write an iCal RRULE, e.g. "FREQ=DAILY;BYHOUR=6"');
   }
 }
 
@@ -146,14 +162,14 @@ export function resolveStack(stack: TerraformStack): StackJson {
 }
 
 /**
- * The dq resources under `scope` with their desired config. Each stack is resolved once
+ * The dq resources among `nodes` with their desired config. Each stack is resolved once
  * (`resolved` may already hold some, e.g. the stack being synthesised) and each resource's
  * config is read from its stack's JSON by logical id, so validation costs one resolution per
  * stack, not one per resource.
  */
-function entriesOf(scope: IConstruct, resolved: Map<TerraformStack, StackJson>): Entry[] {
+function entriesOf(nodes: readonly IConstruct[], resolved: Map<TerraformStack, StackJson>): Entry[] {
   const out: Entry[] = [];
-  for (const c of scope.node.findAll()) {
+  for (const c of nodes) {
     if (!TerraformResource.isTerraformResource(c) || !isDqType(c.terraformResourceType)) continue;
     const stack = TerraformStack.of(c);
     let tf = resolved.get(stack);
@@ -195,12 +211,9 @@ function resourceDiagnostics(e: Entry): Diagnostic[] {
   return out;
 }
 
-function stacksOf(scope: IConstruct): TerraformStack[] {
-  return scope.node.findAll().filter((c): c is TerraformStack => TerraformStack.isStack(c));
-}
 
 /** Diagnostics that need the whole app: duplicates, cycles, removed declarations. */
-function appDiagnostics(all: Entry[], app: IConstruct): Diagnostic[] {
+function appDiagnostics(all: Entry[], nodes: readonly IConstruct[]): Diagnostic[] {
   const out: Diagnostic[] = [];
   const dup = (key: (e: Entry) => string | undefined, what: (e: Entry, k: string) => string, hint: string) => {
     const seen = new Map<string, Entry[]>();
@@ -234,7 +247,7 @@ function appDiagnostics(all: Entry[], app: IConstruct): Diagnostic[] {
     'two stacks with one namespace must not declare the same address: rename one construct or use distinct namespaces',
   );
   // Domain cycles: child -> parent edges, from `parent` and from sub-domain parts.
-  const domains = app.node.findAll().filter((c): c is Domain => c instanceof Domain);
+  const domains = nodes.filter((c): c is Domain => c instanceof Domain);
   const parents = new Map<Domain, Domain[]>();
   for (const d of domains) {
     if (d.parent) parents.set(d, [...(parents.get(d) ?? []), d.parent]);
@@ -259,7 +272,7 @@ function appDiagnostics(all: Entry[], app: IConstruct): Diagnostic[] {
     out.push({ severity: 'error', summary, detail: summary, constructPath: d.node.path, field: 'parentId', hint: 'a domain cannot be its own ancestor: remove one parent or sub-domain link' });
   }
   // Stacks: namespace, removed declarations that are still declared.
-  for (const s of stacksOf(app)) {
+  for (const s of nodes.filter((c): c is TerraformStack => TerraformStack.isStack(c))) {
     if (!(STACK in s)) continue;
     const ns = (s as unknown as { namespace: string }).namespace;
     const nsCheck = Manifest.shape.namespace.safeParse(ns);
@@ -301,11 +314,15 @@ export function diagnosticsWith(scope: IConstruct, resolved: Map<TerraformStack,
   const app = scope.node.root;
   const underPath = (p: string) => scope.node.path === '' || p === scope.node.path || p.startsWith(`${scope.node.path}/`);
   const under = (c: IConstruct) => underPath(c.node.path);
-  const all = entriesOf(app, resolved);
+  const nodes = app.node.findAll();
+  const all = entriesOf(nodes, resolved);
   const out: Diagnostic[] = [];
-  for (const c of scope.node.findAll()) out.push(...localDiagnostics(c));
+  for (const c of scope === app ? nodes : scope.node.findAll()) {
+    const local = localDiagnostics(c);
+    if (local.length > 0) out.push(...local);
+  }
   for (const e of all) if (under(e.resource)) out.push(...resourceDiagnostics(e));
-  for (const d of appDiagnostics(all, app)) if (underPath(d.constructPath)) out.push(d);
+  for (const d of appDiagnostics(all, nodes)) if (underPath(d.constructPath)) out.push(d);
   return sortDiagnostics(out);
 }
 
