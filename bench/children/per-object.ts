@@ -34,13 +34,18 @@ async function readOne(c: PlatformClient, r: Ref): Promise<number> {
 
 async function run(): Promise<void> {
   const refs = JSON.parse(fs.readFileSync(process.argv[2], 'utf8')) as Ref[];
-  const c = PlatformClient.fromEnv(process.env, { maxConcurrency: 10 });
+  // 10 requests in flight on 10 sockets (the client's default pool has 8 sockets)
+  const c = PlatformClient.fromEnv(process.env, { maxConcurrency: 10, connections: 10 });
   await c.iam.get();
   let next = 0;
   let found = 0;
   await Promise.all(
     Array.from({ length: 10 }, async () => {
-      while (next < refs.length) found += await readOne(c, refs[next++]);
+      while (next < refs.length) {
+        // not `found += await ...`: that reads `found` before the await and loses the other workers' counts
+        const k = await readOne(c, refs[next++]);
+        found += k;
+      }
     }),
   );
   await c.close();

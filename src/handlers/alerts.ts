@@ -11,7 +11,9 @@
  * - kind and `issueLifecycle.owner` cannot change in place: {@link alertsHandler.replaceReasons}.
  */
 import type { PlatformClient } from '../client';
-import type { AlertWrite } from '../../schemas/alerts';
+import type { Alert, AlertWrite } from '../../schemas/alerts';
+import { BATCH_LIMIT } from '../../schemas/common';
+import { chunk } from '../client/paging';
 import { alertKind } from '../../schemas/alerts';
 import type { Change } from '../../schemas/plan';
 import { normalise } from './normalise';
@@ -45,7 +47,20 @@ export const alertsHandler: ResourceHandler = {
   async read(client: PlatformClient, _q: ReadQuery): Promise<LiveObject[]> {
     const ids = await client.alerts.list();
     if (ids.length === 0) return [];
-    const byId = await client.alerts.batchGet([...new Set(ids)].sort().map((id) => ({ id })));
+    // Chunks of BATCH_LIMIT fetched 4 at a time (the client's batchGet fetches its chunks one
+    // after another: 50 round trips for 10,000 alerts), merged in chunk order. Perf only.
+    const chunks = chunk([...new Set(ids)].sort().map((id) => ({ id })), BATCH_LIMIT);
+    const parts: Record<string, Alert>[] = new Array(chunks.length);
+    let next = 0;
+    await Promise.all(
+      Array.from({ length: Math.min(4, chunks.length) }, async () => {
+        while (next < chunks.length) {
+          const i = next++;
+          parts[i] = await client.alerts.batchGet(chunks[i]);
+        }
+      }),
+    );
+    const byId: Record<string, Alert> = Object.assign({}, ...parts);
     return Object.values(byId)
       .map((a) => ({ key: a.fqn, id: a.id, etag: a.etag, configId: a.configId, source: a.source, raw: a as unknown as Record<string, unknown> }))
       .sort((x, y) => (x.key < y.key ? -1 : x.key > y.key ? 1 : 0));
