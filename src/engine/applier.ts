@@ -19,6 +19,7 @@ import { fingerprint } from '../handlers/normalise';
 import { dependentsOf, executionWaves } from './graph';
 import { isWrite } from './planner';
 import { readLiveState } from './reconcile';
+import { mapLimit } from './concurrency';
 
 export class PlanRefusedError extends Error {
   constructor(
@@ -72,14 +73,6 @@ export function loadPlan(json: unknown): Plan {
   return r.data;
 }
 
-async function mapLimit<T>(items: readonly T[], limit: number, f: (t: T) => Promise<void>): Promise<void> {
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: Math.min(limit, items.length) }, async () => {
-      while (next < items.length) await f(items[next++]);
-    }),
-  );
-}
 
 function describe(e: unknown): string {
   return e instanceof Error ? e.message : String(e);

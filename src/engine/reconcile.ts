@@ -12,6 +12,7 @@ import type { LiveObject, ResourceHandler } from '../handlers/types';
 import { manifestHash } from './manifest';
 import { computePlan, type LiveState } from './planner';
 import { resolveManifest, type Resolution } from './resolve';
+import { mapLimit } from './concurrency';
 
 export interface PlanOptions {
   /** Progress lines (reading live state, previews). */
@@ -53,19 +54,6 @@ export async function readLiveState(
   return live;
 }
 
-async function mapLimit<T, R>(items: readonly T[], limit: number, f: (t: T) => Promise<R>): Promise<R[]> {
-  const out: R[] = new Array(items.length);
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: Math.min(limit, items.length) }, async () => {
-      while (next < items.length) {
-        const i = next++;
-        out[i] = await f(items[i]);
-      }
-    }),
-  );
-  return out;
-}
 
 /** Learns the workspace from `GET /api/iam/v1`. */
 export async function workspaceOf(client: PlatformClient): Promise<string> {
