@@ -39,6 +39,7 @@ export class DqStack extends TerraformStack {
   /** The provider construct. */
   readonly provider: DqProvider;
   private readonly removedAddresses: string[] = [];
+  private readonly removedIds = new Map<string, string>();
   /** Set by {@link prepareStack}: this stack is being synthesised; cleared by {@link toTerraform}. */
   private preparedForSynth = false;
   /** This synthesis' resolved JSON, from validation, for the next {@link toTerraform}. */
@@ -93,7 +94,7 @@ export class DqStack extends TerraformStack {
    * `removed { from, lifecycle { destroy = true } }` block. Objects with a namespace (alerts,
    * rules, SQL tests) need no declaration: removing them from code deletes them.
    */
-  removed(address: string): void {
+  removed(address: string, opts: { id?: string } = {}): void {
     const type = address.split('.')[0];
     if (address.split('.').length !== 2 || !REMOVABLE.includes(type)) {
       addLocalDiagnostic(this, {
@@ -103,7 +104,8 @@ export class DqStack extends TerraformStack {
       });
     }
     this.removedAddresses.push(address);
-    const blocks = [...this.removedAddresses].sort().map((from) => ({ from, lifecycle: { destroy: true } }));
+    if (opts.id) this.removedIds.set(address, opts.id);
+    const blocks = [...this.removedAddresses].sort().map((from) => ({ from, ...(this.removedIds.has(from) ? { id: this.removedIds.get(from) } : {}), lifecycle: { destroy: true } }));
     this.addOverride('removed', blocks);
   }
   /** The addresses declared with {@link removed}, sorted. */

@@ -184,7 +184,7 @@ export const DqformYaml = z
     /** Adopt an existing object: `{ to: dq_owner.team, id: <uuid> }` (alerts: `id: <fqn>`). */
     import: z.array(z.object({ to: z.string(), id: z.string().min(1) })).optional(),
     /** Delete what lived at an address: `dq_domain.old` or `{ from: dq_domain.old, destroy: false }`. */
-    removed: z.array(z.union([z.string(), z.object({ from: z.string(), destroy: z.boolean().optional() })])).optional(),
+    removed: z.array(z.union([z.string(), z.object({ from: z.string(), destroy: z.boolean().optional(), id: z.string().optional() })])).optional(),
   })
   .describe('dqform workspace: the data-quality platform configuration as code');
 export type DqformYaml = z.input<typeof DqformYaml>;

@@ -149,7 +149,11 @@ export const Manifest = z.object({
   moved: z.array(z.object({ from: z.string(), to: z.string() })).default([]),
   /** Terraform `import` blocks: adopt the live object `id` (an id, or an fqn for alerts) at address `to`. */
   imports: z.array(z.object({ to: z.string(), id: z.string() })).default([]),
-  /** Terraform `removed` blocks: `destroy: true` deletes the object that lived at `from`. */
-  removed: z.array(z.object({ from: z.string(), destroy: z.boolean().default(true) })).default([]),
+  /**
+   * Terraform `removed` blocks: `destroy: true` deletes the object that lived at `from`. `id`
+   * (a dqform extension) names the object when its identity was pinned, moved or imported, so
+   * that it is not derived from `from`.
+   */
+  removed: z.array(z.object({ from: z.string(), destroy: z.boolean().default(true), id: z.string().min(1).optional() })).default([]),
 });
 export type Manifest = z.infer<typeof Manifest>;

@@ -148,11 +148,11 @@ function color(io: Io, args: Args): boolean {
 function loadManifest(io: Io, args: Args) {
   // A YAML workspace: --file, or dqform.yaml in the cwd when there is no synth output.
   const file = str(args, 'file');
-  if (file) return yamlFrontEnd().loadYamlWorkspace(path.resolve(io.cwd, file), str(args, 'stack'));
+  if (file) return yamlFrontEnd().loadYamlWorkspace(path.resolve(io.cwd, file), str(args, 'stack'), { cwd: io.cwd });
   if (!str(args, 'dir') && !fs.existsSync(path.join(io.cwd, 'cdktf.out'))) {
     const { loadYamlWorkspace, YAML_WORKSPACE_FILE } = yamlFrontEnd();
     const yaml = path.join(io.cwd, YAML_WORKSPACE_FILE);
-    if (fs.existsSync(yaml)) return loadYamlWorkspace(yaml, str(args, 'stack'));
+    if (fs.existsSync(yaml)) return loadYamlWorkspace(yaml, str(args, 'stack'), { cwd: io.cwd });
   }
   const dir = path.resolve(io.cwd, str(args, 'dir') ?? 'cdktf.out');
   return loadSynthOutput(dir, str(args, 'stack'));

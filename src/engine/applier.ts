@@ -10,7 +10,7 @@
  *    the plan's etags. A failed change stops its dependents; everything else finishes. The
  *    result says exactly what was applied, what failed and what was not attempted.
  */
-import type { PlatformClient } from '../client';
+import { ConflictError, type PlatformClient } from '../client';
 import type { ResourceType } from '../../schemas/manifest';
 import { Plan, type Change } from '../../schemas/plan';
 import { HANDLERS, WRITE_SCOPES } from '../handlers/registry';
@@ -148,6 +148,10 @@ export async function apply(client: PlatformClient, plan: Plan, opts: ApplyOptio
       if (c.action !== 'delete') stale.push({ address: c.address, why: `the ${h.label} was deleted since the plan` });
       continue;
     }
+    if (h.prunable && !c.importedId && obj.configId !== plan.namespace) {
+      stale.push({ address: c.address, why: `it is now managed by ${obj.configId ? `namespace "${obj.configId}"` : 'the UI'}, not "${plan.namespace}"` });
+      continue;
+    }
     if (c.etag && obj.etag && c.etag !== obj.etag) stale.push({ address: c.address, why: `etag ${obj.etag} differs from ${c.etag} read at plan time` });
     else if (c.liveHash && fingerprint(h.fromLive(obj.raw)) !== c.liveHash) stale.push({ address: c.address, why: 'its live content changed since the plan' });
   }
@@ -198,11 +202,15 @@ export async function apply(client: PlatformClient, plan: Plan, opts: ApplyOptio
         progress(`${c.action} ${c.address}`);
         try {
           if (c.action === 'create') await h.create(client, c, ctx);
-          else if (c.action === 'update') await h.update(client, c, ctx);
-          else if (c.action === 'delete') await h.delete(client, c, ctx);
+          else if (c.action === 'update') await confirmed(h, c, ctx, () => h.update(client, c, ctx));
+          else if (c.action === 'delete') await confirmed(h, c, ctx, () => h.delete(client, c, ctx));
           else if (c.action === 'replace') {
-            await h.delete(client, c, ctx);
-            await h.create(client, { ...c, etag: undefined }, ctx);
+            await confirmed(h, { ...c, action: 'delete' }, ctx, () => h.delete(client, c, ctx));
+            try {
+              await h.create(client, { ...c, etag: undefined }, ctx);
+            } catch (e) {
+              throw new Error(`the old ${h.label} was destroyed, but creating its replacement failed (${describe(e)}); run plan and apply again to create it`);
+            }
           }
           result.applied.push({ address: c.address, action: c.action });
         } catch (e) {
@@ -211,6 +219,24 @@ export async function apply(client: PlatformClient, plan: Plan, opts: ApplyOptio
       },
     );
   }
+  /**
+   * A retried etag-guarded write whose first attempt succeeded comes back ABORTED (upstream
+   * facts): on a conflict, read the object again and count the write as done when live already
+   * holds what the plan wanted.
+   */
+  async function confirmed(h: ResourceHandler, c: Change, ctx: { workspace: string; namespace: string }, write: () => Promise<void>): Promise<void> {
+    try {
+      await write();
+    } catch (e) {
+      if (!(e instanceof ConflictError)) throw e;
+      const objs = await h.read(client, { ...ctx, keys: [c.id] });
+      const obj = objs.find((o) => o.key === c.id || o.id === c.id);
+      if (c.action === 'delete' && !obj) return;
+      if (c.action === 'update' && obj && fingerprint(h.fromLive(obj.raw)) === fingerprint(c.after)) return;
+      throw e;
+    }
+  }
+
   const order = (a: { address: string }, b: { address: string }) => (a.address < b.address ? -1 : a.address > b.address ? 1 : 0);
   result.applied.sort(order);
   result.failed.sort(order);

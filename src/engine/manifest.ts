@@ -75,6 +75,12 @@ export function manifestFromTerraformJson(doc: unknown, opts: { stack: string; f
       const config = mapKeysDeep(attrs, snakeToCamel) as Json;
       const lc = isObj(raw.lifecycle) ? raw.lifecycle : {};
       const ignore = lc.ignore_changes;
+      if (ignore !== undefined && !Array.isArray(ignore) && ignore !== 'all' && ignore !== 'ALL') {
+        err('lifecycle.ignore_changes must be a list of attribute names, or "all"', { address, source, field: 'lifecycle.ignore_changes', hint: `Write ignore_changes: [${JSON.stringify(ignore)}].` });
+      }
+      if (Array.isArray(ignore) && ignore.some((p) => typeof p !== 'string')) {
+        err('lifecycle.ignore_changes must list attribute names as strings', { address, source, field: 'lifecycle.ignore_changes' });
+      }
       const lifecycle = {
         preventDestroy: lc.prevent_destroy === true ? true : undefined,
         ignoreChanges:
@@ -95,7 +101,13 @@ export function manifestFromTerraformJson(doc: unknown, opts: { stack: string; f
   const removed = list(doc.removed).map((m) => ({
     from: String(m.from ?? ''),
     destroy: isObj(m.lifecycle) ? m.lifecycle.destroy !== false : true,
+    ...(typeof m.id === 'string' && m.id ? { id: m.id } : {}),
   }));
+  const seenRemoved = new Set<string>();
+  for (const r of removed) {
+    if (seenRemoved.has(r.from)) err(`${r.from} is declared removed twice`, { address: r.from, hint: 'Keep one removed declaration per address.' });
+    seenRemoved.add(r.from);
+  }
   const addresses = new Set(resources.map((r) => r.address));
   for (const m of moved) {
     if (!parseAddress(m.from) || !parseAddress(m.to)) err(`moved block needs "from" and "to" addresses; got ${JSON.stringify(m)}`);

@@ -219,8 +219,28 @@ export function computePlan(input: PlanInput): Plan {
     const h = handlers[rm.type];
     const obj = find(rm.type, rm.id);
     removedAddrs.add(rm.address);
-    if (!obj) continue;
+    if (!obj) {
+      diags.push({
+        severity: 'warning',
+        summary: `declared removed, but no ${h.label} ${JSON.stringify(rm.id)} exists: nothing to delete`,
+        address: rm.address,
+        hint: rm.explicitId
+          ? 'It may be gone already; drop the removed declaration.'
+          : 'If its id was pinned, moved or imported, give that id in the removed declaration (removed { from, id }); otherwise drop the declaration.',
+      });
+      continue;
+    }
     claimed.add(`${rm.type}\u0000${obj.key}`);
+    if (h.prunable && obj.configId !== namespace) {
+      const owner = obj.configId ? `namespace "${obj.configId}"` : obj.source === 'SOURCE_APP' ? 'the UI' : 'no namespace';
+      diags.push({
+        severity: 'error',
+        summary: `declared removed, but the ${h.label} ${JSON.stringify(obj.key)} is managed by ${owner}, not "${namespace}"`,
+        address: rm.address,
+        hint: 'dqform never deletes objects of another namespace or made in the UI; drop the removed declaration.',
+      });
+      continue;
+    }
     const before = h.fromLive(obj.raw);
     changes.push({
       address: rm.address,

@@ -8,7 +8,7 @@ import type { Manifest, ManifestResource, ResourceType, Lifecycle } from '../../
 import { RESOURCE_SCHEMAS } from '../../schemas/manifest';
 import type { Diagnostic } from '../../schemas/plan';
 import { parseResolverQl, ResolverQlError } from '../../schemas/resolverql';
-import { defaultFqn, deriveId, ENTITY_ID_PREFIX, parseAddress } from './identity';
+import { bareId, defaultFqn, deriveId, ENTITY_ID_PREFIX, parseAddress } from './identity';
 import { camelToSnake } from './keys';
 import { closest, unknownFields } from './unknown-fields';
 
@@ -36,6 +36,8 @@ export interface RemovedResource {
   type: ResourceType;
   id: string;
   fqn?: string;
+  /** The id was given in the removed block (not derived from the address). */
+  explicitId?: boolean;
 }
 
 export interface Resolution {
@@ -82,7 +84,7 @@ export function resolveManifest(manifest: Manifest, workspace: string): Resoluti
       diags.push({ severity: 'error', summary: `moved block changes the type (${from} -> ${r.address})`, address: r.address, hint: 'A moved block keeps the resource type.' });
     }
     const identityName = fromName ?? r.name;
-    const pinnedId = typeof r.config.id === 'string' && !r.config.id.includes('${') ? r.config.id : undefined;
+    const pinnedId = normalisePinnedId(r, diags);
     const importedId = importTo.get(r.address);
     let id = pinnedId ?? importedId ?? deriveId(workspace, namespace, r.type, identityName);
     let fqn: string | undefined;
@@ -92,6 +94,18 @@ export function resolveManifest(manifest: Manifest, workspace: string): Resoluti
       id = importedId ?? fqn;
     }
     idents.set(r.address, { type: r.type, id, fqn });
+    // dqform keeps no state: the import or moved block (or a pin) is what holds this identity.
+    const pinned = r.type === 'dq_alert' ? typeof r.config.fqn === 'string' : pinnedId !== undefined;
+    if ((importedId || from) && !pinned) {
+      const what = r.type === 'dq_alert' ? 'fqn' : 'id';
+      diags.push({
+        severity: 'warning',
+        summary: `keep this ${importedId ? 'import' : 'moved'} block, or pin the ${what}: dqform keeps no state, so without either a later plan would replace the object`,
+        address: r.address,
+        source: r.source,
+        hint: importedId ? `After the apply, pin ${what} = ${JSON.stringify(importedId)} if you want to drop the import block.` : `The identity comes from ${from}; keep the moved block.`,
+      });
+    }
     return { r, id, fqn, movedFrom: from, importedId };
   });
 
@@ -228,13 +242,32 @@ export function resolveManifest(manifest: Manifest, workspace: string): Resoluti
     .map((x) => {
       const a = parseAddress(x.from)!;
       const type = a.type as ResourceType;
-      const fromName = a.name;
       if (type === 'dq_alert') {
-        const fqn = defaultFqn(namespace, fromName);
-        return { address: x.from, type, id: fqn, fqn };
+        const fqn = x.id ?? defaultFqn(namespace, a.name);
+        return { address: x.from, type, id: fqn, fqn, explicitId: x.id !== undefined };
       }
-      return { address: x.from, type, id: deriveId(workspace, namespace, type, fromName) };
+      const id = x.id !== undefined ? canonicalId(type, x.id) : deriveId(workspace, namespace, type, a.name);
+      return { address: x.from, type, id, explicitId: x.id !== undefined };
     });
+
+  // 6. dependency cycles (explicit depends_on and references)
+  const byAddr = new Map(resources.map((r) => [r.address, r]));
+  const state = new Map<string, 1 | 2>();
+  const visit = (r: ResolvedResource, stack: string[]): void => {
+    if (state.get(r.address) === 2) return;
+    if (state.get(r.address) === 1) {
+      const chain = [...stack.slice(stack.indexOf(r.address)), r.address];
+      diags.push({ severity: 'error', summary: `dependency cycle: ${chain.join(' -> ')}`, address: r.address, source: r.source, hint: 'Break the loop: a resource cannot (indirectly) depend on itself.' });
+      return;
+    }
+    state.set(r.address, 1);
+    for (const d of r.dependsOn) {
+      const dep = byAddr.get(d);
+      if (dep) visit(dep, [...stack, r.address]);
+    }
+    state.set(r.address, 2);
+  };
+  for (const r of resources) visit(r, []);
 
   resources.sort((a, b) => (a.address < b.address ? -1 : a.address > b.address ? 1 : 0));
   return { workspace, namespace, stack: manifest.stack, resources, removed, diagnostics: diags };
@@ -278,3 +311,31 @@ function resolverQlProblem(text: string): string | undefined {
 }
 
 export type { ManifestResource };
+
+/** Kinds whose ids are UUIDs chosen by the caller (SQL test ids are free-form keys). */
+const UUID_KINDS: readonly ResourceType[] = ['dq_owner', 'dq_domain', 'dq_data_product', 'dq_ownership', 'dq_monitor_deployment_rule', 'dq_sql_test_deployment_rule'];
+const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+/** The canonical form of a caller-chosen id: the bare, lower-case UUID (`owner-<uuid>` accepted). */
+function canonicalId(type: ResourceType, id: string): string {
+  return UUID_KINDS.includes(type) ? bareId(id).toLowerCase() : id;
+}
+
+/** A pinned `id`, canonicalised; a malformed one is reported and ignored. */
+function normalisePinnedId(r: ManifestResource, diags: Diagnostic[]): string | undefined {
+  const raw = r.config.id;
+  if (typeof raw !== 'string' || raw.includes('${')) return undefined;
+  const id = canonicalId(r.type, raw);
+  if (UUID_KINDS.includes(r.type) && !UUID_RE.test(id)) {
+    diags.push({
+      severity: 'error',
+      summary: `id: "${raw}" is not a UUID`,
+      address: r.address,
+      source: r.source,
+      field: 'id',
+      hint: 'Pin a UUID (the platform lets the caller choose it), or drop id to let dqform derive one.',
+    });
+    return undefined;
+  }
+  return id;
+}

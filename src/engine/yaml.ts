@@ -10,6 +10,7 @@
  * with Terraform-style references (`${dq_owner.team.id}`), resolved later by the engine.
  */
 import * as fs from 'node:fs';
+import * as path from 'node:path';
 import { isMap, isPair, isScalar, isSeq, LineCounter, parseDocument, type Document, type Node as YamlNode, type Pair } from 'yaml';
 import { z } from 'zod';
 import { DqformYaml, YAML_ENTRY_SCHEMAS, YAML_SECTIONS, type YamlSection } from '../../schemas/dqform-yaml';
@@ -199,7 +200,7 @@ export function manifestFromYaml(text: string, opts: { file: string; stack?: str
   const list = (k: string): Json[] => (Array.isArray(data[k]) ? (data[k] as unknown[]).map((x) => (isObj(x) ? x : typeof x === 'string' ? { from: x } : {})) : []);
   const moved = list('moved').map((m) => ({ from: String(m.from ?? ''), to: String(m.to ?? '') }));
   const imports = list('import').map((m) => ({ to: String(m.to ?? ''), id: String(m.id ?? '') }));
-  const removed = list('removed').map((m) => ({ from: String(m.from ?? ''), destroy: m.destroy !== false }));
+  const removed = list('removed').map((m) => ({ from: String(m.from ?? ''), destroy: m.destroy !== false, ...(typeof m.id === 'string' && m.id ? { id: m.id } : {}) }));
   const isDq = (a: string) => {
     const p = parseAddress(a);
     return !!p && (RESOURCE_TYPES as string[]).includes(p.type);
@@ -331,14 +332,17 @@ function translate(type: ResourceType, entry: Json, named: Named): Json {
 }
 
 /** Reads a `dqform.yaml` file into a manifest (see {@link manifestFromYaml}). */
-export function loadYamlWorkspace(file: string, stack?: string): Manifest {
+export function loadYamlWorkspace(file: string, stack?: string, opts: { cwd?: string } = {}): Manifest {
   let text: string;
+  // Sources are named relative to the working directory, so that plans do not depend on where
+  // the checkout lives.
+  const shown = opts.cwd ? path.relative(opts.cwd, file) || file : file;
   try {
     text = fs.readFileSync(file, 'utf8');
   } catch {
-    throw new ManifestError([{ severity: 'error', summary: `cannot read ${file}`, hint: 'Check the --file path.' }]);
+    throw new ManifestError([{ severity: 'error', summary: `cannot read ${shown}`, hint: 'Check the --file path.' }]);
   }
-  return manifestFromYaml(text, { file, stack });
+  return manifestFromYaml(text, { file: shown, stack });
 }
 
 /** The entry schema of a resource type in `dqform.yaml` (re-exported for tools). */

@@ -253,4 +253,26 @@ describe('saved plans', () => {
     expect(r.err).toMatch(/SCOPE_DATACHECKS_SQLTESTS_EDIT/);
     expect(`${plan.out}${plan.err}${r.out}${r.err}`).not.toContain('demo-secret');
   });
+
+  it('a replace whose create fails says the old object was destroyed, and a re-run converges', async () => {
+    const ns = 'e2e-replace';
+    const targets = [{ slack: { channel: '#a' } }];
+    write(ns, { dq_alert: { a: { name: 'A', issue_lifecycle: { trigger: { resolver_ql: 'with_type("table")' }, targets, settings: { severities: [2] } } } } });
+    expect((await cli(['apply', '--auto-approve'])).code).toBe(0);
+    write(ns, { dq_alert: { a: { name: 'A', schema_change: { trigger: { resolver_ql: 'with_type("table")' }, targets } } } });
+    const fault = await fetch(`${emu.url}/__emulator/faults`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ rules: [{ type: 'unavailable', count: 50, pathPrefix: '/api/alerts/v2', method: 'PUT' }] }),
+    });
+    expect(fault.status).toBe(200);
+    const r = await cli(['apply', '--auto-approve']);
+    await fetch(`${emu.url}/__emulator/faults`, { method: 'DELETE' });
+    expect(r.code).toBe(1);
+    expect(r.err).toMatch(/replace dq_alert\.a: FAILED: the old alert was destroyed, but creating its replacement failed/);
+    const again = await cli(['apply', '--auto-approve']);
+    expect(again.out).toMatch(/Apply complete: 1 applied/);
+    expect((await cli(['plan', '--detailed-exitcode'])).code).toBe(0);
+  }, 60_000);
+
 });

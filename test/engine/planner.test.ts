@@ -215,4 +215,47 @@ describe('manifest loading', () => {
   });
 });
 
+describe('review fixes: removal, pinned ids, cycles', () => {
+  const ownerLive = (id: string, title = 'Team'): LiveState => ({ dq_owner: [{ key: id, id, etag: 'e1', raw: { id, title, etag: 'e1' } }] });
+
+  it('a removed declaration never deletes an object of another namespace', () => {
+    const p = planOf(tf({}, { removed: [{ from: 'dq_alert.x', id: 'other.x' }] }), { dq_alert: [liveAlert('other.x', { configId: 'other' })] });
+    expect(p.changes.filter((c) => c.action === 'delete')).toEqual([]);
+    expect(p.diagnostics.map((d) => d.summary).join()).toMatch(/declared removed, but the alert "other.x" is managed by namespace "other"/);
+  });
+
+  it('a removed declaration can name a pinned id; one that finds nothing says so', () => {
+    const pinned = '11111111-1111-4111-8111-111111111111';
+    const p = planOf(tf({}, { removed: [{ from: 'dq_owner.pinned_team', id: `owner-${pinned.toUpperCase()}` }] }), ownerLive(pinned));
+    expect(p.changes.map((c) => [c.address, c.action, c.id])).toEqual([['dq_owner.pinned_team', 'delete', pinned]]);
+    const none = planOf(tf({}, { removed: [{ from: 'dq_owner.gone' }] }), {});
+    expect(none.diagnostics).toEqual([expect.objectContaining({ severity: 'warning', summary: expect.stringMatching(/declared removed, but no owner .* exists/) })]);
+  });
+
+  it('pinned ids are canonicalised (owner- prefix, case) and references use the bare id', () => {
+    const pinned = 'bbbbbbbb-bbbb-4bbb-8bbb-bbbbbbbbbbbb';
+    const doc = tf({
+      dq_owner: { t: { id: `owner-${pinned.toUpperCase()}`, title: 'Team' } },
+      dq_alert: { a: { name: 'A', issue_lifecycle: { trigger, targets: [{ owner: { owner_path: '${dq_owner.t.entity_id}' } }], settings: { severities: [2] } } } },
+    });
+    const p = planOf(doc, ownerLive(pinned));
+    expect(p.changes.find((c) => c.address === 'dq_owner.t')?.action).toBe('noop');
+    expect(JSON.stringify(p.changes.find((c) => c.address === 'dq_alert.a')?.after)).toContain(`"owner-${pinned}"`);
+    const bad = planOf(tf({ dq_owner: { t: { id: 'not-a-uuid', title: 'T' } } }), {});
+    expect(bad.diagnostics.map((d) => d.summary)).toContain('id: "not-a-uuid" is not a UUID');
+  });
+
+  it('a depends_on cycle is a diagnostic naming the chain, not a crash at apply', () => {
+    const p = planOf(tf({ dq_owner: { a: { title: 'A', depends_on: ['dq_owner.b'] }, b: { title: 'B', depends_on: ['dq_owner.a'] } } }), {});
+    expect(p.diagnostics.map((d) => d.summary).join()).toMatch(/dependency cycle: dq_owner\.a -> dq_owner\.b -> dq_owner\.a/);
+  });
+
+  it.each<[string, unknown, RegExp]>([
+    ['ignore_changes written as a string', tf({ dq_owner: { a: { title: 'A', lifecycle: { ignore_changes: 'title' } } } }), /ignore_changes must be a list/],
+    ['the same address removed twice', tf({}, { removed: [{ from: 'dq_owner.a' }, { from: 'dq_owner.a' }] }), /declared removed twice/],
+  ])('%s is refused', (_reason, doc, re) => {
+    expect(() => load(doc)).toThrow(re);
+  });
+});
+
 export type { ResourceType };
