@@ -54,6 +54,8 @@ export interface ApiErrorInit {
   serverMessage?: string;
   details?: StatusDetail[];
   cause?: unknown;
+  /** The request was refused before it was sent (a client-side check). */
+  notSent?: boolean;
 }
 
 /** Base of every error raised at the HTTP boundary. */
@@ -75,7 +77,7 @@ export class ApiError extends Error {
     const method = init.method.toUpperCase();
     const path = redact(init.path);
     const serverMessage = redact(init.serverMessage ?? '');
-    const head = `${method} ${path} failed: ${init.status || 'no response'}${init.grpcCode ? ` ${init.grpcCode}` : ''}`;
+    const head = `${method} ${path} ${init.notSent ? 'not sent' : `failed: ${init.status || 'no response'}`}${init.grpcCode ? ` ${init.grpcCode}` : ''}`;
     const text = [head, summary ?? serverMessage].filter((s) => s).join(': ');
     super(redact(init.requestId ? `${text} (request id ${init.requestId})` : text), init.cause !== undefined ? { cause: init.cause } : undefined);
     this.method = method;
@@ -229,7 +231,7 @@ export class RequestShapeError extends ApiError {
   override name = 'RequestShapeError';
   readonly issues: { path: string; message: string }[];
   constructor(init: ApiErrorInit, issues: { path: string; message: string }[]) {
-    super(init, `request body is invalid: ${issues.map((i) => `${i.path || '(root)'}: ${i.message}`).join('; ')}`);
+    super({ ...init, notSent: true }, `request body is invalid: ${issues.map((i) => `${i.path || '(root)'}: ${i.message}`).join('; ')}`);
     this.issues = issues;
   }
   protected override extra() {
