@@ -12,8 +12,15 @@ export const FaultType = z.enum([
   'rateLimit',
   /** Answer 503 UNAVAILABLE. */
   'unavailable',
-  /** Destroy the connection without any response. */
+  /** Destroy the connection without any response, before the request is handled. */
   'drop',
+  /**
+   * Handle the request normally and make its write durable, then destroy the connection before
+   * the response is sent: the client sees a dropped connection for a write that took effect.
+   * Only a request that changed state is hit (and uses up `count`); reads and writes that
+   * failed or changed nothing pass untouched and leave the rule armed.
+   */
+  'dropAfter',
   /** Handle normally but trickle the response body over `latencyMs`. */
   'slow',
 ]);

@@ -1,7 +1,7 @@
 /**
  * The emulator application: the route table, the plug-in interface for route modules, and the
  * request pipeline (request id, faults, auth and scopes, JSON parsing, handler, durable write,
- * google.rpc.Status errors). `server.ts` only binds it to a socket.
+ * a `dropAfter` fault, google.rpc.Status errors). `server.ts` only binds it to a socket.
  *
  * Route modules (`src/emulator/routes/<service>.ts`) export `register(app)` and call
  * {@link EmulatorApp.route}; see `src/emulator/README.md`.
@@ -342,6 +342,12 @@ export class EmulatorApp {
       const record = { mutated: false };
       const result = await mutationTracker.run(record, () => m.route.handler(ctx));
       if (record.mutated) await this.flush();
+      if (record.mutated && fault.dropAfter?.()) {
+        // the write is applied and durable; the client never hears of it
+        req.socket.destroy();
+        dropped = true;
+        return;
+      }
       if (result instanceof HttpResponse) await sendJson(res, result.status, result.body ?? {}, result.headers, slow);
       else await sendJson(res, 200, result ?? {}, {}, slow);
     } catch (e) {

@@ -1,7 +1,7 @@
 /**
- * Fault injection: latency, 429 with Retry-After, 503, dropped connections and slow bodies, at a
- * rate (seeded PRNG, repeatable) or for the next N requests, optionally by path prefix and
- * method. Off by default. The token endpoint and the admin endpoints are never faulted (the app
+ * Fault injection: latency, 429 with Retry-After, 503, dropped connections (before the request is
+ * handled, or after its write took effect: `dropAfter`) and slow bodies, at a rate (seeded PRNG,
+ * repeatable) or for the next N requests, optionally by path prefix and method. Off by default. The token endpoint and the admin endpoints are never faulted (the app
  * does not consult the injector for them).
  */
 import { FaultConfig as FaultConfigSchema, type FaultConfig, type FaultRule } from '../../schemas/emulator';
@@ -9,9 +9,21 @@ import { EmulatorError, resourceExhausted, unavailable } from './errors';
 
 export type { FaultConfig, FaultRule, FaultType } from '../../schemas/emulator';
 
+/**
+ * A pending `dropAfter` fault: the app calls it once the request's write is durable. It returns
+ * true when the connection must now be dropped (and only then uses up the rule's `count` and
+ * counts the hit); false when the rule was spent or replaced meanwhile.
+ */
+export type DropAfterClaim = () => boolean;
+
 /** The outcome for one request. */
 export type FaultOutcome =
-  | { kind: 'pass'; slowMs?: number }
+  | {
+      kind: 'pass';
+      slowMs?: number;
+      /** Set when a `dropAfter` rule fired: claim it after a request that changed state. */
+      dropAfter?: DropAfterClaim;
+    }
   | { kind: 'drop' }
   | { kind: 'error'; error: EmulatorError };
 
@@ -66,19 +78,28 @@ export class FaultInjector {
   /**
    * Decides the faults for one request. Rules are evaluated in order: latency rules sleep (and
    * accumulate); the first firing `rateLimit`, `unavailable` or `drop` rule ends the evaluation;
-   * `slow` sets the body trickle duration.
+   * `slow` sets the body trickle duration. The first firing `dropAfter` rule is returned as a
+   * {@link DropAfterClaim} on a `pass` outcome without using up its `count` or counting a hit:
+   * that happens only when the app claims it after a request that changed state, so reads and
+   * failed writes matching the rule's filters leave it armed.
    */
   async apply(method: string, path: string): Promise<FaultOutcome> {
     if (this.rules.length === 0) return { kind: 'pass' };
     let delay = 0;
     let slowMs: number | undefined;
     let outcome: FaultOutcome | undefined;
+    let dropAfter: ActiveRule | undefined;
     for (const r of this.rules) {
       if (r.remaining !== undefined && r.remaining <= 0) continue;
       if (r.pathPrefix && !path.startsWith(r.pathPrefix)) continue;
       if (r.method && r.method.toUpperCase() !== method) continue;
+      if (r.type === 'dropAfter' && dropAfter) continue;
       const rate = r.rate ?? 1;
       if (rate < 1 && !(this.random() < rate)) continue;
+      if (r.type === 'dropAfter') {
+        dropAfter = r;
+        continue;
+      }
       if (r.remaining !== undefined) r.remaining--;
       this.hits[r.type] = (this.hits[r.type] ?? 0) + 1;
       if (r.type === 'latency') delay += r.latencyMs ?? 100;
@@ -92,6 +113,21 @@ export class FaultInjector {
     }
     if (this.rules.every((r) => r.remaining !== undefined && r.remaining <= 0)) this.rules = [];
     if (delay > 0) await new Promise((res) => setTimeout(res, delay));
-    return outcome ?? { kind: 'pass', slowMs };
+    if (outcome) return outcome;
+    if (!dropAfter) return { kind: 'pass', slowMs };
+    const rule = dropAfter;
+    return { kind: 'pass', slowMs, dropAfter: () => this.claim(rule) };
+  }
+
+  /** Uses up one hit of a `dropAfter` rule that is still active; false when it is not. */
+  private claim(rule: ActiveRule): boolean {
+    if (!this.rules.includes(rule)) return false;
+    if (rule.remaining !== undefined) {
+      if (rule.remaining <= 0) return false;
+      rule.remaining--;
+    }
+    this.hits[rule.type] = (this.hits[rule.type] ?? 0) + 1;
+    if (this.rules.every((r) => r.remaining !== undefined && r.remaining <= 0)) this.rules = [];
+    return true;
   }
 }

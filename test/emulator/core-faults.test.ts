@@ -1,4 +1,11 @@
-/** Fault injection over real HTTP: 429 + Retry-After, 503, dropped connections, latency, slow bodies. */
+/**
+ * Fault injection over real HTTP: 429 + Retry-After, 503, dropped connections (before handling
+ * and after the write: `dropAfter`), latency, slow bodies.
+ */
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { FaultRule } from '../../schemas/emulator';
 import { FaultInjector, type FaultOutcome } from '../../src/emulator/faults';
 import { startEmulator, type RunningEmulator } from '../../src/emulator';
 import { call, coreRoutes, expectStatus, tokenFor } from './core-helpers';
@@ -105,4 +112,126 @@ test('a rate draws from a seeded PRNG: same seed, same sequence', async () => {
   expect(a).toContain('error');
   expect(a).toContain('pass');
   expect(await run(7)).not.toEqual(a);
+});
+
+/** A PUT of a test thing over a fresh fetch: resolves to the response, rejects on a dropped connection. */
+const putThing = (url: string, tok: string, thing: { id: string; name: string }, etag?: string) =>
+  fetch(`${url}/test/v1/things`, {
+    method: 'PUT',
+    headers: { authorization: `Bearer ${tok}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ thing, etag }),
+  });
+
+/** Awaits a request that must fail with a connection closed by the server (no response). */
+async function expectDropped(p: Promise<Response>): Promise<void> {
+  const err = await p.then(
+    (r) => new Error(`expected a dropped connection, got HTTP ${r.status}`),
+    (e: unknown) => e as Error & { cause?: { code?: string } },
+  );
+  expect((err as Error & { cause?: { code?: string } }).cause?.code).toBe('UND_ERR_SOCKET');
+}
+
+describe('dropAfter: the write is done, then the connection is dropped', () => {
+  test('the client sees a dropped connection, the write took effect, a retry with the same etag is ABORTED', async () => {
+    const first = await call(emu.url, 'PUT', '/test/v1/things', { token, body: { thing: { id: 'da1', name: 'before' } } });
+    expect(first.status).toBe(200);
+    const etag: string = first.body.thing.etag;
+    await setFaults({ rules: [{ type: 'dropAfter', count: 1, pathPrefix: '/test/v1/things', method: 'PUT' }] });
+
+    await expectDropped(putThing(emu.url, token, { id: 'da1', name: 'after' }, etag));
+
+    // the write took effect: new content, new etag
+    const read = await call(emu.url, 'GET', '/test/v1/things/da1', { token });
+    expect(read.status).toBe(200);
+    expect(read.body.thing.name).toBe('after');
+    expect(read.body.thing.etag).not.toBe(etag);
+    expect(read.body.thing.etag).toBe('W/"da1-2"');
+    // the client's blind retry with the etag it had: 409 ABORTED although its own write landed
+    const retry = await call(emu.url, 'PUT', '/test/v1/things', { token, body: { thing: { id: 'da1', name: 'after' }, etag } });
+    expect(retry.status).toBe(409);
+    expectStatus(retry.body, 10);
+    const d = await call(emu.url, 'GET', '/__emulator/faults');
+    expect(d.body.hits).toEqual({ dropAfter: 1 });
+    expect(d.body.rules).toEqual([]); // spent
+    expect((await call(emu.url, 'PUT', '/test/v1/things', { token, body: { thing: { id: 'da1', name: 'again' }, etag: read.body.thing.etag } })).status).toBe(200);
+  });
+
+  test('reads, failed writes and requests off the filters pass and do not use up count', async () => {
+    await call(emu.url, 'PUT', '/test/v1/things', { token, body: { thing: { id: 'da2', name: 'v1' } } });
+    await setFaults({ rules: [{ type: 'dropAfter', count: 1, pathPrefix: '/test/v1/things', method: 'PUT' }] });
+    // a read under the prefix (other method) and a read of another path
+    expect((await call(emu.url, 'GET', '/test/v1/things/da2', { token })).status).toBe(200);
+    expect((await iam()).status).toBe(200);
+    // a refused write (stale etag) and an invalid one are answered normally
+    const stale = await call(emu.url, 'PUT', '/test/v1/things', { token, body: { thing: { id: 'da2', name: 'v2' }, etag: 'W/"da2-99"' } });
+    expect(stale.status).toBe(409);
+    const bad = await call(emu.url, 'PUT', '/test/v1/things', { token, body: { thing: { id: 'da2', name: 'x'.repeat(30) } } });
+    expect(bad.status).toBe(400);
+    // a write under the prefix with another method (POST batch) is not hit either
+    const batch = await call(emu.url, 'POST', '/test/v1/things/batch', { token, body: { things: [{ id: 'da3', name: 'b' }] } });
+    expect(batch.status).toBe(200);
+    let d = await call(emu.url, 'GET', '/__emulator/faults');
+    expect(d.body.hits).toEqual({});
+    expect(d.body.rules).toEqual([{ type: 'dropAfter', count: 1, remaining: 1, pathPrefix: '/test/v1/things', method: 'PUT' }]);
+    // the first write that changes state is the one dropped
+    await expectDropped(putThing(emu.url, token, { id: 'da2', name: 'v2' }));
+    expect((await call(emu.url, 'GET', '/test/v1/things/da2', { token })).body.thing.name).toBe('v2');
+    d = await call(emu.url, 'GET', '/__emulator/faults');
+    expect(d.body.hits).toEqual({ dropAfter: 1 });
+  });
+
+  test('a drop rule firing on the same request wins: nothing is written and dropAfter stays armed', async () => {
+    await setFaults({ rules: [{ type: 'dropAfter', count: 1 }, { type: 'drop', count: 1, method: 'PUT' }] });
+    await expectDropped(putThing(emu.url, token, { id: 'da4', name: 'never' }));
+    expect((await call(emu.url, 'GET', '/test/v1/things/da4', { token })).status).toBe(404);
+    const d = await call(emu.url, 'GET', '/__emulator/faults');
+    expect(d.body.hits).toEqual({ drop: 1 });
+    expect(d.body.rules[0]).toEqual({ type: 'dropAfter', count: 1, remaining: 1 });
+  });
+
+  test('with a data file, the dropped write is durable: it survives a restart', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'dqform-emu-da-'));
+    const dataFile = path.join(dir, 'emu.json');
+    try {
+      const a = await startEmulator({ port: 0, seed: 'empty', dataFile, discoverRoutes: false, routes: coreRoutes, faults: { rules: [{ type: 'dropAfter', count: 1, method: 'PUT' }] } });
+      try {
+        const t = await tokenFor(a.url, 'demo-admin');
+        await expectDropped(putThing(a.url, t, { id: 'durable', name: 'persisted' }));
+        expect(fs.readFileSync(dataFile, 'utf8')).toContain('"persisted"');
+      } finally {
+        await a.close();
+      }
+      const b = await startEmulator({ port: 0, seed: 'empty', dataFile, discoverRoutes: false, routes: coreRoutes });
+      try {
+        const t = await tokenFor(b.url, 'demo-admin');
+        const r = await call(b.url, 'GET', '/test/v1/things/durable', { token: t });
+        expect(r.status).toBe(200);
+        expect(r.body.thing).toEqual({ id: 'durable', name: 'persisted', etag: 'W/"durable-1"' });
+      } finally {
+        await b.close();
+      }
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  test('injector: a dropAfter is claimed once per count, even by concurrent requests; a cleared rule is not claimed', async () => {
+    expect(FaultRule.parse({ type: 'dropAfter', count: 2, pathPrefix: '/api/', method: 'POST', rate: 0.5 }).type).toBe('dropAfter');
+    const f = new FaultInjector();
+    f.set({ rules: [{ type: 'dropAfter', count: 1 }] });
+    const a = (await f.apply('POST', '/x')) as FaultOutcome & { kind: 'pass' };
+    const b = (await f.apply('POST', '/x')) as FaultOutcome & { kind: 'pass' };
+    expect(a.kind).toBe('pass');
+    expect(typeof a.dropAfter).toBe('function');
+    expect(typeof b.dropAfter).toBe('function');
+    expect(a.dropAfter!()).toBe(true);
+    expect(b.dropAfter!()).toBe(false); // the count was used up by the first
+    expect(f.describe()).toEqual({ rules: [], hits: { dropAfter: 1 } });
+    expect((await f.apply('POST', '/x')).kind).toBe('pass');
+
+    f.set({ rules: [{ type: 'dropAfter' }] });
+    const c = (await f.apply('POST', '/x')) as FaultOutcome & { kind: 'pass' };
+    f.clear();
+    expect(c.dropAfter!()).toBe(false);
+  });
 });
