@@ -69,7 +69,7 @@ Example: dqform synth --app "npx tsx main.ts"`,
   validate: `Usage: dqform validate [--dir cdktf.out | --file dqform.yaml] [--stack S]
 
 Checks the synthesised manifest without any network call. Exit 0 when valid, 1 otherwise.`,
-  plan: `Usage: dqform plan [--stack S] [--dir cdktf.out | --file dqform.yaml] [--out FILE] [--format text|markdown|json] [--detailed-exitcode] [--no-color]
+  plan: `Usage: dqform plan [--stack S] [--dir cdktf.out | --file dqform.yaml] [--out FILE] [--format text|markdown|json | --json] [--detailed-exitcode] [--no-color]
 
 Reads live state and prints what apply would do. With --out, saves the plan for 'dqform apply FILE'.
 Exit codes: 0 no changes, 2 changes (with --detailed-exitcode), 1 error.
@@ -79,9 +79,10 @@ Example: dqform plan --out plan.json --format markdown > plan.md`,
 Applies exactly the saved plan PLANFILE (refusing if live state moved since), or plans and asks
 for confirmation on a TTY. Without a TTY, --auto-approve or a PLANFILE is required.
 --max-deletes N refuses plans destroying more than N objects (default ${DEFAULT_MAX_DELETES}).`,
-  drift: `Usage: dqform drift [--stack S] [--dir cdktf.out | --file dqform.yaml]
+  drift: `Usage: dqform drift [--json] [--stack S] [--dir cdktf.out | --file dqform.yaml]
 
-Read-only: exit 0 when live state equals the code, 2 when it drifted, 1 on error.`,
+Read-only: exit 0 when live state equals the code, 2 when it drifted, 1 on error.
+--json prints the plan JSON (the format of 'dqform plan --json', schemas/plan.ts).`,
   import: `Usage: dqform import --namespace NS --out FILE [--format ts|yaml] [--adopt] [--constructs-module M]
 
 Reads the live objects of namespace NS (with --adopt, also objects made in the UI, adopted
@@ -204,7 +205,7 @@ async function planFromCode(io: Io, args: Args, c: PlatformClient): Promise<Plan
 async function cmdPlan(io: Io, args: Args): Promise<number> {
   const c = client(io);
   try {
-    const format = str(args, 'format') ?? 'text';
+    const format = args.flags.has('json') ? 'json' : (str(args, 'format') ?? 'text');
     if (!['text', 'markdown', 'json'].includes(format)) throw new UsageError(`--format must be text, markdown or json; got "${format}"`);
     const p = await planFromCode(io, args, c);
     const failed = p.diagnostics.some((d) => d.severity === 'error');
@@ -289,13 +290,14 @@ async function cmdDrift(io: Io, args: Args): Promise<number> {
       printDiagnostics(io, p.diagnostics);
       return 1;
     }
-    if (!hasChanges(p)) {
-      io.out('No drift: live state matches the code.');
-      return 0;
+    const drifted = hasChanges(p);
+    if (args.flags.has('json')) io.out(renderJson(p).trimEnd());
+    else if (!drifted) io.out('No drift: live state matches the code.');
+    else {
+      io.out(renderText(p, { color: color(io, args) }).trimEnd());
+      io.out('Drift detected.');
     }
-    io.out(renderText(p, { color: color(io, args) }).trimEnd());
-    io.out('Drift detected.');
-    return 2;
+    return drifted ? 2 : 0;
   } finally {
     await c.close();
   }

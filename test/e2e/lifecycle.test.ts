@@ -275,4 +275,19 @@ describe('saved plans', () => {
     expect((await cli(['plan', '--detailed-exitcode'])).code).toBe(0);
   }, 60_000);
 
+  it('--json on plan and drift prints the plan JSON on stdout only', async () => {
+    const ns = 'e2e-json';
+    write(ns, { dq_sql_test: { a: sqlTest('A') } });
+    const r = await cli(['plan', '--json', '--detailed-exitcode']);
+    expect(r.code).toBe(2);
+    const plan = JSON.parse(r.out) as { formatVersion: number; summary: { add: number }; changes: { address: string; action: string }[] };
+    expect(plan.formatVersion).toBe(1);
+    expect(plan.summary.add).toBe(1);
+    expect(plan.changes.map((c) => [c.address, c.action])).toContainEqual(['dq_sql_test.a', 'create']);
+    expect(r.err).toMatch(/reading live state/);
+    const d = await cli(['drift', '--json']);
+    expect(d.code).toBe(2);
+    expect(JSON.parse(d.out)).toEqual(plan);
+  });
+
 });
