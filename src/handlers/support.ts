@@ -9,6 +9,7 @@
  * - {@link ignoreNotFound}: `delete` treats NOT_FOUND as success.
  */
 import { NotFoundError } from '../client/errors';
+import { unmodelledOf } from '../../schemas/wire';
 import { queryToResolverQl } from '../../schemas/resolverql';
 import type { Query } from '../../schemas/entities';
 import type { Change } from '../../schemas/plan';
@@ -125,7 +126,23 @@ export function errorsByAddress(changes: readonly Change[], errors: readonly { i
 }
 
 /** Timestamps and bookkeeping the governance kinds' reads add. */
-export const GOVERNANCE_DROP = ['id', 'etag', 'createdAt', 'updatedAt', 'deletedAt', 'source', 'entityId'] as const;
+export const GOVERNANCE_DROP = ['id', 'etag', 'createdAt', 'updatedAt', 'deletedAt', 'createdBy', 'updatedBy', 'source', 'entityId'] as const;
+
+/**
+ * The {@link LiveObject} of a read object keyed by `key`: id, etag, configId, source,
+ * deploymentRuleId lifted out, and what this version cannot model (`unmanageable`).
+ */
+export function liveObject(key: string, v: { id?: unknown; etag?: unknown; configId?: unknown; source?: unknown; deploymentRuleId?: unknown }): LiveObject {
+  const str = (x: unknown) => (typeof x === 'string' && x !== '' ? x : undefined);
+  const unknown = unmodelledOf(v);
+  const o: LiveObject = { key, id: str(v.id) ?? key, raw: v as unknown as Record<string, unknown> };
+  if (str(v.etag)) o.etag = str(v.etag);
+  if (str(v.configId)) o.configId = str(v.configId);
+  if (str(v.source)) o.source = str(v.source);
+  if (str(v.deploymentRuleId)) o.deploymentRuleId = str(v.deploymentRuleId);
+  if (unknown?.length) o.unmanageable = unknown;
+  return o;
+}
 
 /**
  * Batch-gets `keys` (chunks of 200 inside `fetch`; no request for none) and answers one
@@ -140,7 +157,7 @@ export async function readByKeys<T extends { id: string; etag?: string; source?:
   const out: LiveObject[] = [];
   for (const key of unique) {
     const v = found[key] ?? found[String(bareId(key))];
-    if (v) out.push({ key, id: v.id, etag: v.etag, source: v.source, raw: v as unknown as Record<string, unknown> });
+    if (v) out.push(liveObject(key, v));
   }
   return out;
 }
