@@ -82,6 +82,12 @@ export interface RouteOptions {
    * against (the route's value is returned as is without one).
    */
   response?: z.ZodType;
+  /**
+   * Whether the request takes a JSON body. Default: POST, PUT, PATCH yes; GET and DELETE no (their
+   * fields are query parameters; alerts v2 Delete is the one DELETE with a body). A body where
+   * none is taken is 400.
+   */
+  body?: boolean;
 }
 
 /** How responses are encoded (the real gateway's options; `dqform emulator --marshal/--enums`). */
@@ -369,6 +375,11 @@ export class EmulatorApp {
       }
       const opts = m.route.options;
       const operation = opts.operation ?? 'request';
+      if (body !== undefined && !(opts.body ?? !(method === 'GET' || method === 'DELETE'))) {
+        throw invalidArgument(`invalid ${operation} request: ${method} ${m.route.pattern} takes no body (its fields are query parameters)`, [
+          { field: '', ruleId: `${operation}.no_body`, message: 'this operation takes no request body' },
+        ]);
+      }
       let q: Record<string, unknown> = {};
       if (opts.query) q = parseQuery(opts.query, url.searchParams, operation) as Record<string, unknown>;
       else if ([...url.searchParams.keys()].length) {

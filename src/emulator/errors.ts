@@ -151,7 +151,8 @@ export function zodViolations(error: z.ZodError, operation: string): EmulatorVio
     const field = fieldPath(issue.path);
     const named = (issue as { params?: { ruleId?: unknown } }).params?.ruleId;
     const bare = issue.path.filter((p) => typeof p !== 'number').map(String).join('.');
-    const ruleId = typeof named === 'string' ? named : bare ? `${operation}.${bare}` : `${operation}.${issue.code}`;
+    const oneof = (issue as { params?: { oneof?: unknown } }).params?.oneof !== undefined;
+    const ruleId = typeof named === 'string' ? named : oneof ? `${operation}${bare ? `.${bare}` : ''}.oneof` : bare ? `${operation}.${bare}` : `${operation}.${issue.code}`;
     return { field, ruleId, message: issue.message };
   });
 }

@@ -298,7 +298,7 @@ export function register(app: EmulatorApp): void {
     return { alert: save(ctx.store, recordOf(alert, { id: current.id, createdAt: current.createdAt ?? ctx.now().toISOString(), isDisabled: current.isDisabled }, source, 'upsert')) };
   });
 
-  app.route('DELETE', BASE, { scope: WRITE, response: EmptyResponse }, (ctx) => {
+  app.route('DELETE', BASE, { scope: WRITE, response: EmptyResponse, body: true }, (ctx) => {
     const req = parseBody(DeleteAlertRequest, ctx.body, 'delete');
     const current = mustFind(ctx.store, req.identifier);
     guard(current, req.etag);
