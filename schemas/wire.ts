@@ -226,9 +226,9 @@ function scalarText(n: Node, v: unknown, field: string): string {
   return String(v);
 }
 
-function query(n: Node, v: unknown, path: string, out: [string, string][]): void {
+function query(n: Node, v: unknown, path: string, out: [string, string][], marker = false): void {
   if (v === undefined || v === null) return;
-  if (n.k === 'tolerant') return query(n.of(), v, path, out);
+  if (n.k === 'tolerant') return query(n.of(), v, path, out, marker);
   if (n.k === 'arr') {
     if (!Array.isArray(v)) throw new QueryFormError(path, 'is not a list');
     const el = n.of();
@@ -242,14 +242,17 @@ function query(n: Node, v: unknown, path: string, out: [string, string][]): void
     if (!isObj(v)) throw new QueryFormError(path, 'is not a message');
     const keys = Object.keys(v).filter((k) => v[k] !== undefined).sort();
     if (keys.length === 0) {
-      if (path) throw new QueryFormError(path, 'is an empty message (a oneof marker such as `{}`), which has no query-string form');
+      // an empty oneof member is a marker whose presence means something (`upstream: { all: {} }`);
+      // any other empty message is the same as an unset one
+      if (marker) throw new QueryFormError(path, 'is an empty message (a oneof marker such as `{}`), which has no query-string form');
       return;
     }
     if (n.k === 'rec') throw new QueryFormError(path, 'is a map, which has no query-string form');
     const o = objectOf(n, v);
+    const members = o?.k === 'obj' ? new Set(o.oneofs.flat()) : new Set<string>();
     for (const k of keys) {
       const f = o?.k === 'obj' ? o.fields.get(k) : undefined;
-      query(f ? f.node() : ANY, v[k], joinPath(path, k), out);
+      query(f ? f.node() : ANY, v[k], joinPath(path, k), out, members.has(k));
     }
     return;
   }
