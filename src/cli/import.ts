@@ -111,7 +111,8 @@ function clean(v: unknown): unknown {
     if (x === undefined || x === null || x === false || x === '' || (Array.isArray(x) && x.length === 0) || (typeof x === 'string' && /_UNSPECIFIED$/.test(x))) continue;
     out[k] = x;
   }
-  if (!hasQl && rendered !== undefined && 'query' in v) out.resolverQl = rendered;
+  // the read form may carry only the rendering (definition parts do not echo resolverQl)
+  if (!hasQl && rendered !== undefined) out.resolverQl = rendered;
   return out;
 }
 
