@@ -255,7 +255,10 @@ export type QuotaViolation = z.infer<typeof QuotaViolation>;
  */
 export const StatusDetail = z.looseObject({
   '@type': z.string(),
-  violations: z.array(z.unknown()).optional(),
+  /** Field violations (`field` a string or a structured path) or quota violations (`subject`, `description`), kept as sent. */
+  violations: z
+    .array(z.object({ field: z.unknown().optional(), ruleId: z.string().optional(), message: z.string().optional(), subject: z.string().optional(), description: z.string().optional() }))
+    .optional(),
   reason: z.string().optional(),
   domain: z.string().optional(),
   metadata: z.record(z.string(), z.string()).optional(),
