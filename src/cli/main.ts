@@ -10,7 +10,8 @@ import * as readline from 'node:readline';
 import { ApiError, ConfigError, PlatformClient, redact } from '../client';
 import type { Diagnostic, Plan } from '../../schemas/plan';
 import { apply, DEFAULT_MAX_DELETES, loadPlan, PlanRefusedError, type ApplyResult } from '../engine/applier';
-import { loadSynthOutput, ManifestError } from '../engine/manifest';
+import { loadSiblingStacks, loadSynthOutput, ManifestError } from '../engine/manifest';
+import type { Manifest } from '../../schemas/manifest';
 import { hasChanges } from '../engine/planner';
 import { plan as makePlan } from '../engine/reconcile';
 import { resolveManifest } from '../engine/resolve';
@@ -131,7 +132,7 @@ function str(args: Args, k: string): string | undefined {
 
 function printDiagnostics(io: Io, diags: readonly Diagnostic[]): void {
   for (const d of diags) {
-    io.err(`${d.severity === 'error' ? 'Error' : 'Warning'}: ${d.address ? `${d.address}: ` : ''}${d.summary}`);
+    io.err(`${d.severity === 'error' ? 'Error' : d.severity === 'info' ? 'Info' : 'Warning'}: ${d.address ? `${d.address}: ` : ''}${d.summary}`);
     if (d.source) io.err(`  at ${d.source}`);
     if (d.detail) io.err(`  ${d.detail}`);
     if (d.hint) io.err(`  ${d.hint}`);
@@ -186,7 +187,7 @@ async function cmdSynth(io: Io, args: Args): Promise<number> {
 
 async function cmdValidate(io: Io, args: Args): Promise<number> {
   const m = loadManifest(io, args);
-  const res = resolveManifest(m, 'offline-validation');
+  const res = resolveManifest(m, 'offline-validation', { offline: true, siblings: siblingStacks(io, args, m) });
   printDiagnostics(io, res.diagnostics);
   const errors = res.diagnostics.filter((d) => d.severity === 'error').length;
   if (errors) {
@@ -199,7 +200,13 @@ async function cmdValidate(io: Io, args: Args): Promise<number> {
 
 async function planFromCode(io: Io, args: Args, c: PlatformClient): Promise<Plan> {
   const m = loadManifest(io, args);
-  return makePlan(c, m, { onProgress: (l) => io.err(l) });
+  return makePlan(c, m, { onProgress: (l) => io.err(l), siblings: siblingStacks(io, args, m) });
+}
+
+/** The other stacks synthesised next to `m` (none for a YAML workspace): two stacks must not share objects. */
+function siblingStacks(io: Io, args: Args, m: Manifest) {
+  if (str(args, 'file') || (!str(args, 'dir') && !fs.existsSync(path.join(io.cwd, 'cdktf.out')))) return [];
+  return loadSiblingStacks(path.resolve(io.cwd, str(args, 'dir') ?? 'cdktf.out'), m.stack);
 }
 
 async function cmdPlan(io: Io, args: Args): Promise<number> {
