@@ -92,6 +92,8 @@ export interface ImportOptions {
   adopt?: boolean;
   constructsModule?: string;
   stack?: string;
+  /** Overwrite `out` when it exists. */
+  force?: boolean;
 }
 
 export function printDiagnostics(io: Io, diags: readonly Diagnostic[]): void {
