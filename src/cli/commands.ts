@@ -11,7 +11,7 @@ import type { Manifest } from '../../schemas/manifest';
 import type { Diagnostic, Plan } from '../../schemas/plan';
 import { apply, loadPlan, PlanRefusedError, type ApplyResult } from '../engine/applier';
 import { stableStringify } from '../engine/keys';
-import { loadSynthOutput, ManifestError } from '../engine/manifest';
+import { loadSiblingStacks, loadSynthOutput, ManifestError } from '../engine/manifest';
 import { hasChanges } from '../engine/planner';
 import { plan as makePlan } from '../engine/reconcile';
 import { resolveManifest } from '../engine/resolve';
@@ -110,7 +110,7 @@ export interface ImportOptions {
 
 export function printDiagnostics(io: Io, diags: readonly Diagnostic[]): void {
   for (const d of diags) {
-    io.err(`${d.severity === 'error' ? 'Error' : 'Warning'}: ${d.address ? `${d.address}: ` : ''}${d.summary}`);
+    io.err(`${d.severity === 'error' ? 'Error' : d.severity === 'info' ? 'Info' : 'Warning'}: ${d.address ? `${d.address}: ` : ''}${d.summary}`);
     if (d.source) io.err(`  at ${d.source}`);
     if (d.detail) io.err(`  ${d.detail}`);
     if (d.hint) io.err(`  ${d.hint}`);
@@ -211,6 +211,17 @@ function loadStack(io: Io, src: Source, stack: string | undefined): Manifest {
   return loadSynthOutput(src.dir, stack);
 }
 
+/** The other stacks synthesised next to `m` (none for a YAML workspace): two stacks must not share objects. */
+function siblingStacks(src: Source, m: Manifest) {
+  return src.kind === 'yaml' ? [] : loadSiblingStacks(src.dir, m.stack);
+}
+
+/** Plans one stack of a source (with its sibling stacks, which must not share objects). */
+function planStack(io: Io, c: PlatformClient, src: Source, stack: string | undefined): Promise<Plan> {
+  const m = loadStack(io, src, stack);
+  return makePlan(c, m, { onProgress: (l) => io.err(l), siblings: siblingStacks(src, m) });
+}
+
 /** The stacks a command runs over: --all-stacks: every synthesised stack; otherwise --stack (or the only one). */
 function stacksOf(io: Io, src: Source, o: StacksOptions): (string | undefined)[] {
   if (!o.allStacks) return [o.stack];
@@ -293,7 +304,7 @@ export async function cmdValidate(io: Io, o: ValidateOptions): Promise<number> {
   if (!src) return 1;
   return overStacks(io, stacksOf(io, src, o), 'out', async (stack) => {
     const m = loadStack(io, src, stack);
-    const res = resolveManifest(m, 'offline-validation');
+    const res = resolveManifest(m, 'offline-validation', { offline: true, siblings: siblingStacks(src, m) });
     printDiagnostics(io, res.diagnostics);
     const errors = res.diagnostics.filter((d) => d.severity === 'error').length;
     if (errors) {
@@ -322,7 +333,7 @@ export async function cmdPlan(io: Io, o: PlanOptions): Promise<number> {
   const plans: Plan[] = [];
   try {
     const code = await overStacks(io, stacks, format === 'text' ? 'out' : 'err', async (stack) => {
-      const p = await makePlan(c, loadStack(io, src, stack), { onProgress: (l) => io.err(l) });
+      const p = await planStack(io, c, src, stack);
       plans.push(p);
       const failed = p.diagnostics.some((d) => d.severity === 'error');
       // Errors go to stderr, where CI logs show them; text plans with errors print nothing else.
@@ -402,7 +413,7 @@ export async function cmdApply(io: Io, file: string | undefined, o: ApplyOptions
   const c = client(io);
   try {
     if (!p) {
-      p = await makePlan(c, loadStack(io, src!, o.stack), { onProgress: (l) => io.err(l) });
+      p = await planStack(io, c, src!, o.stack);
       if (p.diagnostics.some((d) => d.severity === 'error')) {
         printDiagnostics(io, p.diagnostics);
         return 1;
@@ -432,7 +443,7 @@ export async function cmdDrift(io: Io, o: DriftOptions): Promise<number> {
   const plans: Plan[] = [];
   try {
     const code = await overStacks(io, stacks, o.json ? 'err' : 'out', async (stack) => {
-      const p = await makePlan(c, loadStack(io, src, stack), { onProgress: (l) => io.err(l) });
+      const p = await planStack(io, c, src, stack);
       if (p.diagnostics.some((d) => d.severity === 'error')) {
         printDiagnostics(io, p.diagnostics);
         return { stack: p.stack, code: 1, line: 'failed (see the errors above)' };
