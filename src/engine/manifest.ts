@@ -156,7 +156,7 @@ export function loadSynthOutput(dirOrFile: string, stack?: string): Manifest {
           {
             severity: 'error',
             summary: stacks.length === 0 ? `no synthesised stacks in ${dirOrFile}` : `several stacks in ${dirOrFile}: ${stacks.join(', ')}`,
-            hint: stacks.length === 0 ? 'Run `dqform synth` first.' : 'Choose one with --stack.',
+            hint: stacks.length === 0 ? 'Run `dqform synth` first.' : `Choose one with --stack (e.g. --stack ${stacks[0]}), or run every stack in turn with --all-stacks.`,
           },
         ]);
       }
