@@ -68,7 +68,24 @@ export function resolveConfig(env: NodeJS.ProcessEnv = process.env, overrides: P
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new ConfigError(`DQ_BASE_URL must be http(s)`, ['DQ_BASE_URL']);
   if (url.username || url.password) throw new ConfigError(`DQ_BASE_URL must not carry credentials`, ['DQ_BASE_URL']);
+  if (url.protocol === 'http:' && !isLoopbackHost(url.hostname) && env.DQ_ALLOW_INSECURE !== '1') {
+    throw new ConfigError(
+      `DQ_BASE_URL ${url.origin} is plain http to a host that is not this machine: the client secret and every token would cross the network unencrypted. Use https://, or set DQ_ALLOW_INSECURE=1 if this network is trusted (plain http to localhost / 127.0.0.1 / [::1] is always allowed)`,
+      ['DQ_BASE_URL', 'DQ_ALLOW_INSECURE'],
+    );
+  }
   return { baseUrl: url.toString().replace(/\/+$/, ''), clientId: clientId!, clientSecret: clientSecret! };
+}
+
+/**
+ * Whether a URL host name is this machine: `localhost` (and `*.localhost`, RFC 6761), any
+ * 127.0.0.0/8 address, or `[::1]`. Plain text to these never leaves the machine.
+ */
+export function isLoopbackHost(hostname: string): boolean {
+  const h = hostname.toLowerCase().replace(/\.$/, '');
+  if (h === 'localhost' || h.endsWith('.localhost')) return true;
+  if (h === '[::1]' || h === '::1') return true;
+  return /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(h);
 }
 
 function nonEmpty(v: string | undefined): string | undefined {
