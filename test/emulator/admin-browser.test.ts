@@ -82,15 +82,15 @@ describe('what tools send still works', () => {
 });
 
 describe('browserRequestProblem (unit)', () => {
-  it.each([
+  it.each<[Record<string, string>, number, RegExp | undefined, string]>([
     [{}, 0, undefined, 'no Origin, no body: a tool'],
     [{ 'content-type': 'application/json' }, 2, undefined, 'JSON'],
     [{ 'content-type': 'Application/JSON; charset=utf-8' }, 2, undefined, 'media type compared case-insensitively, parameters ignored'],
     [{ origin: 'x' }, 0, /Origin/, 'any Origin'],
     [{ 'content-type': 'text/plain' }, 0, /content-type/, 'a non-JSON type even without a body'],
     [{}, 5, /body only with content-type/, 'a body without a type'],
-  ] as const)('%j, body %d -> %p (%s)', (headers, len, expected) => {
-    const got = browserRequestProblem(headers as http.IncomingHttpHeaders, len);
+  ])('%j, body %d -> %p (%s)', (headers, len, expected) => {
+    const got = browserRequestProblem(headers, len);
     if (expected === undefined) expect(got).toBeUndefined();
     else expect(got).toMatch(expected);
   });
