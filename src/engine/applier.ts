@@ -11,8 +11,8 @@
  *    result says exactly what was applied, what failed and what was not attempted.
  */
 import { ConflictError, type PlatformClient } from '../client';
-import type { ResourceType } from '../../schemas/manifest';
-import { Plan, type Change } from '../../schemas/plan';
+import { RESOURCE_TYPES, type ResourceType } from '../../schemas/manifest';
+import { Plan, PLAN_FORMAT_VERSION, type Change } from '../../schemas/plan';
 import { allows, HANDLERS, SCOPES } from '../handlers/registry';
 import type { ResourceHandler } from '../handlers/types';
 import { fingerprint } from '../handlers/normalise';
@@ -61,13 +61,24 @@ export interface ApplyResult {
 
 export const DEFAULT_MAX_DELETES = 10;
 
-/** Parses and checks a plan file's contents. */
+/** Parses and checks a plan file's contents: the plan schema, and resource types dqform knows. */
 export function loadPlan(json: unknown): Plan {
   const r = Plan.safeParse(json);
   if (!r.success) {
     throw new PlanRefusedError(
-      `not a dqform plan (format ${1}): ${r.error.issues.slice(0, 3).map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`,
+      `not a dqform plan (format ${PLAN_FORMAT_VERSION}): ${r.error.issues.slice(0, 3).map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`,
       'Create the plan with `dqform plan --out FILE`; do not edit it by hand.',
+    );
+  }
+  const unknown = r.data.changes.map((c, i) => ({ c, i })).filter(({ c }) => !(RESOURCE_TYPES as readonly string[]).includes(c.type));
+  if (unknown.length) {
+    throw new PlanRefusedError(
+      `not a dqform plan: ${unknown
+        .slice(0, 3)
+        .map(({ c, i }) => `changes.${i} (${c.address}): unknown resource type ${JSON.stringify(c.type)}`)
+        .join('; ')}${unknown.length > 3 ? `; and ${unknown.length - 3} more` : ''} (dqform manages ${RESOURCE_TYPES.join(', ')})`,
+      'Create the plan with `dqform plan --out FILE`; do not edit it by hand.',
+      unknown.map(({ c }) => c.address),
     );
   }
   return r.data;
