@@ -87,6 +87,8 @@ export interface PlanOptions extends StacksOptions, RenderFlags {
 export interface ApplyOptions extends SourceOptions, RenderFlags {
   autoApprove?: boolean;
   maxDeletes?: number;
+  maxEffectDeletes?: number;
+  allowUnpreviewed?: boolean;
 }
 export interface DriftOptions extends StacksOptions, RenderFlags {
   json?: boolean;
@@ -452,7 +454,7 @@ export async function cmdApply(io: Io, file: string | undefined, o: ApplyOptions
         }
       }
     }
-    const r = await apply(c, p, { maxDeletes: o.maxDeletes, onProgress: (l) => io.err(l) });
+    const r = await apply(c, p, { maxDeletes: o.maxDeletes, maxEffectDeletes: o.maxEffectDeletes, allowUnpreviewed: o.allowUnpreviewed, onProgress: (l) => io.err(l) });
     return report(io, r);
   } finally {
     await c.close();
