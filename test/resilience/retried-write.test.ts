@@ -89,7 +89,7 @@ describe.each(KINDS)('$kind: dropAfter on the update', ({ kind, method, path: wr
 
     const r = await apply(c, p, { maxDeletes: 0 });
 
-    expect(r).toEqual({ applied: [{ address, action: 'update' }], failed: [], skipped: [] });
+    expect(r).toEqual({ applied: [{ address, action: 'update', ms: expect.any(Number) }], failed: [], skipped: [] });
     // what happened on the wire: the first attempt was applied and dropped, the retry (same
     // etag) was refused 409 ABORTED, and nothing else was written
     expect(outcomes(method, writePath)).toEqual(['dropped (fault)', '409']);
