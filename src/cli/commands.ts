@@ -156,7 +156,8 @@ const seconds = (ms: number) => `${(ms / 1000).toFixed(1)}s`;
 function traceLine(t: HttpTrace, debug: boolean, io: Io): void {
   const attempt = t.attempt > 1 ? ` attempt ${t.attempt}` : '';
   // The error's own text without what the line already says (method, path, request id).
-  const why = (t.error ?? 'no response').replace(/^.*? failed: /, '').replace(/ \(request id [^)]*\)$/, '');
+  const cause = /\((\w+)\): ([^()]*)/.exec(t.error ?? '');
+  const why = cause ? `no response (${cause[1]}: ${cause[2].trim()})` : 'no response';
   if (t.event === 'retry') {
     io.err(`retrying ${t.method} ${t.path} in ${seconds(t.delayMs ?? 0)} after ${t.status ? `HTTP ${t.status}` : why} (attempt ${t.attempt + 1} of ${t.maxAttempts})`);
   } else if (debug && t.event === 'response') {
@@ -411,7 +412,7 @@ export async function cmdShow(io: Io, file: string, o: ShowOptions): Promise<num
 function report(io: Io, r: ApplyResult, elapsedMs: number): number {
   const took = (ms: number | undefined) => (ms === undefined ? '' : ` in ${seconds(ms)}`);
   for (const a of r.applied) io.out(`  ${a.action} ${a.address}: done${took(a.ms)}`);
-  for (const f of r.failed) io.err(`  ${f.action} ${f.address}: FAILED${took(f.ms)}: ${f.error}`);
+  for (const f of r.failed) io.err(`  ${f.action} ${f.address}: FAILED: ${f.error}${f.ms === undefined ? '' : ` (after ${seconds(f.ms)})`}`);
   for (const s of r.skipped) io.err(`  ${s.action} ${s.address}: not attempted (${s.because})`);
   io.out(`Apply ${r.failed.length || r.skipped.length ? 'stopped' : 'complete'}: ${r.applied.length} applied, ${r.failed.length} failed, ${r.skipped.length} not attempted. Took ${seconds(elapsedMs)}.`);
   if (r.failed.length || r.skipped.length) {

@@ -1,14 +1,17 @@
 /** resolveProxy: the proxy variables as curl and undici read them. */
-import { ConfigError, resolveProxy } from '../../src/client';
+import { ConfigError, resolveProxy, type ProxyConfig } from '../../src/client';
 
-it.each([
+const CASES: [Record<string, string>, ProxyConfig | undefined, string][] = [
+
   [{}, undefined, 'no proxy variable: no proxy agent at all (the fast keep-alive pool)'],
   [{ NO_PROXY: 'localhost' }, undefined, 'NO_PROXY alone changes nothing'],
   [{ HTTP_PROXY: 'http://p:3128' }, { httpProxy: 'http://p:3128', httpsProxy: 'http://p:3128', noProxy: undefined }, 'https falls back to the http proxy'],
   [{ HTTPS_PROXY: 'http://s:3128', NO_PROXY: 'internal' }, { httpProxy: undefined, httpsProxy: 'http://s:3128', noProxy: 'internal' }, 'https only'],
   [{ HTTP_PROXY: 'http://UPPER:1', http_proxy: 'http://lower:1', no_proxy: 'a', NO_PROXY: 'b' }, { httpProxy: 'http://lower:1', httpsProxy: 'http://lower:1', noProxy: 'a' }, 'lower-case spellings win'],
   [{ HTTP_PROXY: '  ' }, undefined, 'blank is unset'],
-])('%j -> %j (%s)', (env, expected) => {
+];
+
+it.each(CASES)('%j -> %j (%s)', (env, expected) => {
   expect(resolveProxy(env)).toEqual(expected);
 });
 

@@ -173,7 +173,7 @@ it('dq_alert delete: the dropped delete took effect, the retry finds nothing (40
 
   const r = await apply(c, p, { maxDeletes: 1 });
 
-  expect(r).toEqual({ applied: [{ address, action: 'delete' }], failed: [], skipped: [] });
+  expect(r).toEqual({ applied: [{ address, action: 'delete', ms: expect.any(Number) }], failed: [], skipped: [] });
   expect(outcomes('DELETE', '/api/alerts/v2')).toEqual(['dropped (fault)', '404']);
   expect(emu.app.store.workspace('demo').collection('alerts').filter(() => true)).toEqual([]);
   const next = await plan(c, manifestOf({ provider: { dq: [{ namespace: ns }] }, resource: {} }, ns));
