@@ -2,13 +2,13 @@
  * The platform emulator: `startEmulator` and `runEmulatorCli`, plus the plug-in types route
  * modules use (see README.md in this directory).
  */
-import { DEMO_ADMIN, DEMO_READER, DEMO_SECRET, DEMO_WORKSPACE } from './auth';
-import type { EmulatorSeed } from './app';
+import { DEMO_ADMIN, DEMO_GOVERNANCE, DEMO_READER, DEMO_SECRET, DEMO_WORKSPACE } from './auth';
+import { type EmulatorSeed, type WireMode } from './app';
 import { startEmulator, type RunningEmulator } from './server';
 
 export { startEmulator, discoverRouteModules } from './server';
 export type { RunningEmulator, StartEmulatorOptions } from './server';
-export { EmulatorApp, HttpResponse, authorize } from './app';
+export { EmulatorApp, HttpResponse, authorize, wireModeOf } from './app';
 export type {
   EmulatorSeed,
   HttpMethod,
@@ -20,11 +20,12 @@ export type {
   RouteOptions,
   SeedContext,
   SeedHook,
+  WireMode,
 } from './app';
 export * from './errors';
 export { Collection, Store, EmulatorStore, checkEtag, etagMatches, etagOf, DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from './store';
 export type { Page, Stored } from './store';
-export { DEMO_ADMIN, DEMO_READER, DEMO_SECRET, DEMO_WORKSPACE, READ_SCOPES } from './auth';
+export { DEMO_ADMIN, DEMO_GOVERNANCE, DEMO_READER, DEMO_SECRET, DEMO_WORKSPACE, GOVERNANCE_SCOPES, READ_SCOPES } from './auth';
 export type { FaultConfig, FaultRule, FaultType } from './faults';
 
 /** Parsed `dqform emulator` arguments. */
@@ -34,11 +35,18 @@ export interface EmulatorCliArgs {
   dataFile: string | undefined;
   seed: EmulatorSeed;
   seedSize: number | undefined;
+  /** `--marshal omit|emit-unpopulated` (undefined: env DQ_EMULATOR_MARSHAL, else omit). */
+  marshal: WireMode['marshal'] | undefined;
+  /** `--enums names|numbers` (undefined: env DQ_EMULATOR_ENUMS, else names). */
+  enums: WireMode['enums'] | undefined;
 }
 
-/** Parses `[--port N] [--host H] [--data FILE] [--seed demo|empty] [--seed-size N]`; throws on a bad argument. */
+/** The usage line of `dqform emulator`. */
+export const EMULATOR_USAGE = 'dqform emulator [--port N] [--host H] [--data FILE] [--seed demo|empty] [--seed-size N] [--marshal omit|emit-unpopulated] [--enums names|numbers]';
+
+/** Parses `dqform emulator`'s arguments ({@link EMULATOR_USAGE}); throws on a bad argument. */
 export function parseEmulatorArgs(argv: readonly string[]): EmulatorCliArgs {
-  const out: EmulatorCliArgs = { port: 8787, host: '127.0.0.1', dataFile: undefined, seed: 'demo', seedSize: undefined };
+  const out: EmulatorCliArgs = { port: 8787, host: '127.0.0.1', dataFile: undefined, seed: 'demo', seedSize: undefined, marshal: undefined, enums: undefined };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     const eq = a.indexOf('=');
@@ -73,8 +81,20 @@ export function parseEmulatorArgs(argv: readonly string[]): EmulatorCliArgs {
       case '--seed-size':
         out.seedSize = int(value());
         break;
+      case '--marshal': {
+        const v = value();
+        if (v !== 'omit' && v !== 'emit-unpopulated') throw new Error(`--marshal takes omit or emit-unpopulated, got "${v}"`);
+        out.marshal = v;
+        break;
+      }
+      case '--enums': {
+        const v = value();
+        if (v !== 'names' && v !== 'numbers') throw new Error(`--enums takes names or numbers, got "${v}"`);
+        out.enums = v;
+        break;
+      }
       default:
-        throw new Error(`unknown argument "${a}" (usage: dqform emulator [--port N] [--data FILE] [--seed demo|empty])`);
+        throw new Error(`unknown argument "${a}" (usage: ${EMULATOR_USAGE})`);
     }
   }
   return out;
@@ -105,7 +125,7 @@ export async function runEmulatorCli(
   }
   let emu: RunningEmulator;
   try {
-    emu = await startEmulator({ port: args.port, host: args.host, dataFile: args.dataFile, seed: args.seed, seedSize: args.seedSize });
+    emu = await startEmulator({ port: args.port, host: args.host, dataFile: args.dataFile, seed: args.seed, seedSize: args.seedSize, marshal: args.marshal, enums: args.enums });
   } catch (e) {
     err(`error: could not start the emulator: ${(e as Error).message}`);
     return 1;
@@ -113,9 +133,11 @@ export async function runEmulatorCli(
   out(`dqform emulator listening on ${emu.url}`);
   out(`  workspace:   ${DEMO_WORKSPACE}`);
   out(`  admin:       DQ_CLIENT_ID=${DEMO_ADMIN} DQ_CLIENT_SECRET=${DEMO_SECRET} (every scope)`);
-  out(`  read-only:   DQ_CLIENT_ID=${DEMO_READER} DQ_CLIENT_SECRET=${DEMO_SECRET} (read scopes)`);
+  out(`  read-only:   DQ_CLIENT_ID=${DEMO_READER} DQ_CLIENT_SECRET=${DEMO_SECRET} (per-service read scopes + SCOPE_MCP_READ)`);
+  out(`  governance:  DQ_CLIENT_ID=${DEMO_GOVERNANCE} DQ_CLIENT_SECRET=${DEMO_SECRET} (domains and owners: edit; data products, ownerships: read)`);
   out(`  base URL:    DQ_BASE_URL=${emu.url}`);
   out(`  state:       ${args.dataFile ? args.dataFile : 'in memory (use --data FILE to keep it)'}; seed ${emu.app.seed}`);
+  out(`  responses:   --marshal ${emu.app.wire.marshal} --enums ${emu.app.wire.enums}`);
   out('Press Ctrl-C to stop.');
   io.onStarted?.(emu);
   const signals = io.signals ?? process;

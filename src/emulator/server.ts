@@ -7,7 +7,7 @@ import * as http from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import * as path from 'node:path';
 import { installAdmin } from './admin';
-import { EmulatorApp, type EmulatorSeed, type RouteModule } from './app';
+import { EmulatorApp, type EmulatorSeed, type RouteModule, type WireMode } from './app';
 import type { FaultConfig } from './faults';
 import { Persistence } from './store';
 
@@ -37,6 +37,14 @@ export interface StartEmulatorOptions {
   discoverRoutes?: boolean;
   /** Write-coalescing window in ms (default 2). */
   coalesceMs?: number;
+  /**
+   * Response encoding (`dqform emulator --marshal`): `omit` unset fields (default) or
+   * `emit-unpopulated` (zeros, `""`, `[]`, `null` for unset messages, as the real gateway can).
+   * Default: env `DQ_EMULATOR_MARSHAL`, else `omit`.
+   */
+  marshal?: WireMode['marshal'];
+  /** Enums in responses (`--enums`): `names` (default) or `numbers`. Default: env `DQ_EMULATOR_ENUMS`, else `names`. */
+  enums?: WireMode['enums'];
 }
 
 /** A running emulator. */
@@ -75,6 +83,7 @@ export async function startEmulator(opts: StartEmulatorOptions = {}): Promise<Ru
     tokenTtlSeconds: opts.tokenTtlSeconds,
     clock: opts.clock,
     log,
+    wire: { marshal: opts.marshal, enums: opts.enums },
   });
   installAdmin(app);
   const modules = [...(opts.discoverRoutes === false ? [] : discoverRouteModules()), ...(opts.routes ?? [])];

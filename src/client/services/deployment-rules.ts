@@ -4,7 +4,9 @@ import { BATCH_LIMIT } from '../../../schemas/common';
 import {
   BatchDeployDeploymentRulesRequest,
   BatchDeployResponse,
+  BatchGetDeploymentRulesRequest,
   BatchGetDeploymentRulesResponse,
+  DeployOverviewRequest,
   DeployDeploymentRuleRequest,
   DeploymentOverview,
   DeploymentOverviewResponse,
@@ -13,7 +15,9 @@ import {
   ListDeploymentRulesRequest,
   ListDeploymentRulesResponse,
 } from '../../../schemas/deployment-rules';
+import { toQuery } from '../../../schemas/wire';
 import { seg } from '../http';
+import { overviewQuery } from './overview-query';
 import { BatchResult, batched } from '../paging';
 import { allPages, batchGetMap, BatchWriteOptions, Empty, finish, Service } from './_base';
 
@@ -44,31 +48,40 @@ export class DeploymentRulesService extends Service {
     await this.http.call({ method: 'DELETE', path: `${RULE}/${seg(id)}`, responseSchema: Empty, idempotent: true });
   }
 
-  /** List GET `.../deployment-rules` with the filter as query parameters; every page. */
+  /**
+   * List GET `.../deployment-rules` with the filter as query parameters (`sources`,
+   * `configsFilter.ids`, `ruleIds`, `ruleTypes` repeated, enums as numbers); every page.
+   * Items this version cannot model are returned marked (schemas/wire.ts `unmodelledOf`).
+   */
   async list(filter: Omit<z.input<typeof ListDeploymentRulesRequest>, 'pagination'> = {}, pageSize?: number): Promise<DeploymentRule[]> {
     const q = ListDeploymentRulesRequest.parse(filter);
     return allPages(async (pagination) => {
-      const r = await this.http.call({ method: 'GET', path: RULES, query: { ...q, pagination }, responseSchema: ListDeploymentRulesResponse, idempotent: true });
+      const query = toQuery(ListDeploymentRulesRequest, { ...q, pagination });
+      const r = await this.http.call({ method: 'GET', path: RULES, query, responseSchema: ListDeploymentRulesResponse, idempotent: true });
       return { items: r.deploymentRules, pageInfo: r.pageInfo };
     }, { pageSize });
   }
 
-  /** Batch GET `.../deployment-rules/batch?ids=...`, chunked to 200 -> map keyed by id. */
+  /** Batch GET `.../deployment-rules/batch?ids=a&ids=b`, chunked to 200 -> map keyed by id. */
   batchGet(ids: readonly string[]): Promise<Record<string, DeploymentRule>> {
     return batchGetMap(ids, async (c) => {
-      const r = await this.http.call({ method: 'GET', path: `${RULES}/batch`, query: { ids: c }, responseSchema: BatchGetDeploymentRulesResponse, idempotent: true });
+      const r = await this.http.call({ method: 'GET', path: `${RULES}/batch`, query: toQuery(BatchGetDeploymentRulesRequest, { ids: c }), responseSchema: BatchGetDeploymentRulesResponse, idempotent: true });
       return r.deploymentRules;
     });
   }
 
   /**
-   * Deploy overview GET `.../deployment-rule?deploymentRule=<JSON>`: what deploying `rule`
-   * would create, delete and change. The rule travels JSON-encoded in one query parameter
-   * (upstream's GET cannot carry repeated message fields otherwise).
+   * Deploy overview GET `.../deployment-rule` with the rule as dotted query parameters
+   * (`deploymentRule.id=...&deploymentRule.queryConfig.resolverQl=...&deploymentRule.queryConfig.metricIds=1`):
+   * what deploying `rule` would create, delete and change. A structured query goes as its
+   * ResolverQL rendering. @throws PreviewUnavailableError, before sending anything, when the
+   * rule holds a repeated message (`metricOptions`) or an empty message marker (product
+   * `upstream`/`self`), which a GET query string cannot carry.
    */
   async deployOverview(rule: z.input<typeof DeploymentRuleWrite>): Promise<DeploymentOverview> {
-    const canonical = DeploymentRuleWrite.parse(rule);
-    const r = await this.http.call({ method: 'GET', path: RULE, query: { deploymentRule: JSON.stringify(canonical) }, responseSchema: DeploymentOverviewResponse, idempotent: true });
+    const canonical = DeploymentRuleWrite.parse(rule) as Record<string, unknown>;
+    const query = overviewQuery(DeployOverviewRequest, 'deploymentRule', canonical, RULE);
+    const r = await this.http.call({ method: 'GET', path: RULE, query, responseSchema: DeploymentOverviewResponse, idempotent: true });
     return r.overview;
   }
 

@@ -3,7 +3,8 @@ import { z } from 'zod';
 import { BATCH_LIMIT } from '../../../schemas/common';
 import { BatchDeployResponse } from '../../../schemas/deployment-rules';
 import {
-  BatchDeleteResponse,
+  BatchDeleteByIdsRequest,
+  BatchDeleteRulesResponse,
   BatchDeploySqlTestRulesRequest,
   BatchGetByIdsRequest,
   BatchGetSqlTestRulesResponse,
@@ -12,27 +13,30 @@ import {
   ListSqlTestRulesResponse,
   SqlTestDeployOverview,
   SqlTestDeployOverviewResponse,
+  SqlTestOverviewRequest,
   SqlTestDeploymentRule,
   SqlTestDeploymentRuleWrite,
 } from '../../../schemas/sql-tests';
+import { toQuery } from '../../../schemas/wire';
 import { seg } from '../http';
+import { overviewQuery } from './overview-query';
 import { BatchResult, batched } from '../paging';
 import { allPages, batchGetMap, BatchWriteOptions, Empty, finish, Service, succeeded } from './_base';
 
 const BASE = '/api/datachecks/sql-test-deployment-rules/v1';
 
 export class SqlTestRulesService extends Service {
-  /** DeploySqlTestDeploymentRule POST `.../v1/deployed` `{ rule }`. */
+  /** DeploySqlTestDeploymentRule POST `.../v1/deployed` `{ deploymentRule }` (test keys in wire form, `notNullTest`). */
   async deploy(rule: z.input<typeof SqlTestDeploymentRuleWrite>): Promise<void> {
-    await this.http.call({ method: 'POST', path: `${BASE}/deployed`, body: { rule }, requestSchema: DeploySqlTestRuleRequest, responseSchema: Empty, idempotent: true });
+    await this.http.call({ method: 'POST', path: `${BASE}/deployed`, body: { deploymentRule: rule }, requestSchema: DeploySqlTestRuleRequest, responseSchema: Empty, idempotent: true });
   }
 
-  /** BatchDeploySqlTestDeploymentRules POST `.../v1/batch/deployed` `{ rules }`, chunked to 200. */
+  /** BatchDeploySqlTestDeploymentRules POST `.../v1/batch/deployed` `{ deploymentRules }`, chunked to 200. */
   async batchDeploy(rules: z.input<typeof SqlTestDeploymentRuleWrite>[], opts: BatchWriteOptions = {}): Promise<BatchResult<string>> {
     const res = await batched(
       rules,
       async (c) => {
-        const r = await this.http.call({ method: 'POST', path: `${BASE}/batch/deployed`, body: { rules: c }, requestSchema: BatchDeploySqlTestRulesRequest, responseSchema: BatchDeployResponse, idempotent: true });
+        const r = await this.http.call({ method: 'POST', path: `${BASE}/batch/deployed`, body: { deploymentRules: c }, requestSchema: BatchDeploySqlTestRulesRequest, responseSchema: BatchDeployResponse, idempotent: true });
         return { items: r.deployedIds, errors: r.errors };
       },
       { limit: opts.limit ?? BATCH_LIMIT },
@@ -45,12 +49,12 @@ export class SqlTestRulesService extends Service {
     await this.http.call({ method: 'DELETE', path: `${BASE}/${seg(id)}`, responseSchema: Empty, idempotent: true });
   }
 
-  /** BatchDeleteSqlTestDeploymentRules DELETE `.../v1/batch?ids=a&ids=b`, chunked to 200. */
+  /** BatchDeleteSqlTestDeploymentRules DELETE `.../v1/batch?ids=a&ids=b`, chunked to 200 (answers `{}`; an `errors` list is read if present). */
   async batchDelete(ids: readonly string[], opts: BatchWriteOptions = {}): Promise<BatchResult<string>> {
     const res = await batched(
       ids,
       async (c) => {
-        const r = await this.http.call({ method: 'DELETE', path: `${BASE}/batch`, query: { ids: c }, responseSchema: BatchDeleteResponse, idempotent: true });
+        const r = await this.http.call({ method: 'DELETE', path: `${BASE}/batch`, query: toQuery(BatchDeleteByIdsRequest, { ids: c }), responseSchema: BatchDeleteRulesResponse, idempotent: true });
         return { items: succeeded(c, r.errors), errors: r.errors };
       },
       { limit: opts.limit ?? BATCH_LIMIT },
@@ -58,10 +62,16 @@ export class SqlTestRulesService extends Service {
     return finish(res, opts);
   }
 
-  /** GetSqlTestDeployOverview GET `.../v1/overview?rule=<JSON>`: preview of a deploy. */
+  /**
+   * GetSqlTestDeployOverview GET `.../v1/overview` with the rule as dotted query parameters
+   * (`deploymentRule.id=...&deploymentRule.exclusiveQueryConfig.resolverQl=...`): preview of a
+   * deploy. @throws PreviewUnavailableError, before sending anything, for a rule that holds
+   * `tests[]` (query and static configs): a repeated message has no query-string form.
+   */
   async overview(rule: z.input<typeof SqlTestDeploymentRuleWrite>): Promise<SqlTestDeployOverview> {
-    const canonical = SqlTestDeploymentRuleWrite.parse(rule);
-    const r = await this.http.call({ method: 'GET', path: `${BASE}/overview`, query: { rule: JSON.stringify(canonical) }, responseSchema: SqlTestDeployOverviewResponse, idempotent: true });
+    const canonical = SqlTestDeploymentRuleWrite.parse(rule) as Record<string, unknown>;
+    const query = overviewQuery(SqlTestOverviewRequest, 'deploymentRule', canonical, `${BASE}/overview`);
+    const r = await this.http.call({ method: 'GET', path: `${BASE}/overview`, query, responseSchema: SqlTestDeployOverviewResponse, idempotent: true });
     return r.overview;
   }
 
@@ -71,11 +81,11 @@ export class SqlTestRulesService extends Service {
     return r.overview;
   }
 
-  /** BatchGetSqlTestDeploymentRules POST `.../v1/by-id` `{ ids }`, chunked to 200 -> map keyed by id. */
+  /** BatchGetSqlTestDeploymentRules POST `.../v1/by-id` `{ ids }`, chunked to 200 -> `{ deploymentRules }` map keyed by id. */
   batchGet(ids: readonly string[]): Promise<Record<string, SqlTestDeploymentRule>> {
     return batchGetMap(ids, async (c) => {
       const r = await this.http.call({ method: 'POST', path: `${BASE}/by-id`, body: { ids: c }, requestSchema: BatchGetByIdsRequest, responseSchema: BatchGetSqlTestRulesResponse, idempotent: true });
-      return r.rules;
+      return r.deploymentRules;
     });
   }
 
@@ -83,8 +93,9 @@ export class SqlTestRulesService extends Service {
   async list(filter: Omit<z.input<typeof ListSqlTestRulesRequest>, 'pagination'> = {}, pageSize?: number): Promise<SqlTestDeploymentRule[]> {
     const q = ListSqlTestRulesRequest.parse(filter);
     return allPages(async (pagination) => {
-      const r = await this.http.call({ method: 'GET', path: BASE, query: { ...q, pagination }, responseSchema: ListSqlTestRulesResponse, idempotent: true });
-      return { items: r.rules, pageInfo: r.pageInfo };
+      const query = toQuery(ListSqlTestRulesRequest, { ...q, pagination });
+      const r = await this.http.call({ method: 'GET', path: BASE, query, responseSchema: ListSqlTestRulesResponse, idempotent: true });
+      return { items: r.deploymentRules, pageInfo: r.pageInfo };
     }, { pageSize });
   }
 }
