@@ -17,6 +17,7 @@ import {
   DeployDeploymentRuleRequest,
   DeploymentRuleWrite,
   type BatchGetDeploymentRulesResponse,
+  type DeploymentOverview,
   type DeploymentOverviewResponse,
   type DeploymentRule,
   type ListDeploymentRulesResponse,
@@ -162,8 +163,11 @@ interface Computed {
   diff: MonitorDiff;
 }
 
+/** What placement and the overviews read from a request: the caller's store and the catalog (REST and gRPC alike). */
+export type OverviewContext = Pick<RouteContext, 'store' | 'catalog'>;
+
 /** Places every rule of `rules` and diffs against the stored managed monitors. `oldRules` decide keeping for removed rules. */
-function compute(ctx: RouteContext, rules: PlacementRule[], oldRules: StoredRule[]): Computed {
+function compute(ctx: OverviewContext, rules: PlacementRule[], oldRules: StoredRule[]): Computed {
   const lookup = dataproductLookup(ctx.store);
   const placement = placeMonitors(ctx.catalog, rules, lookup);
   const nowById = new Map(rules.map((r) => [r.id, r]));
@@ -228,6 +232,14 @@ function parseRuleParam(ctx: RouteContext): RuleWrite {
       { field: 'deploymentRule', ruleId: 'deploy_overview.deployment_rule.json', message: 'must be a JSON-encoded deployment rule' },
     ]);
   }
+  return overviewRule(json);
+}
+
+/**
+ * Validates the rule of a deploy overview (REST and gRPC): INVALID_ARGUMENT with violations
+ * under `deploymentRule.` and rule ids `deploy_overview.<path>`.
+ */
+export function overviewRule(json: unknown): RuleWrite {
   const r = DeploymentRuleWrite.safeParse(json);
   if (!r.success) {
     throw invalidArgument(
@@ -236,6 +248,22 @@ function parseRuleParam(ctx: RouteContext): RuleWrite {
     );
   }
   return r.data;
+}
+
+/** GetDeployOverview (REST and gRPC): what deploying `written` would do, computed without writing. */
+export function deployOverview(ctx: OverviewContext, written: RuleWrite): DeploymentOverview {
+  const rule = normalise(written, 'deploy_overview', 'deploymentRule', dataproductLookup(ctx.store));
+  const current = orderedRules(ctx.store);
+  const { placement, diff } = compute(ctx, proposedRules(current, [rule]), current);
+  return overviewOf(diff, rule.id, placement.skipped(rule.id));
+}
+
+/** GetDeployDeleteOverview (REST and gRPC): what deleting the stored rule `id` would do. NOT_FOUND for an unknown rule. */
+export function deleteOverview(ctx: OverviewContext, id: string): DeploymentOverview {
+  if (!rulesOf(ctx.store).has(id)) throw notFound(`deployment rule ${id} not found`);
+  const current = orderedRules(ctx.store);
+  const { diff } = compute(ctx, proposedRules(current, [], new Set([id])), current);
+  return overviewOf(diff, id, []);
 }
 
 function intParam(ctx: RouteContext, name: string): number | undefined {
@@ -299,20 +327,9 @@ export function register(app: EmulatorApp): void {
     return {};
   });
 
-  app.route('GET', `${BASE}/deployment-rule/:id/deleted`, { scope: READ }, (ctx): DeploymentOverviewResponse => {
-    const id = ctx.params.id;
-    if (!rulesOf(ctx.store).has(id)) throw notFound(`deployment rule ${id} not found`);
-    const current = orderedRules(ctx.store);
-    const { diff } = compute(ctx, proposedRules(current, [], new Set([id])), current);
-    return { overview: overviewOf(diff, id, []) };
-  });
+  app.route('GET', `${BASE}/deployment-rule/:id/deleted`, { scope: READ }, (ctx): DeploymentOverviewResponse => ({ overview: deleteOverview(ctx, ctx.params.id) }));
 
-  app.route('GET', `${BASE}/deployment-rule`, { scope: READ }, (ctx): DeploymentOverviewResponse => {
-    const rule = normalise(parseRuleParam(ctx), 'deploy_overview', 'deploymentRule', dataproductLookup(ctx.store));
-    const current = orderedRules(ctx.store);
-    const { placement, diff } = compute(ctx, proposedRules(current, [rule]), current);
-    return { overview: overviewOf(diff, rule.id, placement.skipped(rule.id)) };
-  });
+  app.route('GET', `${BASE}/deployment-rule`, { scope: READ }, (ctx): DeploymentOverviewResponse => ({ overview: deployOverview(ctx, parseRuleParam(ctx)) }));
 
   app.route('GET', `${BASE}/deployment-rules`, { scope: READ }, (ctx): ListDeploymentRulesResponse => {
     const sources = sourceParams(ctx);

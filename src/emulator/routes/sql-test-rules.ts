@@ -95,8 +95,11 @@ function parseRule(raw: unknown, field: string, operation: string, requestField:
   throw describedInvalid('invalid SQL-test deployment rule', vs);
 }
 
+/** What placement and the overviews read from a request: the caller's store and the catalog (REST and gRPC alike). */
+export type OverviewContext = Pick<RouteContext, 'store' | 'catalog'>;
+
 /** Plans a change against the workspace's stored rules and rule-made tests. */
-function plan(ctx: RouteContext, change: RuleChange, rulesOverride?: SqlTestRule[]): PlacementChange {
+function plan(ctx: OverviewContext, change: RuleChange, rulesOverride?: SqlTestRule[]): PlacementChange {
   const rules = rulesOverride ?? ctx.store.collection<StoredRule>(SQL_TEST_RULES_COLLECTION).values();
   const current = ctx.store.collection<StoredSqlTest>(SQL_TESTS_COLLECTION).filter((t) => t.deploymentRuleId !== undefined && t.deploymentRuleId !== '');
   try {
@@ -123,22 +126,47 @@ function deploy(ctx: RouteContext, rule: SqlTestRule): void {
   ctx.store.collection<StoredRule>(SQL_TEST_RULES_COLLECTION).put(rule.id, rule);
 }
 
-/** The stored rules, with `id`'s keepRemovedTests overridden by the `keepRemovedTests` query parameter when given. */
-function rulesForDelete(ctx: RouteContext, id: string): SqlTestRule[] {
+/** The REST-only `keepRemovedTests=true|false` query parameter of Delete and the delete overview. */
+function keepParam(ctx: RouteContext): boolean | undefined {
   const raw = ctx.query.get('keepRemovedTests');
-  const rules = ctx.store.collection<StoredRule>(SQL_TEST_RULES_COLLECTION).values();
-  if (raw === null || raw === '') return rules;
+  if (raw === null || raw === '') return undefined;
   if (raw !== 'true' && raw !== 'false')
     throw invalidArgument('invalid delete request', [{ field: 'keepRemovedTests', ruleId: 'delete.keep_removed_tests', message: 'must be true or false' }]);
+  return raw === 'true';
+}
+
+/** The stored rules, with `id`'s keepRemovedTests overridden by `keep` when given. */
+function rulesForDelete(ctx: OverviewContext, id: string, keep: boolean | undefined): SqlTestRule[] {
+  const rules = ctx.store.collection<StoredRule>(SQL_TEST_RULES_COLLECTION).values();
+  if (keep === undefined) return rules;
   return rules.map((r) => {
     const kind = ruleKind(r);
     if (r.id !== id || !ruleSettings(r)) return r;
-    return { ...r, [kind]: { ...ruleSettings(r), keepRemovedTests: raw === 'true' } } as SqlTestRule;
+    return { ...r, [kind]: { ...ruleSettings(r), keepRemovedTests: keep } } as SqlTestRule;
   });
 }
 
+/**
+ * Validates the rule of a deploy overview (REST and gRPC) as a deploy would: shape violations
+ * under `field` (e.g. `rule.`), rule ids `overview.<...>`.
+ */
+export function overviewRule(raw: unknown, field = 'rule.'): SqlTestRule {
+  return prepareRule(parseRule(raw, field, 'overview', 'rule'), field, 'overview');
+}
+
+/** GetSqlTestDeployOverview (REST and gRPC): what deploying `rule` (from {@link overviewRule}) would do to the tests. */
+export function deployOverview(ctx: OverviewContext, rule: SqlTestRule): SqlTestDeployOverview {
+  return plan(ctx, { deploy: rule }).overview;
+}
+
+/** GetSqlTestDeployDeleteOverview (REST and gRPC): what deleting the stored rule `id` would do. NOT_FOUND for an unknown rule. */
+export function deleteOverview(ctx: OverviewContext, id: string, keepRemovedTests?: boolean): SqlTestDeployOverview {
+  if (!ctx.store.collection<StoredRule>(SQL_TEST_RULES_COLLECTION).has(id)) throw notFound(`SQL-test deployment rule ${id} not found`);
+  return plan(ctx, { delete: id }, rulesForDelete(ctx, id, keepRemovedTests)).overview;
+}
+
 function deleteRule(ctx: RouteContext, id: string): void {
-  const change = plan(ctx, { delete: id }, rulesForDelete(ctx, id));
+  const change = plan(ctx, { delete: id }, rulesForDelete(ctx, id, keepParam(ctx)));
   applyChange(ctx, change);
   ctx.store.collection<StoredRule>(SQL_TEST_RULES_COLLECTION).delete(id);
 }
@@ -210,15 +238,12 @@ export function register(app: EmulatorApp): void {
     } catch {
       throw invalidArgument('invalid overview request', [{ field: 'rule', ruleId: 'overview.rule.json', message: 'the `rule` query parameter must be the rule as JSON' }]);
     }
-    const rule = prepareRule(parseRule(raw, 'rule.', 'overview', 'rule'), 'rule.', 'overview');
-    return { overview: plan(ctx, { deploy: rule }).overview };
+    return { overview: deployOverview(ctx, overviewRule(raw)) };
   });
 
-  app.route('GET', `${BASE}/:id/deleted`, { scope: READ }, (ctx): { overview: SqlTestDeployOverview } => {
-    const id = ctx.params.id;
-    if (!ctx.store.collection<StoredRule>(SQL_TEST_RULES_COLLECTION).has(id)) throw notFound(`SQL-test deployment rule ${id} not found`);
-    return { overview: plan(ctx, { delete: id }, rulesForDelete(ctx, id)).overview };
-  });
+  app.route('GET', `${BASE}/:id/deleted`, { scope: READ }, (ctx): { overview: SqlTestDeployOverview } => ({
+    overview: deleteOverview(ctx, ctx.params.id, keepParam(ctx)),
+  }));
 
   app.route('POST', `${BASE}/by-id`, { scope: READ }, (ctx) => {
     const rules = ctx.store.collection<StoredRule>(SQL_TEST_RULES_COLLECTION);
