@@ -222,7 +222,7 @@ export const TokenResponse = z.looseObject({
 });
 export type TokenResponse = z.infer<typeof TokenResponse>;
 
-/** Every scope name of spec part 5.4. */
+/** Every scope name of spec part 5.4, plus the ones the wire and gRPC facts name. */
 export const SCOPES = [
   'SCOPE_ISSUES_EDIT',
   'SCOPE_ISSUES_READ',
@@ -258,6 +258,10 @@ export const SCOPES = [
   'SCOPE_FOLDERS_READ',
   'SCOPE_FOLDERS_EDIT',
   'SCOPE_DELIVERY_READ',
+  // Not in spec part 5.4; named by wire-facts.md and grpc-facts.md as any-of scopes of the
+  // deployment-rule operations and the preview calls.
+  'SCOPE_MONITORS_AUTOMATIC_EDIT',
+  'SCOPE_MCP_READ',
 ] as const;
 export const Scope = z.enum(SCOPES);
 export type Scope = z.infer<typeof Scope>;

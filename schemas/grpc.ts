@@ -220,7 +220,8 @@ function messageToProto(pb: typeof Protobuf, t: Protobuf.Type, json: unknown, at
       if (other) throw new ProtoShapeError(here, `oneof ${group.name} of ${t.name} takes one member; got ${other} and ${key}`);
       oneofSet.set(group.name, key);
     }
-    const converted = field.repeated ? repeatedToProto(pb, field, value, here) : singularToProto(pb, field, value, here);
+    const converted =
+      field instanceof pb.MapField ? mapToProto(field, value, here) : field.repeated ? repeatedToProto(pb, field, value, here) : singularToProto(pb, field, value, here);
     if (converted === undefined) continue;
     if (!field.repeated && !hasPresence(pb, field) && isProto3Default(converted)) continue;
     out[key] = converted;
@@ -229,13 +230,20 @@ function messageToProto(pb: typeof Protobuf, t: Protobuf.Type, json: unknown, at
 }
 
 function repeatedToProto(pb: typeof Protobuf, field: Protobuf.Field, value: unknown, at: string): unknown[] | undefined {
-  if (field.map) throw new ProtoShapeError(at, 'map fields are not used by the preview calls');
   if (!Array.isArray(value)) throw new ProtoShapeError(at, `expected a list, got ${describe(value)}`);
   if (value.length === 0) return undefined;
   return value.map((v, i) => {
     if (v === null || v === undefined) throw new ProtoShapeError(`${at}[${i}]`, 'a list item cannot be null');
     return singularToProto(pb, field, v, `${at}[${i}]`);
   });
+}
+
+function mapToProto(field: Protobuf.MapField, value: unknown, at: string): JsonObject | undefined {
+  if (field.keyType !== 'string' || field.type !== 'string') throw new ProtoShapeError(at, 'only map<string, string> is supported');
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new ProtoShapeError(at, `expected an object, got ${describe(value)}`);
+  const entries = Object.entries(value as JsonObject);
+  for (const [k, v] of entries) if (typeof v !== 'string') throw new ProtoShapeError(`${at}.${k}`, `expected a string, got ${describe(v)}`);
+  return entries.length ? (value as JsonObject) : undefined;
 }
 
 function singularToProto(pb: typeof Protobuf, field: Protobuf.Field, value: unknown, at: string): unknown {
@@ -277,6 +285,10 @@ function scalarToProto(type: string, value: unknown, at: string): unknown {
     }
     return n;
   }
+  if (type === 'bytes') {
+    if (!(value instanceof Uint8Array)) throw new ProtoShapeError(at, `expected bytes, got ${describe(value)}`);
+    return value;
+  }
   if (type === 'double' || type === 'float') {
     if (typeof value !== 'number') throw new ProtoShapeError(at, `expected a number, got ${describe(value)}`);
     return value;
@@ -303,4 +315,132 @@ function describe(v: unknown): string {
   if (Array.isArray(v)) return 'a list';
   if (typeof v === 'object') return 'an object';
   return `${typeof v} ${JSON.stringify(v)}`.slice(0, 60);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Rich error status: google.rpc.Status in the `grpc-status-details-bin` trailer
+
+/** The metadata key of the binary google.rpc.Status trailer. */
+export const STATUS_DETAILS_KEY = 'grpc-status-details-bin';
+
+const TYPE_PREFIX = 'type.googleapis.com/';
+const DETAIL_TYPES: Record<string, string> = {
+  'google.rpc.ErrorInfo': 'google.rpc.ErrorInfo',
+  'google.rpc.RetryInfo': 'google.rpc.RetryInfo',
+  'google.rpc.RequestInfo': 'google.rpc.RequestInfo',
+  'buf.validate.Violations': 'buf.validate.Violations',
+};
+
+/** A status detail in its protojson form (`@type` plus fields), as REST bodies carry it. */
+export type JsonStatusDetail = { '@type': string } & JsonObject;
+
+/** A google.rpc.Status in protojson form. */
+export interface JsonStatus {
+  code: number;
+  message: string;
+  details: JsonStatusDetail[];
+}
+
+/** `"1.5s"` -> `{ seconds: 1, nanos: 500000000 }`; undefined when not a protojson Duration. */
+function durationToProto(v: unknown): JsonObject | undefined {
+  const m = typeof v === 'string' ? /^(\d+)(?:\.(\d{1,9}))?s$/.exec(v.trim()) : null;
+  if (!m) return undefined;
+  return { seconds: Number(m[1]), nanos: m[2] ? Number(m[2].padEnd(9, '0')) : 0 };
+}
+
+function durationFromProto(v: unknown): string | undefined {
+  if (!v || typeof v !== 'object') return undefined;
+  const d = v as { seconds?: number; nanos?: number };
+  const s = Number(d.seconds ?? 0);
+  const n = Number(d.nanos ?? 0);
+  return n ? `${s}.${String(n).padStart(9, '0').replace(/0+$/, '')}s` : `${s}s`;
+}
+
+/** `a.b[0].c` -> FieldPath elements; `["a", {b, 0}, "c"]`. */
+function fieldPathToProto(field: string): JsonObject {
+  const elements: JsonObject[] = [];
+  for (const part of field.split('.')) {
+    const m = /^([^[\]]*)((?:\[[^\]]*\])*)$/.exec(part);
+    if (!m) {
+      elements.push({ fieldName: part });
+      continue;
+    }
+    const subs = [...m[2].matchAll(/\[([^\]]*)\]/g)].map((x) => x[1]);
+    if (subs.length === 0) elements.push({ fieldName: m[1] });
+    subs.forEach((sub, i) => {
+      const el: JsonObject = i === 0 ? { fieldName: m[1] } : { fieldName: '' };
+      if (/^\d+$/.test(sub)) el.index = Number(sub);
+      else el.stringKey = sub.replace(/^"|"$/g, '');
+      elements.push(el);
+    });
+  }
+  return { elements };
+}
+
+function fieldPathFromProto(v: unknown): string | undefined {
+  const els = (v as { elements?: { fieldName?: string; index?: number; stringKey?: string; intKey?: number; uintKey?: number; boolKey?: boolean }[] } | undefined)?.elements;
+  if (!els || els.length === 0) return undefined;
+  let out = '';
+  for (const e of els) {
+    if (e.fieldName) out += out ? `.${e.fieldName}` : e.fieldName;
+    if (e.index !== undefined) out += `[${e.index}]`;
+    else if (e.stringKey !== undefined) out += `["${e.stringKey}"]`;
+    else if (e.intKey !== undefined) out += `[${e.intKey}]`;
+    else if (e.uintKey !== undefined) out += `[${e.uintKey}]`;
+    else if (e.boolKey !== undefined) out += `[${e.boolKey}]`;
+  }
+  return out;
+}
+
+/** Encodes a protojson status (with ErrorInfo, RetryInfo, RequestInfo, Violations details) for the trailer; other detail types are left out. */
+export function encodeStatus(status: JsonStatus): Buffer {
+  const reg = protoRegistry();
+  const details: JsonObject[] = [];
+  for (const d of status.details) {
+    const typeName = DETAIL_TYPES[d['@type'].replace(TYPE_PREFIX, '')];
+    if (!typeName) continue;
+    const { '@type': _t, ...fields } = d;
+    let body: JsonObject = fields;
+    if (typeName === 'google.rpc.ErrorInfo') body = pick(fields, ['reason', 'domain', 'metadata']);
+    if (typeName === 'google.rpc.RequestInfo') body = pick(fields, ['requestId', 'servingData']);
+    if (typeName === 'google.rpc.RetryInfo') body = { retryDelay: durationToProto(fields.retryDelay) };
+    if (typeName === 'buf.validate.Violations') {
+      const vs = Array.isArray(fields.violations) ? (fields.violations as JsonObject[]) : [];
+      body = { violations: vs.map((v) => ({ ruleId: v.ruleId, message: v.message, field: typeof v.field === 'string' && v.field ? fieldPathToProto(v.field) : undefined })) };
+    }
+    // google.protobuf.Any comes from protobufjs' bundled definitions, which keep snake_case names.
+    details.push({ type_url: `${TYPE_PREFIX}${typeName}`, value: reg.encode(typeName, body) });
+  }
+  return reg.encode('google.rpc.Status', { code: status.code, message: status.message, details });
+}
+
+/** Decodes the trailer into protojson form; unknown detail types keep only their `@type`. */
+export function decodeStatus(bytes: Uint8Array): JsonStatus {
+  const reg = protoRegistry();
+  const raw = reg.decode('google.rpc.Status', bytes) as { code?: number; message?: string; details?: { type_url?: string; value?: Uint8Array }[] };
+  const details: JsonStatusDetail[] = [];
+  for (const any of raw.details ?? []) {
+    const url = any.type_url ?? '';
+    const typeName = DETAIL_TYPES[url.slice(url.lastIndexOf('/') + 1)];
+    if (!typeName || !any.value) {
+      details.push({ '@type': url });
+      continue;
+    }
+    const body = reg.decode(typeName, any.value);
+    if (typeName === 'google.rpc.RetryInfo') details.push({ '@type': url, retryDelay: durationFromProto(body.retryDelay) });
+    else if (typeName === 'buf.validate.Violations') {
+      const vs = ((body.violations as JsonObject[] | undefined) ?? []).map((v) => {
+        const field = fieldPathFromProto(v.field) ?? (typeof v.fieldPath === 'string' && v.fieldPath ? v.fieldPath : undefined);
+        return { ...(field !== undefined ? { field } : {}), ...(v.ruleId !== undefined ? { ruleId: v.ruleId } : {}), ...(v.message !== undefined ? { message: v.message } : {}) };
+      });
+      details.push({ '@type': url, violations: vs });
+    } else details.push({ '@type': url, ...body });
+  }
+  return { code: raw.code ?? 0, message: raw.message ?? '', details };
+}
+
+function pick(o: JsonObject, keys: readonly string[]): JsonObject {
+  const out: JsonObject = {};
+  for (const k of keys) if (o[k] !== undefined) out[k] = o[k];
+  return out;
 }

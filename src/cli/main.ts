@@ -89,10 +89,12 @@ Reads the live objects of namespace NS (with --adopt, also objects made in the U
 through import blocks) and writes construct code (a main.ts) or a dqform.yaml whose plan against
 live shows no changes. Read scopes suffice.
 Example: dqform import --namespace shop --out main.ts --format ts`,
-  emulator: `Usage: dqform emulator [--port N] [--data FILE] [--seed demo|empty]
+  emulator: `Usage: dqform emulator [--port N] [--grpc-port N | --no-grpc] [--data FILE] [--seed demo|empty]
 
 Runs the local platform emulator until stopped (Ctrl-C). Demo credentials:
-demo-admin / demo-secret (every scope), demo-reader / demo-secret (read scopes).`,
+demo-admin / demo-secret (every scope), demo-reader / demo-secret (read scopes).
+The rule previews are also served over gRPC on --grpc-port (default: --port + 1); point
+dqform at it with DQ_GRPC_ENDPOINT=127.0.0.1:<port>. --no-grpc serves REST only.`,
 };
 
 interface Args {
