@@ -89,11 +89,12 @@ export type DeploymentRuleWrite = z.infer<typeof DeploymentRuleWrite>;
 export const DeploymentRule = withOneof({ ...deploymentRuleWriteFields, monitorCount: z.number().int().optional() }, configs);
 export type DeploymentRule = z.infer<typeof DeploymentRule>;
 
-/** Monitor settings as compared by the overview. */
+/** Monitor settings as compared by the overview; `metricOptions` are the per-metric sensitivities. */
 export const MonitorSettings = z.object({
   severity: SeverityEnum.schema.optional(),
   sensitivity: SensitivityEnum.schema.optional(),
   metricIds: z.array(MetricIdEnum.schema).default([]),
+  metricOptions: z.array(z.object({ metricId: MetricIdEnum.schema.optional(), sensitivity: SensitivityEnum.schema.optional() })).optional(),
 });
 export type MonitorSettings = z.infer<typeof MonitorSettings>;
 

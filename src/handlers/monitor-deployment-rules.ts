@@ -7,13 +7,14 @@
  * - create and update: Deploy (save and sync monitors) with `id`, `configId = namespace`,
  *   `source = SOURCE_API`; rules carry no etag. writeMany: BatchDeploy, chunks of 200.
  * - delete: Delete by id; NOT_FOUND is success.
- * - preview: the deploy overview (create, update, replace) or the delete overview (delete).
+ * - preview: the deploy overview (create, update, replace) or the delete overview (delete), over
+ *   the transport the client picks (REST, or gRPC for `metricOptions`); a failure is "effects unknown".
  */
 import type { PlatformClient } from '../client';
 import { MetricIdEnum, RULE_CONFIG_KINDS, type DeploymentOverview, type DeploymentRuleWrite, type MonitorSettings } from '../../schemas/deployment-rules';
 import { Effects, type Change } from '../../schemas/plan';
 import { normalise } from './normalise';
-import { afterOf, errorsByAddress, ignoreNotFound, LIST_PAGE_SIZE, omit, qlForm } from './support';
+import { afterOf, effectsUnknown, errorsByAddress, ignoreNotFound, LIST_PAGE_SIZE, omit, qlForm } from './support';
 import type { HandlerContext, LiveObject, ReadQuery, ResourceHandler } from './types';
 
 /** Server-computed and identity fields of a rule. */
@@ -47,9 +48,17 @@ export function metricsText(ids: readonly string[] | undefined): string {
   return m.length ? m.join(',') : '-';
 }
 
-/** Monitor settings as short text: `ERROR/BALANCED/ROW_COUNT,DELAY` (metrics sorted). */
+/**
+ * Monitor settings as short text: `ERROR/BALANCED/ROW_COUNT,DELAY` (metrics sorted), then the
+ * per-metric sensitivities when there are any: `ERROR/BALANCED/ROW_COUNT,DELAY (DELAY: RELAXED)`.
+ */
 export function renderSettings(s: Partial<MonitorSettings>): string {
-  return `${short(s.severity, 'SEVERITY_')}/${short(s.sensitivity, 'SENSITIVITY_')}/${metricsText(s.metricIds)}`;
+  const base = `${short(s.severity, 'SEVERITY_')}/${short(s.sensitivity, 'SENSITIVITY_')}/${metricsText(s.metricIds)}`;
+  const num = (x: string | undefined): number => (x ? ((MetricIdEnum.numbers as Record<string, number>)[x] ?? 99) : 99);
+  const opts = [...(s.metricOptions ?? [])]
+    .sort((a, b) => num(a.metricId) - num(b.metricId) || String(a.metricId).localeCompare(String(b.metricId)))
+    .map((o) => `${short(o.metricId, 'METRIC_ID_')}: ${short(o.sensitivity, 'SENSITIVITY_')}`);
+  return opts.length ? `${base} (${opts.join(', ')})` : base;
 }
 
 function delayModelOf(v: unknown): string | undefined {
@@ -125,7 +134,7 @@ export const monitorDeploymentRulesHandler: ResourceHandler = {
       const ov = change.action === 'delete' ? await client.deploymentRules.deleteOverview(change.id) : await client.deploymentRules.deployOverview(ruleWrite(change, ctx));
       return overviewEffects(source, ov, change);
     } catch (e) {
-      return Effects.parse({ source, error: (e as Error).message });
+      return Effects.parse({ source, error: effectsUnknown(e) });
     }
   },
 

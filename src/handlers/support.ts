@@ -95,6 +95,16 @@ export function isNotFoundReason(reason: string): boolean {
   return /not[ _-]?found|does not exist|no such/i.test(reason);
 }
 
+/**
+ * The `effects.error` of a preview that failed: `effects unknown: <why>` (the plan prints it as
+ * is). Any failure qualifies: a rule no transport can carry, an unreachable gRPC endpoint, a
+ * refusal; the message is the client's (redacted) error message.
+ */
+export function effectsUnknown(e: unknown): string {
+  const why = e instanceof Error ? e.message : String(e);
+  return `effects unknown: ${why}`;
+}
+
 /** `change.after` as an object (create and update always carry one). */
 export function afterOf(change: Change): Record<string, unknown> {
   if (!change.after || typeof change.after !== 'object') throw new Error(`${change.address}: ${change.action} without a desired value (after)`);

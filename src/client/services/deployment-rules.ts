@@ -13,7 +13,10 @@ import {
   ListDeploymentRulesRequest,
   ListDeploymentRulesResponse,
 } from '../../../schemas/deployment-rules';
+import { PREVIEW_METHODS } from '../../../schemas/grpc';
+import { PreviewUnavailableError } from '../errors';
 import { seg } from '../http';
+import { grpcOverview, preview } from './previews';
 import { BatchResult, batched } from '../paging';
 import { allPages, batchGetMap, BatchWriteOptions, Empty, finish, Service } from './_base';
 
@@ -62,19 +65,35 @@ export class DeploymentRulesService extends Service {
   }
 
   /**
-   * Deploy overview GET `.../deployment-rule?deploymentRule=<JSON>`: what deploying `rule`
-   * would create, delete and change. The rule travels JSON-encoded in one query parameter
-   * (upstream's GET cannot carry repeated message fields otherwise).
+   * Deploy overview: what deploying `rule` would create, delete and change. Over REST (GET
+   * `.../deployment-rule`) when the rule fits a query string, over gRPC
+   * (`DeploymentRulesService/GetDeployOverview`) when it does not (`metricOptions`) or when
+   * configured: see ./previews.ts. @throws PreviewUnavailableError when no transport can ask.
    */
   async deployOverview(rule: z.input<typeof DeploymentRuleWrite>): Promise<DeploymentOverview> {
     const canonical = DeploymentRuleWrite.parse(rule);
+    return preview(this.http, {
+      rest: () => this.restDeployOverview(canonical),
+      grpc: async () => (await grpcOverview(this.http, PREVIEW_METHODS.GetDeployOverview, { deploymentRule: canonical }, DeploymentOverviewResponse)).overview,
+    });
+  }
+
+  /** GET `.../deployment-rule?deploymentRule=<JSON>` (today's REST form). */
+  private async restDeployOverview(canonical: DeploymentRuleWrite): Promise<DeploymentOverview> {
+    const c = canonical.queryConfig as { metricOptions?: unknown[] } | undefined;
+    if (c?.metricOptions?.length) throw new PreviewUnavailableError(RULE, 'deploymentRule.queryConfig.metricOptions', 'is a repeated message, which a GET query string cannot carry');
     const r = await this.http.call({ method: 'GET', path: RULE, query: { deploymentRule: JSON.stringify(canonical) }, responseSchema: DeploymentOverviewResponse, idempotent: true });
     return r.overview;
   }
 
-  /** Deleted overview GET `.../deployment-rule/{id}/deleted`: what deleting the rule removes. */
+  /**
+   * Deleted overview: what deleting the stored rule removes. REST GET
+   * `.../deployment-rule/{id}/deleted`; gRPC `GetDeployDeleteOverview` when `DQ_PREVIEW_TRANSPORT=grpc`.
+   */
   async deleteOverview(id: string): Promise<DeploymentOverview> {
-    const r = await this.http.call({ method: 'GET', path: `${RULE}/${seg(id)}/deleted`, responseSchema: DeploymentOverviewResponse, idempotent: true });
-    return r.overview;
+    return preview(this.http, {
+      rest: async () => (await this.http.call({ method: 'GET', path: `${RULE}/${seg(id)}/deleted`, responseSchema: DeploymentOverviewResponse, idempotent: true })).overview,
+      grpc: async () => (await grpcOverview(this.http, PREVIEW_METHODS.GetDeployDeleteOverview, { id }, DeploymentOverviewResponse)).overview,
+    });
   }
 }

@@ -15,7 +15,11 @@ import {
   SqlTestDeploymentRule,
   SqlTestDeploymentRuleWrite,
 } from '../../../schemas/sql-tests';
+import { PREVIEW_METHODS, ProtoShapeError } from '../../../schemas/grpc';
+import { sqlTestRuleToGrpc } from '../../../schemas/grpc-rules';
+import { PreviewUnavailableError, RequestShapeError } from '../errors';
 import { seg } from '../http';
+import { grpcOverview, preview } from './previews';
 import { BatchResult, batched } from '../paging';
 import { allPages, batchGetMap, BatchWriteOptions, Empty, finish, Service, succeeded } from './_base';
 
@@ -58,17 +62,49 @@ export class SqlTestRulesService extends Service {
     return finish(res, opts);
   }
 
-  /** GetSqlTestDeployOverview GET `.../v1/overview?rule=<JSON>`: preview of a deploy. */
+  /**
+   * GetSqlTestDeployOverview: preview of a deploy. Over REST (GET `.../v1/overview`) when the
+   * rule fits a query string (the exclusive configs), over gRPC
+   * (`SqlTestsDeploymentRulesService/GetSqlTestDeployOverview`) for query and static configs,
+   * whose `tests[]` is a repeated message, or when configured: see ./previews.ts.
+   * @throws PreviewUnavailableError when no transport can ask.
+   */
   async overview(rule: z.input<typeof SqlTestDeploymentRuleWrite>): Promise<SqlTestDeployOverview> {
     const canonical = SqlTestDeploymentRuleWrite.parse(rule);
+    return preview(this.http, {
+      rest: () => this.restOverview(canonical),
+      grpc: async () => {
+        let request: Record<string, unknown>;
+        try {
+          request = { deploymentRule: sqlTestRuleToGrpc(canonical as unknown as Record<string, unknown>) };
+        } catch (e) {
+          if (!(e instanceof ProtoShapeError)) throw e;
+          const path = this.http.grpc.pathOf(PREVIEW_METHODS.GetSqlTestDeployOverview);
+          throw new RequestShapeError({ method: 'GRPC', path, status: 0, transport: 'grpc' }, [{ path: e.path, message: e.message.slice(e.path.length + 2) }]);
+        }
+        return (await grpcOverview(this.http, PREVIEW_METHODS.GetSqlTestDeployOverview, request, SqlTestDeployOverviewResponse)).overview;
+      },
+    });
+  }
+
+  /** GET `.../v1/overview?rule=<JSON>` (today's REST form). */
+  private async restOverview(canonical: SqlTestDeploymentRuleWrite): Promise<SqlTestDeployOverview> {
+    for (const kind of ['queryConfig', 'staticConfig'] as const) {
+      if (canonical[kind]) throw new PreviewUnavailableError(`${BASE}/overview`, `deploymentRule.${kind}.tests`, 'is a repeated message, which a GET query string cannot carry');
+    }
     const r = await this.http.call({ method: 'GET', path: `${BASE}/overview`, query: { rule: JSON.stringify(canonical) }, responseSchema: SqlTestDeployOverviewResponse, idempotent: true });
     return r.overview;
   }
 
-  /** GetSqlTestDeployDeleteOverview GET `.../v1/{id}/deleted`: preview of a delete. */
+  /**
+   * GetSqlTestDeployDeleteOverview: preview of a delete. REST GET `.../v1/{id}/deleted`; gRPC
+   * when `DQ_PREVIEW_TRANSPORT=grpc`.
+   */
   async deleteOverview(id: string): Promise<SqlTestDeployOverview> {
-    const r = await this.http.call({ method: 'GET', path: `${BASE}/${seg(id)}/deleted`, responseSchema: SqlTestDeployOverviewResponse, idempotent: true });
-    return r.overview;
+    return preview(this.http, {
+      rest: async () => (await this.http.call({ method: 'GET', path: `${BASE}/${seg(id)}/deleted`, responseSchema: SqlTestDeployOverviewResponse, idempotent: true })).overview,
+      grpc: async () => (await grpcOverview(this.http, PREVIEW_METHODS.GetSqlTestDeployDeleteOverview, { id }, SqlTestDeployOverviewResponse)).overview,
+    });
   }
 
   /** BatchGetSqlTestDeploymentRules POST `.../v1/by-id` `{ ids }`, chunked to 200 -> map keyed by id. */
