@@ -42,8 +42,9 @@ export async function preview<T>(http: DqClient, ask: PreviewAsk<T>): Promise<T>
   }
 }
 
-/** A preview over gRPC: the call, then its `overview` parsed with the REST response schema. */
+/** A preview over gRPC: the call, then the response (`{ overview }`) parsed with the REST response schema. */
 export async function grpcOverview<S extends z.ZodType>(http: DqClient, method: PreviewMethod, request: JsonObject, responseSchema: S): Promise<z.output<S>> {
   const json = await http.grpc.call(method, request);
-  return http.parseValue({ method: 'GRPC', path: http.grpc.pathOf(method), status: 200, transport: 'grpc' }, json, responseSchema);
+  // proto3: an unset message field reads as its empty message, never as "missing"
+  return http.parseValue({ method: 'GRPC', path: http.grpc.pathOf(method), status: 200, transport: 'grpc' }, { overview: {}, ...json }, responseSchema);
 }
