@@ -147,7 +147,9 @@ export function isLoopbackHost(host: string): boolean {
  * @throws ConfigError naming DQ_GRPC_ENDPOINT.
  */
 export function parseGrpcEndpoint(value: string): GrpcTarget {
-  const bad = (why: string) => new ConfigError(`DQ_GRPC_ENDPOINT "${value}" ${why} (expected host:port, https://host:port or http://host:port)`, ['DQ_GRPC_ENDPOINT']);
+  // never echo credentials someone put in the URL
+  const shown = value.replace(/\/\/[^/@]*@/, '//[REDACTED]@');
+  const bad = (why: string) => new ConfigError(`DQ_GRPC_ENDPOINT "${shown}" ${why} (expected host:port, https://host:port or http://host:port)`, ['DQ_GRPC_ENDPOINT']);
   let url: URL;
   const scheme = /^([a-z][a-z0-9+.-]*):\/\//i.exec(value)?.[1]?.toLowerCase();
   if (scheme && scheme !== 'http' && scheme !== 'https') throw bad(`has the scheme ${scheme}://`);
