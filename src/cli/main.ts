@@ -1,28 +1,42 @@
 /**
- * `dqform`: synth, validate, plan, apply, drift, emulator. Exit codes follow design.md:
- * 0 ok / no changes, 2 changes (plan --detailed-exitcode, drift), 1 error. User mistakes print
- * diagnostics (what, where, what to do), never a stack trace.
+ * `dqform`: the command line. Arguments are parsed by commander (strict: an unknown or
+ * misspelled flag or command is an error with a "did you mean", never ignored); Terraform's
+ * single-dash spellings (`-detailed-exitcode`, `-out=plan.json`) are accepted. Exit codes follow
+ * design.md: 0 ok / no changes, 2 changes (plan --detailed-exitcode, drift), 1 error. User
+ * mistakes print diagnostics (what, where, what to do), never a stack trace.
+ *
+ * Adding a flag is one `.option(...)` line on its command below plus its field in the command's
+ * options type (commands.ts); the help, the strictness and the suggestions follow from it.
  */
-import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as readline from 'node:readline';
-import { ApiError, ConfigError, PlatformClient, redact } from '../client';
-import type { Diagnostic, Plan } from '../../schemas/plan';
-import { apply, DEFAULT_MAX_DELETES, loadPlan, PlanRefusedError, type ApplyResult } from '../engine/applier';
-import { loadSynthOutput, ManifestError } from '../engine/manifest';
-import { hasChanges } from '../engine/planner';
-import { plan as makePlan } from '../engine/reconcile';
-import { resolveManifest } from '../engine/resolve';
-import { renderJson, renderMarkdown, renderText } from './render';
+import { Command, CommanderError, Help, Option } from 'commander';
+import { ApiError, ConfigError, redact } from '../client';
+import { DEFAULT_MAX_DELETES, PlanRefusedError } from '../engine/applier';
+import { ManifestError } from '../engine/manifest';
+import { closest } from '../engine/unknown-fields';
+import {
+  cmdApply,
+  cmdDrift,
+  cmdEmulator,
+  cmdImport,
+  cmdPlan,
+  cmdSynth,
+  cmdValidate,
+  printDiagnostics,
+  UsageError,
+  type ApplyOptions,
+  type DriftOptions,
+  type ImportOptions,
+  type Io,
+  type PlanFormat,
+  type PlanOptions,
+  type SynthOptions,
+  type ValidateOptions,
+} from './commands';
 
-// Loaded on first use (a plan from cdktf.out needs neither the YAML parser nor the importer:
-// ~40 ms of module loading saved per run). require, not import(): bin/dqform.js runs the
-// sources through tsx's CommonJS hook.
-/* eslint-disable @typescript-eslint/no-require-imports */
-const yamlFrontEnd = () => require('../engine/yaml') as typeof import('../engine/yaml');
-const importer = () => require('./import') as typeof import('./import');
-/* eslint-enable @typescript-eslint/no-require-imports */
+export type { Io } from './commands';
 
 /** The package version, from the nearest package.json (src/cli in a checkout, dist/src/cli installed). */
 const VERSION: string = (() => {
@@ -33,287 +47,208 @@ const VERSION: string = (() => {
   return '0.0.0';
 })();
 
-export interface Io {
-  out: (s: string) => void;
-  err: (s: string) => void;
-  env: NodeJS.ProcessEnv;
-  cwd: string;
-  isTty: boolean;
-  /** Asks a yes/no question on a TTY. */
-  confirm?: (question: string) => Promise<boolean>;
+// ---- option values ----
+
+/** A whole number >= 0 (`--max-deletes 3`); anything else is a usage error. */
+const wholeNumber =
+  (flag: string) =>
+  (v: string): number => {
+    if (!/^\d+$/.test(v.trim())) throw new UsageError(`${flag} takes a whole number, got "${v}"`);
+    return Number(v);
+  };
+
+/** One of a fixed set of words (`--format markdown`). */
+const oneOf =
+  <T extends string>(flag: string, values: readonly T[]) =>
+  (v: string): T => {
+    if (!(values as readonly string[]).includes(v)) throw new UsageError(`${flag} must be ${values.slice(0, -1).join(', ')} or ${values[values.length - 1]}; got "${v}"`);
+    return v as T;
+  };
+
+const PLAN_FORMATS: readonly PlanFormat[] = ['text', 'markdown', 'json'];
+
+// ---- shared flag groups (one line each) ----
+
+/** Where the desired state comes from. */
+function sourceFlags(c: Command): Command {
+  return c
+    .option('--dir <DIR>', 'synth output directory to read (default cdktf.out)')
+    .option('--file <FILE>', 'a YAML workspace file instead of synth output (./dqform.yaml is used when there is no cdktf.out)')
+    .option('--stack <NAME>', 'the stack to use when the synth output holds several');
 }
 
-const HELP: Record<string, string> = {
-  main: `dqform ${VERSION}: your data-quality platform's configuration as code
+const noColor = (c: Command): Command => c.option('--no-color', 'no colour, even on a terminal (NO_COLOR=1 does the same)');
 
-Usage: dqform <command> [options]
+// ---- the program ----
 
-Commands:
-  synth      run the CDKTF app (cdktf.json "app", or --app CMD) and write cdktf.out
-  validate   check the synthesised manifest offline: schema, references, duplicates
-  plan       read live state, preview effects, print the plan
-  apply      apply a saved plan, or plan then ask
-  drift      read-only check that live state equals the code
-  import     write construct code or YAML for the live objects of a namespace
-  emulator   run the local platform emulator
+const DESCRIPTION = `dqform ${VERSION}: your data-quality platform's configuration as code`;
 
+const MAIN_HELP_AFTER = `
 The desired state comes from cdktf.out (after 'dqform synth') or from a YAML workspace
 (--file dqform.yaml; used automatically when ./dqform.yaml exists and there is no cdktf.out).
 
 Credentials come from the environment only: DQ_CLIENT_ID, DQ_CLIENT_SECRET, and DQ_BASE_URL or
-DQ_REGION (eu default, us, au). Run 'dqform <command> --help' for a command's options.`,
-  synth: `Usage: dqform synth [--app CMD] [--out DIR]
+DQ_REGION (eu default, us, au).
 
-Runs the CDKTF app and writes Terraform JSON to cdktf.out/stacks/<stack>/cdk.tf.json.
-Example: dqform synth --app "npx tsx main.ts"`,
-  validate: `Usage: dqform validate [--dir cdktf.out | --file dqform.yaml] [--stack S]
+Terraform's single-dash spellings work too: dqform plan -detailed-exitcode -out=plan.json.
+Run 'dqform help <command>' (or 'dqform <command> --help') for a command's options.`;
 
-Checks the synthesised manifest without any network call. Exit 0 when valid, 1 otherwise.`,
-  plan: `Usage: dqform plan [--stack S] [--dir cdktf.out | --file dqform.yaml] [--out FILE] [--format text|markdown|json | --json] [--detailed-exitcode] [--no-color]
-
-Reads live state and prints what apply would do. With --out, saves the plan for 'dqform apply FILE'.
-Exit codes: 0 no changes, 2 changes (with --detailed-exitcode), 1 error.
-Example: dqform plan --out plan.json --format markdown > plan.md`,
-  apply: `Usage: dqform apply [PLANFILE] [--auto-approve] [--max-deletes N] [--stack S] [--dir cdktf.out | --file dqform.yaml]
-
-Applies exactly the saved plan PLANFILE (refusing if live state moved since), or plans and asks
-for confirmation on a TTY. Without a TTY, --auto-approve or a PLANFILE is required.
---max-deletes N refuses plans destroying more than N objects (default ${DEFAULT_MAX_DELETES}).`,
-  drift: `Usage: dqform drift [--json] [--stack S] [--dir cdktf.out | --file dqform.yaml]
-
-Read-only: exit 0 when live state equals the code, 2 when it drifted, 1 on error.
---json prints the plan JSON (the format of 'dqform plan --json', schemas/plan.ts).`,
-  import: `Usage: dqform import --namespace NS --out FILE [--format ts|yaml] [--adopt] [--constructs-module M]
-
-Reads the live objects of namespace NS (with --adopt, also objects made in the UI, adopted
-through import blocks) and writes construct code (a main.ts) or a dqform.yaml whose plan against
-live shows no changes. Read scopes suffice.
-Example: dqform import --namespace shop --out main.ts --format ts`,
-  emulator: `Usage: dqform emulator [--port N] [--grpc-port N | --no-grpc] [--data FILE] [--seed demo|empty]
-
-Runs the local platform emulator until stopped (Ctrl-C). Demo credentials:
-demo-admin / demo-secret (every scope), demo-reader / demo-secret (read scopes).
-The rule previews are also served over gRPC on --grpc-port (default: --port + 1); point
-dqform at it with DQ_GRPC_ENDPOINT=127.0.0.1:<port>. --no-grpc serves REST only.`,
-};
-
-interface Args {
-  positional: string[];
-  flags: Map<string, string | true>;
-}
-
-const VALUE_FLAGS = new Set(['app', 'out', 'dir', 'stack', 'format', 'max-deletes', 'port', 'data', 'seed', 'seed-size', 'host', 'file', 'namespace', 'constructs-module']);
-
-function parseArgs(argv: string[]): Args {
-  const positional: string[] = [];
-  const flags = new Map<string, string | true>();
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i];
-    if (a.startsWith('--')) {
-      const [k, v] = a.slice(2).split('=', 2);
-      if (v !== undefined) flags.set(k, v);
-      else if (VALUE_FLAGS.has(k)) {
-        const next = argv[i + 1];
-        if (next === undefined || next.startsWith('--')) throw new UsageError(`--${k} needs a value`);
-        flags.set(k, next);
-        i++;
-      } else flags.set(k, true);
-    } else if (a === '-h') flags.set('help', true);
-    else positional.push(a);
+/** Help layout: flags as `--out FILE` (Terraform's docs style), commands by their bare names. */
+class DqHelp extends Help {
+  override optionTerm(option: Option): string {
+    return option.flags.replace(/<([^>]+)>/g, '$1');
   }
-  return { positional, flags };
-}
-
-class UsageError extends Error {}
-
-function str(args: Args, k: string): string | undefined {
-  const v = args.flags.get(k);
-  return typeof v === 'string' ? v : undefined;
-}
-
-function printDiagnostics(io: Io, diags: readonly Diagnostic[]): void {
-  for (const d of diags) {
-    io.err(`${d.severity === 'error' ? 'Error' : 'Warning'}: ${d.address ? `${d.address}: ` : ''}${d.summary}`);
-    if (d.source) io.err(`  at ${d.source}`);
-    if (d.detail) io.err(`  ${d.detail}`);
-    if (d.hint) io.err(`  ${d.hint}`);
+  override subcommandTerm(cmd: Command): string {
+    return cmd.name();
   }
 }
 
-function client(io: Io): PlatformClient {
-  return PlatformClient.fromEnv(io.env);
-}
-
-function color(io: Io, args: Args): boolean {
-  return io.isTty && !args.flags.has('no-color') && !('NO_COLOR' in io.env && io.env.NO_COLOR !== '');
-}
-
-function loadManifest(io: Io, args: Args) {
-  // A YAML workspace: --file, or dqform.yaml in the cwd when there is no synth output.
-  const file = str(args, 'file');
-  if (file) return yamlFrontEnd().loadYamlWorkspace(path.resolve(io.cwd, file), str(args, 'stack'), { cwd: io.cwd });
-  if (!str(args, 'dir') && !fs.existsSync(path.join(io.cwd, 'cdktf.out'))) {
-    const { loadYamlWorkspace, YAML_WORKSPACE_FILE } = yamlFrontEnd();
-    const yaml = path.join(io.cwd, YAML_WORKSPACE_FILE);
-    if (fs.existsSync(yaml)) return loadYamlWorkspace(yaml, str(args, 'stack'), { cwd: io.cwd });
+/** A commander Command whose help (and its subcommands' help) uses {@link DqHelp}. */
+class DqCommand extends Command {
+  override createCommand(name?: string): Command {
+    return new DqCommand(name);
   }
-  const dir = path.resolve(io.cwd, str(args, 'dir') ?? 'cdktf.out');
-  return loadSynthOutput(dir, str(args, 'stack'));
-}
-
-async function cmdSynth(io: Io, args: Args): Promise<number> {
-  let app = str(args, 'app');
-  if (!app) {
-    const cfg = path.join(io.cwd, 'cdktf.json');
-    if (!fs.existsSync(cfg)) {
-      io.err('Error: no cdktf.json here and no --app given\n  Run dqform synth in your app directory, or pass --app "npx tsx main.ts".');
-      return 1;
-    }
-    app = String((JSON.parse(fs.readFileSync(cfg, 'utf8')) as { app?: string }).app ?? '');
-    if (!app) {
-      io.err('Error: cdktf.json has no "app"\n  Add "app": "npx tsx main.ts" to cdktf.json.');
-      return 1;
-    }
-  }
-  const out = path.resolve(io.cwd, str(args, 'out') ?? 'cdktf.out');
-  const r = spawnSync(app, { cwd: io.cwd, shell: true, encoding: 'utf8', env: { ...io.env, CDKTF_OUTDIR: out, CHECKPOINT_DISABLE: '1' } });
-  if (r.stdout) io.out(r.stdout.trimEnd());
-  if (r.status !== 0) {
-    io.err(`Error: the app failed (${app}), exit ${r.status}:\n${redact(r.stderr ?? '').trimEnd()}`);
-    return 1;
-  }
-  io.out(`Synthesised to ${path.relative(io.cwd, out).startsWith('..') ? out : path.relative(io.cwd, out) || '.'}`);
-  return 0;
-}
-
-async function cmdValidate(io: Io, args: Args): Promise<number> {
-  const m = loadManifest(io, args);
-  const res = resolveManifest(m, 'offline-validation');
-  printDiagnostics(io, res.diagnostics);
-  const errors = res.diagnostics.filter((d) => d.severity === 'error').length;
-  if (errors) {
-    io.err(`${errors} error(s) in stack ${m.stack}.`);
-    return 1;
-  }
-  io.out(`Stack ${m.stack} (namespace "${m.namespace}"): ${m.resources.length} resource(s), valid.`);
-  return 0;
-}
-
-async function planFromCode(io: Io, args: Args, c: PlatformClient): Promise<Plan> {
-  const m = loadManifest(io, args);
-  return makePlan(c, m, { onProgress: (l) => io.err(l) });
-}
-
-async function cmdPlan(io: Io, args: Args): Promise<number> {
-  const c = client(io);
-  try {
-    const format = args.flags.has('json') ? 'json' : (str(args, 'format') ?? 'text');
-    if (!['text', 'markdown', 'json'].includes(format)) throw new UsageError(`--format must be text, markdown or json; got "${format}"`);
-    const p = await planFromCode(io, args, c);
-    const failed = p.diagnostics.some((d) => d.severity === 'error');
-    // Errors go to stderr, where CI logs show them; text plans with errors print nothing else.
-    if (failed) printDiagnostics(io, p.diagnostics);
-    if (format === 'json') io.out(renderJson(p).trimEnd());
-    else if (format === 'markdown') io.out(renderMarkdown(p).trimEnd());
-    else if (!failed) io.out(renderText(p, { color: color(io, args) }).trimEnd());
-    const out = str(args, 'out');
-    if (out) {
-      fs.writeFileSync(path.resolve(io.cwd, out), renderJson(p));
-      io.err(`Saved the plan to ${out}. Apply exactly it with: dqform apply ${out}`);
-    }
-    if (p.diagnostics.some((d) => d.severity === 'error')) return 1;
-    return args.flags.has('detailed-exitcode') && hasChanges(p) ? 2 : 0;
-  } finally {
-    await c.close();
+  override createHelp(): Help {
+    return Object.assign(new DqHelp(), this.configureHelp());
   }
 }
 
-function report(io: Io, r: ApplyResult): number {
-  for (const a of r.applied) io.out(`  ${a.action} ${a.address}: done`);
-  for (const f of r.failed) io.err(`  ${f.action} ${f.address}: FAILED: ${f.error}`);
-  for (const s of r.skipped) io.err(`  ${s.action} ${s.address}: not attempted (${s.because})`);
-  io.out(`Apply ${r.failed.length || r.skipped.length ? 'stopped' : 'complete'}: ${r.applied.length} applied, ${r.failed.length} failed, ${r.skipped.length} not attempted.`);
-  if (r.failed.length || r.skipped.length) {
-    io.err('Run `dqform plan` to see what remains; re-running plan and apply converges.');
-    return 1;
-  }
-  return 0;
+/** The exit code the chosen command's action returned. */
+interface Outcome {
+  code: number;
 }
 
-async function cmdApply(io: Io, args: Args): Promise<number> {
-  const maxDeletesFlag = str(args, 'max-deletes');
-  const maxDeletes = maxDeletesFlag === undefined ? undefined : Number(maxDeletesFlag);
-  if (maxDeletes !== undefined && (!Number.isInteger(maxDeletes) || maxDeletes < 0)) throw new UsageError('--max-deletes takes a whole number');
-  const file = args.positional[0];
-  const c = client(io);
-  try {
-    let p: Plan;
-    if (file) {
-      let json: unknown;
-      try {
-        json = JSON.parse(fs.readFileSync(path.resolve(io.cwd, file), 'utf8'));
-      } catch (e) {
-        io.err(`Error: cannot read plan file ${file}: ${(e as Error).message}\n  Create it with: dqform plan --out ${file}`);
-        return 1;
-      }
-      p = loadPlan(json);
-    } else {
-      if (!io.isTty && !args.flags.has('auto-approve')) {
-        io.err('Error: apply needs confirmation, and there is no terminal to ask on.\n  Apply a reviewed plan file (dqform plan --out plan.json; dqform apply plan.json), or pass --auto-approve.');
-        return 1;
-      }
-      p = await planFromCode(io, args, c);
-      if (p.diagnostics.some((d) => d.severity === 'error')) {
-        printDiagnostics(io, p.diagnostics);
-        return 1;
-      }
-      io.out(renderText(p, { color: color(io, args) }).trimEnd());
-      if (!hasChanges(p)) return 0;
-      if (!args.flags.has('auto-approve')) {
-        const ok = io.confirm ? await io.confirm('Apply these changes? Only "yes" is accepted: ') : false;
-        if (!ok) {
-          io.err('Apply cancelled.');
-          return 1;
+function buildProgram(io: Io, outcome: Outcome, argv: readonly string[]): Command {
+  const run =
+    <A extends unknown[]>(fn: (...a: A) => Promise<number>) =>
+    async (...a: A): Promise<void> => {
+      outcome.code = await fn(...a);
+    };
+
+  const program = new DqCommand('dqform')
+    .description(DESCRIPTION)
+    .usage('<command> [options]')
+    .version(VERSION, '-v, --version', 'print the version')
+    .helpOption('-h, --help', 'show help')
+    .helpCommand(false)
+    .showSuggestionAfterError(true)
+    .exitOverride()
+    .configureOutput({ writeOut: (s) => io.out(s.trimEnd()), writeErr: (s) => io.err(s.trimEnd()), outputError: () => undefined })
+    .configureHelp({ sortSubcommands: false })
+    .addHelpText('after', MAIN_HELP_AFTER);
+
+  program
+    .command('synth')
+    .description('run the CDKTF app (cdktf.json "app", or --app CMD) and write cdktf.out')
+    .option('--app <CMD>', 'the command that runs the app (default: "app" of ./cdktf.json)')
+    .option('--out <DIR>', 'output directory (default cdktf.out)')
+    .addHelpText('after', '\nRuns the CDKTF app and writes Terraform JSON to cdktf.out/stacks/<stack>/cdk.tf.json.\nExample: dqform synth --app "npx tsx main.ts"')
+    .action(run((o: SynthOptions) => cmdSynth(io, o)));
+
+  sourceFlags(program.command('validate').description('check the synthesised manifest offline: schema, references, duplicates'))
+    .addHelpText('after', '\nChecks the manifest without any network call. Exit 0 when valid, 1 otherwise.')
+    .action(run((o: ValidateOptions) => cmdValidate(io, o)));
+
+  noColor(
+    sourceFlags(program.command('plan').description('read live state, preview effects, print the plan'))
+      .option('--out <FILE>', "save the plan as JSON for 'dqform apply FILE'")
+      .option('--format <text|markdown|json>', 'what to print on stdout (default text; markdown for a PR comment)', oneOf('--format', PLAN_FORMATS))
+      .addOption(new Option('--json', 'print the plan as JSON (same as --format json; progress stays on stderr)').conflicts('format'))
+      .option('--detailed-exitcode', 'exit 2 when the plan has changes (0 none, 1 error)'),
+  )
+    .addHelpText('after', '\nExit codes: 0 no changes, 2 changes (with --detailed-exitcode), 1 error.\nExample: dqform plan --out plan.json --format markdown > plan.md')
+    .action(run((o: PlanOptions) => cmdPlan(io, o)));
+
+  noColor(
+    sourceFlags(program.command('apply').description('apply a saved plan, or plan then ask').argument('[PLANFILE]', "a plan saved by 'dqform plan --out'"))
+      .option('--auto-approve', 'apply without asking (when no PLANFILE is given)')
+      .option('--max-deletes <N>', `refuse a plan destroying more than N objects (default ${DEFAULT_MAX_DELETES})`, wholeNumber('--max-deletes')),
+  )
+    .addHelpText(
+      'after',
+      '\nApplies exactly the saved plan PLANFILE (refusing if live state moved since), or plans and asks\nfor confirmation on a TTY. Without a TTY, --auto-approve or a PLANFILE is required.',
+    )
+    .action(run((file: string | undefined, o: ApplyOptions) => cmdApply(io, file, o)));
+
+  noColor(
+    sourceFlags(program.command('drift').description('read-only check that live state equals the code'))
+      .option('--json', "print the plan JSON (the format of 'dqform plan --json', schemas/plan.ts)")
+      .option('--detailed-exitcode', 'accepted as in plan (Terraform habit); drift always exits 2 on drift'),
+  )
+    .addHelpText('after', '\nRead-only: exit 0 when live state equals the code, 2 when it drifted, 1 on error.')
+    .action(run((o: DriftOptions) => cmdDrift(io, o)));
+
+  program
+    .command('import')
+    .description('write construct code or YAML for the live objects of a namespace')
+    .option('--namespace <NS>', 'the namespace to import (required)')
+    .option('--out <FILE>', 'the file to write: main.ts or dqform.yaml (required)')
+    .option('--format <ts|yaml>', 'what to write (default: from the --out extension)')
+    .option('--adopt', 'also adopt objects made in the UI, through import blocks')
+    .option('--constructs-module <M>', 'the module the generated code imports the constructs from (default dqform)')
+    .option('--stack <NAME>', 'the stack name in the generated code (default: the namespace)')
+    .addHelpText(
+      'after',
+      '\nReads the live objects of namespace NS and writes code whose plan against live shows no\nchanges. Read scopes suffice.\nExample: dqform import --namespace shop --out main.ts --format ts',
+    )
+    .action(run((o: ImportOptions) => cmdImport(io, o)));
+
+  // The emulator checks its own values (src/emulator parseEmulatorArgs); the flags are declared
+  // here too so that help, strictness and suggestions are the same as everywhere else.
+  program
+    .command('emulator')
+    .description('run the local platform emulator')
+    .option('--port <N>', 'port to listen on (default 8787; 0 picks a free one)')
+    .option('--host <HOST>', 'address to bind (default 127.0.0.1)')
+    .option('--data <FILE>', 'keep state in this JSON file (default: in memory)')
+    .option('--seed <demo|empty>', 'the catalog and objects to start with (default demo)')
+    .option('--seed-size <N>', 'scale the demo catalog (benchmarks)')
+    .option('--grpc-port <N>', 'port of the gRPC rule previews (default: --port + 1; a free one with --port 0)')
+    .option('--no-grpc', 'serve REST only (previews of rules REST cannot carry then say "effects unknown")')
+    .addHelpText(
+      'after',
+      '\nRuns until stopped (Ctrl-C). Demo credentials:\ndemo-admin / demo-secret (every scope), demo-reader / demo-secret (read scopes).\nPoint dqform at the gRPC previews with DQ_GRPC_ENDPOINT=127.0.0.1:<grpc port> (printed at start).',
+    )
+    .action(run(() => cmdEmulator(argv.slice(argv.indexOf('emulator') + 1))));
+
+  program
+    .command('version')
+    .description('print the version')
+    .action(run(async () => (io.out(VERSION), 0)));
+
+  // Our own `help [command]` (commander's prints the main help for an unknown command).
+  program
+    .command('help')
+    .description("show a command's help (dqform help plan)")
+    .argument('[command]', 'the command')
+    .action(
+      run(async (name: string | undefined) => {
+        if (!name) return program.outputHelp(), 0;
+        const cmd = program.commands.find((c) => c.name() === name);
+        if (!cmd) {
+          const guess = closest(name, program.commands.map((c) => c.name()));
+          throw new UsageError(`unknown command "${name}"${guess ? `\n  Did you mean ${guess}?` : ''}`, '');
         }
-      }
-    }
-    const r = await apply(c, p, { maxDeletes, onProgress: (l) => io.err(l) });
-    return report(io, r);
-  } finally {
-    await c.close();
-  }
+        cmd.outputHelp();
+        return 0;
+      }),
+    );
+
+  return program;
 }
 
-async function cmdDrift(io: Io, args: Args): Promise<number> {
-  const c = client(io);
-  try {
-    const p = await planFromCode(io, args, c);
-    if (p.diagnostics.some((d) => d.severity === 'error')) {
-      printDiagnostics(io, p.diagnostics);
-      return 1;
-    }
-    const drifted = hasChanges(p);
-    if (args.flags.has('json')) io.out(renderJson(p).trimEnd());
-    else if (!drifted) io.out('No drift: live state matches the code.');
-    else {
-      io.out(renderText(p, { color: color(io, args) }).trimEnd());
-      io.out('Drift detected.');
-    }
-    return drifted ? 2 : 0;
-  } finally {
-    await c.close();
-  }
-}
-
-async function cmdEmulator(_io: Io, argv: string[]): Promise<number> {
-  // require, not import(): bin/dqform.js runs the sources through tsx's CommonJS hook.
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const { runEmulatorCli } = require('../emulator') as typeof import('../emulator');
-  return runEmulatorCli(argv);
+/**
+ * Terraform's single-dash long flags (`-detailed-exitcode`, `-out=plan.json`, `-auto-approve`)
+ * as commander's `--` form. Single letters (`-h`), negative numbers and everything after `--`
+ * are left alone.
+ */
+export function terraformSpellings(argv: readonly string[]): string[] {
+  const end = argv.indexOf('--');
+  return argv.map((a, i) => ((end < 0 || i < end) && /^-[A-Za-z][A-Za-z0-9-]+(=.*)?$/s.test(a) ? `-${a}` : a));
 }
 
 /** Runs the CLI; returns the exit code. */
-export async function main(argv: string[], ioIn: Partial<Io> = {}): Promise<number> {
+export async function main(argvIn: string[], ioIn: Partial<Io> = {}): Promise<number> {
   const io: Io = {
     out: (s) => process.stdout.write(`${s}\n`),
     err: (s) => process.stderr.write(`${redact(s)}\n`),
@@ -328,48 +263,63 @@ export async function main(argv: string[], ioIn: Partial<Io> = {}): Promise<numb
     },
     ...ioIn,
   };
-  const [cmd, ...rest] = argv;
-  if (!cmd || cmd === '--help' || cmd === '-h' || cmd === 'help') {
-    io.out(HELP.main);
-    return cmd ? 0 : 1;
-  }
-  if (cmd === '--version' || cmd === 'version') {
-    io.out(VERSION);
-    return 0;
+  const argv = terraformSpellings(argvIn);
+  const outcome: Outcome = { code: 0 };
+  const program = buildProgram(io, outcome, argv);
+  if (argv.length === 0) {
+    // No command: the help, and exit 1 (a usage mistake, as Terraform does).
+    program.outputHelp();
+    return 1;
   }
   try {
-    if (cmd === 'emulator') {
-      if (rest.includes('--help')) {
-        io.out(HELP.emulator);
-        return 0;
-      }
-      return await cmdEmulator(io, rest);
-    }
-    const args = parseArgs(rest);
-    if (args.flags.has('help')) {
-      io.out(HELP[cmd] ?? HELP.main);
-      return HELP[cmd] ? 0 : 1;
-    }
-    switch (cmd) {
-      case 'synth':
-        return await cmdSynth(io, args);
-      case 'validate':
-        return await cmdValidate(io, args);
-      case 'plan':
-        return await cmdPlan(io, args);
-      case 'apply':
-        return await cmdApply(io, args);
-      case 'drift':
-        return await cmdDrift(io, args);
-      case 'import':
-        return await importer().runImport(io, { namespace: str(args, 'namespace'), out: str(args, 'out'), format: str(args, 'format'), adopt: args.flags.has('adopt'), constructsModule: str(args, 'constructs-module'), stack: str(args, 'stack') }, () => client(io));
-      default:
-        io.err(`Error: unknown command "${cmd}"\n  Run dqform --help for the commands.`);
-        return 1;
-    }
+    await program.parseAsync(argv, { from: 'user' });
+    return outcome.code;
   } catch (e) {
+    if (e instanceof CommanderError) return usageFailure(io, e, program, argv);
+    if (e instanceof UsageError && e.command === undefined) return fail(io, new UsageError(e.message, commandOf(program, argv)?.name()));
     return fail(io, e);
   }
+}
+
+/** The command the arguments name, if any (for pointing at its help). */
+function commandOf(program: Command, argv: readonly string[]): Command | undefined {
+  return program.commands.find((c) => c.name() === argv[0]);
+}
+
+/** A commander error (or help/version, which commander reports as errors) as our diagnostics. */
+function usageFailure(io: Io, e: CommanderError, program: Command, argv: readonly string[]): number {
+  if (e.code === 'commander.helpDisplayed' || e.code === 'commander.help' || e.code === 'commander.version') return e.exitCode === 0 ? 0 : 1;
+  const cmd = commandOf(program, argv);
+  const where = cmd ? `dqform ${cmd.name()}` : 'dqform';
+  const [first, ...rest] = e.message.replace(/^error: /, '').split('\n');
+  const suggestion = rest.join(' ').match(/\(Did you mean (.+)\?\)/)?.[1];
+  let message = first;
+  switch (e.code) {
+    case 'commander.unknownOption':
+      message = `unknown option ${first.replace(/^unknown option '([^=']*)(=.*)?'$/, '"$1"')} for ${where}`;
+      break;
+    case 'commander.unknownCommand':
+      message = first.replace(/^unknown command '(.*)'$/, 'unknown command "$1"');
+      break;
+    case 'commander.optionMissingArgument':
+      message = first.replace(/^option '(--[a-z-]+)(?:,[^']*)? [^']*' argument missing$/, '$1 needs a value');
+      break;
+    case 'commander.excessArguments':
+      message = `too many arguments for ${where}: ${first.replace(/^.*Expected (\d+) arguments? but got (\d+)\.$/, 'expected at most $1, got $2')}`;
+      break;
+    case 'commander.conflictingOption':
+      message = first.replace(/option '(--[a-z-]+)[^']*'/g, '$1');
+      break;
+    case 'commander.missingArgument':
+      message = first.replace(/^missing required argument '(.*)'$/, `${where} needs $1`);
+      break;
+    default:
+      break;
+  }
+  io.err(`Error: ${message}`);
+  if (suggestion) io.err(`  Did you mean ${suggestion}?`);
+  io.err(cmd ? `  Run ${where} --help for its options.` : '  Run dqform --help for the commands.');
+  return 1;
 }
 
 function fail(io: Io, e: unknown): number {
@@ -382,7 +332,7 @@ function fail(io: Io, e: unknown): number {
   } else if (e instanceof ApiError) {
     io.err(`Error: ${e.message}`);
   } else if (e instanceof UsageError) {
-    io.err(`Error: ${e.message}\n  Run dqform --help.`);
+    io.err(`Error: ${e.message}\n  ${e.command ? `Run dqform ${e.command} --help for its options.` : 'Run dqform --help for the commands.'}`);
   } else {
     const err = e as Error;
     io.err(`Internal error: ${err?.message ?? String(e)}${io.env.DQFORM_DEBUG ? `\n${err?.stack ?? ''}` : '\n  This is a bug in dqform; set DQFORM_DEBUG=1 for the stack trace and report it.'}`);

@@ -1,36 +1,101 @@
 /**
  * Identity: ids the engine derives so that re-running after a crash adopts what the first run
- * created instead of duplicating it.
+ * created instead of duplicating it, and so that every object says which namespace owns it
+ * (design.md, "Identity and ownership"): dqform keeps no state file.
  *
- * id  = UUIDv5(DQFORM_NAMESPACE_UUID, `<workspace>/<namespace>/<type>/<name>`), where `<name>` is
- *       the resource's name in its address (`dq_alert.<name>`), which cdktf derives from the
- *       construct path (and a YAML file from the key). A `moved` block carries the identity of
- *       its `from` address to its `to` address.
+ * id  = a UUIDv8 (RFC 9562, "custom"):
+ *       - bits 0-47 (the first 12 hex digits): the namespace tag, the first 48 bits of
+ *         sha256(JSON ["dqform-namespace-tag", workspace, namespace]);
+ *       - the other bits: sha256(JSON ["dqform-id", workspace, namespace, type, name]), where
+ *         `<name>` is the resource's name in its address (`dq_owner.<name>`), which cdktf derives
+ *         from the construct path (and a YAML file from the key);
+ *       - version 8 (bits 48-51) and the RFC variant `10` (bits 64-65) set.
+ *       One function for every kind whose id the caller chooses (domains, data products, owners,
+ *       ownerships, both kinds of deployment rule, SQL tests). A `moved` block carries the
+ *       identity of its `from` address to its `to` address; a pinned `id` opts out (it carries
+ *       whatever tag it has, usually none).
+ * tag = an object whose id carries the tag of (workspace, namespace) belongs to that namespace:
+ *       {@link carriesTag}. This is how domains, data products, owners and ownerships, which have
+ *       no `configId` upstream, are pruned and imported by namespace.
  * fqn = `<namespace>.<name>` for alerts, unless pinned.
+ *
+ * dqform 0.1 derived UUIDv5 ids; it was never published, so nothing migrates them (README,
+ * changelog).
  */
 import { createHash } from 'node:crypto';
 import type { ResourceType } from '../../schemas/manifest';
 
-/** The fixed UUID namespace of dqform's v5 ids. Changing it would orphan every object. */
-export const DQFORM_NAMESPACE_UUID = '2f1b8e4e-6a0d-5c57-9b8e-3d4c1a7f9e21';
+const sha256 = (parts: readonly string[]): Buffer => createHash('sha256').update(JSON.stringify(parts), 'utf8').digest();
 
-function uuidBytes(uuid: string): Buffer {
-  return Buffer.from(uuid.replace(/-/g, ''), 'hex');
+const tagCache = new Map<string, string>();
+
+/** The namespace tag of (workspace, namespace): 12 lower-case hex digits, the first 48 bits of every id the namespace derives. */
+export function namespaceTag(workspace: string, namespace: string): string {
+  const k = `${workspace}\u0000${namespace}`;
+  let t = tagCache.get(k);
+  if (t === undefined) {
+    t = sha256(['dqform-namespace-tag', workspace, namespace]).subarray(0, 6).toString('hex');
+    if (tagCache.size > 10_000) tagCache.clear();
+    tagCache.set(k, t);
+  }
+  return t;
 }
 
-/** RFC 4122 version-5 (SHA-1) UUID of `name` in `namespace`. */
-export function uuidv5(name: string, namespace: string = DQFORM_NAMESPACE_UUID): string {
-  const hash = createHash('sha1').update(uuidBytes(namespace)).update(name, 'utf8').digest();
-  const b = Buffer.from(hash.subarray(0, 16));
-  b[6] = (b[6] & 0x0f) | 0x50;
-  b[8] = (b[8] & 0x3f) | 0x80;
+function formatUuid(b: Buffer): string {
   const h = b.toString('hex');
   return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
 }
 
-/** The derived id of the resource at `<type>.<name>`. */
+/** The derived id of the resource at `<type>.<name>` of `namespace` in `workspace` (a UUIDv8 carrying the namespace tag). */
 export function deriveId(workspace: string, namespace: string, type: ResourceType, name: string): string {
-  return uuidv5(`${workspace}/${namespace}/${type}/${name}`);
+  const b = Buffer.alloc(16);
+  Buffer.from(namespaceTag(workspace, namespace), 'hex').copy(b, 0);
+  sha256(['dqform-id', workspace, namespace, type, name]).copy(b, 6, 0, 10);
+  b[6] = (b[6] & 0x0f) | 0x80; // version 8
+  b[8] = (b[8] & 0x3f) | 0x80; // variant 10
+  return formatUuid(b);
+}
+
+const V8 = /^[0-9a-f]{8}-[0-9a-f]{4}-8[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+
+/** The bare, lower-case form of an id (`owner-<UUID>` -> `<uuid>`). */
+function canonical(id: string): string {
+  return bareId(id).toLowerCase();
+}
+
+/** True when `id` has the shape of a dqform-derived id (UUIDv8, RFC variant): it carries some namespace's tag. */
+export function isDerivedShape(id: string): boolean {
+  return V8.test(canonical(id));
+}
+
+/** The namespace tag `id` carries (12 hex digits), or undefined when it is not a UUIDv8. */
+export function tagOf(id: string): string | undefined {
+  const c = canonical(id);
+  return V8.test(c) ? c.slice(0, 8) + c.slice(9, 13) : undefined;
+}
+
+/** True when `id` carries the tag of (workspace, namespace): the object belongs to that namespace. */
+export function carriesTag(id: string, workspace: string, namespace: string): boolean {
+  return tagOf(id) === namespaceTag(workspace, namespace);
+}
+
+/**
+ * Who an id says owns its object, seen from `namespace`: `namespace` (it carries the tag),
+ * `other` (a UUIDv8 with another namespace's tag) or `none` (any other id: made in the UI, or
+ * pinned).
+ */
+export function idOwner(id: string, workspace: string, namespace: string): 'namespace' | 'other' | 'none' {
+  const t = tagOf(id);
+  if (t === undefined) return 'none';
+  return t === namespaceTag(workspace, namespace) ? 'namespace' : 'other';
+}
+
+/** Of `candidates`, the namespace whose tag `id` carries in `workspace`, if any. */
+export function namespaceOfId(id: string, workspace: string, candidates: Iterable<string>): string | undefined {
+  const t = tagOf(id);
+  if (t === undefined) return undefined;
+  for (const ns of candidates) if (namespaceTag(workspace, ns) === t) return ns;
+  return undefined;
 }
 
 /** The default fqn of an alert. */

@@ -6,7 +6,7 @@ import { manifestFromTerraformJson, ManifestError } from '../../src/engine/manif
 import { computePlan, type HandlerMap, type LiveState } from '../../src/engine/planner';
 import { resolveManifest } from '../../src/engine/resolve';
 import { executionWaves } from '../../src/engine/graph';
-import { deriveId, uuidv5 } from '../../src/engine/identity';
+import { deriveId } from '../../src/engine/identity';
 import { renderText, renderMarkdown } from '../../src/cli/render';
 
 /** Minimal pure handlers: the planner only needs normalisation and replace rules. */
@@ -63,18 +63,6 @@ function planOf(doc: unknown, live: LiveState) {
   const m = load(doc);
   return computePlan({ resolution: resolveManifest(m, WS), live, handlers, manifestHash: 'h' });
 }
-
-describe('identity', () => {
-  it('UUIDv5 matches the RFC 4122 test vector', () => {
-    // uuid v5 of "www.example.com" in the DNS namespace
-    expect(uuidv5('www.example.com', '6ba7b810-9dad-11d1-80b4-00c04fd430c8')).toBe('2ed6657d-e927-568b-95e1-2665a8aea6a2');
-  });
-  it('ids depend on workspace, namespace, type and name', () => {
-    const a = deriveId('w', 'n', 'dq_owner', 'team');
-    expect(deriveId('w', 'n', 'dq_owner', 'team')).toBe(a);
-    expect(new Set([a, deriveId('w2', 'n', 'dq_owner', 'team'), deriveId('w', 'n2', 'dq_owner', 'team'), deriveId('w', 'n', 'dq_domain', 'team')]).size).toBe(4);
-  });
-});
 
 describe('planner actions', () => {
   it.each<[string, Record<string, Record<string, unknown>>, LiveState, Record<string, string>]>([
