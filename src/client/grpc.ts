@@ -169,7 +169,8 @@ export class GrpcTransport {
           const apiErr: ApiError = errorFromGrpcStatus({
             path,
             code: err.code ?? grpc.status.UNKNOWN,
-            message: err.details ?? err.message,
+            // grpc-js appends an empty "Resolution note:" to connection failures
+            message: (err.details ?? err.message).replace(/\s*Resolution note:\s*$/, ''),
             statusDetails: Buffer.isBuffer(trailer) ? trailer : undefined,
             requestId: typeof header === 'string' ? header : answeredId,
             sentRequestId: requestId,

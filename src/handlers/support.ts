@@ -98,10 +98,13 @@ export function isNotFoundReason(reason: string): boolean {
 /**
  * The `effects.error` of a preview that failed: `effects unknown: <why>` (the plan prints it as
  * is). Any failure qualifies: a rule no transport can carry, an unreachable gRPC endpoint, a
- * refusal; the message is the client's (redacted) error message.
+ * refusal; the message is the client's (redacted) error message without its request ids.
  */
 export function effectsUnknown(e: unknown): string {
-  const why = e instanceof Error ? e.message : String(e);
+  const why = (e instanceof Error ? e.message : String(e))
+    // a plan is deterministic: request ids (a new one per call) stay in the logs, not in the plan
+    .replace(/ \(request id [^)]*\)/g, '')
+    .trim();
   return `effects unknown: ${why}`;
 }
 

@@ -24,7 +24,7 @@ async function requests(): Promise<{ total: number; routes: Record<string, numbe
   return (await (await fetch(`${emu.url}/__emulator/requests`)).json()) as { total: number; routes: Record<string, number> };
 }
 
-const connect = () => PlatformClient.create({ baseUrl: emu.url, clientId: 'demo-admin', clientSecret: 'demo-secret' });
+const connect = () => PlatformClient.create({ baseUrl: emu.url, clientId: 'demo-admin', clientSecret: 'demo-secret' }, { grpc: { endpoint: emu.grpcEndpoint } });
 
 it('a plan over 1,000 unchanged objects of mixed kinds costs at most the floor plus 5 requests', async () => {
   const doc = bulkDoc('bulk', { sqlTests: 300, owners: 250, domains: 150, ownerships: 150, alerts: 100, monitorRules: 50 });

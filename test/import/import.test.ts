@@ -136,7 +136,7 @@ function actions(p: Plan): Record<string, string[]> {
 
 beforeAll(async () => {
   emu = await startEmulator({ port: 0, seed: 'demo' });
-  client = PlatformClient.create({ baseUrl: emu.url, clientId: 'demo-admin', clientSecret: 'demo-secret' });
+  client = PlatformClient.create({ baseUrl: emu.url, clientId: 'demo-admin', clientSecret: 'demo-secret' }, { grpc: { endpoint: emu.grpcEndpoint } });
   fs.mkdirSync(path.join(ROOT, 'node_modules', '.cache'), { recursive: true });
   workDir = fs.mkdtempSync(path.join(ROOT, 'node_modules', '.cache', 'dq-import-test-'));
   await applyAll(manifestFromYaml(WORKSPACE(NS), { file: 'team.yaml' }));
@@ -269,7 +269,7 @@ describe('names', () => {
 it('dqform import via the CLI: writes the file, exit 0; missing flags: exit 1 with a diagnostic', async () => {
   const out: string[] = [];
   const err: string[] = [];
-  const io = { out: (s: string) => out.push(s), err: (s: string) => err.push(s), env: { DQ_BASE_URL: emu.url, DQ_CLIENT_ID: 'demo-reader', DQ_CLIENT_SECRET: 'demo-secret' }, cwd: workDir, isTty: false };
+  const io = { out: (s: string) => out.push(s), err: (s: string) => err.push(s), env: { DQ_BASE_URL: emu.url, DQ_GRPC_ENDPOINT: emu.grpcEndpoint, DQ_CLIENT_ID: 'demo-reader', DQ_CLIENT_SECRET: 'demo-secret' }, cwd: workDir, isTty: false };
   expect(await main(['import', '--namespace', NS, '--out', 'cli.yaml'], io)).toBe(0);
   expect(fs.readFileSync(path.join(workDir, 'cli.yaml'), 'utf8')).toMatch(/^# yaml-language-server/);
   expect(out.join('\n')).toMatch(/Imported \d+ object\(s\) of namespace "team" into cli.yaml/);

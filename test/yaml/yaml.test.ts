@@ -101,7 +101,7 @@ describe('CLI with a YAML workspace', () => {
   beforeAll(async () => {
     emu = await startEmulator({ port: 0, seed: 'demo' });
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'dq-yaml-'));
-    env = { DQ_BASE_URL: emu.url, DQ_CLIENT_ID: 'demo-admin', DQ_CLIENT_SECRET: 'demo-secret', NO_COLOR: '1' };
+    env = { DQ_BASE_URL: emu.url, DQ_GRPC_ENDPOINT: emu.grpcEndpoint!, DQ_CLIENT_ID: 'demo-admin', DQ_CLIENT_SECRET: 'demo-secret', NO_COLOR: '1' };
   });
   afterAll(async () => {
     await emu?.close();
