@@ -122,6 +122,8 @@ function effectLines(e: Effects): string[] {
   if (e.testsToDelete.length) out.push(`SQL tests to delete: ${e.testsToDelete.length} (${preview(e.testsToDelete)})`);
   if (e.testsToKeep.length) out.push(`SQL tests kept: ${e.testsToKeep.length}`);
   if (e.losesHistory) out.push('! deleting this rule deletes the history of every test it deployed');
+  // previewed, and nothing happens downstream: say so (an empty space would read like "not asked")
+  if (out.length === 0) out.push('no downstream effects: the platform lists no monitor or SQL test created, changed or deleted');
   return out;
 }
 

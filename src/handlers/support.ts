@@ -98,12 +98,15 @@ export function isNotFoundReason(reason: string): boolean {
 /**
  * The `effects.error` of a preview that failed: `effects unknown: <why>` (the plan prints it as
  * is). Any failure qualifies: a rule no transport can carry, an unreachable gRPC endpoint, a
- * refusal; the message is the client's (redacted) error message without its request ids.
+ * refusal; the message is the client's (redacted) error message without request ids and query
+ * strings.
  */
 export function effectsUnknown(e: unknown): string {
   const why = (e instanceof Error ? e.message : String(e))
     // a plan is deterministic: request ids (a new one per call) stay in the logs, not in the plan
     .replace(/ \(request id [^)]*\)/g, '')
+    // the rule is in the plan already; its query-string form is noise here
+    .replace(/(\/[^\s?]*)\?\S+/g, '$1')
     .trim();
   return `effects unknown: ${why}`;
 }
