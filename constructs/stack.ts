@@ -20,7 +20,20 @@ export interface DqStackProps {
   readonly baseUrl?: string;
 }
 
-const REMOVABLE = ['dq_domain', 'dq_data_product', 'dq_owner', 'dq_ownership'];
+const REMOVABLE = ['dq_alert', 'dq_monitor_deployment_rule', 'dq_sql_test', 'dq_sql_test_deployment_rule', 'dq_domain', 'dq_data_product', 'dq_owner', 'dq_ownership'];
+
+/** Options of {@link DqStack.removed}. */
+export interface RemovedOptions {
+  /** The object's id (alerts: fqn) when it was pinned, moved or imported, so not derived from the address. */
+  readonly id?: string;
+  /**
+   * false: stop managing the object and leave it in place (Terraform's
+   * `lifecycle { destroy = false }`). Keep the declaration while the object exists: an object
+   * whose id carries the namespace's tag (or whose configId is the namespace) would otherwise be
+   * pruned by the next plan. @default true
+   */
+  readonly destroy?: boolean;
+}
 const STACK = Symbol.for('dqform.constructs.DqStack');
 
 /**
@@ -40,6 +53,7 @@ export class DqStack extends TerraformStack {
   readonly provider: DqProvider;
   private readonly removedAddresses: string[] = [];
   private readonly removedIds = new Map<string, string>();
+  private readonly removedKeep = new Set<string>();
   /** Set by {@link prepareStack}: this stack is being synthesised; cleared by {@link toTerraform}. */
   private preparedForSynth = false;
   /** This synthesis' resolved JSON, from validation, for the next {@link toTerraform}. */
@@ -89,23 +103,29 @@ export class DqStack extends TerraformStack {
   }
 
   /**
-   * Declares that the domain, data product, owner or ownership that lived at `address`
-   * (`dq_domain.old_name`) is to be deleted by the next apply. Emits a Terraform
-   * `removed { from, lifecycle { destroy = true } }` block. Objects with a namespace (alerts,
-   * rules, SQL tests) need no declaration: removing them from code deletes them.
+   * Declares what happens to the object that lived at `address` (`dq_domain.old_name`) now that
+   * its construct is gone. Emits a Terraform `removed { from, id?, lifecycle { destroy } }` block.
+   * - `destroy: true` (the default) deletes it. Rarely needed: removing a construct already
+   *   prunes its object by namespace; use it for an object whose id was pinned or imported
+   *   (pass `id`). dqform never deletes an object made in the UI or of another namespace,
+   *   whatever this says (the plan refuses).
+   * - `destroy: false` stops managing it and leaves it in place.
    */
-  removed(address: string, opts: { id?: string } = {}): void {
+  removed(address: string, opts: RemovedOptions = {}): void {
     const type = address.split('.')[0];
     if (address.split('.').length !== 2 || !REMOVABLE.includes(type)) {
       addLocalDiagnostic(this, {
         field: `removed[${this.removedAddresses.length}]`,
         summary: `removed("${address}"): expected "<type>.<name>" with type one of ${REMOVABLE.join(', ')}`,
-        hint: 'alerts, deployment rules and SQL tests are deleted by removing them from code; no declaration is needed',
+        hint: 'name the address the construct had, e.g. dq_owner.data_team',
       });
     }
     this.removedAddresses.push(address);
     if (opts.id) this.removedIds.set(address, opts.id);
-    const blocks = [...this.removedAddresses].sort().map((from) => ({ from, ...(this.removedIds.has(from) ? { id: this.removedIds.get(from) } : {}), lifecycle: { destroy: true } }));
+    if (opts.destroy === false) this.removedKeep.add(address);
+    const blocks = [...this.removedAddresses]
+      .sort()
+      .map((from) => ({ from, ...(this.removedIds.has(from) ? { id: this.removedIds.get(from) } : {}), lifecycle: { destroy: !this.removedKeep.has(from) } }));
     this.addOverride('removed', blocks);
   }
   /** The addresses declared with {@link removed}, sorted. */

@@ -3,8 +3,8 @@
  * output or a YAML file). The engine reads only this.
  *
  * Desired shapes are the API's write shapes in lowerCamelCase, minus what the engine fills in:
- * - `id` is optional: when absent the engine derives it (UUIDv5 of workspace, namespace, type
- *   and the resource's address); alerts are addressed by `fqn`, default `<namespace>.<name>`.
+ * - `id` is optional: when absent the engine derives it (a UUIDv8 carrying the namespace tag:
+ *   `src/engine/identity.ts`); alerts are addressed by `fqn`, default `<namespace>.<name>`.
  * - `configId` and `source` are set by the engine (`configId = namespace`, `SOURCE_API`).
  * - Values may hold Terraform references (`${dq_owner.team.id}`, `${dq_owner.team.entity_id}`),
  *   which the engine resolves to the referenced object's id or entity id before diffing.
@@ -114,8 +114,13 @@ export const RESOURCE_SCHEMAS = {
 } as const;
 export type ResourceType = keyof typeof RESOURCE_SCHEMAS;
 export const RESOURCE_TYPES = Object.keys(RESOURCE_SCHEMAS) as ResourceType[];
-/** Kinds with `configId` upstream: pruned by namespace. The others are deleted only when declared `removed`. */
+/** Kinds with `configId` upstream: pruned by namespace through their configId. */
 export const PRUNABLE_TYPES: readonly ResourceType[] = ['dq_alert', 'dq_monitor_deployment_rule', 'dq_sql_test', 'dq_sql_test_deployment_rule'];
+/**
+ * Kinds without `configId` upstream: pruned by the namespace tag their id carries (design.md,
+ * "Identity and ownership"; `src/engine/identity.ts`).
+ */
+export const TAG_PRUNED_TYPES: readonly ResourceType[] = ['dq_owner', 'dq_domain', 'dq_data_product', 'dq_ownership'];
 
 export const Lifecycle = z.object({
   preventDestroy: z.boolean().optional(),
@@ -150,9 +155,10 @@ export const Manifest = z.object({
   /** Terraform `import` blocks: adopt the live object `id` (an id, or an fqn for alerts) at address `to`. */
   imports: z.array(z.object({ to: z.string(), id: z.string() })).default([]),
   /**
-   * Terraform `removed` blocks: `destroy: true` deletes the object that lived at `from`. `id`
-   * (a dqform extension) names the object when its identity was pinned, moved or imported, so
-   * that it is not derived from `from`.
+   * Terraform `removed` blocks: `destroy: true` deletes the object that lived at `from`;
+   * `destroy: false` stops managing it and leaves it in place (the block then keeps it from
+   * being pruned). `id` (a dqform extension) names the object when its identity was pinned,
+   * moved or imported, so that it is not derived from `from`.
    */
   removed: z.array(z.object({ from: z.string(), destroy: z.boolean().default(true), id: z.string().min(1).optional() })).default([]),
 });

@@ -9,7 +9,8 @@ export const PLAN_FORMAT_VERSION = 1;
 
 /** A message for a user: what, where, what to do. */
 export const Diagnostic = z.object({
-  severity: z.enum(['error', 'warning']),
+  /** `error`: the plan cannot be applied; `warning`: look at this; `info`: for the record (one line). */
+  severity: z.enum(['error', 'warning', 'info']),
   summary: z.string(),
   detail: z.string().optional(),
   /** Resource address (`dq_alert.orders`) the diagnostic is about. */
@@ -36,9 +37,31 @@ export const PatchOp = z.object({
 });
 export type PatchOp = z.infer<typeof PatchOp>;
 
-/** Second-order effects the platform reports for a change (deploy and delete overviews). */
+/** What a related object undergoes when another one is deleted ({@link Cascade}). */
+export const CASCADE_EFFECTS = ['deleted', 'loses-parent', 'loses-member', 'loses-selection'] as const;
+
+/**
+ * An object the platform changes along with a delete, computed from live state (not from an
+ * overview): `deleted` (an owner's ownerships go with it), `loses-parent` (a sub-domain whose
+ * parent is deleted), `loses-member` (a domain listing the deleted domain or data product as a
+ * member), `loses-selection` (an ownership or product rule selecting the deleted data product).
+ */
+export const Cascade = z.object({
+  effect: z.enum(CASCADE_EFFECTS),
+  type: z.string(),
+  id: z.string(),
+  /** Its name or title (an ownership: what it selects). */
+  name: z.string(),
+  /** Who manages it: `this namespace`, `namespace "x"`, `another namespace`, `made in the UI`. */
+  managedBy: z.string(),
+  /** This plan also deletes it. */
+  alsoDeleted: z.boolean().default(false),
+});
+export type Cascade = z.infer<typeof Cascade>;
+
+/** Second-order effects of a change: the platform's deploy and delete overviews, or the cascade of a delete. */
 export const Effects = z.object({
-  source: z.enum(['deploy-overview', 'delete-overview', 'sql-test-overview', 'sql-test-delete-overview']),
+  source: z.enum(['deploy-overview', 'delete-overview', 'sql-test-overview', 'sql-test-delete-overview', 'cascade']),
   monitorsToCreate: z.array(z.string()).default([]),
   monitorsToDelete: z.array(z.string()).default([]),
   activeMonitors: z.number().int().default(0),
@@ -54,6 +77,8 @@ export const Effects = z.object({
   losesHistory: z.boolean().default(false),
   /** Set when the overview could not be fetched; the plan says so instead of guessing. */
   error: z.string().optional(),
+  /** Objects the platform deletes or leaves dangling along with this delete (source `cascade`), sorted by effect, type, name, id. */
+  cascade: z.array(Cascade).default([]),
 });
 export type Effects = z.infer<typeof Effects>;
 

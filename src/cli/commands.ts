@@ -4,17 +4,19 @@
  * --detailed-exitcode, drift), 1 error. User mistakes print diagnostics (what, where, what to
  * do) and return 1; bugs throw.
  */
-import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { PlatformClient, redact } from '../client';
+import { ApiError, ConfigError, PlatformClient } from '../client';
+import type { Manifest } from '../../schemas/manifest';
 import type { Diagnostic, Plan } from '../../schemas/plan';
-import { apply, loadPlan, type ApplyResult } from '../engine/applier';
-import { loadSynthOutput } from '../engine/manifest';
+import { apply, loadPlan, PlanRefusedError, type ApplyResult } from '../engine/applier';
+import { stableStringify } from '../engine/keys';
+import { loadSiblingStacks, loadSynthOutput, ManifestError } from '../engine/manifest';
 import { hasChanges } from '../engine/planner';
 import { plan as makePlan } from '../engine/reconcile';
 import { resolveManifest } from '../engine/resolve';
-import { renderJson, renderMarkdown, renderText } from './render';
+import { renderJson, renderMarkdown, renderText, summaryLine } from './render';
+import { readCdktfApp, runApp, staleness, synthesisedStacks, SynthSetupError, type CdktfApp } from './synth';
 
 // Loaded on first use (a plan from cdktf.out needs neither the YAML parser nor the importer:
 // ~40 ms of module loading saved per run). require, not import(): bin/dqform.js runs the
@@ -39,7 +41,7 @@ export interface Io {
 export class UsageError extends Error {
   constructor(
     message: string,
-    /** The command whose help to point at (`plan`), or undefined for the main help. */
+    /** The command whose help to point at (`plan`); '' for the main help; undefined: the command run. */
     readonly command?: string,
   ) {
     super(message);
@@ -49,11 +51,18 @@ export class UsageError extends Error {
 
 /** Where the desired state comes from (validate, plan, apply, drift). */
 export interface SourceOptions {
-  /** Synth output directory (default cdktf.out). */
+  /** Synth output directory (default: cdktf.json "output", else cdktf.out). */
   dir?: string;
   /** A YAML workspace file. */
   file?: string;
   stack?: string;
+  /** false with --no-synth: never run the app first. */
+  synth?: boolean;
+}
+
+/** Commands that can run over every stack (validate, plan, drift). */
+export interface StacksOptions extends SourceOptions {
+  allStacks?: boolean;
 }
 
 /** Output options of commands that print a plan. */
@@ -68,8 +77,8 @@ export interface SynthOptions {
   app?: string;
   out?: string;
 }
-export type ValidateOptions = SourceOptions;
-export interface PlanOptions extends SourceOptions, RenderFlags {
+export type ValidateOptions = StacksOptions;
+export interface PlanOptions extends StacksOptions, RenderFlags {
   out?: string;
   format?: PlanFormat;
   json?: boolean;
@@ -79,10 +88,14 @@ export interface ApplyOptions extends SourceOptions, RenderFlags {
   autoApprove?: boolean;
   maxDeletes?: number;
 }
-export interface DriftOptions extends SourceOptions, RenderFlags {
+export interface DriftOptions extends StacksOptions, RenderFlags {
   json?: boolean;
   /** Accepted as in plan; drift exits 2 on drift either way. */
   detailedExitcode?: boolean;
+}
+export interface ShowOptions extends RenderFlags {
+  format?: PlanFormat;
+  json?: boolean;
 }
 export interface ImportOptions {
   namespace?: string;
@@ -93,99 +106,272 @@ export interface ImportOptions {
   stack?: string;
 }
 
+// ---- output helpers ----
+
 export function printDiagnostics(io: Io, diags: readonly Diagnostic[]): void {
   for (const d of diags) {
-    io.err(`${d.severity === 'error' ? 'Error' : 'Warning'}: ${d.address ? `${d.address}: ` : ''}${d.summary}`);
+    io.err(`${d.severity === 'error' ? 'Error' : d.severity === 'info' ? 'Info' : 'Warning'}: ${d.address ? `${d.address}: ` : ''}${d.summary}`);
     if (d.source) io.err(`  at ${d.source}`);
     if (d.detail) io.err(`  ${d.detail}`);
     if (d.hint) io.err(`  ${d.hint}`);
   }
 }
 
+/** Prints a failure as a user should see it (a diagnostic, or "internal error" for a bug); returns 1. */
+export function reportError(io: Io, e: unknown): number {
+  if (e instanceof ManifestError) {
+    printDiagnostics(io, e.diagnostics);
+  } else if (e instanceof PlanRefusedError || e instanceof SynthSetupError) {
+    io.err(`Error: ${e.message}\n  ${e.hint}`);
+  } else if (e instanceof ConfigError) {
+    io.err(`Error: ${e.message}\n  Set the variables in the environment (never in code).`);
+  } else if (e instanceof ApiError) {
+    io.err(`Error: ${e.message}`);
+  } else if (e instanceof UsageError) {
+    io.err(`Error: ${e.message}\n  ${e.command ? `Run dqform ${e.command} --help for its options.` : 'Run dqform --help for the commands.'}`);
+  } else {
+    const err = e as Error;
+    io.err(`Internal error: ${err?.message ?? String(e)}${io.env.DQFORM_DEBUG ? `\n${err?.stack ?? ''}` : '\n  This is a bug in dqform; set DQFORM_DEBUG=1 for the stack trace and report it.'}`);
+  }
+  return 1;
+}
+
 export function client(io: Io): PlatformClient {
   return PlatformClient.fromEnv(io.env);
 }
 
-/** Colour on a terminal, unless --no-color or NO_COLOR (non-empty). */
+/**
+ * Colour: never with --no-color or a non-empty NO_COLOR; always with FORCE_COLOR set to anything
+ * but "0" or "false" (CI logs that render ANSI); otherwise on a terminal only.
+ */
 export function useColor(io: Io, flags: RenderFlags): boolean {
-  return io.isTty && flags.color !== false && !('NO_COLOR' in io.env && io.env.NO_COLOR !== '');
+  if (flags.color === false) return false;
+  if (io.env.NO_COLOR !== undefined && io.env.NO_COLOR !== '') return false;
+  const force = io.env.FORCE_COLOR;
+  if (force !== undefined) return force !== '0' && force.toLowerCase() !== 'false';
+  return io.isTty;
 }
 
-function loadManifest(io: Io, o: SourceOptions) {
-  // A YAML workspace: --file, or dqform.yaml in the cwd when there is no synth output.
-  if (o.file) return yamlFrontEnd().loadYamlWorkspace(path.resolve(io.cwd, o.file), o.stack, { cwd: io.cwd });
-  if (!o.dir && !fs.existsSync(path.join(io.cwd, 'cdktf.out'))) {
-    const { loadYamlWorkspace, YAML_WORKSPACE_FILE } = yamlFrontEnd();
-    const yaml = path.join(io.cwd, YAML_WORKSPACE_FILE);
-    if (fs.existsSync(yaml)) return loadYamlWorkspace(yaml, o.stack, { cwd: io.cwd });
+const shown = (io: Io, p: string) => {
+  const rel = path.relative(io.cwd, p);
+  return rel === '' ? '.' : rel.startsWith('..') ? p : rel;
+};
+
+// ---- where the desired state comes from ----
+
+/** The resolved source of the desired state: a YAML file or a synth output directory. */
+type Source = { kind: 'yaml'; file: string } | { kind: 'synth'; dir: string };
+
+/**
+ * Resolves where the desired state comes from and, for a CDKTF app whose files are newer than
+ * its synth output, synthesises first (or warns that the output is stale when the app cannot be
+ * run or --no-synth is given). Returns undefined when the app failed (already reported).
+ */
+function prepareSource(io: Io, o: SourceOptions): Source | undefined {
+  if (o.file) return { kind: 'yaml', file: path.resolve(io.cwd, o.file) };
+  const app = readCdktfApp(io.cwd);
+  const dir = o.dir ? path.resolve(io.cwd, o.dir) : (app?.output ?? path.resolve(io.cwd, 'cdktf.out'));
+  if (app && !synthesiseIfStale(io, app, dir, o.synth !== false)) return undefined;
+  if (!o.dir && !app && !fs.existsSync(dir)) {
+    const yaml = path.join(io.cwd, yamlFrontEnd().YAML_WORKSPACE_FILE);
+    if (fs.existsSync(yaml)) return { kind: 'yaml', file: yaml };
   }
-  const dir = path.resolve(io.cwd, o.dir ?? 'cdktf.out');
-  return loadSynthOutput(dir, o.stack);
+  return { kind: 'synth', dir };
 }
+
+/** See {@link prepareSource}; false when the app ran and failed. */
+function synthesiseIfStale(io: Io, app: CdktfApp, dir: string, allowed: boolean): boolean {
+  const s = staleness(app, dir, io.cwd);
+  if (!s.stale) return true;
+  const staleWarning = (why: string) =>
+    io.err(`Warning: ${s.why}, and ${why}: using the synth output as it is, which may not match the code.\n  Run dqform synth after changing the app.`);
+  if (!allowed) {
+    if (!s.missing) staleWarning('--no-synth was given');
+    return true;
+  }
+  if (!app.app) {
+    if (!s.missing) staleWarning('cdktf.json names no "app" to run');
+    return true;
+  }
+  io.err(`${s.why}: running dqform synth first (--no-synth skips this).`);
+  const r = runApp(app.app, app.dir, dir, io.env, (text) => io.err(text));
+  if (r.ok) return true;
+  if (!r.ran && !s.missing) {
+    for (const l of r.lines) io.err(`Warning: ${l}`);
+    staleWarning('the app cannot be run');
+    return true;
+  }
+  for (const l of r.lines) io.err(l);
+  return false;
+}
+
+/** Loads one stack (undefined: the only one) of a source. */
+function loadStack(io: Io, src: Source, stack: string | undefined): Manifest {
+  if (src.kind === 'yaml') return yamlFrontEnd().loadYamlWorkspace(src.file, stack, { cwd: io.cwd });
+  return loadSynthOutput(src.dir, stack);
+}
+
+/** The other stacks synthesised next to `m` (none for a YAML workspace): two stacks must not share objects. */
+function siblingStacks(src: Source, m: Manifest) {
+  return src.kind === 'yaml' ? [] : loadSiblingStacks(src.dir, m.stack);
+}
+
+/** Plans one stack of a source (with its sibling stacks, which must not share objects). */
+function planStack(io: Io, c: PlatformClient, src: Source, stack: string | undefined): Promise<Plan> {
+  const m = loadStack(io, src, stack);
+  return makePlan(c, m, { onProgress: (l) => io.err(l), siblings: siblingStacks(src, m) });
+}
+
+/** The stacks a command runs over: --all-stacks: every synthesised stack; otherwise --stack (or the only one). */
+function stacksOf(io: Io, src: Source, o: StacksOptions): (string | undefined)[] {
+  if (!o.allStacks) return [o.stack];
+  if (src.kind === 'yaml') return [undefined];
+  const names = synthesisedStacks(src.dir);
+  if (names.length === 0) throw new ManifestError([{ severity: 'error', summary: `no synthesised stacks in ${shown(io, src.dir)}`, hint: 'Run `dqform synth` first.' }]);
+  return names;
+}
+
+/** One stack's result, for the combined summary of --all-stacks. */
+interface StackOutcome {
+  stack: string;
+  code: number;
+  /** One line: the plan's summary line, "valid", "No drift", or why it failed. */
+  line: string;
+}
+
+/**
+ * Runs `fn` for each stack in turn; a stack that fails does not stop the others. With more than
+ * one stack (--all-stacks), prints one combined summary (`where`: stdout, or stderr when stdout
+ * carries a document) and returns one exit code: 1 if any stack failed, else 2 if any returned 2,
+ * else 0.
+ */
+async function overStacks(io: Io, stacks: (string | undefined)[], summaryTo: 'out' | 'err', fn: (stack: string | undefined) => Promise<StackOutcome>): Promise<number> {
+  const outcomes: StackOutcome[] = [];
+  for (const stack of stacks) {
+    try {
+      outcomes.push(await fn(stack));
+    } catch (e) {
+      // A stack whose manifest cannot be loaded (or whose reads failed) is reported and skipped.
+      if (e instanceof UsageError || !(e instanceof ManifestError || e instanceof ApiError || e instanceof PlanRefusedError)) throw e;
+      reportError(io, e);
+      outcomes.push({ stack: stack ?? '?', code: 1, line: 'failed (see the errors above)' });
+    }
+  }
+  const code = outcomes.some((x) => x.code === 1) ? 1 : outcomes.some((x) => x.code === 2) ? 2 : 0;
+  if (stacks.length > 1 || outcomes.length > 1) {
+    const print = summaryTo === 'out' ? io.out : io.err;
+    const failed = outcomes.filter((x) => x.code === 1).length;
+    const width = Math.max(...outcomes.map((x) => x.stack.length));
+    print('');
+    print(`All stacks (${outcomes.length}): ${failed ? `${failed} failed` : 'none failed'}.`);
+    for (const x of outcomes) print(`  ${x.stack.padEnd(width)}  ${x.line}`);
+  }
+  return code;
+}
+
+// ---- commands ----
 
 export async function cmdSynth(io: Io, o: SynthOptions): Promise<number> {
-  let app = o.app;
-  if (!app) {
-    const cfg = path.join(io.cwd, 'cdktf.json');
-    if (!fs.existsSync(cfg)) {
+  let cmd = o.app;
+  let appDir = io.cwd;
+  let out = o.out ? path.resolve(io.cwd, o.out) : undefined;
+  if (!cmd) {
+    const app = readCdktfApp(io.cwd);
+    if (!app) {
       io.err('Error: no cdktf.json here and no --app given\n  Run dqform synth in your app directory, or pass --app "npx tsx main.ts".');
       return 1;
     }
-    app = String((JSON.parse(fs.readFileSync(cfg, 'utf8')) as { app?: string }).app ?? '');
-    if (!app) {
+    if (!app.app) {
       io.err('Error: cdktf.json has no "app"\n  Add "app": "npx tsx main.ts" to cdktf.json.');
       return 1;
     }
+    cmd = app.app;
+    appDir = app.dir;
+    out ??= app.output;
   }
-  const out = path.resolve(io.cwd, o.out ?? 'cdktf.out');
-  const r = spawnSync(app, { cwd: io.cwd, shell: true, encoding: 'utf8', env: { ...io.env, CDKTF_OUTDIR: out, CHECKPOINT_DISABLE: '1' } });
-  if (r.stdout) io.out(r.stdout.trimEnd());
-  if (r.status !== 0) {
-    io.err(`Error: the app failed (${app}), exit ${r.status}:\n${redact(r.stderr ?? '').trimEnd()}`);
+  out ??= path.resolve(io.cwd, 'cdktf.out');
+  const r = runApp(cmd, appDir, out, io.env, (text) => io.out(text));
+  if (!r.ok) {
+    for (const l of r.lines) io.err(r.ran ? l : `Error: ${l}\n  Check the "app" command in cdktf.json (or --app).`);
     return 1;
   }
-  io.out(`Synthesised to ${path.relative(io.cwd, out).startsWith('..') ? out : path.relative(io.cwd, out) || '.'}`);
+  io.out(`Synthesised to ${shown(io, out)}`);
   return 0;
 }
 
 export async function cmdValidate(io: Io, o: ValidateOptions): Promise<number> {
-  const m = loadManifest(io, o);
-  const res = resolveManifest(m, 'offline-validation');
-  printDiagnostics(io, res.diagnostics);
-  const errors = res.diagnostics.filter((d) => d.severity === 'error').length;
-  if (errors) {
-    io.err(`${errors} error(s) in stack ${m.stack}.`);
-    return 1;
-  }
-  io.out(`Stack ${m.stack} (namespace "${m.namespace}"): ${m.resources.length} resource(s), valid.`);
-  return 0;
+  const src = prepareSource(io, o);
+  if (!src) return 1;
+  return overStacks(io, stacksOf(io, src, o), 'out', async (stack) => {
+    const m = loadStack(io, src, stack);
+    const res = resolveManifest(m, 'offline-validation', { offline: true, siblings: siblingStacks(src, m) });
+    printDiagnostics(io, res.diagnostics);
+    const errors = res.diagnostics.filter((d) => d.severity === 'error').length;
+    if (errors) {
+      io.err(`${errors} error(s) in stack ${m.stack}.`);
+      return { stack: m.stack, code: 1, line: `${errors} error(s)` };
+    }
+    io.out(`Stack ${m.stack} (namespace "${m.namespace}"): ${m.resources.length} resource(s), valid.`);
+    return { stack: m.stack, code: 0, line: `valid, ${m.resources.length} resource(s)` };
+  });
 }
 
-async function planFromCode(io: Io, o: SourceOptions, c: PlatformClient): Promise<Plan> {
-  const m = loadManifest(io, o);
-  return makePlan(c, m, { onProgress: (l) => io.err(l) });
+/** `--out plan-{stack}.json` with --all-stacks: one file per stack. */
+function planFileFor(out: string | undefined, stack: string, all: boolean): string | undefined {
+  return out && all ? out.split('{stack}').join(stack) : out;
 }
 
 export async function cmdPlan(io: Io, o: PlanOptions): Promise<number> {
   const format: PlanFormat = o.json ? 'json' : (o.format ?? 'text');
+  if (o.allStacks && o.out && !o.out.includes('{stack}')) {
+    throw new UsageError(`--out with --all-stacks writes one plan per stack: put {stack} in the file name (--out "plan-{stack}.json"); got "${o.out}"`);
+  }
+  const src = prepareSource(io, o);
+  if (!src) return 1;
+  const stacks = stacksOf(io, src, o);
   const c = client(io);
+  const plans: Plan[] = [];
   try {
-    const p = await planFromCode(io, o, c);
-    const failed = p.diagnostics.some((d) => d.severity === 'error');
-    // Errors go to stderr, where CI logs show them; text plans with errors print nothing else.
-    if (failed) printDiagnostics(io, p.diagnostics);
-    if (format === 'json') io.out(renderJson(p).trimEnd());
-    else if (format === 'markdown') io.out(renderMarkdown(p).trimEnd());
-    else if (!failed) io.out(renderText(p, { color: useColor(io, o) }).trimEnd());
-    if (o.out) {
-      fs.writeFileSync(path.resolve(io.cwd, o.out), renderJson(p));
-      io.err(`Saved the plan to ${o.out}. Apply exactly it with: dqform apply ${o.out}`);
-    }
-    if (failed) return 1;
-    return o.detailedExitcode && hasChanges(p) ? 2 : 0;
+    const code = await overStacks(io, stacks, format === 'text' ? 'out' : 'err', async (stack) => {
+      const p = await planStack(io, c, src, stack);
+      plans.push(p);
+      const failed = p.diagnostics.some((d) => d.severity === 'error');
+      // Errors go to stderr, where CI logs show them; text plans with errors print nothing else.
+      if (failed) printDiagnostics(io, p.diagnostics);
+      if (format === 'markdown') io.out(renderMarkdown(p).trimEnd());
+      else if (format === 'text' && !failed) io.out(renderText(p, { color: useColor(io, o) }).trimEnd());
+      else if (format === 'json' && !o.allStacks) io.out(renderJson(p).trimEnd());
+      const file = planFileFor(o.out, p.stack, !!o.allStacks);
+      if (file) {
+        fs.writeFileSync(path.resolve(io.cwd, file), renderJson(p));
+        io.err(`Saved the plan to ${file}. Apply exactly it with: dqform apply ${file}`);
+      }
+      if (failed) return { stack: p.stack, code: 1, line: `${p.diagnostics.filter((d) => d.severity === 'error').length} error(s)` };
+      const changed = hasChanges(p);
+      return { stack: p.stack, code: o.detailedExitcode && changed ? 2 : 0, line: changed ? summaryLine(p) : 'No changes.' };
+    });
+    // --all-stacks --json: one JSON array of the plans (in stack order), so stdout stays one document.
+    if (format === 'json' && o.allStacks) io.out(stableStringify(plans, 2));
+    return code;
   } finally {
     await c.close();
   }
+}
+
+/** `dqform show PLANFILE`: renders a saved plan; no network, no credentials. */
+export async function cmdShow(io: Io, file: string, o: ShowOptions): Promise<number> {
+  const format: PlanFormat = o.json ? 'json' : (o.format ?? 'text');
+  const p = readPlanFile(io, file);
+  if (!p) return 1;
+  const failed = p.diagnostics.some((d) => d.severity === 'error');
+  if (failed) {
+    printDiagnostics(io, p.diagnostics.filter((d) => d.severity === 'error'));
+    io.err(`This plan has errors: dqform apply refuses it. Fix them and run dqform plan --out ${file} again.`);
+  }
+  if (format === 'json') io.out(renderJson(p).trimEnd());
+  else if (format === 'markdown') io.out(renderMarkdown(p).trimEnd());
+  else io.out(renderText(p, { color: useColor(io, o) }).trimEnd());
+  return failed ? 1 : 0;
 }
 
 function report(io: Io, r: ApplyResult): number {
@@ -213,19 +399,21 @@ function readPlanFile(io: Io, file: string): Plan | undefined {
 }
 
 export async function cmdApply(io: Io, file: string | undefined, o: ApplyOptions): Promise<number> {
+  let p: Plan | undefined;
+  if (file) {
+    // A saved plan is applied as it is: the code (and so synth) plays no part.
+    p = readPlanFile(io, file);
+    if (!p) return 1;
+  } else if (!io.isTty && !o.autoApprove) {
+    io.err('Error: apply needs confirmation, and there is no terminal to ask on.\n  Apply a reviewed plan file (dqform plan --out plan.json; dqform apply plan.json), or pass --auto-approve.');
+    return 1;
+  }
+  const src = file ? undefined : prepareSource(io, o);
+  if (!file && !src) return 1;
   const c = client(io);
   try {
-    let p: Plan;
-    if (file) {
-      const saved = readPlanFile(io, file);
-      if (!saved) return 1;
-      p = saved;
-    } else {
-      if (!io.isTty && !o.autoApprove) {
-        io.err('Error: apply needs confirmation, and there is no terminal to ask on.\n  Apply a reviewed plan file (dqform plan --out plan.json; dqform apply plan.json), or pass --auto-approve.');
-        return 1;
-      }
-      p = await planFromCode(io, o, c);
+    if (!p) {
+      p = await planStack(io, c, src!, o.stack);
       if (p.diagnostics.some((d) => d.severity === 'error')) {
         printDiagnostics(io, p.diagnostics);
         return 1;
@@ -248,21 +436,31 @@ export async function cmdApply(io: Io, file: string | undefined, o: ApplyOptions
 }
 
 export async function cmdDrift(io: Io, o: DriftOptions): Promise<number> {
+  const src = prepareSource(io, o);
+  if (!src) return 1;
+  const stacks = stacksOf(io, src, o);
   const c = client(io);
+  const plans: Plan[] = [];
   try {
-    const p = await planFromCode(io, o, c);
-    if (p.diagnostics.some((d) => d.severity === 'error')) {
-      printDiagnostics(io, p.diagnostics);
-      return 1;
-    }
-    const drifted = hasChanges(p);
-    if (o.json) io.out(renderJson(p).trimEnd());
-    else if (!drifted) io.out('No drift: live state matches the code.');
-    else {
-      io.out(renderText(p, { color: useColor(io, o) }).trimEnd());
-      io.out('Drift detected.');
-    }
-    return drifted ? 2 : 0;
+    const code = await overStacks(io, stacks, o.json ? 'err' : 'out', async (stack) => {
+      const p = await planStack(io, c, src, stack);
+      if (p.diagnostics.some((d) => d.severity === 'error')) {
+        printDiagnostics(io, p.diagnostics);
+        return { stack: p.stack, code: 1, line: 'failed (see the errors above)' };
+      }
+      plans.push(p);
+      const drifted = hasChanges(p);
+      if (o.json) {
+        if (!o.allStacks) io.out(renderJson(p).trimEnd());
+      } else if (!drifted) io.out(`No drift: live state matches the code${o.allStacks ? ` (stack ${p.stack})` : ''}.`);
+      else {
+        io.out(renderText(p, { color: useColor(io, o) }).trimEnd());
+        io.out('Drift detected.');
+      }
+      return { stack: p.stack, code: drifted ? 2 : 0, line: drifted ? `drift: ${summaryLine(p)}` : 'No drift.' };
+    });
+    if (o.json && o.allStacks) io.out(stableStringify(plans, 2));
+    return code;
   } finally {
     await c.close();
   }

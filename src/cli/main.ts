@@ -12,9 +12,8 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as readline from 'node:readline';
 import { Command, CommanderError, Help, Option } from 'commander';
-import { ApiError, ConfigError, redact } from '../client';
-import { DEFAULT_MAX_DELETES, PlanRefusedError } from '../engine/applier';
-import { ManifestError } from '../engine/manifest';
+import { redact } from '../client';
+import { DEFAULT_MAX_DELETES } from '../engine/applier';
 import { closest } from '../engine/unknown-fields';
 import {
   cmdApply,
@@ -22,9 +21,10 @@ import {
   cmdEmulator,
   cmdImport,
   cmdPlan,
+  cmdShow,
   cmdSynth,
   cmdValidate,
-  printDiagnostics,
+  reportError,
   UsageError,
   type ApplyOptions,
   type DriftOptions,
@@ -32,6 +32,7 @@ import {
   type Io,
   type PlanFormat,
   type PlanOptions,
+  type ShowOptions,
   type SynthOptions,
   type ValidateOptions,
 } from './commands';
@@ -77,7 +78,14 @@ function sourceFlags(c: Command): Command {
     .option('--stack <NAME>', 'the stack to use when the synth output holds several');
 }
 
-const noColor = (c: Command): Command => c.option('--no-color', 'no colour, even on a terminal (NO_COLOR=1 does the same)');
+/** Runs the app first when it is newer than its synth output. */
+const noSynth = (c: Command): Command => c.option('--no-synth', 'never run the app first, even when its files are newer than the synth output (warns instead)');
+
+/** Every stack in turn, one combined summary and exit code. */
+const allStacks = (c: Command): Command =>
+  c.addOption(new Option('--all-stacks', 'every synthesised stack in turn, with one combined summary and exit code').conflicts('stack'));
+
+const noColor = (c: Command): Command => c.option('--no-color', 'no colour, even on a terminal or with FORCE_COLOR (NO_COLOR=1 does the same)');
 
 // ---- the program ----
 
@@ -145,22 +153,25 @@ function buildProgram(io: Io, outcome: Outcome, argv: readonly string[]): Comman
     .addHelpText('after', '\nRuns the CDKTF app and writes Terraform JSON to cdktf.out/stacks/<stack>/cdk.tf.json.\nExample: dqform synth --app "npx tsx main.ts"')
     .action(run((o: SynthOptions) => cmdSynth(io, o)));
 
-  sourceFlags(program.command('validate').description('check the synthesised manifest offline: schema, references, duplicates'))
+  allStacks(noSynth(sourceFlags(program.command('validate').description('check the synthesised manifest offline: schema, references, duplicates'))))
     .addHelpText('after', '\nChecks the manifest without any network call. Exit 0 when valid, 1 otherwise.')
     .action(run((o: ValidateOptions) => cmdValidate(io, o)));
 
   noColor(
-    sourceFlags(program.command('plan').description('read live state, preview effects, print the plan'))
-      .option('--out <FILE>', "save the plan as JSON for 'dqform apply FILE'")
+    allStacks(noSynth(sourceFlags(program.command('plan').description('read live state, preview effects, print the plan'))))
+      .option('--out <FILE>', "save the plan as JSON for 'dqform apply FILE' (with --all-stacks: a name with {stack} in it)")
       .option('--format <text|markdown|json>', 'what to print on stdout (default text; markdown for a PR comment)', oneOf('--format', PLAN_FORMATS))
       .addOption(new Option('--json', 'print the plan as JSON (same as --format json; progress stays on stderr)').conflicts('format'))
       .option('--detailed-exitcode', 'exit 2 when the plan has changes (0 none, 1 error)'),
   )
-    .addHelpText('after', '\nExit codes: 0 no changes, 2 changes (with --detailed-exitcode), 1 error.\nExample: dqform plan --out plan.json --format markdown > plan.md')
+    .addHelpText(
+      'after',
+      '\nExit codes: 0 no changes, 2 changes (with --detailed-exitcode), 1 error; with --all-stacks, 1 if any\nstack failed, else 2 if any has changes (with --detailed-exitcode), else 0.\nExample: dqform plan --out plan.json --format markdown > plan.md',
+    )
     .action(run((o: PlanOptions) => cmdPlan(io, o)));
 
   noColor(
-    sourceFlags(program.command('apply').description('apply a saved plan, or plan then ask').argument('[PLANFILE]', "a plan saved by 'dqform plan --out'"))
+    noSynth(sourceFlags(program.command('apply').description('apply a saved plan, or plan then ask').argument('[PLANFILE]', "a plan saved by 'dqform plan --out'")))
       .option('--auto-approve', 'apply without asking (when no PLANFILE is given)')
       .option('--max-deletes <N>', `refuse a plan destroying more than N objects (default ${DEFAULT_MAX_DELETES})`, wholeNumber('--max-deletes')),
   )
@@ -171,12 +182,23 @@ function buildProgram(io: Io, outcome: Outcome, argv: readonly string[]): Comman
     .action(run((file: string | undefined, o: ApplyOptions) => cmdApply(io, file, o)));
 
   noColor(
-    sourceFlags(program.command('drift').description('read-only check that live state equals the code'))
+    allStacks(noSynth(sourceFlags(program.command('drift').description('read-only check that live state equals the code'))))
       .option('--json', "print the plan JSON (the format of 'dqform plan --json', schemas/plan.ts)")
       .option('--detailed-exitcode', 'accepted as in plan (Terraform habit); drift always exits 2 on drift'),
   )
     .addHelpText('after', '\nRead-only: exit 0 when live state equals the code, 2 when it drifted, 1 on error.')
     .action(run((o: DriftOptions) => cmdDrift(io, o)));
+
+  noColor(
+    program
+      .command('show')
+      .description('render a saved plan (no network, no credentials)')
+      .argument('<PLANFILE>', "a plan saved by 'dqform plan --out'")
+      .option('--format <text|markdown|json>', 'how to render it (default text)', oneOf('--format', PLAN_FORMATS))
+      .addOption(new Option('--json', 'the plan as JSON (same as --format json)').conflicts('format')),
+  )
+    .addHelpText('after', '\nExit 0, or 1 when the file is not a dqform plan or the plan has errors (apply would refuse it).\nExample: dqform show plan.json --format markdown > plan.md')
+    .action(run((file: string, o: ShowOptions) => cmdShow(io, file, o)));
 
   program
     .command('import')
@@ -276,8 +298,8 @@ export async function main(argvIn: string[], ioIn: Partial<Io> = {}): Promise<nu
     return outcome.code;
   } catch (e) {
     if (e instanceof CommanderError) return usageFailure(io, e, program, argv);
-    if (e instanceof UsageError && e.command === undefined) return fail(io, new UsageError(e.message, commandOf(program, argv)?.name()));
-    return fail(io, e);
+    if (e instanceof UsageError && e.command === undefined) return reportError(io, new UsageError(e.message, commandOf(program, argv)?.name()));
+    return reportError(io, e);
   }
 }
 
@@ -319,23 +341,5 @@ function usageFailure(io: Io, e: CommanderError, program: Command, argv: readonl
   io.err(`Error: ${message}`);
   if (suggestion) io.err(`  Did you mean ${suggestion}?`);
   io.err(cmd ? `  Run ${where} --help for its options.` : '  Run dqform --help for the commands.');
-  return 1;
-}
-
-function fail(io: Io, e: unknown): number {
-  if (e instanceof ManifestError) {
-    printDiagnostics(io, e.diagnostics);
-  } else if (e instanceof PlanRefusedError) {
-    io.err(`Error: ${e.message}\n  ${e.hint}`);
-  } else if (e instanceof ConfigError) {
-    io.err(`Error: ${e.message}\n  Set the variables in the environment (never in code).`);
-  } else if (e instanceof ApiError) {
-    io.err(`Error: ${e.message}`);
-  } else if (e instanceof UsageError) {
-    io.err(`Error: ${e.message}\n  ${e.command ? `Run dqform ${e.command} --help for its options.` : 'Run dqform --help for the commands.'}`);
-  } else {
-    const err = e as Error;
-    io.err(`Internal error: ${err?.message ?? String(e)}${io.env.DQFORM_DEBUG ? `\n${err?.stack ?? ''}` : '\n  This is a bug in dqform; set DQFORM_DEBUG=1 for the stack trace and report it.'}`);
-  }
   return 1;
 }

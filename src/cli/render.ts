@@ -2,7 +2,7 @@
  * Plan renderers: text (Terraform-like), markdown (a pull-request comment) and JSON. All are
  * pure and deterministic; secrets at the plan's `sensitive` pointers print as `(sensitive)`.
  */
-import type { Change, Effects, Plan } from '../../schemas/plan';
+import type { Cascade, Change, Diagnostic, Effects, Plan } from '../../schemas/plan';
 import { stableStringify } from '../engine/keys';
 
 const SYMBOL: Record<Change['action'], string> = { create: '+', update: '~', replace: '-/+', delete: '-', noop: ' ', unmanaged: '?' };
@@ -122,9 +122,41 @@ function effectLines(e: Effects): string[] {
   if (e.testsToDelete.length) out.push(`SQL tests to delete: ${e.testsToDelete.length} (${preview(e.testsToDelete)})`);
   if (e.testsToKeep.length) out.push(`SQL tests kept: ${e.testsToKeep.length}`);
   if (e.losesHistory) out.push('! deleting this rule deletes the history of every test it deployed');
-  // previewed, and nothing happens downstream: say so (an empty space would read like "not asked")
-  if (out.length === 0) out.push('no downstream effects: the platform lists no monitor or SQL test created, changed or deleted');
+  out.push(...cascadeLines(e.cascade));
+  // a rule previewed, and nothing happens downstream: say so (an empty space would read like "not asked")
+  if (out.length === 0 && e.source !== 'cascade') out.push('no downstream effects: the platform lists no monitor or SQL test created, changed or deleted');
   return out;
+}
+
+const CASCADE_TEXT: Record<Cascade['effect'], string> = {
+  deleted: '! deleted with it',
+  'loses-parent': 'left with a deleted parent domain',
+  'loses-member': 'left with a deleted member',
+  'loses-selection': 'left selecting a deleted data product',
+};
+
+/** One line per cascade effect: `! deleted with it: 2 ownership(s): over data product "Orders" (made in the UI), ...`. */
+function cascadeLines(cascade: readonly Cascade[]): string[] {
+  const out: string[] = [];
+  for (const effect of Object.keys(CASCADE_TEXT) as Cascade['effect'][]) {
+    const items = cascade.filter((c) => c.effect === effect);
+    if (items.length === 0) continue;
+    const kinds = [...new Set(items.map((c) => c.type.replace(/^dq_/, '').replace(/_/g, ' ')))].join(', ');
+    const shown = items.slice(0, 10).map((c) => `${c.name} (${c.managedBy}${c.alsoDeleted ? ', also deleted by this plan' : ''})`);
+    out.push(`${CASCADE_TEXT[effect]}: ${items.length} ${kinds}(s): ${shown.join(', ')}${items.length > 10 ? `, and ${items.length - 10} more` : ''}`);
+  }
+  return out;
+}
+
+const SEVERITY_WORD: Record<Diagnostic['severity'], string> = { error: 'Error', warning: 'Warning', info: 'Info' };
+
+/** A diagnostic's lines as the text plan prints them. */
+export function diagnosticLines(d: Diagnostic): string[] {
+  const lines = [`${SEVERITY_WORD[d.severity]}: ${d.address ? `${d.address}: ` : ''}${d.summary}`];
+  if (d.source) lines.push(`  at ${d.source}`);
+  if (d.detail) lines.push(`  ${d.detail}`);
+  if (d.hint) lines.push(`  ${d.hint}`);
+  return lines;
 }
 
 function preview(list: readonly string[], n = 3): string {
@@ -142,12 +174,7 @@ export function renderText(plan: Plan, opts: RenderOptions = {}): string {
   const lines: string[] = [];
   lines.push(`dqform plan for namespace "${plan.namespace}" in workspace "${plan.workspace}" (stack ${plan.stack})`);
   lines.push('');
-  for (const d of plan.diagnostics) {
-    lines.push(`${d.severity === 'error' ? 'Error' : 'Warning'}: ${d.address ? `${d.address}: ` : ''}${d.summary}`);
-    if (d.source) lines.push(`  at ${d.source}`);
-    if (d.detail) lines.push(`  ${d.detail}`);
-    if (d.hint) lines.push(`  ${d.hint}`);
-  }
+  for (const d of plan.diagnostics) lines.push(...diagnosticLines(d));
   if (plan.diagnostics.length) lines.push('');
   const writes = plan.changes.filter((c) => c.action !== 'noop' && c.action !== 'unmanaged');
   if (writes.length === 0 && !plan.diagnostics.some((d) => d.severity === 'error')) {
@@ -204,11 +231,21 @@ export function renderMarkdown(plan: Plan, opts: { limit?: number } = {}): strin
     for (const d of errors) head.push(`> - \`${d.address ?? plan.stack}\`: ${escapeMd(d.summary)}`);
     head.push('');
   }
+  const notes = plan.diagnostics.filter((d) => d.severity !== 'error');
+  if (notes.length) {
+    head.push('> [!NOTE]');
+    for (const d of notes) head.push(`> - ${SEVERITY_WORD[d.severity]}: ${d.address ? `\`${d.address}\`: ` : ''}${escapeMd(d.summary)}`);
+    head.push('');
+  }
   const destructive = plan.changes.filter((c) => c.action === 'delete' || c.action === 'replace');
   const resets = plan.changes.filter((c) => (c.effects?.baselineResets.length ?? 0) > 0 || c.effects?.losesHistory);
   if (destructive.length || resets.length) {
     head.push('> [!WARNING]');
-    for (const c of destructive) head.push(`> - \`${c.address}\` ${verb(c)}`);
+    for (const c of destructive) {
+      const gone = c.effects?.cascade.filter((x) => x.effect === 'deleted') ?? [];
+      const others = gone.filter((x) => !x.alsoDeleted).length;
+      head.push(`> - \`${c.address}\` ${verb(c)}${gone.length ? `, and with it ${gone.length} ${gone.length === 1 ? 'object' : 'objects'}${others ? ` (${others} not deleted by this plan)` : ''}` : ''}`);
+    }
     for (const c of resets) {
       if (c.effects?.baselineResets.length) head.push(`> - \`${c.address}\` resets the learned baseline of ${c.effects.baselineResets.length} monitor(s)`);
       if (c.effects?.losesHistory) head.push(`> - \`${c.address}\` deletes the history of every SQL test it deployed`);

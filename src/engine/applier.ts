@@ -135,6 +135,7 @@ export async function apply(client: PlatformClient, plan: Plan, opts: ApplyOptio
     { workspace, namespace: plan.namespace, resources: resources as never, removed: removed as never },
     handlers,
     types,
+    { keysOnly: true },
   );
   const stale: { address: string; why: string }[] = [];
   for (const c of writes) {
@@ -229,7 +230,7 @@ export async function apply(client: PlatformClient, plan: Plan, opts: ApplyOptio
       await write();
     } catch (e) {
       if (!(e instanceof ConflictError)) throw e;
-      const objs = await h.read(client, { ...ctx, keys: [c.id] });
+      const objs = await h.read(client, { ...ctx, keys: [c.id], keysOnly: true });
       const obj = objs.find((o) => o.key === c.id || o.id === c.id);
       if (c.action === 'delete' && !obj) return;
       if (c.action === 'update' && obj && fingerprint(h.fromLive(obj.raw)) === fingerprint(c.after)) return;

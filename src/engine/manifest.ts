@@ -156,7 +156,7 @@ export function loadSynthOutput(dirOrFile: string, stack?: string): Manifest {
           {
             severity: 'error',
             summary: stacks.length === 0 ? `no synthesised stacks in ${dirOrFile}` : `several stacks in ${dirOrFile}: ${stacks.join(', ')}`,
-            hint: stacks.length === 0 ? 'Run `dqform synth` first.' : 'Choose one with --stack.',
+            hint: stacks.length === 0 ? 'Run `dqform synth` first.' : `Choose one with --stack (e.g. --stack ${stacks[0]}), or run every stack in turn with --all-stacks.`,
           },
         ]);
       }
@@ -177,6 +177,27 @@ export function loadSynthOutput(dirOrFile: string, stack?: string): Manifest {
     throw new ManifestError([{ severity: 'error', summary: `${file} is not valid JSON: ${(e as Error).message}`, hint: 'Re-run `dqform synth`; do not edit synth output by hand.' }]);
   }
   return manifestFromTerraformJson(doc, { stack: stackName ?? path.basename(path.dirname(file)), file });
+}
+
+/**
+ * The other stacks in a synth output directory besides `stack`, for the checks that span an
+ * app (two stacks declaring one object, or sharing a namespace). A stack that does not load is
+ * left out: its own plan reports why.
+ */
+export function loadSiblingStacks(dir: string, stack: string): { stack: string; namespace: string; manifest: Manifest }[] {
+  const stacksDir = path.join(dir, 'stacks');
+  if (!fs.existsSync(stacksDir) || !fs.statSync(stacksDir).isDirectory()) return [];
+  const out: { stack: string; namespace: string; manifest: Manifest }[] = [];
+  for (const name of fs.readdirSync(stacksDir).sort()) {
+    if (name === stack) continue;
+    try {
+      const manifest = loadSynthOutput(dir, name);
+      out.push({ stack: name, namespace: manifest.namespace, manifest });
+    } catch (e) {
+      if (!(e instanceof ManifestError)) throw e;
+    }
+  }
+  return out;
 }
 
 /** sha256 of the manifest's canonical JSON: a plan records which manifest it came from. */

@@ -4,11 +4,13 @@
  */
 import * as jsonpatch from 'fast-json-patch';
 import type { ResourceType } from '../../schemas/manifest';
-import { PRUNABLE_TYPES, RESOURCE_TYPES } from '../../schemas/manifest';
+import { PRUNABLE_TYPES, RESOURCE_TYPES, TAG_PRUNED_TYPES } from '../../schemas/manifest';
 import { PLAN_FORMAT_VERSION, type Change, type Diagnostic, type Effects, type Plan, type PatchOp } from '../../schemas/plan';
 import type { LiveObject, ResourceHandler } from '../handlers/types';
 import { fingerprint } from '../handlers/normalise';
 import type { ResolvedResource, Resolution } from './resolve';
+import { bareId, carriesTag } from './identity';
+import { cascadeEffects, cascadeOf, LiveIndex } from './related';
 
 export type LiveState = Partial<Record<ResourceType, LiveObject[]>>;
 export type HandlerMap = Record<ResourceType, Pick<ResourceHandler, 'fromLive' | 'fromDesired' | 'replaceReasons' | 'prunable' | 'label' | 'sensitive'>>;
@@ -85,6 +87,8 @@ export interface PlanInput {
   /** Effects per address (deploy/delete overviews), fetched by the caller for the draft plan's rule changes. */
   previews?: ReadonlyMap<string, Effects>;
   manifestHash: string;
+  /** Namespaces known by name besides those seen live (other stacks of the app): to name the tag an id carries. */
+  knownNamespaces?: readonly string[];
 }
 
 /** Computes the plan. Errors go to `plan.diagnostics` (severity error): such a plan cannot be applied. */
@@ -102,6 +106,7 @@ export function computePlan(input: PlanInput): Plan {
     }
   }
   const find = (type: ResourceType, key: string) => index.get(`${type}\u0000${key}`) ?? index.get(`${type}\u0000id:${key}`);
+  const names = new LiveIndex(live, resolution.workspace, namespace, input.knownNamespaces);
 
   const declared = (r: ResolvedResource) => {
     const h = handlers[r.type];
@@ -213,16 +218,16 @@ export function computePlan(input: PlanInput): Plan {
   };
   resolution.resources.forEach(declared);
 
-  // explicit removals (kinds without configId, or any kind)
-  const removedAddrs = new Set<string>();
+  // removed declarations: delete (destroy = true) or leave in place unmanaged (destroy = false)
   for (const rm of resolution.removed) {
     const h = handlers[rm.type];
     const obj = find(rm.type, rm.id);
-    removedAddrs.add(rm.address);
     if (!obj) {
       diags.push({
         severity: 'warning',
-        summary: `declared removed, but no ${h.label} ${JSON.stringify(rm.id)} exists: nothing to delete`,
+        summary: rm.destroy
+          ? `declared removed, but no ${h.label} ${JSON.stringify(rm.id)} exists: nothing to delete`
+          : `declared removed (destroy = false), but no ${h.label} ${JSON.stringify(rm.id)} exists: nothing to leave in place`,
         address: rm.address,
         hint: rm.explicitId
           ? 'It may be gone already; drop the removed declaration.'
@@ -231,17 +236,43 @@ export function computePlan(input: PlanInput): Plan {
       continue;
     }
     claimed.add(`${rm.type}\u0000${obj.key}`);
-    if (h.prunable && obj.configId !== namespace) {
-      const owner = obj.configId ? `namespace "${obj.configId}"` : obj.source === 'SOURCE_APP' ? 'the UI' : 'no namespace';
-      diags.push({
-        severity: 'error',
-        summary: `declared removed, but the ${h.label} ${JSON.stringify(obj.key)} is managed by ${owner}, not "${namespace}"`,
+    const ours = TAG_PRUNED_TYPES.includes(rm.type) ? carriesTag(obj.id, resolution.workspace, namespace) : obj.configId === namespace;
+    const name = names.displayName(rm.type, obj.raw);
+    const before = h.fromLive(obj.raw);
+    if (!rm.destroy) {
+      changes.push({
         address: rm.address,
-        hint: 'dqform never deletes objects of another namespace or made in the UI; drop the removed declaration.',
+        type: rm.type,
+        action: 'unmanaged',
+        id: obj.key,
+        fqn: rm.fqn,
+        before,
+        after: null,
+        patch: [],
+        reasons: [
+          `removed with destroy = false: ${name} stays in place, no longer managed${
+            ours ? `; keep the removed block while it exists (it ${TAG_PRUNED_TYPES.includes(rm.type) ? "carries this namespace's tag" : 'has this namespace as configId'}, so without the block the next plan deletes it)` : ''
+          }`,
+        ],
+        sensitive: [],
+        dependsOn: [],
       });
       continue;
     }
-    const before = h.fromLive(obj.raw);
+    if (!ours) {
+      const by = names.managedBy(rm.type, obj);
+      diags.push({
+        severity: 'error',
+        summary: `declared removed, but ${name} (${JSON.stringify(obj.key)}) ${by === 'made in the UI' ? 'was made in the UI, not by' : `is managed by ${by}, not`} namespace "${namespace}": dqform never deletes it`,
+        address: rm.address,
+        detail:
+          TAG_PRUNED_TYPES.includes(rm.type) && by === 'made in the UI'
+            ? `Its id carries no namespace tag, so dqform cannot tell it from an object made in the UI (a pinned or adopted id looks the same), and never deletes those.`
+            : undefined,
+        hint: 'Drop the removed declaration, or make it removed { from, id, lifecycle { destroy = false } } (cdktf: stack.removed(address, { id, destroy: false })) to stop managing it; delete it in the platform itself if it must go.',
+      });
+      continue;
+    }
     changes.push({
       address: rm.address,
       type: rm.type,
@@ -253,7 +284,7 @@ export function computePlan(input: PlanInput): Plan {
       patch: [],
       etag: obj.etag,
       liveHash: fingerprint(before),
-      reasons: ['declared removed'],
+      reasons: [`declared removed: ${name}`],
       sensitive: secretPointers(before),
       dependsOn: [],
     });
@@ -279,7 +310,7 @@ export function computePlan(input: PlanInput): Plan {
           patch: [],
           etag: obj.etag,
           liveHash: fingerprint(before),
-          reasons: [`no longer declared in namespace "${namespace}"`],
+          reasons: [`${names.displayName(type, obj.raw)} is no longer declared in namespace "${namespace}"`],
           sensitive: secretPointers(before),
           dependsOn: [],
         });
@@ -299,6 +330,38 @@ export function computePlan(input: PlanInput): Plan {
         });
       }
     }
+  }
+
+  // pruning by the namespace tag (kinds without configId): objects whose id carries the tag
+  // that no declaration claims; other namespaces' and UI-made ones are not even read
+  for (const type of TAG_PRUNED_TYPES) {
+    const h = handlers[type];
+    for (const obj of live[type] ?? []) {
+      if (obj.context || claimed.has(`${type}\u0000${obj.key}`) || !carriesTag(obj.id, resolution.workspace, namespace)) continue;
+      const before = h.fromLive(obj.raw);
+      changes.push({
+        address: liveAddress(type, obj.key),
+        type,
+        action: 'delete',
+        id: obj.key,
+        before,
+        after: null,
+        patch: [],
+        etag: obj.etag,
+        liveHash: fingerprint(before),
+        reasons: [`${names.displayName(type, obj.raw)} is no longer declared in namespace "${namespace}"`],
+        sensitive: secretPointers(before),
+        dependsOn: [],
+      });
+    }
+  }
+
+  // what goes with a delete (an owner's ownerships, sub-domains, ...), from live state
+  const deleted = new Set(changes.filter((c) => c.action === 'delete' || c.action === 'replace').map((c) => `${c.type}\u0000${bareId(c.id).toLowerCase()}`));
+  for (const c of changes) {
+    if (c.action !== 'delete' || !TAG_PRUNED_TYPES.includes(c.type as ResourceType)) continue;
+    const e = cascadeEffects(cascadeOf(c.type as ResourceType, c.id, names, deleted));
+    if (e) c.effects = e;
   }
 
   for (const c of changes) {

@@ -6,13 +6,15 @@
 import type { PlatformClient } from '../client';
 import type { Manifest, ResourceType } from '../../schemas/manifest';
 import { RESOURCE_TYPES } from '../../schemas/manifest';
-import type { Effects, Plan } from '../../schemas/plan';
+import type { Diagnostic, Effects, Plan } from '../../schemas/plan';
 import { HANDLERS } from '../handlers/registry';
 import type { LiveObject, ResourceHandler } from '../handlers/types';
 import { manifestHash } from './manifest';
 import { computePlan, type LiveState } from './planner';
-import { resolveManifest, type Resolution } from './resolve';
+import { resolveManifest, type Resolution, type SiblingStack } from './resolve';
 import { mapLimit } from './concurrency';
+import { bareId, carriesTag } from './identity';
+import { candidateNamespaces, keysUnder, LOOKED_UP, ownsNothing, renameWarning } from './renamed';
 
 export interface PlanOptions {
   /** Progress lines (reading live state, previews). */
@@ -20,40 +22,96 @@ export interface PlanOptions {
   /** Concurrency of preview calls. */
   previewConcurrency?: number;
   handlers?: Record<ResourceType, ResourceHandler>;
+  /** The other stacks of the app: two stacks must not declare one object or share a namespace. */
+  siblings?: readonly SiblingStack[];
 }
 
-/** Reads live state for every kind, concurrently: what the namespace owns plus the keys asked for. */
+/**
+ * Reads live state for every kind, concurrently (a kind waits for the kinds in its handler's
+ * `readAfter`): what the namespace owns plus the keys asked for. `keysOnly` reads just the keys
+ * (the applier's re-reads).
+ */
 export async function readLiveState(
   client: PlatformClient,
   resolution: Pick<Resolution, 'workspace' | 'namespace' | 'resources' | 'removed'>,
   handlers: Record<ResourceType, ResourceHandler> = HANDLERS,
   types: readonly ResourceType[] = RESOURCE_TYPES,
+  opts: { keysOnly?: boolean } = {},
 ): Promise<LiveState> {
   const keys = new Map<ResourceType, Set<string>>();
+  const desired = new Map<ResourceType, Record<string, unknown>[]>();
+  const declaredIds = new Set<string>();
+  const want = (type: ResourceType, key: string) => {
+    if (!keys.has(type)) keys.set(type, new Set());
+    keys.get(type)!.add(key);
+    declaredIds.add(bareId(key).toLowerCase());
+  };
   for (const r of resolution.resources) {
-    if (!keys.has(r.type)) keys.set(r.type, new Set());
-    keys.get(r.type)!.add(r.importedId ?? r.id);
+    want(r.type, r.importedId ?? r.id);
+    if (r.desired) {
+      if (!desired.has(r.type)) desired.set(r.type, []);
+      desired.get(r.type)!.push(r.desired);
+    }
   }
-  for (const r of resolution.removed) {
-    if (!keys.has(r.type)) keys.set(r.type, new Set());
-    keys.get(r.type)!.add(r.id);
-  }
+  for (const r of resolution.removed) want(r.type, r.id);
+  const { workspace, namespace } = resolution;
+  const owns = (id: string) => carriesTag(id, workspace, namespace);
   const live: LiveState = {};
-  await Promise.all(
-    types.map(async (type) => {
-      const h = handlers[type];
-      const want = [...(keys.get(type) ?? [])].sort();
-      if (!h.prunable && want.length === 0) {
-        live[type] = [];
-        return;
-      }
-      const objs: LiveObject[] = await h.read(client, { workspace: resolution.workspace, namespace: resolution.namespace, keys: want });
-      live[type] = [...objs].sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
-    }),
-  );
+  const reads = new Map<ResourceType, Promise<void>>();
+  for (const type of RESOURCE_TYPES) {
+    if (!types.includes(type)) continue;
+    const h = handlers[type];
+    const after = (h.readAfter ?? []).map((t) => reads.get(t)).filter((p): p is Promise<void> => p !== undefined);
+    reads.set(
+      type,
+      Promise.all(after).then(async () => {
+        const objs: LiveObject[] = await h.read(client, {
+          workspace,
+          namespace,
+          keys: [...(keys.get(type) ?? [])].sort(),
+          keysOnly: opts.keysOnly,
+          desired: desired.get(type) ?? [],
+          declaredIds,
+          owns,
+          before: live,
+        });
+        live[type] = [...objs].sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+      }),
+    );
+  }
+  await Promise.all(reads.values());
   return live;
 }
 
+/**
+ * The "was the namespace renamed?" warning (renamed.ts): only when the namespace owns nothing
+ * live and the code declares something, so a plan of an established stack costs nothing more.
+ * Kinds without configId are looked up by the keys they would have under each candidate
+ * namespace (batch reads); the others are all in live state already.
+ */
+async function renamedNamespaceWarning(
+  client: PlatformClient,
+  resolution: Resolution,
+  live: LiveState,
+  handlers: Record<ResourceType, ResourceHandler>,
+  siblings: readonly string[],
+): Promise<Diagnostic | undefined> {
+  const { workspace, namespace } = resolution;
+  if (resolution.resources.length === 0 || !ownsNothing(live, workspace, namespace)) return undefined;
+  const candidates = candidateNamespaces(live, namespace, siblings);
+  if (candidates.length === 0) return undefined;
+  const expected = candidates.map((c) => ({ candidate: c, keys: keysUnder(resolution, c) }));
+  const present = new Set<string>();
+  for (const type of RESOURCE_TYPES) {
+    if (LOOKED_UP.includes(type)) {
+      const keys = [...new Set(expected.flatMap((e) => e.keys.filter((k) => k.type === type).map((k) => k.key)))].sort();
+      if (keys.length === 0) continue;
+      for (const o of await handlers[type].read(client, { workspace, namespace, keys, keysOnly: true })) present.add(`${type}\u0000${o.key}`);
+    } else for (const o of live[type] ?? []) present.add(`${type}\u0000${o.key}`);
+  }
+  const found = new Map(expected.map((e) => [e.candidate, e.keys.filter((k) => present.has(`${k.type}\u0000${k.key}`)).map((k) => k.address)]));
+  return renameWarning(namespace, found, expected[0].keys.length);
+}
 
 /** Learns the workspace from `GET /api/iam/v1`. */
 export async function workspaceOf(client: PlatformClient): Promise<string> {
@@ -66,14 +124,19 @@ export async function plan(client: PlatformClient, manifest: Manifest, opts: Pla
   const handlers = opts.handlers ?? HANDLERS;
   const progress = opts.onProgress ?? (() => undefined);
   const workspace = await workspaceOf(client);
-  const resolution = resolveManifest(manifest, workspace);
+  const resolution = resolveManifest(manifest, workspace, { siblings: opts.siblings });
   const hash = manifestHash(manifest);
   if (resolution.diagnostics.some((d) => d.severity === 'error')) {
     return computePlan({ resolution, live: {}, handlers, manifestHash: hash });
   }
   progress(`reading live state of namespace "${manifest.namespace}" in workspace "${workspace}"`);
   const live = await readLiveState(client, resolution, handlers);
-  const draft = computePlan({ resolution, live, handlers, manifestHash: hash });
+  const draft = computePlan({ resolution, live, handlers, manifestHash: hash, knownNamespaces: (opts.siblings ?? []).map((s) => s.namespace) });
+  const renamed = await renamedNamespaceWarning(client, resolution, live, handlers, (opts.siblings ?? []).map((s) => s.namespace));
+  if (renamed) {
+    draft.diagnostics.push(renamed);
+    draft.diagnostics.sort((a, b) => `${a.address ?? ''}${a.summary}`.localeCompare(`${b.address ?? ''}${b.summary}`));
+  }
   const needPreview = draft.changes.filter((c) => c.action !== 'noop' && c.action !== 'unmanaged' && handlers[c.type as ResourceType].preview);
   if (needPreview.length > 0) {
     progress(`asking the platform what ${needPreview.length} rule change(s) would do`);

@@ -8,7 +8,7 @@ import type { Manifest, ManifestResource, ResourceType, Lifecycle } from '../../
 import { RESOURCE_SCHEMAS } from '../../schemas/manifest';
 import type { Diagnostic } from '../../schemas/plan';
 import { parseResolverQl, ResolverQlError } from '../../schemas/resolverql';
-import { bareId, defaultFqn, deriveId, ENTITY_ID_PREFIX, parseAddress } from './identity';
+import { bareId, defaultFqn, deriveId, ENTITY_ID_PREFIX, idOwner, namespaceOfId, parseAddress } from './identity';
 import { camelToSnake } from './keys';
 import { closest, unknownFields } from './unknown-fields';
 
@@ -38,6 +38,36 @@ export interface RemovedResource {
   fqn?: string;
   /** The id was given in the removed block (not derived from the address). */
   explicitId?: boolean;
+  /** false: stop managing the object and leave it in place (`lifecycle { destroy = false }`). */
+  destroy: boolean;
+}
+
+/** Another stack of the same app, as far as identity goes: checked for objects both declare. */
+export interface SiblingStack {
+  stack: string;
+  namespace: string;
+  manifest: Manifest;
+}
+
+export interface ResolveOptions {
+  /** The other stacks of the app (cdktf.out): two stacks must not declare the same object. */
+  siblings?: readonly SiblingStack[];
+  /**
+   * The workspace is a stand-in (offline `validate`): ids are still derived consistently, but
+   * which namespace a pinned id's tag belongs to cannot be told, so that check is skipped.
+   */
+  offline?: boolean;
+}
+
+/** One resource's identity: its derived, pinned or imported id (alerts: the fqn). */
+interface Identity {
+  r: ManifestResource;
+  id: string;
+  fqn?: string;
+  movedFrom?: string;
+  importedId?: string;
+  /** The id (or fqn) was pinned in the config. */
+  pinned: boolean;
 }
 
 export interface Resolution {
@@ -69,45 +99,16 @@ function fieldPath(path: PropertyKey[]): string {
 }
 
 /** Resolves identity, references and validation for every resource of the manifest. */
-export function resolveManifest(manifest: Manifest, workspace: string): Resolution {
+export function resolveManifest(manifest: Manifest, workspace: string, opts: ResolveOptions = {}): Resolution {
   const diags: Diagnostic[] = [];
   const { namespace } = manifest;
-  const movedTo = new Map(manifest.moved.map((m) => [m.to, m.from]));
-  const importTo = new Map(manifest.imports.map((i) => [i.to, i.id]));
-
   // 1. identities
   const idents = new Map<string, { type: ResourceType; id: string; fqn?: string }>();
-  const pre = manifest.resources.map((r) => {
-    const from = movedTo.get(r.address);
-    const fromName = from ? parseAddress(from)?.name : undefined;
-    if (from && parseAddress(from)?.type !== r.type) {
-      diags.push({ severity: 'error', summary: `moved block changes the type (${from} -> ${r.address})`, address: r.address, hint: 'A moved block keeps the resource type.' });
-    }
-    const identityName = fromName ?? r.name;
-    const pinnedId = normalisePinnedId(r, diags);
-    const importedId = importTo.get(r.address);
-    let id = pinnedId ?? importedId ?? deriveId(workspace, namespace, r.type, identityName);
-    let fqn: string | undefined;
-    if (r.type === 'dq_alert') {
-      const pinnedFqn = typeof r.config.fqn === 'string' ? r.config.fqn : undefined;
-      fqn = pinnedFqn ?? defaultFqn(namespace, identityName);
-      id = importedId ?? fqn;
-    }
-    idents.set(r.address, { type: r.type, id, fqn });
-    // dqform keeps no state: the import or moved block (or a pin) is what holds this identity.
-    const pinned = r.type === 'dq_alert' ? typeof r.config.fqn === 'string' : pinnedId !== undefined;
-    if ((importedId || from) && !pinned) {
-      const what = r.type === 'dq_alert' ? 'fqn' : 'id';
-      diags.push({
-        severity: 'warning',
-        summary: `keep this ${importedId ? 'import' : 'moved'} block, or pin the ${what}: dqform keeps no state, so without either a later plan would replace the object`,
-        address: r.address,
-        source: r.source,
-        hint: importedId ? `After the apply, pin ${what} = ${JSON.stringify(importedId)} if you want to drop the import block.` : `The identity comes from ${from}; keep the moved block.`,
-      });
-    }
-    return { r, id, fqn, movedFrom: from, importedId };
-  });
+  const pre = identitiesOf(manifest, workspace, diags);
+  for (const p of pre) idents.set(p.r.address, { type: p.r.type, id: p.id, fqn: p.fqn });
+  holdsIdentityInfo(pre, diags);
+  if (!opts.offline) foreignTags(pre, workspace, namespace, opts.siblings ?? [], diags);
+  if (opts.siblings?.length) sharedWithSiblings(manifest, pre, workspace, opts.siblings, diags);
 
   // 2. duplicates
   const seen = new Map<string, string>();
@@ -237,18 +238,16 @@ export function resolveManifest(manifest: Manifest, workspace: string): Resoluti
   }
 
   // 5. removed declarations
-  const removed: RemovedResource[] = manifest.removed
-    .filter((x) => x.destroy)
-    .map((x) => {
-      const a = parseAddress(x.from)!;
-      const type = a.type as ResourceType;
-      if (type === 'dq_alert') {
-        const fqn = x.id ?? defaultFqn(namespace, a.name);
-        return { address: x.from, type, id: fqn, fqn, explicitId: x.id !== undefined };
-      }
-      const id = x.id !== undefined ? canonicalId(type, x.id) : deriveId(workspace, namespace, type, a.name);
-      return { address: x.from, type, id, explicitId: x.id !== undefined };
-    });
+  const removed: RemovedResource[] = manifest.removed.map((x) => {
+    const a = parseAddress(x.from)!;
+    const type = a.type as ResourceType;
+    if (type === 'dq_alert') {
+      const fqn = x.id ?? defaultFqn(namespace, a.name);
+      return { address: x.from, type, id: fqn, fqn, explicitId: x.id !== undefined, destroy: x.destroy };
+    }
+    const id = x.id !== undefined ? canonicalId(type, x.id) : deriveId(workspace, namespace, type, a.name);
+    return { address: x.from, type, id, explicitId: x.id !== undefined, destroy: x.destroy };
+  });
 
   // 6. dependency cycles (explicit depends_on and references)
   const byAddr = new Map(resources.map((r) => [r.address, r]));
@@ -338,4 +337,103 @@ function normalisePinnedId(r: ManifestResource, diags: Diagnostic[]): string | u
     return undefined;
   }
   return id;
+}
+
+/** Every resource's identity: pinned, imported (import block), carried by a moved block, or derived. */
+function identitiesOf(manifest: Manifest, workspace: string, diags: Diagnostic[]): Identity[] {
+  const { namespace } = manifest;
+  const movedTo = new Map(manifest.moved.map((m) => [m.to, m.from]));
+  const importTo = new Map(manifest.imports.map((i) => [i.to, i.id]));
+  return manifest.resources.map((r) => {
+    const from = movedTo.get(r.address);
+    const fromName = from ? parseAddress(from)?.name : undefined;
+    if (from && parseAddress(from)?.type !== r.type) {
+      diags.push({ severity: 'error', summary: `moved block changes the type (${from} -> ${r.address})`, address: r.address, hint: 'A moved block keeps the resource type.' });
+    }
+    const identityName = fromName ?? r.name;
+    const pinnedId = normalisePinnedId(r, diags);
+    const importedId = importTo.get(r.address);
+    let id = pinnedId ?? importedId ?? deriveId(workspace, namespace, r.type, identityName);
+    let fqn: string | undefined;
+    if (r.type === 'dq_alert') {
+      const pinnedFqn = typeof r.config.fqn === 'string' ? r.config.fqn : undefined;
+      fqn = pinnedFqn ?? defaultFqn(namespace, identityName);
+      id = importedId ?? fqn;
+    }
+    const pinned = r.type === 'dq_alert' ? typeof r.config.fqn === 'string' : pinnedId !== undefined;
+    return { r, id, fqn, movedFrom: from, importedId, pinned };
+  });
+}
+
+/**
+ * dqform keeps no state: an import or moved block (or a pin) is what holds an identity. One
+ * info line per plan lists the blocks that do, instead of a warning per resource.
+ */
+function holdsIdentityInfo(pre: readonly Identity[], diags: Diagnostic[]): void {
+  const held = pre.filter((p) => (p.importedId || p.movedFrom) && !p.pinned);
+  if (held.length === 0) return;
+  const imports = held.filter((p) => p.importedId).length;
+  const moved = held.length - imports;
+  const what = [moved ? `${moved} moved` : '', imports ? `${imports} import` : ''].filter(Boolean).join(' and ');
+  const pin = (p: Identity) => (p.r.type === 'dq_alert' ? `fqn = ${JSON.stringify(p.importedId ?? p.fqn)}` : `id = ${JSON.stringify(p.importedId ?? p.id)}`);
+  diags.push({
+    severity: 'info',
+    summary: `${what} block(s) hold the identity of ${held.length === 1 ? 'their object' : 'their objects'}: keep them, or pin the id/fqn (dqform keeps no state; without either, a later plan replaces the object)`,
+    detail: held
+      .map((p) => `${p.r.address}: ${p.importedId ? `imported ${JSON.stringify(p.importedId)}` : `moved from ${p.movedFrom}`}, or pin ${pin(p)}`)
+      .sort()
+      .join('; '),
+  });
+}
+
+/**
+ * A pinned or imported id that carries another namespace's tag belongs to that namespace's
+ * stack: declaring it here too would make two stacks fight over one object.
+ */
+function foreignTags(pre: readonly Identity[], workspace: string, namespace: string, siblings: readonly SiblingStack[], diags: Diagnostic[]): void {
+  for (const p of pre) {
+    if (p.r.type === 'dq_alert' || !(p.pinned || p.importedId)) continue;
+    const id = bareId(p.importedId ?? p.id).toLowerCase();
+    if (idOwner(id, workspace, namespace) !== 'other') continue;
+    const ns = namespaceOfId(id, workspace, siblings.map((s) => s.namespace));
+    const sib = siblings.find((s) => s.namespace === ns);
+    const theirs = sib ? `namespace "${ns}" (stack "${sib.stack}" of this app)` : 'another namespace';
+    diags.push({
+      severity: 'error',
+      summary: `${p.importedId ? 'imported' : 'pinned'} id ${JSON.stringify(id)} carries the tag of ${theirs}, not of namespace "${namespace}" (this stack): two stacks would manage one object`,
+      address: p.r.address,
+      source: p.r.source,
+      field: p.importedId ? undefined : 'id',
+      hint: `An object belongs to the namespace its id is tagged with. Manage it in ${sib ? `stack "${sib.stack}"` : 'the stack of that namespace'}, or drop the ${p.importedId ? 'import block' : 'pinned id'} so that this stack creates its own object.`,
+    });
+  }
+}
+
+/** Two stacks of one app must not share a namespace or declare the same object. */
+function sharedWithSiblings(manifest: Manifest, pre: readonly Identity[], workspace: string, siblings: readonly SiblingStack[], diags: Diagnostic[]): void {
+  const keyOf = (p: Identity) => `${p.r.type}\u0000${p.r.type === 'dq_alert' ? (p.importedId ?? p.fqn) : bareId(p.importedId ?? p.id).toLowerCase()}`;
+  const mine = new Map(pre.map((p) => [keyOf(p), p]));
+  for (const s of [...siblings].sort((a, b) => (a.stack < b.stack ? -1 : 1))) {
+    if (s.stack === manifest.stack) continue;
+    if (s.namespace === manifest.namespace) {
+      diags.push({
+        severity: 'error',
+        summary: `stacks "${manifest.stack}" and "${s.stack}" both use namespace "${manifest.namespace}": each would delete what only the other declares`,
+        hint: 'Give every stack its own namespace.',
+      });
+      continue;
+    }
+    for (const q of identitiesOf(s.manifest, workspace, [])) {
+      const p = mine.get(keyOf(q));
+      if (!p) continue;
+      const what = p.r.type === 'dq_alert' ? `alert fqn ${JSON.stringify(p.importedId ?? p.fqn)}` : `${p.r.type.replace(/^dq_/, '').replace(/_/g, ' ')} ${JSON.stringify(bareId(p.importedId ?? p.id).toLowerCase())}`;
+      diags.push({
+        severity: 'error',
+        summary: `${p.r.address} (stack "${manifest.stack}", namespace "${manifest.namespace}") and ${q.r.address} (stack "${s.stack}", namespace "${s.namespace}") declare the same ${what}: two stacks would fight over it`,
+        address: p.r.address,
+        source: p.r.source,
+        hint: 'Declare it in one stack only; in the other, drop it (removed { from, id, lifecycle { destroy = false } } leaves it in place).',
+      });
+    }
+  }
 }

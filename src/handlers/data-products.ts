@@ -1,7 +1,9 @@
 /**
  * `dq_data_product`: data products v2 (same operations as domains).
  *
- * - read: BatchGet of the given keys only, chunks of 200; soft-deleted ones are absent.
+ * - read: List, every page of {@link LIST_PAGE_SIZE}, keeping the products whose id carries the
+ *   namespace tag and the keys asked for ({@link keepForNamespace}); `keysOnly`: BatchGet of the
+ *   keys, chunks of 200. Soft-deleted ones are absent.
  * - create and update: Upsert with every field explicit (the API keeps omitted fields):
  *   description `""`, folder `""` (clears), priority `PRIORITY_UNSPECIFIED`, empty definition.
  *   Updates carry the plan's etag.
@@ -14,7 +16,7 @@ import type { DataProductWrite } from '../../schemas/governance';
 import type { Change } from '../../schemas/plan';
 import { canonicalParts } from './domains';
 import { normalise } from './normalise';
-import { afterOf, dropEmpty, GOVERNANCE_DROP, ignoreNotFound, omit, readByKeys } from './support';
+import { afterOf, dropEmpty, GOVERNANCE_DROP, ignoreNotFound, keepForNamespace, LIST_PAGE_SIZE, omit, readByKeys } from './support';
 import type { LiveObject, ReadQuery, ResourceHandler } from './types';
 
 /** The comparable form of a data product (live or desired). */
@@ -42,8 +44,9 @@ export const dataProductsHandler: ResourceHandler = {
   label: 'data product',
   prunable: false,
 
-  read(client: PlatformClient, q: ReadQuery): Promise<LiveObject[]> {
-    return readByKeys(q.keys, (ids) => client.dataProducts.batchGet(ids));
+  async read(client: PlatformClient, q: ReadQuery): Promise<LiveObject[]> {
+    if (q.keysOnly) return readByKeys(q.keys, (ids) => client.dataProducts.batchGet(ids));
+    return keepForNamespace(await client.dataProducts.list(LIST_PAGE_SIZE), q);
   },
 
   fromLive: canonicalDataProduct,

@@ -1,8 +1,11 @@
 /**
  * `dq_domain`: domains v2 (caller-chosen UUIDs, soft delete, etag guard).
  *
- * - read: BatchGet of the given keys only, chunks of 200 (`ceil(k / 200)` requests, none for
- *   no keys). Soft-deleted domains are absent.
+ * - read: List, every page of {@link LIST_PAGE_SIZE} (`ceil(n / pageSize)` requests, one for
+ *   none), keeping the domains whose id carries the namespace tag, the keys asked for, and, as
+ *   context, the domains whose parent or members are the namespace's or named by the code (what
+ *   a delete leaves dangling: {@link keepForNamespace}); `keysOnly`: BatchGet of the keys, chunks
+ *   of 200. Soft-deleted domains are absent.
  * - create and update: Upsert with every field written explicitly, because the API leaves an
  *   omitted field unchanged: description `""`, parentId `""` (detach) and an empty definition
  *   clear what code no longer declares. Updates carry the plan's etag.
@@ -11,10 +14,10 @@
  *   and lower-case; a definition without parts compares as absent.
  */
 import type { PlatformClient } from '../client';
-import type { DomainWrite } from '../../schemas/governance';
+import type { Domain, DomainWrite } from '../../schemas/governance';
 import type { Change } from '../../schemas/plan';
 import { normalise } from './normalise';
-import { afterOf, bareId, dropEmpty, GOVERNANCE_DROP, ignoreNotFound, omit, readByKeys } from './support';
+import { afterOf, bareId, dropEmpty, GOVERNANCE_DROP, ignoreNotFound, isOurs, keepForNamespace, LIST_PAGE_SIZE, omit, readByKeys } from './support';
 import type { LiveObject, ReadQuery, ResourceHandler } from './types';
 
 /** Canonical definition parts: member ids bare; used by domains and data products. */
@@ -58,8 +61,10 @@ export const domainsHandler: ResourceHandler = {
   label: 'domain',
   prunable: false,
 
-  read(client: PlatformClient, q: ReadQuery): Promise<LiveObject[]> {
-    return readByKeys(q.keys, (ids) => client.domains.batchGet(ids));
+  async read(client: PlatformClient, q: ReadQuery): Promise<LiveObject[]> {
+    if (q.keysOnly) return readByKeys(q.keys, (ids) => client.domains.batchGet(ids));
+    const related = (d: Domain) => isOurs(q, d.parentId) || (d.definition?.parts ?? []).some((p) => isOurs(q, p.domainId) || isOurs(q, p.dataproductId));
+    return keepForNamespace(await client.domains.list(LIST_PAGE_SIZE), q, related);
   },
 
   fromLive: canonicalDomain,

@@ -1,7 +1,9 @@
 /**
  * `dq_owner`: owners v1.
  *
- * - read: BatchGetOwners of the given keys only, chunks of 200.
+ * - read: ListOwners, every page of {@link LIST_PAGE_SIZE} (`ceil(n / pageSize)` requests, one
+ *   for none), keeping the owners whose id carries the namespace tag and the keys asked for
+ *   ({@link keepForNamespace}); `keysOnly`: BatchGetOwners of the keys, chunks of 200.
  * - create and update: UpsertOwner with the contacts in the presence wrapper
  *   `contacts: { contacts: [...] }`, always present (present and empty clears what code no longer
  *   declares). Updates carry the plan's etag.
@@ -14,7 +16,7 @@ import type { PlatformClient } from '../client';
 import type { OwnerWrite } from '../../schemas/governance';
 import type { Change } from '../../schemas/plan';
 import { normalise } from './normalise';
-import { afterOf, GOVERNANCE_DROP, ignoreNotFound, omit, readByKeys } from './support';
+import { afterOf, GOVERNANCE_DROP, ignoreNotFound, keepForNamespace, LIST_PAGE_SIZE, omit, readByKeys } from './support';
 import type { LiveObject, ReadQuery, ResourceHandler } from './types';
 
 /** The comparable form of an owner (live or desired). */
@@ -33,8 +35,9 @@ export const ownersHandler: ResourceHandler = {
   label: 'owner',
   prunable: false,
 
-  read(client: PlatformClient, q: ReadQuery): Promise<LiveObject[]> {
-    return readByKeys(q.keys, (ids) => client.owners.batchGetOwners(ids));
+  async read(client: PlatformClient, q: ReadQuery): Promise<LiveObject[]> {
+    if (q.keysOnly) return readByKeys(q.keys, (ids) => client.owners.batchGetOwners(ids));
+    return keepForNamespace(await client.owners.listOwners(LIST_PAGE_SIZE), q);
   },
 
   fromLive: canonicalOwner,

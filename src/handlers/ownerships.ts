@@ -1,7 +1,15 @@
 /**
  * `dq_ownership`: ownerships v1 (an owner owns a data product or a query selection).
  *
- * - read: BatchGetOwnerships of the given keys only, chunks of 200.
+ * - read: there is no workspace-wide list of ownerships, so they are found through their
+ *   owners: ListOwnerships (every page) of each owner the namespace owns or names (the owners
+ *   read before, see `readAfter`) and of each owner a declared ownership points at, 8 owners at a
+ *   time; then BatchGetOwnerships for keys asked for that no listed owner holds. Kept: the
+ *   ownerships whose id carries the namespace tag, the keys asked for, and, as context, every
+ *   other ownership of those owners (deleting an owner deletes them: the plan shows them).
+ *   Not found: an ownership of the namespace under an owner that neither the namespace owns
+ *   nor the code names any more (its owner made in the UI or by another namespace): it is not
+ *   pruned. `keysOnly`: BatchGetOwnerships of the keys, chunks of 200.
  * - create and update: UpsertOwnership POST `/api/owners/v1/{ownerId}/ownerships` with the plan's
  *   etag on updates; `alert` is always written (an empty one when code declares none, so a removed
  *   alert is cleared).
@@ -15,7 +23,9 @@ import type { PlatformClient } from '../client';
 import type { OwnershipWrite } from '../../schemas/governance';
 import type { Change } from '../../schemas/plan';
 import { normalise } from './normalise';
-import { afterOf, bareId, dropEmpty, GOVERNANCE_DROP, ignoreNotFound, omit, readByKeys } from './support';
+import { batched } from '../client/paging';
+import type { Ownership } from '../../schemas/governance';
+import { afterOf, bareId, dropEmpty, GOVERNANCE_DROP, ignoreNotFound, isNotFound, keepForNamespace, LIST_PAGE_SIZE, omit, readByKeys } from './support';
 import type { LiveObject, ReadQuery, ResourceHandler } from './types';
 
 /** The comparable form of an ownership (live or desired). */
@@ -43,8 +53,30 @@ export const ownershipsHandler: ResourceHandler = {
   label: 'ownership',
   prunable: false,
 
-  read(client: PlatformClient, q: ReadQuery): Promise<LiveObject[]> {
-    return readByKeys(q.keys, (ids) => client.owners.batchGetOwnerships(ids));
+  readAfter: ['dq_owner'],
+
+  async read(client: PlatformClient, q: ReadQuery): Promise<LiveObject[]> {
+    if (q.keysOnly) return readByKeys(q.keys, (ids) => client.owners.batchGetOwnerships(ids));
+    const owners = new Set<string>();
+    for (const o of q.before?.dq_owner ?? []) if (!o.context) owners.add(String(bareId(o.id)));
+    for (const d of q.desired ?? []) if (typeof d.ownerId === 'string' && d.ownerId) owners.add(String(bareId(d.ownerId)));
+    const listed = await batched(
+      [...owners].sort(),
+      async ([ownerId]) => {
+        try {
+          return { items: await client.owners.listOwnerships(ownerId, LIST_PAGE_SIZE) };
+        } catch (e) {
+          if (isNotFound(e)) return { items: [] }; // the owner is gone (or never existed): it holds nothing
+          throw e;
+        }
+      },
+      { limit: 1, concurrency: 8 },
+    );
+    const found = new Set(listed.items.map((o) => String(bareId(o.id))));
+    const missing = q.keys.filter((k) => !found.has(String(bareId(k))));
+    const extra = missing.length ? Object.values(await client.owners.batchGetOwnerships([...new Set(missing)].sort())) : [];
+    // every ownership of a listed owner is context at least: deleting the owner deletes it
+    return keepForNamespace<Ownership>([...listed.items, ...extra], q, (o) => owners.has(String(bareId(o.ownerId))));
   },
 
   fromLive: canonicalOwnership,

@@ -13,7 +13,7 @@ import { queryToResolverQl } from '../../schemas/resolverql';
 import type { Query } from '../../schemas/entities';
 import type { Change } from '../../schemas/plan';
 import { bare } from './normalise';
-import type { LiveObject } from './types';
+import type { LiveObject, ReadQuery } from './types';
 
 /** Page size of the prunable kinds' full-workspace lists (the emulator's maximum; servers that cap lower still page). */
 export const LIST_PAGE_SIZE = 1000;
@@ -159,4 +159,41 @@ export async function readByKeys<T extends { id: string; etag?: string; source?:
     if (v) out.push({ key, id: v.id, etag: v.etag, source: v.source, raw: v as unknown as Record<string, unknown> });
   }
   return out;
+}
+
+/**
+ * The objects of a tag-pruned kind (domains, data products, owners, ownerships) that a plan of
+ * the namespace needs, from a full list of the kind: those whose id carries the namespace tag
+ * (`q.owns`), those asked for by key (keyed as asked, like {@link readByKeys}), and, marked
+ * {@link LiveObject.context}, those `related` says a delete of the former would touch. The
+ * rest of the workspace (objects of other namespaces, made in the UI) is dropped: it is never
+ * written, and listing it in every plan would bury the changes.
+ */
+export function keepForNamespace<T extends { id: string; etag?: string; source?: string }>(
+  all: readonly T[],
+  q: Pick<ReadQuery, 'keys' | 'owns'>,
+  related: (o: T) => boolean = () => false,
+): LiveObject[] {
+  const asked = new Map<string, string>();
+  for (const k of q.keys) asked.set(String(bareId(k)), k);
+  const out: LiveObject[] = [];
+  const seen = new Set<string>();
+  for (const o of all) {
+    const id = String(bareId(o.id));
+    if (seen.has(id)) continue; // a page boundary moved under a concurrent write: keep one
+    seen.add(id);
+    const key = asked.get(id);
+    const mine = q.owns?.(o.id) ?? false;
+    if (key === undefined && !mine && !related(o)) continue;
+    const lo: LiveObject = { key: key ?? o.id, id: o.id, etag: o.etag, source: o.source, raw: o as unknown as Record<string, unknown> };
+    if (key === undefined && !mine) lo.context = true;
+    out.push(lo);
+  }
+  return out.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+}
+
+/** True when `id` (any form) is one the namespace owns or the code names: what a `related` test looks for. */
+export function isOurs(q: Pick<ReadQuery, 'owns' | 'declaredIds'>, id: unknown): boolean {
+  if (typeof id !== 'string' || id === '') return false;
+  return (q.owns?.(id) ?? false) || (q.declaredIds?.has(String(bareId(id))) ?? false);
 }

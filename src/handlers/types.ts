@@ -28,7 +28,16 @@ export interface LiveObject {
   deploymentRuleId?: string;
   /** The parsed read form. */
   raw: Record<string, unknown>;
+  /**
+   * Read only to show what a delete takes with it (an owner's ownerships made in the UI, a
+   * sub-domain of a domain the namespace owns): neither the namespace's nor asked for, so the
+   * planner never manages, deletes or lists it.
+   */
+  context?: boolean;
 }
+
+/** Live objects per kind, as {@link ResourceHandler.read} answers them. */
+export type LiveObjects = Partial<Record<ResourceType, LiveObject[]>>;
 
 export interface HandlerContext {
   workspace: string;
@@ -38,6 +47,22 @@ export interface HandlerContext {
 export interface ReadQuery extends HandlerContext {
   /** Keys (ids, or fqns for alerts) to read besides what the namespace owns. */
   keys: string[];
+  /**
+   * Read only `keys` (batch calls), not what the namespace owns: the applier's re-reads of the
+   * objects a plan writes. Kinds that list anyway may ignore it.
+   */
+  keysOnly?: boolean;
+  /** The desired configs (references resolved) of the resources of this kind the code declares. */
+  desired?: readonly Record<string, unknown>[];
+  /** Bare, lower-case ids of every object the code declares, imports or removes (all kinds). */
+  declaredIds?: ReadonlySet<string>;
+  /**
+   * True when an id carries the namespace's tag, i.e. the object belongs to the namespace (the
+   * engine's identity rule, handed down so handlers need not know it). Absent: none does.
+   */
+  owns?: (id: string) => boolean;
+  /** What the kinds in {@link ResourceHandler.readAfter} read (when they were read in the same pass). */
+  before?: LiveObjects;
 }
 
 export interface ResourceHandler {
@@ -49,10 +74,15 @@ export interface ResourceHandler {
   /** JSON pointers (in normalised form) of write-only values rendered `(sensitive)`. */
   readonly sensitive?: readonly string[];
 
+  /** Kinds whose read must finish before this one's (it finds its objects through theirs). */
+  readonly readAfter?: readonly ResourceType[];
+
   /**
    * Reads live objects with list and batch calls (chunks of 200), never one GET per object:
-   * for prunable kinds every object of the workspace (so other namespaces and UI-made ones can
-   * be reported as not managed here); for the others, the objects with the given keys.
+   * for kinds with configId every object of the workspace (so other namespaces and UI-made
+   * ones can be reported as not managed here); for the others, the objects whose id carries the
+   * namespace tag plus the given keys, and {@link LiveObject.context} objects a delete of those
+   * would take along.
    */
   read(client: PlatformClient, q: ReadQuery): Promise<LiveObject[]>;
 

@@ -160,3 +160,16 @@ it('Entity has a builder for each of the 18 identifier variants', () => {
   ];
   expect(new Set(built.map((b) => Object.keys(b)[0])).size).toBe(18);
 });
+
+it('DqStack.removed: Terraform removed blocks with lifecycle.destroy, an id when given, any dq_* kind', () => {
+  const json = one((s) => {
+    s.removed('dq_owner.old_team');
+    s.removed('dq_alert.kept', { id: 'ns.kept', destroy: false });
+    s.removed('dq_domain.legacy', { destroy: false });
+  }) as TfJson & { removed: unknown };
+  expect(json.removed).toEqual([
+    { from: 'dq_alert.kept', id: 'ns.kept', lifecycle: { destroy: false } },
+    { from: 'dq_domain.legacy', lifecycle: { destroy: false } },
+    { from: 'dq_owner.old_team', lifecycle: { destroy: true } },
+  ]);
+});

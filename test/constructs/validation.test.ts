@@ -126,9 +126,9 @@ const cases: Case[] = [
     path: 's', field: 'namespace', text: /lower-case/,
   },
   {
-    reason: 'removed() of an alert (alerts are pruned by namespace instead)',
-    build: (app) => stack(app).removed('dq_alert.old'),
-    path: 's', field: 'removed[0]', text: /type one of dq_domain/,
+    reason: 'removed() of something that is not a dq_* address',
+    build: (app) => stack(app).removed('aws_s3_bucket.old'),
+    path: 's', field: 'removed[0]', text: /type one of dq_alert/,
   },
   {
     reason: 'removed() of an address that is still declared',

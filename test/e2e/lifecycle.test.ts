@@ -1,7 +1,8 @@
 /**
  * Lifecycle per kind against a real emulator over HTTP, driven through the CLI as a user would:
  * create, plan empty, update one field (only that field shows), apply, plan empty, change it
- * behind dqform's back (drift shows it), delete (pruning or `removed`), plan empty.
+ * behind dqform's back (drift shows it), delete (removed from code: pruned by namespace), plan empty.
+ * test/e2e/pruning.test.ts checks pruning next to objects made in the UI and by other namespaces.
  */
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -51,7 +52,7 @@ interface KindCase {
   field: RegExp;
   /** A raw API change behind dqform's back. */
   tamper: (ns: string) => Promise<void>;
-  /** Declares the deletion: prunable kinds just drop it; governance kinds need `removed`. */
+  /** Declares the deletion: every kind is pruned by its namespace, so the code just drops it. */
   remove: (ns: string) => [Record<string, unknown>, Record<string, unknown>];
 }
 
@@ -129,7 +130,7 @@ const CASES: KindCase[] = [
       const o = owners.find((x) => x.title === 'Team 2')!;
       await raw.owners.upsertOwner({ id: o.id, title: 'changed' });
     },
-    remove: () => [{}, { removed: [{ from: 'dq_owner.team', lifecycle: { destroy: true } }] }],
+    remove: () => [{}, {}],
   },
   {
     kind: 'dq_domain',
@@ -142,7 +143,7 @@ const CASES: KindCase[] = [
       const d = ds.find((x) => x.name === 'Sales 2')!;
       await raw.domains.upsert({ id: d.id, description: 'edited in the UI' });
     },
-    remove: () => [{}, { removed: [{ from: 'dq_domain.d', lifecycle: { destroy: true } }] }],
+    remove: () => [{}, {}],
   },
   {
     kind: 'dq_data_product',
@@ -155,7 +156,7 @@ const CASES: KindCase[] = [
       const p = ps.find((x) => x.priority === 'PRIORITY_P1')!;
       await raw.dataProducts.upsert({ id: p.id, title: 'edited in the UI' });
     },
-    remove: () => [{}, { removed: [{ from: 'dq_data_product.p', lifecycle: { destroy: true } }] }],
+    remove: () => [{}, {}],
   },
   {
     kind: 'dq_ownership',
@@ -169,7 +170,7 @@ const CASES: KindCase[] = [
       const ownerId = deriveId('demo', ns, 'dq_owner', 'team');
       await raw.owners.upsertOwnership({ id, ownerId, selection: { query: { resolverQl: 'with_tag("x")' } } });
     },
-    remove: () => [OWNER, { removed: [{ from: 'dq_ownership.o', lifecycle: { destroy: true } }] }],
+    remove: () => [OWNER, {}],
   },
 ];
 

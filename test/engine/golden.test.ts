@@ -60,8 +60,12 @@ describe('golden coverage', () => {
     for (const a of ['create', 'update', 'replace', 'delete', 'noop', 'unmanaged'] as const) expect([a, changes.some((c) => c.action === a)]).toEqual([a, true]);
     expect(changes.some((c) => c.movedFrom)).toBe(true);
     expect(changes.some((c) => c.importedId)).toBe(true);
-    expect(changes.some((c) => c.action === 'delete' && c.reasons.includes('declared removed'))).toBe(true);
-    expect(changes.some((c) => c.action === 'delete' && c.reasons.some((r) => r.startsWith('no longer declared')))).toBe(true);
+    expect(changes.some((c) => c.action === 'delete' && c.reasons.some((r) => r.startsWith('declared removed')))).toBe(true);
+    expect(changes.some((c) => c.action === 'delete' && c.reasons.some((r) => r.includes('is no longer declared')))).toBe(true);
+    for (const t of ['dq_owner', 'dq_domain', 'dq_data_product', 'dq_ownership']) expect([t, changes.some((c) => c.type === t && c.action === 'delete' && c.address.includes('['))]).toEqual([t, true]);
+    for (const e of ['deleted', 'loses-parent', 'loses-member', 'loses-selection']) expect([e, changes.some((c) => c.effects?.cascade.some((x) => x.effect === e))]).toEqual([e, true]);
+    expect(changes.some((c) => c.action === 'unmanaged' && c.reasons.some((r) => r.includes('destroy = false')))).toBe(true);
+    expect(all.some((p) => p.diagnostics.some((d) => d.severity === 'info'))).toBe(true);
     expect(changes.some((c) => c.effects?.baselineResets.length)).toBe(true);
     expect(changes.some((c) => c.effects?.losesHistory)).toBe(true);
     expect(all.some((p) => p.diagnostics.some((d) => /preventDestroy/.test(d.summary)))).toBe(true);

@@ -139,12 +139,13 @@ describe('planner actions', () => {
     expect(p.changes.map((c) => [c.address, c.action])).toEqual([['dq_alert.renamed', 'noop']]);
   });
 
-  it('governance kinds are deleted only when declared removed', () => {
+  it('governance kinds are pruned by the namespace tag of their id; a removed block still works', () => {
     const id = deriveId(WS, NS, 'dq_owner', 'team');
     const live: LiveState = { dq_owner: [{ key: id, id, raw: { id, title: 'Team', etag: 'e1' }, etag: 'e1' }] };
-    expect(planOf(tf({}), live).changes).toEqual([]);
+    const pruned = planOf(tf({}), live);
+    expect(pruned.changes.map((c) => [c.address, c.action, c.reasons])).toEqual([[`dq_owner["${id}"]`, 'delete', ['owner "Team" is no longer declared in namespace "shop"']]]);
     const p = planOf(tf({}, { removed: [{ from: 'dq_owner.team', lifecycle: { destroy: true } }] }), live);
-    expect(p.changes.map((c) => [c.address, c.action])).toEqual([['dq_owner.team', 'delete']]);
+    expect(p.changes.map((c) => [c.address, c.action, c.reasons])).toEqual([['dq_owner.team', 'delete', ['declared removed: owner "Team"']]]);
   });
 
   it('references resolve to derived ids and order the graph', () => {
@@ -209,11 +210,12 @@ describe('review fixes: removal, pinned ids, cycles', () => {
   it('a removed declaration never deletes an object of another namespace', () => {
     const p = planOf(tf({}, { removed: [{ from: 'dq_alert.x', id: 'other.x' }] }), { dq_alert: [liveAlert('other.x', { configId: 'other' })] });
     expect(p.changes.filter((c) => c.action === 'delete')).toEqual([]);
-    expect(p.diagnostics.map((d) => d.summary).join()).toMatch(/declared removed, but the alert "other.x" is managed by namespace "other"/);
+    expect(p.diagnostics.map((d) => d.summary).join()).toMatch(/declared removed, but alert "Orders" \("other.x"\) is managed by namespace "other", not namespace "shop": dqform never deletes it/);
   });
 
   it('a removed declaration can name a pinned id; one that finds nothing says so', () => {
-    const pinned = '11111111-1111-4111-8111-111111111111';
+    // pinned to an id that carries the namespace tag (what import writes): deleted
+    const pinned = deriveId(WS, NS, 'dq_owner', 'imported_under_another_name');
     const p = planOf(tf({}, { removed: [{ from: 'dq_owner.pinned_team', id: `owner-${pinned.toUpperCase()}` }] }), ownerLive(pinned));
     expect(p.changes.map((c) => [c.address, c.action, c.id])).toEqual([['dq_owner.pinned_team', 'delete', pinned]]);
     const none = planOf(tf({}, { removed: [{ from: 'dq_owner.gone' }] }), {});

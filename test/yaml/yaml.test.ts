@@ -139,3 +139,27 @@ describe('CLI with a YAML workspace', () => {
     expect(r.err).not.toMatch(/\n\s+at .*\.ts:\d+/);
   });
 });
+
+describe('removed entries', () => {
+  it('take destroy: false (stop managing, leave in place) like Terraform JSON lifecycle.destroy', () => {
+    const yaml = 'namespace: a\nremoved:\n  - dq_owner.gone\n  - { from: dq_domain.kept, destroy: false }\n  - { from: dq_owner.pinned, id: 5eed0000-0000-4000-8000-000000000e7a }\n';
+    const fromYaml = manifestFromYaml(yaml, { file: 'w.yaml' });
+    const fromTf = manifestFromTerraformJson(
+      {
+        provider: { dq: [{ namespace: 'a' }] },
+        removed: [
+          { from: 'dq_owner.gone', lifecycle: { destroy: true } },
+          { from: 'dq_domain.kept', lifecycle: { destroy: false } },
+          { from: 'dq_owner.pinned', id: '5eed0000-0000-4000-8000-000000000e7a' },
+        ],
+      },
+      { stack: 'a' },
+    );
+    expect(fromYaml.removed).toEqual([
+      { from: 'dq_owner.gone', destroy: true },
+      { from: 'dq_domain.kept', destroy: false },
+      { from: 'dq_owner.pinned', destroy: true, id: '5eed0000-0000-4000-8000-000000000e7a' },
+    ]);
+    expect(fromTf.removed).toEqual(fromYaml.removed);
+  });
+});

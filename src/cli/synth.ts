@@ -1,0 +1,180 @@
+/**
+ * Running the CDKTF app (`dqform synth`, and the synth that plan, apply, drift and validate do
+ * first when the app changed since `cdktf.out` was written) and turning its failures into
+ * diagnostics a user can act on.
+ *
+ * "The app's files", whose modification times decide whether `cdktf.out` is stale, are: every
+ * file under the directory holding `cdktf.json` (the app directory, searched recursively) whose
+ * name ends in .ts, .tsx, .mts, .cts, .js, .jsx, .mjs or .cjs, plus `cdktf.json`, `package.json`,
+ * the lockfiles (`package-lock.json`, `npm-shrinkwrap.json`, `yarn.lock`, `pnpm-lock.yaml`) and
+ * `tsconfig*.json`, skipping `node_modules`, the synth output directory and every entry whose name
+ * starts with a dot (.git, .gen). Data files the app reads (JSON, YAML, CSV) and code outside the
+ * app directory are not looked at: after changing only those, run `dqform synth`. Plan files
+ * (`plan --out plan.json`) written into the app directory never make the output stale.
+ *
+ * The output is stale when the newest app file is newer than the oldest
+ * `<out>/stacks/<stack>/cdk.tf.json`, or when there is none.
+ */
+import { spawnSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { redact } from '../client';
+
+/** A directory's CDKTF app configuration (`cdktf.json`). */
+export interface CdktfApp {
+  /** The app directory (where cdktf.json is). */
+  dir: string;
+  /** The command that runs the app; undefined when cdktf.json has none. */
+  app: string | undefined;
+  /** The synth output directory, absolute (cdktf.json "output", default cdktf.out). */
+  output: string;
+}
+
+/** Reads `<dir>/cdktf.json`; undefined when there is none. @throws Error naming the file when it is not JSON. */
+export function readCdktfApp(dir: string): CdktfApp | undefined {
+  const file = path.join(dir, 'cdktf.json');
+  let text: string;
+  try {
+    text = fs.readFileSync(file, 'utf8');
+  } catch {
+    return undefined;
+  }
+  let cfg: { app?: unknown; output?: unknown };
+  try {
+    cfg = JSON.parse(text) as typeof cfg;
+  } catch (e) {
+    throw new SynthSetupError(`cdktf.json is not valid JSON: ${(e as Error).message}`, 'Fix cdktf.json; it names the app ("app": "npx tsx main.ts").');
+  }
+  const app = typeof cfg.app === 'string' && cfg.app.trim() !== '' ? cfg.app : undefined;
+  const output = path.resolve(dir, typeof cfg.output === 'string' && cfg.output !== '' ? cfg.output : 'cdktf.out');
+  return { dir, app, output };
+}
+
+/** A problem with the app's setup (not with the app's code). */
+export class SynthSetupError extends Error {
+  constructor(
+    message: string,
+    readonly hint: string,
+  ) {
+    super(message);
+    this.name = 'SynthSetupError';
+  }
+}
+
+const SOURCE_EXTENSIONS = new Set(['.ts', '.tsx', '.mts', '.cts', '.js', '.jsx', '.mjs', '.cjs']);
+const CONFIG_FILES = new Set(['cdktf.json', 'package.json', 'package-lock.json', 'npm-shrinkwrap.json', 'yarn.lock', 'pnpm-lock.yaml']);
+const isAppFile = (name: string) => SOURCE_EXTENSIONS.has(path.extname(name)) || CONFIG_FILES.has(name) || /^tsconfig(\..+)?\.json$/.test(name);
+
+/** The most recently modified app file (see the module comment for which files count). */
+export function newestAppFile(appDir: string, outDir: string): { file: string; mtimeMs: number } | undefined {
+  let best: { file: string; mtimeMs: number } | undefined;
+  const skip = path.resolve(outDir);
+  const walk = (dir: string): void => {
+    let entries: fs.Dirent[];
+    try {
+      entries = fs.readdirSync(dir, { withFileTypes: true });
+    } catch {
+      return;
+    }
+    for (const e of entries) {
+      if (e.name.startsWith('.') || e.name === 'node_modules') continue;
+      const p = path.join(dir, e.name);
+      if (e.isDirectory()) {
+        if (p !== skip) walk(p);
+      } else if (e.isFile() && isAppFile(e.name)) {
+        const mtimeMs = fs.statSync(p).mtimeMs;
+        if (!best || mtimeMs > best.mtimeMs) best = { file: p, mtimeMs };
+      }
+    }
+  };
+  walk(appDir);
+  return best;
+}
+
+/** The stacks synthesised in `outDir` (names of `stacks/<name>/cdk.tf.json`), sorted. */
+export function synthesisedStacks(outDir: string): string[] {
+  const stacksDir = path.join(outDir, 'stacks');
+  let names: string[];
+  try {
+    names = fs.readdirSync(stacksDir);
+  } catch {
+    return [];
+  }
+  return names.filter((n) => fs.existsSync(path.join(stacksDir, n, 'cdk.tf.json'))).sort();
+}
+
+/** When `outDir` was synthesised: the oldest stack file's mtime, or undefined when there is none. */
+export function synthesisedAt(outDir: string): number | undefined {
+  const times = synthesisedStacks(outDir).map((s) => fs.statSync(path.join(outDir, 'stacks', s, 'cdk.tf.json')).mtimeMs);
+  return times.length ? Math.min(...times) : undefined;
+}
+
+/** Whether `outDir` reflects the app: `why` says what is newer (or missing) when it does not. */
+export function staleness(app: CdktfApp, outDir: string, cwd: string): { stale: false } | { stale: true; missing: boolean; why: string } {
+  const at = synthesisedAt(outDir);
+  const shown = (p: string) => path.relative(cwd, p) || '.';
+  if (at === undefined) return { stale: true, missing: true, why: `there is no synth output in ${shown(outDir)}` };
+  const newest = newestAppFile(app.dir, outDir);
+  if (newest && newest.mtimeMs > at) return { stale: true, missing: false, why: `${shown(newest.file)} is newer than ${shown(outDir)}` };
+  return { stale: false };
+}
+
+/** Environment variables that never reach the app: credentials stay with dqform. */
+const WITHHELD = ['DQ_CLIENT_ID', 'DQ_CLIENT_SECRET'];
+
+/** What running the app gave. */
+export type SynthResult =
+  | { ok: true }
+  /** The app ran and failed; `lines` are what to tell the user. */
+  | { ok: false; ran: true; lines: string[] }
+  /** The app could not be started (command not found). */
+  | { ok: false; ran: false; lines: string[] };
+
+/**
+ * Runs `app` in `cwd` with `CDKTF_OUTDIR=outDir`. The app's stdout goes to `onStdout`; a
+ * failure's stderr becomes {@link synthFailureLines}. Credentials are not passed to the app.
+ */
+export function runApp(app: string, cwd: string, outDir: string, env: NodeJS.ProcessEnv, onStdout: (s: string) => void): SynthResult {
+  const childEnv: NodeJS.ProcessEnv = { ...env, CDKTF_OUTDIR: outDir, CHECKPOINT_DISABLE: '1' };
+  for (const k of WITHHELD) delete childEnv[k];
+  const r = spawnSync(app, { cwd, shell: true, encoding: 'utf8', env: childEnv, maxBuffer: 64 * 1024 * 1024 });
+  if (r.stdout && r.stdout.trim() !== '') onStdout(r.stdout.trimEnd());
+  if (r.status === 0) return { ok: true };
+  const stderr = redact(r.stderr ?? '');
+  // 127: the shell found no such command.
+  if (r.error || r.status === 127) return { ok: false, ran: false, lines: [`cannot run the app (${app}): ${r.error?.message ?? stderr.trim().split('\n').pop() ?? 'command not found'}`] };
+  return { ok: false, ran: true, lines: synthFailureLines(app, r.status, stderr) };
+}
+
+/**
+ * A failed synth as a user should see it. Construct validation errors (cdktf's "Validation
+ * failed with the following errors") become one diagnostic each, naming the construct path and
+ * the field, without cdktf's stack trace and its "skipValidation" advice (skipping validation
+ * would only move the error to plan). Any other failure is the app's own error: its message and
+ * the frames in the user's code, without frames inside node_modules or Node itself.
+ */
+export function synthFailureLines(app: string, status: number | null, stderr: string): string[] {
+  const validation = /Validation failed with the following errors:\n([\s\S]*?)(?:\n\s*\n|\nIf you wish to ignore|$)/.exec(stderr);
+  if (validation) {
+    const found = validation[1]
+      .split('\n')
+      .map((l) => l.trim())
+      .filter((l) => l !== '')
+      .map((l) => l.replace(/^\[[^\]]*\]\s*/, ''));
+    const out = [`Error: the app's constructs are invalid: ${found.length} error(s); nothing was synthesised.`];
+    for (const f of found) {
+      const [what, fix] = f.split(/\. Fix: /, 2);
+      out.push(`  ${what}`);
+      if (fix) out.push(`    Fix: ${fix}`);
+    }
+    out.push('  Correct the constructs named above and run dqform synth again.');
+    return out;
+  }
+  const kept = stderr
+    .split('\n')
+    .filter((l) => !/^\s+at .*(node_modules[\\/]|node:internal|\(node:)/.test(l) && !/^Node\.js v\d+/.test(l))
+    .join('\n')
+    .replace(/\n(\s*\n)+/g, '\n\n')
+    .trim();
+  return [`Error: the app failed (${app}), exit ${status}:`, ...(kept ? kept.split('\n').map((l) => `  ${l}`) : [])];
+}

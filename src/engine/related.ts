@@ -1,0 +1,141 @@
+/**
+ * What the plan says about live objects beyond their fields, computed from live state only
+ * (pure): who manages an object ({@link managedBy}), its human name ({@link displayName}), and
+ * what the platform does to other objects when one is deleted ({@link cascadeOf}): an owner's
+ * ownerships are deleted with it (made in the UI or not), a domain's sub-domains lose their
+ * parent, domains lose a deleted member, ownerships and product rules lose the data product
+ * they select.
+ */
+import type { ResourceType } from '../../schemas/manifest';
+import { PRUNABLE_TYPES } from '../../schemas/manifest';
+import { Effects, type Cascade } from '../../schemas/plan';
+import type { LiveObject } from '../handlers/types';
+import { bareId, idOwner, namespaceOfId } from './identity';
+
+type LiveState = Partial<Record<ResourceType, LiveObject[]>>;
+type Json = Record<string, unknown>;
+
+const LABEL: Record<ResourceType, string> = {
+  dq_owner: 'owner',
+  dq_domain: 'domain',
+  dq_data_product: 'data product',
+  dq_ownership: 'ownership',
+  dq_alert: 'alert',
+  dq_monitor_deployment_rule: 'monitor deployment rule',
+  dq_sql_test: 'SQL test',
+  dq_sql_test_deployment_rule: 'SQL-test deployment rule',
+};
+
+const norm = (id: unknown): string => (typeof id === 'string' ? bareId(id).toLowerCase() : '');
+
+/** Context for names and owners: the namespace, and the live objects by kind and bare id. */
+export class LiveIndex {
+  private readonly byId = new Map<string, LiveObject>();
+  /** Namespaces known by name (configIds seen live, sibling stacks): to name the tag an id carries. */
+  readonly knownNamespaces: string[];
+
+  constructor(
+    readonly live: LiveState,
+    readonly workspace: string,
+    readonly namespace: string,
+    extraNamespaces: readonly string[] = [],
+  ) {
+    const names = new Set(extraNamespaces);
+    for (const [type, objs] of Object.entries(live) as [ResourceType, LiveObject[]][]) {
+      for (const o of objs ?? []) {
+        this.byId.set(`${type}\u0000${norm(o.id)}`, o);
+        if (o.configId) names.add(o.configId);
+      }
+    }
+    names.delete(namespace);
+    this.knownNamespaces = [...names].sort();
+  }
+
+  get(type: ResourceType, id: unknown): LiveObject | undefined {
+    return this.byId.get(`${type}\u0000${norm(id)}`);
+  }
+
+  /**
+   * Who manages a live object, as the plan says it: `this namespace`, `namespace "x"`, `another
+   * namespace` (a tag of a namespace not known here) or `made in the UI` (kinds with configId:
+   * none; the others: an id without a namespace tag, which a pinned or adopted id also is).
+   */
+  managedBy(type: ResourceType, o: LiveObject): string {
+    if (PRUNABLE_TYPES.includes(type)) {
+      if (o.configId === this.namespace) return 'this namespace';
+      if (o.configId) return `namespace "${o.configId}"`;
+      return 'made in the UI';
+    }
+    const owner = idOwner(o.id, this.workspace, this.namespace);
+    if (owner === 'namespace') return 'this namespace';
+    if (owner === 'none') return 'made in the UI';
+    const ns = namespaceOfId(o.id, this.workspace, this.knownNamespaces);
+    return ns ? `namespace "${ns}"` : 'another namespace';
+  }
+
+  /** The object's name as a user knows it: `owner "Data team"`, `ownership of "Data team" over data product "Orders"`. */
+  displayName(type: ResourceType, raw: Json): string {
+    if (type === 'dq_ownership') {
+      const owner = this.get('dq_owner', raw.ownerId);
+      return `ownership of ${owner ? JSON.stringify(String(owner.raw.title ?? '')) : `owner ${String(raw.ownerId ?? '?')}`} over ${this.selectionName(raw)}`;
+    }
+    const name = raw.title ?? raw.name;
+    return `${LABEL[type]} ${JSON.stringify(typeof name === 'string' ? name : String(raw.id ?? raw.fqn ?? ''))}`;
+  }
+
+  /** What an ownership selects: `data product "Orders"` or its ResolverQL. */
+  selectionName(raw: Json): string {
+    const sel = (raw.selection ?? {}) as Json;
+    if (typeof sel.dataproductId === 'string') {
+      const p = this.get('dq_data_product', sel.dataproductId);
+      return p ? `data product ${JSON.stringify(String(p.raw.title ?? ''))}` : `data product ${sel.dataproductId}`;
+    }
+    const q = (sel.query ?? {}) as Json;
+    const ql = q.renderedResolverQl ?? q.resolverQl;
+    return typeof ql === 'string' && ql ? ql : 'a query';
+  }
+}
+
+/**
+ * The cascade of deleting the object `id` of `type`: the live objects the platform deletes or
+ * leaves dangling with it, sorted (effect, type, name, id). `deleted` holds `<type>\0<bare id>`
+ * of every object the plan deletes, to mark them `alsoDeleted`. Kinds without a cascade: [].
+ */
+export function cascadeOf(type: ResourceType, id: string, ix: LiveIndex, deleted: ReadonlySet<string>): Cascade[] {
+  const target = norm(id);
+  const out: Cascade[] = [];
+  const add = (effect: Cascade['effect'], t: ResourceType, o: LiveObject, name: string) => {
+    if (t === type && norm(o.id) === target) return;
+    out.push({ effect, type: t, id: o.id, name, managedBy: ix.managedBy(t, o), alsoDeleted: deleted.has(`${t}\u0000${norm(o.id)}`) });
+  };
+  const objs = (t: ResourceType) => ix.live[t] ?? [];
+  const parts = (o: LiveObject) => (((o.raw.definition as Json | undefined)?.parts ?? []) as Json[]);
+  if (type === 'dq_owner') {
+    for (const o of objs('dq_ownership')) if (norm(o.raw.ownerId) === target) add('deleted', 'dq_ownership', o, `ownership over ${ix.selectionName(o.raw)}`);
+  }
+  if (type === 'dq_domain') {
+    for (const d of objs('dq_domain')) {
+      if (norm(d.raw.parentId) === target) add('loses-parent', 'dq_domain', d, ix.displayName('dq_domain', d.raw));
+      if (parts(d).some((p) => norm(p.domainId) === target)) add('loses-member', 'dq_domain', d, ix.displayName('dq_domain', d.raw));
+    }
+  }
+  if (type === 'dq_data_product') {
+    for (const o of objs('dq_ownership')) if (norm((o.raw.selection as Json | undefined)?.dataproductId) === target) add('loses-selection', 'dq_ownership', o, ix.displayName('dq_ownership', o.raw));
+    for (const d of objs('dq_domain')) if (parts(d).some((p) => norm(p.dataproductId) === target)) add('loses-member', 'dq_domain', d, ix.displayName('dq_domain', d.raw));
+    for (const r of objs('dq_monitor_deployment_rule')) {
+      if (norm((r.raw.productConfig as Json | undefined)?.productId) === target) add('loses-selection', 'dq_monitor_deployment_rule', r, ix.displayName('dq_monitor_deployment_rule', r.raw));
+    }
+  }
+  const key = (c: Cascade) => [c.effect, c.type, c.name, c.id];
+  return out.sort((a, b) => {
+    const ka = key(a);
+    const kb = key(b);
+    for (let i = 0; i < ka.length; i++) if (ka[i] !== kb[i]) return ka[i] < kb[i] ? -1 : 1;
+    return 0;
+  });
+}
+
+/** The {@link Effects} of a cascade (undefined when nothing goes with the delete). */
+export function cascadeEffects(cascade: Cascade[]): Effects | undefined {
+  return cascade.length ? Effects.parse({ source: 'cascade', cascade }) : undefined;
+}

@@ -1,0 +1,233 @@
+/**
+ * Synth, spawned as a user would: plan/apply/drift/validate synthesise first when the app's
+ * files are newer than cdktf.out (and only then), warn when they cannot or --no-synth is given,
+ * never pass the credentials to the app, and show construct validation errors by construct path
+ * without cdktf's stack trace or its "skipValidation" advice.
+ */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { SCOPES } from '../../schemas/common';
+import { startEmulator } from '../../src/emulator';
+import { synthFailureLines } from '../../src/cli/synth';
+import { dqform, ROOT, STACK_FRAME, Workspace, type Run } from './helpers';
+
+type Emu = Awaited<ReturnType<typeof startEmulator>>;
+let emu: Emu;
+const SECRET = 'synth-S3cret-c0ffee';
+const workspaces: Workspace[] = [];
+
+beforeAll(async () => {
+  emu = await startEmulator({ port: 0, seed: 'demo' });
+  emu.app.addCredential('synth-writer', SECRET, SCOPES);
+});
+afterAll(async () => {
+  await emu.close();
+  for (const w of workspaces) w.remove();
+});
+
+/**
+ * A CDKTF "app" in plain JavaScript (any command is an app to cdktf.json): it writes the stacks
+ * listed in stacks.json to $CDKTF_OUTDIR, counts its runs in runs.log, records which credentials
+ * it saw in env.json, and fails when fail.txt exists (with its content on stderr).
+ */
+const APP = `
+const fs = require('fs'), path = require('path');
+fs.appendFileSync('runs.log', 'run\\n');
+fs.writeFileSync('env.json', JSON.stringify({ id: 'DQ_CLIENT_ID' in process.env, secret: 'DQ_CLIENT_SECRET' in process.env, base: 'DQ_BASE_URL' in process.env }));
+if (fs.existsSync('fail.txt')) { console.error(fs.readFileSync('fail.txt', 'utf8')); process.exit(3); }
+const stacks = JSON.parse(fs.readFileSync('stacks.json', 'utf8'));
+for (const [ns, resources] of Object.entries(stacks)) {
+  const dir = path.join(process.env.CDKTF_OUTDIR, 'stacks', ns);
+  fs.mkdirSync(dir, { recursive: true });
+  fs.writeFileSync(path.join(dir, 'cdk.tf.json'), JSON.stringify({ provider: { dq: [{ namespace: ns }] }, resource: resources }));
+}
+console.log('app: synthesised ' + Object.keys(stacks).join(', '));
+`;
+
+const sqlTest = (name: string) => ({ name, platform: { warehouse_account: { account: 'acme-retail', database: 'wh-prod' } }, recurrence_rule: 'FREQ=DAILY', sql_expression: 'select 1' });
+
+function appWorkspace(stacks: Record<string, unknown>, cdktf: Record<string, unknown> = { app: 'node app.js' }): Workspace {
+  const ws = new Workspace();
+  workspaces.push(ws);
+  fs.writeFileSync(ws.path('app.js'), APP);
+  fs.writeFileSync(ws.path('cdktf.json'), JSON.stringify(cdktf));
+  fs.writeFileSync(ws.path('stacks.json'), JSON.stringify(stacks));
+  return ws;
+}
+
+const runs = (ws: Workspace) => (fs.existsSync(ws.path('runs.log')) ? fs.readFileSync(ws.path('runs.log'), 'utf8').split('\n').filter(Boolean).length : 0);
+/** Makes `file` newer than anything synth wrote (a minute in the future). */
+const touchFuture = (file: string) => fs.utimesSync(file, new Date(), new Date(Date.now() + 60_000));
+
+function cli(ws: Workspace, args: string[], env: Record<string, string | undefined> = {}): Promise<Run> {
+  return dqform(args, { cwd: ws.dir, env: { DQ_BASE_URL: emu.url, DQ_CLIENT_ID: 'synth-writer', DQ_CLIENT_SECRET: SECRET, ...env } });
+}
+
+describe('plan, apply, drift and validate synthesise first when the app is newer than cdktf.out', () => {
+  it('no cdktf.out yet: plan synthesises, then plans; the app output goes to stderr so --json stays one JSON document', async () => {
+    const ws = appWorkspace({ 'synth-first': { dq_sql_test: { t: sqlTest('T') } } });
+    const r = await cli(ws, ['plan', '--json']);
+    expect(r.code).toBe(0);
+    expect(r.err).toMatch(/there is no synth output in cdktf\.out: running dqform synth first \(--no-synth skips this\)/);
+    expect(r.err).toMatch(/app: synthesised synth-first/);
+    expect(JSON.parse(r.out)).toMatchObject({ stack: 'synth-first', summary: { add: 1 } });
+    expect(runs(ws)).toBe(1);
+  });
+
+  it('fresh output: the app is not run; a changed app file: it is run again, and the plan shows the change', async () => {
+    const ws = appWorkspace({ 'synth-fresh': { dq_sql_test: { t: sqlTest('T') } } });
+    expect((await cli(ws, ['synth'])).code).toBe(0);
+    expect(runs(ws)).toBe(1);
+    const [plan, drift, validate] = await Promise.all([cli(ws, ['plan']), cli(ws, ['drift']), cli(ws, ['validate'])]);
+    expect(plan.out).toMatch(/Plan: 1 to add/);
+    expect(drift.code).toBe(2);
+    expect(validate.code).toBe(0);
+    for (const r of [plan, drift, validate]) expect(r.err).not.toMatch(/running dqform synth first/);
+    expect(runs(ws)).toBe(1);
+
+    // The code changes (two tests now) and app.js is newer than cdktf.out.
+    fs.writeFileSync(ws.path('stacks.json'), JSON.stringify({ 'synth-fresh': { dq_sql_test: { t: sqlTest('T'), u: sqlTest('U') } } }));
+    touchFuture(ws.path('app.js'));
+    const again = await cli(ws, ['plan']);
+    expect(again.err).toMatch(/app\.js is newer than cdktf\.out: running dqform synth first/);
+    expect(again.out).toMatch(/Plan: 2 to add/);
+    expect(runs(ws)).toBe(2);
+  });
+
+  it('apply (no plan file) and drift synthesise too; apply PLANFILE never runs the app', async () => {
+    const ws = appWorkspace({ 'synth-apply': { dq_sql_test: { t: sqlTest('T') } } });
+    const applied = await cli(ws, ['apply', '--auto-approve']);
+    expect(applied.out).toMatch(/Apply complete: 1 applied/);
+    expect(runs(ws)).toBe(1);
+    expect((await cli(ws, ['plan', '--out', 'plan.json'])).code).toBe(0);
+    touchFuture(ws.path('app.js'));
+    const drift = await cli(ws, ['drift']);
+    expect(drift.err).toMatch(/running dqform synth first/);
+    expect(drift.code).toBe(0);
+    expect(runs(ws)).toBe(2);
+    touchFuture(ws.path('cdktf.json'));
+    fs.utimesSync(ws.path('app.js'), new Date(), new Date(Date.now() + 120_000));
+    const saved = await cli(ws, ['apply', 'plan.json']);
+    expect(saved.err).not.toMatch(/synth/);
+    expect(runs(ws)).toBe(2);
+  });
+
+  it('what counts as the app: source files and cdktf.json/package.json/tsconfig, not node_modules, dot-directories, plan files or the output', async () => {
+    const ws = appWorkspace({ 'synth-which': {} });
+    expect((await cli(ws, ['synth'])).code).toBe(0);
+    const noise = ['plan.json', 'plan.md', 'node_modules/dep/index.js', '.git/HEAD.js', 'cdktf.out/extra.js', 'notes.txt'];
+    for (const f of noise) {
+      fs.mkdirSync(path.dirname(ws.path(f)), { recursive: true });
+      fs.writeFileSync(ws.path(f), '{}');
+      touchFuture(ws.path(f));
+    }
+    expect((await cli(ws, ['validate'])).err).not.toMatch(/synth/);
+    expect(runs(ws)).toBe(1);
+    for (const [i, f] of ['lib/stack.ts', 'package.json', 'tsconfig.build.json'].entries()) {
+      fs.mkdirSync(path.dirname(ws.path(f)), { recursive: true });
+      fs.writeFileSync(ws.path(f), '{}');
+      fs.utimesSync(ws.path(f), new Date(), new Date(Date.now() + 60_000 * (i + 2)));
+      const r = await cli(ws, ['validate']);
+      expect(r.err).toContain(`${f} is newer than cdktf.out: running dqform synth first`);
+      expect(runs(ws)).toBe(i + 2);
+    }
+  });
+
+  it('cdktf.json "output" is where synth writes and plan reads', async () => {
+    const ws = appWorkspace({ 'synth-output': { dq_sql_test: { t: sqlTest('T') } } }, { app: 'node app.js', output: 'build/out' });
+    const r = await cli(ws, ['plan']);
+    expect(r.err).toMatch(/there is no synth output in build\/out: running dqform synth first/);
+    expect(r.out).toMatch(/Plan: 1 to add/);
+    expect(fs.existsSync(ws.path('build', 'out', 'stacks', 'synth-output', 'cdk.tf.json'))).toBe(true);
+  });
+});
+
+describe('when synth cannot or should not run', () => {
+  it('--no-synth: the app is not run; a stale output is used with a warning saying so', async () => {
+    const ws = appWorkspace({ 'synth-skip': { dq_sql_test: { t: sqlTest('T') } } });
+    expect((await cli(ws, ['synth'])).code).toBe(0);
+    touchFuture(ws.path('app.js'));
+    const r = await cli(ws, ['plan', '--no-synth']);
+    expect(r.code).toBe(0);
+    expect(r.out).toMatch(/Plan: 1 to add/);
+    expect(r.err).toMatch(/Warning: app\.js is newer than cdktf\.out, and --no-synth was given: using the synth output as it is, which may not match the code/);
+    expect(runs(ws)).toBe(1);
+  });
+
+  it('an app that cannot be run (command not found): a warning that the output is stale, and the plan of the old output', async () => {
+    const ws = appWorkspace({ 'synth-norun': { dq_sql_test: { t: sqlTest('T') } } });
+    expect((await cli(ws, ['synth'])).code).toBe(0);
+    fs.writeFileSync(ws.path('cdktf.json'), JSON.stringify({ app: 'dqform-test-no-such-command-7f2 main.ts' }));
+    touchFuture(ws.path('cdktf.json'));
+    const r = await cli(ws, ['plan']);
+    expect(r.code).toBe(0);
+    expect(r.err).toMatch(/Warning: cannot run the app \(dqform-test-no-such-command-7f2 main\.ts\)/);
+    expect(r.err).toMatch(/Warning: cdktf\.json is newer than cdktf\.out, and the app cannot be run: using the synth output as it is/);
+    expect(r.out).toMatch(/Plan: 1 to add/);
+  });
+
+  it('an app that fails: plan exits 1 with the app error and plans nothing', async () => {
+    const ws = appWorkspace({ 'synth-fails': { dq_sql_test: { t: sqlTest('T') } } });
+    fs.writeFileSync(ws.path('fail.txt'), 'main.ts(3,7): error TS2304: Cannot find name "Alrt".');
+    const r = await cli(ws, ['plan', '--detailed-exitcode']);
+    expect(r.code).toBe(1);
+    expect(r.err).toMatch(/Error: the app failed \(node app\.js\), exit 3:\n {2}main\.ts\(3,7\): error TS2304/);
+    expect(r.out).toBe('');
+  });
+});
+
+it('the app never sees DQ_CLIENT_ID or DQ_CLIENT_SECRET (dqform synth and the synth before plan)', async () => {
+  const ws = appWorkspace({ 'synth-env': {} });
+  for (const args of [['synth'], ['plan']]) {
+    fs.rmSync(ws.path('env.json'), { force: true });
+    fs.rmSync(ws.path('cdktf.out'), { recursive: true, force: true });
+    const r = await cli(ws, args);
+    expect(r.code).toBe(0);
+    expect(JSON.parse(fs.readFileSync(ws.path('env.json'), 'utf8'))).toEqual({ id: false, secret: false, base: true });
+  }
+});
+
+describe('construct validation errors', () => {
+  // A real CDKTF app with two invalid constructs, run by tsx as `npx tsx main.ts` would.
+  const MAIN = `
+import { App } from '${path.join(ROOT, 'node_modules', 'cdktf').replace(/\\/g, '/')}';
+import { Alert, DqStack, Query, SqlTest, Target } from '${path.join(ROOT, 'constructs').replace(/\\/g, '/')}';
+const app = new App();
+const stack = new DqStack(app, 'shop', { namespace: 'shop' });
+new Alert(stack, 'orders', { name: '', issueLifecycle: { trigger: Query.withType('table'), targets: [Target.slack('#dq')], settings: { severities: ['ALERT_SEVERITY_ERROR'] } } });
+new SqlTest(stack, 'nulls', { name: 'Nulls', platform: { warehouseAccount: { account: 'a', database: 'd' } }, recurrenceRule: 'FREQ=SOMETIMES', sqlExpression: 'select 1' });
+app.synth();
+`;
+
+  it('dqform synth and plan name the construct path and field, with no stack trace and no skipValidation advice', async () => {
+    const ws = new Workspace();
+    workspaces.push(ws);
+    fs.writeFileSync(ws.path('main.ts'), MAIN);
+    fs.writeFileSync(ws.path('cdktf.json'), JSON.stringify({ app: `${JSON.stringify(process.execPath)} ${JSON.stringify(path.join(ROOT, 'node_modules', 'tsx', 'dist', 'cli.mjs'))} main.ts` }));
+    const [synth, plan] = await Promise.all([cli(ws, ['synth']), cli(ws, ['plan'])]);
+    for (const r of [synth, plan]) {
+      expect(r.code).toBe(1);
+      expect(r.err).toMatch(/Error: the app's constructs are invalid: 2 error\(s\); nothing was synthesised\./);
+      expect(r.err).toMatch(/^ {2}shop\/orders: name: .*\n {4}Fix: give name at least 1 character/m);
+      expect(r.err).toMatch(/^ {2}shop\/nulls: recurrenceRule: .*FREQ=SOMETIMES/m);
+      expect(r.err).not.toMatch(STACK_FRAME);
+      expect(r.err).not.toMatch(/skipValidation/);
+      expect(r.err).not.toMatch(/node_modules/);
+    }
+  }, 60_000);
+
+  it.each([
+    [
+      'cdktf validation block',
+      "Error: Validation failed with the following errors:\n  [s] s/a: name: Too small. Fix: give name at least 1 character(s)\n  [s] s/b: x: bad\n\nIf you wish to ignore these validations, pass 'skipValidation: true' to your App configuration.\n\n    at stackValidationFailure (/x/node_modules/cdktf/lib/errors.ts:216:3)",
+      ["Error: the app's constructs are invalid: 2 error(s); nothing was synthesised.", '  s/a: name: Too small', '    Fix: give name at least 1 character(s)', '  s/b: x: bad', '  Correct the constructs named above and run dqform synth again.'],
+    ],
+    [
+      "the app's own error keeps the user's frames only",
+      'TypeError: boom\n    at main (/app/main.ts:3:1)\n    at Module._compile (node:internal/modules/cjs/loader:1521:14)\n    at x (/app/node_modules/tsx/dist/a.cjs:1:1)\n\nNode.js v20.20.2',
+      ['Error: the app failed (app), exit 1:', '  TypeError: boom', '      at main (/app/main.ts:3:1)'],
+    ],
+  ])('synthFailureLines: %s', (_why, stderr, expected) => {
+    expect(synthFailureLines('app', 1, stderr)).toEqual(expected);
+  });
+});
