@@ -207,6 +207,17 @@ describe('faults on the gRPC port: retried like REST, then "effects unknown", ne
     }
   });
 
+  test('RESOURCE_EXHAUSTED with RetryInfo: waits what the server asked (as REST honours Retry-After), then answered', async () => {
+    emu.app.faults.set({ rules: [{ type: 'rateLimit', retryAfterSeconds: 2, method: 'GRPC', count: 1 }] });
+    const { c, sleeps } = make('grpc');
+    try {
+      await c.deploymentRules.deployOverview(plainRule as never);
+      expect(sleeps).toEqual([2000]);
+    } finally {
+      await c.close();
+    }
+  });
+
   test('UNAVAILABLE every time: UnavailableError after the policy\'s attempts; the handler says "effects unknown"', async () => {
     emu.app.faults.set({ rules: [{ type: 'unavailable', method: 'GRPC' }] });
     const { c, sleeps } = make('auto', { retry: { maxAttempts: 3 } });
