@@ -34,6 +34,8 @@ export {
   type SqlTestRuleSettingsProps,
 } from './resources';
 export { Contact, Entity, OwnerTarget, Query, QueryExpr, Target, type QueryInput, type TargetInput } from './helpers';
+/** cdktf's App, so that generated code needs only 'dqform' (and uses dqform's copy of cdktf). */
+export { App } from 'cdktf';
 export { collectDiagnostics, cronProblem, formatDiagnostic, rruleProblem, validateApp, type Diagnostic } from './validation';
 /** The generated L1 bindings (one namespace per resource type, plus `provider`). */
 export * as l1 from './generated';

@@ -104,6 +104,8 @@ export interface ImportOptions {
   adopt?: boolean;
   constructsModule?: string;
   stack?: string;
+  /** Overwrite `out` when it exists. */
+  force?: boolean;
 }
 
 // ---- output helpers ----

@@ -3,12 +3,15 @@
  * (a `main.ts` with DqStack and the L2 constructs) or a `dqform.yaml` for the live objects, such
  * that a plan of the output against live shows no changes.
  *
- * What is imported:
+ * What is imported: the namespace's objects of every kind, and nothing of another namespace's.
  * - alerts, monitor deployment rules, SQL tests and SQL-test deployment rules with
- *   `configId == NS`; with `adopt`, also those with no configId (made in the UI), each with an
- *   import block (the first apply claims them for NS); SQL tests deployed by a rule are skipped
- *   (their rule manages them); objects of other namespaces are left alone;
- * - every domain, data product, owner and ownership (they have no configId upstream).
+ *   `configId == NS`; SQL tests deployed by a rule are skipped (their rule manages them);
+ * - domains, data products, owners and ownerships whose id carries the namespace tag of
+ *   (workspace, NS) (src/engine/identity.ts); ownerships are found by listing the ownerships of
+ *   every owner of the workspace (one request per owner: import is a one-off);
+ * - with `adopt`, also objects made in the UI, each with an import block: no configId (kinds
+ *   that have one), an id without any namespace tag (the others); an ownership made in the UI
+ *   only when its owner is imported too. Objects tagged for another namespace are never taken.
  *
  * Names: slugs of titles/names (alerts: the fqn without the `NS.` prefix), deduplicated
  * deterministically (`_2`, `_3` in (type, slug, key) order) across all kinds. Identity is pinned
@@ -25,7 +28,9 @@ import { RESOURCE_SCHEMAS, RESOURCE_TYPES, type ResourceType } from '../../schem
 import { SECTION_OF } from '../../schemas/dqform-yaml';
 import { HANDLERS } from '../handlers/registry';
 import { workspaceOf } from '../engine/reconcile';
-import { bareId } from '../engine/identity';
+import { bareId, idOwner } from '../engine/identity';
+import { batched } from '../client/paging';
+import { LIST_PAGE_SIZE } from '../handlers/support';
 import { stableStringify } from '../engine/keys';
 
 type Json = Record<string, unknown>;
@@ -57,6 +62,8 @@ export interface ImportedObject {
 
 export interface ImportOptions {
   namespace: string;
+  /** The workspace (from IAM): namespace tags are per workspace. */
+  workspace?: string;
   /** Also adopt UI-made objects (no configId) of the prunable kinds. */
   adopt?: boolean;
   /** Stack name. @default the namespace */
@@ -69,14 +76,16 @@ export interface ImportResult {
   objects: ImportedObject[];
   /** Objects whose desired form would not plan as no change (should not happen; reported). */
   warnings: string[];
-  /** Live objects of the prunable kinds left out (other namespaces, UI-made without adopt, rule-made). */
-  skipped: number;
+  /** Live objects left out, by why. */
+  left: { otherNamespace: number; madeInUi: number; byRule: number };
+  /** Namespaces seen by name on live objects (configIds), for the "found nothing" message. */
+  namespacesSeen: string[];
 }
 
 const PRUNABLE = new Set<ResourceType>(['dq_alert', 'dq_monitor_deployment_rule', 'dq_sql_test', 'dq_sql_test_deployment_rule']);
 
-/** Reads what `import` looks at: prunable kinds of the whole workspace, every governance object. */
-export async function readForImport(client: PlatformClient, namespace: string): Promise<LiveItem[]> {
+/** Reads what `import` looks at: every object of every kind in the workspace, and the workspace. */
+export async function readForImport(client: PlatformClient, namespace: string): Promise<{ workspace: string; items: LiveItem[] }> {
   const workspace = await workspaceOf(client);
   const out: LiveItem[] = [];
   for (const type of RESOURCE_TYPES) {
@@ -85,12 +94,24 @@ export async function readForImport(client: PlatformClient, namespace: string): 
       out.push({ type, key: o.key, configId: o.configId, source: o.source, deploymentRuleId: o.deploymentRuleId, raw: o.raw });
     }
   }
-  const owners = await client.owners.listOwners();
+  const [owners, domains, products] = await Promise.all([client.owners.listOwners(LIST_PAGE_SIZE), client.domains.list(LIST_PAGE_SIZE), client.dataProducts.list(LIST_PAGE_SIZE)]);
   for (const o of owners) out.push({ type: 'dq_owner', key: o.id, source: o.source, raw: o as unknown as Json });
-  for (const d of await client.domains.list()) out.push({ type: 'dq_domain', key: d.id, source: d.source, raw: d as unknown as Json });
-  for (const d of await client.dataProducts.list()) out.push({ type: 'dq_data_product', key: d.id, source: d.source, raw: d as unknown as Json });
-  for (const o of owners) for (const s of await client.owners.listOwnerships(o.id)) out.push({ type: 'dq_ownership', key: s.id, source: s.source, raw: s as unknown as Json });
-  return out;
+  for (const d of domains) out.push({ type: 'dq_domain', key: d.id, source: d.source, raw: d as unknown as Json });
+  for (const d of products) out.push({ type: 'dq_data_product', key: d.id, source: d.source, raw: d as unknown as Json });
+  // no workspace-wide list of ownerships: every owner's, 8 owners at a time
+  const ownerships = await batched(owners.map((o) => o.id).sort(), async ([id]) => ({ items: await client.owners.listOwnerships(id, LIST_PAGE_SIZE) }), { limit: 1, concurrency: 8 });
+  for (const s of ownerships.items) out.push({ type: 'dq_ownership', key: s.id, source: s.source, raw: s as unknown as Json });
+  return { workspace, items: out };
+}
+
+/** Who owns a live item, seen from `namespace`: its configId (kinds that have one) or the tag of its id. */
+export function ownerOf(item: LiveItem, workspace: string, namespace: string): 'namespace' | 'other' | 'none' {
+  if (PRUNABLE.has(item.type)) {
+    if (item.configId === namespace) return 'namespace';
+    if (item.configId) return 'other';
+    return item.type !== 'dq_alert' && idOwner(item.key, workspace, namespace) === 'other' ? 'other' : 'none';
+  }
+  return idOwner(item.key, workspace, namespace);
 }
 
 const SERVER_FIELDS = ['id', 'fqn', 'etag', 'createdAt', 'updatedAt', 'deletedAt', 'source', 'configId', 'entityId', 'monitorCount', 'testCount', 'deploymentRuleId'];
@@ -150,18 +171,30 @@ function baseName(item: LiveItem, namespace: string): string {
  * Chooses what to import and how to name it, and turns ids into references. Pure: same live
  * state, same output.
  */
-export function planImport(items: readonly LiveItem[], opts: ImportOptions): ImportResult {
+export function planImport(items: readonly LiveItem[], opts: ImportOptions & { workspace: string }): ImportResult {
   const ns = opts.namespace;
   const warnings: string[] = [];
-  let skipped = 0;
-  const chosen: { item: LiveItem; adopted: boolean }[] = [];
+  const left = { otherNamespace: 0, madeInUi: 0, byRule: 0 };
+  let chosen: { item: LiveItem; adopted: boolean }[] = [];
   for (const item of items) {
-    if (!PRUNABLE.has(item.type)) chosen.push({ item, adopted: false });
-    else if (item.deploymentRuleId) skipped++;
-    else if (item.configId === ns) chosen.push({ item, adopted: false });
-    else if (opts.adopt && !item.configId) chosen.push({ item, adopted: true });
-    else skipped++;
+    if (item.deploymentRuleId) {
+      left.byRule++;
+      continue;
+    }
+    const owner = ownerOf(item, opts.workspace, ns);
+    if (owner === 'namespace') chosen.push({ item, adopted: false });
+    else if (owner === 'other') left.otherNamespace++;
+    else if (opts.adopt) chosen.push({ item, adopted: true });
+    else left.madeInUi++;
   }
+  // an ownership made in the UI comes along only with its owner
+  const owners = new Set(chosen.filter((c) => c.item.type === 'dq_owner').map((c) => String(bareId(c.item.key)).toLowerCase()));
+  chosen = chosen.filter((c) => {
+    const keep = !(c.adopted && c.item.type === 'dq_ownership') || owners.has(String(bareId(String(c.item.raw.ownerId ?? ''))).toLowerCase());
+    if (!keep) left.madeInUi++;
+    return keep;
+  });
+  const namespacesSeen = [...new Set(items.map((i) => i.configId).filter((x): x is string => !!x))].sort();
   // names: (type, slug, key) order, deduplicated across kinds; ownerships are named after their
   // owner and data product once those have names
   const order = (t: ResourceType) => RESOURCE_TYPES.indexOf(t);
@@ -205,7 +238,7 @@ export function planImport(items: readonly LiveItem[], opts: ImportOptions): Imp
     objects.push({ type: c.item.type, name: c.name, key: c.item.key, config: withRefs(c.item.type, desired, ref), adopted: c.adopted });
   }
   objects.sort((a, b) => order(a.type) - order(b.type) || (a.name < b.name ? -1 : 1));
-  return { objects, warnings, skipped };
+  return { objects, warnings, left, namespacesSeen };
 }
 
 /** Replaces ids of imported objects with references, at the fields that hold them. */
@@ -570,8 +603,7 @@ export function renderTs(r: ImportResult, opts: ImportOptions): string {
     ` * Imported by \`dqform import --namespace ${opts.namespace}\`: the live objects as constructs.`,
     ' * Ids (alerts: fqns) are pinned, so `dqform plan` shows no changes; rename constructs freely.',
     ' */',
-    "import { App } from 'cdktf';",
-    `import { ${classes.join(', ')} } from ${quote(mod)};`,
+    `import { ${['App', ...classes].join(', ')} } from ${quote(mod)};`,
     '',
     `/** Declares the stack of namespace ${quote(opts.namespace)} in \`app\`. */`,
     'export function build(app: App): DqStack {',
@@ -590,10 +622,10 @@ export function renderTs(r: ImportResult, opts: ImportOptions): string {
 }
 
 /** Reads live state and renders the output (the whole `import` minus file writing). */
-export async function importNamespace(client: PlatformClient, opts: ImportOptions & { format: 'ts' | 'yaml' }): Promise<ImportResult & { text: string }> {
-  const items = await readForImport(client, opts.namespace);
-  const r = planImport(items, opts);
-  return { ...r, text: opts.format === 'yaml' ? renderYaml(r, opts) : renderTs(r, opts) };
+export async function importNamespace(client: PlatformClient, opts: ImportOptions & { format: 'ts' | 'yaml' }): Promise<ImportResult & { text: string; workspace: string }> {
+  const { workspace, items } = await readForImport(client, opts.namespace);
+  const r = planImport(items, { ...opts, workspace });
+  return { ...r, workspace, text: opts.format === 'yaml' ? renderYaml(r, opts) : renderTs(r, opts) };
 }
 
 /** What the CLI gives `runImport`. */
@@ -606,7 +638,7 @@ export interface ImportIo {
 /** `dqform import`: returns the exit code. */
 export async function runImport(
   io: ImportIo,
-  flags: { namespace?: string; out?: string; format?: string; adopt?: boolean; constructsModule?: string; stack?: string },
+  flags: { namespace?: string; out?: string; format?: string; adopt?: boolean; constructsModule?: string; stack?: string; force?: boolean },
   makeClient: () => PlatformClient,
 ): Promise<number> {
   if (!flags.namespace || !flags.out) {
@@ -618,19 +650,79 @@ export async function runImport(
     io.err(`Error: --format must be ts or yaml; got "${format}"`);
     return 1;
   }
+  const file = path.resolve(io.cwd, flags.out);
+  if (fs.existsSync(file) && !flags.force) {
+    io.err(`Error: ${flags.out} already exists; dqform import does not overwrite it\n  Choose another --out, or pass --force to replace it.`);
+    return 1;
+  }
   const client = makeClient();
   try {
     const r = await importNamespace(client, { namespace: flags.namespace, format, adopt: flags.adopt, constructsModule: flags.constructsModule, stack: flags.stack });
-    const file = path.resolve(io.cwd, flags.out);
+    const leftOut = `${r.left.otherNamespace} of other namespaces, ${r.left.madeInUi} made in the UI${flags.adopt || r.left.madeInUi === 0 ? '' : ' (--adopt takes those)'}, ${r.left.byRule} deployed by SQL-test rules`;
+    if (r.objects.length === 0) {
+      io.err(`Error: found no objects of namespace "${flags.namespace}" in workspace "${r.workspace}"${flags.adopt ? ' and nothing made in the UI' : ''}; nothing was written.`);
+      io.err(`  Left out: ${leftOut}.`);
+      if (r.namespacesSeen.length) io.err(`  Namespaces seen on alerts, rules and SQL tests: ${r.namespacesSeen.map((n) => `"${n}"`).join(', ')}. Check the spelling of --namespace.`);
+      return 1;
+    }
     fs.writeFileSync(file, r.text);
     for (const w of r.warnings) io.err(`Warning: ${w}`);
     const adopted = r.objects.filter((o) => o.adopted).length;
-    io.out(
-      `Imported ${r.objects.length} object(s) of namespace "${flags.namespace}" into ${flags.out}${adopted ? ` (${adopted} adopted with import blocks)` : ''}; ${r.skipped} left out (other namespaces${flags.adopt ? '' : ', made in the UI'}, deployed by SQL-test rules).`,
-    );
-    io.out(format === 'yaml' ? `Next: dqform plan --file ${flags.out}` : 'Next: dqform synth && dqform plan');
+    io.out(`Imported ${r.objects.length} object(s) of namespace "${flags.namespace}" into ${flags.out}${adopted ? ` (${adopted} adopted with import blocks)` : ''}; left out: ${leftOut}.`);
+    for (const line of nextSteps(io.cwd, file, format, flags.constructsModule ?? 'dqform')) io.out(line);
     return 0;
   } finally {
     await client.close();
   }
+}
+
+/** A shell word: quoted when it holds anything but safe characters. */
+function shellWord(s: string): string {
+  return /^[A-Za-z0-9_./@:=+-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`;
+}
+
+/** The root of the running dqform package (the directory of its package.json). */
+function packageRoot(): string {
+  for (let d = __dirname; d !== path.dirname(d); d = path.dirname(d)) {
+    const f = path.join(d, 'package.json');
+    if (fs.existsSync(f) && (JSON.parse(fs.readFileSync(f, 'utf8')) as { name?: string }).name === 'dqform') return d;
+  }
+  return path.resolve(__dirname, '..', '..');
+}
+
+/**
+ * What to run after an import so that the plan works from where the user stands, even in an
+ * empty directory: YAML needs nothing but dqform; TypeScript needs the constructs module and tsx
+ * resolvable next to the file (installed when they are not: dqform from this installation's
+ * directory, built first in a source checkout, which brings cdktf and constructs along) and a
+ * synth with an explicit app command when there is no cdktf.json.
+ */
+export function nextSteps(cwd: string, file: string, format: 'ts' | 'yaml', constructsModule: string): string[] {
+  const rel = path.relative(cwd, file) || path.basename(file);
+  if (format === 'yaml') return [`Next: dqform plan --file ${shellWord(rel)}`];
+  const dir = path.dirname(file);
+  const relDir = path.relative(cwd, dir);
+  const cd = relDir ? `cd ${shellWord(relDir)} && ` : '';
+  const resolves = (m: string) => {
+    try {
+      require.resolve(m, { paths: [dir] });
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  const steps: string[] = [];
+  const install: string[] = [];
+  if (constructsModule === 'dqform' && !resolves('dqform')) {
+    // this installation of dqform (it is not on a registry): a directory install links it, and
+    // its own dependencies (cdktf, constructs) resolve from where it lives
+    const root = packageRoot();
+    if (!fs.existsSync(path.join(root, 'dist', 'src', 'index.js'))) steps.push(`npm --prefix ${shellWord(root)} run build`);
+    install.push(root);
+  }
+  if (!resolves('tsx/package.json')) install.push('tsx');
+  if (install.length) steps.push(`npm install --save-dev ${install.map(shellWord).join(' ')}`);
+  const app = fs.existsSync(path.join(dir, 'cdktf.json')) ? '' : ` --app ${shellWord(`npx tsx ${path.basename(file)}`)}`;
+  steps.push(`dqform synth${app}`, 'dqform plan');
+  return [`Next: ${cd}${steps.join(' && ')}`];
 }

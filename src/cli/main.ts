@@ -209,9 +209,10 @@ function buildProgram(io: Io, outcome: Outcome, argv: readonly string[]): Comman
     .option('--adopt', 'also adopt objects made in the UI, through import blocks')
     .option('--constructs-module <M>', 'the module the generated code imports the constructs from (default dqform)')
     .option('--stack <NAME>', 'the stack name in the generated code (default: the namespace)')
+    .option('--force', 'overwrite --out if it exists')
     .addHelpText(
       'after',
-      '\nReads the live objects of namespace NS and writes code whose plan against live shows no\nchanges. Read scopes suffice.\nExample: dqform import --namespace shop --out main.ts --format ts',
+      "\nReads the live objects of namespace NS (with --adopt, also objects made in the UI; never\nanother namespace's) and writes code whose plan against live shows no changes. Finding\nnothing is exit 1. Read scopes suffice.\nExample: dqform import --namespace shop --out main.ts --format ts",
     )
     .action(run((o: ImportOptions) => cmdImport(io, o)));
 

@@ -1,9 +1,11 @@
 /**
- * `dqform import` round trip for every kind, in both formats, against an in-process emulator:
- * create objects (through the engine's plan and apply), import, load (YAML) or synth (TS, the
- * generated main.ts run with tsx as a child process), plan: every change is noop, or unmanaged
- * for objects that are not the namespace's. With --adopt, UI-made objects come with import blocks:
- * the first plan claims them (update, empty patch), and after apply the plan is empty.
+ * `dqform import` round trip for every kind, in both formats, against an in-process emulator
+ * holding three namespaces and objects made in the UI of every kind: create objects (through the
+ * engine's plan and apply), import one namespace, load (YAML) or synth (TS, the generated main.ts
+ * run with tsx as a child process), plan: exactly that namespace's objects were written and every
+ * change is noop, or unmanaged for objects that are not the namespace's. With --adopt, UI-made
+ * objects (and only those) come with import blocks: the first plan claims them (update, empty
+ * patch), and after apply the plan is empty.
  */
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
@@ -14,7 +16,11 @@ import { apply } from '../../src/engine/applier';
 import { loadSynthOutput } from '../../src/engine/manifest';
 import { plan } from '../../src/engine/reconcile';
 import { manifestFromYaml } from '../../src/engine/yaml';
-import { importNamespace, planImport, slug, type LiveItem } from '../../src/cli/import';
+import { importNamespace, nextSteps, planImport, slug, type LiveItem } from '../../src/cli/import';
+import { resolveManifest } from '../../src/engine/resolve';
+import { deriveId } from '../../src/engine/identity';
+import { DEMO_DOMAIN_ID, DEMO_OWNER_ID } from '../../src/emulator/routes/governance';
+import * as os from 'node:os';
 import { main } from '../../src/cli/main';
 import type { Manifest } from '../../schemas/manifest';
 import type { Plan } from '../../schemas/plan';
@@ -115,6 +121,21 @@ sqlTestDeploymentRules:
       tests: [{ name: id not null, notNull: { columns: [id] } }]
 `;
 
+const OTHERS = ['other', 'third'];
+const UI = {
+  owner: '0a0a0000-0000-4000-8000-000000000001',
+  domain: '0a0a0000-0000-4000-8000-000000000002',
+  product: '0a0a0000-0000-4000-8000-000000000003',
+  ownershipOfUiOwner: '0a0a0000-0000-4000-8000-000000000004',
+  ownershipOfOurOwner: '0a0a0000-0000-4000-8000-000000000005',
+  ownershipOfTheirOwner: '0a0a0000-0000-4000-8000-000000000006',
+};
+/** `type:key` of every object namespace `ns` declares (ids; alerts: fqns). */
+const keysOf = (ns: string) =>
+  resolveManifest(manifestFromYaml(WORKSPACE(ns), { file: `${ns}.yaml` }), 'demo')
+    .resources.map((r) => `${r.type}:${r.type === 'dq_alert' ? r.fqn : r.id}`)
+    .sort();
+
 let emu: RunningEmulator;
 let client: PlatformClient;
 let workDir: string;
@@ -140,8 +161,15 @@ beforeAll(async () => {
   fs.mkdirSync(path.join(ROOT, 'node_modules', '.cache'), { recursive: true });
   workDir = fs.mkdtempSync(path.join(ROOT, 'node_modules', '.cache', 'dq-import-test-'));
   await applyAll(manifestFromYaml(WORKSPACE(NS), { file: 'team.yaml' }));
-  // another namespace's alert (must stay unmanaged) and objects made outside any namespace
-  await applyAll(manifestFromYaml('namespace: other\nalerts:\n  theirs:\n    name: Theirs\n    incidentLifecycle: { targets: [{ slack: { channel: "#x" } }], settings: { states: [STATE_OPEN] } }\n', { file: 'other.yaml' }));
+  // two other namespaces with the same code (never imported, their alerts stay unmanaged) ...
+  for (const ns of OTHERS) await applyAll(manifestFromYaml(WORKSPACE(ns), { file: `${ns}.yaml` }));
+  // ... and objects made in the UI, of every kind (ids without a namespace tag)
+  await client.owners.upsertOwner({ id: UI.owner, title: 'UI owner' });
+  await client.domains.upsert({ id: UI.domain, name: 'UI domain' });
+  await client.dataProducts.upsert({ id: UI.product, title: 'UI product' });
+  await client.owners.upsertOwnership({ id: UI.ownershipOfUiOwner, ownerId: UI.owner, selection: { query: { resolverQl: 'with_tag("ui")' } } });
+  await client.owners.upsertOwnership({ id: UI.ownershipOfOurOwner, ownerId: deriveId('demo', NS, 'dq_owner', 'data_team'), selection: { query: { resolverQl: 'with_tag("ui2")' } } });
+  await client.owners.upsertOwnership({ id: UI.ownershipOfTheirOwner, ownerId: deriveId('demo', 'other', 'dq_owner', 'data_team'), selection: { query: { resolverQl: 'with_tag("ui3")' } } });
   await client.alerts.upsert({ name: 'Made in the UI', fqn: 'ui.made', incidentLifecycle: { targets: [{ slack: { channel: '#ui' } }], settings: { states: ['STATE_CLOSED'] } } });
   await client.deploymentRules.deploy({ id: '6f1c2a8e-0000-4000-8000-000000000001', title: 'UI rule', staticConfig: { path: 'wh-prod::mart::customers', severity: 'SEVERITY_WARNING', sensitivity: 'SENSITIVITY_BALANCED', metricIds: ['METRIC_ID_ROW_COUNT'] } });
   await client.sqlTests.batchUpsert([{ id: 'ui-test-1', name: 'UI test', platform: { integrationId: 'int-1' }, recurrenceRule: 'FREQ=WEEKLY', sqlExpression: 'select 1 where false' }]);
@@ -180,12 +208,14 @@ describe.each([
   { format: 'yaml' as const, why: 'YAML output loads into a manifest that plans as no change' },
   { format: 'ts' as const, why: 'generated main.ts synthesises (tsx, child process) to a manifest that plans as no change' },
 ])('import --format $format: $why', ({ format }) => {
-  it('every kind round-trips: plan shows only noop (and unmanaged for other namespaces and UI-made objects)', async () => {
+  it('writes exactly the namespace\'s objects of every kind; the plan of the result shows no changes', async () => {
     const tag = `plain-${format}`;
     const r = await importNamespace(client, { namespace: NS, format, constructsModule: constructsModule(tag) });
     expect(r.warnings).toEqual([]);
     expect(r.objects.some((o) => o.adopted)).toBe(false);
     expect([...new Set(r.objects.map((o) => o.type))].sort()).toEqual([...KINDS].sort());
+    expect(r.objects.map((o) => `${o.type}:${o.key}`).sort()).toEqual(keysOf(NS));
+    expect(r.left).toEqual({ otherNamespace: keysOf('other').length + keysOf('third').length, madeInUi: 12, byRule: 0 });
     const m = load(format, r.text, tag);
     const p = await planOf(m);
     expect(p.diagnostics).toEqual([]);
@@ -194,7 +224,7 @@ describe.each([
     // every imported object is declared and unchanged
     expect(a.noop.length).toBe(r.objects.length);
     // the other namespace's alert and the UI-made objects are reported, not touched
-    expect(a.unmanaged).toEqual(expect.arrayContaining(['dq_alert["other.theirs"]', 'dq_alert["ui.made"]', 'dq_sql_test["ui-test-1"]']));
+    expect(a.unmanaged).toEqual(expect.arrayContaining(['dq_alert["other.orders_issues"]', 'dq_alert["third.incidents"]', 'dq_alert["ui.made"]', 'dq_sql_test["ui-test-1"]']));
     // references are written as references, not ids
     if (format === 'ts') {
       expect(r.text).toMatch(/owner: dataTeamOwner/);
@@ -213,28 +243,44 @@ describe.each([
   { format: 'ts' as const, applyIt: false, why: 'TS: adopted objects get importFrom; the plan only claims them' },
   { format: 'yaml' as const, applyIt: true, why: 'YAML: adopted objects get import entries; claim, apply, then no changes' },
 ])('import --adopt: $why', ({ format, applyIt }) => {
-  it('adopts UI-made objects of the prunable kinds', async () => {
+  it('adopts objects made in the UI of every kind, and only those', async () => {
     const tag = `adopt-${format}`;
     const r = await importNamespace(client, { namespace: NS, format, adopt: true, constructsModule: constructsModule(tag) });
     const adopted = r.objects.filter((o) => o.adopted).map((o) => `${o.type}:${o.key}`).sort();
-    // ours plus the demo seed's UI-made alert
-    expect(adopted).toEqual(['dq_alert:ui.made', 'dq_alert:ui.orders-freshness', 'dq_monitor_deployment_rule:6f1c2a8e-0000-4000-8000-000000000001', 'dq_sql_test:ui-test-1']);
+    // ours plus the demo seed's UI-made alert, domain and owner; a UI-made ownership only with its owner
+    expect(adopted).toEqual([
+      'dq_alert:ui.made',
+      'dq_alert:ui.orders-freshness',
+      `dq_data_product:${UI.product}`,
+      `dq_domain:${DEMO_DOMAIN_ID}`,
+      `dq_domain:${UI.domain}`,
+      'dq_monitor_deployment_rule:6f1c2a8e-0000-4000-8000-000000000001',
+      `dq_owner:${DEMO_OWNER_ID}`,
+      `dq_owner:${UI.owner}`,
+      `dq_ownership:${UI.ownershipOfOurOwner}`,
+      `dq_ownership:${UI.ownershipOfUiOwner}`,
+      'dq_sql_test:ui-test-1',
+    ].sort());
+    expect(r.objects.filter((o) => !o.adopted).map((o) => `${o.type}:${o.key}`).sort()).toEqual(keysOf(NS));
+    expect(r.left).toEqual({ otherNamespace: keysOf('other').length + keysOf('third').length, madeInUi: 1, byRule: 0 });
     expect(r.text).toContain(format === 'ts' ? ".importFrom('ui.made')" : 'id: ui.made');
     const m = load(format, r.text, tag);
-    expect(m.imports.length).toBe(4);
+    expect(m.imports.length).toBe(11);
     const p = await planOf(m);
     expect(p.diagnostics).toEqual([]);
     const claims = p.changes.filter((c) => c.action === 'update');
     expect(claims.map((c) => c.importedId).sort()).toEqual(['6f1c2a8e-0000-4000-8000-000000000001', 'ui-test-1', 'ui.made', 'ui.orders-freshness']);
     for (const c of claims) expect(c.patch).toEqual([]);
     expect(p.changes.filter((c) => !['noop', 'unmanaged', 'update'].includes(c.action))).toEqual([]);
-    expect(p.changes.find((c) => c.address === 'dq_alert["other.theirs"]')?.action).toBe('unmanaged');
+    expect(p.changes.find((c) => c.address === 'dq_alert["other.orders_issues"]')?.action).toBe('unmanaged');
     if (!applyIt) return;
     const res = await apply(client, p);
     expect(res.failed).toEqual([]);
-    const again = actions(await planOf(m));
+    const after = await planOf(m);
+    const again = actions(after);
     expect(Object.keys(again).sort()).toEqual(['noop', 'unmanaged']);
-    expect(again.unmanaged).toEqual(['dq_alert["other.theirs"]']);
+    // what is left unmanaged belongs to the other two namespaces: nothing made in the UI remains
+    expect(after.changes.filter((c) => c.action === 'unmanaged' && !/^managed by namespace "(other|third)"$/.test(c.reasons.join()))).toEqual([]);
   }, 90_000);
 });
 
@@ -250,30 +296,97 @@ describe('names', () => {
   });
 
   it('duplicates are numbered in a deterministic order, whatever order live state comes in', () => {
+    const [k1, k2] = [deriveId('demo', 'team', 'dq_owner', 'x'), deriveId('demo', 'team', 'dq_owner', 'y')].sort();
     const items = [
-      item('dq_owner', 'b0000000-0000-4000-8000-000000000002', { id: 'b0000000-0000-4000-8000-000000000002', title: 'Data' }),
-      item('dq_owner', 'a0000000-0000-4000-8000-000000000001', { id: 'a0000000-0000-4000-8000-000000000001', title: 'Data' }),
+      item('dq_owner', k2, { id: k2, title: 'Data' }),
+      item('dq_owner', k1, { id: k1, title: 'Data' }),
       item('dq_alert', 'team.data', { fqn: 'team.data', name: 'x', incidentLifecycle: { targets: [{ slack: { channel: '#x' } }], settings: { states: ['STATE_OPEN'] } } }, { configId: 'team' }),
     ];
-    const a = planImport(items, { namespace: 'team' }).objects.map((o) => [o.type, o.name, o.key]);
-    const b = planImport([...items].reverse(), { namespace: 'team' }).objects.map((o) => [o.type, o.name, o.key]);
+    const opts = { namespace: 'team', workspace: 'demo' };
+    const a = planImport(items, opts).objects.map((o) => [o.type, o.name, o.key]);
+    const b = planImport([...items].reverse(), opts).objects.map((o) => [o.type, o.name, o.key]);
     expect(a).toEqual(b);
     expect(a).toEqual([
-      ['dq_owner', 'data', 'a0000000-0000-4000-8000-000000000001'],
-      ['dq_owner', 'data_2', 'b0000000-0000-4000-8000-000000000002'],
+      ['dq_owner', 'data', k1],
+      ['dq_owner', 'data_2', k2],
       ['dq_alert', 'data_3', 'team.data'],
     ]);
   });
+
+  it.each<[string, Partial<LiveItem>, boolean, boolean]>([
+    ['an owner whose id carries the namespace tag', { type: 'dq_owner', key: deriveId('demo', 'team', 'dq_owner', 'a') }, true, true],
+    ['an owner of another namespace: never, even with --adopt', { type: 'dq_owner', key: deriveId('demo', 'other', 'dq_owner', 'a') }, false, false],
+    ['an owner of the same namespace name in another workspace: never', { type: 'dq_owner', key: deriveId('prod', 'team', 'dq_owner', 'a') }, false, false],
+    ['an owner made in the UI: only with --adopt', { type: 'dq_owner', key: '0a0a0000-0000-4000-8000-00000000000a' }, false, true],
+    ['a rule of the namespace (configId)', { type: 'dq_monitor_deployment_rule', key: 'r1', configId: 'team' }, true, true],
+    ['a rule without configId whose id carries another tag: never', { type: 'dq_monitor_deployment_rule', key: deriveId('demo', 'other', 'dq_monitor_deployment_rule', 'r') }, false, false],
+    ['a rule of another namespace (configId): never', { type: 'dq_monitor_deployment_rule', key: 'r2', configId: 'other' }, false, false],
+  ])('%s: imported %j, with --adopt %j', (_why, it, plain, adopt) => {
+    const i = item(it.type!, it.key!, { id: it.key, title: 'T' }, it);
+    expect(planImport([i], { namespace: 'team', workspace: 'demo' }).objects.length).toBe(plain ? 1 : 0);
+    expect(planImport([i], { namespace: 'team', workspace: 'demo', adopt: true }).objects.length).toBe(adopt ? 1 : 0);
+  });
 });
 
-it('dqform import via the CLI: writes the file, exit 0; missing flags: exit 1 with a diagnostic', async () => {
-  const out: string[] = [];
-  const err: string[] = [];
-  const io = { out: (s: string) => out.push(s), err: (s: string) => err.push(s), env: { DQ_BASE_URL: emu.url, DQ_GRPC_ENDPOINT: emu.grpcEndpoint, DQ_CLIENT_ID: 'demo-reader', DQ_CLIENT_SECRET: 'demo-secret' }, cwd: workDir, isTty: false };
-  expect(await main(['import', '--namespace', NS, '--out', 'cli.yaml'], io)).toBe(0);
-  expect(fs.readFileSync(path.join(workDir, 'cli.yaml'), 'utf8')).toMatch(/^# yaml-language-server/);
-  expect(out.join('\n')).toMatch(/Imported \d+ object\(s\) of namespace "team" into cli.yaml/);
-  expect(await main(['import', '--out', 'x.ts'], io)).toBe(1);
-  expect(err.join('\n')).toMatch(/needs --namespace NS and --out FILE/);
-  expect(err.join('\n')).not.toContain('demo-secret');
-}, 30_000);
+describe('dqform import via the CLI', () => {
+  const run = async (args: string[], cwd = workDir) => {
+    const out: string[] = [];
+    const err: string[] = [];
+    const io = { out: (s: string) => out.push(s), err: (s: string) => err.push(s), env: { DQ_BASE_URL: emu.url, DQ_GRPC_ENDPOINT: emu.grpcEndpoint, DQ_CLIENT_ID: 'demo-reader', DQ_CLIENT_SECRET: 'demo-secret' }, cwd, isTty: false };
+    const code = await main(args, io);
+    return { code, out: out.join('\n'), err: err.join('\n') };
+  };
+
+  it('writes the file and prints a Next: line that works as printed; missing flags: exit 1 with a diagnostic', async () => {
+    const r = await run(['import', '--namespace', NS, '--out', 'cli.yaml']);
+    expect(r.code).toBe(0);
+    expect(fs.readFileSync(path.join(workDir, 'cli.yaml'), 'utf8')).toMatch(/^# yaml-language-server/);
+    expect(r.out).toMatch(/Imported \d+ object\(s\) of namespace "team" into cli.yaml; left out: \d+ of other namespaces, \d+ made in the UI \(--adopt takes those\), \d+ deployed by SQL-test rules\./);
+    const next = /^Next: (.*)$/m.exec(r.out)![1];
+    expect(next).toBe('dqform plan --file cli.yaml');
+    const plan = await run(next.replace(/^dqform /, '').split(' '));
+    expect(plan.code).toBe(0);
+    expect(plan.out).toMatch(/No changes/);
+    const bad = await run(['import', '--out', 'x.ts']);
+    expect(bad.code).toBe(1);
+    expect(bad.err).toMatch(/needs --namespace NS and --out FILE/);
+    expect(`${r.err}${bad.err}`).not.toContain('demo-secret');
+  }, 30_000);
+
+  it('--out refuses to overwrite an existing file without --force', async () => {
+    fs.writeFileSync(path.join(workDir, 'kept.yaml'), 'precious\n');
+    const r = await run(['import', '--namespace', NS, '--out', 'kept.yaml']);
+    expect(r.code).toBe(1);
+    expect(r.err).toMatch(/kept\.yaml already exists; dqform import does not overwrite it\n {2}Choose another --out, or pass --force to replace it\./);
+    expect(fs.readFileSync(path.join(workDir, 'kept.yaml'), 'utf8')).toBe('precious\n');
+    expect((await run(['import', '--namespace', NS, '--out', 'kept.yaml', '--force'])).code).toBe(0);
+    expect(fs.readFileSync(path.join(workDir, 'kept.yaml'), 'utf8')).toMatch(/^# yaml-language-server/);
+  }, 30_000);
+
+  it('an import that finds nothing exits 1, says so, and writes nothing', async () => {
+    const r = await run(['import', '--namespace', 'nobody', '--out', 'nobody.yaml']);
+    expect(r.code).toBe(1);
+    expect(r.err).toMatch(/Error: found no objects of namespace "nobody" in workspace "demo"; nothing was written\./);
+    expect(r.err).toMatch(/Namespaces seen on alerts, rules and SQL tests: "other", "team", "third"\. Check the spelling of --namespace\./);
+    expect(fs.existsSync(path.join(workDir, 'nobody.yaml'))).toBe(false);
+  }, 30_000);
+
+  it('the TypeScript Next: line installs what an empty directory lacks, then synthesises with an explicit app', async () => {
+    const fresh = fs.mkdtempSync(path.join(os.tmpdir(), 'dqform-fresh-'));
+    try {
+      const r = await run(['import', '--namespace', NS, '--out', 'main.ts'], fresh);
+      expect(r.code).toBe(0);
+      const next = /^Next: (.*)$/m.exec(r.out)![1];
+      const build = fs.existsSync(path.join(ROOT, 'dist', 'src', 'index.js')) ? '' : `npm --prefix ${ROOT} run build && `;
+      expect(next).toBe(`${build}npm install --save-dev ${ROOT} tsx && dqform synth --app 'npx tsx main.ts' && dqform plan`);
+      expect(fs.readFileSync(path.join(fresh, 'main.ts'), 'utf8')).toMatch(/^import \{ App, .*\} from 'dqform';$/m);
+      // in a directory where dqform and tsx resolve, and with a cdktf.json, only synth and plan remain
+      fs.writeFileSync(path.join(workDir, 'cdktf.json'), '{"app": "npx tsx main.ts"}');
+      expect(nextSteps(workDir, path.join(workDir, 'main.ts'), 'ts', '../../../constructs')).toEqual(['Next: dqform synth && dqform plan']);
+      expect(nextSteps(ROOT, path.join(workDir, 'sub', 'x.yaml'), 'yaml', 'dqform')).toEqual([`Next: dqform plan --file ${path.relative(ROOT, path.join(workDir, 'sub', 'x.yaml'))}`]);
+    } finally {
+      fs.rmSync(fresh, { recursive: true, force: true });
+      fs.rmSync(path.join(workDir, 'cdktf.json'), { force: true });
+    }
+  }, 30_000);
+});
