@@ -78,6 +78,31 @@ function describe(e: unknown): string {
   return e instanceof Error ? e.message : String(e);
 }
 
+/**
+ * Deleting an owner deletes its ownerships, including ones the plan does not manage: the plan
+ * lists them (its cascade). An ownership added to such an owner after the plan would go
+ * unseen, so each owner the plan deletes is listed again (one request per owner) and any
+ * ownership the plan did not show makes the plan stale.
+ */
+async function ownershipsAddedSince(client: PlatformClient, writes: readonly Change[]): Promise<{ address: string; why: string }[]> {
+  const owners = writes.filter((c) => c.type === 'dq_owner' && c.action === 'delete');
+  if (owners.length === 0) return [];
+  const out: { address: string; why: string }[] = [];
+  await mapLimit(owners, 8, async (c) => {
+    const shown = new Set((c.effects?.cascade ?? []).filter((x) => x.effect === 'deleted').map((x) => x.id.toLowerCase()));
+    let now: { id: string }[];
+    try {
+      now = await client.owners.listOwnerships(c.id);
+    } catch (e) {
+      if ((e as { name?: string }).name === 'NotFoundError') return;
+      throw e;
+    }
+    const added = now.map((o) => o.id).filter((id) => !shown.has(id.toLowerCase())).sort();
+    if (added.length) out.push({ address: c.address, why: `ownership(s) ${added.join(', ')} were added to the owner since the plan; deleting the owner would delete them too` });
+  });
+  return out.sort((a, b) => (a.address < b.address ? -1 : a.address > b.address ? 1 : 0));
+}
+
 /** Applies `plan`. Throws {@link PlanRefusedError} (nothing written) or returns what happened. */
 export async function apply(client: PlatformClient, plan: Plan, opts: ApplyOptions = {}): Promise<ApplyResult> {
   const handlers = opts.handlers ?? HANDLERS;
@@ -156,6 +181,7 @@ export async function apply(client: PlatformClient, plan: Plan, opts: ApplyOptio
     if (c.etag && obj.etag && c.etag !== obj.etag) stale.push({ address: c.address, why: `etag ${obj.etag} differs from ${c.etag} read at plan time` });
     else if (c.liveHash && fingerprint(h.fromLive(obj.raw)) !== c.liveHash) stale.push({ address: c.address, why: 'its live content changed since the plan' });
   }
+  stale.push(...(await ownershipsAddedSince(client, writes)));
   if (stale.length) throw new StalePlanError(stale);
 
   // 3. execute

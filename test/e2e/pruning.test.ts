@@ -211,3 +211,26 @@ describe('a changed namespace', () => {
     expect(r.out).toMatch(/Plan: 3 to add/);
   });
 });
+
+describe('a saved plan that deletes an owner', () => {
+  it('is stale when an ownership was added to the owner after the plan (deleting the owner would take it unseen)', async () => {
+    const ns = 'prune-stale-owner';
+    write(ns, { ...OWNER, ...OWNERSHIP });
+    expect((await cli(['apply', '--auto-approve'])).code).toBe(0);
+    write(ns, {});
+    const planFile = path.join(dir, 'plan.json');
+    expect((await cli(['plan', '--out', planFile])).code).toBe(0);
+    const ownerId = deriveId('demo', ns, 'dq_owner', 'team');
+    await raw.owners.upsertOwnership({ id: uiId(20), ownerId, selection: { query: { resolverQl: 'with_tag("late")' } } });
+    const r = await cli(['apply', planFile]);
+    expect(r.code).toBe(1);
+    expect(r.err).toMatch(new RegExp(`stale plan: 1 object\\(s\\) changed since the plan was made, re-run plan:\\n {2}dq_owner\\["${ownerId}"\\]: ownership\\(s\\) ${uiId(20)} were added to the owner since the plan`));
+    // nothing was written: the owner and both ownerships are still there
+    expect(Object.keys(await raw.owners.batchGetOwners([ownerId]))).toHaveLength(1);
+    expect(Object.keys(await raw.owners.batchGetOwnerships([uiId(20), deriveId('demo', ns, 'dq_ownership', 'mine')]))).toHaveLength(2);
+    // a fresh plan shows the new ownership going with the owner, and applies
+    const again = await cli(['plan']);
+    expect(again.out).toMatch(/! deleted with it: 2 ownership\(s\): ownership over with_tag\("late"\) \(made in the UI\)/);
+    expect((await cli(['apply', '--auto-approve'])).code).toBe(0);
+  });
+});
