@@ -21,7 +21,7 @@ for (let i = 0; i * perGroup < total; i++) {
   const d = new Domain(stack, `domain_${i}`, { name: `Domain ${i}` });
   const dp = new DataProduct(stack, `dp_${i}`, { title: `DP ${i}`, domain: d, parts: [{ query: Query.withName(`t${i}`) }] });
   new Ownership(stack, `ownership_${i}`, { owner: o, dataProduct: dp });
-  new Alert(stack, `alert_${i}`, { name: `Alert ${i}`, issueLifecycle: { trigger: Query.withName(`t${i}`), targets: [Target.owner(o)], settings: { severities: ['ALERT_SEVERITY_ERROR'] } } });
+  new Alert(stack, `alert_${i}`, { name: `Alert ${i}`, issueLifecycle: { trigger: Query.withName(`t${i}`), targets: [Target.owner(o)], settings: { severities: ['SEVERITY_ERROR'] } } });
   new MonitorDeploymentRule(stack, `rule_${i}`, { title: `Rule ${i}`, staticConfig: { path: `wh::s::t${i}`, severity: 'SEVERITY_WARNING', sensitivity: 'SENSITIVITY_BALANCED', metricIds: ['METRIC_ID_ROW_COUNT'] } });
   new SqlTest(stack, `test_${i}`, { name: `Test ${i}`, platform: { integrationId: 'wh' }, recurrenceRule: 'FREQ=DAILY', sqlExpression: `select * from t${i} where x < 0` });
 }

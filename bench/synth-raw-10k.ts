@@ -90,7 +90,7 @@ for (let i = 0; i * perGroup < total; i++) {
   new RawOwnership(stack, `ownership_${i}`, { owner_id: o.getStringAttribute('id'), selection: { dataproduct_id: dp.getStringAttribute('id') } });
   new RawAlert(stack, `alert_${i}`, {
     name: `Alert ${i}`,
-    issue_lifecycle: { settings: { severities: ['ALERT_SEVERITY_ERROR'] }, targets: [{ owner: { owner_path: o.getStringAttribute('entity_id') } }], trigger: { resolver_ql: `with_name("t${i}")` } },
+    issue_lifecycle: { settings: { severities: ['SEVERITY_ERROR'] }, targets: [{ owner: { owner_path: o.getStringAttribute('entity_id') } }], trigger: { resolver_ql: `with_name("t${i}")` } },
   });
   new RawRule(stack, `rule_${i}`, { title: `Rule ${i}`, static_config: { metric_ids: ['METRIC_ID_ROW_COUNT'], path: `wh::s::t${i}`, sensitivity: 'SENSITIVITY_BALANCED', severity: 'SEVERITY_WARNING' } });
   new RawSqlTest(stack, `test_${i}`, { name: `Test ${i}`, platform: { integration_id: 'wh' }, recurrence_rule: 'FREQ=DAILY', sql_expression: `select * from t${i} where x < 0` });

@@ -7,7 +7,7 @@
  */
 import type { ITerraformDependable, TerraformResourceLifecycle } from 'cdktf';
 import type { Construct } from 'constructs';
-import type { AlertSeverity, AlertTarget, AlertTemplate, Grouping, IncidentState, Ongoing } from '../schemas/alerts';
+import type { AlertSeverityInput, AlertTarget, AlertTemplate, Grouping, IncidentState, Ongoing } from '../schemas/alerts';
 import type { DelayModel, MetricId, Sensitivity, Severity } from '../schemas/deployment-rules';
 import type { EntityIdentifier, Query as QueryModel } from '../schemas/entities';
 import type { OwnerContact, OwnershipAlert, Priority } from '../schemas/governance';
@@ -75,6 +75,15 @@ function targetsOf(scope: Construct, field: string, targets: TargetInput[]): Ale
   );
 }
 
+/** An alert owner's wire form `{ ownerPath, ownershipId }` (references filled in at plan time). */
+function ownerOf(scope: Construct, field: string, o: AlertOwnerInput | undefined): { ownerPath: string; ownershipId: string } | undefined {
+  if (o === undefined) return undefined;
+  if (o instanceof Ownership) {
+    return { ownerPath: ref(scope, `${field}.ownerPath`, o.ownerRef, 'entity_id') ?? '', ownershipId: ref(scope, `${field}.ownershipId`, o, 'id') ?? '' };
+  }
+  return { ownerPath: ref(scope, `${field}.ownerPath`, o.ownerPath, 'entity_id') ?? '', ownershipId: ref(scope, `${field}.ownershipId`, o.ownershipId, 'id') ?? '' };
+}
+
 function ref(scope: Construct, field: string, target: Referenceable | string | undefined, attr: 'id' | 'entity_id'): string | undefined {
   if (target === undefined || typeof target === 'string') return target;
   return reference(scope, field, target, attr);
@@ -85,8 +94,11 @@ function ref(scope: Construct, field: string, target: Referenceable | string | u
 
 /** Settings of an issue-lifecycle alert (the API's `issueLifecycle.settings`). */
 export interface IssueLifecycleSettingsProps {
-  /** Issue severities that notify; at least one, e.g. `['ALERT_SEVERITY_ERROR']`. */
-  readonly severities: AlertSeverity[];
+  /**
+   * Issue severities that notify; at least one, e.g. `['SEVERITY_ERROR', 'SEVERITY_FATAL']`
+   * (the old spellings `ALERT_SEVERITY_*` still work, with a deprecation warning).
+   */
+  readonly severities: AlertSeverityInput[];
   /** @default false */
   readonly notifyUpstream?: boolean;
   /** @default false */
@@ -104,14 +116,21 @@ export interface IssueLifecycleProps {
   readonly targets: TargetInput[];
   readonly settings: IssueLifecycleSettingsProps;
   /** The owner of the alert (fixed at create; changing it replaces the alert). @default - none */
-  readonly owner?: Referenceable | string;
+  readonly owner?: AlertOwnerInput;
 }
+/**
+ * An alert's owner: an {@link Ownership} construct (its owner's entity id and its id are filled
+ * in), or both parts given (`ownerPath` is the owner's entity id, `owner-<uuid>`).
+ */
+export type AlertOwnerInput = Ownership | { readonly ownerPath: Referenceable | string; readonly ownershipId: Referenceable | string };
 /** A schema-change alert. Webhook targets are not allowed. */
 export interface SchemaChangeProps {
   readonly trigger: QueryInput;
   readonly targets: TargetInput[];
   /** @default {} */
   readonly settings?: { readonly notifyUpstream?: boolean; readonly ongoing?: Ongoing };
+  /** The owner of the alert (fixed at create; changing it replaces the alert). @default - none */
+  readonly owner?: AlertOwnerInput;
 }
 /** An incident-lifecycle alert. E-mail and Teams targets are not allowed. */
 export interface IncidentLifecycleProps {
@@ -144,8 +163,8 @@ export class Alert extends l1alert.Alert {
     const sc = props.schemaChange;
     const inc = props.incidentLifecycle;
     const patch = toL1<l1alert.AlertConfig>('dq_alert', {
-      issueLifecycle: il && { ...Alert.issue(il), targets: targetsOf(this, 'issueLifecycle.targets', il.targets), owner: ref(this, 'issueLifecycle.owner', il.owner, 'entity_id') },
-      schemaChange: sc && { ...Alert.schema(sc), targets: targetsOf(this, 'schemaChange.targets', sc.targets) },
+      issueLifecycle: il && { ...Alert.issue(il), targets: targetsOf(this, 'issueLifecycle.targets', il.targets), owner: ownerOf(this, 'issueLifecycle.owner', il.owner) },
+      schemaChange: sc && { ...Alert.schema(sc), targets: targetsOf(this, 'schemaChange.targets', sc.targets), owner: ownerOf(this, 'schemaChange.owner', sc.owner) },
       incidentLifecycle: inc && { targets: targetsOf(this, 'incidentLifecycle.targets', inc.targets), settings: inc.settings },
     });
     if (patch.issueLifecycle) this.putIssueLifecycle(patch.issueLifecycle);
@@ -261,8 +280,8 @@ export interface SqlTestProps extends DqResourceProps {
   readonly severity?: Severity;
   /** Where the test runs, e.g. `{ warehouseAccount: { account: 'wh-prod', database: 'analytics' } }` or `{ integrationId }`. */
   readonly platform: DataPlatform;
-  /** iCal RRULE, e.g. `FREQ=DAILY;BYHOUR=6`. */
-  readonly recurrenceRule: string;
+  /** iCal RRULE, e.g. `FREQ=DAILY;BYHOUR=6`. @default - none: the test runs on demand */
+  readonly recurrenceRule?: string;
   /** IANA time zone. @default "UTC" */
   readonly timezone?: string;
   /** @default - none */
@@ -287,23 +306,22 @@ export class SqlTest extends l1sqltest.SqlTest {
 export interface SqlTestRuleSettingsProps {
   /** Tests deployed on every matched table: at least one. */
   readonly tests: RuleTest[];
-  /** iCal RRULE, e.g. `FREQ=DAILY`. */
-  readonly recurrenceRule: string;
+  /** iCal RRULE, e.g. `FREQ=DAILY`. @default - none: the tests run on demand */
+  readonly recurrenceRule?: string;
   /** @default "UTC" */
   readonly timezone?: string;
   /** @default - the platform's */
   readonly severity?: Severity;
   /** @default false */
   readonly saveFailures?: boolean;
-  /** @default false */
-  readonly keepRemovedTests?: boolean;
 }
 /** Props of {@link SqlTestDeploymentRule}: a title and exactly one config. */
 export interface SqlTestDeploymentRuleProps extends DqResourceProps {
   readonly title: string;
   /** Pinned id (a UUID). @default - derived by the engine */
   readonly id?: string;
-  readonly queryConfig?: SqlTestRuleSettingsProps & { readonly query: QueryInput };
+  /** `keepRemovedTests` (query configs only): tests the rule stops deploying are kept, detached. */
+  readonly queryConfig?: SqlTestRuleSettingsProps & { readonly query: QueryInput; readonly keepRemovedTests?: boolean };
   readonly exclusiveQueryConfig?: { readonly query: QueryInput };
   readonly staticConfig?: SqlTestRuleSettingsProps & { readonly path: string };
   readonly exclusiveStaticConfig?: { readonly path: string };
@@ -476,13 +494,18 @@ export interface OwnershipProps extends DqResourceProps {
   readonly dataProduct?: Referenceable | string;
   /** Owns the entities a ResolverQL query selects. */
   readonly query?: QueryInput;
-  /** Owner alerting: `{ severities, notifyUpstream, isDisabled }`. @default - none */
-  readonly alert?: OwnershipAlert;
+  /** Owner alerting: `{ severities, notifyUpstream, ongoing, allowSqlTestAuditLink, isDisabled }`. @default - none */
+  readonly alert?: OwnershipAlertInput;
 }
+/** {@link OwnershipAlert} as code writes it: severities may use the deprecated `ALERT_SEVERITY_*` spellings. */
+export type OwnershipAlertInput = Omit<OwnershipAlert, 'severities'> & { readonly severities?: AlertSeverityInput[] };
 /** An ownership (`dq_ownership`). */
 export class Ownership extends l1ownership.Ownership {
+  /** The owner this ownership belongs to (what an alert's `owner.ownerPath` names). */
+  readonly ownerRef: Referenceable | string;
   constructor(scope: Construct, id: string, props: OwnershipProps) {
     super(scope, id, { ...meta(props), ownerId: '', selection: {} as l1ownership.OwnershipSelection });
+    this.ownerRef = props.owner;
     this.ownerId = ref(this, 'ownerId', props.owner, 'id') ?? '';
     if ((props.dataProduct === undefined) === (props.query === undefined)) {
       addLocalDiagnostic(this, { field: 'selection', summary: 'selection: set exactly one of dataProduct and query', hint: 'declare one Ownership per selection' });

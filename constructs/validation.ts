@@ -20,6 +20,7 @@ import type { z } from 'zod';
 import { alertRuleViolations, type AlertWrite } from '../schemas/alerts';
 import { Manifest, RESOURCE_SCHEMAS, RESOURCE_TYPES, type ResourceType } from '../schemas/manifest';
 import { parseResolverQl } from '../schemas/resolverql';
+import { deprecatedEnums } from '../schemas/wire';
 import { camel, camelDeep, localDiagnostics, type Diagnostic } from './internal';
 import { Domain } from './resources';
 
@@ -201,6 +202,16 @@ function resourceDiagnostics(e: Entry): Diagnostic[] {
       const field = fieldPath(issue.path);
       add(field, issue.message, hintFor(issue, field));
     }
+  }
+  for (const d of deprecatedEnums(schema, e.config)) {
+    out.push({
+      severity: 'warning',
+      summary: `"${d.old}" is a deprecated spelling; write "${d.now}"`,
+      detail: `${e.type}.${e.logicalId} (${path}): ${d.field}: "${d.old}" is a deprecated spelling of "${d.now}"`,
+      constructPath: path,
+      field: d.field,
+      hint: `replace "${d.old}" with "${d.now}" (the platform's own name; the old spelling still works for now)`,
+    });
   }
   if (e.type === 'dq_alert') {
     for (const v of alertRuleViolations((parsed.success ? parsed.data : e.config) as AlertWrite)) {

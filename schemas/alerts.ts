@@ -2,18 +2,38 @@
  * Alerts v2 (spec 2.2, 4.3, 4.4; upstream facts "Alerts v2").
  */
 import { z } from 'zod';
-import { ConfigsFilter, Empty, Etag, oneof, protoEnum, required, Source, Timestamp, Violation, withOneof } from './common';
+import { Empty, Etag, oneof, protoEnum, required, Source, Timestamp, Violation, withOneof } from './common';
 import { Query } from './entities';
+import { tolerant } from './wire';
 
-/** Alert severity (issue alerts, ownership alerts): WARN=1, ERROR=2, FATAL=3. Not the rule numbering. */
-export const AlertSeverityEnum = protoEnum({
-  ALERT_SEVERITY_UNSPECIFIED: 0,
-  ALERT_SEVERITY_WARN: 1,
-  ALERT_SEVERITY_ERROR: 2,
-  ALERT_SEVERITY_FATAL: 3,
-});
+/**
+ * Alert severity (issue alerts, ownership alerts): `SEVERITY_WARN=1, SEVERITY_ERROR=2,
+ * SEVERITY_FATAL=3`, the platform's own names (wire-facts, decisions). Not the rule numbering
+ * (rules: WARNING/ERROR/INFO). The names dqform used before (`ALERT_SEVERITY_*`) are deprecated
+ * aliases: still accepted in code and YAML, with a warning naming the new spelling.
+ */
+export const AlertSeverityEnum = protoEnum(
+  {
+    SEVERITY_UNSPECIFIED: 0,
+    SEVERITY_WARN: 1,
+    SEVERITY_ERROR: 2,
+    SEVERITY_FATAL: 3,
+  },
+  {
+    aliases: {
+      ALERT_SEVERITY_UNSPECIFIED: 'SEVERITY_UNSPECIFIED',
+      ALERT_SEVERITY_WARN: 'SEVERITY_WARN',
+      ALERT_SEVERITY_ERROR: 'SEVERITY_ERROR',
+      ALERT_SEVERITY_FATAL: 'SEVERITY_FATAL',
+    },
+  },
+);
 export const AlertSeverity = required(AlertSeverityEnum);
 export type AlertSeverity = z.infer<typeof AlertSeverity>;
+/** @deprecated spellings of {@link AlertSeverity}: use `SEVERITY_WARN`, `SEVERITY_ERROR`, `SEVERITY_FATAL`. */
+export type DeprecatedAlertSeverity = 'ALERT_SEVERITY_WARN' | 'ALERT_SEVERITY_ERROR' | 'ALERT_SEVERITY_FATAL';
+/** What code may write for an alert severity: the current names, or (deprecated, with a warning) the old ones. */
+export type AlertSeverityInput = AlertSeverity | DeprecatedAlertSeverity;
 
 /** Incident states that trigger an incident-lifecycle alert. 0 is refused. */
 export const IncidentStateEnum = protoEnum({ STATE_UNSPECIFIED: 0, STATE_OPEN: 1, STATE_CLOSED: 2, STATE_CANCELLED: 3 });
@@ -62,17 +82,23 @@ export type SchemaChangeSettings = z.infer<typeof SchemaChangeSettings>;
 export const IncidentLifecycleSettings = z.object({ states: z.array(IncidentState).min(1) });
 export type IncidentLifecycleSettings = z.infer<typeof IncidentLifecycleSettings>;
 
+/** The owner an entity alert belongs to: `{ ownerPath (owner-<uuid>), ownershipId }`, both required. */
+export const AlertOwner = z.object({ ownerPath: z.string().min(1), ownershipId: z.string().min(1) });
+export type AlertOwner = z.infer<typeof AlertOwner>;
+
 export const IssueLifecycleAlert = z.object({
   trigger: AlertTrigger,
   targets: z.array(AlertTarget).min(1),
   settings: IssueLifecycleSettings,
   /** Fixed at create: changing it is a replace. */
-  owner: z.string().optional(),
+  owner: AlertOwner.optional(),
 });
 export const SchemaChangeAlert = z.object({
   trigger: AlertTrigger,
   targets: z.array(AlertTarget).min(1),
   settings: SchemaChangeSettings.default({}),
+  /** Fixed at create: changing it is a replace. */
+  owner: AlertOwner.optional(),
 });
 export const IncidentLifecycleAlert = z.object({
   targets: z.array(AlertTarget).min(1),
@@ -86,14 +112,24 @@ export const ALERT_KINDS = ['issueLifecycle', 'schemaChange', 'incidentLifecycle
 export type AlertKind = (typeof ALERT_KINDS)[number];
 const kinds = { issueLifecycle: IssueLifecycleAlert, schemaChange: SchemaChangeAlert, incidentLifecycle: IncidentLifecycleAlert };
 
-export const AlertTemplate = z.object({ title: z.string().optional(), plain: z.string().optional() });
+/** A block of a structured template: `{ name? (server assigns when unset), content }`. */
+export const TemplateBlock = z.object({ name: z.string().min(1).optional(), content: z.string() });
+/** An alert's message template: `title` and at most one of `plain` | `structured`. */
+export const AlertTemplate = withOneof(
+  { title: z.string().optional() },
+  { plain: z.string(), structured: z.object({ summary: z.array(TemplateBlock).default([]), issueDetails: z.array(TemplateBlock).default([]) }) },
+  { optional: true },
+);
 export type AlertTemplate = z.infer<typeof AlertTemplate>;
 
-/** Fields a writer sets (Create and Upsert bodies). */
+/**
+ * Fields of the Create and Upsert bodies (flat: `body: "*"`). wire-facts Create: `name`, `fqn`,
+ * `template?`, one kind; the spec's newer revision adds `configId` (and dqform writes `source`).
+ * `isDisabled` is NOT a write field: it is set with ToggleEnabled.
+ */
 export const alertWriteFields = {
   name: z.string().min(1).max(255),
   fqn: z.string().min(1).max(500),
-  isDisabled: z.boolean().optional(),
   template: AlertTemplate.optional(),
   configId: z.string().optional(),
   /** Who made it; the server defaults to SOURCE_API for API writes. */
@@ -104,13 +140,14 @@ export const alertWriteFields = {
 export const AlertWrite = withOneof(alertWriteFields, kinds);
 export type AlertWrite = z.infer<typeof AlertWrite>;
 
-/** An alert as read. */
+/** An alert as read: `id`, `createdAt`, `isDisabled`, `etag` besides the written fields. */
 export const Alert = withOneof(
   {
     ...alertWriteFields,
     id: z.string(),
     createdAt: Timestamp.optional(),
- etag: Etag.optional(),
+    isDisabled: z.boolean().optional(),
+    etag: Etag.optional(),
   },
   kinds,
 );
@@ -162,10 +199,12 @@ export function alertRuleViolations(a: AlertWrite): Violation[] {
 export const AlertIdentifier = oneof({ id: z.string().min(1), fqn: z.string().min(1) });
 export type AlertIdentifier = z.infer<typeof AlertIdentifier>;
 
-// ---- requests and responses ----
+// ---- requests and responses (every op is `body: "*"`: the fields ARE the body) ----
 
-export const CreateAlertRequest = z.object({ alert: AlertWrite });
-export const UpsertAlertRequest = z.object({ alert: AlertWrite, etag: Etag.optional() });
+/** Create POST `/api/alerts/v2`: the alert's fields at the top level. */
+export const CreateAlertRequest = AlertWrite;
+/** Upsert PUT `/api/alerts/v2`: the Create fields plus `etag?`. */
+export const UpsertAlertRequest = withOneof({ ...alertWriteFields, etag: Etag.optional() }, kinds);
 export const AlertResponse = z.object({ alert: Alert });
 export type AlertResponse = z.infer<typeof AlertResponse>;
 export const DeleteAlertRequest = z.object({ identifier: AlertIdentifier, etag: Etag.optional() });
@@ -185,12 +224,27 @@ export const UpdateAlertTargetsRequest = z.object({ identifier: AlertIdentifier,
 export const UpdateAlertTemplateRequest = z.object({ identifier: AlertIdentifier, template: AlertTemplate.optional(), etag: Etag.optional() });
 export const ToggleAlertEnabledRequest = z.object({ identifier: AlertIdentifier, isEnabled: z.boolean(), etag: Etag.optional() });
 export const ToggleIncidentOwnerAlertRequest = z.object({ isEnabled: z.boolean() });
-export const ToggleIncidentOwnerAlertResponse = z.object({ isEnabled: z.boolean() });
-export const SendTestAlertRequest = z.object({ targets: z.array(AlertTarget).min(1) });
-export const SendTestAlertResponse = z.object({ deliveryIds: z.array(z.string()).default([]) });
-export const ListAlertsRequest = z.object({ configsFilter: ConfigsFilter.optional(), sources: z.array(Source).optional() });
+export const ToggleIncidentOwnerAlertResponse = z.object({ isEnabled: z.boolean().default(false) });
+/** SendTestAlert's message kind: 0 generic, 1 issue, 2 schema change, 3 incident. */
+export const TestAlertKindEnum = protoEnum({
+  TEST_ALERT_KIND_UNSPECIFIED: 0,
+  TEST_ALERT_KIND_ISSUE: 1,
+  TEST_ALERT_KIND_SCHEMA_CHANGE: 2,
+  TEST_ALERT_KIND_INCIDENT: 3,
+});
+export const SendTestAlertRequest = z.object({
+  name: z.string().max(255).optional(),
+  kind: TestAlertKindEnum.schema.optional(),
+  targets: z.array(AlertTarget).min(1),
+});
+export const TestAlertDispatch = z.object({ target: AlertTarget.optional(), dispatched: z.boolean().default(false), error: z.string().optional() });
+export type TestAlertDispatch = z.infer<typeof TestAlertDispatch>;
+export const SendTestAlertResponse = z.object({ dispatches: z.array(TestAlertDispatch).default([]) });
+/** List POST `/api/alerts/v2/list`: the only filter is an owner. */
+export const ListAlertsRequest = z.object({ owner: AlertOwner.optional() });
 export const ListAlertsResponse = z.object({ alertsIds: z.array(z.string()).default([]) });
-export const BatchGetAlertsRequest = z.object({ identifiers: z.array(AlertIdentifier) });
-export const BatchGetAlertsResponse = z.object({ alerts: z.record(z.string(), Alert).default({}) });
+export const BatchGetAlertsRequest = z.object({ identifiers: z.array(AlertIdentifier).min(1) });
+/** Items are read tolerantly: one alert this version cannot model never fails the read. */
+export const BatchGetAlertsResponse = z.object({ alerts: z.record(z.string(), tolerant(Alert)).default({}) });
 export type BatchGetAlertsResponse = z.infer<typeof BatchGetAlertsResponse>;
 export const EmptyResponse = z.object({});

@@ -5,13 +5,14 @@
  * - keys are lowerCamelCase; unknown response keys are tolerated (`z.object` strips them);
  * - a oneof is an object with exactly one of its keys present ({@link oneof});
  * - enums are accepted as names or integers and always parse to the canonical name
- *   ({@link protoEnum}); they are written back as names.
+ *   ({@link protoEnum}); they go on the wire as numbers (schemas/wire.ts).
  */
 import { z } from 'zod';
+import type { EnumInfo } from './wire';
 
 /** A protobuf enum: accepts the value's name or its number, parses to the name. */
 export interface ProtoEnum<N extends string> {
-  /** The schema: input `N | number`, output `N`. */
+  /** The schema: input `N | number` (or a deprecated alias), output `N`. */
   schema: z.ZodType<N, N | number>;
   /** Name → number. */
   numbers: Readonly<Record<N, number>>;
@@ -21,24 +22,48 @@ export interface ProtoEnum<N extends string> {
   values: readonly N[];
   /** The name of the zero value (`<PREFIX>_UNSPECIFIED`), if the enum has one. */
   unspecified: N | undefined;
+  /** Deprecated spellings still accepted on input: old name → current name. */
+  aliases: Readonly<Record<string, N>>;
+}
+
+/** How an enum's allowed values read in an error: `A, B or C (names or numbers 1, 2, 3)`. */
+function allowedText(table: Record<string, number>, values: readonly string[]): string {
+  const set = values.filter((v) => table[v] !== 0);
+  return `one of ${set.join(', ')} (or their numbers ${set.map((v) => table[v]).join(', ')})`;
 }
 
 /**
  * Declares a protobuf enum from its name → number table. The schema accepts either form
- * (the spec's GET responses carry integers, writes may carry names) and outputs the name.
+ * (the gateway reads names and numbers; the spec's GET responses carry integers) and outputs
+ * the name; dqform sends the NUMBER on the wire (schemas/wire.ts `toWire`). `aliases` are
+ * deprecated spellings accepted on input and read as the current name (the engine warns
+ * about them). An invalid value's error lists the allowed values.
  */
-export function protoEnum<const T extends Record<string, number>>(table: T): ProtoEnum<Extract<keyof T, string>> {
+export function protoEnum<const T extends Record<string, number>>(table: T, opts: { aliases?: Record<string, Extract<keyof T, string>> } = {}): ProtoEnum<Extract<keyof T, string>> {
   type N = Extract<keyof T, string>;
   const values = Object.keys(table) as N[];
   const names: Record<number, N> = {};
   for (const n of values) names[table[n]] = n;
-  const nameSchema = z.enum(values as [N, ...N[]]);
-  const schema = z.codec(z.union([nameSchema, z.number().int()]), nameSchema, {
-    decode: (v) => (typeof v === 'number' ? ((names[v] ?? String(v)) as N) : v),
+  const aliases = { ...(opts.aliases ?? {}) } as Record<string, N>;
+  const allowed = allowedText(table, values);
+  const got = (v: unknown) => `; got ${JSON.stringify(v)}`;
+  const nameSchema = z.enum(values as [N, ...N[]], { error: (iss) => `expected ${allowed}${got(iss.input)}` });
+  const inputs: z.ZodType[] = [nameSchema];
+  const aliasNames = Object.keys(aliases);
+  if (aliasNames.length) inputs.push(z.enum(aliasNames as [string, ...string[]]));
+  inputs.push(z.number().int());
+  const schema = z.codec(z.union(inputs as [z.ZodType, z.ZodType, ...z.ZodType[]], { error: (iss) => `expected ${allowed}${got(iss.input)}` }), nameSchema, {
+    decode: (v) => (typeof v === 'number' ? ((names[v] ?? v) as N) : ((aliases[v as string] ?? v) as N)),
     encode: (v) => v,
   }) as unknown as z.ZodType<N, N | number>;
+  markEnum(schema, { numbers: table, names, aliases });
   const unspecified = values.find((v) => table[v] === 0);
-  return { schema, numbers: table as unknown as Record<N, number>, names, values, unspecified };
+  return { schema, numbers: table as unknown as Record<N, number>, names, values, unspecified, aliases };
+}
+
+/** Leaves the enum table on a schema's definition, where schemas/wire.ts finds it. */
+function markEnum(schema: z.ZodType, info: EnumInfo): void {
+  (schema as unknown as { _zod: { def: Record<string, unknown> } })._zod.def.dqEnum = info;
 }
 
 /** The enum without its zero value: "zero values are refused where a value is required". */
@@ -64,12 +89,15 @@ export function withOneof<B extends z.ZodRawShape, S extends z.ZodRawShape>(base
   const keys = Object.keys(variants);
   const partial: Record<string, z.ZodType> = {};
   for (const k of keys) partial[k] = (variants[k] as z.ZodType).optional();
-  return z
+  const schema = z
     .object({ ...base, ...(partial as { [K in keyof S]: z.ZodOptional<S[K]> }) })
     .superRefine((v, ctx) => {
       const issue = oneofIssue(v as Record<string, unknown>, keys, opts.optional ?? false);
       if (issue) ctx.addIssue({ code: 'custom', message: issue, params: { oneof: keys } });
     });
+  const def = (schema as unknown as { _zod: { def: Record<string, unknown> } })._zod.def;
+  def.dqOneof = [...((def.dqOneof as string[][] | undefined) ?? []), keys];
+  return schema;
 }
 
 /** The message for a value that breaks a oneof rule, or undefined when it holds. */
@@ -175,23 +203,62 @@ export const HTTP_STATUS_OF_CODE: Readonly<Record<GrpcCode, number>> = {
   UNAUTHENTICATED: 401,
 };
 
-/** A protovalidate violation: which field, which rule, what is wrong. */
-export const Violation = z.object({
-  field: z.string().optional(),
-  ruleId: z.string().optional(),
-  message: z.string().optional(),
-});
-export type Violation = z.infer<typeof Violation>;
+/** A protovalidate violation: which field, which rule, what is wrong (normalised form). */
+export interface Violation {
+  field?: string;
+  ruleId?: string;
+  message?: string;
+}
+
+/**
+ * A field path as protovalidate sends it: a string (`targets[0].email`, older releases), or a
+ * structured `FieldPath { elements: [{ fieldName, index | stringKey | intKey | ... }] }`.
+ */
+export function fieldPathText(field: unknown): string | undefined {
+  if (typeof field === 'string') return field;
+  const elements = field && typeof field === 'object' ? (field as { elements?: unknown }).elements : undefined;
+  if (!Array.isArray(elements)) return undefined;
+  let out = '';
+  for (const e of elements as Record<string, unknown>[]) {
+    const name = typeof e?.fieldName === 'string' ? e.fieldName : typeof e?.fieldNumber === 'number' ? `#${e.fieldNumber}` : '?';
+    out += out ? `.${name}` : name;
+    const sub = e.index ?? e.stringKey ?? e.intKey ?? e.uintKey ?? e.boolKey;
+    if (sub !== undefined) out += typeof e.stringKey === 'string' ? `[${JSON.stringify(e.stringKey)}]` : `[${String(sub)}]`;
+  }
+  return out;
+}
+
+/**
+ * A violation in any of its wire forms, normalised: `field` (string or structured path) or the
+ * older `fieldPath`; `ruleId` or the older `constraintId`. Rule ids are never lost.
+ */
+export const Violation: z.ZodType<Violation, unknown> = z.preprocess((raw) => {
+  if (!raw || typeof raw !== 'object') return raw;
+  const r = raw as Record<string, unknown>;
+  const field = fieldPathText(r.field) ?? fieldPathText(r.fieldPath);
+  const ruleId = typeof r.ruleId === 'string' ? r.ruleId : typeof r.constraintId === 'string' ? r.constraintId : undefined;
+  return { field, ruleId, message: typeof r.message === 'string' ? r.message : undefined };
+}, z.object({ field: z.string().optional(), ruleId: z.string().optional(), message: z.string().optional() })) as unknown as z.ZodType<Violation, unknown>;
+
+/** google.rpc.QuotaFailure violations: `{ subject, description }`. */
+export const QuotaViolation = z.object({ subject: z.string().optional(), description: z.string().optional() });
+export type QuotaViolation = z.infer<typeof QuotaViolation>;
 
 /**
  * One entry of google.rpc.Status `details` (an Any in protojson: `@type` plus fields).
  * Known types: `type.googleapis.com/buf.validate.Violations` (`violations[]`),
  * `type.googleapis.com/google.rpc.ErrorInfo` (`reason`, `metadata`, e.g. the missing scope),
- * `type.googleapis.com/google.rpc.RetryInfo` (`retryDelay`), `type.googleapis.com/google.rpc.RequestInfo` (`requestId`).
+ * `type.googleapis.com/google.rpc.RetryInfo` (`retryDelay`), `type.googleapis.com/google.rpc.RequestInfo` (`requestId`),
+ * `type.googleapis.com/google.rpc.QuotaFailure` (`violations[] { subject, description }`: a quota).
+ * `violations` is read by type: field violations of a Violations detail, quota violations of a
+ * QuotaFailure (kept raw otherwise).
  */
 export const StatusDetail = z.looseObject({
   '@type': z.string(),
-  violations: z.array(Violation).optional(),
+  /** Field violations (`field` a string or a structured path) or quota violations (`subject`, `description`), kept as sent. */
+  violations: z
+    .array(z.object({ field: z.unknown().optional(), ruleId: z.string().optional(), message: z.string().optional(), subject: z.string().optional(), description: z.string().optional() }))
+    .optional(),
   reason: z.string().optional(),
   domain: z.string().optional(),
   metadata: z.record(z.string(), z.string()).optional(),
@@ -204,6 +271,8 @@ export const VIOLATIONS_TYPE = 'type.googleapis.com/buf.validate.Violations';
 export const ERROR_INFO_TYPE = 'type.googleapis.com/google.rpc.ErrorInfo';
 export const RETRY_INFO_TYPE = 'type.googleapis.com/google.rpc.RetryInfo';
 export const REQUEST_INFO_TYPE = 'type.googleapis.com/google.rpc.RequestInfo';
+export const QUOTA_FAILURE_TYPE = 'type.googleapis.com/google.rpc.QuotaFailure';
+export const BAD_REQUEST_TYPE = 'type.googleapis.com/google.rpc.BadRequest';
 
 /** The error body of every failed REST call: google.rpc.Status. `code` is the gRPC code number. */
 export const Status = z.object({
@@ -222,7 +291,10 @@ export const TokenResponse = z.looseObject({
 });
 export type TokenResponse = z.infer<typeof TokenResponse>;
 
-/** Every scope name of spec part 5.4, plus the ones the wire and gRPC facts name. */
+/**
+ * Every scope name dqform knows: spec part 5.4 plus the per-service ones of wire-facts. A token or
+ * IAM answer may carry others: they are accepted and ignored (IamResponse takes any string).
+ */
 export const SCOPES = [
   'SCOPE_ISSUES_EDIT',
   'SCOPE_ISSUES_READ',
@@ -258,10 +330,21 @@ export const SCOPES = [
   'SCOPE_FOLDERS_READ',
   'SCOPE_FOLDERS_EDIT',
   'SCOPE_DELIVERY_READ',
-  // Not in spec part 5.4; named by wire-facts.md and grpc-facts.md as any-of scopes of the
-  // deployment-rule operations and the preview calls.
+  // per-service and MCP scopes the real service has beyond the spec's list (wire-facts, decisions)
+  'SCOPE_ALERTS_EDIT',
+  'SCOPE_ALERTS_READ',
+  'SCOPE_DOMAIN_EDIT',
+  'SCOPE_DOMAIN_READ',
+  'SCOPE_DATAPRODUCT_EDIT',
+  'SCOPE_DATAPRODUCT_READ',
+  'SCOPE_OWNERS_EDIT',
+  'SCOPE_OWNERS_READ',
+  'SCOPE_OWNERSHIP_EDIT',
+  'SCOPE_OWNERSHIP_READ',
   'SCOPE_MONITORS_AUTOMATIC_EDIT',
+  'SCOPE_INTEGRATION_READ',
   'SCOPE_MCP_READ',
+  'SCOPE_SRE_AGENT',
 ] as const;
 export const Scope = z.enum(SCOPES);
 export type Scope = z.infer<typeof Scope>;

@@ -4,6 +4,7 @@
 import { z } from 'zod';
 import { ConfigsFilter, Empty, oneof, PageInfo, Pagination, protoEnum, required, Source, Uuid, withOneof } from './common';
 import { Query } from './entities';
+import { tolerant } from './wire';
 
 /** Rule and SQL-test severity: WARNING=1, ERROR=2, INFO=3 (not the alert numbering). */
 export const SeverityEnum = protoEnum({ SEVERITY_UNSPECIFIED: 0, SEVERITY_WARNING: 1, SEVERITY_ERROR: 2, SEVERITY_INFO: 3 });
@@ -123,6 +124,16 @@ export type DeploymentOverview = z.infer<typeof DeploymentOverview>;
 
 // ---- requests and responses ----
 
+/** Rule types of the List filter: QUERY=1, EXCLUSIVE_QUERY=2, STATIC_PATH=3, EXCLUSIVE_STATIC_PATH=4, PRODUCT=5. */
+export const RuleTypeEnum = protoEnum({
+  RULE_TYPE_UNSPECIFIED: 0,
+  RULE_TYPE_QUERY: 1,
+  RULE_TYPE_EXCLUSIVE_QUERY: 2,
+  RULE_TYPE_STATIC_PATH: 3,
+  RULE_TYPE_EXCLUSIVE_STATIC_PATH: 4,
+  RULE_TYPE_PRODUCT: 5,
+});
+
 export const DeployDeploymentRuleRequest = z.object({ deploymentRule: DeploymentRuleWrite });
 export const BatchDeployDeploymentRulesRequest = z.object({ deploymentRules: z.array(DeploymentRuleWrite) });
 export const BatchDeployResponse = z.object({
@@ -130,19 +141,30 @@ export const BatchDeployResponse = z.object({
   errors: z.array(z.object({ id: z.string(), reason: z.string() })).default([]),
 });
 export type BatchDeployResponse = z.infer<typeof BatchDeployResponse>;
-/** List: GET with `sources`, `configsFilter.ids`, `ruleIds`, `pagination.cursor`, `pagination.pageSize` as query parameters. */
+/**
+ * List: GET with `sources`, `configsFilter.ids`, `ruleIds`, `ruleTypes`, `pagination.cursor`,
+ * `pagination.pageSize` as query parameters (enums as numbers, repeated keys).
+ */
 export const ListDeploymentRulesRequest = z.object({
   sources: z.array(Source).optional(),
   configsFilter: ConfigsFilter.optional(),
   ruleIds: z.array(z.string()).optional(),
+  ruleTypes: z.array(RuleTypeEnum.schema).optional(),
   pagination: Pagination.optional(),
 });
 export type ListDeploymentRulesRequest = z.infer<typeof ListDeploymentRulesRequest>;
-export const ListDeploymentRulesResponse = z.object({ deploymentRules: z.array(DeploymentRule).default([]), pageInfo: PageInfo.optional() });
+/** Items are read tolerantly (schemas/wire.ts): a rule this version cannot model is marked, never a failure. */
+export const ListDeploymentRulesResponse = z.object({ deploymentRules: z.array(tolerant(DeploymentRule)).default([]), pageInfo: PageInfo.optional() });
 export type ListDeploymentRulesResponse = z.infer<typeof ListDeploymentRulesResponse>;
-/** Batch: GET `.../deployment-rules/batch?ids=a&ids=b` (at most 200); missing ids are omitted. */
-export const BatchGetDeploymentRulesResponse = z.object({ deploymentRules: z.record(z.string(), DeploymentRule).default({}) });
+/** Batch: GET `.../deployment-rules/batch?ids=a&ids=b`; missing ids are omitted. */
+export const BatchGetDeploymentRulesRequest = z.object({ ids: z.array(z.string()) });
+export const BatchGetDeploymentRulesResponse = z.object({ deploymentRules: z.record(z.string(), tolerant(DeploymentRule)).default({}) });
 export type BatchGetDeploymentRulesResponse = z.infer<typeof BatchGetDeploymentRulesResponse>;
-/** Deploy overview: GET `/api/monitors/automated/v1/deployment-rule?deploymentRule=<JSON>`; delete overview: GET `.../deployment-rule/{id}/deleted`. */
+/**
+ * Deploy overview: GET `/api/monitors/automated/v1/deployment-rule` with the rule's scalar fields
+ * as dotted query parameters (`deploymentRule.id=...&deploymentRule.queryConfig.metricIds=1`), a
+ * structured query sent as its ResolverQL rendering; delete overview: GET `.../deployment-rule/{id}/deleted`.
+ */
+export const DeployOverviewRequest = z.object({ deploymentRule: DeploymentRuleWrite });
 export const DeploymentOverviewResponse = z.object({ overview: DeploymentOverview });
 export type DeploymentOverviewResponse = z.infer<typeof DeploymentOverviewResponse>;

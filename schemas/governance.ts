@@ -4,40 +4,67 @@
  * and `owner-` prefixes.
  */
 import { z } from 'zod';
-import { Etag, oneof, PageInfo, Pagination, protoEnum, Source, Timestamp, Uuid } from './common';
-import { AlertSeverity } from './alerts';
+import { Etag, oneof, PageInfo, Pagination, protoEnum, Timestamp, Uuid, withOneof } from './common';
+import { AlertSeverity, Ongoing } from './alerts';
+import { Query } from './entities';
+import { tolerant } from './wire';
 
+/**
+ * A query selection (domain and data-product definition parts, ownership selections). Write:
+ * `resolverQl` (wins) or `publicQuery` (v1 Query); read: the server answers `renderedResolverQl`
+ * (canonical) and may not echo `resolverQl`.
+ */
 export const QuerySelection = z.object({
-  resolverQl: z.string().min(1),
+  resolverQl: z.string().min(1).max(20000).optional(),
+  publicQuery: Query.optional(),
   /** Output only. */
   renderedResolverQl: z.string().optional(),
 });
 export type QuerySelection = z.infer<typeof QuerySelection>;
+/** A domain part's query: also the older `assetSelectionQuery` (read; never written by dqform). */
+export const DomainQuerySelection = QuerySelection.extend({ assetSelectionQuery: z.unknown().optional() });
+
+/** A definition part's server-minted id (<= 64 chars; minted when empty). */
+const partId = { id: z.string().max(64).optional() };
 
 /** A domain's membership: entities, data products, sub-domains or a query. */
-export const DomainPart = oneof({
-  entityId: z.string().min(1),
+export const DomainPart = withOneof(partId, {
+  entityId: z.string().min(1).max(1024),
   dataproductId: z.string().min(1),
   domainId: z.string().min(1),
-  query: QuerySelection,
+  query: DomainQuerySelection,
 });
 export type DomainPart = z.infer<typeof DomainPart>;
-export const DomainDefinition = z.object({ parts: z.array(DomainPart).default([]) });
+export const DomainDefinition = z.object({ parts: z.array(DomainPart).max(500).default([]) });
 export type DomainDefinition = z.infer<typeof DomainDefinition>;
 
 const timestamps = { createdAt: Timestamp.optional(), updatedAt: Timestamp.optional(), deletedAt: Timestamp.optional() };
+const authors = { createdBy: z.unknown().optional(), updatedBy: z.unknown().optional() };
 
-/** Upsert: an omitted optional field is left unchanged; a present-but-empty definition replaces. */
+/** Who acts, when not the credential's identity (optional on every governance write). */
+export const Actor = z.looseObject({ name: z.string().min(1) });
+
+/** `source` on domains, products and owners: 0 native (default), 1 external catalog (read-only in the app). */
+export const GovernanceSourceEnum = protoEnum({ SOURCE_NATIVE: 0, SOURCE_EXTERNAL_CATALOG: 1 });
+
+/** Upsert fields (flat body): an omitted optional field is left unchanged; a present definition replaces. */
 export const DomainWrite = z.object({
   id: Uuid,
   name: z.string().min(1).max(100).optional(),
-  description: z.string().optional(),
+  description: z.string().max(10000).optional(),
   /** `""` detaches from the parent. */
   parentId: z.string().optional(),
   definition: DomainDefinition.optional(),
 });
 export type DomainWrite = z.infer<typeof DomainWrite>;
-export const Domain = DomainWrite.extend({ name: z.string(), etag: Etag.optional(), source: Source.optional(), ...timestamps });
+export const Domain = DomainWrite.extend({
+  id: z.string(),
+  name: z.string(),
+  etag: Etag.optional(),
+  source: GovernanceSourceEnum.schema.optional(),
+  ...authors,
+  ...timestamps,
+});
 export type Domain = z.infer<typeof Domain>;
 
 export const PriorityEnum = protoEnum({ PRIORITY_UNSPECIFIED: 0, PRIORITY_P3: 3, PRIORITY_P2: 4, PRIORITY_P1: 5 });
@@ -45,44 +72,46 @@ export const Priority = PriorityEnum.schema;
 export type Priority = z.infer<typeof Priority>;
 
 /** Data products take leaf parts only. */
-export const DataProductPart = oneof({ entityId: z.string().min(1), query: QuerySelection });
+export const DataProductPart = withOneof(partId, { entityId: z.string().min(1).max(1024), query: QuerySelection });
 export type DataProductPart = z.infer<typeof DataProductPart>;
-export const DataProductDefinition = z.object({ parts: z.array(DataProductPart).default([]) });
+export const DataProductDefinition = z.object({ parts: z.array(DataProductPart).max(500).default([]) });
 export type DataProductDefinition = z.infer<typeof DataProductDefinition>;
 
 export const DataProductWrite = z.object({
   id: Uuid,
   title: z.string().min(1).max(500).optional(),
-  description: z.string().optional(),
+  description: z.string().max(10000).optional(),
   /** `""` clears. */
-  folder: z.string().optional(),
+  folder: z.string().max(500).optional(),
   priority: Priority.optional(),
   definition: DataProductDefinition.optional(),
 });
 export type DataProductWrite = z.infer<typeof DataProductWrite>;
 export const DataProduct = DataProductWrite.extend({
+  id: z.string(),
   title: z.string(),
   /** Output: `dataproduct-<uuid>`. */
   entityId: z.string().optional(),
-  source: Source.optional(),
+  source: GovernanceSourceEnum.schema.optional(),
   etag: Etag.optional(),
+  ...authors,
   ...timestamps,
 });
 export type DataProduct = z.infer<typeof DataProduct>;
 
 export const OwnerContact = oneof({
-  slack: z.object({ channel: z.string().min(1) }),
-  email: z.object({ recipientEmails: z.array(z.string().min(3)).min(1) }),
-  msTeams: z.object({ channelId: z.string().min(1) }),
-  users: z.object({ userEmails: z.array(z.string().min(3)).min(1) }),
+  slack: z.object({ channel: z.string().min(1).max(255), teamName: z.string().max(255).optional(), mentions: z.array(z.string()).max(100).optional() }),
+  email: z.object({ recipientEmails: z.array(z.string().min(3)).min(1).max(100) }),
+  msTeams: z.object({ channelId: z.string().min(1).max(255), mentions: z.array(z.string()).optional() }),
+  users: z.object({ userEmails: z.array(z.string().min(3)).min(1).max(100) }),
 });
 export type OwnerContact = z.infer<typeof OwnerContact>;
 
-/** UpsertOwner body: contacts travel in a presence wrapper (absent = keep, present and empty = clear). */
+/** UpsertOwner fields: contacts travel in a presence wrapper (absent = keep, present and empty = clear). */
 export const OwnerWrite = z.object({
   id: Uuid,
   title: z.string().min(1).max(500).optional(),
-  contacts: z.object({ contacts: z.array(OwnerContact) }).optional(),
+  contacts: z.object({ contacts: z.array(OwnerContact).max(100) }).optional(),
 });
 export type OwnerWrite = z.infer<typeof OwnerWrite>;
 /** The read form has plain `contacts[]`. */
@@ -92,20 +121,27 @@ export const Owner = z.object({
   entityId: z.string().optional(),
   title: z.string(),
   contacts: z.array(OwnerContact).default([]),
-  source: Source.optional(),
+  source: GovernanceSourceEnum.schema.optional(),
   etag: Etag.optional(),
+  ...authors,
   ...timestamps,
 });
 export type Owner = z.infer<typeof Owner>;
 
-export const OwnershipSelection = oneof({ query: QuerySelection, dataproductId: z.string().min(1) });
+/** An ownership's selection: a query (with an optional `name`) or a data product. */
+export const OwnershipQuerySelection = QuerySelection.extend({ name: z.string().max(500).optional() });
+export const OwnershipSelection = oneof({ query: OwnershipQuerySelection, dataproductId: z.string().min(1) });
 export type OwnershipSelection = z.infer<typeof OwnershipSelection>;
+/** Alerting of an ownership: severities (alert numbering), ongoing repeats (unset = none). */
 export const OwnershipAlert = z.object({
   severities: z.array(AlertSeverity).default([]),
   notifyUpstream: z.boolean().optional(),
+  ongoing: Ongoing.optional(),
+  allowSqlTestAuditLink: z.boolean().optional(),
   isDisabled: z.boolean().optional(),
 });
 export type OwnershipAlert = z.infer<typeof OwnershipAlert>;
+/** An ownership as dqform writes it; `ownerId` goes in the path, not the body. */
 export const OwnershipWrite = z.object({
   id: Uuid,
   ownerId: z.string().min(1),
@@ -113,35 +149,65 @@ export const OwnershipWrite = z.object({
   alert: OwnershipAlert.optional(),
 });
 export type OwnershipWrite = z.infer<typeof OwnershipWrite>;
-export const Ownership = OwnershipWrite.extend({ id: z.string(), etag: Etag.optional(), source: Source.optional(), ...timestamps });
+export const Ownership = OwnershipWrite.extend({ id: z.string(), ownerId: z.string(), etag: Etag.optional(), ...authors, ...timestamps });
 export type Ownership = z.infer<typeof Ownership>;
 
-// ---- requests and responses ----
+// ---- what code declares (the manifest): the write shapes without server-minted or read-only parts ----
 
-const withEtag = { etag: Etag.optional() };
-export const UpsertDomainRequest = z.object({ domain: DomainWrite, ...withEtag });
+/** A selection as code writes it: ResolverQL text. */
+export const DesiredQuerySelection = z.object({ resolverQl: z.string().min(1).max(20000) });
+export const DesiredDomainDefinition = z.object({
+  parts: z
+    .array(oneof({ entityId: z.string().min(1).max(1024), dataproductId: z.string().min(1), domainId: z.string().min(1), query: DesiredQuerySelection }))
+    .max(500)
+    .default([]),
+});
+export const DesiredDataProductDefinition = z.object({ parts: z.array(oneof({ entityId: z.string().min(1).max(1024), query: DesiredQuerySelection })).max(500).default([]) });
+export const DesiredOwnershipSelection = oneof({ query: DesiredQuerySelection, dataproductId: z.string().min(1) });
+
+// ---- requests and responses (every write is `body: "*"`: the fields ARE the body) ----
+
+const withEtag = { etag: Etag.optional(), actor: Actor.optional() };
+/** Upsert POST `/api/domains/v2`: `{ id, name?, description?, parentId?, source?, definition?, etag?, actor? }`. */
+export const UpsertDomainRequest = DomainWrite.extend({ source: GovernanceSourceEnum.schema.optional(), ...withEtag });
 export const DomainResponse = z.object({ domain: Domain });
 export const DeleteDomainRequest = z.object({ id: z.string().min(1), purge: z.boolean().optional(), ...withEtag });
-export const BatchGetRequest = z.object({ ids: z.array(z.string()).min(1).max(200), includeDeleted: z.boolean().optional() });
-export const BatchGetDomainsResponse = z.object({ domains: z.record(z.string(), Domain).default({}) });
-export const ListRequest = z.object({ pagination: Pagination.optional() });
-export const ListDomainsResponse = z.object({ domains: z.array(Domain).default([]), pageInfo: PageInfo.optional() });
+const batchIds = z.array(z.string()).min(1).max(200).refine((a) => new Set(a).size === a.length, 'ids must be unique');
+export const BatchGetRequest = z.object({ ids: batchIds, includeDeleted: z.boolean().optional(), excludeDefinition: z.boolean().optional() });
+export const BatchGetDomainsResponse = z.object({ domains: z.record(z.string(), tolerant(Domain)).default({}) });
+/** List GET `/api/domains/v2`: `pagination.*`, `parentId` ("" = top level only; absent = all), `includeDeleted`, `excludeDefinition`. */
+export const ListDomainsRequest = z.object({ pagination: Pagination.optional(), parentId: z.string().optional(), includeDeleted: z.boolean().optional(), excludeDefinition: z.boolean().optional() });
+export const ListDomainsResponse = z.object({ domains: z.array(tolerant(Domain)).default([]), pageInfo: PageInfo.optional() });
 
-export const UpsertDataProductRequest = z.object({ dataproduct: DataProductWrite, ...withEtag });
+export const UpsertDataProductRequest = DataProductWrite.extend({ source: GovernanceSourceEnum.schema.optional(), ...withEtag });
 export const DataProductResponse = z.object({ dataproduct: DataProduct });
 export const DeleteDataProductRequest = z.object({ id: z.string().min(1), purge: z.boolean().optional(), ...withEtag });
-export const BatchGetDataProductsResponse = z.object({ dataproducts: z.record(z.string(), DataProduct).default({}) });
-export const ListDataProductsResponse = z.object({ dataproducts: z.array(DataProduct).default([]), pageInfo: PageInfo.optional() });
+export const BatchGetDataProductsResponse = z.object({ dataproducts: z.record(z.string(), tolerant(DataProduct)).default({}) });
+/** List GET `/api/dataproducts/v2`: `pagination.*`, `folder`, `priorities` (repeated), `includeDeleted`, `excludeDefinition`. */
+export const ListDataProductsRequest = z.object({
+  pagination: Pagination.optional(),
+  folder: z.string().optional(),
+  priorities: z.array(Priority).optional(),
+  includeDeleted: z.boolean().optional(),
+  excludeDefinition: z.boolean().optional(),
+});
+export const ListDataProductsResponse = z.object({ dataproducts: z.array(tolerant(DataProduct)).default([]), pageInfo: PageInfo.optional() });
 
-export const UpsertOwnerRequest = z.object({ owner: OwnerWrite, ...withEtag });
+export const UpsertOwnerRequest = OwnerWrite.extend({ source: GovernanceSourceEnum.schema.optional(), ...withEtag });
 export const OwnerResponse = z.object({ owner: Owner });
-export const DeleteOwnerRequest = z.object({ id: z.string().min(1), ...withEtag });
-export const BatchGetOwnersResponse = z.object({ owners: z.record(z.string(), Owner).default({}) });
-export const ListOwnersResponse = z.object({ owners: z.array(Owner).default([]), pageInfo: PageInfo.optional() });
+export const DeleteOwnerRequest = z.object({ id: z.string().min(1), purge: z.boolean().optional(), ...withEtag });
+export const BatchGetOwnersRequest = z.object({ ids: batchIds, includeDeleted: z.boolean().optional() });
+export const BatchGetOwnersResponse = z.object({ owners: z.record(z.string(), tolerant(Owner)).default({}) });
+export const ListOwnersRequest = z.object({ pagination: Pagination.optional(), includeDeleted: z.boolean().optional() });
+export const ListOwnersResponse = z.object({ owners: z.array(tolerant(Owner)).default([]), pageInfo: PageInfo.optional() });
 
-/** POST `/api/owners/v1/{owner_id}/ownerships`. */
-export const UpsertOwnershipRequest = z.object({ ownership: OwnershipWrite, ...withEtag });
+/** UpsertOwnership POST `/api/owners/v1/{owner_id}/ownerships`: body `{ id, selection, alert?, etag?, actor? }`. */
+export const UpsertOwnershipRequest = z.object({ id: Uuid, selection: OwnershipSelection, alert: OwnershipAlert.optional(), ...withEtag });
 export const OwnershipResponse = z.object({ ownership: Ownership });
 export const DeleteOwnershipRequest = z.object({ id: z.string().min(1), ...withEtag });
-export const BatchGetOwnershipsResponse = z.object({ ownerships: z.record(z.string(), Ownership).default({}) });
-export const ListOwnershipsResponse = z.object({ ownerships: z.array(Ownership).default([]), pageInfo: PageInfo.optional() });
+export const BatchGetOwnershipsRequest = BatchGetOwnersRequest;
+export const BatchGetOwnershipsResponse = z.object({ ownerships: z.record(z.string(), tolerant(Ownership)).default({}) });
+export const ListOwnershipsRequest = ListOwnersRequest;
+export const ListOwnershipsResponse = z.object({ ownerships: z.array(tolerant(Ownership)).default([]), pageInfo: PageInfo.optional() });
+/** @deprecated kept for old imports: list requests take `pagination` and filters per kind. */
+export const ListRequest = z.object({ pagination: Pagination.optional() });

@@ -16,7 +16,7 @@ import { withOneof } from './common';
 import { AlertTemplate, IncidentLifecycleAlert, IssueLifecycleAlert, SchemaChangeAlert } from './alerts';
 import { ExclusiveQueryConfig, ExclusiveStaticConfig, ProductConfig, QueryConfig, StaticConfig } from './deployment-rules';
 import { SqlTestExclusiveQueryConfig, SqlTestExclusiveStaticConfig, SqlTestQueryConfig, SqlTestStaticConfig, SqlTestTemplate, SqlTestAnnotation, DataPlatform } from './sql-tests';
-import { DataProductDefinition, DomainDefinition, OwnerContact, OwnershipAlert, OwnershipSelection, Priority } from './governance';
+import { DesiredDataProductDefinition, DesiredDomainDefinition, DesiredOwnershipSelection, OwnerContact, OwnershipAlert, Priority } from './governance';
 import { Severity } from './deployment-rules';
 
 const pinnedId = z.string().min(1).optional();
@@ -46,7 +46,8 @@ export const DesiredSqlTest = withOneof(
     description: z.string().optional(),
     severity: Severity.optional(),
     platform: DataPlatform,
-    recurrenceRule: z.string().min(1),
+    /** iCal RRULE; absent: the test runs on demand. */
+    recurrenceRule: z.string().min(1).optional(),
     timezone: z.string().optional(),
     annotations: z.array(SqlTestAnnotation).optional(),
     saveFailures: z.boolean().optional(),
@@ -72,7 +73,7 @@ export const DesiredDomain = z.object({
   description: z.string().optional(),
   /** A parent domain's id (or a reference to it); absent = top level. */
   parentId: z.string().optional(),
-  definition: DomainDefinition.optional(),
+  definition: DesiredDomainDefinition.optional(),
 });
 export type DesiredDomain = z.infer<typeof DesiredDomain>;
 
@@ -82,7 +83,7 @@ export const DesiredDataProduct = z.object({
   description: z.string().optional(),
   folder: z.string().optional(),
   priority: Priority.optional(),
-  definition: DataProductDefinition.optional(),
+  definition: DesiredDataProductDefinition.optional(),
 });
 export type DesiredDataProduct = z.infer<typeof DesiredDataProduct>;
 
@@ -96,7 +97,7 @@ export type DesiredOwner = z.infer<typeof DesiredOwner>;
 export const DesiredOwnership = z.object({
   id: pinnedId,
   ownerId: z.string().min(1),
-  selection: OwnershipSelection,
+  selection: DesiredOwnershipSelection,
   alert: OwnershipAlert.optional(),
 });
 export type DesiredOwnership = z.infer<typeof DesiredOwnership>;

@@ -85,7 +85,17 @@ export const SHAPES: Record<string, Record<string, ShapeNode>> = {
       "children": {
         "owner": {
           "ts": "owner",
-          "kind": "scalar"
+          "kind": "block",
+          "children": {
+            "owner_path": {
+              "ts": "ownerPath",
+              "kind": "scalar"
+            },
+            "ownership_id": {
+              "ts": "ownershipId",
+              "kind": "scalar"
+            }
+          }
         },
         "settings": {
           "ts": "settings",
@@ -227,6 +237,20 @@ export const SHAPES: Record<string, Record<string, ShapeNode>> = {
       "ts": "schemaChange",
       "kind": "block",
       "children": {
+        "owner": {
+          "ts": "owner",
+          "kind": "block",
+          "children": {
+            "owner_path": {
+              "ts": "ownerPath",
+              "kind": "scalar"
+            },
+            "ownership_id": {
+              "ts": "ownershipId",
+              "kind": "scalar"
+            }
+          }
+        },
         "settings": {
           "ts": "settings",
           "kind": "block",
@@ -342,6 +366,40 @@ export const SHAPES: Record<string, Record<string, ShapeNode>> = {
         "plain": {
           "ts": "plain",
           "kind": "scalar"
+        },
+        "structured": {
+          "ts": "structured",
+          "kind": "block",
+          "children": {
+            "issue_details": {
+              "ts": "issueDetails",
+              "kind": "list",
+              "children": {
+                "content": {
+                  "ts": "content",
+                  "kind": "scalar"
+                },
+                "name": {
+                  "ts": "name",
+                  "kind": "scalar"
+                }
+              }
+            },
+            "summary": {
+              "ts": "summary",
+              "kind": "list",
+              "children": {
+                "content": {
+                  "ts": "content",
+                  "kind": "scalar"
+                },
+                "name": {
+                  "ts": "name",
+                  "kind": "scalar"
+                }
+              }
+            }
+          }
         },
         "title": {
           "ts": "title",
@@ -639,6 +697,10 @@ export const SHAPES: Record<string, Record<string, ShapeNode>> = {
             "channel_id": {
               "ts": "channelId",
               "kind": "scalar"
+            },
+            "mentions": {
+              "ts": "mentions",
+              "kind": "scalar"
             }
           }
         },
@@ -648,6 +710,14 @@ export const SHAPES: Record<string, Record<string, ShapeNode>> = {
           "children": {
             "channel": {
               "ts": "channel",
+              "kind": "scalar"
+            },
+            "mentions": {
+              "ts": "mentions",
+              "kind": "scalar"
+            },
+            "team_name": {
+              "ts": "teamName",
               "kind": "scalar"
             }
           }
@@ -678,6 +748,10 @@ export const SHAPES: Record<string, Record<string, ShapeNode>> = {
       "ts": "alert",
       "kind": "block",
       "children": {
+        "allow_sql_test_audit_link": {
+          "ts": "allowSqlTestAuditLink",
+          "kind": "scalar"
+        },
         "is_disabled": {
           "ts": "isDisabled",
           "kind": "scalar"
@@ -685,6 +759,32 @@ export const SHAPES: Record<string, Record<string, ShapeNode>> = {
         "notify_upstream": {
           "ts": "notifyUpstream",
           "kind": "scalar"
+        },
+        "ongoing": {
+          "ts": "ongoing",
+          "kind": "block",
+          "children": {
+            "disabled": {
+              "ts": "disabled",
+              "kind": "block",
+              "children": {}
+            },
+            "schedule": {
+              "ts": "schedule",
+              "kind": "block",
+              "children": {
+                "cron": {
+                  "ts": "cron",
+                  "kind": "scalar"
+                }
+              }
+            },
+            "stream": {
+              "ts": "stream",
+              "kind": "block",
+              "children": {}
+            }
+          }
         },
         "severities": {
           "ts": "severities",
@@ -752,6 +852,24 @@ export const SHAPES: Record<string, Record<string, ShapeNode>> = {
       "ts": "platform",
       "kind": "block",
       "children": {
+        "analytics_suite": {
+          "ts": "analyticsSuite",
+          "kind": "block",
+          "children": {
+            "instance": {
+              "ts": "instance",
+              "kind": "scalar"
+            },
+            "tenant_id": {
+              "ts": "tenantId",
+              "kind": "scalar"
+            },
+            "workspace_id": {
+              "ts": "workspaceId",
+              "kind": "scalar"
+            }
+          }
+        },
         "column_store": {
           "ts": "columnStore",
           "kind": "block",
@@ -762,6 +880,30 @@ export const SHAPES: Record<string, Record<string, ShapeNode>> = {
             },
             "schema": {
               "ts": "schema",
+              "kind": "scalar"
+            }
+          }
+        },
+        "embedded_analytics": {
+          "ts": "embeddedAnalytics",
+          "kind": "block",
+          "children": {
+            "account": {
+              "ts": "account",
+              "kind": "scalar"
+            }
+          }
+        },
+        "enterprise_relational": {
+          "ts": "enterpriseRelational",
+          "kind": "block",
+          "children": {
+            "database": {
+              "ts": "database",
+              "kind": "scalar"
+            },
+            "host": {
+              "ts": "host",
               "kind": "scalar"
             }
           }
@@ -810,6 +952,34 @@ export const SHAPES: Record<string, Record<string, ShapeNode>> = {
             },
             "host": {
               "ts": "host",
+              "kind": "scalar"
+            }
+          }
+        },
+        "serverless_query": {
+          "ts": "serverlessQuery",
+          "kind": "block",
+          "children": {
+            "catalog": {
+              "ts": "catalog",
+              "kind": "scalar"
+            },
+            "instance": {
+              "ts": "instance",
+              "kind": "scalar"
+            }
+          }
+        },
+        "service_relational": {
+          "ts": "serviceRelational",
+          "kind": "block",
+          "children": {
+            "host": {
+              "ts": "host",
+              "kind": "scalar"
+            },
+            "service_name": {
+              "ts": "serviceName",
               "kind": "scalar"
             }
           }
@@ -1351,10 +1521,6 @@ export const SHAPES: Record<string, Record<string, ShapeNode>> = {
       "ts": "staticConfig",
       "kind": "block",
       "children": {
-        "keep_removed_tests": {
-          "ts": "keepRemovedTests",
-          "kind": "scalar"
-        },
         "path": {
           "ts": "path",
           "kind": "scalar"

@@ -89,7 +89,7 @@ export function build(app: App): DqStack {
   new Ownership(stack, 'commerce_owns_orders', {
     owner: commerce,
     dataProduct: ordersDp,
-    alert: { severities: ['ALERT_SEVERITY_ERROR', 'ALERT_SEVERITY_FATAL'], notifyUpstream: true },
+    alert: { severities: ['SEVERITY_ERROR', 'SEVERITY_FATAL'], notifyUpstream: true },
   });
   new Ownership(stack, 'finance_owns_revenue', { owner: finance, dataProduct: revenueDp });
   new Ownership(stack, 'crm_owns_customer_360', { owner: crm, dataProduct: customer360 });
@@ -103,7 +103,7 @@ export function build(app: App): DqStack {
       trigger: Query.and(Query.withType('table'), Query.withAnnotation('tier', '1')),
       targets: [Target.slack('#data-incidents'), Target.owner(commerce)],
       settings: {
-        severities: ['ALERT_SEVERITY_ERROR', 'ALERT_SEVERITY_FATAL'],
+        severities: ['SEVERITY_ERROR', 'SEVERITY_FATAL'],
         notifyUpstream: true,
         ongoing: { schedule: { cron: '0 9 * * 1-5' } },
         grouping: { systemDetected: {} },
@@ -116,7 +116,7 @@ export function build(app: App): DqStack {
     issueLifecycle: {
       trigger: Query.withAnnotation('owner', 'team-finance'),
       targets: [Target.email(['finance-data@acme.example']), Target.owner(finance)],
-      settings: { severities: ['ALERT_SEVERITY_WARN', 'ALERT_SEVERITY_ERROR', 'ALERT_SEVERITY_FATAL'], ongoing: { stream: {} } },
+      settings: { severities: ['SEVERITY_WARN', 'SEVERITY_ERROR', 'SEVERITY_FATAL'], ongoing: { stream: {} } },
     },
     template: { title: 'Finance data issue', plain: 'Check the finance runbook before escalating.' },
   });

@@ -28,7 +28,7 @@ export function build(app: App): DqStack {
     issueLifecycle: {
       trigger: Query.and(Query.withType('table'), Query.withName('orders')),
       targets: [Target.owner(team), Target.email(['commerce-data@example.com'])],
-      settings: { severities: ['ALERT_SEVERITY_ERROR', 'ALERT_SEVERITY_FATAL'] },
+      settings: { severities: ['SEVERITY_ERROR', 'SEVERITY_FATAL'] },
     },
   });
 

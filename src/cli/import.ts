@@ -21,6 +21,7 @@
  * -> data product) become construct references (TS) or names (YAML).
  */
 import * as fs from 'node:fs';
+import { sqlTestRuleTestKeys, sqlTestTemplateKeys } from '../../schemas/sql-tests';
 import * as path from 'node:path';
 import { stringify as yamlStringify } from 'yaml';
 import type { PlatformClient } from '../client';
@@ -100,7 +101,7 @@ export async function readForImport(client: PlatformClient, namespace: string): 
   for (const d of products) out.push({ type: 'dq_data_product', key: d.id, source: d.source, raw: d as unknown as Json });
   // no workspace-wide list of ownerships: every owner's, 8 owners at a time
   const ownerships = await batched(owners.map((o) => o.id).sort(), async ([id]) => ({ items: await client.owners.listOwnerships(id, LIST_PAGE_SIZE) }), { limit: 1, concurrency: 8 });
-  for (const s of ownerships.items) out.push({ type: 'dq_ownership', key: s.id, source: s.source, raw: s as unknown as Json });
+  for (const s of ownerships.items) out.push({ type: 'dq_ownership', key: s.id, raw: s as unknown as Json });
   return { workspace, items: out };
 }
 
@@ -114,7 +115,7 @@ export function ownerOf(item: LiveItem, workspace: string, namespace: string): '
   return idOwner(item.key, workspace, namespace);
 }
 
-const SERVER_FIELDS = ['id', 'fqn', 'etag', 'createdAt', 'updatedAt', 'deletedAt', 'source', 'configId', 'entityId', 'monitorCount', 'testCount', 'deploymentRuleId'];
+const SERVER_FIELDS = ['id', 'fqn', 'etag', 'createdAt', 'updatedAt', 'deletedAt', 'createdBy', 'updatedBy', 'source', 'configId', 'entityId', 'monitorCount', 'testCount', 'deploymentRuleId', 'inputTables'];
 
 /** Drops zero values (protojson omits them) and server-computed query forms, recursively. */
 function clean(v: unknown): unknown {
@@ -131,13 +132,22 @@ function clean(v: unknown): unknown {
     if (x === undefined || x === null || x === false || x === '' || (Array.isArray(x) && x.length === 0) || (typeof x === 'string' && /_UNSPECIFIED$/.test(x))) continue;
     out[k] = x;
   }
-  if (!hasQl && rendered !== undefined && 'query' in v) out.resolverQl = rendered;
+  // the read form may carry only the rendering (definition parts do not echo resolverQl)
+  if (!hasQl && rendered !== undefined) out.resolverQl = rendered;
   return out;
 }
 
 /** The desired config of a live object (identity pinned, no references yet). */
 export function desiredFromLive(item: LiveItem): Json {
-  const c = clean(Object.fromEntries(Object.entries(item.raw).filter(([k]) => !SERVER_FIELDS.includes(k)))) as Json;
+  let raw = item.raw;
+  // the wire's template-test keys (`notNullTest`) read back as dqform's (`notNull`)
+  if (item.type === 'dq_sql_test') raw = sqlTestTemplateKeys(raw, 'fromWire') as Json;
+  if (item.type === 'dq_sql_test_deployment_rule') raw = sqlTestRuleTestKeys(raw, 'fromWire') as Json;
+  // definition parts carry a server-minted id: not part of what code declares
+  if (isObj(raw.definition) && Array.isArray(raw.definition.parts)) {
+    raw = { ...raw, definition: { ...raw.definition, parts: (raw.definition.parts as Json[]).map((p) => (isObj(p) ? Object.fromEntries(Object.entries(p).filter(([k]) => k !== 'id')) : p)) } };
+  }
+  const c = clean(Object.fromEntries(Object.entries(raw).filter(([k]) => !SERVER_FIELDS.includes(k)))) as Json;
   if (isObj(c.definition) && Object.keys(c.definition).length === 0) delete c.definition;
   for (const k of ['template', 'alert']) if (isObj(c[k]) && Object.keys(c[k] as Json).length === 0) delete c[k];
   return item.type === 'dq_alert' ? { fqn: item.key, ...c } : { id: item.key, ...c };

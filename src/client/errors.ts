@@ -17,7 +17,8 @@
  * | {@link UnavailableError} | UNAVAILABLE, DEADLINE_EXCEEDED | 502, 503, 504, dropped connections |
  * | {@link ApiError} | anything else (INTERNAL, UNIMPLEMENTED, ...) | |
  *
- * RESOURCE_EXHAUSTED splits on its ErrorInfo: a `reason` containing `QUOTA` (e.g.
+ * RESOURCE_EXHAUSTED splits on its details: a `google.rpc.QuotaFailure` detail, or an ErrorInfo
+ * whose `reason` contains `QUOTA` (e.g.
  * `QUOTA_EXCEEDED`, `INTEGRATION_QUOTA_EXCEEDED`) or a `quota`/`quota_limit` metadata key
  * makes it a {@link QuotaError}: a hard limit (the integrations-per-workspace quota) that waiting
  * does not lift, never retried. Everything else exhausted (no ErrorInfo, or reason
@@ -28,7 +29,9 @@
  */
 import { z } from 'zod';
 import {
+  BAD_REQUEST_TYPE,
   ERROR_INFO_TYPE,
+  QUOTA_FAILURE_TYPE,
   GrpcCode,
   GrpcCodeEnum,
   HTTP_STATUS_OF_CODE,
@@ -401,29 +404,6 @@ export function errorFromGrpcStatus(call: FailedGrpcCall): ApiError {
   });
 }
 
-/**
- * A deploy/delete overview that cannot be asked over REST: the gateway's GET carries a rule only
- * as dotted scalar query parameters, and this rule holds a repeated message (a monitor rule's
- * `metricOptions`, a SQL-test rule's `tests[]`, a structured query with no ResolverQL rendering)
- * or an empty message marker. Thrown BEFORE anything is sent; the plan shows "effects unknown".
- */
-export class PreviewUnavailableError extends Error {
-  override name = 'PreviewUnavailableError';
-  constructor(
-    /** The operation's path (no query). */
-    readonly path: string,
-    /** The field that has no query form, e.g. `deploymentRule.queryConfig.metricOptions`. */
-    readonly field: string,
-    /** Why it has none. */
-    readonly reason: string,
-  ) {
-    super(`cannot be previewed over REST: ${field} ${reason}`);
-  }
-  toJSON(): Record<string, unknown> {
-    return { name: this.name, message: this.message, path: this.path, field: this.field, reason: this.reason };
-  }
-}
-
 /** Maps a transport failure (reset, refused, closed, timeout) to an {@link UnavailableError}. */
 export function errorFromTransport(req: { method: string; path: string; sentRequestId?: string }, cause: unknown): ApiError {
   if (cause instanceof ApiError) return cause;
@@ -496,14 +476,37 @@ function errorInfo(details: StatusDetail[]): StatusDetail | undefined {
 }
 
 function isQuota(details: StatusDetail[]): boolean {
+  if (details.some((d) => d['@type'] === QUOTA_FAILURE_TYPE)) return true;
   const info = errorInfo(details);
   if (!info) return false;
   if (info.reason && /QUOTA/i.test(info.reason)) return true;
   return Object.keys(info.metadata ?? {}).some((k) => /^quota/i.test(k));
 }
 
+/**
+ * Field violations of every `buf.validate.Violations` detail (and of details of an unnamed type
+ * that carry violations), normalised by {@link Violation}: `field` as a string whether the server
+ * sent a string or a structured path, rule ids kept. QuotaFailure and BadRequest details are
+ * not field violations of this kind (BadRequest's `fieldViolations` are read separately).
+ */
 function collectViolations(details: StatusDetail[]): Violation[] {
-  return details.filter((d) => d['@type'] === VIOLATIONS_TYPE || d.violations).flatMap((d) => d.violations ?? []);
+  const out: Violation[] = [];
+  for (const d of details) {
+    if (d['@type'] === QUOTA_FAILURE_TYPE) continue;
+    if (d['@type'] === VIOLATIONS_TYPE || (d['@type'] !== BAD_REQUEST_TYPE && Array.isArray(d.violations))) {
+      for (const raw of d.violations ?? []) {
+        const v = Violation.safeParse(raw);
+        if (v.success) out.push(v.data);
+      }
+    }
+    const fieldViolations = (d as Record<string, unknown>).fieldViolations;
+    if (d['@type'] === BAD_REQUEST_TYPE && Array.isArray(fieldViolations)) {
+      for (const f of fieldViolations as Record<string, unknown>[]) {
+        out.push({ field: typeof f.field === 'string' ? f.field : undefined, message: typeof f.description === 'string' ? f.description : undefined, ruleId: typeof f.reason === 'string' ? f.reason : undefined });
+      }
+    }
+  }
+  return out;
 }
 
 function findScope(init: ApiErrorInit): string | undefined {
@@ -523,4 +526,30 @@ function sortKeys(v: unknown): unknown {
     if (x !== undefined) out[k] = sortKeys(x);
   }
   return out;
+}
+
+/**
+ * A deploy/delete overview that cannot be asked over REST: the gateway's GET carries a rule only
+ * as dotted scalar query parameters, and this rule holds a repeated message (a monitor rule's
+ * `metricOptions`, a SQL-test rule's `tests[]`, a structured query with no ResolverQL rendering)
+ * or an empty message marker. Thrown BEFORE anything is sent; the plan shows "effects unknown".
+ * With `DQ_PREVIEW_TRANSPORT=auto` the client then asks over gRPC; if that fails too, the error is
+ * again a PreviewUnavailableError, naming both, with the gRPC failure as its `cause`
+ * (src/client/services/previews.ts).
+ */
+export class PreviewUnavailableError extends Error {
+  override name = 'PreviewUnavailableError';
+  constructor(
+    /** The operation's path (no query). */
+    readonly path: string,
+    /** The field that has no query form, e.g. `deploymentRule.queryConfig.metricOptions`. */
+    readonly field: string,
+    /** Why it has none. */
+    readonly reason: string,
+  ) {
+    super(`cannot be previewed over REST: ${field} ${reason}`);
+  }
+  toJSON(): Record<string, unknown> {
+    return { name: this.name, message: this.message, path: this.path, field: this.field, reason: this.reason };
+  }
 }

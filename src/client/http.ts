@@ -6,9 +6,11 @@
  *   most `connections` sockets and holds at most `maxConcurrency` requests at once;
  * - JSON in and out, `Authorization: Bearer` from the {@link TokenProvider}, an
  *   `x-request-id` per logical call (kept across retries);
- * - bodies validated with zod before sending ({@link RequestShapeError}) and responses parsed
- *   with zod (unknown fields tolerated; a wrong type is a {@link ResponseShapeError} naming
- *   method, path and the issue path);
+ * - bodies validated with zod before sending ({@link RequestShapeError}) and sent in the wire
+ *   form (schemas/wire.ts `toWire`: enums as numbers); responses cleaned (`null` and zero values
+ *   of optional fields read as absent, enum numbers as names: `readClean`) and parsed with zod
+ *   (unknown fields tolerated; a wrong type is a {@link ResponseShapeError} naming method, path
+ *   and the issue path; list and batch items are tolerant, see schemas/wire.ts `tolerant`);
  * - retries per {@link RetryPolicy}; one token refetch on a 401;
  * - every log line and error passes through the redaction module.
  */
@@ -16,6 +18,7 @@ import { randomUUID } from 'node:crypto';
 import type { Dispatcher, Pool } from 'undici';
 import { z } from 'zod';
 import { TokenResponse } from '../../schemas/common';
+import { readClean, toWire } from '../../schemas/wire';
 import { TOKEN_PATH, TokenProvider, tokenRequestBody } from './auth';
 import { ClientConfig, type GrpcConfig, type PreviewTransport } from './config';
 import { GrpcTransport } from './grpc';
@@ -58,11 +61,14 @@ export interface CallOptions<Res extends z.ZodType> {
   method: HttpMethod;
   /** Path under the base URL, starting with `/`; callers encode path segments ({@link seg}). */
   path: string;
-  /** Query parameters (sorted when encoded); see {@link encodeQuery}. */
-  query?: Record<string, QueryValue>;
+  /**
+   * Query parameters (sorted when encoded; see {@link encodeQuery}), or ready `[name, value]`
+   * pairs (schemas/wire.ts `toQuery`, sent in their order).
+   */
+  query?: Record<string, QueryValue> | readonly (readonly [string, string])[];
   /** JSON body. Allowed on DELETE (alerts v2 Delete has one); other DELETEs use `query`. */
   body?: unknown;
-  /** Validates (and canonicalises) `body` before anything is sent. */
+  /** Validates (and canonicalises) `body` before anything is sent; the body goes in its wire form (enums as numbers). */
   requestSchema?: z.ZodType;
   /** Parses the 2xx response body (an empty body parses as `{}`). */
   responseSchema: Res;
@@ -158,7 +164,7 @@ export class DqClient {
         if (!parsed.success) {
           throw new RequestShapeError({ method: o.method, path: pathWithQuery, status: 0, requestId }, zodIssues(parsed.error));
         }
-        body = parsed.data;
+        body = toWire(o.requestSchema, parsed.data);
       }
       bodyText = JSON.stringify(body);
     }
@@ -232,7 +238,7 @@ export class DqClient {
    * schema: the one read path of both transports. @throws ResponseShapeError.
    */
   parseValue<Res extends z.ZodType>(init: Pick<ApiErrorInit, 'method' | 'path' | 'status' | 'requestId' | 'transport'>, json: unknown, schema: Res): z.output<Res> {
-    const parsed = schema.safeParse(json);
+    const parsed = schema.safeParse(readClean(schema, json).value);
     if (!parsed.success) throw new ResponseShapeError(init, zodIssues(parsed.error));
     return parsed.data;
   }
@@ -324,7 +330,11 @@ export function seg(value: string): string {
  * keys (`pagination.cursor`), arrays repeated (`ids=a&ids=b`), objects inside arrays
  * JSON-encoded, `undefined`/`null` skipped. Returns `''` when nothing remains.
  */
-export function encodeQuery(query: Record<string, QueryValue>): string {
+export function encodeQuery(query: Record<string, QueryValue> | readonly (readonly [string, string])[]): string {
+  if (Array.isArray(query)) {
+    const given = query as readonly (readonly [string, string])[];
+    return given.length === 0 ? '' : `?${given.map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`).join('&')}`;
+  }
   const pairs: [string, string][] = [];
   const walk = (key: string, v: QueryValue): void => {
     if (v === undefined || v === null) return;
@@ -341,7 +351,7 @@ export function encodeQuery(query: Record<string, QueryValue>): string {
     }
     pairs.push([key, String(v)]);
   };
-  walk('', query as QueryValue);
+  walk('', query as unknown as QueryValue);
   if (pairs.length === 0) return '';
   return `?${pairs.map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`).join('&')}`;
 }

@@ -11,7 +11,9 @@ import { randomUUID } from 'node:crypto';
 import type { Scope } from '../../schemas/common';
 import { AuthService, type Principal } from './auth';
 import { buildCatalog, type Catalog } from './catalog';
-import { EmulatorError, internal, invalidArgument, notFound, permissionDenied, unauthenticated } from './errors';
+import type { z } from 'zod';
+import { marshal } from '../../schemas/wire';
+import { EmulatorError, internal, invalidArgument, notFound, parseQuery, permissionDenied, unauthenticated } from './errors';
 import { FaultInjector } from './faults';
 import { EmulatorStore, mutationTracker, type Persistence, type Store } from './store';
 
@@ -30,6 +32,11 @@ export interface RouteContext {
   params: Record<string, string>;
   /** The query string. Repeated keys: `query.getAll('ids')`. */
   query: URLSearchParams;
+  /**
+   * The query string read against the route's `query` schema (dotted names, repeated keys,
+   * enums decoded), or `{}` when the route declares none (then any parameter is refused).
+   */
+  q: Record<string, unknown>;
   /** The parsed JSON body, or undefined when the request had no body. */
   body: unknown;
   /** The caller, from its bearer token. The workspace comes from here, never from the payload. */
@@ -58,10 +65,46 @@ export type RouteHandler = (ctx: RouteContext) => unknown | Promise<unknown>;
 /** Per-route options. */
 export interface RouteOptions {
   /**
-   * The scope the operation requires: one scope, a list (any one of them suffices), or `null`
-   * for "any valid token". Missing scope -> 403 PERMISSION_DENIED naming it.
+   * The scopes the operation accepts: one scope, a list (ANY one of them suffices, as
+   * wire-facts lists them), or `null` for "any valid token". Missing -> 403 PERMISSION_DENIED
+   * naming them.
    */
   scope: Scope | readonly Scope[] | null;
+  /** The operation's name in rule ids (`upsert`, `list`...). */
+  operation?: string;
+  /**
+   * The request's query parameters (GET and DELETE): parsed strictly into `ctx.q` (an unknown
+   * parameter, or a JSON value for a message, is 400). Absent: the route takes no parameters.
+   */
+  query?: z.ZodType;
+  /**
+   * The 200 response's schema: what `--marshal emit-unpopulated` and `--enums numbers` encode
+   * against (the route's value is returned as is without one).
+   */
+  response?: z.ZodType;
+  /**
+   * Whether the request takes a JSON body. Default: POST, PUT, PATCH yes; GET and DELETE no (their
+   * fields are query parameters; alerts v2 Delete is the one DELETE with a body). A body where
+   * none is taken is 400.
+   */
+  body?: boolean;
+}
+
+/** How responses are encoded (the real gateway's options; `dqform emulator --marshal/--enums`). */
+export interface WireMode {
+  /** `omit` (default): unset fields are absent; `emit-unpopulated`: zeros, `""`, `[]`, `null` messages. */
+  marshal: 'omit' | 'emit-unpopulated';
+  /** `names` (default) or `numbers` (what the spec's GET responses show). */
+  enums: 'names' | 'numbers';
+}
+
+/** Reads a wire mode from options, then the environment (`DQ_EMULATOR_MARSHAL`, `DQ_EMULATOR_ENUMS`); throws on a bad value. */
+export function wireModeOf(opts: Partial<WireMode> = {}, env: NodeJS.ProcessEnv = process.env): WireMode {
+  const marshal = opts.marshal ?? (env.DQ_EMULATOR_MARSHAL || 'omit');
+  const enums = opts.enums ?? (env.DQ_EMULATOR_ENUMS || 'names');
+  if (marshal !== 'omit' && marshal !== 'emit-unpopulated') throw new Error(`marshal mode must be omit or emit-unpopulated, got "${marshal}"`);
+  if (enums !== 'names' && enums !== 'numbers') throw new Error(`enums mode must be names or numbers, got "${enums}"`);
+  return { marshal, enums };
 }
 
 /** A route module: `export function register(app: EmulatorApp): void` in `routes/<service>.ts`. */
@@ -127,6 +170,8 @@ export interface EmulatorAppOptions {
   log?: (line: string) => void;
   /** Builds the catalog for a seed; default `buildCatalog` from ./catalog (tests may override). */
   buildCatalog?: (seed: EmulatorSeed, size?: number) => Catalog;
+  /** Response encoding; default from `DQ_EMULATOR_MARSHAL` / `DQ_EMULATOR_ENUMS`, else omit + names. */
+  wire?: Partial<WireMode>;
 }
 
 /** Largest accepted request body. */
@@ -152,6 +197,8 @@ export class EmulatorApp {
   readonly clock: () => number;
   /** Log sink (one line per request; never secrets). */
   readonly log: (line: string) => void;
+  /** How responses are encoded (may be changed at run time, e.g. by tests). */
+  wire: WireMode;
 
   private readonly routes: Route[] = [];
   private readonly seedHooks: SeedHook[] = [];
@@ -169,6 +216,7 @@ export class EmulatorApp {
     this.catalog = this.buildCatalogFn(this.seed, this.seedSize);
     this.auth = new AuthService(this.clock, opts.tokenTtlSeconds ?? 3600);
     this.store = new EmulatorStore((s) => this.runSeedHooks(s));
+    this.wire = wireModeOf(opts.wire);
   }
 
   /**
@@ -338,11 +386,25 @@ export class EmulatorApp {
           throw invalidArgument(`malformed JSON body: ${(e as Error).message}`);
         }
       }
+      const opts = m.route.options;
+      const operation = opts.operation ?? 'request';
+      if (body !== undefined && !(opts.body ?? !(method === 'GET' || method === 'DELETE'))) {
+        throw invalidArgument(`invalid ${operation} request: ${method} ${m.route.pattern} takes no body (its fields are query parameters)`, [
+          { field: '', ruleId: `${operation}.no_body`, message: 'this operation takes no request body' },
+        ]);
+      }
+      let q: Record<string, unknown> = {};
+      if (opts.query) q = parseQuery(opts.query, url.searchParams, operation) as Record<string, unknown>;
+      else if ([...url.searchParams.keys()].length) {
+        const names = [...new Set(url.searchParams.keys())];
+        throw invalidArgument(`invalid ${operation} request: ${method} ${m.route.pattern} takes no query parameters`, names.map((k) => ({ field: k, ruleId: `${operation}.unknown_field`, message: `unknown query parameter "${k}"` })));
+      }
       const ctx: RouteContext = {
         method: method as HttpMethod,
         path,
         params: m.params,
         query: url.searchParams,
+        q,
         body,
         principal,
         requestId,
@@ -362,7 +424,7 @@ export class EmulatorApp {
         return;
       }
       if (result instanceof HttpResponse) await sendJson(res, result.status, result.body ?? {}, result.headers, slow);
-      else await sendJson(res, 200, result ?? {}, {}, slow);
+      else await sendJson(res, 200, this.encode(opts.response, result ?? {}), {}, slow);
     } catch (e) {
       let err: EmulatorError;
       if (e instanceof EmulatorError) err = e;
@@ -375,6 +437,12 @@ export class EmulatorApp {
       const outcome = dropped ? 'dropped (fault)' : String(res.statusCode);
       this.log(`${method} ${path} ${outcome} ${(performance.now() - started).toFixed(1)}ms ${requestId}`);
     }
+  }
+
+  /** A 200 response body in the configured {@link WireMode} (as is without a response schema). */
+  encode(schema: z.ZodType | undefined, value: unknown): unknown {
+    if (!schema) return value;
+    return marshal(schema, value, { emitUnpopulated: this.wire.marshal === 'emit-unpopulated', enumNumbers: this.wire.enums === 'numbers' });
   }
 
   private authenticate(header: string | undefined): Principal {
@@ -394,7 +462,7 @@ export function authorize(principal: Principal, scope: RouteOptions['scope'], op
   const wanted = typeof scope === 'string' ? [scope] : scope;
   if (wanted.length === 0 || wanted.some((s) => principal.scopes.includes(s))) return;
   const name = wanted.join(' or ');
-  throw permissionDenied(`${operation} requires scope ${name}, which the credential ${principal.clientId} does not have`, wanted[0]);
+  throw permissionDenied(`${operation} requires ${wanted.length > 1 ? 'one of the scopes' : 'scope'} ${name}, which the credential ${principal.clientId} does not have`, wanted[0]);
 }
 
 function splitPath(p: string): string[] {

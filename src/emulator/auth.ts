@@ -37,8 +37,35 @@ export const DEMO_WORKSPACE = 'demo';
 export const DEMO_SECRET = 'demo-secret';
 export const DEMO_ADMIN = 'demo-admin';
 export const DEMO_READER = 'demo-reader';
-/** Every scope whose name ends in `_READ`. */
-export const READ_SCOPES: readonly string[] = SCOPES.filter((s) => s.endsWith('_READ'));
+export const DEMO_GOVERNANCE = 'demo-governance';
+/**
+ * `demo-reader`: realistic read scopes, per service plus SCOPE_MCP_READ (wire-facts), not every
+ * `*_READ`: it can plan and drift every kind dqform manages, and write nothing.
+ */
+export const READ_SCOPES: readonly string[] = [
+  'SCOPE_ALERTS_READ',
+  'SCOPE_DOMAIN_READ',
+  'SCOPE_DATAPRODUCT_READ',
+  'SCOPE_OWNERS_READ',
+  'SCOPE_OWNERSHIP_READ',
+  'SCOPE_DATACHECKS_SQLTESTS_READ',
+  'SCOPE_INTEGRATION_READ',
+  'SCOPE_ENTITY_READ',
+  'SCOPE_MCP_READ',
+];
+/**
+ * `demo-governance`: per-service scopes WITHOUT SCOPE_MCP_WRITE: edit (and read) domains and
+ * owners; read data products and ownerships. It can apply domains and owners and is refused,
+ * before any write, for everything else.
+ */
+export const GOVERNANCE_SCOPES: readonly string[] = [
+  'SCOPE_DOMAIN_EDIT',
+  'SCOPE_DOMAIN_READ',
+  'SCOPE_OWNERS_EDIT',
+  'SCOPE_OWNERS_READ',
+  'SCOPE_DATAPRODUCT_READ',
+  'SCOPE_OWNERSHIP_READ',
+];
 
 interface TokenRecord {
   principal: Principal;
@@ -64,10 +91,11 @@ export class AuthService {
     this.seedDemoCredentials();
   }
 
-  /** (Re-)adds the two demo credentials. */
+  /** (Re-)adds the three demo credentials. */
   seedDemoCredentials(): void {
     this.addCredential(DEMO_ADMIN, DEMO_SECRET, SCOPES, DEMO_WORKSPACE);
     this.addCredential(DEMO_READER, DEMO_SECRET, READ_SCOPES, DEMO_WORKSPACE);
+    this.addCredential(DEMO_GOVERNANCE, DEMO_SECRET, GOVERNANCE_SCOPES, DEMO_WORKSPACE);
   }
 
   /** Adds or replaces a credential. */

@@ -6,10 +6,12 @@
  * ({@link HTTP_STATUS_OF_CODE}). Anything else thrown is an INTERNAL error (a bug).
  */
 import type { z } from 'zod';
+import { fromQuery, unknownKeys } from '../../schemas/wire';
 import {
   ERROR_INFO_TYPE,
   GrpcCodeEnum,
   HTTP_STATUS_OF_CODE,
+  QUOTA_FAILURE_TYPE,
   VIOLATIONS_TYPE,
   type BatchItemError,
   type GrpcCode,
@@ -83,7 +85,18 @@ export function alreadyExists(message: string): EmulatorError {
   return new EmulatorError('ALREADY_EXISTS', message);
 }
 
-/** RESOURCE_EXHAUSTED (HTTP 429), e.g. a quota. `retryAfterSeconds` adds a Retry-After header. */
+/**
+ * RESOURCE_EXHAUSTED (HTTP 429) for a hard quota: a `google.rpc.QuotaFailure` detail (what the
+ * platform sends; clients must not retry it) and an ErrorInfo `QUOTA_EXCEEDED`.
+ */
+export function quotaExceeded(message: string, subject: string, description: string): EmulatorError {
+  return new EmulatorError('RESOURCE_EXHAUSTED', message, [
+    { '@type': QUOTA_FAILURE_TYPE, violations: [{ subject, description }] },
+    { '@type': ERROR_INFO_TYPE, reason: 'QUOTA_EXCEEDED', metadata: { quota: subject } },
+  ]);
+}
+
+/** RESOURCE_EXHAUSTED (HTTP 429) without a quota detail: rate limiting. `retryAfterSeconds` adds a Retry-After header. */
 export function resourceExhausted(message: string, retryAfterSeconds?: number): EmulatorError {
   if (retryAfterSeconds === undefined) return new EmulatorError('RESOURCE_EXHAUSTED', message);
   return new EmulatorError(
@@ -138,17 +151,56 @@ export function zodViolations(error: z.ZodError, operation: string): EmulatorVio
     const field = fieldPath(issue.path);
     const named = (issue as { params?: { ruleId?: unknown } }).params?.ruleId;
     const bare = issue.path.filter((p) => typeof p !== 'number').map(String).join('.');
-    const ruleId = typeof named === 'string' ? named : bare ? `${operation}.${bare}` : `${operation}.${issue.code}`;
+    const oneof = (issue as { params?: { oneof?: unknown } }).params?.oneof !== undefined;
+    const ruleId = typeof named === 'string' ? named : oneof ? `${operation}${bare ? `.${bare}` : ''}.oneof` : bare ? `${operation}.${bare}` : `${operation}.${issue.code}`;
     return { field, ruleId, message: issue.message };
   });
 }
 
 /**
- * Validates `body` with `schema`; on failure throws INVALID_ARGUMENT with violations
- * (see {@link zodViolations}). Returns the parsed (output) value.
+ * The emulator is STRICT where the real gateway is lenient (wire-facts, decisions): a request key
+ * the operation does not declare, at any depth, is 400 INVALID_ARGUMENT naming it (rule id
+ * `<operation>.unknown_field`), so a client that drifts from the wire shape (an envelope such as
+ * `{ domain: {...} }`, a misplaced `etag`) fails in tests instead of being silently ignored.
+ */
+export function refuseUnknownKeys(schema: z.ZodType, body: unknown, operation: string): void {
+  const unknown = unknownKeys(schema, body ?? {});
+  if (unknown.length === 0) return;
+  throw invalidArgument(
+    `invalid ${operation} request: unknown field${unknown.length > 1 ? 's' : ''} ${unknown.map((k) => `"${k}"`).join(', ')} (the operation does not declare ${unknown.length > 1 ? 'them' : 'it'})`,
+    unknown.map((k) => ({ field: k, ruleId: `${operation}.unknown_field`, message: `unknown field "${k}"` })),
+  );
+}
+
+/**
+ * Validates `body` with `schema`, strictly: unknown keys are refused ({@link refuseUnknownKeys}),
+ * then on a zod failure throws INVALID_ARGUMENT with violations (see {@link zodViolations}).
+ * Returns the parsed (output) value.
  */
 export function parseBody<S extends z.ZodType>(schema: S, body: unknown, operation: string): z.output<S> {
+  refuseUnknownKeys(schema, body, operation);
   const r = schema.safeParse(body ?? {});
+  if (r.success) return r.data as z.output<S>;
+  throw invalidArgument(`invalid ${operation} request`, zodViolations(r.error, operation));
+}
+
+/**
+ * Reads a GET/DELETE request's query parameters against its request schema (dotted names,
+ * repeated keys, enums as names or numbers), strictly: an unknown parameter, or one that names a
+ * message (e.g. `deploymentRule=<json>`) instead of a scalar field, is 400 INVALID_ARGUMENT.
+ */
+export function parseQuery<S extends z.ZodType>(schema: S, query: URLSearchParams, operation: string): z.output<S> {
+  const read = fromQuery(schema, query.entries());
+  const bad = [
+    ...read.unknown.map((k) => ({ field: k, ruleId: `${operation}.unknown_field`, message: `unknown query parameter "${k}"` })),
+    ...read.messages.map((k) => ({
+      field: k,
+      ruleId: `${operation}.message_parameter`,
+      message: `"${k}" is a message: a query string sets only its scalar fields (dotted names such as ${k}.id=...), never a JSON value`,
+    })),
+  ];
+  if (bad.length) throw invalidArgument(`invalid ${operation} request`, bad);
+  const r = schema.safeParse(read.value);
   if (r.success) return r.data as z.output<S>;
   throw invalidArgument(`invalid ${operation} request`, zodViolations(r.error, operation));
 }

@@ -42,7 +42,7 @@ import {
 } from '../../schemas/grpc';
 import { authorize, type EmulatorApp } from './app';
 import type { EntityIdentifier } from '../../schemas/entities';
-import { ruleTestFromGrpc } from '../../schemas/grpc-rules';
+import { grpcTestKey, ruleTestFromGrpc } from '../../schemas/grpc-rules';
 import { EmulatorError, internal, invalidArgument, unavailable } from './errors';
 import * as monitorRules from './routes/deployment-rules';
 import * as sqlTestRules from './routes/sql-test-rules';
@@ -79,7 +79,8 @@ const COMPUTE: Record<PreviewMethodName, Compute> = {
 
 /**
  * A decoded `SqlTestDeploymentRule` in the shape the REST routes validate: each `RuleTest`'s
- * platform message (`notNullTest: { columnNames }`) as dqform's test (`notNull: { columns }`),
+ * platform message (`notNullTest: { columnNames }`) as dqform's test under its wire key
+ * (`notNullTest: { columns }`),
  * see schemas/grpc-rules.ts. A test the emulator cannot model is INVALID_ARGUMENT naming it.
  */
 function sqlTestRuleFromGrpc(ctx: monitorRules.OverviewContext, rule: unknown): unknown {
@@ -100,7 +101,8 @@ function sqlTestRuleFromGrpc(ctx: monitorRules.OverviewContext, rule: unknown): 
         const at = `deploymentRule.${kind}.tests[${i}]`;
         try {
           const { fields, kind: testKind, body } = ruleTestFromGrpc(t, at, pathOf);
-          return testKind ? { ...fields, [testKind]: body } : fields;
+          // the REST schema's keys: `<kind>Test` with dqform's fields inside (schemas/sql-tests.ts)
+          return testKind ? { ...fields, [grpcTestKey(testKind)]: body } : fields;
         } catch (e) {
           if (!(e instanceof ProtoShapeError)) throw e;
           throw invalidArgument('invalid overview request', [{ field: e.path, ruleId: 'overview.rule.tests.supported', message: e.message.slice(e.path.length + 2) }]);

@@ -2,13 +2,13 @@
  * The platform emulator: `startEmulator` and `runEmulatorCli`, plus the plug-in types route
  * modules use (see README.md in this directory).
  */
-import { DEMO_ADMIN, DEMO_READER, DEMO_SECRET, DEMO_WORKSPACE } from './auth';
-import type { EmulatorSeed } from './app';
+import { DEMO_ADMIN, DEMO_GOVERNANCE, DEMO_READER, DEMO_SECRET, DEMO_WORKSPACE } from './auth';
+import { type EmulatorSeed, type WireMode } from './app';
 import { startEmulator, type RunningEmulator } from './server';
 
 export { startEmulator, discoverRouteModules } from './server';
 export type { RunningEmulator, StartEmulatorOptions } from './server';
-export { EmulatorApp, HttpResponse, authorize } from './app';
+export { EmulatorApp, HttpResponse, authorize, wireModeOf } from './app';
 export type {
   EmulatorSeed,
   HttpMethod,
@@ -20,11 +20,12 @@ export type {
   RouteOptions,
   SeedContext,
   SeedHook,
+  WireMode,
 } from './app';
 export * from './errors';
 export { Collection, Store, EmulatorStore, checkEtag, etagMatches, etagOf, DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from './store';
 export type { Page, Stored } from './store';
-export { DEMO_ADMIN, DEMO_READER, DEMO_SECRET, DEMO_WORKSPACE, READ_SCOPES } from './auth';
+export { DEMO_ADMIN, DEMO_GOVERNANCE, DEMO_READER, DEMO_SECRET, DEMO_WORKSPACE, GOVERNANCE_SCOPES, READ_SCOPES } from './auth';
 export type { FaultConfig, FaultRule, FaultType } from './faults';
 
 /** Parsed `dqform emulator` arguments. */
@@ -34,21 +35,23 @@ export interface EmulatorCliArgs {
   dataFile: string | undefined;
   seed: EmulatorSeed;
   seedSize: number | undefined;
+  /** `--marshal omit|emit-unpopulated` (undefined: env DQ_EMULATOR_MARSHAL, else omit). */
+  marshal: WireMode['marshal'] | undefined;
+  /** `--enums names|numbers` (undefined: env DQ_EMULATOR_ENUMS, else names). */
+  enums: WireMode['enums'] | undefined;
   /** Serve the gRPC preview calls (`--no-grpc` turns them off). */
   grpc: boolean;
   /** `--grpc-port N`; undefined = the REST port + 1 (a free port with `--port 0`). */
   grpcPort: number | undefined;
 }
 
-/** Usage line of `dqform emulator`. */
-export const EMULATOR_USAGE = 'dqform emulator [--port N] [--grpc-port N | --no-grpc] [--data FILE] [--seed demo|empty]';
+/** The usage line of `dqform emulator`. */
+export const EMULATOR_USAGE =
+  'dqform emulator [--port N] [--host H] [--grpc-port N | --no-grpc] [--data FILE] [--seed demo|empty] [--seed-size N] [--marshal omit|emit-unpopulated] [--enums names|numbers]';
 
-/**
- * Parses `[--port N] [--host H] [--data FILE] [--seed demo|empty] [--seed-size N]
- * [--grpc-port N] [--no-grpc]`; throws on a bad argument.
- */
+/** Parses `dqform emulator`'s arguments ({@link EMULATOR_USAGE}); throws on a bad argument. */
 export function parseEmulatorArgs(argv: readonly string[]): EmulatorCliArgs {
-  const out: EmulatorCliArgs = { port: 8787, host: '127.0.0.1', dataFile: undefined, seed: 'demo', seedSize: undefined, grpc: true, grpcPort: undefined };
+  const out: EmulatorCliArgs = { port: 8787, host: '127.0.0.1', dataFile: undefined, seed: 'demo', seedSize: undefined, marshal: undefined, enums: undefined, grpc: true, grpcPort: undefined };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     const eq = a.indexOf('=');
@@ -83,6 +86,18 @@ export function parseEmulatorArgs(argv: readonly string[]): EmulatorCliArgs {
       case '--seed-size':
         out.seedSize = int(value());
         break;
+      case '--marshal': {
+        const v = value();
+        if (v !== 'omit' && v !== 'emit-unpopulated') throw new Error(`--marshal takes omit or emit-unpopulated, got "${v}"`);
+        out.marshal = v;
+        break;
+      }
+      case '--enums': {
+        const v = value();
+        if (v !== 'names' && v !== 'numbers') throw new Error(`--enums takes names or numbers, got "${v}"`);
+        out.enums = v;
+        break;
+      }
       case '--grpc-port':
         out.grpcPort = int(value());
         if (out.grpcPort > 65535) throw new Error('--grpc-port must be at most 65535');
@@ -127,7 +142,7 @@ export async function runEmulatorCli(
   }
   let emu: RunningEmulator;
   try {
-    emu = await startEmulator({ port: args.port, host: args.host, dataFile: args.dataFile, seed: args.seed, seedSize: args.seedSize, grpc: args.grpc, grpcPort: args.grpcPort });
+    emu = await startEmulator({ port: args.port, host: args.host, dataFile: args.dataFile, seed: args.seed, seedSize: args.seedSize, marshal: args.marshal, enums: args.enums, grpc: args.grpc, grpcPort: args.grpcPort });
   } catch (e) {
     err(`error: could not start the emulator: ${(e as Error).message}`);
     return 1;
@@ -135,7 +150,8 @@ export async function runEmulatorCli(
   out(`dqform emulator listening on ${emu.url}`);
   out(`  workspace:   ${DEMO_WORKSPACE}`);
   out(`  admin:       DQ_CLIENT_ID=${DEMO_ADMIN} DQ_CLIENT_SECRET=${DEMO_SECRET} (every scope)`);
-  out(`  read-only:   DQ_CLIENT_ID=${DEMO_READER} DQ_CLIENT_SECRET=${DEMO_SECRET} (read scopes)`);
+  out(`  read-only:   DQ_CLIENT_ID=${DEMO_READER} DQ_CLIENT_SECRET=${DEMO_SECRET} (per-service read scopes + SCOPE_MCP_READ)`);
+  out(`  governance:  DQ_CLIENT_ID=${DEMO_GOVERNANCE} DQ_CLIENT_SECRET=${DEMO_SECRET} (domains and owners: edit; data products, ownerships: read)`);
   out(`  base URL:    DQ_BASE_URL=${emu.url}`);
   out(
     emu.grpcEndpoint
@@ -143,6 +159,7 @@ export async function runEmulatorCli(
       : '  gRPC:        off (--no-grpc): previews of rules REST cannot carry say "effects unknown"',
   );
   out(`  state:       ${args.dataFile ? args.dataFile : 'in memory (use --data FILE to keep it)'}; seed ${emu.app.seed}`);
+  out(`  responses:   --marshal ${emu.app.wire.marshal} --enums ${emu.app.wire.enums}`);
   out('Press Ctrl-C to stop.');
   io.onStarted?.(emu);
   const signals = io.signals ?? process;

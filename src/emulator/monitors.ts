@@ -188,6 +188,7 @@ function productAssetIndexes(catalog: Catalog, dp: DataProduct): number[] {
       if (e) set.add(catalog.indexOf(e));
     } else if (part.query) {
       const text = part.query.renderedResolverQl ?? part.query.resolverQl;
+      if (text === undefined) continue;
       try {
         for (const e of evaluateResolverQl(catalog, text)) set.add(catalog.indexOf(e));
       } catch {

@@ -7,7 +7,7 @@ import * as http from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import * as path from 'node:path';
 import { installAdmin } from './admin';
-import { EmulatorApp, type EmulatorSeed, type RouteModule } from './app';
+import { EmulatorApp, type EmulatorSeed, type RouteModule, type WireMode } from './app';
 import type { FaultConfig } from './faults';
 import { startGrpcServer, type RunningGrpcServer } from './grpc';
 import { Persistence } from './store';
@@ -38,6 +38,14 @@ export interface StartEmulatorOptions {
   discoverRoutes?: boolean;
   /** Write-coalescing window in ms (default 2). */
   coalesceMs?: number;
+  /**
+   * Response encoding (`dqform emulator --marshal`): `omit` unset fields (default) or
+   * `emit-unpopulated` (zeros, `""`, `[]`, `null` for unset messages, as the real gateway can).
+   * Default: env `DQ_EMULATOR_MARSHAL`, else `omit`.
+   */
+  marshal?: WireMode['marshal'];
+  /** Enums in responses (`--enums`): `names` (default) or `numbers`. Default: env `DQ_EMULATOR_ENUMS`, else `names`. */
+  enums?: WireMode['enums'];
   /** Serve the gRPC preview calls on a port of their own (default true; `dqform emulator --no-grpc`). */
   grpc?: boolean;
   /** The gRPC port; 0 (the default) picks a free one. Bound on `host`. */
@@ -86,6 +94,7 @@ export async function startEmulator(opts: StartEmulatorOptions = {}): Promise<Ru
     tokenTtlSeconds: opts.tokenTtlSeconds,
     clock: opts.clock,
     log,
+    wire: { marshal: opts.marshal, enums: opts.enums },
   });
   installAdmin(app);
   const modules = [...(opts.discoverRoutes === false ? [] : discoverRouteModules()), ...(opts.routes ?? [])];

@@ -23,8 +23,8 @@
  *   they become ordinary, directly editable tests).
  */
 import type { Entity, EntityIdentifier } from '../../schemas/entities';
-import type { DataPlatform, RuleTest, SqlTest, SqlTestDeployOverview, SqlTestDeploymentRuleWrite } from '../../schemas/sql-tests';
-import { TEMPLATE_TEST_KINDS } from '../../schemas/sql-tests';
+import type { DataPlatform, SqlTest, SqlTestDeployOverview, SqlTestDeploymentRuleWrite, WireRuleTest } from '../../schemas/sql-tests';
+import { WIRE_TEMPLATE_TEST_KINDS } from '../../schemas/sql-tests';
 import type { Catalog } from './catalog';
 import { staticPathIndexes } from './monitors';
 import { evaluateQuery, evaluateResolverQl } from './query-eval';
@@ -80,6 +80,11 @@ export function ruleKind(rule: SqlTestRule): SqlTestRuleKind {
 /** Whether the rule is exclusive (deploys nothing, removes its selection from other rules). */
 export function isExclusive(rule: SqlTestRule): boolean {
   return rule.exclusiveQueryConfig !== undefined || rule.exclusiveStaticConfig !== undefined;
+}
+
+/** A rule's `keepRemovedTests` (query configs only; static configs have none: false). */
+export function keepRemoved(rule: SqlTestRule): boolean {
+  return rule.queryConfig?.keepRemovedTests ?? false;
 }
 
 /** The test settings of a deploying rule; undefined for exclusive rules. */
@@ -155,12 +160,23 @@ function compact<T extends object>(o: T): T {
   return out as T;
 }
 
-/** The SQL test `rule` deploys for rule test `t` on `table`. */
-export function deployedTest(rule: SqlTestRule, settings: RuleTestSettings, t: RuleTest, table: Entity): SqlTest {
-  const kind = TEMPLATE_TEST_KINDS.find((k) => t[k] !== undefined)!;
+/** The test kind key (wire form, `notNullTest`) a rule test holds. */
+function testKindOf(t: WireRuleTest): string {
+  return WIRE_TEMPLATE_TEST_KINDS.find((k) => (t as Record<string, unknown>)[k] !== undefined)!;
+}
+
+/** A rule test's name: its `name`, or (the platform requires one only for the business kinds) its kind (`notNull`). */
+export function ruleTestName(t: WireRuleTest): string {
+  return t.name ?? testKindOf(t).replace(/Test$/, '');
+}
+
+/** The SQL test `rule` deploys for rule test `t` on `table` (template keys in wire form). */
+export function deployedTest(rule: SqlTestRule, settings: RuleTestSettings, t: WireRuleTest, table: Entity): SqlTest {
+  const kind = testKindOf(t);
+  const name = ruleTestName(t);
   return compact({
-    id: deployedTestId(rule.id, table.path, t.name),
-    name: t.name,
+    id: deployedTestId(rule.id, table.path, name),
+    name,
     description: t.description,
     severity: t.severity ?? settings.severity,
     platform: platformOf(table.id),
@@ -169,7 +185,7 @@ export function deployedTest(rule: SqlTestRule, settings: RuleTestSettings, t: R
     saveFailures: settings.saveFailures,
     configId: rule.configId,
     source: 'SOURCE_API',
-    template: { identifier: table.id, [kind]: t[kind] } as SqlTest['template'],
+    template: { identifier: table.id, [kind]: (t as Record<string, unknown>)[kind] } as SqlTest['template'],
     deploymentRuleId: rule.id,
   } as SqlTest);
 }
@@ -205,7 +221,7 @@ export function placeRule(catalog: Catalog, rule: SqlTestRule, claims: ReadonlyM
       skipped.push({ tablePath: e.path, reason: `not a table or view (${e.type})` });
       continue;
     }
-    for (const t of settings.tests) tests.push({ test: deployedTest(rule, settings, t, e), tablePath: e.path, testName: t.name });
+    for (const t of settings.tests) tests.push({ test: deployedTest(rule, settings, t, e), tablePath: e.path, testName: ruleTestName(t) });
   }
   return { tests, skipped };
 }
@@ -282,12 +298,12 @@ export function planRuleChange(catalog: Catalog, rules: readonly SqlTestRule[], 
     if (r.id === changedId) skipped = p.skipped;
   }
   const keepFlag = new Map<string, boolean>();
-  for (const r of rules) keepFlag.set(r.id, ruleSettings(r)?.keepRemovedTests ?? false);
-  for (const r of after) keepFlag.set(r.id, ruleSettings(r)?.keepRemovedTests ?? false);
+  for (const r of rules) keepFlag.set(r.id, keepRemoved(r));
+  for (const r of after) keepFlag.set(r.id, keepRemoved(r));
   // a deleted rule keeps its tests when its stored config says so
-  if ('delete' in change && before) keepFlag.set(before.id, ruleSettings(before)?.keepRemovedTests ?? false);
+  if ('delete' in change && before) keepFlag.set(before.id, keepRemoved(before));
   // a rule turned exclusive has no settings any more: its previous flag decides
-  if ('deploy' in change && before && !ruleSettings(change.deploy)) keepFlag.set(before.id, ruleSettings(before)?.keepRemovedTests ?? false);
+  if ('deploy' in change && before && !ruleSettings(change.deploy)) keepFlag.set(before.id, keepRemoved(before));
 
   const out: PlacementChange = {
     create: [],

@@ -13,7 +13,7 @@
 import { ConflictError, type PlatformClient } from '../client';
 import type { ResourceType } from '../../schemas/manifest';
 import { Plan, type Change } from '../../schemas/plan';
-import { HANDLERS, WRITE_SCOPES } from '../handlers/registry';
+import { allows, HANDLERS, SCOPES } from '../handlers/registry';
 import type { ResourceHandler } from '../handlers/types';
 import { fingerprint } from '../handlers/normalise';
 import { dependentsOf, executionWaves } from './graph';
@@ -78,6 +78,32 @@ function describe(e: unknown): string {
   return e instanceof Error ? e.message : String(e);
 }
 
+/** The operations a change makes (a replace deletes then creates). */
+function operationsOf(c: Change): ('create' | 'update' | 'delete')[] {
+  return c.action === 'replace' ? ['delete', 'create'] : c.action === 'create' || c.action === 'update' || c.action === 'delete' ? [c.action] : [];
+}
+
+/**
+ * The scope sets the credential lacks, each with the addresses that need it. A set is the
+ * any-of list of one operation ({@link SCOPES}); batch writes the credential cannot make are
+ * not required: the applier then writes one by one.
+ */
+export function missingScopes(writes: readonly Change[], granted: ReadonlySet<string>): Map<string, string[]> {
+  const missing = new Map<string, string[]>();
+  for (const c of writes) {
+    const kind = SCOPES[c.type as ResourceType];
+    if (!kind) continue;
+    for (const op of operationsOf(c)) {
+      if (allows(granted, kind[op])) continue;
+      const key = kind[op].join(', ');
+      const list = missing.get(key) ?? [];
+      if (!list.includes(c.address)) list.push(c.address);
+      missing.set(key, list);
+    }
+  }
+  return missing;
+}
+
 /**
  * Deleting an owner deletes its ownerships, including ones the plan does not manage: the plan
  * lists them (its cascade). An ownership added to such an owner after the plan would go
@@ -129,21 +155,15 @@ export async function apply(client: PlatformClient, plan: Plan, opts: ApplyOptio
   const result: ApplyResult = { applied: [], failed: [], skipped: [] };
   if (writes.length === 0) return result;
 
-  // 1b. scopes: refuse before any write when the credential cannot make them all
+  // 1b. scopes: refuse before any write when the credential cannot make them all (any-of sets
+  // per operation; scope names dqform does not know are ignored)
   const granted = new Set(iam.scopes);
-  const missing = new Map<string, string[]>();
-  for (const c of writes) {
-    const need = WRITE_SCOPES[c.type as ResourceType] ?? [];
-    if (need.length && !need.some((sc) => granted.has(sc))) {
-      const key = need.join(' or ');
-      missing.set(key, [...(missing.get(key) ?? []), c.address]);
-    }
-  }
+  const missing = missingScopes(writes, granted);
   if (missing.size) {
-    const lines = [...missing.entries()].map(([sc, addrs]) => `  ${sc}: needed by ${addrs.slice(0, 5).join(', ')}${addrs.length > 5 ? `, and ${addrs.length - 5} more` : ''}`);
+    const lines = [...missing.entries()].map(([sc, addrs]) => `  one of ${sc}: needed by ${addrs.slice(0, 5).join(', ')}${addrs.length > 5 ? `, and ${addrs.length - 5} more` : ''}`);
     throw new PlanRefusedError(
       `these credentials lack the scope(s) the plan's writes need; nothing was written:\n${lines.join('\n')}`,
-      'Apply with a credential that has the write scopes (plan and drift need read scopes only).',
+      'Apply with a credential that has one scope of each set above (plan and drift need read scopes only), or apply the other changes from a plan without these objects.',
       [...missing.values()].flat(),
     );
   }
@@ -202,7 +222,8 @@ export async function apply(client: PlatformClient, plan: Plan, opts: ApplyOptio
     const byType = new Map<string, Change[]>();
     for (const c of runnable) {
       const h = handlers[c.type as ResourceType];
-      if (h.writeMany && (c.action === 'create' || c.action === 'update')) {
+      const batchScopes = SCOPES[c.type as ResourceType]?.batch;
+      if (h.writeMany && (c.action === 'create' || c.action === 'update') && (!batchScopes || allows(granted, batchScopes))) {
         if (!byType.has(c.type)) byType.set(c.type, []);
         byType.get(c.type)!.push(c);
       }

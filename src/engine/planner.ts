@@ -142,9 +142,20 @@ export function computePlan(input: PlanInput): Plan {
       return;
     }
     claimed.add(`${r.type}\u0000${obj.key}`);
+    if (obj.unmanageable?.length) {
+      diags.push({
+        severity: 'error',
+        summary: `the ${h.label} ${JSON.stringify(obj.key)} ${unmanageableText(obj)}`,
+        address: r.address,
+        source: r.source,
+        detail: 'Writing it would drop what the platform holds and this version does not model.',
+        hint: 'Upgrade dqform, or stop declaring this object (pin another id/fqn) and leave it to the platform.',
+      });
+      return;
+    }
     const foreign = h.prunable && obj.configId !== namespace;
     if (foreign && !r.importedId) {
-      const owner = obj.configId ? `namespace "${obj.configId}"` : obj.source === 'SOURCE_APP' ? 'the UI' : 'no namespace';
+      const owner = obj.configId ? `namespace "${obj.configId}"` : (obj.source ?? 'SOURCE_APP') === 'SOURCE_APP' ? 'the UI' : 'no namespace';
       diags.push({
         severity: 'error',
         summary: `a ${h.label} ${JSON.stringify(obj.key)} already exists and is managed by ${owner}`,
@@ -259,6 +270,15 @@ export function computePlan(input: PlanInput): Plan {
       });
       continue;
     }
+    if (obj.unmanageable?.length) {
+      diags.push({
+        severity: 'error',
+        summary: `declared removed, but ${name} (${JSON.stringify(obj.key)}) ${unmanageableText(obj)}`,
+        address: rm.address,
+        hint: 'dqform never deletes an object it cannot model; upgrade dqform, or make it removed with destroy = false.',
+      });
+      continue;
+    }
     if (!ours) {
       const by = names.managedBy(rm.type, obj);
       diags.push({
@@ -298,6 +318,10 @@ export function computePlan(input: PlanInput): Plan {
       if (obj.deploymentRuleId) continue; // made by a SQL-test rule: the rule manages it
       const before = h.fromLive(obj.raw);
       const address = liveAddress(type, obj.key);
+      if (obj.unmanageable?.length) {
+        changes.push(unmanagedChange(type, obj, before, unmanageableText(obj)));
+        continue;
+      }
       if (obj.configId === namespace) {
         changes.push({
           address,
@@ -324,7 +348,7 @@ export function computePlan(input: PlanInput): Plan {
           before,
           after: null,
           patch: [],
-          reasons: [obj.configId ? `managed by namespace "${obj.configId}"` : obj.source === 'SOURCE_APP' ? 'made in the UI' : 'not managed by dqform'],
+          reasons: [obj.configId ? `managed by namespace "${obj.configId}"` : (obj.source ?? 'SOURCE_APP') === 'SOURCE_APP' ? 'made in the UI' : 'not managed by dqform'],
           sensitive: [],
           dependsOn: [],
         });
@@ -339,6 +363,10 @@ export function computePlan(input: PlanInput): Plan {
     for (const obj of live[type] ?? []) {
       if (obj.context || claimed.has(`${type}\u0000${obj.key}`) || !carriesTag(obj.id, resolution.workspace, namespace)) continue;
       const before = h.fromLive(obj.raw);
+      if (obj.unmanageable?.length) {
+        changes.push(unmanagedChange(type, obj, before, unmanageableText(obj)));
+        continue;
+      }
       changes.push({
         address: liveAddress(type, obj.key),
         type,
@@ -387,6 +415,28 @@ export function computePlan(input: PlanInput): Plan {
       unmanaged: count('unmanaged'),
     },
     diagnostics: diags,
+  };
+}
+
+/** Why a live object cannot be managed: `cannot be managed by this version: unknown field X; ...`. */
+export function unmanageableText(obj: Pick<LiveObject, 'unmanageable'>): string {
+  return `cannot be managed by this version: ${(obj.unmanageable ?? []).join('; ')}`;
+}
+
+/** The `unmanaged` entry of a live object nobody declares (listed, never written). */
+function unmanagedChange(type: ResourceType, obj: LiveObject, before: Record<string, unknown>, reason: string): Change {
+  return {
+    address: liveAddress(type, obj.key),
+    type,
+    action: 'unmanaged',
+    id: obj.key,
+    fqn: type === 'dq_alert' ? obj.key : undefined,
+    before,
+    after: null,
+    patch: [],
+    reasons: [reason],
+    sensitive: [],
+    dependsOn: [],
   };
 }
 

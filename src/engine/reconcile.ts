@@ -7,7 +7,7 @@ import type { PlatformClient } from '../client';
 import type { Manifest, ResourceType } from '../../schemas/manifest';
 import { RESOURCE_TYPES } from '../../schemas/manifest';
 import type { Diagnostic, Effects, Plan } from '../../schemas/plan';
-import { HANDLERS } from '../handlers/registry';
+import { allows, HANDLERS, SCOPES } from '../handlers/registry';
 import type { LiveObject, ResourceHandler } from '../handlers/types';
 import { manifestHash } from './manifest';
 import { computePlan, type LiveState } from './planner';
@@ -119,18 +119,55 @@ export async function workspaceOf(client: PlatformClient): Promise<string> {
   return iam.workspace;
 }
 
+/**
+ * The kinds these credentials cannot read (none of the kind's read scopes, {@link SCOPES}), as
+ * diagnostics, and the kinds to read. A kind the stack declares (or removes) is an error; a kind
+ * it does not is skipped with a warning: what the namespace may own of it is not listed nor
+ * pruned. Scope names dqform does not know are ignored.
+ */
+export function readableKinds(resolution: Pick<Resolution, 'namespace' | 'resources' | 'removed'>, granted: readonly string[], handlers: Record<ResourceType, ResourceHandler>): { types: ResourceType[]; diagnostics: Diagnostic[] } {
+  const used = new Set<ResourceType>([...resolution.resources.map((r) => r.type), ...resolution.removed.map((r) => r.type)]);
+  const types: ResourceType[] = [];
+  const diagnostics: Diagnostic[] = [];
+  for (const type of RESOURCE_TYPES) {
+    const need = SCOPES[type]?.read ?? [];
+    if (allows(granted, need)) {
+      types.push(type);
+      continue;
+    }
+    const label = handlers[type].label;
+    if (used.has(type)) {
+      diagnostics.push({
+        severity: 'error',
+        summary: `these credentials cannot read ${label}s (they need one of ${need.join(', ')}), and this stack declares some`,
+        hint: `Plan with a credential that has one of ${need.join(', ')}.`,
+      });
+    } else {
+      diagnostics.push({
+        severity: 'warning',
+        summary: `these credentials cannot read ${label}s (they need one of ${need.join(', ')}): ${label}s of namespace "${resolution.namespace}" that the code no longer declares are not listed, nor deleted`,
+        hint: `Plan with a credential that has one of ${need.join(', ')} to see them.`,
+      });
+    }
+  }
+  return { types, diagnostics };
+}
+
 /** The whole plan: resolve, read, draft, preview, final. */
 export async function plan(client: PlatformClient, manifest: Manifest, opts: PlanOptions = {}): Promise<Plan> {
   const handlers = opts.handlers ?? HANDLERS;
   const progress = opts.onProgress ?? (() => undefined);
-  const workspace = await workspaceOf(client);
+  const iam = await client.iam.get();
+  const workspace = iam.workspace;
   const resolution = resolveManifest(manifest, workspace, { siblings: opts.siblings });
   const hash = manifestHash(manifest);
+  const readable = readableKinds(resolution, iam.scopes, handlers);
+  resolution.diagnostics.push(...readable.diagnostics);
   if (resolution.diagnostics.some((d) => d.severity === 'error')) {
     return computePlan({ resolution, live: {}, handlers, manifestHash: hash });
   }
   progress(`reading live state of namespace "${manifest.namespace}" in workspace "${workspace}"`);
-  const live = await readLiveState(client, resolution, handlers);
+  const live = await readLiveState(client, resolution, handlers, readable.types);
   const draft = computePlan({ resolution, live, handlers, manifestHash: hash, knownNamespaces: (opts.siblings ?? []).map((s) => s.namespace) });
   const renamed = await renamedNamespaceWarning(client, resolution, live, handlers, (opts.siblings ?? []).map((s) => s.namespace));
   if (renamed) {

@@ -8,6 +8,7 @@ import type { Manifest, ManifestResource, ResourceType, Lifecycle } from '../../
 import { RESOURCE_SCHEMAS } from '../../schemas/manifest';
 import type { Diagnostic } from '../../schemas/plan';
 import { parseResolverQl, ResolverQlError } from '../../schemas/resolverql';
+import { deprecatedEnums } from '../../schemas/wire';
 import { bareId, defaultFqn, deriveId, ENTITY_ID_PREFIX, idOwner, namespaceOfId, parseAddress } from './identity';
 import { camelToSnake } from './keys';
 import { closest, unknownFields } from './unknown-fields';
@@ -192,6 +193,16 @@ export function resolveManifest(manifest: Manifest, workspace: string, opts: Res
       continue;
     }
     const desired = parsed.data;
+    for (const d of deprecatedEnums(schema, config)) {
+      diags.push({
+        severity: 'warning',
+        summary: `${d.field}: "${d.old}" is a deprecated spelling; write "${d.now}"`,
+        address: r.address,
+        source: r.source,
+        field: d.field,
+        hint: `Replace "${d.old}" with "${d.now}" in ${r.source ?? r.address} (the platform's own name; the old spelling still works for now).`,
+      });
+    }
     if (r.type === 'dq_alert') {
       for (const v of alertRuleViolations({ ...(desired as object), fqn: p.fqn ?? '' } as AlertWrite)) {
         diags.push({ severity: 'error', summary: `${v.field}: ${v.message}`, address: r.address, source: r.source, field: v.field, hint: `rule ${v.ruleId}` });

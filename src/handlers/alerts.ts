@@ -3,8 +3,10 @@
  *
  * - read: List (all alert ids of the workspace, no filter, so other namespaces and UI-made alerts
  *   are seen and reported) then BatchGet by id in chunks of 200: `1 + ceil(n / 200)` requests.
- * - create and update: Upsert (PUT), keyed by fqn: a create retried after a crash adopts the
- *   alert the first attempt made instead of failing or duplicating. Updates carry the plan's etag.
+ * - create and update: Upsert (PUT, flat body), keyed by fqn: a create retried after a crash
+ *   adopts the alert the first attempt made instead of failing or duplicating. Updates carry the
+ *   plan's etag. `isDisabled` is no write field upstream: when it differs, ToggleEnabled follows
+ *   with the etag the upsert answered.
  * - delete: Delete by fqn with the plan's etag; NOT_FOUND is success.
  * - `source` is not part of the alert write shape (the client strips it); the server sets
  *   SOURCE_API for API writes.
@@ -17,7 +19,7 @@ import { chunk } from '../client/paging';
 import { alertKind } from '../../schemas/alerts';
 import type { Change } from '../../schemas/plan';
 import { normalise } from './normalise';
-import { afterOf, dropEmpty, ignoreNotFound, omit, qlFormAt } from './support';
+import { afterOf, dropEmpty, ignoreNotFound, liveObject, omit, qlFormAt } from './support';
 import type { HandlerContext, LiveObject, ReadQuery, ResourceHandler } from './types';
 
 /** Server-computed and identity fields of an alert. */
@@ -35,7 +37,20 @@ export function canonicalAlert(a: Record<string, unknown>): Record<string, unkno
 }
 
 function alertWrite(change: Change, ctx: HandlerContext): AlertWrite {
-  return { ...afterOf(change), fqn: change.fqn ?? change.id, configId: ctx.namespace } as AlertWrite;
+  const { isDisabled: _d, ...fields } = afterOf(change);
+  return { ...fields, fqn: change.fqn ?? change.id, configId: ctx.namespace, source: 'SOURCE_API' } as AlertWrite;
+}
+
+/** Whether a normalised alert is disabled (`isDisabled: false` is dropped as a zero value). */
+function disabled(v: unknown): boolean {
+  return !!(v && typeof v === 'object' && (v as { isDisabled?: unknown }).isDisabled === true);
+}
+
+/** Upserts, then toggles the enabled flag when it must change (it is not part of the upsert). */
+async function write(client: PlatformClient, change: Change, ctx: HandlerContext, etag: string | undefined): Promise<void> {
+  const stored = await client.alerts.upsert(alertWrite(change, ctx), etag);
+  const want = disabled(change.after);
+  if ((stored.isDisabled ?? false) !== want) await client.alerts.toggleEnabled({ fqn: stored.fqn }, !want, stored.etag);
 }
 
 /** The `dq_alert` handler. */
@@ -62,7 +77,7 @@ export const alertsHandler: ResourceHandler = {
     );
     const byId: Record<string, Alert> = Object.assign({}, ...parts);
     return Object.values(byId)
-      .map((a) => ({ key: a.fqn, id: a.id, etag: a.etag, configId: a.configId, source: a.source, raw: a as unknown as Record<string, unknown> }))
+      .map((a) => liveObject(a.fqn, a))
       .sort((x, y) => (x.key < y.key ? -1 : x.key > y.key ? 1 : 0));
   },
 
@@ -74,20 +89,21 @@ export const alertsHandler: ResourceHandler = {
     const kb = alertKind(before);
     const ka = alertKind(after);
     if (kb && ka && kb !== ka) out.push(`the alert kind changes from ${kb} to ${ka}; the API cannot change an alert's kind in place`);
-    if (kb === 'issueLifecycle' && ka === 'issueLifecycle') {
-      const ob = (before.issueLifecycle as { owner?: string } | undefined)?.owner;
-      const oa = (after.issueLifecycle as { owner?: string } | undefined)?.owner;
-      if ((ob ?? '') !== (oa ?? '')) out.push(`issueLifecycle.owner changes from ${ob ?? '(none)'} to ${oa ?? '(none)'}; an issue alert's owner is fixed at create`);
+    if (kb && kb === ka && kb !== 'incidentLifecycle') {
+      const text = (o: { ownerPath?: string; ownershipId?: string } | undefined) => (o ? `${o.ownerPath ?? ''} (ownership ${o.ownershipId ?? ''})` : '(none)');
+      const ob = (before[kb] as { owner?: { ownerPath?: string; ownershipId?: string } } | undefined)?.owner;
+      const oa = (after[ka] as { owner?: { ownerPath?: string; ownershipId?: string } } | undefined)?.owner;
+      if (text(ob) !== text(oa)) out.push(`${kb}.owner changes from ${text(ob)} to ${text(oa)}; an alert's owner is fixed at create`);
     }
     return out;
   },
 
   async create(client, change, ctx) {
-    await client.alerts.upsert(alertWrite(change, ctx));
+    await write(client, change, ctx, undefined);
   },
 
   async update(client, change, ctx) {
-    await client.alerts.upsert(alertWrite(change, ctx), change.etag);
+    await write(client, change, ctx, change.etag);
   },
 
   async delete(client, change) {

@@ -20,7 +20,10 @@ import { normalise } from './normalise';
 import { afterOf, bareId, dropEmpty, GOVERNANCE_DROP, ignoreNotFound, isOurs, keepForNamespace, LIST_PAGE_SIZE, omit, readByKeys } from './support';
 import type { LiveObject, ReadQuery, ResourceHandler } from './types';
 
-/** Canonical definition parts: member ids bare; used by domains and data products. */
+/**
+ * Canonical definition parts: member ids bare; the server-minted part `id` dropped (a part is
+ * compared by what it selects); used by domains and data products.
+ */
 export function canonicalParts(def: unknown): unknown {
   if (!def || typeof def !== 'object') return def;
   const parts = (def as { parts?: Record<string, unknown>[] }).parts;
@@ -28,7 +31,7 @@ export function canonicalParts(def: unknown): unknown {
   return {
     ...(def as object),
     parts: parts.map((p) => {
-      const q = { ...p };
+      const { id: _id, ...q } = p;
       if (q.domainId !== undefined) q.domainId = bareId(q.domainId);
       if (q.dataproductId !== undefined) q.dataproductId = bareId(q.dataproductId);
       return q;

@@ -14,7 +14,7 @@ import type { PlatformClient } from '../client';
 import { MetricIdEnum, RULE_CONFIG_KINDS, type DeploymentOverview, type DeploymentRuleWrite, type MonitorSettings } from '../../schemas/deployment-rules';
 import { Effects, type Change } from '../../schemas/plan';
 import { normalise } from './normalise';
-import { afterOf, effectsUnknown, errorsByAddress, ignoreNotFound, LIST_PAGE_SIZE, omit, qlForm } from './support';
+import { afterOf, effectsUnknown, errorsByAddress, ignoreNotFound, LIST_PAGE_SIZE, liveObject, omit, qlForm } from './support';
 import type { HandlerContext, LiveObject, ReadQuery, ResourceHandler } from './types';
 
 /** Server-computed and identity fields of a rule. */
@@ -121,7 +121,7 @@ export const monitorDeploymentRulesHandler: ResourceHandler = {
   async read(client: PlatformClient, _q: ReadQuery): Promise<LiveObject[]> {
     const rules = await client.deploymentRules.list({}, LIST_PAGE_SIZE);
     return rules
-      .map((r) => ({ key: r.id, id: r.id, configId: r.configId, source: r.source, raw: r as unknown as Record<string, unknown> }))
+      .map((r) => liveObject(r.id, r))
       .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
   },
 

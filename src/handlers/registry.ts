@@ -30,17 +30,52 @@ export function handlerFor(type: ResourceType | string): ResourceHandler {
 }
 
 /**
- * The scopes a credential needs to write each kind (any one of a list suffices), as the
- * operations dqform calls require them (spec part 4; ROUTES.md). The applier checks them before
- * its first write, so a read-only credential is refused without a half-applied change.
+ * The scopes each kind's operations accept, as any-of sets (wire-facts: "an operation accepts
+ * any scope listed for it"), for the operations dqform calls. The applier checks `create`,
+ * `update` and `delete` against the credential's scopes before its first write, so a credential
+ * with per-service scopes applies what they allow and is refused, before any write, for the
+ * rest. `batch` is the batch write's set (narrower for rules: BatchDeploy takes only the edit
+ * scope): without it, apply writes those changes one by one. `read` is what plan needs to read
+ * the kind.
  */
-export const WRITE_SCOPES: Record<ResourceType, readonly string[]> = {
-  dq_owner: ['SCOPE_MCP_WRITE'],
-  dq_domain: ['SCOPE_MCP_WRITE'],
-  dq_data_product: ['SCOPE_MCP_WRITE'],
-  dq_ownership: ['SCOPE_MCP_WRITE'],
-  dq_alert: ['SCOPE_MCP_WRITE'],
-  dq_monitor_deployment_rule: ['SCOPE_MCP_WRITE'],
-  dq_sql_test: ['SCOPE_DATACHECKS_SQLTESTS_EDIT'],
-  dq_sql_test_deployment_rule: ['SCOPE_DATACHECKS_SQLTESTS_EDIT'],
+export interface KindScopes {
+  read: readonly string[];
+  create: readonly string[];
+  update: readonly string[];
+  delete: readonly string[];
+  batch?: readonly string[];
+}
+
+const same = (write: readonly string[], read: readonly string[], batch?: readonly string[]): KindScopes => ({ read, create: write, update: write, delete: write, ...(batch ? { batch } : {}) });
+
+/** Per kind: the any-of scope sets of the operations its handler calls (src/client/services/ROUTES.md). */
+export const SCOPES: Record<ResourceType, KindScopes> = {
+  // UpsertOwner, DeleteOwner | BatchGetOwners, ListOwners
+  dq_owner: same(['SCOPE_OWNERS_EDIT', 'SCOPE_MCP_WRITE'], ['SCOPE_OWNERS_READ', 'SCOPE_SRE_AGENT', 'SCOPE_MCP_READ']),
+  // domains Upsert, Delete | BatchGet, List
+  dq_domain: same(['SCOPE_DOMAIN_EDIT', 'SCOPE_MCP_WRITE'], ['SCOPE_DOMAIN_READ', 'SCOPE_SRE_AGENT', 'SCOPE_MCP_READ']),
+  dq_data_product: same(['SCOPE_DATAPRODUCT_EDIT', 'SCOPE_MCP_WRITE'], ['SCOPE_DATAPRODUCT_READ', 'SCOPE_SRE_AGENT', 'SCOPE_MCP_READ']),
+  dq_ownership: same(['SCOPE_OWNERSHIP_EDIT', 'SCOPE_MCP_WRITE'], ['SCOPE_OWNERSHIP_READ', 'SCOPE_SRE_AGENT', 'SCOPE_MCP_READ']),
+  // create/update: Upsert (spec: SCOPE_MCP_WRITE only) then ToggleEnabled (ALERTS_EDIT or MCP_WRITE); delete: Delete
+  dq_alert: { read: ['SCOPE_ALERTS_READ'], create: ['SCOPE_MCP_WRITE'], update: ['SCOPE_MCP_WRITE'], delete: ['SCOPE_ALERTS_EDIT', 'SCOPE_MCP_WRITE'] },
+  // Deploy, Delete (EDIT or MCP_WRITE); BatchDeploy (EDIT only) | List (EDIT or MCP_READ)
+  dq_monitor_deployment_rule: same(['SCOPE_MONITORS_AUTOMATIC_EDIT', 'SCOPE_MCP_WRITE'], ['SCOPE_MONITORS_AUTOMATIC_EDIT', 'SCOPE_MCP_READ'], ['SCOPE_MONITORS_AUTOMATIC_EDIT']),
+  // BatchUpsert, BatchDelete (EDIT only) | List
+  dq_sql_test: same(['SCOPE_DATACHECKS_SQLTESTS_EDIT'], ['SCOPE_DATACHECKS_SQLTESTS_READ', 'SCOPE_SRE_AGENT', 'SCOPE_MCP_READ'], ['SCOPE_DATACHECKS_SQLTESTS_EDIT']),
+  // Deploy, Delete (EDIT or MCP_WRITE); BatchDeploy (EDIT only) | List
+  dq_sql_test_deployment_rule: same(['SCOPE_DATACHECKS_SQLTESTS_EDIT', 'SCOPE_MCP_WRITE'], ['SCOPE_DATACHECKS_SQLTESTS_READ', 'SCOPE_SRE_AGENT', 'SCOPE_MCP_READ'], ['SCOPE_DATACHECKS_SQLTESTS_EDIT']),
 };
+
+/** Whether `granted` holds any scope of `need` (an empty set needs nothing). */
+export function allows(granted: ReadonlySet<string> | readonly string[], need: readonly string[]): boolean {
+  const set = granted instanceof Set ? granted : new Set(granted as readonly string[]);
+  return need.length === 0 || need.some((s) => set.has(s));
+}
+
+/**
+ * @deprecated the union of each kind's create/update/delete sets; use {@link SCOPES}, which is
+ * per operation.
+ */
+export const WRITE_SCOPES: Record<ResourceType, readonly string[]> = Object.fromEntries(
+  Object.entries(SCOPES).map(([k, v]) => [k, [...new Set([...v.create, ...v.update, ...v.delete])]]),
+) as unknown as Record<ResourceType, readonly string[]>;

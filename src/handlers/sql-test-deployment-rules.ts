@@ -11,12 +11,12 @@
  * - normalisation: timezone `UTC` (the default) compares as absent at the config level.
  */
 import type { PlatformClient } from '../client';
-import { SQL_TEST_RULE_CONFIG_KINDS, type SqlTestDeployOverview, type SqlTestDeploymentRuleWrite } from '../../schemas/sql-tests';
+import { SQL_TEST_RULE_CONFIG_KINDS, sqlTestRuleTestKeys, type SqlTestDeployOverview, type SqlTestDeploymentRuleWrite } from '../../schemas/sql-tests';
 import { Effects, type Change } from '../../schemas/plan';
 import { normalise } from './normalise';
 import { configKind } from './monitor-deployment-rules';
 import { dropDefaultTimezone } from './sql-tests';
-import { afterOf, effectsUnknown, errorsByAddress, ignoreNotFound, LIST_PAGE_SIZE, omit, qlForm } from './support';
+import { afterOf, effectsUnknown, errorsByAddress, ignoreNotFound, LIST_PAGE_SIZE, liveObject, omit, qlForm } from './support';
 import type { HandlerContext, LiveObject, ReadQuery, ResourceHandler } from './types';
 
 /** Server-computed and identity fields of a SQL-test rule. */
@@ -34,9 +34,14 @@ export function canonicalSqlTestRule(r: Record<string, unknown>): Record<string,
   return normalise(o);
 }
 
-/** The Deploy body of a change. */
+/** The comparable form of a live SQL-test rule: the wire's test keys (`notNullTest`) read back as dqform's. */
+export function canonicalLiveSqlTestRule(r: Record<string, unknown>): Record<string, unknown> {
+  return canonicalSqlTestRule(sqlTestRuleTestKeys(r, 'fromWire'));
+}
+
+/** The Deploy body of a change (test keys in wire form). */
 export function sqlTestRuleWrite(change: Change, ctx: HandlerContext): SqlTestDeploymentRuleWrite {
-  return { ...afterOf(change), id: change.id, configId: ctx.namespace, source: 'SOURCE_API' } as SqlTestDeploymentRuleWrite;
+  return sqlTestRuleTestKeys({ ...afterOf(change), id: change.id, configId: ctx.namespace, source: 'SOURCE_API' }, 'toWire') as unknown as SqlTestDeploymentRuleWrite;
 }
 
 const ref = (t: { tablePath: string; testName: string }): string => `${t.tablePath}/${t.testName}`;
@@ -64,11 +69,11 @@ export const sqlTestDeploymentRulesHandler: ResourceHandler = {
   async read(client: PlatformClient, _q: ReadQuery): Promise<LiveObject[]> {
     const rules = await client.sqlTestRules.list({}, LIST_PAGE_SIZE);
     return rules
-      .map((r) => ({ key: r.id, id: r.id, configId: r.configId, source: r.source, raw: r as unknown as Record<string, unknown> }))
+      .map((r) => liveObject(r.id, r))
       .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
   },
 
-  fromLive: canonicalSqlTestRule,
+  fromLive: canonicalLiveSqlTestRule,
   fromDesired: canonicalSqlTestRule,
   replaceReasons: () => [],
 

@@ -10,10 +10,10 @@
  * - normalisation: timezone `UTC` is the server default and compares as absent.
  */
 import type { PlatformClient } from '../client';
-import type { SqlTestWrite } from '../../schemas/sql-tests';
+import { sqlTestTemplateKeys, type SqlTestWrite } from '../../schemas/sql-tests';
 import type { Change } from '../../schemas/plan';
 import { normalise } from './normalise';
-import { afterOf, errorsByAddress, ignoreNotFound, isNotFoundReason, ItemWriteError, LIST_PAGE_SIZE, omit } from './support';
+import { afterOf, errorsByAddress, ignoreNotFound, isNotFoundReason, ItemWriteError, LIST_PAGE_SIZE, liveObject, omit } from './support';
 import type { HandlerContext, LiveObject, ReadQuery, ResourceHandler } from './types';
 
 /** Server-computed and identity fields of a SQL test. */
@@ -31,14 +31,19 @@ export function dropDefaultTimezone(o: Record<string, unknown>): Record<string, 
   return o;
 }
 
-/** The comparable form of a SQL test (live or desired). */
+/** The comparable form of a SQL test (desired: dqform's template keys). */
 export function canonicalSqlTest(t: Record<string, unknown>): Record<string, unknown> {
   return normalise(dropDefaultTimezone(omit(t, SQL_TEST_DROP)));
 }
 
-/** The BatchUpsert item of a change. */
+/** The comparable form of a live SQL test: the wire's template keys (`notNullTest`) read back as dqform's. */
+export function canonicalLiveSqlTest(t: Record<string, unknown>): Record<string, unknown> {
+  return canonicalSqlTest(sqlTestTemplateKeys(t, 'fromWire'));
+}
+
+/** The BatchUpsert item of a change (template key in wire form). */
 export function sqlTestWrite(change: Change, ctx: HandlerContext): SqlTestWrite {
-  return { ...afterOf(change), id: change.id, configId: ctx.namespace, source: 'SOURCE_API' } as SqlTestWrite;
+  return sqlTestTemplateKeys({ ...afterOf(change), id: change.id, configId: ctx.namespace, source: 'SOURCE_API' }, 'toWire') as unknown as SqlTestWrite;
 }
 
 /** The `dq_sql_test` handler. */
@@ -50,11 +55,11 @@ export const sqlTestsHandler: ResourceHandler = {
   async read(client: PlatformClient, _q: ReadQuery): Promise<LiveObject[]> {
     const tests = await client.sqlTests.list({}, LIST_PAGE_SIZE);
     return tests
-      .map((t) => ({ key: t.id, id: t.id, configId: t.configId, source: t.source, deploymentRuleId: t.deploymentRuleId, raw: t as unknown as Record<string, unknown> }))
+      .map((t) => liveObject(t.id, t))
       .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
   },
 
-  fromLive: canonicalSqlTest,
+  fromLive: canonicalLiveSqlTest,
   fromDesired: canonicalSqlTest,
   replaceReasons: () => [],
 

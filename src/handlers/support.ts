@@ -9,6 +9,7 @@
  * - {@link ignoreNotFound}: `delete` treats NOT_FOUND as success.
  */
 import { NotFoundError } from '../client/errors';
+import { unmodelledOf } from '../../schemas/wire';
 import { queryToResolverQl } from '../../schemas/resolverql';
 import type { Query } from '../../schemas/entities';
 import type { Change } from '../../schemas/plan';
@@ -141,7 +142,23 @@ export function errorsByAddress(changes: readonly Change[], errors: readonly { i
 }
 
 /** Timestamps and bookkeeping the governance kinds' reads add. */
-export const GOVERNANCE_DROP = ['id', 'etag', 'createdAt', 'updatedAt', 'deletedAt', 'source', 'entityId'] as const;
+export const GOVERNANCE_DROP = ['id', 'etag', 'createdAt', 'updatedAt', 'deletedAt', 'createdBy', 'updatedBy', 'source', 'entityId'] as const;
+
+/**
+ * The {@link LiveObject} of a read object keyed by `key`: id, etag, configId, source,
+ * deploymentRuleId lifted out, and what this version cannot model (`unmanageable`).
+ */
+export function liveObject(key: string, v: { id?: unknown; etag?: unknown; configId?: unknown; source?: unknown; deploymentRuleId?: unknown }): LiveObject {
+  const str = (x: unknown) => (typeof x === 'string' && x !== '' ? x : undefined);
+  const unknown = unmodelledOf(v);
+  const o: LiveObject = { key, id: str(v.id) ?? key, raw: v as unknown as Record<string, unknown> };
+  if (str(v.etag)) o.etag = str(v.etag);
+  if (str(v.configId)) o.configId = str(v.configId);
+  if (str(v.source)) o.source = str(v.source);
+  if (str(v.deploymentRuleId)) o.deploymentRuleId = str(v.deploymentRuleId);
+  if (unknown?.length) o.unmanageable = unknown;
+  return o;
+}
 
 /**
  * Batch-gets `keys` (chunks of 200 inside `fetch`; no request for none) and answers one
@@ -149,14 +166,14 @@ export const GOVERNANCE_DROP = ['id', 'etag', 'createdAt', 'updatedAt', 'deleted
  * lower-case ids; a pinned `domain-<uuid>` key is matched to its bare form). Soft-deleted
  * objects are not returned by the server and so are absent.
  */
-export async function readByKeys<T extends { id: string; etag?: string; source?: string }>(keys: readonly string[], fetch: (ids: string[]) => Promise<Record<string, T>>): Promise<LiveObject[]> {
+export async function readByKeys<T extends { id: string; etag?: string; source?: unknown }>(keys: readonly string[], fetch: (ids: string[]) => Promise<Record<string, T>>): Promise<LiveObject[]> {
   const unique = [...new Set(keys)].sort();
   if (unique.length === 0) return [];
   const found = await fetch(unique);
   const out: LiveObject[] = [];
   for (const key of unique) {
     const v = found[key] ?? found[String(bareId(key))];
-    if (v) out.push({ key, id: v.id, etag: v.etag, source: v.source, raw: v as unknown as Record<string, unknown> });
+    if (v) out.push(liveObject(key, v));
   }
   return out;
 }
@@ -169,7 +186,7 @@ export async function readByKeys<T extends { id: string; etag?: string; source?:
  * rest of the workspace (objects of other namespaces, made in the UI) is dropped: it is never
  * written, and listing it in every plan would bury the changes.
  */
-export function keepForNamespace<T extends { id: string; etag?: string; source?: string }>(
+export function keepForNamespace<T extends { id: string; etag?: string; source?: unknown }>(
   all: readonly T[],
   q: Pick<ReadQuery, 'keys' | 'owns'>,
   related: (o: T) => boolean = () => false,
@@ -185,7 +202,7 @@ export function keepForNamespace<T extends { id: string; etag?: string; source?:
     const key = asked.get(id);
     const mine = q.owns?.(o.id) ?? false;
     if (key === undefined && !mine && !related(o)) continue;
-    const lo: LiveObject = { key: key ?? o.id, id: o.id, etag: o.etag, source: o.source, raw: o as unknown as Record<string, unknown> };
+    const lo: LiveObject = liveObject(key ?? o.id, o);
     if (key === undefined && !mine) lo.context = true;
     out.push(lo);
   }

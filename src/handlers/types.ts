@@ -22,12 +22,18 @@ export interface LiveObject {
   etag?: string;
   /** Namespace of the as-code tool that owns it (kinds with configId only). */
   configId?: string;
-  /** `SOURCE_APP` (UI) or `SOURCE_API`. */
+  /** `SOURCE_APP` (UI) or `SOURCE_API`; absent is the proto3 default, `SOURCE_APP`. */
   source?: string;
   /** Set on SQL tests deployed by a SQL-test rule: never managed directly. */
   deploymentRuleId?: string;
   /** The parsed read form. */
   raw: Record<string, unknown>;
+  /**
+   * What this object carries that this version of dqform does not model (an unknown field,
+   * variant or enum value; schemas/wire.ts `unmodelledOf`). Such an object is listed in the plan
+   * ("cannot be managed by this version: ...") and never written or deleted.
+   */
+  unmanageable?: readonly string[];
   /**
    * Read only to show what a delete takes with it (an owner's ownerships made in the UI, a
    * sub-domain of a domain the namespace owns): neither the namespace's nor asked for, so the

@@ -31,8 +31,8 @@ const SID = '6c1d8a4f-0b2e-4f3c-9d70-1e2f3a4b5c6d';
 const plainRule = { id: MID, title: 'Mart', queryConfig: { resolverQl: 'in_folder("folder-wh-prod::mart")', severity: 'SEVERITY_ERROR', sensitivity: 'SENSITIVITY_BALANCED', metricIds: ['METRIC_ID_ROW_COUNT'] }, source: 'SOURCE_API', configId: 'ns' };
 /** The same with per-metric sensitivities: REST cannot carry it. */
 const optionsRule = { ...plainRule, queryConfig: { ...plainRule.queryConfig, metricIds: ['METRIC_ID_ROW_COUNT', 'METRIC_ID_DELAY'], metricOptions: [{ metricId: 'METRIC_ID_DELAY', sensitivity: 'SENSITIVITY_RELAXED' }] } };
-/** A SQL-test rule: its tests[] only go over gRPC. */
-const sqlRule = { id: SID, title: 'Dims', queryConfig: { resolverQl: 'with_name("dim_")', tests: [{ name: 'id not null', notNull: { columns: ['id'] } }], recurrenceRule: 'FREQ=DAILY', severity: 'SEVERITY_WARNING' }, source: 'SOURCE_API', configId: 'ns' };
+/** A SQL-test rule (the client's form: test keys as on the REST wire): its tests[] only go over gRPC. */
+const sqlRule = { id: SID, title: 'Dims', queryConfig: { resolverQl: 'with_name("dim_")', tests: [{ name: 'id not null', notNullTest: { columns: ['id'] } }], recurrenceRule: 'FREQ=DAILY', severity: 'SEVERITY_WARNING' }, source: 'SOURCE_API', configId: 'ns' };
 
 let emu: RunningEmulator;
 beforeAll(async () => {

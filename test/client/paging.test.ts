@@ -58,7 +58,8 @@ describe('pagination', () => {
     expect(rules[0].source).toBe('SOURCE_API');
     const first = server.calls('GET', '/api/monitors/automated/v1/deployment-rules')[0];
     expect(first.query.getAll('configsFilter.ids')).toEqual(['ns']);
-    expect(first.query.getAll('sources')).toEqual(['SOURCE_API']);
+    // enums go as numbers on the wire
+    expect(first.query.getAll('sources')).toEqual(['1']);
     expect(server.calls('GET', '/api/monitors/automated/v1/deployment-rules')).toHaveLength(3);
   });
 });

@@ -5,7 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { DqClient, PlatformClient, ResponseShapeError, UnavailableError } from '../../src/client';
+import { DqClient, PlatformClient, PreviewUnavailableError, ResponseShapeError, UnavailableError } from '../../src/client';
 import { makeClient } from './helpers/client';
 import { TestServer } from './helpers/server';
 
@@ -23,13 +23,19 @@ const rows: Row[] = readFileSync(join(__dirname, '../../src/client/services/ROUT
   .split('\n')
   .filter((l) => l.startsWith('| ') && !l.startsWith('| service') && !l.startsWith('| (auth)'))
   .map((l) => l.split('|').map((c) => c.trim()))
-  .map((c) => ({ service: c[1], operation: c[2], method: c[3], path: c[4].replace('{id}', ID).replace('{ownerId}', OWNER), retry: !c[6].includes('no') }));
+  .map((c) => ({
+    service: c[1],
+    operation: c[2],
+    method: c[3],
+    path: c[4].replace('{id}', ID).replace('{integration_id}', ID).replace('{owner_id}', OWNER),
+    retry: !c[8].includes('no'),
+  }));
 
 const alert = { name: 'a', fqn: 'ns.a', incidentLifecycle: { targets: [{ slack: { channel: '#x' } }], settings: { states: ['STATE_OPEN' as const] } } };
 const rule = { id: ID, title: 't', exclusiveStaticConfig: { path: 'a::b' } };
 const sqlTest = { id: 't1', name: 't1', platform: { integrationId: 'i' }, sqlExpression: 'select 1', recurrenceRule: 'FREQ=DAILY' };
 const testRule = { id: ID, title: 't', exclusiveStaticConfig: { path: 'a::b' } };
-const integration = { title: 'pg', config: { relational: { host: 'h', database: 'd', username: 'u' } } };
+const integration = { title: 'pg', config: { relational: { host: 'h', database: 'd', user: 'u' } } };
 
 const invoke: Record<string, (p: PlatformClient) => Promise<unknown>> = {
   'alerts.create': (p) => p.alerts.create(alert),
@@ -42,7 +48,7 @@ const invoke: Record<string, (p: PlatformClient) => Promise<unknown>> = {
   'alerts.toggleEnabled': (p) => p.alerts.toggleEnabled({ id: 'a1' }, false),
   'alerts.toggleIncidentOwnerAlert': (p) => p.alerts.toggleIncidentOwnerAlert(true),
   'alerts.sendTestAlert': (p) => p.alerts.sendTestAlert([{ slack: { channel: '#x' } }]),
-  'alerts.list': (p) => p.alerts.list({ configsFilter: { ids: ['ns'] } }),
+  'alerts.list': (p) => p.alerts.list({ owner: { ownerPath: `owner-${OWNER}`, ownershipId: ID } }),
   'alerts.batchGet': (p) => p.alerts.batchGet([{ id: 'a1' }]),
   'deploymentRules.deploy': (p) => p.deploymentRules.deploy(rule),
   'deploymentRules.batchDeploy': (p) => p.deploymentRules.batchDeploy([rule]),
@@ -131,11 +137,59 @@ describe.each(rows)('$service.$operation', (row) => {
   });
 });
 
-test('the deploy overview carries the rule JSON-encoded in one query parameter', async () => {
+test('the deploy overview carries the rule as dotted scalar query parameters, never JSON', async () => {
   server.on('GET', '/api/monitors/automated/v1/deployment-rule', () => ({ json: { overview: {} } }));
   await platform.deploymentRules.deployOverview(rule);
   const r = server.calls('GET', '/api/monitors/automated/v1/deployment-rule').at(-1)!;
-  expect(JSON.parse(r.query.get('deploymentRule')!)).toEqual(rule);
+  expect([...r.query.entries()]).toEqual([
+    ['deploymentRule.exclusiveStaticConfig.path', 'a::b'],
+    ['deploymentRule.id', ID],
+    ['deploymentRule.title', 't'],
+  ]);
+});
+
+test.each([
+  {
+    reason: 'a monitor rule with metricOptions (a repeated message)',
+    call: (p: PlatformClient) =>
+      p.deploymentRules.deployOverview({
+        id: ID,
+        title: 't',
+        queryConfig: { resolverQl: 'with_type("table")', severity: 'SEVERITY_ERROR', sensitivity: 'SENSITIVITY_BALANCED', metricIds: ['METRIC_ID_ROW_COUNT'], metricOptions: [{ metricId: 'METRIC_ID_ROW_COUNT', sensitivity: 'SENSITIVITY_PRECISE' }] },
+      }),
+    field: 'deploymentRule.queryConfig.metricOptions',
+  },
+  {
+    reason: 'a product rule with an upstream marker (an empty message)',
+    call: (p: PlatformClient) => p.deploymentRules.deployOverview({ id: ID, title: 't', productConfig: { productId: 'p', severity: 'SEVERITY_ERROR', sensitivity: 'SENSITIVITY_BALANCED', metricIds: ['METRIC_ID_ROW_COUNT'], upstream: { all: {} } } }),
+    field: 'deploymentRule.productConfig.upstream.all',
+  },
+  {
+    reason: "a SQL-test rule's tests (a repeated message)",
+    call: (p: PlatformClient) => p.sqlTestRules.overview({ id: ID, title: 't', staticConfig: { path: 'a::b', tests: [{ name: 'n', notNullTest: { columns: ['id'] } }] } }),
+    field: 'deploymentRule.staticConfig.tests',
+  },
+])('the REST overview of $reason throws PreviewUnavailableError before sending anything', async ({ call, field }) => {
+  const before = server.requests.length;
+  const e = await call(platform).catch((x: unknown) => x);
+  expect(e).toBeInstanceOf(PreviewUnavailableError);
+  expect((e as PreviewUnavailableError).field).toBe(field);
+  expect((e as Error).message).toMatch(/^cannot be previewed over REST: /);
+  expect(server.requests.length).toBe(before);
+});
+
+test('a structured query goes as its ResolverQL rendering', async () => {
+  server.on('GET', '/api/monitors/automated/v1/deployment-rule', () => ({ json: { overview: {} } }));
+  await platform.deploymentRules.deployOverview({
+    id: ID,
+    title: 't',
+    queryConfig: { query: { parts: [{ withNameSearch: { searchQuery: 'orders' } }] }, severity: 'SEVERITY_ERROR', sensitivity: 'SENSITIVITY_BALANCED', metricIds: ['METRIC_ID_ROW_COUNT', 'METRIC_ID_DELAY'] },
+  });
+  const q = server.calls('GET', '/api/monitors/automated/v1/deployment-rule').at(-1)!.query;
+  expect(q.get('deploymentRule.queryConfig.resolverQl')).toBe('with_name("orders")');
+  expect(q.getAll('deploymentRule.queryConfig.metricIds')).toEqual(['1', '2']);
+  expect(q.get('deploymentRule.queryConfig.severity')).toBe('2');
+  expect([...q.keys()].some((k) => k.includes('parts'))).toBe(false);
 });
 
 test('integration delete sends the etag as a query parameter and no body', async () => {

@@ -68,7 +68,7 @@ describe('no credential in any error message, log line or error JSON', () => {
     await grab(client.call({ method: 'GET', path: '/api/drop', responseSchema: z.object({}), idempotent: true }));
     const platform = new PlatformClient(client);
     const integrationPassword = 'integration-pa55word-value';
-    await grab(platform.integrations.create({ title: 'pg', config: { relational: { host: 'db', database: 'd', username: 'u', password: integrationPassword } } }));
+    await grab(platform.integrations.create({ title: 'pg', config: { relational: { host: 'db', database: 'd', user: 'u', password: integrationPassword } } }));
     await grab(platform.sqlTests.batchDelete(['a'], { throwOnItemErrors: true }));
     // token endpoint that echoes the form body (client_secret=...) in its error
     server.valid.clear();

@@ -61,23 +61,24 @@ it('Ownership: by data product or by query, owner reference, alert settings', ()
   const json = one((s) => {
     const o = new Owner(s, 'o', { title: 'O' });
     const dp = new DataProduct(s, 'dp', { title: 'DP' });
-    new Ownership(s, 'by_dp', { owner: o, dataProduct: dp, alert: { severities: ['ALERT_SEVERITY_FATAL'], isDisabled: false } });
+    new Ownership(s, 'by_dp', { owner: o, dataProduct: dp, alert: { severities: ['SEVERITY_FATAL'], isDisabled: false } });
     new Ownership(s, 'by_query', { owner: o, query: 'with_type("table")', id: '9f1c2d3e-0000-4000-8000-000000000001' });
   });
-  expect(strip(json.resource.dq_ownership.by_dp)).toEqual({ owner_id: '${dq_owner.o.id}', selection: { dataproduct_id: '${dq_data_product.dp.id}' }, alert: { severities: ['ALERT_SEVERITY_FATAL'], is_disabled: false } });
+  expect(strip(json.resource.dq_ownership.by_dp)).toEqual({ owner_id: '${dq_owner.o.id}', selection: { dataproduct_id: '${dq_data_product.dp.id}' }, alert: { severities: ['SEVERITY_FATAL'], is_disabled: false } });
   expect(strip(json.resource.dq_ownership.by_query)).toEqual({ id: '9f1c2d3e-0000-4000-8000-000000000001', owner_id: '${dq_owner.o.id}', selection: { query: { resolver_ql: 'with_type("table")' } } });
 });
 
 it('Alert: the three kinds, targets, pinned fqn, template, disabled; query models when ResolverQL cannot say it', () => {
   const json = one((s) => {
     const o = new Owner(s, 'o', { title: 'O' });
+    const own = new Ownership(s, 'own', { owner: o, query: 'with_type("table")' });
     new Alert(s, 'issues', {
       name: 'Issues', isDisabled: true, fqn: 'custom.fqn', template: { title: 't' },
       issueLifecycle: {
         trigger: Query.identifiers(Entity.warehouseAccountTable({ account: 'a', database: 'd', schema: 's', table: 't' })),
         targets: [Target.webhook('w'), Target.msTeams('m'), Target.owner(o), Target.owner('owner-1')],
-        settings: { severities: ['ALERT_SEVERITY_WARN'], grouping: { noGrouping: {} }, ongoing: { stream: {} }, allowSqlTestAuditLink: true },
-        owner: o,
+        settings: { severities: ['SEVERITY_WARN'], grouping: { noGrouping: {} }, ongoing: { stream: {} }, allowSqlTestAuditLink: true },
+        owner: own,
       },
     });
     new Alert(s, 'schema', { name: 'Schema', schemaChange: { trigger: Query.not(Query.withName('tmp')), targets: [Target.slack('#s')] } });
@@ -88,8 +89,8 @@ it('Alert: the three kinds, targets, pinned fqn, template, disabled; query model
     issue_lifecycle: {
       trigger: { query: { parts: [{ identifier_list: { identifiers: [{ warehouse_account_table: { account: 'a', database: 'd', schema: 's', table: 't' } }] } }] } },
       targets: [{ webhook: { webhook_id: 'w' } }, { ms_teams: { channel: 'm' } }, { owner: { owner_path: '${dq_owner.o.entity_id}' } }, { owner: { owner_path: 'owner-1' } }],
-      settings: { severities: ['ALERT_SEVERITY_WARN'], grouping: { no_grouping: {} }, ongoing: { stream: {} }, allow_sql_test_audit_link: true },
-      owner: '${dq_owner.o.entity_id}',
+      settings: { severities: ['SEVERITY_WARN'], grouping: { no_grouping: {} }, ongoing: { stream: {} }, allow_sql_test_audit_link: true },
+      owner: { owner_path: '${dq_owner.o.entity_id}', ownership_id: '${dq_ownership.own.id}' },
     },
   });
   expect(strip(json.resource.dq_alert.schema)).toEqual({ name: 'Schema', schema_change: { trigger: { resolver_ql: 'not(with_name("tmp"))' }, targets: [{ slack: { channel: '#s' } }], settings: {} } });

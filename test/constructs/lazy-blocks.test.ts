@@ -30,17 +30,17 @@ it('a block value a fresh reference reports as absent is left out, as with an ea
 it('a block stored without a reference is handed to the reference when one is asked for', () => {
   const { json } = synth((app) => {
     const s = new DqStack(app, 's', { namespace: 'ns' });
-    const a = new l1.alert.Alert(s, 'a', cfg({ ...ALERT, issueLifecycle: { targets: [{ slack: { channel: '#x' } }], settings: { severities: ['ALERT_SEVERITY_ERROR'] } } }));
-    expect(a.issueLifecycleInput).toMatchObject({ settings: { severities: ['ALERT_SEVERITY_ERROR'] } });
+    const a = new l1.alert.Alert(s, 'a', cfg({ ...ALERT, issueLifecycle: { targets: [{ slack: { channel: '#x' } }], settings: { severities: ['SEVERITY_ERROR'] } } }));
+    expect(a.issueLifecycleInput).toMatchObject({ settings: { severities: ['SEVERITY_ERROR'] } });
     // Asking for the reference builds it with the stored value; changes through it count.
     a.issueLifecycle.putTrigger({ resolverQl: 'with_type("table")' });
     a.issueLifecycle.settings.notifyUpstream = true;
-    expect(a.issueLifecycleInput).toMatchObject({ trigger: { resolverQl: 'with_type("table")' }, settings: { severities: ['ALERT_SEVERITY_ERROR'], notifyUpstream: true } });
+    expect(a.issueLifecycleInput).toMatchObject({ trigger: { resolverQl: 'with_type("table")' }, settings: { severities: ['SEVERITY_ERROR'], notifyUpstream: true } });
     new TerraformOutput(s, 'severities', { value: a.issueLifecycle.settings.severities });
     a.resetSchemaChange();
   }, 's');
   expect(json.resource.dq_alert.a.issue_lifecycle).toEqual({
-    settings: { notify_upstream: true, severities: ['ALERT_SEVERITY_ERROR'] },
+    settings: { notify_upstream: true, severities: ['SEVERITY_ERROR'] },
     targets: [{ slack: { channel: '#x' } }],
     trigger: { resolver_ql: 'with_type("table")' },
   });

@@ -29,7 +29,7 @@ const product = new DataProduct(stack, 'stuff', { title: 'Stuff', domain, parts:
 new Ownership(stack, 'mine', { owner, dataProduct: product });
 new Alert(stack, 'errors', {
   name: 'Errors',
-  issueLifecycle: { trigger: Query.withType('table'), targets: [Target.owner(owner)], settings: { severities: ['ALERT_SEVERITY_ERROR'] } },
+  issueLifecycle: { trigger: Query.withType('table'), targets: [Target.owner(owner)], settings: { severities: ['SEVERITY_ERROR'] } },
 });
 new MonitorDeploymentRule(stack, 'tables', {
   title: 'Tables',

@@ -8,7 +8,7 @@ import { cronProblem, rruleProblem } from '../../constructs/validation';
 import { newApp, synthError } from './synth';
 
 const rule = { severity: 'SEVERITY_WARNING', sensitivity: 'SENSITIVITY_BALANCED', metricIds: ['METRIC_ID_ROW_COUNT'] } as const;
-const issue = (trigger = 'with_type("table")') => ({ trigger, targets: [Target.slack('#x')], settings: { severities: ['ALERT_SEVERITY_ERROR' as const] } });
+const issue = (trigger = 'with_type("table")') => ({ trigger, targets: [Target.slack('#x')], settings: { severities: ['SEVERITY_ERROR' as const] } });
 const stack = (app: App, id = 's', namespace = 'ns') => new DqStack(app, id, { namespace });
 
 interface Case {
@@ -50,7 +50,7 @@ const cases: Case[] = [
   },
   {
     reason: 'a cron with 6 fields',
-    build: (app) => new Alert(stack(app), 'a', { name: 'x', issueLifecycle: { ...issue(), settings: { severities: ['ALERT_SEVERITY_ERROR'], ongoing: { schedule: { cron: '0 0 9 * * 1' } } } } }),
+    build: (app) => new Alert(stack(app), 'a', { name: 'x', issueLifecycle: { ...issue(), settings: { severities: ['SEVERITY_ERROR'], ongoing: { schedule: { cron: '0 0 9 * * 1' } } } } }),
     path: 's/a', field: 'issueLifecycle.settings.ongoing.schedule.cron', text: /expected 5 fields/,
   },
   {

@@ -33,7 +33,7 @@ const issueAlert = (over: Record<string, unknown> = {}) => ({
   issueLifecycle: {
     trigger: { resolverQl: 'and( with_type("table"), with_name("orders") )' },
     targets: [{ email: { recipientEmails: ['team@example.com'] } }],
-    settings: { severities: ['ALERT_SEVERITY_ERROR'] },
+    settings: { severities: ['SEVERITY_ERROR'] },
   },
   ...over,
 });
@@ -44,7 +44,7 @@ const incidentAlert = () => ({
   incidentLifecycle: { targets: [{ slack: { channel: '#incidents' } }], settings: { states: ['STATE_OPEN'] } },
 });
 async function create(alert: Record<string, unknown>) {
-  const r = await api('POST', '', { alert });
+  const r = await api('POST', '', alert);
   expect(r.status).toBe(200);
   return r.body.alert;
 }
@@ -70,7 +70,7 @@ describe('Create', () => {
 
   it('refuses a taken fqn with ALREADY_EXISTS (409)', async () => {
     const a = await create(issueAlert());
-    const r = await api('POST', '', { alert: issueAlert({ fqn: a.fqn }) });
+    const r = await api('POST', '', issueAlert({ fqn: a.fqn }));
     expect(r.status).toBe(409);
     expectStatus(r.body, 6);
   });
@@ -93,7 +93,7 @@ describe('Create', () => {
     },
     {
       reason: 'webhook targets need noGrouping on issue alerts',
-      alert: issueAlert({ issueLifecycle: { trigger: { resolverQl: 'with_type("table")' }, targets: [{ webhook: { webhookId: 'w' } }], settings: { severities: ['ALERT_SEVERITY_WARN'] } } }),
+      alert: issueAlert({ issueLifecycle: { trigger: { resolverQl: 'with_type("table")' }, targets: [{ webhook: { webhookId: 'w' } }], settings: { severities: ['SEVERITY_WARN'] } } }),
       ruleId: 'alert.webhook.grouping',
     },
     {
@@ -104,18 +104,18 @@ describe('Create', () => {
     {
       reason: 'an alert holds exactly one kind',
       alert: { ...issueAlert(), incidentLifecycle: incidentAlert().incidentLifecycle },
-      ruleId: 'create.alert',
+      ruleId: 'create.oneof',
     },
   ];
   it.each(invalid)('refuses: $reason', async ({ alert, ruleId }) => {
-    const r = await api('POST', '', { alert });
+    const r = await api('POST', '', alert);
     expect(r.status).toBe(400);
     expectStatus(r.body, 3);
     expect(ruleIds(r.body)).toContain(ruleId);
   });
 
   it('puts the parser message of bad ResolverQL in the error', async () => {
-    const r = await api('POST', '', { alert: issueAlert({ issueLifecycle: { trigger: { resolverQl: 'with_type(' }, targets: [{ slack: { channel: '#x' } }], settings: { severities: [2] } } }) });
+    const r = await api('POST', '', issueAlert({ issueLifecycle: { trigger: { resolverQl: 'with_type(' }, targets: [{ slack: { channel: '#x' } }], settings: { severities: [2] } } }));
     expect(r.body.message).toMatch(/offset \d+/);
   });
 });
@@ -123,9 +123,9 @@ describe('Create', () => {
 describe('Upsert', () => {
   it('creates when no alert holds the fqn, then replaces it keeping id and createdAt', async () => {
     const w = issueAlert();
-    const first = await api('PUT', '', { alert: w });
+    const first = await api('PUT', '', w);
     expect(first.status).toBe(200);
-    const second = await api('PUT', '', { alert: { ...w, name: 'Renamed by upsert', template: { title: 't' } }, etag: first.body.alert.etag });
+    const second = await api('PUT', '', { ...w, name: 'Renamed by upsert', template: { title: 't' }, etag: first.body.alert.etag });
     expect(second.status).toBe(200);
     expect(second.body.alert.id).toBe(first.body.alert.id);
     expect(second.body.alert.createdAt).toBe(first.body.alert.createdAt);
@@ -135,9 +135,9 @@ describe('Upsert', () => {
 
   it('refuses a stale etag with ABORTED (409)', async () => {
     const w = issueAlert();
-    const a = (await api('PUT', '', { alert: w })).body.alert;
-    await api('PUT', '', { alert: { ...w, name: 'moved on' } });
-    const r = await api('PUT', '', { alert: { ...w, name: 'late' }, etag: a.etag });
+    const a = (await api('PUT', '', w)).body.alert;
+    await api('PUT', '', { ...w, name: 'moved on' });
+    const r = await api('PUT', '', { ...w, name: 'late', etag: a.etag });
     expect(r.status).toBe(409);
     expectStatus(r.body, 10);
   });
@@ -150,14 +150,14 @@ describe('Upsert', () => {
     },
     {
       reason: 'changing issueLifecycle.owner is a replace',
-      change: (w) => ({ ...w, issueLifecycle: { ...w.issueLifecycle, owner: 'owner-5eed0000-0000-4000-8000-000000000e7a' } }),
+      change: (w) => ({ ...w, issueLifecycle: { ...w.issueLifecycle, owner: { ownerPath: 'owner-5eed0000-0000-4000-8000-000000000e7a', ownershipId: '5eed0000-0000-4000-8000-0000000000aa' } } }),
       ruleId: 'upsert.owner_unchanged',
     },
   ];
   it.each(refused)('refuses with FAILED_PRECONDITION: $reason', async ({ change, ruleId }) => {
     const w = issueAlert();
-    await api('PUT', '', { alert: w });
-    const r = await api('PUT', '', { alert: change(w) });
+    await api('PUT', '', w);
+    const r = await api('PUT', '', change(w));
     expect(r.status).toBe(400);
     expectStatus(r.body, 9);
     expect(ruleIds(r.body)).toEqual([ruleId]);
@@ -211,7 +211,7 @@ describe('UpdateSettings (spec 4.4)', () => {
   it('rule 5: a stale etag is ABORTED (409)', async () => {
     const a = await create(issueAlert());
     await api('POST', '/rename', { identifier: { id: a.id }, name: 'changed' });
-    const r = await api('POST', '/settings', { identifier: { id: a.id }, issueLifecycle: { severities: ['ALERT_SEVERITY_FATAL'] }, etag: a.etag });
+    const r = await api('POST', '/settings', { identifier: { id: a.id }, issueLifecycle: { severities: ['SEVERITY_FATAL'] }, etag: a.etag });
     expect(r.status).toBe(409);
     expectStatus(r.body, 10);
   });
@@ -224,7 +224,7 @@ describe('UpdateSettings (spec 4.4)', () => {
     expect(t.body.alert.issueLifecycle.settings).toEqual(a.issueLifecycle.settings);
     const s = await api('POST', '/settings', { identifier: { id: a.id }, issueLifecycle: { severities: [3], notifyUpstream: true }, etag: t.body.alert.etag });
     expect(s.status).toBe(200);
-    expect(s.body.alert.issueLifecycle.settings).toEqual({ severities: ['ALERT_SEVERITY_FATAL'], notifyUpstream: true });
+    expect(s.body.alert.issueLifecycle.settings).toEqual({ severities: ['SEVERITY_FATAL'], notifyUpstream: true });
     expect(s.body.alert.issueLifecycle.trigger).toEqual(t.body.alert.issueLifecycle.trigger);
     expect(s.body.alert.issueLifecycle.targets).toEqual(a.issueLifecycle.targets);
   });
@@ -260,12 +260,16 @@ describe('other writes', () => {
     const set = await api('POST', '/template', { identifier: { id: a.id }, template: { plain: 'hello' } });
     expect(set.body.alert.template).toEqual({ plain: 'hello' });
     etags.push(set.body.alert.etag);
+    // ToggleEnabled answers {} (wire-facts); the flag is read back
+    const get = async () => (await api('POST', '/get', { identifiers: [{ id: a.id }] })).body.alerts[a.id];
     const off = await api('POST', '/toggle', { identifier: { id: a.id }, isEnabled: false });
-    expect(off.body.alert.isDisabled).toBe(true);
-    etags.push(off.body.alert.etag);
+    expect(off.body).toEqual({});
+    expect((await get()).isDisabled).toBe(true);
+    etags.push((await get()).etag);
     const on = await api('POST', '/toggle', { identifier: { id: a.id }, isEnabled: true });
-    expect(on.body.alert.isDisabled).toBe(false);
-    etags.push(on.body.alert.etag);
+    expect(on.body).toEqual({});
+    expect((await get()).isDisabled).toBe(false);
+    etags.push((await get()).etag);
     expect(new Set(etags).size).toBe(etags.length);
   });
 
@@ -299,29 +303,36 @@ describe('other writes', () => {
     }
   });
 
-  it('SendTestAlert records one delivery per target', async () => {
-    const r = await api('POST', '/test', { targets: [{ slack: { channel: '#a' } }, { email: { recipientEmails: ['x@y.io'] } }] });
-    expect(r.status).toBe(200);
-    expect(r.body.deliveryIds).toHaveLength(2);
+  it('SendTestAlert takes { name, kind, targets }, answers one dispatch per target and records a delivery each', async () => {
     const deliveries = emu.app.store.workspace('demo').collection<{ target: unknown; kind: string }>('deliveries');
-    expect(deliveries.get(r.body.deliveryIds[0])?.target).toEqual({ slack: { channel: '#a' } });
-    expect(deliveries.get(r.body.deliveryIds[1])?.kind).toBe('TEST_ALERT');
+    const before = deliveries.count;
+    const r = await api('POST', '/test', { name: 'check', kind: 1, targets: [{ slack: { channel: '#a' } }, { email: { recipientEmails: ['x@y.io'] } }] });
+    expect(r.status).toBe(200);
+    expect(r.body.dispatches).toEqual([
+      { target: { slack: { channel: '#a' } }, dispatched: true },
+      { target: { email: { recipientEmails: ['x@y.io'] } }, dispatched: true },
+    ]);
+    expect(deliveries.count - before).toBe(2);
+    expect(deliveries.values().filter((d) => d.kind === 'TEST_ALERT').map((d) => d.target)).toContainEqual({ slack: { channel: '#a' } });
+    const wrong = await api('POST', '/test', { targets: [{ slack: { channel: '#a' } }], deliveryMode: 'now' });
+    expect(wrong.status).toBe(400);
+    expect(ruleIds(wrong.body)).toEqual(['send_test_alert.unknown_field']);
   });
 });
 
 describe('reads', () => {
-  it('List honours configsFilter and sources', async () => {
+  it('List takes only an owner filter (wire-facts); configsFilter/sources are refused as undeclared keys', async () => {
+    const owner = { ownerPath: 'owner-5eed0000-0000-4000-8000-000000000e7a', ownershipId: '5eed0000-0000-4000-8000-0000000000aa' };
     const mine = await create(issueAlert({ configId: 'team-a' }));
-    const other = await create(issueAlert({ configId: 'team-b' }));
+    const owned = await create(issueAlert({ issueLifecycle: { ...issueAlert().issueLifecycle, owner } }));
     const ui = await create({ ...issueAlert(), configId: undefined, source: 'SOURCE_APP' });
     const all = (await api('POST', '/list', {})).body.alertsIds as string[];
-    expect(all).toEqual(expect.arrayContaining([mine.id, other.id, ui.id]));
+    expect(all).toEqual(expect.arrayContaining([mine.id, owned.id, ui.id]));
     expect([...all].sort()).toEqual(all);
-    expect((await api('POST', '/list', { configsFilter: { ids: ['team-a'] } })).body.alertsIds).toEqual([mine.id]);
-    const app = (await api('POST', '/list', { sources: ['SOURCE_APP'] })).body.alertsIds as string[];
-    expect(app).toContain(ui.id);
-    expect(app).not.toContain(mine.id);
-    expect((await api('POST', '/list', { sources: [1], configsFilter: { ids: ['team-b'] } })).body.alertsIds).toEqual([other.id]);
+    expect((await api('POST', '/list', { owner })).body.alertsIds).toEqual([owned.id]);
+    const r = await api('POST', '/list', { configsFilter: { ids: ['team-a'] } });
+    expect(r.status).toBe(400);
+    expect(ruleIds(r.body)).toEqual(['list.unknown_field']);
   });
 
   it('BatchGet by id or fqn keys the map by id and omits missing identifiers', async () => {
@@ -360,8 +371,8 @@ describe('scopes', () => {
   });
 
   const writes: [string, string, unknown][] = [
-    ['POST', '', { alert: issueAlert() }],
-    ['PUT', '', { alert: issueAlert() }],
+    ['POST', '', issueAlert()],
+    ['PUT', '', issueAlert()],
     ['DELETE', '', { identifier: { id: 'x' } }],
     ['POST', '/rename', { identifier: { id: 'x' }, name: 'n' }],
     ['POST', '/settings', { identifier: { id: 'x' } }],
@@ -376,7 +387,17 @@ describe('scopes', () => {
     expect(r.status).toBe(403);
     const s = expectStatus(r.body, 7);
     expect(s.message).toContain('SCOPE_MCP_WRITE');
-    expect(s.details.find((d) => d['@type'] === ERROR_INFO_TYPE)?.metadata).toEqual({ scope: 'SCOPE_MCP_WRITE' });
+    // Upsert is filed under SCOPE_MCP_WRITE only (spec); the others also take SCOPE_ALERTS_EDIT
+    expect(s.details.find((d) => d['@type'] === ERROR_INFO_TYPE)?.metadata?.scope).toBe(method === 'PUT' ? 'SCOPE_MCP_WRITE' : 'SCOPE_ALERTS_EDIT');
+  });
+
+  it('SCOPE_ALERTS_EDIT alone can create and delete (any-of), but not upsert', async () => {
+    emu.app.addCredential('alerts-editor', 'sec', ['SCOPE_ALERTS_EDIT', 'SCOPE_ALERTS_READ']);
+    const t = await tokenFor(emu.url, 'alerts-editor', 'sec');
+    const created = await api('POST', '', issueAlert(), t);
+    expect(created.status).toBe(200);
+    expect((await api('PUT', '', issueAlert(), t)).status).toBe(403);
+    expect((await api('DELETE', '', { identifier: { id: created.body.alert.id } }, t)).status).toBe(200);
   });
 });
 
@@ -385,7 +406,7 @@ describe('demo seed', () => {
     const demo = await startEmulator({ port: 0, seed: 'demo' });
     try {
       const t = await tokenFor(demo.url, 'demo-reader');
-      const ids = (await call(demo.url, 'POST', '/api/alerts/v2/list', { token: t, body: { sources: ['SOURCE_APP'] } })).body.alertsIds as string[];
+      const ids = (await call(demo.url, 'POST', '/api/alerts/v2/list', { token: t, body: {} })).body.alertsIds as string[];
       expect(ids.length).toBeGreaterThanOrEqual(1);
       const got = (await call(demo.url, 'POST', '/api/alerts/v2/get', { token: t, body: { identifiers: ids.map((id) => ({ id })) } })).body.alerts;
       const a = got[ids[0]];

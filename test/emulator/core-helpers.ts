@@ -66,8 +66,10 @@ export const testRoutes: RouteModule = {
       return { thing: t };
     });
     app.route('GET', '/test/v1/things/special', { scope: 'SCOPE_ENTITY_READ' }, () => ({ special: true }));
-    app.route('GET', '/test/v1/things', { scope: 'SCOPE_ENTITY_READ' }, (ctx) => {
-      const p = ctx.store.collection<Thing>('things').page(ctx.query.get('cursor') ?? undefined, Number(ctx.query.get('pageSize') ?? 0));
+    const ListQuery = z.object({ cursor: z.string().optional(), pageSize: z.number().int().optional() });
+    app.route('GET', '/test/v1/things', { scope: 'SCOPE_ENTITY_READ', operation: 'list_things', query: ListQuery }, (ctx) => {
+      const q = ctx.q as z.infer<typeof ListQuery>;
+      const p = ctx.store.collection<Thing>('things').page(q.cursor || undefined, q.pageSize ?? 0);
       return { things: p.items, pageInfo: p.pageInfo };
     });
     app.route('POST', '/test/v1/things/batch', { scope: 'SCOPE_MCP_WRITE' }, (ctx) => {

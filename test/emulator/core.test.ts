@@ -6,7 +6,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { ERROR_INFO_TYPE, SCOPES, TokenResponse, VIOLATIONS_TYPE } from '../../schemas/common';
-import { discoverRouteModules, startEmulator, type RunningEmulator } from '../../src/emulator';
+import { discoverRouteModules, READ_SCOPES, startEmulator, type RunningEmulator } from '../../src/emulator';
 import { call, coreRoutes, expectStatus, tokenFor, tokenRequest } from './core-helpers';
 
 let now = Date.UTC(2025, 0, 1);
@@ -29,7 +29,11 @@ describe('token endpoint', () => {
     expect(t.token_type).toBe('Bearer');
     expect(t.expires_in).toBe(60);
     expect(t.access_token.split('.')).toHaveLength(3);
-    expect(t.scope?.split(' ').sort()).toEqual(SCOPES.filter((s) => s.endsWith('_READ')).sort());
+    // realistic read scopes: per service plus SCOPE_MCP_READ, not every *_READ
+    expect(t.scope?.split(' ').sort()).toEqual([...READ_SCOPES].sort());
+    expect(t.scope?.split(' ')).toContain('SCOPE_MCP_READ');
+    expect(t.scope?.split(' ')).not.toContain('SCOPE_LINEAGE_READ');
+    expect(SCOPES.filter((s) => s.endsWith('_READ')).length).toBeGreaterThan(READ_SCOPES.length);
   });
 
   test.each([

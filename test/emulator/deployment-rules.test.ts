@@ -6,7 +6,8 @@
  */
 import { startEmulator } from '../../src/emulator';
 import type { RunningEmulator } from '../../src/emulator';
-import { DeploymentOverviewResponse, ListDeploymentRulesResponse } from '../../schemas/deployment-rules';
+import { DeploymentOverviewResponse, DeployOverviewRequest, ListDeploymentRulesResponse } from '../../schemas/deployment-rules';
+import { toQuery } from '../../schemas/wire';
 import { ListEntitiesResponse, type Entity } from '../../schemas/entities';
 import { call, expectStatus, tokenFor } from './core-helpers';
 
@@ -25,10 +26,25 @@ let entities: Entity[];
 const byPrefix = (prefix: string, pred: (e: Entity) => boolean = () => true) =>
   entities.filter((e) => e.path.startsWith(prefix) && pred(e)).map((e) => e.path).sort();
 
+/** The rule's scalar fields as dotted query parameters (`deploymentRule.queryConfig.metricIds=1`). */
+const dotted = (rule: Json) =>
+  toQuery(DeployOverviewRequest, { deploymentRule: rule })
+    .map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`)
+    .join('&');
 async function overview(rule: Json, token = admin) {
-  const r = await call(emu.url, 'GET', `${BASE}/deployment-rule?deploymentRule=${encodeURIComponent(JSON.stringify(rule))}`, { token });
+  const r = await call(emu.url, 'GET', `${BASE}/deployment-rule?${dotted(rule)}`, { token });
   expect(r.status).toBe(200);
   return DeploymentOverviewResponse.parse(r.body).overview;
+}
+/** The asset paths a deployed rule monitors (product rules with message markers have no REST overview form). */
+async function placed(rule: Json & { id?: unknown }): Promise<string[]> {
+  await deploy(rule);
+  return emu.app.store
+    .workspace('demo')
+    .collection<{ ruleId: string; assetPath: string; kept?: boolean }>('monitors')
+    .filter((m) => m.ruleId === rule.id && !m.kept)
+    .map((m) => m.assetPath)
+    .sort();
 }
 async function deletedOverview(id: string) {
   const r = await call(emu.url, 'GET', `${BASE}/deployment-rule/${id}/deleted`, { token: admin });
@@ -56,7 +72,7 @@ async function listAll(query = '', pageSize = 100) {
   }
 }
 async function monitorCount(id: string): Promise<number> {
-  const r = await call(emu.url, 'GET', `${BASE}/deployment-rules/batch?ids=${id}`, { token: reader });
+  const r = await call(emu.url, 'GET', `${BASE}/deployment-rules/batch?ids=${id}`, { token: admin });
   return r.body.deploymentRules[id].monitorCount;
 }
 
@@ -197,7 +213,7 @@ describe('product rules', () => {
   const productId = uid(0xd0);
   async function makeProduct(paths: string[]) {
     const parts = paths.map((p) => ({ entityId: entities.find((e) => e.path === p)!.entityId }));
-    const r = await call(emu.url, 'POST', '/api/dataproducts/v2', { token: admin, body: { dataproduct: { id: productId, title: 'Revenue', definition: { parts } } } });
+    const r = await call(emu.url, 'POST', '/api/dataproducts/v2', { token: admin, body: { id: productId, title: 'Revenue', definition: { parts } } });
     expect(r.status).toBe(200);
   }
   const productRule = (extra: Json = {}): Json => ({ id: uid(5), title: 'revenue product', productConfig: { productId, ...settings, ...extra } });
@@ -217,14 +233,15 @@ describe('product rules', () => {
     },
   ])('$reason', async ({ extra, want }) => {
     await makeProduct(['wh-prod::mart::agg_daily_revenue', 'wh-prod::mart::fct_orders']);
-    const o = await overview(productRule(extra));
-    expect(o.monitorsToCreateFor).toEqual(want());
+    // the REST overview form carries scalar leaves only: an `upstream`/`self` marker has none
+    if (Object.keys(extra).length === 0) expect((await overview(productRule(extra))).monitorsToCreateFor).toEqual(want());
+    expect(await placed(productRule(extra))).toEqual(want());
   });
 
   test('upstream all: plus every table and view upstream in the lineage', async () => {
     await makeProduct(['wh-prod::mart::agg_daily_revenue']);
     const start = entities.find((e) => e.path === 'wh-prod::mart::agg_daily_revenue')!;
-    const lin = await call(emu.url, 'POST', '/api/lineage/v1', { token: reader, body: { startPoint: { entities: { entities: [start.id] } }, lineageDirection: 'LINEAGE_DIRECTION_UPSTREAM' } });
+    const lin = await call(emu.url, 'POST', '/api/lineage/v1', { token: admin, body: { startPoint: { entities: { entities: [start.id] } }, lineageDirection: 'LINEAGE_DIRECTION_UPSTREAM' } });
     expect(lin.status).toBe(200);
     const upstream = (lin.body.lineage.nodes as { ids: { entityId: string }[] }[])
       .map((n) => entities.find((e) => e.entityId === n.ids[0].entityId)!)
@@ -232,8 +249,7 @@ describe('product rules', () => {
       .map((e) => e.path)
       .sort();
     expect(upstream.length).toBeGreaterThan(6);
-    const o = await overview(productRule({ upstream: { all: {} } }));
-    expect(o.monitorsToCreateFor).toEqual(upstream);
+    expect(await placed(productRule({ upstream: { all: {} } }))).toEqual(upstream);
   });
 
   test('a rule naming a missing data product is refused (FAILED_PRECONDITION)', async () => {
@@ -258,7 +274,7 @@ describe('delete', () => {
     const d = await call(emu.url, 'DELETE', `${BASE}/deployment-rule/${uid(1)}`, { token: admin });
     expect(d.status).toBe(200);
     expect((await listAll()).rules).toEqual([]);
-    const byAsset = await call(emu.url, 'GET', `${BASE}/deployment-rules/${encodeURIComponent(mart[0])}`, { token: reader });
+    const byAsset = await call(emu.url, 'GET', `${BASE}/deployment-rules/${encodeURIComponent(mart[0])}`, { token: admin });
     expect(byAsset.body.deploymentRules).toEqual([]);
     // a rule redeployed over the same assets creates fresh monitors either way
     const again = await overview(queryRule(2, MART));
@@ -311,19 +327,19 @@ describe('reads', () => {
   test('batch get omits missing ids and refuses more than 200', async () => {
     await deploy(queryRule(1, MART));
     await deploy(queryRule(2, 'with_name("stg_orders")'));
-    const r = await call(emu.url, 'GET', `${BASE}/deployment-rules/batch?ids=${uid(1)}&ids=${uid(2)}&ids=${uid(99)}`, { token: reader });
+    const r = await call(emu.url, 'GET', `${BASE}/deployment-rules/batch?ids=${uid(1)}&ids=${uid(2)}&ids=${uid(99)}`, { token: admin });
     expect(r.status).toBe(200);
     expect(Object.keys(r.body.deploymentRules)).toEqual([uid(1), uid(2)]);
     expect(r.body.deploymentRules[uid(1)]).toMatchObject({ id: uid(1), title: 'rule 1', monitorCount: byPrefix('wh-prod::mart::').length });
     const many = Array.from({ length: 201 }, (_, i) => `ids=${uid(i)}`).join('&');
-    const big = await call(emu.url, 'GET', `${BASE}/deployment-rules/batch?${many}`, { token: reader });
+    const big = await call(emu.url, 'GET', `${BASE}/deployment-rules/batch?${many}`, { token: admin });
     expect(big.status).toBe(400);
   });
 
   test('rules by asset path: the rules whose monitors cover the asset', async () => {
     await deploy(queryRule(1, MART));
     await deploy(queryRule(2, 'with_name("fct_orders")'));
-    const get = (p: string) => call(emu.url, 'GET', `${BASE}/deployment-rules/${encodeURIComponent(p)}`, { token: reader });
+    const get = (p: string) => call(emu.url, 'GET', `${BASE}/deployment-rules/${encodeURIComponent(p)}`, { token: admin });
     expect((await get('wh-prod::mart::fct_orders')).body.deploymentRules.map((x: Json) => x.id)).toEqual([uid(1)]);
     expect((await get('wh-dev::mart::fct_orders')).body.deploymentRules.map((x: Json) => x.id)).toEqual([uid(2)]);
     expect((await get('wh-prod::raw::orders')).body.deploymentRules).toEqual([]);
@@ -368,20 +384,29 @@ describe('validation', () => {
     expect((await listAll()).rules.map((x) => x.id)).toEqual([uid(1), uid(4)]);
   });
 
-  test('the deploy overview needs the JSON-encoded rule', async () => {
+  test('the deploy overview takes the rule as dotted scalar parameters; a JSON value, an unknown parameter or no rule is 400', async () => {
     const missing = await call(emu.url, 'GET', `${BASE}/deployment-rule`, { token: admin });
     expect(missing.status).toBe(400);
     expect(expectStatus(missing.body, 3).message).toContain('deploymentRule');
-    const notJson = await call(emu.url, 'GET', `${BASE}/deployment-rule?deploymentRule=%7Bnope`, { token: admin });
-    expect(notJson.status).toBe(400);
-    const invalid = await call(emu.url, 'GET', `${BASE}/deployment-rule?deploymentRule=${encodeURIComponent(JSON.stringify({ ...base, title: '' }))}`, { token: admin });
+    const json = await call(emu.url, 'GET', `${BASE}/deployment-rule?deploymentRule=${encodeURIComponent(JSON.stringify(base))}`, { token: admin });
+    expect(json.status).toBe(400);
+    expect(expectStatus(json.body, 3).message).toMatch(/"deploymentRule" is a message.*never a JSON value/);
+    const nested = await call(emu.url, 'GET', `${BASE}/deployment-rule?${dotted(base)}&deploymentRule.queryConfig=${encodeURIComponent('{"x":1}')}`, { token: admin });
+    expect(nested.status).toBe(400);
+    const unknown = await call(emu.url, 'GET', `${BASE}/deployment-rule?${dotted(base)}&deploymentRule.colour=red`, { token: admin });
+    expect(unknown.status).toBe(400);
+    expect(expectStatus(unknown.body, 3).message).toContain('deploymentRule.colour');
+    const invalid = await call(emu.url, 'GET', `${BASE}/deployment-rule?${dotted({ ...base, title: '' })}`, { token: admin });
     expect(invalid.status).toBe(400);
     expect(expectStatus(invalid.body, 3).message).toContain('deploymentRule.title');
+    const numbers = await call(emu.url, 'GET', `${BASE}/deployment-rule?${dotted(base)}`, { token: admin });
+    expect(numbers.status).toBe(200);
+    expect(dotted(base)).toContain(`deploymentRule.queryConfig.metricIds=1&deploymentRule.queryConfig.metricIds=2`);
   });
 });
 
 describe('scopes', () => {
-  test('the reader reads (list, overviews, batch) but cannot deploy or delete (403 naming SCOPE_MCP_WRITE)', async () => {
+  test('the reader reads (list, overviews) but cannot deploy or delete (403 naming the edit scope and SCOPE_MCP_WRITE)', async () => {
     await deploy(queryRule(1, MART));
     expect((await listAll()).rules).toHaveLength(1);
     expect((await overview(queryRule(1, MART), reader)).activeMonitorsFor.length).toBeGreaterThan(0);
@@ -392,8 +417,11 @@ describe('scopes', () => {
     ];
     for (const r of await Promise.all(writes)) {
       expect(r.status).toBe(403);
-      expect(expectStatus(r.body, 7).message).toContain('SCOPE_MCP_WRITE');
+      // Deploy and Delete take either scope; BatchDeploy only the edit scope (wire-facts section 4)
+      expect(expectStatus(r.body, 7).message).toMatch(/SCOPE_MONITORS_AUTOMATIC_EDIT( or SCOPE_MCP_WRITE)?, which/);
     }
+    const batchGet = await call(emu.url, 'GET', `${BASE}/deployment-rules/batch?ids=${uid(1)}`, { token: reader });
+    expect(batchGet.status).toBe(403);
     expect((await listAll()).rules).toHaveLength(1);
   });
 });

@@ -12,7 +12,9 @@ let reader: string;
 beforeAll(async () => {
   emu = await startEmulator({ port: 0, seed: 'demo' });
   emu.app.addCredential('entities-only', 'secret-y', ['SCOPE_ENTITY_READ'], 'demo');
-  reader = await tokenFor(emu.url, 'demo-reader');
+  // demo-reader holds realistic per-service read scopes (no lineage, no incidents): a reader of everything here
+  emu.app.addCredential('catalog-reader', 'secret-z', ['SCOPE_ENTITY_READ', 'SCOPE_LINEAGE_READ', 'SCOPE_INCIDENTS_READ'], 'demo');
+  reader = await tokenFor(emu.url, 'catalog-reader', 'secret-z');
 });
 afterAll(async () => {
   await emu.close();

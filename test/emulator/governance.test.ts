@@ -23,17 +23,17 @@ function ruleIds(body: { details?: { '@type': string; violations?: { ruleId?: st
   return (body.details ?? []).filter((d) => d['@type'] === VIOLATIONS_TYPE).flatMap((d) => (d.violations ?? []).map((v) => v.ruleId ?? ''));
 }
 async function domain(d: Record<string, unknown>, etag?: string) {
-  const r = await api('POST', '/api/domains/v2', { domain: d, etag });
+  const r = await api('POST', '/api/domains/v2', { ...d, etag });
   expect(r.status).toBe(200);
   return r.body.domain;
 }
 async function dataproduct(d: Record<string, unknown>) {
-  const r = await api('POST', '/api/dataproducts/v2', { dataproduct: d });
+  const r = await api('POST', '/api/dataproducts/v2', d);
   expect(r.status).toBe(200);
   return r.body.dataproduct;
 }
 async function owner(o: Record<string, unknown>) {
-  const r = await api('POST', '/api/owners/v1', { owner: o });
+  const r = await api('POST', '/api/owners/v1', o);
   expect(r.status).toBe(200);
   return r.body.owner;
 }
@@ -43,7 +43,7 @@ describe('domains v2', () => {
     const id = randomUUID();
     const d = await domain({ id: `domain-${id}`, name: 'Sales', description: 'desc', definition: { parts: [{ entityId: 'e1' }, { query: { resolverQl: 'with_name( "orders" )' } }] } });
     expect(d.id).toBe(id);
-    expect(d.source).toBe('SOURCE_API');
+    expect(d.source).toBe('SOURCE_NATIVE');
     expect(d.definition.parts[1].query.renderedResolverQl).toBe('with_name("orders")');
     expect(d.etag).toBe(`W/"${id}-1"`);
     const renamed = await domain({ id, name: 'Sales 2' });
@@ -56,10 +56,13 @@ describe('domains v2', () => {
   });
 
   const invalid: { reason: string; body: Record<string, unknown>; status: number; ruleId: string }[] = [
-    { reason: 'name is required on create', body: { domain: { id: randomUUID() } }, status: 400, ruleId: 'upsert.domain.name.required' },
-    { reason: 'the id must be a UUID', body: { domain: { id: 'not-a-uuid', name: 'x' } }, status: 400, ruleId: 'upsert.domain.id' },
-    { reason: 'the parent must exist', body: { domain: { id: randomUUID(), name: 'x', parentId: randomUUID() } }, status: 400, ruleId: 'domain.parent_exists' },
-    { reason: 'bad ResolverQL in a query part', body: { domain: { id: randomUUID(), name: 'x', definition: { parts: [{ query: { resolverQl: 'nope(' } }] } } }, status: 400, ruleId: 'upsert.query.resolver_ql' },
+    { reason: 'name is required on create', body: { id: randomUUID() }, status: 400, ruleId: 'upsert.name.required' },
+    { reason: 'the id must be a UUID', body: { id: 'not-a-uuid', name: 'x' }, status: 400, ruleId: 'upsert.id' },
+    { reason: 'the parent must exist', body: { id: randomUUID(), name: 'x', parentId: randomUUID() }, status: 400, ruleId: 'domain.parent_exists' },
+    { reason: 'bad ResolverQL in a query part', body: { id: randomUUID(), name: 'x', definition: { parts: [{ query: { resolverQl: 'nope(' } }] } }, status: 400, ruleId: 'upsert.query.resolver_ql' },
+    { reason: 'the envelope form is refused (an undeclared key)', body: { domain: { id: randomUUID(), name: 'x' } }, status: 400, ruleId: 'upsert.unknown_field' },
+    { reason: 'an unknown key is refused', body: { id: randomUUID(), name: 'x', colour: 'red' }, status: 400, ruleId: 'upsert.unknown_field' },
+    { reason: 'an unknown nested key is refused', body: { id: randomUUID(), name: 'x', definition: { parts: [{ entityId: 'e', weight: 1 }] } }, status: 400, ruleId: 'upsert.unknown_field' },
   ];
   it.each(invalid)('refuses: $reason', async ({ body, status, ruleId }) => {
     const r = await api('POST', '/api/domains/v2', body);
@@ -71,7 +74,7 @@ describe('domains v2', () => {
     const id = randomUUID();
     const d = await domain({ id, name: 'A' });
     await domain({ id, name: 'B' });
-    const r = await api('POST', '/api/domains/v2', { domain: { id, name: 'C' }, etag: d.etag });
+    const r = await api('POST', '/api/domains/v2', { id, name: 'C', etag: d.etag });
     expect(r.status).toBe(409);
     expectStatus(r.body, 10);
   });
@@ -107,7 +110,7 @@ describe('domains v2', () => {
     const [a, b, c] = [randomUUID(), randomUUID(), randomUUID()];
     await domain({ id: a, name: 'a' });
     const write = await build(a, b, c);
-    const r = await api('POST', '/api/domains/v2', { domain: write });
+    const r = await api('POST', '/api/domains/v2', write);
     expect(r.status).toBe(400);
     expectStatus(r.body, 9);
     expect(ruleIds(r.body)).toEqual(['domain.no_cycle']);
@@ -119,7 +122,7 @@ describe('domains v2', () => {
     await domain({ id: a, name: 'a' });
     await domain({ id: b, name: 'b', parentId: a });
     const r = await domain({ id: a, definition: { parts: [{ domainId: b }] } });
-    expect(r.definition.parts).toEqual([{ domainId: b }]);
+    expect(r.definition.parts).toEqual([{ id: expect.stringMatching(/^p-[0-9a-f]{12}$/), domainId: b }]);
   });
 
   it('deletes softly and idempotently; batch-get omits deleted unless includeDeleted; purge refused while sub-domains exist', async () => {
@@ -156,7 +159,7 @@ describe('paging (fresh emulator)', () => {
     try {
       const t = await tokenFor(e.url, 'demo-admin');
       const ids = Array.from({ length: 7 }, () => randomUUID()).sort();
-      for (const id of ids) expect((await call(e.url, 'POST', '/api/domains/v2', { token: t, body: { domain: { id, name: id.slice(0, 8) } } })).status).toBe(200);
+      for (const id of ids) expect((await call(e.url, 'POST', '/api/domains/v2', { token: t, body: { id, name: id.slice(0, 8) } })).status).toBe(200);
       await call(e.url, 'POST', '/api/domains/v2/delete', { token: t, body: { id: ids[3] } });
       const seen: string[] = [];
       let cursor = '';
@@ -193,7 +196,7 @@ describe('data products v2', () => {
     expect(next.definition).toEqual(dp.definition);
     const listed = await api('GET', '/api/dataproducts/v2');
     expect(listed.body.dataproducts.map((d: { id: string }) => d.id)).toContain(id);
-    const stale = await api('POST', '/api/dataproducts/v2', { dataproduct: { id, title: 'x' }, etag: dp.etag });
+    const stale = await api('POST', '/api/dataproducts/v2', { id, title: 'x', etag: dp.etag });
     expect(stale.status).toBe(409);
     expect((await api('POST', '/api/dataproducts/v2/delete', { id })).status).toBe(200);
     expect((await api('POST', '/api/dataproducts/v2/batch-get', { ids: [id] })).body.dataproducts).toEqual({});
@@ -201,13 +204,13 @@ describe('data products v2', () => {
   });
 
   it('title is required on create; domain parts may name existing data products only', async () => {
-    const r = await api('POST', '/api/dataproducts/v2', { dataproduct: { id: randomUUID() } });
+    const r = await api('POST', '/api/dataproducts/v2', { id: randomUUID() });
     expect(r.status).toBe(400);
-    expect(ruleIds(r.body)).toContain('upsert.dataproduct.title.required');
+    expect(ruleIds(r.body)).toContain('upsert.title.required');
     const dp = await dataproduct({ id: randomUUID(), title: 'p' });
     const ok = await domain({ id: randomUUID(), name: 'with dp', definition: { parts: [{ dataproductId: dp.entityId }] } });
-    expect(ok.definition.parts).toEqual([{ dataproductId: dp.id }]);
-    const missing = await api('POST', '/api/domains/v2', { domain: { id: randomUUID(), name: 'x', definition: { parts: [{ dataproductId: randomUUID() }] } } });
+    expect(ok.definition.parts).toEqual([{ id: expect.any(String), dataproductId: dp.id }]);
+    const missing = await api('POST', '/api/domains/v2', { id: randomUUID(), name: 'x', definition: { parts: [{ dataproductId: randomUUID() }] } });
     expect(ruleIds(missing.body)).toContain('domain.member_exists');
   });
 });
@@ -224,30 +227,36 @@ describe('owners and ownerships v1', () => {
     const cleared = await owner({ id, contacts: { contacts: [] } });
     expect(cleared.contacts).toEqual([]);
     expect(cleared.title).toBe('Team 2');
-    const stale = await api('POST', '/api/owners/v1', { owner: { id, title: 'x' }, etag: o.etag });
+    const stale = await api('POST', '/api/owners/v1', { id, title: 'x', etag: o.etag });
     expect(stale.status).toBe(409);
-    const noTitle = await api('POST', '/api/owners/v1', { owner: { id: randomUUID() } });
-    expect(ruleIds(noTitle.body)).toContain('upsert_owner.owner.title.required');
+    const noTitle = await api('POST', '/api/owners/v1', { id: randomUUID() });
+    expect(ruleIds(noTitle.body)).toContain('upsert_owner.title.required');
+    const wrapped = await api('POST', '/api/owners/v1', { owner: { id: randomUUID(), title: 'x' } });
+    expect(wrapped.status).toBe(400);
+    expect(ruleIds(wrapped.body)).toEqual(['upsert_owner.unknown_field']);
   });
 
   it('ownerships: owner must exist, a data product moves between owners, lists page, owner delete cascades', async () => {
     const [o1, o2] = [await owner({ id: randomUUID(), title: 'one' }), await owner({ id: randomUUID(), title: 'two' })];
     const dpId = randomUUID();
-    const unknown = await api('POST', `/api/owners/v1/${randomUUID()}/ownerships`, { ownership: { id: randomUUID(), selection: { dataproductId: dpId } } });
+    const unknown = await api('POST', `/api/owners/v1/${randomUUID()}/ownerships`, { id: randomUUID(), selection: { dataproductId: dpId } });
     expect(unknown.status).toBe(404);
     expectStatus(unknown.body, 5);
 
     const s1 = randomUUID();
-    const first = await api('POST', `/api/owners/v1/${o1.entityId}/ownerships`, { ownership: { id: s1, selection: { dataproductId: `dataproduct-${dpId}` }, alert: { severities: ['ALERT_SEVERITY_ERROR'] } } });
+    const first = await api('POST', `/api/owners/v1/${o1.entityId}/ownerships`, { id: s1, selection: { dataproductId: `dataproduct-${dpId}` }, alert: { severities: [2] } });
     expect(first.status).toBe(200);
     expect(first.body.ownership.ownerId).toBe(o1.id);
     expect(first.body.ownership.selection).toEqual({ dataproductId: dpId });
-    const q = await api('POST', `/api/owners/v1/${o1.id}/ownerships`, { ownership: { id: randomUUID(), ownerId: o1.id, selection: { query: { resolverQl: 'with_tag( "pii" )' } } } });
+    expect(first.body.ownership.alert).toEqual({ severities: ['SEVERITY_ERROR'] });
+    const q = await api('POST', `/api/owners/v1/${o1.id}/ownerships`, { id: randomUUID(), selection: { query: { resolverQl: 'with_tag( "pii" )' } } });
     expect(q.body.ownership.selection.query.renderedResolverQl).toBe('with_tag("pii")');
-    const third = await api('POST', `/api/owners/v1/${o1.id}/ownerships`, { ownership: { id: randomUUID(), selection: { query: { resolverQl: 'with_tag("x")' } } } });
+    const third = await api('POST', `/api/owners/v1/${o1.id}/ownerships`, { id: randomUUID(), selection: { query: { resolverQl: 'with_tag("x")' } } });
     expect(third.status).toBe(200);
-    const mismatch = await api('POST', `/api/owners/v1/${o1.id}/ownerships`, { ownership: { id: randomUUID(), ownerId: o2.id, selection: { dataproductId: dpId } } });
+    // the owner is the path: an ownerId in the body is an undeclared key
+    const mismatch = await api('POST', `/api/owners/v1/${o1.id}/ownerships`, { id: randomUUID(), ownerId: o2.id, selection: { dataproductId: dpId } });
     expect(mismatch.status).toBe(400);
+    expect(ruleIds(mismatch.body)).toEqual(['upsert_ownership.unknown_field']);
 
     // Paging over the owner's ownerships (3 items, pages of 2).
     const p1 = await api('GET', `/api/owners/v1/${o1.id}/ownerships?pagination.pageSize=2`);
@@ -259,7 +268,7 @@ describe('owners and ownerships v1', () => {
 
     // Owning the data product elsewhere moves it.
     const s2 = randomUUID();
-    const moved = await api('POST', `/api/owners/v1/${o2.id}/ownerships`, { ownership: { id: s2, selection: { dataproductId: dpId } } });
+    const moved = await api('POST', `/api/owners/v1/${o2.id}/ownerships`, { id: s2, selection: { dataproductId: dpId } });
     expect(moved.status).toBe(200);
     const batch = await api('POST', '/api/owners/v1/ownerships/batch-get', { ids: [s1, s2, randomUUID()] });
     expect(Object.keys(batch.body.ownerships)).toEqual([s2]);
@@ -311,34 +320,34 @@ describe('scopes', () => {
   });
 
   const writes: [string, unknown][] = [
-    ['/api/domains/v2', { domain: { id: randomUUID(), name: 'x' } }],
+    ['/api/domains/v2', { id: randomUUID(), name: 'x' }],
     ['/api/domains/v2/delete', { id: randomUUID() }],
-    ['/api/dataproducts/v2', { dataproduct: { id: randomUUID(), title: 'x' } }],
+    ['/api/dataproducts/v2', { id: randomUUID(), title: 'x' }],
     ['/api/dataproducts/v2/delete', { id: randomUUID() }],
-    ['/api/owners/v1', { owner: { id: randomUUID(), title: 'x' } }],
+    ['/api/owners/v1', { id: randomUUID(), title: 'x' }],
     ['/api/owners/v1/delete', { id: randomUUID() }],
-    [`/api/owners/v1/${randomUUID()}/ownerships`, { ownership: { id: randomUUID(), selection: { dataproductId: 'x' } } }],
+    [`/api/owners/v1/${randomUUID()}/ownerships`, { id: randomUUID(), selection: { dataproductId: 'x' } }],
     ['/api/owners/v1/ownerships/delete', { id: randomUUID() }],
   ];
-  it.each(writes)('the reader cannot POST %s (403 naming SCOPE_MCP_WRITE)', async (path, body) => {
+  it.each(writes)('the reader cannot POST %s (403 naming the service scope and SCOPE_MCP_WRITE)', async (path, body) => {
     const r = await api('POST', path, body, reader);
     expect(r.status).toBe(403);
     const s = expectStatus(r.body, 7);
-    expect(s.message).toContain('SCOPE_MCP_WRITE');
-    expect(s.details.find((d) => d['@type'] === ERROR_INFO_TYPE)?.metadata).toEqual({ scope: 'SCOPE_MCP_WRITE' });
+    expect(s.message).toMatch(/SCOPE_(DOMAIN|DATAPRODUCT|OWNERS|OWNERSHIP)_EDIT or SCOPE_MCP_WRITE/);
+    expect(s.details.find((d) => d['@type'] === ERROR_INFO_TYPE)?.metadata?.scope).toMatch(/^SCOPE_(DOMAIN|DATAPRODUCT|OWNERS|OWNERSHIP)_EDIT$/);
   });
 });
 
 describe('demo seed', () => {
-  it('has a UI-made domain and owner (SOURCE_APP); list bodies parse with the shared schemas', async () => {
+  it('has a UI-made domain and owner (native source); list bodies parse with the shared schemas', async () => {
     const demo = await startEmulator({ port: 0, seed: 'demo' });
     try {
       const t = await tokenFor(demo.url, 'demo-reader');
       const w = await tokenFor(demo.url, 'demo-admin');
       const dp = randomUUID();
-      await call(demo.url, 'POST', '/api/dataproducts/v2', { token: w, body: { dataproduct: { id: dp, title: 'p', priority: 5, definition: { parts: [{ entityId: 'e' }] } } } });
+      await call(demo.url, 'POST', '/api/dataproducts/v2', { token: w, body: { id: dp, title: 'p', priority: 5, definition: { parts: [{ entityId: 'e' }] } } });
       const ownerId = (await call(demo.url, 'GET', '/api/owners/v1', { token: t })).body.owners[0].id;
-      await call(demo.url, 'POST', `/api/owners/v1/${ownerId}/ownerships`, { token: w, body: { ownership: { id: randomUUID(), selection: { dataproductId: dp } } } });
+      await call(demo.url, 'POST', `/api/owners/v1/${ownerId}/ownerships`, { token: w, body: { id: randomUUID(), selection: { dataproductId: dp } } });
       const shapes = [
         ['/api/domains/v2', ListDomainsResponse],
         ['/api/dataproducts/v2', ListDataProductsResponse],
@@ -351,9 +360,9 @@ describe('demo seed', () => {
         expect(schema.safeParse(r.body).success).toBe(true);
       }
       const d = (await call(demo.url, 'GET', '/api/domains/v2', { token: t })).body.domains;
-      expect(d.some((x: { source: string }) => x.source === 'SOURCE_APP')).toBe(true);
+      expect(d.some((x: { source: string; name: string }) => x.source === 'SOURCE_NATIVE' && x.name.includes('UI'))).toBe(true);
       const o = (await call(demo.url, 'GET', '/api/owners/v1', { token: t })).body.owners;
-      expect(o.some((x: { source: string; entityId: string }) => x.source === 'SOURCE_APP' && x.entityId.startsWith('owner-'))).toBe(true);
+      expect(o.some((x: { source: string; entityId: string; title: string }) => x.source === 'SOURCE_NATIVE' && x.title.includes('UI') && x.entityId.startsWith('owner-'))).toBe(true);
     } finally {
       await demo.close();
     }

@@ -1,6 +1,6 @@
 /** Integrations v1 over real HTTP (spec 2.6, 3.4, 4.1, 7; upstream facts "Integrations v1"). */
 import { startEmulator, type RunningEmulator } from '../../src/emulator';
-import { ERROR_INFO_TYPE, VIOLATIONS_TYPE } from '../../schemas/common';
+import { ERROR_INFO_TYPE, QUOTA_FAILURE_TYPE, VIOLATIONS_TYPE } from '../../schemas/common';
 import { BatchGetIntegrationsResponse, IntegrationResponse, ListIntegrationsResponse, SECRET_FIELDS } from '../../schemas/integrations';
 import { DEFAULT_INTEGRATION_QUOTA, setIntegrationQuota } from '../../src/emulator/routes/integrations';
 import { call, expectStatus, tokenFor } from './core-helpers';
@@ -29,10 +29,10 @@ afterEach(async () => {
 const api = (method: string, path: string, body?: unknown, token = admin) => call(emu.url, method, `/api/integrations/v1${path}`, { token, body });
 const relational = (over: Record<string, unknown> = {}) => ({
   title: 'warehouse pg',
-  config: { relational: { host: 'db.example.com', port: 5432, database: 'analytics', username: 'dq', password: SECRET, ...over } },
+  config: { relational: { host: 'db.example.com', port: 5432, database: 'analytics', user: 'dq', password: SECRET, ...over } },
 });
 async function create(integration: Record<string, unknown> = relational()) {
-  const r = await api('POST', '', { integration });
+  const r = await api('POST', '', integration);
   expect(r.status).toBe(200);
   return r.body.integration;
 }
@@ -63,19 +63,27 @@ describe('create, read, secrets', () => {
   });
 
   const secretVariants: { reason: string; config: Record<string, unknown>; field: (typeof SECRET_FIELDS)[number] }[] = [
-    { reason: 'warehouseAccount privateKey', config: { warehouseAccount: { account: 'acc', database: 'db', username: 'u', privateKey: SECRET } }, field: 'privateKey' },
-    { reason: 'warehouseProject serviceAccountKey', config: { warehouseProject: { project: 'p', serviceAccountKey: SECRET } }, field: 'serviceAccountKey' },
+    { reason: 'warehouseAccount password', config: { warehouseAccount: { account: 'acc', user: 'u', password: SECRET } }, field: 'password' },
+    { reason: 'warehouseAccount keyPair.privateKeySecret (nested)', config: { warehouseAccount: { account: 'acc', user: 'u', keyPair: { privateKeySecret: SECRET, publicKey: 'pub' } } }, field: 'keyPair.privateKeySecret' as never },
+    { reason: 'warehouseProject serviceAccountKey', config: { warehouseProject: { projectId: 'p', serviceAccountKey: SECRET } }, field: 'serviceAccountKey' },
     { reason: 'transformCloud token', config: { transformCloud: { apiEndpoint: 'https://x', accountId: '1', token: SECRET } }, field: 'token' },
   ];
   it.each(secretVariants)('never returns the secret: $reason', async ({ config, field }) => {
     const i = await create({ title: 't', config });
     const variant = Object.keys(config)[0];
-    expect(i.config[variant][field]).toBe('');
+    const at = (v: unknown, path: string) => path.split('.').reduce((x, k) => (x as Record<string, unknown>)[k], v);
+    expect(at(i.config[variant], field)).toBe('');
     expect(leaks(i)).toBe(false);
   });
 
-  it('validates the config oneof', async () => {
-    const r = await api('POST', '', { integration: { title: 't', config: {} } });
+  it('validates the config oneof; the envelope form and unknown config fields are refused', async () => {
+    const wrapped = await api('POST', '', { integration: relational() });
+    expect(wrapped.status).toBe(400);
+    expect(wrapped.body.message).toContain('"integration"');
+    const oldField = await api('POST', '', { title: 't', config: { relational: { host: 'h', username: 'u' } } });
+    expect(oldField.status).toBe(400);
+    expect(oldField.body.message).toContain('config.relational.username');
+    const r = await api('POST', '', { title: 't', config: {} });
     expect(r.status).toBe(400);
     expectStatus(r.body, 3);
     expect(r.body.details.some((d: { '@type': string }) => d['@type'] === VIOLATIONS_TYPE)).toBe(true);
@@ -85,17 +93,18 @@ describe('create, read, secrets', () => {
 describe('quota (spec 7, 8)', () => {
   it('defaults to 20 per workspace', async () => {
     expect(DEFAULT_INTEGRATION_QUOTA).toBe(20);
-    for (let i = 0; i < DEFAULT_INTEGRATION_QUOTA; i++) await create({ title: `t${i}`, config: { warehouseProject: { project: `p${i}` } } });
-    const r = await api('POST', '', { integration: relational() });
+    for (let i = 0; i < DEFAULT_INTEGRATION_QUOTA; i++) await create({ title: `t${i}`, config: { warehouseProject: { projectId: `p${i}` } } });
+    const r = await api('POST', '', relational());
     expect(r.status).toBe(429);
-    expectStatus(r.body, 8);
+    // a quota: RESOURCE_EXHAUSTED with a QuotaFailure detail (clients must not retry it)
+    expect(expectStatus(r.body, 8).details.map((d) => d['@type'])).toContain(QUOTA_FAILURE_TYPE);
   });
 
   it('is configurable; a delete frees a slot', async () => {
     setIntegrationQuota(emu.app, 2);
     const a = await create();
     await create();
-    const over = await api('POST', '', { integration: relational() });
+    const over = await api('POST', '', relational());
     expect(over.status).toBe(429);
     expectStatus(over.body, 8);
     expect(leaks(over.body)).toBe(false);
@@ -107,8 +116,8 @@ describe('quota (spec 7, 8)', () => {
     setIntegrationQuota(emu.app, 0, 'demo');
     emu.app.addCredential('other-admin', 'other-secret', ['SCOPE_INTEGRATION_EDIT'], 'other');
     const other = await tokenFor(emu.url, 'other-admin', 'other-secret');
-    expect((await api('POST', '', { integration: relational() })).status).toBe(429);
-    const r = await api('POST', '', { integration: relational() }, other);
+    expect((await api('POST', '', relational())).status).toBe(429);
+    const r = await api('POST', '', relational(), other);
     expect(r.status).toBe(200);
     expect((await api('GET', '')).body.integrations).toEqual([]);
     setIntegrationQuota(emu.app, undefined, 'demo');
@@ -118,23 +127,25 @@ describe('quota (spec 7, 8)', () => {
 describe('update (PUT, etag)', () => {
   it('replaces the whole config and keeps an omitted secret', async () => {
     const a = await create();
-    const r = await api('PUT', `/${a.id}`, { integration: { title: 'renamed', config: { relational: { host: 'db2', database: 'analytics', username: 'dq' } } }, etag: a.etag });
+    const r = await api('PUT', `/${a.id}`, { title: 'renamed', config: { relational: { host: 'db2', database: 'analytics', user: 'dq' } }, etag: a.etag });
     expect(r.status).toBe(200);
     expect(r.body.integration.title).toBe('renamed');
-    expect(r.body.integration.config.relational).toEqual({ host: 'db2', database: 'analytics', username: 'dq', password: '' });
+    expect(r.body.integration.config.relational).toEqual({ host: 'db2', database: 'analytics', user: 'dq', password: '' });
     expect(r.body.integration.etag).not.toBe(a.etag);
     // The stored secret is kept (write-only: visible in the store, not on the wire).
     const stored = emu.app.store.workspace('demo').collection<{ config: { relational: { password?: string } } }>('integrations').get(a.id);
     expect(stored?.config.relational.password).toBe(SECRET);
     // A new secret replaces it.
-    await api('PUT', `/${a.id}`, { integration: relational({ password: 'new-one' }) });
+    await api('PUT', `/${a.id}`, relational({ password: 'new-one' }));
+    // the config is required on update (the whole config, every time)
+    expect((await api('PUT', `/${a.id}`, { title: 'x' })).status).toBe(400);
     expect(emu.app.store.workspace('demo').collection<{ config: { relational: { password?: string } } }>('integrations').get(a.id)?.config.relational.password).toBe('new-one');
   });
 
   const refused: { reason: string; body: (etag: string) => unknown; status: number; code: number }[] = [
-    { reason: 'a stale etag is ABORTED (HTTP 409)', body: () => ({ integration: relational(), etag: 'W/"stale-1"' }), status: 409, code: 10 },
-    { reason: 'changing the config variant is FAILED_PRECONDITION', body: (etag) => ({ integration: { title: 't', config: { warehouseProject: { project: 'p' } } }, etag }), status: 400, code: 9 },
-    { reason: 'changing the platform is FAILED_PRECONDITION', body: () => ({ integration: { ...relational(), platform: 'other' } }), status: 400, code: 9 },
+    { reason: 'a stale etag is ABORTED (HTTP 409)', body: () => ({ ...relational(), etag: 'W/"stale-1"' }), status: 409, code: 10 },
+    { reason: 'changing the config variant is FAILED_PRECONDITION', body: (etag) => ({ title: 't', config: { warehouseProject: { projectId: 'p' } }, etag }), status: 400, code: 9 },
+    { reason: 'platform is not an Update field (INVALID_ARGUMENT)', body: () => ({ ...relational(), platform: 'other' }), status: 400, code: 3 },
   ];
   it.each(refused)('refuses: $reason', async ({ body, status, code }) => {
     const a = await create();
@@ -144,7 +155,7 @@ describe('update (PUT, etag)', () => {
   });
 
   it('answers 404 for an unknown id', async () => {
-    const r = await api('PUT', '/nope', { integration: relational() });
+    const r = await api('PUT', '/nope', relational());
     expect(r.status).toBe(404);
   });
 });
@@ -174,11 +185,13 @@ describe('state table (spec 3.4)', () => {
 });
 
 describe('scopes', () => {
+  it('the reader (SCOPE_INTEGRATION_READ) can list and batch-get', async () => {
+    expect((await api('GET', '', undefined, reader)).status).toBe(200);
+    expect((await api('POST', '/by-id', { integrationIds: ['x'] }, reader)).status).toBe(200);
+  });
   const ops: [string, string, unknown][] = [
-    ['GET', '', undefined],
-    ['POST', '', { integration: relational() }],
-    ['POST', '/by-id', { integrationIds: ['x'] }],
-    ['PUT', '/x', { integration: relational() }],
+    ['POST', '', relational()],
+    ['PUT', '/x', relational()],
     ['DELETE', '/x', undefined],
     ['POST', '/x/disable', {}],
     ['POST', '/x/enable', {}],

@@ -49,14 +49,15 @@ describe('batch upsert', () => {
     expect(got['up-a'].name).toBe('renamed');
   });
 
-  test('defaults: timezone UTC, source SOURCE_API; a new etag on every write', async () => {
+  test('defaults: timezone UTC, source SOURCE_API; no etag (SQL tests have none upstream); the recurrence rule is optional', async () => {
     await upsert([sqlTest('def-a')]);
     const a1 = (await call(emu.url, 'POST', `${BASE}/by-id`, { token: admin, body: { ids: ['def-a'] } })).body.sqlTests['def-a'];
     expect(a1.timezone).toBe('UTC');
     expect(a1.source).toBe('SOURCE_API');
-    await upsert([sqlTest('def-a')]);
-    const a2 = (await call(emu.url, 'POST', `${BASE}/by-id`, { token: admin, body: { ids: ['def-a'] } })).body.sqlTests['def-a'];
-    expect(a2.etag).not.toBe(a1.etag);
+    expect(a1.etag).toBeUndefined();
+    const { recurrenceRule: _r, ...onDemand } = sqlTest('def-b');
+    expect((await upsert([onDemand])).body).toEqual({ createdIds: ['def-b'], updatedIds: [], errors: [] });
+    expect((await get(['def-b']))['def-b'].recurrenceRule).toBeUndefined();
   });
 
   test('full-state: an omitted optional field is cleared', async () => {
@@ -71,7 +72,7 @@ describe('batch upsert', () => {
   });
 
   test('a template test is stored with its identifier and kind', async () => {
-    const template = { identifier: { warehouseAccountTable: { account: 'acme-retail', database: 'wh-prod', schema: 'mart', table: 'fct_orders' } }, unique: { columns: ['order_id'] } };
+    const template = { identifier: { warehouseAccountTable: { account: 'acme-retail', database: 'wh-prod', schema: 'mart', table: 'fct_orders' } }, uniqueTest: { columns: ['order_id'] } };
     const { sqlExpression: _dropped, ...base } = sqlTest('tpl-a');
     expect((await upsert([{ ...base, template }])).body.createdIds).toEqual(['tpl-a']);
     expect((await get(['tpl-a']))['tpl-a'].template).toEqual(template);
@@ -85,7 +86,9 @@ describe('batch upsert', () => {
     { reason: 'RRULE with an out-of-range BYHOUR', item: sqlTest('bad-hour', { recurrenceRule: 'FREQ=DAILY;BYHOUR=25' }), expectInReason: 'BYHOUR' },
     { reason: 'not an IANA time zone', item: sqlTest('bad-tz', { timezone: 'Mars/Olympus' }), expectInReason: 'batch_upsert.timezone.valid' },
     { reason: 'name missing', item: { ...sqlTest('bad-name'), name: undefined }, expectInReason: 'batch_upsert.name' },
-    { reason: 'both sqlExpression and template', item: sqlTest('bad-oneof', { template: { identifier: { custom: { id: 'x' } }, notNull: { columns: ['a'] } } }), expectInReason: 'exactly one of sqlExpression, template' },
+    { reason: 'both sqlExpression and template', item: sqlTest('bad-oneof', { template: { identifier: { custom: { id: 'x' } }, notNullTest: { columns: ['a'] } } }), expectInReason: 'exactly one of sqlExpression, template' },
+    { reason: "a template test key without the wire's Test suffix", item: sqlTest('bad-key', { sqlExpression: undefined, template: { identifier: { custom: { id: 'x' } }, notNull: { columns: ['a'] } } }), expectInReason: 'batch_upsert.unknown_field' },
+    { reason: 'an undeclared field', item: sqlTest('bad-field', { owner: 'me' }), expectInReason: 'unknown field "owner"' },
     { reason: 'platform with two keys', item: sqlTest('bad-platform', { platform: { unknown: {}, integrationId: 'x' } }), expectInReason: 'sqlTests[0].platform' },
   ];
   test.each(badItems)('per-item error in a 200: $reason', async ({ item, expectInReason }) => {
@@ -176,10 +179,10 @@ describe('list', () => {
 
   const filters: { reason: string; query: string; expected: number[] }[] = [
     { reason: 'configsFilter keeps one namespace', query: 'configsFilter.ids=ns-odd', expected: [1, 3, 5, 7, 9, 11, 13, 15, 17, 19, 21, 23] },
-    { reason: 'annotation by name matches any value', query: 'configsFilter.ids=ns-even&configsFilter.ids=ns-odd&annotations=tier', expected: [0, 1, 5, 6, 10, 11, 15, 16, 20, 21] },
-    { reason: 'annotation name=value', query: 'configsFilter.ids=ns-even&configsFilter.ids=ns-odd&annotations=tier%3D1', expected: [0, 5, 10, 15, 20] },
-    { reason: 'several annotations must all be carried', query: 'configsFilter.ids=ns-even&configsFilter.ids=ns-odd&annotations=tier&annotations=pii', expected: [1, 6, 11, 16, 21] },
-    { reason: 'annotations and configsFilter combine', query: 'configsFilter.ids=ns-even&annotations=tier%3D1', expected: [0, 10, 20] },
+    { reason: 'annotation by name matches any value', query: 'configsFilter.ids=ns-even&configsFilter.ids=ns-odd&annotations.name=tier', expected: [0, 1, 5, 6, 10, 11, 15, 16, 20, 21] },
+    { reason: 'annotation name and value', query: 'configsFilter.ids=ns-even&configsFilter.ids=ns-odd&annotations.name=tier&annotations.values=1', expected: [0, 5, 10, 15, 20] },
+    { reason: 'an annotation without values', query: 'configsFilter.ids=ns-even&configsFilter.ids=ns-odd&annotations.name=pii', expected: [1, 6, 11, 16, 21] },
+    { reason: 'annotations and configsFilter combine', query: 'configsFilter.ids=ns-even&annotations.name=tier&annotations.values=1', expected: [0, 10, 20] },
     { reason: 'ids', query: 'ids=ls-03&ids=ls-07&ids=missing', expected: [3, 7] },
     { reason: 'sources by name', query: 'configsFilter.ids=ns-even&sources=SOURCE_APP', expected: [24] },
     { reason: 'sources by number', query: 'configsFilter.ids=ns-even&sources=0', expected: [24] },
@@ -191,7 +194,9 @@ describe('list', () => {
 
   test.each([
     { reason: 'unknown source', query: 'sources=SOURCE_MOON', ruleId: 'list.sources' },
-    { reason: 'negative page size', query: 'pagination.pageSize=-1', ruleId: 'list.pagination.page_size' },
+    { reason: 'negative page size', query: 'pagination.pageSize=-1', ruleId: 'list.pagination.pageSize' },
+    { reason: 'an unknown parameter', query: 'annotations=tier', ruleId: 'list.message_parameter' },
+    { reason: 'a misspelled parameter', query: 'configFilter.ids=x', ruleId: 'list.unknown_field' },
   ])('bad parameter is INVALID_ARGUMENT: $reason', async ({ query, ruleId }) => {
     const r = await call(emu.url, 'GET', `${BASE}?${query}`, { token: admin });
     expect(r.status).toBe(400);
@@ -210,13 +215,13 @@ describe('batch delete', () => {
     expect(again.body).toEqual({ errors: [] });
   });
 
-  test('a re-created test gets a fresh etag (versions survive deletes)', async () => {
+  test('a re-created test is created again; a DELETE with a body is refused (its fields are query parameters)', async () => {
     await upsert([sqlTest('del-etag')]);
-    const e1 = (await call(emu.url, 'POST', `${BASE}/by-id`, { token: admin, body: { ids: ['del-etag'] } })).body.sqlTests['del-etag'].etag;
     await call(emu.url, 'DELETE', `${BASE}?ids=del-etag`, { token: admin });
     expect((await upsert([sqlTest('del-etag')])).body.createdIds).toEqual(['del-etag']);
-    const e2 = (await call(emu.url, 'POST', `${BASE}/by-id`, { token: admin, body: { ids: ['del-etag'] } })).body.sqlTests['del-etag'].etag;
-    expect(e2).not.toBe(e1);
+    const withBody = await call(emu.url, 'DELETE', BASE, { token: admin, body: { ids: ['del-etag'] } });
+    expect(withBody.status).toBe(400);
+    expect(Object.keys(await get(['del-etag']))).toEqual(['del-etag']);
   });
 });
 

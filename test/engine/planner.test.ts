@@ -32,7 +32,7 @@ const WS = 'demo';
 const trigger = { resolver_ql: 'with_type("table")' };
 const issueAlert = (name: string) => ({
   name,
-  issue_lifecycle: { trigger, targets: [{ slack: { channel: '#data' } }], settings: { severities: ['ALERT_SEVERITY_ERROR'] } },
+  issue_lifecycle: { trigger, targets: [{ slack: { channel: '#data' } }], settings: { severities: ['SEVERITY_ERROR'] } },
 });
 
 function tf(resources: Record<string, Record<string, unknown>>, extra: Record<string, unknown> = {}) {
@@ -51,7 +51,7 @@ function liveAlert(fqn: string, over: Record<string, unknown> = {}): LiveObject 
     issueLifecycle: {
       trigger: { resolverQl: 'with_type( "table" )', renderedResolverQl: 'with_type("table")' },
       targets: [{ slack: { channel: '#data' } }],
-      settings: { severities: ['ALERT_SEVERITY_ERROR'], notifyUpstream: false },
+      settings: { severities: ['SEVERITY_ERROR'], notifyUpstream: false },
     },
     isDisabled: false,
     ...over,

@@ -105,19 +105,19 @@ const martQueryWire = {
 };
 
 const ALL_TESTS = [
-  { name: 'nn', description: 'keys', severity: 'SEVERITY_ERROR', notNull: { columns: ['id', 'code'] } },
-  { name: 'em', empty: { columns: ['x'] } },
-  { name: 'av', acceptedValues: { column: 'status', values: ['a', 'b'] } },
-  { name: 'rv', rejectedValues: { column: 'status', values: ['z'] } },
-  { name: 'un', unique: { columns: ['id'] } },
-  { name: 'fr', freshness: { column: 'loaded_at', maxDelaySeconds: 7200 } },
-  { name: 'mm', minMax: { column: 'qty', min: 0, max: 100.5 } },
-  { name: 'rt', relativeTime: { column: 'shipped_at', relativeColumn: 'ordered_at' } },
-  { name: 'br', businessRule: { sqlExpression: 'qty < 0' } },
-  { name: 'mi', minValue: { column: 'qty', value: -1 } },
-  { name: 'ma', maxValue: { column: 'qty', value: 10 } },
-  { name: 'rel', relationships: { column: 'product_id', targetTable: 'wh-prod::mart::dim_products', targetColumn: 'id' } },
-  { name: 'bq', businessQuery: { sqlQuery: 'select 1' } },
+  { name: 'nn', description: 'keys', severity: 'SEVERITY_ERROR', notNullTest: { columns: ['id', 'code'] } },
+  { name: 'em', emptyTest: { columns: ['x'] } },
+  { name: 'av', acceptedValuesTest: { column: 'status', values: ['a', 'b'] } },
+  { name: 'rv', rejectedValuesTest: { column: 'status', values: ['z'] } },
+  { name: 'un', uniqueTest: { columns: ['id'] } },
+  { name: 'fr', freshnessTest: { column: 'loaded_at', maxDelaySeconds: 7200 } },
+  { name: 'mm', minMaxTest: { column: 'qty', min: 0, max: 100.5 } },
+  { name: 'rt', relativeTimeTest: { column: 'shipped_at', relativeColumn: 'ordered_at' } },
+  { name: 'br', businessRuleTest: { sqlExpression: 'qty < 0' } },
+  { name: 'mi', minValueTest: { column: 'qty', value: -1 } },
+  { name: 'ma', maxValueTest: { column: 'qty', value: 10 } },
+  { name: 'rel', relationshipsTest: { column: 'product_id', targetTable: 'wh-prod::mart::dim_products', targetColumn: 'id' } },
+  { name: 'bq', businessQueryTest: { sqlQuery: 'select 1' } },
 ];
 const ALL_TESTS_WIRE = [
   { name: 'nn', description: 'keys', severity: 2, not_null_test: { column_names: ['id', 'code'] } },
@@ -260,7 +260,7 @@ const CASES: Case[] = [
       c.sqlTestRules.overview({
         id: SID,
         title: 'Orders',
-        staticConfig: { path: 'wh-prod::mart::fct_orders', tests: [{ name: 'id unique', unique: { columns: ['order_id'] } }], recurrenceRule: 'FREQ=HOURLY', severity: 'SEVERITY_ERROR' },
+        staticConfig: { path: 'wh-prod::mart::fct_orders', tests: [{ name: 'id unique', uniqueTest: { columns: ['order_id'] } }], recurrenceRule: 'FREQ=HOURLY', severity: 'SEVERITY_ERROR' },
         source: 'SOURCE_API',
         configId: 'ns',
       } as never),
@@ -308,7 +308,7 @@ test('repeated enums go packed (proto3 default): one length-delimited field, not
 test('a rule field with no counterpart on the wire is refused before sending (named), never dropped', async () => {
   const c = client();
   try {
-    const rule = { id: SID, title: 't', queryConfig: { resolverQl: 'with_name("x")', tests: [{ name: 'f', freshness: { column: 'a', timePartition: 'p', maxDelaySeconds: 5 } }], recurrenceRule: 'FREQ=DAILY', severity: 'SEVERITY_ERROR' } };
+    const rule = { id: SID, title: 't', queryConfig: { resolverQl: 'with_name("x")', tests: [{ name: 'f', freshnessTest: { column: 'a', timePartition: 'p', maxDelaySeconds: 5 } }], recurrenceRule: 'FREQ=DAILY', severity: 'SEVERITY_ERROR' } };
     const e = await c.sqlTestRules.overview(rule as never).then(() => undefined, (x: unknown) => x);
     expect(e).toBeInstanceOf(RequestShapeError);
     expect((e as Error).message).toMatch(/not sent.*deploymentRule\.queryConfig\.tests\[0\]\.freshness\.timePartition/);
@@ -373,8 +373,8 @@ test('a monitor overview with unknown fields (every wire type), unknown enum num
       {
         monitoredAssetPath: 'wh::c',
         originalSettings: { severity: 7, sensitivity: 'SENSITIVITY_BALANCED', metricIds: ['METRIC_ID_ROW_COUNT', 42], metricOptions: [{ sensitivity: 'SENSITIVITY_RELAXED', metricId: 'METRIC_ID_DELAY' }] },
-        // an absent repeated field reads as empty, as proto3 has it
-        newSettings: { severity: 'SEVERITY_ERROR', metricIds: ['METRIC_ID_ROW_COUNT', 'METRIC_ID_DELAY'], metricOptions: [] },
+        // read through the REST read path (readClean): an empty optional list reads as absent
+        newSettings: { severity: 'SEVERITY_ERROR', metricIds: ['METRIC_ID_ROW_COUNT', 'METRIC_ID_DELAY'] },
       },
     ]);
     // and the plan can say what it means

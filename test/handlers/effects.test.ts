@@ -6,7 +6,7 @@ import { overviewEffects, renderSettings } from '../../src/handlers/monitor-depl
 import { sqlTestOverviewEffects } from '../../src/handlers/sql-test-deployment-rules';
 import { HANDLERS } from '../../src/handlers/registry';
 
-const issue = (owner?: string) => ({ name: 'a', issueLifecycle: { trigger: { resolverQl: 'with_tag("x")' }, targets: [{ slack: { channel: '#a' } }], settings: { severities: ['ALERT_SEVERITY_ERROR'] }, ...(owner ? { owner } : {}) } });
+const issue = (owner?: string) => ({ name: 'a', issueLifecycle: { trigger: { resolverQl: 'with_tag("x")' }, targets: [{ slack: { channel: '#a' } }], settings: { severities: ['SEVERITY_ERROR'] }, ...(owner ? { owner: { ownerPath: owner, ownershipId: `${owner}-ownership` } } : {}) } });
 
 describe('replaceReasons', () => {
   test.each([

@@ -50,8 +50,8 @@ const product = { type: 'dq_data_product' as const, id: PRODUCT, desired: { titl
 const specs: Spec[] = [
   {
     type: 'dq_alert', name: 'issue alert', id: 'hdl-test.orders', route: ['PUT', '/api/alerts/v2'],
-    desired: { name: 'Orders', issueLifecycle: { trigger: { resolverQl: 'with_type( "table" , filter = with_name("orders"))' }, targets: [{ email: { recipientEmails: ['b@x.io', 'a@x.io'] } }], settings: { severities: ['ALERT_SEVERITY_ERROR'], ongoing: { stream: {} } } } },
-    updated: { name: 'Orders (renamed)', issueLifecycle: { trigger: { resolverQl: 'with_type( "table" , filter = with_name("orders"))' }, targets: [{ email: { recipientEmails: ['b@x.io', 'a@x.io'] } }], settings: { severities: ['ALERT_SEVERITY_ERROR'], ongoing: { stream: {} } } } },
+    desired: { name: 'Orders', issueLifecycle: { trigger: { resolverQl: 'with_type( "table" , filter = with_name("orders"))' }, targets: [{ email: { recipientEmails: ['b@x.io', 'a@x.io'] } }], settings: { severities: ['SEVERITY_ERROR'], ongoing: { stream: {} } } } },
+    updated: { name: 'Orders (renamed)', issueLifecycle: { trigger: { resolverQl: 'with_type( "table" , filter = with_name("orders"))' }, targets: [{ email: { recipientEmails: ['b@x.io', 'a@x.io'] } }], settings: { severities: ['SEVERITY_ERROR'], ongoing: { stream: {} } } } },
     check: (raw) => expect(raw.name).toBe('Orders (renamed)'),
   },
   {
@@ -91,15 +91,15 @@ const specs: Spec[] = [
   {
     type: 'dq_ownership', name: 'ownership by data product', id: OWNERSHIP, route: ['POST', '/api/owners/v1/x/ownerships'],
     needs: [owner, product],
-    desired: { ownerId: `owner-${OWNER}`, selection: { dataproductId: `dataproduct-${PRODUCT}` }, alert: { severities: ['ALERT_SEVERITY_ERROR'] } },
-    updated: { ownerId: OWNER, selection: { dataproductId: PRODUCT }, alert: { severities: ['ALERT_SEVERITY_ERROR', 'ALERT_SEVERITY_FATAL'] } },
+    desired: { ownerId: `owner-${OWNER}`, selection: { dataproductId: `dataproduct-${PRODUCT}` }, alert: { severities: ['SEVERITY_ERROR'] } },
+    updated: { ownerId: OWNER, selection: { dataproductId: PRODUCT }, alert: { severities: ['SEVERITY_ERROR', 'SEVERITY_FATAL'] } },
     check: (raw) => expect((raw.alert as { severities: string[] }).severities).toHaveLength(2),
   },
   {
     type: 'dq_ownership', name: 'ownership by query', id: OWNERSHIP_Q, route: ['POST', '/api/owners/v1/x/ownerships'],
     needs: [owner],
     desired: { ownerId: OWNER, selection: { query: { resolverQl: 'with_tag( "finance" )' } } },
-    updated: { ownerId: OWNER, selection: { query: { resolverQl: 'with_tag("finance")' } }, alert: { severities: ['ALERT_SEVERITY_WARN'], notifyUpstream: true } },
+    updated: { ownerId: OWNER, selection: { query: { resolverQl: 'with_tag("finance")' } }, alert: { severities: ['SEVERITY_WARN'], notifyUpstream: true } },
     check: (raw) => expect(raw.alert).toMatchObject({ notifyUpstream: true }),
   },
   {

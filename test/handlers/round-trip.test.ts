@@ -35,8 +35,8 @@ const cases: Case[] = [
       issueLifecycle: {
         trigger: { resolverQl: QL },
         targets: [{ email: { recipientEmails: ['b@x.io', 'a@x.io'] } }, { slack: { channel: '#dq' } }],
-        settings: { severities: ['ALERT_SEVERITY_FATAL', 'ALERT_SEVERITY_ERROR'], ongoing: { stream: {} }, grouping: { systemDetected: {} } },
-        owner: `owner-${OWNER}`,
+        settings: { severities: ['SEVERITY_FATAL', 'SEVERITY_ERROR'], ongoing: { stream: {} }, grouping: { systemDetected: {} } },
+        owner: { ownerPath: `owner-${OWNER}`, ownershipId: OWNER },
       },
     },
     live: {
@@ -44,8 +44,8 @@ const cases: Case[] = [
       issueLifecycle: {
         trigger: stored(QL),
         targets: [{ email: { recipientEmails: ['a@x.io', 'b@x.io'] } }, { slack: { channel: '#dq' } }],
-        settings: { severities: ['ALERT_SEVERITY_ERROR', 'ALERT_SEVERITY_FATAL'], notifyUpstream: false, ongoing: { stream: {} }, grouping: { systemDetected: {} } },
-        owner: `owner-${OWNER}`,
+        settings: { severities: ['SEVERITY_ERROR', 'SEVERITY_FATAL'], notifyUpstream: false, ongoing: { stream: {} }, grouping: { systemDetected: {} } },
+        owner: { ownerPath: `owner-${OWNER}`, ownershipId: OWNER },
       },
     },
   },
@@ -166,8 +166,8 @@ const cases: Case[] = [
   {
     type: 'dq_ownership',
     reason: 'ownership of a data product: owner and product referenced by entity id (prefixed), stored bare',
-    desired: { ownerId: `owner-${OWNER}`, selection: { dataproductId: `dataproduct-${PRODUCT}` }, alert: { severities: ['ALERT_SEVERITY_ERROR', 'ALERT_SEVERITY_WARN'], notifyUpstream: true } },
-    live: { id: 'o1', ...server, ownerId: OWNER, selection: { dataproductId: PRODUCT }, alert: { severities: ['ALERT_SEVERITY_WARN', 'ALERT_SEVERITY_ERROR'], notifyUpstream: true } },
+    desired: { ownerId: `owner-${OWNER}`, selection: { dataproductId: `dataproduct-${PRODUCT}` }, alert: { severities: ['SEVERITY_ERROR', 'SEVERITY_WARN'], notifyUpstream: true } },
+    live: { id: 'o1', ...server, ownerId: OWNER, selection: { dataproductId: PRODUCT }, alert: { severities: ['SEVERITY_WARN', 'SEVERITY_ERROR'], notifyUpstream: true } },
   },
   {
     type: 'dq_ownership',

@@ -59,7 +59,7 @@ ownerships:
   data_owns_orders:
     owner: data_team
     dataProduct: orders
-    alert: { severities: [ALERT_SEVERITY_ERROR], notifyUpstream: true }
+    alert: { severities: [SEVERITY_ERROR], notifyUpstream: true }
   finance_owns_payments:
     owner: finance
     query: 'with_name("payments")'
@@ -69,7 +69,7 @@ alerts:
     issueLifecycle:
       trigger: 'and(with_type("table"),with_name("orders"))'
       targets: [{ owner: data_team }, { email: { recipientEmails: [data@example.com] } }]
-      settings: { severities: [ALERT_SEVERITY_ERROR, ALERT_SEVERITY_FATAL], ongoing: { stream: {} } }
+      settings: { severities: [SEVERITY_ERROR, SEVERITY_FATAL], ongoing: { stream: {} } }
   schema_changes:
     name: Schema changes in mart
     schemaChange:

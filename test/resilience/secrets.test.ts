@@ -40,14 +40,14 @@ it('no output, plan file, log line or error contains the client secret, the toke
   };
 
   // an integration with a password: create, read back, and provoke errors around it
-  const created = await c.integrations.create({ title: 'Warehouse', config: { relational: { host: 'db.local', database: 'wh', username: 'svc', password: PASSWORD } } });
+  const created = await c.integrations.create({ title: 'Warehouse', config: { relational: { host: 'db.local', database: 'wh', user: 'svc', password: PASSWORD } } });
   const token = await c.http.tokens.getToken();
   expect(token.length).toBeGreaterThan(8);
   const listed = await c.integrations.list();
   expect(JSON.stringify(listed)).not.toContain(PASSWORD); // the platform answers "" for stored secrets
-  await c.integrations.update(created.id, { title: 'Warehouse', config: { relational: { host: 'db.local', database: 'wh', username: 'svc', password: PASSWORD } } }, 'W/"stale-etag"').catch(record);
-  await c.integrations.update(created.id, { title: '', config: { relational: { host: 'db.local', database: 'wh', username: 'svc', password: PASSWORD } } }).catch(record);
-  await c.integrations.create({ title: 'Bad', config: { relational: { host: '', database: 'wh', username: 'svc', password: PASSWORD } } } as never).catch(record);
+  await c.integrations.update(created.id, { title: 'Warehouse', config: { relational: { host: 'db.local', database: 'wh', user: 'svc', password: PASSWORD } } }, 'W/"stale-etag"').catch(record);
+  await c.integrations.update(created.id, { title: '', config: { relational: { host: 'db.local', database: 'wh', user: 'svc', password: PASSWORD } } }).catch(record);
+  await c.integrations.create({ title: 'Bad', config: { relational: { host: '', database: 'wh', user: 'svc', password: PASSWORD } } } as never).catch(record);
   expect(errors.length).toBe(3);
   await c.close();
 

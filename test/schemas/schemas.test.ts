@@ -76,7 +76,7 @@ describe('oneofs reject zero and two keys', () => {
     ['domain part', S.DomainPart, {}, { entityId: 'e', domainId: 'd' }],
     ['owner contact', S.OwnerContact, {}, { slack: { channel: '#a' }, users: { userEmails: ['a@b.co'] } }],
     ['ownership selection', S.OwnershipSelection, {}, { dataproductId: 'x', query: { resolverQl: 'with_tag("a")' } }],
-    ['integration config', S.IntegrationConfig, {}, { warehouseProject: { project: 'p' }, mysqlLike: { host: 'h', username: 'u' } }],
+    ['integration config', S.IntegrationConfig, {}, { warehouseProject: { projectId: 'p' }, mysqlLike: { host: 'h', user: 'u' } }],
     ['query part', S.QueryPart, {}, { withNameSearch: { searchQuery: 'a' }, inFolder: { path: ['x'] } }],
   ];
   it.each(cases)('%s', (_name, schema, zero, two) => {
@@ -125,7 +125,11 @@ describe('enums accept name and number and parse to the name', () => {
   });
 
   it('numbering follows upstream facts', () => {
-    expect(S.AlertSeverityEnum.numbers.ALERT_SEVERITY_FATAL).toBe(3);
+    expect(S.AlertSeverityEnum.numbers.SEVERITY_FATAL).toBe(3);
+    expect(S.AlertSeverityEnum.numbers.SEVERITY_WARN).toBe(1);
+    // the old spellings still parse, to the platform's names
+    expect(S.AlertSeverity.parse('ALERT_SEVERITY_FATAL')).toBe('SEVERITY_FATAL');
+    expect(S.AlertSeverityEnum.aliases.ALERT_SEVERITY_WARN).toBe('SEVERITY_WARN');
     expect(S.SeverityEnum.numbers.SEVERITY_INFO).toBe(3);
     expect(S.EntityTypeEnum.numbers.ENTITY_TYPE_WAREHOUSE_ACCOUNT_VIEW).toBe(508);
     expect(S.PriorityEnum.numbers.PRIORITY_P1).toBe(5);
@@ -164,7 +168,7 @@ describe('resource shapes', () => {
   it('SQL tests take an expression xor a template', () => {
     const base = { id: 't1', name: 'n', platform: { unknown: {} }, recurrenceRule: 'FREQ=DAILY' };
     expect(S.SqlTestWrite.safeParse({ ...base, sqlExpression: 'select 1' }).success).toBe(true);
-    const template = { identifier: IDENTIFIERS.warehouseAccountTable, unique: { columns: ['id'] } };
+    const template = { identifier: IDENTIFIERS.warehouseAccountTable, uniqueTest: { columns: ['id'] } };
     expect(S.SqlTestWrite.safeParse({ ...base, template }).success).toBe(true);
     expect(messages(S.SqlTestWrite.safeParse({ ...base, sqlExpression: 'x', template })).join()).toMatch(/got sqlExpression and template/);
   });
@@ -195,7 +199,7 @@ describe('resource shapes', () => {
     const issue = S.alertRuleViolations({
       name: 'n',
       fqn: 'f',
-      issueLifecycle: { trigger: {}, targets: webhook, settings: { severities: ['ALERT_SEVERITY_ERROR'], ongoing: { schedule: { cron: '0 * * * *' } } } },
+      issueLifecycle: { trigger: {}, targets: webhook, settings: { severities: ['SEVERITY_ERROR'], ongoing: { schedule: { cron: '0 * * * *' } } } },
     });
     expect(issue.map((x) => x.ruleId).sort()).toEqual(['alert.webhook.grouping', 'alert.webhook.schedule']);
   });

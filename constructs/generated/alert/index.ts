@@ -976,6 +976,127 @@ export class AlertIncidentLifecycleOutputReference extends cdktf.ComplexObject {
     return this.__targets?.internalValue;
   }
 }
+export interface AlertIssueLifecycleOwner {
+  /**
+  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/dqform/dq/0.1.0/docs/resources/alert#owner_path Alert#owner_path}
+  */
+  readonly ownerPath: string;
+  /**
+  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/dqform/dq/0.1.0/docs/resources/alert#ownership_id Alert#ownership_id}
+  */
+  readonly ownershipId: string;
+}
+
+export function alertIssueLifecycleOwnerToTerraform(struct?: AlertIssueLifecycleOwner | cdktf.IResolvable): any {
+  if (!cdktf.canInspect(struct) || cdktf.Tokenization.isResolvable(struct)) { return struct; }
+  if (cdktf.isComplexElement(struct)) {
+    throw new Error("A complex element was used as configuration, this is not supported: https://cdk.tf/complex-object-as-configuration");
+  }
+  return {
+    owner_path: cdktf.stringToTerraform(struct!.ownerPath),
+    ownership_id: cdktf.stringToTerraform(struct!.ownershipId),
+  }
+}
+
+
+export function alertIssueLifecycleOwnerToHclTerraform(struct?: AlertIssueLifecycleOwner | cdktf.IResolvable): any {
+  if (!cdktf.canInspect(struct) || cdktf.Tokenization.isResolvable(struct)) { return struct; }
+  if (cdktf.isComplexElement(struct)) {
+    throw new Error("A complex element was used as configuration, this is not supported: https://cdk.tf/complex-object-as-configuration");
+  }
+  const attrs = {
+    owner_path: {
+      value: cdktf.stringToHclTerraform(struct!.ownerPath),
+      isBlock: false,
+      type: "simple",
+      storageClassType: "string",
+    },
+    ownership_id: {
+      value: cdktf.stringToHclTerraform(struct!.ownershipId),
+      isBlock: false,
+      type: "simple",
+      storageClassType: "string",
+    },
+  };
+
+  // remove undefined attributes
+  return Object.fromEntries(Object.entries(attrs).filter(([_, value]) => value !== undefined && value.value !== undefined));
+}
+
+export class AlertIssueLifecycleOwnerOutputReference extends cdktf.ComplexObject {
+  private isEmptyObject = false;
+  private resolvableValue?: cdktf.IResolvable;
+
+  /**
+  * @param terraformResource The parent resource
+  * @param terraformAttribute The attribute on the parent resource this class is referencing
+  */
+  public constructor(terraformResource: cdktf.IInterpolatingParent, terraformAttribute: string) {
+    super(terraformResource, terraformAttribute, false);
+  }
+
+  public get internalValue(): AlertIssueLifecycleOwner | cdktf.IResolvable | undefined {
+    if (this.resolvableValue) {
+      return this.resolvableValue;
+    }
+    let hasAnyValues = this.isEmptyObject;
+    const internalValueResult: any = {};
+    if (this._ownerPath !== undefined) {
+      hasAnyValues = true;
+      internalValueResult.ownerPath = this._ownerPath;
+    }
+    if (this._ownershipId !== undefined) {
+      hasAnyValues = true;
+      internalValueResult.ownershipId = this._ownershipId;
+    }
+    return hasAnyValues ? internalValueResult : undefined;
+  }
+
+  public set internalValue(value: AlertIssueLifecycleOwner | cdktf.IResolvable | undefined) {
+    if (value === undefined) {
+      this.isEmptyObject = false;
+      this.resolvableValue = undefined;
+      this._ownerPath = undefined;
+      this._ownershipId = undefined;
+    }
+    else if (cdktf.Tokenization.isResolvable(value)) {
+      this.isEmptyObject = false;
+      this.resolvableValue = value;
+    }
+    else {
+      this.isEmptyObject = Object.keys(value).length === 0;
+      this.resolvableValue = undefined;
+      this._ownerPath = value.ownerPath;
+      this._ownershipId = value.ownershipId;
+    }
+  }
+
+  // owner_path - computed: false, optional: false, required: true
+  private _ownerPath?: string; 
+  public get ownerPath() {
+    return this.getStringAttribute('owner_path');
+  }
+  public set ownerPath(value: string) {
+    this._ownerPath = value;
+  }
+  // Temporarily expose input value. Use with caution.
+  public get ownerPathInput() {
+    return this._ownerPath;
+  }
+
+  // ownership_id - computed: false, optional: false, required: true
+  private _ownershipId?: string; 
+  public get ownershipId() {
+    return this.getStringAttribute('ownership_id');
+  }
+  public set ownershipId(value: string) {
+    this._ownershipId = value;
+  }
+  // Temporarily expose input value. Use with caution.
+  public get ownershipIdInput() {
+    return this._ownershipId;
+  }
+}
 export interface AlertIssueLifecycleSettingsGroupingNoGrouping {
 }
 
@@ -2669,9 +2790,11 @@ export class AlertIssueLifecycleTriggerOutputReference extends cdktf.ComplexObje
 }
 export interface AlertIssueLifecycle {
   /**
+  * owner block
+  *
   * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/dqform/dq/0.1.0/docs/resources/alert#owner Alert#owner}
   */
-  readonly owner?: string;
+  readonly owner: AlertIssueLifecycleOwner;
   /**
   * settings block
   *
@@ -2698,7 +2821,7 @@ export function alertIssueLifecycleToTerraform(struct?: AlertIssueLifecycle | cd
     throw new Error("A complex element was used as configuration, this is not supported: https://cdk.tf/complex-object-as-configuration");
   }
   return {
-    owner: cdktf.stringToTerraform(struct!.owner),
+    owner: alertIssueLifecycleOwnerToTerraform(struct!.owner),
     settings: alertIssueLifecycleSettingsToTerraform(struct!.settings),
     targets: cdktf.listMapper(alertIssueLifecycleTargetsToTerraform, true)(struct!.targets),
     trigger: alertIssueLifecycleTriggerToTerraform(struct!.trigger),
@@ -2713,10 +2836,10 @@ export function alertIssueLifecycleToHclTerraform(struct?: AlertIssueLifecycle |
   }
   const attrs = {
     owner: {
-      value: cdktf.stringToHclTerraform(struct!.owner),
-      isBlock: false,
-      type: "simple",
-      storageClassType: "string",
+      value: alertIssueLifecycleOwnerToHclTerraform(struct!.owner),
+      isBlock: true,
+      type: "struct",
+      storageClassType: "AlertIssueLifecycleOwner",
     },
     settings: {
       value: alertIssueLifecycleSettingsToHclTerraform(struct!.settings),
@@ -2760,9 +2883,9 @@ export class AlertIssueLifecycleOutputReference extends cdktf.ComplexObject {
     }
     let hasAnyValues = this.isEmptyObject;
     const internalValueResult: any = {};
-    if (this._owner !== undefined) {
+    if (this.__owner?.internalValue !== undefined) {
       hasAnyValues = true;
-      internalValueResult.owner = this._owner;
+      internalValueResult.owner = this.__owner?.internalValue;
     }
     if (this.__settings?.internalValue !== undefined) {
       hasAnyValues = true;
@@ -2783,7 +2906,7 @@ export class AlertIssueLifecycleOutputReference extends cdktf.ComplexObject {
     if (value === undefined) {
       this.isEmptyObject = false;
       this.resolvableValue = undefined;
-      this._owner = undefined;
+      if (this.__owner !== undefined) this.__owner.internalValue = undefined;
       if (this.__settings !== undefined) this.__settings.internalValue = undefined;
       if (this.__targets !== undefined) this.__targets.internalValue = undefined;
       if (this.__trigger !== undefined) this.__trigger.internalValue = undefined;
@@ -2795,27 +2918,27 @@ export class AlertIssueLifecycleOutputReference extends cdktf.ComplexObject {
     else {
       this.isEmptyObject = Object.keys(value).length === 0;
       this.resolvableValue = undefined;
-      this._owner = value.owner;
+      if (value.owner !== undefined || this.__owner !== undefined) this._owner.internalValue = value.owner;
       if (value.settings !== undefined || this.__settings !== undefined) this._settings.internalValue = value.settings;
       if (value.targets !== undefined || this.__targets !== undefined) this._targets.internalValue = value.targets;
       if (value.trigger !== undefined || this.__trigger !== undefined) this._trigger.internalValue = value.trigger;
     }
   }
 
-  // owner - computed: false, optional: true, required: false
-  private _owner?: string; 
+  // owner - computed: false, optional: false, required: true
+  private __owner?: AlertIssueLifecycleOwnerOutputReference;
+  private get _owner(): AlertIssueLifecycleOwnerOutputReference {
+    return this.__owner ??= new AlertIssueLifecycleOwnerOutputReference(this, "owner");
+  }
   public get owner() {
-    return this.getStringAttribute('owner');
+    return this._owner;
   }
-  public set owner(value: string) {
-    this._owner = value;
-  }
-  public resetOwner() {
-    this._owner = undefined;
+  public putOwner(value: AlertIssueLifecycleOwner) {
+    if (value !== undefined || this.__owner !== undefined) this._owner.internalValue = value;
   }
   // Temporarily expose input value. Use with caution.
   public get ownerInput() {
-    return this._owner;
+    return this.__owner?.internalValue;
   }
 
   // settings - computed: false, optional: true, required: false
@@ -2870,6 +2993,127 @@ export class AlertIssueLifecycleOutputReference extends cdktf.ComplexObject {
   // Temporarily expose input value. Use with caution.
   public get triggerInput() {
     return this.__trigger?.internalValue;
+  }
+}
+export interface AlertSchemaChangeOwner {
+  /**
+  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/dqform/dq/0.1.0/docs/resources/alert#owner_path Alert#owner_path}
+  */
+  readonly ownerPath: string;
+  /**
+  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/dqform/dq/0.1.0/docs/resources/alert#ownership_id Alert#ownership_id}
+  */
+  readonly ownershipId: string;
+}
+
+export function alertSchemaChangeOwnerToTerraform(struct?: AlertSchemaChangeOwner | cdktf.IResolvable): any {
+  if (!cdktf.canInspect(struct) || cdktf.Tokenization.isResolvable(struct)) { return struct; }
+  if (cdktf.isComplexElement(struct)) {
+    throw new Error("A complex element was used as configuration, this is not supported: https://cdk.tf/complex-object-as-configuration");
+  }
+  return {
+    owner_path: cdktf.stringToTerraform(struct!.ownerPath),
+    ownership_id: cdktf.stringToTerraform(struct!.ownershipId),
+  }
+}
+
+
+export function alertSchemaChangeOwnerToHclTerraform(struct?: AlertSchemaChangeOwner | cdktf.IResolvable): any {
+  if (!cdktf.canInspect(struct) || cdktf.Tokenization.isResolvable(struct)) { return struct; }
+  if (cdktf.isComplexElement(struct)) {
+    throw new Error("A complex element was used as configuration, this is not supported: https://cdk.tf/complex-object-as-configuration");
+  }
+  const attrs = {
+    owner_path: {
+      value: cdktf.stringToHclTerraform(struct!.ownerPath),
+      isBlock: false,
+      type: "simple",
+      storageClassType: "string",
+    },
+    ownership_id: {
+      value: cdktf.stringToHclTerraform(struct!.ownershipId),
+      isBlock: false,
+      type: "simple",
+      storageClassType: "string",
+    },
+  };
+
+  // remove undefined attributes
+  return Object.fromEntries(Object.entries(attrs).filter(([_, value]) => value !== undefined && value.value !== undefined));
+}
+
+export class AlertSchemaChangeOwnerOutputReference extends cdktf.ComplexObject {
+  private isEmptyObject = false;
+  private resolvableValue?: cdktf.IResolvable;
+
+  /**
+  * @param terraformResource The parent resource
+  * @param terraformAttribute The attribute on the parent resource this class is referencing
+  */
+  public constructor(terraformResource: cdktf.IInterpolatingParent, terraformAttribute: string) {
+    super(terraformResource, terraformAttribute, false);
+  }
+
+  public get internalValue(): AlertSchemaChangeOwner | cdktf.IResolvable | undefined {
+    if (this.resolvableValue) {
+      return this.resolvableValue;
+    }
+    let hasAnyValues = this.isEmptyObject;
+    const internalValueResult: any = {};
+    if (this._ownerPath !== undefined) {
+      hasAnyValues = true;
+      internalValueResult.ownerPath = this._ownerPath;
+    }
+    if (this._ownershipId !== undefined) {
+      hasAnyValues = true;
+      internalValueResult.ownershipId = this._ownershipId;
+    }
+    return hasAnyValues ? internalValueResult : undefined;
+  }
+
+  public set internalValue(value: AlertSchemaChangeOwner | cdktf.IResolvable | undefined) {
+    if (value === undefined) {
+      this.isEmptyObject = false;
+      this.resolvableValue = undefined;
+      this._ownerPath = undefined;
+      this._ownershipId = undefined;
+    }
+    else if (cdktf.Tokenization.isResolvable(value)) {
+      this.isEmptyObject = false;
+      this.resolvableValue = value;
+    }
+    else {
+      this.isEmptyObject = Object.keys(value).length === 0;
+      this.resolvableValue = undefined;
+      this._ownerPath = value.ownerPath;
+      this._ownershipId = value.ownershipId;
+    }
+  }
+
+  // owner_path - computed: false, optional: false, required: true
+  private _ownerPath?: string; 
+  public get ownerPath() {
+    return this.getStringAttribute('owner_path');
+  }
+  public set ownerPath(value: string) {
+    this._ownerPath = value;
+  }
+  // Temporarily expose input value. Use with caution.
+  public get ownerPathInput() {
+    return this._ownerPath;
+  }
+
+  // ownership_id - computed: false, optional: false, required: true
+  private _ownershipId?: string; 
+  public get ownershipId() {
+    return this.getStringAttribute('ownership_id');
+  }
+  public set ownershipId(value: string) {
+    this._ownershipId = value;
+  }
+  // Temporarily expose input value. Use with caution.
+  public get ownershipIdInput() {
+    return this._ownershipId;
   }
 }
 export interface AlertSchemaChangeSettingsOngoingDisabled {
@@ -4218,6 +4462,12 @@ export class AlertSchemaChangeTriggerOutputReference extends cdktf.ComplexObject
 }
 export interface AlertSchemaChange {
   /**
+  * owner block
+  *
+  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/dqform/dq/0.1.0/docs/resources/alert#owner Alert#owner}
+  */
+  readonly owner: AlertSchemaChangeOwner;
+  /**
   * settings block
   *
   * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/dqform/dq/0.1.0/docs/resources/alert#settings Alert#settings}
@@ -4243,6 +4493,7 @@ export function alertSchemaChangeToTerraform(struct?: AlertSchemaChange | cdktf.
     throw new Error("A complex element was used as configuration, this is not supported: https://cdk.tf/complex-object-as-configuration");
   }
   return {
+    owner: alertSchemaChangeOwnerToTerraform(struct!.owner),
     settings: alertSchemaChangeSettingsToTerraform(struct!.settings),
     targets: cdktf.listMapper(alertSchemaChangeTargetsToTerraform, true)(struct!.targets),
     trigger: alertSchemaChangeTriggerToTerraform(struct!.trigger),
@@ -4256,6 +4507,12 @@ export function alertSchemaChangeToHclTerraform(struct?: AlertSchemaChange | cdk
     throw new Error("A complex element was used as configuration, this is not supported: https://cdk.tf/complex-object-as-configuration");
   }
   const attrs = {
+    owner: {
+      value: alertSchemaChangeOwnerToHclTerraform(struct!.owner),
+      isBlock: true,
+      type: "struct",
+      storageClassType: "AlertSchemaChangeOwner",
+    },
     settings: {
       value: alertSchemaChangeSettingsToHclTerraform(struct!.settings),
       isBlock: true,
@@ -4298,6 +4555,10 @@ export class AlertSchemaChangeOutputReference extends cdktf.ComplexObject {
     }
     let hasAnyValues = this.isEmptyObject;
     const internalValueResult: any = {};
+    if (this.__owner?.internalValue !== undefined) {
+      hasAnyValues = true;
+      internalValueResult.owner = this.__owner?.internalValue;
+    }
     if (this.__settings?.internalValue !== undefined) {
       hasAnyValues = true;
       internalValueResult.settings = this.__settings?.internalValue;
@@ -4317,6 +4578,7 @@ export class AlertSchemaChangeOutputReference extends cdktf.ComplexObject {
     if (value === undefined) {
       this.isEmptyObject = false;
       this.resolvableValue = undefined;
+      if (this.__owner !== undefined) this.__owner.internalValue = undefined;
       if (this.__settings !== undefined) this.__settings.internalValue = undefined;
       if (this.__targets !== undefined) this.__targets.internalValue = undefined;
       if (this.__trigger !== undefined) this.__trigger.internalValue = undefined;
@@ -4328,10 +4590,27 @@ export class AlertSchemaChangeOutputReference extends cdktf.ComplexObject {
     else {
       this.isEmptyObject = Object.keys(value).length === 0;
       this.resolvableValue = undefined;
+      if (value.owner !== undefined || this.__owner !== undefined) this._owner.internalValue = value.owner;
       if (value.settings !== undefined || this.__settings !== undefined) this._settings.internalValue = value.settings;
       if (value.targets !== undefined || this.__targets !== undefined) this._targets.internalValue = value.targets;
       if (value.trigger !== undefined || this.__trigger !== undefined) this._trigger.internalValue = value.trigger;
     }
+  }
+
+  // owner - computed: false, optional: false, required: true
+  private __owner?: AlertSchemaChangeOwnerOutputReference;
+  private get _owner(): AlertSchemaChangeOwnerOutputReference {
+    return this.__owner ??= new AlertSchemaChangeOwnerOutputReference(this, "owner");
+  }
+  public get owner() {
+    return this._owner;
+  }
+  public putOwner(value: AlertSchemaChangeOwner) {
+    if (value !== undefined || this.__owner !== undefined) this._owner.internalValue = value;
+  }
+  // Temporarily expose input value. Use with caution.
+  public get ownerInput() {
+    return this.__owner?.internalValue;
   }
 
   // settings - computed: false, optional: true, required: false
@@ -4388,6 +4667,435 @@ export class AlertSchemaChangeOutputReference extends cdktf.ComplexObject {
     return this.__trigger?.internalValue;
   }
 }
+export interface AlertTemplateStructuredIssueDetails {
+  /**
+  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/dqform/dq/0.1.0/docs/resources/alert#content Alert#content}
+  */
+  readonly content: string;
+  /**
+  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/dqform/dq/0.1.0/docs/resources/alert#name Alert#name}
+  */
+  readonly name?: string;
+}
+
+export function alertTemplateStructuredIssueDetailsToTerraform(struct?: AlertTemplateStructuredIssueDetails | cdktf.IResolvable): any {
+  if (!cdktf.canInspect(struct) || cdktf.Tokenization.isResolvable(struct)) { return struct; }
+  if (cdktf.isComplexElement(struct)) {
+    throw new Error("A complex element was used as configuration, this is not supported: https://cdk.tf/complex-object-as-configuration");
+  }
+  return {
+    content: cdktf.stringToTerraform(struct!.content),
+    name: cdktf.stringToTerraform(struct!.name),
+  }
+}
+
+
+export function alertTemplateStructuredIssueDetailsToHclTerraform(struct?: AlertTemplateStructuredIssueDetails | cdktf.IResolvable): any {
+  if (!cdktf.canInspect(struct) || cdktf.Tokenization.isResolvable(struct)) { return struct; }
+  if (cdktf.isComplexElement(struct)) {
+    throw new Error("A complex element was used as configuration, this is not supported: https://cdk.tf/complex-object-as-configuration");
+  }
+  const attrs = {
+    content: {
+      value: cdktf.stringToHclTerraform(struct!.content),
+      isBlock: false,
+      type: "simple",
+      storageClassType: "string",
+    },
+    name: {
+      value: cdktf.stringToHclTerraform(struct!.name),
+      isBlock: false,
+      type: "simple",
+      storageClassType: "string",
+    },
+  };
+
+  // remove undefined attributes
+  return Object.fromEntries(Object.entries(attrs).filter(([_, value]) => value !== undefined && value.value !== undefined));
+}
+
+export class AlertTemplateStructuredIssueDetailsOutputReference extends cdktf.ComplexObject {
+  private isEmptyObject = false;
+  private resolvableValue?: cdktf.IResolvable;
+
+  /**
+  * @param terraformResource The parent resource
+  * @param terraformAttribute The attribute on the parent resource this class is referencing
+  * @param complexObjectIndex the index of this item in the list
+  * @param complexObjectIsFromSet whether the list is wrapping a set (will add tolist() to be able to access an item via an index)
+  */
+  public constructor(terraformResource: cdktf.IInterpolatingParent, terraformAttribute: string, complexObjectIndex: number, complexObjectIsFromSet: boolean) {
+    super(terraformResource, terraformAttribute, complexObjectIsFromSet, complexObjectIndex);
+  }
+
+  public get internalValue(): AlertTemplateStructuredIssueDetails | cdktf.IResolvable | undefined {
+    if (this.resolvableValue) {
+      return this.resolvableValue;
+    }
+    let hasAnyValues = this.isEmptyObject;
+    const internalValueResult: any = {};
+    if (this._content !== undefined) {
+      hasAnyValues = true;
+      internalValueResult.content = this._content;
+    }
+    if (this._name !== undefined) {
+      hasAnyValues = true;
+      internalValueResult.name = this._name;
+    }
+    return hasAnyValues ? internalValueResult : undefined;
+  }
+
+  public set internalValue(value: AlertTemplateStructuredIssueDetails | cdktf.IResolvable | undefined) {
+    if (value === undefined) {
+      this.isEmptyObject = false;
+      this.resolvableValue = undefined;
+      this._content = undefined;
+      this._name = undefined;
+    }
+    else if (cdktf.Tokenization.isResolvable(value)) {
+      this.isEmptyObject = false;
+      this.resolvableValue = value;
+    }
+    else {
+      this.isEmptyObject = Object.keys(value).length === 0;
+      this.resolvableValue = undefined;
+      this._content = value.content;
+      this._name = value.name;
+    }
+  }
+
+  // content - computed: false, optional: false, required: true
+  private _content?: string; 
+  public get content() {
+    return this.getStringAttribute('content');
+  }
+  public set content(value: string) {
+    this._content = value;
+  }
+  // Temporarily expose input value. Use with caution.
+  public get contentInput() {
+    return this._content;
+  }
+
+  // name - computed: false, optional: true, required: false
+  private _name?: string; 
+  public get name() {
+    return this.getStringAttribute('name');
+  }
+  public set name(value: string) {
+    this._name = value;
+  }
+  public resetName() {
+    this._name = undefined;
+  }
+  // Temporarily expose input value. Use with caution.
+  public get nameInput() {
+    return this._name;
+  }
+}
+
+export class AlertTemplateStructuredIssueDetailsList extends cdktf.ComplexList {
+  public internalValue? : AlertTemplateStructuredIssueDetails[] | cdktf.IResolvable
+
+  /**
+  * @param terraformResource The parent resource
+  * @param terraformAttribute The attribute on the parent resource this class is referencing
+  * @param wrapsSet whether the list is wrapping a set (will add tolist() to be able to access an item via an index)
+  */
+  constructor(protected override terraformResource: cdktf.IInterpolatingParent, protected override terraformAttribute: string, protected override wrapsSet: boolean) {
+    super(terraformResource, terraformAttribute, wrapsSet)
+  }
+
+  /**
+  * @param index the index of the item to return
+  */
+  public get(index: number): AlertTemplateStructuredIssueDetailsOutputReference {
+    return new AlertTemplateStructuredIssueDetailsOutputReference(this.terraformResource, this.terraformAttribute, index, this.wrapsSet);
+  }
+}
+export interface AlertTemplateStructuredSummary {
+  /**
+  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/dqform/dq/0.1.0/docs/resources/alert#content Alert#content}
+  */
+  readonly content: string;
+  /**
+  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/dqform/dq/0.1.0/docs/resources/alert#name Alert#name}
+  */
+  readonly name?: string;
+}
+
+export function alertTemplateStructuredSummaryToTerraform(struct?: AlertTemplateStructuredSummary | cdktf.IResolvable): any {
+  if (!cdktf.canInspect(struct) || cdktf.Tokenization.isResolvable(struct)) { return struct; }
+  if (cdktf.isComplexElement(struct)) {
+    throw new Error("A complex element was used as configuration, this is not supported: https://cdk.tf/complex-object-as-configuration");
+  }
+  return {
+    content: cdktf.stringToTerraform(struct!.content),
+    name: cdktf.stringToTerraform(struct!.name),
+  }
+}
+
+
+export function alertTemplateStructuredSummaryToHclTerraform(struct?: AlertTemplateStructuredSummary | cdktf.IResolvable): any {
+  if (!cdktf.canInspect(struct) || cdktf.Tokenization.isResolvable(struct)) { return struct; }
+  if (cdktf.isComplexElement(struct)) {
+    throw new Error("A complex element was used as configuration, this is not supported: https://cdk.tf/complex-object-as-configuration");
+  }
+  const attrs = {
+    content: {
+      value: cdktf.stringToHclTerraform(struct!.content),
+      isBlock: false,
+      type: "simple",
+      storageClassType: "string",
+    },
+    name: {
+      value: cdktf.stringToHclTerraform(struct!.name),
+      isBlock: false,
+      type: "simple",
+      storageClassType: "string",
+    },
+  };
+
+  // remove undefined attributes
+  return Object.fromEntries(Object.entries(attrs).filter(([_, value]) => value !== undefined && value.value !== undefined));
+}
+
+export class AlertTemplateStructuredSummaryOutputReference extends cdktf.ComplexObject {
+  private isEmptyObject = false;
+  private resolvableValue?: cdktf.IResolvable;
+
+  /**
+  * @param terraformResource The parent resource
+  * @param terraformAttribute The attribute on the parent resource this class is referencing
+  * @param complexObjectIndex the index of this item in the list
+  * @param complexObjectIsFromSet whether the list is wrapping a set (will add tolist() to be able to access an item via an index)
+  */
+  public constructor(terraformResource: cdktf.IInterpolatingParent, terraformAttribute: string, complexObjectIndex: number, complexObjectIsFromSet: boolean) {
+    super(terraformResource, terraformAttribute, complexObjectIsFromSet, complexObjectIndex);
+  }
+
+  public get internalValue(): AlertTemplateStructuredSummary | cdktf.IResolvable | undefined {
+    if (this.resolvableValue) {
+      return this.resolvableValue;
+    }
+    let hasAnyValues = this.isEmptyObject;
+    const internalValueResult: any = {};
+    if (this._content !== undefined) {
+      hasAnyValues = true;
+      internalValueResult.content = this._content;
+    }
+    if (this._name !== undefined) {
+      hasAnyValues = true;
+      internalValueResult.name = this._name;
+    }
+    return hasAnyValues ? internalValueResult : undefined;
+  }
+
+  public set internalValue(value: AlertTemplateStructuredSummary | cdktf.IResolvable | undefined) {
+    if (value === undefined) {
+      this.isEmptyObject = false;
+      this.resolvableValue = undefined;
+      this._content = undefined;
+      this._name = undefined;
+    }
+    else if (cdktf.Tokenization.isResolvable(value)) {
+      this.isEmptyObject = false;
+      this.resolvableValue = value;
+    }
+    else {
+      this.isEmptyObject = Object.keys(value).length === 0;
+      this.resolvableValue = undefined;
+      this._content = value.content;
+      this._name = value.name;
+    }
+  }
+
+  // content - computed: false, optional: false, required: true
+  private _content?: string; 
+  public get content() {
+    return this.getStringAttribute('content');
+  }
+  public set content(value: string) {
+    this._content = value;
+  }
+  // Temporarily expose input value. Use with caution.
+  public get contentInput() {
+    return this._content;
+  }
+
+  // name - computed: false, optional: true, required: false
+  private _name?: string; 
+  public get name() {
+    return this.getStringAttribute('name');
+  }
+  public set name(value: string) {
+    this._name = value;
+  }
+  public resetName() {
+    this._name = undefined;
+  }
+  // Temporarily expose input value. Use with caution.
+  public get nameInput() {
+    return this._name;
+  }
+}
+
+export class AlertTemplateStructuredSummaryList extends cdktf.ComplexList {
+  public internalValue? : AlertTemplateStructuredSummary[] | cdktf.IResolvable
+
+  /**
+  * @param terraformResource The parent resource
+  * @param terraformAttribute The attribute on the parent resource this class is referencing
+  * @param wrapsSet whether the list is wrapping a set (will add tolist() to be able to access an item via an index)
+  */
+  constructor(protected override terraformResource: cdktf.IInterpolatingParent, protected override terraformAttribute: string, protected override wrapsSet: boolean) {
+    super(terraformResource, terraformAttribute, wrapsSet)
+  }
+
+  /**
+  * @param index the index of the item to return
+  */
+  public get(index: number): AlertTemplateStructuredSummaryOutputReference {
+    return new AlertTemplateStructuredSummaryOutputReference(this.terraformResource, this.terraformAttribute, index, this.wrapsSet);
+  }
+}
+export interface AlertTemplateStructured {
+  /**
+  * issue_details block
+  *
+  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/dqform/dq/0.1.0/docs/resources/alert#issue_details Alert#issue_details}
+  */
+  readonly issueDetails?: AlertTemplateStructuredIssueDetails[] | cdktf.IResolvable;
+  /**
+  * summary block
+  *
+  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/dqform/dq/0.1.0/docs/resources/alert#summary Alert#summary}
+  */
+  readonly summary?: AlertTemplateStructuredSummary[] | cdktf.IResolvable;
+}
+
+export function alertTemplateStructuredToTerraform(struct?: AlertTemplateStructured | cdktf.IResolvable): any {
+  if (!cdktf.canInspect(struct) || cdktf.Tokenization.isResolvable(struct)) { return struct; }
+  if (cdktf.isComplexElement(struct)) {
+    throw new Error("A complex element was used as configuration, this is not supported: https://cdk.tf/complex-object-as-configuration");
+  }
+  return {
+    issue_details: cdktf.listMapper(alertTemplateStructuredIssueDetailsToTerraform, true)(struct!.issueDetails),
+    summary: cdktf.listMapper(alertTemplateStructuredSummaryToTerraform, true)(struct!.summary),
+  }
+}
+
+
+export function alertTemplateStructuredToHclTerraform(struct?: AlertTemplateStructured | cdktf.IResolvable): any {
+  if (!cdktf.canInspect(struct) || cdktf.Tokenization.isResolvable(struct)) { return struct; }
+  if (cdktf.isComplexElement(struct)) {
+    throw new Error("A complex element was used as configuration, this is not supported: https://cdk.tf/complex-object-as-configuration");
+  }
+  const attrs = {
+    issue_details: {
+      value: cdktf.listMapperHcl(alertTemplateStructuredIssueDetailsToHclTerraform, true)(struct!.issueDetails),
+      isBlock: true,
+      type: "list",
+      storageClassType: "AlertTemplateStructuredIssueDetailsList",
+    },
+    summary: {
+      value: cdktf.listMapperHcl(alertTemplateStructuredSummaryToHclTerraform, true)(struct!.summary),
+      isBlock: true,
+      type: "list",
+      storageClassType: "AlertTemplateStructuredSummaryList",
+    },
+  };
+
+  // remove undefined attributes
+  return Object.fromEntries(Object.entries(attrs).filter(([_, value]) => value !== undefined && value.value !== undefined));
+}
+
+export class AlertTemplateStructuredOutputReference extends cdktf.ComplexObject {
+  private isEmptyObject = false;
+  private resolvableValue?: cdktf.IResolvable;
+
+  /**
+  * @param terraformResource The parent resource
+  * @param terraformAttribute The attribute on the parent resource this class is referencing
+  */
+  public constructor(terraformResource: cdktf.IInterpolatingParent, terraformAttribute: string) {
+    super(terraformResource, terraformAttribute, false);
+  }
+
+  public get internalValue(): AlertTemplateStructured | cdktf.IResolvable | undefined {
+    if (this.resolvableValue) {
+      return this.resolvableValue;
+    }
+    let hasAnyValues = this.isEmptyObject;
+    const internalValueResult: any = {};
+    if (this.__issueDetails?.internalValue !== undefined) {
+      hasAnyValues = true;
+      internalValueResult.issueDetails = this.__issueDetails?.internalValue;
+    }
+    if (this.__summary?.internalValue !== undefined) {
+      hasAnyValues = true;
+      internalValueResult.summary = this.__summary?.internalValue;
+    }
+    return hasAnyValues ? internalValueResult : undefined;
+  }
+
+  public set internalValue(value: AlertTemplateStructured | cdktf.IResolvable | undefined) {
+    if (value === undefined) {
+      this.isEmptyObject = false;
+      this.resolvableValue = undefined;
+      if (this.__issueDetails !== undefined) this.__issueDetails.internalValue = undefined;
+      if (this.__summary !== undefined) this.__summary.internalValue = undefined;
+    }
+    else if (cdktf.Tokenization.isResolvable(value)) {
+      this.isEmptyObject = false;
+      this.resolvableValue = value;
+    }
+    else {
+      this.isEmptyObject = Object.keys(value).length === 0;
+      this.resolvableValue = undefined;
+      if (value.issueDetails !== undefined || this.__issueDetails !== undefined) this._issueDetails.internalValue = value.issueDetails;
+      if (value.summary !== undefined || this.__summary !== undefined) this._summary.internalValue = value.summary;
+    }
+  }
+
+  // issue_details - computed: false, optional: true, required: false
+  private __issueDetails?: AlertTemplateStructuredIssueDetailsList;
+  private get _issueDetails(): AlertTemplateStructuredIssueDetailsList {
+    return this.__issueDetails ??= new AlertTemplateStructuredIssueDetailsList(this, "issue_details", false);
+  }
+  public get issueDetails() {
+    return this._issueDetails;
+  }
+  public putIssueDetails(value: AlertTemplateStructuredIssueDetails[] | cdktf.IResolvable) {
+    if (value !== undefined || this.__issueDetails !== undefined) this._issueDetails.internalValue = value;
+  }
+  public resetIssueDetails() {
+    if (this.__issueDetails !== undefined) this.__issueDetails.internalValue = undefined;
+  }
+  // Temporarily expose input value. Use with caution.
+  public get issueDetailsInput() {
+    return this.__issueDetails?.internalValue;
+  }
+
+  // summary - computed: false, optional: true, required: false
+  private __summary?: AlertTemplateStructuredSummaryList;
+  private get _summary(): AlertTemplateStructuredSummaryList {
+    return this.__summary ??= new AlertTemplateStructuredSummaryList(this, "summary", false);
+  }
+  public get summary() {
+    return this._summary;
+  }
+  public putSummary(value: AlertTemplateStructuredSummary[] | cdktf.IResolvable) {
+    if (value !== undefined || this.__summary !== undefined) this._summary.internalValue = value;
+  }
+  public resetSummary() {
+    if (this.__summary !== undefined) this.__summary.internalValue = undefined;
+  }
+  // Temporarily expose input value. Use with caution.
+  public get summaryInput() {
+    return this.__summary?.internalValue;
+  }
+}
 export interface AlertTemplate {
   /**
   * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/dqform/dq/0.1.0/docs/resources/alert#plain Alert#plain}
@@ -4397,6 +5105,12 @@ export interface AlertTemplate {
   * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/dqform/dq/0.1.0/docs/resources/alert#title Alert#title}
   */
   readonly title?: string;
+  /**
+  * structured block
+  *
+  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/dqform/dq/0.1.0/docs/resources/alert#structured Alert#structured}
+  */
+  readonly structured?: AlertTemplateStructured;
 }
 
 export function alertTemplateToTerraform(struct?: AlertTemplate | cdktf.IResolvable): any {
@@ -4407,6 +5121,7 @@ export function alertTemplateToTerraform(struct?: AlertTemplate | cdktf.IResolva
   return {
     plain: cdktf.stringToTerraform(struct!.plain),
     title: cdktf.stringToTerraform(struct!.title),
+    structured: alertTemplateStructuredToTerraform(struct!.structured),
   }
 }
 
@@ -4428,6 +5143,12 @@ export function alertTemplateToHclTerraform(struct?: AlertTemplate | cdktf.IReso
       isBlock: false,
       type: "simple",
       storageClassType: "string",
+    },
+    structured: {
+      value: alertTemplateStructuredToHclTerraform(struct!.structured),
+      isBlock: true,
+      type: "struct",
+      storageClassType: "AlertTemplateStructured",
     },
   };
 
@@ -4461,6 +5182,10 @@ export class AlertTemplateOutputReference extends cdktf.ComplexObject {
       hasAnyValues = true;
       internalValueResult.title = this._title;
     }
+    if (this.__structured?.internalValue !== undefined) {
+      hasAnyValues = true;
+      internalValueResult.structured = this.__structured?.internalValue;
+    }
     return hasAnyValues ? internalValueResult : undefined;
   }
 
@@ -4470,6 +5195,7 @@ export class AlertTemplateOutputReference extends cdktf.ComplexObject {
       this.resolvableValue = undefined;
       this._plain = undefined;
       this._title = undefined;
+      if (this.__structured !== undefined) this.__structured.internalValue = undefined;
     }
     else if (cdktf.Tokenization.isResolvable(value)) {
       this.isEmptyObject = false;
@@ -4480,6 +5206,7 @@ export class AlertTemplateOutputReference extends cdktf.ComplexObject {
       this.resolvableValue = undefined;
       this._plain = value.plain;
       this._title = value.title;
+      if (value.structured !== undefined || this.__structured !== undefined) this._structured.internalValue = value.structured;
     }
   }
 
@@ -4513,6 +5240,25 @@ export class AlertTemplateOutputReference extends cdktf.ComplexObject {
   // Temporarily expose input value. Use with caution.
   public get titleInput() {
     return this._title;
+  }
+
+  // structured - computed: false, optional: true, required: false
+  private __structured?: AlertTemplateStructuredOutputReference;
+  private get _structured(): AlertTemplateStructuredOutputReference {
+    return this.__structured ??= new AlertTemplateStructuredOutputReference(this, "structured");
+  }
+  public get structured() {
+    return this._structured;
+  }
+  public putStructured(value: AlertTemplateStructured) {
+    if (value !== undefined || this.__structured !== undefined) this._structured.internalValue = value;
+  }
+  public resetStructured() {
+    if (this.__structured !== undefined) this.__structured.internalValue = undefined;
+  }
+  // Temporarily expose input value. Use with caution.
+  public get structuredInput() {
+    return this.__structured?.internalValue;
   }
 }
 

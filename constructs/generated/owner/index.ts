@@ -122,6 +122,10 @@ export interface OwnerContactsMsTeams {
   * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/dqform/dq/0.1.0/docs/resources/owner#channel_id Owner#channel_id}
   */
   readonly channelId: string;
+  /**
+  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/dqform/dq/0.1.0/docs/resources/owner#mentions Owner#mentions}
+  */
+  readonly mentions?: string[];
 }
 
 export function ownerContactsMsTeamsToTerraform(struct?: OwnerContactsMsTeams | cdktf.IResolvable): any {
@@ -131,6 +135,7 @@ export function ownerContactsMsTeamsToTerraform(struct?: OwnerContactsMsTeams | 
   }
   return {
     channel_id: cdktf.stringToTerraform(struct!.channelId),
+    mentions: cdktf.listMapper(cdktf.stringToTerraform, false)(struct!.mentions),
   }
 }
 
@@ -146,6 +151,12 @@ export function ownerContactsMsTeamsToHclTerraform(struct?: OwnerContactsMsTeams
       isBlock: false,
       type: "simple",
       storageClassType: "string",
+    },
+    mentions: {
+      value: cdktf.listMapperHcl(cdktf.stringToHclTerraform, false)(struct!.mentions),
+      isBlock: false,
+      type: "list",
+      storageClassType: "stringList",
     },
   };
 
@@ -175,6 +186,10 @@ export class OwnerContactsMsTeamsOutputReference extends cdktf.ComplexObject {
       hasAnyValues = true;
       internalValueResult.channelId = this._channelId;
     }
+    if (this._mentions !== undefined) {
+      hasAnyValues = true;
+      internalValueResult.mentions = this._mentions;
+    }
     return hasAnyValues ? internalValueResult : undefined;
   }
 
@@ -183,6 +198,7 @@ export class OwnerContactsMsTeamsOutputReference extends cdktf.ComplexObject {
       this.isEmptyObject = false;
       this.resolvableValue = undefined;
       this._channelId = undefined;
+      this._mentions = undefined;
     }
     else if (cdktf.Tokenization.isResolvable(value)) {
       this.isEmptyObject = false;
@@ -192,6 +208,7 @@ export class OwnerContactsMsTeamsOutputReference extends cdktf.ComplexObject {
       this.isEmptyObject = Object.keys(value).length === 0;
       this.resolvableValue = undefined;
       this._channelId = value.channelId;
+      this._mentions = value.mentions;
     }
   }
 
@@ -207,12 +224,36 @@ export class OwnerContactsMsTeamsOutputReference extends cdktf.ComplexObject {
   public get channelIdInput() {
     return this._channelId;
   }
+
+  // mentions - computed: false, optional: true, required: false
+  private _mentions?: string[]; 
+  public get mentions() {
+    return this.getListAttribute('mentions');
+  }
+  public set mentions(value: string[]) {
+    this._mentions = value;
+  }
+  public resetMentions() {
+    this._mentions = undefined;
+  }
+  // Temporarily expose input value. Use with caution.
+  public get mentionsInput() {
+    return this._mentions;
+  }
 }
 export interface OwnerContactsSlack {
   /**
   * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/dqform/dq/0.1.0/docs/resources/owner#channel Owner#channel}
   */
   readonly channel: string;
+  /**
+  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/dqform/dq/0.1.0/docs/resources/owner#mentions Owner#mentions}
+  */
+  readonly mentions?: string[];
+  /**
+  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/dqform/dq/0.1.0/docs/resources/owner#team_name Owner#team_name}
+  */
+  readonly teamName?: string;
 }
 
 export function ownerContactsSlackToTerraform(struct?: OwnerContactsSlack | cdktf.IResolvable): any {
@@ -222,6 +263,8 @@ export function ownerContactsSlackToTerraform(struct?: OwnerContactsSlack | cdkt
   }
   return {
     channel: cdktf.stringToTerraform(struct!.channel),
+    mentions: cdktf.listMapper(cdktf.stringToTerraform, false)(struct!.mentions),
+    team_name: cdktf.stringToTerraform(struct!.teamName),
   }
 }
 
@@ -234,6 +277,18 @@ export function ownerContactsSlackToHclTerraform(struct?: OwnerContactsSlack | c
   const attrs = {
     channel: {
       value: cdktf.stringToHclTerraform(struct!.channel),
+      isBlock: false,
+      type: "simple",
+      storageClassType: "string",
+    },
+    mentions: {
+      value: cdktf.listMapperHcl(cdktf.stringToHclTerraform, false)(struct!.mentions),
+      isBlock: false,
+      type: "list",
+      storageClassType: "stringList",
+    },
+    team_name: {
+      value: cdktf.stringToHclTerraform(struct!.teamName),
       isBlock: false,
       type: "simple",
       storageClassType: "string",
@@ -266,6 +321,14 @@ export class OwnerContactsSlackOutputReference extends cdktf.ComplexObject {
       hasAnyValues = true;
       internalValueResult.channel = this._channel;
     }
+    if (this._mentions !== undefined) {
+      hasAnyValues = true;
+      internalValueResult.mentions = this._mentions;
+    }
+    if (this._teamName !== undefined) {
+      hasAnyValues = true;
+      internalValueResult.teamName = this._teamName;
+    }
     return hasAnyValues ? internalValueResult : undefined;
   }
 
@@ -274,6 +337,8 @@ export class OwnerContactsSlackOutputReference extends cdktf.ComplexObject {
       this.isEmptyObject = false;
       this.resolvableValue = undefined;
       this._channel = undefined;
+      this._mentions = undefined;
+      this._teamName = undefined;
     }
     else if (cdktf.Tokenization.isResolvable(value)) {
       this.isEmptyObject = false;
@@ -283,6 +348,8 @@ export class OwnerContactsSlackOutputReference extends cdktf.ComplexObject {
       this.isEmptyObject = Object.keys(value).length === 0;
       this.resolvableValue = undefined;
       this._channel = value.channel;
+      this._mentions = value.mentions;
+      this._teamName = value.teamName;
     }
   }
 
@@ -297,6 +364,38 @@ export class OwnerContactsSlackOutputReference extends cdktf.ComplexObject {
   // Temporarily expose input value. Use with caution.
   public get channelInput() {
     return this._channel;
+  }
+
+  // mentions - computed: false, optional: true, required: false
+  private _mentions?: string[]; 
+  public get mentions() {
+    return this.getListAttribute('mentions');
+  }
+  public set mentions(value: string[]) {
+    this._mentions = value;
+  }
+  public resetMentions() {
+    this._mentions = undefined;
+  }
+  // Temporarily expose input value. Use with caution.
+  public get mentionsInput() {
+    return this._mentions;
+  }
+
+  // team_name - computed: false, optional: true, required: false
+  private _teamName?: string; 
+  public get teamName() {
+    return this.getStringAttribute('team_name');
+  }
+  public set teamName(value: string) {
+    this._teamName = value;
+  }
+  public resetTeamName() {
+    this._teamName = undefined;
+  }
+  // Temporarily expose input value. Use with caution.
+  public get teamNameInput() {
+    return this._teamName;
   }
 }
 export interface OwnerContactsUsers {
@@ -402,13 +501,13 @@ export interface OwnerContacts {
   *
   * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/dqform/dq/0.1.0/docs/resources/owner#ms_teams Owner#ms_teams}
   */
-  readonly msTeams: OwnerContactsMsTeams;
+  readonly msTeams?: OwnerContactsMsTeams;
   /**
   * slack block
   *
   * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/dqform/dq/0.1.0/docs/resources/owner#slack Owner#slack}
   */
-  readonly slack: OwnerContactsSlack;
+  readonly slack?: OwnerContactsSlack;
   /**
   * users block
   *
@@ -545,7 +644,7 @@ export class OwnerContactsOutputReference extends cdktf.ComplexObject {
     return this.__email?.internalValue;
   }
 
-  // ms_teams - computed: false, optional: false, required: true
+  // ms_teams - computed: false, optional: true, required: false
   private __msTeams?: OwnerContactsMsTeamsOutputReference;
   private get _msTeams(): OwnerContactsMsTeamsOutputReference {
     return this.__msTeams ??= new OwnerContactsMsTeamsOutputReference(this, "ms_teams");
@@ -556,12 +655,15 @@ export class OwnerContactsOutputReference extends cdktf.ComplexObject {
   public putMsTeams(value: OwnerContactsMsTeams) {
     if (value !== undefined || this.__msTeams !== undefined) this._msTeams.internalValue = value;
   }
+  public resetMsTeams() {
+    if (this.__msTeams !== undefined) this.__msTeams.internalValue = undefined;
+  }
   // Temporarily expose input value. Use with caution.
   public get msTeamsInput() {
     return this.__msTeams?.internalValue;
   }
 
-  // slack - computed: false, optional: false, required: true
+  // slack - computed: false, optional: true, required: false
   private __slack?: OwnerContactsSlackOutputReference;
   private get _slack(): OwnerContactsSlackOutputReference {
     return this.__slack ??= new OwnerContactsSlackOutputReference(this, "slack");
@@ -571,6 +673,9 @@ export class OwnerContactsOutputReference extends cdktf.ComplexObject {
   }
   public putSlack(value: OwnerContactsSlack) {
     if (value !== undefined || this.__slack !== undefined) this._slack.internalValue = value;
+  }
+  public resetSlack() {
+    if (this.__slack !== undefined) this.__slack.internalValue = undefined;
   }
   // Temporarily expose input value. Use with caution.
   public get slackInput() {

@@ -32,7 +32,386 @@ export interface OwnershipConfig extends cdktf.TerraformMetaArguments {
   */
   readonly selection?: OwnershipSelection;
 }
+export interface OwnershipAlertOngoingDisabled {
+}
+
+export function ownershipAlertOngoingDisabledToTerraform(struct?: OwnershipAlertOngoingDisabled | cdktf.IResolvable): any {
+  if (!cdktf.canInspect(struct) || cdktf.Tokenization.isResolvable(struct)) { return struct; }
+  if (cdktf.isComplexElement(struct)) {
+    throw new Error("A complex element was used as configuration, this is not supported: https://cdk.tf/complex-object-as-configuration");
+  }
+  return {
+  }
+}
+
+
+export function ownershipAlertOngoingDisabledToHclTerraform(struct?: OwnershipAlertOngoingDisabled | cdktf.IResolvable): any {
+  if (!cdktf.canInspect(struct) || cdktf.Tokenization.isResolvable(struct)) { return struct; }
+  if (cdktf.isComplexElement(struct)) {
+    throw new Error("A complex element was used as configuration, this is not supported: https://cdk.tf/complex-object-as-configuration");
+  }
+  const attrs = {
+  };
+  return attrs;
+}
+
+export class OwnershipAlertOngoingDisabledOutputReference extends cdktf.ComplexObject {
+  private isEmptyObject = false;
+  private resolvableValue?: cdktf.IResolvable;
+
+  /**
+  * @param terraformResource The parent resource
+  * @param terraformAttribute The attribute on the parent resource this class is referencing
+  */
+  public constructor(terraformResource: cdktf.IInterpolatingParent, terraformAttribute: string) {
+    super(terraformResource, terraformAttribute, false);
+  }
+
+  public get internalValue(): OwnershipAlertOngoingDisabled | cdktf.IResolvable | undefined {
+    if (this.resolvableValue) {
+      return this.resolvableValue;
+    }
+    let hasAnyValues = this.isEmptyObject;
+    const internalValueResult: any = {};
+    return hasAnyValues ? internalValueResult : undefined;
+  }
+
+  public set internalValue(value: OwnershipAlertOngoingDisabled | cdktf.IResolvable | undefined) {
+    if (value === undefined) {
+      this.isEmptyObject = false;
+      this.resolvableValue = undefined;
+    }
+    else if (cdktf.Tokenization.isResolvable(value)) {
+      this.isEmptyObject = false;
+      this.resolvableValue = value;
+    }
+    else {
+      this.isEmptyObject = Object.keys(value).length === 0;
+      this.resolvableValue = undefined;
+    }
+  }
+}
+export interface OwnershipAlertOngoingSchedule {
+  /**
+  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/dqform/dq/0.1.0/docs/resources/ownership#cron Ownership#cron}
+  */
+  readonly cron: string;
+}
+
+export function ownershipAlertOngoingScheduleToTerraform(struct?: OwnershipAlertOngoingSchedule | cdktf.IResolvable): any {
+  if (!cdktf.canInspect(struct) || cdktf.Tokenization.isResolvable(struct)) { return struct; }
+  if (cdktf.isComplexElement(struct)) {
+    throw new Error("A complex element was used as configuration, this is not supported: https://cdk.tf/complex-object-as-configuration");
+  }
+  return {
+    cron: cdktf.stringToTerraform(struct!.cron),
+  }
+}
+
+
+export function ownershipAlertOngoingScheduleToHclTerraform(struct?: OwnershipAlertOngoingSchedule | cdktf.IResolvable): any {
+  if (!cdktf.canInspect(struct) || cdktf.Tokenization.isResolvable(struct)) { return struct; }
+  if (cdktf.isComplexElement(struct)) {
+    throw new Error("A complex element was used as configuration, this is not supported: https://cdk.tf/complex-object-as-configuration");
+  }
+  const attrs = {
+    cron: {
+      value: cdktf.stringToHclTerraform(struct!.cron),
+      isBlock: false,
+      type: "simple",
+      storageClassType: "string",
+    },
+  };
+
+  // remove undefined attributes
+  return Object.fromEntries(Object.entries(attrs).filter(([_, value]) => value !== undefined && value.value !== undefined));
+}
+
+export class OwnershipAlertOngoingScheduleOutputReference extends cdktf.ComplexObject {
+  private isEmptyObject = false;
+  private resolvableValue?: cdktf.IResolvable;
+
+  /**
+  * @param terraformResource The parent resource
+  * @param terraformAttribute The attribute on the parent resource this class is referencing
+  */
+  public constructor(terraformResource: cdktf.IInterpolatingParent, terraformAttribute: string) {
+    super(terraformResource, terraformAttribute, false);
+  }
+
+  public get internalValue(): OwnershipAlertOngoingSchedule | cdktf.IResolvable | undefined {
+    if (this.resolvableValue) {
+      return this.resolvableValue;
+    }
+    let hasAnyValues = this.isEmptyObject;
+    const internalValueResult: any = {};
+    if (this._cron !== undefined) {
+      hasAnyValues = true;
+      internalValueResult.cron = this._cron;
+    }
+    return hasAnyValues ? internalValueResult : undefined;
+  }
+
+  public set internalValue(value: OwnershipAlertOngoingSchedule | cdktf.IResolvable | undefined) {
+    if (value === undefined) {
+      this.isEmptyObject = false;
+      this.resolvableValue = undefined;
+      this._cron = undefined;
+    }
+    else if (cdktf.Tokenization.isResolvable(value)) {
+      this.isEmptyObject = false;
+      this.resolvableValue = value;
+    }
+    else {
+      this.isEmptyObject = Object.keys(value).length === 0;
+      this.resolvableValue = undefined;
+      this._cron = value.cron;
+    }
+  }
+
+  // cron - computed: false, optional: false, required: true
+  private _cron?: string; 
+  public get cron() {
+    return this.getStringAttribute('cron');
+  }
+  public set cron(value: string) {
+    this._cron = value;
+  }
+  // Temporarily expose input value. Use with caution.
+  public get cronInput() {
+    return this._cron;
+  }
+}
+export interface OwnershipAlertOngoingStream {
+}
+
+export function ownershipAlertOngoingStreamToTerraform(struct?: OwnershipAlertOngoingStream | cdktf.IResolvable): any {
+  if (!cdktf.canInspect(struct) || cdktf.Tokenization.isResolvable(struct)) { return struct; }
+  if (cdktf.isComplexElement(struct)) {
+    throw new Error("A complex element was used as configuration, this is not supported: https://cdk.tf/complex-object-as-configuration");
+  }
+  return {
+  }
+}
+
+
+export function ownershipAlertOngoingStreamToHclTerraform(struct?: OwnershipAlertOngoingStream | cdktf.IResolvable): any {
+  if (!cdktf.canInspect(struct) || cdktf.Tokenization.isResolvable(struct)) { return struct; }
+  if (cdktf.isComplexElement(struct)) {
+    throw new Error("A complex element was used as configuration, this is not supported: https://cdk.tf/complex-object-as-configuration");
+  }
+  const attrs = {
+  };
+  return attrs;
+}
+
+export class OwnershipAlertOngoingStreamOutputReference extends cdktf.ComplexObject {
+  private isEmptyObject = false;
+  private resolvableValue?: cdktf.IResolvable;
+
+  /**
+  * @param terraformResource The parent resource
+  * @param terraformAttribute The attribute on the parent resource this class is referencing
+  */
+  public constructor(terraformResource: cdktf.IInterpolatingParent, terraformAttribute: string) {
+    super(terraformResource, terraformAttribute, false);
+  }
+
+  public get internalValue(): OwnershipAlertOngoingStream | cdktf.IResolvable | undefined {
+    if (this.resolvableValue) {
+      return this.resolvableValue;
+    }
+    let hasAnyValues = this.isEmptyObject;
+    const internalValueResult: any = {};
+    return hasAnyValues ? internalValueResult : undefined;
+  }
+
+  public set internalValue(value: OwnershipAlertOngoingStream | cdktf.IResolvable | undefined) {
+    if (value === undefined) {
+      this.isEmptyObject = false;
+      this.resolvableValue = undefined;
+    }
+    else if (cdktf.Tokenization.isResolvable(value)) {
+      this.isEmptyObject = false;
+      this.resolvableValue = value;
+    }
+    else {
+      this.isEmptyObject = Object.keys(value).length === 0;
+      this.resolvableValue = undefined;
+    }
+  }
+}
+export interface OwnershipAlertOngoing {
+  /**
+  * disabled block
+  *
+  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/dqform/dq/0.1.0/docs/resources/ownership#disabled Ownership#disabled}
+  */
+  readonly disabled?: OwnershipAlertOngoingDisabled;
+  /**
+  * schedule block
+  *
+  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/dqform/dq/0.1.0/docs/resources/ownership#schedule Ownership#schedule}
+  */
+  readonly schedule: OwnershipAlertOngoingSchedule;
+  /**
+  * stream block
+  *
+  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/dqform/dq/0.1.0/docs/resources/ownership#stream Ownership#stream}
+  */
+  readonly stream?: OwnershipAlertOngoingStream;
+}
+
+export function ownershipAlertOngoingToTerraform(struct?: OwnershipAlertOngoing | cdktf.IResolvable): any {
+  if (!cdktf.canInspect(struct) || cdktf.Tokenization.isResolvable(struct)) { return struct; }
+  if (cdktf.isComplexElement(struct)) {
+    throw new Error("A complex element was used as configuration, this is not supported: https://cdk.tf/complex-object-as-configuration");
+  }
+  return {
+    disabled: ownershipAlertOngoingDisabledToTerraform(struct!.disabled),
+    schedule: ownershipAlertOngoingScheduleToTerraform(struct!.schedule),
+    stream: ownershipAlertOngoingStreamToTerraform(struct!.stream),
+  }
+}
+
+
+export function ownershipAlertOngoingToHclTerraform(struct?: OwnershipAlertOngoing | cdktf.IResolvable): any {
+  if (!cdktf.canInspect(struct) || cdktf.Tokenization.isResolvable(struct)) { return struct; }
+  if (cdktf.isComplexElement(struct)) {
+    throw new Error("A complex element was used as configuration, this is not supported: https://cdk.tf/complex-object-as-configuration");
+  }
+  const attrs = {
+    disabled: {
+      value: ownershipAlertOngoingDisabledToHclTerraform(struct!.disabled),
+      isBlock: true,
+      type: "struct",
+      storageClassType: "OwnershipAlertOngoingDisabled",
+    },
+    schedule: {
+      value: ownershipAlertOngoingScheduleToHclTerraform(struct!.schedule),
+      isBlock: true,
+      type: "struct",
+      storageClassType: "OwnershipAlertOngoingSchedule",
+    },
+    stream: {
+      value: ownershipAlertOngoingStreamToHclTerraform(struct!.stream),
+      isBlock: true,
+      type: "struct",
+      storageClassType: "OwnershipAlertOngoingStream",
+    },
+  };
+
+  // remove undefined attributes
+  return Object.fromEntries(Object.entries(attrs).filter(([_, value]) => value !== undefined && value.value !== undefined));
+}
+
+export class OwnershipAlertOngoingOutputReference extends cdktf.ComplexObject {
+  private isEmptyObject = false;
+  private resolvableValue?: cdktf.IResolvable;
+
+  /**
+  * @param terraformResource The parent resource
+  * @param terraformAttribute The attribute on the parent resource this class is referencing
+  */
+  public constructor(terraformResource: cdktf.IInterpolatingParent, terraformAttribute: string) {
+    super(terraformResource, terraformAttribute, false);
+  }
+
+  public get internalValue(): OwnershipAlertOngoing | cdktf.IResolvable | undefined {
+    if (this.resolvableValue) {
+      return this.resolvableValue;
+    }
+    let hasAnyValues = this.isEmptyObject;
+    const internalValueResult: any = {};
+    if (this.__disabled?.internalValue !== undefined) {
+      hasAnyValues = true;
+      internalValueResult.disabled = this.__disabled?.internalValue;
+    }
+    if (this.__schedule?.internalValue !== undefined) {
+      hasAnyValues = true;
+      internalValueResult.schedule = this.__schedule?.internalValue;
+    }
+    if (this.__stream?.internalValue !== undefined) {
+      hasAnyValues = true;
+      internalValueResult.stream = this.__stream?.internalValue;
+    }
+    return hasAnyValues ? internalValueResult : undefined;
+  }
+
+  public set internalValue(value: OwnershipAlertOngoing | cdktf.IResolvable | undefined) {
+    if (value === undefined) {
+      this.isEmptyObject = false;
+      this.resolvableValue = undefined;
+      if (this.__disabled !== undefined) this.__disabled.internalValue = undefined;
+      if (this.__schedule !== undefined) this.__schedule.internalValue = undefined;
+      if (this.__stream !== undefined) this.__stream.internalValue = undefined;
+    }
+    else if (cdktf.Tokenization.isResolvable(value)) {
+      this.isEmptyObject = false;
+      this.resolvableValue = value;
+    }
+    else {
+      this.isEmptyObject = Object.keys(value).length === 0;
+      this.resolvableValue = undefined;
+      if (value.disabled !== undefined || this.__disabled !== undefined) this._disabled.internalValue = value.disabled;
+      if (value.schedule !== undefined || this.__schedule !== undefined) this._schedule.internalValue = value.schedule;
+      if (value.stream !== undefined || this.__stream !== undefined) this._stream.internalValue = value.stream;
+    }
+  }
+
+  // disabled - computed: false, optional: true, required: true
+  private __disabled?: OwnershipAlertOngoingDisabledOutputReference;
+  private get _disabled(): OwnershipAlertOngoingDisabledOutputReference {
+    return this.__disabled ??= new OwnershipAlertOngoingDisabledOutputReference(this, "disabled");
+  }
+  public get disabled() {
+    return this._disabled;
+  }
+  public putDisabled(value: OwnershipAlertOngoingDisabled) {
+    if (value !== undefined || this.__disabled !== undefined) this._disabled.internalValue = value;
+  }
+  // Temporarily expose input value. Use with caution.
+  public get disabledInput() {
+    return this.__disabled?.internalValue;
+  }
+
+  // schedule - computed: false, optional: false, required: true
+  private __schedule?: OwnershipAlertOngoingScheduleOutputReference;
+  private get _schedule(): OwnershipAlertOngoingScheduleOutputReference {
+    return this.__schedule ??= new OwnershipAlertOngoingScheduleOutputReference(this, "schedule");
+  }
+  public get schedule() {
+    return this._schedule;
+  }
+  public putSchedule(value: OwnershipAlertOngoingSchedule) {
+    if (value !== undefined || this.__schedule !== undefined) this._schedule.internalValue = value;
+  }
+  // Temporarily expose input value. Use with caution.
+  public get scheduleInput() {
+    return this.__schedule?.internalValue;
+  }
+
+  // stream - computed: false, optional: true, required: true
+  private __stream?: OwnershipAlertOngoingStreamOutputReference;
+  private get _stream(): OwnershipAlertOngoingStreamOutputReference {
+    return this.__stream ??= new OwnershipAlertOngoingStreamOutputReference(this, "stream");
+  }
+  public get stream() {
+    return this._stream;
+  }
+  public putStream(value: OwnershipAlertOngoingStream) {
+    if (value !== undefined || this.__stream !== undefined) this._stream.internalValue = value;
+  }
+  // Temporarily expose input value. Use with caution.
+  public get streamInput() {
+    return this.__stream?.internalValue;
+  }
+}
 export interface OwnershipAlert {
+  /**
+  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/dqform/dq/0.1.0/docs/resources/ownership#allow_sql_test_audit_link Ownership#allow_sql_test_audit_link}
+  */
+  readonly allowSqlTestAuditLink?: boolean | cdktf.IResolvable;
   /**
   * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/dqform/dq/0.1.0/docs/resources/ownership#is_disabled Ownership#is_disabled}
   */
@@ -45,6 +424,12 @@ export interface OwnershipAlert {
   * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/dqform/dq/0.1.0/docs/resources/ownership#severities Ownership#severities}
   */
   readonly severities?: string[];
+  /**
+  * ongoing block
+  *
+  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/dqform/dq/0.1.0/docs/resources/ownership#ongoing Ownership#ongoing}
+  */
+  readonly ongoing: OwnershipAlertOngoing;
 }
 
 export function ownershipAlertToTerraform(struct?: OwnershipAlert | cdktf.IResolvable): any {
@@ -53,9 +438,11 @@ export function ownershipAlertToTerraform(struct?: OwnershipAlert | cdktf.IResol
     throw new Error("A complex element was used as configuration, this is not supported: https://cdk.tf/complex-object-as-configuration");
   }
   return {
+    allow_sql_test_audit_link: cdktf.booleanToTerraform(struct!.allowSqlTestAuditLink),
     is_disabled: cdktf.booleanToTerraform(struct!.isDisabled),
     notify_upstream: cdktf.booleanToTerraform(struct!.notifyUpstream),
     severities: cdktf.listMapper(cdktf.stringToTerraform, false)(struct!.severities),
+    ongoing: ownershipAlertOngoingToTerraform(struct!.ongoing),
   }
 }
 
@@ -66,6 +453,12 @@ export function ownershipAlertToHclTerraform(struct?: OwnershipAlert | cdktf.IRe
     throw new Error("A complex element was used as configuration, this is not supported: https://cdk.tf/complex-object-as-configuration");
   }
   const attrs = {
+    allow_sql_test_audit_link: {
+      value: cdktf.booleanToHclTerraform(struct!.allowSqlTestAuditLink),
+      isBlock: false,
+      type: "simple",
+      storageClassType: "boolean",
+    },
     is_disabled: {
       value: cdktf.booleanToHclTerraform(struct!.isDisabled),
       isBlock: false,
@@ -83,6 +476,12 @@ export function ownershipAlertToHclTerraform(struct?: OwnershipAlert | cdktf.IRe
       isBlock: false,
       type: "list",
       storageClassType: "stringList",
+    },
+    ongoing: {
+      value: ownershipAlertOngoingToHclTerraform(struct!.ongoing),
+      isBlock: true,
+      type: "struct",
+      storageClassType: "OwnershipAlertOngoing",
     },
   };
 
@@ -108,6 +507,10 @@ export class OwnershipAlertOutputReference extends cdktf.ComplexObject {
     }
     let hasAnyValues = this.isEmptyObject;
     const internalValueResult: any = {};
+    if (this._allowSqlTestAuditLink !== undefined) {
+      hasAnyValues = true;
+      internalValueResult.allowSqlTestAuditLink = this._allowSqlTestAuditLink;
+    }
     if (this._isDisabled !== undefined) {
       hasAnyValues = true;
       internalValueResult.isDisabled = this._isDisabled;
@@ -120,6 +523,10 @@ export class OwnershipAlertOutputReference extends cdktf.ComplexObject {
       hasAnyValues = true;
       internalValueResult.severities = this._severities;
     }
+    if (this.__ongoing?.internalValue !== undefined) {
+      hasAnyValues = true;
+      internalValueResult.ongoing = this.__ongoing?.internalValue;
+    }
     return hasAnyValues ? internalValueResult : undefined;
   }
 
@@ -127,9 +534,11 @@ export class OwnershipAlertOutputReference extends cdktf.ComplexObject {
     if (value === undefined) {
       this.isEmptyObject = false;
       this.resolvableValue = undefined;
+      this._allowSqlTestAuditLink = undefined;
       this._isDisabled = undefined;
       this._notifyUpstream = undefined;
       this._severities = undefined;
+      if (this.__ongoing !== undefined) this.__ongoing.internalValue = undefined;
     }
     else if (cdktf.Tokenization.isResolvable(value)) {
       this.isEmptyObject = false;
@@ -138,10 +547,28 @@ export class OwnershipAlertOutputReference extends cdktf.ComplexObject {
     else {
       this.isEmptyObject = Object.keys(value).length === 0;
       this.resolvableValue = undefined;
+      this._allowSqlTestAuditLink = value.allowSqlTestAuditLink;
       this._isDisabled = value.isDisabled;
       this._notifyUpstream = value.notifyUpstream;
       this._severities = value.severities;
+      if (value.ongoing !== undefined || this.__ongoing !== undefined) this._ongoing.internalValue = value.ongoing;
     }
+  }
+
+  // allow_sql_test_audit_link - computed: false, optional: true, required: false
+  private _allowSqlTestAuditLink?: boolean | cdktf.IResolvable; 
+  public get allowSqlTestAuditLink() {
+    return this.getBooleanAttribute('allow_sql_test_audit_link');
+  }
+  public set allowSqlTestAuditLink(value: boolean | cdktf.IResolvable) {
+    this._allowSqlTestAuditLink = value;
+  }
+  public resetAllowSqlTestAuditLink() {
+    this._allowSqlTestAuditLink = undefined;
+  }
+  // Temporarily expose input value. Use with caution.
+  public get allowSqlTestAuditLinkInput() {
+    return this._allowSqlTestAuditLink;
   }
 
   // is_disabled - computed: false, optional: true, required: false
@@ -190,6 +617,22 @@ export class OwnershipAlertOutputReference extends cdktf.ComplexObject {
   // Temporarily expose input value. Use with caution.
   public get severitiesInput() {
     return this._severities;
+  }
+
+  // ongoing - computed: false, optional: false, required: true
+  private __ongoing?: OwnershipAlertOngoingOutputReference;
+  private get _ongoing(): OwnershipAlertOngoingOutputReference {
+    return this.__ongoing ??= new OwnershipAlertOngoingOutputReference(this, "ongoing");
+  }
+  public get ongoing() {
+    return this._ongoing;
+  }
+  public putOngoing(value: OwnershipAlertOngoing) {
+    if (value !== undefined || this.__ongoing !== undefined) this._ongoing.internalValue = value;
+  }
+  // Temporarily expose input value. Use with caution.
+  public get ongoingInput() {
+    return this.__ongoing?.internalValue;
   }
 }
 export interface OwnershipSelectionQuery {

@@ -2427,7 +2427,7 @@ export interface SqlTestDeploymentRuleQueryConfig {
   /**
   * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/dqform/dq/0.1.0/docs/resources/sql_test_deployment_rule#recurrence_rule SqlTestDeploymentRule#recurrence_rule}
   */
-  readonly recurrenceRule: string;
+  readonly recurrenceRule?: string;
   /**
   * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/dqform/dq/0.1.0/docs/resources/sql_test_deployment_rule#resolver_ql SqlTestDeploymentRule#resolver_ql}
   */
@@ -2646,13 +2646,16 @@ export class SqlTestDeploymentRuleQueryConfigOutputReference extends cdktf.Compl
     return this._query;
   }
 
-  // recurrence_rule - computed: false, optional: false, required: true
+  // recurrence_rule - computed: false, optional: true, required: false
   private _recurrenceRule?: string; 
   public get recurrenceRule() {
     return this.getStringAttribute('recurrence_rule');
   }
   public set recurrenceRule(value: string) {
     this._recurrenceRule = value;
+  }
+  public resetRecurrenceRule() {
+    this._recurrenceRule = undefined;
   }
   // Temporarily expose input value. Use with caution.
   public get recurrenceRuleInput() {
@@ -4894,17 +4897,13 @@ export class SqlTestDeploymentRuleStaticConfigTestsList extends cdktf.ComplexLis
 }
 export interface SqlTestDeploymentRuleStaticConfig {
   /**
-  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/dqform/dq/0.1.0/docs/resources/sql_test_deployment_rule#keep_removed_tests SqlTestDeploymentRule#keep_removed_tests}
-  */
-  readonly keepRemovedTests?: boolean | cdktf.IResolvable;
-  /**
   * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/dqform/dq/0.1.0/docs/resources/sql_test_deployment_rule#path SqlTestDeploymentRule#path}
   */
   readonly path: string;
   /**
   * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/dqform/dq/0.1.0/docs/resources/sql_test_deployment_rule#recurrence_rule SqlTestDeploymentRule#recurrence_rule}
   */
-  readonly recurrenceRule: string;
+  readonly recurrenceRule?: string;
   /**
   * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/dqform/dq/0.1.0/docs/resources/sql_test_deployment_rule#save_failures SqlTestDeploymentRule#save_failures}
   */
@@ -4931,7 +4930,6 @@ export function sqlTestDeploymentRuleStaticConfigToTerraform(struct?: SqlTestDep
     throw new Error("A complex element was used as configuration, this is not supported: https://cdk.tf/complex-object-as-configuration");
   }
   return {
-    keep_removed_tests: cdktf.booleanToTerraform(struct!.keepRemovedTests),
     path: cdktf.stringToTerraform(struct!.path),
     recurrence_rule: cdktf.stringToTerraform(struct!.recurrenceRule),
     save_failures: cdktf.booleanToTerraform(struct!.saveFailures),
@@ -4948,12 +4946,6 @@ export function sqlTestDeploymentRuleStaticConfigToHclTerraform(struct?: SqlTest
     throw new Error("A complex element was used as configuration, this is not supported: https://cdk.tf/complex-object-as-configuration");
   }
   const attrs = {
-    keep_removed_tests: {
-      value: cdktf.booleanToHclTerraform(struct!.keepRemovedTests),
-      isBlock: false,
-      type: "simple",
-      storageClassType: "boolean",
-    },
     path: {
       value: cdktf.stringToHclTerraform(struct!.path),
       isBlock: false,
@@ -5014,10 +5006,6 @@ export class SqlTestDeploymentRuleStaticConfigOutputReference extends cdktf.Comp
     }
     let hasAnyValues = this.isEmptyObject;
     const internalValueResult: any = {};
-    if (this._keepRemovedTests !== undefined) {
-      hasAnyValues = true;
-      internalValueResult.keepRemovedTests = this._keepRemovedTests;
-    }
     if (this._path !== undefined) {
       hasAnyValues = true;
       internalValueResult.path = this._path;
@@ -5049,7 +5037,6 @@ export class SqlTestDeploymentRuleStaticConfigOutputReference extends cdktf.Comp
     if (value === undefined) {
       this.isEmptyObject = false;
       this.resolvableValue = undefined;
-      this._keepRemovedTests = undefined;
       this._path = undefined;
       this._recurrenceRule = undefined;
       this._saveFailures = undefined;
@@ -5064,7 +5051,6 @@ export class SqlTestDeploymentRuleStaticConfigOutputReference extends cdktf.Comp
     else {
       this.isEmptyObject = Object.keys(value).length === 0;
       this.resolvableValue = undefined;
-      this._keepRemovedTests = value.keepRemovedTests;
       this._path = value.path;
       this._recurrenceRule = value.recurrenceRule;
       this._saveFailures = value.saveFailures;
@@ -5072,22 +5058,6 @@ export class SqlTestDeploymentRuleStaticConfigOutputReference extends cdktf.Comp
       this._timezone = value.timezone;
       if (value.tests !== undefined || this.__tests !== undefined) this._tests.internalValue = value.tests;
     }
-  }
-
-  // keep_removed_tests - computed: false, optional: true, required: false
-  private _keepRemovedTests?: boolean | cdktf.IResolvable; 
-  public get keepRemovedTests() {
-    return this.getBooleanAttribute('keep_removed_tests');
-  }
-  public set keepRemovedTests(value: boolean | cdktf.IResolvable) {
-    this._keepRemovedTests = value;
-  }
-  public resetKeepRemovedTests() {
-    this._keepRemovedTests = undefined;
-  }
-  // Temporarily expose input value. Use with caution.
-  public get keepRemovedTestsInput() {
-    return this._keepRemovedTests;
   }
 
   // path - computed: false, optional: false, required: true
@@ -5103,13 +5073,16 @@ export class SqlTestDeploymentRuleStaticConfigOutputReference extends cdktf.Comp
     return this._path;
   }
 
-  // recurrence_rule - computed: false, optional: false, required: true
+  // recurrence_rule - computed: false, optional: true, required: false
   private _recurrenceRule?: string; 
   public get recurrenceRule() {
     return this.getStringAttribute('recurrence_rule');
   }
   public set recurrenceRule(value: string) {
     this._recurrenceRule = value;
+  }
+  public resetRecurrenceRule() {
+    this._recurrenceRule = undefined;
   }
   // Temporarily expose input value. Use with caution.
   public get recurrenceRuleInput() {

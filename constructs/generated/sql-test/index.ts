@@ -26,7 +26,7 @@ export interface SqlTestConfig extends cdktf.TerraformMetaArguments {
   /**
   * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/dqform/dq/0.1.0/docs/resources/sql_test#recurrence_rule SqlTest#recurrence_rule}
   */
-  readonly recurrenceRule: string;
+  readonly recurrenceRule?: string;
   /**
   * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/dqform/dq/0.1.0/docs/resources/sql_test#save_failures SqlTest#save_failures}
   */
@@ -208,6 +208,163 @@ export class SqlTestAnnotationsList extends cdktf.ComplexList {
     return new SqlTestAnnotationsOutputReference(this.terraformResource, this.terraformAttribute, index, this.wrapsSet);
   }
 }
+export interface SqlTestPlatformAnalyticsSuite {
+  /**
+  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/dqform/dq/0.1.0/docs/resources/sql_test#instance SqlTest#instance}
+  */
+  readonly instance: string;
+  /**
+  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/dqform/dq/0.1.0/docs/resources/sql_test#tenant_id SqlTest#tenant_id}
+  */
+  readonly tenantId?: string;
+  /**
+  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/dqform/dq/0.1.0/docs/resources/sql_test#workspace_id SqlTest#workspace_id}
+  */
+  readonly workspaceId?: string;
+}
+
+export function sqlTestPlatformAnalyticsSuiteToTerraform(struct?: SqlTestPlatformAnalyticsSuite | cdktf.IResolvable): any {
+  if (!cdktf.canInspect(struct) || cdktf.Tokenization.isResolvable(struct)) { return struct; }
+  if (cdktf.isComplexElement(struct)) {
+    throw new Error("A complex element was used as configuration, this is not supported: https://cdk.tf/complex-object-as-configuration");
+  }
+  return {
+    instance: cdktf.stringToTerraform(struct!.instance),
+    tenant_id: cdktf.stringToTerraform(struct!.tenantId),
+    workspace_id: cdktf.stringToTerraform(struct!.workspaceId),
+  }
+}
+
+
+export function sqlTestPlatformAnalyticsSuiteToHclTerraform(struct?: SqlTestPlatformAnalyticsSuite | cdktf.IResolvable): any {
+  if (!cdktf.canInspect(struct) || cdktf.Tokenization.isResolvable(struct)) { return struct; }
+  if (cdktf.isComplexElement(struct)) {
+    throw new Error("A complex element was used as configuration, this is not supported: https://cdk.tf/complex-object-as-configuration");
+  }
+  const attrs = {
+    instance: {
+      value: cdktf.stringToHclTerraform(struct!.instance),
+      isBlock: false,
+      type: "simple",
+      storageClassType: "string",
+    },
+    tenant_id: {
+      value: cdktf.stringToHclTerraform(struct!.tenantId),
+      isBlock: false,
+      type: "simple",
+      storageClassType: "string",
+    },
+    workspace_id: {
+      value: cdktf.stringToHclTerraform(struct!.workspaceId),
+      isBlock: false,
+      type: "simple",
+      storageClassType: "string",
+    },
+  };
+
+  // remove undefined attributes
+  return Object.fromEntries(Object.entries(attrs).filter(([_, value]) => value !== undefined && value.value !== undefined));
+}
+
+export class SqlTestPlatformAnalyticsSuiteOutputReference extends cdktf.ComplexObject {
+  private isEmptyObject = false;
+  private resolvableValue?: cdktf.IResolvable;
+
+  /**
+  * @param terraformResource The parent resource
+  * @param terraformAttribute The attribute on the parent resource this class is referencing
+  */
+  public constructor(terraformResource: cdktf.IInterpolatingParent, terraformAttribute: string) {
+    super(terraformResource, terraformAttribute, false);
+  }
+
+  public get internalValue(): SqlTestPlatformAnalyticsSuite | cdktf.IResolvable | undefined {
+    if (this.resolvableValue) {
+      return this.resolvableValue;
+    }
+    let hasAnyValues = this.isEmptyObject;
+    const internalValueResult: any = {};
+    if (this._instance !== undefined) {
+      hasAnyValues = true;
+      internalValueResult.instance = this._instance;
+    }
+    if (this._tenantId !== undefined) {
+      hasAnyValues = true;
+      internalValueResult.tenantId = this._tenantId;
+    }
+    if (this._workspaceId !== undefined) {
+      hasAnyValues = true;
+      internalValueResult.workspaceId = this._workspaceId;
+    }
+    return hasAnyValues ? internalValueResult : undefined;
+  }
+
+  public set internalValue(value: SqlTestPlatformAnalyticsSuite | cdktf.IResolvable | undefined) {
+    if (value === undefined) {
+      this.isEmptyObject = false;
+      this.resolvableValue = undefined;
+      this._instance = undefined;
+      this._tenantId = undefined;
+      this._workspaceId = undefined;
+    }
+    else if (cdktf.Tokenization.isResolvable(value)) {
+      this.isEmptyObject = false;
+      this.resolvableValue = value;
+    }
+    else {
+      this.isEmptyObject = Object.keys(value).length === 0;
+      this.resolvableValue = undefined;
+      this._instance = value.instance;
+      this._tenantId = value.tenantId;
+      this._workspaceId = value.workspaceId;
+    }
+  }
+
+  // instance - computed: false, optional: false, required: true
+  private _instance?: string; 
+  public get instance() {
+    return this.getStringAttribute('instance');
+  }
+  public set instance(value: string) {
+    this._instance = value;
+  }
+  // Temporarily expose input value. Use with caution.
+  public get instanceInput() {
+    return this._instance;
+  }
+
+  // tenant_id - computed: false, optional: true, required: false
+  private _tenantId?: string; 
+  public get tenantId() {
+    return this.getStringAttribute('tenant_id');
+  }
+  public set tenantId(value: string) {
+    this._tenantId = value;
+  }
+  public resetTenantId() {
+    this._tenantId = undefined;
+  }
+  // Temporarily expose input value. Use with caution.
+  public get tenantIdInput() {
+    return this._tenantId;
+  }
+
+  // workspace_id - computed: false, optional: true, required: false
+  private _workspaceId?: string; 
+  public get workspaceId() {
+    return this.getStringAttribute('workspace_id');
+  }
+  public set workspaceId(value: string) {
+    this._workspaceId = value;
+  }
+  public resetWorkspaceId() {
+    this._workspaceId = undefined;
+  }
+  // Temporarily expose input value. Use with caution.
+  public get workspaceIdInput() {
+    return this._workspaceId;
+  }
+}
 export interface SqlTestPlatformColumnStore {
   /**
   * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/dqform/dq/0.1.0/docs/resources/sql_test#host SqlTest#host}
@@ -327,6 +484,221 @@ export class SqlTestPlatformColumnStoreOutputReference extends cdktf.ComplexObje
   // Temporarily expose input value. Use with caution.
   public get schemaInput() {
     return this._schema;
+  }
+}
+export interface SqlTestPlatformEmbeddedAnalytics {
+  /**
+  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/dqform/dq/0.1.0/docs/resources/sql_test#account SqlTest#account}
+  */
+  readonly account?: string;
+}
+
+export function sqlTestPlatformEmbeddedAnalyticsToTerraform(struct?: SqlTestPlatformEmbeddedAnalytics | cdktf.IResolvable): any {
+  if (!cdktf.canInspect(struct) || cdktf.Tokenization.isResolvable(struct)) { return struct; }
+  if (cdktf.isComplexElement(struct)) {
+    throw new Error("A complex element was used as configuration, this is not supported: https://cdk.tf/complex-object-as-configuration");
+  }
+  return {
+    account: cdktf.stringToTerraform(struct!.account),
+  }
+}
+
+
+export function sqlTestPlatformEmbeddedAnalyticsToHclTerraform(struct?: SqlTestPlatformEmbeddedAnalytics | cdktf.IResolvable): any {
+  if (!cdktf.canInspect(struct) || cdktf.Tokenization.isResolvable(struct)) { return struct; }
+  if (cdktf.isComplexElement(struct)) {
+    throw new Error("A complex element was used as configuration, this is not supported: https://cdk.tf/complex-object-as-configuration");
+  }
+  const attrs = {
+    account: {
+      value: cdktf.stringToHclTerraform(struct!.account),
+      isBlock: false,
+      type: "simple",
+      storageClassType: "string",
+    },
+  };
+
+  // remove undefined attributes
+  return Object.fromEntries(Object.entries(attrs).filter(([_, value]) => value !== undefined && value.value !== undefined));
+}
+
+export class SqlTestPlatformEmbeddedAnalyticsOutputReference extends cdktf.ComplexObject {
+  private isEmptyObject = false;
+  private resolvableValue?: cdktf.IResolvable;
+
+  /**
+  * @param terraformResource The parent resource
+  * @param terraformAttribute The attribute on the parent resource this class is referencing
+  */
+  public constructor(terraformResource: cdktf.IInterpolatingParent, terraformAttribute: string) {
+    super(terraformResource, terraformAttribute, false);
+  }
+
+  public get internalValue(): SqlTestPlatformEmbeddedAnalytics | cdktf.IResolvable | undefined {
+    if (this.resolvableValue) {
+      return this.resolvableValue;
+    }
+    let hasAnyValues = this.isEmptyObject;
+    const internalValueResult: any = {};
+    if (this._account !== undefined) {
+      hasAnyValues = true;
+      internalValueResult.account = this._account;
+    }
+    return hasAnyValues ? internalValueResult : undefined;
+  }
+
+  public set internalValue(value: SqlTestPlatformEmbeddedAnalytics | cdktf.IResolvable | undefined) {
+    if (value === undefined) {
+      this.isEmptyObject = false;
+      this.resolvableValue = undefined;
+      this._account = undefined;
+    }
+    else if (cdktf.Tokenization.isResolvable(value)) {
+      this.isEmptyObject = false;
+      this.resolvableValue = value;
+    }
+    else {
+      this.isEmptyObject = Object.keys(value).length === 0;
+      this.resolvableValue = undefined;
+      this._account = value.account;
+    }
+  }
+
+  // account - computed: false, optional: true, required: false
+  private _account?: string; 
+  public get account() {
+    return this.getStringAttribute('account');
+  }
+  public set account(value: string) {
+    this._account = value;
+  }
+  public resetAccount() {
+    this._account = undefined;
+  }
+  // Temporarily expose input value. Use with caution.
+  public get accountInput() {
+    return this._account;
+  }
+}
+export interface SqlTestPlatformEnterpriseRelational {
+  /**
+  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/dqform/dq/0.1.0/docs/resources/sql_test#database SqlTest#database}
+  */
+  readonly database: string;
+  /**
+  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/dqform/dq/0.1.0/docs/resources/sql_test#host SqlTest#host}
+  */
+  readonly host: string;
+}
+
+export function sqlTestPlatformEnterpriseRelationalToTerraform(struct?: SqlTestPlatformEnterpriseRelational | cdktf.IResolvable): any {
+  if (!cdktf.canInspect(struct) || cdktf.Tokenization.isResolvable(struct)) { return struct; }
+  if (cdktf.isComplexElement(struct)) {
+    throw new Error("A complex element was used as configuration, this is not supported: https://cdk.tf/complex-object-as-configuration");
+  }
+  return {
+    database: cdktf.stringToTerraform(struct!.database),
+    host: cdktf.stringToTerraform(struct!.host),
+  }
+}
+
+
+export function sqlTestPlatformEnterpriseRelationalToHclTerraform(struct?: SqlTestPlatformEnterpriseRelational | cdktf.IResolvable): any {
+  if (!cdktf.canInspect(struct) || cdktf.Tokenization.isResolvable(struct)) { return struct; }
+  if (cdktf.isComplexElement(struct)) {
+    throw new Error("A complex element was used as configuration, this is not supported: https://cdk.tf/complex-object-as-configuration");
+  }
+  const attrs = {
+    database: {
+      value: cdktf.stringToHclTerraform(struct!.database),
+      isBlock: false,
+      type: "simple",
+      storageClassType: "string",
+    },
+    host: {
+      value: cdktf.stringToHclTerraform(struct!.host),
+      isBlock: false,
+      type: "simple",
+      storageClassType: "string",
+    },
+  };
+
+  // remove undefined attributes
+  return Object.fromEntries(Object.entries(attrs).filter(([_, value]) => value !== undefined && value.value !== undefined));
+}
+
+export class SqlTestPlatformEnterpriseRelationalOutputReference extends cdktf.ComplexObject {
+  private isEmptyObject = false;
+  private resolvableValue?: cdktf.IResolvable;
+
+  /**
+  * @param terraformResource The parent resource
+  * @param terraformAttribute The attribute on the parent resource this class is referencing
+  */
+  public constructor(terraformResource: cdktf.IInterpolatingParent, terraformAttribute: string) {
+    super(terraformResource, terraformAttribute, false);
+  }
+
+  public get internalValue(): SqlTestPlatformEnterpriseRelational | cdktf.IResolvable | undefined {
+    if (this.resolvableValue) {
+      return this.resolvableValue;
+    }
+    let hasAnyValues = this.isEmptyObject;
+    const internalValueResult: any = {};
+    if (this._database !== undefined) {
+      hasAnyValues = true;
+      internalValueResult.database = this._database;
+    }
+    if (this._host !== undefined) {
+      hasAnyValues = true;
+      internalValueResult.host = this._host;
+    }
+    return hasAnyValues ? internalValueResult : undefined;
+  }
+
+  public set internalValue(value: SqlTestPlatformEnterpriseRelational | cdktf.IResolvable | undefined) {
+    if (value === undefined) {
+      this.isEmptyObject = false;
+      this.resolvableValue = undefined;
+      this._database = undefined;
+      this._host = undefined;
+    }
+    else if (cdktf.Tokenization.isResolvable(value)) {
+      this.isEmptyObject = false;
+      this.resolvableValue = value;
+    }
+    else {
+      this.isEmptyObject = Object.keys(value).length === 0;
+      this.resolvableValue = undefined;
+      this._database = value.database;
+      this._host = value.host;
+    }
+  }
+
+  // database - computed: false, optional: false, required: true
+  private _database?: string; 
+  public get database() {
+    return this.getStringAttribute('database');
+  }
+  public set database(value: string) {
+    this._database = value;
+  }
+  // Temporarily expose input value. Use with caution.
+  public get databaseInput() {
+    return this._database;
+  }
+
+  // host - computed: false, optional: false, required: true
+  private _host?: string; 
+  public get host() {
+    return this.getStringAttribute('host');
+  }
+  public set host(value: string) {
+    this._host = value;
+  }
+  // Temporarily expose input value. Use with caution.
+  public get hostInput() {
+    return this._host;
   }
 }
 export interface SqlTestPlatformLakehouse {
@@ -515,7 +887,7 @@ export interface SqlTestPlatformQueryEngine {
   /**
   * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/dqform/dq/0.1.0/docs/resources/sql_test#coordinator SqlTest#coordinator}
   */
-  readonly coordinator: string;
+  readonly coordinator?: string;
 }
 
 export function sqlTestPlatformQueryEngineToTerraform(struct?: SqlTestPlatformQueryEngine | cdktf.IResolvable): any {
@@ -589,13 +961,16 @@ export class SqlTestPlatformQueryEngineOutputReference extends cdktf.ComplexObje
     }
   }
 
-  // coordinator - computed: false, optional: false, required: true
+  // coordinator - computed: false, optional: true, required: false
   private _coordinator?: string; 
   public get coordinator() {
     return this.getStringAttribute('coordinator');
   }
   public set coordinator(value: string) {
     this._coordinator = value;
+  }
+  public resetCoordinator() {
+    this._coordinator = undefined;
   }
   // Temporarily expose input value. Use with caution.
   public get coordinatorInput() {
@@ -721,6 +1096,248 @@ export class SqlTestPlatformRelationalOutputReference extends cdktf.ComplexObjec
   // Temporarily expose input value. Use with caution.
   public get hostInput() {
     return this._host;
+  }
+}
+export interface SqlTestPlatformServerlessQuery {
+  /**
+  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/dqform/dq/0.1.0/docs/resources/sql_test#catalog SqlTest#catalog}
+  */
+  readonly catalog: string;
+  /**
+  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/dqform/dq/0.1.0/docs/resources/sql_test#instance SqlTest#instance}
+  */
+  readonly instance: string;
+}
+
+export function sqlTestPlatformServerlessQueryToTerraform(struct?: SqlTestPlatformServerlessQuery | cdktf.IResolvable): any {
+  if (!cdktf.canInspect(struct) || cdktf.Tokenization.isResolvable(struct)) { return struct; }
+  if (cdktf.isComplexElement(struct)) {
+    throw new Error("A complex element was used as configuration, this is not supported: https://cdk.tf/complex-object-as-configuration");
+  }
+  return {
+    catalog: cdktf.stringToTerraform(struct!.catalog),
+    instance: cdktf.stringToTerraform(struct!.instance),
+  }
+}
+
+
+export function sqlTestPlatformServerlessQueryToHclTerraform(struct?: SqlTestPlatformServerlessQuery | cdktf.IResolvable): any {
+  if (!cdktf.canInspect(struct) || cdktf.Tokenization.isResolvable(struct)) { return struct; }
+  if (cdktf.isComplexElement(struct)) {
+    throw new Error("A complex element was used as configuration, this is not supported: https://cdk.tf/complex-object-as-configuration");
+  }
+  const attrs = {
+    catalog: {
+      value: cdktf.stringToHclTerraform(struct!.catalog),
+      isBlock: false,
+      type: "simple",
+      storageClassType: "string",
+    },
+    instance: {
+      value: cdktf.stringToHclTerraform(struct!.instance),
+      isBlock: false,
+      type: "simple",
+      storageClassType: "string",
+    },
+  };
+
+  // remove undefined attributes
+  return Object.fromEntries(Object.entries(attrs).filter(([_, value]) => value !== undefined && value.value !== undefined));
+}
+
+export class SqlTestPlatformServerlessQueryOutputReference extends cdktf.ComplexObject {
+  private isEmptyObject = false;
+  private resolvableValue?: cdktf.IResolvable;
+
+  /**
+  * @param terraformResource The parent resource
+  * @param terraformAttribute The attribute on the parent resource this class is referencing
+  */
+  public constructor(terraformResource: cdktf.IInterpolatingParent, terraformAttribute: string) {
+    super(terraformResource, terraformAttribute, false);
+  }
+
+  public get internalValue(): SqlTestPlatformServerlessQuery | cdktf.IResolvable | undefined {
+    if (this.resolvableValue) {
+      return this.resolvableValue;
+    }
+    let hasAnyValues = this.isEmptyObject;
+    const internalValueResult: any = {};
+    if (this._catalog !== undefined) {
+      hasAnyValues = true;
+      internalValueResult.catalog = this._catalog;
+    }
+    if (this._instance !== undefined) {
+      hasAnyValues = true;
+      internalValueResult.instance = this._instance;
+    }
+    return hasAnyValues ? internalValueResult : undefined;
+  }
+
+  public set internalValue(value: SqlTestPlatformServerlessQuery | cdktf.IResolvable | undefined) {
+    if (value === undefined) {
+      this.isEmptyObject = false;
+      this.resolvableValue = undefined;
+      this._catalog = undefined;
+      this._instance = undefined;
+    }
+    else if (cdktf.Tokenization.isResolvable(value)) {
+      this.isEmptyObject = false;
+      this.resolvableValue = value;
+    }
+    else {
+      this.isEmptyObject = Object.keys(value).length === 0;
+      this.resolvableValue = undefined;
+      this._catalog = value.catalog;
+      this._instance = value.instance;
+    }
+  }
+
+  // catalog - computed: false, optional: false, required: true
+  private _catalog?: string; 
+  public get catalog() {
+    return this.getStringAttribute('catalog');
+  }
+  public set catalog(value: string) {
+    this._catalog = value;
+  }
+  // Temporarily expose input value. Use with caution.
+  public get catalogInput() {
+    return this._catalog;
+  }
+
+  // instance - computed: false, optional: false, required: true
+  private _instance?: string; 
+  public get instance() {
+    return this.getStringAttribute('instance');
+  }
+  public set instance(value: string) {
+    this._instance = value;
+  }
+  // Temporarily expose input value. Use with caution.
+  public get instanceInput() {
+    return this._instance;
+  }
+}
+export interface SqlTestPlatformServiceRelational {
+  /**
+  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/dqform/dq/0.1.0/docs/resources/sql_test#host SqlTest#host}
+  */
+  readonly host: string;
+  /**
+  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/dqform/dq/0.1.0/docs/resources/sql_test#service_name SqlTest#service_name}
+  */
+  readonly serviceName: string;
+}
+
+export function sqlTestPlatformServiceRelationalToTerraform(struct?: SqlTestPlatformServiceRelational | cdktf.IResolvable): any {
+  if (!cdktf.canInspect(struct) || cdktf.Tokenization.isResolvable(struct)) { return struct; }
+  if (cdktf.isComplexElement(struct)) {
+    throw new Error("A complex element was used as configuration, this is not supported: https://cdk.tf/complex-object-as-configuration");
+  }
+  return {
+    host: cdktf.stringToTerraform(struct!.host),
+    service_name: cdktf.stringToTerraform(struct!.serviceName),
+  }
+}
+
+
+export function sqlTestPlatformServiceRelationalToHclTerraform(struct?: SqlTestPlatformServiceRelational | cdktf.IResolvable): any {
+  if (!cdktf.canInspect(struct) || cdktf.Tokenization.isResolvable(struct)) { return struct; }
+  if (cdktf.isComplexElement(struct)) {
+    throw new Error("A complex element was used as configuration, this is not supported: https://cdk.tf/complex-object-as-configuration");
+  }
+  const attrs = {
+    host: {
+      value: cdktf.stringToHclTerraform(struct!.host),
+      isBlock: false,
+      type: "simple",
+      storageClassType: "string",
+    },
+    service_name: {
+      value: cdktf.stringToHclTerraform(struct!.serviceName),
+      isBlock: false,
+      type: "simple",
+      storageClassType: "string",
+    },
+  };
+
+  // remove undefined attributes
+  return Object.fromEntries(Object.entries(attrs).filter(([_, value]) => value !== undefined && value.value !== undefined));
+}
+
+export class SqlTestPlatformServiceRelationalOutputReference extends cdktf.ComplexObject {
+  private isEmptyObject = false;
+  private resolvableValue?: cdktf.IResolvable;
+
+  /**
+  * @param terraformResource The parent resource
+  * @param terraformAttribute The attribute on the parent resource this class is referencing
+  */
+  public constructor(terraformResource: cdktf.IInterpolatingParent, terraformAttribute: string) {
+    super(terraformResource, terraformAttribute, false);
+  }
+
+  public get internalValue(): SqlTestPlatformServiceRelational | cdktf.IResolvable | undefined {
+    if (this.resolvableValue) {
+      return this.resolvableValue;
+    }
+    let hasAnyValues = this.isEmptyObject;
+    const internalValueResult: any = {};
+    if (this._host !== undefined) {
+      hasAnyValues = true;
+      internalValueResult.host = this._host;
+    }
+    if (this._serviceName !== undefined) {
+      hasAnyValues = true;
+      internalValueResult.serviceName = this._serviceName;
+    }
+    return hasAnyValues ? internalValueResult : undefined;
+  }
+
+  public set internalValue(value: SqlTestPlatformServiceRelational | cdktf.IResolvable | undefined) {
+    if (value === undefined) {
+      this.isEmptyObject = false;
+      this.resolvableValue = undefined;
+      this._host = undefined;
+      this._serviceName = undefined;
+    }
+    else if (cdktf.Tokenization.isResolvable(value)) {
+      this.isEmptyObject = false;
+      this.resolvableValue = value;
+    }
+    else {
+      this.isEmptyObject = Object.keys(value).length === 0;
+      this.resolvableValue = undefined;
+      this._host = value.host;
+      this._serviceName = value.serviceName;
+    }
+  }
+
+  // host - computed: false, optional: false, required: true
+  private _host?: string; 
+  public get host() {
+    return this.getStringAttribute('host');
+  }
+  public set host(value: string) {
+    this._host = value;
+  }
+  // Temporarily expose input value. Use with caution.
+  public get hostInput() {
+    return this._host;
+  }
+
+  // service_name - computed: false, optional: false, required: true
+  private _serviceName?: string; 
+  public get serviceName() {
+    return this.getStringAttribute('service_name');
+  }
+  public set serviceName(value: string) {
+    this._serviceName = value;
+  }
+  // Temporarily expose input value. Use with caution.
+  public get serviceNameInput() {
+    return this._serviceName;
   }
 }
 export interface SqlTestPlatformSqlModel {
@@ -1363,11 +1980,29 @@ export interface SqlTestPlatform {
   */
   readonly integrationId?: string;
   /**
+  * analytics_suite block
+  *
+  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/dqform/dq/0.1.0/docs/resources/sql_test#analytics_suite SqlTest#analytics_suite}
+  */
+  readonly analyticsSuite?: SqlTestPlatformAnalyticsSuite;
+  /**
   * column_store block
   *
   * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/dqform/dq/0.1.0/docs/resources/sql_test#column_store SqlTest#column_store}
   */
   readonly columnStore: SqlTestPlatformColumnStore;
+  /**
+  * embedded_analytics block
+  *
+  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/dqform/dq/0.1.0/docs/resources/sql_test#embedded_analytics SqlTest#embedded_analytics}
+  */
+  readonly embeddedAnalytics?: SqlTestPlatformEmbeddedAnalytics;
+  /**
+  * enterprise_relational block
+  *
+  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/dqform/dq/0.1.0/docs/resources/sql_test#enterprise_relational SqlTest#enterprise_relational}
+  */
+  readonly enterpriseRelational: SqlTestPlatformEnterpriseRelational;
   /**
   * lakehouse block
   *
@@ -1385,13 +2020,25 @@ export interface SqlTestPlatform {
   *
   * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/dqform/dq/0.1.0/docs/resources/sql_test#query_engine SqlTest#query_engine}
   */
-  readonly queryEngine: SqlTestPlatformQueryEngine;
+  readonly queryEngine?: SqlTestPlatformQueryEngine;
   /**
   * relational block
   *
   * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/dqform/dq/0.1.0/docs/resources/sql_test#relational SqlTest#relational}
   */
   readonly relational: SqlTestPlatformRelational;
+  /**
+  * serverless_query block
+  *
+  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/dqform/dq/0.1.0/docs/resources/sql_test#serverless_query SqlTest#serverless_query}
+  */
+  readonly serverlessQuery: SqlTestPlatformServerlessQuery;
+  /**
+  * service_relational block
+  *
+  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/dqform/dq/0.1.0/docs/resources/sql_test#service_relational SqlTest#service_relational}
+  */
+  readonly serviceRelational: SqlTestPlatformServiceRelational;
   /**
   * sql_model block
   *
@@ -1437,11 +2084,16 @@ export function sqlTestPlatformToTerraform(struct?: SqlTestPlatform | cdktf.IRes
   }
   return {
     integration_id: cdktf.stringToTerraform(struct!.integrationId),
+    analytics_suite: sqlTestPlatformAnalyticsSuiteToTerraform(struct!.analyticsSuite),
     column_store: sqlTestPlatformColumnStoreToTerraform(struct!.columnStore),
+    embedded_analytics: sqlTestPlatformEmbeddedAnalyticsToTerraform(struct!.embeddedAnalytics),
+    enterprise_relational: sqlTestPlatformEnterpriseRelationalToTerraform(struct!.enterpriseRelational),
     lakehouse: sqlTestPlatformLakehouseToTerraform(struct!.lakehouse),
     mysql_like: sqlTestPlatformMysqlLikeToTerraform(struct!.mysqlLike),
     query_engine: sqlTestPlatformQueryEngineToTerraform(struct!.queryEngine),
     relational: sqlTestPlatformRelationalToTerraform(struct!.relational),
+    serverless_query: sqlTestPlatformServerlessQueryToTerraform(struct!.serverlessQuery),
+    service_relational: sqlTestPlatformServiceRelationalToTerraform(struct!.serviceRelational),
     sql_model: sqlTestPlatformSqlModelToTerraform(struct!.sqlModel),
     transform_cloud: sqlTestPlatformTransformCloudToTerraform(struct!.transformCloud),
     unknown: sqlTestPlatformUnknownToTerraform(struct!.unknown),
@@ -1464,11 +2116,29 @@ export function sqlTestPlatformToHclTerraform(struct?: SqlTestPlatform | cdktf.I
       type: "simple",
       storageClassType: "string",
     },
+    analytics_suite: {
+      value: sqlTestPlatformAnalyticsSuiteToHclTerraform(struct!.analyticsSuite),
+      isBlock: true,
+      type: "struct",
+      storageClassType: "SqlTestPlatformAnalyticsSuite",
+    },
     column_store: {
       value: sqlTestPlatformColumnStoreToHclTerraform(struct!.columnStore),
       isBlock: true,
       type: "struct",
       storageClassType: "SqlTestPlatformColumnStore",
+    },
+    embedded_analytics: {
+      value: sqlTestPlatformEmbeddedAnalyticsToHclTerraform(struct!.embeddedAnalytics),
+      isBlock: true,
+      type: "struct",
+      storageClassType: "SqlTestPlatformEmbeddedAnalytics",
+    },
+    enterprise_relational: {
+      value: sqlTestPlatformEnterpriseRelationalToHclTerraform(struct!.enterpriseRelational),
+      isBlock: true,
+      type: "struct",
+      storageClassType: "SqlTestPlatformEnterpriseRelational",
     },
     lakehouse: {
       value: sqlTestPlatformLakehouseToHclTerraform(struct!.lakehouse),
@@ -1493,6 +2163,18 @@ export function sqlTestPlatformToHclTerraform(struct?: SqlTestPlatform | cdktf.I
       isBlock: true,
       type: "struct",
       storageClassType: "SqlTestPlatformRelational",
+    },
+    serverless_query: {
+      value: sqlTestPlatformServerlessQueryToHclTerraform(struct!.serverlessQuery),
+      isBlock: true,
+      type: "struct",
+      storageClassType: "SqlTestPlatformServerlessQuery",
+    },
+    service_relational: {
+      value: sqlTestPlatformServiceRelationalToHclTerraform(struct!.serviceRelational),
+      isBlock: true,
+      type: "struct",
+      storageClassType: "SqlTestPlatformServiceRelational",
     },
     sql_model: {
       value: sqlTestPlatformSqlModelToHclTerraform(struct!.sqlModel),
@@ -1558,9 +2240,21 @@ export class SqlTestPlatformOutputReference extends cdktf.ComplexObject {
       hasAnyValues = true;
       internalValueResult.integrationId = this._integrationId;
     }
+    if (this.__analyticsSuite?.internalValue !== undefined) {
+      hasAnyValues = true;
+      internalValueResult.analyticsSuite = this.__analyticsSuite?.internalValue;
+    }
     if (this.__columnStore?.internalValue !== undefined) {
       hasAnyValues = true;
       internalValueResult.columnStore = this.__columnStore?.internalValue;
+    }
+    if (this.__embeddedAnalytics?.internalValue !== undefined) {
+      hasAnyValues = true;
+      internalValueResult.embeddedAnalytics = this.__embeddedAnalytics?.internalValue;
+    }
+    if (this.__enterpriseRelational?.internalValue !== undefined) {
+      hasAnyValues = true;
+      internalValueResult.enterpriseRelational = this.__enterpriseRelational?.internalValue;
     }
     if (this.__lakehouse?.internalValue !== undefined) {
       hasAnyValues = true;
@@ -1577,6 +2271,14 @@ export class SqlTestPlatformOutputReference extends cdktf.ComplexObject {
     if (this.__relational?.internalValue !== undefined) {
       hasAnyValues = true;
       internalValueResult.relational = this.__relational?.internalValue;
+    }
+    if (this.__serverlessQuery?.internalValue !== undefined) {
+      hasAnyValues = true;
+      internalValueResult.serverlessQuery = this.__serverlessQuery?.internalValue;
+    }
+    if (this.__serviceRelational?.internalValue !== undefined) {
+      hasAnyValues = true;
+      internalValueResult.serviceRelational = this.__serviceRelational?.internalValue;
     }
     if (this.__sqlModel?.internalValue !== undefined) {
       hasAnyValues = true;
@@ -1610,11 +2312,16 @@ export class SqlTestPlatformOutputReference extends cdktf.ComplexObject {
       this.isEmptyObject = false;
       this.resolvableValue = undefined;
       this._integrationId = undefined;
+      if (this.__analyticsSuite !== undefined) this.__analyticsSuite.internalValue = undefined;
       if (this.__columnStore !== undefined) this.__columnStore.internalValue = undefined;
+      if (this.__embeddedAnalytics !== undefined) this.__embeddedAnalytics.internalValue = undefined;
+      if (this.__enterpriseRelational !== undefined) this.__enterpriseRelational.internalValue = undefined;
       if (this.__lakehouse !== undefined) this.__lakehouse.internalValue = undefined;
       if (this.__mysqlLike !== undefined) this.__mysqlLike.internalValue = undefined;
       if (this.__queryEngine !== undefined) this.__queryEngine.internalValue = undefined;
       if (this.__relational !== undefined) this.__relational.internalValue = undefined;
+      if (this.__serverlessQuery !== undefined) this.__serverlessQuery.internalValue = undefined;
+      if (this.__serviceRelational !== undefined) this.__serviceRelational.internalValue = undefined;
       if (this.__sqlModel !== undefined) this.__sqlModel.internalValue = undefined;
       if (this.__transformCloud !== undefined) this.__transformCloud.internalValue = undefined;
       if (this.__unknown !== undefined) this.__unknown.internalValue = undefined;
@@ -1630,11 +2337,16 @@ export class SqlTestPlatformOutputReference extends cdktf.ComplexObject {
       this.isEmptyObject = Object.keys(value).length === 0;
       this.resolvableValue = undefined;
       this._integrationId = value.integrationId;
+      if (value.analyticsSuite !== undefined || this.__analyticsSuite !== undefined) this._analyticsSuite.internalValue = value.analyticsSuite;
       if (value.columnStore !== undefined || this.__columnStore !== undefined) this._columnStore.internalValue = value.columnStore;
+      if (value.embeddedAnalytics !== undefined || this.__embeddedAnalytics !== undefined) this._embeddedAnalytics.internalValue = value.embeddedAnalytics;
+      if (value.enterpriseRelational !== undefined || this.__enterpriseRelational !== undefined) this._enterpriseRelational.internalValue = value.enterpriseRelational;
       if (value.lakehouse !== undefined || this.__lakehouse !== undefined) this._lakehouse.internalValue = value.lakehouse;
       if (value.mysqlLike !== undefined || this.__mysqlLike !== undefined) this._mysqlLike.internalValue = value.mysqlLike;
       if (value.queryEngine !== undefined || this.__queryEngine !== undefined) this._queryEngine.internalValue = value.queryEngine;
       if (value.relational !== undefined || this.__relational !== undefined) this._relational.internalValue = value.relational;
+      if (value.serverlessQuery !== undefined || this.__serverlessQuery !== undefined) this._serverlessQuery.internalValue = value.serverlessQuery;
+      if (value.serviceRelational !== undefined || this.__serviceRelational !== undefined) this._serviceRelational.internalValue = value.serviceRelational;
       if (value.sqlModel !== undefined || this.__sqlModel !== undefined) this._sqlModel.internalValue = value.sqlModel;
       if (value.transformCloud !== undefined || this.__transformCloud !== undefined) this._transformCloud.internalValue = value.transformCloud;
       if (value.unknown !== undefined || this.__unknown !== undefined) this._unknown.internalValue = value.unknown;
@@ -1660,6 +2372,25 @@ export class SqlTestPlatformOutputReference extends cdktf.ComplexObject {
     return this._integrationId;
   }
 
+  // analytics_suite - computed: false, optional: true, required: false
+  private __analyticsSuite?: SqlTestPlatformAnalyticsSuiteOutputReference;
+  private get _analyticsSuite(): SqlTestPlatformAnalyticsSuiteOutputReference {
+    return this.__analyticsSuite ??= new SqlTestPlatformAnalyticsSuiteOutputReference(this, "analytics_suite");
+  }
+  public get analyticsSuite() {
+    return this._analyticsSuite;
+  }
+  public putAnalyticsSuite(value: SqlTestPlatformAnalyticsSuite) {
+    if (value !== undefined || this.__analyticsSuite !== undefined) this._analyticsSuite.internalValue = value;
+  }
+  public resetAnalyticsSuite() {
+    if (this.__analyticsSuite !== undefined) this.__analyticsSuite.internalValue = undefined;
+  }
+  // Temporarily expose input value. Use with caution.
+  public get analyticsSuiteInput() {
+    return this.__analyticsSuite?.internalValue;
+  }
+
   // column_store - computed: false, optional: false, required: true
   private __columnStore?: SqlTestPlatformColumnStoreOutputReference;
   private get _columnStore(): SqlTestPlatformColumnStoreOutputReference {
@@ -1674,6 +2405,41 @@ export class SqlTestPlatformOutputReference extends cdktf.ComplexObject {
   // Temporarily expose input value. Use with caution.
   public get columnStoreInput() {
     return this.__columnStore?.internalValue;
+  }
+
+  // embedded_analytics - computed: false, optional: true, required: false
+  private __embeddedAnalytics?: SqlTestPlatformEmbeddedAnalyticsOutputReference;
+  private get _embeddedAnalytics(): SqlTestPlatformEmbeddedAnalyticsOutputReference {
+    return this.__embeddedAnalytics ??= new SqlTestPlatformEmbeddedAnalyticsOutputReference(this, "embedded_analytics");
+  }
+  public get embeddedAnalytics() {
+    return this._embeddedAnalytics;
+  }
+  public putEmbeddedAnalytics(value: SqlTestPlatformEmbeddedAnalytics) {
+    if (value !== undefined || this.__embeddedAnalytics !== undefined) this._embeddedAnalytics.internalValue = value;
+  }
+  public resetEmbeddedAnalytics() {
+    if (this.__embeddedAnalytics !== undefined) this.__embeddedAnalytics.internalValue = undefined;
+  }
+  // Temporarily expose input value. Use with caution.
+  public get embeddedAnalyticsInput() {
+    return this.__embeddedAnalytics?.internalValue;
+  }
+
+  // enterprise_relational - computed: false, optional: false, required: true
+  private __enterpriseRelational?: SqlTestPlatformEnterpriseRelationalOutputReference;
+  private get _enterpriseRelational(): SqlTestPlatformEnterpriseRelationalOutputReference {
+    return this.__enterpriseRelational ??= new SqlTestPlatformEnterpriseRelationalOutputReference(this, "enterprise_relational");
+  }
+  public get enterpriseRelational() {
+    return this._enterpriseRelational;
+  }
+  public putEnterpriseRelational(value: SqlTestPlatformEnterpriseRelational) {
+    if (value !== undefined || this.__enterpriseRelational !== undefined) this._enterpriseRelational.internalValue = value;
+  }
+  // Temporarily expose input value. Use with caution.
+  public get enterpriseRelationalInput() {
+    return this.__enterpriseRelational?.internalValue;
   }
 
   // lakehouse - computed: false, optional: false, required: true
@@ -1708,7 +2474,7 @@ export class SqlTestPlatformOutputReference extends cdktf.ComplexObject {
     return this.__mysqlLike?.internalValue;
   }
 
-  // query_engine - computed: false, optional: false, required: true
+  // query_engine - computed: false, optional: true, required: false
   private __queryEngine?: SqlTestPlatformQueryEngineOutputReference;
   private get _queryEngine(): SqlTestPlatformQueryEngineOutputReference {
     return this.__queryEngine ??= new SqlTestPlatformQueryEngineOutputReference(this, "query_engine");
@@ -1718,6 +2484,9 @@ export class SqlTestPlatformOutputReference extends cdktf.ComplexObject {
   }
   public putQueryEngine(value: SqlTestPlatformQueryEngine) {
     if (value !== undefined || this.__queryEngine !== undefined) this._queryEngine.internalValue = value;
+  }
+  public resetQueryEngine() {
+    if (this.__queryEngine !== undefined) this.__queryEngine.internalValue = undefined;
   }
   // Temporarily expose input value. Use with caution.
   public get queryEngineInput() {
@@ -1738,6 +2507,38 @@ export class SqlTestPlatformOutputReference extends cdktf.ComplexObject {
   // Temporarily expose input value. Use with caution.
   public get relationalInput() {
     return this.__relational?.internalValue;
+  }
+
+  // serverless_query - computed: false, optional: false, required: true
+  private __serverlessQuery?: SqlTestPlatformServerlessQueryOutputReference;
+  private get _serverlessQuery(): SqlTestPlatformServerlessQueryOutputReference {
+    return this.__serverlessQuery ??= new SqlTestPlatformServerlessQueryOutputReference(this, "serverless_query");
+  }
+  public get serverlessQuery() {
+    return this._serverlessQuery;
+  }
+  public putServerlessQuery(value: SqlTestPlatformServerlessQuery) {
+    if (value !== undefined || this.__serverlessQuery !== undefined) this._serverlessQuery.internalValue = value;
+  }
+  // Temporarily expose input value. Use with caution.
+  public get serverlessQueryInput() {
+    return this.__serverlessQuery?.internalValue;
+  }
+
+  // service_relational - computed: false, optional: false, required: true
+  private __serviceRelational?: SqlTestPlatformServiceRelationalOutputReference;
+  private get _serviceRelational(): SqlTestPlatformServiceRelationalOutputReference {
+    return this.__serviceRelational ??= new SqlTestPlatformServiceRelationalOutputReference(this, "service_relational");
+  }
+  public get serviceRelational() {
+    return this._serviceRelational;
+  }
+  public putServiceRelational(value: SqlTestPlatformServiceRelational) {
+    if (value !== undefined || this.__serviceRelational !== undefined) this._serviceRelational.internalValue = value;
+  }
+  // Temporarily expose input value. Use with caution.
+  public get serviceRelationalInput() {
+    return this.__serviceRelational?.internalValue;
   }
 
   // sql_model - computed: false, optional: false, required: true
@@ -4050,13 +4851,16 @@ export class SqlTest extends cdktf.TerraformResource {
     return this._name;
   }
 
-  // recurrence_rule - computed: false, optional: false, required: true
+  // recurrence_rule - computed: false, optional: true, required: false
   private _recurrenceRule?: string; 
   public get recurrenceRule() {
     return this.getStringAttribute('recurrence_rule');
   }
   public set recurrenceRule(value: string) {
     this._recurrenceRule = value;
+  }
+  public resetRecurrenceRule() {
+    this._recurrenceRule = undefined;
   }
   // Temporarily expose input value. Use with caution.
   public get recurrenceRuleInput() {

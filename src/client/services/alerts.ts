@@ -1,11 +1,12 @@
 /** Alerts v2 (`alerts.services.v2.AlertsService`). Routes: ROUTES.md. */
 import { z } from 'zod';
 import {
+  type TestAlertDispatch,
   Alert,
   AlertIdentifier,
   AlertResponse,
   AlertTarget,
-  AlertTemplate,
+  type AlertTemplate,
   AlertWrite,
   BatchGetAlertsRequest,
   BatchGetAlertsResponse,
@@ -32,15 +33,18 @@ const BASE = '/api/alerts/v2';
 
 /** Alerts v2: every write takes an optional etag guard (stale: ConflictError). */
 export class AlertsService extends Service {
-  /** Create POST `/api/alerts/v2`. Not retried (use {@link upsert} for idempotent writes). */
+  /** Create POST `/api/alerts/v2` (flat body: the alert's fields). Not retried (use {@link upsert} for idempotent writes). */
   async create(alert: z.input<typeof AlertWrite>): Promise<Alert> {
-    const r = await this.http.call({ method: 'POST', path: BASE, body: { alert }, requestSchema: CreateAlertRequest, responseSchema: AlertResponse, idempotent: false });
+    const r = await this.http.call({ method: 'POST', path: BASE, body: alert, requestSchema: CreateAlertRequest, responseSchema: AlertResponse, idempotent: false });
     return r.alert;
   }
 
-  /** Upsert PUT `/api/alerts/v2`: creates when no alert holds the fqn, otherwise replaces. */
+  /**
+   * Upsert PUT `/api/alerts/v2` (flat body: the alert's fields plus `etag`): creates when no
+   * alert holds the fqn, otherwise replaces. `isDisabled` is not a write field: see {@link toggleEnabled}.
+   */
   async upsert(alert: z.input<typeof AlertWrite>, etag?: string): Promise<Alert> {
-    const r = await this.http.call({ method: 'PUT', path: BASE, body: { alert, etag }, requestSchema: UpsertAlertRequest, responseSchema: AlertResponse, idempotent: true });
+    const r = await this.http.call({ method: 'PUT', path: BASE, body: { ...alert, etag }, requestSchema: UpsertAlertRequest, responseSchema: AlertResponse, idempotent: true });
     return r.alert;
   }
 
@@ -73,10 +77,9 @@ export class AlertsService extends Service {
     return r.alert;
   }
 
-  /** ToggleEnabled POST `/api/alerts/v2/toggle` (`isEnabled` is the inverse of `isDisabled`). */
-  async toggleEnabled(identifier: AlertIdentifier, isEnabled: boolean, etag?: string): Promise<Alert> {
-    const r = await this.http.call({ method: 'POST', path: `${BASE}/toggle`, body: { identifier, isEnabled, etag }, requestSchema: ToggleAlertEnabledRequest, responseSchema: AlertResponse, idempotent: true });
-    return r.alert;
+  /** ToggleEnabled POST `/api/alerts/v2/toggle` (`isEnabled` is the inverse of `isDisabled`); answers `{}`. */
+  async toggleEnabled(identifier: AlertIdentifier, isEnabled: boolean, etag?: string): Promise<void> {
+    await this.http.call({ method: 'POST', path: `${BASE}/toggle`, body: { identifier, isEnabled, etag }, requestSchema: ToggleAlertEnabledRequest, responseSchema: Empty, idempotent: true });
   }
 
   /** ToggleIncidentOwnerAlert POST `/api/alerts/v2/incident-owner` (the workspace's one incident-owner alert). */
@@ -85,13 +88,16 @@ export class AlertsService extends Service {
     return r.isEnabled;
   }
 
-  /** SendTestAlert POST `/api/alerts/v2/test`: sends a message, so never retried. */
-  async sendTestAlert(targets: z.input<typeof AlertTarget>[]): Promise<string[]> {
-    const r = await this.http.call({ method: 'POST', path: `${BASE}/test`, body: { targets }, requestSchema: SendTestAlertRequest, responseSchema: SendTestAlertResponse, idempotent: false });
-    return r.deliveryIds;
+  /**
+   * SendTestAlert POST `/api/alerts/v2/test` `{ name?, kind?, targets }`: sends a message, so
+   * never retried. Answers one dispatch per target (`dispatched`, `error`).
+   */
+  async sendTestAlert(targets: z.input<typeof AlertTarget>[], opts: { name?: string; kind?: z.input<typeof SendTestAlertRequest>['kind'] } = {}): Promise<TestAlertDispatch[]> {
+    const r = await this.http.call({ method: 'POST', path: `${BASE}/test`, body: { name: opts.name, kind: opts.kind, targets }, requestSchema: SendTestAlertRequest, responseSchema: SendTestAlertResponse, idempotent: false });
+    return r.dispatches;
   }
 
-  /** List POST `/api/alerts/v2/list` -> alert ids (unpaged upstream). */
+  /** List POST `/api/alerts/v2/list` `{ owner? }` -> every alert id of the workspace (unpaged; the only filter is an owner). */
   async list(filter: z.input<typeof ListAlertsRequest> = {}): Promise<string[]> {
     const r = await this.http.call({ method: 'POST', path: `${BASE}/list`, body: filter, requestSchema: ListAlertsRequest, responseSchema: ListAlertsResponse, idempotent: true });
     return r.alertsIds;

@@ -4,7 +4,9 @@ import { BATCH_LIMIT } from '../../../schemas/common';
 import {
   BatchDeployDeploymentRulesRequest,
   BatchDeployResponse,
+  BatchGetDeploymentRulesRequest,
   BatchGetDeploymentRulesResponse,
+  DeployOverviewRequest,
   DeployDeploymentRuleRequest,
   DeploymentOverview,
   DeploymentOverviewResponse,
@@ -14,8 +16,9 @@ import {
   ListDeploymentRulesResponse,
 } from '../../../schemas/deployment-rules';
 import { PREVIEW_METHODS } from '../../../schemas/grpc';
-import { PreviewUnavailableError } from '../errors';
+import { toQuery } from '../../../schemas/wire';
 import { seg } from '../http';
+import { overviewQuery } from './overview-query';
 import { grpcOverview, preview } from './previews';
 import { BatchResult, batched } from '../paging';
 import { allPages, batchGetMap, BatchWriteOptions, Empty, finish, Service } from './_base';
@@ -47,42 +50,52 @@ export class DeploymentRulesService extends Service {
     await this.http.call({ method: 'DELETE', path: `${RULE}/${seg(id)}`, responseSchema: Empty, idempotent: true });
   }
 
-  /** List GET `.../deployment-rules` with the filter as query parameters; every page. */
+  /**
+   * List GET `.../deployment-rules` with the filter as query parameters (`sources`,
+   * `configsFilter.ids`, `ruleIds`, `ruleTypes` repeated, enums as numbers); every page.
+   * Items this version cannot model are returned marked (schemas/wire.ts `unmodelledOf`).
+   */
   async list(filter: Omit<z.input<typeof ListDeploymentRulesRequest>, 'pagination'> = {}, pageSize?: number): Promise<DeploymentRule[]> {
     const q = ListDeploymentRulesRequest.parse(filter);
     return allPages(async (pagination) => {
-      const r = await this.http.call({ method: 'GET', path: RULES, query: { ...q, pagination }, responseSchema: ListDeploymentRulesResponse, idempotent: true });
+      const query = toQuery(ListDeploymentRulesRequest, { ...q, pagination });
+      const r = await this.http.call({ method: 'GET', path: RULES, query, responseSchema: ListDeploymentRulesResponse, idempotent: true });
       return { items: r.deploymentRules, pageInfo: r.pageInfo };
     }, { pageSize });
   }
 
-  /** Batch GET `.../deployment-rules/batch?ids=...`, chunked to 200 -> map keyed by id. */
+  /** Batch GET `.../deployment-rules/batch?ids=a&ids=b`, chunked to 200 -> map keyed by id. */
   batchGet(ids: readonly string[]): Promise<Record<string, DeploymentRule>> {
     return batchGetMap(ids, async (c) => {
-      const r = await this.http.call({ method: 'GET', path: `${RULES}/batch`, query: { ids: c }, responseSchema: BatchGetDeploymentRulesResponse, idempotent: true });
+      const r = await this.http.call({ method: 'GET', path: `${RULES}/batch`, query: toQuery(BatchGetDeploymentRulesRequest, { ids: c }), responseSchema: BatchGetDeploymentRulesResponse, idempotent: true });
       return r.deploymentRules;
     });
   }
 
   /**
    * Deploy overview: what deploying `rule` would create, delete and change. Over REST (GET
-   * `.../deployment-rule`) when the rule fits a query string, over gRPC
-   * (`DeploymentRulesService/GetDeployOverview`) when it does not (`metricOptions`) or when
-   * configured: see ./previews.ts. @throws PreviewUnavailableError when no transport can ask.
+   * `.../deployment-rule`, the rule as dotted query parameters) when the rule fits a query
+   * string; over gRPC (`DeploymentRulesService/GetDeployOverview`) when it does not
+   * (`metricOptions`, product `upstream`/`self` markers) or when configured: see ./previews.ts.
+   * @throws PreviewUnavailableError when no transport can ask.
    */
   async deployOverview(rule: z.input<typeof DeploymentRuleWrite>): Promise<DeploymentOverview> {
     const canonical = DeploymentRuleWrite.parse(rule);
     return preview(this.http, {
-      rest: () => this.restDeployOverview(canonical),
+      rest: () => this.restDeployOverview(canonical as Record<string, unknown>),
       grpc: async () => (await grpcOverview(this.http, PREVIEW_METHODS.GetDeployOverview, { deploymentRule: canonical }, DeploymentOverviewResponse)).overview,
     });
   }
 
-  /** GET `.../deployment-rule?deploymentRule=<JSON>` (today's REST form). */
-  private async restDeployOverview(canonical: DeploymentRuleWrite): Promise<DeploymentOverview> {
-    const c = canonical.queryConfig as { metricOptions?: unknown[] } | undefined;
-    if (c?.metricOptions?.length) throw new PreviewUnavailableError(RULE, 'deploymentRule.queryConfig.metricOptions', 'is a repeated message, which a GET query string cannot carry');
-    const r = await this.http.call({ method: 'GET', path: RULE, query: { deploymentRule: JSON.stringify(canonical) }, responseSchema: DeploymentOverviewResponse, idempotent: true });
+  /**
+   * GET `.../deployment-rule` with the rule as dotted query parameters
+   * (`deploymentRule.id=...&deploymentRule.queryConfig.resolverQl=...&deploymentRule.queryConfig.metricIds=1`),
+   * a structured query as its ResolverQL rendering. @throws PreviewUnavailableError, before
+   * sending anything, when the rule holds a repeated message or an empty message marker.
+   */
+  private async restDeployOverview(canonical: Record<string, unknown>): Promise<DeploymentOverview> {
+    const query = overviewQuery(DeployOverviewRequest, 'deploymentRule', canonical, RULE);
+    const r = await this.http.call({ method: 'GET', path: RULE, query, responseSchema: DeploymentOverviewResponse, idempotent: true });
     return r.overview;
   }
 

@@ -5,6 +5,8 @@ import {
   BatchGetDomainsResponse,
   BatchGetOwnershipsResponse,
   BatchGetOwnersResponse,
+  BatchGetOwnershipsRequest,
+  BatchGetOwnersRequest,
   BatchGetRequest,
   DataProduct,
   DataProductResponse,
@@ -16,9 +18,13 @@ import {
   Domain,
   DomainResponse,
   DomainWrite,
+  ListDataProductsRequest,
   ListDataProductsResponse,
+  ListDomainsRequest,
   ListDomainsResponse,
+  ListOwnershipsRequest,
   ListOwnershipsResponse,
+  ListOwnersRequest,
   ListOwnersResponse,
   Owner,
   OwnerResponse,
@@ -31,6 +37,7 @@ import {
   UpsertOwnershipRequest,
   UpsertOwnerRequest,
 } from '../../../schemas/governance';
+import { toQuery } from '../../../schemas/wire';
 import { seg } from '../http';
 import { allPages, batchGetMap, Empty, Service } from './_base';
 
@@ -54,9 +61,9 @@ const OWNERS = '/api/owners/v1';
 
 /** Domains v2: caller-chosen UUIDs; upsert leaves omitted optional fields unchanged; delete is soft and idempotent. */
 export class DomainsService extends Service {
-  /** Upsert POST `/api/domains/v2` `{ domain, etag }`. */
+  /** Upsert POST `/api/domains/v2` `{ id, name?, description?, parentId?, definition?, etag? }` (flat body). */
   async upsert(domain: z.input<typeof DomainWrite>, etag?: string): Promise<Domain> {
-    const r = await this.http.call({ method: 'POST', path: DOMAINS, body: { domain, etag }, requestSchema: UpsertDomainRequest, responseSchema: DomainResponse, idempotent: true });
+    const r = await this.http.call({ method: 'POST', path: DOMAINS, body: { ...domain, etag }, requestSchema: UpsertDomainRequest, responseSchema: DomainResponse, idempotent: true });
     return r.domain;
   }
 
@@ -73,10 +80,11 @@ export class DomainsService extends Service {
     });
   }
 
-  /** List GET `/api/domains/v2?pagination.cursor=...`; every page. */
-  list(pageSize?: number): Promise<Domain[]> {
+  /** List GET `/api/domains/v2?pagination.cursor=...` (`parentId`, `includeDeleted`, `excludeDefinition` filters); every page. */
+  list(pageSize?: number, filter: Omit<z.input<typeof ListDomainsRequest>, 'pagination'> = {}): Promise<Domain[]> {
     return allPages(async (pagination) => {
-      const r = await this.http.call({ method: 'GET', path: DOMAINS, query: { pagination }, responseSchema: ListDomainsResponse, idempotent: true });
+      const query = toQuery(ListDomainsRequest, { ...filter, pagination });
+      const r = await this.http.call({ method: 'GET', path: DOMAINS, query, responseSchema: ListDomainsResponse, idempotent: true });
       return { items: r.domains, pageInfo: r.pageInfo };
     }, { pageSize });
   }
@@ -84,9 +92,9 @@ export class DomainsService extends Service {
 
 /** Data products v2: same operations as domains. */
 export class DataProductsService extends Service {
-  /** Upsert POST `/api/dataproducts/v2` `{ dataproduct, etag }`. */
+  /** Upsert POST `/api/dataproducts/v2` `{ id, title?, description?, folder?, priority?, definition?, etag? }` (flat body). */
   async upsert(dataproduct: z.input<typeof DataProductWrite>, etag?: string): Promise<DataProduct> {
-    const r = await this.http.call({ method: 'POST', path: DATAPRODUCTS, body: { dataproduct, etag }, requestSchema: UpsertDataProductRequest, responseSchema: DataProductResponse, idempotent: true });
+    const r = await this.http.call({ method: 'POST', path: DATAPRODUCTS, body: { ...dataproduct, etag }, requestSchema: UpsertDataProductRequest, responseSchema: DataProductResponse, idempotent: true });
     return r.dataproduct;
   }
 
@@ -103,10 +111,11 @@ export class DataProductsService extends Service {
     });
   }
 
-  /** List GET `/api/dataproducts/v2`; every page. */
-  list(pageSize?: number): Promise<DataProduct[]> {
+  /** List GET `/api/dataproducts/v2` (`folder`, `priorities`, `includeDeleted`, `excludeDefinition` filters); every page. */
+  list(pageSize?: number, filter: Omit<z.input<typeof ListDataProductsRequest>, 'pagination'> = {}): Promise<DataProduct[]> {
     return allPages(async (pagination) => {
-      const r = await this.http.call({ method: 'GET', path: DATAPRODUCTS, query: { pagination }, responseSchema: ListDataProductsResponse, idempotent: true });
+      const query = toQuery(ListDataProductsRequest, { ...filter, pagination });
+      const r = await this.http.call({ method: 'GET', path: DATAPRODUCTS, query, responseSchema: ListDataProductsResponse, idempotent: true });
       return { items: r.dataproducts, pageInfo: r.pageInfo };
     }, { pageSize });
   }
@@ -114,23 +123,24 @@ export class DataProductsService extends Service {
 
 /** Owners and ownerships v1. Deleting an owner deletes its ownerships. */
 export class OwnersService extends Service {
-  /** UpsertOwner POST `/api/owners/v1` `{ owner, etag }` (contacts in a presence wrapper). */
+  /** UpsertOwner POST `/api/owners/v1` `{ id, title?, contacts?: { contacts }, etag? }` (flat body; contacts in a presence wrapper). */
   async upsertOwner(owner: z.input<typeof OwnerWrite>, etag?: string): Promise<Owner> {
-    const r = await this.http.call({ method: 'POST', path: OWNERS, body: { owner, etag }, requestSchema: UpsertOwnerRequest, responseSchema: OwnerResponse, idempotent: true });
+    const r = await this.http.call({ method: 'POST', path: OWNERS, body: { ...owner, etag }, requestSchema: UpsertOwnerRequest, responseSchema: OwnerResponse, idempotent: true });
     return r.owner;
   }
 
-  /** DeleteOwner POST `/api/owners/v1/delete` `{ id, etag }`. */
-  async deleteOwner(id: string, etag?: string): Promise<void> {
-    await this.http.call({ method: 'POST', path: `${OWNERS}/delete`, body: { id, etag }, requestSchema: DeleteOwnerRequest, responseSchema: Empty, idempotent: true });
+  /** DeleteOwner POST `/api/owners/v1/delete` `{ id, purge?, etag? }` (also deletes the owner's ownerships). */
+  async deleteOwner(id: string, etag?: string, opts: { purge?: boolean } = {}): Promise<void> {
+    await this.http.call({ method: 'POST', path: `${OWNERS}/delete`, body: { id, purge: opts.purge, etag }, requestSchema: DeleteOwnerRequest, responseSchema: Empty, idempotent: true });
   }
 
-  /** UpsertOwnership POST `/api/owners/v1/{owner_id}/ownerships` `{ ownership, etag }`. */
+  /** UpsertOwnership POST `/api/owners/v1/{owner_id}/ownerships` `{ id, selection, alert?, etag? }` (the owner is the path). */
   async upsertOwnership(ownership: z.input<typeof OwnershipWrite>, etag?: string): Promise<Ownership> {
+    const { ownerId, ...fields } = ownership;
     const r = await this.http.call({
       method: 'POST',
-      path: `${OWNERS}/${seg(ownership.ownerId)}/ownerships`,
-      body: { ownership, etag },
+      path: `${OWNERS}/${seg(ownerId)}/ownerships`,
+      body: { ...fields, etag },
       requestSchema: UpsertOwnershipRequest,
       responseSchema: OwnershipResponse,
       idempotent: true,
@@ -146,7 +156,7 @@ export class OwnersService extends Service {
   /** BatchGetOwners POST `/api/owners/v1/batch-get` `{ ids }`, chunked to 200 -> map keyed by id. */
   batchGetOwners(ids: readonly string[]): Promise<Record<string, Owner>> {
     return batchGetMap(ids, async (c) => {
-      const r = await this.http.call({ method: 'POST', path: `${OWNERS}/batch-get`, body: { ids: c }, requestSchema: BatchGetRequest, responseSchema: BatchGetOwnersResponse, idempotent: true });
+      const r = await this.http.call({ method: 'POST', path: `${OWNERS}/batch-get`, body: { ids: c }, requestSchema: BatchGetOwnersRequest, responseSchema: BatchGetOwnersResponse, idempotent: true });
       return r.owners;
     });
   }
@@ -154,7 +164,7 @@ export class OwnersService extends Service {
   /** BatchGetOwnerships POST `/api/owners/v1/ownerships/batch-get` `{ ids }`, chunked to 200. */
   batchGetOwnerships(ids: readonly string[]): Promise<Record<string, Ownership>> {
     return batchGetMap(ids, async (c) => {
-      const r = await this.http.call({ method: 'POST', path: `${OWNERS}/ownerships/batch-get`, body: { ids: c }, requestSchema: BatchGetRequest, responseSchema: BatchGetOwnershipsResponse, idempotent: true });
+      const r = await this.http.call({ method: 'POST', path: `${OWNERS}/ownerships/batch-get`, body: { ids: c }, requestSchema: BatchGetOwnershipsRequest, responseSchema: BatchGetOwnershipsResponse, idempotent: true });
       return r.ownerships;
     });
   }
@@ -162,7 +172,7 @@ export class OwnersService extends Service {
   /** ListOwners GET `/api/owners/v1`; every page. */
   listOwners(pageSize?: number): Promise<Owner[]> {
     return allPages(async (pagination) => {
-      const r = await this.http.call({ method: 'GET', path: OWNERS, query: { pagination }, responseSchema: ListOwnersResponse, idempotent: true });
+      const r = await this.http.call({ method: 'GET', path: OWNERS, query: toQuery(ListOwnersRequest, { pagination }), responseSchema: ListOwnersResponse, idempotent: true });
       return { items: r.owners, pageInfo: r.pageInfo };
     }, { pageSize });
   }
@@ -170,7 +180,7 @@ export class OwnersService extends Service {
   /** ListOwnerships GET `/api/owners/v1/{owner_id}/ownerships`; every page. */
   listOwnerships(ownerId: string, pageSize?: number): Promise<Ownership[]> {
     return allPages(async (pagination) => {
-      const r = await this.http.call({ method: 'GET', path: `${OWNERS}/${seg(ownerId)}/ownerships`, query: { pagination }, responseSchema: ListOwnershipsResponse, idempotent: true });
+      const r = await this.http.call({ method: 'GET', path: `${OWNERS}/${seg(ownerId)}/ownerships`, query: toQuery(ListOwnershipsRequest, { pagination }), responseSchema: ListOwnershipsResponse, idempotent: true });
       return { items: r.ownerships, pageInfo: r.pageInfo };
     }, { pageSize });
   }

@@ -5,26 +5,33 @@ import {
   BatchGetIntegrationsRequest,
   BatchGetIntegrationsResponse,
   CreateIntegrationRequest,
+  DeleteIntegrationRequest,
   Integration,
   IntegrationResponse,
   IntegrationWrite,
+  ListIntegrationsRequest,
   ListIntegrationsResponse,
   SECRET_FIELDS,
   UpdateIntegrationRequest,
 } from '../../../schemas/integrations';
+import { toQuery } from '../../../schemas/wire';
 import { seg } from '../http';
 import { registerSecret } from '../redact';
 import { batchGetMap, Empty, Service } from './_base';
 
 const BASE = '/api/integrations/v1';
 
-/** Registers every write-only credential of an integration config with the redaction module. */
+/** Registers every write-only credential of an integration config (at any depth) with the redaction module. */
 export function registerIntegrationSecrets(integration: { config?: unknown }): void {
-  const variants = (integration.config ?? {}) as Record<string, Record<string, unknown> | undefined>;
-  for (const v of Object.values(variants)) {
-    if (!v || typeof v !== 'object') continue;
-    for (const f of SECRET_FIELDS) if (typeof v[f] === 'string') registerSecret(v[f] as string);
-  }
+  const secretNames = new Set<string>(SECRET_FIELDS);
+  const walk = (v: unknown): void => {
+    if (!v || typeof v !== 'object') return;
+    for (const [k, x] of Object.entries(v as Record<string, unknown>)) {
+      if (secretNames.has(k) && typeof x === 'string' && x !== '') registerSecret(x);
+      else walk(x);
+    }
+  };
+  walk(integration.config);
 }
 
 export class IntegrationsService extends Service {
@@ -34,20 +41,23 @@ export class IntegrationsService extends Service {
    */
   async create(integration: z.input<typeof IntegrationWrite>): Promise<Integration> {
     registerIntegrationSecrets(integration);
-    const r = await this.http.call({ method: 'POST', path: BASE, body: { integration }, requestSchema: CreateIntegrationRequest, responseSchema: IntegrationResponse, idempotent: false });
+    const r = await this.http.call({ method: 'POST', path: BASE, body: integration, requestSchema: CreateIntegrationRequest, responseSchema: IntegrationResponse, idempotent: false });
     return r.integration;
   }
 
-  /** UpdateIntegration PUT `/api/integrations/v1/{id}` `{ integration, etag }` (stale etag: ConflictError). */
-  async update(id: string, integration: z.input<typeof IntegrationWrite>, etag?: string): Promise<Integration> {
+  /**
+   * UpdateIntegration PUT `/api/integrations/v1/{id}` `{ title?, config, etag? }` (flat; the WHOLE
+   * config every time, an omitted secret keeps the stored one; stale etag: ConflictError).
+   */
+  async update(id: string, integration: { title?: string; config: z.input<typeof IntegrationWrite>['config'] }, etag?: string): Promise<Integration> {
     registerIntegrationSecrets(integration);
-    const r = await this.http.call({ method: 'PUT', path: `${BASE}/${seg(id)}`, body: { integration, etag }, requestSchema: UpdateIntegrationRequest, responseSchema: IntegrationResponse, idempotent: true });
+    const r = await this.http.call({ method: 'PUT', path: `${BASE}/${seg(id)}`, body: { title: integration.title, config: integration.config, etag }, requestSchema: UpdateIntegrationRequest, responseSchema: IntegrationResponse, idempotent: true });
     return r.integration;
   }
 
   /** DeleteIntegration DELETE `/api/integrations/v1/{id}?etag=...`. */
   async delete(id: string, etag?: string): Promise<void> {
-    await this.http.call({ method: 'DELETE', path: `${BASE}/${seg(id)}`, query: { etag }, responseSchema: Empty, idempotent: true });
+    await this.http.call({ method: 'DELETE', path: `${BASE}/${seg(id)}`, query: toQuery(DeleteIntegrationRequest, { etag }), responseSchema: Empty, idempotent: true });
   }
 
   /** EnableIntegration POST `/api/integrations/v1/{id}/enable` (no-op if enabled). */
@@ -74,9 +84,9 @@ export class IntegrationsService extends Service {
     );
   }
 
-  /** ListIntegrations GET `/api/integrations/v1` (unpaged upstream). */
-  async list(): Promise<Integration[]> {
-    const r = await this.http.call({ method: 'GET', path: BASE, responseSchema: ListIntegrationsResponse, idempotent: true });
+  /** ListIntegrations GET `/api/integrations/v1` (`disabled` filter; unpaged upstream). */
+  async list(filter: { disabled?: boolean } = {}): Promise<Integration[]> {
+    const r = await this.http.call({ method: 'GET', path: BASE, query: toQuery(ListIntegrationsRequest, filter), responseSchema: ListIntegrationsResponse, idempotent: true });
     return r.integrations;
   }
 }

@@ -3,7 +3,8 @@ import { z } from 'zod';
 import { BATCH_LIMIT } from '../../../schemas/common';
 import { BatchDeployResponse } from '../../../schemas/deployment-rules';
 import {
-  BatchDeleteResponse,
+  BatchDeleteByIdsRequest,
+  BatchDeleteRulesResponse,
   BatchDeploySqlTestRulesRequest,
   BatchGetByIdsRequest,
   BatchGetSqlTestRulesResponse,
@@ -12,13 +13,17 @@ import {
   ListSqlTestRulesResponse,
   SqlTestDeployOverview,
   SqlTestDeployOverviewResponse,
+  SqlTestOverviewRequest,
   SqlTestDeploymentRule,
   SqlTestDeploymentRuleWrite,
+  sqlTestRuleTestKeys,
 } from '../../../schemas/sql-tests';
 import { PREVIEW_METHODS, ProtoShapeError } from '../../../schemas/grpc';
 import { sqlTestRuleToGrpc } from '../../../schemas/grpc-rules';
-import { PreviewUnavailableError, RequestShapeError } from '../errors';
+import { toQuery } from '../../../schemas/wire';
+import { RequestShapeError } from '../errors';
 import { seg } from '../http';
+import { overviewQuery } from './overview-query';
 import { grpcOverview, preview } from './previews';
 import { BatchResult, batched } from '../paging';
 import { allPages, batchGetMap, BatchWriteOptions, Empty, finish, Service, succeeded } from './_base';
@@ -26,17 +31,17 @@ import { allPages, batchGetMap, BatchWriteOptions, Empty, finish, Service, succe
 const BASE = '/api/datachecks/sql-test-deployment-rules/v1';
 
 export class SqlTestRulesService extends Service {
-  /** DeploySqlTestDeploymentRule POST `.../v1/deployed` `{ rule }`. */
+  /** DeploySqlTestDeploymentRule POST `.../v1/deployed` `{ deploymentRule }` (test keys in wire form, `notNullTest`). */
   async deploy(rule: z.input<typeof SqlTestDeploymentRuleWrite>): Promise<void> {
-    await this.http.call({ method: 'POST', path: `${BASE}/deployed`, body: { rule }, requestSchema: DeploySqlTestRuleRequest, responseSchema: Empty, idempotent: true });
+    await this.http.call({ method: 'POST', path: `${BASE}/deployed`, body: { deploymentRule: rule }, requestSchema: DeploySqlTestRuleRequest, responseSchema: Empty, idempotent: true });
   }
 
-  /** BatchDeploySqlTestDeploymentRules POST `.../v1/batch/deployed` `{ rules }`, chunked to 200. */
+  /** BatchDeploySqlTestDeploymentRules POST `.../v1/batch/deployed` `{ deploymentRules }`, chunked to 200. */
   async batchDeploy(rules: z.input<typeof SqlTestDeploymentRuleWrite>[], opts: BatchWriteOptions = {}): Promise<BatchResult<string>> {
     const res = await batched(
       rules,
       async (c) => {
-        const r = await this.http.call({ method: 'POST', path: `${BASE}/batch/deployed`, body: { rules: c }, requestSchema: BatchDeploySqlTestRulesRequest, responseSchema: BatchDeployResponse, idempotent: true });
+        const r = await this.http.call({ method: 'POST', path: `${BASE}/batch/deployed`, body: { deploymentRules: c }, requestSchema: BatchDeploySqlTestRulesRequest, responseSchema: BatchDeployResponse, idempotent: true });
         return { items: r.deployedIds, errors: r.errors };
       },
       { limit: opts.limit ?? BATCH_LIMIT },
@@ -49,12 +54,12 @@ export class SqlTestRulesService extends Service {
     await this.http.call({ method: 'DELETE', path: `${BASE}/${seg(id)}`, responseSchema: Empty, idempotent: true });
   }
 
-  /** BatchDeleteSqlTestDeploymentRules DELETE `.../v1/batch?ids=a&ids=b`, chunked to 200. */
+  /** BatchDeleteSqlTestDeploymentRules DELETE `.../v1/batch?ids=a&ids=b`, chunked to 200 (answers `{}`; an `errors` list is read if present). */
   async batchDelete(ids: readonly string[], opts: BatchWriteOptions = {}): Promise<BatchResult<string>> {
     const res = await batched(
       ids,
       async (c) => {
-        const r = await this.http.call({ method: 'DELETE', path: `${BASE}/batch`, query: { ids: c }, responseSchema: BatchDeleteResponse, idempotent: true });
+        const r = await this.http.call({ method: 'DELETE', path: `${BASE}/batch`, query: toQuery(BatchDeleteByIdsRequest, { ids: c }), responseSchema: BatchDeleteRulesResponse, idempotent: true });
         return { items: succeeded(c, r.errors), errors: r.errors };
       },
       { limit: opts.limit ?? BATCH_LIMIT },
@@ -63,20 +68,21 @@ export class SqlTestRulesService extends Service {
   }
 
   /**
-   * GetSqlTestDeployOverview: preview of a deploy. Over REST (GET `.../v1/overview`) when the
-   * rule fits a query string (the exclusive configs), over gRPC
-   * (`SqlTestsDeploymentRulesService/GetSqlTestDeployOverview`) for query and static configs,
-   * whose `tests[]` is a repeated message, or when configured: see ./previews.ts.
+   * GetSqlTestDeployOverview: preview of a deploy. Over REST (GET `.../v1/overview`, the rule
+   * as dotted query parameters) when the rule fits a query string (the exclusive configs); over
+   * gRPC (`SqlTestsDeploymentRulesService/GetSqlTestDeployOverview`) for query and static
+   * configs, whose `tests[]` is a repeated message, or when configured: see ./previews.ts.
    * @throws PreviewUnavailableError when no transport can ask.
    */
   async overview(rule: z.input<typeof SqlTestDeploymentRuleWrite>): Promise<SqlTestDeployOverview> {
-    const canonical = SqlTestDeploymentRuleWrite.parse(rule);
+    const canonical = SqlTestDeploymentRuleWrite.parse(rule) as Record<string, unknown>;
     return preview(this.http, {
       rest: () => this.restOverview(canonical),
       grpc: async () => {
         let request: Record<string, unknown>;
         try {
-          request = { deploymentRule: sqlTestRuleToGrpc(canonical as unknown as Record<string, unknown>) };
+          // the tests as the platform's RuleTest messages (from dqform's test shapes)
+          request = { deploymentRule: sqlTestRuleToGrpc(sqlTestRuleTestKeys(canonical, 'fromWire')) };
         } catch (e) {
           if (!(e instanceof ProtoShapeError)) throw e;
           const path = this.http.grpc.pathOf(PREVIEW_METHODS.GetSqlTestDeployOverview);
@@ -87,12 +93,15 @@ export class SqlTestRulesService extends Service {
     });
   }
 
-  /** GET `.../v1/overview?rule=<JSON>` (today's REST form). */
-  private async restOverview(canonical: SqlTestDeploymentRuleWrite): Promise<SqlTestDeployOverview> {
-    for (const kind of ['queryConfig', 'staticConfig'] as const) {
-      if (canonical[kind]) throw new PreviewUnavailableError(`${BASE}/overview`, `deploymentRule.${kind}.tests`, 'is a repeated message, which a GET query string cannot carry');
-    }
-    const r = await this.http.call({ method: 'GET', path: `${BASE}/overview`, query: { rule: JSON.stringify(canonical) }, responseSchema: SqlTestDeployOverviewResponse, idempotent: true });
+  /**
+   * GET `.../v1/overview` with the rule as dotted query parameters
+   * (`deploymentRule.id=...&deploymentRule.exclusiveQueryConfig.resolverQl=...`).
+   * @throws PreviewUnavailableError, before sending anything, for a rule that holds `tests[]`
+   * (query and static configs): a repeated message has no query-string form.
+   */
+  private async restOverview(canonical: Record<string, unknown>): Promise<SqlTestDeployOverview> {
+    const query = overviewQuery(SqlTestOverviewRequest, 'deploymentRule', canonical, `${BASE}/overview`);
+    const r = await this.http.call({ method: 'GET', path: `${BASE}/overview`, query, responseSchema: SqlTestDeployOverviewResponse, idempotent: true });
     return r.overview;
   }
 
@@ -107,11 +116,11 @@ export class SqlTestRulesService extends Service {
     });
   }
 
-  /** BatchGetSqlTestDeploymentRules POST `.../v1/by-id` `{ ids }`, chunked to 200 -> map keyed by id. */
+  /** BatchGetSqlTestDeploymentRules POST `.../v1/by-id` `{ ids }`, chunked to 200 -> `{ deploymentRules }` map keyed by id. */
   batchGet(ids: readonly string[]): Promise<Record<string, SqlTestDeploymentRule>> {
     return batchGetMap(ids, async (c) => {
       const r = await this.http.call({ method: 'POST', path: `${BASE}/by-id`, body: { ids: c }, requestSchema: BatchGetByIdsRequest, responseSchema: BatchGetSqlTestRulesResponse, idempotent: true });
-      return r.rules;
+      return r.deploymentRules;
     });
   }
 
@@ -119,8 +128,9 @@ export class SqlTestRulesService extends Service {
   async list(filter: Omit<z.input<typeof ListSqlTestRulesRequest>, 'pagination'> = {}, pageSize?: number): Promise<SqlTestDeploymentRule[]> {
     const q = ListSqlTestRulesRequest.parse(filter);
     return allPages(async (pagination) => {
-      const r = await this.http.call({ method: 'GET', path: BASE, query: { ...q, pagination }, responseSchema: ListSqlTestRulesResponse, idempotent: true });
-      return { items: r.rules, pageInfo: r.pageInfo };
+      const query = toQuery(ListSqlTestRulesRequest, { ...q, pagination });
+      const r = await this.http.call({ method: 'GET', path: BASE, query, responseSchema: ListSqlTestRulesResponse, idempotent: true });
+      return { items: r.deploymentRules, pageInfo: r.pageInfo };
     }, { pageSize });
   }
 }

@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { BATCH_LIMIT } from '../../../schemas/common';
 import {
+  BatchDeleteByIdsRequest,
   BatchDeleteResponse,
   BatchGetByIdsRequest,
   BatchGetSqlTestsResponse,
@@ -12,6 +13,7 @@ import {
   SqlTest,
   SqlTestWrite,
 } from '../../../schemas/sql-tests';
+import { toQuery } from '../../../schemas/wire';
 import { BatchResult, batched } from '../paging';
 import { allPages, batchGetMap, BatchWriteOptions, finish, Service, succeeded } from './_base';
 
@@ -24,7 +26,7 @@ export interface SqlTestUpsertResult extends BatchResult<string> {
 }
 
 export class SqlTestsService extends Service {
-  /** BatchUpsert POST `/api/datachecks/sqltests/v1` (full-state, keyed by id), chunked to 200. */
+  /** BatchUpsert POST `/api/datachecks/sqltests/v1` `{ sqlTests }` (full-state, keyed by id; template keys in wire form), chunked to 200. */
   async batchUpsert(tests: z.input<typeof SqlTestWrite>[], opts: BatchWriteOptions = {}): Promise<SqlTestUpsertResult> {
     const createdIds: string[] = [];
     const updatedIds: string[] = [];
@@ -47,7 +49,7 @@ export class SqlTestsService extends Service {
     const res = await batched(
       ids,
       async (c) => {
-        const r = await this.http.call({ method: 'DELETE', path: BASE, query: { ids: c }, responseSchema: BatchDeleteResponse, idempotent: true });
+        const r = await this.http.call({ method: 'DELETE', path: BASE, query: toQuery(BatchDeleteByIdsRequest, { ids: c }), responseSchema: BatchDeleteResponse, idempotent: true });
         return { items: succeeded(c, r.errors), errors: r.errors };
       },
       { limit: opts.limit ?? BATCH_LIMIT },
@@ -67,7 +69,8 @@ export class SqlTestsService extends Service {
   async list(filter: Omit<z.input<typeof ListSqlTestsRequest>, 'pagination'> = {}, pageSize?: number): Promise<SqlTest[]> {
     const q = ListSqlTestsRequest.parse(filter);
     return allPages(async (pagination) => {
-      const r = await this.http.call({ method: 'GET', path: BASE, query: { ...q, pagination }, responseSchema: ListSqlTestsResponse, idempotent: true });
+      const query = toQuery(ListSqlTestsRequest, { ...q, pagination });
+      const r = await this.http.call({ method: 'GET', path: BASE, query, responseSchema: ListSqlTestsResponse, idempotent: true });
       return { items: r.sqlTests, pageInfo: r.pageInfo };
     }, { pageSize });
   }

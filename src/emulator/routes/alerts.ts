@@ -2,8 +2,10 @@
  * Alerts v2 (`alerts.services.v2.AlertsService`): spec 2.2, 3.3, 4.1, 4.3, 4.4 and the upstream
  * facts "Alerts v2".
  *
- * Writes need SCOPE_MCP_WRITE; the reads (List, BatchGet) SCOPE_ENTITY_READ (README table), or
- * SCOPE_ISSUES_READ or SCOPE_MCP_WRITE (the client's ROUTES.md choice: a write credential reads back).
+ * Scopes are any-of sets as wire-facts section 3 lists them (plus the spec's SCOPE_MCP_WRITE for
+ * every write): writes SCOPE_ALERTS_EDIT or SCOPE_MCP_WRITE, Upsert SCOPE_MCP_WRITE (spec only),
+ * reads (List, BatchGet) SCOPE_ALERTS_READ. Bodies are flat (`body: "*"`) and refused when they
+ * carry a key the operation does not declare.
  * Alerts are stored in the `alerts` collection keyed by the server-assigned id; the
  * `alertFqns` collection indexes them by fqn (`{ id }` per fqn). Every write bumps the etag.
  *
@@ -12,8 +14,8 @@
  * - Upsert and UpdateSettings refuse a kind change (and Upsert an `issueLifecycle.owner`
  *   change) with FAILED_PRECONDITION, rule ids `upsert.kind_unchanged`, `upsert.owner_unchanged`,
  *   `update_settings.kind_unchanged`: changing them is a replace (delete + create).
- * - `source` is read from the body's `alert.source` (the shared `AlertWrite` schema has no such
- *   field); absent means SOURCE_API.
+ * - `source` is read from the body (`source`); absent means SOURCE_API. `isDisabled` is not a
+ *   write field (ToggleEnabled sets it): a new alert is enabled, an upsert keeps the flag.
  * - A trigger's `resolverQl` wins: the server stores `renderedResolverQl` (canonical form) and
  *   the translated `query`; bad text is INVALID_ARGUMENT, rule id `<op>.trigger.resolver_ql`.
  */
@@ -30,12 +32,18 @@ import {
   type AlertWrite,
   BatchGetAlertsRequest,
   CreateAlertRequest,
+  AlertResponse,
+  BatchGetAlertsResponse,
   DeleteAlertRequest,
+  EmptyResponse,
   ListAlertsRequest,
+  ListAlertsResponse,
   RenameAlertRequest,
   SendTestAlertRequest,
+  SendTestAlertResponse,
   ToggleAlertEnabledRequest,
   ToggleIncidentOwnerAlertRequest,
+  ToggleIncidentOwnerAlertResponse,
   UpdateAlertSettingsRequest,
   UpdateAlertTargetsRequest,
   UpdateAlertTemplateRequest,
@@ -73,9 +81,12 @@ export const TEST_ALERT_MESSAGE = 'This is a test alert sent by the platform.';
 export const DEMO_ALERT_ID = '5eed0000-0000-4000-8000-00000000a1e7';
 
 const BASE = '/api/alerts/v2';
-const WRITE = 'SCOPE_MCP_WRITE' as const;
-/** Reads: SCOPE_ENTITY_READ (README table), also SCOPE_ISSUES_READ or SCOPE_MCP_WRITE (as src/client/services/ROUTES.md). */
-const READ = ['SCOPE_ENTITY_READ', 'SCOPE_ISSUES_READ', 'SCOPE_MCP_WRITE'] as const;
+/** Every write but Upsert: wire-facts SCOPE_ALERTS_EDIT, the spec SCOPE_MCP_WRITE (any-of). */
+const WRITE = ['SCOPE_ALERTS_EDIT', 'SCOPE_MCP_WRITE'] as const;
+/** Upsert is the spec's newer revision, filed under SCOPE_MCP_WRITE only. */
+const UPSERT = ['SCOPE_MCP_WRITE'] as const;
+/** List, BatchGet: wire-facts SCOPE_ALERTS_READ. */
+const READ = ['SCOPE_ALERTS_READ'] as const;
 
 /** Returns a copy of a JSON value with object keys sorted (deterministic output). */
 export function sortKeys<T>(v: T): T {
@@ -136,13 +147,9 @@ function checkRules(a: AlertWrite, op: string): void {
   if (v.length) throw invalidArgument(`invalid ${op} request`, v.map((x) => ({ field: x.field ?? '', ruleId: x.ruleId ?? op, message: x.message ?? '' })));
 }
 
-/** `alert.source` of the raw body (not part of the shared write schema); default SOURCE_API. */
-function sourceOf(body: unknown): z.output<typeof Source> {
-  const raw = (body as { alert?: { source?: unknown } } | undefined)?.alert?.source;
-  if (raw === undefined || raw === null) return 'SOURCE_API';
-  const r = Source.safeParse(raw);
-  if (!r.success) throw invalidArgument('invalid alert source', [{ field: 'alert.source', ruleId: 'alert.source', message: 'must be SOURCE_APP or SOURCE_API' }]);
-  return r.data;
+/** The `source` of a parsed write; default SOURCE_API. */
+function sourceOf(req: { source?: z.output<typeof Source> }): z.output<typeof Source> {
+  return req.source ?? 'SOURCE_API';
 }
 
 function collections(store: Store): { alerts: Collection<AlertRecord>; fqns: Collection<{ id: string }> } {
@@ -172,14 +179,14 @@ function save(store: Store, record: AlertRecord, previousFqn?: string): Stored<A
   return stored;
 }
 
-/** The alert as written, turned into a new record (fields of `base` kept: id, createdAt). */
-function recordOf(a: AlertWrite, base: { id: string; createdAt: string }, source: z.output<typeof Source>, op: string): AlertRecord {
+/** The alert as written, turned into a new record (fields of `base` kept: id, createdAt, isDisabled). */
+function recordOf(a: AlertWrite, base: { id: string; createdAt: string; isDisabled?: boolean }, source: z.output<typeof Source>, op: string): AlertRecord {
   return {
     id: base.id,
     name: a.name,
     fqn: a.fqn,
     createdAt: base.createdAt,
-    isDisabled: a.isDisabled ?? false,
+    isDisabled: base.isDisabled ?? false,
     source,
     ...(a.template !== undefined ? { template: a.template } : {}),
     ...(a.configId !== undefined && a.configId !== '' ? { configId: a.configId } : {}),
@@ -207,8 +214,10 @@ function guard(current: Stored<AlertRecord>, etag: string | undefined): void {
   checkEtag(current, etag, `alert ${current.id} (fqn ${current.fqn})`);
 }
 
-function ownerOf(r: { issueLifecycle?: { owner?: string } }): string | undefined {
-  return r.issueLifecycle?.owner || undefined;
+function ownerOf(r: Partial<Record<AlertKind, unknown>>): string | undefined {
+  const kind = alertKind(r);
+  const o = kind ? (r[kind] as { owner?: { ownerPath?: string; ownershipId?: string } } | undefined)?.owner : undefined;
+  return o ? `${o.ownerPath ?? ''}/${o.ownershipId ?? ''}` : undefined;
 }
 
 function updateSettings(ctx: RouteContext): { alert: AlertRecord } {
@@ -259,45 +268,38 @@ function updateSettings(ctx: RouteContext): { alert: AlertRecord } {
 
 /** Registers the alerts v2 routes and the demo seed. */
 export function register(app: EmulatorApp): void {
-  app.route('POST', BASE, { scope: WRITE }, (ctx) => {
+  app.route('POST', BASE, { scope: WRITE, response: AlertResponse }, (ctx) => {
     const req = parseBody(CreateAlertRequest, ctx.body, 'create');
-    return { alert: createAlert(ctx.store, req.alert, sourceOf(ctx.body), ctx.now()) };
+    return { alert: createAlert(ctx.store, req, sourceOf(req), ctx.now()) };
   });
 
-  app.route('PUT', BASE, { scope: WRITE }, (ctx) => {
-    const req = parseBody(UpsertAlertRequest, ctx.body, 'upsert');
-    const source = sourceOf(ctx.body);
-    const current = findAlert(ctx.store, { fqn: req.alert.fqn });
+  app.route('PUT', BASE, { scope: UPSERT, response: AlertResponse }, (ctx) => {
+    const { etag, ...alert } = parseBody(UpsertAlertRequest, ctx.body, 'upsert');
+    const source = sourceOf(alert);
+    const current = findAlert(ctx.store, { fqn: alert.fqn });
     if (!current) {
-      if (req.etag) checkEtag(undefined, req.etag, `alert fqn ${req.alert.fqn}`);
-      return { alert: createAlert(ctx.store, req.alert, source, ctx.now(), 'upsert') };
+      if (etag) checkEtag(undefined, etag, `alert fqn ${alert.fqn}`);
+      return { alert: createAlert(ctx.store, alert, source, ctx.now(), 'upsert') };
     }
-    guard(current, req.etag);
-    checkRules(req.alert, 'upsert');
+    guard(current, etag);
+    checkRules(alert, 'upsert');
     const was = alertKind(current)!;
-    const now = alertKind(req.alert)!;
+    const now = alertKind(alert)!;
     if (was !== now) {
       throw failedPrecondition(`alert ${current.fqn} is a ${was} alert; upsert cannot change it to ${now} (delete and create it instead)`, [
-        { field: `alert.${now}`, ruleId: 'upsert.kind_unchanged', message: `the alert's kind is ${was}; changing the kind is a replace` },
+        { field: now, ruleId: 'upsert.kind_unchanged', message: `the alert's kind is ${was}; changing the kind is a replace` },
       ]);
     }
-    if (was === 'issueLifecycle' && ownerOf(current) !== ownerOf(req.alert)) {
-      throw failedPrecondition(`alert ${current.fqn}: issueLifecycle.owner is fixed at create (delete and create it instead)`, [
-        { field: 'alert.issueLifecycle.owner', ruleId: 'upsert.owner_unchanged', message: 'the owner is fixed at create; changing it is a replace' },
+    if (ownerOf(current) !== ownerOf(alert)) {
+      throw failedPrecondition(`alert ${current.fqn}: ${was}.owner is fixed at create (delete and create it instead)`, [
+        { field: `${was}.owner`, ruleId: 'upsert.owner_unchanged', message: 'the owner is fixed at create; changing it is a replace' },
       ]);
     }
-    return { alert: save(ctx.store, recordOf(req.alert, { id: current.id, createdAt: current.createdAt ?? ctx.now().toISOString() }, source, 'upsert')) };
+    return { alert: save(ctx.store, recordOf(alert, { id: current.id, createdAt: current.createdAt ?? ctx.now().toISOString(), isDisabled: current.isDisabled }, source, 'upsert')) };
   });
 
-  app.route('DELETE', BASE, { scope: WRITE }, (ctx) => {
-    let body = ctx.body;
-    if (body === undefined) {
-      // Tolerate the gateway convention (fields as query parameters) as well as the spec's body.
-      const id = ctx.query.get('identifier.id') ?? undefined;
-      const fqn = ctx.query.get('identifier.fqn') ?? undefined;
-      body = { identifier: { id, fqn }, etag: ctx.query.get('etag') ?? undefined };
-    }
-    const req = parseBody(DeleteAlertRequest, body, 'delete');
+  app.route('DELETE', BASE, { scope: WRITE, response: EmptyResponse, body: true }, (ctx) => {
+    const req = parseBody(DeleteAlertRequest, ctx.body, 'delete');
     const current = mustFind(ctx.store, req.identifier);
     guard(current, req.etag);
     const { alerts, fqns } = collections(ctx.store);
@@ -306,16 +308,16 @@ export function register(app: EmulatorApp): void {
     return {};
   });
 
-  app.route('POST', `${BASE}/rename`, { scope: WRITE }, (ctx) => {
+  app.route('POST', `${BASE}/rename`, { scope: WRITE, response: AlertResponse }, (ctx) => {
     const req = parseBody(RenameAlertRequest, ctx.body, 'rename');
     const current = mustFind(ctx.store, req.identifier);
     guard(current, req.etag);
     return { alert: save(ctx.store, { ...current, name: req.name }) };
   });
 
-  app.route('POST', `${BASE}/settings`, { scope: WRITE }, (ctx) => updateSettings(ctx));
+  app.route('POST', `${BASE}/settings`, { scope: WRITE, response: AlertResponse }, (ctx) => updateSettings(ctx));
 
-  app.route('POST', `${BASE}/targets`, { scope: WRITE }, (ctx) => {
+  app.route('POST', `${BASE}/targets`, { scope: WRITE, response: AlertResponse }, (ctx) => {
     const req = parseBody(UpdateAlertTargetsRequest, ctx.body, 'update_targets');
     const current = mustFind(ctx.store, req.identifier);
     guard(current, req.etag);
@@ -325,7 +327,7 @@ export function register(app: EmulatorApp): void {
     return { alert: save(ctx.store, next) };
   });
 
-  app.route('POST', `${BASE}/template`, { scope: WRITE }, (ctx) => {
+  app.route('POST', `${BASE}/template`, { scope: WRITE, response: AlertResponse }, (ctx) => {
     const req = parseBody(UpdateAlertTemplateRequest, ctx.body, 'update_template');
     const current = mustFind(ctx.store, req.identifier);
     guard(current, req.etag);
@@ -333,42 +335,43 @@ export function register(app: EmulatorApp): void {
     return { alert: save(ctx.store, (req.template ? { ...rest, template: req.template } : rest) as AlertRecord) };
   });
 
-  app.route('POST', `${BASE}/toggle`, { scope: WRITE }, (ctx) => {
+  app.route('POST', `${BASE}/toggle`, { scope: WRITE, response: EmptyResponse }, (ctx) => {
     const req = parseBody(ToggleAlertEnabledRequest, ctx.body, 'toggle_enabled');
     const current = mustFind(ctx.store, req.identifier);
     guard(current, req.etag);
-    return { alert: save(ctx.store, { ...current, isDisabled: !req.isEnabled }) };
+    if ((current.isDisabled ?? false) !== !req.isEnabled) save(ctx.store, { ...current, isDisabled: !req.isEnabled });
+    return {};
   });
 
-  app.route('POST', `${BASE}/incident-owner`, { scope: WRITE }, (ctx) => {
+  app.route('POST', `${BASE}/incident-owner`, { scope: WRITE, response: ToggleIncidentOwnerAlertResponse }, (ctx) => {
     const req = parseBody(ToggleIncidentOwnerAlertRequest, ctx.body, 'toggle_incident_owner_alert');
     ctx.store.collection<IncidentOwnerAlertFlag>('alertWorkspaceSettings').put('incidentOwnerAlert', { isEnabled: req.isEnabled });
     return { isEnabled: req.isEnabled };
   });
 
-  app.route('POST', `${BASE}/test`, { scope: WRITE }, (ctx) => {
+  app.route('POST', `${BASE}/test`, { scope: WRITE, response: SendTestAlertResponse }, (ctx) => {
     const req = parseBody(SendTestAlertRequest, ctx.body, 'send_test_alert');
     const deliveries = ctx.store.collection<DeliveryRecord>('deliveries');
     const at = ctx.now().toISOString();
-    const deliveryIds = req.targets.map((target) => {
+    const message = req.name ? `${TEST_ALERT_MESSAGE} (${req.name})` : TEST_ALERT_MESSAGE;
+    const dispatches = req.targets.map((target) => {
       const id = randomUUID();
-      deliveries.put(id, sortKeys({ id, kind: 'TEST_ALERT' as const, target, createdAt: at, attempts: [{ attemptedAt: at, request: { message: TEST_ALERT_MESSAGE }, response: { status: 'DELIVERED' } }] }));
-      return id;
+      deliveries.put(id, sortKeys({ id, kind: 'TEST_ALERT' as const, target, createdAt: at, attempts: [{ attemptedAt: at, request: { message }, response: { status: 'DELIVERED' } }] }));
+      return { target, dispatched: true };
     });
-    return { deliveryIds };
+    return { dispatches };
   });
 
-  app.route('POST', `${BASE}/list`, { scope: READ }, (ctx) => {
+  app.route('POST', `${BASE}/list`, { scope: READ, response: ListAlertsResponse }, (ctx) => {
     const req = parseBody(ListAlertsRequest, ctx.body, 'list');
-    const configs = req.configsFilter ? new Set(req.configsFilter.ids) : undefined;
-    const sources = req.sources && req.sources.length ? new Set(req.sources) : undefined;
+    const owner = req.owner ? `${req.owner.ownerPath}/${req.owner.ownershipId}` : undefined;
     const ids = collections(ctx.store)
-      .alerts.filter((a) => (!configs || configs.has(a.configId ?? '')) && (!sources || sources.has(a.source ?? 'SOURCE_APP')))
+      .alerts.filter((a) => !owner || ownerOf(a) === owner)
       .map((a) => a.id);
     return { alertsIds: ids };
   });
 
-  app.route('POST', `${BASE}/get`, { scope: READ }, (ctx) => {
+  app.route('POST', `${BASE}/get`, { scope: READ, response: BatchGetAlertsResponse }, (ctx) => {
     const req = parseBody(BatchGetAlertsRequest, ctx.body, 'batch_get');
     if (req.identifiers.length > BATCH_LIMIT) {
       throw invalidArgument('invalid batch_get request', [
@@ -391,11 +394,10 @@ export function register(app: EmulatorApp): void {
     const alert: AlertWrite = {
       name: 'Orders freshness (made in the UI)',
       fqn: 'ui.orders-freshness',
-      isDisabled: false,
       issueLifecycle: {
         trigger: { resolverQl: 'with_type("table",filter=with_name("orders"))' },
         targets: [{ email: { recipientEmails: ['data-team@example.com'] } }],
-        settings: { severities: ['ALERT_SEVERITY_ERROR'] },
+        settings: { severities: ['SEVERITY_ERROR'] },
       },
     };
     createAlert(store, alert, 'SOURCE_APP', now(), 'seed', DEMO_ALERT_ID);

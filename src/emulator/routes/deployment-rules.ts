@@ -11,22 +11,27 @@
  * ({@link MonitorRecord}, keyed by {@link monitorKey}).
  */
 import { z } from 'zod';
-import { BATCH_LIMIT, SourceEnum, type Source } from '../../../schemas/common';
+import { BATCH_LIMIT, type Source } from '../../../schemas/common';
+import { EmptyResponse } from '../../../schemas/alerts';
 import {
   BatchDeployResponse,
+  BatchGetDeploymentRulesRequest,
+  BatchGetDeploymentRulesResponse,
   DeployDeploymentRuleRequest,
+  DeploymentOverviewResponse,
+  DeploymentRule,
   DeploymentRuleWrite,
-  type BatchGetDeploymentRulesResponse,
+  DeployOverviewRequest,
+  ListDeploymentRulesRequest,
+  ListDeploymentRulesResponse,
+  RuleTypeEnum,
   type DeploymentOverview,
-  type DeploymentOverviewResponse,
-  type DeploymentRule,
-  type ListDeploymentRulesResponse,
 } from '../../../schemas/deployment-rules';
 import type { Query } from '../../../schemas/entities';
 import type { DataProduct } from '../../../schemas/governance';
 import { canonicalResolverQl, parseResolverQl, resolverQlToQuery, ResolverQlError } from '../../../schemas/resolverql';
 import type { EmulatorApp, RouteContext } from '../app';
-import { failedPrecondition, invalidArgument, notFound, parseBody, runBatch, zodViolations } from '../errors';
+import { failedPrecondition, invalidArgument, notFound, parseBody, refuseUnknownKeys, runBatch, zodViolations } from '../errors';
 import {
   bareDataProductId,
   diffMonitors,
@@ -60,8 +65,10 @@ export const MONITORS_COLLECTION = 'monitors';
 export const DATAPRODUCTS_COLLECTION = 'dataproducts';
 
 const BASE = '/api/monitors/automated/v1';
-/** Reads: the entity read scope (README table), or the write scope (the editor also reads; client ROUTES.md). */
-const READ = ['SCOPE_ENTITY_READ', 'SCOPE_MCP_WRITE'] as const;
+/** wire-facts section 4: the any-of scope sets. */
+const EDIT_OR_MCP = ['SCOPE_MONITORS_AUTOMATIC_EDIT', 'SCOPE_MCP_WRITE'] as const;
+const EDIT = ['SCOPE_MONITORS_AUTOMATIC_EDIT'] as const;
+const EDIT_OR_MCP_READ = ['SCOPE_MONITORS_AUTOMATIC_EDIT', 'SCOPE_MCP_READ'] as const;
 
 type RuleWrite = z.output<typeof DeploymentRuleWrite>;
 
@@ -205,6 +212,18 @@ function deployAll(ctx: RouteContext, upserts: PlacementRule[], removed: Readonl
   apply(ctx, diff);
 }
 
+/** ListForAsset's answer: the rules with a monitor on the asset. */
+const ListForAssetResponse = z.object({ deploymentRules: z.array(DeploymentRule) });
+
+/** The List filter's rule type of a stored rule. */
+function ruleTypeOf(r: PlacementRule): z.output<typeof RuleTypeEnum.schema> {
+  if (r.queryConfig) return 'RULE_TYPE_QUERY';
+  if (r.exclusiveQueryConfig) return 'RULE_TYPE_EXCLUSIVE_QUERY';
+  if (r.staticConfig) return 'RULE_TYPE_STATIC_PATH';
+  if (r.exclusiveStaticConfig) return 'RULE_TYPE_EXCLUSIVE_STATIC_PATH';
+  return 'RULE_TYPE_PRODUCT';
+}
+
 /** Managed monitor counts per rule id. */
 function monitorCounts(store: Store): Map<string, number> {
   const counts = new Map<string, number>();
@@ -215,24 +234,6 @@ function monitorCounts(store: Store): Map<string, number> {
 /** The read form: the stored rule plus `monitorCount`. */
 function readForm(s: StoredRule, counts: Map<string, number>): DeploymentRule {
   return { ...s.rule, monitorCount: counts.get(s.rule.id) ?? 0 };
-}
-
-function parseRuleParam(ctx: RouteContext): RuleWrite {
-  const raw = ctx.query.get('deploymentRule');
-  if (raw === null || raw === '') {
-    throw invalidArgument('deploy overview: the rule travels JSON-encoded in the query parameter deploymentRule (?deploymentRule=<JSON>)', [
-      { field: 'deploymentRule', ruleId: 'deploy_overview.deployment_rule.required', message: 'the JSON-encoded rule is required' },
-    ]);
-  }
-  let json: unknown;
-  try {
-    json = JSON.parse(raw);
-  } catch (e) {
-    throw invalidArgument(`deploy overview: deploymentRule is not JSON: ${(e as Error).message}`, [
-      { field: 'deploymentRule', ruleId: 'deploy_overview.deployment_rule.json', message: 'must be a JSON-encoded deployment rule' },
-    ]);
-  }
-  return overviewRule(json);
 }
 
 /**
@@ -266,40 +267,19 @@ export function deleteOverview(ctx: OverviewContext, id: string): DeploymentOver
   return overviewOf(diff, id, []);
 }
 
-function intParam(ctx: RouteContext, name: string): number | undefined {
-  const v = ctx.query.get(name);
-  if (v === null || v === '') return undefined;
-  if (!/^\d+$/.test(v)) throw invalidArgument(`${name} must be a non-negative integer`, [{ field: name, ruleId: `list.${name}`, message: 'must be a non-negative integer' }]);
-  return Number(v);
-}
-
-function sourceParams(ctx: RouteContext): Set<Source> | undefined {
-  const raw = ctx.query.getAll('sources');
-  if (raw.length === 0) return undefined;
-  const out = new Set<Source>();
-  for (const s of raw) {
-    const r = SourceEnum.schema.safeParse(/^\d+$/.test(s) ? Number(s) : s);
-    if (!r.success || !SourceEnum.values.includes(r.data)) {
-      throw invalidArgument(`unknown source ${JSON.stringify(s)}`, [{ field: 'sources', ruleId: 'list.sources', message: `one of ${SourceEnum.values.join(', ')}` }]);
-    }
-    out.add(r.data);
-  }
-  return out;
-}
-
 // ---------------------------------------------------------------------------------------------
 // Routes
 
 /** Registers the deployment-rule routes. */
 export function register(app: EmulatorApp): void {
-  app.route('POST', `${BASE}/deployment-rules/deployed`, { scope: 'SCOPE_MCP_WRITE' }, (ctx) => {
+  app.route('POST', `${BASE}/deployment-rules/deployed`, { scope: EDIT_OR_MCP, response: EmptyResponse }, (ctx) => {
     const req = parseBody(DeployDeploymentRuleRequest, ctx.body, 'deploy');
     const rule = normalise(req.deploymentRule, 'deploy', 'deploymentRule', dataproductLookup(ctx.store));
     deployAll(ctx, [rule]);
     return {};
   });
 
-  app.route('POST', `${BASE}/deployment-rules/batch/deployed`, { scope: 'SCOPE_MCP_WRITE' }, (ctx) => {
+  app.route('POST', `${BASE}/deployment-rules/batch/deployed`, { scope: EDIT, response: BatchDeployResponse }, (ctx) => {
     const req = parseBody(z.object({ deploymentRules: z.array(z.unknown()) }), ctx.body, 'batch_deploy');
     const lookup = dataproductLookup(ctx.store);
     const idOf = (item: unknown, i: number) => {
@@ -308,6 +288,7 @@ export function register(app: EmulatorApp): void {
     };
     const { results, errors } = runBatch(req.deploymentRules, idOf, (item, i) => {
       const field = `deploymentRules[${i}]`;
+      refuseUnknownKeys(DeploymentRuleWrite, item, 'batch_deploy');
       const r = DeploymentRuleWrite.safeParse(item);
       if (!r.success) {
         const violations = zodViolations(r.error, 'batch_deploy').map((v) => ({ ...v, field: v.field ? `${field}.${v.field}` : field }));
@@ -320,37 +301,44 @@ export function register(app: EmulatorApp): void {
     return BatchDeployResponse.parse({ deployedIds: [...new Set(rules.map((r) => r.id))], errors });
   });
 
-  app.route('DELETE', `${BASE}/deployment-rule/:id`, { scope: 'SCOPE_MCP_WRITE' }, (ctx) => {
+  app.route('DELETE', `${BASE}/deployment-rule/:id`, { scope: EDIT_OR_MCP, response: EmptyResponse }, (ctx) => {
     const id = ctx.params.id;
     if (!rulesOf(ctx.store).has(id)) return {}; // idempotent: deleting a missing rule is a no-op
     deployAll(ctx, [], new Set([id]));
     return {};
   });
 
-  app.route('GET', `${BASE}/deployment-rule/:id/deleted`, { scope: READ }, (ctx): DeploymentOverviewResponse => ({ overview: deleteOverview(ctx, ctx.params.id) }));
+  app.route('GET', `${BASE}/deployment-rule/:id/deleted`, { scope: EDIT_OR_MCP_READ, response: DeploymentOverviewResponse }, (ctx): DeploymentOverviewResponse => ({
+    overview: deleteOverview(ctx, ctx.params.id),
+  }));
 
-  app.route('GET', `${BASE}/deployment-rule`, { scope: READ }, (ctx): DeploymentOverviewResponse => ({ overview: deployOverview(ctx, parseRuleParam(ctx)) }));
+  // The rule travels as dotted scalar query parameters (`deploymentRule.id=...`); a JSON value for
+  // a message parameter, or an unknown parameter, is 400 (ctx.q is parsed strictly by the app).
+  // The gRPC twin (../grpc.ts) computes the same functions.
+  app.route('GET', `${BASE}/deployment-rule`, { scope: EDIT_OR_MCP_READ, operation: 'deploy_overview', query: DeployOverviewRequest, response: DeploymentOverviewResponse }, (ctx): DeploymentOverviewResponse => {
+    const req = ctx.q as z.output<typeof DeployOverviewRequest>;
+    return { overview: deployOverview(ctx, req.deploymentRule) };
+  });
 
-  app.route('GET', `${BASE}/deployment-rules`, { scope: READ }, (ctx): ListDeploymentRulesResponse => {
-    const sources = sourceParams(ctx);
-    const configIds = ctx.query.getAll('configsFilter.ids');
-    const ruleIds = ctx.query.getAll('ruleIds');
-    const configSet = configIds.length ? new Set(configIds) : undefined;
-    const ruleSet = ruleIds.length ? new Set(ruleIds) : undefined;
-    const cursor = ctx.query.get('pagination.cursor') || ctx.query.get('cursor') || undefined;
-    const pageSize = intParam(ctx, 'pagination.pageSize') ?? intParam(ctx, 'pageSize');
-    const page = rulesOf(ctx.store).page(cursor, pageSize, (s) => {
+  app.route('GET', `${BASE}/deployment-rules`, { scope: EDIT_OR_MCP_READ, operation: 'list', query: ListDeploymentRulesRequest, response: ListDeploymentRulesResponse }, (ctx): ListDeploymentRulesResponse => {
+    const q = ctx.q as z.output<typeof ListDeploymentRulesRequest>;
+    const sources = q.sources?.length ? new Set<Source>(q.sources) : undefined;
+    const configSet = q.configsFilter?.ids.length ? new Set(q.configsFilter.ids) : undefined;
+    const ruleSet = q.ruleIds?.length ? new Set(q.ruleIds) : undefined;
+    const types = q.ruleTypes?.length ? new Set(q.ruleTypes) : undefined;
+    const page = rulesOf(ctx.store).page(q.pagination?.cursor || undefined, q.pagination?.pageSize || undefined, (s) => {
       if (sources && !sources.has(s.rule.source ?? 'SOURCE_APP')) return false;
       if (configSet && !configSet.has(s.rule.configId ?? '')) return false;
       if (ruleSet && !ruleSet.has(s.rule.id)) return false;
+      if (types && !types.has(ruleTypeOf(s.rule))) return false;
       return true;
     });
     const counts = monitorCounts(ctx.store);
     return { deploymentRules: page.items.map((s) => readForm(s, counts)), pageInfo: page.pageInfo };
   });
 
-  app.route('GET', `${BASE}/deployment-rules/batch`, { scope: READ }, (ctx): BatchGetDeploymentRulesResponse => {
-    const ids = ctx.query.getAll('ids').filter((s) => s !== '');
+  app.route('GET', `${BASE}/deployment-rules/batch`, { scope: EDIT, operation: 'batch', query: BatchGetDeploymentRulesRequest, response: BatchGetDeploymentRulesResponse }, (ctx): BatchGetDeploymentRulesResponse => {
+    const ids = (ctx.q as { ids?: string[] }).ids?.filter((s) => s !== '') ?? [];
     if (ids.length > BATCH_LIMIT) {
       throw invalidArgument(`at most ${BATCH_LIMIT} ids per batch; got ${ids.length}`, [{ field: 'ids', ruleId: 'batch.ids.max_items', message: `at most ${BATCH_LIMIT} ids` }]);
     }
@@ -364,7 +352,7 @@ export function register(app: EmulatorApp): void {
     return { deploymentRules: out };
   });
 
-  app.route('GET', `${BASE}/deployment-rules/:asset_path`, { scope: READ }, (ctx): { deploymentRules: DeploymentRule[] } => {
+  app.route('GET', `${BASE}/deployment-rules/:asset_path`, { scope: EDIT, response: ListForAssetResponse }, (ctx): { deploymentRules: DeploymentRule[] } => {
     const path = ctx.params.asset_path;
     const ruleIds = new Set(managedMonitors(ctx.store).filter((m) => m.assetPath === path).map((m) => m.ruleId));
     const coll = rulesOf(ctx.store);

@@ -8,18 +8,21 @@
  * `pagination.cursor`. Default page size 100, at most 1000.
  */
 import { z } from 'zod';
-import { BATCH_LIMIT } from '../../../schemas/common';
+import { BATCH_LIMIT, Pagination } from '../../../schemas/common';
 import {
+  BatchEntityIncidentsResponse,
   BatchGetEntitiesRequest,
+  BatchGetEntitiesResponse,
   EntityIdentifier,
   GetLineageRequest,
+  GetLineageResponse,
   LineageDirectionEnum,
+  ListEntitiesRequest,
+  ListEntitiesResponse,
   NodePositionEnum,
-  type BatchGetEntitiesResponse,
   type Entity,
   type EntityReference,
   type Lineage,
-  type ListEntitiesResponse,
 } from '../../../schemas/entities';
 import type { EmulatorApp, RouteContext } from '../app';
 import type { Catalog, LineageDirection } from '../catalog';
@@ -33,15 +36,16 @@ export interface EntityPage {
   pageInfo: { count: number; lastId: string };
 }
 
-/** Reads `pagination.cursor` / `pagination.pageSize` from a GET's query string. */
+/** `pagination` of a GET's parsed query (`ctx.q`). */
 export function entityPagingParams(ctx: RouteContext): { cursor?: string; pageSize?: number } {
-  const cursor = ctx.query.get('pagination.cursor') || ctx.query.get('cursor') || undefined;
-  const raw = ctx.query.get('pagination.pageSize') || ctx.query.get('pageSize') || undefined;
-  if (raw !== undefined && !/^\d+$/.test(raw)) {
-    throw invalidArgument('invalid list request', [{ field: 'pagination.pageSize', ruleId: 'list.pagination.page_size', message: `must be a non-negative integer; got "${raw}"` }]);
-  }
-  return { cursor, pageSize: raw === undefined ? undefined : Number(raw) };
+  const p = (ctx.q.pagination ?? {}) as { cursor?: string; pageSize?: number };
+  return { cursor: p.cursor || undefined, pageSize: p.pageSize || undefined };
 }
+
+/** SearchEntities' query: `searchQuery` and `pagination.*` (a choice: the spec names the path only). */
+const SearchEntitiesRequest = z.object({ searchQuery: z.string().optional(), pagination: Pagination.optional() });
+/** GET `/api/incidents/v1/batch` (spec 4.7). */
+const BatchIncidentsRequest = z.object({ incidentIds: z.array(z.string()).optional() });
 
 /**
  * One page of `entities` (sorted by path) after `cursor` (an entity id; the entity need not be
@@ -100,40 +104,33 @@ function lineageOf(catalog: Catalog, req: z.output<typeof GetLineageRequest>): L
   return catalog.lineage(starts, req.lineageDirection ?? 'LINEAGE_DIRECTION_UNSPECIFIED', req.maxDepth);
 }
 
-/** Sets `obj[a][b]...` along a dotted path. */
-function setPath(obj: Record<string, unknown>, path: string[], value: string): void {
-  let cur = obj;
-  for (let i = 0; i < path.length - 1; i++) {
-    const k = path[i];
-    if (typeof cur[k] !== 'object' || cur[k] === null) cur[k] = {};
-    cur = cur[k] as Record<string, unknown>;
-  }
-  cur[path[path.length - 1]] = value;
-}
-
-/** The GET form of GetLineage (spec 4.2): flattened `startPoint.entityColumns.id.<variant>.<field>`. */
+/**
+ * The GET form of GetLineage (spec 4.2): flattened `startPoint.entityColumns.id.<variant>.<field>`,
+ * `startPoint.entityColumns.columnNames`, `maxDepth`, `lineageDirection` (parsed by the app
+ * against {@link GetLineageQuery} into `ctx.q`; unknown parameters are refused there).
+ */
 function lineageRequestFromQuery(ctx: RouteContext): z.output<typeof GetLineageRequest> {
-  const PREFIX = 'startPoint.entityColumns.id.';
-  const id: Record<string, unknown> = {};
-  for (const [k, v] of ctx.query) if (k.startsWith(PREFIX)) setPath(id, k.slice(PREFIX.length).split('.'), v);
-  const parsed = EntityIdentifier.safeParse(id);
+  const q = ctx.q as { startPoint?: { entityColumns?: { id?: unknown; columnNames?: string[] } }; maxDepth?: number; lineageDirection?: unknown };
+  const parsed = EntityIdentifier.safeParse(q.startPoint?.entityColumns?.id ?? {});
   if (!parsed.success) {
     throw invalidArgument(
       'invalid get_lineage request: give the start entity as startPoint.entityColumns.id.<variant>.<field> query parameters',
       zodViolations(parsed.error, 'get_lineage').map((v) => ({ ...v, field: v.field ? `startPoint.entityColumns.id.${v.field}` : 'startPoint.entityColumns.id' })),
     );
   }
-  const depth = ctx.query.get('maxDepth');
-  if (depth !== null && depth !== '' && !/^-?\d+$/.test(depth)) {
-    throw invalidArgument('maxDepth must be an integer', [{ field: 'maxDepth', ruleId: 'get_lineage.max_depth', message: 'must be an integer' }]);
-  }
-  const dir = ctx.query.get('lineageDirection');
   return {
-    startPoint: { entityColumns: { id: parsed.data, columnNames: ctx.query.getAll('startPoint.entityColumns.columnNames') } },
-    maxDepth: depth ? Number(depth) : undefined,
-    lineageDirection: dir ? lineageDirectionOf(dir) : undefined,
+    startPoint: { entityColumns: { id: parsed.data, columnNames: q.startPoint?.entityColumns?.columnNames ?? [] } },
+    maxDepth: q.maxDepth,
+    lineageDirection: q.lineageDirection !== undefined ? lineageDirectionOf(q.lineageDirection) : undefined,
   };
 }
+
+/** The query-parameter shape of GET `/api/lineage/v1` (checked leaf by leaf; the parts are validated above). */
+const GetLineageQuery = z.object({
+  startPoint: z.object({ entityColumns: z.object({ id: z.lazy(() => EntityIdentifier).optional(), columnNames: z.array(z.string()).optional() }).optional() }).optional(),
+  maxDepth: z.number().int().optional(),
+  lineageDirection: z.unknown().optional(),
+});
 
 /** A lineage with its enum fields as integers (the GET response form). */
 function withIntegerEnums(l: Lineage): unknown {
@@ -145,21 +142,21 @@ function withIntegerEnums(l: Lineage): unknown {
 
 /** Registers the entity, lineage and incident-lookup routes. */
 export function register(app: EmulatorApp): void {
-  app.route('GET', '/api/entities/v1', { scope: 'SCOPE_ENTITY_READ' }, (ctx): ListEntitiesResponse => {
+  app.route('GET', '/api/entities/v1', { scope: 'SCOPE_ENTITY_READ', operation: 'list', query: ListEntitiesRequest, response: ListEntitiesResponse }, (ctx): ListEntitiesResponse => {
     const { cursor, pageSize } = entityPagingParams(ctx);
     const page = pageEntities(ctx.catalog, ctx.catalog.entities, cursor, pageSize);
     return { entities: page.items, pageInfo: page.pageInfo };
   });
 
-  app.route('GET', '/api/entities/v1/search', { scope: 'SCOPE_ENTITY_READ' }, (ctx): ListEntitiesResponse => {
-    const searchQuery = ctx.query.get('searchQuery') ?? ctx.query.get('query') ?? '';
+  app.route('GET', '/api/entities/v1/search', { scope: 'SCOPE_ENTITY_READ', operation: 'search', query: SearchEntitiesRequest, response: ListEntitiesResponse }, (ctx): ListEntitiesResponse => {
+    const searchQuery = (ctx.q as { searchQuery?: string }).searchQuery ?? '';
     const { cursor, pageSize } = entityPagingParams(ctx);
     const hits = evaluateQuery(ctx.catalog, { parts: [{ withNameSearch: { searchQuery } }] });
     const page = pageEntities(ctx.catalog, hits, cursor, pageSize);
     return { entities: page.items, pageInfo: page.pageInfo };
   });
 
-  app.route('POST', '/api/entities/v1/by-id', { scope: 'SCOPE_ENTITY_READ' }, (ctx): BatchGetEntitiesResponse => {
+  app.route('POST', '/api/entities/v1/by-id', { scope: 'SCOPE_ENTITY_READ', response: BatchGetEntitiesResponse }, (ctx): BatchGetEntitiesResponse => {
     const req = parseBody(BatchGetEntitiesRequest, ctx.body, 'batch_get');
     if (req.ids.length > BATCH_LIMIT) {
       throw invalidArgument(`at most ${BATCH_LIMIT} ids per batch; got ${req.ids.length}`, [{ field: 'ids', ruleId: 'batch_get.ids.max_items', message: `at most ${BATCH_LIMIT} ids` }]);
@@ -176,17 +173,17 @@ export function register(app: EmulatorApp): void {
     return { entities };
   });
 
-  app.route('POST', '/api/lineage/v1', { scope: 'SCOPE_LINEAGE_READ' }, (ctx) => {
+  app.route('POST', '/api/lineage/v1', { scope: 'SCOPE_LINEAGE_READ', response: GetLineageResponse }, (ctx) => {
     const req = parseBody(GetLineageRequest, ctx.body, 'get_lineage');
     return { lineage: lineageOf(ctx.catalog, req) };
   });
 
-  app.route('GET', '/api/lineage/v1', { scope: 'SCOPE_LINEAGE_READ' }, (ctx) => {
+  app.route('GET', '/api/lineage/v1', { scope: 'SCOPE_LINEAGE_READ', operation: 'get_lineage', query: GetLineageQuery }, (ctx) => {
     return { lineage: withIntegerEnums(lineageOf(ctx.catalog, lineageRequestFromQuery(ctx))) };
   });
 
-  app.route('GET', '/api/incidents/v1/batch', { scope: 'SCOPE_INCIDENTS_READ' }, (ctx) => {
-    const ids = ctx.query.getAll('incidentIds');
+  app.route('GET', '/api/incidents/v1/batch', { scope: 'SCOPE_INCIDENTS_READ', operation: 'batch', query: BatchIncidentsRequest, response: BatchEntityIncidentsResponse }, (ctx) => {
+    const ids = (ctx.q as { incidentIds?: string[] }).incidentIds ?? [];
     if (ids.length > BATCH_LIMIT) {
       throw invalidArgument(`at most ${BATCH_LIMIT} incident ids per batch; got ${ids.length}`, [{ field: 'incidentIds', ruleId: 'batch.incident_ids.max_items', message: `at most ${BATCH_LIMIT} ids` }]);
     }

@@ -1,48 +1,74 @@
 /**
- * Domains v2, data products v2, owners and ownerships v1 (spec 2.6, 4.1; upstream facts
- * "Domains v2, data products v2" and "Owners and ownerships v1").
+ * Domains v2, data products v2, owners and ownerships v1 (spec 2.6, 4.1; wire-facts sections 7
+ * and 7b).
  *
- * Writes need SCOPE_MCP_WRITE, reads SCOPE_ENTITY_READ (README table) or SCOPE_MCP_WRITE (the
- * client's ROUTES.md choice). Collections:
- * `domains`, `dataproducts`, `owners`, `ownerships`, keyed by the bare UUID (ids are accepted
- * bare or with the `domain-` / `dataproduct-` / `owner-` prefix).
+ * Bodies are flat (`body: "*"`): `POST /api/domains/v2 { id, name, ..., etag }`, never
+ * `{ domain: {...} }`; a key the operation does not declare is refused (400 naming it). Scopes
+ * are wire-facts' any-of sets: writes `SCOPE_<SERVICE>_EDIT` or `SCOPE_MCP_WRITE`, reads
+ * `SCOPE_<SERVICE>_READ`, `SCOPE_SRE_AGENT` or `SCOPE_MCP_READ`. Collections: `domains`,
+ * `dataproducts`, `owners`, `ownerships`, keyed by the bare UUID (ids are accepted bare or with
+ * the `domain-` / `dataproduct-` / `owner-` prefix).
  *
  * Decisions where the spec is silent (also in src/emulator/README.md):
  * - Upsert: an omitted optional field is left unchanged; a present-but-empty definition
  *   replaces. `name` (domains) / `title` (data products, owners) is required on create.
  *   Upserting a soft-deleted id revives it with create semantics.
+ * - Definition parts get a server-minted `id` when they have none (`p-` and a hash of the part);
+ *   a query part's read form carries `renderedResolverQl` and does not echo `resolverQl`.
  * - A domain's parent and its `domainId` / `dataproductId` members must exist (not deleted):
  *   FAILED_PRECONDITION otherwise. A write that closes a loop in parent or membership references
  *   is FAILED_PRECONDITION with rule id `domain.no_cycle`, the message naming the loop.
- * - Domain and data product deletes are soft (`deletedAt`), idempotent (missing or already
- *   deleted: 200 `{}`); `purge` deletes for good, refused (FAILED_PRECONDITION) while live
- *   sub-domains exist. Owner and ownership deletes are hard and idempotent; an owner's delete
- *   removes its ownerships.
- * - List paging: GET query parameters `pagination.cursor` and `pagination.pageSize`
- *   (also `cursor` / `pageSize`); answers `{ <items>, pageInfo { count, lastId } }`.
+ * - Deletes are soft (`deletedAt`) and idempotent (missing or already deleted: 200 `{}`); a
+ *   soft-deleted object is answered only with `includeDeleted`. `purge` deletes for good (domains:
+ *   refused while live sub-domains exist). An owner's delete also deletes its ownerships.
+ * - `source` on domains, products and owners is the platform's 0 = native (default), 1 =
+ *   external catalog (`SOURCE_NATIVE` / `SOURCE_EXTERNAL_CATALOG` here); ownerships have none.
  */
+import { createHash } from 'node:crypto';
 import { z } from 'zod';
-import { Source } from '../../../schemas/common';
+import { Pagination } from '../../../schemas/common';
+import type { Query } from '../../../schemas/entities';
 import {
+  BatchGetDataProductsResponse,
+  BatchGetDomainsResponse,
+  BatchGetOwnershipsRequest,
+  BatchGetOwnershipsResponse,
+  BatchGetOwnersRequest,
+  BatchGetOwnersResponse,
   BatchGetRequest,
   DataProduct,
+  DataProductResponse,
   DeleteDataProductRequest,
   DeleteDomainRequest,
   DeleteOwnerRequest,
   DeleteOwnershipRequest,
   Domain,
+  DomainResponse,
+  GovernanceSourceEnum,
+  ListDataProductsRequest,
+  ListDataProductsResponse,
+  ListDomainsRequest,
+  ListDomainsResponse,
+  ListOwnershipsRequest,
+  ListOwnershipsResponse,
+  ListOwnersRequest,
+  ListOwnersResponse,
   Owner,
+  OwnerResponse,
   Ownership,
+  OwnershipResponse,
   UpsertDataProductRequest,
   UpsertDomainRequest,
   UpsertOwnershipRequest,
   UpsertOwnerRequest,
   type QuerySelection,
 } from '../../../schemas/governance';
+import { queryToResolverQl } from '../../../schemas/resolverql';
 import type { EmulatorApp, RouteContext } from '../app';
 import { failedPrecondition, invalidArgument, notFound, parseBody } from '../errors';
 import { checkEtag, type Collection, type Store, type Stored } from '../store';
 import { renderResolverQlOrThrow, sortKeys } from './alerts';
+import { EmptyResponse } from '../../../schemas/alerts';
 
 /** Stored shapes (the read forms). */
 export type DomainRecord = z.output<typeof Domain>;
@@ -50,9 +76,14 @@ export type DataProductRecord = z.output<typeof DataProduct>;
 export type OwnerRecord = z.output<typeof Owner>;
 export type OwnershipRecord = z.output<typeof Ownership>;
 
-const WRITE = 'SCOPE_MCP_WRITE' as const;
-/** Reads: SCOPE_ENTITY_READ (README table) or SCOPE_MCP_WRITE (as src/client/services/ROUTES.md). */
-const READ = ['SCOPE_ENTITY_READ', 'SCOPE_MCP_WRITE'] as const;
+type GovernanceSource = z.output<typeof GovernanceSourceEnum.schema>;
+/** wire-facts 7/7b: writes any of the service's EDIT scope or SCOPE_MCP_WRITE; reads any of its READ scope, SCOPE_SRE_AGENT, SCOPE_MCP_READ. */
+const SCOPES = {
+  domain: { write: ['SCOPE_DOMAIN_EDIT', 'SCOPE_MCP_WRITE'], read: ['SCOPE_DOMAIN_READ', 'SCOPE_SRE_AGENT', 'SCOPE_MCP_READ'] },
+  dataproduct: { write: ['SCOPE_DATAPRODUCT_EDIT', 'SCOPE_MCP_WRITE'], read: ['SCOPE_DATAPRODUCT_READ', 'SCOPE_SRE_AGENT', 'SCOPE_MCP_READ'] },
+  owner: { write: ['SCOPE_OWNERS_EDIT', 'SCOPE_MCP_WRITE'], read: ['SCOPE_OWNERS_READ', 'SCOPE_SRE_AGENT', 'SCOPE_MCP_READ'] },
+  ownership: { write: ['SCOPE_OWNERSHIP_EDIT', 'SCOPE_MCP_WRITE'], read: ['SCOPE_OWNERSHIP_READ', 'SCOPE_SRE_AGENT', 'SCOPE_MCP_READ'] },
+} as const;
 
 /** Demo seed ids (UI-made objects, SOURCE_APP). */
 export const DEMO_DOMAIN_ID = '5eed0000-0000-4000-8000-0000000d0a1a';
@@ -63,17 +94,41 @@ export function bareId(id: string, prefix: 'domain' | 'dataproduct' | 'owner'): 
   return id.startsWith(`${prefix}-`) ? id.slice(prefix.length + 1) : id;
 }
 
-/** Returns `body` with `body[key].id` (and `extra` fields of it) stripped of the prefix, before validation. */
-function normalizeBodyId(body: unknown, key: string, prefix: 'domain' | 'dataproduct' | 'owner'): unknown {
+/** Returns the flat `body` with its `id` stripped of the prefix and lower-cased, before validation. */
+function normalizeBodyId(body: unknown, prefix: 'domain' | 'dataproduct' | 'owner'): unknown {
   if (!body || typeof body !== 'object') return body;
-  const inner = (body as Record<string, unknown>)[key];
-  if (!inner || typeof inner !== 'object') return body;
-  const o = inner as Record<string, unknown>;
-  return { ...body, [key]: { ...o, ...(typeof o.id === 'string' ? { id: bareId(o.id, prefix).toLowerCase() } : {}) } };
+  const o = body as Record<string, unknown>;
+  return typeof o.id === 'string' ? { ...o, id: bareId(o.id, prefix).toLowerCase() } : body;
 }
 
-function renderSelection(q: QuerySelection, field: string, op: string): QuerySelection {
-  return { resolverQl: q.resolverQl, renderedResolverQl: renderResolverQlOrThrow(q.resolverQl, `${field}.resolverQl`, `${op}.query.resolver_ql`).rendered };
+/**
+ * The stored (read) form of a query selection: `resolverQl` wins, then `publicQuery`; the read
+ * form carries the canonical `renderedResolverQl` (and the `publicQuery` when that was written).
+ * `echo` keeps the written `resolverQl` (ownership selections); definition parts do not echo it.
+ */
+function renderSelection(q: QuerySelection & { name?: string }, field: string, op: string, echo: boolean): QuerySelection & { name?: string } {
+  const named = q.name !== undefined && q.name !== '' ? { name: q.name } : {};
+  if (q.resolverQl) {
+    const rendered = renderResolverQlOrThrow(q.resolverQl, `${field}.resolverQl`, `${op}.query.resolver_ql`).rendered;
+    return { ...named, ...(echo ? { resolverQl: q.resolverQl } : {}), renderedResolverQl: rendered };
+  }
+  if (q.publicQuery) {
+    let rendered: string | undefined;
+    try {
+      rendered = queryToResolverQl(q.publicQuery as Query);
+    } catch {
+      rendered = undefined;
+    }
+    return { ...named, publicQuery: q.publicQuery, ...(rendered !== undefined ? { renderedResolverQl: rendered } : {}) };
+  }
+  throw invalidArgument(`invalid ${op} request`, [{ field, ruleId: `${op}.query.selection_required`, message: 'a query selection needs resolverQl or publicQuery' }]);
+}
+
+/** A part's id: the one written, or one minted from its content (`p-` and 12 hex digits). */
+function partId(p: Record<string, unknown>, index: number): string {
+  if (typeof p.id === 'string' && p.id !== '') return p.id;
+  const { id: _i, ...rest } = p;
+  return `p-${createHash('sha256').update(`${index}:${JSON.stringify(rest)}`).digest('hex').slice(0, 12)}`;
 }
 
 function deletedIdsOmitted<T extends { deletedAt?: string }>(c: Collection<T>, ids: string[], prefix: 'domain' | 'dataproduct' | 'owner', includeDeleted: boolean): Record<string, Stored<T>> {
@@ -85,14 +140,10 @@ function deletedIdsOmitted<T extends { deletedAt?: string }>(c: Collection<T>, i
   return out;
 }
 
-/** Reads `pagination.cursor` / `pagination.pageSize` (or `cursor` / `pageSize`) from the query. */
+/** The `pagination` of a list request's parsed query (`ctx.q`). */
 export function pagingOf(ctx: RouteContext): { cursor: string | undefined; pageSize: number | undefined } {
-  const cursor = ctx.query.get('pagination.cursor') ?? ctx.query.get('cursor') ?? undefined;
-  const raw = ctx.query.get('pagination.pageSize') ?? ctx.query.get('pageSize') ?? undefined;
-  if (raw !== undefined && raw !== '' && !/^\d+$/.test(raw)) {
-    throw invalidArgument('invalid list request', [{ field: 'pagination.pageSize', ruleId: 'list.pagination.page_size', message: `must be a non-negative integer; got "${raw}"` }]);
-  }
-  return { cursor: cursor || undefined, pageSize: raw ? Number(raw) : undefined };
+  const p = (ctx.q.pagination ?? {}) as z.output<typeof Pagination>;
+  return { cursor: p.cursor || undefined, pageSize: p.pageSize || undefined };
 }
 
 // ------------------------------------------------------------------------------------------
@@ -138,15 +189,14 @@ function findLoop(start: string, next: (id: string) => string[]): string[] | und
 }
 
 function upsertDomain(ctx: RouteContext): { domain: DomainRecord } {
-  const raw = normalizeBodyId(ctx.body, 'domain', 'domain');
-  const req = parseBody(UpsertDomainRequest, raw, 'upsert');
-  const w = req.domain;
+  const req = parseBody(UpsertDomainRequest, normalizeBodyId(ctx.body, 'domain'), 'upsert');
+  const w = req;
   const all = domains(ctx.store);
   const stored = all.get(w.id);
   checkEtag(stored, req.etag, `domain ${w.id}`);
   const current = stored && !stored.deletedAt ? stored : undefined;
   if (!current && w.name === undefined) {
-    throw invalidArgument('invalid upsert request', [{ field: 'domain.name', ruleId: 'upsert.domain.name.required', message: 'name is required when creating a domain' }]);
+    throw invalidArgument('invalid upsert request', [{ field: 'name', ruleId: 'upsert.name.required', message: 'name is required when creating a domain' }]);
   }
   const now = ctx.now().toISOString();
   const parentId = w.parentId === undefined ? current?.parentId : w.parentId === '' ? undefined : bareId(w.parentId, 'domain').toLowerCase();
@@ -154,25 +204,26 @@ function upsertDomain(ctx: RouteContext): { domain: DomainRecord } {
   if (w.definition !== undefined) {
     definition = {
       parts: w.definition.parts.map((p, i) => {
-        if (p.domainId !== undefined) return { domainId: bareId(p.domainId, 'domain').toLowerCase() };
-        if (p.dataproductId !== undefined) return { dataproductId: bareId(p.dataproductId, 'dataproduct').toLowerCase() };
-        if (p.query !== undefined) return { query: renderSelection(p.query, `domain.definition.parts[${i}].query`, 'upsert') };
-        return { entityId: p.entityId! };
+        const id = partId(p as Record<string, unknown>, i);
+        if (p.domainId !== undefined) return { id, domainId: bareId(p.domainId, 'domain').toLowerCase() };
+        if (p.dataproductId !== undefined) return { id, dataproductId: bareId(p.dataproductId, 'dataproduct').toLowerCase() };
+        if (p.query !== undefined) return { id, query: renderSelection(p.query, `definition.parts[${i}].query`, 'upsert', false) };
+        return { id, entityId: p.entityId! };
       }),
     };
   }
   // References must exist.
   if (parentId !== undefined) {
     const parent = all.get(parentId);
-    if (!parent || parent.deletedAt) throw failedPrecondition(`domain ${w.id}: parent domain ${parentId} does not exist`, [{ field: 'domain.parentId', ruleId: 'domain.parent_exists', message: `domain ${parentId} does not exist` }]);
+    if (!parent || parent.deletedAt) throw failedPrecondition(`domain ${w.id}: parent domain ${parentId} does not exist`, [{ field: 'parentId', ruleId: 'domain.parent_exists', message: `domain ${parentId} does not exist` }]);
   }
   (definition?.parts ?? []).forEach((p, i) => {
     if (p.domainId !== undefined && (p.domainId === w.id ? false : !all.get(p.domainId) || all.get(p.domainId)!.deletedAt)) {
-      throw failedPrecondition(`domain ${w.id}: member domain ${p.domainId} does not exist`, [{ field: `domain.definition.parts[${i}].domainId`, ruleId: 'domain.member_exists', message: `domain ${p.domainId} does not exist` }]);
+      throw failedPrecondition(`domain ${w.id}: member domain ${p.domainId} does not exist`, [{ field: `definition.parts[${i}].domainId`, ruleId: 'domain.member_exists', message: `domain ${p.domainId} does not exist` }]);
     }
     if (p.dataproductId !== undefined) {
       const dp = dataproducts(ctx.store).get(p.dataproductId);
-      if (!dp || dp.deletedAt) throw failedPrecondition(`domain ${w.id}: member data product ${p.dataproductId} does not exist`, [{ field: `domain.definition.parts[${i}].dataproductId`, ruleId: 'domain.member_exists', message: `data product ${p.dataproductId} does not exist` }]);
+      if (!dp || dp.deletedAt) throw failedPrecondition(`domain ${w.id}: member data product ${p.dataproductId} does not exist`, [{ field: `definition.parts[${i}].dataproductId`, ruleId: 'domain.member_exists', message: `data product ${p.dataproductId} does not exist` }]);
     }
   });
   const next: DomainRecord = {
@@ -181,7 +232,9 @@ function upsertDomain(ctx: RouteContext): { domain: DomainRecord } {
     ...((w.description ?? current?.description) !== undefined ? { description: w.description ?? current?.description } : {}),
     ...(parentId !== undefined ? { parentId } : {}),
     ...(definition !== undefined ? { definition } : {}),
-    source: current?.source ?? 'SOURCE_API',
+    source: sourceOf(w.source, current?.source),
+    createdBy: current?.createdBy ?? ctx.principal.subject,
+    updatedBy: ctx.principal.subject,
     createdAt: current?.createdAt ?? now,
     updatedAt: now,
   };
@@ -194,12 +247,25 @@ function upsertDomain(ctx: RouteContext): { domain: DomainRecord } {
   return { domain: all.put(w.id, sortKeys(next)) };
 }
 
+/** Marks `current` deleted (a new version: its etag moves). */
+function softDelete<T extends { deletedAt?: string; updatedAt?: string }>(ctx: RouteContext, c: Collection<T>, current: Stored<T>): void {
+  const now = ctx.now().toISOString();
+  const { etag: _e, ...rest } = current as Stored<T> & { id: string };
+  c.put((current as unknown as { id: string }).id, sortKeys({ ...rest, deletedAt: now, updatedAt: now } as unknown as T));
+}
+
+/**
+ * A soft delete (`purge`: for good), idempotent: missing or already deleted is 200 `{}`. The etag,
+ * when given, must match. `beforePurge` may refuse a purge; `onDelete` runs for a delete that
+ * happens (cascades).
+ */
 function deleteSoft<T extends { deletedAt?: string; updatedAt?: string }>(
   ctx: RouteContext,
   c: Collection<T>,
   req: { id: string; purge?: boolean; etag?: string },
   what: string,
   beforePurge?: (id: string) => void,
+  onDelete?: (id: string) => void,
 ): Record<string, never> {
   const current = c.get(req.id);
   if (!current) return {};
@@ -207,12 +273,12 @@ function deleteSoft<T extends { deletedAt?: string; updatedAt?: string }>(
   checkEtag(current, req.etag, `${what} ${req.id}`);
   if (req.purge) {
     beforePurge?.(req.id);
+    onDelete?.(req.id);
     c.delete(req.id);
     return {};
   }
-  const now = ctx.now().toISOString();
-  const { etag: _e, ...rest } = current as Stored<T>;
-  c.put(req.id, sortKeys({ ...rest, deletedAt: now, updatedAt: now } as unknown as T));
+  onDelete?.(req.id);
+  softDelete(ctx, c, current);
   return {};
 }
 
@@ -220,15 +286,14 @@ function deleteSoft<T extends { deletedAt?: string; updatedAt?: string }>(
 // Data products
 
 function upsertDataProduct(ctx: RouteContext): { dataproduct: DataProductRecord } {
-  const raw = normalizeBodyId(ctx.body, 'dataproduct', 'dataproduct');
-  const req = parseBody(UpsertDataProductRequest, raw, 'upsert');
-  const w = req.dataproduct;
+  const req = parseBody(UpsertDataProductRequest, normalizeBodyId(ctx.body, 'dataproduct'), 'upsert');
+  const w = req;
   const all = dataproducts(ctx.store);
   const stored = all.get(w.id);
   checkEtag(stored, req.etag, `data product ${w.id}`);
   const current = stored && !stored.deletedAt ? stored : undefined;
   if (!current && w.title === undefined) {
-    throw invalidArgument('invalid upsert request', [{ field: 'dataproduct.title', ruleId: 'upsert.dataproduct.title.required', message: 'title is required when creating a data product' }]);
+    throw invalidArgument('invalid upsert request', [{ field: 'title', ruleId: 'upsert.title.required', message: 'title is required when creating a data product' }]);
   }
   const now = ctx.now().toISOString();
   const pick = <K extends 'description' | 'priority'>(k: K) => (w[k] !== undefined ? w[k] : current?.[k]);
@@ -236,7 +301,10 @@ function upsertDataProduct(ctx: RouteContext): { dataproduct: DataProductRecord 
   let definition = current?.definition;
   if (w.definition !== undefined) {
     definition = {
-      parts: w.definition.parts.map((p, i) => (p.query !== undefined ? { query: renderSelection(p.query, `dataproduct.definition.parts[${i}].query`, 'upsert') } : { entityId: p.entityId! })),
+      parts: w.definition.parts.map((p, i) => {
+        const id = partId(p as Record<string, unknown>, i);
+        return p.query !== undefined ? { id, query: renderSelection(p.query, `definition.parts[${i}].query`, 'upsert', false) } : { id, entityId: p.entityId! };
+      }),
     };
   }
   const next: DataProductRecord = {
@@ -245,9 +313,11 @@ function upsertDataProduct(ctx: RouteContext): { dataproduct: DataProductRecord 
     title: w.title ?? current!.title,
     ...(pick('description') !== undefined ? { description: pick('description') } : {}),
     ...(folder !== undefined ? { folder } : {}),
-    ...(pick('priority') !== undefined ? { priority: pick('priority') } : {}),
+    ...(pick('priority') !== undefined && pick('priority') !== 'PRIORITY_UNSPECIFIED' ? { priority: pick('priority') } : {}),
     ...(definition !== undefined ? { definition } : {}),
-    source: current?.source ?? 'SOURCE_API',
+    source: sourceOf(w.source, current?.source),
+    createdBy: current?.createdBy ?? ctx.principal.subject,
+    updatedBy: ctx.principal.subject,
     createdAt: current?.createdAt ?? now,
     updatedAt: now,
   };
@@ -264,19 +334,19 @@ function ownerships(store: Store): Collection<OwnershipRecord> {
   return store.collection<OwnershipRecord>('ownerships');
 }
 
+/** The stored `source`: the one written, else the stored one, else native (0). */
+function sourceOf(written: GovernanceSource | undefined, stored: GovernanceSource | undefined): GovernanceSource {
+  return written ?? stored ?? 'SOURCE_NATIVE';
+}
+
 /** Creates or updates an owner in a store (UpsertOwner and the demo seed). */
-export function upsertOwnerIn(
-  store: Store,
-  w: z.output<typeof UpsertOwnerRequest>['owner'],
-  etag: string | undefined,
-  now: Date,
-  source: z.output<typeof Source> = 'SOURCE_API',
-): Stored<OwnerRecord> {
+export function upsertOwnerIn(store: Store, w: z.output<typeof UpsertOwnerRequest>, now: Date, subject: string): Stored<OwnerRecord> {
   const all = owners(store);
-  const current = all.get(w.id);
-  checkEtag(current, etag, `owner ${w.id}`);
+  const stored = all.get(w.id);
+  checkEtag(stored, w.etag, `owner ${w.id}`);
+  const current = stored && !stored.deletedAt ? stored : undefined;
   if (!current && w.title === undefined) {
-    throw invalidArgument('invalid upsert_owner request', [{ field: 'owner.title', ruleId: 'upsert_owner.owner.title.required', message: 'title is required when creating an owner' }]);
+    throw invalidArgument('invalid upsert_owner request', [{ field: 'title', ruleId: 'upsert_owner.title.required', message: 'title is required when creating an owner' }]);
   }
   const at = now.toISOString();
   const next: OwnerRecord = {
@@ -284,30 +354,31 @@ export function upsertOwnerIn(
     entityId: `owner-${w.id}`,
     title: w.title ?? current!.title,
     contacts: w.contacts !== undefined ? w.contacts.contacts : (current?.contacts ?? []),
-    source: current?.source ?? source,
+    source: sourceOf(w.source, current?.source),
+    createdBy: current?.createdBy ?? subject,
+    updatedBy: subject,
     createdAt: current?.createdAt ?? at,
     updatedAt: at,
   };
   return all.put(w.id, sortKeys(next));
 }
 
+/**
+ * UpsertOwnership: the owner is the path (`owner_id`); the body is `{ id, selection, alert?,
+ * etag?, actor? }`. A path-bound field is never read from the body: an `ownerId` key there is an
+ * unknown key like any other.
+ */
 function upsertOwnership(ctx: RouteContext): { ownership: OwnershipRecord } {
   const ownerId = bareId(ctx.params.owner_id, 'owner').toLowerCase();
-  const body = (ctx.body ?? {}) as Record<string, unknown>;
-  const inner = (body.ownership ?? {}) as Record<string, unknown>;
-  if (typeof inner.ownerId === 'string' && bareId(inner.ownerId, 'owner').toLowerCase() !== ownerId) {
-    throw invalidArgument('invalid upsert_ownership request', [
-      { field: 'ownership.ownerId', ruleId: 'upsert_ownership.ownership.owner_id', message: `ownership.ownerId ${inner.ownerId} differs from the path's owner ${ownerId}` },
-    ]);
-  }
-  const req = parseBody(UpsertOwnershipRequest, { ...body, ownership: { ...inner, ownerId } }, 'upsert_ownership');
-  if (!owners(ctx.store).get(ownerId)) throw notFound(`owner ${ownerId} not found`);
-  const w = req.ownership;
+  const w = parseBody(UpsertOwnershipRequest, ctx.body, 'upsert_ownership');
+  const owner = owners(ctx.store).get(ownerId);
+  if (!owner || owner.deletedAt) throw notFound(`owner ${ownerId} not found`);
   const all = ownerships(ctx.store);
-  const current = all.get(w.id);
-  checkEtag(current, req.etag, `ownership ${w.id}`);
+  const stored = all.get(w.id);
+  checkEtag(stored, w.etag, `ownership ${w.id}`);
+  const current = stored && !stored.deletedAt ? stored : undefined;
   const selection = w.selection.query
-    ? { query: renderSelection(w.selection.query, 'ownership.selection.query', 'upsert_ownership') }
+    ? { query: renderSelection(w.selection.query, 'selection.query', 'upsert_ownership', true) }
     : { dataproductId: bareId(w.selection.dataproductId!, 'dataproduct').toLowerCase() };
   const at = ctx.now().toISOString();
   const next: OwnershipRecord = {
@@ -315,13 +386,14 @@ function upsertOwnership(ctx: RouteContext): { ownership: OwnershipRecord } {
     ownerId,
     selection,
     ...(w.alert !== undefined ? { alert: w.alert } : current?.alert !== undefined ? { alert: current.alert } : {}),
-    source: current?.source ?? 'SOURCE_API',
+    createdBy: current?.createdBy ?? ctx.principal.subject,
+    updatedBy: ctx.principal.subject,
     createdAt: current?.createdAt ?? at,
     updatedAt: at,
   };
   // Owning a data product already owned elsewhere moves it.
   if (selection.dataproductId !== undefined) {
-    for (const o of all.filter((x) => x.id !== w.id && x.selection.dataproductId === selection.dataproductId)) all.delete(o.id);
+    for (const o of all.filter((x) => x.id !== w.id && !x.deletedAt && x.selection.dataproductId === selection.dataproductId)) all.delete(o.id);
   }
   return { ownership: all.put(w.id, sortKeys(next)) };
 }
@@ -331,8 +403,8 @@ function upsertOwnership(ctx: RouteContext): { ownership: OwnershipRecord } {
 /** Registers the domains, data products, owners and ownerships routes and the demo seed. */
 export function register(app: EmulatorApp): void {
   // Domains v2
-  app.route('POST', '/api/domains/v2', { scope: WRITE }, (ctx) => upsertDomain(ctx));
-  app.route('POST', '/api/domains/v2/delete', { scope: WRITE }, (ctx) => {
+  app.route('POST', '/api/domains/v2', { scope: SCOPES.domain.write, response: DomainResponse }, (ctx) => upsertDomain(ctx));
+  app.route('POST', '/api/domains/v2/delete', { scope: SCOPES.domain.write, response: EmptyResponse }, (ctx) => {
     const req = parseBody(DeleteDomainRequest, ctx.body, 'delete');
     const id = bareId(req.id, 'domain').toLowerCase();
     return deleteSoft(ctx, domains(ctx.store), { ...req, id }, 'domain', (victim) => {
@@ -340,101 +412,122 @@ export function register(app: EmulatorApp): void {
       if (subs.length) throw failedPrecondition(`domain ${victim} cannot be purged while it has sub-domains: ${subs.join(', ')}`);
     });
   });
-  app.route('POST', '/api/domains/v2/batch-get', { scope: READ }, (ctx) => {
+  app.route('POST', '/api/domains/v2/batch-get', { scope: SCOPES.domain.read, response: BatchGetDomainsResponse }, (ctx) => {
     const req = parseBody(BatchGetRequest, ctx.body, 'batch_get');
-    return { domains: deletedIdsOmitted(domains(ctx.store), req.ids, 'domain', req.includeDeleted ?? false) };
+    return { domains: withoutDefinition(deletedIdsOmitted(domains(ctx.store), req.ids, 'domain', req.includeDeleted ?? false), req.excludeDefinition) };
   });
-  app.route('GET', '/api/domains/v2', { scope: READ }, (ctx) => {
+  app.route('GET', '/api/domains/v2', { scope: SCOPES.domain.read, operation: 'list', query: ListDomainsRequest, response: ListDomainsResponse }, (ctx) => {
+    const q = ctx.q as z.output<typeof ListDomainsRequest>;
     const p = pagingOf(ctx);
-    const page = domains(ctx.store).page(p.cursor, p.pageSize, (d) => !d.deletedAt);
-    return { domains: page.items, pageInfo: page.pageInfo };
+    const parent = q.parentId === undefined ? undefined : q.parentId === '' ? '' : bareId(q.parentId, 'domain').toLowerCase();
+    const page = domains(ctx.store).page(p.cursor, p.pageSize, (d) => (q.includeDeleted || !d.deletedAt) && (parent === undefined || (d.parentId ?? '') === parent));
+    return { domains: Object.values(withoutDefinition(Object.fromEntries(page.items.map((d) => [d.id, d])), q.excludeDefinition)), pageInfo: page.pageInfo };
   });
 
   // Data products v2
-  app.route('POST', '/api/dataproducts/v2', { scope: WRITE }, (ctx) => upsertDataProduct(ctx));
-  app.route('POST', '/api/dataproducts/v2/delete', { scope: WRITE }, (ctx) => {
+  app.route('POST', '/api/dataproducts/v2', { scope: SCOPES.dataproduct.write, response: DataProductResponse }, (ctx) => upsertDataProduct(ctx));
+  app.route('POST', '/api/dataproducts/v2/delete', { scope: SCOPES.dataproduct.write, response: EmptyResponse }, (ctx) => {
     const req = parseBody(DeleteDataProductRequest, ctx.body, 'delete');
     return deleteSoft(ctx, dataproducts(ctx.store), { ...req, id: bareId(req.id, 'dataproduct').toLowerCase() }, 'data product');
   });
-  app.route('POST', '/api/dataproducts/v2/batch-get', { scope: READ }, (ctx) => {
+  app.route('POST', '/api/dataproducts/v2/batch-get', { scope: SCOPES.dataproduct.read, response: BatchGetDataProductsResponse }, (ctx) => {
     const req = parseBody(BatchGetRequest, ctx.body, 'batch_get');
-    return { dataproducts: deletedIdsOmitted(dataproducts(ctx.store), req.ids, 'dataproduct', req.includeDeleted ?? false) };
+    return { dataproducts: withoutDefinition(deletedIdsOmitted(dataproducts(ctx.store), req.ids, 'dataproduct', req.includeDeleted ?? false), req.excludeDefinition) };
   });
-  app.route('GET', '/api/dataproducts/v2', { scope: READ }, (ctx) => {
+  app.route('GET', '/api/dataproducts/v2', { scope: SCOPES.dataproduct.read, operation: 'list', query: ListDataProductsRequest, response: ListDataProductsResponse }, (ctx) => {
+    const q = ctx.q as z.output<typeof ListDataProductsRequest>;
     const p = pagingOf(ctx);
-    const page = dataproducts(ctx.store).page(p.cursor, p.pageSize, (d) => !d.deletedAt);
-    return { dataproducts: page.items, pageInfo: page.pageInfo };
+    const priorities = q.priorities && q.priorities.length ? new Set(q.priorities) : undefined;
+    const page = dataproducts(ctx.store).page(
+      p.cursor,
+      p.pageSize,
+      (d) => (q.includeDeleted || !d.deletedAt) && (q.folder === undefined || (d.folder ?? '') === q.folder) && (!priorities || priorities.has(d.priority ?? 'PRIORITY_UNSPECIFIED')),
+    );
+    return { dataproducts: Object.values(withoutDefinition(Object.fromEntries(page.items.map((d) => [d.id, d])), q.excludeDefinition)), pageInfo: page.pageInfo };
   });
 
   // Owners v1
-  app.route('POST', '/api/owners/v1', { scope: WRITE }, (ctx) => {
-    const req = parseBody(UpsertOwnerRequest, normalizeBodyId(ctx.body, 'owner', 'owner'), 'upsert_owner');
-    return { owner: upsertOwnerIn(ctx.store, req.owner, req.etag, ctx.now()) };
+  app.route('POST', '/api/owners/v1', { scope: SCOPES.owner.write, response: OwnerResponse }, (ctx) => {
+    const req = parseBody(UpsertOwnerRequest, normalizeBodyId(ctx.body, 'owner'), 'upsert_owner');
+    return { owner: upsertOwnerIn(ctx.store, req, ctx.now(), ctx.principal.subject) };
   });
-  app.route('POST', '/api/owners/v1/delete', { scope: WRITE }, (ctx) => {
+  app.route('POST', '/api/owners/v1/delete', { scope: SCOPES.owner.write, response: EmptyResponse }, (ctx) => {
     const req = parseBody(DeleteOwnerRequest, ctx.body, 'delete_owner');
     const id = bareId(req.id, 'owner').toLowerCase();
-    const current = owners(ctx.store).get(id);
-    if (!current) return {};
-    checkEtag(current, req.etag, `owner ${id}`);
     const os = ownerships(ctx.store);
-    for (const o of os.filter((x) => x.ownerId === id)) os.delete(o.id);
-    owners(ctx.store).delete(id);
-    return {};
+    return deleteSoft(ctx, owners(ctx.store), { ...req, id }, 'owner', undefined, (victim) => {
+      // deleting an owner deletes its ownerships
+      for (const o of os.filter((x) => x.ownerId === victim && !x.deletedAt)) {
+        if (req.purge) os.delete(o.id);
+        else softDelete(ctx, os, o);
+      }
+    });
   });
-  app.route('POST', '/api/owners/v1/batch-get', { scope: READ }, (ctx) => {
-    const req = parseBody(BatchGetRequest, ctx.body, 'batch_get_owners');
-    return { owners: deletedIdsOmitted(owners(ctx.store), req.ids, 'owner', false) };
+  app.route('POST', '/api/owners/v1/batch-get', { scope: SCOPES.owner.read, response: BatchGetOwnersResponse }, (ctx) => {
+    const req = parseBody(BatchGetOwnersRequest, ctx.body, 'batch_get_owners');
+    return { owners: deletedIdsOmitted(owners(ctx.store), req.ids, 'owner', req.includeDeleted ?? false) };
   });
-  app.route('GET', '/api/owners/v1', { scope: READ }, (ctx) => {
+  app.route('GET', '/api/owners/v1', { scope: SCOPES.owner.read, operation: 'list_owners', query: ListOwnersRequest, response: ListOwnersResponse }, (ctx) => {
+    const q = ctx.q as z.output<typeof ListOwnersRequest>;
     const p = pagingOf(ctx);
-    const page = owners(ctx.store).page(p.cursor, p.pageSize);
+    const page = owners(ctx.store).page(p.cursor, p.pageSize, (o) => q.includeDeleted || !o.deletedAt);
     return { owners: page.items, pageInfo: page.pageInfo };
   });
 
   // Ownerships v1
-  app.route('POST', '/api/owners/v1/:owner_id/ownerships', { scope: WRITE }, (ctx) => upsertOwnership(ctx));
-  app.route('POST', '/api/owners/v1/ownerships/delete', { scope: WRITE }, (ctx) => {
+  app.route('POST', '/api/owners/v1/:owner_id/ownerships', { scope: SCOPES.ownership.write, response: OwnershipResponse }, (ctx) => upsertOwnership(ctx));
+  app.route('POST', '/api/owners/v1/ownerships/delete', { scope: SCOPES.ownership.write, response: EmptyResponse }, (ctx) => {
     const req = parseBody(DeleteOwnershipRequest, ctx.body, 'delete_ownership');
-    const current = ownerships(ctx.store).get(req.id);
-    if (!current) return {};
-    checkEtag(current, req.etag, `ownership ${req.id}`);
-    ownerships(ctx.store).delete(req.id);
-    return {};
+    return deleteSoft(ctx, ownerships(ctx.store), { ...req, purge: false }, 'ownership');
   });
-  app.route('POST', '/api/owners/v1/ownerships/batch-get', { scope: READ }, (ctx) => {
-    const req = parseBody(BatchGetRequest, ctx.body, 'batch_get_ownerships');
+  app.route('POST', '/api/owners/v1/ownerships/batch-get', { scope: SCOPES.ownership.read, response: BatchGetOwnershipsResponse }, (ctx) => {
+    const req = parseBody(BatchGetOwnershipsRequest, ctx.body, 'batch_get_ownerships');
     const out: Record<string, OwnershipRecord> = {};
-    for (const id of [...new Set(req.ids)].sort()) {
+    for (const id of [...new Set(req.ids.map((i) => i.toLowerCase()))].sort()) {
       const o = ownerships(ctx.store).get(id);
-      if (o) out[id] = o;
+      if (o && (req.includeDeleted || !o.deletedAt)) out[id] = o;
     }
     return { ownerships: out };
   });
-  app.route('GET', '/api/owners/v1/:owner_id/ownerships', { scope: READ }, (ctx) => {
+  app.route('GET', '/api/owners/v1/:owner_id/ownerships', { scope: SCOPES.ownership.read, operation: 'list_ownerships', query: ListOwnershipsRequest, response: ListOwnershipsResponse }, (ctx) => {
+    const q = ctx.q as z.output<typeof ListOwnershipsRequest>;
     const ownerId = bareId(ctx.params.owner_id, 'owner').toLowerCase();
-    if (!owners(ctx.store).get(ownerId)) throw notFound(`owner ${ownerId} not found`);
+    const owner = owners(ctx.store).get(ownerId);
+    if (!owner || (owner.deletedAt && !q.includeDeleted)) throw notFound(`owner ${ownerId} not found`);
     const p = pagingOf(ctx);
-    const page = ownerships(ctx.store).page(p.cursor, p.pageSize, (o) => o.ownerId === ownerId);
+    const page = ownerships(ctx.store).page(p.cursor, p.pageSize, (o) => o.ownerId === ownerId && (q.includeDeleted || !o.deletedAt));
     return { ownerships: page.items, pageInfo: page.pageInfo };
   });
 
   app.onSeed((store, { seed, now }) => {
     if (seed !== 'demo') return;
     const at = now().toISOString();
-    // Made in the UI (SOURCE_APP): shown as "not managed here" in plans.
+    // Made in the UI: shown as "not managed here" in plans.
     domains(store).put(
       DEMO_DOMAIN_ID,
       sortKeys<DomainRecord>({
         id: DEMO_DOMAIN_ID,
         name: 'Retail (made in the UI)',
         description: 'Everything about the retail business',
-        definition: { parts: [{ query: { resolverQl: 'in_folder("folder-wh-prod::mart")', renderedResolverQl: renderResolverQlOrThrow('in_folder("folder-wh-prod::mart")', 'seed', 'seed').rendered } }] },
-        source: 'SOURCE_APP',
+        definition: { parts: [{ id: 'p-seed0001', query: { renderedResolverQl: renderResolverQlOrThrow('in_folder("folder-wh-prod::mart")', 'seed', 'seed').rendered } }] },
+        source: 'SOURCE_NATIVE',
+        createdBy: 'user:ada@example.com',
+        updatedBy: 'user:ada@example.com',
         createdAt: at,
         updatedAt: at,
       }),
     );
-    upsertOwnerIn(store, { id: DEMO_OWNER_ID, title: 'Data platform team (made in the UI)', contacts: { contacts: [{ email: { recipientEmails: ['platform@example.com'] } }] } }, undefined, now(), 'SOURCE_APP');
+    upsertOwnerIn(store, { id: DEMO_OWNER_ID, title: 'Data platform team (made in the UI)', contacts: { contacts: [{ email: { recipientEmails: ['platform@example.com'] } }] } }, now(), 'user:ada@example.com');
   });
+}
+
+/** The map with each object's `definition` dropped when `exclude` (`excludeDefinition`). */
+function withoutDefinition<T extends { definition?: unknown }>(m: Record<string, T>, exclude: boolean | undefined): Record<string, T> {
+  if (!exclude) return m;
+  const out: Record<string, T> = {};
+  for (const [k, v] of Object.entries(m)) {
+    const { definition: _d, ...rest } = v;
+    out[k] = rest as T;
+  }
+  return out;
 }

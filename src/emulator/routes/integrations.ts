@@ -1,32 +1,41 @@
 /**
- * Integrations v1 (`integrations.v1.IntegrationsService`): spec 2.6, 3.4, 4.1, 7, 8 and the
- * upstream facts "Integrations v1". Every operation needs SCOPE_INTEGRATION_EDIT (spec 4.1).
+ * Integrations v1 (`integrations.v1.IntegrationsService`): spec 2.6, 3.4, 4.1, 7, 8 and
+ * wire-facts section 8. Writes need SCOPE_INTEGRATION_EDIT; BatchGet and List
+ * SCOPE_INTEGRATION_READ or SCOPE_INTEGRATION_EDIT. Bodies are flat (`{ title, config }`).
  *
  * - Create mints a new id on every call; a workspace holds at most its quota of integrations
  *   (default {@link DEFAULT_INTEGRATION_QUOTA}; see {@link setIntegrationQuota}), beyond which
- *   Create is RESOURCE_EXHAUSTED (HTTP 429).
- * - Update (PUT `/{id}`) replaces the whole config; the config variant (and `platform`) is fixed
- *   at create (a change is FAILED_PRECONDITION); an omitted or empty secret keeps the stored one.
+ *   Create is RESOURCE_EXHAUSTED (HTTP 429) with a `google.rpc.QuotaFailure` detail.
+ * - Update (PUT `/{integration_id}` `{ title?, config, etag? }`) replaces the whole config (it is
+ *   required); the config variant is fixed at create (a change is FAILED_PRECONDITION); an
+ *   omitted or empty secret keeps the stored one. `platform` is the config variant's name.
  * - Secrets ({@link SECRET_FIELDS}) are write-only: stored, never returned. Every read answers a
  *   stored secret as the empty string `""` (spec 2.6 "returned empty"); an unset one is omitted.
  *   They are never logged nor put in error messages.
- * - State table of spec 3.4: Disable keeps the config; Enable (and Disable) of an integration
- *   already in that state is a no-op (no write, etag unchanged); Delete with a stale `?etag=` is
- *   ABORTED (409). Missing ids: NOT_FOUND (404), except in BatchGet where they are omitted.
+ * - State table of spec 3.4: Disable keeps the config; Enable (and Disable, body `{}`) of an
+ *   integration already in that state is a no-op (no write, etag unchanged); Delete with a stale
+ *   `?etag=` is ABORTED (409). Missing ids: NOT_FOUND (404), except in BatchGet where they are
+ *   omitted.
  */
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { oneofKey } from '../../../schemas/common';
+import { EmptyResponse } from '../../../schemas/alerts';
 import {
   BatchGetIntegrationsRequest,
+  BatchGetIntegrationsResponse,
   CreateIntegrationRequest,
+  DeleteIntegrationRequest,
   Integration,
   type IntegrationConfig,
+  IntegrationResponse,
+  ListIntegrationsRequest,
+  ListIntegrationsResponse,
   SECRET_FIELDS,
   UpdateIntegrationRequest,
 } from '../../../schemas/integrations';
 import type { EmulatorApp, RouteContext } from '../app';
-import { failedPrecondition, notFound, parseBody, resourceExhausted } from '../errors';
+import { failedPrecondition, notFound, parseBody, quotaExceeded } from '../errors';
 import { checkEtag, type Collection, type Store, type Stored } from '../store';
 import { sortKeys } from './alerts';
 
@@ -36,7 +45,9 @@ export type IntegrationRecord = z.output<typeof Integration>;
 /** Integrations per workspace unless {@link setIntegrationQuota} says otherwise. */
 export const DEFAULT_INTEGRATION_QUOTA = 20;
 
-const SCOPE = 'SCOPE_INTEGRATION_EDIT' as const;
+const SCOPE = ['SCOPE_INTEGRATION_EDIT'] as const;
+const READ = ['SCOPE_INTEGRATION_READ', 'SCOPE_INTEGRATION_EDIT'] as const;
+const SECRETS = new Set<string>(SECRET_FIELDS);
 const BASE = '/api/integrations/v1';
 
 const quotas = new WeakMap<EmulatorApp, { all?: number; byWorkspace: Map<string, number> }>();
@@ -65,13 +76,29 @@ function integrations(store: Store): Collection<IntegrationRecord> {
   return store.collection<IntegrationRecord>('integrations');
 }
 
-/** The read form: every stored secret answered as `""`. */
+/** `v` with every secret-named string (at any depth) replaced by `blank(value)`. */
+function mapSecrets(v: unknown, blank: (value: string, path: string) => unknown, path = ''): unknown {
+  if (Array.isArray(v)) return v.map((x, i) => mapSecrets(x, blank, `${path}[${i}]`));
+  if (!v || typeof v !== 'object') return v;
+  const out: Record<string, unknown> = {};
+  for (const [k, x] of Object.entries(v as Record<string, unknown>)) {
+    const p = path ? `${path}.${k}` : k;
+    const y = SECRETS.has(k) && typeof x === 'string' ? blank(x, p) : mapSecrets(x, blank, p);
+    if (y !== undefined) out[k] = y;
+  }
+  return out;
+}
+
+/** The read form: every stored secret (at any depth) answered as `""`. */
 export function redactIntegration(r: Stored<IntegrationRecord> | IntegrationRecord): IntegrationRecord {
-  const variant = oneofKey(r.config);
-  if (!variant) return r;
-  const cfg = { ...(r.config[variant] as Record<string, unknown>) };
-  for (const f of SECRET_FIELDS) if (cfg[f] !== undefined) cfg[f] = '';
-  return { ...r, config: { [variant]: cfg } as IntegrationConfig };
+  return { ...r, config: mapSecrets(r.config, () => '') as IntegrationConfig };
+}
+
+/** The value at a dotted path of `v`. */
+function at(v: unknown, path: string): unknown {
+  let cur = v;
+  for (const k of path.split('.')) cur = cur && typeof cur === 'object' ? (cur as Record<string, unknown>)[k] : undefined;
+  return cur;
 }
 
 function mustGet(ctx: RouteContext): Stored<IntegrationRecord> {
@@ -80,16 +107,12 @@ function mustGet(ctx: RouteContext): Stored<IntegrationRecord> {
   return r;
 }
 
-/** The optional etag of enable/disable: body `etag` or query `?etag=`. */
-function etagParam(ctx: RouteContext): string | undefined {
-  const b = ctx.body as { etag?: unknown } | undefined;
-  if (b && typeof b.etag === 'string') return b.etag;
-  return ctx.query.get('etag') ?? undefined;
-}
+/** Enable/Disable take no field but the path one: the body is `{}`. */
+const NoFields = z.object({});
 
-function setDisabled(ctx: RouteContext, disabled: boolean): { integration: IntegrationRecord } {
+function setDisabled(ctx: RouteContext, disabled: boolean, operation: string): { integration: IntegrationRecord } {
+  parseBody(NoFields, ctx.body, operation);
   const current = mustGet(ctx);
-  checkEtag(current, etagParam(ctx), `integration ${current.id}`);
   if ((current.disabled ?? false) === disabled) return { integration: redactIntegration(current) };
   const { etag: _e, ...rest } = current;
   return { integration: redactIntegration(integrations(ctx.store).put(current.id, sortKeys({ ...rest, disabled }))) };
@@ -97,64 +120,69 @@ function setDisabled(ctx: RouteContext, disabled: boolean): { integration: Integ
 
 /** Registers the integrations v1 routes. */
 export function register(app: EmulatorApp): void {
-  app.route('POST', BASE, { scope: SCOPE }, (ctx) => {
-    const req = parseBody(CreateIntegrationRequest, ctx.body, 'create_integration');
+  app.route('POST', BASE, { scope: SCOPE, response: IntegrationResponse }, (ctx) => {
+    const w = parseBody(CreateIntegrationRequest, ctx.body, 'create_integration');
     const all = integrations(ctx.store);
     const quota = integrationQuota(ctx.app, ctx.principal.workspace);
     if (all.count >= quota) {
-      throw resourceExhausted(`workspace ${ctx.principal.workspace} already has ${all.count} integrations, its quota is ${quota}: delete one before creating another`);
+      throw quotaExceeded(
+        `workspace ${ctx.principal.workspace} already has ${all.count} integrations, its quota is ${quota}: delete one before creating another`,
+        `workspace:${ctx.principal.workspace}/integrations`,
+        `at most ${quota} integrations per workspace`,
+      );
     }
     const id = randomUUID();
-    const w = req.integration;
-    const record: IntegrationRecord = { id, title: w.title, disabled: w.disabled ?? false, platform: w.platform ?? oneofKey(w.config), config: w.config };
+    const at = ctx.now().toISOString();
+    const record: IntegrationRecord = { id, title: w.title, disabled: false, platform: oneofKey(w.config), config: w.config, createdAt: at, updatedAt: at };
     return { integration: redactIntegration(all.put(id, sortKeys(record))) };
   });
 
-  app.route('PUT', `${BASE}/:integration_id`, { scope: SCOPE }, (ctx) => {
+  app.route('PUT', `${BASE}/:integration_id`, { scope: SCOPE, response: IntegrationResponse }, (ctx) => {
     const req = parseBody(UpdateIntegrationRequest, ctx.body, 'update_integration');
     const current = mustGet(ctx);
     checkEtag(current, req.etag, `integration ${current.id}`);
-    const w = req.integration;
     const was = oneofKey(current.config)!;
-    const now = oneofKey(w.config)!;
+    const now = oneofKey(req.config)!;
     if (was !== now) {
       throw failedPrecondition(`integration ${current.id} is a ${was} integration; its config variant is fixed at create (delete and create a ${now} integration instead)`, [
-        { field: `integration.config.${now}`, ruleId: 'update_integration.config_variant_unchanged', message: `the config variant is ${was}; changing it is a replace` },
+        { field: `config.${now}`, ruleId: 'update_integration.config_variant_unchanged', message: `the config variant is ${was}; changing it is a replace` },
       ]);
     }
-    if (w.platform !== undefined && w.platform !== '' && w.platform !== current.platform) {
-      throw failedPrecondition(`integration ${current.id}: platform ${current.platform ?? ''} is fixed at create`, [
-        { field: 'integration.platform', ruleId: 'update_integration.platform_unchanged', message: 'the platform is fixed at create; changing it is a replace' },
-      ]);
-    }
+    // an omitted or empty secret keeps the stored one (at any depth)
     const stored = current.config[was] as Record<string, unknown>;
-    const cfg = { ...(w.config[now] as Record<string, unknown>) };
-    for (const f of SECRET_FIELDS) {
-      if ((cfg[f] === undefined || cfg[f] === '') && stored[f] !== undefined) cfg[f] = stored[f];
-      else if (cfg[f] === '') delete cfg[f];
-    }
-    const record: IntegrationRecord = {
-      id: current.id,
-      title: w.title,
-      disabled: w.disabled ?? current.disabled ?? false,
-      ...(current.platform !== undefined ? { platform: current.platform } : {}),
-      config: { [now]: cfg } as IntegrationConfig,
+    const kept = (c: unknown, path = ''): unknown => {
+      if (!c || typeof c !== 'object' || Array.isArray(c)) return c;
+      const out: Record<string, unknown> = {};
+      for (const [k, x] of Object.entries(c as Record<string, unknown>)) out[k] = kept(x, path ? `${path}.${k}` : k);
+      for (const f of SECRETS) {
+        const p = path ? `${path}.${f}` : f;
+        const old = at(stored, p);
+        if ((out[f] === undefined || out[f] === '') && typeof old === 'string') out[f] = old;
+        else if (out[f] === '') delete out[f];
+      }
+      return out;
     };
-    return { integration: redactIntegration(integrations(ctx.store).put(current.id, sortKeys(record))) };
+    const record: IntegrationRecord = {
+      ...current,
+      title: req.title ?? current.title,
+      config: { [now]: kept(req.config[now]) } as IntegrationConfig,
+      updatedAt: ctx.now().toISOString(),
+    };
+    const { etag: _e, ...rest } = record as IntegrationRecord & { etag?: string };
+    return { integration: redactIntegration(integrations(ctx.store).put(current.id, sortKeys(rest))) };
   });
 
-  app.route('DELETE', `${BASE}/:integration_id`, { scope: SCOPE }, (ctx) => {
+  app.route('DELETE', `${BASE}/:integration_id`, { scope: SCOPE, operation: 'delete_integration', query: DeleteIntegrationRequest, response: EmptyResponse }, (ctx) => {
     const current = mustGet(ctx);
-    const etag = ctx.query.get('etag') ?? (ctx.body as { etag?: string } | undefined)?.etag;
-    checkEtag(current, etag, `integration ${current.id}`);
+    checkEtag(current, (ctx.q as { etag?: string }).etag, `integration ${current.id}`);
     integrations(ctx.store).delete(current.id);
     return {};
   });
 
-  app.route('POST', `${BASE}/:integration_id/disable`, { scope: SCOPE }, (ctx) => setDisabled(ctx, true));
-  app.route('POST', `${BASE}/:integration_id/enable`, { scope: SCOPE }, (ctx) => setDisabled(ctx, false));
+  app.route('POST', `${BASE}/:integration_id/disable`, { scope: SCOPE, response: IntegrationResponse }, (ctx) => setDisabled(ctx, true, 'disable_integration'));
+  app.route('POST', `${BASE}/:integration_id/enable`, { scope: SCOPE, response: IntegrationResponse }, (ctx) => setDisabled(ctx, false, 'enable_integration'));
 
-  app.route('POST', `${BASE}/by-id`, { scope: SCOPE }, (ctx) => {
+  app.route('POST', `${BASE}/by-id`, { scope: READ, response: BatchGetIntegrationsResponse }, (ctx) => {
     // 1..500 ids (INTEGRATIONS_BATCH_LIMIT) are checked by the schema.
     const req = parseBody(BatchGetIntegrationsRequest, ctx.body, 'batch_get_integrations');
     const out: Record<string, IntegrationRecord> = {};
@@ -165,5 +193,8 @@ export function register(app: EmulatorApp): void {
     return { integrations: out };
   });
 
-  app.route('GET', BASE, { scope: SCOPE }, (ctx) => ({ integrations: integrations(ctx.store).values().map(redactIntegration) }));
+  app.route('GET', BASE, { scope: READ, operation: 'list_integrations', query: ListIntegrationsRequest, response: ListIntegrationsResponse }, (ctx) => {
+    const q = ctx.q as { disabled?: boolean };
+    return { integrations: integrations(ctx.store).filter((r) => q.disabled === undefined || (r.disabled ?? false) === q.disabled).map(redactIntegration) };
+  });
 }

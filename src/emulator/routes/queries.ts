@@ -1,5 +1,5 @@
 /**
- * Queries v1 (SCOPE_ENTITY_READ; upstream facts): TranslateResolverQl and ResolveQuery over the
+ * Queries v1 (SCOPE_ENTITY_READ, SCOPE_SRE_AGENT or SCOPE_MCP_READ; wire-facts section 9): TranslateResolverQl and ResolveQuery over the
  * seeded catalog, with the ResolverQL subset of schemas/resolverql.ts and the evaluator of
  * ../query-eval.ts.
  *
@@ -7,12 +7,15 @@
  * and column) and the violation's field is `resolverQl`. ResolveQuery pages like ListEntities
  * (path order; `pageInfo.lastId` = the last entity's `entityId`, `''` on the last page).
  */
-import { ResolveQueryRequest, TranslateResolverQlRequest, type Entity, type Query, type ResolveQueryResponse, type TranslateResolverQlResponse } from '../../../schemas/entities';
+import { ResolveQueryRequest, ResolveQueryResponse, TranslateResolverQlRequest, TranslateResolverQlResponse, type Entity, type Query } from '../../../schemas/entities';
 import { parseResolverQl, queryToResolverQl, renderResolverQl, resolverQlToQuery, ResolverQlError, type ResolverQlAst } from '../../../schemas/resolverql';
 import type { EmulatorApp } from '../app';
 import { invalidArgument, parseBody } from '../errors';
 import { evaluateQuery, evaluateResolverQl, QueryEvaluationError } from '../query-eval';
 import { pageEntities } from './entities';
+
+/** wire-facts section 9: SCOPE_ENTITY_READ, SCOPE_SRE_AGENT or SCOPE_MCP_READ. */
+const READ = ['SCOPE_ENTITY_READ', 'SCOPE_SRE_AGENT', 'SCOPE_MCP_READ'] as const;
 
 /** Parses ResolverQL, turning a {@link ResolverQlError} into INVALID_ARGUMENT (`operation.resolver_ql`). */
 function parseOrInvalid(text: string, operation: string): ResolverQlAst {
@@ -35,13 +38,13 @@ function renderedOf(query: Query): string | undefined {
 
 /** Registers the queries routes. */
 export function register(app: EmulatorApp): void {
-  app.route('POST', '/api/queries/v1/translate-resolver-ql', { scope: 'SCOPE_ENTITY_READ' }, (ctx): TranslateResolverQlResponse => {
+  app.route('POST', '/api/queries/v1/translate-resolver-ql', { scope: READ, response: TranslateResolverQlResponse }, (ctx): TranslateResolverQlResponse => {
     const req = parseBody(TranslateResolverQlRequest, ctx.body, 'translate_resolver_ql');
     const ast = parseOrInvalid(req.resolverQl, 'translate_resolver_ql');
     return { query: resolverQlToQuery(ast), renderedResolverQl: renderResolverQl(ast) };
   });
 
-  app.route('POST', '/api/queries/v1/resolve', { scope: 'SCOPE_ENTITY_READ' }, (ctx): ResolveQueryResponse => {
+  app.route('POST', '/api/queries/v1/resolve', { scope: READ, response: ResolveQueryResponse }, (ctx): ResolveQueryResponse => {
     const req = parseBody(ResolveQueryRequest, ctx.body, 'resolve_query');
     let hits: Entity[];
     let rendered: string | undefined;

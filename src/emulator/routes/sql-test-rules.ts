@@ -1,43 +1,60 @@
 /**
- * SQL-test deployment rules (`datachecks.sqltests.v1.SqlTestsDeploymentRulesService`).
+ * SQL-test deployment rules (`datachecks.sqltests.v1.SqlTestsDeploymentRulesService`; wire-facts
+ * section 6).
  *
- * - Deploy POST `.../v1/deployed` `{ rule }` -> `{}`; BatchDeploy POST `.../v1/batch/deployed`
- *   `{ rules }` -> `{ deployedIds, errors }` (per-item errors inside the 200).
+ * - Deploy POST `.../v1/deployed` `{ deploymentRule }` -> `{}`; BatchDeploy POST
+ *   `.../v1/batch/deployed` `{ deploymentRules }` -> `{ deployedIds, errors }` (per-item errors
+ *   inside the 200). Test keys are the wire's (`notNullTest`); a test's `name` is required only
+ *   for the business kinds (others are named after their kind).
  * - Delete DELETE `.../v1/{id}` -> `{}` (an unknown rule is success: idempotent); BatchDelete
- *   DELETE `.../v1/batch?ids=a&ids=b` -> `{ errors }` (unknown ids are success). Deploy and
- *   Delete also accept SCOPE_MCP_WRITE (spec part 4). Deleting a rule deletes
- *   every test it deployed, unless `keepRemovedTests` (the stored flag, or a
- *   `keepRemovedTests=true|false` query parameter overriding it): then they are kept, detached.
- * - Overview GET `.../v1/overview?rule=<JSON>`: the rule, in its write form, JSON-encoded into
- *   one `rule` query parameter (the flattened form cannot carry repeated messages) ->
- *   `{ overview }`. Delete overview GET `.../v1/{id}/deleted` (same optional
- *   `keepRemovedTests` parameter) -> `{ overview }`.
- * - BatchGet POST `.../v1/by-id` `{ ids }` -> `{ rules: { <id>: rule } }`; List GET `.../v1`
- *   with `sources`, `configsFilter.ids`, `ruleIds` (or `ids`), `pagination.*` -> `{ rules,
- *   pageInfo }`. The read form adds `testCount` (tests currently deployed by the rule).
+ *   DELETE `.../v1/batch?ids=a&ids=b` -> `{}` (unknown ids are success). Deleting a rule
+ *   deletes every test it deployed, unless its query config keeps them (`keepRemovedTests`):
+ *   then they are kept, detached.
+ * - Overview GET `.../v1/overview` with the rule's scalar fields as dotted query parameters
+ *   (`deploymentRule.id=...&deploymentRule.exclusiveQueryConfig.resolverQl=...`): a rule with
+ *   `tests[]` (a repeated message) has no such form; a JSON value (`deploymentRule=<json>`) is
+ *   400. Delete overview GET `.../v1/{id}/deleted` -> `{ overview }`.
+ * - BatchGet POST `.../v1/by-id` `{ ids }` -> `{ deploymentRules: { <id>: rule } }`; List GET
+ *   `.../v1` with `sources`, `configsFilter.ids`, `ruleIds`, `ruleTypes`, `pagination.*` ->
+ *   `{ deploymentRules, pageInfo }`. The read form adds `testCount`.
+ * - Scopes (any-of): Deploy and Delete SCOPE_DATACHECKS_SQLTESTS_EDIT or SCOPE_MCP_WRITE; the
+ *   batch writes EDIT only; reads SCOPE_DATACHECKS_SQLTESTS_READ, SCOPE_SRE_AGENT or
+ *   SCOPE_MCP_READ; the overviews SCOPE_DATACHECKS_SQLTESTS_READ or SCOPE_MCP_READ.
  *
  * Deploying stores `renderedResolverQl` (canonical text) and, when no `query` was given, the
  * query translated from `resolverQl`. Placement is computed by ../sql-test-placement.ts.
  */
 import { z } from 'zod';
 import { ResolverQlError, canonicalResolverQl, parseResolverQl, resolverQlToQuery } from '../../../schemas/resolverql';
-import { SqlTestDeploymentRuleWrite } from '../../../schemas/sql-tests';
+import { EmptyResponse } from '../../../schemas/alerts';
+import {
+  BatchDeleteByIdsRequest,
+  BatchGetSqlTestRulesResponse,
+  ListSqlTestRulesRequest,
+  ListSqlTestRulesResponse,
+  SqlTestDeployOverviewResponse,
+  SqlTestDeploymentRuleWrite,
+  SqlTestOverviewRequest,
+  SqlTestRuleTypeEnum,
+} from '../../../schemas/sql-tests';
+import { BatchDeployResponse } from '../../../schemas/deployment-rules';
 import type { SqlTestDeployOverview } from '../../../schemas/sql-tests';
 import type { EmulatorApp, RouteContext } from '../app';
 import type { Catalog } from '../catalog';
-import { invalidArgument, notFound, parseBody, runBatch, zodViolations } from '../errors';
+import { invalidArgument, notFound, parseBody, refuseUnknownKeys, runBatch, zodViolations } from '../errors';
 import type { EmulatorViolation } from '../errors';
 import { QueryEvaluationError } from '../query-eval';
-import { planRuleChange, ruleKind, ruleSettings, type PlacementChange, type RuleChange, type SqlTestRule } from '../sql-test-placement';
-import { SQL_TESTS_COLLECTION, batchGetIds, deleteIds, describedInvalid, listParams, scheduleViolations, type StoredSqlTest } from './sql-tests';
+import { planRuleChange, ruleKind, ruleSettings, ruleTestName, type PlacementChange, type RuleChange, type SqlTestRule } from '../sql-test-placement';
+import { SQL_TESTS_COLLECTION, batchGetIds, deleteIds, describedInvalid, scheduleViolations, type StoredSqlTest } from './sql-tests';
 
 /** The store collection holding SQL-test deployment rules (write form, as prepared). */
 export const SQL_TEST_RULES_COLLECTION = 'sqlTestDeploymentRules';
 const BASE = '/api/datachecks/sql-test-deployment-rules/v1';
-const EDIT = 'SCOPE_DATACHECKS_SQLTESTS_EDIT' as const;
-const READ = 'SCOPE_DATACHECKS_SQLTESTS_READ';
-/** Spec part 4: SCOPE_MCP_WRITE also grants the rule Deploy and Delete. */
-const EDIT_OR_MCP = [EDIT, 'SCOPE_MCP_WRITE'] as const;
+const EDIT = ['SCOPE_DATACHECKS_SQLTESTS_EDIT'] as const;
+const READ = ['SCOPE_DATACHECKS_SQLTESTS_READ', 'SCOPE_SRE_AGENT', 'SCOPE_MCP_READ'] as const;
+const OVERVIEW_READ = ['SCOPE_DATACHECKS_SQLTESTS_READ', 'SCOPE_MCP_READ'] as const;
+/** wire-facts and spec part 4: SCOPE_MCP_WRITE also grants the rule Deploy and Delete. */
+const EDIT_OR_MCP = ['SCOPE_DATACHECKS_SQLTESTS_EDIT', 'SCOPE_MCP_WRITE'] as const;
 
 type StoredRule = SqlTestRule & { etag?: string };
 
@@ -58,9 +75,10 @@ export function prepareRule(rule: SqlTestRule, field: string, operation: string)
     violations.push(...scheduleViolations(settings.recurrenceRule, settings.timezone, at, operation));
     const names = new Set<string>();
     settings.tests.forEach((t, i) => {
-      if (names.has(t.name))
-        violations.push({ field: `${at}tests[${i}].name`, ruleId: `${operation}.tests.unique_names`, message: `test name '${t.name}' is used twice in this rule` });
-      names.add(t.name);
+      const name = ruleTestName(t);
+      if (names.has(name))
+        violations.push({ field: `${at}tests[${i}].name`, ruleId: `${operation}.tests.unique_names`, message: `test name '${name}' is used twice in this rule` });
+      names.add(name);
     });
   }
   const q = rule.queryConfig ?? rule.exclusiveQueryConfig;
@@ -85,10 +103,12 @@ export function prepareRule(rule: SqlTestRule, field: string, operation: string)
 }
 
 /**
- * Parses a write-form rule. Shape errors are violations under `field` (e.g. `rules[2].`) with
- * rule ids `<operation>.<request field>.<path>` (e.g. `deploy.rule.title`, `batch_deploy.rules.id`).
+ * Parses a write-form rule, strictly (unknown keys refused). Shape errors are violations under
+ * `field` (e.g. `deploymentRules[2].`) with rule ids `<operation>.<request field>.<path>` (e.g.
+ * `deploy.deploymentRule.title`, `batch_deploy.deploymentRules.id`).
  */
-function parseRule(raw: unknown, field: string, operation: string, requestField: 'rule' | 'rules'): SqlTestRule {
+function parseRule(raw: unknown, field: string, operation: string, requestField: 'deploymentRule' | 'deploymentRules'): SqlTestRule {
+  refuseUnknownKeys(SqlTestDeploymentRuleWrite, raw, `${operation}.${requestField}`);
   const r = SqlTestDeploymentRuleWrite.safeParse(raw);
   if (r.success) return r.data;
   const vs = zodViolations(r.error, `${operation}.${requestField}`).map((v) => ({ ...v, field: v.field ? `${field}${v.field}` : field.replace(/\.$/, '') }));
@@ -126,47 +146,27 @@ function deploy(ctx: RouteContext, rule: SqlTestRule): void {
   ctx.store.collection<StoredRule>(SQL_TEST_RULES_COLLECTION).put(rule.id, rule);
 }
 
-/** The REST-only `keepRemovedTests=true|false` query parameter of Delete and the delete overview. */
-function keepParam(ctx: RouteContext): boolean | undefined {
-  const raw = ctx.query.get('keepRemovedTests');
-  if (raw === null || raw === '') return undefined;
-  if (raw !== 'true' && raw !== 'false')
-    throw invalidArgument('invalid delete request', [{ field: 'keepRemovedTests', ruleId: 'delete.keep_removed_tests', message: 'must be true or false' }]);
-  return raw === 'true';
-}
-
-/** The stored rules, with `id`'s keepRemovedTests overridden by `keep` when given. */
-function rulesForDelete(ctx: OverviewContext, id: string, keep: boolean | undefined): SqlTestRule[] {
-  const rules = ctx.store.collection<StoredRule>(SQL_TEST_RULES_COLLECTION).values();
-  if (keep === undefined) return rules;
-  return rules.map((r) => {
-    const kind = ruleKind(r);
-    if (r.id !== id || !ruleSettings(r)) return r;
-    return { ...r, [kind]: { ...ruleSettings(r), keepRemovedTests: keep } } as SqlTestRule;
-  });
-}
-
 /**
  * Validates the rule of a deploy overview (REST and gRPC) as a deploy would: shape violations
- * under `field` (e.g. `rule.`), rule ids `overview.<...>`.
+ * under `field` (e.g. `deploymentRule.`), rule ids `overview.<...>`.
  */
-export function overviewRule(raw: unknown, field = 'rule.'): SqlTestRule {
-  return prepareRule(parseRule(raw, field, 'overview', 'rule'), field, 'overview');
+export function overviewRule(raw: unknown, field = 'deploymentRule.'): SqlTestRule {
+  return prepareRule(parseRule(raw, field, 'overview', 'deploymentRule'), field, 'overview');
 }
 
-/** GetSqlTestDeployOverview (REST and gRPC): what deploying `rule` (from {@link overviewRule}) would do to the tests. */
+/** GetSqlTestDeployOverview (REST and gRPC): what deploying `rule` (validated and prepared) would do to the tests. */
 export function deployOverview(ctx: OverviewContext, rule: SqlTestRule): SqlTestDeployOverview {
   return plan(ctx, { deploy: rule }).overview;
 }
 
 /** GetSqlTestDeployDeleteOverview (REST and gRPC): what deleting the stored rule `id` would do. NOT_FOUND for an unknown rule. */
-export function deleteOverview(ctx: OverviewContext, id: string, keepRemovedTests?: boolean): SqlTestDeployOverview {
+export function deleteOverview(ctx: OverviewContext, id: string): SqlTestDeployOverview {
   if (!ctx.store.collection<StoredRule>(SQL_TEST_RULES_COLLECTION).has(id)) throw notFound(`SQL-test deployment rule ${id} not found`);
-  return plan(ctx, { delete: id }, rulesForDelete(ctx, id, keepRemovedTests)).overview;
+  return plan(ctx, { delete: id }).overview;
 }
 
 function deleteRule(ctx: RouteContext, id: string): void {
-  const change = plan(ctx, { delete: id }, rulesForDelete(ctx, id, keepParam(ctx)));
+  const change = plan(ctx, { delete: id });
   applyChange(ctx, change);
   ctx.store.collection<StoredRule>(SQL_TEST_RULES_COLLECTION).delete(id);
 }
@@ -180,29 +180,42 @@ function testCounts(ctx: RouteContext): Map<string, number> {
   return counts;
 }
 
-const readForm = (r: StoredRule, counts: Map<string, number>) => ({ ...r, testCount: counts.get(r.id) ?? 0 });
+/** The read form: the rule plus `testCount`; rules have no etag upstream. */
+const readForm = (r: StoredRule, counts: Map<string, number>) => {
+  const { etag: _e, ...rest } = r;
+  return { ...rest, testCount: counts.get(r.id) ?? 0 };
+};
+
+/** The List filter's rule type of a stored rule. */
+function ruleTypeOf(r: SqlTestRule): z.output<typeof SqlTestRuleTypeEnum.schema> {
+  const kind = ruleKind(r);
+  return kind === 'queryConfig' ? 'SQL_TEST_RULE_TYPE_QUERY' : kind === 'exclusiveQueryConfig' ? 'SQL_TEST_RULE_TYPE_EXCLUSIVE_QUERY' : kind === 'staticConfig' ? 'SQL_TEST_RULE_TYPE_STATIC' : 'SQL_TEST_RULE_TYPE_EXCLUSIVE_STATIC';
+}
+
+const DeployKeys = z.object({ deploymentRule: z.unknown() });
+const BatchDeployKeys = z.object({ deploymentRules: z.array(z.unknown()) });
 
 /** Registers the SQL-test deployment rule routes. */
 export function register(app: EmulatorApp): void {
-  app.route('POST', `${BASE}/deployed`, { scope: EDIT_OR_MCP }, (ctx) => {
-    const req = parseBody(z.object({ rule: z.unknown() }), ctx.body, 'deploy');
-    deploy(ctx, prepareRule(parseRule(req.rule, 'rule.', 'deploy', 'rule'), 'rule.', 'deploy'));
+  app.route('POST', `${BASE}/deployed`, { scope: EDIT_OR_MCP, response: EmptyResponse }, (ctx) => {
+    const req = parseBody(DeployKeys, ctx.body, 'deploy');
+    deploy(ctx, prepareRule(parseRule(req.deploymentRule, 'deploymentRule.', 'deploy', 'deploymentRule'), 'deploymentRule.', 'deploy'));
     return {};
   });
 
-  app.route('POST', `${BASE}/batch/deployed`, { scope: EDIT }, (ctx) => {
-    const req = parseBody(z.object({ rules: z.array(z.unknown()) }), ctx.body, 'batch_deploy');
+  app.route('POST', `${BASE}/batch/deployed`, { scope: EDIT, response: BatchDeployResponse }, (ctx) => {
+    const req = parseBody(BatchDeployKeys, ctx.body, 'batch_deploy');
     const seen = new Set<string>();
     const { results, errors } = runBatch(
-      req.rules,
+      req.deploymentRules,
       (raw, i) => {
         const id = raw && typeof raw === 'object' ? (raw as { id?: unknown }).id : undefined;
-        return typeof id === 'string' && id !== '' ? id : `rules[${i}]`;
+        return typeof id === 'string' && id !== '' ? id : `deploymentRules[${i}]`;
       },
       (raw, i) => {
-        const rule = prepareRule(parseRule(raw, `rules[${i}].`, 'batch_deploy', 'rules'), `rules[${i}].`, 'batch_deploy');
+        const rule = prepareRule(parseRule(raw, `deploymentRules[${i}].`, 'batch_deploy', 'deploymentRules'), `deploymentRules[${i}].`, 'batch_deploy');
         if (seen.has(rule.id))
-          throw describedInvalid(`invalid SQL-test deployment rule ${rule.id}`, [{ field: `rules[${i}].id`, ruleId: 'batch_deploy.rules.unique_ids', message: `id ${rule.id} appears more than once in the batch` }]);
+          throw describedInvalid(`invalid SQL-test deployment rule ${rule.id}`, [{ field: `deploymentRules[${i}].id`, ruleId: 'batch_deploy.deployment_rules.unique_ids', message: `id ${rule.id} appears more than once in the batch` }]);
         seen.add(rule.id);
         deploy(ctx, rule);
         return rule.id;
@@ -211,41 +224,28 @@ export function register(app: EmulatorApp): void {
     return { deployedIds: results.map((r) => r.result), errors };
   });
 
-  app.route('DELETE', `${BASE}/batch`, { scope: EDIT }, (ctx) => {
+  app.route('DELETE', `${BASE}/batch`, { scope: EDIT, operation: 'batch_delete', query: BatchDeleteByIdsRequest, response: EmptyResponse }, (ctx) => {
     const rules = ctx.store.collection<StoredRule>(SQL_TEST_RULES_COLLECTION);
-    const { errors } = runBatch(
-      deleteIds(ctx, 'batch_delete'),
-      (id) => id,
-      (id) => {
-        if (rules.has(id)) deleteRule(ctx, id); // unknown ids: success (idempotent)
-      },
-    );
-    return { errors };
+    for (const id of deleteIds(ctx)) if (rules.has(id)) deleteRule(ctx, id); // unknown ids: success (idempotent)
+    return {};
   });
 
-  app.route('DELETE', `${BASE}/:id`, { scope: EDIT_OR_MCP }, (ctx) => {
+  app.route('DELETE', `${BASE}/:id`, { scope: EDIT_OR_MCP, response: EmptyResponse }, (ctx) => {
     if (ctx.store.collection<StoredRule>(SQL_TEST_RULES_COLLECTION).has(ctx.params.id)) deleteRule(ctx, ctx.params.id); // missing: success (idempotent)
     return {};
   });
 
-  app.route('GET', `${BASE}/overview`, { scope: READ }, (ctx): { overview: SqlTestDeployOverview } => {
-    const text = ctx.query.get('rule');
-    if (text === null || text === '')
-      throw invalidArgument('invalid overview request', [{ field: 'rule', ruleId: 'overview.rule.required', message: 'the rule is required, JSON-encoded in the `rule` query parameter' }]);
-    let raw: unknown;
-    try {
-      raw = JSON.parse(text);
-    } catch {
-      throw invalidArgument('invalid overview request', [{ field: 'rule', ruleId: 'overview.rule.json', message: 'the `rule` query parameter must be the rule as JSON' }]);
-    }
-    return { overview: deployOverview(ctx, overviewRule(raw)) };
+  // The gRPC twin (../grpc.ts) computes the same functions.
+  app.route('GET', `${BASE}/overview`, { scope: OVERVIEW_READ, operation: 'overview', query: SqlTestOverviewRequest, response: SqlTestDeployOverviewResponse }, (ctx): { overview: SqlTestDeployOverview } => {
+    const req = ctx.q as z.output<typeof SqlTestOverviewRequest>;
+    return { overview: deployOverview(ctx, prepareRule(req.deploymentRule, 'deploymentRule.', 'overview')) };
   });
 
-  app.route('GET', `${BASE}/:id/deleted`, { scope: READ }, (ctx): { overview: SqlTestDeployOverview } => ({
-    overview: deleteOverview(ctx, ctx.params.id, keepParam(ctx)),
+  app.route('GET', `${BASE}/:id/deleted`, { scope: OVERVIEW_READ, response: SqlTestDeployOverviewResponse }, (ctx): { overview: SqlTestDeployOverview } => ({
+    overview: deleteOverview(ctx, ctx.params.id),
   }));
 
-  app.route('POST', `${BASE}/by-id`, { scope: READ }, (ctx) => {
+  app.route('POST', `${BASE}/by-id`, { scope: READ, response: BatchGetSqlTestRulesResponse }, (ctx) => {
     const rules = ctx.store.collection<StoredRule>(SQL_TEST_RULES_COLLECTION);
     const ids = [...new Set(batchGetIds(ctx, 'batch_get'))].sort();
     const counts = testCounts(ctx);
@@ -254,19 +254,23 @@ export function register(app: EmulatorApp): void {
       const r = rules.get(id);
       if (r) out[id] = readForm(r, counts);
     }
-    return { rules: out };
+    return { deploymentRules: out };
   });
 
-  app.route('GET', BASE, { scope: READ }, (ctx) => {
-    const { cursor, pageSize } = listParams.pagination(ctx, 'list');
-    const sources = listParams.sources(ctx, 'list');
-    const configs = listParams.set(ctx, 'configsFilter.ids');
-    const ruleIds = [...ctx.query.getAll('ruleIds'), ...ctx.query.getAll('ids')];
-    const idSet = ruleIds.length ? new Set(ruleIds) : undefined;
+  app.route('GET', BASE, { scope: READ, operation: 'list', query: ListSqlTestRulesRequest, response: ListSqlTestRulesResponse }, (ctx) => {
+    const q = ctx.q as z.output<typeof ListSqlTestRulesRequest>;
+    const sources = q.sources?.length ? new Set<string>(q.sources) : undefined;
+    const configs = q.configsFilter?.ids.length ? new Set(q.configsFilter.ids) : undefined;
+    const idSet = q.ruleIds?.length ? new Set(q.ruleIds) : undefined;
+    const types = q.ruleTypes?.length ? new Set<string>(q.ruleTypes) : undefined;
     const page = ctx.store
       .collection<StoredRule>(SQL_TEST_RULES_COLLECTION)
-      .page(cursor, pageSize, (r) => (!idSet || idSet.has(r.id)) && (!configs || configs.has(r.configId ?? '')) && (!sources || sources.has(r.source ?? 'SOURCE_APP')));
+      .page(
+        q.pagination?.cursor || undefined,
+        q.pagination?.pageSize || undefined,
+        (r) => (!idSet || idSet.has(r.id)) && (!configs || configs.has(r.configId ?? '')) && (!sources || sources.has(r.source ?? 'SOURCE_APP')) && (!types || types.has(ruleTypeOf(r))),
+      );
     const counts = testCounts(ctx);
-    return { rules: page.items.map((r) => readForm(r, counts)), pageInfo: page.pageInfo };
+    return { deploymentRules: page.items.map((r) => readForm(r, counts)), pageInfo: page.pageInfo };
   });
 }

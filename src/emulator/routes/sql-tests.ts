@@ -10,15 +10,29 @@
  *   are success (idempotent); a test deployed by a rule is an error entry.
  * - BatchGet POST `/api/datachecks/sqltests/v1/by-id` `{ ids }` (at most 200) ->
  *   `{ sqlTests: { <id>: test } }`, unknown ids omitted.
- * - List GET `/api/datachecks/sqltests/v1` with `ids`, `annotations`, `configsFilter.ids`,
- *   `sources` (repeated) and `pagination.cursor` / `pagination.pageSize`. An `annotations`
- *   value is `name` (any value) or `name=value`; a test must carry every one given.
+ * - List GET `/api/datachecks/sqltests/v1` with `ids`, `integrationIds`, `configsFilter.ids`,
+ *   `sources` (repeated), `annotations.name` + `annotations.values` (one annotation: the test
+ *   must carry it with every value given) and `pagination.cursor` / `pagination.pageSize`.
+ * - A test's `recurrenceRule` is optional (empty: on demand); `platform` or
+ *   `template.identifier` is required. Template test keys end in `Test` (`notNullTest`).
+ * - Scopes (wire-facts section 5): writes SCOPE_DATACHECKS_SQLTESTS_EDIT; reads
+ *   SCOPE_DATACHECKS_SQLTESTS_READ, SCOPE_SRE_AGENT or SCOPE_MCP_READ.
  */
 import { z } from 'zod';
-import { BATCH_LIMIT, SourceEnum } from '../../../schemas/common';
+import { BATCH_LIMIT } from '../../../schemas/common';
 import type { Source } from '../../../schemas/common';
-import { BatchGetByIdsRequest, SqlTestWrite } from '../../../schemas/sql-tests';
+import {
+  BatchDeleteByIdsRequest,
+  BatchDeleteResponse,
+  BatchGetByIdsRequest,
+  BatchGetSqlTestsResponse,
+  BatchUpsertSqlTestsResponse,
+  ListSqlTestsRequest,
+  ListSqlTestsResponse,
+  SqlTestWrite,
+} from '../../../schemas/sql-tests';
 import type { SqlTest } from '../../../schemas/sql-tests';
+import { unknownKeys } from '../../../schemas/wire';
 import type { EmulatorApp, RouteContext } from '../app';
 import { EmulatorError, failedPrecondition, invalidArgument, parseBody, runBatch, zodViolations } from '../errors';
 import type { EmulatorViolation } from '../errors';
@@ -27,16 +41,17 @@ import { isIanaTimeZone, rruleProblem } from '../sql-test-placement';
 /** The store collection holding SQL tests (direct and rule-made). */
 export const SQL_TESTS_COLLECTION = 'sqlTests';
 const BASE = '/api/datachecks/sqltests/v1';
-const EDIT = 'SCOPE_DATACHECKS_SQLTESTS_EDIT';
-const READ = 'SCOPE_DATACHECKS_SQLTESTS_READ';
+const EDIT = ['SCOPE_DATACHECKS_SQLTESTS_EDIT'] as const;
+const READ = ['SCOPE_DATACHECKS_SQLTESTS_READ', 'SCOPE_SRE_AGENT', 'SCOPE_MCP_READ'] as const;
 
 /** A test as stored. */
 export type StoredSqlTest = SqlTest & { etag?: string };
 
 /** The recurrence rule and time zone violations of a test or rule (empty when fine). */
-export function scheduleViolations(recurrenceRule: string, timezone: string | undefined, field: string, operation: string): EmulatorViolation[] {
+export function scheduleViolations(recurrenceRule: string | undefined, timezone: string | undefined, field: string, operation: string): EmulatorViolation[] {
   const out: EmulatorViolation[] = [];
-  const problem = rruleProblem(recurrenceRule);
+  // an empty recurrence rule is "on demand"
+  const problem = recurrenceRule ? rruleProblem(recurrenceRule) : undefined;
   if (problem) out.push({ field: `${field}recurrenceRule`, ruleId: `${operation}.recurrence_rule.valid`, message: `not a valid iCal RRULE: ${problem}` });
   if (timezone !== undefined && !isIanaTimeZone(timezone))
     out.push({ field: `${field}timezone`, ruleId: `${operation}.timezone.valid`, message: `'${timezone}' is not an IANA time zone (e.g. UTC, Europe/Paris)` });
@@ -49,46 +64,18 @@ export function describedInvalid(what: string, violations: EmulatorViolation[]):
   return invalidArgument(`${what}: ${text}`, violations);
 }
 
+/** The read form of a stored test: SQL tests have no etag upstream (the store's version stays internal). */
+export function readTest(t: StoredSqlTest): SqlTest {
+  const { etag: _e, ...rest } = t;
+  return rest;
+}
+
 /** Drops undefined-valued keys. */
 function compact<T extends object>(o: T): T {
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(o)) if (v !== undefined) out[k] = v;
   return out as T;
 }
-
-/** Query-parameter readers shared by the list routes. */
-export const listParams = {
-  /** `pagination.cursor` and `pagination.pageSize` (a non-negative integer). */
-  pagination(ctx: RouteContext, operation: string): { cursor: string | undefined; pageSize: number | undefined } {
-    const cursor = ctx.query.get('pagination.cursor') ?? undefined;
-    const raw = ctx.query.get('pagination.pageSize');
-    let pageSize: number | undefined;
-    if (raw !== null && raw !== '') {
-      pageSize = Number(raw);
-      if (!Number.isInteger(pageSize) || pageSize < 0)
-        throw invalidArgument(`invalid ${operation} request`, [{ field: 'pagination.pageSize', ruleId: `${operation}.pagination.page_size`, message: 'must be a non-negative integer' }]);
-    }
-    return { cursor: cursor || undefined, pageSize };
-  },
-  /** Repeated `sources` as enum names or numbers; undefined when absent. */
-  sources(ctx: RouteContext, operation: string): Set<Source> | undefined {
-    const raw = ctx.query.getAll('sources');
-    if (raw.length === 0) return undefined;
-    const out = new Set<Source>();
-    for (const s of raw) {
-      const name = /^\d+$/.test(s) ? SourceEnum.names[Number(s)] : (SourceEnum.values as readonly string[]).includes(s) ? (s as Source) : undefined;
-      if (!name)
-        throw invalidArgument(`invalid ${operation} request`, [{ field: 'sources', ruleId: `${operation}.sources`, message: `unknown source '${s}'; one of ${SourceEnum.values.join(', ')}` }]);
-      out.add(name);
-    }
-    return out;
-  },
-  /** A repeated string parameter as a set; undefined when absent. */
-  set(ctx: RouteContext, name: string): Set<string> | undefined {
-    const raw = ctx.query.getAll(name);
-    return raw.length === 0 ? undefined : new Set(raw);
-  },
-};
 
 /** `{ ids }` of a batch read, at most {@link BATCH_LIMIT}. */
 export function batchGetIds(ctx: RouteContext, operation: string): string[] {
@@ -98,19 +85,19 @@ export function batchGetIds(ctx: RouteContext, operation: string): string[] {
   return req.ids;
 }
 
-/** Ids of a DELETE: repeated `ids` query parameters (a JSON body `{ ids }` is accepted too). */
-export function deleteIds(ctx: RouteContext, operation: string): string[] {
-  const ids = ctx.query.getAll('ids');
-  if (ctx.body !== undefined) ids.push(...parseBody(z.object({ ids: z.array(z.string()).default([]) }), ctx.body, operation).ids);
-  return [...new Set(ids)];
+/** Ids of a batch DELETE: repeated `ids` query parameters (parsed into `ctx.q`); a DELETE has no body. */
+export function deleteIds(ctx: RouteContext): string[] {
+  return [...new Set(((ctx.q as { ids?: string[] }).ids ?? []).filter((s) => s !== ''))];
 }
 
-const UpsertEnvelope = z.object({ sqlTests: z.array(z.unknown()) });
+const UpsertEnvelope = z.object({ sqlTests: z.array(z.unknown()), sqlTestIdsToReset: z.array(z.string()).optional() });
+/** BatchUpsert's declared keys (items are checked one by one, each against {@link SqlTestWrite}). */
+const UpsertKeys = z.object({ sqlTests: z.array(z.unknown()), sqlTestIdsToReset: z.array(z.string()).optional() });
 
-/** Registers the SQL test routes. */
+/** Registers the SQL test routes (scopes: wire-facts section 5). */
 export function register(app: EmulatorApp): void {
-  app.route('POST', BASE, { scope: EDIT }, (ctx) => {
-    const req = parseBody(UpsertEnvelope, ctx.body, 'batch_upsert');
+  app.route('POST', BASE, { scope: EDIT, response: BatchUpsertSqlTestsResponse }, (ctx) => {
+    const req = parseBody(UpsertKeys, ctx.body, 'batch_upsert') as z.output<typeof UpsertEnvelope>;
     const tests = ctx.store.collection<StoredSqlTest>(SQL_TESTS_COLLECTION);
     const seen = new Set<string>();
     const createdIds: string[] = [];
@@ -123,6 +110,10 @@ export function register(app: EmulatorApp): void {
       },
       (raw, i) => {
         const field = `sqlTests[${i}].`;
+        const unknown = unknownKeys(SqlTestWrite, raw);
+        if (unknown.length) {
+          throw describedInvalid('invalid sql test', unknown.map((k) => ({ field: `${field}${k}`, ruleId: 'batch_upsert.unknown_field', message: `unknown field "${k}"` })));
+        }
         const parsed = SqlTestWrite.safeParse(raw);
         if (!parsed.success) {
           const vs = zodViolations(parsed.error, 'batch_upsert').map((v) => ({ ...v, field: v.field ? `${field}${v.field}` : `sqlTests[${i}]` }));
@@ -130,6 +121,7 @@ export function register(app: EmulatorApp): void {
         }
         const t = parsed.data;
         const vs = scheduleViolations(t.recurrenceRule, t.timezone, field, 'batch_upsert');
+        if (!t.platform && !t.template?.identifier) vs.push({ field: `${field}platform`, ruleId: 'batch_upsert.platform.required', message: 'platform or template.identifier is required' });
         if (vs.length) throw describedInvalid(`invalid sql test ${t.id}`, vs);
         if (seen.has(t.id))
           throw describedInvalid(`invalid sql test ${t.id}`, [{ field: `${field}id`, ruleId: 'batch_upsert.sql_tests.unique_ids', message: `id ${t.id} appears more than once in the batch` }]);
@@ -144,10 +136,10 @@ export function register(app: EmulatorApp): void {
     return { createdIds, updatedIds, errors };
   });
 
-  app.route('DELETE', BASE, { scope: EDIT }, (ctx) => {
+  app.route('DELETE', BASE, { scope: EDIT, operation: 'batch_delete', query: BatchDeleteByIdsRequest, response: BatchDeleteResponse }, (ctx) => {
     const tests = ctx.store.collection<StoredSqlTest>(SQL_TESTS_COLLECTION);
     const { errors } = runBatch(
-      deleteIds(ctx, 'batch_delete'),
+      deleteIds(ctx),
       (id) => id,
       (id) => {
         const current = tests.get(id);
@@ -159,31 +151,30 @@ export function register(app: EmulatorApp): void {
     return { errors };
   });
 
-  app.route('POST', `${BASE}/by-id`, { scope: READ }, (ctx) => {
+  app.route('POST', `${BASE}/by-id`, { scope: READ, response: BatchGetSqlTestsResponse }, (ctx) => {
     const tests = ctx.store.collection<StoredSqlTest>(SQL_TESTS_COLLECTION);
-    const out: Record<string, StoredSqlTest> = {};
+    const out: Record<string, SqlTest> = {};
     for (const id of [...new Set(batchGetIds(ctx, 'batch_get'))].sort()) {
       const t = tests.get(id);
-      if (t) out[id] = t;
+      if (t) out[id] = readTest(t);
     }
     return { sqlTests: out };
   });
 
-  app.route('GET', BASE, { scope: READ }, (ctx) => {
-    const { cursor, pageSize } = listParams.pagination(ctx, 'list');
-    const ids = listParams.set(ctx, 'ids');
-    const configs = listParams.set(ctx, 'configsFilter.ids');
-    const sources = listParams.sources(ctx, 'list');
-    const annotations = ctx.query.getAll('annotations').map((a) => {
-      const eq = a.indexOf('=');
-      return eq < 0 ? { name: a, value: undefined } : { name: a.slice(0, eq), value: a.slice(eq + 1) };
-    });
+  app.route('GET', BASE, { scope: READ, operation: 'list', query: ListSqlTestsRequest, response: ListSqlTestsResponse }, (ctx) => {
+    const q = ctx.q as z.output<typeof ListSqlTestsRequest>;
+    const ids = q.ids?.length ? new Set(q.ids) : undefined;
+    const configs = q.configsFilter?.ids.length ? new Set(q.configsFilter.ids) : undefined;
+    const sources = q.sources?.length ? new Set<Source>(q.sources) : undefined;
+    const integrations = q.integrationIds?.length ? new Set(q.integrationIds) : undefined;
+    const ann = q.annotations;
     const filter = (t: StoredSqlTest): boolean =>
       (!ids || ids.has(t.id)) &&
       (!configs || configs.has(t.configId ?? '')) &&
       (!sources || sources.has(t.source ?? 'SOURCE_APP')) &&
-      annotations.every((f) => (t.annotations ?? []).some((a) => a.name === f.name && (f.value === undefined || a.values.includes(f.value))));
-    const page = ctx.store.collection<StoredSqlTest>(SQL_TESTS_COLLECTION).page(cursor, pageSize, filter);
-    return { sqlTests: page.items, pageInfo: page.pageInfo };
+      (!integrations || integrations.has(t.platform?.integrationId ?? '')) &&
+      (!ann || (t.annotations ?? []).some((a) => a.name === ann.name && (ann.values ?? []).every((v) => a.values.includes(v))));
+    const page = ctx.store.collection<StoredSqlTest>(SQL_TESTS_COLLECTION).page(q.pagination?.cursor || undefined, q.pagination?.pageSize || undefined, filter);
+    return { sqlTests: page.items.map(readTest), pageInfo: page.pageInfo };
   });
 }

@@ -1,0 +1,593 @@
+/**
+ * The platform's wire conventions, driven by the zod schemas (spec/wire-facts.md, section 1):
+ *
+ * - {@link toWire}: a parsed request value in its wire form: enums as NUMBERS (the gateway reads
+ *   an enum as its number or its exact name; numbers are always accepted), `undefined` dropped.
+ * - {@link toQuery}: a GET/DELETE request's fields as query parameters: dotted names for
+ *   nesting (`pagination.pageSize`), repeated keys for repeated scalars (`ids=a&ids=b`), enums as
+ *   numbers. A repeated message, or an empty message (a oneof marker such as `{ all: {} }`), has
+ *   no query form: {@link QueryFormError}.
+ * - {@link readClean}: what the client does to a response before parsing it: `null` (an unset
+ *   message, as the gateway's emit-unpopulated encoder sends it) and zero values of optional
+ *   fields (`""`, `0`, `false`, `[]`, an enum's zero) read as absent; known enum numbers become
+ *   names; keys, variants and enum values the schema does not know are REPORTED (never a failure).
+ * - {@link tolerant}: a list/batch item schema that never fails: an item that carries something
+ *   this version does not model is returned as read, marked with {@link unmodelledOf} (what is
+ *   unknown), so one object the client cannot model never fails a read of all of them.
+ * - {@link unknownKeys}: request keys (at any depth) the operation does not declare (the
+ *   emulator's strictness: 400 INVALID_ARGUMENT naming the key).
+ * - {@link marshal}: a response value as the real gateway can encode it (the emulator's
+ *   `--marshal emit-unpopulated` and `--enums numbers|names`).
+ *
+ * A schema is compiled once into a small node tree (cached per zod definition). Enums are
+ * recognised by the table {@link protoEnum} (schemas/common.ts) leaves on the codec's definition
+ * (`dqEnum`), oneof groups by the keys `oneof`/`withOneof` leave (`dqOneof`); both survive zod's
+ * clones (`.refine`, `.superRefine`), which copy the definition.
+ */
+import { z } from 'zod';
+
+/** Marker a protoEnum codec carries on its zod definition. */
+export interface EnumInfo {
+  numbers: Readonly<Record<string, number>>;
+  names: Readonly<Record<number, string>>;
+  /** Deprecated spellings accepted on input: old name -> current name. */
+  aliases?: Readonly<Record<string, string>>;
+}
+
+type Node =
+  | { k: 'obj'; fields: Map<string, { node: () => Node; optional: boolean }>; oneofs: readonly (readonly string[])[]; open: boolean }
+  | { k: 'arr'; of: () => Node }
+  | { k: 'rec'; of: () => Node }
+  | { k: 'enum'; info: EnumInfo }
+  | { k: 'str' }
+  | { k: 'num' }
+  | { k: 'bool' }
+  | { k: 'any' }
+  | { k: 'union'; options: (() => Node)[] }
+  | { k: 'tolerant'; of: () => Node };
+
+type Def = Record<string, unknown> & { type: string };
+const defOf = (s: unknown): Def => (s as { _zod: { def: Def } })._zod.def;
+
+const cache = new WeakMap<object, Node>();
+const ANY: Node = { k: 'any' };
+
+/** The compiled node of a zod schema (cached). */
+function nodeOf(schema: z.ZodType): Node {
+  const def = defOf(schema);
+  let n = cache.get(def);
+  if (!n) {
+    n = compile(schema, def);
+    cache.set(def, n);
+  }
+  return n;
+}
+
+function lazyNode(schema: z.ZodType): () => Node {
+  let n: Node | undefined;
+  return () => (n ??= nodeOf(schema));
+}
+
+function compile(schema: z.ZodType, def: Def): Node {
+  if (def.dqEnum) return { k: 'enum', info: def.dqEnum as EnumInfo };
+  if (def.dqTolerant) return { k: 'tolerant', of: lazyNode(def.dqTolerant as z.ZodType) };
+  switch (def.type) {
+    case 'object': {
+      const shape = def.shape as Record<string, z.ZodType>;
+      const fields = new Map<string, { node: () => Node; optional: boolean }>();
+      for (const [k, s] of Object.entries(shape)) fields.set(k, { node: lazyNode(s), optional: isOptional(s) });
+      const catchall = def.catchall as z.ZodType | undefined;
+      const open = catchall !== undefined && defOf(catchall).type !== 'never';
+      return { k: 'obj', fields, oneofs: (def.dqOneof as string[][] | undefined) ?? [], open };
+    }
+    case 'optional':
+    case 'nullable':
+    case 'default':
+    case 'prefault':
+    case 'nonoptional':
+    case 'readonly':
+    case 'catch':
+      return nodeOf(def.innerType as z.ZodType);
+    case 'pipe': {
+      const inDef = defOf(def.in);
+      // z.preprocess(fn, schema): the input is a transform; the shape is the output's
+      return nodeOf((inDef.type === 'transform' ? def.out : def.in) as z.ZodType);
+    }
+    case 'lazy':
+      return nodeOf((def.getter as () => z.ZodType)());
+    case 'array':
+      return { k: 'arr', of: lazyNode(def.element as z.ZodType) };
+    case 'record':
+      return { k: 'rec', of: lazyNode(def.valueType as z.ZodType) };
+    case 'union':
+      return { k: 'union', options: (def.options as z.ZodType[]).map(lazyNode) };
+    case 'intersection': {
+      const l = nodeOf(def.left as z.ZodType);
+      const r = nodeOf(def.right as z.ZodType);
+      if (l.k === 'obj' && r.k === 'obj') return { k: 'obj', fields: new Map([...l.fields, ...r.fields]), oneofs: [...l.oneofs, ...r.oneofs], open: l.open || r.open };
+      return ANY;
+    }
+    case 'string':
+    case 'enum':
+      return { k: 'str' };
+    case 'number':
+    case 'int':
+    case 'bigint':
+      return { k: 'num' };
+    case 'boolean':
+      return { k: 'bool' };
+    case 'literal': {
+      const v = (def.values as unknown[])[0];
+      return typeof v === 'number' ? { k: 'num' } : typeof v === 'boolean' ? { k: 'bool' } : { k: 'str' };
+    }
+    default:
+      void schema;
+      return ANY;
+  }
+}
+
+function isOptional(s: z.ZodType): boolean {
+  const t = defOf(s).type;
+  if (t === 'optional' || t === 'default' || t === 'prefault') return true;
+  if (t === 'nullable' || t === 'readonly' || t === 'catch') return isOptional(defOf(s).innerType as z.ZodType);
+  return false;
+}
+
+const isObj = (v: unknown): v is Record<string, unknown> => !!v && typeof v === 'object' && !Array.isArray(v);
+
+function joinPath(path: string, key: string | number): string {
+  if (typeof key === 'number') return `${path}[${key}]`;
+  return path ? `${path}.${key}` : key;
+}
+
+/** Resolves the node of an object field, or of one union option holding the key. */
+function objectOf(n: Node, v: Record<string, unknown>): Node | undefined {
+  if (n.k === 'obj') return n;
+  if (n.k === 'union') {
+    const objs = n.options.map((o) => o()).filter((o): o is Extract<Node, { k: 'obj' }> => o.k === 'obj');
+    if (objs.length === 0) return undefined;
+    const keys = Object.keys(v);
+    return objs.find((o) => keys.every((k) => o.fields.has(k))) ?? objs[0];
+  }
+  return undefined;
+}
+
+// ------------------------------------------------------------------------------------------
+// requests
+
+/** The wire form of a parsed request value: enums as numbers, undefined dropped, keys kept. */
+export function toWire<T>(schema: z.ZodType, value: T): unknown {
+  return wire(nodeOf(schema), value);
+}
+
+function wire(n: Node, v: unknown): unknown {
+  if (v === undefined || v === null) return v;
+  switch (n.k) {
+    case 'enum':
+      return typeof v === 'string' ? (n.info.numbers[n.info.aliases?.[v] ?? v] ?? v) : v;
+    case 'arr':
+      return Array.isArray(v) ? v.map((x) => wire(n.of(), x)) : v;
+    case 'rec': {
+      if (!isObj(v)) return v;
+      const out: Record<string, unknown> = {};
+      for (const [k, x] of Object.entries(v)) if (x !== undefined) out[k] = wire(n.of(), x);
+      return out;
+    }
+    case 'obj':
+    case 'union': {
+      if (!isObj(v)) return v;
+      const o = objectOf(n, v);
+      const out: Record<string, unknown> = {};
+      for (const [k, x] of Object.entries(v)) {
+        if (x === undefined) continue;
+        const f = o?.k === 'obj' ? o.fields.get(k) : undefined;
+        out[k] = f ? wire(f.node(), x) : x;
+      }
+      return out;
+    }
+    case 'tolerant':
+      return wire(n.of(), v);
+    default:
+      return v;
+  }
+}
+
+/** A value that has no query-string form (a repeated or empty message). */
+export class QueryFormError extends Error {
+  constructor(
+    /** Dotted path of the field, e.g. `deploymentRule.queryConfig.metricOptions`. */
+    readonly field: string,
+    /** A predicate: `is a repeated message, which has no query-string form`. */
+    readonly why: string,
+  ) {
+    super(`${field} ${why}`);
+    this.name = 'QueryFormError';
+  }
+}
+
+/**
+ * The query parameters of a request value, `[name, value]` pairs in key order: dotted names,
+ * repeated scalars repeat the key, enums as numbers, booleans `true`/`false`. An empty list or an
+ * absent field sends nothing. @throws QueryFormError for a repeated message or an empty message.
+ */
+export function toQuery(schema: z.ZodType, value: unknown, prefix = ''): [string, string][] {
+  const out: [string, string][] = [];
+  query(nodeOf(schema), value, prefix, out);
+  return out;
+}
+
+function scalarText(n: Node, v: unknown, field: string): string {
+  if (n.k === 'enum' && typeof v === 'string') {
+    const num = n.info.numbers[n.info.aliases?.[v] ?? v];
+    if (num === undefined) throw new QueryFormError(field, `holds "${v}", which is not a value of this enum`);
+    return String(num);
+  }
+  if (typeof v === 'object') throw new QueryFormError(field, 'is a message, which has no single query value (only its scalar fields can be set)');
+  return String(v);
+}
+
+function query(n: Node, v: unknown, path: string, out: [string, string][], marker = false): void {
+  if (v === undefined || v === null) return;
+  if (n.k === 'tolerant') return query(n.of(), v, path, out, marker);
+  if (n.k === 'arr') {
+    if (!Array.isArray(v)) throw new QueryFormError(path, 'is not a list');
+    const el = n.of();
+    for (const x of v) {
+      if (isObj(x) || el.k === 'obj') throw new QueryFormError(path, 'is a repeated message, which has no query-string form');
+      out.push([path, scalarText(el, x, path)]);
+    }
+    return;
+  }
+  if (n.k === 'obj' || n.k === 'union' || n.k === 'rec') {
+    if (!isObj(v)) throw new QueryFormError(path, 'is not a message');
+    const keys = Object.keys(v).filter((k) => v[k] !== undefined).sort();
+    if (keys.length === 0) {
+      // an empty oneof member is a marker whose presence means something (`upstream: { all: {} }`);
+      // any other empty message is the same as an unset one
+      if (marker) throw new QueryFormError(path, 'is an empty message (a oneof marker such as `{}`), which has no query-string form');
+      return;
+    }
+    if (n.k === 'rec') throw new QueryFormError(path, 'is a map, which has no query-string form');
+    const o = objectOf(n, v);
+    const members = o?.k === 'obj' ? new Set(o.oneofs.flat()) : new Set<string>();
+    for (const k of keys) {
+      const f = o?.k === 'obj' ? o.fields.get(k) : undefined;
+      query(f ? f.node() : ANY, v[k], joinPath(path, k), out, members.has(k));
+    }
+    return;
+  }
+  if (isObj(v) || Array.isArray(v)) throw new QueryFormError(path, 'is a message, which has no single query value');
+  out.push([path, scalarText(n, v, path)]);
+}
+
+// ------------------------------------------------------------------------------------------
+// responses
+
+/** Symbol under which a read item carries what this version does not model. */
+export const UNMODELLED: unique symbol = Symbol.for('dqform.unmodelled');
+
+/** What a read object carries that this version does not model (undefined when nothing). */
+export function unmodelledOf(v: unknown): readonly string[] | undefined {
+  return v && typeof v === 'object' ? (v as { [UNMODELLED]?: string[] })[UNMODELLED] : undefined;
+}
+
+function mark<T extends object>(v: T, problems: readonly string[]): T {
+  Object.defineProperty(v, UNMODELLED, { value: [...problems], enumerable: false, configurable: true, writable: true });
+  return v;
+}
+
+function isZero(v: unknown): boolean {
+  return v === '' || v === 0 || v === false || (Array.isArray(v) && v.length === 0);
+}
+
+/**
+ * Cleans a read value against its schema: `null` and the zero values of optional fields are
+ * dropped, known enum numbers become names, unknown keys/variants/enum values are listed in
+ * `problems` (and kept). Tolerant nodes are left to their own decoding unless `intoTolerant`.
+ */
+export function readClean(schema: z.ZodType, value: unknown): { value: unknown; problems: string[] } {
+  const problems: string[] = [];
+  const v = clean(nodeOf(schema), value, '', problems, false);
+  return { value: v, problems };
+}
+
+function clean(n: Node, v: unknown, path: string, problems: string[], intoTolerant: boolean): unknown {
+  if (v === null || v === undefined) return undefined;
+  switch (n.k) {
+    case 'tolerant':
+      return intoTolerant ? clean(n.of(), v, path, problems, true) : v;
+    case 'enum': {
+      if (typeof v === 'number') {
+        const name = n.info.names[v];
+        if (name === undefined) problems.push(`unknown enum value ${v}${path ? ` at ${path}` : ''}`);
+        return name ?? v;
+      }
+      if (typeof v === 'string' && n.info.numbers[v] === undefined && !n.info.aliases?.[v]) problems.push(`unknown enum value "${v}"${path ? ` at ${path}` : ''}`);
+      return v;
+    }
+    case 'arr': {
+      if (!Array.isArray(v)) return v;
+      const el = n.of();
+      let out: unknown[] | undefined;
+      for (let i = 0; i < v.length; i++) {
+        const x = v[i];
+        const c = clean(el, x, `${path}[${i}]`, problems, intoTolerant);
+        if (c !== x) (out ??= v.slice(0, i))[i] = c;
+        else if (out) out[i] = c;
+      }
+      return out ?? v;
+    }
+    case 'rec': {
+      if (!isObj(v)) return v;
+      const el = n.of();
+      const out: Record<string, unknown> = {};
+      for (const k of Object.keys(v)) {
+        const c = clean(el, v[k], joinPath(path, k), problems, intoTolerant);
+        if (c !== undefined) out[k] = c;
+      }
+      return out;
+    }
+    case 'obj':
+    case 'union': {
+      if (!isObj(v)) return v;
+      const o = objectOf(n, v);
+      if (!o || o.k !== 'obj') return v;
+      const out: Record<string, unknown> = {};
+      let unknown: string[] | undefined;
+      for (const k of Object.keys(v)) {
+        const x = v[k];
+        if (x === null || x === undefined) continue;
+        const f = o.fields.get(k);
+        if (!f) {
+          if (!o.open) (unknown ??= []).push(k);
+          out[k] = x;
+          continue;
+        }
+        const fn = f.node();
+        if (f.optional && (isZero(x) || (fn.k === 'enum' && (x === 0 || (typeof x === 'string' && fn.info.numbers[x] === 0))))) continue;
+        const c = clean(fn, x, joinPath(path, k), problems, intoTolerant);
+        if (c !== undefined) out[k] = c;
+      }
+      if (unknown) {
+        for (const k of unknown) {
+          const group = o.oneofs.find((g) => !g.some((m) => out[m] !== undefined));
+          problems.push(group ? `unknown variant "${k}"${path ? ` at ${path}` : ''}` : `unknown field ${joinPath(path, k)}`);
+        }
+      }
+      return out;
+    }
+    default:
+      return v;
+  }
+}
+
+/**
+ * An item schema that never fails: the item is cleaned ({@link readClean}) and parsed; when it
+ * carries something unknown, or does not parse, it is returned (parsed, or as read) and marked
+ * with what is unknown ({@link unmodelledOf}).
+ */
+export function tolerant<S extends z.ZodType>(schema: S): z.ZodType<z.output<S>, unknown> {
+  const t = z.unknown().transform((raw) => decodeTolerant(schema, raw));
+  (defOf(t) as Record<string, unknown>).dqTolerant = schema;
+  return t as unknown as z.ZodType<z.output<S>, unknown>;
+}
+
+/** Decodes one item as {@link tolerant} does. */
+export function decodeTolerant<S extends z.ZodType>(schema: S, raw: unknown): z.output<S> {
+  const problems: string[] = [];
+  const value = clean(nodeOf(schema), raw, '', problems, true);
+  const r = schema.safeParse(value);
+  if (r.success) return problems.length ? (mark(r.data as object, problems) as z.output<S>) : r.data;
+  const issues = problems.length ? problems : r.error.issues.map((i) => `${i.path.length ? `${i.path.map(String).join('.')}: ` : ''}${i.message}`);
+  const out = isObj(value) ? value : { value };
+  return mark(out, issues) as z.output<S>;
+}
+
+/** Request keys (dotted paths, at any depth) the schema does not declare. */
+export function unknownKeys(schema: z.ZodType, value: unknown): string[] {
+  const out: string[] = [];
+  walkKeys(nodeOf(schema), value, '', out);
+  return out;
+}
+
+function walkKeys(n: Node, v: unknown, path: string, out: string[]): void {
+  if (v === null || v === undefined) return;
+  if (n.k === 'tolerant') return walkKeys(n.of(), v, path, out);
+  if (n.k === 'arr' && Array.isArray(v)) return v.forEach((x, i) => walkKeys(n.of(), x, `${path}[${i}]`, out));
+  if (n.k === 'rec' && isObj(v)) {
+    for (const k of Object.keys(v)) walkKeys(n.of(), v[k], joinPath(path, k), out);
+    return;
+  }
+  if ((n.k === 'obj' || n.k === 'union') && isObj(v)) {
+    const o = objectOf(n, v);
+    if (!o || o.k !== 'obj') return;
+    for (const k of Object.keys(v)) {
+      const f = o.fields.get(k);
+      if (!f) {
+        if (!o.open) out.push(joinPath(path, k));
+      } else walkKeys(f.node(), v[k], joinPath(path, k), out);
+    }
+  }
+}
+
+/** How the emulator encodes responses (the real gateway's options). */
+export interface MarshalOptions {
+  /** Emit every unset field: zeros, `""`, `[]`, `{}` for maps, `null` for messages. */
+  emitUnpopulated?: boolean;
+  /** Enums as numbers (the spec's GET responses) instead of names. */
+  enumNumbers?: boolean;
+}
+
+/** A response value encoded like the gateway does ({@link MarshalOptions}). */
+export function marshal(schema: z.ZodType, value: unknown, opts: MarshalOptions): unknown {
+  if (!opts.emitUnpopulated && !opts.enumNumbers) return value;
+  return enc(nodeOf(schema), value, opts);
+}
+
+function zeroOf(n: Node, opts: MarshalOptions): unknown {
+  switch (n.k) {
+    case 'str':
+      return '';
+    case 'num':
+      return 0;
+    case 'bool':
+      return false;
+    case 'arr':
+      return [];
+    case 'rec':
+      return {};
+    case 'enum':
+      return opts.enumNumbers ? 0 : (n.info.names[0] ?? 0);
+    case 'tolerant':
+      return zeroOf(n.of(), opts);
+    default:
+      return null;
+  }
+}
+
+function enc(n: Node, v: unknown, opts: MarshalOptions): unknown {
+  if (v === undefined || v === null) return v;
+  switch (n.k) {
+    case 'tolerant':
+      return enc(n.of(), v, opts);
+    case 'enum':
+      if (!opts.enumNumbers || typeof v !== 'string') return v;
+      return n.info.numbers[n.info.aliases?.[v] ?? v] ?? v;
+    case 'arr':
+      return Array.isArray(v) ? v.map((x) => enc(n.of(), x, opts)) : v;
+    case 'rec': {
+      if (!isObj(v)) return v;
+      const out: Record<string, unknown> = {};
+      for (const k of Object.keys(v)) out[k] = enc(n.of(), v[k], opts);
+      return out;
+    }
+    case 'obj':
+    case 'union': {
+      if (!isObj(v)) return v;
+      const o = objectOf(n, v);
+      if (!o || o.k !== 'obj') return v;
+      const out: Record<string, unknown> = {};
+      for (const k of Object.keys(v)) {
+        const f = o.fields.get(k);
+        out[k] = f ? enc(f.node(), v[k], opts) : v[k];
+      }
+      if (opts.emitUnpopulated) {
+        const inOneof = new Set(o.oneofs.flat());
+        for (const [k, f] of o.fields) if (out[k] === undefined && !inOneof.has(k)) out[k] = zeroOf(f.node(), opts);
+      }
+      return out;
+    }
+    default:
+      return v;
+  }
+}
+
+// ------------------------------------------------------------------------------------------
+// query parameters read back (the emulator)
+
+/** A query string read against a request schema: the value, and what does not belong. */
+export interface QueryRead {
+  value: Record<string, unknown>;
+  /** Parameter names that are no field of the request (at any depth). */
+  unknown: string[];
+  /** Parameters naming a message (or a repeated message) instead of a scalar leaf, e.g. `deploymentRule=<json>`. */
+  messages: string[];
+}
+
+/**
+ * Reads `[name, value]` query parameters into a request value: dotted names walk the fields,
+ * repeated keys fill repeated scalars, numbers and booleans are converted, enums stay as given
+ * (number or name; the schema's parse decodes them). What has no place is reported.
+ */
+export function fromQuery(schema: z.ZodType, params: Iterable<[string, string]>): QueryRead {
+  const root = nodeOf(schema);
+  const out: QueryRead = { value: {}, unknown: [], messages: [] };
+  for (const [name, raw] of params) {
+    const segs = name.split('.');
+    let n: Node = root;
+    let target: Record<string, unknown> = out.value;
+    let ok = true;
+    for (let i = 0; i < segs.length && ok; i++) {
+      while (n.k === 'tolerant') n = n.of();
+      const o = n.k === 'obj' ? n : n.k === 'union' ? objectOf(n, {}) : undefined;
+      const f = o && o.k === 'obj' ? o.fields.get(segs[i]) : undefined;
+      if (!f) {
+        out.unknown.push(name);
+        ok = false;
+        break;
+      }
+      const fn = f.node();
+      const last = i === segs.length - 1;
+      if (!last) {
+        if (fn.k !== 'obj' && fn.k !== 'union' && fn.k !== 'tolerant') {
+          out.unknown.push(name);
+          ok = false;
+          break;
+        }
+        target = (target[segs[i]] ??= {}) as Record<string, unknown>;
+        n = fn;
+        continue;
+      }
+      const leaf = fn.k === 'arr' ? fn.of() : fn;
+      if (leaf.k === 'obj' || leaf.k === 'union' || leaf.k === 'rec' || leaf.k === 'tolerant') {
+        out.messages.push(name);
+        ok = false;
+        break;
+      }
+      const v = leaf.k === 'num' ? (raw.trim() !== '' && Number.isFinite(Number(raw)) ? Number(raw) : raw)
+        : leaf.k === 'bool' ? (raw === 'true' ? true : raw === 'false' ? false : raw)
+        : leaf.k === 'enum' ? (/^-?\d+$/.test(raw) ? Number(raw) : raw)
+        : raw;
+      if (fn.k === 'arr') ((target[segs[i]] ??= []) as unknown[]).push(v);
+      else target[segs[i]] = v;
+    }
+  }
+  return out;
+}
+
+// ------------------------------------------------------------------------------------------
+// deprecated enum spellings (desired state)
+
+/** A deprecated enum spelling found in a value: where, what, and the current name. */
+export interface DeprecatedEnumUse {
+  /** Field path, e.g. `issueLifecycle.settings.severities[0]`. */
+  field: string;
+  old: string;
+  now: string;
+}
+
+/** Every deprecated enum spelling (a protoEnum alias) in `value`, at any depth. */
+export function deprecatedEnums(schema: z.ZodType, value: unknown): DeprecatedEnumUse[] {
+  const out: DeprecatedEnumUse[] = [];
+  const walk = (n: Node, v: unknown, path: string): void => {
+    if (v === null || v === undefined) return;
+    switch (n.k) {
+      case 'tolerant':
+        return walk(n.of(), v, path);
+      case 'enum':
+        if (typeof v === 'string' && n.info.aliases?.[v]) out.push({ field: path, old: v, now: n.info.aliases[v] });
+        return;
+      case 'arr':
+        if (Array.isArray(v)) v.forEach((x, i) => walk(n.of(), x, `${path}[${i}]`));
+        return;
+      case 'rec':
+        if (isObj(v)) for (const k of Object.keys(v)) walk(n.of(), v[k], joinPath(path, k));
+        return;
+      case 'obj':
+      case 'union': {
+        if (!isObj(v)) return;
+        const o = objectOf(n, v);
+        if (!o || o.k !== 'obj') return;
+        for (const k of Object.keys(v)) {
+          const f = o.fields.get(k);
+          if (f) walk(f.node(), v[k], joinPath(path, k));
+        }
+        return;
+      }
+      default:
+        return;
+    }
+  };
+  walk(nodeOf(schema), value, '');
+  return out;
+}
