@@ -2,8 +2,8 @@
  * Issue 13's end to end: `dqform emulator` as a child process (as a user runs it), a plan of
  * examples/acme against it through the CLI.
  * - With gRPC (the default): every rule change has effects; none is "effects unknown".
- * - With `--no-grpc`: the rules REST cannot carry (per-metric sensitivities, a SQL-test rule's
- *   tests) say "effects unknown" plainly, in the plan JSON and the text; every other rule has
+ * - With `--no-grpc`: the rules REST cannot carry (per-metric sensitivities, a product rule's
+ *   strategy markers, a SQL-test rule's tests) say "effects unknown" plainly, in the plan JSON and the text; every other rule has
  *   exactly the effects of the gRPC run.
  *
  * Each emulator first gets acme without its rules (owners, domains, data products, ...) applied:
@@ -23,8 +23,12 @@ import { baseEnv, LAUNCHER, ROOT } from '../cli/helpers';
 import { synth } from '../constructs/synth';
 
 const RULE_TYPES = ['dq_monitor_deployment_rule', 'dq_sql_test_deployment_rule'];
-/** The acme rules whose preview a GET query string cannot carry. */
-const REST_CANNOT_CARRY = ['dq_monitor_deployment_rule.mart_tables', 'dq_sql_test_deployment_rule.dim_keys_unique'];
+/**
+ * The acme rules whose preview a GET query string cannot carry: per-metric sensitivities, the
+ * product rule's empty strategy markers (`upstream: { sources: {} }`, `self: { all: {} }`), a
+ * SQL-test rule's tests.
+ */
+const REST_CANNOT_CARRY = ['dq_monitor_deployment_rule.inventory_product', 'dq_monitor_deployment_rule.mart_tables', 'dq_sql_test_deployment_rule.dim_keys_unique'];
 
 interface Emulator {
   child: ChildProcess;
@@ -141,7 +145,7 @@ it('with --no-grpc: "effects unknown" for the rules REST cannot carry, the same 
   expect(rules.length).toBe(ruleChanges(withGrpc.plan).length);
   for (const c of rules) {
     if (REST_CANNOT_CARRY.includes(c.address)) {
-      expect(c.effects?.error).toMatch(/^effects unknown: cannot be previewed over REST: .*(metricOptions|tests).*the gRPC preview failed: .*UNAVAILABLE/);
+      expect(c.effects?.error).toMatch(/^effects unknown: cannot be previewed over REST: .*(metricOptions|tests|productConfig\.(self|upstream)).*the gRPC preview failed: .*UNAVAILABLE/);
       expect(c.effects?.monitorsToCreate).toEqual([]);
       expect(c.effects?.testsToCreate).toEqual([]);
     } else {
