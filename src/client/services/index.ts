@@ -1,5 +1,5 @@
 /** Per-service modules and the {@link PlatformClient} facade. */
-import { ClientConfig, resolveConfig, resolveGrpcConfig } from '../config';
+import { ClientConfig, resolveConfig, resolveGrpcConfig, resolveProxy } from '../config';
 import { DqClient, DqClientOptions } from '../http';
 import { AlertsService } from './alerts';
 import { DeploymentRulesService } from './deployment-rules';
@@ -58,11 +58,11 @@ export class PlatformClient {
 
   /**
    * A client from the environment (`DQ_CLIENT_ID`, `DQ_CLIENT_SECRET`, `DQ_BASE_URL` or
-   * `DQ_REGION`; `DQ_GRPC_ENDPOINT`, `DQ_GRPC_PACKAGE`, `DQ_PREVIEW_TRANSPORT`).
-   * @throws ConfigError naming missing or unusable variables.
+   * `DQ_REGION`; `HTTPS_PROXY`/`HTTP_PROXY`/`NO_PROXY`; `DQ_GRPC_ENDPOINT`, `DQ_GRPC_PACKAGE`,
+   * `DQ_PREVIEW_TRANSPORT`). @throws ConfigError naming missing or unusable variables.
    */
   static fromEnv(env: NodeJS.ProcessEnv = process.env, opts: Omit<DqClientOptions, keyof ClientConfig> = {}): PlatformClient {
-    return PlatformClient.create(resolveConfig(env), { ...opts, grpc: { ...resolveGrpcConfig(env), ...opts.grpc } });
+    return PlatformClient.create(resolveConfig(env), { proxy: resolveProxy(env), ...opts, grpc: { ...resolveGrpcConfig(env), ...opts.grpc } });
   }
 
   /** Closes the connection pool. */
