@@ -36,33 +36,49 @@ export const MetricIds = z
   .min(1, 'metricIds needs at least one metric')
   .refine((a) => new Set(a).size === a.length, 'metricIds must be unique');
 
-const monitorSettings = { severity: Severity, sensitivity: Sensitivity, metricIds: MetricIds };
+const SENSITIVITY = 'how readily monitors flag anomalies: SENSITIVITY_PRECISE, SENSITIVITY_BALANCED or SENSITIVITY_RELAXED';
+const monitorSettings = {
+  severity: Severity.describe('severity of the issues the monitors raise: SEVERITY_WARNING, SEVERITY_ERROR or SEVERITY_INFO'),
+  sensitivity: Sensitivity.describe(SENSITIVITY),
+  metricIds: MetricIds.describe('the metrics monitored, e.g. METRIC_ID_ROW_COUNT, METRIC_ID_DELAY'),
+};
+const keepDeletedMonitors = z.boolean().optional().describe('keep monitors (and their learned baselines) on assets the rule no longer matches');
+const query = Query.optional().describe('the assets, as a query');
+const resolverQl = z.string().optional().describe('the assets, as ResolverQL (wins over query)');
+const renderedResolverQl = z.string().optional().describe('output only: the server\'s canonical ResolverQL');
+const assetPath = z.string().min(1).describe('the asset path, e.g. wh-prod::mart::orders');
 
 export const QueryConfig = z.object({
-  query: Query.optional(),
+  query,
   /** Wins over `query` on write. */
-  resolverQl: z.string().optional(),
+  resolverQl,
   /** Output only. */
-  renderedResolverQl: z.string().optional(),
+  renderedResolverQl,
   ...monitorSettings,
-  metricOptions: z.array(z.object({ sensitivity: Sensitivity, metricId: MetricId })).optional(),
-  delayModel: DelayModel.optional(),
-  keepDeletedMonitors: z.boolean().optional(),
+  metricOptions: z
+    .array(z.object({ sensitivity: Sensitivity.describe(SENSITIVITY), metricId: MetricId.describe('the metric this sensitivity is for') }))
+    .optional()
+    .describe('per-metric sensitivity, overriding sensitivity'),
+  delayModel: DelayModel.optional().describe('how delay is modelled: DELAY_MODEL_STANDARD or DELAY_MODEL_WEEKLY_PATTERN'),
+  keepDeletedMonitors,
 });
 export type QueryConfig = z.infer<typeof QueryConfig>;
-export const ExclusiveQueryConfig = z.object({
-  query: Query.optional(),
-  resolverQl: z.string().optional(),
-  renderedResolverQl: z.string().optional(),
-});
-export const StaticConfig = z.object({ path: z.string().min(1), ...monitorSettings });
-export const ExclusiveStaticConfig = z.object({ path: z.string().min(1) });
+export const ExclusiveQueryConfig = z.object({ query, resolverQl, renderedResolverQl });
+export const StaticConfig = z.object({ path: assetPath, ...monitorSettings });
+export const ExclusiveStaticConfig = z.object({ path: assetPath });
 export const ProductConfig = z.object({
-  productId: z.string().min(1),
+  productId: z.string().min(1).describe('the data product\'s id or ${dq_data_product.<name>.id}'),
   ...monitorSettings,
-  upstream: oneof({ all: Empty, sources: Empty }, { optional: true }).optional(),
-  self: oneof({ all: Empty, selection: z.object({ query: Query }) }, { optional: true }).optional(),
-  keepDeletedMonitors: z.boolean().optional(),
+  upstream: oneof({ all: Empty.describe('every upstream asset'), sources: Empty.describe('the upstream sources only') }, { optional: true })
+    .optional()
+    .describe('also monitor what is upstream of the product'),
+  self: oneof(
+    { all: Empty.describe('every asset of the product'), selection: z.object({ query: Query.describe('the product\'s assets to monitor') }).describe('some of its assets') },
+    { optional: true },
+  )
+    .optional()
+    .describe('which of the product\'s own assets to monitor'),
+  keepDeletedMonitors,
 });
 export type ProductConfig = z.infer<typeof ProductConfig>;
 
@@ -90,11 +106,20 @@ export type DeploymentRuleWrite = z.infer<typeof DeploymentRuleWrite>;
 export const DeploymentRule = withOneof({ ...deploymentRuleWriteFields, monitorCount: z.number().int().optional() }, configs);
 export type DeploymentRule = z.infer<typeof DeploymentRule>;
 
-/** Monitor settings as compared by the overview. */
+/**
+ * An enum value an overview reports: its name, or its number when this version does not know
+ * it (proto3 enums are open: the platform may add metrics and levels; a read never fails on one).
+ */
+function openEnum<N extends string>(e: { schema: z.ZodType<N, N | number> }) {
+  return z.union([e.schema, z.number().int()]);
+}
+
+/** Monitor settings as compared by the overview; `metricOptions` are the per-metric sensitivities. */
 export const MonitorSettings = z.object({
-  severity: SeverityEnum.schema.optional(),
-  sensitivity: SensitivityEnum.schema.optional(),
-  metricIds: z.array(MetricIdEnum.schema).default([]),
+  severity: openEnum(SeverityEnum).optional(),
+  sensitivity: openEnum(SensitivityEnum).optional(),
+  metricIds: z.array(openEnum(MetricIdEnum)).default([]),
+  metricOptions: z.array(z.object({ metricId: openEnum(MetricIdEnum).optional(), sensitivity: openEnum(SensitivityEnum).optional() })).optional(),
 });
 export type MonitorSettings = z.infer<typeof MonitorSettings>;
 

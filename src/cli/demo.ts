@@ -1,6 +1,7 @@
 /**
- * `npm run demo`: no account, no setup. Starts the emulator on a free port, synthesises
- * examples/quickstart, prints the plan, applies it, plans again (no changes), stops the emulator.
+ * `npm run demo`: no account, no setup. Starts the emulator on free ports (REST and gRPC),
+ * synthesises examples/quickstart, prints the plan (with what each rule would do downstream),
+ * applies it, plans again (no changes), stops the emulator.
  */
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -13,11 +14,13 @@ async function run(): Promise<number> {
   const example = path.join(root, 'examples', 'quickstart');
   const out = fs.mkdtempSync(path.join(os.tmpdir(), 'dqform-demo-'));
   const emu = await startEmulator({ port: 0, seed: 'demo' });
-  const env = { ...process.env, DQ_BASE_URL: emu.url, DQ_CLIENT_ID: 'demo-admin', DQ_CLIENT_SECRET: 'demo-secret', CHECKPOINT_DISABLE: '1' };
+  // The rule previews REST cannot carry (per-metric sensitivities, SQL-test rules' tests) go to
+  // the emulator's gRPC port.
+  const env = { ...process.env, DQ_BASE_URL: emu.url, DQ_GRPC_ENDPOINT: emu.grpcEndpoint, DQ_CLIENT_ID: 'demo-admin', DQ_CLIENT_SECRET: 'demo-secret', CHECKPOINT_DISABLE: '1' };
   const step = (s: string) => process.stdout.write(`\n=== ${s}\n`);
   const io = { env, cwd: example, isTty: false };
   try {
-    process.stdout.write(`Emulator running at ${emu.url} (acting as demo-admin)\n`);
+    process.stdout.write(`Emulator running at ${emu.url}, gRPC previews at ${emu.grpcEndpoint} (acting as demo-admin)\n`);
     step('dqform synth (examples/quickstart)');
     let code = await main(['synth', '--out', out], io);
     if (code !== 0) return code;

@@ -232,7 +232,14 @@ function buildProgram(io: Io, outcome: Outcome, argv: readonly string[]): Comman
     .option('--data <FILE>', 'keep state in this JSON file (default: in memory)')
     .option('--seed <demo|empty>', 'the catalog and objects to start with (default demo)')
     .option('--seed-size <N>', 'scale the demo catalog (benchmarks)')
-    .addHelpText('after', '\nRuns until stopped (Ctrl-C). Demo credentials:\ndemo-admin / demo-secret (every scope), demo-reader / demo-secret (read scopes).')
+    .option('--grpc-port <N>', 'port of the gRPC rule previews (default: --port + 1; a free one with --port 0)')
+    .option('--no-grpc', 'serve REST only (previews of rules REST cannot carry then say "effects unknown")')
+    .option('--marshal <omit|emit-unpopulated>', "answer like the real gateway: emit-unpopulated sends unset fields as null/zero (default omit; env DQ_EMULATOR_MARSHAL)")
+    .option('--enums <names|numbers>', 'enums in responses as names or numbers (default names; env DQ_EMULATOR_ENUMS)')
+    .addHelpText(
+      'after',
+      '\nRuns until stopped (Ctrl-C). Demo credentials:\ndemo-admin / demo-secret (every scope), demo-reader / demo-secret (read scopes).\nPoint dqform at the gRPC previews with DQ_GRPC_ENDPOINT=127.0.0.1:<grpc port> (printed at start).',
+    )
     .action(run(() => cmdEmulator(argv.slice(argv.indexOf('emulator') + 1))));
 
   program

@@ -1,4 +1,4 @@
-import { ConfigError, REGION_BASE_URLS, redact, resolveConfig } from '../../src/client';
+import { ConfigError, REGION_BASE_URLS, redact, resolveConfig, resolveGrpcConfig } from '../../src/client';
 
 describe('resolveConfig', () => {
   const creds = { DQ_CLIENT_ID: 'id-1', DQ_CLIENT_SECRET: 'config-test-secret-1' };
@@ -78,5 +78,23 @@ describe('plain http is refused unless it stays on this machine (issue 12)', () 
       return;
     }
     throw new Error('expected a ConfigError');
+  });
+});
+
+describe('a plaintext gRPC endpoint is refused unless it stays on this machine (issue 12)', () => {
+  test.each([
+    ['127.0.0.1:50051', true, 'loopback: plaintext by default'],
+    ['http://localhost:50051', true, 'explicit plaintext to localhost'],
+    ['grpc.example.com:443', true, 'a bare host:port is TLS'],
+    ['https://grpc.example.com:8443', true, 'explicit TLS'],
+    ['http://grpc.example.com:50051', false, 'explicit plaintext to a real host'],
+    ['http://10.1.2.3:50051', false, 'plaintext to a private address'],
+  ])('DQ_GRPC_ENDPOINT=%s allowed=%p (%s)', (endpoint, allowed) => {
+    const run = () => resolveGrpcConfig({ DQ_GRPC_ENDPOINT: endpoint });
+    if (allowed) expect(run().endpoint).toBe(endpoint);
+    else expect(run).toThrow(/plaintext to a host that is not this machine.*DQ_ALLOW_INSECURE=1/);
+  });
+  test('DQ_ALLOW_INSECURE=1 allows it', () => {
+    expect(resolveGrpcConfig({ DQ_GRPC_ENDPOINT: 'http://grpc.example.com:50051', DQ_ALLOW_INSECURE: '1' }).endpoint).toBe('http://grpc.example.com:50051');
   });
 });

@@ -19,7 +19,7 @@ let client: PlatformClient;
 
 beforeAll(async () => {
   emu = await startEmulator({ port: 0, seed: 'empty' });
-  client = PlatformClient.create({ baseUrl: emu.url, clientId: 'demo-admin', clientSecret: 'demo-secret' });
+  client = PlatformClient.create({ baseUrl: emu.url, clientId: 'demo-admin', clientSecret: 'demo-secret' }, { grpc: { endpoint: emu.grpcEndpoint } });
 });
 afterAll(async () => {
   await client.close();
@@ -99,7 +99,7 @@ describe('two applies racing on one object', () => {
     const pa = saved(await plan(client, manifest(ownerDoc(ns, 'from A'))));
     const pb = saved(await plan(client, manifest(ownerDoc(ns, 'from B'))));
     expect(pa.changes[0].etag).toBe(pb.changes[0].etag);
-    expect((await apply(client, pa)).applied).toEqual([{ address: 'dq_owner.team', action: 'update' }]);
+    expect((await apply(client, pa)).applied).toEqual([{ address: 'dq_owner.team', action: 'update', ms: expect.any(Number) }]);
     const err = await apply(client, pb).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(StalePlanError);
     expect((err as StalePlanError).addresses).toEqual(['dq_owner.team']);
@@ -116,7 +116,7 @@ describe('two applies racing on one object', () => {
     const pa = saved(await plan(client, manifest(doc(ns, 'from A'))));
     const pb = saved(await plan(client, manifest(doc(ns, 'from B'))));
     // two clients, as two CI jobs would have
-    const other = PlatformClient.create({ baseUrl: emu.url, clientId: 'demo-admin', clientSecret: 'demo-secret' });
+    const other = PlatformClient.create({ baseUrl: emu.url, clientId: 'demo-admin', clientSecret: 'demo-secret' }, { grpc: { endpoint: emu.grpcEndpoint } });
     try {
       await other.iam.get(); // both hold a token: their stale checks overlap, so the etag decides
       const [ra, rb] = await Promise.allSettled([apply(client, pa), apply(other, pb)]);
@@ -131,7 +131,7 @@ describe('two applies racing on one object', () => {
           expect(r.value.failed[0].error).toMatch(/etag|conflict|aborted|changed/i);
           return 'conflict';
         }
-        expect(r.value.applied).toEqual([{ address, action: 'update' }]);
+        expect(r.value.applied).toEqual([{ address, action: 'update', ms: expect.any(Number) }]);
         return 'won';
       };
       const oa = outcome(ra);
