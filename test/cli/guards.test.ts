@@ -116,7 +116,7 @@ describe('unpreviewed changes', () => {
     const set = await fetch(`${emu.url}/__emulator/faults`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(faults) });
     expect(set.status).toBe(200);
     const p = await cli(['plan']);
-    expect(p.out).toMatch(/! the platform could not preview this change/);
+    expect(p.out).toMatch(/! effects unknown: GET \/api\/monitors\/automated\/v1\/deployment-rule failed: 503/);
     expect(p.out).toMatch(/Effects unknown for 1 change\(s\)\./);
     expect(p.out).toMatch(/Note: apply refuses this plan as it is: .*--allow-unpreviewed/s);
     await resetCounters();
