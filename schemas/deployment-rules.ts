@@ -38,6 +38,11 @@ export const MetricIds = z
 
 const monitorSettings = { severity: Severity, sensitivity: Sensitivity, metricIds: MetricIds };
 
+/** Per-metric sensitivity overrides (a repeated message: no REST query form, so no REST preview). */
+export const MetricOptions = z.array(z.object({ sensitivity: Sensitivity, metricId: MetricId }));
+/** `delayModel` unset keeps the stored value (wire-facts section 4). */
+const perMetric = { metricOptions: MetricOptions.optional(), delayModel: DelayModel.optional() };
+
 export const QueryConfig = z.object({
   query: Query.optional(),
   /** Wins over `query` on write. */
@@ -45,8 +50,7 @@ export const QueryConfig = z.object({
   /** Output only. */
   renderedResolverQl: z.string().optional(),
   ...monitorSettings,
-  metricOptions: z.array(z.object({ sensitivity: Sensitivity, metricId: MetricId })).optional(),
-  delayModel: DelayModel.optional(),
+  ...perMetric,
   keepDeletedMonitors: z.boolean().optional(),
 });
 export type QueryConfig = z.infer<typeof QueryConfig>;
@@ -55,7 +59,7 @@ export const ExclusiveQueryConfig = z.object({
   resolverQl: z.string().optional(),
   renderedResolverQl: z.string().optional(),
 });
-export const StaticConfig = z.object({ path: z.string().min(1), ...monitorSettings });
+export const StaticConfig = z.object({ path: z.string().min(1), ...monitorSettings, ...perMetric });
 export const ExclusiveStaticConfig = z.object({ path: z.string().min(1) });
 export const ProductConfig = z.object({
   productId: z.string().min(1),
@@ -63,6 +67,7 @@ export const ProductConfig = z.object({
   upstream: oneof({ all: Empty, sources: Empty }, { optional: true }).optional(),
   self: oneof({ all: Empty, selection: z.object({ query: Query }) }, { optional: true }).optional(),
   keepDeletedMonitors: z.boolean().optional(),
+  ...perMetric,
 });
 export type ProductConfig = z.infer<typeof ProductConfig>;
 
