@@ -65,7 +65,7 @@ const TRULE1 = '0c000000-0000-4000-8000-000000000007';
 const TRULE2 = '0c000000-0000-4000-8000-000000000008';
 const XRULE = '0c000000-0000-4000-8000-000000000009';
 const FQN = 'contract.orders';
-const settings = { severity: 'SEVERITY_ERROR', sensitivity: 'SENSITIVITY_BALANCED', metricIds: ['METRIC_ID_ROW_COUNT', 'METRIC_ID_DELAY'] } as const;
+const settings = { severity: 'SEVERITY_ERROR' as const, sensitivity: 'SENSITIVITY_BALANCED' as const, metricIds: ['METRIC_ID_ROW_COUNT' as const, 'METRIC_ID_DELAY' as const] };
 const alert = {
   name: 'Orders',
   fqn: FQN,
