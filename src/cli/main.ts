@@ -226,7 +226,12 @@ function buildProgram(io: Io, outcome: Outcome, argv: readonly string[]): Comman
     .option('--data <FILE>', 'keep state in this JSON file (default: in memory)')
     .option('--seed <demo|empty>', 'the catalog and objects to start with (default demo)')
     .option('--seed-size <N>', 'scale the demo catalog (benchmarks)')
-    .addHelpText('after', '\nRuns until stopped (Ctrl-C). Demo credentials:\ndemo-admin / demo-secret (every scope), demo-reader / demo-secret (read scopes).')
+    .option('--marshal <omit|emit-unpopulated>', 'answer unset fields as absent (default), or emit every one as the real gateway can: zeros, "", [], null messages (default: env DQ_EMULATOR_MARSHAL)')
+    .option('--enums <names|numbers>', 'answer enums as names (default) or numbers (default: env DQ_EMULATOR_ENUMS)')
+    .addHelpText(
+      'after',
+      '\nRuns until stopped (Ctrl-C). Demo credentials (secret demo-secret): demo-admin (every scope),\ndemo-reader (per-service read scopes + SCOPE_MCP_READ), demo-governance (domain and owner\nedit scopes, data product and ownership read scopes; no SCOPE_MCP_WRITE).',
+    )
     .action(run(() => cmdEmulator(argv.slice(argv.indexOf('emulator') + 1))));
 
   program

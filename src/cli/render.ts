@@ -109,7 +109,7 @@ function valueAt(obj: unknown, pointer: string): unknown {
 
 function effectLines(e: Effects): string[] {
   const out: string[] = [];
-  if (e.error) out.push(`! the platform could not preview this change: ${e.error}`);
+  if (e.error) out.push(`! effects unknown: ${e.error}`);
   if (e.monitorsToCreate.length) out.push(`monitors to create: ${e.monitorsToCreate.length} (${preview(e.monitorsToCreate)})`);
   if (e.monitorsToDelete.length) out.push(`monitors to delete: ${e.monitorsToDelete.length} (${preview(e.monitorsToDelete)})`);
   if (e.activeMonitors) out.push(`monitors kept active: ${e.activeMonitors}`);

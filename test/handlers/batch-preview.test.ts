@@ -1,4 +1,6 @@
 /** Against the emulator: batch writes with per-item errors, previews, read request counts. */
+import { Plan } from '../../schemas/plan';
+import { renderText } from '../../src/cli/render';
 import { startEmulator, type RunningEmulator } from '../../src/emulator';
 import { PlatformClient } from '../../src/client';
 import { Change } from '../../schemas/plan';
@@ -104,6 +106,9 @@ describe('previews', () => {
     expect(e1?.source).toBe('sql-test-overview');
     expect(e1?.error).toMatch(/^cannot be previewed over REST: deploymentRule\.staticConfig\.tests is a repeated message/);
     expect(e1!.testsToCreate).toEqual([]);
+    // the plan says so plainly
+    const plan = Plan.parse({ formatVersion: 1, workspace: 'demo', namespace: 'ns', stack: 'ns', manifestHash: 'h', summary: { add: 1, change: 0, replace: 0, destroy: 0, unchanged: 0, unmanaged: 0 }, changes: [{ ...c, before: null, effects: e1 }] });
+    expect(renderText(plan, { color: false })).toContain('! effects unknown: cannot be previewed over REST: deploymentRule.staticConfig.tests is a repeated message, which has no query-string form');
     const after = (await fetch(`${emu.url}/__emulator/requests`).then((r) => r.json())) as { routes: Record<string, number> };
     // nothing was sent for it
     expect(after.routes['GET /api/datachecks/sql-test-deployment-rules/v1/overview'] ?? 0).toBe(before.routes['GET /api/datachecks/sql-test-deployment-rules/v1/overview'] ?? 0);
