@@ -6,7 +6,7 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { ApiError, ConfigError, PlatformClient } from '../client';
+import { ApiError, ConfigError, PlatformClient, type HttpTrace } from '../client';
 import type { Manifest } from '../../schemas/manifest';
 import type { Diagnostic, Plan } from '../../schemas/plan';
 import { apply, loadPlan, PlanRefusedError, type ApplyResult } from '../engine/applier';
@@ -138,8 +138,41 @@ export function reportError(io: Io, e: unknown): number {
   return 1;
 }
 
+/**
+ * The API client from the environment (credentials, base URL, proxies). Retries are noted on
+ * stderr; with `DQFORM_LOG=debug` every HTTP call is traced there (method, path, status,
+ * duration, request id: never a header or a body, so never a token or a secret).
+ */
 export function client(io: Io): PlatformClient {
-  return PlatformClient.fromEnv(io.env);
+  const level = (io.env.DQFORM_LOG ?? '').trim().toLowerCase();
+  if (level !== '' && level !== 'debug' && level !== 'info') io.err(`Warning: DQFORM_LOG="${io.env.DQFORM_LOG}" is not a level dqform knows; use DQFORM_LOG=debug to trace HTTP calls.`);
+  const debug = level === 'debug';
+  return PlatformClient.fromEnv(io.env, { onTrace: (t) => traceLine(t, debug, io) });
+}
+
+const seconds = (ms: number) => `${(ms / 1000).toFixed(1)}s`;
+
+/** One trace event as a stderr line: retries always, the rest with DQFORM_LOG=debug. */
+function traceLine(t: HttpTrace, debug: boolean, io: Io): void {
+  const attempt = t.attempt > 1 ? ` attempt ${t.attempt}` : '';
+  // The error's own text without what the line already says (method, path, request id).
+  const cause = /\((\w+)\): ([^()]*)/.exec(t.error ?? '');
+  const why = cause ? `no response (${cause[1]}: ${cause[2].trim()})` : 'no response';
+  if (t.event === 'retry') {
+    io.err(`retrying ${t.method} ${t.path} in ${seconds(t.delayMs ?? 0)} after ${t.status ? `HTTP ${t.status}` : why} (attempt ${t.attempt + 1} of ${t.maxAttempts})`);
+  } else if (debug && t.event === 'response') {
+    io.err(`debug: http ${t.method} ${t.path} -> ${t.status} in ${t.ms}ms (request id ${t.requestId}${attempt})`);
+  } else if (debug) {
+    io.err(`debug: http ${t.method} ${t.path} -> ${why} after ${t.ms}ms (request id ${t.requestId}${attempt})`);
+  }
+}
+
+/** How often a slow write says it is still running: DQFORM_PROGRESS_SECONDS (default 10). */
+function progressIntervalMs(io: Io): number {
+  const v = io.env.DQFORM_PROGRESS_SECONDS;
+  if (v === undefined || v.trim() === '') return 10_000;
+  if (!/^\d+(\.\d+)?$/.test(v.trim())) throw new UsageError(`DQFORM_PROGRESS_SECONDS must be a number of seconds, got "${v}"`, '');
+  return Math.round(Number(v) * 1000);
 }
 
 /**
@@ -376,11 +409,12 @@ export async function cmdShow(io: Io, file: string, o: ShowOptions): Promise<num
   return failed ? 1 : 0;
 }
 
-function report(io: Io, r: ApplyResult): number {
-  for (const a of r.applied) io.out(`  ${a.action} ${a.address}: done`);
-  for (const f of r.failed) io.err(`  ${f.action} ${f.address}: FAILED: ${f.error}`);
+function report(io: Io, r: ApplyResult, elapsedMs: number): number {
+  const took = (ms: number | undefined) => (ms === undefined ? '' : ` in ${seconds(ms)}`);
+  for (const a of r.applied) io.out(`  ${a.action} ${a.address}: done${took(a.ms)}`);
+  for (const f of r.failed) io.err(`  ${f.action} ${f.address}: FAILED: ${f.error}${f.ms === undefined ? '' : ` (after ${seconds(f.ms)})`}`);
   for (const s of r.skipped) io.err(`  ${s.action} ${s.address}: not attempted (${s.because})`);
-  io.out(`Apply ${r.failed.length || r.skipped.length ? 'stopped' : 'complete'}: ${r.applied.length} applied, ${r.failed.length} failed, ${r.skipped.length} not attempted.`);
+  io.out(`Apply ${r.failed.length || r.skipped.length ? 'stopped' : 'complete'}: ${r.applied.length} applied, ${r.failed.length} failed, ${r.skipped.length} not attempted. Took ${seconds(elapsedMs)}.`);
   if (r.failed.length || r.skipped.length) {
     io.err('Run `dqform plan` to see what remains; re-running plan and apply converges.');
     return 1;
@@ -401,6 +435,7 @@ function readPlanFile(io: Io, file: string): Plan | undefined {
 }
 
 export async function cmdApply(io: Io, file: string | undefined, o: ApplyOptions): Promise<number> {
+  const every = progressIntervalMs(io);
   let p: Plan | undefined;
   if (file) {
     // A saved plan is applied as it is: the code (and so synth) plays no part.
@@ -430,8 +465,9 @@ export async function cmdApply(io: Io, file: string | undefined, o: ApplyOptions
         }
       }
     }
-    const r = await apply(c, p, { maxDeletes: o.maxDeletes, onProgress: (l) => io.err(l) });
-    return report(io, r);
+    const started = Date.now();
+    const r = await apply(c, p, { maxDeletes: o.maxDeletes, onProgress: (l) => io.err(l), progressIntervalMs: every });
+    return report(io, r, Date.now() - started);
   } finally {
     await c.close();
   }

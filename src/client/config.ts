@@ -71,6 +71,40 @@ export function resolveConfig(env: NodeJS.ProcessEnv = process.env, overrides: P
   return { baseUrl: url.toString().replace(/\/+$/, ''), clientId: clientId!, clientSecret: clientSecret! };
 }
 
+/** Proxies for the client (undici's EnvHttpProxyAgent). Unset fields: no proxy for that scheme. */
+export interface ProxyConfig {
+  /** Proxy for http:// base URLs. */
+  httpProxy?: string;
+  /** Proxy for https:// base URLs (falls back to httpProxy, as curl and undici do). */
+  httpsProxy?: string;
+  /** Hosts reached directly: comma- or space-separated, `host`, `host:port`, `.suffix`, or `*`. */
+  noProxy?: string;
+}
+
+/**
+ * The proxy settings of an environment: `HTTPS_PROXY`, `HTTP_PROXY` and `NO_PROXY` (lower-case
+ * spellings win, as in curl). Undefined when neither proxy variable is set.
+ *
+ * @throws ConfigError when a proxy variable is not an http(s) URL (naming the variable, never its value).
+ */
+export function resolveProxy(env: NodeJS.ProcessEnv = process.env): ProxyConfig | undefined {
+  const pick = (name: string) => nonEmpty(env[name.toLowerCase()]) ?? nonEmpty(env[name]);
+  const httpProxy = pick('HTTP_PROXY');
+  const httpsProxy = pick('HTTPS_PROXY');
+  if (!httpProxy && !httpsProxy) return undefined;
+  for (const [name, v] of [['HTTP_PROXY', httpProxy], ['HTTPS_PROXY', httpsProxy]] as const) {
+    if (!v) continue;
+    let ok = false;
+    try {
+      ok = ['http:', 'https:'].includes(new URL(v).protocol);
+    } catch {
+      ok = false;
+    }
+    if (!ok) throw new ConfigError(`${name} is not an http(s) URL (e.g. http://proxy.example:3128)`, [name]);
+  }
+  return { httpProxy, httpsProxy: httpsProxy ?? httpProxy, noProxy: pick('NO_PROXY') };
+}
+
 function nonEmpty(v: string | undefined): string | undefined {
   return v !== undefined && v.trim() !== '' ? v.trim() : undefined;
 }

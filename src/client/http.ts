@@ -20,7 +20,7 @@ import { z } from 'zod';
 import { TokenResponse } from '../../schemas/common';
 import { readClean, toWire } from '../../schemas/wire';
 import { TOKEN_PATH, TokenProvider, tokenRequestBody } from './auth';
-import { ClientConfig } from './config';
+import { ClientConfig, type ProxyConfig } from './config';
 import { ApiError, errorFromResponse, errorFromTransport, RequestShapeError, ResponseShapeError, UnauthenticatedError, zodIssues } from './errors';
 import { Limiter } from './limiter';
 import { redact, registerSecret } from './redact';
@@ -51,6 +51,40 @@ function loadUndici(): { PoolImpl: typeof Pool; requestImpl: RequestFn } {
 const { PoolImpl, requestImpl } = loadUndici();
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+/**
+ * One traced HTTP exchange, transport failure or retry (`DQFORM_LOG=debug`, retry notes). It
+ * never carries headers or bodies; `path` has passed through the redaction module.
+ */
+export interface HttpTrace {
+  event: 'response' | 'transport-error' | 'retry';
+  method: string;
+  /** Path and query under the base URL. */
+  path: string;
+  /** The `x-request-id` sent (kept across retries of one call). */
+  requestId: string;
+  /** 1-based attempt of the call. */
+  attempt: number;
+  /** response: the HTTP status; retry: the status that caused it (0 for a transport error). */
+  status?: number;
+  /** response and transport-error: milliseconds from sending to the response. */
+  ms?: number;
+  /** retry: the wait before the next attempt, and the attempts allowed. */
+  delayMs?: number;
+  maxAttempts?: number;
+  /** transport-error and retry: what went wrong (redacted). */
+  error?: string;
+}
+
+/**
+ * undici's EnvHttpProxyAgent (HTTP_PROXY, HTTPS_PROXY, NO_PROXY), loaded only when a proxy is
+ * configured. Through undici's index: the proxy agent tunnels with `Dispatcher#connect`, which
+ * the index attaches to the dispatchers' prototype.
+ */
+function loadProxyAgent(): typeof import('undici').EnvHttpProxyAgent {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  return (require('undici') as typeof import('undici')).EnvHttpProxyAgent;
+}
 
 /** A query parameter value; nested objects flatten to dotted keys, arrays repeat the key. */
 export type QueryValue = string | number | boolean | null | undefined | readonly QueryValue[] | { readonly [k: string]: QueryValue };
@@ -88,6 +122,13 @@ export interface DqClientOptions extends ClientConfig {
   retry?: Partial<RetryPolicy>;
   /** Receives one redacted line per request, response, retry and token fetch. */
   onLog?: (line: string) => void;
+  /** Receives every response, transport failure and retry as a structured, redacted event. */
+  onTrace?: (t: HttpTrace) => void;
+  /**
+   * Proxies (see config.ts `resolveProxy`): requests go through undici's EnvHttpProxyAgent,
+   * which tunnels to the base URL through the proxy unless `noProxy` matches its host.
+   */
+  proxy?: ProxyConfig;
   /** Refresh the token this long before it expires (default 60 s). */
   tokenMarginMs?: number;
   /** Clock (ms) for token expiry and Retry-After dates. */
@@ -110,7 +151,9 @@ export class DqClient {
   readonly baseUrl: string;
   readonly tokens: TokenProvider;
   readonly limiter: Limiter;
-  private readonly pool: Pool;
+  private readonly pool: Pool | Dispatcher;
+  private readonly origin: string;
+  private readonly onTrace: ((t: HttpTrace) => void) | undefined;
   private readonly prefix: string;
   private readonly policy: RetryPolicy;
   private readonly onLog: ((line: string) => void) | undefined;
@@ -123,13 +166,21 @@ export class DqClient {
     const url = new URL(opts.baseUrl);
     this.baseUrl = opts.baseUrl.replace(/\/+$/, '');
     this.prefix = url.pathname.replace(/\/+$/, '');
-    this.pool = new PoolImpl(url.origin, {
+    this.origin = url.origin;
+    const poolOptions = {
       connections: opts.connections ?? 8,
       pipelining: 1,
       keepAliveTimeout: 10_000,
       headersTimeout: opts.headersTimeoutMs ?? 30_000,
       bodyTimeout: opts.bodyTimeoutMs ?? 60_000,
-    });
+    };
+    if (opts.proxy) {
+      for (const u of [opts.proxy.httpProxy, opts.proxy.httpsProxy]) if (u) registerSecret(proxyPassword(u));
+      // Explicit values ('' for none) so that undici does not read process.env behind our back.
+      const EnvHttpProxyAgent = loadProxyAgent();
+      this.pool = new EnvHttpProxyAgent({ ...poolOptions, httpProxy: opts.proxy.httpProxy ?? '', httpsProxy: opts.proxy.httpsProxy ?? '', noProxy: opts.proxy.noProxy ?? '' });
+    } else this.pool = new PoolImpl(url.origin, poolOptions);
+    this.onTrace = opts.onTrace;
     this.limiter = new Limiter(opts.maxConcurrency ?? 32);
     this.now = opts.now ?? Date.now;
     this.policy = retryPolicy({ now: this.now, ...opts.retry });
@@ -187,9 +238,17 @@ export class DqClient {
           return res;
         }
       },
-      (e) => this.log(`retry ${o.method} ${pathWithQuery} in ${e.delayMs}ms after ${e.error.status || e.error.grpcCode} (attempt ${e.attempt + 1}/${this.policy.maxAttempts})`),
+      (e) => {
+        this.log(`retry ${o.method} ${pathWithQuery} in ${e.delayMs}ms after ${e.error.status || e.error.grpcCode} (attempt ${e.attempt + 1}/${this.policy.maxAttempts})`);
+        this.trace({ event: 'retry', method: o.method, path: pathWithQuery, requestId, attempt: e.attempt, status: e.error.status, delayMs: e.delayMs, maxAttempts: this.policy.maxAttempts, error: e.error.message });
+      },
     );
     return this.parse(o.method, pathWithQuery, requestId, raw, o.responseSchema);
+  }
+
+  /** Hands a redacted trace event to `onTrace`. */
+  private trace(t: HttpTrace): void {
+    if (this.onTrace) this.onTrace({ ...t, path: redact(t.path), ...(t.error !== undefined ? { error: redact(t.error) } : {}) });
   }
 
   /** Closes the connection pool (pending requests finish first). */
@@ -225,7 +284,8 @@ export class DqClient {
       this.log(`-> ${method} ${pathWithQuery} (request id ${requestId}, attempt ${attempt})`);
       let res: RawResponse;
       try {
-        const r = await requestImpl.call(this.pool, {
+        const r = await requestImpl.call(this.pool as Pool, {
+          origin: this.origin,
           method,
           path: this.prefix + pathWithQuery,
           headers: { accept: 'application/json', 'user-agent': this.opts.userAgent ?? 'dqform', 'x-request-id': requestId, ...extra },
@@ -235,9 +295,11 @@ export class DqClient {
       } catch (cause) {
         const err = errorFromTransport({ method, path: pathWithQuery, sentRequestId: requestId }, cause);
         this.log(`<- ${method} ${pathWithQuery}: ${err.message}`);
+        this.trace({ event: 'transport-error', method, path: pathWithQuery, requestId, attempt, ms: this.now() - started, error: err.message });
         throw err;
       }
       this.log(`<- ${res.status} ${method} ${pathWithQuery} (${this.now() - started}ms)`);
+      this.trace({ event: 'response', method, path: pathWithQuery, requestId, attempt, status: res.status, ms: this.now() - started });
       return res;
     });
   }
@@ -270,7 +332,10 @@ export class DqClient {
         }
         return res;
       },
-      (e) => this.log(`retry POST ${TOKEN_PATH} in ${e.delayMs}ms after ${e.error.status || e.error.grpcCode}`),
+      (e) => {
+        this.log(`retry POST ${TOKEN_PATH} in ${e.delayMs}ms after ${e.error.status || e.error.grpcCode}`);
+        this.trace({ event: 'retry', method: 'POST', path: TOKEN_PATH, requestId, attempt: e.attempt, status: e.error.status, delayMs: e.delayMs, maxAttempts: this.policy.maxAttempts, error: e.error.message });
+      },
     );
     let json: unknown;
     try {
@@ -323,6 +388,15 @@ export function encodeQuery(query: Record<string, QueryValue> | readonly (readon
   walk('', query as unknown as QueryValue);
   if (pairs.length === 0) return '';
   return `?${pairs.map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`).join('&')}`;
+}
+
+/** The password of a proxy URL (`http://user:pass@proxy:3128`), registered as a secret. */
+function proxyPassword(u: string): string | undefined {
+  try {
+    return decodeURIComponent(new URL(u).password) || undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 function headerValue(h: Record<string, string | string[] | undefined>, name: string): string | undefined {

@@ -50,11 +50,39 @@ export interface ApplyOptions {
   concurrency?: number;
   onProgress?: (line: string) => void;
   handlers?: Record<ResourceType, ResourceHandler>;
+  /**
+   * A write still running after this long reports `still creating <address> ... [10s elapsed]`
+   * through `onProgress`, and again at every further interval. Default 10 s; 0 turns it off.
+   */
+  progressIntervalMs?: number;
+  /** Clock and timers (tests drive them by hand). */
+  clock?: ApplyClock;
 }
 
+/** What the applier needs of time: a clock and a repeating timer. */
+export interface ApplyClock {
+  now: () => number;
+  setInterval: (fn: () => void, ms: number) => unknown;
+  clearInterval: (handle: unknown) => void;
+}
+
+const SYSTEM_CLOCK: ApplyClock = {
+  now: () => Date.now(),
+  setInterval: (fn, ms) => {
+    const t = setInterval(fn, ms);
+    t.unref();
+    return t;
+  },
+  clearInterval: (h) => clearInterval(h as NodeJS.Timeout),
+};
+
+/** The present participle of an action, for progress lines (Terraform's wording). */
+const DOING: Record<Change['action'], string> = { create: 'creating', update: 'updating', replace: 'replacing', delete: 'destroying', noop: 'reading', unmanaged: 'reading' };
+
 export interface ApplyResult {
-  applied: { address: string; action: Change['action'] }[];
-  failed: { address: string; action: Change['action']; error: string }[];
+  /** `ms`: how long the write took (a batch: the whole batch's time). */
+  applied: { address: string; action: Change['action']; ms?: number }[];
+  failed: { address: string; action: Change['action']; error: string; ms?: number }[];
   /** Not attempted because something they depend on failed. */
   skipped: { address: string; action: Change['action']; because: string }[];
 }
@@ -133,6 +161,19 @@ async function ownershipsAddedSince(client: PlatformClient, writes: readonly Cha
 export async function apply(client: PlatformClient, plan: Plan, opts: ApplyOptions = {}): Promise<ApplyResult> {
   const handlers = opts.handlers ?? HANDLERS;
   const progress = opts.onProgress ?? (() => undefined);
+  const clock = opts.clock ?? SYSTEM_CLOCK;
+  const every = opts.progressIntervalMs ?? 10_000;
+  /** Runs one write (or batch) and returns its duration; reports it while it runs longer than `every`. */
+  const timed = async (what: string, write: () => Promise<void>): Promise<number> => {
+    const started = clock.now();
+    const timer = every > 0 ? clock.setInterval(() => progress(`still ${what} ... [${Math.round((clock.now() - started) / 1000)}s elapsed]`), every) : undefined;
+    try {
+      await write();
+    } finally {
+      if (timer !== undefined) clock.clearInterval(timer);
+    }
+    return clock.now() - started;
+  };
   const errors = plan.diagnostics.filter((d) => d.severity === 'error');
   if (errors.length) {
     throw new PlanRefusedError(`the plan has ${errors.length} error(s) and cannot be applied`, 'Fix the errors `dqform plan` reports, then plan again.');
@@ -214,8 +255,8 @@ export async function apply(client: PlatformClient, plan: Plan, opts: ApplyOptio
       if (because) result.skipped.push({ address: c.address, action: c.action, because });
       return !because;
     });
-    const fail = (c: Change, e: unknown) => {
-      result.failed.push({ address: c.address, action: c.action, error: describe(e) });
+    const fail = (c: Change, e: unknown, ms?: number) => {
+      result.failed.push({ address: c.address, action: c.action, error: describe(e), ...(ms !== undefined ? { ms } : {}) });
       for (const d of dependentsOf(c.address, plan.changes)) if (!blocked.has(d)) blocked.set(d, `${c.address} failed`);
     };
     // batch writes where the kind has them
@@ -230,16 +271,21 @@ export async function apply(client: PlatformClient, plan: Plan, opts: ApplyOptio
     }
     const batched = new Set([...byType.values()].flat().map((c) => c.address));
     for (const [type, cs] of [...byType.entries()].sort()) {
-      progress(`writing ${cs.length} ${handlers[type as ResourceType].label}(s) in batches`);
-      try {
-        const errs = await handlers[type as ResourceType].writeMany!(client, cs, ctx);
-        for (const c of cs) {
-          const e = errs.get(c.address);
-          if (e) fail(c, e);
-          else result.applied.push({ address: c.address, action: c.action });
+      const label = `${cs.length} ${handlers[type as ResourceType].label}(s)`;
+      progress(`writing ${label} in batches`);
+      let errs: Map<string, unknown> | undefined;
+      let thrown: unknown;
+      const ms = await timed(`writing ${label}`, async () => {
+        try {
+          errs = await handlers[type as ResourceType].writeMany!(client, cs, ctx);
+        } catch (e) {
+          thrown = e;
         }
-      } catch (e) {
-        for (const c of cs) fail(c, e);
+      });
+      for (const c of cs) {
+        const e = thrown ?? errs?.get(c.address);
+        if (e) fail(c, e, ms);
+        else result.applied.push({ address: c.address, action: c.action, ms });
       }
     }
     await mapLimit(
@@ -248,21 +294,24 @@ export async function apply(client: PlatformClient, plan: Plan, opts: ApplyOptio
       async (c) => {
         const h = handlers[c.type as ResourceType];
         progress(`${c.action} ${c.address}`);
+        const started = clock.now();
         try {
-          if (c.action === 'create') await h.create(client, c, ctx);
-          else if (c.action === 'update') await confirmed(h, c, ctx, () => h.update(client, c, ctx));
-          else if (c.action === 'delete') await confirmed(h, c, ctx, () => h.delete(client, c, ctx));
-          else if (c.action === 'replace') {
-            await confirmed(h, { ...c, action: 'delete' }, ctx, () => h.delete(client, c, ctx));
-            try {
-              await h.create(client, { ...c, etag: undefined }, ctx);
-            } catch (e) {
-              throw new Error(`the old ${h.label} was destroyed, but creating its replacement failed (${describe(e)}); run plan and apply again to create it`);
+          const ms = await timed(`${DOING[c.action]} ${c.address}`, async () => {
+            if (c.action === 'create') await h.create(client, c, ctx);
+            else if (c.action === 'update') await confirmed(h, c, ctx, () => h.update(client, c, ctx));
+            else if (c.action === 'delete') await confirmed(h, c, ctx, () => h.delete(client, c, ctx));
+            else if (c.action === 'replace') {
+              await confirmed(h, { ...c, action: 'delete' }, ctx, () => h.delete(client, c, ctx));
+              try {
+                await h.create(client, { ...c, etag: undefined }, ctx);
+              } catch (e) {
+                throw new Error(`the old ${h.label} was destroyed, but creating its replacement failed (${describe(e)}); run plan and apply again to create it`);
+              }
             }
-          }
-          result.applied.push({ address: c.address, action: c.action });
+          });
+          result.applied.push({ address: c.address, action: c.action, ms });
         } catch (e) {
-          fail(c, e);
+          fail(c, e, clock.now() - started);
         }
       },
     );

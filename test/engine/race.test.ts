@@ -99,7 +99,7 @@ describe('two applies racing on one object', () => {
     const pa = saved(await plan(client, manifest(ownerDoc(ns, 'from A'))));
     const pb = saved(await plan(client, manifest(ownerDoc(ns, 'from B'))));
     expect(pa.changes[0].etag).toBe(pb.changes[0].etag);
-    expect((await apply(client, pa)).applied).toEqual([{ address: 'dq_owner.team', action: 'update' }]);
+    expect((await apply(client, pa)).applied).toEqual([{ address: 'dq_owner.team', action: 'update', ms: expect.any(Number) }]);
     const err = await apply(client, pb).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(StalePlanError);
     expect((err as StalePlanError).addresses).toEqual(['dq_owner.team']);
@@ -131,7 +131,7 @@ describe('two applies racing on one object', () => {
           expect(r.value.failed[0].error).toMatch(/etag|conflict|aborted|changed/i);
           return 'conflict';
         }
-        expect(r.value.applied).toEqual([{ address, action: 'update' }]);
+        expect(r.value.applied).toEqual([{ address, action: 'update', ms: expect.any(Number) }]);
         return 'won';
       };
       const oa = outcome(ra);

@@ -89,7 +89,7 @@ describe.each(KINDS)('$kind: dropAfter on the update', ({ kind, method, path: wr
 
     const r = await apply(c, p, { maxDeletes: 0 });
 
-    expect(r).toEqual({ applied: [{ address, action: 'update' }], failed: [], skipped: [] });
+    expect(r).toEqual({ applied: [{ address, action: 'update', ms: expect.any(Number) }], failed: [], skipped: [] });
     // what happened on the wire: the first attempt was applied and dropped, the retry (same
     // etag) was refused 409 ABORTED, and nothing else was written
     expect(outcomes(method, writePath)).toEqual(['dropped (fault)', '409']);
@@ -173,7 +173,7 @@ it('dq_alert delete: the dropped delete took effect, the retry finds nothing (40
 
   const r = await apply(c, p, { maxDeletes: 1 });
 
-  expect(r).toEqual({ applied: [{ address, action: 'delete' }], failed: [], skipped: [] });
+  expect(r).toEqual({ applied: [{ address, action: 'delete', ms: expect.any(Number) }], failed: [], skipped: [] });
   expect(outcomes('DELETE', '/api/alerts/v2')).toEqual(['dropped (fault)', '404']);
   expect(emu.app.store.workspace('demo').collection('alerts').filter(() => true)).toEqual([]);
   const next = await plan(c, manifestOf({ provider: { dq: [{ namespace: ns }] }, resource: {} }, ns));

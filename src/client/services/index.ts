@@ -1,5 +1,5 @@
 /** Per-service modules and the {@link PlatformClient} facade. */
-import { ClientConfig, resolveConfig } from '../config';
+import { ClientConfig, resolveConfig, resolveProxy } from '../config';
 import { DqClient, DqClientOptions } from '../http';
 import { AlertsService } from './alerts';
 import { DeploymentRulesService } from './deployment-rules';
@@ -57,10 +57,10 @@ export class PlatformClient {
 
   /**
    * A client from the environment (`DQ_CLIENT_ID`, `DQ_CLIENT_SECRET`, `DQ_BASE_URL` or
-   * `DQ_REGION`). @throws ConfigError naming missing variables.
+   * `DQ_REGION`; `HTTPS_PROXY`/`HTTP_PROXY`/`NO_PROXY`). @throws ConfigError naming missing variables.
    */
   static fromEnv(env: NodeJS.ProcessEnv = process.env, opts: Omit<DqClientOptions, keyof ClientConfig> = {}): PlatformClient {
-    return PlatformClient.create(resolveConfig(env), opts);
+    return PlatformClient.create(resolveConfig(env), { proxy: resolveProxy(env), ...opts });
   }
 
   /** Closes the connection pool. */
