@@ -7,6 +7,7 @@ import * as fs from 'node:fs';
 import { SCOPES } from '../../schemas/common';
 import { startEmulator } from '../../src/emulator';
 import { terraformSpellings } from '../../src/cli/main';
+import { EMULATOR_USAGE } from '../../src/emulator';
 import { alert, dqform, STACK_FRAME, Workspace, type Run } from './helpers';
 
 type Emu = Awaited<ReturnType<typeof startEmulator>>;
@@ -129,6 +130,18 @@ describe('accepted spellings do what the documented flag does', () => {
     expect(a.out.trim()).toMatch(/^\d+\.\d+\.\d+/);
     expect(b.out).toBe(a.out);
   });
+});
+
+it('dqform emulator accepts every flag the emulator parses (EMULATOR_USAGE): the two lists cannot drift apart', async () => {
+  const flags = [...EMULATOR_USAGE.matchAll(/\[(--[a-z-]+)/g)].map((m) => m[1]);
+  expect(flags).toEqual(expect.arrayContaining(['--port', '--data', '--seed', '--marshal', '--enums']));
+  const help = await dqform(['emulator', '--help']);
+  expect(help.code).toBe(0);
+  for (const f of flags) expect(help.out).toContain(`${f} `);
+  // And the strict parser lets each through to the emulator's own check (a bad value, not an unknown flag).
+  const r = await dqform(['emulator', '--marshal', 'sometimes']);
+  expect(r.code).toBe(1);
+  expect(r.err).toMatch(/--marshal takes omit or emit-unpopulated, got "sometimes"/);
 });
 
 describe('terraformSpellings', () => {
