@@ -70,22 +70,25 @@ function medianRun(n: number, f: () => Measured): Measured & { runs: number[] } 
 
 interface Emu {
   url: string;
+  /** The gRPC previews' endpoint (host:port). */
+  grpc: string;
   stop: () => Promise<void>;
 }
 
 async function startEmulatorChild(): Promise<Emu> {
   const p = spawn(process.execPath, [path.join(BUILD, 'bench/children/emulator.js')], { stdio: ['pipe', 'pipe', 'inherit'] });
-  const url = await new Promise<string>((res, rej) => {
+  const [url, grpc] = await new Promise<[string, string]>((res, rej) => {
     let buf = '';
     p.stdout.on('data', (d: Buffer) => {
       buf += d.toString();
-      const m = /\{"url":"([^"]+)"\}/.exec(buf);
-      if (m) res(m[1]);
+      const m = /\{"url":"([^"]+)","grpc":"([^"]+)"\}/.exec(buf);
+      if (m) res([m[1], m[2]]);
     });
     p.on('exit', (c) => rej(new Error(`emulator exited ${c}`)));
   });
   return {
     url,
+    grpc,
     stop: () =>
       new Promise((res) => {
         p.on('exit', () => res());
@@ -153,7 +156,7 @@ const r0 = (x: number) => Math.round(x);
 const r1 = (x: number) => Math.round(x * 10) / 10;
 
 async function benchPlan(emu: Emu, n: number) {
-  const env = { DQ_BASE_URL: emu.url, ...CREDS };
+  const env = { DQ_BASE_URL: emu.url, DQ_GRPC_ENDPOINT: emu.grpc, ...CREDS };
   const ns = `bench-${n}`;
   await admin(emu, 'POST', '/__emulator/reset', { seed: 'empty' });
   const base = writeStack(path.join(TMP, `plan-${n}`, 'base'), ns, terraformJson(ns, n));
@@ -238,7 +241,7 @@ async function benchPlan(emu: Emu, n: number) {
 }
 
 async function benchApply(emu: Emu) {
-  const env = { DQ_BASE_URL: emu.url, ...CREDS };
+  const env = { DQ_BASE_URL: emu.url, DQ_GRPC_ENDPOINT: emu.grpc, ...CREDS };
   const ns = 'bench-apply';
   const tests: Record<string, unknown> = {};
   const rules: Record<string, unknown> = {};
@@ -285,6 +288,8 @@ async function run(): Promise<void> {
   const b = spawnSync(process.execPath, [require.resolve('typescript/bin/tsc', { paths: [ROOT] }), '-p', path.join(__dirname, 'tsconfig.json'), '--outDir', BUILD], { encoding: 'utf8', cwd: ROOT });
   if (!fs.existsSync(path.join(BUILD, 'bench/children/plan.js'))) throw new Error(`build failed:\n${b.stdout}${b.stderr}`);
   fs.symlinkSync(path.join(ROOT, 'node_modules'), path.join(BUILD, 'node_modules'), 'dir');
+  // the .proto subset the gRPC previews load, where the compiled schemas/grpc.js looks for it
+  fs.symlinkSync(path.join(ROOT, 'schemas', 'proto'), path.join(BUILD, 'schemas', 'proto'), 'dir');
   const emu = await startEmulatorChild();
   const results: Record<string, unknown> = { date: new Date().toISOString(), machine: machine(), runsPerMeasure: RUNS };
   try {

@@ -95,11 +95,20 @@ export type DeploymentRuleWrite = z.infer<typeof DeploymentRuleWrite>;
 export const DeploymentRule = withOneof({ ...deploymentRuleWriteFields, monitorCount: z.number().int().optional() }, configs);
 export type DeploymentRule = z.infer<typeof DeploymentRule>;
 
-/** Monitor settings as compared by the overview. */
+/**
+ * An enum value an overview reports: its name, or its number when this version does not know
+ * it (proto3 enums are open: the platform may add metrics and levels; a read never fails on one).
+ */
+function openEnum<N extends string>(e: { schema: z.ZodType<N, N | number> }) {
+  return z.union([e.schema, z.number().int()]);
+}
+
+/** Monitor settings as compared by the overview; `metricOptions` are the per-metric sensitivities. */
 export const MonitorSettings = z.object({
-  severity: SeverityEnum.schema.optional(),
-  sensitivity: SensitivityEnum.schema.optional(),
-  metricIds: z.array(MetricIdEnum.schema).default([]),
+  severity: openEnum(SeverityEnum).optional(),
+  sensitivity: openEnum(SensitivityEnum).optional(),
+  metricIds: z.array(openEnum(MetricIdEnum)).default([]),
+  metricOptions: z.array(z.object({ metricId: openEnum(MetricIdEnum).optional(), sensitivity: openEnum(SensitivityEnum).optional() })).optional(),
 });
 export type MonitorSettings = z.infer<typeof MonitorSettings>;
 

@@ -3,7 +3,7 @@
  * Run `npx tsx main.ts` (or `dqform synth`) to write cdktf.out/stacks/quickstart/cdk.tf.json.
  */
 import { App } from 'cdktf';
-import { Alert, Contact, DataProduct, Domain, DqStack, Entity, MonitorDeploymentRule, Owner, Ownership, Query, SqlTest, Target } from '../../constructs';
+import { Alert, Contact, DataProduct, Domain, DqStack, Entity, MonitorDeploymentRule, Owner, Ownership, Query, SqlTest, SqlTestDeploymentRule, Target } from '../../constructs';
 
 /** Declares the quickstart stack in `app`. */
 export function build(app: App): DqStack {
@@ -39,6 +39,18 @@ export function build(app: App): DqStack {
       severity: 'SEVERITY_WARNING',
       sensitivity: 'SENSITIVITY_BALANCED',
       metricIds: ['METRIC_ID_ROW_COUNT', 'METRIC_ID_DELAY'],
+      // Per-metric sensitivity: a late load is normal on weekends, so delay alerts are relaxed.
+      metricOptions: [{ metricId: 'METRIC_ID_DELAY', sensitivity: 'SENSITIVITY_RELAXED' }],
+    },
+  });
+
+  new SqlTestDeploymentRule(stack, 'dimension_keys', {
+    title: 'Dimension keys are unique',
+    queryConfig: {
+      query: Query.and(Query.inFolder('folder-wh-prod::mart'), Query.withName('dim_')),
+      tests: [{ name: 'id unique', unique: { columns: ['id'] } }],
+      recurrenceRule: 'FREQ=DAILY;BYHOUR=7',
+      severity: 'SEVERITY_WARNING',
     },
   });
 

@@ -226,11 +226,13 @@ function buildProgram(io: Io, outcome: Outcome, argv: readonly string[]): Comman
     .option('--data <FILE>', 'keep state in this JSON file (default: in memory)')
     .option('--seed <demo|empty>', 'the catalog and objects to start with (default demo)')
     .option('--seed-size <N>', 'scale the demo catalog (benchmarks)')
-    .option('--marshal <omit|emit-unpopulated>', 'answer unset fields as absent (default), or emit every one as the real gateway can: zeros, "", [], null messages (default: env DQ_EMULATOR_MARSHAL)')
-    .option('--enums <names|numbers>', 'answer enums as names (default) or numbers (default: env DQ_EMULATOR_ENUMS)')
+    .option('--grpc-port <N>', 'port of the gRPC rule previews (default: --port + 1; a free one with --port 0)')
+    .option('--no-grpc', 'serve REST only (previews of rules REST cannot carry then say "effects unknown")')
+    .option('--marshal <omit|emit-unpopulated>', "answer like the real gateway: emit-unpopulated sends unset fields as null/zero (default omit; env DQ_EMULATOR_MARSHAL)")
+    .option('--enums <names|numbers>', 'enums in responses as names or numbers (default names; env DQ_EMULATOR_ENUMS)')
     .addHelpText(
       'after',
-      '\nRuns until stopped (Ctrl-C). Demo credentials (secret demo-secret): demo-admin (every scope),\ndemo-reader (per-service read scopes + SCOPE_MCP_READ), demo-governance (domain and owner\nedit scopes, data product and ownership read scopes; no SCOPE_MCP_WRITE).',
+      '\nRuns until stopped (Ctrl-C). Demo credentials (secret demo-secret): demo-admin (every scope),\ndemo-reader (per-service read scopes + SCOPE_MCP_READ), demo-governance (domain and owner\nedit scopes, data product and ownership read scopes; no SCOPE_MCP_WRITE).\nPoint dqform at the gRPC previews with DQ_GRPC_ENDPOINT=127.0.0.1:<grpc port> (printed at start).',
     )
     .action(run(() => cmdEmulator(argv.slice(argv.indexOf('emulator') + 1))));
 

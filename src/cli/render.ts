@@ -109,7 +109,7 @@ function valueAt(obj: unknown, pointer: string): unknown {
 
 function effectLines(e: Effects): string[] {
   const out: string[] = [];
-  if (e.error) out.push(`! effects unknown: ${e.error}`);
+  if (e.error) out.push(e.error.startsWith('effects unknown') ? `! ${e.error}` : `! effects unknown: ${e.error}`);
   if (e.monitorsToCreate.length) out.push(`monitors to create: ${e.monitorsToCreate.length} (${preview(e.monitorsToCreate)})`);
   if (e.monitorsToDelete.length) out.push(`monitors to delete: ${e.monitorsToDelete.length} (${preview(e.monitorsToDelete)})`);
   if (e.activeMonitors) out.push(`monitors kept active: ${e.activeMonitors}`);
@@ -123,6 +123,8 @@ function effectLines(e: Effects): string[] {
   if (e.testsToKeep.length) out.push(`SQL tests kept: ${e.testsToKeep.length}`);
   if (e.losesHistory) out.push('! deleting this rule deletes the history of every test it deployed');
   out.push(...cascadeLines(e.cascade));
+  // a rule previewed, and nothing happens downstream: say so (an empty space would read like "not asked")
+  if (out.length === 0 && e.source !== 'cascade') out.push('no downstream effects: the platform lists no monitor or SQL test created, changed or deleted');
   return out;
 }
 

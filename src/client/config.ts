@@ -1,6 +1,8 @@
 /**
  * Client configuration from the environment: `DQ_CLIENT_ID`, `DQ_CLIENT_SECRET`, and
  * `DQ_BASE_URL` or `DQ_REGION` (`eu` default, `us`, `au`). Never from code, never printed.
+ * The gRPC previews: `DQ_GRPC_ENDPOINT`, `DQ_GRPC_PACKAGE`, `DQ_PREVIEW_TRANSPORT`
+ * ({@link resolveGrpcConfig}).
  */
 import { registerSecret } from './redact';
 
@@ -107,4 +109,102 @@ export function resolveProxy(env: NodeJS.ProcessEnv = process.env): ProxyConfig 
 
 function nonEmpty(v: string | undefined): string | undefined {
   return v !== undefined && v.trim() !== '' ? v.trim() : undefined;
+}
+
+/** Which transport asks the platform for rule previews. */
+export type PreviewTransport = 'auto' | 'grpc' | 'rest';
+export const PREVIEW_TRANSPORTS: readonly PreviewTransport[] = ['auto', 'grpc', 'rest'];
+
+/**
+ * The gRPC preview settings (all optional; see {@link resolveGrpcConfig}).
+ * - `endpoint`: `host:port` (TLS, or plaintext when the host is loopback), `https://host:port`
+ *   (TLS) or `http://host:port` (plaintext). Default: the base URL's host on port 443.
+ * - `packagePrefix`: the first word of the package names (`platform` in the spec; the real
+ *   service uses its brand word).
+ * - `previewTransport`: `auto` (REST when the rule fits a GET query string, gRPC when it does
+ *   not), `grpc` (always gRPC) or `rest` (never gRPC: such rules' effects are unknown).
+ * - `deadlineMs`: deadline of one gRPC attempt (default 30 s; retries get a fresh one).
+ */
+export interface GrpcConfig {
+  endpoint?: string;
+  packagePrefix?: string;
+  previewTransport?: PreviewTransport;
+  deadlineMs?: number;
+}
+
+/** Where and how to open the gRPC channel. */
+export interface GrpcTarget {
+  /** `host:port` as grpc-js takes it (IPv6 hosts in brackets). */
+  target: string;
+  host: string;
+  port: number;
+  tls: boolean;
+}
+
+/**
+ * The gRPC settings from `DQ_GRPC_ENDPOINT`, `DQ_GRPC_PACKAGE` and `DQ_PREVIEW_TRANSPORT`.
+ * @throws ConfigError naming the variable when a value is unusable.
+ */
+export function resolveGrpcConfig(env: NodeJS.ProcessEnv = process.env): GrpcConfig {
+  const out: GrpcConfig = {};
+  const endpoint = nonEmpty(env.DQ_GRPC_ENDPOINT);
+  if (endpoint) {
+    parseGrpcEndpoint(endpoint); // validate now, with the variable's name
+    out.endpoint = endpoint;
+  }
+  const pkg = nonEmpty(env.DQ_GRPC_PACKAGE);
+  if (pkg) {
+    if (!/^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*$/.test(pkg)) {
+      throw new ConfigError(`DQ_GRPC_PACKAGE "${pkg}" is not a protobuf package prefix (dotted identifiers, e.g. "platform")`, ['DQ_GRPC_PACKAGE']);
+    }
+    out.packagePrefix = pkg;
+  }
+  const transport = nonEmpty(env.DQ_PREVIEW_TRANSPORT)?.toLowerCase();
+  if (transport) {
+    if (!(PREVIEW_TRANSPORTS as readonly string[]).includes(transport)) {
+      throw new ConfigError(`DQ_PREVIEW_TRANSPORT "${transport}" is not one of ${PREVIEW_TRANSPORTS.join(', ')}`, ['DQ_PREVIEW_TRANSPORT']);
+    }
+    out.previewTransport = transport as PreviewTransport;
+  }
+  return out;
+}
+
+/** Loopback hosts get plaintext by default (the emulator); everything else TLS. */
+export function isLoopbackHost(host: string): boolean {
+  const h = host.replace(/^\[|\]$/g, '').toLowerCase();
+  return h === 'localhost' || h === '::1' || /^127\.\d+\.\d+\.\d+$/.test(h) || h.endsWith('.localhost');
+}
+
+/**
+ * Parses an endpoint: `host:port`, `[v6]:port`, `https://host[:port]` (TLS; port 443 by default)
+ * or `http://host:port` (plaintext). A bare `host:port` is TLS unless the host is loopback.
+ * @throws ConfigError naming DQ_GRPC_ENDPOINT.
+ */
+export function parseGrpcEndpoint(value: string): GrpcTarget {
+  // never echo credentials someone put in the URL
+  const shown = value.replace(/\/\/[^/@]*@/, '//[REDACTED]@');
+  const bad = (why: string) => new ConfigError(`DQ_GRPC_ENDPOINT "${shown}" ${why} (expected host:port, https://host:port or http://host:port)`, ['DQ_GRPC_ENDPOINT']);
+  let url: URL;
+  const scheme = /^([a-z][a-z0-9+.-]*):\/\//i.exec(value)?.[1]?.toLowerCase();
+  if (scheme && scheme !== 'http' && scheme !== 'https') throw bad(`has the scheme ${scheme}://`);
+  try {
+    url = new URL(scheme ? value : `grpc://${value}`);
+  } catch {
+    throw bad('is not an endpoint');
+  }
+  if (url.username || url.password) throw bad('must not carry credentials');
+  if (url.pathname !== '' && url.pathname !== '/') throw bad('must not have a path');
+  if (url.search || url.hash) throw bad('must not have a query');
+  const host = url.hostname;
+  if (!host) throw bad('has no host');
+  const port = url.port ? Number(url.port) : scheme === 'https' ? 443 : scheme === 'http' ? 80 : NaN;
+  if (!Number.isInteger(port) || port < 1 || port > 65535) throw bad('needs a port between 1 and 65535');
+  const tls = scheme === 'https' ? true : scheme === 'http' ? false : !isLoopbackHost(host);
+  return { target: `${host}:${port}`, host, port, tls };
+}
+
+/** The gRPC target for a base URL: its host on port 443, TLS unless the host is loopback. */
+export function defaultGrpcTarget(baseUrl: string): GrpcTarget {
+  const host = new URL(baseUrl).hostname;
+  return { target: `${host}:443`, host, port: 443, tls: !isLoopbackHost(host) };
 }

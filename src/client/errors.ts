@@ -34,6 +34,7 @@ import {
   QUOTA_FAILURE_TYPE,
   GrpcCode,
   GrpcCodeEnum,
+  HTTP_STATUS_OF_CODE,
   REQUEST_INFO_TYPE,
   RETRY_INFO_TYPE,
   Status,
@@ -41,6 +42,7 @@ import {
   VIOLATIONS_TYPE,
   Violation,
 } from '../../schemas/common';
+import { decodeStatus } from '../../schemas/grpc';
 import { redact, redactValue } from './redact';
 
 /** Fields every API error carries. */
@@ -59,6 +61,8 @@ export interface ApiErrorInit {
   cause?: unknown;
   /** The request was refused before it was sent (a client-side check). */
   notSent?: boolean;
+  /** `grpc` when the call went over gRPC: `status` is then the gateway's HTTP status for the code. */
+  transport?: 'http' | 'grpc';
 }
 
 /** Base of every error raised at the HTTP boundary. */
@@ -69,6 +73,8 @@ export class ApiError extends Error {
   readonly status: number;
   readonly grpcCode: GrpcCode | undefined;
   readonly requestId: string | undefined;
+  /** `grpc` for calls made over gRPC, `http` otherwise. */
+  readonly transport: 'http' | 'grpc';
   /** The server's own message, redacted. */
   readonly serverMessage: string;
   /** google.rpc.Status details, redacted. */
@@ -80,7 +86,8 @@ export class ApiError extends Error {
     const method = init.method.toUpperCase();
     const path = redact(init.path);
     const serverMessage = redact(init.serverMessage ?? '');
-    const head = `${method} ${path} ${init.notSent ? 'not sent' : `failed: ${init.status || 'no response'}`}${init.grpcCode ? ` ${init.grpcCode}` : ''}`;
+    const outcome = init.notSent ? 'not sent' : init.transport === 'grpc' ? `failed: ${init.grpcCode ?? 'UNKNOWN'}` : `failed: ${init.status || 'no response'}${init.grpcCode ? ` ${init.grpcCode}` : ''}`;
+    const head = `${method} ${path} ${outcome}`;
     const text = [head, summary ?? serverMessage].filter((s) => s).join(': ');
     super(redact(init.requestId ? `${text} (request id ${init.requestId})` : text), init.cause !== undefined ? { cause: init.cause } : undefined);
     this.method = method;
@@ -88,6 +95,7 @@ export class ApiError extends Error {
     this.status = init.status;
     this.grpcCode = init.grpcCode;
     this.requestId = init.requestId;
+    this.transport = init.transport ?? 'http';
     this.serverMessage = serverMessage;
     this.details = redactValue(init.details ?? []);
   }
@@ -111,6 +119,7 @@ export class ApiError extends Error {
       serverMessage: this.serverMessage || undefined,
       details: this.details.length ? this.details : undefined,
       retryable: this.retryable,
+      transport: this.transport === 'grpc' ? 'grpc' : undefined,
       cause: cause instanceof Error ? { name: cause.name, message: cause.message, code: (cause as { code?: unknown }).code } : cause,
       ...this.extra(),
     };
@@ -269,6 +278,8 @@ export interface FailedResponse {
   sentRequestId?: string;
   /** Clock for HTTP-date Retry-After. */
   now?: number;
+  /** `grpc` when the failure is a gRPC status (see {@link errorFromGrpcStatus}). */
+  transport?: 'http' | 'grpc';
 }
 
 /** THE error factory: maps a non-2xx response to a typed {@link ApiError}. */
@@ -290,6 +301,7 @@ export function errorFromResponse(res: FailedResponse): ApiError {
     requestId,
     serverMessage: status?.message ?? (status ? '' : plainMessage(res.body)),
     details,
+    transport: res.transport,
   };
   const retryAfterMs = parseRetryAfter(header('retry-after'), res.now ?? Date.now()) ?? retryInfoDelay(details);
 
@@ -342,6 +354,54 @@ export function errorFromResponse(res: FailedResponse): ApiError {
     default:
       return new ApiError(init);
   }
+}
+
+/** A failed gRPC call: its status code, message, trailer and headers. */
+export interface FailedGrpcCall {
+  /** The method path, `/<package>.<Service>/<Method>`. */
+  path: string;
+  /** The numeric status code. */
+  code: number;
+  /** The status message. */
+  message: string;
+  /** The `grpc-status-details-bin` trailer (a google.rpc.Status), if any. */
+  statusDetails?: Uint8Array;
+  /** `x-request-id` the server answered, if any. */
+  requestId?: string;
+  /** The id the client sent. */
+  sentRequestId?: string;
+  now?: number;
+}
+
+/**
+ * THE error factory for gRPC: the status becomes the google.rpc.Status body a REST call would
+ * have answered (details decoded from the trailer: violations, ErrorInfo, RetryInfo,
+ * RequestInfo) with the gateway's HTTP status for the code, and goes through
+ * {@link errorFromResponse}, so a gRPC failure is the same typed error, retried (or not) by the
+ * same policy. Connection failures and an expired deadline arrive as UNAVAILABLE and
+ * DEADLINE_EXCEEDED statuses: {@link UnavailableError}.
+ */
+export function errorFromGrpcStatus(call: FailedGrpcCall): ApiError {
+  const code = GrpcCodeEnum.names[call.code] ?? 'UNKNOWN';
+  let body: { code: number; message: string; details: unknown[] } = { code: call.code, message: call.message, details: [] };
+  if (call.statusDetails && call.statusDetails.length > 0) {
+    try {
+      const rich = decodeStatus(call.statusDetails);
+      if (rich.code === call.code) body = { code: call.code, message: rich.message || call.message, details: rich.details };
+    } catch {
+      // an unreadable trailer: code and message still hold
+    }
+  }
+  return errorFromResponse({
+    method: 'GRPC',
+    path: call.path,
+    status: HTTP_STATUS_OF_CODE[code],
+    headers: call.requestId ? { 'x-request-id': call.requestId } : {},
+    body: JSON.stringify(body),
+    sentRequestId: call.sentRequestId,
+    now: call.now,
+    transport: 'grpc',
+  });
 }
 
 /** Maps a transport failure (reset, refused, closed, timeout) to an {@link UnavailableError}. */
@@ -473,6 +533,9 @@ function sortKeys(v: unknown): unknown {
  * as dotted scalar query parameters, and this rule holds a repeated message (a monitor rule's
  * `metricOptions`, a SQL-test rule's `tests[]`, a structured query with no ResolverQL rendering)
  * or an empty message marker. Thrown BEFORE anything is sent; the plan shows "effects unknown".
+ * With `DQ_PREVIEW_TRANSPORT=auto` the client then asks over gRPC; if that fails too, the error is
+ * again a PreviewUnavailableError, naming both, with the gRPC failure as its `cause`
+ * (src/client/services/previews.ts).
  */
 export class PreviewUnavailableError extends Error {
   override name = 'PreviewUnavailableError';

@@ -20,8 +20,9 @@ import { z } from 'zod';
 import { TokenResponse } from '../../schemas/common';
 import { readClean, toWire } from '../../schemas/wire';
 import { TOKEN_PATH, TokenProvider, tokenRequestBody } from './auth';
-import { ClientConfig, type ProxyConfig } from './config';
-import { ApiError, errorFromResponse, errorFromTransport, RequestShapeError, ResponseShapeError, UnauthenticatedError, zodIssues } from './errors';
+import { ClientConfig, type GrpcConfig, type PreviewTransport, type ProxyConfig } from './config';
+import { GrpcTransport } from './grpc';
+import { ApiError, type ApiErrorInit, errorFromResponse, errorFromTransport, RequestShapeError, ResponseShapeError, UnauthenticatedError, zodIssues } from './errors';
 import { Limiter } from './limiter';
 import { redact, registerSecret } from './redact';
 import { RetryPolicy, retryPolicy, withRetry } from './retry';
@@ -138,6 +139,8 @@ export interface DqClientOptions extends ClientConfig {
   bodyTimeoutMs?: number;
   /** `User-Agent` header (default `dqform`). */
   userAgent?: string;
+  /** The gRPC preview settings ({@link GrpcConfig}; `PlatformClient.fromEnv` reads them from `DQ_GRPC_*`). */
+  grpc?: GrpcConfig;
 }
 
 interface RawResponse {
@@ -159,6 +162,7 @@ export class DqClient {
   private readonly onLog: ((line: string) => void) | undefined;
   private readonly now: () => number;
   private readonly opts: DqClientOptions;
+  private grpcTransport: GrpcTransport | undefined;
 
   constructor(opts: DqClientOptions) {
     this.opts = opts;
@@ -251,8 +255,27 @@ export class DqClient {
     if (this.onTrace) this.onTrace({ ...t, path: redact(t.path), ...(t.error !== undefined ? { error: redact(t.error) } : {}) });
   }
 
-  /** Closes the connection pool (pending requests finish first). */
+  /** Which transport the overview methods use for previews (`auto` unless configured). */
+  get previewTransport(): PreviewTransport {
+    return this.opts.grpc?.previewTransport ?? 'auto';
+  }
+
+  /**
+   * The gRPC transport of the preview calls, created on first use (grpc-js itself loads on the
+   * first call). It shares this client's token cache, retry policy and request limiter.
+   * @throws ConfigError for an unusable endpoint.
+   */
+  get grpc(): GrpcTransport {
+    this.grpcTransport ??= new GrpcTransport(
+      { baseUrl: this.baseUrl, tokens: this.tokens, limiter: this.limiter, policy: this.policy, log: (l) => this.log(l), now: this.now, userAgent: this.opts.userAgent ?? 'dqform' },
+      this.opts.grpc,
+    );
+    return this.grpcTransport;
+  }
+
+  /** Closes the connection pool (pending requests finish first) and the gRPC channel. */
   async close(): Promise<void> {
+    this.grpcTransport?.close();
     await this.pool.close();
   }
 
@@ -266,6 +289,14 @@ export class DqClient {
         throw new ResponseShapeError({ ...init, cause }, [{ path: '', message: 'response body is not JSON' }]);
       }
     }
+    return this.parseValue(init, json, schema);
+  }
+
+  /**
+   * Parses a response value (REST JSON, or a gRPC response decoded to protojson) with its
+   * schema: the one read path of both transports. @throws ResponseShapeError.
+   */
+  parseValue<Res extends z.ZodType>(init: Pick<ApiErrorInit, 'method' | 'path' | 'status' | 'requestId' | 'transport'>, json: unknown, schema: Res): z.output<Res> {
     const parsed = schema.safeParse(readClean(schema, json).value);
     if (!parsed.success) throw new ResponseShapeError(init, zodIssues(parsed.error));
     return parsed.data;

@@ -6,5 +6,6 @@ export * from './auth';
 export * from './retry';
 export * from './limiter';
 export * from './http';
+export * from './grpc';
 export * from './paging';
 export * from './services';

@@ -322,6 +322,19 @@ export class EmulatorApp {
     for (const h of this.seedHooks) h(store, ctx);
   }
 
+  /** Counts a request under `key` (`"<METHOD> <pattern>"`; gRPC calls count as `"GRPC <method path>"`). */
+  countRequest(key: string): void {
+    this.count(key);
+  }
+
+  /**
+   * The caller of a request from its `authorization` value (`Bearer <token>`), REST header or
+   * gRPC metadata alike. @throws EmulatorError UNAUTHENTICATED.
+   */
+  principalOf(authorization: string | undefined): Principal {
+    return this.authenticate(authorization);
+  }
+
   private count(key: string): void {
     this.counters.total++;
     this.counters.routes[key] = (this.counters.routes[key] ?? 0) + 1;

@@ -39,14 +39,19 @@ export interface EmulatorCliArgs {
   marshal: WireMode['marshal'] | undefined;
   /** `--enums names|numbers` (undefined: env DQ_EMULATOR_ENUMS, else names). */
   enums: WireMode['enums'] | undefined;
+  /** Serve the gRPC preview calls (`--no-grpc` turns them off). */
+  grpc: boolean;
+  /** `--grpc-port N`; undefined = the REST port + 1 (a free port with `--port 0`). */
+  grpcPort: number | undefined;
 }
 
 /** The usage line of `dqform emulator`. */
-export const EMULATOR_USAGE = 'dqform emulator [--port N] [--host H] [--data FILE] [--seed demo|empty] [--seed-size N] [--marshal omit|emit-unpopulated] [--enums names|numbers]';
+export const EMULATOR_USAGE =
+  'dqform emulator [--port N] [--host H] [--grpc-port N | --no-grpc] [--data FILE] [--seed demo|empty] [--seed-size N] [--marshal omit|emit-unpopulated] [--enums names|numbers]';
 
 /** Parses `dqform emulator`'s arguments ({@link EMULATOR_USAGE}); throws on a bad argument. */
 export function parseEmulatorArgs(argv: readonly string[]): EmulatorCliArgs {
-  const out: EmulatorCliArgs = { port: 8787, host: '127.0.0.1', dataFile: undefined, seed: 'demo', seedSize: undefined, marshal: undefined, enums: undefined };
+  const out: EmulatorCliArgs = { port: 8787, host: '127.0.0.1', dataFile: undefined, seed: 'demo', seedSize: undefined, marshal: undefined, enums: undefined, grpc: true, grpcPort: undefined };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     const eq = a.indexOf('=');
@@ -93,10 +98,22 @@ export function parseEmulatorArgs(argv: readonly string[]): EmulatorCliArgs {
         out.enums = v;
         break;
       }
+      case '--grpc-port':
+        out.grpcPort = int(value());
+        if (out.grpcPort > 65535) throw new Error('--grpc-port must be at most 65535');
+        break;
+      case '--no-grpc':
+        if (a !== '--no-grpc') throw new Error('--no-grpc takes no value');
+        out.grpc = false;
+        break;
       default:
         throw new Error(`unknown argument "${a}" (usage: ${EMULATOR_USAGE})`);
     }
   }
+  if (!out.grpc && out.grpcPort !== undefined) throw new Error('--grpc-port and --no-grpc contradict each other');
+  if (out.grpc && out.grpcPort === undefined) out.grpcPort = out.port === 0 ? 0 : out.port + 1;
+  if (out.grpc && out.grpcPort !== 0 && out.grpcPort === out.port) throw new Error(`--grpc-port must differ from --port (${out.port})`);
+  if (out.grpcPort !== undefined && out.grpcPort > 65535) throw new Error(`the gRPC port would be ${out.grpcPort}: give --grpc-port`);
   return out;
 }
 
@@ -125,7 +142,7 @@ export async function runEmulatorCli(
   }
   let emu: RunningEmulator;
   try {
-    emu = await startEmulator({ port: args.port, host: args.host, dataFile: args.dataFile, seed: args.seed, seedSize: args.seedSize, marshal: args.marshal, enums: args.enums });
+    emu = await startEmulator({ port: args.port, host: args.host, dataFile: args.dataFile, seed: args.seed, seedSize: args.seedSize, marshal: args.marshal, enums: args.enums, grpc: args.grpc, grpcPort: args.grpcPort });
   } catch (e) {
     err(`error: could not start the emulator: ${(e as Error).message}`);
     return 1;
@@ -136,6 +153,11 @@ export async function runEmulatorCli(
   out(`  read-only:   DQ_CLIENT_ID=${DEMO_READER} DQ_CLIENT_SECRET=${DEMO_SECRET} (per-service read scopes + SCOPE_MCP_READ)`);
   out(`  governance:  DQ_CLIENT_ID=${DEMO_GOVERNANCE} DQ_CLIENT_SECRET=${DEMO_SECRET} (domains and owners: edit; data products, ownerships: read)`);
   out(`  base URL:    DQ_BASE_URL=${emu.url}`);
+  out(
+    emu.grpcEndpoint
+      ? `  gRPC:        DQ_GRPC_ENDPOINT=${emu.grpcEndpoint} (rule previews; listening on ${emu.grpcEndpoint})`
+      : '  gRPC:        off (--no-grpc): previews of rules REST cannot carry say "effects unknown"',
+  );
   out(`  state:       ${args.dataFile ? args.dataFile : 'in memory (use --data FILE to keep it)'}; seed ${emu.app.seed}`);
   out(`  responses:   --marshal ${emu.app.wire.marshal} --enums ${emu.app.wire.enums}`);
   out('Press Ctrl-C to stop.');

@@ -94,7 +94,12 @@ export function settingsOf(rule: PlacementRule): MonitorSettings | undefined {
   const c = rule.queryConfig ?? rule.staticConfig ?? rule.productConfig;
   if (!c) return undefined;
   const metricIds = [...new Set(c.metricIds as MetricId[])].sort((a, b) => MetricIdEnum.numbers[a] - MetricIdEnum.numbers[b]);
-  return { severity: c.severity, sensitivity: c.sensitivity, metricIds };
+  const options = (c as { metricOptions?: { metricId: MetricId; sensitivity: MonitorSettings['sensitivity'] }[] }).metricOptions ?? [];
+  if (options.length === 0) return { severity: c.severity, sensitivity: c.sensitivity, metricIds };
+  // per-metric sensitivities, one per metric (the last wins), in metric number order
+  const byMetric = new Map(options.map((o) => [o.metricId, o.sensitivity]));
+  const metricOptions = [...byMetric.entries()].sort(([a], [b]) => MetricIdEnum.numbers[a] - MetricIdEnum.numbers[b]).map(([metricId, sensitivity]) => ({ metricId, sensitivity }));
+  return { severity: c.severity, sensitivity: c.sensitivity, metricIds, metricOptions };
 }
 
 /** Whether the rule is exclusive (selects assets to remove from other rules). */
@@ -349,7 +354,8 @@ export function placeMonitors(catalog: Catalog, rules: readonly PlacementRule[],
 // Diff and overview
 
 function sameSettings(a: MonitorSettings, b: MonitorSettings): boolean {
-  return a.severity === b.severity && a.sensitivity === b.sensitivity && a.metricIds.length === b.metricIds.length && a.metricIds.every((m, i) => m === b.metricIds[i]);
+  const opts = (s: MonitorSettings) => JSON.stringify((s.metricOptions ?? []).map((o) => [o.metricId, o.sensitivity]));
+  return a.severity === b.severity && a.sensitivity === b.sensitivity && a.metricIds.length === b.metricIds.length && a.metricIds.every((m, i) => m === b.metricIds[i]) && opts(a) === opts(b);
 }
 
 /** How the managed monitors change from `before` to `after`. */

@@ -9,6 +9,7 @@ import * as path from 'node:path';
 import { installAdmin } from './admin';
 import { EmulatorApp, type EmulatorSeed, type RouteModule, type WireMode } from './app';
 import type { FaultConfig } from './faults';
+import { startGrpcServer, type RunningGrpcServer } from './grpc';
 import { Persistence } from './store';
 
 /** Options of {@link startEmulator}. */
@@ -45,6 +46,12 @@ export interface StartEmulatorOptions {
   marshal?: WireMode['marshal'];
   /** Enums in responses (`--enums`): `names` (default) or `numbers`. Default: env `DQ_EMULATOR_ENUMS`, else `names`. */
   enums?: WireMode['enums'];
+  /** Serve the gRPC preview calls on a port of their own (default true; `dqform emulator --no-grpc`). */
+  grpc?: boolean;
+  /** The gRPC port; 0 (the default) picks a free one. Bound on `host`. */
+  grpcPort?: number;
+  /** First word of the gRPC package names (default `platform`). */
+  grpcPackage?: string;
 }
 
 /** A running emulator. */
@@ -55,6 +62,10 @@ export interface RunningEmulator {
   port: number;
   /** The application (routes, store, auth, faults). */
   app: EmulatorApp;
+  /** `host:port` of the gRPC preview service (what `DQ_GRPC_ENDPOINT` takes); undefined with `grpc: false`. */
+  grpcEndpoint: string | undefined;
+  /** The bound gRPC port; undefined with `grpc: false`. */
+  grpcPort: number | undefined;
   /** Stops accepting, closes every connection, awaits the last state write. */
   close(): Promise<void>;
 }
@@ -124,19 +135,32 @@ export async function startEmulator(opts: StartEmulatorOptions = {}): Promise<Ru
   const port = (server.address() as AddressInfo).port;
   const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
   log(`emulator listening on ${url}`);
+  let grpc: RunningGrpcServer | undefined;
+  if (opts.grpc !== false) {
+    try {
+      grpc = await startGrpcServer(app, { host, port: opts.grpcPort ?? 0, packagePrefix: opts.grpcPackage });
+    } catch (e) {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      throw new Error(`could not start the gRPC preview service: ${(e as Error).message}`);
+    }
+  }
   let closing: Promise<void> | undefined;
   return {
     url,
     port,
     app,
+    grpcEndpoint: grpc?.endpoint,
+    grpcPort: grpc?.port,
     close(): Promise<void> {
       closing ??= (async () => {
+        const grpcClosed = grpc?.close();
         const closed = new Promise<void>((resolve) => server.close(() => resolve()));
         server.closeIdleConnections();
         const force = setTimeout(() => {
           for (const s of sockets) s.destroy();
         }, 1000);
         await closed;
+        await grpcClosed;
         clearTimeout(force);
         await app.flush();
         log('emulator stopped');

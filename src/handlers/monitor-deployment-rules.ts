@@ -7,13 +7,14 @@
  * - create and update: Deploy (save and sync monitors) with `id`, `configId = namespace`,
  *   `source = SOURCE_API`; rules carry no etag. writeMany: BatchDeploy, chunks of 200.
  * - delete: Delete by id; NOT_FOUND is success.
- * - preview: the deploy overview (create, update, replace) or the delete overview (delete).
+ * - preview: the deploy overview (create, update, replace) or the delete overview (delete), over
+ *   the transport the client picks (REST, or gRPC for `metricOptions`); a failure is "effects unknown".
  */
 import type { PlatformClient } from '../client';
 import { MetricIdEnum, RULE_CONFIG_KINDS, type DeploymentOverview, type DeploymentRuleWrite, type MonitorSettings } from '../../schemas/deployment-rules';
 import { Effects, type Change } from '../../schemas/plan';
 import { normalise } from './normalise';
-import { afterOf, errorsByAddress, ignoreNotFound, LIST_PAGE_SIZE, liveObject, omit, qlForm } from './support';
+import { afterOf, effectsUnknown, errorsByAddress, ignoreNotFound, LIST_PAGE_SIZE, liveObject, omit, qlForm } from './support';
 import type { HandlerContext, LiveObject, ReadQuery, ResourceHandler } from './types';
 
 /** Server-computed and identity fields of a rule. */
@@ -38,18 +39,27 @@ export function ruleWrite(change: Change, ctx: HandlerContext): DeploymentRuleWr
 }
 
 const uniqSorted = (a: readonly string[]): string[] => [...new Set(a)].sort();
-const short = (v: string | undefined, prefix: string): string => (v ? v.replace(prefix, '') : '-');
+/** An enum value as short text: the name without its prefix; a number this version does not name as `unknown(7)`. */
+const short = (v: string | number | undefined, prefix: string): string => (typeof v === 'number' ? `unknown(${v})` : v ? v.replace(prefix, '') : '-');
 
-/** Metric ids as short text in enum order: `ROW_COUNT,DELAY` (`-` when none). */
-export function metricsText(ids: readonly string[] | undefined): string {
-  const num = (x: string): number => (MetricIdEnum.numbers as Record<string, number>)[x] ?? 99;
-  const m = [...new Set(ids ?? [])].sort((a, b) => num(a) - num(b) || (a < b ? -1 : a > b ? 1 : 0)).map((x) => short(x, 'METRIC_ID_'));
+/** Metric ids as short text in enum order: `ROW_COUNT,DELAY` (`-` when none; unknown numbers last). */
+export function metricsText(ids: readonly (string | number)[] | undefined): string {
+  const num = (x: string | number): number => (typeof x === 'number' ? 1e6 + x : ((MetricIdEnum.numbers as Record<string, number>)[x] ?? 99));
+  const m = [...new Set(ids ?? [])].sort((a, b) => num(a) - num(b) || (String(a) < String(b) ? -1 : String(a) > String(b) ? 1 : 0)).map((x) => short(x, 'METRIC_ID_'));
   return m.length ? m.join(',') : '-';
 }
 
-/** Monitor settings as short text: `ERROR/BALANCED/ROW_COUNT,DELAY` (metrics sorted). */
+/**
+ * Monitor settings as short text: `ERROR/BALANCED/ROW_COUNT,DELAY` (metrics sorted), then the
+ * per-metric sensitivities when there are any: `ERROR/BALANCED/ROW_COUNT,DELAY (DELAY: RELAXED)`.
+ */
 export function renderSettings(s: Partial<MonitorSettings>): string {
-  return `${short(s.severity, 'SEVERITY_')}/${short(s.sensitivity, 'SENSITIVITY_')}/${metricsText(s.metricIds)}`;
+  const base = `${short(s.severity, 'SEVERITY_')}/${short(s.sensitivity, 'SENSITIVITY_')}/${metricsText(s.metricIds)}`;
+  const num = (x: string | number | undefined): number => (typeof x === 'number' ? 1e6 + x : x ? ((MetricIdEnum.numbers as Record<string, number>)[x] ?? 99) : 99);
+  const opts = [...(s.metricOptions ?? [])]
+    .sort((a, b) => num(a.metricId) - num(b.metricId) || String(a.metricId).localeCompare(String(b.metricId)))
+    .map((o) => `${short(o.metricId, 'METRIC_ID_')}: ${short(o.sensitivity, 'SENSITIVITY_')}`);
+  return opts.length ? `${base} (${opts.join(', ')})` : base;
 }
 
 function delayModelOf(v: unknown): string | undefined {
@@ -79,8 +89,8 @@ export function overviewEffects(source: 'deploy-overview' | 'delete-overview', o
     .sort((a, b) => (a.assetPath < b.assetPath ? -1 : a.assetPath > b.assetPath ? 1 : 0));
   const resets = new Map<string, string>();
   for (const c of ov.monitorSettingsChanges) {
-    const from = uniqSorted(c.originalSettings.metricIds ?? []).join(',');
-    const to = uniqSorted(c.newSettings.metricIds ?? []).join(',');
+    const from = uniqSorted((c.originalSettings.metricIds ?? []).map(String)).join(',');
+    const to = uniqSorted((c.newSettings.metricIds ?? []).map(String)).join(',');
     if (from !== to) resets.set(c.monitoredAssetPath, `metrics change from ${metricsText(c.originalSettings.metricIds)} to ${metricsText(c.newSettings.metricIds)}`);
   }
   if (change && source === 'deploy-overview' && change.before) {
@@ -125,7 +135,7 @@ export const monitorDeploymentRulesHandler: ResourceHandler = {
       const ov = change.action === 'delete' ? await client.deploymentRules.deleteOverview(change.id) : await client.deploymentRules.deployOverview(ruleWrite(change, ctx));
       return overviewEffects(source, ov, change);
     } catch (e) {
-      return Effects.parse({ source, error: (e as Error).message });
+      return Effects.parse({ source, error: effectsUnknown(e) });
     }
   },
 

@@ -6,7 +6,8 @@
  * - create and update: Deploy with `id`, `configId = namespace`, `source = SOURCE_API`; rules
  *   carry no etag. writeMany: BatchDeploy in chunks of 200.
  * - delete: Delete by id (the server deletes every test the rule deployed); NOT_FOUND is success.
- * - preview: the deploy overview, or the delete overview with `losesHistory: true`.
+ * - preview: the deploy overview (over gRPC for query and static configs: `tests[]`), or the
+ *   delete overview with `losesHistory: true`; a failure is "effects unknown".
  * - normalisation: timezone `UTC` (the default) compares as absent at the config level.
  */
 import type { PlatformClient } from '../client';
@@ -15,7 +16,7 @@ import { Effects, type Change } from '../../schemas/plan';
 import { normalise } from './normalise';
 import { configKind } from './monitor-deployment-rules';
 import { dropDefaultTimezone } from './sql-tests';
-import { afterOf, errorsByAddress, ignoreNotFound, LIST_PAGE_SIZE, liveObject, omit, qlForm } from './support';
+import { afterOf, effectsUnknown, errorsByAddress, ignoreNotFound, LIST_PAGE_SIZE, liveObject, omit, qlForm } from './support';
 import type { HandlerContext, LiveObject, ReadQuery, ResourceHandler } from './types';
 
 /** Server-computed and identity fields of a SQL-test rule. */
@@ -82,7 +83,7 @@ export const sqlTestDeploymentRulesHandler: ResourceHandler = {
       const ov = change.action === 'delete' ? await client.sqlTestRules.deleteOverview(change.id) : await client.sqlTestRules.overview(sqlTestRuleWrite(change, ctx));
       return sqlTestOverviewEffects(source, ov);
     } catch (e) {
-      return Effects.parse({ source, error: (e as Error).message, losesHistory: source === 'sql-test-delete-overview' });
+      return Effects.parse({ source, error: effectsUnknown(e), losesHistory: source === 'sql-test-delete-overview' });
     }
   },
 

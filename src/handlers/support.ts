@@ -96,6 +96,22 @@ export function isNotFoundReason(reason: string): boolean {
   return /not[ _-]?found|does not exist|no such/i.test(reason);
 }
 
+/**
+ * The `effects.error` of a preview that failed: `effects unknown: <why>` (the plan prints it as
+ * is). Any failure qualifies: a rule no transport can carry, an unreachable gRPC endpoint, a
+ * refusal; the message is the client's (redacted) error message without request ids and query
+ * strings.
+ */
+export function effectsUnknown(e: unknown): string {
+  const why = (e instanceof Error ? e.message : String(e))
+    // a plan is deterministic: request ids (a new one per call) stay in the logs, not in the plan
+    .replace(/ \(request id [^)]*\)/g, '')
+    // the rule is in the plan already; its query-string form is noise here
+    .replace(/(\/[^\s?]*)\?\S+/g, '$1')
+    .trim();
+  return `effects unknown: ${why}`;
+}
+
 /** `change.after` as an object (create and update always carry one). */
 export function afterOf(change: Change): Record<string, unknown> {
   if (!change.after || typeof change.after !== 'object') throw new Error(`${change.address}: ${change.action} without a desired value (after)`);

@@ -41,7 +41,7 @@ function workspace(): Workspace {
 
 /** Runs dqform in `ws` with the writer credential (override with opts.env); records the run for the secret check. */
 async function run(ws: Workspace, args: string[], opts: RunOptions = {}): Promise<Run> {
-  const r = await dqform(args, { cwd: ws.dir, ...opts, env: { DQ_BASE_URL: emu.url, DQ_CLIENT_ID: WRITER, DQ_CLIENT_SECRET: SECRET, ...opts.env } });
+  const r = await dqform(args, { cwd: ws.dir, ...opts, env: { DQ_BASE_URL: emu.url, DQ_GRPC_ENDPOINT: emu.grpcEndpoint, DQ_CLIENT_ID: WRITER, DQ_CLIENT_SECRET: SECRET, ...opts.env } });
   runs.push(r);
   return r;
 }
@@ -250,7 +250,7 @@ describe('colour', () => {
   (pty ? it : it.skip)('on a pseudo-terminal: colour by default, none with NO_COLOR=1 or --no-color, none with CI=true', async () => {
     const ws = workspace();
     changes(ws);
-    const env = { DQ_BASE_URL: emu.url, DQ_CLIENT_ID: WRITER, DQ_CLIENT_SECRET: SECRET };
+    const env = { DQ_BASE_URL: emu.url, DQ_GRPC_ENDPOINT: emu.grpcEndpoint, DQ_CLIENT_ID: WRITER, DQ_CLIENT_SECRET: SECRET };
     const [coloured, noColorEnv, noColorFlag, ci] = await Promise.all([
       withPty(dqformCommandLine(['plan']), { cwd: ws.dir, env })!,
       withPty(dqformCommandLine(['plan']), { cwd: ws.dir, env: { ...env, NO_COLOR: '1' } })!,
@@ -271,7 +271,7 @@ describe('colour', () => {
   (pty ? it : it.skip)('on a pseudo-terminal apply asks; anything but "yes" cancels with exit 1, "yes" applies', async () => {
     const ws = workspace();
     ws.stack('cli-confirm', { dq_sql_test: { t: sqlTest('T') } });
-    const env = { DQ_BASE_URL: emu.url, DQ_CLIENT_ID: WRITER, DQ_CLIENT_SECRET: SECRET, NO_COLOR: '1' };
+    const env = { DQ_BASE_URL: emu.url, DQ_GRPC_ENDPOINT: emu.grpcEndpoint, DQ_CLIENT_ID: WRITER, DQ_CLIENT_SECRET: SECRET, NO_COLOR: '1' };
     const no = await withPty(dqformCommandLine(['apply']), { cwd: ws.dir, env, input: 'y\n' })!;
     runs.push(no);
     expect(no.out).toMatch(/Apply these changes\? Only "yes" is accepted/);

@@ -77,6 +77,14 @@ it('npm pack -> install into an empty directory -> import every construct from "
     // The tarball holds compiled JS and declarations, not the sources.
     expect(fs.existsSync(path.join(pkgDir, manifest.main))).toBe(true);
     expect(fs.existsSync(path.join(pkgDir, 'constructs'))).toBe(false);
+    // ...and the .proto subset the gRPC previews load at run time, found from the compiled code.
+    expect(fs.existsSync(path.join(pkgDir, 'schemas', 'proto', 'platform', 'monitors', 'automated_monitors', 'v1', 'deployment_rules.proto'))).toBe(true);
+    const loaded = execFileSync(
+      process.execPath,
+      ['-e', "const g = require('dqform/dist/schemas/grpc'); const r = g.protoRegistry(); console.log(g.protoDir() + ' ' + r.encode(g.PREVIEW_METHODS.GetDeployDeleteOverview.requestType, { id: 'x' }).toString('hex'))"],
+      { cwd: app, env, encoding: 'utf8' },
+    ).trim();
+    expect(loaded).toBe(`${fs.realpathSync(path.join(pkgDir, 'schemas', 'proto'))} 0a0178`);
     fs.writeFileSync(path.join(app, 'package.json'), JSON.stringify({ name: 'newcomer', private: true, dependencies: { dqform: '0.1.0' } }));
     fs.writeFileSync(path.join(app, 'main.ts'), MAIN_TS);
     fs.writeFileSync(path.join(app, 'cdktf.json'), JSON.stringify({ language: 'typescript', app: 'npx tsx main.ts' }));

@@ -18,7 +18,7 @@ let raw: PlatformClient;
 
 beforeAll(async () => {
   emu = await startEmulator({ port: 0, seed: 'demo' });
-  raw = PlatformClient.create({ baseUrl: emu.url, clientId: 'demo-admin', clientSecret: 'demo-secret' });
+  raw = PlatformClient.create({ baseUrl: emu.url, clientId: 'demo-admin', clientSecret: 'demo-secret' }, { grpc: { endpoint: emu.grpcEndpoint } });
 });
 afterAll(async () => {
   await raw.close();
@@ -32,7 +32,7 @@ afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
 async function cli(args: string[], creds = 'demo-admin') {
   const out: string[] = [];
   const err: string[] = [];
-  const env = { DQ_BASE_URL: emu.url, DQ_CLIENT_ID: creds, DQ_CLIENT_SECRET: 'demo-secret' };
+  const env = { DQ_BASE_URL: emu.url, DQ_GRPC_ENDPOINT: emu.grpcEndpoint, DQ_CLIENT_ID: creds, DQ_CLIENT_SECRET: 'demo-secret' };
   const code = await main([...args, '--dir', path.join(dir, 'out')], { out: (s) => out.push(s), err: (s) => err.push(s), env, cwd: dir, isTty: false });
   return { code, out: out.join('\n'), err: err.join('\n') };
 }

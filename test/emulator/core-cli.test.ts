@@ -3,10 +3,13 @@ import { EventEmitter } from 'node:events';
 import { parseEmulatorArgs, runEmulatorCli, type RunningEmulator } from '../../src/emulator';
 import { call, tokenFor } from './core-helpers';
 
+const grpcOn = (grpcPort: number) => ({ grpc: true, grpcPort });
 test.each([
-  ['defaults', [], { port: 8787, host: '127.0.0.1', dataFile: undefined, seed: 'demo', seedSize: undefined }],
-  ['all flags', ['--port', '0', '--data', 'x.json', '--seed', 'empty', '--seed-size=500'], { port: 0, host: '127.0.0.1', dataFile: 'x.json', seed: 'empty', seedSize: 500 }],
-  ['= form', ['--port=9000', '--seed=demo'], { port: 9000, host: '127.0.0.1', dataFile: undefined, seed: 'demo', seedSize: undefined }],
+  ['defaults (gRPC on the next port)', [], { port: 8787, host: '127.0.0.1', dataFile: undefined, seed: 'demo', seedSize: undefined, ...grpcOn(8788) }],
+  ['all flags (port 0: gRPC on a free port too)', ['--port', '0', '--data', 'x.json', '--seed', 'empty', '--seed-size=500'], { port: 0, host: '127.0.0.1', dataFile: 'x.json', seed: 'empty', seedSize: 500, ...grpcOn(0) }],
+  ['= form', ['--port=9000', '--seed=demo'], { port: 9000, host: '127.0.0.1', dataFile: undefined, seed: 'demo', seedSize: undefined, ...grpcOn(9001) }],
+  ['--grpc-port', ['--port', '0', '--grpc-port', '9100'], { port: 0, host: '127.0.0.1', dataFile: undefined, seed: 'demo', seedSize: undefined, ...grpcOn(9100) }],
+  ['--no-grpc', ['--no-grpc'], { port: 8787, host: '127.0.0.1', dataFile: undefined, seed: 'demo', seedSize: undefined, grpc: false, grpcPort: undefined }],
 ])('parse: %s', (_why, argv, expected) => {
   expect(parseEmulatorArgs(argv)).toEqual(expected);
 });
@@ -16,6 +19,10 @@ test.each([
   ['bad seed', ['--seed', 'full'], /demo or empty/],
   ['bad port', ['--port', 'abc'], /integer/],
   ['missing value', ['--data'], /needs a value/],
+  ['--grpc-port with --no-grpc', ['--grpc-port', '9000', '--no-grpc'], /contradict/],
+  ['--no-grpc with a value', ['--no-grpc=1'], /no value/],
+  ['gRPC port equal to the REST port', ['--port', '9000', '--grpc-port', '9000'], /must differ/],
+  ['bad gRPC port', ['--grpc-port', 'x'], /integer/],
 ])('parse error: %s', (_why, argv, message) => {
   expect(() => parseEmulatorArgs(argv)).toThrow(message);
 });
@@ -46,6 +53,8 @@ test('prints its URL and the demo credentials, serves, and stops on SIGTERM', as
   expect(text).toContain(`listening on ${emu!.url}`);
   expect(text).toContain('demo-admin');
   expect(text).toContain('demo-reader');
+  expect(emu!.grpcEndpoint).toMatch(/^127\.0\.0\.1:\d+$/);
+  expect(text).toContain(`DQ_GRPC_ENDPOINT=${emu!.grpcEndpoint}`);
   const token = await tokenFor(emu!.url, 'demo-admin');
   expect((await call(emu!.url, 'GET', '/api/iam/v1', { token })).status).toBe(200);
   signals.emit('SIGTERM');

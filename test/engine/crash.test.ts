@@ -69,7 +69,7 @@ it('kill -9 in the middle of an apply of 500 objects, then plan and apply: conve
     // tsx as a loader in ONE process: its cli would run the script in a grandchild that SIGKILL misses
     const loader = pathToFileURL(require.resolve('tsx')).href;
     const child = spawn(process.execPath, ['--import', loader, path.join(__dirname, 'fixtures', 'apply-bulk.ts')], {
-      env: { ...process.env, DQ_BASE_URL: emu.url, BULK_NS: NS, BULK_SIZES: JSON.stringify(SIZES) },
+      env: { ...process.env, DQ_BASE_URL: emu.url, DQ_GRPC_ENDPOINT: emu.grpcEndpoint, BULK_NS: NS, BULK_SIZES: JSON.stringify(SIZES) },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let out = '';
@@ -92,7 +92,7 @@ it('kill -9 in the middle of an apply of 500 objects, then plan and apply: conve
     // the platform restarts from its data file, as after an outage
     await emu.close();
     emu = await startEmulator({ port: 0, dataFile });
-    const c = PlatformClient.create({ baseUrl: emu.url, clientId: 'demo-admin', clientSecret: 'demo-secret' });
+    const c = PlatformClient.create({ baseUrl: emu.url, clientId: 'demo-admin', clientSecret: 'demo-secret' }, { grpc: { endpoint: emu.grpcEndpoint } });
     try {
       const manifest = manifestFromTerraformJson(doc, { stack: NS });
       const second = await plan(c, manifest);

@@ -19,7 +19,7 @@ let client: PlatformClient;
 
 beforeAll(async () => {
   emu = await startEmulator({ port: 0, seed: 'empty' });
-  client = PlatformClient.create({ baseUrl: emu.url, clientId: 'demo-admin', clientSecret: 'demo-secret' });
+  client = PlatformClient.create({ baseUrl: emu.url, clientId: 'demo-admin', clientSecret: 'demo-secret' }, { grpc: { endpoint: emu.grpcEndpoint } });
 });
 afterAll(async () => {
   await client.close();
@@ -116,7 +116,7 @@ describe('two applies racing on one object', () => {
     const pa = saved(await plan(client, manifest(doc(ns, 'from A'))));
     const pb = saved(await plan(client, manifest(doc(ns, 'from B'))));
     // two clients, as two CI jobs would have
-    const other = PlatformClient.create({ baseUrl: emu.url, clientId: 'demo-admin', clientSecret: 'demo-secret' });
+    const other = PlatformClient.create({ baseUrl: emu.url, clientId: 'demo-admin', clientSecret: 'demo-secret' }, { grpc: { endpoint: emu.grpcEndpoint } });
     try {
       await other.iam.get(); // both hold a token: their stale checks overlap, so the etag decides
       const [ra, rb] = await Promise.allSettled([apply(client, pa), apply(other, pb)]);

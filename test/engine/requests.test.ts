@@ -33,7 +33,7 @@ async function requests(): Promise<{ total: number; routes: Record<string, numbe
   return (await (await fetch(`${emu.url}/__emulator/requests`)).json()) as { total: number; routes: Record<string, number> };
 }
 
-const connect = () => PlatformClient.create({ baseUrl: emu.url, clientId: 'demo-admin', clientSecret: 'demo-secret' });
+const connect = () => PlatformClient.create({ baseUrl: emu.url, clientId: 'demo-admin', clientSecret: 'demo-secret' }, { grpc: { endpoint: emu.grpcEndpoint } });
 const PAGE = 1000;
 const BATCH = 200;
 const pages = (n: number) => Math.max(1, Math.ceil(n / PAGE));

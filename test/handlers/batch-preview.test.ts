@@ -13,7 +13,7 @@ let emu: RunningEmulator;
 let client: PlatformClient;
 beforeAll(async () => {
   emu = await startEmulator({ port: 0, seed: 'demo' });
-  client = PlatformClient.create({ baseUrl: emu.url, clientId: 'demo-admin', clientSecret: 'demo-secret' });
+  client = PlatformClient.create({ baseUrl: emu.url, clientId: 'demo-admin', clientSecret: 'demo-secret' }, { grpc: { endpoint: emu.grpcEndpoint } });
 });
 afterAll(async () => {
   await client?.close();
@@ -96,7 +96,7 @@ describe('previews', () => {
     expect(e3!.monitorsToDelete.length).toBe(e1!.monitorsToCreate.length);
   });
 
-  test('SQL-test rule: a rule with tests[] has no REST preview (effects unknown); an exclusive rule previews; the delete overview loses history', async () => {
+  test('SQL-test rule: a rule with tests[] has no REST preview and is previewed over gRPC; an exclusive rule previews over REST; the delete overview loses history', async () => {
     const h = handlerFor('dq_sql_test_deployment_rule');
     const sid = '0b000000-0000-4000-8000-000000000002';
     const srule = { title: 'Orders tests', staticConfig: { path: 'wh-prod::mart::fct_orders', recurrenceRule: 'FREQ=DAILY', tests: [{ name: 'id not null', notNull: { columns: ['id'] } }] } };
@@ -104,14 +104,13 @@ describe('previews', () => {
     const before = (await fetch(`${emu.url}/__emulator/requests`).then((r) => r.json())) as { routes: Record<string, number> };
     const e1 = await h.preview!(client, c, ctx);
     expect(e1?.source).toBe('sql-test-overview');
-    expect(e1?.error).toMatch(/^cannot be previewed over REST: deploymentRule\.staticConfig\.tests is a repeated message/);
-    expect(e1!.testsToCreate).toEqual([]);
-    // the plan says so plainly
-    const plan = Plan.parse({ formatVersion: 1, workspace: 'demo', namespace: 'ns', stack: 'ns', manifestHash: 'h', summary: { add: 1, change: 0, replace: 0, destroy: 0, unchanged: 0, unmanaged: 0 }, changes: [{ ...c, before: null, effects: e1 }] });
-    expect(renderText(plan, { color: false })).toContain('! effects unknown: cannot be previewed over REST: deploymentRule.staticConfig.tests is a repeated message, which has no query-string form');
+    expect(e1?.error).toBeUndefined();
+    expect(e1!.testsToCreate).toEqual(['wh-prod::mart::fct_orders/id not null']);
     const after = (await fetch(`${emu.url}/__emulator/requests`).then((r) => r.json())) as { routes: Record<string, number> };
-    // nothing was sent for it
+    // nothing was sent over REST for it; one gRPC call was
     expect(after.routes['GET /api/datachecks/sql-test-deployment-rules/v1/overview'] ?? 0).toBe(before.routes['GET /api/datachecks/sql-test-deployment-rules/v1/overview'] ?? 0);
+    const grpcKey = 'GRPC /platform.datachecks.sqltests.v1.SqlTestsDeploymentRulesService/GetSqlTestDeployOverview';
+    expect((after.routes[grpcKey] ?? 0) - (before.routes[grpcKey] ?? 0)).toBe(1);
     await h.create(client, c, ctx);
     const x = change('dq_sql_test_deployment_rule', 'dq_sql_test_deployment_rule.x', '0b000000-0000-4000-8000-000000000003', 'create', { title: 'no orders', exclusiveStaticConfig: { path: 'wh-prod::mart::fct_orders' } });
     const ex = await h.preview!(client, x, ctx);

@@ -136,7 +136,7 @@ let emu: RunningEmulator;
 let client: PlatformClient;
 beforeAll(async () => {
   emu = await startEmulator({ port: 0, seed: 'demo' });
-  client = PlatformClient.create({ baseUrl: emu.url, clientId: 'demo-admin', clientSecret: 'demo-secret' });
+  client = PlatformClient.create({ baseUrl: emu.url, clientId: 'demo-admin', clientSecret: 'demo-secret' }, { grpc: { endpoint: emu.grpcEndpoint } });
 });
 afterAll(async () => {
   await client?.close();

@@ -157,7 +157,7 @@ function actions(p: Plan): Record<string, string[]> {
 
 beforeAll(async () => {
   emu = await startEmulator({ port: 0, seed: 'demo' });
-  client = PlatformClient.create({ baseUrl: emu.url, clientId: 'demo-admin', clientSecret: 'demo-secret' });
+  client = PlatformClient.create({ baseUrl: emu.url, clientId: 'demo-admin', clientSecret: 'demo-secret' }, { grpc: { endpoint: emu.grpcEndpoint } });
   fs.mkdirSync(path.join(ROOT, 'node_modules', '.cache'), { recursive: true });
   workDir = fs.mkdtempSync(path.join(ROOT, 'node_modules', '.cache', 'dq-import-test-'));
   await applyAll(manifestFromYaml(WORKSPACE(NS), { file: 'team.yaml' }));
@@ -332,7 +332,7 @@ describe('dqform import via the CLI', () => {
   const run = async (args: string[], cwd = workDir) => {
     const out: string[] = [];
     const err: string[] = [];
-    const io = { out: (s: string) => out.push(s), err: (s: string) => err.push(s), env: { DQ_BASE_URL: emu.url, DQ_CLIENT_ID: 'demo-reader', DQ_CLIENT_SECRET: 'demo-secret' }, cwd, isTty: false };
+    const io = { out: (s: string) => out.push(s), err: (s: string) => err.push(s), env: { DQ_BASE_URL: emu.url, DQ_GRPC_ENDPOINT: emu.grpcEndpoint, DQ_CLIENT_ID: 'demo-reader', DQ_CLIENT_SECRET: 'demo-secret' }, cwd, isTty: false };
     const code = await main(args, io);
     return { code, out: out.join('\n'), err: err.join('\n') };
   };

@@ -14,14 +14,19 @@ import type { Plan } from '../../schemas/plan';
 
 export type { RunningEmulator };
 
-/** Starts an emulator on a free loopback port. */
-export function emulator(opts: StartEmulatorOptions = {}): Promise<RunningEmulator> {
-  return startEmulator({ port: 0, seed: 'empty', ...opts });
+/** The gRPC endpoint of each emulator {@link emulator} started, by its REST URL. */
+const grpcEndpoints = new Map<string, string | undefined>();
+
+/** Starts an emulator on a free loopback port (REST and gRPC). */
+export async function emulator(opts: StartEmulatorOptions = {}): Promise<RunningEmulator> {
+  const emu = await startEmulator({ port: 0, seed: 'empty', ...opts });
+  grpcEndpoints.set(emu.url, emu.grpcEndpoint);
+  return emu;
 }
 
-/** A client for `url` whose retry waits (including Retry-After) are scaled down 100x. */
+/** A client for `url` (and its emulator's gRPC previews) whose retry waits (including Retry-After) are scaled down 100x. */
 export function fastClient(url: string, clientId = 'demo-admin', clientSecret = 'demo-secret', onLog?: (l: string) => void): PlatformClient {
-  return PlatformClient.create({ baseUrl: url, clientId, clientSecret }, { retry: { scale: 0.01, maxAttempts: 8 }, onLog });
+  return PlatformClient.create({ baseUrl: url, clientId, clientSecret }, { retry: { scale: 0.01, maxAttempts: 8 }, onLog, grpc: { endpoint: grpcEndpoints.get(url) } });
 }
 
 /** A manifest from a Terraform JSON document. */
@@ -94,7 +99,8 @@ export function writeStack(dir: string, ns: string, doc: unknown): string {
 export async function cli(url: string, dir: string, args: string[], creds: [string, string] = ['demo-admin', 'demo-secret']) {
   const out: string[] = [];
   const err: string[] = [];
-  const env = { DQ_BASE_URL: url, DQ_CLIENT_ID: creds[0], DQ_CLIENT_SECRET: creds[1] };
+  const endpoint = grpcEndpoints.get(url);
+  const env = { DQ_BASE_URL: url, DQ_CLIENT_ID: creds[0], DQ_CLIENT_SECRET: creds[1], ...(endpoint ? { DQ_GRPC_ENDPOINT: endpoint } : {}) };
   const code = await main([...args, '--dir', path.join(dir, 'out')], { out: (s) => out.push(s), err: (s) => err.push(s), env, cwd: dir, isTty: false });
   return { code, out: out.join('\n'), err: err.join('\n') };
 }

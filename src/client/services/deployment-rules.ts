@@ -15,9 +15,11 @@ import {
   ListDeploymentRulesRequest,
   ListDeploymentRulesResponse,
 } from '../../../schemas/deployment-rules';
+import { PREVIEW_METHODS } from '../../../schemas/grpc';
 import { toQuery } from '../../../schemas/wire';
 import { seg } from '../http';
 import { overviewQuery } from './overview-query';
+import { grpcOverview, preview } from './previews';
 import { BatchResult, batched } from '../paging';
 import { allPages, batchGetMap, BatchWriteOptions, Empty, finish, Service } from './_base';
 
@@ -71,23 +73,40 @@ export class DeploymentRulesService extends Service {
   }
 
   /**
-   * Deploy overview GET `.../deployment-rule` with the rule as dotted query parameters
-   * (`deploymentRule.id=...&deploymentRule.queryConfig.resolverQl=...&deploymentRule.queryConfig.metricIds=1`):
-   * what deploying `rule` would create, delete and change. A structured query goes as its
-   * ResolverQL rendering. @throws PreviewUnavailableError, before sending anything, when the
-   * rule holds a repeated message (`metricOptions`) or an empty message marker (product
-   * `upstream`/`self`), which a GET query string cannot carry.
+   * Deploy overview: what deploying `rule` would create, delete and change. Over REST (GET
+   * `.../deployment-rule`, the rule as dotted query parameters) when the rule fits a query
+   * string; over gRPC (`DeploymentRulesService/GetDeployOverview`) when it does not
+   * (`metricOptions`, product `upstream`/`self` markers) or when configured: see ./previews.ts.
+   * @throws PreviewUnavailableError when no transport can ask.
    */
   async deployOverview(rule: z.input<typeof DeploymentRuleWrite>): Promise<DeploymentOverview> {
-    const canonical = DeploymentRuleWrite.parse(rule) as Record<string, unknown>;
+    const canonical = DeploymentRuleWrite.parse(rule);
+    return preview(this.http, {
+      rest: () => this.restDeployOverview(canonical as Record<string, unknown>),
+      grpc: async () => (await grpcOverview(this.http, PREVIEW_METHODS.GetDeployOverview, { deploymentRule: canonical }, DeploymentOverviewResponse)).overview,
+    });
+  }
+
+  /**
+   * GET `.../deployment-rule` with the rule as dotted query parameters
+   * (`deploymentRule.id=...&deploymentRule.queryConfig.resolverQl=...&deploymentRule.queryConfig.metricIds=1`),
+   * a structured query as its ResolverQL rendering. @throws PreviewUnavailableError, before
+   * sending anything, when the rule holds a repeated message or an empty message marker.
+   */
+  private async restDeployOverview(canonical: Record<string, unknown>): Promise<DeploymentOverview> {
     const query = overviewQuery(DeployOverviewRequest, 'deploymentRule', canonical, RULE);
     const r = await this.http.call({ method: 'GET', path: RULE, query, responseSchema: DeploymentOverviewResponse, idempotent: true });
     return r.overview;
   }
 
-  /** Deleted overview GET `.../deployment-rule/{id}/deleted`: what deleting the rule removes. */
+  /**
+   * Deleted overview: what deleting the stored rule removes. REST GET
+   * `.../deployment-rule/{id}/deleted`; gRPC `GetDeployDeleteOverview` when `DQ_PREVIEW_TRANSPORT=grpc`.
+   */
   async deleteOverview(id: string): Promise<DeploymentOverview> {
-    const r = await this.http.call({ method: 'GET', path: `${RULE}/${seg(id)}/deleted`, responseSchema: DeploymentOverviewResponse, idempotent: true });
-    return r.overview;
+    return preview(this.http, {
+      rest: async () => (await this.http.call({ method: 'GET', path: `${RULE}/${seg(id)}/deleted`, responseSchema: DeploymentOverviewResponse, idempotent: true })).overview,
+      grpc: async () => (await grpcOverview(this.http, PREVIEW_METHODS.GetDeployDeleteOverview, { id }, DeploymentOverviewResponse)).overview,
+    });
   }
 }

@@ -1,5 +1,5 @@
 /** Per-service modules and the {@link PlatformClient} facade. */
-import { ClientConfig, resolveConfig, resolveProxy } from '../config';
+import { ClientConfig, resolveConfig, resolveGrpcConfig, resolveProxy } from '../config';
 import { DqClient, DqClientOptions } from '../http';
 import { AlertsService } from './alerts';
 import { DeploymentRulesService } from './deployment-rules';
@@ -21,6 +21,7 @@ export * from './integrations';
 export * from './queries';
 export * from './sql-test-rules';
 export * from './sql-tests';
+export * from './previews';
 
 /** Every service of the platform API dqform uses, over one shared {@link DqClient}. */
 export class PlatformClient {
@@ -57,10 +58,11 @@ export class PlatformClient {
 
   /**
    * A client from the environment (`DQ_CLIENT_ID`, `DQ_CLIENT_SECRET`, `DQ_BASE_URL` or
-   * `DQ_REGION`; `HTTPS_PROXY`/`HTTP_PROXY`/`NO_PROXY`). @throws ConfigError naming missing variables.
+   * `DQ_REGION`; `HTTPS_PROXY`/`HTTP_PROXY`/`NO_PROXY`; `DQ_GRPC_ENDPOINT`, `DQ_GRPC_PACKAGE`,
+   * `DQ_PREVIEW_TRANSPORT`). @throws ConfigError naming missing or unusable variables.
    */
   static fromEnv(env: NodeJS.ProcessEnv = process.env, opts: Omit<DqClientOptions, keyof ClientConfig> = {}): PlatformClient {
-    return PlatformClient.create(resolveConfig(env), { proxy: resolveProxy(env), ...opts });
+    return PlatformClient.create(resolveConfig(env), { proxy: resolveProxy(env), ...opts, grpc: { ...resolveGrpcConfig(env), ...opts.grpc } });
   }
 
   /** Closes the connection pool. */

@@ -16,10 +16,15 @@ import {
   SqlTestOverviewRequest,
   SqlTestDeploymentRule,
   SqlTestDeploymentRuleWrite,
+  sqlTestRuleTestKeys,
 } from '../../../schemas/sql-tests';
+import { PREVIEW_METHODS, ProtoShapeError } from '../../../schemas/grpc';
+import { sqlTestRuleToGrpc } from '../../../schemas/grpc-rules';
 import { toQuery } from '../../../schemas/wire';
+import { RequestShapeError } from '../errors';
 import { seg } from '../http';
 import { overviewQuery } from './overview-query';
+import { grpcOverview, preview } from './previews';
 import { BatchResult, batched } from '../paging';
 import { allPages, batchGetMap, BatchWriteOptions, Empty, finish, Service, succeeded } from './_base';
 
@@ -63,22 +68,52 @@ export class SqlTestRulesService extends Service {
   }
 
   /**
-   * GetSqlTestDeployOverview GET `.../v1/overview` with the rule as dotted query parameters
-   * (`deploymentRule.id=...&deploymentRule.exclusiveQueryConfig.resolverQl=...`): preview of a
-   * deploy. @throws PreviewUnavailableError, before sending anything, for a rule that holds
-   * `tests[]` (query and static configs): a repeated message has no query-string form.
+   * GetSqlTestDeployOverview: preview of a deploy. Over REST (GET `.../v1/overview`, the rule
+   * as dotted query parameters) when the rule fits a query string (the exclusive configs); over
+   * gRPC (`SqlTestsDeploymentRulesService/GetSqlTestDeployOverview`) for query and static
+   * configs, whose `tests[]` is a repeated message, or when configured: see ./previews.ts.
+   * @throws PreviewUnavailableError when no transport can ask.
    */
   async overview(rule: z.input<typeof SqlTestDeploymentRuleWrite>): Promise<SqlTestDeployOverview> {
     const canonical = SqlTestDeploymentRuleWrite.parse(rule) as Record<string, unknown>;
+    return preview(this.http, {
+      rest: () => this.restOverview(canonical),
+      grpc: async () => {
+        let request: Record<string, unknown>;
+        try {
+          // the tests as the platform's RuleTest messages (from dqform's test shapes)
+          request = { deploymentRule: sqlTestRuleToGrpc(sqlTestRuleTestKeys(canonical, 'fromWire')) };
+        } catch (e) {
+          if (!(e instanceof ProtoShapeError)) throw e;
+          const path = this.http.grpc.pathOf(PREVIEW_METHODS.GetSqlTestDeployOverview);
+          throw new RequestShapeError({ method: 'GRPC', path, status: 0, transport: 'grpc' }, [{ path: e.path, message: e.message.slice(e.path.length + 2) }]);
+        }
+        return (await grpcOverview(this.http, PREVIEW_METHODS.GetSqlTestDeployOverview, request, SqlTestDeployOverviewResponse)).overview;
+      },
+    });
+  }
+
+  /**
+   * GET `.../v1/overview` with the rule as dotted query parameters
+   * (`deploymentRule.id=...&deploymentRule.exclusiveQueryConfig.resolverQl=...`).
+   * @throws PreviewUnavailableError, before sending anything, for a rule that holds `tests[]`
+   * (query and static configs): a repeated message has no query-string form.
+   */
+  private async restOverview(canonical: Record<string, unknown>): Promise<SqlTestDeployOverview> {
     const query = overviewQuery(SqlTestOverviewRequest, 'deploymentRule', canonical, `${BASE}/overview`);
     const r = await this.http.call({ method: 'GET', path: `${BASE}/overview`, query, responseSchema: SqlTestDeployOverviewResponse, idempotent: true });
     return r.overview;
   }
 
-  /** GetSqlTestDeployDeleteOverview GET `.../v1/{id}/deleted`: preview of a delete. */
+  /**
+   * GetSqlTestDeployDeleteOverview: preview of a delete. REST GET `.../v1/{id}/deleted`; gRPC
+   * when `DQ_PREVIEW_TRANSPORT=grpc`.
+   */
   async deleteOverview(id: string): Promise<SqlTestDeployOverview> {
-    const r = await this.http.call({ method: 'GET', path: `${BASE}/${seg(id)}/deleted`, responseSchema: SqlTestDeployOverviewResponse, idempotent: true });
-    return r.overview;
+    return preview(this.http, {
+      rest: async () => (await this.http.call({ method: 'GET', path: `${BASE}/${seg(id)}/deleted`, responseSchema: SqlTestDeployOverviewResponse, idempotent: true })).overview,
+      grpc: async () => (await grpcOverview(this.http, PREVIEW_METHODS.GetSqlTestDeployDeleteOverview, { id }, SqlTestDeployOverviewResponse)).overview,
+    });
   }
 
   /** BatchGetSqlTestDeploymentRules POST `.../v1/by-id` `{ ids }`, chunked to 200 -> `{ deploymentRules }` map keyed by id. */

@@ -25,6 +25,7 @@ import {
   ListDeploymentRulesRequest,
   ListDeploymentRulesResponse,
   RuleTypeEnum,
+  type DeploymentOverview,
 } from '../../../schemas/deployment-rules';
 import type { Query } from '../../../schemas/entities';
 import type { DataProduct } from '../../../schemas/governance';
@@ -169,8 +170,11 @@ interface Computed {
   diff: MonitorDiff;
 }
 
+/** What placement and the overviews read from a request: the caller's store and the catalog (REST and gRPC alike). */
+export type OverviewContext = Pick<RouteContext, 'store' | 'catalog'>;
+
 /** Places every rule of `rules` and diffs against the stored managed monitors. `oldRules` decide keeping for removed rules. */
-function compute(ctx: RouteContext, rules: PlacementRule[], oldRules: StoredRule[]): Computed {
+function compute(ctx: OverviewContext, rules: PlacementRule[], oldRules: StoredRule[]): Computed {
   const lookup = dataproductLookup(ctx.store);
   const placement = placeMonitors(ctx.catalog, rules, lookup);
   const nowById = new Map(rules.map((r) => [r.id, r]));
@@ -232,6 +236,37 @@ function readForm(s: StoredRule, counts: Map<string, number>): DeploymentRule {
   return { ...s.rule, monitorCount: counts.get(s.rule.id) ?? 0 };
 }
 
+/**
+ * Validates the rule of a deploy overview (REST and gRPC): INVALID_ARGUMENT with violations
+ * under `deploymentRule.` and rule ids `deploy_overview.<path>`.
+ */
+export function overviewRule(json: unknown): RuleWrite {
+  const r = DeploymentRuleWrite.safeParse(json);
+  if (!r.success) {
+    throw invalidArgument(
+      'invalid deploy_overview request',
+      zodViolations(r.error, 'deploy_overview').map((v) => ({ ...v, field: v.field ? `deploymentRule.${v.field}` : 'deploymentRule' })),
+    );
+  }
+  return r.data;
+}
+
+/** GetDeployOverview (REST and gRPC): what deploying `written` would do, computed without writing. */
+export function deployOverview(ctx: OverviewContext, written: RuleWrite): DeploymentOverview {
+  const rule = normalise(written, 'deploy_overview', 'deploymentRule', dataproductLookup(ctx.store));
+  const current = orderedRules(ctx.store);
+  const { placement, diff } = compute(ctx, proposedRules(current, [rule]), current);
+  return overviewOf(diff, rule.id, placement.skipped(rule.id));
+}
+
+/** GetDeployDeleteOverview (REST and gRPC): what deleting the stored rule `id` would do. NOT_FOUND for an unknown rule. */
+export function deleteOverview(ctx: OverviewContext, id: string): DeploymentOverview {
+  if (!rulesOf(ctx.store).has(id)) throw notFound(`deployment rule ${id} not found`);
+  const current = orderedRules(ctx.store);
+  const { diff } = compute(ctx, proposedRules(current, [], new Set([id])), current);
+  return overviewOf(diff, id, []);
+}
+
 // ---------------------------------------------------------------------------------------------
 // Routes
 
@@ -273,22 +308,16 @@ export function register(app: EmulatorApp): void {
     return {};
   });
 
-  app.route('GET', `${BASE}/deployment-rule/:id/deleted`, { scope: EDIT_OR_MCP_READ, response: DeploymentOverviewResponse }, (ctx): DeploymentOverviewResponse => {
-    const id = ctx.params.id;
-    if (!rulesOf(ctx.store).has(id)) throw notFound(`deployment rule ${id} not found`);
-    const current = orderedRules(ctx.store);
-    const { diff } = compute(ctx, proposedRules(current, [], new Set([id])), current);
-    return { overview: overviewOf(diff, id, []) };
-  });
+  app.route('GET', `${BASE}/deployment-rule/:id/deleted`, { scope: EDIT_OR_MCP_READ, response: DeploymentOverviewResponse }, (ctx): DeploymentOverviewResponse => ({
+    overview: deleteOverview(ctx, ctx.params.id),
+  }));
 
   // The rule travels as dotted scalar query parameters (`deploymentRule.id=...`); a JSON value for
   // a message parameter, or an unknown parameter, is 400 (ctx.q is parsed strictly by the app).
+  // The gRPC twin (../grpc.ts) computes the same functions.
   app.route('GET', `${BASE}/deployment-rule`, { scope: EDIT_OR_MCP_READ, operation: 'deploy_overview', query: DeployOverviewRequest, response: DeploymentOverviewResponse }, (ctx): DeploymentOverviewResponse => {
     const req = ctx.q as z.output<typeof DeployOverviewRequest>;
-    const rule = normalise(req.deploymentRule, 'deploy_overview', 'deploymentRule', dataproductLookup(ctx.store));
-    const current = orderedRules(ctx.store);
-    const { placement, diff } = compute(ctx, proposedRules(current, [rule]), current);
-    return { overview: overviewOf(diff, rule.id, placement.skipped(rule.id)) };
+    return { overview: deployOverview(ctx, req.deploymentRule) };
   });
 
   app.route('GET', `${BASE}/deployment-rules`, { scope: EDIT_OR_MCP_READ, operation: 'list', query: ListDeploymentRulesRequest, response: ListDeploymentRulesResponse }, (ctx): ListDeploymentRulesResponse => {

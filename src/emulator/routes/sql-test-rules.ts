@@ -115,8 +115,11 @@ function parseRule(raw: unknown, field: string, operation: string, requestField:
   throw describedInvalid('invalid SQL-test deployment rule', vs);
 }
 
+/** What placement and the overviews read from a request: the caller's store and the catalog (REST and gRPC alike). */
+export type OverviewContext = Pick<RouteContext, 'store' | 'catalog'>;
+
 /** Plans a change against the workspace's stored rules and rule-made tests. */
-function plan(ctx: RouteContext, change: RuleChange, rulesOverride?: SqlTestRule[]): PlacementChange {
+function plan(ctx: OverviewContext, change: RuleChange, rulesOverride?: SqlTestRule[]): PlacementChange {
   const rules = rulesOverride ?? ctx.store.collection<StoredRule>(SQL_TEST_RULES_COLLECTION).values();
   const current = ctx.store.collection<StoredSqlTest>(SQL_TESTS_COLLECTION).filter((t) => t.deploymentRuleId !== undefined && t.deploymentRuleId !== '');
   try {
@@ -141,6 +144,25 @@ function deploy(ctx: RouteContext, rule: SqlTestRule): void {
   const change = plan(ctx, { deploy: rule });
   applyChange(ctx, change);
   ctx.store.collection<StoredRule>(SQL_TEST_RULES_COLLECTION).put(rule.id, rule);
+}
+
+/**
+ * Validates the rule of a deploy overview (REST and gRPC) as a deploy would: shape violations
+ * under `field` (e.g. `deploymentRule.`), rule ids `overview.<...>`.
+ */
+export function overviewRule(raw: unknown, field = 'deploymentRule.'): SqlTestRule {
+  return prepareRule(parseRule(raw, field, 'overview', 'deploymentRule'), field, 'overview');
+}
+
+/** GetSqlTestDeployOverview (REST and gRPC): what deploying `rule` (validated and prepared) would do to the tests. */
+export function deployOverview(ctx: OverviewContext, rule: SqlTestRule): SqlTestDeployOverview {
+  return plan(ctx, { deploy: rule }).overview;
+}
+
+/** GetSqlTestDeployDeleteOverview (REST and gRPC): what deleting the stored rule `id` would do. NOT_FOUND for an unknown rule. */
+export function deleteOverview(ctx: OverviewContext, id: string): SqlTestDeployOverview {
+  if (!ctx.store.collection<StoredRule>(SQL_TEST_RULES_COLLECTION).has(id)) throw notFound(`SQL-test deployment rule ${id} not found`);
+  return plan(ctx, { delete: id }).overview;
 }
 
 function deleteRule(ctx: RouteContext, id: string): void {
@@ -213,17 +235,15 @@ export function register(app: EmulatorApp): void {
     return {};
   });
 
+  // The gRPC twin (../grpc.ts) computes the same functions.
   app.route('GET', `${BASE}/overview`, { scope: OVERVIEW_READ, operation: 'overview', query: SqlTestOverviewRequest, response: SqlTestDeployOverviewResponse }, (ctx): { overview: SqlTestDeployOverview } => {
     const req = ctx.q as z.output<typeof SqlTestOverviewRequest>;
-    const rule = prepareRule(req.deploymentRule, 'deploymentRule.', 'overview');
-    return { overview: plan(ctx, { deploy: rule }).overview };
+    return { overview: deployOverview(ctx, prepareRule(req.deploymentRule, 'deploymentRule.', 'overview')) };
   });
 
-  app.route('GET', `${BASE}/:id/deleted`, { scope: OVERVIEW_READ, response: SqlTestDeployOverviewResponse }, (ctx): { overview: SqlTestDeployOverview } => {
-    const id = ctx.params.id;
-    if (!ctx.store.collection<StoredRule>(SQL_TEST_RULES_COLLECTION).has(id)) throw notFound(`SQL-test deployment rule ${id} not found`);
-    return { overview: plan(ctx, { delete: id }).overview };
-  });
+  app.route('GET', `${BASE}/:id/deleted`, { scope: OVERVIEW_READ, response: SqlTestDeployOverviewResponse }, (ctx): { overview: SqlTestDeployOverview } => ({
+    overview: deleteOverview(ctx, ctx.params.id),
+  }));
 
   app.route('POST', `${BASE}/by-id`, { scope: READ, response: BatchGetSqlTestRulesResponse }, (ctx) => {
     const rules = ctx.store.collection<StoredRule>(SQL_TEST_RULES_COLLECTION);

@@ -1,0 +1,50 @@
+/**
+ * Which transport asks for a rule preview (`DQ_PREVIEW_TRANSPORT`, {@link DqClient.previewTransport}):
+ *
+ * | mode | deploy overview | delete overview |
+ * |---|---|---|
+ * | `auto` (default) | REST when the rule fits a GET query string; gRPC when REST refuses it ({@link PreviewUnavailableError}, thrown before anything is sent: `metricOptions`, `tests[]`, ...) | REST |
+ * | `grpc` | gRPC | gRPC |
+ * | `rest` | REST; a rule REST cannot carry is a {@link PreviewUnavailableError} (effects unknown) | REST |
+ *
+ * In `auto`, when the gRPC fallback fails too (after its retries), the error is a
+ * PreviewUnavailableError naming both: the field REST cannot carry and the gRPC failure (its
+ * `cause`). Handlers turn any preview failure into "effects unknown".
+ */
+import type { z } from 'zod';
+import type { JsonObject, PreviewMethod } from '../../../schemas/grpc';
+import type { DqClient } from '../http';
+import { PreviewUnavailableError } from '../errors';
+
+/** The two ways of asking. */
+export interface PreviewAsk<T> {
+  rest: () => Promise<T>;
+  grpc: () => Promise<T>;
+}
+
+/** Runs a preview on the transport {@link DqClient.previewTransport} selects (table above). */
+export async function preview<T>(http: DqClient, ask: PreviewAsk<T>): Promise<T> {
+  const mode = http.previewTransport;
+  if (mode === 'grpc') return ask.grpc();
+  try {
+    return await ask.rest();
+  } catch (e) {
+    if (!(e instanceof PreviewUnavailableError)) throw e;
+    if (mode === 'rest') throw new PreviewUnavailableError(e.path, e.field, `${e.reason}; gRPC previews are off (DQ_PREVIEW_TRANSPORT=rest)`);
+    http.log(`${e.message}: asking over gRPC`);
+    try {
+      return await ask.grpc();
+    } catch (g) {
+      const err = new PreviewUnavailableError(e.path, e.field, `${e.reason}, and the gRPC preview failed: ${(g as Error).message}`);
+      (err as { cause?: unknown }).cause = g;
+      throw err;
+    }
+  }
+}
+
+/** A preview over gRPC: the call, then the response (`{ overview }`) parsed with the REST response schema. */
+export async function grpcOverview<S extends z.ZodType>(http: DqClient, method: PreviewMethod, request: JsonObject, responseSchema: S): Promise<z.output<S>> {
+  const json = await http.grpc.call(method, request);
+  // proto3: an unset message field reads as its empty message, never as "missing"
+  return http.parseValue({ method: 'GRPC', path: http.grpc.pathOf(method), status: 200, transport: 'grpc' }, { overview: {}, ...json }, responseSchema);
+}
