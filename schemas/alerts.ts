@@ -44,65 +44,80 @@ const email = z.string().regex(/^[^@\s]+@[^@\s]+\.[^@\s]+$/, 'must be an e-mail 
 
 /** Where an alert goes: exactly one of slack, email, owner, msTeams, webhook. */
 export const AlertTarget = oneof({
-  slack: z.object({ channel: z.string().min(1) }),
-  email: z.object({ recipientEmails: z.array(email).min(1) }),
+  slack: z.object({ channel: z.string().min(1).describe('Slack channel, e.g. #data-alerts') }).describe('a Slack channel'),
+  email: z.object({ recipientEmails: z.array(email).min(1).describe('e-mail addresses') }).describe('e-mail recipients'),
   /** `ownerPath` is the owner's `entityId`, `owner-<uuid>`. */
-  owner: z.object({ ownerPath: z.string().min(1) }),
-  msTeams: z.object({ channel: z.string().min(1) }),
-  webhook: z.object({ webhookId: z.string().min(1) }),
+  owner: z.object({ ownerPath: z.string().min(1).describe('the owner\'s entity id (owner-<uuid>) or ${dq_owner.<name>.entity_id}') }).describe('an owner, reached through its contacts'),
+  msTeams: z.object({ channel: z.string().min(1).describe('Teams channel') }).describe('a Microsoft Teams channel'),
+  webhook: z.object({ webhookId: z.string().min(1).describe('id of a webhook integration') }).describe('a webhook'),
 });
 export type AlertTarget = z.infer<typeof AlertTarget>;
 export const ALERT_TARGET_KINDS = ['slack', 'email', 'owner', 'msTeams', 'webhook'] as const;
 
 /** Repeat notifications for an ongoing issue. */
-export const Ongoing = oneof({ disabled: Empty, stream: Empty, schedule: z.object({ cron: z.string().min(1) }) });
+export const Ongoing = oneof({
+  disabled: Empty.describe('no repeats'),
+  stream: Empty.describe('a notification on every change'),
+  schedule: z.object({ cron: z.string().min(1).describe('5-field cron expression, e.g. 0 9 * * 1-5') }).describe('repeat on a schedule'),
+});
 export type Ongoing = z.infer<typeof Ongoing>;
-export const Grouping = oneof({ noGrouping: Empty, systemDetected: Empty });
+export const Grouping = oneof({
+  noGrouping: Empty.describe('one notification per issue'),
+  systemDetected: Empty.describe('group related issues as the platform detects them'),
+});
 export type Grouping = z.infer<typeof Grouping>;
 
 /** Which entities an entity alert watches. `resolverQl` wins over `query` on write. */
 export const AlertTrigger = z.object({
-  query: Query.optional(),
-  resolverQl: z.string().optional(),
+  query: Query.optional().describe('the entities watched, as a query'),
+  resolverQl: z.string().optional().describe('the entities watched, as ResolverQL (wins over query)'),
   /** Output only: the server's canonical form of `resolverQl`. */
-  renderedResolverQl: z.string().optional(),
+  renderedResolverQl: z.string().optional().describe('output only: the server\'s canonical ResolverQL'),
 });
 export type AlertTrigger = z.infer<typeof AlertTrigger>;
 
+const notifyUpstream = z.boolean().optional().describe('also alert on issues upstream of the watched entities');
+const ongoing = Ongoing.optional().describe('repeat notifications while an issue stays open');
 export const IssueLifecycleSettings = z.object({
-  severities: z.array(AlertSeverity).min(1),
-  notifyUpstream: z.boolean().optional(),
-  allowSqlTestAuditLink: z.boolean().optional(),
-  ongoing: Ongoing.optional(),
-  grouping: Grouping.optional(),
+  severities: z.array(AlertSeverity).min(1).describe('issue severities that alert: SEVERITY_WARN, SEVERITY_ERROR, SEVERITY_FATAL'),
+  notifyUpstream,
+  allowSqlTestAuditLink: z.boolean().optional().describe('link SQL test audits in the alert'),
+  ongoing,
+  grouping: Grouping.optional().describe('how issues are grouped into notifications'),
 });
 export type IssueLifecycleSettings = z.infer<typeof IssueLifecycleSettings>;
-export const SchemaChangeSettings = z.object({ notifyUpstream: z.boolean().optional(), ongoing: Ongoing.optional() });
+export const SchemaChangeSettings = z.object({ notifyUpstream, ongoing });
 export type SchemaChangeSettings = z.infer<typeof SchemaChangeSettings>;
-export const IncidentLifecycleSettings = z.object({ states: z.array(IncidentState).min(1) });
+export const IncidentLifecycleSettings = z.object({ states: z.array(IncidentState).min(1).describe('incident states that alert: STATE_OPEN, STATE_CLOSED, STATE_CANCELLED') });
 export type IncidentLifecycleSettings = z.infer<typeof IncidentLifecycleSettings>;
 
 /** The owner an entity alert belongs to: `{ ownerPath (owner-<uuid>), ownershipId }`, both required. */
-export const AlertOwner = z.object({ ownerPath: z.string().min(1), ownershipId: z.string().min(1) });
+export const AlertOwner = z.object({
+  ownerPath: z.string().min(1).describe('the owner\'s entity id, owner-<uuid>'),
+  ownershipId: z.string().min(1).describe('the ownership the alert belongs to'),
+});
 export type AlertOwner = z.infer<typeof AlertOwner>;
 
+const trigger = AlertTrigger.describe('which entities the alert watches');
+const targets = z.array(AlertTarget).min(1).describe('where notifications go: slack, email, owner, msTeams or webhook');
+const alertOwner = AlertOwner.optional().describe('the owner the alert belongs to; fixed at create (changing it replaces the alert)');
 export const IssueLifecycleAlert = z.object({
-  trigger: AlertTrigger,
-  targets: z.array(AlertTarget).min(1),
-  settings: IssueLifecycleSettings,
+  trigger,
+  targets,
+  settings: IssueLifecycleSettings.describe('which issues alert, and how'),
   /** Fixed at create: changing it is a replace. */
-  owner: AlertOwner.optional(),
+  owner: alertOwner,
 });
 export const SchemaChangeAlert = z.object({
-  trigger: AlertTrigger,
-  targets: z.array(AlertTarget).min(1),
-  settings: SchemaChangeSettings.default({}),
+  trigger,
+  targets,
+  settings: SchemaChangeSettings.default({}).describe('how schema changes alert'),
   /** Fixed at create: changing it is a replace. */
-  owner: AlertOwner.optional(),
+  owner: alertOwner,
 });
 export const IncidentLifecycleAlert = z.object({
-  targets: z.array(AlertTarget).min(1),
-  settings: IncidentLifecycleSettings,
+  targets,
+  settings: IncidentLifecycleSettings.describe('which incident states alert'),
 });
 export type IssueLifecycleAlert = z.infer<typeof IssueLifecycleAlert>;
 export type SchemaChangeAlert = z.infer<typeof SchemaChangeAlert>;
@@ -113,11 +128,22 @@ export type AlertKind = (typeof ALERT_KINDS)[number];
 const kinds = { issueLifecycle: IssueLifecycleAlert, schemaChange: SchemaChangeAlert, incidentLifecycle: IncidentLifecycleAlert };
 
 /** A block of a structured template: `{ name? (server assigns when unset), content }`. */
-export const TemplateBlock = z.object({ name: z.string().min(1).optional(), content: z.string() });
+export const TemplateBlock = z.object({
+  name: z.string().min(1).optional().describe('block name (the server assigns one when unset)'),
+  content: z.string().describe('the block\'s text'),
+});
 /** An alert's message template: `title` and at most one of `plain` | `structured`. */
 export const AlertTemplate = withOneof(
-  { title: z.string().optional() },
-  { plain: z.string(), structured: z.object({ summary: z.array(TemplateBlock).default([]), issueDetails: z.array(TemplateBlock).default([]) }) },
+  { title: z.string().optional().describe('the notification\'s title') },
+  {
+    plain: z.string().describe('the message as plain text'),
+    structured: z
+      .object({
+        summary: z.array(TemplateBlock).default([]).describe('blocks of the summary'),
+        issueDetails: z.array(TemplateBlock).default([]).describe('blocks of the issue details'),
+      })
+      .describe('the message as summary and issue-detail blocks'),
+  },
   { optional: true },
 );
 export type AlertTemplate = z.infer<typeof AlertTemplate>;

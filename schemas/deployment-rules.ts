@@ -36,37 +36,55 @@ export const MetricIds = z
   .min(1, 'metricIds needs at least one metric')
   .refine((a) => new Set(a).size === a.length, 'metricIds must be unique');
 
-const monitorSettings = { severity: Severity, sensitivity: Sensitivity, metricIds: MetricIds };
+const SENSITIVITY = 'how readily monitors flag anomalies: SENSITIVITY_PRECISE, SENSITIVITY_BALANCED or SENSITIVITY_RELAXED';
+const monitorSettings = {
+  severity: Severity.describe('severity of the issues the monitors raise: SEVERITY_WARNING, SEVERITY_ERROR or SEVERITY_INFO'),
+  sensitivity: Sensitivity.describe(SENSITIVITY),
+  metricIds: MetricIds.describe('the metrics monitored, e.g. METRIC_ID_ROW_COUNT, METRIC_ID_DELAY'),
+};
+const keepDeletedMonitors = z.boolean().optional().describe('keep monitors (and their learned baselines) on assets the rule no longer matches');
+const query = Query.optional().describe('the assets, as a query');
+const resolverQl = z.string().optional().describe('the assets, as ResolverQL (wins over query)');
+const renderedResolverQl = z.string().optional().describe('output only: the server\'s canonical ResolverQL');
+const assetPath = z.string().min(1).describe('the asset path, e.g. wh-prod::mart::orders');
 
 /** Per-metric sensitivity overrides (a repeated message: no REST query form, so no REST preview). */
-export const MetricOptions = z.array(z.object({ sensitivity: Sensitivity, metricId: MetricId }));
+export const MetricOptions = z.array(
+  z.object({ sensitivity: Sensitivity.describe(SENSITIVITY), metricId: MetricId.describe('the metric this sensitivity is for') }),
+);
 /** `delayModel` unset keeps the stored value (wire-facts section 4). */
-const perMetric = { metricOptions: MetricOptions.optional(), delayModel: DelayModel.optional() };
+const perMetric = {
+  metricOptions: MetricOptions.optional().describe('per-metric sensitivity, overriding sensitivity'),
+  delayModel: DelayModel.optional().describe('how delay is modelled: DELAY_MODEL_STANDARD or DELAY_MODEL_WEEKLY_PATTERN'),
+};
 
 export const QueryConfig = z.object({
-  query: Query.optional(),
+  query,
   /** Wins over `query` on write. */
-  resolverQl: z.string().optional(),
+  resolverQl,
   /** Output only. */
-  renderedResolverQl: z.string().optional(),
+  renderedResolverQl,
   ...monitorSettings,
   ...perMetric,
-  keepDeletedMonitors: z.boolean().optional(),
+  keepDeletedMonitors,
 });
 export type QueryConfig = z.infer<typeof QueryConfig>;
-export const ExclusiveQueryConfig = z.object({
-  query: Query.optional(),
-  resolverQl: z.string().optional(),
-  renderedResolverQl: z.string().optional(),
-});
-export const StaticConfig = z.object({ path: z.string().min(1), ...monitorSettings, ...perMetric });
-export const ExclusiveStaticConfig = z.object({ path: z.string().min(1) });
+export const ExclusiveQueryConfig = z.object({ query, resolverQl, renderedResolverQl });
+export const StaticConfig = z.object({ path: assetPath, ...monitorSettings, ...perMetric });
+export const ExclusiveStaticConfig = z.object({ path: assetPath });
 export const ProductConfig = z.object({
-  productId: z.string().min(1),
+  productId: z.string().min(1).describe('the data product\'s id or ${dq_data_product.<name>.id}'),
   ...monitorSettings,
-  upstream: oneof({ all: Empty, sources: Empty }, { optional: true }).optional(),
-  self: oneof({ all: Empty, selection: z.object({ query: Query }) }, { optional: true }).optional(),
-  keepDeletedMonitors: z.boolean().optional(),
+  upstream: oneof({ all: Empty.describe('every upstream asset'), sources: Empty.describe('the upstream sources only') }, { optional: true })
+    .optional()
+    .describe('also monitor what is upstream of the product'),
+  self: oneof(
+    { all: Empty.describe('every asset of the product'), selection: z.object({ query: Query.describe('the product\'s assets to monitor') }).describe('some of its assets') },
+    { optional: true },
+  )
+    .optional()
+    .describe('which of the product\'s own assets to monitor'),
+  keepDeletedMonitors,
   ...perMetric,
 });
 export type ProductConfig = z.infer<typeof ProductConfig>;

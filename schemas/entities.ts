@@ -6,6 +6,10 @@ import { z } from 'zod';
 import { oneof, PageInfo, Pagination, protoEnum, Timestamp } from './common';
 
 const s = () => z.string();
+/** A string field with its help text (the JSON Schema description editors show). */
+const d = (text: string) => z.string().describe(text);
+const INTEGRATION = 'id of the platform integration that reads this source';
+const HOST = 'database host name, without a port';
 
 /** The eighteen identifier variants; `monitor` nests another identifier. */
 export const IDENTIFIER_VARIANTS = [
@@ -30,29 +34,30 @@ export const IDENTIFIER_VARIANTS = [
 ] as const;
 export type IdentifierVariant = (typeof IDENTIFIER_VARIANTS)[number];
 
-export const TransformCoreNodeId = z.object({ integrationId: s(), nodeId: s() });
-export const TransformCloudNodeId = z.object({ projectId: s(), accountId: s(), nodeId: s() });
-export const WarehouseProjectTableId = z.object({ project: s(), dataset: s(), table: s() });
-export const WarehouseAccountTableId = z.object({ account: s(), database: s(), schema: s(), table: s() });
-export const WarehouseClusterTableId = z.object({ cluster: s(), database: s(), schema: s(), table: s() });
+const portless = (h: string) => !/:\d+$/.test(h);
+export const TransformCoreNodeId = z.object({ integrationId: d(INTEGRATION), nodeId: d('the transformation node id, e.g. model.shop.orders') });
+export const TransformCloudNodeId = z.object({ projectId: d('transformation cloud project id'), accountId: d('transformation cloud account id'), nodeId: d('the node id, e.g. model.shop.orders') });
+export const WarehouseProjectTableId = z.object({ project: d('warehouse project'), dataset: d('dataset in the project'), table: d('table or view name') });
+export const WarehouseAccountTableId = z.object({ account: d('warehouse account'), database: d('database'), schema: d('schema'), table: d('table or view name') });
+export const WarehouseClusterTableId = z.object({ cluster: d('warehouse cluster'), database: d('database'), schema: d('schema'), table: d('table or view name') });
 /** `host` has no port. */
 export const RelationalTableId = z.object({
-  host: s().refine((h) => !/:\d+$/.test(h), 'host must not carry a port'),
-  database: s(),
-  schema: s(),
-  table: s(),
+  host: s().refine(portless, 'host must not carry a port').describe(HOST),
+  database: d('database'),
+  schema: d('schema'),
+  table: d('table or view name'),
 });
-export const MysqlLikeTableId = z.object({ host: s().refine((h) => !/:\d+$/.test(h), 'host must not carry a port'), schema: s(), table: s() });
-export const ColumnStoreTableId = z.object({ host: s().refine((h) => !/:\d+$/.test(h), 'host must not carry a port'), schema: s(), table: s() });
-export const OrchestrationDagId = z.object({ integrationId: s(), dagId: s() });
-export const OrchestrationTaskId = z.object({ integrationId: s(), dagId: s(), taskId: s() });
-export const CustomId = z.object({ id: s() });
-export const DataproductId = z.object({ id: s() });
-export const PlatformPathId = z.object({ path: s() });
-export const LakehouseTableId = z.object({ workspace: s(), catalog: s(), schema: s(), table: s() });
-export const QueryEngineTableId = z.object({ host: s(), catalog: s(), schema: s(), table: s() });
-export const SqlModelId = z.object({ integrationId: s(), fqn: s() });
-export const SqlAuditId = z.object({ integrationId: s(), fqn: s(), auditId: s() });
+export const MysqlLikeTableId = z.object({ host: s().refine(portless, 'host must not carry a port').describe(HOST), schema: d('schema (database)'), table: d('table or view name') });
+export const ColumnStoreTableId = z.object({ host: s().refine(portless, 'host must not carry a port').describe(HOST), schema: d('schema'), table: d('table or view name') });
+export const OrchestrationDagId = z.object({ integrationId: d(INTEGRATION), dagId: d('DAG id') });
+export const OrchestrationTaskId = z.object({ integrationId: d(INTEGRATION), dagId: d('DAG id'), taskId: d('task id within the DAG') });
+export const CustomId = z.object({ id: d('id of the custom entity') });
+export const DataproductId = z.object({ id: d('data product id (a UUID)') });
+export const PlatformPathId = z.object({ path: d('the asset path, e.g. wh-prod::mart::orders') });
+export const LakehouseTableId = z.object({ workspace: d('lakehouse workspace'), catalog: d('catalog'), schema: d('schema'), table: d('table or view name') });
+export const QueryEngineTableId = z.object({ host: d('query engine host name'), catalog: d('catalog'), schema: d('schema'), table: d('table or view name') });
+export const SqlModelId = z.object({ integrationId: d(INTEGRATION), fqn: d('fully qualified model name') });
+export const SqlAuditId = z.object({ integrationId: d(INTEGRATION), fqn: d('fully qualified model name'), auditId: d('audit id on the model') });
 
 /** The identifier's TypeScript shape, written once because the monitor variant recurses. */
 export interface EntityIdentifier {
@@ -85,34 +90,36 @@ export interface MonitorId {
 /** An entity identifier: exactly one of the eighteen variants. */
 export const EntityIdentifier: z.ZodType<EntityIdentifier> = z.lazy(() =>
   oneof({
-    transformCoreNode: TransformCoreNodeId,
-    transformCloudNode: TransformCloudNodeId,
-    warehouseProjectTable: WarehouseProjectTableId,
-    warehouseAccountTable: WarehouseAccountTableId,
-    warehouseClusterTable: WarehouseClusterTableId,
-    relationalTable: RelationalTableId,
-    mysqlLikeTable: MysqlLikeTableId,
-    columnStoreTable: ColumnStoreTableId,
-    orchestrationDag: OrchestrationDagId,
-    orchestrationTask: OrchestrationTaskId,
-    custom: CustomId,
-    dataproduct: DataproductId,
-    platformPath: PlatformPathId,
-    lakehouseTable: LakehouseTableId,
-    queryEngineTable: QueryEngineTableId,
-    sqlModel: SqlModelId,
-    sqlAudit: SqlAuditId,
+    transformCoreNode: TransformCoreNodeId.describe('a node of a transformation project (core)'),
+    transformCloudNode: TransformCloudNodeId.describe('a node of a transformation cloud project'),
+    warehouseProjectTable: WarehouseProjectTableId.describe('a table in a project/dataset warehouse'),
+    warehouseAccountTable: WarehouseAccountTableId.describe('a table in an account/database/schema warehouse'),
+    warehouseClusterTable: WarehouseClusterTableId.describe('a table in a cluster/database/schema warehouse'),
+    relationalTable: RelationalTableId.describe('a table in a relational database'),
+    mysqlLikeTable: MysqlLikeTableId.describe('a table in a MySQL-like database'),
+    columnStoreTable: ColumnStoreTableId.describe('a table in a column store'),
+    orchestrationDag: OrchestrationDagId.describe('an orchestration DAG'),
+    orchestrationTask: OrchestrationTaskId.describe('a task of an orchestration DAG'),
+    custom: CustomId.describe('a custom entity'),
+    dataproduct: DataproductId.describe('a data product'),
+    platformPath: PlatformPathId.describe('an asset by its platform path'),
+    lakehouseTable: LakehouseTableId.describe('a lakehouse table'),
+    queryEngineTable: QueryEngineTableId.describe('a query engine table'),
+    sqlModel: SqlModelId.describe('a SQL model'),
+    sqlAudit: SqlAuditId.describe('an audit of a SQL model'),
+    // A lazy schema is described inside its getter (describing it here would re-run the getter
+    // for every clone, recursing without end); a property that $refs it shows that description.
     monitor: MonitorIdSchema,
-  }),
+  }).describe('an entity: exactly one identifier variant'),
 ) as z.ZodType<EntityIdentifier>;
 
 export const MonitorIdSchema: z.ZodType<MonitorId> = z.lazy(() =>
   z.object({
     monitoredId: EntityIdentifier,
-    monitorId: s(),
-    segment: s().optional(),
-    integrationId: s(),
-  }),
+    monitorId: d('monitor id'),
+    segment: d('segment of a segmented monitor').optional(),
+    integrationId: d(INTEGRATION),
+  }).describe('a monitor on another entity'),
 ) as z.ZodType<MonitorId>;
 
 /** A wrapped entity reference in lineage: an identifier plus the opaque `entityId`. */
@@ -161,8 +168,8 @@ export type EntityTypeName = z.infer<typeof EntityTypeName>;
 
 /** One type in `withType`: a default (built-in) type or a custom type number (50001-59999). */
 export const EntityType = oneof({
-  default: EntityTypeEnum.schema.refine((v) => v !== 'ENTITY_TYPE_UNSPECIFIED', 'the unspecified type (0) is refused'),
-  custom: z.number().int().min(50000).max(59999),
+  default: EntityTypeEnum.schema.refine((v) => v !== 'ENTITY_TYPE_UNSPECIFIED', 'the unspecified type (0) is refused').describe('a built-in entity type, e.g. ENTITY_TYPE_WAREHOUSE_ACCOUNT_TABLE'),
+  custom: z.number().int().min(50000).max(59999).describe('a custom entity type number (50000-59999)'),
 });
 export type EntityType = z.infer<typeof EntityType>;
 
@@ -196,31 +203,42 @@ export interface Query {
 
 export const QueryPart: z.ZodType<QueryPart> = z.lazy(() =>
   oneof({
-    identifierList: z.object({ identifiers: z.array(EntityIdentifier) }),
-    withNameSearch: z.object({ searchQuery: z.string() }),
-    withType: z.object({ type: EntityType.optional(), types: z.array(EntityType).optional() }),
-    withAnnotation: z.object({
-      name: z.string().min(1),
-      acceptedValue: z.string().optional(),
-      acceptedValues: z.array(z.string()).optional(),
-    }),
-    inFolder: z.object({ path: z.array(z.string()).min(1) }),
+    identifierList: z.object({ identifiers: z.array(EntityIdentifier).describe('the entities, each by one identifier variant') }).describe('exactly these entities'),
+    withNameSearch: z.object({ searchQuery: z.string().describe('text the entity name contains') }).describe('entities whose name matches'),
+    withType: z
+      .object({ type: EntityType.optional().describe('one entity type'), types: z.array(EntityType).optional().describe('any of these entity types') })
+      .describe('entities of a type'),
+    withAnnotation: z
+      .object({
+        name: z.string().min(1).describe('annotation name, e.g. owner, tier, pii'),
+        acceptedValue: z.string().optional().describe('only entities whose annotation has this value'),
+        acceptedValues: z.array(z.string()).optional().describe('only entities whose annotation has one of these values'),
+      })
+      .describe('entities carrying an annotation'),
+    inFolder: z.object({ path: z.array(z.string()).min(1).describe('folder path segments from the root') }).describe('entities in a folder'),
     query: Query,
-    unsupported: z.object({ queryJson: z.string() }),
-    entityIds: z.object({ entityIds: z.array(z.string()) }),
-  }),
+    unsupported: z.object({ queryJson: z.string().describe('the query as the platform stored it, as JSON') }).describe('a query part this version cannot express (kept as read)'),
+    entityIds: z.object({ entityIds: z.array(z.string()).describe('opaque entity ids') }).describe('alert triggers only: these entity ids'),
+  }).describe('one part of a query: exactly one selector'),
 ) as unknown as z.ZodType<QueryPart>;
 
 /** `Query { parts[], operand }`; EXCEPT takes exactly two parts. */
 export const Query: z.ZodType<Query> = z.lazy(() =>
   z
-    .object({ parts: z.array(QueryPart).default([]), operand: QueryOperand.optional() })
+    .object({
+      parts: z.array(QueryPart).default([]).describe('the query parts, combined by operand'),
+      operand: QueryOperand.optional().describe('how parts combine: AND (default), OR, EXCEPT (first minus second), UPSTREAM, DOWNSTREAM'),
+    })
     .superRefine((q, ctx) => {
       if (q.operand === 'QUERY_OPERAND_EXCEPT' && q.parts.length !== 2) {
         ctx.addIssue({ code: 'custom', path: ['parts'], message: `QUERY_OPERAND_EXCEPT takes exactly two parts (first minus second); got ${q.parts.length}` });
       }
-    }),
+    })
+    .describe('a query over the catalog: parts combined by operand'),
 ) as unknown as z.ZodType<Query>;
+// Names of the recursive schemas in generated JSON Schema (`definitions`).
+z.globalRegistry.add(Query, { id: 'Query' });
+z.globalRegistry.add(EntityIdentifier, { id: 'EntityIdentifier' });
 
 /** An annotation on a catalog entity (`owner=team-a`, `tier=1`, `pii`). */
 export const Annotation = z.object({ name: z.string(), value: z.string().optional() });

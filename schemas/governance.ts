@@ -15,10 +15,10 @@ import { tolerant } from './wire';
  * (canonical) and may not echo `resolverQl`.
  */
 export const QuerySelection = z.object({
-  resolverQl: z.string().min(1).max(20000).optional(),
-  publicQuery: Query.optional(),
+  resolverQl: z.string().min(1).max(20000).optional().describe('the selection as ResolverQL, e.g. in_folder("folder-wh-prod::mart")'),
+  publicQuery: Query.optional().describe('the selection as a query (resolverQl wins when both are set)'),
   /** Output only. */
-  renderedResolverQl: z.string().optional(),
+  renderedResolverQl: z.string().optional().describe('output only: the server\'s canonical ResolverQL'),
 });
 export type QuerySelection = z.infer<typeof QuerySelection>;
 /** A domain part's query: also the older `assetSelectionQuery` (read; never written by dqform). */
@@ -99,11 +99,14 @@ export const DataProduct = DataProductWrite.extend({
 });
 export type DataProduct = z.infer<typeof DataProduct>;
 
+const mentions = z.array(z.string()).max(100).optional().describe('people or groups to mention');
 export const OwnerContact = oneof({
-  slack: z.object({ channel: z.string().min(1).max(255), teamName: z.string().max(255).optional(), mentions: z.array(z.string()).max(100).optional() }),
-  email: z.object({ recipientEmails: z.array(z.string().min(3)).min(1).max(100) }),
-  msTeams: z.object({ channelId: z.string().min(1).max(255), mentions: z.array(z.string()).optional() }),
-  users: z.object({ userEmails: z.array(z.string().min(3)).min(1).max(100) }),
+  slack: z
+    .object({ channel: z.string().min(1).max(255).describe('Slack channel, e.g. #data-team'), teamName: z.string().max(255).optional().describe('Slack workspace (team) name'), mentions })
+    .describe('a Slack channel'),
+  email: z.object({ recipientEmails: z.array(z.string().min(3)).min(1).max(100).describe('e-mail addresses') }).describe('e-mail recipients'),
+  msTeams: z.object({ channelId: z.string().min(1).max(255).describe('Teams channel id'), mentions }).describe('a Microsoft Teams channel'),
+  users: z.object({ userEmails: z.array(z.string().min(3)).min(1).max(100).describe('e-mail addresses of platform users') }).describe('platform users'),
 });
 export type OwnerContact = z.infer<typeof OwnerContact>;
 
@@ -134,11 +137,11 @@ export const OwnershipSelection = oneof({ query: OwnershipQuerySelection, datapr
 export type OwnershipSelection = z.infer<typeof OwnershipSelection>;
 /** Alerting of an ownership: severities (alert numbering), ongoing repeats (unset = none). */
 export const OwnershipAlert = z.object({
-  severities: z.array(AlertSeverity).default([]),
-  notifyUpstream: z.boolean().optional(),
-  ongoing: Ongoing.optional(),
-  allowSqlTestAuditLink: z.boolean().optional(),
-  isDisabled: z.boolean().optional(),
+  severities: z.array(AlertSeverity).default([]).describe('issue severities that alert: SEVERITY_WARN, SEVERITY_ERROR, SEVERITY_FATAL'),
+  notifyUpstream: z.boolean().optional().describe('also alert on issues upstream of what is owned'),
+  ongoing: Ongoing.optional().describe('repeat notifications while an issue stays open'),
+  allowSqlTestAuditLink: z.boolean().optional().describe('link SQL test audits in the alert'),
+  isDisabled: z.boolean().optional().describe('keep the ownership alert switched off'),
 });
 export type OwnershipAlert = z.infer<typeof OwnershipAlert>;
 /** An ownership as dqform writes it; `ownerId` goes in the path, not the body. */
@@ -155,15 +158,27 @@ export type Ownership = z.infer<typeof Ownership>;
 // ---- what code declares (the manifest): the write shapes without server-minted or read-only parts ----
 
 /** A selection as code writes it: ResolverQL text. */
-export const DesiredQuerySelection = z.object({ resolverQl: z.string().min(1).max(20000) });
+export const DesiredQuerySelection = z.object({ resolverQl: z.string().min(1).max(20000).describe('the selection as ResolverQL, e.g. in_folder("folder-wh-prod::mart")') });
+const entityId = z.string().min(1).max(1024).describe('one catalog entity by its entity id');
+const querySelection = DesiredQuerySelection.describe('the assets a ResolverQL query selects');
 export const DesiredDomainDefinition = z.object({
   parts: z
-    .array(oneof({ entityId: z.string().min(1).max(1024), dataproductId: z.string().min(1), domainId: z.string().min(1), query: DesiredQuerySelection }))
+    .array(
+      oneof({
+        entityId,
+        dataproductId: z.string().min(1).describe('a data product by id or ${dq_data_product.<name>.id}'),
+        domainId: z.string().min(1).describe('a sub-domain by id or ${dq_domain.<name>.id}'),
+        query: querySelection,
+      }),
+    )
     .max(500)
-    .default([]),
+    .default([])
+    .describe('members of the domain: entities, data products, sub-domains or queries'),
 });
-export const DesiredDataProductDefinition = z.object({ parts: z.array(oneof({ entityId: z.string().min(1).max(1024), query: DesiredQuerySelection })).max(500).default([]) });
-export const DesiredOwnershipSelection = oneof({ query: DesiredQuerySelection, dataproductId: z.string().min(1) });
+export const DesiredDataProductDefinition = z.object({
+  parts: z.array(oneof({ entityId, query: querySelection })).max(500).default([]).describe('assets of the data product: entities or queries'),
+});
+export const DesiredOwnershipSelection = oneof({ query: querySelection, dataproductId: z.string().min(1).describe('a data product by id or ${dq_data_product.<name>.id}') });
 
 // ---- requests and responses (every write is `body: "*"`: the fields ARE the body) ----
 

@@ -11,29 +11,36 @@ import { Severity } from './deployment-rules';
  * The data platform a SQL test runs on: exactly one key (wire-facts 8.2; neutral names, the
  * real wire keys are the data systems' own, "neutral keys stay").
  */
+const d = (text: string) => z.string().describe(text);
+const HOST = d('database host name');
+const DATABASE = d('database the test runs in');
 export const DataPlatform = oneof({
-  warehouseProject: z.object({ project: z.string() }),
-  warehouseAccount: z.object({ account: z.string(), database: z.string() }),
-  warehouseCluster: z.object({ cluster: z.string(), database: z.string() }),
-  relational: z.object({ host: z.string(), database: z.string() }),
-  mysqlLike: z.object({ host: z.string() }),
-  columnStore: z.object({ host: z.string(), schema: z.string() }),
-  lakehouse: z.object({ workspace: z.string() }),
-  queryEngine: z.object({ coordinator: z.string().optional() }),
-  transformCloud: z.object({ apiEndpoint: z.string(), accountId: z.string(), projectId: z.string() }),
-  sqlModel: z.object({ defaultDatabaseInstance: z.string() }),
-  embeddedAnalytics: z.object({ account: z.string().optional() }),
-  enterpriseRelational: z.object({ host: z.string(), database: z.string() }),
-  serviceRelational: z.object({ host: z.string(), serviceName: z.string() }),
-  serverlessQuery: z.object({ instance: z.string(), catalog: z.string() }),
-  analyticsSuite: z.object({ instance: z.string(), workspaceId: z.string().optional(), tenantId: z.string().optional() }),
-  unknown: Empty,
-  integrationId: z.string().min(1),
+  warehouseProject: z.object({ project: d('warehouse project the test runs in') }).describe('a project/dataset warehouse'),
+  warehouseAccount: z.object({ account: d('warehouse account'), database: DATABASE }).describe('an account/database/schema warehouse'),
+  warehouseCluster: z.object({ cluster: d('warehouse cluster'), database: DATABASE }).describe('a cluster/database/schema warehouse'),
+  relational: z.object({ host: HOST, database: DATABASE }).describe('a relational database'),
+  mysqlLike: z.object({ host: HOST }).describe('a MySQL-like database'),
+  columnStore: z.object({ host: HOST, schema: d('schema the test runs in') }).describe('a column store'),
+  lakehouse: z.object({ workspace: d('lakehouse workspace') }).describe('a lakehouse'),
+  queryEngine: z.object({ coordinator: d('coordinator host of the query engine').optional() }).describe('a query engine'),
+  transformCloud: z
+    .object({ apiEndpoint: d('API endpoint of the transformation cloud'), accountId: d('transformation cloud account id'), projectId: d('transformation cloud project id') })
+    .describe('a transformation cloud project'),
+  sqlModel: z.object({ defaultDatabaseInstance: d('database instance the models run in by default') }).describe('a SQL model project'),
+  embeddedAnalytics: z.object({ account: d('account of the embedded analytics database').optional() }).describe('an embedded analytics database'),
+  enterpriseRelational: z.object({ host: HOST, database: DATABASE }).describe('an enterprise relational database'),
+  serviceRelational: z.object({ host: HOST, serviceName: d('database service name') }).describe('a relational database addressed by service name'),
+  serverlessQuery: z.object({ instance: d('serverless query instance'), catalog: d('catalog') }).describe('a serverless query service'),
+  analyticsSuite: z
+    .object({ instance: d('analytics suite instance'), workspaceId: d('workspace id').optional(), tenantId: d('tenant id').optional() })
+    .describe('an analytics suite'),
+  unknown: Empty.describe('a platform this version cannot name (kept as read)'),
+  integrationId: z.string().min(1).describe('the platform integration the test runs through (its id)'),
 });
 export type DataPlatform = z.infer<typeof DataPlatform>;
 
-const column = z.string().min(1);
-const columns = z.array(column).min(1);
+const column = z.string().min(1).describe('the column tested');
+const columns = z.array(z.string().min(1)).min(1).describe('the columns tested');
 
 /**
  * The template tests, by the names dqform's code and YAML use (`notNull`, ...); each names its
@@ -42,19 +49,27 @@ const columns = z.array(column).min(1);
  * (not shown upstream): a choice.
  */
 export const templateTests = {
-  notNull: z.object({ columns }),
-  empty: z.object({ columns }),
-  acceptedValues: z.object({ column, values: z.array(z.string()).min(1) }),
-  rejectedValues: z.object({ column, values: z.array(z.string()).min(1) }),
-  unique: z.object({ columns }),
-  freshness: z.object({ column, timePartition: z.string().optional(), maxDelaySeconds: z.number().int().positive() }),
-  minMax: z.object({ column, min: z.number(), max: z.number() }),
-  relativeTime: z.object({ column, relativeColumn: z.string().min(1) }),
-  businessRule: z.object({ sqlExpression: z.string().min(1) }),
-  minValue: z.object({ column, value: z.number() }),
-  maxValue: z.object({ column, value: z.number() }),
-  relationships: z.object({ column, targetTable: z.string().min(1), targetColumn: z.string().min(1) }),
-  businessQuery: z.object({ sqlQuery: z.string().min(1) }),
+  notNull: z.object({ columns }).describe('fails on rows where a column is null'),
+  empty: z.object({ columns }).describe('fails on rows where a column is empty'),
+  acceptedValues: z.object({ column, values: z.array(z.string()).min(1).describe('the only values allowed') }).describe('fails on values outside a list'),
+  rejectedValues: z.object({ column, values: z.array(z.string()).min(1).describe('values that must not appear') }).describe('fails on values from a list'),
+  unique: z.object({ columns }).describe('fails on duplicate values (of the columns together)'),
+  freshness: z
+    .object({
+      column,
+      timePartition: z.string().optional().describe('time partition column, to scan recent partitions only'),
+      maxDelaySeconds: z.number().int().positive().describe('the newest value may be at most this many seconds old'),
+    })
+    .describe('fails when the newest timestamp is too old'),
+  minMax: z.object({ column, min: z.number().describe('smallest value allowed'), max: z.number().describe('largest value allowed') }).describe('fails on values outside [min, max]'),
+  relativeTime: z.object({ column, relativeColumn: z.string().min(1).describe('the column it must not be earlier than') }).describe('fails where column is earlier than relativeColumn'),
+  businessRule: z.object({ sqlExpression: z.string().min(1).describe('SQL condition every row must satisfy') }).describe('fails on rows breaking a SQL condition'),
+  minValue: z.object({ column, value: z.number().describe('smallest value allowed') }).describe('fails on values below a minimum'),
+  maxValue: z.object({ column, value: z.number().describe('largest value allowed') }).describe('fails on values above a maximum'),
+  relationships: z
+    .object({ column, targetTable: z.string().min(1).describe('the referenced table'), targetColumn: z.string().min(1).describe('the referenced column') })
+    .describe('fails on values missing from another table (a foreign key)'),
+  businessQuery: z.object({ sqlQuery: z.string().min(1).describe('SQL query; every row it returns is a failure') }).describe('fails on the rows a SQL query returns'),
 };
 export type TemplateTestKind = keyof typeof templateTests;
 export const TEMPLATE_TEST_KINDS = Object.keys(templateTests) as TemplateTestKind[];
@@ -83,13 +98,16 @@ export function testKeysFromWire<T extends object>(o: T): Record<string, unknown
 }
 
 /** A template SQL test (dqform's names): the table it checks and one template test. */
-export const SqlTestTemplate = withOneof({ identifier: EntityIdentifier }, templateTests);
+export const SqlTestTemplate = withOneof({ identifier: EntityIdentifier.describe('the table the test checks') }, templateTests);
 export type SqlTestTemplate = z.infer<typeof SqlTestTemplate>;
 /** The same on the wire: `{ identifier, <kind>Test: {...} }`. */
 export const WireSqlTestTemplate = withOneof({ identifier: EntityIdentifier }, wireTemplateTests);
 export type WireSqlTestTemplate = z.infer<typeof WireSqlTestTemplate>;
 
-export const SqlTestAnnotation = z.object({ name: z.string().min(1).max(50), values: z.array(z.string()).default([]) });
+export const SqlTestAnnotation = z.object({
+  name: z.string().min(1).max(50).describe('annotation name'),
+  values: z.array(z.string()).default([]).describe('annotation values'),
+});
 export type SqlTestAnnotation = z.infer<typeof SqlTestAnnotation>;
 
 /** An evaluator of a SQL test (wire-facts section 5). */
@@ -179,7 +197,11 @@ function nameForBusiness(t: Record<string, unknown>, ctx: z.RefinementCtx): void
  * for every test (the platform only for the business kinds): it is how plans show each test.
  */
 export const RuleTest = withOneof(
-  { name: z.string().min(1), description: z.string().optional(), severity: Severity.optional() },
+  {
+    name: z.string().min(1).describe('the test\'s name (its identity within the rule)'),
+    description: z.string().optional().describe('what the test is for'),
+    severity: Severity.optional().describe('severity of this test\'s failures'),
+  },
   templateTests,
 );
 export type RuleTest = z.infer<typeof RuleTest>;
@@ -191,26 +213,28 @@ export const WireRuleTest = withOneof(
 export type WireRuleTest = z.infer<typeof WireRuleTest>;
 
 const ruleTestSettings = <T extends z.ZodType>(test: T) => ({
-  tests: z.array(test).min(1, 'a SQL-test deployment rule needs at least one test'),
+  tests: z.array(test).min(1, 'a SQL-test deployment rule needs at least one test').describe('the tests deployed on every matched table'),
   /** Empty: on demand; if set it must carry an inline `DTSTART:` upstream (the emulator takes a plain RRULE too). */
-  recurrenceRule: z.string().optional(),
-  timezone: z.string().optional(),
-  severity: Severity.optional(),
-  saveFailures: z.boolean().optional(),
+  recurrenceRule: z.string().optional().describe('iCal RRULE for when the tests run, e.g. FREQ=DAILY;BYHOUR=6; absent: on demand'),
+  timezone: z.string().optional().describe('IANA time zone of the schedule (default UTC)'),
+  severity: Severity.optional().describe('severity of the tests\' failures'),
+  saveFailures: z.boolean().optional().describe('keep the failing rows for inspection'),
 });
 const queryFields = {
-  query: Query.optional(),
-  resolverQl: z.string().optional(),
+  query: Query.optional().describe('the tables to test, as a query'),
+  resolverQl: z.string().optional().describe('the tables to test, as ResolverQL (wins over query)'),
   /** Output only. */
-  renderedResolverQl: z.string().optional(),
+  renderedResolverQl: z.string().optional().describe('output only: the server\'s canonical ResolverQL'),
 };
 /** Query config (dqform's names); `keepRemovedTests` exists on query configs only. */
-export const SqlTestQueryConfig = z.object({ ...queryFields, ...ruleTestSettings(RuleTest), keepRemovedTests: z.boolean().optional() });
-export const SqlTestStaticConfig = z.object({ path: z.string().min(1), ...ruleTestSettings(RuleTest) });
+const keepRemovedTests = z.boolean().optional().describe('keep tests (and their history) on tables the rule no longer matches');
+const staticPath = z.string().min(1).describe('the asset path of the table, e.g. wh-prod::mart::orders');
+export const SqlTestQueryConfig = z.object({ ...queryFields, ...ruleTestSettings(RuleTest), keepRemovedTests });
+export const SqlTestStaticConfig = z.object({ path: staticPath, ...ruleTestSettings(RuleTest) });
 export const SqlTestExclusiveQueryConfig = z.object(queryFields);
-export const SqlTestExclusiveStaticConfig = z.object({ path: z.string().min(1) });
-export const WireSqlTestQueryConfig = z.object({ ...queryFields, ...ruleTestSettings(WireRuleTest), keepRemovedTests: z.boolean().optional() });
-export const WireSqlTestStaticConfig = z.object({ path: z.string().min(1), ...ruleTestSettings(WireRuleTest) });
+export const SqlTestExclusiveStaticConfig = z.object({ path: staticPath });
+export const WireSqlTestQueryConfig = z.object({ ...queryFields, ...ruleTestSettings(WireRuleTest), keepRemovedTests });
+export const WireSqlTestStaticConfig = z.object({ path: staticPath, ...ruleTestSettings(WireRuleTest) });
 export const SQL_TEST_RULE_CONFIG_KINDS = ['queryConfig', 'exclusiveQueryConfig', 'staticConfig', 'exclusiveStaticConfig'] as const;
 const sqlTestRuleConfigs = {
   queryConfig: WireSqlTestQueryConfig,

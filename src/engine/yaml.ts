@@ -16,6 +16,7 @@ import { z } from 'zod';
 import { DqformYaml, YAML_ENTRY_SCHEMAS, YAML_SECTIONS, type YamlSection } from '../../schemas/dqform-yaml';
 import { Manifest, RESOURCE_SCHEMAS, RESOURCE_TYPES, type ManifestResource, type ResourceType } from '../../schemas/manifest';
 import type { Diagnostic } from '../../schemas/plan';
+import { parseResolverQl, ResolverQlError } from '../../schemas/resolverql';
 import { parseAddress } from './identity';
 import { ManifestError } from './manifest';
 import { closest, unknownFields } from './unknown-fields';
@@ -133,6 +134,18 @@ export function manifestFromYaml(text: string, opts: { file: string; stack?: str
     }
   }
 
+  // 2b. ResolverQL, in the same pass as the schema (not only once the schema errors are fixed)
+  for (const [section, type] of Object.entries(YAML_SECTIONS) as [YamlSection, ResourceType][]) {
+    const entries = data[section];
+    if (!isObj(entries)) continue;
+    for (const name of Object.keys(entries).sort()) {
+      resolverQlStrings(entries[name], [], (text, at) => {
+        const problem = resolverQlProblem(text);
+        if (problem) error(`${fieldPath(at)}: ${problem}`, loc.find([section, name, ...at]), { address: `${type}.${name}`, field: fieldPath(at), hint: 'Fix the ResolverQL text.' });
+      });
+    }
+  }
+
   // 3. resources
   const declared = new Set<string>();
   for (const [section, type] of Object.entries(YAML_SECTIONS) as [YamlSection, ResourceType][]) {
@@ -246,6 +259,33 @@ function dedupe(diags: Diagnostic[]): Diagnostic[] {
     seen.add(k);
     return true;
   });
+}
+
+/**
+ * The ResolverQL texts of an entry as written in YAML: `resolverQl: "..."` anywhere, and the
+ * friendly forms `trigger: "..."` (alerts) and `query: "..."` (ownerships, domain and data
+ * product parts), which hold ResolverQL whenever they are strings.
+ */
+function resolverQlStrings(v: unknown, path: PathSeg[], f: (text: string, path: PathSeg[]) => void): void {
+  if (Array.isArray(v)) v.forEach((x, i) => resolverQlStrings(x, [...path, i], f));
+  else if (isObj(v)) {
+    for (const [k, x] of Object.entries(v)) {
+      if (typeof x === 'string' && (k === 'resolverQl' || k === 'trigger' || k === 'query')) f(x, [...path, k]);
+      else resolverQlStrings(x, [...path, k], f);
+    }
+  }
+}
+
+/** The parse error of a ResolverQL text (its message names the offset), or undefined. */
+function resolverQlProblem(text: string): string | undefined {
+  if (text.includes('${')) return undefined; // a reference, resolved later
+  try {
+    parseResolverQl(text);
+    return undefined;
+  } catch (e) {
+    if (e instanceof ResolverQlError) return e.message;
+    throw e;
+  }
 }
 
 function walkStrings(v: unknown, path: PathSeg[], f: (s: string, path: PathSeg[]) => void): void {
