@@ -257,7 +257,7 @@ export const StatusDetail = z.looseObject({
   '@type': z.string(),
   /** Field violations (`field` a string or a structured path) or quota violations (`subject`, `description`), kept as sent. */
   violations: z
-    .array(z.object({ field: z.unknown().optional(), ruleId: z.string().optional(), message: z.string().optional(), subject: z.string().optional(), description: z.string().optional() }))
+    .array(z.looseObject({ field: z.unknown().optional(), ruleId: z.string().optional(), message: z.string().optional(), subject: z.string().optional(), description: z.string().optional() }))
     .optional(),
   reason: z.string().optional(),
   domain: z.string().optional(),

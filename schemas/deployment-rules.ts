@@ -48,6 +48,16 @@ const resolverQl = z.string().optional().describe('the assets, as ResolverQL (wi
 const renderedResolverQl = z.string().optional().describe('output only: the server\'s canonical ResolverQL');
 const assetPath = z.string().min(1).describe('the asset path, e.g. wh-prod::mart::orders');
 
+/** Per-metric sensitivity overrides (a repeated message: no REST query form, so no REST preview). */
+export const MetricOptions = z.array(
+  z.object({ sensitivity: Sensitivity.describe(SENSITIVITY), metricId: MetricId.describe('the metric this sensitivity is for') }),
+);
+/** `delayModel` unset keeps the stored value (wire-facts section 4). */
+const perMetric = {
+  metricOptions: MetricOptions.optional().describe('per-metric sensitivity, overriding sensitivity'),
+  delayModel: DelayModel.optional().describe('how delay is modelled: DELAY_MODEL_STANDARD or DELAY_MODEL_WEEKLY_PATTERN'),
+};
+
 export const QueryConfig = z.object({
   query,
   /** Wins over `query` on write. */
@@ -55,16 +65,12 @@ export const QueryConfig = z.object({
   /** Output only. */
   renderedResolverQl,
   ...monitorSettings,
-  metricOptions: z
-    .array(z.object({ sensitivity: Sensitivity.describe(SENSITIVITY), metricId: MetricId.describe('the metric this sensitivity is for') }))
-    .optional()
-    .describe('per-metric sensitivity, overriding sensitivity'),
-  delayModel: DelayModel.optional().describe('how delay is modelled: DELAY_MODEL_STANDARD or DELAY_MODEL_WEEKLY_PATTERN'),
+  ...perMetric,
   keepDeletedMonitors,
 });
 export type QueryConfig = z.infer<typeof QueryConfig>;
 export const ExclusiveQueryConfig = z.object({ query, resolverQl, renderedResolverQl });
-export const StaticConfig = z.object({ path: assetPath, ...monitorSettings });
+export const StaticConfig = z.object({ path: assetPath, ...monitorSettings, ...perMetric });
 export const ExclusiveStaticConfig = z.object({ path: assetPath });
 export const ProductConfig = z.object({
   productId: z.string().min(1).describe('the data product\'s id or ${dq_data_product.<name>.id}'),
@@ -79,6 +85,7 @@ export const ProductConfig = z.object({
     .optional()
     .describe('which of the product\'s own assets to monitor'),
   keepDeletedMonitors,
+  ...perMetric,
 });
 export type ProductConfig = z.infer<typeof ProductConfig>;
 

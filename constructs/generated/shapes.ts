@@ -541,6 +541,10 @@ export const SHAPES: Record<string, Record<string, ShapeNode>> = {
       "ts": "productConfig",
       "kind": "block",
       "children": {
+        "delay_model": {
+          "ts": "delayModel",
+          "kind": "scalar"
+        },
         "keep_deleted_monitors": {
           "ts": "keepDeletedMonitors",
           "kind": "scalar"
@@ -548,6 +552,20 @@ export const SHAPES: Record<string, Record<string, ShapeNode>> = {
         "metric_ids": {
           "ts": "metricIds",
           "kind": "scalar"
+        },
+        "metric_options": {
+          "ts": "metricOptions",
+          "kind": "list",
+          "children": {
+            "metric_id": {
+              "ts": "metricId",
+              "kind": "scalar"
+            },
+            "sensitivity": {
+              "ts": "sensitivity",
+              "kind": "scalar"
+            }
+          }
         },
         "product_id": {
           "ts": "productId",
@@ -652,9 +670,27 @@ export const SHAPES: Record<string, Record<string, ShapeNode>> = {
       "ts": "staticConfig",
       "kind": "block",
       "children": {
+        "delay_model": {
+          "ts": "delayModel",
+          "kind": "scalar"
+        },
         "metric_ids": {
           "ts": "metricIds",
           "kind": "scalar"
+        },
+        "metric_options": {
+          "ts": "metricOptions",
+          "kind": "list",
+          "children": {
+            "metric_id": {
+              "ts": "metricId",
+              "kind": "scalar"
+            },
+            "sensitivity": {
+              "ts": "sensitivity",
+              "kind": "scalar"
+            }
+          }
         },
         "path": {
           "ts": "path",

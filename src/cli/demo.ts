@@ -2,6 +2,11 @@
  * `npm run demo`: no account, no setup. Starts the emulator on free ports (REST and gRPC),
  * synthesises examples/quickstart, prints the plan (with what each rule would do downstream),
  * applies it, plans again (no changes), stops the emulator.
+ *
+ * `DQFORM_DEMO_USE_BASE_URL=1` runs the same steps against `DQ_BASE_URL` (and DQ_GRPC_ENDPOINT,
+ * if set) instead: an emulator started elsewhere, or a checking proxy such as wire-check in front
+ * of one; as demo-admin unless DQ_CLIENT_ID / DQ_CLIENT_SECRET say otherwise. Never set it for a
+ * real platform: the demo applies examples/quickstart.
  */
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -13,14 +18,25 @@ async function run(): Promise<number> {
   const root = path.resolve(__dirname, '..', '..');
   const example = path.join(root, 'examples', 'quickstart');
   const out = fs.mkdtempSync(path.join(os.tmpdir(), 'dqform-demo-'));
-  const emu = await startEmulator({ port: 0, seed: 'demo' });
+  const external = process.env.DQFORM_DEMO_USE_BASE_URL === '1' ? process.env.DQ_BASE_URL : undefined;
+  if (process.env.DQFORM_DEMO_USE_BASE_URL === '1' && !external) throw new Error('DQFORM_DEMO_USE_BASE_URL=1 needs DQ_BASE_URL');
+  const emu = external ? { url: external, grpcEndpoint: process.env.DQ_GRPC_ENDPOINT, close: async () => undefined } : await startEmulator({ port: 0, seed: 'demo' });
   // The rule previews REST cannot carry (per-metric sensitivities, SQL-test rules' tests) go to
   // the emulator's gRPC port.
-  const env = { ...process.env, DQ_BASE_URL: emu.url, DQ_GRPC_ENDPOINT: emu.grpcEndpoint, DQ_CLIENT_ID: 'demo-admin', DQ_CLIENT_SECRET: 'demo-secret', CHECKPOINT_DISABLE: '1' };
+  const env = {
+    ...process.env,
+    DQ_BASE_URL: emu.url,
+    DQ_GRPC_ENDPOINT: emu.grpcEndpoint,
+    DQ_CLIENT_ID: external ? (process.env.DQ_CLIENT_ID ?? 'demo-admin') : 'demo-admin',
+    DQ_CLIENT_SECRET: external ? (process.env.DQ_CLIENT_SECRET ?? 'demo-secret') : 'demo-secret',
+    CHECKPOINT_DISABLE: '1',
+  };
   const step = (s: string) => process.stdout.write(`\n=== ${s}\n`);
   const io = { env, cwd: example, isTty: false };
   try {
-    process.stdout.write(`Emulator running at ${emu.url}, gRPC previews at ${emu.grpcEndpoint} (acting as demo-admin)\n`);
+    process.stdout.write(
+      external ? `Using ${emu.url} (DQFORM_DEMO_USE_BASE_URL=1)\n` : `Emulator running at ${emu.url}, gRPC previews at ${emu.grpcEndpoint} (acting as demo-admin)\n`,
+    );
     step('dqform synth (examples/quickstart)');
     let code = await main(['synth', '--out', out], io);
     if (code !== 0) return code;

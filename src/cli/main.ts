@@ -232,7 +232,7 @@ function buildProgram(io: Io, outcome: Outcome, argv: readonly string[]): Comman
     .option('--enums <names|numbers>', 'enums in responses as names or numbers (default names; env DQ_EMULATOR_ENUMS)')
     .addHelpText(
       'after',
-      '\nRuns until stopped (Ctrl-C). Demo credentials:\ndemo-admin / demo-secret (every scope), demo-reader / demo-secret (read scopes).\nPoint dqform at the gRPC previews with DQ_GRPC_ENDPOINT=127.0.0.1:<grpc port> (printed at start).',
+      '\nRuns until stopped (Ctrl-C). Demo credentials (secret demo-secret): demo-admin (every scope),\ndemo-reader (per-service read scopes + SCOPE_MCP_READ), demo-governance (domain and owner\nedit scopes, data product and ownership read scopes; no SCOPE_MCP_WRITE).\nPoint dqform at the gRPC previews with DQ_GRPC_ENDPOINT=127.0.0.1:<grpc port> (printed at start).',
     )
     .action(run(() => cmdEmulator(argv.slice(argv.indexOf('emulator') + 1))));
 

@@ -249,6 +249,11 @@ export class EmulatorApp {
     this.auth.addCredential(clientId, clientSecret, scopes, workspace);
   }
 
+  /** The routes with their options, sorted by method and pattern (tests check every route declares its shapes). */
+  routeInfo(): { method: HttpMethod; pattern: string; options: RouteOptions }[] {
+    return this.routes.map((r) => ({ method: r.method, pattern: r.pattern, options: r.options })).sort((a, b) => (`${a.method} ${a.pattern}` < `${b.method} ${b.pattern}` ? -1 : 1));
+  }
+
   /** The routes, as `"<METHOD> <pattern>"`, sorted. */
   routeList(): string[] {
     return this.routes.map((r) => `${r.method} ${r.pattern}`).sort();

@@ -57,7 +57,7 @@ export interface EmulatorViolation extends Violation {
 
 /** INVALID_ARGUMENT with a `buf.validate.Violations` detail. The message lists the violations. */
 export function invalidArgument(message: string, violations: EmulatorViolation[] = []): EmulatorError {
-  const details: StatusDetail[] = violations.length ? [{ '@type': VIOLATIONS_TYPE, violations }] : [];
+  const details = (violations.length ? [{ '@type': VIOLATIONS_TYPE, violations }] : []) as StatusDetail[];
   const text = violations.length
     ? `${message}: ${violations.map((v) => (v.field ? `${v.field}: ${v.message} [${v.ruleId}]` : `${v.message} [${v.ruleId}]`)).join('; ')}`
     : message;
@@ -66,7 +66,7 @@ export function invalidArgument(message: string, violations: EmulatorViolation[]
 
 /** FAILED_PRECONDITION (HTTP 400): the request is valid but the state forbids it. */
 export function failedPrecondition(message: string, violations: EmulatorViolation[] = []): EmulatorError {
-  const details: StatusDetail[] = violations.length ? [{ '@type': VIOLATIONS_TYPE, violations }] : [];
+  const details = (violations.length ? [{ '@type': VIOLATIONS_TYPE, violations }] : []) as StatusDetail[];
   return new EmulatorError('FAILED_PRECONDITION', message, details);
 }
 

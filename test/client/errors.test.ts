@@ -18,6 +18,7 @@ const EI = 'type.googleapis.com/google.rpc.ErrorInfo';
 const VIOL = 'type.googleapis.com/buf.validate.Violations';
 const RI = 'type.googleapis.com/google.rpc.RetryInfo';
 const REQ = 'type.googleapis.com/google.rpc.RequestInfo';
+const QF = 'type.googleapis.com/google.rpc.QuotaFailure';
 const body = (code: number, message: string, details: unknown[] = []) => JSON.stringify({ code, message, details });
 
 type Case = [reason: string, status: number, text: string, headers: Record<string, string>, expected: new (...a: never[]) => ApiError];
@@ -34,6 +35,7 @@ const cases: Case[] = [
   ['a bare 409 (integrations stale etag) is a conflict', 409, '', {}, ConflictError],
   ['ALREADY_EXISTS is a conflict of its own kind', 409, body(6, 'taken'), {}, AlreadyExistsError],
   ['RESOURCE_EXHAUSTED with ErrorInfo QUOTA_EXCEEDED is a quota', 429, body(8, 'integrations quota', [{ '@type': EI, reason: 'QUOTA_EXCEEDED', domain: 'platform' }]), {}, QuotaError],
+  ['RESOURCE_EXHAUSTED with a google.rpc.QuotaFailure detail is a quota', 429, body(8, 'quota', [{ '@type': QF, violations: [{ subject: 'workspace:demo/integrations', description: 'at most 20' }] }]), { 'retry-after': '1' }, QuotaError],
   ['RESOURCE_EXHAUSTED with a quota metadata key is a quota', 429, body(8, 'q', [{ '@type': EI, reason: 'LIMIT', metadata: { quota_limit: '10' } }]), {}, QuotaError],
   ['RESOURCE_EXHAUSTED without a quota reason is rate limiting', 429, body(8, 'slow down'), { 'retry-after': '2' }, RateLimitedError],
   ['RESOURCE_EXHAUSTED with reason RATE_LIMIT_EXCEEDED is rate limiting', 429, body(8, 'r', [{ '@type': EI, reason: 'RATE_LIMIT_EXCEEDED' }]), {}, RateLimitedError],
@@ -77,6 +79,41 @@ describe('error factory', () => {
     expect(err.ruleIds).toEqual(['update_settings.at_least_one_facet']);
     expect(err.message).toContain('update_settings.at_least_one_facet');
     expect(err.toJSON().violations).toEqual(err.violations);
+  });
+
+  test.each([
+    {
+      reason: 'a string field path (older protovalidate)',
+      violation: { field: 'issueLifecycle.targets[0].email', ruleId: 'alert.incident_lifecycle.targets', message: 'no e-mail' },
+      want: { field: 'issueLifecycle.targets[0].email', ruleId: 'alert.incident_lifecycle.targets', message: 'no e-mail' },
+    },
+    {
+      reason: 'a structured FieldPath with an index subscript (protovalidate 0.x+)',
+      violation: { field: { elements: [{ fieldNumber: 3, fieldName: 'targets', fieldType: 'TYPE_MESSAGE', index: '0' }, { fieldNumber: 2, fieldName: 'email' }] }, rule: { elements: [{ fieldName: 'required' }] }, ruleId: 'alert.targets.email', message: 'bad' },
+      want: { field: 'targets[0].email', ruleId: 'alert.targets.email', message: 'bad' },
+    },
+    {
+      reason: 'a map key subscript',
+      violation: { field: { elements: [{ fieldName: 'alerts', stringKey: 'a1' }, { fieldName: 'name' }] }, ruleId: 'string.min_len', message: 'short' },
+      want: { field: 'alerts["a1"].name', ruleId: 'string.min_len', message: 'short' },
+    },
+    {
+      reason: 'the older fieldPath and constraintId spellings keep the rule id',
+      violation: { fieldPath: 'name', constraintId: 'string.min_len', message: 'short' },
+      want: { field: 'name', ruleId: 'string.min_len', message: 'short' },
+    },
+    { reason: 'a message-level violation with no field', violation: { ruleId: 'update_settings.at_least_one_facet', message: 'one facet' }, want: { ruleId: 'update_settings.at_least_one_facet', message: 'one facet' } },
+  ])('violations: $reason', ({ violation, want }) => {
+    const err = errorFromResponse({ method: 'POST', path: '/x', status: 400, headers: {}, body: body(3, 'invalid', [{ '@type': VIOL, violations: [violation] }]) }) as ValidationError;
+    expect(err).toBeInstanceOf(ValidationError);
+    expect(err.violations).toEqual([want]);
+    expect(err.ruleIds).toEqual([want.ruleId]);
+  });
+
+  test('a quota detail is never read as field violations, and a QuotaError is not retryable', () => {
+    const err = errorFromResponse({ method: 'POST', path: '/x', status: 429, headers: {}, body: body(8, 'quota', [{ '@type': QF, violations: [{ subject: 's', description: 'd' }] }]) });
+    expect(err).toBeInstanceOf(QuotaError);
+    expect(err.retryable).toBe(false);
   });
 
   test.each([

@@ -7,6 +7,7 @@ import {
   RequestShapeError,
   ResponseShapeError,
   UnauthenticatedError,
+  QuotaError,
   UnavailableError,
 } from '../../src/client';
 import { makeClient } from './helpers/client';
@@ -109,6 +110,19 @@ describe('retries', () => {
     const { client: c, sleeps } = client();
     await expect(c.call({ method: 'GET', path: '/api/x', responseSchema: Ok, idempotent: true })).resolves.toEqual({ ok: true });
     expect(sleeps).toEqual([3000]);
+  });
+
+  test('RESOURCE_EXHAUSTED with a quota detail is a QuotaError: sent once, never retried, even with Retry-After', async () => {
+    server.on('GET', '/api/quota', () => ({
+      status: 429,
+      headers: { 'retry-after': '1' },
+      json: status(8, 'integrations quota reached', [{ '@type': 'type.googleapis.com/google.rpc.QuotaFailure', violations: [{ subject: 'workspace:demo/integrations', description: 'at most 20' }] }]),
+    }));
+    const { client: c, sleeps } = client();
+    const before = server.requests.length;
+    await expect(c.call({ method: 'GET', path: '/api/quota', responseSchema: Ok, idempotent: true })).rejects.toBeInstanceOf(QuotaError);
+    expect(server.requests.length - before).toBe(1);
+    expect(sleeps).toEqual([]);
   });
 
   test('Retry-After as an HTTP date is honoured', async () => {

@@ -5,12 +5,15 @@ import { ERROR_INFO_TYPE, VIOLATIONS_TYPE } from '../../schemas/common';
 import { AlertResponse, BatchGetAlertsResponse, ListAlertsResponse } from '../../schemas/alerts';
 import { call, expectStatus, tokenFor } from './core-helpers';
 
+/** These tests assert the emulator's exact response encoding: pinned to names and omitted unset fields (test/emulator/marshal.test.ts covers the gateway's other encodings). */
+const EXACT_ENCODING = { marshal: 'omit', enums: 'names' } as const;
+
 let emu: RunningEmulator;
 let admin: string;
 let reader: string;
 
 beforeAll(async () => {
-  emu = await startEmulator({ port: 0, seed: 'empty' });
+  emu = await startEmulator({ ...EXACT_ENCODING, port: 0, seed: 'empty' });
   admin = await tokenFor(emu.url, 'demo-admin');
   reader = await tokenFor(emu.url, 'demo-reader');
 });
@@ -403,7 +406,7 @@ describe('scopes', () => {
 
 describe('demo seed', () => {
   it('has one UI-made alert: SOURCE_APP, no configId', async () => {
-    const demo = await startEmulator({ port: 0, seed: 'demo' });
+    const demo = await startEmulator({ ...EXACT_ENCODING, port: 0, seed: 'demo' });
     try {
       const t = await tokenFor(demo.url, 'demo-reader');
       const ids = (await call(demo.url, 'POST', '/api/alerts/v2/list', { token: t, body: {} })).body.alertsIds as string[];

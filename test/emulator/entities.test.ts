@@ -6,11 +6,14 @@ import type { RunningEmulator } from '../../src/emulator';
 import { BatchEntityIncidentsResponse, GetLineageResponse, ListEntitiesResponse, type Entity } from '../../schemas/entities';
 import { call, expectStatus, tokenFor } from './core-helpers';
 
+/** These tests assert the emulator's exact response encoding: pinned to names and omitted unset fields (test/emulator/marshal.test.ts covers the gateway's other encodings). */
+const EXACT_ENCODING = { marshal: 'omit', enums: 'names' } as const;
+
 let emu: RunningEmulator;
 let reader: string;
 
 beforeAll(async () => {
-  emu = await startEmulator({ port: 0, seed: 'demo' });
+  emu = await startEmulator({ ...EXACT_ENCODING, port: 0, seed: 'demo' });
   emu.app.addCredential('entities-only', 'secret-y', ['SCOPE_ENTITY_READ'], 'demo');
   // demo-reader holds realistic per-service read scopes (no lineage, no incidents): a reader of everything here
   emu.app.addCredential('catalog-reader', 'secret-z', ['SCOPE_ENTITY_READ', 'SCOPE_LINEAGE_READ', 'SCOPE_INCIDENTS_READ'], 'demo');

@@ -5,12 +5,15 @@ import { ERROR_INFO_TYPE, VIOLATIONS_TYPE } from '../../schemas/common';
 import { ListDataProductsResponse, ListDomainsResponse, ListOwnershipsResponse, ListOwnersResponse } from '../../schemas/governance';
 import { call, expectStatus, tokenFor } from './core-helpers';
 
+/** These tests assert the emulator's exact response encoding: pinned to names and omitted unset fields (test/emulator/marshal.test.ts covers the gateway's other encodings). */
+const EXACT_ENCODING = { marshal: 'omit', enums: 'names' } as const;
+
 let emu: RunningEmulator;
 let admin: string;
 let reader: string;
 
 beforeAll(async () => {
-  emu = await startEmulator({ port: 0, seed: 'empty' });
+  emu = await startEmulator({ ...EXACT_ENCODING, port: 0, seed: 'empty' });
   admin = await tokenFor(emu.url, 'demo-admin');
   reader = await tokenFor(emu.url, 'demo-reader');
 });
@@ -155,7 +158,7 @@ describe('domains v2', () => {
 
 describe('paging (fresh emulator)', () => {
   it('lists domains over several pages in id order, skipping deleted ones', async () => {
-    const e = await startEmulator({ port: 0, seed: 'empty' });
+    const e = await startEmulator({ ...EXACT_ENCODING, port: 0, seed: 'empty' });
     try {
       const t = await tokenFor(e.url, 'demo-admin');
       const ids = Array.from({ length: 7 }, () => randomUUID()).sort();
@@ -340,7 +343,7 @@ describe('scopes', () => {
 
 describe('demo seed', () => {
   it('has a UI-made domain and owner (native source); list bodies parse with the shared schemas', async () => {
-    const demo = await startEmulator({ port: 0, seed: 'demo' });
+    const demo = await startEmulator({ ...EXACT_ENCODING, port: 0, seed: 'demo' });
     try {
       const t = await tokenFor(demo.url, 'demo-reader');
       const w = await tokenFor(demo.url, 'demo-admin');

@@ -5,6 +5,9 @@ import { BatchGetIntegrationsResponse, IntegrationResponse, ListIntegrationsResp
 import { DEFAULT_INTEGRATION_QUOTA, setIntegrationQuota } from '../../src/emulator/routes/integrations';
 import { call, expectStatus, tokenFor } from './core-helpers';
 
+/** These tests assert the emulator's exact response encoding: pinned to names and omitted unset fields (test/emulator/marshal.test.ts covers the gateway's other encodings). */
+const EXACT_ENCODING = { marshal: 'omit', enums: 'names' } as const;
+
 let emu: RunningEmulator;
 let admin: string;
 let reader: string;
@@ -12,7 +15,7 @@ const logLines: string[] = [];
 const SECRET = 'S3cr3t-value-never-shown';
 
 beforeAll(async () => {
-  emu = await startEmulator({ port: 0, seed: 'empty', log: (l) => logLines.push(l) });
+  emu = await startEmulator({ ...EXACT_ENCODING, port: 0, seed: 'empty', log: (l) => logLines.push(l) });
   admin = await tokenFor(emu.url, 'demo-admin');
   reader = await tokenFor(emu.url, 'demo-reader');
 });

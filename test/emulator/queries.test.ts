@@ -7,12 +7,15 @@ import type { RunningEmulator } from '../../src/emulator';
 import { ListEntitiesResponse, ResolveQueryResponse, TranslateResolverQlResponse, type Entity, type EntityIdentifier } from '../../schemas/entities';
 import { call, expectStatus, tokenFor } from './core-helpers';
 
+/** These tests assert the emulator's exact response encoding: pinned to names and omitted unset fields (test/emulator/marshal.test.ts covers the gateway's other encodings). */
+const EXACT_ENCODING = { marshal: 'omit', enums: 'names' } as const;
+
 let emu: RunningEmulator;
 let reader: string;
 let entities: Entity[];
 
 beforeAll(async () => {
-  emu = await startEmulator({ port: 0, seed: 'demo' });
+  emu = await startEmulator({ ...EXACT_ENCODING, port: 0, seed: 'demo' });
   emu.app.addCredential('no-entity-read', 'secret-x', ['SCOPE_ISSUES_READ'], 'demo');
   reader = await tokenFor(emu.url, 'demo-reader');
   const r = await call(emu.url, 'GET', '/api/entities/v1?pagination.pageSize=1000', { token: reader });

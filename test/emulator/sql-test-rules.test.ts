@@ -8,6 +8,9 @@ import { buildCatalog } from '../../src/emulator/catalog';
 import { startEmulator, type RunningEmulator } from '../../src/emulator';
 import { call, expectStatus, tokenFor } from './core-helpers';
 
+/** These tests assert the emulator's exact response encoding: pinned to names and omitted unset fields (test/emulator/marshal.test.ts covers the gateway's other encodings). */
+const EXACT_ENCODING = { marshal: 'omit', enums: 'names' } as const;
+
 const RULES = '/api/datachecks/sql-test-deployment-rules/v1';
 const TESTS = '/api/datachecks/sqltests/v1';
 const catalog = buildCatalog('demo');
@@ -20,7 +23,7 @@ let admin: string;
 let reader: string;
 
 beforeAll(async () => {
-  emu = await startEmulator({ port: 0, seed: 'demo' });
+  emu = await startEmulator({ ...EXACT_ENCODING, port: 0, seed: 'demo' });
   admin = await tokenFor(emu.url, 'demo-admin');
   reader = await tokenFor(emu.url, 'demo-reader');
 });
@@ -460,7 +463,7 @@ describe('scopes', () => {
 
 describe('a large catalog', () => {
   test('overview, deploy and delete overview over the size-10000 catalog agree', async () => {
-    const big = await startEmulator({ port: 0, seed: 'demo', seedSize: 10000 });
+    const big = await startEmulator({ ...EXACT_ENCODING, port: 0, seed: 'demo', seedSize: 10000 });
     try {
       const token = await tokenFor(big.url, 'demo-admin');
       const bigCatalog = buildCatalog('demo', { size: 10000 });

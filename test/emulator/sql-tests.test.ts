@@ -4,13 +4,16 @@ import { startEmulator, type RunningEmulator } from '../../src/emulator';
 import { isIanaTimeZone, rruleProblem } from '../../src/emulator/sql-test-placement';
 import { call, expectStatus, tokenFor } from './core-helpers';
 
+/** These tests assert the emulator's exact response encoding: pinned to names and omitted unset fields (test/emulator/marshal.test.ts covers the gateway's other encodings). */
+const EXACT_ENCODING = { marshal: 'omit', enums: 'names' } as const;
+
 const BASE = '/api/datachecks/sqltests/v1';
 let emu: RunningEmulator;
 let admin: string;
 let reader: string;
 
 beforeAll(async () => {
-  emu = await startEmulator({ port: 0, seed: 'demo' });
+  emu = await startEmulator({ ...EXACT_ENCODING, port: 0, seed: 'demo' });
   admin = await tokenFor(emu.url, 'demo-admin');
   reader = await tokenFor(emu.url, 'demo-reader');
 });

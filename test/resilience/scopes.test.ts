@@ -52,3 +52,62 @@ it('apply with demo-reader is refused before any write request, naming the missi
   expect(r.code).toBe(1);
   expect(r.err).toMatch(/SCOPE_(MCP_WRITE|DATACHECKS_SQLTESTS_EDIT)/);
 });
+
+describe('per-service scopes (any-of sets per operation, wire-facts)', () => {
+  const GOVERNANCE: [string, string] = ['demo-governance', 'demo-secret'];
+  const governance = (ns: string, withProduct: boolean) => ({
+    provider: { dq: [{ namespace: ns }] },
+    resource: {
+      dq_domain: { sales: { name: 'Sales' } },
+      dq_owner: { team: { title: 'Sales team', contacts: [{ slack: { channel: '#sales' } }] } },
+      ...(withProduct ? { dq_data_product: { orders: { title: 'Orders' } } } : {}),
+    },
+  });
+
+  it('demo-governance (domain and owner edit scopes, no SCOPE_MCP_WRITE) applies domains and owners, and the plan after is empty', async () => {
+    writeStack(dir, 'res-gov', governance('res-gov', false));
+    const plan = await cli(emu.url, dir, ['plan', '--detailed-exitcode', '--stack', 'res-gov'], GOVERNANCE);
+    expect(plan.code).toBe(2);
+    expect(plan.out).toMatch(/Plan: 2 to add/);
+    // kinds it cannot read are named, not silently skipped
+    expect(`${plan.out}\n${plan.err}`).toMatch(/cannot read alerts \(they need one of SCOPE_ALERTS_READ\)/);
+    const apply = await cli(emu.url, dir, ['apply', '--auto-approve', '--stack', 'res-gov'], GOVERNANCE);
+    expect(apply.err).not.toMatch(/^Error/m);
+    expect(apply.code).toBe(0);
+    expect(countsByKind(emu)).toMatchObject({ dq_domain: 1, dq_owner: 1 });
+    expect((await cli(emu.url, dir, ['plan', '--detailed-exitcode', '--stack', 'res-gov'], GOVERNANCE)).code).toBe(0);
+  });
+
+  it('with a data product in the stack, demo-governance is refused before any write, naming the set it lacks and the address', async () => {
+    writeStack(dir, 'res-gov2', governance('res-gov2', true));
+    const plan = await cli(emu.url, dir, ['plan', '--detailed-exitcode', '--stack', 'res-gov2'], GOVERNANCE);
+    expect(plan.code).toBe(2); // it can read data products
+    await resetCounters(emu);
+    const before = countsByKind(emu);
+    const r = await cli(emu.url, dir, ['apply', '--auto-approve', '--stack', 'res-gov2'], GOVERNANCE);
+    expect(r.code).toBe(1);
+    expect(r.err).toMatch(/one of SCOPE_DATAPRODUCT_EDIT, SCOPE_MCP_WRITE: needed by dq_data_product\.orders/);
+    expect(r.err).not.toMatch(/dq_domain\.sales|dq_owner\.team/);
+    expect(await writeRequests(emu)).toEqual({});
+    expect(countsByKind(emu)).toEqual(before);
+  });
+
+  it('scope names dqform does not know are accepted and ignored', async () => {
+    emu.app.addCredential('future', 'future-secret', ['SCOPE_DOMAIN_EDIT', 'SCOPE_DOMAIN_READ', 'SCOPE_FROM_THE_FUTURE', 'SCOPE_OWNERS_EDIT', 'SCOPE_OWNERS_READ']);
+    writeStack(dir, 'res-future', governance('res-future', false));
+    const r = await cli(emu.url, dir, ['apply', '--auto-approve', '--stack', 'res-future'], ['future', 'future-secret']);
+    expect(r.err).not.toMatch(/^Error/m);
+    expect(r.code).toBe(0);
+  });
+
+  it('without the batch scope, rule deploys go one by one (Deploy takes SCOPE_MCP_WRITE, BatchDeploy does not)', async () => {
+    emu.app.addCredential('mcp', 'mcp-secret', ['SCOPE_MCP_WRITE', 'SCOPE_MCP_READ', 'SCOPE_ALERTS_READ']);
+    const rule = (n: number) => ({ title: `R${n}`, static_config: { path: `wh-prod::mart::t${n}`, severity: 'SEVERITY_ERROR', sensitivity: 'SENSITIVITY_BALANCED', metric_ids: ['METRIC_ID_ROW_COUNT'] } });
+    writeStack(dir, 'res-mcp', { provider: { dq: [{ namespace: 'res-mcp' }] }, resource: { dq_monitor_deployment_rule: { a: rule(1), b: rule(2) } } });
+    await resetCounters(emu);
+    const r = await cli(emu.url, dir, ['apply', '--auto-approve', '--stack', 'res-mcp'], ['mcp', 'mcp-secret']);
+    expect(r.err).not.toMatch(/^Error/m);
+    expect(r.code).toBe(0);
+    expect(await writeRequests(emu)).toEqual({ 'POST /api/monitors/automated/v1/deployment-rules/deployed': 2 });
+  });
+});

@@ -48,7 +48,7 @@ export interface MonitorDeploymentRuleConfig extends cdktf.TerraformMetaArgument
   *
   * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/dqform/dq/0.1.0/docs/resources/monitor_deployment_rule#static_config MonitorDeploymentRule#static_config}
   */
-  readonly staticConfig: MonitorDeploymentRuleStaticConfig;
+  readonly staticConfig?: MonitorDeploymentRuleStaticConfig;
 }
 export interface MonitorDeploymentRuleExclusiveQueryConfig {
   /**
@@ -266,6 +266,149 @@ export class MonitorDeploymentRuleExclusiveStaticConfigOutputReference extends c
   // Temporarily expose input value. Use with caution.
   public get pathInput() {
     return this._path;
+  }
+}
+export interface MonitorDeploymentRuleProductConfigMetricOptions {
+  /**
+  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/dqform/dq/0.1.0/docs/resources/monitor_deployment_rule#metric_id MonitorDeploymentRule#metric_id}
+  */
+  readonly metricId: string;
+  /**
+  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/dqform/dq/0.1.0/docs/resources/monitor_deployment_rule#sensitivity MonitorDeploymentRule#sensitivity}
+  */
+  readonly sensitivity: string;
+}
+
+export function monitorDeploymentRuleProductConfigMetricOptionsToTerraform(struct?: MonitorDeploymentRuleProductConfigMetricOptions | cdktf.IResolvable): any {
+  if (!cdktf.canInspect(struct) || cdktf.Tokenization.isResolvable(struct)) { return struct; }
+  if (cdktf.isComplexElement(struct)) {
+    throw new Error("A complex element was used as configuration, this is not supported: https://cdk.tf/complex-object-as-configuration");
+  }
+  return {
+    metric_id: cdktf.stringToTerraform(struct!.metricId),
+    sensitivity: cdktf.stringToTerraform(struct!.sensitivity),
+  }
+}
+
+
+export function monitorDeploymentRuleProductConfigMetricOptionsToHclTerraform(struct?: MonitorDeploymentRuleProductConfigMetricOptions | cdktf.IResolvable): any {
+  if (!cdktf.canInspect(struct) || cdktf.Tokenization.isResolvable(struct)) { return struct; }
+  if (cdktf.isComplexElement(struct)) {
+    throw new Error("A complex element was used as configuration, this is not supported: https://cdk.tf/complex-object-as-configuration");
+  }
+  const attrs = {
+    metric_id: {
+      value: cdktf.stringToHclTerraform(struct!.metricId),
+      isBlock: false,
+      type: "simple",
+      storageClassType: "string",
+    },
+    sensitivity: {
+      value: cdktf.stringToHclTerraform(struct!.sensitivity),
+      isBlock: false,
+      type: "simple",
+      storageClassType: "string",
+    },
+  };
+
+  // remove undefined attributes
+  return Object.fromEntries(Object.entries(attrs).filter(([_, value]) => value !== undefined && value.value !== undefined));
+}
+
+export class MonitorDeploymentRuleProductConfigMetricOptionsOutputReference extends cdktf.ComplexObject {
+  private isEmptyObject = false;
+  private resolvableValue?: cdktf.IResolvable;
+
+  /**
+  * @param terraformResource The parent resource
+  * @param terraformAttribute The attribute on the parent resource this class is referencing
+  * @param complexObjectIndex the index of this item in the list
+  * @param complexObjectIsFromSet whether the list is wrapping a set (will add tolist() to be able to access an item via an index)
+  */
+  public constructor(terraformResource: cdktf.IInterpolatingParent, terraformAttribute: string, complexObjectIndex: number, complexObjectIsFromSet: boolean) {
+    super(terraformResource, terraformAttribute, complexObjectIsFromSet, complexObjectIndex);
+  }
+
+  public get internalValue(): MonitorDeploymentRuleProductConfigMetricOptions | cdktf.IResolvable | undefined {
+    if (this.resolvableValue) {
+      return this.resolvableValue;
+    }
+    let hasAnyValues = this.isEmptyObject;
+    const internalValueResult: any = {};
+    if (this._metricId !== undefined) {
+      hasAnyValues = true;
+      internalValueResult.metricId = this._metricId;
+    }
+    if (this._sensitivity !== undefined) {
+      hasAnyValues = true;
+      internalValueResult.sensitivity = this._sensitivity;
+    }
+    return hasAnyValues ? internalValueResult : undefined;
+  }
+
+  public set internalValue(value: MonitorDeploymentRuleProductConfigMetricOptions | cdktf.IResolvable | undefined) {
+    if (value === undefined) {
+      this.isEmptyObject = false;
+      this.resolvableValue = undefined;
+      this._metricId = undefined;
+      this._sensitivity = undefined;
+    }
+    else if (cdktf.Tokenization.isResolvable(value)) {
+      this.isEmptyObject = false;
+      this.resolvableValue = value;
+    }
+    else {
+      this.isEmptyObject = Object.keys(value).length === 0;
+      this.resolvableValue = undefined;
+      this._metricId = value.metricId;
+      this._sensitivity = value.sensitivity;
+    }
+  }
+
+  // metric_id - computed: false, optional: false, required: true
+  private _metricId?: string; 
+  public get metricId() {
+    return this.getStringAttribute('metric_id');
+  }
+  public set metricId(value: string) {
+    this._metricId = value;
+  }
+  // Temporarily expose input value. Use with caution.
+  public get metricIdInput() {
+    return this._metricId;
+  }
+
+  // sensitivity - computed: false, optional: false, required: true
+  private _sensitivity?: string; 
+  public get sensitivity() {
+    return this.getStringAttribute('sensitivity');
+  }
+  public set sensitivity(value: string) {
+    this._sensitivity = value;
+  }
+  // Temporarily expose input value. Use with caution.
+  public get sensitivityInput() {
+    return this._sensitivity;
+  }
+}
+
+export class MonitorDeploymentRuleProductConfigMetricOptionsList extends cdktf.ComplexList {
+  public internalValue? : MonitorDeploymentRuleProductConfigMetricOptions[] | cdktf.IResolvable
+
+  /**
+  * @param terraformResource The parent resource
+  * @param terraformAttribute The attribute on the parent resource this class is referencing
+  * @param wrapsSet whether the list is wrapping a set (will add tolist() to be able to access an item via an index)
+  */
+  constructor(protected override terraformResource: cdktf.IInterpolatingParent, protected override terraformAttribute: string, protected override wrapsSet: boolean) {
+    super(terraformResource, terraformAttribute, wrapsSet)
+  }
+
+  /**
+  * @param index the index of the item to return
+  */
+  public get(index: number): MonitorDeploymentRuleProductConfigMetricOptionsOutputReference {
+    return new MonitorDeploymentRuleProductConfigMetricOptionsOutputReference(this.terraformResource, this.terraformAttribute, index, this.wrapsSet);
   }
 }
 export interface MonitorDeploymentRuleProductConfigSelfAll {
@@ -800,6 +943,10 @@ export class MonitorDeploymentRuleProductConfigUpstreamOutputReference extends c
 }
 export interface MonitorDeploymentRuleProductConfig {
   /**
+  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/dqform/dq/0.1.0/docs/resources/monitor_deployment_rule#delay_model MonitorDeploymentRule#delay_model}
+  */
+  readonly delayModel?: string;
+  /**
   * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/dqform/dq/0.1.0/docs/resources/monitor_deployment_rule#keep_deleted_monitors MonitorDeploymentRule#keep_deleted_monitors}
   */
   readonly keepDeletedMonitors?: boolean | cdktf.IResolvable;
@@ -820,6 +967,12 @@ export interface MonitorDeploymentRuleProductConfig {
   */
   readonly severity: string;
   /**
+  * metric_options block
+  *
+  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/dqform/dq/0.1.0/docs/resources/monitor_deployment_rule#metric_options MonitorDeploymentRule#metric_options}
+  */
+  readonly metricOptions?: MonitorDeploymentRuleProductConfigMetricOptions[] | cdktf.IResolvable;
+  /**
   * self block
   *
   * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/dqform/dq/0.1.0/docs/resources/monitor_deployment_rule#self MonitorDeploymentRule#self}
@@ -839,11 +992,13 @@ export function monitorDeploymentRuleProductConfigToTerraform(struct?: MonitorDe
     throw new Error("A complex element was used as configuration, this is not supported: https://cdk.tf/complex-object-as-configuration");
   }
   return {
+    delay_model: cdktf.stringToTerraform(struct!.delayModel),
     keep_deleted_monitors: cdktf.booleanToTerraform(struct!.keepDeletedMonitors),
     metric_ids: cdktf.listMapper(cdktf.stringToTerraform, false)(struct!.metricIds),
     product_id: cdktf.stringToTerraform(struct!.productId),
     sensitivity: cdktf.stringToTerraform(struct!.sensitivity),
     severity: cdktf.stringToTerraform(struct!.severity),
+    metric_options: cdktf.listMapper(monitorDeploymentRuleProductConfigMetricOptionsToTerraform, true)(struct!.metricOptions),
     self: monitorDeploymentRuleProductConfigSelfToTerraform(struct!.selfAttribute),
     upstream: monitorDeploymentRuleProductConfigUpstreamToTerraform(struct!.upstream),
   }
@@ -856,6 +1011,12 @@ export function monitorDeploymentRuleProductConfigToHclTerraform(struct?: Monito
     throw new Error("A complex element was used as configuration, this is not supported: https://cdk.tf/complex-object-as-configuration");
   }
   const attrs = {
+    delay_model: {
+      value: cdktf.stringToHclTerraform(struct!.delayModel),
+      isBlock: false,
+      type: "simple",
+      storageClassType: "string",
+    },
     keep_deleted_monitors: {
       value: cdktf.booleanToHclTerraform(struct!.keepDeletedMonitors),
       isBlock: false,
@@ -885,6 +1046,12 @@ export function monitorDeploymentRuleProductConfigToHclTerraform(struct?: Monito
       isBlock: false,
       type: "simple",
       storageClassType: "string",
+    },
+    metric_options: {
+      value: cdktf.listMapperHcl(monitorDeploymentRuleProductConfigMetricOptionsToHclTerraform, true)(struct!.metricOptions),
+      isBlock: true,
+      type: "list",
+      storageClassType: "MonitorDeploymentRuleProductConfigMetricOptionsList",
     },
     self: {
       value: monitorDeploymentRuleProductConfigSelfToHclTerraform(struct!.selfAttribute),
@@ -922,6 +1089,10 @@ export class MonitorDeploymentRuleProductConfigOutputReference extends cdktf.Com
     }
     let hasAnyValues = this.isEmptyObject;
     const internalValueResult: any = {};
+    if (this._delayModel !== undefined) {
+      hasAnyValues = true;
+      internalValueResult.delayModel = this._delayModel;
+    }
     if (this._keepDeletedMonitors !== undefined) {
       hasAnyValues = true;
       internalValueResult.keepDeletedMonitors = this._keepDeletedMonitors;
@@ -942,6 +1113,10 @@ export class MonitorDeploymentRuleProductConfigOutputReference extends cdktf.Com
       hasAnyValues = true;
       internalValueResult.severity = this._severity;
     }
+    if (this.__metricOptions?.internalValue !== undefined) {
+      hasAnyValues = true;
+      internalValueResult.metricOptions = this.__metricOptions?.internalValue;
+    }
     if (this.__self?.internalValue !== undefined) {
       hasAnyValues = true;
       internalValueResult.selfAttribute = this.__self?.internalValue;
@@ -957,11 +1132,13 @@ export class MonitorDeploymentRuleProductConfigOutputReference extends cdktf.Com
     if (value === undefined) {
       this.isEmptyObject = false;
       this.resolvableValue = undefined;
+      this._delayModel = undefined;
       this._keepDeletedMonitors = undefined;
       this._metricIds = undefined;
       this._productId = undefined;
       this._sensitivity = undefined;
       this._severity = undefined;
+      if (this.__metricOptions !== undefined) this.__metricOptions.internalValue = undefined;
       if (this.__self !== undefined) this.__self.internalValue = undefined;
       if (this.__upstream !== undefined) this.__upstream.internalValue = undefined;
     }
@@ -972,14 +1149,32 @@ export class MonitorDeploymentRuleProductConfigOutputReference extends cdktf.Com
     else {
       this.isEmptyObject = Object.keys(value).length === 0;
       this.resolvableValue = undefined;
+      this._delayModel = value.delayModel;
       this._keepDeletedMonitors = value.keepDeletedMonitors;
       this._metricIds = value.metricIds;
       this._productId = value.productId;
       this._sensitivity = value.sensitivity;
       this._severity = value.severity;
+      if (value.metricOptions !== undefined || this.__metricOptions !== undefined) this._metricOptions.internalValue = value.metricOptions;
       if (value.selfAttribute !== undefined || this.__self !== undefined) this._self.internalValue = value.selfAttribute;
       if (value.upstream !== undefined || this.__upstream !== undefined) this._upstream.internalValue = value.upstream;
     }
+  }
+
+  // delay_model - computed: false, optional: true, required: false
+  private _delayModel?: string; 
+  public get delayModel() {
+    return this.getStringAttribute('delay_model');
+  }
+  public set delayModel(value: string) {
+    this._delayModel = value;
+  }
+  public resetDelayModel() {
+    this._delayModel = undefined;
+  }
+  // Temporarily expose input value. Use with caution.
+  public get delayModelInput() {
+    return this._delayModel;
   }
 
   // keep_deleted_monitors - computed: false, optional: true, required: false
@@ -1048,6 +1243,25 @@ export class MonitorDeploymentRuleProductConfigOutputReference extends cdktf.Com
   // Temporarily expose input value. Use with caution.
   public get severityInput() {
     return this._severity;
+  }
+
+  // metric_options - computed: false, optional: true, required: false
+  private __metricOptions?: MonitorDeploymentRuleProductConfigMetricOptionsList;
+  private get _metricOptions(): MonitorDeploymentRuleProductConfigMetricOptionsList {
+    return this.__metricOptions ??= new MonitorDeploymentRuleProductConfigMetricOptionsList(this, "metric_options", false);
+  }
+  public get metricOptions() {
+    return this._metricOptions;
+  }
+  public putMetricOptions(value: MonitorDeploymentRuleProductConfigMetricOptions[] | cdktf.IResolvable) {
+    if (value !== undefined || this.__metricOptions !== undefined) this._metricOptions.internalValue = value;
+  }
+  public resetMetricOptions() {
+    if (this.__metricOptions !== undefined) this.__metricOptions.internalValue = undefined;
+  }
+  // Temporarily expose input value. Use with caution.
+  public get metricOptionsInput() {
+    return this.__metricOptions?.internalValue;
   }
 
   // self - computed: false, optional: false, required: true
@@ -1546,7 +1760,154 @@ export class MonitorDeploymentRuleQueryConfigOutputReference extends cdktf.Compl
     return this.__metricOptions?.internalValue;
   }
 }
+export interface MonitorDeploymentRuleStaticConfigMetricOptions {
+  /**
+  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/dqform/dq/0.1.0/docs/resources/monitor_deployment_rule#metric_id MonitorDeploymentRule#metric_id}
+  */
+  readonly metricId: string;
+  /**
+  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/dqform/dq/0.1.0/docs/resources/monitor_deployment_rule#sensitivity MonitorDeploymentRule#sensitivity}
+  */
+  readonly sensitivity: string;
+}
+
+export function monitorDeploymentRuleStaticConfigMetricOptionsToTerraform(struct?: MonitorDeploymentRuleStaticConfigMetricOptions | cdktf.IResolvable): any {
+  if (!cdktf.canInspect(struct) || cdktf.Tokenization.isResolvable(struct)) { return struct; }
+  if (cdktf.isComplexElement(struct)) {
+    throw new Error("A complex element was used as configuration, this is not supported: https://cdk.tf/complex-object-as-configuration");
+  }
+  return {
+    metric_id: cdktf.stringToTerraform(struct!.metricId),
+    sensitivity: cdktf.stringToTerraform(struct!.sensitivity),
+  }
+}
+
+
+export function monitorDeploymentRuleStaticConfigMetricOptionsToHclTerraform(struct?: MonitorDeploymentRuleStaticConfigMetricOptions | cdktf.IResolvable): any {
+  if (!cdktf.canInspect(struct) || cdktf.Tokenization.isResolvable(struct)) { return struct; }
+  if (cdktf.isComplexElement(struct)) {
+    throw new Error("A complex element was used as configuration, this is not supported: https://cdk.tf/complex-object-as-configuration");
+  }
+  const attrs = {
+    metric_id: {
+      value: cdktf.stringToHclTerraform(struct!.metricId),
+      isBlock: false,
+      type: "simple",
+      storageClassType: "string",
+    },
+    sensitivity: {
+      value: cdktf.stringToHclTerraform(struct!.sensitivity),
+      isBlock: false,
+      type: "simple",
+      storageClassType: "string",
+    },
+  };
+
+  // remove undefined attributes
+  return Object.fromEntries(Object.entries(attrs).filter(([_, value]) => value !== undefined && value.value !== undefined));
+}
+
+export class MonitorDeploymentRuleStaticConfigMetricOptionsOutputReference extends cdktf.ComplexObject {
+  private isEmptyObject = false;
+  private resolvableValue?: cdktf.IResolvable;
+
+  /**
+  * @param terraformResource The parent resource
+  * @param terraformAttribute The attribute on the parent resource this class is referencing
+  * @param complexObjectIndex the index of this item in the list
+  * @param complexObjectIsFromSet whether the list is wrapping a set (will add tolist() to be able to access an item via an index)
+  */
+  public constructor(terraformResource: cdktf.IInterpolatingParent, terraformAttribute: string, complexObjectIndex: number, complexObjectIsFromSet: boolean) {
+    super(terraformResource, terraformAttribute, complexObjectIsFromSet, complexObjectIndex);
+  }
+
+  public get internalValue(): MonitorDeploymentRuleStaticConfigMetricOptions | cdktf.IResolvable | undefined {
+    if (this.resolvableValue) {
+      return this.resolvableValue;
+    }
+    let hasAnyValues = this.isEmptyObject;
+    const internalValueResult: any = {};
+    if (this._metricId !== undefined) {
+      hasAnyValues = true;
+      internalValueResult.metricId = this._metricId;
+    }
+    if (this._sensitivity !== undefined) {
+      hasAnyValues = true;
+      internalValueResult.sensitivity = this._sensitivity;
+    }
+    return hasAnyValues ? internalValueResult : undefined;
+  }
+
+  public set internalValue(value: MonitorDeploymentRuleStaticConfigMetricOptions | cdktf.IResolvable | undefined) {
+    if (value === undefined) {
+      this.isEmptyObject = false;
+      this.resolvableValue = undefined;
+      this._metricId = undefined;
+      this._sensitivity = undefined;
+    }
+    else if (cdktf.Tokenization.isResolvable(value)) {
+      this.isEmptyObject = false;
+      this.resolvableValue = value;
+    }
+    else {
+      this.isEmptyObject = Object.keys(value).length === 0;
+      this.resolvableValue = undefined;
+      this._metricId = value.metricId;
+      this._sensitivity = value.sensitivity;
+    }
+  }
+
+  // metric_id - computed: false, optional: false, required: true
+  private _metricId?: string; 
+  public get metricId() {
+    return this.getStringAttribute('metric_id');
+  }
+  public set metricId(value: string) {
+    this._metricId = value;
+  }
+  // Temporarily expose input value. Use with caution.
+  public get metricIdInput() {
+    return this._metricId;
+  }
+
+  // sensitivity - computed: false, optional: false, required: true
+  private _sensitivity?: string; 
+  public get sensitivity() {
+    return this.getStringAttribute('sensitivity');
+  }
+  public set sensitivity(value: string) {
+    this._sensitivity = value;
+  }
+  // Temporarily expose input value. Use with caution.
+  public get sensitivityInput() {
+    return this._sensitivity;
+  }
+}
+
+export class MonitorDeploymentRuleStaticConfigMetricOptionsList extends cdktf.ComplexList {
+  public internalValue? : MonitorDeploymentRuleStaticConfigMetricOptions[] | cdktf.IResolvable
+
+  /**
+  * @param terraformResource The parent resource
+  * @param terraformAttribute The attribute on the parent resource this class is referencing
+  * @param wrapsSet whether the list is wrapping a set (will add tolist() to be able to access an item via an index)
+  */
+  constructor(protected override terraformResource: cdktf.IInterpolatingParent, protected override terraformAttribute: string, protected override wrapsSet: boolean) {
+    super(terraformResource, terraformAttribute, wrapsSet)
+  }
+
+  /**
+  * @param index the index of the item to return
+  */
+  public get(index: number): MonitorDeploymentRuleStaticConfigMetricOptionsOutputReference {
+    return new MonitorDeploymentRuleStaticConfigMetricOptionsOutputReference(this.terraformResource, this.terraformAttribute, index, this.wrapsSet);
+  }
+}
 export interface MonitorDeploymentRuleStaticConfig {
+  /**
+  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/dqform/dq/0.1.0/docs/resources/monitor_deployment_rule#delay_model MonitorDeploymentRule#delay_model}
+  */
+  readonly delayModel?: string;
   /**
   * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/dqform/dq/0.1.0/docs/resources/monitor_deployment_rule#metric_ids MonitorDeploymentRule#metric_ids}
   */
@@ -1563,6 +1924,12 @@ export interface MonitorDeploymentRuleStaticConfig {
   * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/dqform/dq/0.1.0/docs/resources/monitor_deployment_rule#severity MonitorDeploymentRule#severity}
   */
   readonly severity: string;
+  /**
+  * metric_options block
+  *
+  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/dqform/dq/0.1.0/docs/resources/monitor_deployment_rule#metric_options MonitorDeploymentRule#metric_options}
+  */
+  readonly metricOptions?: MonitorDeploymentRuleStaticConfigMetricOptions[] | cdktf.IResolvable;
 }
 
 export function monitorDeploymentRuleStaticConfigToTerraform(struct?: MonitorDeploymentRuleStaticConfig | cdktf.IResolvable): any {
@@ -1571,10 +1938,12 @@ export function monitorDeploymentRuleStaticConfigToTerraform(struct?: MonitorDep
     throw new Error("A complex element was used as configuration, this is not supported: https://cdk.tf/complex-object-as-configuration");
   }
   return {
+    delay_model: cdktf.stringToTerraform(struct!.delayModel),
     metric_ids: cdktf.listMapper(cdktf.stringToTerraform, false)(struct!.metricIds),
     path: cdktf.stringToTerraform(struct!.path),
     sensitivity: cdktf.stringToTerraform(struct!.sensitivity),
     severity: cdktf.stringToTerraform(struct!.severity),
+    metric_options: cdktf.listMapper(monitorDeploymentRuleStaticConfigMetricOptionsToTerraform, true)(struct!.metricOptions),
   }
 }
 
@@ -1585,6 +1954,12 @@ export function monitorDeploymentRuleStaticConfigToHclTerraform(struct?: Monitor
     throw new Error("A complex element was used as configuration, this is not supported: https://cdk.tf/complex-object-as-configuration");
   }
   const attrs = {
+    delay_model: {
+      value: cdktf.stringToHclTerraform(struct!.delayModel),
+      isBlock: false,
+      type: "simple",
+      storageClassType: "string",
+    },
     metric_ids: {
       value: cdktf.listMapperHcl(cdktf.stringToHclTerraform, false)(struct!.metricIds),
       isBlock: false,
@@ -1608,6 +1983,12 @@ export function monitorDeploymentRuleStaticConfigToHclTerraform(struct?: Monitor
       isBlock: false,
       type: "simple",
       storageClassType: "string",
+    },
+    metric_options: {
+      value: cdktf.listMapperHcl(monitorDeploymentRuleStaticConfigMetricOptionsToHclTerraform, true)(struct!.metricOptions),
+      isBlock: true,
+      type: "list",
+      storageClassType: "MonitorDeploymentRuleStaticConfigMetricOptionsList",
     },
   };
 
@@ -1633,6 +2014,10 @@ export class MonitorDeploymentRuleStaticConfigOutputReference extends cdktf.Comp
     }
     let hasAnyValues = this.isEmptyObject;
     const internalValueResult: any = {};
+    if (this._delayModel !== undefined) {
+      hasAnyValues = true;
+      internalValueResult.delayModel = this._delayModel;
+    }
     if (this._metricIds !== undefined) {
       hasAnyValues = true;
       internalValueResult.metricIds = this._metricIds;
@@ -1649,6 +2034,10 @@ export class MonitorDeploymentRuleStaticConfigOutputReference extends cdktf.Comp
       hasAnyValues = true;
       internalValueResult.severity = this._severity;
     }
+    if (this.__metricOptions?.internalValue !== undefined) {
+      hasAnyValues = true;
+      internalValueResult.metricOptions = this.__metricOptions?.internalValue;
+    }
     return hasAnyValues ? internalValueResult : undefined;
   }
 
@@ -1656,10 +2045,12 @@ export class MonitorDeploymentRuleStaticConfigOutputReference extends cdktf.Comp
     if (value === undefined) {
       this.isEmptyObject = false;
       this.resolvableValue = undefined;
+      this._delayModel = undefined;
       this._metricIds = undefined;
       this._path = undefined;
       this._sensitivity = undefined;
       this._severity = undefined;
+      if (this.__metricOptions !== undefined) this.__metricOptions.internalValue = undefined;
     }
     else if (cdktf.Tokenization.isResolvable(value)) {
       this.isEmptyObject = false;
@@ -1668,11 +2059,29 @@ export class MonitorDeploymentRuleStaticConfigOutputReference extends cdktf.Comp
     else {
       this.isEmptyObject = Object.keys(value).length === 0;
       this.resolvableValue = undefined;
+      this._delayModel = value.delayModel;
       this._metricIds = value.metricIds;
       this._path = value.path;
       this._sensitivity = value.sensitivity;
       this._severity = value.severity;
+      if (value.metricOptions !== undefined || this.__metricOptions !== undefined) this._metricOptions.internalValue = value.metricOptions;
     }
+  }
+
+  // delay_model - computed: false, optional: true, required: false
+  private _delayModel?: string; 
+  public get delayModel() {
+    return this.getStringAttribute('delay_model');
+  }
+  public set delayModel(value: string) {
+    this._delayModel = value;
+  }
+  public resetDelayModel() {
+    this._delayModel = undefined;
+  }
+  // Temporarily expose input value. Use with caution.
+  public get delayModelInput() {
+    return this._delayModel;
   }
 
   // metric_ids - computed: false, optional: false, required: true
@@ -1725,6 +2134,25 @@ export class MonitorDeploymentRuleStaticConfigOutputReference extends cdktf.Comp
   // Temporarily expose input value. Use with caution.
   public get severityInput() {
     return this._severity;
+  }
+
+  // metric_options - computed: false, optional: true, required: false
+  private __metricOptions?: MonitorDeploymentRuleStaticConfigMetricOptionsList;
+  private get _metricOptions(): MonitorDeploymentRuleStaticConfigMetricOptionsList {
+    return this.__metricOptions ??= new MonitorDeploymentRuleStaticConfigMetricOptionsList(this, "metric_options", false);
+  }
+  public get metricOptions() {
+    return this._metricOptions;
+  }
+  public putMetricOptions(value: MonitorDeploymentRuleStaticConfigMetricOptions[] | cdktf.IResolvable) {
+    if (value !== undefined || this.__metricOptions !== undefined) this._metricOptions.internalValue = value;
+  }
+  public resetMetricOptions() {
+    if (this.__metricOptions !== undefined) this.__metricOptions.internalValue = undefined;
+  }
+  // Temporarily expose input value. Use with caution.
+  public get metricOptionsInput() {
+    return this.__metricOptions?.internalValue;
   }
 }
 
@@ -1962,7 +2390,7 @@ export class MonitorDeploymentRule extends cdktf.TerraformResource {
     return (this.__queryConfig !== undefined ? this.__queryConfig.internalValue : this.__queryConfigValue);
   }
 
-  // static_config - computed: false, optional: false, required: true
+  // static_config - computed: false, optional: true, required: false
   private __staticConfig?: MonitorDeploymentRuleStaticConfigOutputReference;
   private __staticConfigValue?: any;
   private get _staticConfig(): MonitorDeploymentRuleStaticConfigOutputReference {
@@ -1979,6 +2407,10 @@ export class MonitorDeploymentRule extends cdktf.TerraformResource {
   public putStaticConfig(value: MonitorDeploymentRuleStaticConfig) {
     if (this.__staticConfig === undefined && settledBlockValue(value)) this.__staticConfigValue = value;
     else this._staticConfig.internalValue = value;
+  }
+  public resetStaticConfig() {
+    if (this.__staticConfig === undefined) this.__staticConfigValue = undefined;
+    else this.__staticConfig.internalValue = undefined;
   }
   // Temporarily expose input value. Use with caution.
   public get staticConfigInput() {

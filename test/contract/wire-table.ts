@@ -1,0 +1,105 @@
+/**
+ * The platform's request shapes, written by hand from `../shared/spec/wire-facts.md` (and
+ * `platform-api.md` where it is newer), independently of the client's zod schemas and of
+ * src/client/services/ROUTES.md: what each operation the client uses takes. The contract tests
+ * compare what the client really sends, and what the emulator accepts, with this table.
+ *
+ * - `body`: the request's top-level JSON keys (`body: "*"`), or `null` when the request has no
+ *   body (GET, DELETE except alerts v2 Delete). `query`: the query parameter names allowed
+ *   (dotted; `*` matches one or more segments). Path-bound fields are in the path only.
+ * - `enums`: dotted paths (`[]` for every list item) that hold an enum: on the wire they must be
+ *   numbers.
+ * - `envelope`: a wrapper key the platform would NOT read (the form dqform used to send); the
+ *   emulator must refuse it.
+ */
+export interface WireRow {
+  op: string;
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  /** Path with `:params`. */
+  path: string;
+  body: readonly string[] | null;
+  query?: readonly string[];
+  enums?: readonly string[];
+  envelope?: string;
+  /** wire-facts section (or spec part) the row comes from. */
+  source: string;
+}
+
+const ALERT_FIELDS = ['name', 'fqn', 'template', 'issueLifecycle', 'schemaChange', 'incidentLifecycle', 'configId', 'source'];
+const PAGE = ['pagination.cursor', 'pagination.pageSize'];
+const RULE_ENUMS = ['deploymentRule.source', 'deploymentRule.staticConfig.severity', 'deploymentRule.staticConfig.sensitivity', 'deploymentRule.staticConfig.metricIds[]'];
+
+export const WIRE: readonly WireRow[] = [
+  // alerts v2: wire-facts 3, spec 4.1 / 4.3 / 4.4
+  { op: 'alerts.create', method: 'POST', path: '/api/alerts/v2', body: ALERT_FIELDS, enums: ['source', 'issueLifecycle.settings.severities[]'], envelope: 'alert', source: 'wire 3' },
+  { op: 'alerts.upsert', method: 'PUT', path: '/api/alerts/v2', body: [...ALERT_FIELDS, 'etag'], enums: ['source', 'issueLifecycle.settings.severities[]'], envelope: 'alert', source: 'spec 4.1, wire 3' },
+  { op: 'alerts.rename', method: 'POST', path: '/api/alerts/v2/rename', body: ['identifier', 'name', 'etag'], source: 'wire 3' },
+  { op: 'alerts.updateSettings', method: 'POST', path: '/api/alerts/v2/settings', body: ['identifier', 'trigger', 'issueLifecycle', 'schemaChange', 'incidentLifecycle', 'etag'], enums: ['issueLifecycle.severities[]'], source: 'spec 4.4' },
+  { op: 'alerts.updateTargets', method: 'POST', path: '/api/alerts/v2/targets', body: ['identifier', 'targets', 'etag'], source: 'wire 3' },
+  { op: 'alerts.updateTemplate', method: 'POST', path: '/api/alerts/v2/template', body: ['identifier', 'template', 'etag'], source: 'wire 3' },
+  { op: 'alerts.toggleEnabled', method: 'POST', path: '/api/alerts/v2/toggle', body: ['identifier', 'isEnabled', 'etag'], source: 'wire 3' },
+  { op: 'alerts.toggleIncidentOwnerAlert', method: 'POST', path: '/api/alerts/v2/incident-owner', body: ['isEnabled'], source: 'wire 3' },
+  { op: 'alerts.sendTestAlert', method: 'POST', path: '/api/alerts/v2/test', body: ['name', 'kind', 'targets'], enums: ['kind'], source: 'wire 3' },
+  { op: 'alerts.list', method: 'POST', path: '/api/alerts/v2/list', body: ['owner'], source: 'wire 3' },
+  { op: 'alerts.batchGet', method: 'POST', path: '/api/alerts/v2/get', body: ['identifiers'], source: 'wire 3' },
+  { op: 'alerts.delete', method: 'DELETE', path: '/api/alerts/v2', body: ['identifier', 'etag'], source: 'spec 4.3' },
+  // automated-monitor deployment rules: wire-facts 4
+  { op: 'deploymentRules.deploy', method: 'POST', path: '/api/monitors/automated/v1/deployment-rules/deployed', body: ['deploymentRule'], enums: RULE_ENUMS, envelope: 'rule', source: 'wire 4' },
+  { op: 'deploymentRules.batchDeploy', method: 'POST', path: '/api/monitors/automated/v1/deployment-rules/batch/deployed', body: ['deploymentRules'], enums: ['deploymentRules[].staticConfig.severity'], envelope: 'rules', source: 'wire 4' },
+  { op: 'deploymentRules.list', method: 'GET', path: '/api/monitors/automated/v1/deployment-rules', body: null, query: ['sources', 'configsFilter.ids', 'ruleIds', 'ruleTypes', ...PAGE], enums: ['sources[]', 'ruleTypes[]'], source: 'wire 4' },
+  { op: 'deploymentRules.batchGet', method: 'GET', path: '/api/monitors/automated/v1/deployment-rules/batch', body: null, query: ['ids'], source: 'wire 4' },
+  { op: 'deploymentRules.deployOverview', method: 'GET', path: '/api/monitors/automated/v1/deployment-rule', body: null, query: ['deploymentRule.*'], enums: RULE_ENUMS, source: 'wire 1, 4' },
+  { op: 'deploymentRules.deleteOverview', method: 'GET', path: '/api/monitors/automated/v1/deployment-rule/:id/deleted', body: null, query: [], source: 'wire 4' },
+  { op: 'deploymentRules.delete', method: 'DELETE', path: '/api/monitors/automated/v1/deployment-rule/:id', body: null, query: [], source: 'wire 4' },
+  // SQL tests: wire-facts 5
+  { op: 'sqlTests.batchUpsert', method: 'POST', path: '/api/datachecks/sqltests/v1', body: ['sqlTests', 'sqlTestIdsToReset'], enums: ['sqlTests[].severity', 'sqlTests[].source'], source: 'wire 5' },
+  { op: 'sqlTests.batchGet', method: 'POST', path: '/api/datachecks/sqltests/v1/by-id', body: ['ids'], source: 'wire 5' },
+  { op: 'sqlTests.list', method: 'GET', path: '/api/datachecks/sqltests/v1', body: null, query: ['annotations.name', 'annotations.values', 'integrationIds', 'ids', 'configsFilter.ids', 'sources', ...PAGE], enums: ['sources[]'], source: 'wire 5' },
+  { op: 'sqlTests.batchDelete', method: 'DELETE', path: '/api/datachecks/sqltests/v1', body: null, query: ['ids'], source: 'wire 5' },
+  // SQL-test deployment rules: wire-facts 6
+  { op: 'sqlTestRules.deploy', method: 'POST', path: '/api/datachecks/sql-test-deployment-rules/v1/deployed', body: ['deploymentRule'], enums: ['deploymentRule.source', 'deploymentRule.staticConfig.severity'], envelope: 'rule', source: 'wire 6' },
+  { op: 'sqlTestRules.batchDeploy', method: 'POST', path: '/api/datachecks/sql-test-deployment-rules/v1/batch/deployed', body: ['deploymentRules'], envelope: 'rules', source: 'wire 6' },
+  { op: 'sqlTestRules.batchGet', method: 'POST', path: '/api/datachecks/sql-test-deployment-rules/v1/by-id', body: ['ids'], source: 'wire 6' },
+  { op: 'sqlTestRules.list', method: 'GET', path: '/api/datachecks/sql-test-deployment-rules/v1', body: null, query: ['sources', 'configsFilter.ids', 'ruleIds', 'ruleTypes', ...PAGE], enums: ['sources[]'], source: 'wire 6' },
+  { op: 'sqlTestRules.overview', method: 'GET', path: '/api/datachecks/sql-test-deployment-rules/v1/overview', body: null, query: ['deploymentRule.*'], enums: ['deploymentRule.source'], source: 'wire 1, 6' },
+  { op: 'sqlTestRules.deleteOverview', method: 'GET', path: '/api/datachecks/sql-test-deployment-rules/v1/:id/deleted', body: null, query: [], source: 'wire 6' },
+  { op: 'sqlTestRules.delete', method: 'DELETE', path: '/api/datachecks/sql-test-deployment-rules/v1/:id', body: null, query: [], source: 'wire 6' },
+  { op: 'sqlTestRules.batchDelete', method: 'DELETE', path: '/api/datachecks/sql-test-deployment-rules/v1/batch', body: null, query: ['ids'], source: 'wire 6' },
+  // domains v2, data products v2: wire-facts 7
+  { op: 'domains.upsert', method: 'POST', path: '/api/domains/v2', body: ['id', 'name', 'description', 'parentId', 'source', 'definition', 'etag', 'actor'], envelope: 'domain', source: 'wire 7' },
+  { op: 'domains.batchGet', method: 'POST', path: '/api/domains/v2/batch-get', body: ['ids', 'includeDeleted', 'excludeDefinition'], source: 'wire 7' },
+  { op: 'domains.list', method: 'GET', path: '/api/domains/v2', body: null, query: [...PAGE, 'parentId', 'includeDeleted', 'excludeDefinition'], source: 'wire 7' },
+  { op: 'domains.delete', method: 'POST', path: '/api/domains/v2/delete', body: ['id', 'purge', 'etag', 'actor'], source: 'wire 7' },
+  { op: 'dataProducts.upsert', method: 'POST', path: '/api/dataproducts/v2', body: ['id', 'title', 'description', 'folder', 'priority', 'source', 'definition', 'etag', 'actor'], enums: ['priority'], envelope: 'dataproduct', source: 'wire 7' },
+  { op: 'dataProducts.batchGet', method: 'POST', path: '/api/dataproducts/v2/batch-get', body: ['ids', 'includeDeleted', 'excludeDefinition'], source: 'wire 7' },
+  { op: 'dataProducts.list', method: 'GET', path: '/api/dataproducts/v2', body: null, query: [...PAGE, 'folder', 'priorities', 'includeDeleted', 'excludeDefinition'], enums: ['priorities[]'], source: 'wire 7' },
+  { op: 'dataProducts.delete', method: 'POST', path: '/api/dataproducts/v2/delete', body: ['id', 'purge', 'etag', 'actor'], source: 'wire 7' },
+  // owners and ownerships v1: wire-facts 7b
+  { op: 'owners.upsertOwner', method: 'POST', path: '/api/owners/v1', body: ['id', 'title', 'contacts', 'source', 'etag', 'actor'], envelope: 'owner', source: 'wire 7b' },
+  { op: 'owners.upsertOwnership', method: 'POST', path: '/api/owners/v1/:owner_id/ownerships', body: ['id', 'selection', 'alert', 'etag', 'actor'], enums: ['alert.severities[]'], envelope: 'ownership', source: 'wire 7b' },
+  { op: 'owners.batchGetOwners', method: 'POST', path: '/api/owners/v1/batch-get', body: ['ids', 'includeDeleted'], source: 'wire 7b' },
+  { op: 'owners.batchGetOwnerships', method: 'POST', path: '/api/owners/v1/ownerships/batch-get', body: ['ids', 'includeDeleted'], source: 'wire 7b' },
+  { op: 'owners.listOwners', method: 'GET', path: '/api/owners/v1', body: null, query: [...PAGE, 'includeDeleted'], source: 'wire 7b' },
+  { op: 'owners.listOwnerships', method: 'GET', path: '/api/owners/v1/:owner_id/ownerships', body: null, query: [...PAGE, 'includeDeleted'], source: 'wire 7b' },
+  { op: 'owners.deleteOwnership', method: 'POST', path: '/api/owners/v1/ownerships/delete', body: ['id', 'etag', 'actor'], source: 'wire 7b' },
+  { op: 'owners.deleteOwner', method: 'POST', path: '/api/owners/v1/delete', body: ['id', 'purge', 'etag', 'actor'], source: 'wire 7b' },
+  // integrations v1: wire-facts 8
+  { op: 'integrations.create', method: 'POST', path: '/api/integrations/v1', body: ['title', 'config'], envelope: 'integration', source: 'wire 8' },
+  { op: 'integrations.update', method: 'PUT', path: '/api/integrations/v1/:integration_id', body: ['title', 'config', 'etag'], envelope: 'integration', source: 'wire 8' },
+  { op: 'integrations.disable', method: 'POST', path: '/api/integrations/v1/:integration_id/disable', body: [], source: 'wire 8' },
+  { op: 'integrations.enable', method: 'POST', path: '/api/integrations/v1/:integration_id/enable', body: [], source: 'wire 8' },
+  { op: 'integrations.batchGet', method: 'POST', path: '/api/integrations/v1/by-id', body: ['integrationIds'], source: 'wire 8' },
+  { op: 'integrations.list', method: 'GET', path: '/api/integrations/v1', body: null, query: ['disabled'], source: 'wire 8' },
+  { op: 'integrations.delete', method: 'DELETE', path: '/api/integrations/v1/:integration_id', body: null, query: ['etag'], source: 'wire 8' },
+  // queries v1: wire-facts 9
+  { op: 'queries.translateResolverQl', method: 'POST', path: '/api/queries/v1/translate-resolver-ql', body: ['resolverQl'], source: 'wire 9' },
+  { op: 'queries.resolveQuery', method: 'POST', path: '/api/queries/v1/resolve', body: ['resolverQl', 'query', 'pagination'], source: 'wire 9' },
+  // IAM (upstream-facts) and catalog reads (spec 4.1; shapes a choice)
+  { op: 'iam.get', method: 'GET', path: '/api/iam/v1', body: null, query: [], source: 'upstream' },
+  { op: 'entities.list', method: 'GET', path: '/api/entities/v1', body: null, query: PAGE, source: 'spec 4.1 (choice: parameters)' },
+  { op: 'entities.search', method: 'GET', path: '/api/entities/v1/search', body: null, query: ['searchQuery', ...PAGE], source: 'spec 4.1 (choice: parameters)' },
+  { op: 'entities.batchGet', method: 'POST', path: '/api/entities/v1/by-id', body: ['ids'], source: 'spec 4.1 (choice: body)' },
+];
+
+/** Enum value names of the platform and of dqform's neutral stand-ins: none may travel on the wire. */
+export const ENUM_NAME = /^(SEVERITY|ALERT_SEVERITY|SENSITIVITY|METRIC_ID|DELAY_MODEL|PRIORITY|SOURCE|QUERY_OPERAND|STATE|ENTITY_TYPE|RULE_TYPE|SQL_TEST_RULE_TYPE|TEST_ALERT_KIND)_[A-Z0-9_]+$/;
