@@ -167,23 +167,11 @@ async function ownershipsAddedSince(client: PlatformClient, writes: readonly Cha
   return out.sort((a, b) => (a.address < b.address ? -1 : a.address > b.address ? 1 : 0));
 }
 
-/** Applies `plan`. Throws {@link PlanRefusedError} (nothing written) or returns what happened. */
-export async function apply(client: PlatformClient, plan: Plan, opts: ApplyOptions = {}): Promise<ApplyResult> {
-  const handlers = opts.handlers ?? HANDLERS;
-  const progress = opts.onProgress ?? (() => undefined);
-  const clock = opts.clock ?? SYSTEM_CLOCK;
-  const every = opts.progressIntervalMs ?? 10_000;
-  /** Runs one write (or batch) and returns its duration; reports it while it runs longer than `every`. */
-  const timed = async (what: string, write: () => Promise<void>): Promise<number> => {
-    const started = clock.now();
-    const timer = every > 0 ? clock.setInterval(() => progress(`still ${what} ... [${Math.round((clock.now() - started) / 1000)}s elapsed]`), every) : undefined;
-    try {
-      await write();
-    } finally {
-      if (timer !== undefined) clock.clearInterval(timer);
-    }
-    return clock.now() - started;
-  };
+/**
+ * The checks that need no network, in order: error diagnostics (such a plan is never applied),
+ * then the guards ({@link guardRefusals}). Throws {@link PlanRefusedError}.
+ */
+export function preflight(plan: Plan, opts: GuardOptions = {}, handlers: Record<ResourceType, Pick<ResourceHandler, 'preview'>> = HANDLERS): void {
   const errors = plan.diagnostics.filter((d) => d.severity === 'error');
   if (errors.length) {
     throw new PlanRefusedError(
@@ -203,6 +191,26 @@ export async function apply(client: PlatformClient, plan: Plan, opts: ApplyOptio
       [...new Set(refusals.flatMap((r) => r.addresses))],
     );
   }
+}
+
+/** Applies `plan`. Throws {@link PlanRefusedError} (nothing written) or returns what happened. */
+export async function apply(client: PlatformClient, plan: Plan, opts: ApplyOptions = {}): Promise<ApplyResult> {
+  const handlers = opts.handlers ?? HANDLERS;
+  const progress = opts.onProgress ?? (() => undefined);
+  const clock = opts.clock ?? SYSTEM_CLOCK;
+  const every = opts.progressIntervalMs ?? 10_000;
+  /** Runs one write (or batch) and returns its duration; reports it while it runs longer than `every`. */
+  const timed = async (what: string, write: () => Promise<void>): Promise<number> => {
+    const started = clock.now();
+    const timer = every > 0 ? clock.setInterval(() => progress(`still ${what} ... [${Math.round((clock.now() - started) / 1000)}s elapsed]`), every) : undefined;
+    try {
+      await write();
+    } finally {
+      if (timer !== undefined) clock.clearInterval(timer);
+    }
+    return clock.now() - started;
+  };
+  preflight(plan, opts, handlers);
   const iam = await client.iam.get();
   const workspace = iam.workspace;
   if (workspace !== plan.workspace) {

@@ -224,8 +224,8 @@ describe('saved plans', () => {
     await raw.alerts.rename({ fqn: `${ns}.a` }, 'someone else');
     const r = await cli(['apply', planFile]);
     expect(r.code).toBe(1);
-    expect(r.err).toMatch(/stale plan: 1 object\(s\) changed since the plan was made, re-run plan/);
-    expect(r.err).toMatch(/dq_alert\.a: etag/);
+    expect(r.err).toMatch(/stale plan: live state changed since the plan was made; apply refuses it and wrote nothing/);
+    expect(r.err).toMatch(/dq_alert\.a: it changed since the plan \(etag /);
     const live = await raw.alerts.batchGet([{ fqn: `${ns}.a` }]);
     expect(Object.values(live)[0].name).toBe('someone else');
   });
