@@ -264,7 +264,8 @@ describe('saved plans', () => {
     const fault = await fetch(`${emu.url}/__emulator/faults`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ rules: [{ type: 'unavailable', count: 50, pathPrefix: '/api/alerts/v2', method: 'PUT' }] }),
+      // alerts are created with Create (POST /api/alerts/v2 exactly; list and get are other paths)
+      body: JSON.stringify({ rules: [{ type: 'unavailable', count: 50, path: '/api/alerts/v2', method: 'POST' }] }),
     });
     expect(fault.status).toBe(200);
     const r = await cli(['apply', '--auto-approve']);
