@@ -287,31 +287,50 @@ function isZero(v: unknown): boolean {
  */
 export function readClean(schema: z.ZodType, value: unknown): { value: unknown; problems: string[] } {
   const problems: string[] = [];
-  const v = clean(nodeOf(schema), value, '', problems, false);
+  const v = clean(nodeOf(schema), value, undefined, problems, false);
   return { value: v, problems };
 }
 
-function clean(n: Node, v: unknown, path: string, problems: string[], intoTolerant: boolean): unknown {
+/**
+ * Where a value sits, as a linked list built on the way down and turned into text only when a
+ * problem is reported (a read walks every field of every object: no string per field).
+ */
+type At = { up: At; key: string | number } | undefined;
+
+function pathText(at: At): string {
+  const keys: (string | number)[] = [];
+  for (let a = at; a; a = a.up) keys.push(a.key);
+  let out = '';
+  for (let i = keys.length - 1; i >= 0; i--) out = joinPath(out, keys[i]);
+  return out;
+}
+const atText = (at: At): string => (at ? ` at ${pathText(at)}` : '');
+
+function clean(n: Node, v: unknown, at: At, problems: string[], intoTolerant: boolean): unknown {
   if (v === null || v === undefined) return undefined;
   switch (n.k) {
     case 'tolerant':
-      return intoTolerant ? clean(n.of(), v, path, problems, true) : v;
+      return intoTolerant ? clean(n.of(), v, at, problems, true) : v;
     case 'enum': {
       if (typeof v === 'number') {
         const name = n.info.names[v];
-        if (name === undefined) problems.push(`unknown enum value ${v}${path ? ` at ${path}` : ''}`);
+        if (name === undefined) problems.push(`unknown enum value ${v}${atText(at)}`);
         return name ?? v;
       }
-      if (typeof v === 'string' && n.info.numbers[v] === undefined && !n.info.aliases?.[v]) problems.push(`unknown enum value "${v}"${path ? ` at ${path}` : ''}`);
+      if (typeof v === 'string' && n.info.numbers[v] === undefined && !n.info.aliases?.[v]) problems.push(`unknown enum value "${v}"${atText(at)}`);
       return v;
     }
     case 'arr': {
       if (!Array.isArray(v)) return v;
       const el = n.of();
+      if (el.k === 'str' || el.k === 'num' || el.k === 'bool' || el.k === 'any') {
+        // scalars: only a null element changes anything
+        return v.includes(null) ? v.filter((x) => x !== null) : v;
+      }
       let out: unknown[] | undefined;
       for (let i = 0; i < v.length; i++) {
         const x = v[i];
-        const c = clean(el, x, `${path}[${i}]`, problems, intoTolerant);
+        const c = clean(el, x, { up: at, key: i }, problems, intoTolerant);
         if (c !== x) (out ??= v.slice(0, i))[i] = c;
         else if (out) out[i] = c;
       }
@@ -320,41 +339,57 @@ function clean(n: Node, v: unknown, path: string, problems: string[], intoTolera
     case 'rec': {
       if (!isObj(v)) return v;
       const el = n.of();
-      const out: Record<string, unknown> = {};
-      for (const k of Object.keys(v)) {
-        const c = clean(el, v[k], joinPath(path, k), problems, intoTolerant);
-        if (c !== undefined) out[k] = c;
+      let out: Record<string, unknown> | undefined;
+      const keys = Object.keys(v);
+      for (let i = 0; i < keys.length; i++) {
+        const k = keys[i];
+        const x = v[k];
+        const c = clean(el, x, { up: at, key: k }, problems, intoTolerant);
+        if (c !== x && !out) {
+          out = {};
+          for (let j = 0; j < i; j++) out[keys[j]] = v[keys[j]];
+        }
+        if (out && c !== undefined) out[k] = c;
       }
-      return out;
+      return out ?? v;
     }
     case 'obj':
     case 'union': {
       if (!isObj(v)) return v;
       const o = objectOf(n, v);
       if (!o || o.k !== 'obj') return v;
-      const out: Record<string, unknown> = {};
+      // copy on write: most objects read need no change, and are returned as they are
+      let out: Record<string, unknown> | undefined;
       let unknown: string[] | undefined;
-      for (const k of Object.keys(v)) {
+      const keys = Object.keys(v);
+      for (let i = 0; i < keys.length; i++) {
+        const k = keys[i];
         const x = v[k];
-        if (x === null || x === undefined) continue;
+        let c: unknown;
         const f = o.fields.get(k);
-        if (!f) {
+        if (x === null || x === undefined) c = undefined;
+        else if (!f) {
           if (!o.open) (unknown ??= []).push(k);
-          out[k] = x;
-          continue;
+          c = x;
+        } else {
+          const fn = f.node();
+          if (f.optional && (isZero(x) || (fn.k === 'enum' && (x === 0 || (typeof x === 'string' && fn.info.numbers[x] === 0))))) c = undefined;
+          else c = typeof x === 'object' || fn.k === 'enum' ? clean(fn, x, { up: at, key: k }, problems, intoTolerant) : x;
         }
-        const fn = f.node();
-        if (f.optional && (isZero(x) || (fn.k === 'enum' && (x === 0 || (typeof x === 'string' && fn.info.numbers[x] === 0))))) continue;
-        const c = clean(fn, x, joinPath(path, k), problems, intoTolerant);
-        if (c !== undefined) out[k] = c;
+        if (c !== x && !out) {
+          out = {};
+          for (let j = 0; j < i; j++) out[keys[j]] = v[keys[j]];
+        }
+        if (out && c !== undefined) out[k] = c;
       }
+      const result = out ?? v;
       if (unknown) {
         for (const k of unknown) {
-          const group = o.oneofs.find((g) => !g.some((m) => out[m] !== undefined));
-          problems.push(group ? `unknown variant "${k}"${path ? ` at ${path}` : ''}` : `unknown field ${joinPath(path, k)}`);
+          const group = o.oneofs.find((g) => !g.some((m) => result[m] !== undefined));
+          problems.push(group ? `unknown variant "${k}"${atText(at)}` : `unknown field ${pathText({ up: at, key: k })}`);
         }
       }
-      return out;
+      return result;
     }
     default:
       return v;
@@ -375,7 +410,7 @@ export function tolerant<S extends z.ZodType>(schema: S): z.ZodType<z.output<S>,
 /** Decodes one item as {@link tolerant} does. */
 export function decodeTolerant<S extends z.ZodType>(schema: S, raw: unknown): z.output<S> {
   const problems: string[] = [];
-  const value = clean(nodeOf(schema), raw, '', problems, true);
+  const value = clean(nodeOf(schema), raw, undefined, problems, true);
   const r = schema.safeParse(value);
   if (r.success) return problems.length ? (mark(r.data as object, problems) as z.output<S>) : r.data;
   const issues = problems.length ? problems : r.error.issues.map((i) => `${i.path.length ? `${i.path.map(String).join('.')}: ` : ''}${i.message}`);
