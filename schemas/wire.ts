@@ -418,6 +418,40 @@ export function decodeTolerant<S extends z.ZodType>(schema: S, raw: unknown): z.
   return mark(out, issues) as z.output<S>;
 }
 
+const aliasesBelow = new WeakMap<Node, boolean>();
+
+/** Whether an enum with deprecated spellings (aliases) is reachable from `n` (cached per node). */
+function holdsAliases(n: Node): boolean {
+  let r = aliasesBelow.get(n);
+  if (r === undefined) {
+    const seen = new Set<Node>();
+    const visit = (x: Node): boolean => {
+      if (seen.has(x)) return false;
+      seen.add(x);
+      const known = aliasesBelow.get(x);
+      if (known !== undefined) return known;
+      switch (x.k) {
+        case 'enum':
+          return !!x.info.aliases && Object.keys(x.info.aliases).length > 0;
+        case 'arr':
+        case 'rec':
+        case 'tolerant':
+          return visit(x.of());
+        case 'union':
+          return x.options.some((o) => visit(o()));
+        case 'obj':
+          for (const f of x.fields.values()) if (visit(f.node())) return true;
+          return false;
+        default:
+          return false;
+      }
+    };
+    r = visit(n);
+    aliasesBelow.set(n, r);
+  }
+  return r;
+}
+
 /** Request keys (dotted paths, at any depth) the schema does not declare. */
 export function unknownKeys(schema: z.ZodType, value: unknown): string[] {
   const out: string[] = [];
@@ -595,7 +629,8 @@ export interface DeprecatedEnumUse {
 export function deprecatedEnums(schema: z.ZodType, value: unknown): DeprecatedEnumUse[] {
   const out: DeprecatedEnumUse[] = [];
   const walk = (n: Node, v: unknown, path: string): void => {
-    if (v === null || v === undefined) return;
+    // only subtrees that hold an enum with deprecated spellings are walked (most hold none)
+    if (v === null || v === undefined || !holdsAliases(n)) return;
     switch (n.k) {
       case 'tolerant':
         return walk(n.of(), v, path);
