@@ -26,6 +26,12 @@
  */
 import { z } from 'zod';
 
+/**
+ * How many deprecated enum spellings (aliases) zod has decoded so far in this process: a caller
+ * compares it before and after a parse to know whether {@link deprecatedEnums} can find anything.
+ */
+export const ALIAS_USES = { count: 0 };
+
 /** Marker a protoEnum codec carries on its zod definition. */
 export interface EnumInfo {
   numbers: Readonly<Record<string, number>>;
@@ -140,11 +146,33 @@ function joinPath(path: string, key: string | number): string {
   return path ? `${path}.${key}` : key;
 }
 
+type ObjNode = Extract<Node, { k: 'obj' }>;
+const unionObjects = new WeakMap<Node, ObjNode[]>();
+
+/** The object options of a union, nested unions flattened (cached). */
+function objectOptions(n: Extract<Node, { k: 'union' }>): ObjNode[] {
+  let out = unionObjects.get(n);
+  if (!out) {
+    const acc: ObjNode[] = [];
+    const seen = new Set<Node>();
+    const add = (x: Node): void => {
+      if (seen.has(x)) return;
+      seen.add(x);
+      if (x.k === 'obj') acc.push(x);
+      else if (x.k === 'union') x.options.forEach((o) => add(o()));
+    };
+    n.options.forEach((o) => add(o()));
+    out = acc;
+    unionObjects.set(n, out);
+  }
+  return out;
+}
+
 /** Resolves the node of an object field, or of one union option holding the key. */
 function objectOf(n: Node, v: Record<string, unknown>): Node | undefined {
   if (n.k === 'obj') return n;
   if (n.k === 'union') {
-    const objs = n.options.map((o) => o()).filter((o): o is Extract<Node, { k: 'obj' }> => o.k === 'obj');
+    const objs = objectOptions(n);
     if (objs.length === 0) return undefined;
     const keys = Object.keys(v);
     return objs.find((o) => keys.every((k) => o.fields.has(k))) ?? objs[0];
