@@ -337,8 +337,17 @@ const atText = (at: At): string => (at ? ` at ${pathText(at)}` : '');
 function clean(n: Node, v: unknown, at: At, problems: string[], intoTolerant: boolean): unknown {
   if (v === null || v === undefined) return undefined;
   switch (n.k) {
-    case 'tolerant':
-      return intoTolerant ? clean(n.of(), v, at, problems, true) : v;
+    case 'tolerant': {
+      if (!intoTolerant) return v;
+      // an item's problems are its own (paths relative to the item), kept for decodeRead
+      const own: string[] = [];
+      const c = clean(n.of(), v, undefined, own, true);
+      if (own.length) {
+        if (c && typeof c === 'object') itemProblems.set(c, own);
+        problems.push(...own);
+      }
+      return c;
+    }
     case 'enum': {
       if (typeof v === 'number') {
         const name = n.info.names[v];
@@ -425,17 +434,18 @@ function clean(n: Node, v: unknown, at: At, problems: string[], intoTolerant: bo
 }
 
 /**
- * An item schema that never fails: the item is cleaned ({@link readClean}) and parsed; when it
- * carries something unknown, or does not parse, it is returned (parsed, or as read) and marked
- * with what is unknown ({@link unmodelledOf}).
+ * An item schema that never fails: an item that does not parse is returned as read (cleaned)
+ * and marked with what is wrong ({@link unmodelledOf}). Read through {@link decodeRead} (what the
+ * client does), an item that parses but carries something unknown (a field, a variant, an enum
+ * value) is marked too. The item is parsed inline with its list (a `catch`, no per-item parse).
  */
 export function tolerant<S extends z.ZodType>(schema: S): z.ZodType<z.output<S>, unknown> {
-  const t = z.unknown().transform((raw) => decodeTolerant(schema, raw));
+  const t = (schema as unknown as { catch: (f: (ctx: { input: unknown }) => unknown) => z.ZodType }).catch((ctx) => decodeTolerant(schema, ctx.input));
   (defOf(t) as Record<string, unknown>).dqTolerant = schema;
   return t as unknown as z.ZodType<z.output<S>, unknown>;
 }
 
-/** Decodes one item as {@link tolerant} does. */
+/** Decodes one item on its own: cleaned, parsed, and marked when it carries anything unknown. */
 export function decodeTolerant<S extends z.ZodType>(schema: S, raw: unknown): z.output<S> {
   const problems: string[] = [];
   const value = clean(nodeOf(schema), raw, undefined, problems, true);
@@ -444,6 +454,89 @@ export function decodeTolerant<S extends z.ZodType>(schema: S, raw: unknown): z.
   const issues = problems.length ? problems : r.error.issues.map((i) => `${i.path.length ? `${i.path.map(String).join('.')}: ` : ''}${i.message}`);
   const out = isObj(value) ? value : { value };
   return mark(out, issues) as z.output<S>;
+}
+
+/** What a cleaned tolerant item carries that the schema does not know (set by {@link clean}). */
+const itemProblems = new WeakMap<object, string[]>();
+const tolerantBelow = new WeakMap<Node, boolean>();
+
+/** Whether a tolerant node is reachable from `n` (cached per node). */
+function holdsTolerant(n: Node): boolean {
+  let r = tolerantBelow.get(n);
+  if (r === undefined) {
+    const seen = new Set<Node>();
+    const visit = (x: Node): boolean => {
+      if (seen.has(x)) return false;
+      seen.add(x);
+      switch (x.k) {
+        case 'tolerant':
+          return true;
+        case 'arr':
+        case 'rec':
+          return visit(x.of());
+        case 'union':
+          return x.options.some((o) => visit(o()));
+        case 'obj':
+          for (const f of x.fields.values()) if (visit(f.node())) return true;
+          return false;
+        default:
+          return false;
+      }
+    };
+    r = visit(n);
+    tolerantBelow.set(n, r);
+  }
+  return r;
+}
+
+/** Marks the parsed tolerant items whose cleaned form carried something unknown. */
+function transferMarks(n: Node, c: unknown, p: unknown): void {
+  if (!c || !p || typeof c !== 'object' || typeof p !== 'object') return;
+  switch (n.k) {
+    case 'tolerant': {
+      const problems = itemProblems.get(c);
+      if (problems && !unmodelledOf(p)) mark(p, problems);
+      return;
+    }
+    case 'arr': {
+      const el = n.of();
+      if (!holdsTolerant(el) || !Array.isArray(c) || !Array.isArray(p)) return;
+      for (let i = 0; i < c.length; i++) transferMarks(el, c[i], p[i]);
+      return;
+    }
+    case 'rec': {
+      const el = n.of();
+      if (!holdsTolerant(el)) return;
+      for (const k of Object.keys(c)) transferMarks(el, (c as Record<string, unknown>)[k], (p as Record<string, unknown>)[k]);
+      return;
+    }
+    case 'obj':
+    case 'union': {
+      if (!isObj(c)) return;
+      const o = objectOf(n, c);
+      if (!o || o.k !== 'obj') return;
+      for (const k of Object.keys(c)) {
+        const f = o.fields.get(k);
+        if (f && holdsTolerant(f.node())) transferMarks(f.node(), c[k], (p as Record<string, unknown>)[k]);
+      }
+      return;
+    }
+    default:
+      return;
+  }
+}
+
+/**
+ * How the client reads a response: cleaned ({@link readClean}, tolerant items included), parsed,
+ * and every tolerant item that carries something this version does not model marked
+ * ({@link unmodelledOf}). One parse of the whole response: no per-item parse.
+ */
+export function decodeRead<S extends z.ZodType>(schema: S, value: unknown): z.ZodSafeParseResult<z.output<S>> {
+  const n = nodeOf(schema);
+  const cleaned = clean(n, value, undefined, [], true);
+  const r = schema.safeParse(cleaned) as z.ZodSafeParseResult<z.output<S>>;
+  if (r.success && holdsTolerant(n)) transferMarks(n, cleaned, r.data);
+  return r;
 }
 
 const aliasesBelow = new WeakMap<Node, boolean>();
