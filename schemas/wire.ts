@@ -315,46 +315,55 @@ function isZero(v: unknown): boolean {
  */
 export function readClean(schema: z.ZodType, value: unknown): { value: unknown; problems: string[] } {
   const problems: string[] = [];
-  const v = clean(nodeOf(schema), value, undefined, problems, false);
+  const v = cleanFrom(nodeOf(schema), value, problems, false);
   return { value: v, problems };
 }
 
 /**
- * Where a value sits, as a linked list built on the way down and turned into text only when a
- * problem is reported (a read walks every field of every object: no string per field).
+ * Where {@link clean} is: the keys from the root down, pushed and popped on the way (a read
+ * walks every field of every object: no string and no object per field). Text is made only when
+ * a problem is reported, relative to `base` (a tolerant item's problems are the item's own).
  */
-type At = { up: At; key: string | number } | undefined;
+const PATH: (string | number)[] = [];
 
-function pathText(at: At): string {
-  const keys: (string | number)[] = [];
-  for (let a = at; a; a = a.up) keys.push(a.key);
+function pathText(base: number, last?: string | number): string {
   let out = '';
-  for (let i = keys.length - 1; i >= 0; i--) out = joinPath(out, keys[i]);
-  return out;
+  for (let i = base; i < PATH.length; i++) out = joinPath(out, PATH[i]);
+  return last === undefined ? out : joinPath(out, last);
 }
-const atText = (at: At): string => (at ? ` at ${pathText(at)}` : '');
+const atText = (base: number): string => (PATH.length > base ? ` at ${pathText(base)}` : '');
 
-function clean(n: Node, v: unknown, at: At, problems: string[], intoTolerant: boolean): unknown {
+/** {@link clean} from a fresh root (re-entrant: the path stack is restored on return). */
+function cleanFrom(n: Node, v: unknown, problems: string[], intoTolerant: boolean): unknown {
+  const depth = PATH.length;
+  try {
+    return clean(n, v, depth, problems, intoTolerant);
+  } finally {
+    PATH.length = depth;
+  }
+}
+
+function clean(n: Node, v: unknown, base: number, problems: string[], intoTolerant: boolean): unknown {
   if (v === null || v === undefined) return undefined;
   switch (n.k) {
     case 'tolerant': {
       if (!intoTolerant) return v;
       // an item's problems are its own (paths relative to the item), kept for decodeRead
       const own: string[] = [];
-      const c = clean(n.of(), v, undefined, own, true);
+      const c = clean(n.of(), v, PATH.length, own, true);
       if (own.length) {
         if (c && typeof c === 'object') itemProblems.set(c, own);
-        problems.push(...own);
+        for (const p of own) problems.push(p);
       }
       return c;
     }
     case 'enum': {
       if (typeof v === 'number') {
         const name = n.info.names[v];
-        if (name === undefined) problems.push(`unknown enum value ${v}${atText(at)}`);
+        if (name === undefined) problems.push(`unknown enum value ${v}${atText(base)}`);
         return name ?? v;
       }
-      if (typeof v === 'string' && n.info.numbers[v] === undefined && !n.info.aliases?.[v]) problems.push(`unknown enum value "${v}"${atText(at)}`);
+      if (typeof v === 'string' && n.info.numbers[v] === undefined && !n.info.aliases?.[v]) problems.push(`unknown enum value "${v}"${atText(base)}`);
       return v;
     }
     case 'arr': {
@@ -367,7 +376,9 @@ function clean(n: Node, v: unknown, at: At, problems: string[], intoTolerant: bo
       let out: unknown[] | undefined;
       for (let i = 0; i < v.length; i++) {
         const x = v[i];
-        const c = clean(el, x, { up: at, key: i }, problems, intoTolerant);
+        PATH.push(i);
+        const c = clean(el, x, base, problems, intoTolerant);
+        PATH.pop();
         if (c !== x) (out ??= v.slice(0, i))[i] = c;
         else if (out) out[i] = c;
       }
@@ -377,15 +388,12 @@ function clean(n: Node, v: unknown, at: At, problems: string[], intoTolerant: bo
       if (!isObj(v)) return v;
       const el = n.of();
       let out: Record<string, unknown> | undefined;
-      const keys = Object.keys(v);
-      for (let i = 0; i < keys.length; i++) {
-        const k = keys[i];
+      for (const k in v) {
         const x = v[k];
-        const c = clean(el, x, { up: at, key: k }, problems, intoTolerant);
-        if (c !== x && !out) {
-          out = {};
-          for (let j = 0; j < i; j++) out[keys[j]] = v[keys[j]];
-        }
+        PATH.push(k);
+        const c = clean(el, x, base, problems, intoTolerant);
+        PATH.pop();
+        if (c !== x && !out) out = copyBefore(v, k);
         if (out && c !== undefined) out[k] = c;
       }
       return out ?? v;
@@ -393,14 +401,12 @@ function clean(n: Node, v: unknown, at: At, problems: string[], intoTolerant: bo
     case 'obj':
     case 'union': {
       if (!isObj(v)) return v;
-      const o = objectOf(n, v);
+      const o = n.k === 'obj' ? n : objectOf(n, v);
       if (!o || o.k !== 'obj') return v;
       // copy on write: most objects read need no change, and are returned as they are
       let out: Record<string, unknown> | undefined;
       let unknown: string[] | undefined;
-      const keys = Object.keys(v);
-      for (let i = 0; i < keys.length; i++) {
-        const k = keys[i];
+      for (const k in v) {
         const x = v[k];
         let c: unknown;
         const f = o.fields.get(k);
@@ -410,20 +416,21 @@ function clean(n: Node, v: unknown, at: At, problems: string[], intoTolerant: bo
           c = x;
         } else {
           const fn = f.node();
-          if (f.optional && (isZero(x) || (fn.k === 'enum' && (x === 0 || (typeof x === 'string' && fn.info.numbers[x] === 0))))) c = undefined;
-          else c = typeof x === 'object' || fn.k === 'enum' ? clean(fn, x, { up: at, key: k }, problems, intoTolerant) : x;
+          if (f.optional && (x === '' || x === 0 || x === false || (Array.isArray(x) && x.length === 0) || (fn.k === 'enum' && typeof x === 'string' && fn.info.numbers[x] === 0))) c = undefined;
+          else if (typeof x === 'object' || fn.k === 'enum') {
+            PATH.push(k);
+            c = clean(fn, x, base, problems, intoTolerant);
+            PATH.pop();
+          } else c = x;
         }
-        if (c !== x && !out) {
-          out = {};
-          for (let j = 0; j < i; j++) out[keys[j]] = v[keys[j]];
-        }
+        if (c !== x && !out) out = copyBefore(v, k);
         if (out && c !== undefined) out[k] = c;
       }
       const result = out ?? v;
       if (unknown) {
         for (const k of unknown) {
           const group = o.oneofs.find((g) => !g.some((m) => result[m] !== undefined));
-          problems.push(group ? `unknown variant "${k}"${atText(at)}` : `unknown field ${pathText({ up: at, key: k })}`);
+          problems.push(group ? `unknown variant "${k}"${atText(base)}` : `unknown field ${pathText(base, k)}`);
         }
       }
       return result;
@@ -431,6 +438,16 @@ function clean(n: Node, v: unknown, at: At, problems: string[], intoTolerant: bo
     default:
       return v;
   }
+}
+
+/** A copy of `v`'s entries before key `k` (the start of a copy on write). */
+function copyBefore(v: Record<string, unknown>, k: string): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const j in v) {
+    if (j === k) break;
+    if (v[j] !== undefined && v[j] !== null) out[j] = v[j];
+  }
+  return out;
 }
 
 /**
@@ -448,7 +465,7 @@ export function tolerant<S extends z.ZodType>(schema: S): z.ZodType<z.output<S>,
 /** Decodes one item on its own: cleaned, parsed, and marked when it carries anything unknown. */
 export function decodeTolerant<S extends z.ZodType>(schema: S, raw: unknown): z.output<S> {
   const problems: string[] = [];
-  const value = clean(nodeOf(schema), raw, undefined, problems, true);
+  const value = cleanFrom(nodeOf(schema), raw, problems, true);
   const r = schema.safeParse(value);
   if (r.success) return problems.length ? (mark(r.data as object, problems) as z.output<S>) : r.data;
   const issues = problems.length ? problems : r.error.issues.map((i) => `${i.path.length ? `${i.path.map(String).join('.')}: ` : ''}${i.message}`);
@@ -533,7 +550,7 @@ function transferMarks(n: Node, c: unknown, p: unknown): void {
  */
 export function decodeRead<S extends z.ZodType>(schema: S, value: unknown): z.ZodSafeParseResult<z.output<S>> {
   const n = nodeOf(schema);
-  const cleaned = clean(n, value, undefined, [], true);
+  const cleaned = cleanFrom(n, value, [], true);
   const r = schema.safeParse(cleaned) as z.ZodSafeParseResult<z.output<S>>;
   if (r.success && holdsTolerant(n)) transferMarks(n, cleaned, r.data);
   return r;
