@@ -13,7 +13,7 @@ import * as path from 'node:path';
 import * as readline from 'node:readline';
 import { Command, CommanderError, Help, Option } from 'commander';
 import { redact } from '../client';
-import { DEFAULT_MAX_DELETES } from '../engine/applier';
+import { DEFAULT_MAX_DELETES, DEFAULT_MAX_EFFECT_DELETES } from '../engine/applier';
 import { closest } from '../engine/unknown-fields';
 import {
   cmdApply,
@@ -173,11 +173,17 @@ function buildProgram(io: Io, outcome: Outcome, argv: readonly string[]): Comman
   noColor(
     noSynth(sourceFlags(program.command('apply').description('apply a saved plan, or plan then ask').argument('[PLANFILE]', "a plan saved by 'dqform plan --out'")))
       .option('--auto-approve', 'apply without asking (when no PLANFILE is given)')
-      .option('--max-deletes <N>', `refuse a plan destroying more than N objects (default ${DEFAULT_MAX_DELETES})`, wholeNumber('--max-deletes')),
+      .option('--max-deletes <N>', `refuse a plan destroying more than N objects, a replace counting as one (default ${DEFAULT_MAX_DELETES})`, wholeNumber('--max-deletes'))
+      .option(
+        '--max-effect-deletes <N>',
+        `refuse a plan that makes the platform delete more than N monitors, SQL tests and objects deleted with what it deletes (default ${DEFAULT_MAX_EFFECT_DELETES})`,
+        wholeNumber('--max-effect-deletes'),
+      )
+      .option('--allow-unpreviewed', "apply rule changes whose effects are unknown (the platform's preview failed or is missing)"),
   )
     .addHelpText(
       'after',
-      '\nApplies exactly the saved plan PLANFILE (refusing if live state moved since), or plans and asks\nfor confirmation on a TTY. Without a TTY, --auto-approve or a PLANFILE is required.',
+      '\nApplies exactly the saved plan PLANFILE (refusing if live state moved since), or plans and asks\nfor confirmation on a TTY. Without a TTY, --auto-approve or a PLANFILE is required.\nGuards: --max-deletes counts deletes and replaces; --max-effect-deletes counts monitors and SQL\ntests that rule changes delete and objects deleted by cascade (an owner\'s ownerships); a rule change\nwhose effects are unknown is refused without --allow-unpreviewed. Nothing is written when one trips.',
     )
     .action(run((file: string | undefined, o: ApplyOptions) => cmdApply(io, file, o)));
 

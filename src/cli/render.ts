@@ -4,6 +4,7 @@
  */
 import type { Cascade, Change, Diagnostic, Effects, Plan } from '../../schemas/plan';
 import { stableStringify } from '../engine/keys';
+import { effectDeleteCounts, effectDeletesText, guardRefusals, unpreviewedChanges } from '../engine/guards';
 
 const SYMBOL: Record<Change['action'], string> = { create: '+', update: '~', replace: '-/+', delete: '-', noop: ' ', unmanaged: '?' };
 const VERB: Record<Change['action'], string> = {
@@ -17,6 +18,8 @@ const VERB: Record<Change['action'], string> = {
 
 export interface RenderOptions {
   color?: boolean;
+  /** false: no guard notes after the summary line (the markdown renderer's per-change diffs). */
+  guardNotes?: boolean;
 }
 
 function paint(on: boolean | undefined, code: number, s: string): string {
@@ -163,10 +166,21 @@ function preview(list: readonly string[], n = 3): string {
   return list.length <= n ? list.join(', ') : `${list.slice(0, n).join(', ')}, ...`;
 }
 
-/** `Plan: N to add, N to change, N to replace, N to destroy.` */
+/**
+ * `Plan: N to add, N to change, N to replace, N to destroy.`, followed by what the platform
+ * deletes along with it (monitors and SQL tests of rule changes, cascaded objects: what
+ * `--max-effect-deletes` counts) and how many rule changes could not be previewed, when any.
+ */
 export function summaryLine(plan: Plan): string {
   const s = plan.summary;
-  return `Plan: ${s.add} to add, ${s.change} to change, ${s.replace} to replace, ${s.destroy} to destroy.`;
+  const effects = effectDeleteCounts(plan);
+  const unknown = unpreviewedChanges(plan).length;
+  return `Plan: ${s.add} to add, ${s.change} to change, ${s.replace} to replace, ${s.destroy} to destroy.${effects.total ? ` The platform also deletes ${effectDeletesText(effects)}.` : ''}${unknown ? ` Effects unknown for ${unknown} change(s).` : ''}`;
+}
+
+/** What apply's guards will refuse with their default values: one line each, `[]` when nothing. */
+export function guardLines(plan: Plan): string[] {
+  return guardRefusals(plan).map((r) => `Note: apply refuses this plan as it is: ${r.message.split(': ')[0]}. ${r.hint}`);
 }
 
 /** The text plan, as a terminal shows it. */
@@ -208,6 +222,7 @@ export function renderText(plan: Plan, opts: RenderOptions = {}): string {
     lines.push('');
   }
   lines.push(summaryLine(plan));
+  if (opts.guardNotes !== false) lines.push(...guardLines(plan));
   return `${lines.join('\n')}\n`;
 }
 
@@ -263,13 +278,13 @@ export function renderMarkdown(plan: Plan, opts: { limit?: number } = {}): strin
     body.push(`<details><summary><code>${k}</code>: ${cs.length} change(s)</summary>`, '');
     body.push('```diff');
     for (const c of cs) {
-      const text = renderText({ ...plan, diagnostics: [], changes: [c] }).split('\n');
+      const text = renderText({ ...plan, diagnostics: [], changes: [c] }, { guardNotes: false }).split('\n');
       // diff markers in column 0 so GitHub colours them: headers (`+ dq_x`), fields (`+     name = ...`)
       body.push(...text.slice(2, -3).map((l) => l.replace(/^ {2}(-\/\+|[+~-]) /, '$1 ').replace(/^ {6}([+~-]) /, '$1     ')));
     }
     body.push('```', '', '</details>', '');
   }
-  const tail = `\n${summaryLine(plan)}\n`;
+  const tail = `\n${[summaryLine(plan), ...guardLines(plan)].join('\n\n')}\n`;
   let out = `${head.join('\n')}\n${body.join('\n')}${tail}`;
   if (out.length > limit) {
     const rows = writes.map((c) => `| \`${c.address}\` | ${c.action} |${c.effects ? ` ${escapeMd(effectLines(c.effects).join('; ')).slice(0, 200)}` : ''} |`);

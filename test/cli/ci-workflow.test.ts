@@ -1,7 +1,11 @@
 /**
- * examples/ci/.github/workflows/dqform.yml: parses as YAML, has the triggers and jobs the
- * README documents, uses only the allowed actions, passes secrets only through step env, never
- * echoes one, and applies only a saved plan.
+ * examples/ci/.github/workflows/dqform.yml: parses as YAML, has the triggers and jobs the README
+ * documents, runs on a current Node LTS with current action majors, installs dqform from a
+ * tarball built in the run (dqform is not published), wires DQ_BASE_URL, passes secrets only
+ * through step env, applies only a reviewed plan, and offers a path when a merged plan went
+ * stale. Its two scripts run end to end against a fake GitHub: the PR comment (checked for its
+ * content: every stack's plan, failed and missing plans, plans over --max-deletes) and the apply
+ * job's search for the reviewed plan run.
  */
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -11,6 +15,7 @@ import { ROOT } from './helpers';
 
 interface Step {
   name?: string;
+  id?: string;
   uses?: string;
   run?: string;
   if?: string;
@@ -26,7 +31,7 @@ interface Job {
   steps: Step[];
 }
 interface Workflow {
-  on: Record<string, unknown>;
+  on: Record<string, unknown> & { workflow_dispatch: { inputs: Record<string, { type: string; options?: string[] }> } };
   permissions: Record<string, string>;
   env: Record<string, string>;
   jobs: Record<string, Job>;
@@ -37,111 +42,144 @@ const text = fs.readFileSync(FILE, 'utf8');
 const wf = parse(text, { prettyErrors: true }) as Workflow;
 const steps = Object.entries(wf.jobs).flatMap(([job, j]) => j.steps.map((s) => ({ job, ...s })));
 const runs = (job: string) => wf.jobs[job].steps.map((s) => s.run ?? '').join('\n');
+const scriptOf = (job: string, id?: string) => String(wf.jobs[job].steps.find((s) => s.uses?.startsWith('actions/github-script@') && (!id || s.id === id))!.with?.script);
 
-it('triggers: pull requests and pushes to main, a nightly schedule, manual runs', () => {
-  expect(wf.on.pull_request).toEqual({ branches: ['main'] });
-  expect(wf.on.push).toEqual({ branches: ['main'] });
-  expect(wf.on.schedule).toEqual([{ cron: expect.stringMatching(/^\d+ \d+ \* \* \*$/) }]);
-  expect(wf.on).toHaveProperty('workflow_dispatch');
-  expect(wf.permissions).toEqual({ contents: 'read' });
-  expect(wf.env.DQ_REGION).toMatch(/vars\.DQ_REGION/);
+type ScriptFn = (...args: unknown[]) => Promise<void>;
+const AsyncFunction = Object.getPrototypeOf(async () => undefined).constructor as new (...a: string[]) => ScriptFn;
+/** A github-script step's script as the action runs it: an async function of (github, context, core, require). */
+const compile = (script: string) => new AsyncFunction('github', 'context', 'core', 'require', script);
+
+describe('structure', () => {
+  it('triggers: pull requests and pushes to main, a nightly schedule, and manual drift / plan / apply runs', () => {
+    expect(wf.on.pull_request).toEqual({ branches: ['main'] });
+    expect(wf.on.push).toEqual({ branches: ['main'] });
+    expect(wf.on.schedule).toEqual([{ cron: expect.stringMatching(/^\d+ \d+ \* \* \*$/) }]);
+    const inputs = wf.on.workflow_dispatch.inputs;
+    expect(inputs.action.options).toEqual(['drift', 'plan', 'apply']);
+    expect(inputs['plan-run-id'].type).toBe('string');
+    expect(inputs['allow-deletes'].type).toBe('boolean');
+    expect(wf.permissions).toEqual({ contents: 'read' });
+  });
+
+  it('env: DQ_REGION, DQ_BASE_URL and DQ_MAX_DELETES come from repository variables', () => {
+    expect(wf.env.DQ_REGION).toBe("${{ vars.DQ_REGION || 'eu' }}");
+    expect(wf.env.DQ_BASE_URL).toBe('${{ vars.DQ_BASE_URL }}');
+    expect(wf.env.DQ_MAX_DELETES).toBe("${{ vars.DQ_MAX_DELETES || '10' }}");
+  });
+
+  it('jobs: dqform is built once, stacks are listed, then plan/apply/drift as a matrix and one comment job', () => {
+    expect(Object.keys(wf.jobs).sort()).toEqual(['apply', 'comment', 'dqform', 'drift', 'plan', 'stacks']);
+    expect(wf.jobs.stacks.needs).toBe('dqform');
+    for (const job of ['plan', 'apply', 'drift']) {
+      const j = wf.jobs[job];
+      expect(j.needs).toBe('stacks');
+      expect(j.strategy?.matrix?.stack).toBe('${{ fromJSON(needs.stacks.outputs.stacks) }}');
+      expect(j.strategy?.['fail-fast']).toBe(false);
+    }
+    expect(wf.jobs.plan.if).toBe("github.event_name == 'pull_request' || (github.event_name == 'workflow_dispatch' && inputs.action == 'plan')");
+    expect(wf.jobs.apply.if).toBe("github.event_name == 'push' || (github.event_name == 'workflow_dispatch' && inputs.action == 'apply')");
+    expect(wf.jobs.drift.if).toBe("github.event_name == 'schedule' || (github.event_name == 'workflow_dispatch' && inputs.action == 'drift')");
+    expect(wf.jobs.comment.needs).toEqual(['stacks', 'plan']);
+    expect(wf.jobs.comment.if).toMatch(/always\(\) && github\.event_name == 'pull_request'/);
+  });
+
+  it('a current Node LTS (24; Node 20 is end of life since 2026-04-30) and current action majors, nothing else', () => {
+    const setups = steps.filter((s) => s.uses?.startsWith('actions/setup-node@'));
+    expect(setups.length).toBe(5); // dqform, stacks, plan, apply, drift
+    for (const s of setups) expect(s.with?.['node-version']).toBe(24);
+    const MAJORS: Record<string, string> = {
+      'actions/checkout': 'v7',
+      'actions/setup-node': 'v7',
+      'actions/upload-artifact': 'v7',
+      'actions/download-artifact': 'v8',
+      'actions/github-script': 'v9',
+    };
+    for (const s of steps.filter((x) => x.uses)) {
+      const [name, version] = s.uses!.split('@');
+      expect({ name, version }).toEqual({ name, version: MAJORS[name] });
+    }
+  });
+
+  it('dqform comes from a tarball built in the run from its repository at a pinned ref, installed after the workspace', () => {
+    const build = wf.jobs.dqform.steps;
+    expect(build[0].with).toMatchObject({ repository: expect.stringContaining('vars.DQFORM_REPOSITORY'), ref: expect.stringContaining('vars.DQFORM_REF'), 'persist-credentials': false });
+    expect(runs('dqform')).toMatch(/npm ci[^\n]*\n\s*mkdir -p "\$RUNNER_TEMP\/dqform-package"\n\s*npm pack --pack-destination "\$RUNNER_TEMP\/dqform-package"/);
+    expect(build.find((s) => s.uses?.startsWith('actions/upload-artifact@'))!.with).toMatchObject({ name: 'dqform-package', 'if-no-files-found': 'error' });
+    for (const job of ['stacks', 'plan', 'apply', 'drift']) {
+      const js = wf.jobs[job].steps;
+      const download = js.findIndex((s) => s.uses?.startsWith('actions/download-artifact@') && s.with?.name === 'dqform-package');
+      const install = js.findIndex((s) => /npm ci[^\n]*\n\s*npm install --no-save [^\n]*\.dqform-package\/dqform-\*\.tgz/.test(s.run ?? ''));
+      const firstUse = js.findIndex((s) => /npx dqform/.test(s.run ?? ''));
+      expect({ job, ok: download >= 0 && install > download && firstUse > install }).toEqual({ job, ok: true });
+    }
+  });
+
+  it('plan writes plan-<stack>.json and its markdown (also to the run summary) and uploads them as plan-<stack>', () => {
+    expect(runs('plan')).toMatch(/npx dqform plan --stack "\$STACK" --out "plan-\$STACK\.json" --format markdown > "plan-\$STACK\.md"/);
+    expect(runs('plan')).toMatch(/cat "plan-\$STACK\.md" >> "\$GITHUB_STEP_SUMMARY"/);
+    const upload = wf.jobs.plan.steps.find((s) => s.uses?.startsWith('actions/upload-artifact@'))!;
+    expect(upload.if).toBe('always()');
+    expect(upload.with?.name).toBe('plan-${{ matrix.stack }}');
+    expect(String(upload.with?.path)).toContain('plan-${{ matrix.stack }}.json');
+  });
+
+  it('apply applies exactly the reviewed plan with the limit the reviewed step decided, never --auto-approve', () => {
+    const apply = wf.jobs.apply;
+    const download = apply.steps.find((s) => s.uses?.startsWith('actions/download-artifact@') && s.with?.name !== 'dqform-package')!;
+    expect(download.with).toMatchObject({ name: 'plan-${{ matrix.stack }}', 'run-id': '${{ steps.reviewed.outputs.run-id }}' });
+    expect(runs('apply')).toMatch(/npx dqform apply "plan-\$STACK\.json" --max-deletes "\$MAX_DELETES"/);
+    expect(apply.steps.find((s) => /npx dqform apply/.test(s.run ?? ''))!.env?.MAX_DELETES).toBe('${{ steps.reviewed.outputs.max-deletes }}');
+    expect(text).not.toMatch(/--auto-approve/);
+    expect(apply.permissions).toMatchObject({ actions: 'read' });
+  });
+
+  it('a refused apply says what to do after the merge: plan on main, review, apply that run (never "merge again")', () => {
+    const explain = wf.jobs.apply.steps.find((s) => s.if === 'failure()')!;
+    expect(explain.run).toMatch(/stale plan/);
+    expect(explain.run).toMatch(/action=plan/);
+    expect(explain.run).toMatch(/action=apply and plan-run-id/);
+    expect(explain.run).toMatch(/No new pull request is needed/);
+    expect(text).not.toMatch(/merge again/i);
+  });
+
+  it('drift fails the job on exit 2', () => {
+    expect(runs('drift')).toMatch(/npx dqform drift --stack "\$STACK"/);
+    expect(runs('drift')).toMatch(/exit "\$code"/);
+  });
+
+  it('read scopes for plan and drift, write scopes only for apply (separate environments)', () => {
+    expect(wf.jobs.plan.environment).toBe('dqform-read');
+    expect(wf.jobs.drift.environment).toBe('dqform-read');
+    expect(wf.jobs.apply.environment).toBe('dqform-apply');
+    for (const job of ['dqform', 'stacks', 'comment']) expect(JSON.stringify(wf.jobs[job])).not.toMatch(/secrets\./);
+  });
+
+  it('secrets reach dqform only through step env: never in a run line, never echoed, no shell tracing', () => {
+    const secretEnvSteps = steps.filter((s) => Object.values(s.env ?? {}).some((v) => /secrets\./.test(v)));
+    expect(secretEnvSteps.map((s) => s.job).sort()).toEqual(['apply', 'drift', 'plan']);
+    for (const s of secretEnvSteps) {
+      expect(s.env).toEqual(expect.objectContaining({ DQ_CLIENT_ID: '${{ secrets.DQ_CLIENT_ID }}', DQ_CLIENT_SECRET: '${{ secrets.DQ_CLIENT_SECRET }}' }));
+      expect(s.run).toMatch(/npx dqform (plan|apply|drift)/);
+    }
+    for (const s of steps) {
+      const run = s.run ?? '';
+      expect(run).not.toMatch(/secrets\./);
+      expect(run).not.toMatch(/DQ_CLIENT_SECRET/);
+      expect(run).not.toMatch(/set -[a-z]*x|set -o xtrace|\benv\b\s*$|printenv/m);
+      expect(JSON.stringify(s.with ?? {})).not.toMatch(/secrets\./);
+    }
+    expect([...new Set(text.match(/secrets\.\w+/g))].sort()).toEqual(['secrets.DQ_CLIENT_ID', 'secrets.DQ_CLIENT_SECRET']);
+  });
+
+  it('both scripts are valid JavaScript for github-script', () => {
+    expect(() => compile(scriptOf('comment'))).not.toThrow();
+    expect(() => compile(scriptOf('apply', 'reviewed'))).not.toThrow();
+  });
 });
 
-it('jobs: stacks, then plan/apply/drift as a matrix over the stacks, and one comment job after plan', () => {
-  expect(Object.keys(wf.jobs).sort()).toEqual(['apply', 'comment', 'drift', 'plan', 'stacks']);
-  for (const job of ['plan', 'apply', 'drift']) {
-    const j = wf.jobs[job];
-    expect(j.needs).toBe('stacks');
-    expect(j.strategy?.matrix?.stack).toBe('${{ fromJSON(needs.stacks.outputs.stacks) }}');
-    expect(j.strategy?.['fail-fast']).toBe(false);
-  }
-  expect(wf.jobs.plan.if).toMatch(/github\.event_name == 'pull_request'/);
-  expect(wf.jobs.apply.if).toMatch(/github\.event_name == 'push'/);
-  expect(wf.jobs.drift.if).toMatch(/github\.event_name == 'schedule'/);
-  expect(wf.jobs.comment.needs).toEqual(['stacks', 'plan']);
-  expect(wf.jobs.comment.if).toMatch(/always\(\)/);
-  expect(wf.jobs.comment.strategy).toBeUndefined();
-});
-
-it('plan writes plan-<stack>.json and its markdown, and uploads them as the plan-<stack> artifact', () => {
-  expect(runs('plan')).toMatch(/npx dqform plan --stack "\$STACK" --out "plan-\$STACK\.json" --format markdown > "plan-\$STACK\.md"/);
-  const upload = wf.jobs.plan.steps.find((s) => s.uses?.startsWith('actions/upload-artifact@'))!;
-  expect(upload.if).toBe('always()');
-  expect(upload.with?.name).toBe('plan-${{ matrix.stack }}');
-  expect(String(upload.with?.path)).toContain('plan-${{ matrix.stack }}.json');
-});
-
-it('the comment job updates one comment found by a hidden marker', () => {
-  const script = String(wf.jobs.comment.steps.find((s) => s.uses?.startsWith('actions/github-script@'))!.with?.script);
-  expect(script).toContain("'<!-- dqform-plan -->'");
-  expect(script).toMatch(/updateComment/);
-  expect(script).toMatch(/createComment/);
-  expect(wf.jobs.comment.permissions).toMatchObject({ 'pull-requests': 'write' });
-  // The script is valid JavaScript (github-script wraps it in an async function).
-  const AsyncFunction = Object.getPrototypeOf(async () => undefined).constructor as new (...a: string[]) => unknown;
-  expect(() => new AsyncFunction('github', 'context', 'core', 'require', script)).not.toThrow();
-});
-
-it('apply downloads the reviewed plan of the pull request run and applies exactly it, never --auto-approve', () => {
-  const apply = wf.jobs.apply;
-  const download = apply.steps.find((s) => s.uses?.startsWith('actions/download-artifact@'))!;
-  expect(download.with).toMatchObject({ name: 'plan-${{ matrix.stack }}', 'run-id': '${{ steps.reviewed.outputs.run-id }}' });
-  expect(runs('apply')).toMatch(/npx dqform apply "plan-\$STACK\.json"/);
-  expect(text).not.toMatch(/--auto-approve/);
-  expect(apply.steps.some((s) => s.if === 'failure()' && /re-plan/.test(s.run ?? ''))).toBe(true);
-  expect(apply.permissions).toMatchObject({ actions: 'read' });
-  for (const s of wf.jobs.apply.steps.filter((x) => x.uses?.startsWith('actions/github-script@'))) {
-    const AsyncFunction = Object.getPrototypeOf(async () => undefined).constructor as new (...a: string[]) => unknown;
-    expect(() => new AsyncFunction('github', 'context', 'core', 'require', String(s.with?.script))).not.toThrow();
-  }
-});
-
-it('drift fails the job on exit 2', () => {
-  expect(runs('drift')).toMatch(/npx dqform drift --stack "\$STACK"/);
-  expect(runs('drift')).toMatch(/exit "\$code"/);
-});
-
-it('read scopes for plan and drift, write scopes only for apply (separate environments)', () => {
-  expect(wf.jobs.plan.environment).toBe('dqform-read');
-  expect(wf.jobs.drift.environment).toBe('dqform-read');
-  expect(wf.jobs.apply.environment).toBe('dqform-apply');
-  // Jobs without an environment get no dqform credential at all.
-  for (const job of ['stacks', 'comment']) expect(JSON.stringify(wf.jobs[job])).not.toMatch(/secrets\./);
-});
-
-it('uses only the allowed actions, pinned to a major version', () => {
-  const allowed = ['actions/checkout', 'actions/setup-node', 'actions/upload-artifact', 'actions/download-artifact', 'actions/github-script'];
-  const used = steps.filter((s) => s.uses).map((s) => s.uses!);
-  expect(used.length).toBeGreaterThan(0);
-  for (const u of used) {
-    const [name, version] = u.split('@');
-    expect(allowed).toContain(name);
-    expect(version).toMatch(/^v\d+$/);
-  }
-});
-
-it('secrets reach dqform only through step env: never in a run line, never echoed, no shell tracing', () => {
-  const secretEnvSteps = steps.filter((s) => Object.values(s.env ?? {}).some((v) => /secrets\./.test(v)));
-  expect(secretEnvSteps.map((s) => s.job).sort()).toEqual(['apply', 'drift', 'plan']);
-  for (const s of secretEnvSteps) {
-    expect(s.env).toEqual(expect.objectContaining({ DQ_CLIENT_ID: '${{ secrets.DQ_CLIENT_ID }}', DQ_CLIENT_SECRET: '${{ secrets.DQ_CLIENT_SECRET }}' }));
-    expect(s.run).toMatch(/npx dqform (plan|apply|drift)/);
-  }
-  for (const s of steps) {
-    const run = s.run ?? '';
-    expect(run).not.toMatch(/secrets\./);
-    expect(run).not.toMatch(/DQ_CLIENT_SECRET/);
-    expect(run).not.toMatch(/set -[a-z]*x|set -o xtrace|\benv\b\s*$|printenv/m);
-    expect(JSON.stringify(s.with ?? {})).not.toMatch(/secrets\./);
-  }
-  // The only secrets referenced are the two documented ones.
-  expect([...new Set(text.match(/secrets\.\w+/g))].sort()).toEqual(['secrets.DQ_CLIENT_ID', 'secrets.DQ_CLIENT_SECRET']);
-});
-
-describe('the comment script, run with a fake GitHub', () => {
-  const script = String(wf.jobs.comment.steps.find((s) => s.uses?.startsWith('actions/github-script@'))!.with?.script);
-  const AsyncFunction = Object.getPrototypeOf(async () => undefined).constructor as new (...a: string[]) => (...args: unknown[]) => Promise<void>;
-  const fn = new AsyncFunction('github', 'context', 'core', 'require', script);
+describe('the PR comment script, run with a fake GitHub', () => {
+  const fn = compile(scriptOf('comment'));
+  const GOLDEN = path.join(ROOT, 'test', 'golden', 'plan');
   const cwd = process.cwd();
   let tmp: string;
   beforeEach(() => {
@@ -153,17 +191,27 @@ describe('the comment script, run with a fake GitHub', () => {
     process.chdir(cwd);
     fs.rmSync(tmp, { recursive: true, force: true });
     delete process.env.STACKS;
+    delete process.env.DQ_MAX_DELETES;
   });
 
+  /** Writes what a plan job uploads for `stack`: the golden plan's JSON and markdown, and the exit code. */
+  function planned(stack: string, golden: string, exit = '0'): string {
+    fs.copyFileSync(path.join(GOLDEN, golden, 'plan.json'), `plans/plan-${stack}.json`);
+    const md = fs.readFileSync(path.join(GOLDEN, golden, 'plan.md'), 'utf8');
+    fs.writeFileSync(`plans/plan-${stack}.md`, md);
+    fs.writeFileSync(`plans/plan-${stack}.exit`, `${exit}\n`);
+    return md;
+  }
+
   function fakeGithub(existing: { id: number; body: string; user: { type: string } }[]) {
-    const calls: { op: string; body: string; comment_id?: number }[] = [];
+    const calls: { op: string; body: string; comment_id?: number; issue_number?: number }[] = [];
     const github = {
-      paginate: async () => existing,
+      paginate: async (_fn: unknown, args: { issue_number: number }) => (args.issue_number === 3 ? existing : []),
       rest: {
         issues: {
           listComments: () => undefined,
           updateComment: async (a: { comment_id: number; body: string }) => void calls.push({ op: 'update', ...a }),
-          createComment: async (a: { body: string }) => void calls.push({ op: 'create', ...a }),
+          createComment: async (a: { body: string; issue_number: number }) => void calls.push({ op: 'create', ...a }),
         },
       },
     };
@@ -171,38 +219,150 @@ describe('the comment script, run with a fake GitHub', () => {
     return { github, context, calls };
   }
 
-  it('gathers every stack into one comment, flags a failed or missing plan, and updates the marked comment', async () => {
-    process.env.STACKS = JSON.stringify(['sales', 'finance', 'ops']);
-    fs.writeFileSync('plans/plan-sales.md', '### dqform plan: `sales` in `demo`\n\n| add |\n|---:|\n| 1 |\n');
-    fs.writeFileSync('plans/plan-sales.exit', '0\n');
-    fs.writeFileSync('plans/plan-finance.md', '### dqform plan: `finance` in `demo`\n');
-    fs.writeFileSync('plans/plan-finance.exit', '1\n');
+  it('gathers every stack, flags failed and missing plans and a plan over --max-deletes, and updates the marked comment', async () => {
+    process.env.STACKS = JSON.stringify(['sales', 'finance', 'ops', 'hr']);
+    process.env.DQ_MAX_DELETES = '3';
+    const salesMd = planned('sales', 'actions'); // 3 destroys (a replace and 2 deletes): at the limit
+    planned('finance', 'references', '1');
+    const hrMd = planned('hr', 'governance-pruning'); // 4 deletes: over the limit
     const { github, context, calls } = fakeGithub([
       { id: 1, body: 'an unrelated comment', user: { type: 'User' } },
+      { id: 5, body: '<!-- dqform-plan -->\nfrom a human', user: { type: 'User' } },
       { id: 2, body: '<!-- dqform-plan -->\nold', user: { type: 'Bot' } },
     ]);
     await fn(github, context, {}, require);
     expect(calls).toHaveLength(1);
     expect(calls[0]).toMatchObject({ op: 'update', comment_id: 2 });
     const body = calls[0].body;
-    expect(body.startsWith('<!-- dqform-plan -->\n## dqform plan for abcdef1')).toBe(true);
-    expect(body).toContain('### dqform plan: `sales` in `demo`');
-    expect(body).toMatch(/dqform plan failed for stack `finance` \(exit 1\)/);
-    expect(body).toMatch(/### `ops`\n\n> \[!CAUTION\]\n> No plan/);
+    expect(body.startsWith('<!-- dqform-plan -->\n## dqform plan for abcdef1\n\n4 stack(s). Merging applies exactly these plans ([run](https://github.com/o/r/actions/runs/7)).')).toBe(true);
+    // The guard up front: which stack apply will refuse, and what to do.
+    expect(body).toContain('> **Apply on merge will refuse** `hr` (4 > 3): more deletions than --max-deletes. Label the pull request `dqform-allow-deletes` if they are intended.');
+    expect(body).toContain('> Stack `hr`: this plan destroys 4 object(s), more than --max-deletes 3: **apply on merge will refuse it** and change nothing.');
+    expect(body).not.toMatch(/Stack `sales`: this plan destroys/);
+    // Every stack's own plan, in order.
+    expect(body).toContain(salesMd);
+    expect(body).toContain(hrMd);
+    expect(body).toMatch(/> dqform plan failed for stack `finance` \(exit 1\): this plan cannot be applied\./);
+    expect(body).toMatch(/### `ops`\n\n> \[!CAUTION\]\n> No plan: the plan job for this stack did not finish/);
+    // In the stacks' order.
+    const order = [salesMd, 'failed for stack `finance`', '### `ops`', 'Stack `hr`'].map((s) => body.indexOf(s));
+    expect(order.every((x) => x > 0)).toBe(true);
+    expect([...order].sort((a, b) => a - b)).toEqual(order);
   });
 
-  it('creates the comment when none is marked, and summarises stacks to stay under the comment limit', async () => {
+  it('no guard when every plan is within the limit (default 10); creates the comment when none is marked', async () => {
+    process.env.STACKS = JSON.stringify(['hr']);
+    planned('hr', 'governance-pruning');
+    const { github, context, calls } = fakeGithub([{ id: 9, body: '<!-- dqform-plan -->\nwritten by a person', user: { type: 'User' } }]);
+    await fn(github, context, {}, require);
+    expect(calls).toEqual([{ op: 'create', owner: 'o', repo: 'r', issue_number: 3, body: expect.any(String) }]);
+    expect(calls[0].body).not.toMatch(/refuse/);
+  });
+
+  it('summarises stacks to stay under the comment limit, keeping each stack\'s guard and summary table', async () => {
     process.env.STACKS = JSON.stringify(['a', 'b']);
+    process.env.DQ_MAX_DELETES = '0';
     for (const s of ['a', 'b']) {
-      fs.writeFileSync(`plans/plan-${s}.md`, `### dqform plan: \`${s}\` in \`demo\`\n\n| add |\n|---:|\n| 9999 |\n\n${'x'.repeat(50_000)}\n`);
-      fs.writeFileSync(`plans/plan-${s}.exit`, '0');
+      planned(s, 'governance-pruning');
+      fs.appendFileSync(`plans/plan-${s}.md`, `\n${'x'.repeat(50_000)}\n`);
     }
     const { github, context, calls } = fakeGithub([]);
     await fn(github, context, {}, require);
-    expect(calls).toHaveLength(1);
-    expect(calls[0].op).toBe('create');
-    expect(calls[0].body.length).toBeLessThan(65_536);
-    expect(calls[0].body).toContain('| 9999 |');
-    expect(calls[0].body).toContain('download the artifact `plan-b`');
+    const body = calls[0].body;
+    expect(body.length).toBeLessThan(65_536);
+    expect(body).toContain('| add | change | replace | destroy |');
+    expect(body).toContain('download the artifact `plan-b`');
+    expect(body).toContain('Stack `b`: this plan destroys 4 object(s), more than --max-deletes 0');
+  });
+});
+
+describe('the apply job\'s search for the reviewed plan run, with a fake GitHub', () => {
+  const fn = compile(scriptOf('apply', 'reviewed'));
+  const WORKFLOW = '.github/workflows/dqform.yml';
+  beforeEach(() => {
+    process.env.GITHUB_WORKFLOW_REF = `o/r/${WORKFLOW}@refs/heads/main`;
+    process.env.DQ_MAX_DELETES = '10';
+  });
+  afterEach(() => {
+    delete process.env.GITHUB_WORKFLOW_REF;
+    delete process.env.DQ_MAX_DELETES;
+  });
+
+  interface Run {
+    id: number;
+    path: string;
+    event?: string;
+    conclusion: string;
+    run_number?: number;
+    head_sha?: string;
+    html_url?: string;
+  }
+  function fake(o: { prs?: unknown[]; runs?: Run[]; run?: Run }) {
+    const out: Record<string, string> = {};
+    const failed: string[] = [];
+    const core = { setOutput: (k: string, v: string) => (out[k] = v), setFailed: (m: string) => failed.push(m), info: () => undefined };
+    const github = {
+      rest: {
+        repos: { listPullRequestsAssociatedWithCommit: async () => ({ data: o.prs ?? [] }) },
+        actions: {
+          listWorkflowRunsForRepo: async (a: { head_sha: string; event: string }) => ({ data: { workflow_runs: (o.runs ?? []).filter((r) => a.event === 'pull_request' && r.head_sha === a.head_sha) } }),
+          getWorkflowRun: async (a: { run_id: number }) => ({ data: o.run && o.run.id === a.run_id ? o.run : { id: a.run_id, path: 'other.yml', conclusion: 'failure' } }),
+        },
+      },
+    };
+    return { core, github, out, failed };
+  }
+  const push = { eventName: 'push', sha: 'merge0000000', repo: { owner: 'o', repo: 'r' }, payload: {} };
+  const pr = (labels: string[] = []) => ({ number: 4, merged_at: '2026-11-20T10:00:00Z', base: { ref: 'main' }, head: { sha: 'head1111111' }, labels: labels.map((name) => ({ name })) });
+  const prRuns: Run[] = [
+    { id: 100, path: WORKFLOW, conclusion: 'success', run_number: 1, head_sha: 'head1111111' },
+    { id: 101, path: WORKFLOW, conclusion: 'success', run_number: 2, head_sha: 'head1111111' },
+    { id: 102, path: WORKFLOW, conclusion: 'failure', run_number: 3, head_sha: 'head1111111' },
+    { id: 103, path: '.github/workflows/other.yml', conclusion: 'success', run_number: 9, head_sha: 'head1111111' },
+  ];
+
+  it.each([
+    ['a merge: the latest successful plan run of the PR head, with the default limit', push, { prs: [pr()], runs: prRuns }, { 'run-id': '101', 'max-deletes': '10' }],
+    ['a merge of a PR labelled dqform-allow-deletes: no deletion limit', push, { prs: [pr(['dqform-allow-deletes'])], runs: prRuns }, { 'run-id': '101', 'max-deletes': '1000000' }],
+    [
+      'a manual apply of a manual plan run on the same commit',
+      { eventName: 'workflow_dispatch', sha: 'main2222222', repo: { owner: 'o', repo: 'r' }, payload: { inputs: { action: 'apply', 'plan-run-id': '555', 'allow-deletes': false } } },
+      { run: { id: 555, path: WORKFLOW, event: 'workflow_dispatch', conclusion: 'success', head_sha: 'main2222222', html_url: 'u' } },
+      { 'run-id': '555', 'max-deletes': '10' },
+    ],
+    [
+      'a manual apply with allow-deletes',
+      { eventName: 'workflow_dispatch', sha: 'main2222222', repo: { owner: 'o', repo: 'r' }, payload: { inputs: { action: 'apply', 'plan-run-id': '555', 'allow-deletes': true } } },
+      { run: { id: 555, path: WORKFLOW, event: 'workflow_dispatch', conclusion: 'success', head_sha: 'main2222222', html_url: 'u' } },
+      { 'run-id': '555', 'max-deletes': '1000000' },
+    ],
+  ])('%s', async (_why, context, world, expected) => {
+    const { core, github, out, failed } = fake(world);
+    await fn(github, context, core, require);
+    expect(failed).toEqual([]);
+    expect(out).toEqual(expected);
+  });
+
+  it.each([
+    ['a push that did not come from a PR', push, {}, /did not come from a merged pull request.*action=plan and then action=apply/],
+    ['a PR without a successful plan run', push, { prs: [pr()], runs: prRuns.filter((r) => r.conclusion !== 'success') }, /no successful dqform plan run for #4 at head111.*action=plan, review the plan in its summary, then run it with action=apply/],
+    ['a manual apply without a run id', { eventName: 'workflow_dispatch', sha: 'm', repo: { owner: 'o', repo: 'r' }, payload: { inputs: { action: 'apply' } } }, {}, /needs plan-run-id/],
+    [
+      'a manual apply of a plan of another commit (main moved since the review)',
+      { eventName: 'workflow_dispatch', sha: 'main3333333', repo: { owner: 'o', repo: 'r' }, payload: { inputs: { 'plan-run-id': '555' } } },
+      { run: { id: 555, path: WORKFLOW, event: 'workflow_dispatch', conclusion: 'success', head_sha: 'main2222222' } },
+      /run 555 planned commit main222, but this run is on main333/,
+    ],
+    [
+      'a manual apply of a PR run or a failed run',
+      { eventName: 'workflow_dispatch', sha: 'main2222222', repo: { owner: 'o', repo: 'r' }, payload: { inputs: { 'plan-run-id': '556' } } },
+      { run: { id: 556, path: WORKFLOW, event: 'pull_request', conclusion: 'success', head_sha: 'main2222222' } },
+      /not a successful manual plan run/,
+    ],
+  ])('refuses %s, saying what to do', async (_why, context, world, message) => {
+    const { core, github, out, failed } = fake(world);
+    await fn(github, context, core, require);
+    expect(out['run-id']).toBeUndefined();
+    expect(failed).toEqual([expect.stringMatching(message)]);
   });
 });
