@@ -8,7 +8,7 @@
  *   `x-request-id` per logical call (kept across retries);
  * - bodies validated with zod before sending ({@link RequestShapeError}) and sent in the wire
  *   form (schemas/wire.ts `toWire`: enums as numbers); responses cleaned (`null` and zero values
- *   of optional fields read as absent, enum numbers as names: `readClean`) and parsed with zod
+ *   of optional fields read as absent, enum numbers as names: `decodeRead`) and parsed with zod
  *   (unknown fields tolerated; a wrong type is a {@link ResponseShapeError} naming method, path
  *   and the issue path; list and batch items are tolerant, see schemas/wire.ts `tolerant`);
  * - retries per {@link RetryPolicy}; one token refetch on a 401;
@@ -18,7 +18,7 @@ import { randomUUID } from 'node:crypto';
 import type { Dispatcher, Pool } from 'undici';
 import { z } from 'zod';
 import { TokenResponse } from '../../schemas/common';
-import { readClean, toWire } from '../../schemas/wire';
+import { decodeRead, toWire } from '../../schemas/wire';
 import { TOKEN_PATH, TokenProvider, tokenRequestBody } from './auth';
 import { ClientConfig, type GrpcConfig, type PreviewTransport, type ProxyConfig } from './config';
 import { GrpcTransport } from './grpc';
@@ -312,7 +312,7 @@ export class DqClient {
    * schema: the one read path of both transports. @throws ResponseShapeError.
    */
   parseValue<Res extends z.ZodType>(init: Pick<ApiErrorInit, 'method' | 'path' | 'status' | 'requestId' | 'transport'>, json: unknown, schema: Res): z.output<Res> {
-    const parsed = schema.safeParse(readClean(schema, json).value);
+    const parsed = decodeRead(schema, json);
     if (!parsed.success) throw new ResponseShapeError(init, zodIssues(parsed.error));
     return parsed.data;
   }
