@@ -244,8 +244,9 @@ async function lookup(
 /**
  * Why the plan must not write or delete `obj`, which it does not own (checked at apply time too,
  * not only by the planner: a plan file can say anything): an object this version cannot model,
- * a test a SQL-test rule made, another namespace's or a UI-made one. An update of an object of
- * a kind with configId is allowed when the code adopts it with an import block (`importedId`);
+ * a test a SQL-test rule made, another namespace's or a UI-made one. An update of a UI-made
+ * object of a kind with configId is allowed when the code adopts it with an import block
+ * (`importedId`), never of another namespace's;
  * a governance object whose id carries no namespace tag may be updated (a pinned or imported id
  * the code declares: apply PLANFILE checks the plan against the code) but never deleted.
  */
@@ -253,7 +254,7 @@ export function notOursWhy(c: Change, obj: LiveObject, h: Pick<ResourceHandler, 
   if (obj.unmanageable?.length) return `this version of dqform cannot model it (${obj.unmanageable.join('; ')})`;
   if (obj.deploymentRuleId) return `SQL-test rule ${obj.deploymentRuleId} made it; only the rule manages it`;
   if (h.prunable) {
-    if (obj.configId === namespace || (c.action === 'update' && c.importedId)) return undefined;
+    if (obj.configId === namespace || (c.action === 'update' && c.importedId && !obj.configId)) return undefined;
     return obj.configId ? `it is managed by namespace "${obj.configId}"` : 'it was made in the UI';
   }
   const owner = idOwner(obj.id, workspace, namespace);

@@ -89,6 +89,11 @@ export interface PlanInput {
   manifestHash: string;
   /** Namespaces known by name besides those seen live (other stacks of the app): to name the tag an id carries. */
   knownNamespaces?: readonly string[];
+  /**
+   * Live state was not read (the resolution has errors): `live` is empty, so whether an imported
+   * or removed object exists is unknown, and saying that it does not would be false.
+   */
+  liveUnread?: boolean;
 }
 
 /** Computes the plan. Errors go to `plan.diagnostics` (severity error): such a plan cannot be applied. */
@@ -129,6 +134,7 @@ export function computePlan(input: PlanInput): Plan {
     if (r.movedFrom) base.reasons.push(`moved from ${r.movedFrom}: keeps its identity`);
     if (!obj) {
       if (r.importedId) {
+        if (input.liveUnread) return;
         diags.push({
           severity: 'error',
           summary: `import block: no ${h.label} ${JSON.stringify(r.importedId)} exists to import`,
@@ -154,6 +160,18 @@ export function computePlan(input: PlanInput): Plan {
       return;
     }
     const foreign = h.prunable && obj.configId !== namespace;
+    if (foreign && r.importedId && obj.configId) {
+      // an import block adopts what the UI made, never another namespace's object (tagged kinds:
+      // resolve refuses their ids; alerts and untagged ids are told by their configId)
+      diags.push({
+        severity: 'error',
+        summary: `import block: the ${h.label} ${JSON.stringify(obj.key)} is managed by namespace "${obj.configId}", not by namespace "${namespace}" (this stack): two stacks would manage one object, and dqform never writes another namespace's objects`,
+        address: r.address,
+        source: r.source,
+        hint: `Manage it in the stack of namespace "${obj.configId}", or drop the import block so that this stack creates its own object.`,
+      });
+      return;
+    }
     if (foreign && !r.importedId) {
       const owner = obj.configId ? `namespace "${obj.configId}"` : (obj.source ?? 'SOURCE_APP') === 'SOURCE_APP' ? 'the UI' : 'no namespace';
       diags.push({
@@ -234,6 +252,7 @@ export function computePlan(input: PlanInput): Plan {
     const h = handlers[rm.type];
     const obj = find(rm.type, rm.id);
     if (!obj) {
+      if (input.liveUnread) continue;
       diags.push({
         severity: 'warning',
         summary: rm.destroy

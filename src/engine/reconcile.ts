@@ -165,7 +165,7 @@ export async function plan(client: PlatformClient, manifest: Manifest, opts: Pla
   const readable = readableKinds(resolution, iam.scopes, handlers);
   resolution.diagnostics.push(...readable.diagnostics);
   if (resolution.diagnostics.some((d) => d.severity === 'error')) {
-    return computePlan({ resolution, live: {}, handlers, manifestHash: hash });
+    return computePlan({ resolution, live: {}, handlers, manifestHash: hash, liveUnread: true });
   }
   progress(`reading live state of namespace "${manifest.namespace}" in workspace "${workspace}"`);
   const live = await readLiveState(client, resolution, handlers, readable.types);

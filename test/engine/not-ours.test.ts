@@ -92,6 +92,7 @@ describe('notOursWhy (pure)', () => {
     ['ours by configId', ch('delete'), live({ configId: NS }), prunable, undefined],
     ['an import block adopts a UI object on update', ch('update', { importedId: 'k' }), live({}), prunable, undefined],
     ['... but never deletes one', ch('delete', { importedId: 'k' }), live({}), prunable, /made in the UI/],
+    ["an import block never adopts another namespace's object", ch('update', { importedId: 'k' }), live({ configId: 'x' }), prunable, /managed by namespace "x"/],
     ['another namespace', ch('update'), live({ configId: 'x' }), prunable, /namespace "x"/],
     ['cannot be modelled', ch('update'), live({ configId: NS, unmanageable: ['unknown field z'] }), prunable, /cannot model it \(unknown field z\)/],
     ['made by a SQL-test rule', ch('delete'), live({ configId: NS, deploymentRuleId: 'r1' }), prunable, /SQL-test rule r1 made it/],

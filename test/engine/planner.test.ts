@@ -123,13 +123,19 @@ describe('planner actions', () => {
     expect(p.diagnostics.map((d) => d.summary).join()).toMatch(/preventDestroy forbids destroying it/);
   });
 
-  it('a declared object owned by another namespace is an error naming it, unless imported', () => {
+  it('a declared object owned by another namespace is an error naming it, imported or not (issue 12: never write what is not ours); a UI-made one may be imported', () => {
     const live = { dq_alert: [liveAlert('x.pinned', { configId: 'other' })] };
     const res = { dq_alert: { orders: { ...issueAlert('Orders'), fqn: 'x.pinned' } } };
     expect(planOf(tf(res), live).diagnostics[0].summary).toMatch(/already exists and is managed by namespace "other"/);
-    const imported = planOf(tf(res, { import: [{ to: 'dq_alert.orders', id: 'x.pinned' }] }), live);
-    expect(imported.changes[0].action).toBe('update');
-    expect(imported.changes[0].reasons.join()).toMatch(/imported from existing alert/);
+    const stolen = planOf(tf(res, { import: [{ to: 'dq_alert.orders', id: 'x.pinned' }] }), live);
+    expect(stolen.diagnostics.map((d) => `${d.severity}: ${d.address}: ${d.summary}`)).toEqual([
+      expect.stringMatching(/^error: dq_alert\.orders: import block: the alert "x\.pinned" is managed by namespace "other", not by namespace "shop" \(this stack\)/),
+    ]);
+    expect(stolen.changes.filter((c) => c.action !== 'unmanaged')).toEqual([]);
+    const fromUi = planOf(tf(res, { import: [{ to: 'dq_alert.orders', id: 'x.pinned' }] }), { dq_alert: [liveAlert('x.pinned', { configId: undefined })] });
+    expect(fromUi.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
+    expect(fromUi.changes[0].action).toBe('update');
+    expect(fromUi.changes[0].reasons.join()).toMatch(/imported from existing alert "x\.pinned" \(was made in the UI\)/);
   });
 
   it('a moved block keeps the identity: no delete and create', () => {
