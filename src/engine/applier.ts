@@ -115,9 +115,24 @@ export function loadPlan(json: unknown): Plan {
       unknown.map(({ c }) => c.address),
     );
   }
+  // one change per address: a second copy would be rendered for review but hidden from the
+  // comparison with a fresh plan (which keys changes by address)
+  const seen = new Map<string, number>();
+  const dups: string[] = [];
+  r.data.changes.forEach((c, i) => {
+    const first = seen.get(c.address);
+    if (first === undefined) seen.set(c.address, i);
+    else dups.push(`changes.${i} (${c.address}) repeats changes.${first}`);
+  });
+  if (dups.length) {
+    throw new PlanRefusedError(
+      `not a dqform plan: ${dups.slice(0, 3).join('; ')}${dups.length > 3 ? `; and ${dups.length - 3} more` : ''} (a plan has one change per address)`,
+      'Create the plan with `dqform plan --out FILE`; do not edit it by hand.',
+      [...new Set(r.data.changes.filter((c, i) => seen.get(c.address) !== i).map((c) => c.address))],
+    );
+  }
   return r.data;
 }
-
 
 function describe(e: unknown): string {
   return e instanceof Error ? e.message : String(e);

@@ -286,6 +286,26 @@ describe('saved plan files', () => {
     expect(await writeRequests(emu)).toEqual({});
   });
 
+  it('a change repeated by hand (an edited copy after the reviewed one): apply and show refuse naming both, no write', async () => {
+    // show would render both copies for review, while a comparison keyed by address sees one
+    const { file, json } = await savedPlan();
+    const copy = JSON.parse(JSON.stringify(json.changes.find((x) => x.address === 'dq_sql_test.t')));
+    copy.after.sqlExpression = 'delete from mart.orders';
+    json.changes.push(copy);
+    fs.writeFileSync(file, JSON.stringify(json));
+    const show = async () => {
+      const err: string[] = [];
+      const code = await main(['show', file], { out: () => undefined, err: (x) => err.push(x), env: {}, cwd: dir, isTty: false });
+      return { code, err: err.join('\n') };
+    };
+    for (const r of [await cli(emu.url, dir, ['apply', file]), await show()]) {
+      expect(r.code).toBe(1);
+      expect(r.err).toMatch(/not a dqform plan: changes\.\d+ \(dq_sql_test\.t\) repeats changes\.\d+ \(a plan has one change per address\)/);
+      expect(r.err).toMatch(/do not edit it by hand/);
+    }
+    expect(await writeRequests(emu)).toEqual({});
+  });
+
   it('a plan with errors is never saved: plan --out refuses, writes nothing, exit 1', async () => {
     writeStack(dir, 'res-plan-errors', { provider: { dq: [{ namespace: 'res-plan-errors' }] }, resource: { dq_sql_test: { t: { ...sqlTest('T'), timezone: 'Mars/Olympus' } } } });
     const file = path.join(dir, 'plan.json');
