@@ -445,9 +445,10 @@ function report(io: Io, r: ApplyResult, elapsedMs: number): number {
   const list = (xs: { address: string }[]) => `${xs.slice(0, 5).map((x) => x.address).join(', ')}${xs.length > 5 ? `, and ${xs.length - 5} more` : ''}`;
   const halt = r.halted;
   const gone = halt?.kind === 'unreachable';
-  // failed for the outage: not sent at all (could not connect), or sent and cut off (may have landed)
-  const notSent = gone ? r.failed.filter((f) => /is not answering|\((ECONNREFUSED|ENOTFOUND|EHOSTUNREACH|ENETUNREACH|EAI_AGAIN|UND_ERR_CONNECT_TIMEOUT)\)/.test(f.error)) : [];
-  const inFlight = gone ? r.failed.filter((f) => !notSent.includes(f) && /connection failed/.test(f.error)) : [];
+  // failed for the outage: not sent at all (could not connect, on every attempt), or sent and cut
+  // off (may have landed: also a write retried after a lost response that then could not connect)
+  const notSent = gone ? r.failed.filter((f) => !f.mayHaveLanded && /is not answering|\((ECONNREFUSED|ENOTFOUND|EHOSTUNREACH|ENETUNREACH|EAI_AGAIN|UND_ERR_CONNECT_TIMEOUT)\)/.test(f.error)) : [];
+  const inFlight = gone ? r.failed.filter((f) => !notSent.includes(f) && (f.mayHaveLanded || /connection failed/.test(f.error))) : [];
   const rest = halt ? r.skipped.filter((x) => x.because === halt.reason) : [];
   for (const a of r.applied) io.out(`  ${a.action} ${a.address}: done${took(a.ms)}`);
   for (const f of r.failed) if (!inFlight.includes(f) && !notSent.includes(f)) io.err(`  ${f.action} ${f.address}: FAILED: ${f.error}${f.ms === undefined ? '' : ` (after ${seconds(f.ms)})`}`);

@@ -81,6 +81,12 @@ export class ApiError extends Error {
   readonly details: StatusDetail[];
   /** True for errors the retry policy may retry (rate limits, unavailability). */
   readonly retryable: boolean = false;
+  /**
+   * Set by the retry loop when this is the last error of a call an earlier attempt of which may
+   * have reached the server (its response was lost, or it failed there): a write that ends in a
+   * failure to connect may still have landed.
+   */
+  mayHaveLanded = false;
 
   constructor(init: ApiErrorInit, summary?: string) {
     const method = init.method.toUpperCase();

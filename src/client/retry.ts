@@ -9,6 +9,7 @@
  */
 import { noteRetry } from './attempts';
 import { ApiError, RateLimitedError, UnavailableError } from './errors';
+import { isConnectFailure } from './reachability';
 
 /** Tunables; every duration is multiplied by `scale` (tests use a small scale). */
 export interface RetryPolicy {
@@ -83,15 +84,23 @@ export async function withRetry<T>(
   onRetry?: (e: RetryEvent) => void,
 ): Promise<T> {
   const start = policy.now();
+  // whether an attempt so far may have reached the server (anything but a failure to connect
+  // or a 429): the call's last error then carries mayHaveLanded
+  let reached = false;
+  const last = (err: unknown): unknown => {
+    if (reached && err instanceof ApiError) err.mayHaveLanded = true;
+    return err;
+  };
   for (let attempt = 1; ; attempt++) {
     try {
       return await fn(attempt);
     } catch (err) {
-      if (!idempotent || !isRetryable(err) || attempt >= policy.maxAttempts) throw err;
+      if (!idempotent || !isRetryable(err) || attempt >= policy.maxAttempts) throw last(err);
       const raw = backoffDelay(policy, attempt, err);
-      if (raw > policy.maxRetryAfterMs) throw err;
+      if (raw > policy.maxRetryAfterMs) throw last(err);
       const delayMs = Math.round(raw * policy.scale);
-      if (policy.now() - start + delayMs > policy.maxElapsedMs * policy.scale) throw err;
+      if (policy.now() - start + delayMs > policy.maxElapsedMs * policy.scale) throw last(err);
+      if (!isConnectFailure(err) && !(err instanceof RateLimitedError)) reached = true;
       onRetry?.({ attempt, delayMs, error: err });
       noteRetry();
       await policy.sleep(delayMs);

@@ -83,7 +83,8 @@ const DOING: Record<Change['action'], string> = { create: 'creating', update: 'u
 export interface ApplyResult {
   /** `ms`: how long the write took (a batch: the whole batch's time). */
   applied: { address: string; action: Change['action']; ms?: number }[];
-  failed: { address: string; action: Change['action']; error: string; ms?: number }[];
+  /** `mayHaveLanded`: the write failed in the end, but an earlier attempt of it may have reached the platform. */
+  failed: { address: string; action: Change['action']; error: string; ms?: number; mayHaveLanded?: true }[];
   /** Not attempted because something they depend on failed, or the apply stopped. */
   skipped: { address: string; action: Change['action']; because: string }[];
   /**
@@ -365,7 +366,7 @@ export async function apply(client: PlatformClient, plan: Plan, opts: ApplyOptio
   const concurrency = opts.concurrency ?? 8;
   let halt: string | undefined;
   const fail = (c: Change, e: unknown, ms?: number) => {
-    result.failed.push({ address: c.address, action: c.action, error: describe(e), ...(ms !== undefined ? { ms } : {}) });
+    result.failed.push({ address: c.address, action: c.action, error: describe(e), ...(ms !== undefined ? { ms } : {}), ...(e instanceof ApiError && e.mayHaveLanded ? { mayHaveLanded: true as const } : {}) });
     for (const d of dependentsOf(c.address, plan.changes)) if (!blocked.has(d)) blocked.set(d, `${c.address} failed`);
     if (halt) return;
     // a write that failed to connect (after the client's retries, or a create that is never

@@ -94,3 +94,30 @@ it('plan against a server that is not there: exit 1 with one clear line, within 
   // eslint-disable-next-line no-console
   console.log(`plan against a dead port: exit ${r.code} after ${r.ms} ms`);
 }, 60_000);
+
+it('a write whose first attempt landed (its response lost) before the server went away is reported as "may or may not have landed", never "not written"', async () => {
+  // the retry of such a write cannot connect: its last error is ECONNREFUSED, but the platform
+  // had already applied it (the emulator's dropAfter fault applies the write, then drops the response)
+  const emu: RunningEmulator = await emulator({ seed: 'empty' });
+  const ns = 'gone-landed';
+  const stack = (changed: boolean) => {
+    fs.mkdirSync(path.join(dir, 'out', 'stacks', ns), { recursive: true });
+    fs.writeFileSync(path.join(dir, 'out', 'stacks', ns, 'cdk.tf.json'), JSON.stringify(terraformJson(ns, 1, { kinds: ['dq_owner'], ...(changed ? { changedEvery: 1 } : {}) })));
+  };
+  stack(false);
+  expect((await dqform(emu.url, ['apply', '--auto-approve'])).code).toBe(0);
+  stack(true);
+  expect((await dqform(emu.url, ['plan', '--out', 'plan.json'])).code).toBe(0);
+  await setFaults(emu, [{ type: 'dropAfter', count: 1, pathPrefix: '/api/owners/v1', method: 'POST' }]);
+  let closing: Promise<void> | undefined;
+  const r = await dqform(emu.url, ['apply', 'plan.json'], (line) => {
+    if (!closing && /^retrying POST \/api\/owners\/v1/.test(line)) closing = emu.close();
+  });
+  await closing;
+  expect(closing).toBeDefined();
+  expect(r.code).toBe(1);
+  expect(r.err).toMatch(/Apply stopped: 0 applied; 1 in flight when it went away may or may not have landed \(dq_owner\.o0\); 0 not attempted\./);
+  expect(r.err).not.toMatch(/not written/);
+  // it had landed
+  expect(emu.app.store.workspace('demo').collection<Record<string, unknown>>('owners').filter((o) => o.title === 'Owner 0 v2')).toHaveLength(1);
+}, 60_000);
