@@ -82,3 +82,42 @@ it('dqform emulator runs through bin/dqform.js on a fresh clone (no dist/): prin
     await stop(s);
   }
 });
+
+// Issue 12: a web page the user opens could POST to the emulator's admin endpoints (the browser
+// is on loopback too). Against `dqform emulator --data FILE`, as a user runs it: a reset with an
+// Origin header or a text/plain body (a "simple" cross-site request) is 403 and the file keeps
+// its content; the same reset as a tool sends it (JSON, no Origin) still works.
+it('dqform emulator --data FILE: a reset a web page could send is refused (403) and the data file keeps its content', async () => {
+  const fs = await import('node:fs');
+  const os = await import('node:os');
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'dqform-emu-admin-'));
+  const data = path.join(dir, 'state.json');
+  const s = await startChild([LAUNCHER, 'emulator', '--port', '0', '--no-grpc', '--seed', 'demo', '--data', data]);
+  try {
+    expect(s.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    // a write makes the seeded workspace durable in the data file
+    const token = ((await (await fetch(`${s.url}/oauth2/token`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'grant_type=client_credentials&client_id=demo-admin&client_secret=demo-secret' })).json()) as { access_token: string }).access_token;
+    const put = await fetch(`${s.url}/api/owners/v1`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify({ id: '0e0e0e0e-0000-4000-8000-000000000001', title: 'Kept' }) });
+    expect(put.status).toBe(200);
+    const before = fs.readFileSync(data, 'utf8');
+    expect(before).toContain('Kept');
+
+    const page = [
+      { origin: 'http://evil.example', 'content-type': 'application/json' },
+      { 'content-type': 'text/plain' },
+      { origin: 'null', 'content-type': 'text/plain' },
+    ];
+    for (const headers of page) {
+      const r = await fetch(`${s.url}/__emulator/reset`, { method: 'POST', headers, body: '{}' });
+      expect([headers, r.status]).toEqual([headers, 403]);
+    }
+    expect(fs.readFileSync(data, 'utf8')).toBe(before);
+
+    const tool = await fetch(`${s.url}/__emulator/reset`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+    expect(tool.status).toBe(200);
+  } finally {
+    const exit = await stop(s);
+    expect(exit).toEqual({ code: 0, signal: null });
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});

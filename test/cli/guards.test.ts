@@ -85,6 +85,47 @@ describe('--max-deletes', () => {
   });
 });
 
+describe('guards on a saved plan (apply PLANFILE, as the CI example runs it)', () => {
+  it('an 11-delete plan file is refused by the default --max-deletes before any request (not even a token); --max-deletes 11 applies it', async () => {
+    stack('g-file', { dq_owner: owners(11) });
+    expect((await cli(['apply', '--auto-approve'])).code).toBe(0);
+    stack('g-file', {});
+    expect((await cli(['plan', '--out', 'plan.json'])).code).toBe(0);
+    await resetCounters();
+    const refused = await cli(['apply', 'plan.json']);
+    expect(refused.code).toBe(1);
+    expect(refused.err).toMatch(/nothing was applied: the plan destroys 11 object\(s\), more than --max-deletes 10/);
+    const counted = (await (await fetch(`${emu.url}/__emulator/requests`)).json()) as { total: number };
+    expect(counted.total).toBe(0);
+    const ok = await cli(['apply', 'plan.json', '--max-deletes', '11']);
+    expect(ok.out).toMatch(/Apply complete: 11 applied/);
+    expect(ok.code).toBe(0);
+  });
+
+  it('--max-effect-deletes counts the ownerships an owner takes with it (one made in the UI included); the plan summary shows them', async () => {
+    const ownership = (q: string) => ({ owner_id: '${dq_owner.team.id}', selection: { query: { resolver_ql: `with_tag("${q}")` } } });
+    stack('g-cascade', { dq_owner: { team: { title: 'Team' } }, dq_ownership: { a: ownership('a') } });
+    expect((await cli(['apply', '--auto-approve'])).code).toBe(0);
+    // someone adds an ownership to the owner in the UI
+    const { PlatformClient } = await import('../../src/client');
+    const raw = PlatformClient.create({ baseUrl: emu.url, clientId: 'demo-admin', clientSecret: 'demo-secret' });
+    const { deriveId } = await import('../../src/engine/identity');
+    await raw.owners.upsertOwnership({ id: '0a0a0a0a-0000-4000-8000-000000000001', ownerId: deriveId('demo', 'g-cascade', 'dq_owner', 'team'), selection: { query: { resolverQl: 'with_tag("ui")' } } });
+    await raw.close();
+    stack('g-cascade', {});
+    const p = await cli(['plan', '--out', 'plan.json']);
+    expect(p.out).toMatch(/2 to destroy/);
+    expect(p.out).toMatch(/1 ownership\(s\) by cascade/);
+    await resetCounters();
+    const refused = await cli(['apply', 'plan.json', '--max-effect-deletes', '0']);
+    expect(refused.code).toBe(1);
+    expect(refused.err).toMatch(/the plan makes the platform delete 1 ownership\(s\) by cascade, more than --max-effect-deletes 0: dq_owner\["[0-9a-f-]+"\] \(1\)/);
+    expect(await writes()).toBe(0);
+    const ok = await cli(['apply', 'plan.json']);
+    expect(ok.code).toBe(0);
+  });
+});
+
 describe('--max-effect-deletes', () => {
   it('counts the monitors a narrowed rule deletes (the issue: 21 monitors went under --max-deletes 0); the summary shows them', async () => {
     stack('g-effects', { dq_monitor_deployment_rule: { r: rule('with_type("table")') } });
