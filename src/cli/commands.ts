@@ -9,7 +9,8 @@ import * as path from 'node:path';
 import { ApiError, ConfigError, PlatformClient, type HttpTrace } from '../client';
 import type { Manifest } from '../../schemas/manifest';
 import type { Diagnostic, Plan } from '../../schemas/plan';
-import { apply, loadPlan, PlanRefusedError, type ApplyResult } from '../engine/applier';
+import { apply, loadPlan, PlanRefusedError, preflight, type ApplyResult } from '../engine/applier';
+import { applyReviewed } from '../engine/bind';
 import { stableStringify } from '../engine/keys';
 import { loadSiblingStacks, loadSynthOutput, ManifestError } from '../engine/manifest';
 import { hasChanges } from '../engine/planner';
@@ -460,46 +461,74 @@ function readPlanFile(io: Io, file: string): Plan | undefined {
 
 export async function cmdApply(io: Io, file: string | undefined, o: ApplyOptions): Promise<number> {
   const every = progressIntervalMs(io);
-  let p: Plan | undefined;
+  let saved: Plan | undefined;
   if (file) {
-    // A saved plan is applied as it is: the code (and so synth) plays no part.
-    p = readPlanFile(io, file);
-    if (!p) return 1;
+    saved = readPlanFile(io, file);
+    if (!saved) return 1;
+    // refused as it is (errors, guards) before the code is even read: no synth, no network
+    preflight(saved, o);
   } else if (!io.isTty && !o.autoApprove) {
     io.err('Error: apply needs confirmation, and there is no terminal to ask on.\n  Apply a reviewed plan file (dqform plan --out plan.json; dqform apply plan.json), or pass --auto-approve.');
     return 1;
   }
-  const src = file ? undefined : prepareSource(io, o);
-  if (!file && !src) return 1;
+  // A saved plan is checked against the desired state it was made from, read from the same
+  // place plan reads it (synthesised first when the app changed): see applyReviewed.
+  const src = prepareSource(io, o);
+  if (!src) return 1;
+  const manifest = saved ? savedPlanManifest(io, src, o.stack ?? saved.stack, file!) : undefined;
   const c = client(io);
   try {
-    if (!p) {
-      p = await planStack(io, c, src!, o.stack);
-      if (p.diagnostics.some((d) => d.severity === 'error')) {
-        printDiagnostics(io, p.diagnostics);
-        return 1;
-      }
-      io.out(renderText(p, { color: useColor(io, o) }).trimEnd());
-      if (!hasChanges(p)) return 0;
-      if (!o.autoApprove) {
-        const ok = io.confirm ? await io.confirm('Apply these changes? Only "yes" is accepted: ') : false;
-        if (!ok) {
-          io.err('Apply cancelled.');
-          return 1;
-        }
-      }
-    }
-    const started = Date.now();
-    const r = await apply(c, p, {
+    const opts = {
       maxDeletes: o.maxDeletes,
       maxEffectDeletes: o.maxEffectDeletes,
       allowUnpreviewed: o.allowUnpreviewed,
-      onProgress: (l) => io.err(l),
+      onProgress: (l: string) => io.err(l),
       progressIntervalMs: every,
-    });
+    };
+    const started = Date.now();
+    if (saved && manifest) {
+      const r = await applyReviewed(c, saved, manifest, { ...opts, siblings: siblingStacks(src, manifest), onNote: (l) => io.err(`Note: ${l}`) });
+      return report(io, r, Date.now() - started);
+    }
+    const p = await planStack(io, c, src, o.stack);
+    if (p.diagnostics.some((d) => d.severity === 'error')) {
+      printDiagnostics(io, p.diagnostics);
+      return 1;
+    }
+    io.out(renderText(p, { color: useColor(io, o) }).trimEnd());
+    if (!hasChanges(p)) return 0;
+    if (!o.autoApprove) {
+      const ok = io.confirm ? await io.confirm('Apply these changes? Only "yes" is accepted: ') : false;
+      if (!ok) {
+        io.err('Apply cancelled.');
+        return 1;
+      }
+    }
+    const r = await apply(c, p, opts);
     return report(io, r, Date.now() - started);
   } finally {
     await c.close();
+  }
+}
+
+/**
+ * The desired state a saved plan is checked against: its stack, from the source plan reads.
+ * When it cannot be read, the error says that apply needs it (and how to point at it).
+ */
+function savedPlanManifest(io: Io, src: Source, stack: string, file: string): Manifest {
+  try {
+    return loadStack(io, src, stack);
+  } catch (e) {
+    if (!(e instanceof ManifestError)) throw e;
+    const where = src.kind === 'yaml' ? shown(io, src.file) : `${shown(io, src.dir)} (stack ${stack})`;
+    throw new ManifestError([
+      ...e.diagnostics,
+      {
+        severity: 'error',
+        summary: `apply ${file} checks the saved plan against the desired state it was made from, and cannot read it from ${where}`,
+        hint: 'Run apply where plan ran, after dqform synth (or with the same --dir, --file and --stack as plan).',
+      },
+    ]);
   }
 }
 
