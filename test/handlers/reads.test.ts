@@ -107,26 +107,30 @@ describe('isOurs', () => {
 });
 
 describe('governance reads', () => {
-  test('owners: the full list (page size 1000) kept for the namespace; keysOnly: a batch get of the keys only', async () => {
-    const { client, calls } = fakeClient({ 'owners.listOwners': [{ id: mine('a') }, { id: UI }], 'owners.batchGetOwners': { [UI]: { id: UI } } });
+  test('owners: the full list (page size 1000) kept for the namespace; keysOnly: a batch get of the keys only (deleted ones when asked)', async () => {
+    const { client, calls } = fakeClient({ 'owners.listOwners': [{ id: mine('a') }, { id: UI }], 'owners.batchGetOwners': { [UI]: { id: UI, deletedAt: '2026-01-01T00:00:00Z' } } });
     expect(keys(await HANDLERS.dq_owner.read(client, q()))).toEqual([mine('a')]);
-    expect(keys(await HANDLERS.dq_owner.read(client, q({ keys: [UI], keysOnly: true })))).toEqual([UI]);
+    const deleted = await HANDLERS.dq_owner.read(client, q({ keys: [UI], keysOnly: true, includeDeleted: true }));
+    expect(deleted.map((o) => [o.key, o.deleted])).toEqual([[UI, true]]);
+    await HANDLERS.dq_owner.read(client, q({ keys: [UI], keysOnly: true }));
     expect(calls).toEqual([
       { op: 'owners.listOwners', args: [1000] },
-      { op: 'owners.batchGetOwners', args: [[UI]] },
+      { op: 'owners.batchGetOwners', args: [[UI], { includeDeleted: true }] },
+      { op: 'owners.batchGetOwners', args: [[UI], {}] },
     ]);
   });
 
   test.each([
     ['dq_domain', 'domains'],
     ['dq_data_product', 'dataProducts'],
-  ] as const)('%s: the full list kept for the namespace; keysOnly: a batch get', async (type, service) => {
+  ] as const)('%s: the full list kept for the namespace; keysOnly: a batch get (deleted ones when asked)', async (type, service) => {
     const { client, calls } = fakeClient({ [`${service}.list`]: [{ id: mine('a') }, { id: UI }], [`${service}.batchGet`]: { [UI]: { id: UI } } });
     expect(keys(await HANDLERS[type].read(client, q()))).toEqual([mine('a')]);
-    expect(keys(await HANDLERS[type].read(client, q({ keys: [UI], keysOnly: true })))).toEqual([UI]);
+    const got = await HANDLERS[type].read(client, q({ keys: [UI], keysOnly: true, includeDeleted: true }));
+    expect(got.map((o) => [o.key, o.deleted])).toEqual([[UI, undefined]]);
     expect(calls).toEqual([
       { op: `${service}.list`, args: [1000] },
-      { op: `${service}.batchGet`, args: [[UI]] },
+      { op: `${service}.batchGet`, args: [[UI], { includeDeleted: true }] },
     ]);
   });
 
@@ -200,10 +204,10 @@ describe('governance reads', () => {
       expect(all.calls.map((c) => c.op)).toEqual(['owners.listOwnerships']);
     });
 
-    test('keysOnly: a batch get of the keys, nothing listed', async () => {
+    test('keysOnly: a batch get of the keys (deleted ones when asked), nothing listed', async () => {
       const { client, calls } = fakeClient({ 'owners.batchGetOwnerships': { k1: s('k1', oA) } });
-      expect(keys(await HANDLERS.dq_ownership.read(client, q({ keys: ['k1'], keysOnly: true, desired: [{ ownerId: oA }] })))).toEqual(['k1']);
-      expect(calls.map((c) => c.op)).toEqual(['owners.batchGetOwnerships']);
+      expect(keys(await HANDLERS.dq_ownership.read(client, q({ keys: ['k1'], keysOnly: true, includeDeleted: true, desired: [{ ownerId: oA }] })))).toEqual(['k1']);
+      expect(calls).toEqual([{ op: 'owners.batchGetOwnerships', args: [['k1'], { includeDeleted: true }] }]);
     });
   });
 });
@@ -252,5 +256,21 @@ describe('kinds with configId: the whole workspace', () => {
       ['r1', undefined, 'd'],
       ['r2', 'x', undefined],
     ]);
+  });
+
+  test.each([
+    ['dq_sql_test', 'sqlTests.batchGet'],
+    ['dq_sql_test_deployment_rule', 'sqlTestRules.batchGet'],
+  ] as const)('%s keysOnly (the applier re-reads what it writes): a batch get of those ids only', async (type, op) => {
+    const { client, calls } = fakeClient({ [op]: { r1: { id: 'r1', configId: 'shop' } } });
+    const out = await HANDLERS[type].read(client, q({ keys: ['r1', 'gone'], keysOnly: true }));
+    expect(calls).toEqual([{ op, args: [['gone', 'r1']] }]);
+    expect(out.map((o) => [o.key, o.configId])).toEqual([['r1', 'shop']]);
+  });
+
+  test('monitor rules keysOnly still list (BatchGet needs a narrower scope than List)', async () => {
+    const { client, calls } = fakeClient({ 'deploymentRules.list': [{ id: 'r1' }] });
+    expect(keys(await HANDLERS.dq_monitor_deployment_rule.read(client, q({ keys: ['r1'], keysOnly: true })))).toEqual(['r1']);
+    expect(calls.map((c) => c.op)).toEqual(['deploymentRules.list']);
   });
 });
