@@ -210,7 +210,9 @@ describe('retries', () => {
 
   test('the delay scale shortens real sleeps (default sleep)', async () => {
     server.on('GET', '/api/x', (_r, n) => (n === 1 ? { status: 429, headers: { 'retry-after': '5' } } : { json: { ok: true } }));
-    const c = new DqClient({ baseUrl: server.url, clientId: CLIENT_ID, clientSecret: 'S3cr3t-client-secret-value-xyz', retry: { scale: 0.001 } });
+    // the scaled time budget (60 s -> 60 ms) is not under test here: on a loaded machine the first
+    // attempt alone can take longer, and the retry would be given up
+    const c = new DqClient({ baseUrl: server.url, clientId: CLIENT_ID, clientSecret: 'S3cr3t-client-secret-value-xyz', retry: { scale: 0.001, maxElapsedMs: 3_600_000 } });
     clients.push(c);
     await expect(c.call({ method: 'GET', path: '/api/x', responseSchema: Ok, idempotent: true })).resolves.toEqual({ ok: true });
   });
