@@ -129,7 +129,7 @@ describe('refused before any request', () => {
     const { run, calls } = setup();
     const diagnostics = ['a', 'b', 'c', 'd', 'e'].map((n) => ({ severity: 'error' as const, summary: `bad ${n}`, address: `dq_owner.${n}` }));
     const p = planOf([ch('dq_owner', 'a', 'create')], { diagnostics: [...diagnostics, { severity: 'error', summary: 'no address' }, { severity: 'warning', summary: 'w' }] });
-    const e = await run(p).catch((x: unknown) => x as PlanRefusedError);
+    const e = (await run(p).catch((x: unknown) => x)) as PlanRefusedError;
     expect(e).toBeInstanceOf(PlanRefusedError);
     expect(e.message).toBe('the plan has 6 error(s) and cannot be applied: dq_owner.a: bad a; dq_owner.b: bad b; dq_owner.c: bad c; and 3 more');
     expect(e.hint).toBe('Fix the errors `dqform plan` reports, then plan again.');
