@@ -102,7 +102,7 @@ it('dqform emulator --data FILE: a reset a web page could send is refused (403) 
     const before = fs.readFileSync(data, 'utf8');
     expect(before).toContain('Kept');
 
-    const page = [
+    const page: Record<string, string>[] = [
       { origin: 'http://evil.example', 'content-type': 'application/json' },
       { 'content-type': 'text/plain' },
       { origin: 'null', 'content-type': 'text/plain' },
