@@ -246,3 +246,22 @@ describe('withRetry', () => {
     expect(sleeps).toEqual([10]);
   });
 });
+
+describe('mayHaveLanded: the last error of a call an earlier attempt of which may have reached the server', () => {
+  // a failure to connect (nothing was sent) and a 429 (refused before any work) never count
+  const refused = () => new UnavailableError({ method: 'PUT', path: '/api/x', status: 0, cause: Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' }) });
+  const cutOff = () => new UnavailableError({ method: 'PUT', path: '/api/x', status: 0, cause: Object.assign(new Error('other side closed'), { code: 'UND_ERR_SOCKET' }) });
+  test.each([
+    ['cut off, then refused until the attempts run out', [cutOff(), refused(), refused(), refused(), refused()], true],
+    ['a 503 answered, then refused', [unavailable(), refused(), refused(), refused(), refused()], true],
+    ['refused on every attempt', [refused(), refused(), refused(), refused(), refused()], false],
+    ['429, then refused', [rateLimited(), refused(), refused(), refused(), refused()], false],
+    ['cut off on the only attempt (not idempotent: never retried)', [cutOff()], false],
+  ])('%s -> %p', async (_why, errors, expected) => {
+    const { policy } = fake();
+    const r = await run(policy, errors.length > 1, errors);
+    expect(r.ok).toBe(false);
+    expect((r as { e: UnavailableError }).e).toBe(errors[errors.length - 1]);
+    expect((r as { e: UnavailableError }).e.mayHaveLanded).toBe(expected);
+  });
+});
