@@ -12,7 +12,7 @@
  */
 import { ConflictError, type PlatformClient } from '../client';
 import type { ResourceType } from '../../schemas/manifest';
-import { Plan, type Change } from '../../schemas/plan';
+import { Plan, PLAN_FORMAT_VERSION, type Change } from '../../schemas/plan';
 import { allows, HANDLERS, SCOPES } from '../handlers/registry';
 import type { ResourceHandler } from '../handlers/types';
 import { fingerprint } from '../handlers/normalise';
@@ -89,12 +89,25 @@ export interface ApplyResult {
 
 export const DEFAULT_MAX_DELETES = 10;
 
-/** Parses and checks a plan file's contents. */
+/**
+ * Parses and checks a plan file's contents. A plan of another format version is refused by its
+ * version first (a newer dqform wrote it, or an older one whose plans this version no longer
+ * reads), so the message says what to do instead of listing schema differences.
+ */
 export function loadPlan(json: unknown): Plan {
+  const version = json && typeof json === 'object' && !Array.isArray(json) ? (json as { formatVersion?: unknown }).formatVersion : undefined;
+  if (typeof version === 'number' && version !== PLAN_FORMAT_VERSION) {
+    throw new PlanRefusedError(
+      version > PLAN_FORMAT_VERSION
+        ? `this plan was written by a newer dqform (plan format ${version}); this dqform reads format ${PLAN_FORMAT_VERSION}`
+        : `this plan was written by an older dqform (plan format ${version}); this dqform reads format ${PLAN_FORMAT_VERSION}`,
+      version > PLAN_FORMAT_VERSION ? 'Use the dqform version that made the plan (or a newer one), or plan again with this one.' : 'Plan again with this dqform version and apply that plan.',
+    );
+  }
   const r = Plan.safeParse(json);
   if (!r.success) {
     throw new PlanRefusedError(
-      `not a dqform plan (format ${1}): ${r.error.issues.slice(0, 3).map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`,
+      `not a dqform plan (format ${PLAN_FORMAT_VERSION}): ${r.error.issues.slice(0, 3).map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`,
       'Create the plan with `dqform plan --out FILE`; do not edit it by hand.',
     );
   }

@@ -109,7 +109,7 @@ it('kill -9 in the middle of an apply of 500 objects, then plan and apply: conve
       expect(res.failed).toEqual([]);
       expect(res.skipped).toEqual([]);
       const third = await plan(c, manifest);
-      expect(third.summary).toEqual({ add: 0, change: 0, replace: 0, destroy: 0, unchanged: 500, unmanaged: 0 });
+      expect(third.summary).toEqual({ import: 0, add: 0, change: 0, replace: 0, destroy: 0, unchanged: 500, unmanaged: 0 });
       expect(await countLive(c)).toEqual(expected);
     } finally {
       await c.close();
