@@ -69,7 +69,7 @@ describe('exit codes', () => {
       run(ws, ['plan', '--out', 'plan-cli-flow.json', '--format', 'markdown']),
       run(ws, ['drift']),
     ]);
-    expect(plain.out).toMatch(/Plan: 2 to add, 0 to change, 0 to replace, 0 to destroy\./);
+    expect(plain.out).toMatch(/Plan: 2 to add, 0 to change, 0 to destroy\./);
     expect(plain.code).toBe(0);
     expect(detailed.out).toMatch(/Plan: 2 to add/);
     expect(detailed.code).toBe(2);
