@@ -10,7 +10,8 @@
  *   against `RESOURCE_SCHEMAS[type]`;
  * - alert kind/target rules (`alertRuleViolations`): incident-lifecycle alerts with e-mail or
  *   Teams targets, schema-change alerts with webhooks, ...;
- * - ResolverQL text (`parseResolverQl`), cron expressions (5 fields), RRULEs (`FREQ=...`);
+ * - ResolverQL text (`parseResolverQl`), cron expressions (5 fields), RRULEs (`FREQ=...`), time
+ *   zones (IANA names) (schemas/text-checks.ts, shared with the engine's validate);
  * - duplicate pinned ids and fqns in the app, two stacks of one namespace declaring the same
  *   address, references to constructs in another stack, domain cycles, `removed` declarations.
  */
@@ -21,6 +22,7 @@ import { alertRuleViolations, type AlertWrite } from '../schemas/alerts';
 import { Manifest, RESOURCE_SCHEMAS, RESOURCE_TYPES, type ResourceType } from '../schemas/manifest';
 import { parseResolverQl } from '../schemas/resolverql';
 import { deprecatedEnums } from '../schemas/wire';
+import { cronProblem, rruleProblem, timezoneProblem } from '../schemas/text-checks';
 import { camel, camelDeep, localDiagnostics, type Diagnostic } from './internal';
 import { Domain } from './resources';
 
@@ -58,43 +60,7 @@ function hintFor(issue: z.core.$ZodIssue, field: string): string {
 
 const isRef = (s: string) => s.includes('${');
 
-const RRULE_KEYS = new Set(['FREQ', 'INTERVAL', 'COUNT', 'UNTIL', 'BYSECOND', 'BYMINUTE', 'BYHOUR', 'BYDAY', 'BYMONTHDAY', 'BYYEARDAY', 'BYWEEKNO', 'BYMONTH', 'BYSETPOS', 'WKST']);
-const FREQS = new Set(['SECONDLY', 'MINUTELY', 'HOURLY', 'DAILY', 'WEEKLY', 'MONTHLY', 'YEARLY']);
-
-/** Why an RRULE is bad, or undefined. Accepts an optional `RRULE:` prefix. */
-export function rruleProblem(rule: string): string | undefined {
-  const body = rule.replace(/^RRULE:/, '');
-  const parts = body.split(';').filter((p) => p !== '');
-  const keys: string[] = [];
-  for (const p of parts) {
-    const m = /^([A-Z]+)=([^=;]+)$/.exec(p);
-    if (!m) return `"${p}" is not KEY=VALUE`;
-    if (!RRULE_KEYS.has(m[1])) return `unknown RRULE part ${m[1]}`;
-    if (keys.includes(m[1])) return `${m[1]} given twice`;
-    keys.push(m[1]);
-    if (m[1] === 'FREQ' && !FREQS.has(m[2])) return `FREQ=${m[2]} is not one of ${[...FREQS].join(', ')}`;
-    if (['INTERVAL', 'COUNT'].includes(m[1]) && !/^\d+$/.test(m[2])) return `${m[1]} must be a number`;
-  }
-  if (!keys.includes('FREQ')) return 'FREQ is missing';
-  return undefined;
-}
-
-/** Why a 5-field cron expression is bad, or undefined. */
-export function cronProblem(cron: string): string | undefined {
-  const fields = cron.trim().split(/\s+/);
-  if (fields.length !== 5) return `expected 5 fields (minute hour day-of-month month day-of-week), got ${fields.length}`;
-  const ranges: [number, number][] = [[0, 59], [0, 23], [1, 31], [1, 12], [0, 7]];
-  for (let i = 0; i < 5; i++) {
-    for (const item of fields[i].split(',')) {
-      const m = /^(\*|(\d+)(?:-(\d+))?|[A-Za-z]{3}(?:-[A-Za-z]{3})?)(?:\/(\d+))?$/.exec(item);
-      if (!m) return `field ${i + 1} "${fields[i]}" is not a cron field`;
-      for (const n of [m[2], m[3]]) {
-        if (n !== undefined && (Number(n) < ranges[i][0] || Number(n) > ranges[i][1])) return `field ${i + 1}: ${n} is outside ${ranges[i][0]}-${ranges[i][1]}`;
-      }
-    }
-  }
-  return undefined;
-}
+export { cronProblem, rruleProblem, timezoneProblem };
 
 /**
  * Walks a desired value for text fields with their own grammar. `path` is the field path so far
@@ -133,6 +99,9 @@ function textCheck(k: string, x: string, path: (string | number)[], out: (field:
   } else if (k === 'recurrenceRule') {
     const why = rruleProblem(x);
     if (why) out(fieldPath(path), `bad RRULE "${x}": ${why}`, 'write an iCal RRULE, e.g. "FREQ=DAILY;BYHOUR=6"');
+  } else if (k === 'timezone') {
+    const why = timezoneProblem(x);
+    if (why) out(fieldPath(path), `bad time zone: ${why}`, 'use an IANA zone name, e.g. "Europe/Berlin" or "UTC"');
   }
 }
 

@@ -35,6 +35,8 @@ export const FaultRule = z.object({
   count: z.number().int().min(1).optional(),
   /** Only requests whose path starts with this prefix. */
   pathPrefix: z.string().optional(),
+  /** Only requests whose path (without the query string) is exactly this. */
+  path: z.string().optional(),
   /** Only requests with this HTTP method. */
   method: z.string().optional(),
   /** `latency`: delay; `slow`: duration of the body trickle. Default 100. */

@@ -104,11 +104,15 @@ export interface PlanOptions extends StacksOptions, RenderFlags, ModeFlags {
 export interface ApplyOptions extends SourceOptions, RenderFlags, ModeFlags {
   autoApprove?: boolean;
   maxDeletes?: number;
+  maxEffectDeletes?: number;
+  allowUnpreviewed?: boolean;
 }
-/** `dqform destroy`: apply's flags without a plan file, with --target. */
+/** `dqform destroy`: apply's flags and guards without a plan file, with --target. */
 export interface DestroyOptions extends SourceOptions, RenderFlags {
   autoApprove?: boolean;
   maxDeletes?: number;
+  maxEffectDeletes?: number;
+  allowUnpreviewed?: boolean;
   target?: string[];
 }
 export interface DriftOptions extends StacksOptions, RenderFlags {
@@ -387,14 +391,34 @@ function planFileFor(out: string | undefined, stack: string, all: boolean): stri
   return out && all ? out.split('{stack}').join(stack) : out;
 }
 
+/**
+ * Checks, before anything is read or planned, that each plan file `--out` names can be written:
+ * its directory exists and it is not itself a directory. A plan of minutes must not end in
+ * ENOENT.
+ */
+function checkOutFiles(io: Io, out: string | undefined, stacks: readonly (string | undefined)[], all: boolean): void {
+  if (!out) return;
+  const files = all ? stacks.map((s) => planFileFor(out, s ?? '', true)!) : [out];
+  for (const f of [...new Set(files)]) {
+    const abs = path.resolve(io.cwd, f);
+    const dir = path.dirname(abs);
+    if (!fs.existsSync(dir) || !fs.statSync(dir).isDirectory()) {
+      throw new UsageError(`--out ${f}: the directory ${shown(io, dir)} does not exist; nothing was planned. Create it first (mkdir -p ${shown(io, dir)}), or save the plan elsewhere.`);
+    }
+    if (fs.existsSync(abs) && fs.statSync(abs).isDirectory()) throw new UsageError(`--out ${f} is a directory; give a file name (--out ${path.join(f, 'plan.json')}).`);
+  }
+}
+
 export async function cmdPlan(io: Io, o: PlanOptions): Promise<number> {
   const format: PlanFormat = o.json ? 'json' : (o.format ?? 'text');
   if (o.allStacks && o.out && !o.out.includes('{stack}')) {
     throw new UsageError(`--out with --all-stacks writes one plan per stack: put {stack} in the file name (--out "plan-{stack}.json"); got "${o.out}"`);
   }
+  if (o.out && !o.out.includes('{stack}')) checkOutFiles(io, o.out, [undefined], false);
   const src = prepareSource(io, o);
   if (!src) return 1;
   const stacks = stacksOf(io, src, o);
+  checkOutFiles(io, o.out, stacks, !!o.allStacks);
   const request = requestOf(o);
   const c = client(io);
   const plans: Plan[] = [];
@@ -409,7 +433,9 @@ export async function cmdPlan(io: Io, o: PlanOptions): Promise<number> {
       else if (format === 'text' && !failed) io.out(textOf(io, p, o));
       else if (format === 'json' && !o.allStacks) io.out(renderJson(p).trimEnd());
       const file = planFileFor(o.out, p.stack, !!o.allStacks);
-      if (file) {
+      // A plan with errors is never saved: apply would refuse it, and a file that exists looks applicable.
+      if (file && failed) io.err(`Error: the plan has errors: not saved to ${file} (nothing was written). Fix the errors above and plan again.`);
+      else if (file) {
         fs.writeFileSync(path.resolve(io.cwd, file), renderJson(p));
         io.err(`Saved the plan to ${file}. Apply exactly it with: dqform apply ${file}`);
       }
@@ -536,7 +562,13 @@ export async function cmdApply(io: Io, file: string | undefined, o: ApplyOptions
       }
     }
     const started = Date.now();
-    const r = await apply(c, p, { maxDeletes: o.maxDeletes, onProgress: (l) => io.err(l), progressIntervalMs: every });
+    const r = await apply(c, p, {
+      maxDeletes: o.maxDeletes,
+      maxEffectDeletes: o.maxEffectDeletes,
+      allowUnpreviewed: o.allowUnpreviewed,
+      onProgress: (l) => io.err(l),
+      progressIntervalMs: every,
+    });
     const code = report(io, r, Date.now() - started, p.options.destroy ? 'Destroy' : words.what);
     if (p.options.targets.length) {
       io.err(`Warning: applied changes may be incomplete: this plan was targeted (${p.options.targets.join(', ')}), so other changes the code asks for may remain.\n  Run dqform plan without --target to see them.`);

@@ -13,7 +13,7 @@ import * as path from 'node:path';
 import * as readline from 'node:readline';
 import { Command, CommanderError, Help, Option } from 'commander';
 import { redact } from '../client';
-import { DEFAULT_MAX_DELETES } from '../engine/applier';
+import { DEFAULT_MAX_DELETES, DEFAULT_MAX_EFFECT_DELETES } from '../engine/applier';
 import { canonicalAddress } from '../engine/modes';
 import { closest } from '../engine/unknown-fields';
 import {
@@ -201,22 +201,30 @@ function buildProgram(io: Io, outcome: Outcome, argv: readonly string[]): Comman
   showUnmanaged(noColor(modeFlags(
     noSynth(sourceFlags(program.command('apply').description('apply a saved plan, or plan then ask').argument('[PLANFILE]', "a plan saved by 'dqform plan --out'")))
       .option('--auto-approve', 'apply without asking (when no PLANFILE is given)')
-      .option('--max-deletes <N>', `refuse a plan destroying more than N objects (default ${DEFAULT_MAX_DELETES})`, wholeNumber('--max-deletes')),
+      .option('--max-deletes <N>', `refuse a plan destroying more than N objects, a replace counting as one (default ${DEFAULT_MAX_DELETES})`, wholeNumber('--max-deletes'))
+      .option(
+        '--max-effect-deletes <N>',
+        `refuse a plan that makes the platform delete more than N monitors, SQL tests and objects deleted with what it deletes (default ${DEFAULT_MAX_EFFECT_DELETES})`,
+        wholeNumber('--max-effect-deletes'),
+      )
+      .option('--allow-unpreviewed', "apply rule changes whose effects are unknown (the platform's preview failed or is missing)"),
   )))
     .addHelpText(
       'after',
-      '\nApplies exactly the saved plan PLANFILE (refusing if live state moved since), or plans and asks\nfor confirmation on a TTY. Without a TTY, --auto-approve or a PLANFILE is required.\n--destroy, --refresh-only, --target and --replace plan as in dqform plan; a saved plan carries its own\n(they cannot be given with PLANFILE). --refresh-only writes nothing: dqform keeps no state to record.',
+      '\nApplies exactly the saved plan PLANFILE (refusing if live state moved since), or plans and asks\nfor confirmation on a TTY. Without a TTY, --auto-approve or a PLANFILE is required.\nGuards: --max-deletes counts deletes and replaces; --max-effect-deletes counts monitors and SQL\ntests that rule changes delete and objects deleted by cascade (an owner\'s ownerships); a rule change\nwhose effects are unknown is refused without --allow-unpreviewed. Nothing is written when one trips.\n--destroy, --refresh-only, --target and --replace plan as in dqform plan; a saved plan carries its own\n(they cannot be given with PLANFILE). --refresh-only writes nothing: dqform keeps no state to record.',
     )
     .action(run((file: string | undefined, o: ApplyOptions) => cmdApply(io, file, o)));
 
   showUnmanaged(noColor(targetFlag(
     noSynth(sourceFlags(program.command('destroy').description('delete everything the namespace owns (plans it, then asks)')))
       .option('--auto-approve', 'destroy without asking')
-      .option('--max-deletes <N>', `refuse to destroy more than N objects (default ${DEFAULT_MAX_DELETES}: a namespace of more needs it)`, wholeNumber('--max-deletes')),
+      .option('--max-deletes <N>', `refuse to destroy more than N objects (default ${DEFAULT_MAX_DELETES}: a namespace of more needs it)`, wholeNumber('--max-deletes'))
+      .option('--max-effect-deletes <N>', `refuse when the platform would delete more than N monitors, SQL tests and cascaded objects with it (default ${DEFAULT_MAX_EFFECT_DELETES})`, wholeNumber('--max-effect-deletes'))
+      .option('--allow-unpreviewed', "destroy rules whose effects are unknown (the platform's delete preview failed)"),
   )))
     .addHelpText(
       'after',
-      "\nPlans the deletion of every object the namespace owns (configId = namespace, or an id carrying the\nnamespace's tag; never objects of another namespace or made in the UI), prints it and asks on a\nTTY; without a TTY, --auto-approve is required. The guards of apply hold: --max-deletes, and\nlifecycle.preventDestroy makes it an error. To review first: dqform plan --destroy --out destroy.json,\nthen dqform apply destroy.json.\nExample: dqform destroy --max-deletes 50",
+      "\nPlans the deletion of every object the namespace owns (configId = namespace, or an id carrying the\nnamespace's tag; never objects of another namespace or made in the UI), prints it and asks on a\nTTY; without a TTY, --auto-approve is required. The guards of apply hold (--max-deletes,\n--max-effect-deletes, --allow-unpreviewed), and lifecycle.preventDestroy makes it an error.\nTo review first: dqform plan --destroy --out destroy.json, then dqform apply destroy.json.\nExample: dqform destroy --max-deletes 50",
     )
     .action(run((o: DestroyOptions) => cmdDestroy(io, o)));
 

@@ -4,9 +4,7 @@
  */
 import type { Cascade, Change, Diagnostic, Effects, Plan } from '../../schemas/plan';
 import { stableStringify } from '../engine/keys';
-
-/** apply's default `--max-deletes` (engine/applier re-exports it; kept here so rendering stays free of the applier). */
-const DEFAULT_MAX_DELETES = 10;
+import { effectDeleteCounts, effectDeletesText, guardRefusals, unpreviewedChanges } from '../engine/guards';
 
 const SYMBOL: Record<Change['action'], string> = { create: '+', update: '~', replace: '-/+', delete: '-', noop: ' ', unmanaged: '?' };
 const VERB: Record<Change['action'], string> = {
@@ -22,8 +20,6 @@ export interface RenderOptions {
   color?: boolean;
   /** List every object not managed here (`--show-unmanaged`); by default they are counted, by who manages them. */
   showUnmanaged?: boolean;
-  /** The `--max-deletes` apply will be given, for the plan's warning (default 10). */
-  maxDeletes?: number;
 }
 
 function paint(on: boolean | undefined, code: number, s: string): string {
@@ -209,35 +205,26 @@ function refreshOnlyLine(plan: Plan): string {
 }
 
 /**
- * What the platform does downstream of the plan's writes, counted (the line under the summary):
- * monitors and SQL tests that rule changes delete or create (previews), objects deleted with an
- * object the plan deletes (cascade, not counting those the plan deletes itself), and how many
- * changes could not be previewed. Undefined when there is nothing to say.
+ * What the platform does downstream of the plan's writes (the line under the summary line): what
+ * it deletes (monitors and SQL tests of rule changes, objects deleted with an object the plan
+ * deletes: what `--max-effect-deletes` counts, engine/guards), what it creates, and how many
+ * changes have no preview. Undefined when there is nothing to say.
  */
 export function effectsLine(plan: Plan): string | undefined {
-  let monitorsGone = 0;
-  let testsGone = 0;
   let monitorsNew = 0;
   let testsNew = 0;
-  let unknown = 0;
-  const cascaded = new Map<string, number>();
   for (const c of writes(plan)) {
-    const e = c.effects;
-    if (!e) continue;
-    if (e.error !== undefined) unknown++;
-    monitorsGone += e.monitorsToDelete.length;
-    testsGone += e.testsToDelete.length;
-    monitorsNew += e.monitorsToCreate.length;
-    testsNew += e.testsToCreate.length;
-    for (const x of e.cascade) if (x.effect === 'deleted' && !x.alsoDeleted) cascaded.set(x.type, (cascaded.get(x.type) ?? 0) + 1);
+    monitorsNew += c.effects?.monitorsToCreate.length ?? 0;
+    testsNew += c.effects?.testsToCreate.length ?? 0;
   }
-  const kind = (t: string) => t.replace(/^dq_/, '').replace(/_/g, ' ');
-  const gone = [monitorsGone ? `${monitorsGone} monitor(s)` : '', testsGone ? `${testsGone} SQL test(s)` : '', ...[...cascaded.entries()].sort(([a], [b]) => (a < b ? -1 : 1)).map(([t, k]) => `${k} ${kind(t)}(s) by cascade`)].filter(Boolean);
+  const gone = effectDeleteCounts(plan);
   const made = [monitorsNew ? `${monitorsNew} monitor(s)` : '', testsNew ? `${testsNew} SQL test(s)` : ''].filter(Boolean);
-  const parts: string[] = [];
-  if (gone.length) parts.push(`deletes ${andList(gone)}`);
-  if (made.length) parts.push(`creates ${andList(made)}`);
-  const out = [parts.length ? `Effects: the platform also ${parts.join(', and ')}.` : '', unknown ? `${parts.length ? '' : 'Effects: '}unknown for ${unknown} change(s) (the preview failed).` : ''].filter(Boolean);
+  const unknown = unpreviewedChanges(plan).length;
+  const out = [
+    gone.total ? `The platform also deletes ${effectDeletesText(gone)}.` : '',
+    made.length ? `${gone.total ? 'It' : 'The platform'} also creates ${andList(made)}.` : '',
+    unknown ? `Effects unknown for ${unknown} change(s).` : '',
+  ].filter(Boolean);
   return out.length ? out.join(' ') : undefined;
 }
 
@@ -245,15 +232,21 @@ function andList(parts: readonly string[]): string {
   return parts.length === 1 ? parts[0] : `${parts.slice(0, -1).join(', ')} and ${parts[parts.length - 1]}`;
 }
 
-/**
- * What apply will refuse with the given (or default) `--max-deletes`: one line, or undefined.
- * Deletes and replaces count (a replace destroys the old object).
- */
-export function guardWarning(plan: Plan, maxDeletes = DEFAULT_MAX_DELETES): string | undefined {
-  const destroys = plan.changes.filter((c) => c.action === 'delete' || c.action === 'replace');
-  if (destroys.length <= maxDeletes) return undefined;
-  const replaces = destroys.filter((c) => c.action === 'replace').length;
-  return `this plan destroys ${destroys.length} object(s)${replaces ? ` (${replaces} of them replaced)` : ''}, more than --max-deletes ${maxDeletes}${maxDeletes === DEFAULT_MAX_DELETES ? ' (the default)' : ''}: apply refuses it unless given --max-deletes ${destroys.length}`;
+/** What apply's guards (engine/guards: --max-deletes, --max-effect-deletes, unpreviewed changes) refuse with their defaults, one line each. */
+export function guardLines(plan: Plan): string[] {
+  return guardRefusals(plan).map((r) => `Note: apply refuses this plan as it is: ${refusalHead(r.message)}. ${r.hint}`);
+}
+
+/** A guard's refusal without its list of addresses: the text before the first `: ` outside parentheses. */
+function refusalHead(message: string): string {
+  let depth = 0;
+  for (let i = 0; i < message.length; i++) {
+    const ch = message[i];
+    if (ch === '(') depth++;
+    else if (ch === ')') depth = Math.max(0, depth - 1);
+    else if (ch === ':' && message[i + 1] === ' ' && depth === 0) return message.slice(0, i);
+  }
+  return message;
 }
 
 /** The plan's kind and scope, for its first lines: destroy / refresh-only, targets, replacements. */
@@ -326,8 +319,7 @@ export function renderText(plan: Plan, opts: RenderOptions = {}): string {
   lines.push(summaryLine(plan));
   const effects = plan.options.refreshOnly ? undefined : effectsLine(plan);
   if (effects) lines.push(effects);
-  const guard = plan.options.refreshOnly ? undefined : guardWarning(plan, opts.maxDeletes);
-  if (guard) lines.push(`Warning: ${guard}.`);
+  lines.push(...guardLines(plan));
   return `${lines.join('\n')}\n`;
 }
 
@@ -388,9 +380,9 @@ function diffLines(text: readonly string[]): string[] {
  * fit (in type order) keep them and the others become one table row per change; past the limit
  * even so, the rows are cut with a count.
  */
-export function renderMarkdown(plan: Plan, opts: { limit?: number; showUnmanaged?: boolean; maxDeletes?: number } = {}): string {
+export function renderMarkdown(plan: Plan, opts: { limit?: number; showUnmanaged?: boolean } = {}): string {
   const limit = opts.limit ?? MARKDOWN_LIMIT;
-  const head = `${markdownHead(plan, opts).join('\n')}\n`;
+  const head = `${markdownHead(plan).join('\n')}\n`;
   const drift = plan.options.refreshOnly;
   const ws = drift ? plan.drift : writes(plan);
   const intro: string[] = [];
@@ -444,7 +436,7 @@ const WARNING_LINES = 20;
  * The top of the markdown plan, what a reviewer must see first: the summary line and the
  * effects line; errors; apply's guard and every destructive change (by name); notes.
  */
-function markdownHead(plan: Plan, opts: { maxDeletes?: number }): string[] {
+function markdownHead(plan: Plan): string[] {
   const s = plan.summary;
   const kind = plan.options.destroy ? 'destroy plan' : plan.options.refreshOnly ? 'refresh-only plan' : 'plan';
   const head: string[] = [`### dqform ${kind}: \`${plan.namespace}\` in \`${plan.workspace}\``, ''];
@@ -461,11 +453,11 @@ function markdownHead(plan: Plan, opts: { maxDeletes?: number }): string[] {
     for (const d of errors) head.push(`> - \`${d.address ?? plan.stack}\`: ${escapeMd(d.summary)}`);
     head.push('');
   }
-  const guard = plan.options.refreshOnly ? undefined : guardWarning(plan, opts.maxDeletes);
+  const refusals = guardRefusals(plan);
   const warnings = plan.options.refreshOnly ? [] : writes(plan).map((c) => ({ c, facts: destructiveFacts(c) })).filter((w) => w.facts.length);
-  if (warnings.length || guard) {
+  if (warnings.length || refusals.length) {
     head.push('> [!WARNING]');
-    if (guard) head.push(`> **Apply will refuse this plan**: ${escapeMd(guard)}.`, '>');
+    for (const r of refusals) head.push(`> **Apply refuses this plan as it is**: ${escapeMd(refusalHead(r.message))}. ${escapeMd(r.hint)}`, '>');
     for (const { c, facts } of warnings.slice(0, WARNING_LINES)) head.push(`> - \`${c.address}\`${c.name ? ` (${escapeMd(c.name)})` : ''} ${facts.join('; ')}`);
     if (warnings.length > WARNING_LINES) head.push(`> - and ${warnings.length - WARNING_LINES} more destructive change(s), listed below`);
     head.push('');

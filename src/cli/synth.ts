@@ -18,7 +18,7 @@
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { redact } from '../client';
+import { redact, REDACTED } from '../client';
 
 /** A directory's CDKTF app configuration (`cdktf.json`). */
 export interface CdktfApp {
@@ -131,16 +131,30 @@ export type SynthResult =
   | { ok: false; ran: false; lines: string[] };
 
 /**
+ * A function that masks, in what the app prints, the values of the withheld variables (the app
+ * may have found them elsewhere: a .env file, a CI variable under another name) and everything
+ * {@link redact} masks. Values shorter than 4 characters are left alone (they would garble text).
+ */
+export function appOutputScrubber(env: NodeJS.ProcessEnv): (text: string) => string {
+  const values = WITHHELD.map((k) => env[k]?.trim())
+    .filter((v): v is string => !!v && v.length >= 4)
+    .sort((a, b) => b.length - a.length);
+  return (text) => redact(values.reduce((t, v) => t.split(v).join(REDACTED), text));
+}
+
+/**
  * Runs `app` in `cwd` with `CDKTF_OUTDIR=outDir`. The app's stdout goes to `onStdout`; a
- * failure's stderr becomes {@link synthFailureLines}. Credentials are not passed to the app.
+ * failure's stderr becomes {@link synthFailureLines}. Credentials are not passed to the app,
+ * and what the app prints is relayed with their values masked ({@link appOutputScrubber}).
  */
 export function runApp(app: string, cwd: string, outDir: string, env: NodeJS.ProcessEnv, onStdout: (s: string) => void): SynthResult {
   const childEnv: NodeJS.ProcessEnv = { ...env, CDKTF_OUTDIR: outDir, CHECKPOINT_DISABLE: '1' };
   for (const k of WITHHELD) delete childEnv[k];
+  const scrub = appOutputScrubber(env);
   const r = spawnSync(app, { cwd, shell: true, encoding: 'utf8', env: childEnv, maxBuffer: 64 * 1024 * 1024 });
-  if (r.stdout && r.stdout.trim() !== '') onStdout(r.stdout.trimEnd());
+  if (r.stdout && r.stdout.trim() !== '') onStdout(scrub(r.stdout.trimEnd()));
   if (r.status === 0) return { ok: true };
-  const stderr = redact(r.stderr ?? '');
+  const stderr = scrub(r.stderr ?? '');
   // 127: the shell found no such command.
   if (r.error || r.status === 127) return { ok: false, ran: false, lines: [`cannot run the app (${app}): ${r.error?.message ?? stderr.trim().split('\n').pop() ?? 'command not found'}`] };
   return { ok: false, ran: true, lines: synthFailureLines(app, r.status, stderr) };

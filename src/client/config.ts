@@ -70,6 +70,12 @@ export function resolveConfig(env: NodeJS.ProcessEnv = process.env, overrides: P
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new ConfigError(`DQ_BASE_URL must be http(s)`, ['DQ_BASE_URL']);
   if (url.username || url.password) throw new ConfigError(`DQ_BASE_URL must not carry credentials`, ['DQ_BASE_URL']);
+  if (url.protocol === 'http:' && !isLoopbackHost(url.hostname) && env.DQ_ALLOW_INSECURE !== '1') {
+    throw new ConfigError(
+      `DQ_BASE_URL ${url.origin} is plain http to a host that is not this machine: the client secret and every token would cross the network unencrypted. Use https://, or set DQ_ALLOW_INSECURE=1 if this network is trusted (plain http to localhost / 127.0.0.1 / [::1] is always allowed)`,
+      ['DQ_BASE_URL', 'DQ_ALLOW_INSECURE'],
+    );
+  }
   return { baseUrl: url.toString().replace(/\/+$/, ''), clientId: clientId!, clientSecret: clientSecret! };
 }
 
@@ -149,7 +155,13 @@ export function resolveGrpcConfig(env: NodeJS.ProcessEnv = process.env): GrpcCon
   const out: GrpcConfig = {};
   const endpoint = nonEmpty(env.DQ_GRPC_ENDPOINT);
   if (endpoint) {
-    parseGrpcEndpoint(endpoint); // validate now, with the variable's name
+    const t = parseGrpcEndpoint(endpoint); // validate now, with the variable's name
+    if (!t.tls && !isLoopbackHost(t.host) && env.DQ_ALLOW_INSECURE !== '1') {
+      throw new ConfigError(
+        `DQ_GRPC_ENDPOINT ${t.target} is plaintext to a host that is not this machine: the access token would cross the network unencrypted. Use https://host:port (or host:port, TLS by default), or set DQ_ALLOW_INSECURE=1 if this network is trusted`,
+        ['DQ_GRPC_ENDPOINT', 'DQ_ALLOW_INSECURE'],
+      );
+    }
     out.endpoint = endpoint;
   }
   const pkg = nonEmpty(env.DQ_GRPC_PACKAGE);

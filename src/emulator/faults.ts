@@ -92,6 +92,7 @@ export class FaultInjector {
     for (const r of this.rules) {
       if (r.remaining !== undefined && r.remaining <= 0) continue;
       if (r.pathPrefix && !path.startsWith(r.pathPrefix)) continue;
+      if (r.path !== undefined && path !== r.path) continue;
       if (r.method && r.method.toUpperCase() !== method) continue;
       if (r.type === 'dropAfter' && dropAfter) continue;
       const rate = r.rate ?? 1;

@@ -11,7 +11,7 @@
  *    result says exactly what was applied, what failed and what was not attempted.
  */
 import { ConflictError, type PlatformClient } from '../client';
-import type { ResourceType } from '../../schemas/manifest';
+import { RESOURCE_TYPES, type ResourceType } from '../../schemas/manifest';
 import { Plan, PLAN_FORMAT_VERSION, type Change } from '../../schemas/plan';
 import { allows, HANDLERS, SCOPES } from '../handlers/registry';
 import type { ResourceHandler } from '../handlers/types';
@@ -20,6 +20,7 @@ import { dependentsOf, executionWaves } from './graph';
 import { isWrite } from './planner';
 import { readLiveState } from './reconcile';
 import { mapLimit } from './concurrency';
+import { guardRefusals, previewedKinds, type GuardOptions } from './guards';
 
 export class PlanRefusedError extends Error {
   constructor(
@@ -44,9 +45,7 @@ export class StalePlanError extends PlanRefusedError {
   }
 }
 
-export interface ApplyOptions {
-  /** Refuse plans deleting more than this many objects. Default 10. */
-  maxDeletes?: number;
+export interface ApplyOptions extends GuardOptions {
   concurrency?: number;
   onProgress?: (line: string) => void;
   handlers?: Record<ResourceType, ResourceHandler>;
@@ -87,12 +86,13 @@ export interface ApplyResult {
   skipped: { address: string; action: Change['action']; because: string }[];
 }
 
-export const DEFAULT_MAX_DELETES = 10;
+export { DEFAULT_MAX_DELETES, DEFAULT_MAX_EFFECT_DELETES } from './guards';
 
 /**
- * Parses and checks a plan file's contents. A plan of another format version is refused by its
- * version first (a newer dqform wrote it, or an older one whose plans this version no longer
- * reads), so the message says what to do instead of listing schema differences.
+ * Parses and checks a plan file's contents: its format version, the plan schema, and resource
+ * types dqform knows. A plan of another format version is refused by its version first (a newer
+ * dqform wrote it, or an older one whose plans this version no longer reads), so the message
+ * says what to do instead of listing schema differences.
  */
 export function loadPlan(json: unknown): Plan {
   const version = json && typeof json === 'object' && !Array.isArray(json) ? (json as { formatVersion?: unknown }).formatVersion : undefined;
@@ -109,6 +109,17 @@ export function loadPlan(json: unknown): Plan {
     throw new PlanRefusedError(
       `not a dqform plan (format ${PLAN_FORMAT_VERSION}): ${r.error.issues.slice(0, 3).map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`,
       'Create the plan with `dqform plan --out FILE`; do not edit it by hand.',
+    );
+  }
+  const unknown = r.data.changes.map((c, i) => ({ c, i })).filter(({ c }) => !(RESOURCE_TYPES as readonly string[]).includes(c.type));
+  if (unknown.length) {
+    throw new PlanRefusedError(
+      `not a dqform plan: ${unknown
+        .slice(0, 3)
+        .map(({ c, i }) => `changes.${i} (${c.address}): unknown resource type ${JSON.stringify(c.type)}`)
+        .join('; ')}${unknown.length > 3 ? `; and ${unknown.length - 3} more` : ''} (dqform manages ${RESOURCE_TYPES.join(', ')})`,
+      'Create the plan with `dqform plan --out FILE`; do not edit it by hand.',
+      unknown.map(({ c }) => c.address),
     );
   }
   return r.data;
@@ -189,15 +200,21 @@ export async function apply(client: PlatformClient, plan: Plan, opts: ApplyOptio
   };
   const errors = plan.diagnostics.filter((d) => d.severity === 'error');
   if (errors.length) {
-    throw new PlanRefusedError(`the plan has ${errors.length} error(s) and cannot be applied`, 'Fix the errors `dqform plan` reports, then plan again.');
-  }
-  const deletes = plan.changes.filter((c) => c.action === 'delete' || c.action === 'replace');
-  const maxDeletes = opts.maxDeletes ?? DEFAULT_MAX_DELETES;
-  if (deletes.length > maxDeletes) {
     throw new PlanRefusedError(
-      `the plan destroys ${deletes.length} object(s), more than --max-deletes ${maxDeletes}`,
-      `Review the deletions, then re-run with --max-deletes ${deletes.length} if they are intended.`,
-      deletes.map((c) => c.address),
+      `the plan has ${errors.length} error(s) and cannot be applied: ${errors
+        .slice(0, 3)
+        .map((d) => `${d.address ? `${d.address}: ` : ''}${d.summary}`)
+        .join('; ')}${errors.length > 3 ? `; and ${errors.length - 3} more` : ''}`,
+      'Fix the errors `dqform plan` reports, then plan again.',
+      errors.map((d) => d.address).filter((a): a is string => !!a),
+    );
+  }
+  const refusals = guardRefusals(plan, opts, previewedKinds(handlers));
+  if (refusals.length) {
+    throw new PlanRefusedError(
+      `nothing was applied: ${refusals.map((r) => r.message).join(';\n  and ')}`,
+      refusals.map((r) => r.hint).join('\n  '),
+      [...new Set(refusals.flatMap((r) => r.addresses))],
     );
   }
   const iam = await client.iam.get();

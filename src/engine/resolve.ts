@@ -11,7 +11,8 @@ import { parseResolverQl, ResolverQlError } from '../../schemas/resolverql';
 import { deprecatedEnums } from '../../schemas/wire';
 import { bareId, defaultFqn, deriveId, ENTITY_ID_PREFIX, idOwner, namespaceOfId, parseAddress } from './identity';
 import { camelToSnake } from './keys';
-import { closest, unknownFields } from './unknown-fields';
+import { closest, fieldPathProblem, unknownFields } from './unknown-fields';
+import { textFieldProblems } from '../../schemas/text-checks';
 
 export interface ResolvedResource {
   address: string;
@@ -163,6 +164,7 @@ export function resolveManifest(manifest: Manifest, workspace: string, opts: Res
     };
     const config = walk(r.config, '') as Record<string, unknown>;
     const schema = RESOURCE_SCHEMAS[r.type] as unknown as z.ZodType<Record<string, unknown>>;
+    ignoreChangesProblems(r, schema, diags);
     const unknown = unknownFields(schema, config);
     for (const u of unknown) {
       const field = fieldPath([...u.path, u.key]);
@@ -211,6 +213,10 @@ export function resolveManifest(manifest: Manifest, workspace: string, opts: Res
     checkResolverQl(desired, '', (field, message) =>
       diags.push({ severity: 'error', summary: `${field}: ${message}`, address: r.address, source: r.source, field, hint: 'Fix the ResolverQL text.' }),
     );
+    // RRULEs, time zones, cron: caught here (validate, plan), not by the server at apply
+    for (const t of textFieldProblems(desired)) {
+      diags.push({ severity: 'error', summary: `${t.field}: ${t.summary}`, address: r.address, source: r.source, field: t.field, hint: `Fix it in ${r.source ?? r.address}: ${t.hint}.` });
+    }
     resources.push({
       address: r.address,
       type: r.type,
@@ -281,6 +287,33 @@ export function resolveManifest(manifest: Manifest, workspace: string, opts: Res
 
   resources.sort((a, b) => (a.address < b.address ? -1 : a.address > b.address ? 1 : 0));
   return { workspace, namespace, stack: manifest.stack, resources, removed, diagnostics: diags };
+}
+
+/**
+ * `lifecycle.ignore_changes` must name fields the resource has: a misspelt or stale name would
+ * silently ignore nothing (and the change it was meant to hold back would apply).
+ */
+function ignoreChangesProblems(r: ManifestResource, schema: z.ZodType, diags: Diagnostic[]): void {
+  const ignore = r.lifecycle.ignoreChanges;
+  if (!Array.isArray(ignore)) return;
+  ignore.forEach((p, i) => {
+    const parts = p.split('.');
+    const problem = parts.some((x) => x === '') ? { at: '', key: p, known: [], why: 'unknown' as const } : fieldPathProblem(schema, parts);
+    if (!problem) return;
+    const written = parts.map(camelToSnake).join('.');
+    const near = problem.why === 'unknown' ? closest(problem.key, problem.known) : undefined;
+    diags.push({
+      severity: 'error',
+      summary:
+        problem.why === 'unknown'
+          ? `lifecycle.ignore_changes[${i}]: "${written}" is not a field of ${r.type}${problem.at ? ` (no "${camelToSnake(problem.key)}" in ${problem.at.split('.').map(camelToSnake).join('.')})` : ''}${near ? `; did you mean "${[...problem.at.split('.').filter(Boolean), near].map(camelToSnake).join('.')}"?` : ''}`
+          : `lifecycle.ignore_changes[${i}]: "${written}" goes inside ${problem.at.split('.').map(camelToSnake).join('.')}, which has no fields to ignore separately`,
+      address: r.address,
+      source: r.source,
+      field: `lifecycle.ignore_changes[${i}]`,
+      hint: problem.known.length ? `Name a field of ${r.type}${problem.at ? ` under ${problem.at.split('.').map(camelToSnake).join('.')}` : ''}: ${problem.known.map(camelToSnake).join(', ')}.` : 'Ignore the whole field instead.',
+    });
+  });
 }
 
 /** Finds `resolverQl` strings anywhere in a desired config and reports parse errors. */

@@ -100,3 +100,23 @@ export function closest(key: string, known: readonly string[]): string | undefin
   return best;
 }
 
+
+/**
+ * Why a dotted field path (`issueLifecycle.settings.severities`) names no field of `schema`, or
+ * undefined when it does: the first segment the schema does not know (with the known keys at
+ * that level), or a path that goes on inside a list or a value that has no fields.
+ */
+export function fieldPathProblem(schema: z.ZodType, parts: readonly string[]): { at: string; key: string; known: string[]; why: 'unknown' | 'leaf' } | undefined {
+  let cur: z.ZodType = schema;
+  for (let i = 0; i < parts.length; i++) {
+    const key = parts[i];
+    const at = parts.slice(0, i).join('.');
+    const shapes = objectShapes(cur);
+    if (shapes.length === 0) return { at, key, known: [], why: 'leaf' };
+    if (shapes.some((s) => s.open)) return undefined;
+    const owner = shapes.find((s) => key in s.shape);
+    if (!owner) return { at, key, known: [...new Set(shapes.flatMap((s) => Object.keys(s.shape)))].sort(), why: 'unknown' };
+    cur = owner.shape[key];
+  }
+  return undefined;
+}

@@ -11,7 +11,7 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { isMap, isPair, isScalar, isSeq, LineCounter, parseDocument, type Document, type Node as YamlNode, type Pair } from 'yaml';
+import { isMap, isPair, isScalar, isSeq, LineCounter, parseDocument, visit, type Document, type Node as YamlNode, type Pair } from 'yaml';
 import { z } from 'zod';
 import { DqformYaml, YAML_ENTRY_SCHEMAS, YAML_SECTIONS, type YamlSection } from '../../schemas/dqform-yaml';
 import { Manifest, RESOURCE_SCHEMAS, RESOURCE_TYPES, type ManifestResource, type ResourceType } from '../../schemas/manifest';
@@ -88,6 +88,37 @@ function fieldPath(path: readonly PathSeg[]): string {
 const REF = /\$\{([a-z][a-z0-9_]*)\.([^.}\s]+)\.([a-z_]+)\}/g;
 const ref = (type: ResourceType, name: string, attr: 'id' | 'entity_id') => `\${${type}.${name}.${attr}}`;
 
+/** How far aliases (`*name`) may expand (the yaml library's weighted count); past it, the file is refused. */
+export const MAX_ALIAS_COUNT = 1000;
+
+/**
+ * The document as plain data. A file whose aliases expand past {@link MAX_ALIAS_COUNT} (the
+ * "billion laughs": each anchor a list of nine aliases of the one before) is refused with a
+ * diagnostic at its first alias, instead of exhausting memory.
+ */
+function expandAliases(doc: Document, loc: Locator): unknown {
+  try {
+    return doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT }) as unknown;
+  } catch (e) {
+    if (!(e instanceof ReferenceError) || !/alias/i.test(e.message)) throw e;
+    let first: number | undefined;
+    visit(doc, {
+      Alias(_k, node) {
+        first = node.range?.[0];
+        return visit.BREAK;
+      },
+    });
+    throw new ManifestError([
+      {
+        severity: 'error',
+        summary: `YAML: the aliases (*name) expand to too much data (more than ${MAX_ALIAS_COUNT} aliased nodes): refused, as a resource exhaustion attack would be`,
+        source: first === undefined ? loc.find([]) : loc.offset(first),
+        hint: 'Write the repeated values out, or use fewer and smaller anchors (&name) and aliases.',
+      },
+    ]);
+  }
+}
+
 /**
  * Parses `dqform.yaml` text into a manifest. Throws one {@link ManifestError} with every
  * diagnostic (each with `source: "file:line:column"`).
@@ -104,7 +135,7 @@ export function manifestFromYaml(text: string, opts: { file: string; stack?: str
   for (const w of doc.warnings) diags.push({ severity: 'warning', summary: `YAML: ${w.message.split('\n')[0]}`, source: loc.offset(w.pos[0]) });
   if (doc.errors.length) throw new ManifestError(diags);
 
-  const data = doc.toJS({ maxAliasCount: 1000 }) as unknown;
+  const data = expandAliases(doc, loc);
   if (!isObj(data)) {
     throw new ManifestError([{ severity: 'error', summary: 'the document must be a mapping with at least "namespace"', source: loc.find([]), hint: 'Start the file with `namespace: <your namespace>`.' }]);
   }

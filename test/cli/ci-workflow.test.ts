@@ -270,7 +270,7 @@ describe('the PR comment script, run with a fake GitHub', () => {
     await fn(github, context, {}, require);
     const body = calls[0].body;
     expect(body.length).toBeLessThan(65_536);
-    expect(body).toContain('**Plan: 0 to add, 0 to change, 4 to destroy.** 4 unchanged, 1 not managed here.\nEffects: the platform also deletes 1 ownership(s) by cascade.');
+    expect(body).toContain('**Plan: 0 to add, 0 to change, 4 to destroy.** 4 unchanged, 1 not managed here.\nThe platform also deletes 1 ownership(s) by cascade.');
     expect(body).toContain('download the artifact `plan-b`');
     expect(body).toContain('Stack `b`: this plan destroys 4 object(s), more than --max-deletes 0');
   });

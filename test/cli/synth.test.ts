@@ -187,6 +187,25 @@ it('the app never sees DQ_CLIENT_ID or DQ_CLIENT_SECRET (dqform synth and the sy
   }
 });
 
+it('what the app prints is relayed with DQ_CLIENT_SECRET and DQ_CLIENT_ID masked, on success and on failure (the app found them elsewhere: a .env file)', async () => {
+  const ws = appWorkspace({ 'synth-echo': {} });
+  // the app echoes a file that holds the credentials, to stdout; and to stderr when it fails
+  fs.writeFileSync(ws.path('.env'), `DQ_CLIENT_ID=synth-writer\nDQ_CLIENT_SECRET=${SECRET}\n`);
+  fs.writeFileSync(ws.path('app.js'), `${APP}\nconsole.log(require('fs').readFileSync('.env', 'utf8'));\n`);
+  const ok = await cli(ws, ['synth']);
+  expect(ok.code).toBe(0);
+  expect(ok.out).toMatch(/DQ_CLIENT_SECRET=\[REDACTED\]/);
+  expect(ok.out).toMatch(/DQ_CLIENT_ID=\[REDACTED\]/);
+  fs.writeFileSync(ws.path('fail.txt'), `boom: ${SECRET} and synth-writer`);
+  const failed = await cli(ws, ['synth']);
+  expect(failed.code).toBe(1);
+  expect(failed.err).toMatch(/boom: \[REDACTED\] and \[REDACTED\]/);
+  for (const r of [ok, failed]) {
+    expect(r.out + r.err).not.toContain(SECRET);
+    expect(r.out + r.err).not.toContain('synth-writer');
+  }
+});
+
 describe('construct validation errors', () => {
   // A real CDKTF app with two invalid constructs, run by tsx as `npx tsx main.ts` would.
   const MAIN = `

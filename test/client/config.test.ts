@@ -1,4 +1,4 @@
-import { ConfigError, REGION_BASE_URLS, redact, resolveConfig } from '../../src/client';
+import { ConfigError, REGION_BASE_URLS, redact, resolveConfig, resolveGrpcConfig } from '../../src/client';
 
 describe('resolveConfig', () => {
   const creds = { DQ_CLIENT_ID: 'id-1', DQ_CLIENT_SECRET: 'config-test-secret-1' };
@@ -38,5 +38,63 @@ describe('resolveConfig', () => {
 
   test('a base URL carrying credentials is refused', () => {
     expect(() => resolveConfig({ ...creds, DQ_BASE_URL: 'https://u:p@host' })).toThrow(ConfigError);
+  });
+});
+
+describe('plain http is refused unless it stays on this machine (issue 12)', () => {
+  const creds = { DQ_CLIENT_ID: 'id-1', DQ_CLIENT_SECRET: 'config-test-secret-2' };
+  test.each([
+    ['http://127.0.0.1:8787', true, 'loopback IPv4 (the emulator)'],
+    ['http://127.9.8.7', true, 'all of 127.0.0.0/8 is loopback'],
+    ['http://localhost:1', true, 'localhost'],
+    ['http://api.localhost:1', true, '*.localhost never leaves the machine (RFC 6761)'],
+    ['http://[::1]:8787', true, 'loopback IPv6'],
+    ['https://developer.eu.platform.example', true, 'https anywhere'],
+    ['http://developer.eu.platform.example', false, 'a real host over plain http'],
+    ['http://10.0.0.5:8787', false, 'a private address is still the network'],
+    ['http://0.0.0.0:8787', false, '0.0.0.0 is not loopback'],
+    ['http://127.0.0.1.evil.example', false, 'a name that starts like loopback'],
+    ['http://localhost.evil.example', false, 'a name that starts with localhost'],
+  ])('%s allowed=%p (%s)', (url, allowed) => {
+    const run = () => resolveConfig({ ...creds, DQ_BASE_URL: url });
+    if (allowed) expect(run().baseUrl).toBe(url.replace(/\/+$/, ''));
+    else {
+      expect(run).toThrow(ConfigError);
+      expect(run).toThrow(/plain http .*DQ_ALLOW_INSECURE=1/);
+    }
+  });
+
+  test('DQ_ALLOW_INSECURE=1 allows it (and only the value 1)', () => {
+    expect(resolveConfig({ ...creds, DQ_BASE_URL: 'http://10.0.0.5:8787', DQ_ALLOW_INSECURE: '1' }).baseUrl).toBe('http://10.0.0.5:8787');
+    expect(() => resolveConfig({ ...creds, DQ_BASE_URL: 'http://10.0.0.5:8787', DQ_ALLOW_INSECURE: 'true' })).toThrow(/DQ_ALLOW_INSECURE=1/);
+  });
+
+  test('the refusal never names the secret', () => {
+    try {
+      resolveConfig({ ...creds, DQ_BASE_URL: 'http://example.org' });
+    } catch (e) {
+      expect((e as Error).message).not.toContain('config-test-secret-2');
+      expect((e as ConfigError).variables).toEqual(['DQ_BASE_URL', 'DQ_ALLOW_INSECURE']);
+      return;
+    }
+    throw new Error('expected a ConfigError');
+  });
+});
+
+describe('a plaintext gRPC endpoint is refused unless it stays on this machine (issue 12)', () => {
+  test.each([
+    ['127.0.0.1:50051', true, 'loopback: plaintext by default'],
+    ['http://localhost:50051', true, 'explicit plaintext to localhost'],
+    ['grpc.example.com:443', true, 'a bare host:port is TLS'],
+    ['https://grpc.example.com:8443', true, 'explicit TLS'],
+    ['http://grpc.example.com:50051', false, 'explicit plaintext to a real host'],
+    ['http://10.1.2.3:50051', false, 'plaintext to a private address'],
+  ])('DQ_GRPC_ENDPOINT=%s allowed=%p (%s)', (endpoint, allowed) => {
+    const run = () => resolveGrpcConfig({ DQ_GRPC_ENDPOINT: endpoint });
+    if (allowed) expect(run().endpoint).toBe(endpoint);
+    else expect(run).toThrow(/plaintext to a host that is not this machine.*DQ_ALLOW_INSECURE=1/);
+  });
+  test('DQ_ALLOW_INSECURE=1 allows it', () => {
+    expect(resolveGrpcConfig({ DQ_GRPC_ENDPOINT: 'http://grpc.example.com:50051', DQ_ALLOW_INSECURE: '1' }).endpoint).toBe('http://grpc.example.com:50051');
   });
 });

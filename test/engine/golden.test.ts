@@ -125,8 +125,8 @@ describe('the plan at scale (plan/at-scale: 200 changes, 50 objects not managed 
   it('ends with Terraform\'s summary line (a replace counted in add and destroy), then the effects and the guard', () => {
     expect(text.trimEnd().split('\n').slice(-3)).toEqual([
       'Plan: 110 to add, 50 to change, 50 to destroy.',
-      'Effects: the platform also deletes 20 monitor(s), and creates 15 monitor(s).',
-      'Warning: this plan destroys 50 object(s) (10 of them replaced), more than --max-deletes 10 (the default): apply refuses it unless given --max-deletes 50.',
+      'The platform also deletes 20 monitor(s). It also creates 15 monitor(s).',
+      'Note: apply refuses this plan as it is: the plan destroys 50 object(s) (10 of them replaced: destroyed, then created anew), more than --max-deletes 10. Review the deletions, then re-run with --max-deletes 50 if they are intended.',
     ]);
   });
 
@@ -134,9 +134,9 @@ describe('the plan at scale (plan/at-scale: 200 changes, 50 objects not managed 
     const md = renderMarkdown(plan);
     expect(md.length).toBeLessThanOrEqual(60000);
     const first = (s: string) => md.indexOf(s);
-    expect(first('**Apply will refuse this plan**')).toBeGreaterThan(0);
-    expect(first('Effects: the platform also deletes 20 monitor(s)')).toBeLessThan(first('```diff'));
-    expect(first('**Apply will refuse this plan**')).toBeLessThan(first('```diff'));
+    expect(first('**Apply refuses this plan as it is**: the plan destroys 50 object(s)')).toBeGreaterThan(0);
+    expect(first('The platform also deletes 20 monitor(s)')).toBeLessThan(first('```diff'));
+    expect(first('**Apply refuses this plan as it is**')).toBeLessThan(first('```diff'));
     const diff = md.slice(first('```diff'));
     expect(diff).not.toMatch(/^~/m);
     expect(diff).toMatch(/^! dq_alert "shop\.changed_000" \{$/m);

@@ -146,7 +146,9 @@ async function planOf(m: Manifest): Promise<Plan> {
 async function applyAll(m: Manifest): Promise<void> {
   const p = await planOf(m);
   expect(p.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
-  const r = await apply(client, p);
+  // the fixture's product rule is created with its data product: its preview needs the product
+  // to exist, so its effects are unknown on this first plan (what import is tested on comes after)
+  const r = await apply(client, p, { allowUnpreviewed: true });
   expect(r.failed).toEqual([]);
 }
 function actions(p: Plan): Record<string, string[]> {

@@ -6,6 +6,7 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { main } from '../../src/cli/main';
 import { cli, emulator, resetCounters, writeRequests, writeStack, type RunningEmulator } from './helpers';
 
 let emu: RunningEmulator;
@@ -49,6 +50,25 @@ const CASES: Case[] = [
     doc: { provider, resource: { dq_domain: { a: { name: 'A', parent_id: '${dq_domain.b.id}' }, b: { name: 'B', parent_id: '${dq_domain.a.id}' } } } },
     expect: [/dq_domain\.[ab]/, /cycle|loop/i],
   },
+  // issue 12: each caught offline (validate), naming the field, before any write
+  {
+    name: 'invalid enum value (the allowed ones listed)',
+    doc: { provider, resource: { dq_sql_test: { t: { ...sqlTest('T'), severity: 'SEVERITY_HUGE' } } } },
+    expect: [/dq_sql_test\.t: severity: expected one of SEVERITY_WARNING, SEVERITY_ERROR, SEVERITY_INFO \(or their numbers 1, 2, 3\); got "SEVERITY_HUGE"/],
+  },
+  { name: 'invalid RRULE', doc: { provider, resource: { dq_sql_test: { t: { ...sqlTest('T'), recurrence_rule: 'FREQ=SOMETIMES' } } } }, expect: [/dq_sql_test\.t: recurrenceRule: bad RRULE "FREQ=SOMETIMES": FREQ=SOMETIMES is not one of SECONDLY/, /FREQ=DAILY;BYHOUR=6/] },
+  { name: 'RRULE out of range', doc: { provider, resource: { dq_sql_test: { t: { ...sqlTest('T'), recurrence_rule: 'FREQ=DAILY;BYHOUR=25' } } } }, expect: [/dq_sql_test\.t: recurrenceRule: bad RRULE .*BYHOUR 25 is outside 0\.\.23/] },
+  { name: 'invalid time zone', doc: { provider, resource: { dq_sql_test: { t: { ...sqlTest('T'), timezone: 'Mars/Olympus' } } } }, expect: [/dq_sql_test\.t: timezone: bad time zone: "Mars\/Olympus" is not a known IANA time zone/, /Europe\/Berlin/] },
+  {
+    name: 'ignore_changes naming a field that does not exist',
+    doc: { provider, resource: { dq_sql_test: { t: { ...sqlTest('T'), lifecycle: { ignore_changes: ['nmae'] } } } } },
+    expect: [/dq_sql_test\.t: lifecycle\.ignore_changes\[0\]: "nmae" is not a field of dq_sql_test; did you mean "name"\?/, /recurrence_rule/],
+  },
+  {
+    name: 'ignore_changes naming a nested field that does not exist',
+    doc: { provider, resource: { dq_alert: { a: { ...alert('with_type("table")'), lifecycle: { ignore_changes: ['issue_lifecycle.setings'] } } } } },
+    expect: [/dq_alert\.a: lifecycle\.ignore_changes\[0\]: "issue_lifecycle\.setings" is not a field of dq_alert \(no "setings" in issue_lifecycle\); did you mean "issue_lifecycle\.settings"\?/],
+  },
   { name: 'count meta-argument', doc: { provider, resource: { dq_sql_test: { t: { ...sqlTest('T'), count: 3 } } } }, expect: [/dq_sql_test\.t/, /"count" is not supported/, /one construct per object/] },
 ];
 
@@ -73,6 +93,42 @@ describe('bad input: unknown field', () => {
     expect(r.code).toBe(1);
     expect(r.err).toMatch(/dq_sql_test\.t/);
     expect(r.err).toMatch(/colour/);
+  });
+});
+
+describe('bad input: a YAML alias bomb (billion laughs)', () => {
+  const BOMB = ['namespace: res-bad-yaml', 'a: &a ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]', ...'bcdefghi'.split('').map((x, i) => `${x}: &${x} [${Array(9).fill(`*${'abcdefghi'[i]}`).join(',')}]`)].join('\n');
+  it.each([['validate'], ['plan'], ['apply', '--auto-approve']])('%s: refused at the first alias, exit 1, no write, in well under the time a 10^9 expansion would take', async (...args) => {
+    fs.writeFileSync(path.join(dir, 'dqform.yaml'), BOMB);
+    const started = Date.now();
+    const r = await cli(emu.url, dir, [...args, '--file', 'dqform.yaml']);
+    expect(r.code).toBe(1);
+    expect(r.err).toMatch(/YAML: the aliases \(\*name\) expand to too much data/);
+    expect(r.err).toMatch(/at dqform\.yaml:3:8/);
+    expect(r.err).not.toMatch(/Internal error/);
+    expect(Date.now() - started).toBeLessThan(20_000);
+    expect(await writeRequests(emu)).toEqual({});
+  });
+});
+
+describe('bad input: --out into a directory that does not exist', () => {
+  it('plan --out missing/plan.json: exit 1 naming the directory, checked before planning (not one request), nothing written', async () => {
+    writeStack(dir, NS, GOOD);
+    await fetch(`${emu.url}/__emulator/requests/reset`, { method: 'POST' });
+    const r = await cli(emu.url, dir, ['plan', '--out', 'missing/plan.json']);
+    expect(r.code).toBe(1);
+    expect(r.err).toMatch(/--out missing\/plan\.json: the directory missing does not exist; nothing was planned/);
+    expect(r.err).toMatch(/mkdir -p missing/);
+    const counted = (await (await fetch(`${emu.url}/__emulator/requests`)).json()) as { total: number };
+    expect(counted.total).toBe(0);
+    expect(fs.existsSync(path.join(dir, 'missing'))).toBe(false);
+  });
+  it('plan --out naming a directory: exit 1, before planning', async () => {
+    writeStack(dir, NS, GOOD);
+    fs.mkdirSync(path.join(dir, 'plans'));
+    const r = await cli(emu.url, dir, ['plan', '--out', 'plans']);
+    expect(r.code).toBe(1);
+    expect(r.err).toMatch(/--out plans is a directory/);
   });
 });
 
@@ -128,6 +184,33 @@ describe('saved plan files', () => {
     expect(r.code).toBe(1);
     expect(r.err).toMatch(/not a dqform plan.*changes\.0\.action/);
     expect(await writeRequests(emu)).toEqual({});
+  });
+
+  it('an unknown resource type written by hand: apply and show refuse naming the change, no write', async () => {
+    const { file, json } = await savedPlan();
+    json.changes[0].type = 'dq_widget';
+    json.changes[0].address = 'dq_widget.w';
+    fs.writeFileSync(file, JSON.stringify(json));
+    const show = async () => {
+      const err: string[] = [];
+      const code = await main(['show', file], { out: () => undefined, err: (x) => err.push(x), env: {}, cwd: dir, isTty: false });
+      return { code, err: err.join('\n') };
+    };
+    for (const r of [await cli(emu.url, dir, ['apply', file]), await show()]) {
+      expect(r.code).toBe(1);
+      expect(r.err).toMatch(/not a dqform plan: changes\.0 \(dq_widget\.w\): unknown resource type "dq_widget" \(dqform manages dq_owner, /);
+      expect(r.err).not.toMatch(/Internal error/);
+    }
+    expect(await writeRequests(emu)).toEqual({});
+  });
+
+  it('a plan with errors is never saved: plan --out refuses, writes nothing, exit 1', async () => {
+    writeStack(dir, 'res-plan-errors', { provider: { dq: [{ namespace: 'res-plan-errors' }] }, resource: { dq_sql_test: { t: { ...sqlTest('T'), timezone: 'Mars/Olympus' } } } });
+    const file = path.join(dir, 'plan.json');
+    const r = await cli(emu.url, dir, ['plan', '--out', file]);
+    expect(r.code).toBe(1);
+    expect(r.err).toMatch(/the plan has errors: not saved to .*plan\.json \(nothing was written\)/);
+    expect(fs.existsSync(file)).toBe(false);
   });
 
   it('a plan made in another workspace: refused naming both workspaces, no write', async () => {

@@ -166,3 +166,18 @@ describe('removed entries', () => {
     expect(fromTf.removed).toEqual(fromYaml.removed);
   });
 });
+
+describe('lifecycle in YAML (issue 12: mutation testing found preventDestroy and ignoreChanges: all ignored unnoticed)', () => {
+  const TF = (lifecycle: Record<string, unknown>) =>
+    manifestFromTerraformJson({ provider: { dq: [{ namespace: 'a' }] }, resource: { dq_owner: { team: { title: 'T', lifecycle } } } }, { stack: 'a' }).resources[0].lifecycle;
+  const YAML = (lifecycle: string) => manifestFromYaml(`namespace: a\nowners:\n  team:\n    title: T\n    lifecycle: ${lifecycle}\n`, { file: 'w.yaml' }).resources[0].lifecycle;
+  it.each([
+    ['{ preventDestroy: true }', { prevent_destroy: true }, { preventDestroy: true, ignoreChanges: undefined }],
+    ['{ ignoreChanges: all }', { ignore_changes: 'all' }, { preventDestroy: undefined, ignoreChanges: 'all' }],
+    ['{ ignoreChanges: [title, contacts] }', { ignore_changes: ['title', 'contacts'] }, { preventDestroy: undefined, ignoreChanges: ['title', 'contacts'] }],
+    ['{ preventDestroy: false }', { prevent_destroy: false }, { preventDestroy: undefined, ignoreChanges: undefined }],
+  ])('%s reads as the Terraform JSON lifecycle does', (yaml, tf, expected) => {
+    expect(YAML(yaml)).toEqual(expected);
+    expect(TF(tf)).toEqual(expected);
+  });
+});

@@ -1,0 +1,166 @@
+/**
+ * Checks of text fields that have a grammar of their own: iCal RRULEs (SQL tests and SQL-test
+ * rules' `recurrenceRule`), IANA time zones (`timezone`), 5-field cron expressions (alert
+ * `schedule.cron`). Shared by the constructs' synth-time validation and the engine's
+ * `validate`/plan, so a bad value is caught offline, naming the field, not at the server.
+ *
+ * Each function answers why the text is bad, or undefined when it is fine.
+ */
+
+const RRULE_KEYS = new Set(['FREQ', 'INTERVAL', 'COUNT', 'UNTIL', 'BYSECOND', 'BYMINUTE', 'BYHOUR', 'BYDAY', 'BYMONTHDAY', 'BYYEARDAY', 'BYWEEKNO', 'BYMONTH', 'BYSETPOS', 'WKST']);
+const FREQS = ['SECONDLY', 'MINUTELY', 'HOURLY', 'DAILY', 'WEEKLY', 'MONTHLY', 'YEARLY'];
+const WEEKDAYS = ['MO', 'TU', 'WE', 'TH', 'FR', 'SA', 'SU'];
+
+/** Integer lists (`BYHOUR=6,18`) and their allowed ranges (RFC 5545 3.3.10); negative where the RFC allows. */
+const NUMBER_LISTS: Record<string, { min: number; max: number; negative?: boolean }> = {
+  BYSECOND: { min: 0, max: 60 },
+  BYMINUTE: { min: 0, max: 59 },
+  BYHOUR: { min: 0, max: 23 },
+  BYMONTHDAY: { min: 1, max: 31, negative: true },
+  BYYEARDAY: { min: 1, max: 366, negative: true },
+  BYWEEKNO: { min: 1, max: 53, negative: true },
+  BYMONTH: { min: 1, max: 12 },
+  BYSETPOS: { min: 1, max: 366, negative: true },
+};
+
+/** One `KEY=VALUE` part's problem. */
+function rrulePartProblem(key: string, value: string): string | undefined {
+  if (key === 'FREQ') return FREQS.includes(value) ? undefined : `FREQ=${value} is not one of ${FREQS.join(', ')}`;
+  if (key === 'INTERVAL' || key === 'COUNT') return /^[1-9]\d*$/.test(value) ? undefined : `${key} must be a whole number of at least 1, got "${value}"`;
+  if (key === 'UNTIL') return /^\d{8}(T\d{6}Z?)?$/.test(value) ? undefined : `UNTIL must be a date (20250131) or date-time (20250131T000000Z), got "${value}"`;
+  if (key === 'WKST') return WEEKDAYS.includes(value) ? undefined : `WKST must be one of ${WEEKDAYS.join(', ')}, got "${value}"`;
+  if (key === 'BYDAY') {
+    for (const d of value.split(',')) {
+      const m = /^([+-]?\d{1,2})?([A-Z]{2})$/.exec(d);
+      if (!m || !WEEKDAYS.includes(m[2])) return `BYDAY "${d}" is not a weekday (${WEEKDAYS.join(', ')}, optionally with a number: 1MO, -1FR)`;
+    }
+    return undefined;
+  }
+  const range = NUMBER_LISTS[key];
+  if (range) {
+    for (const n of value.split(',')) {
+      if (!/^[+-]?\d+$/.test(n)) return `${key} "${n}" is not a number`;
+      const v = Number(n);
+      const abs = Math.abs(v);
+      if ((v < 0 && !range.negative) || abs < range.min || abs > range.max || (v === 0 && range.min > 0)) return `${key} ${n} is outside ${range.negative ? `${range.min}..${range.max} or -${range.max}..-${range.min}` : `${range.min}..${range.max}`}`;
+    }
+  }
+  return undefined;
+}
+
+/**
+ * Why an RRULE is bad, or undefined. Accepts `FREQ=...;...`, the same with an `RRULE:` prefix,
+ * and the platform's form with an inline start: `DTSTART[;TZID=Zone]:20250101T060000[Z]` and
+ * the `RRULE:` line after it (newline-separated).
+ */
+export function rruleProblem(rule: string): string | undefined {
+  const lines = rule.split(/\r?\n/).map((l) => l.trim()).filter((l) => l !== '');
+  if (lines.length === 0) return 'it is empty (leave the field out to run on demand)';
+  let body: string | undefined;
+  for (const original of lines) {
+    // RFC 5545: names and enumerated values are case-insensitive (time zone names are not)
+    const line = original.toUpperCase();
+    if (line.startsWith('DTSTART')) {
+      if (!/^DTSTART(;TZID=[^:;]+)?:\d{8}(T\d{6}Z?)?$/.test(line)) return `"${original}" is not DTSTART[;TZID=Zone]:YYYYMMDDTHHMMSS`;
+      const tz = /;TZID=([^:;]+)/i.exec(original)?.[1];
+      const why = tz ? timezoneProblem(tz) : undefined;
+      if (why) return `DTSTART: ${why}`;
+      continue;
+    }
+    if (body !== undefined) return 'more than one RRULE line';
+    body = line.replace(/^RRULE:/, '');
+  }
+  if (body === undefined) return 'DTSTART without an RRULE line';
+  const keys: string[] = [];
+  for (const p of body.split(';').filter((x) => x !== '')) {
+    const m = /^([A-Z]+)=([^=;]+)$/.exec(p);
+    if (!m) return `"${p}" is not KEY=VALUE`;
+    if (!RRULE_KEYS.has(m[1])) return `unknown RRULE part ${m[1]}`;
+    if (keys.includes(m[1])) return `${m[1]} given twice`;
+    keys.push(m[1]);
+    const why = rrulePartProblem(m[1], m[2]);
+    if (why) return why;
+  }
+  if (!keys.includes('FREQ')) return 'FREQ is missing';
+  if (keys.includes('COUNT') && keys.includes('UNTIL')) return 'COUNT and UNTIL cannot both be given';
+  return undefined;
+}
+
+/**
+ * Why a time zone is not an IANA zone name, or undefined. Checked against the zone database Node
+ * carries (`Intl`), which matches names case-insensitively: a name in another case is refused
+ * with the canonical spelling. Offsets (`+02:00`) and abbreviations (`CEST`) are refused.
+ */
+export function timezoneProblem(tz: string): string | undefined {
+  if (!/^[A-Za-z][A-Za-z0-9_+-]*(\/[A-Za-z0-9_+-]+)*$/.test(tz)) return `"${tz}" is not an IANA time zone name (like Europe/Berlin or UTC)`;
+  let canonical: string;
+  try {
+    canonical = new Intl.DateTimeFormat('en-US', { timeZone: tz }).resolvedOptions().timeZone;
+  } catch {
+    return `"${tz}" is not a known IANA time zone (like Europe/Berlin, America/New_York or UTC)`;
+  }
+  if (canonical !== tz && canonical.toLowerCase() === tz.toLowerCase()) return `write "${canonical}" (time zone names are case-sensitive), not "${tz}"`;
+  return undefined;
+}
+
+/** Why a 5-field cron expression is bad, or undefined. */
+export function cronProblem(cron: string): string | undefined {
+  const fields = cron.trim().split(/\s+/);
+  if (fields.length !== 5) return `expected 5 fields (minute hour day-of-month month day-of-week), got ${fields.length}`;
+  const ranges: [number, number][] = [[0, 59], [0, 23], [1, 31], [1, 12], [0, 7]];
+  for (let i = 0; i < 5; i++) {
+    for (const item of fields[i].split(',')) {
+      const m = /^(\*|(\d+)(?:-(\d+))?|[A-Za-z]{3}(?:-[A-Za-z]{3})?)(?:\/(\d+))?$/.exec(item);
+      if (!m) return `field ${i + 1} "${fields[i]}" is not a cron field`;
+      for (const n of [m[2], m[3]]) {
+        if (n !== undefined && (Number(n) < ranges[i][0] || Number(n) > ranges[i][1])) return `field ${i + 1}: ${n} is outside ${ranges[i][0]}-${ranges[i][1]}`;
+      }
+    }
+  }
+  return undefined;
+}
+
+/** A finding of {@link textFieldProblems}: the field path (`tests[0].recurrenceRule`) and what is wrong. */
+export interface TextProblem {
+  field: string;
+  summary: string;
+  hint: string;
+}
+
+/**
+ * Every `recurrenceRule`, `timezone` and `cron` string in a desired config (at any depth) that
+ * its grammar refuses. Strings holding an unresolved reference (`${...}`) are skipped.
+ */
+export function textFieldProblems(v: unknown, path = ''): TextProblem[] {
+  const out: TextProblem[] = [];
+  const walk = (x: unknown, p: string): void => {
+    if (Array.isArray(x)) return x.forEach((y, i) => walk(y, `${p}[${i}]`));
+    if (!x || typeof x !== 'object') return;
+    for (const [k, y] of Object.entries(x)) {
+      const here = p ? `${p}.${k}` : k;
+      if (typeof y === 'string') {
+        if (y.includes('${')) continue;
+        const found = textProblem(k, y);
+        if (found) out.push({ field: here, ...found });
+      } else if (y && typeof y === 'object') walk(y, here);
+    }
+  };
+  walk(v, path);
+  return out;
+}
+
+function textProblem(key: string, value: string): Omit<TextProblem, 'field'> | undefined {
+  if (key === 'recurrenceRule') {
+    const why = rruleProblem(value);
+    return why ? { summary: `bad RRULE "${value}": ${why}`, hint: 'write an iCal RRULE, e.g. "FREQ=DAILY;BYHOUR=6" (leave it out to run on demand)' } : undefined;
+  }
+  if (key === 'timezone') {
+    const why = timezoneProblem(value);
+    return why ? { summary: `bad time zone: ${why}`, hint: 'use an IANA zone name, e.g. "Europe/Berlin" or "UTC"' } : undefined;
+  }
+  if (key === 'cron') {
+    const why = cronProblem(value);
+    return why ? { summary: `bad cron "${value}": ${why}`, hint: 'write 5 fields, e.g. "0 9 * * 1-5"' } : undefined;
+  }
+  return undefined;
+}
