@@ -397,7 +397,7 @@ export function renderMarkdown(plan: Plan, opts: { limit?: number; showUnmanaged
     return { block: `${block}\n`, rows };
   });
   const unmanaged = unmanagedMarkdown(plan, !!opts.showUnmanaged).join('\n');
-  const tail = `${unmanaged}${unmanaged ? '\n' : ''}\n${summaryLine(plan)}\n`;
+  const tail = `${unmanaged}${unmanaged ? '\n' : ''}${summaryLine(plan)}\n`;
   const start = `${head}${intro.join('\n')}${intro.length ? '\n' : ''}`;
   const whole = `${start}${kinds.map((k) => k.block).join('')}${tail}`;
   if (whole.length <= limit) return whole;
