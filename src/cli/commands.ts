@@ -9,7 +9,8 @@ import * as path from 'node:path';
 import { ApiError, ConfigError, PlatformClient, type HttpTrace } from '../client';
 import type { Manifest } from '../../schemas/manifest';
 import { DEFAULT_REQUEST, type Diagnostic, type Plan, type PlanRequest } from '../../schemas/plan';
-import { apply, loadPlan, PlanRefusedError, type ApplyResult } from '../engine/applier';
+import { apply, loadPlan, PlanRefusedError, preflight, type ApplyResult } from '../engine/applier';
+import { applyReviewed } from '../engine/bind';
 import { stableStringify } from '../engine/keys';
 import { loadSiblingStacks, loadSynthOutput, ManifestError } from '../engine/manifest';
 import { hasChanges } from '../engine/planner';
@@ -520,60 +521,72 @@ const REFRESH_ONLY_APPLY =
 export async function cmdApply(io: Io, file: string | undefined, o: ApplyOptions, words: ApplyWords = APPLY_WORDS): Promise<number> {
   const every = progressIntervalMs(io);
   const request = requestOf(o);
-  let p: Plan | undefined;
+  let saved: Plan | undefined;
   if (file) {
     const given = [request.destroy && '--destroy', request.refreshOnly && '--refresh-only', request.targets.length && '--target', request.replace.length && '--replace'].filter(Boolean);
     if (given.length) {
       throw new UsageError(`${given.join(', ')} cannot be given with a saved plan: ${file} was made with its own options, and apply plans again with those (dqform show ${file} prints them). Give ${given.join(', ')} to dqform plan --out ${file} instead, review it, and apply that plan.`);
     }
-    // A saved plan is applied as it is: the code (and so synth) plays no part.
-    p = readPlanFile(io, file);
-    if (!p) return 1;
-    if (p.options.refreshOnly) {
+    saved = readPlanFile(io, file);
+    if (!saved) return 1;
+    if (saved.options.refreshOnly) {
       io.out(REFRESH_ONLY_APPLY);
       return 0;
     }
+    // refused as it is (errors, guards) before the code is even read: no synth, no network
+    preflight(saved, o);
   } else if (!io.isTty && !o.autoApprove && !request.refreshOnly) {
     io.err(`Error: ${words.command} needs confirmation, and there is no terminal to ask on.\n  ${words.reviewed}`);
     return 1;
   }
-  const src = file ? undefined : prepareSource(io, o);
-  if (!file && !src) return 1;
+  // A saved plan is checked against the desired state it was made from, read from the same
+  // place plan reads it (synthesised first when the app changed): see applyReviewed.
+  const src = prepareSource(io, o);
+  if (!src) return 1;
+  const manifest = saved ? savedPlanManifest(io, src, o.stack ?? saved.stack, file!) : undefined;
   const c = client(io);
   try {
-    if (!p) {
-      p = await planStack(io, c, src!, o.stack, request);
-      if (p.diagnostics.some((d) => d.severity === 'error')) {
-        printDiagnostics(io, p.diagnostics);
-        return 1;
-      }
-      io.out(textOf(io, p, o));
-      if (request.refreshOnly) {
-        io.out(REFRESH_ONLY_APPLY);
-        return 0;
-      }
-      if (!hasChanges(p)) return 0;
-      if (!o.autoApprove) {
-        const ok = io.confirm ? await io.confirm(words.question(p)) : false;
-        if (!ok) {
-          io.err(`${words.what} cancelled.`);
-          return 1;
-        }
-      }
-    }
-    const started = Date.now();
-    const r = await apply(c, p, {
+    const opts = {
       maxDeletes: o.maxDeletes,
       maxEffectDeletes: o.maxEffectDeletes,
       allowUnpreviewed: o.allowUnpreviewed,
-      onProgress: (l) => io.err(l),
+      onProgress: (l: string) => io.err(l),
       progressIntervalMs: every,
-    });
-    const code = report(io, r, Date.now() - started, p.options.destroy ? 'Destroy' : words.what);
-    if (p.options.targets.length) {
-      io.err(`Warning: applied changes may be incomplete: this plan was targeted (${p.options.targets.join(', ')}), so other changes the code asks for may remain.\n  Run dqform plan without --target to see them.`);
+    };
+    const started = Date.now();
+    /** The report, and Terraform's warning after a targeted apply. */
+    const done = (r: ApplyResult, p: Plan): number => {
+      const code = report(io, r, Date.now() - started, p.options.destroy ? 'Destroy' : words.what);
+      if (p.options.targets.length) {
+        io.err(`Warning: applied changes may be incomplete: this plan was targeted (${p.options.targets.join(', ')}), so other changes the code asks for may remain.\n  Run dqform plan without --target to see them.`);
+      }
+      return code;
+    };
+    if (saved && manifest) {
+      // applyReviewed plans again with the saved plan's own options (destroy, targets, replace)
+      const r = await applyReviewed(c, saved, manifest, { ...opts, siblings: siblingStacks(src, manifest), onNote: (l) => io.err(`Note: ${l}`) });
+      return done(r, saved);
     }
-    return code;
+    const p = await planStack(io, c, src, o.stack, request);
+    if (p.diagnostics.some((d) => d.severity === 'error')) {
+      printDiagnostics(io, p.diagnostics);
+      return 1;
+    }
+    io.out(textOf(io, p, o));
+    if (request.refreshOnly) {
+      io.out(REFRESH_ONLY_APPLY);
+      return 0;
+    }
+    if (!hasChanges(p)) return 0;
+    if (!o.autoApprove) {
+      const ok = io.confirm ? await io.confirm(words.question(p)) : false;
+      if (!ok) {
+        io.err(`${words.what} cancelled.`);
+        return 1;
+      }
+    }
+    const r = await apply(c, p, opts);
+    return done(r, p);
   } finally {
     await c.close();
   }
@@ -582,6 +595,27 @@ export async function cmdApply(io: Io, file: string | undefined, o: ApplyOptions
 /** `dqform destroy`: plans the deletion of everything the namespace owns, shows it, asks, applies. */
 export async function cmdDestroy(io: Io, o: DestroyOptions): Promise<number> {
   return cmdApply(io, undefined, { ...o, destroy: true }, DESTROY_WORDS);
+}
+
+/**
+ * The desired state a saved plan is checked against: its stack, from the source plan reads.
+ * When it cannot be read, the error says that apply needs it (and how to point at it).
+ */
+function savedPlanManifest(io: Io, src: Source, stack: string, file: string): Manifest {
+  try {
+    return loadStack(io, src, stack);
+  } catch (e) {
+    if (!(e instanceof ManifestError)) throw e;
+    const where = src.kind === 'yaml' ? shown(io, src.file) : `${shown(io, src.dir)} (stack ${stack})`;
+    throw new ManifestError([
+      ...e.diagnostics,
+      {
+        severity: 'error',
+        summary: `apply ${file} checks the saved plan against the desired state it was made from, and cannot read it from ${where}`,
+        hint: 'Run apply where plan ran, after dqform synth (or with the same --dir, --file and --stack as plan).',
+      },
+    ]);
+  }
 }
 
 export async function cmdDrift(io: Io, o: DriftOptions): Promise<number> {

@@ -44,7 +44,8 @@ async function run(): Promise<number> {
     code = await main(['plan', '--dir', out, '--out', path.join(out, 'plan.json')], io);
     if (code !== 0) return code;
     step('dqform apply plan.json');
-    code = await main(['apply', path.join(out, 'plan.json')], io);
+    // apply checks the saved plan against the desired state it was made from: the same --dir
+    code = await main(['apply', path.join(out, 'plan.json'), '--dir', out], io);
     if (code !== 0) return code;
     step('dqform plan (again: nothing to do)');
     code = await main(['plan', '--dir', out, '--detailed-exitcode'], io);

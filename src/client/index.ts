@@ -4,6 +4,7 @@ export * from './redact';
 export * from './errors';
 export * from './auth';
 export * from './retry';
+export * from './attempts';
 export * from './limiter';
 export * from './http';
 export * from './grpc';

@@ -7,6 +7,7 @@
  * Retried: {@link RateLimitedError} (429 / RESOURCE_EXHAUSTED that is not a quota) and
  * {@link UnavailableError} (502, 503, 504, UNAVAILABLE, resets and drops). Nothing else.
  */
+import { noteRetry } from './attempts';
 import { ApiError, RateLimitedError, UnavailableError } from './errors';
 
 /** Tunables; every duration is multiplied by `scale` (tests use a small scale). */
@@ -92,6 +93,7 @@ export async function withRetry<T>(
       const delayMs = Math.round(raw * policy.scale);
       if (policy.now() - start + delayMs > policy.maxElapsedMs * policy.scale) throw err;
       onRetry?.({ attempt, delayMs, error: err });
+      noteRetry();
       await policy.sleep(delayMs);
     }
   }

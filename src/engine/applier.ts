@@ -14,7 +14,9 @@ import { ConflictError, type PlatformClient } from '../client';
 import { RESOURCE_TYPES, type ResourceType } from '../../schemas/manifest';
 import { Plan, PLAN_FORMAT_VERSION, type Change } from '../../schemas/plan';
 import { allows, HANDLERS, SCOPES } from '../handlers/registry';
-import type { ResourceHandler } from '../handlers/types';
+import type { LiveObject, ResourceHandler } from '../handlers/types';
+import { WriteConflictError } from '../handlers/support';
+import { idOwner } from './identity';
 import { fingerprint } from '../handlers/normalise';
 import { dependentsOf, executionWaves } from './graph';
 import { isWrite } from './planner';
@@ -181,23 +183,11 @@ async function ownershipsAddedSince(client: PlatformClient, writes: readonly Cha
   return out.sort((a, b) => (a.address < b.address ? -1 : a.address > b.address ? 1 : 0));
 }
 
-/** Applies `plan`. Throws {@link PlanRefusedError} (nothing written) or returns what happened. */
-export async function apply(client: PlatformClient, plan: Plan, opts: ApplyOptions = {}): Promise<ApplyResult> {
-  const handlers = opts.handlers ?? HANDLERS;
-  const progress = opts.onProgress ?? (() => undefined);
-  const clock = opts.clock ?? SYSTEM_CLOCK;
-  const every = opts.progressIntervalMs ?? 10_000;
-  /** Runs one write (or batch) and returns its duration; reports it while it runs longer than `every`. */
-  const timed = async (what: string, write: () => Promise<void>): Promise<number> => {
-    const started = clock.now();
-    const timer = every > 0 ? clock.setInterval(() => progress(`still ${what} ... [${Math.round((clock.now() - started) / 1000)}s elapsed]`), every) : undefined;
-    try {
-      await write();
-    } finally {
-      if (timer !== undefined) clock.clearInterval(timer);
-    }
-    return clock.now() - started;
-  };
+/**
+ * The checks that need no network, in order: error diagnostics (such a plan is never applied),
+ * then the guards ({@link guardRefusals}). Throws {@link PlanRefusedError}.
+ */
+export function preflight(plan: Plan, opts: GuardOptions = {}, handlers: Record<ResourceType, Pick<ResourceHandler, 'preview'>> = HANDLERS): void {
   const errors = plan.diagnostics.filter((d) => d.severity === 'error');
   if (errors.length) {
     throw new PlanRefusedError(
@@ -217,6 +207,106 @@ export async function apply(client: PlatformClient, plan: Plan, opts: ApplyOptio
       [...new Set(refusals.flatMap((r) => r.addresses))],
     );
   }
+}
+
+/** Kinds whose objects carry no etag (wire-facts: SQL tests and both kinds of rule): checked per wave and read back. */
+const ETAGLESS: ReadonlySet<string> = new Set(['dq_monitor_deployment_rule', 'dq_sql_test', 'dq_sql_test_deployment_rule']);
+
+/** Objects of another namespace or made in the UI in a plan's writes: refused before any write, whatever the plan says. */
+export class NotOursError extends PlanRefusedError {
+  constructor(
+    namespace: string,
+    readonly objects: { address: string; why: string }[],
+  ) {
+    super(
+      `the plan writes or deletes ${objects.length} object(s) that namespace "${namespace}" does not own; dqform never touches those, whatever a plan file or a removed block says, and wrote nothing:\n${objects.map((o) => `  ${o.address}: ${o.why}`).join('\n')}`,
+      'Plan again from the code. To manage such an object, adopt it with an import block; to stop managing one, use removed { destroy = false }.',
+      objects.map((o) => o.address),
+    );
+    this.name = 'NotOursError';
+  }
+}
+
+/** Whether an error is a lost race: an etag refused (ABORTED, ALREADY_EXISTS) or a write that met someone else's. */
+export function isConflict(e: unknown): boolean {
+  return e instanceof ConflictError || e instanceof WriteConflictError || (e as { name?: string } | undefined)?.name === 'WriteConflictError';
+}
+
+/**
+ * Reads the objects `changes` act on (batch reads of their ids; soft-deleted ones too when
+ * `includeDeleted`) and answers a lookup by change.
+ */
+async function lookup(
+  client: PlatformClient,
+  ctx: { workspace: string; namespace: string },
+  changes: readonly Change[],
+  handlers: Record<ResourceType, ResourceHandler>,
+  includeDeleted: boolean,
+): Promise<(c: Change) => LiveObject | undefined> {
+  const types = [...new Set(changes.map((c) => c.type as ResourceType))].sort();
+  const resources = changes.filter((c) => c.action !== 'delete').map((c) => ({ type: c.type as ResourceType, id: c.id, importedId: undefined as string | undefined }));
+  const removed = changes.filter((c) => c.action === 'delete').map((c) => ({ type: c.type as ResourceType, id: c.id }));
+  const live = await readLiveState(client, { ...ctx, resources: resources as never, removed: removed as never }, handlers, types, { keysOnly: true, includeDeleted });
+  return (c) => (live[c.type as ResourceType] ?? []).find((o) => o.key === c.id || o.id === c.id);
+}
+
+/**
+ * Why the plan must not write or delete `obj`, which it does not own (checked at apply time too,
+ * not only by the planner: a plan file can say anything): an object this version cannot model,
+ * a test a SQL-test rule made, another namespace's or a UI-made one. An update of an object of
+ * a kind with configId is allowed when the code adopts it with an import block (`importedId`);
+ * a governance object whose id carries no namespace tag may be updated (a pinned or imported id
+ * the code declares: apply PLANFILE checks the plan against the code) but never deleted.
+ */
+export function notOursWhy(c: Change, obj: LiveObject, h: Pick<ResourceHandler, 'prunable' | 'label'>, workspace: string, namespace: string): string | undefined {
+  if (obj.unmanageable?.length) return `this version of dqform cannot model it (${obj.unmanageable.join('; ')})`;
+  if (obj.deploymentRuleId) return `SQL-test rule ${obj.deploymentRuleId} made it; only the rule manages it`;
+  if (h.prunable) {
+    if (obj.configId === namespace || (c.action === 'update' && c.importedId)) return undefined;
+    return obj.configId ? `it is managed by namespace "${obj.configId}"` : 'it was made in the UI';
+  }
+  const owner = idOwner(obj.id, workspace, namespace);
+  if (owner === 'namespace') return undefined;
+  if (owner === 'other') return "its id carries another namespace's tag";
+  if (c.action === 'delete' || c.action === 'replace') return 'its id carries no namespace tag (made in the UI, or pinned by hand): dqform never deletes such an object';
+  return undefined;
+}
+
+/** Why live state (`obj`: undefined when absent) is not what the plan read. */
+function staleWhy(c: Change, obj: LiveObject | undefined, h: Pick<ResourceHandler, 'label' | 'fromLive'>): string | undefined {
+  if (c.action === 'create') return obj ? `a ${h.label} ${JSON.stringify(c.id)} was created since the plan` : undefined;
+  if (!obj) return c.action === 'delete' ? undefined : `the ${h.label} was deleted since the plan`;
+  if (c.etag && obj.etag && c.etag !== obj.etag) return `etag ${obj.etag} differs from ${c.etag} read at plan time`;
+  if (c.liveHash && fingerprint(h.fromLive(obj.raw)) !== c.liveHash) return 'its live content changed since the plan';
+  return undefined;
+}
+
+/** Why an object does not read back as what the change wrote (undefined: it does). */
+function readBackWhy(c: Change, obj: LiveObject | undefined, h: Pick<ResourceHandler, 'label' | 'fromLive' | 'prunable'>, namespace: string): string | undefined {
+  if (!obj || obj.deleted) return `the ${h.label} is gone (deleted by someone else)`;
+  if (h.prunable && obj.configId !== namespace) return `the ${h.label} is now managed by ${obj.configId ? `namespace "${obj.configId}"` : 'the UI'}`;
+  if (fingerprint(h.fromLive(obj.raw)) !== fingerprint(c.after)) return `the ${h.label} holds something other than what this apply wrote (someone else wrote it at the same time)`;
+  return undefined;
+}
+
+/** Applies `plan`. Throws {@link PlanRefusedError} (nothing written) or returns what happened. */
+export async function apply(client: PlatformClient, plan: Plan, opts: ApplyOptions = {}): Promise<ApplyResult> {
+  const handlers = opts.handlers ?? HANDLERS;
+  const progress = opts.onProgress ?? (() => undefined);
+  const clock = opts.clock ?? SYSTEM_CLOCK;
+  const every = opts.progressIntervalMs ?? 10_000;
+  /** Runs one write (or batch) and returns its duration; reports it while it runs longer than `every`. */
+  const timed = async (what: string, write: () => Promise<void>): Promise<number> => {
+    const started = clock.now();
+    const timer = every > 0 ? clock.setInterval(() => progress(`still ${what} ... [${Math.round((clock.now() - started) / 1000)}s elapsed]`), every) : undefined;
+    try {
+      await write();
+    } finally {
+      if (timer !== undefined) clock.clearInterval(timer);
+    }
+    return clock.now() - started;
+  };
+  preflight(plan, opts, handlers);
   const iam = await client.iam.get();
   const workspace = iam.workspace;
   if (workspace !== plan.workspace) {
@@ -239,57 +329,96 @@ export async function apply(client: PlatformClient, plan: Plan, opts: ApplyOptio
     );
   }
 
-  // 2. stale check: re-read what the plan writes
+  // 2. stale check and ownership: re-read what the plan writes (soft-deleted objects too)
   progress('checking that live state has not moved since the plan');
-  const types = [...new Set(writes.map((c) => c.type as ResourceType))].sort();
-  const resources = writes
-    .filter((c) => c.action !== 'delete')
-    .map((c) => ({ type: c.type as ResourceType, id: c.id, importedId: undefined as string | undefined }));
-  const removed = writes.filter((c) => c.action === 'delete').map((c) => ({ type: c.type as ResourceType, id: c.id }));
-  const live = await readLiveState(
-    client,
-    { workspace, namespace: plan.namespace, resources: resources as never, removed: removed as never },
-    handlers,
-    types,
-    { keysOnly: true },
-  );
+  const ctx = { workspace, namespace: plan.namespace };
+  const found = await lookup(client, ctx, writes, handlers, true);
   const stale: { address: string; why: string }[] = [];
+  const notOurs: { address: string; why: string }[] = [];
+  /** Etags of soft-deleted objects at ids the plan creates: the create's compare-and-swap guard. */
+  const tombstones = new Map<string, string>();
   for (const c of writes) {
     const h = handlers[c.type as ResourceType];
-    const obj = (live[c.type as ResourceType] ?? []).find((o) => o.key === c.id || o.id === c.id);
-    if (c.action === 'create') {
-      if (obj) stale.push({ address: c.address, why: `a ${h.label} ${JSON.stringify(c.id)} was created since the plan` });
-      continue;
+    const f = found(c);
+    const obj = f && !f.deleted ? f : undefined;
+    if (c.action === 'create' && f?.deleted && f.etag) tombstones.set(c.address, f.etag);
+    const theirs = obj && c.action !== 'create' ? notOursWhy(c, obj, h, workspace, plan.namespace) : undefined;
+    if (theirs) notOurs.push({ address: c.address, why: theirs });
+    else {
+      const why = staleWhy(c, obj, h);
+      if (why) stale.push({ address: c.address, why });
     }
-    if (!obj) {
-      if (c.action !== 'delete') stale.push({ address: c.address, why: `the ${h.label} was deleted since the plan` });
-      continue;
-    }
-    if (h.prunable && !c.importedId && obj.configId !== plan.namespace) {
-      stale.push({ address: c.address, why: `it is now managed by ${obj.configId ? `namespace "${obj.configId}"` : 'the UI'}, not "${plan.namespace}"` });
-      continue;
-    }
-    if (c.etag && obj.etag && c.etag !== obj.etag) stale.push({ address: c.address, why: `etag ${obj.etag} differs from ${c.etag} read at plan time` });
-    else if (c.liveHash && fingerprint(h.fromLive(obj.raw)) !== c.liveHash) stale.push({ address: c.address, why: 'its live content changed since the plan' });
   }
+  if (notOurs.length) throw new NotOursError(plan.namespace, notOurs);
   stale.push(...(await ownershipsAddedSince(client, writes)));
   if (stale.length) throw new StalePlanError(stale);
 
-  // 3. execute
-  const ctx = { workspace, namespace: plan.namespace };
+  // 3. execute, wave by wave; the first conflict stops the writing
   const blocked = new Map<string, string>();
   const concurrency = opts.concurrency ?? 8;
+  let halt: string | undefined;
+  const fail = (c: Change, e: unknown, ms?: number) => {
+    result.failed.push({ address: c.address, action: c.action, error: describe(e), ...(ms !== undefined ? { ms } : {}) });
+    for (const d of dependentsOf(c.address, plan.changes)) if (!blocked.has(d)) blocked.set(d, `${c.address} failed`);
+    if (isConflict(e)) halt ??= `${c.address} met a conflicting write (another apply, or someone in the UI, is changing these objects): nothing more was written`;
+  };
+  /** Moves an applied change to failed: what it wrote does not read back. */
+  const unapply = (c: Change, why: string) => {
+    const i = result.applied.findIndex((x) => x.address === c.address);
+    const ms = i >= 0 ? result.applied[i].ms : undefined;
+    if (i >= 0) result.applied.splice(i, 1);
+    fail(c, new WriteConflictError(c.address, why), ms);
+  };
   for (const wave of executionWaves(plan.changes)) {
     const runnable = wave.filter((c) => {
-      const because = blocked.get(c.address);
+      const because = blocked.get(c.address) ?? halt;
       if (because) result.skipped.push({ address: c.address, action: c.action, because });
       return !because;
     });
-    const fail = (c: Change, e: unknown, ms?: number) => {
-      result.failed.push({ address: c.address, action: c.action, error: describe(e), ...(ms !== undefined ? { ms } : {}) });
-      for (const d of dependentsOf(c.address, plan.changes)) if (!blocked.has(d)) blocked.set(d, `${c.address} failed`);
-    };
-    // batch writes where the kind has them
+    // kinds without etags: checked again right before the wave writes them (the race window is
+    // this wave, not the whole apply), and read back after
+    const unguarded = runnable.filter((c) => ETAGLESS.has(c.type));
+    const ready = new Set(runnable.map((c) => c.address));
+    if (unguarded.length) {
+      const now = await lookup(client, ctx, unguarded, handlers, false);
+      for (const c of unguarded) {
+        const obj = now(c);
+        const h = handlers[c.type as ResourceType];
+        const why = (obj && c.action !== 'create' ? notOursWhy(c, obj, h, workspace, plan.namespace) : undefined) ?? staleWhy(c, obj, h);
+        if (why) {
+          ready.delete(c.address);
+          fail(c, new WriteConflictError(c.address, `${why} (checked right before writing it); not written`));
+        }
+      }
+    }
+    const todo = runnable.filter((c) => ready.has(c.address));
+    await writeWave(todo);
+    const appliedNow = new Set(result.applied.map((x) => x.address));
+    const written = unguarded.filter((c) => c.action !== 'delete' && appliedNow.has(c.address));
+    if (written.length) {
+      const back = await lookup(client, ctx, written, handlers, false);
+      for (const c of written) {
+        const why = readBackWhy(c, back(c), handlers[c.type as ResourceType], plan.namespace);
+        if (why) unapply(c, why);
+      }
+    }
+  }
+
+  // 4. what this apply wrote must still be there at its end: a write that another writer replaced
+  // in the meantime is a conflict, not "done"
+  const appliedAll = new Set(result.applied.map((x) => x.address));
+  const kept = writes.filter((c) => c.action !== 'delete' && appliedAll.has(c.address));
+  if (kept.length) {
+    progress(`reading back the ${kept.length} object(s) written`);
+    const back = await lookup(client, ctx, kept, handlers, false);
+    for (const c of kept) {
+      const why = readBackWhy(c, back(c), handlers[c.type as ResourceType], plan.namespace);
+      if (why) unapply(c, `${why} after this apply wrote it`);
+    }
+  }
+
+  /** Writes one wave: batches where the kind has them, the rest one by one (bounded concurrency). */
+  async function writeWave(runnable: Change[]): Promise<void> {
     const byType = new Map<string, Change[]>();
     for (const c of runnable) {
       const h = handlers[c.type as ResourceType];
@@ -301,6 +430,10 @@ export async function apply(client: PlatformClient, plan: Plan, opts: ApplyOptio
     }
     const batched = new Set([...byType.values()].flat().map((c) => c.address));
     for (const [type, cs] of [...byType.entries()].sort()) {
+      if (halt) {
+        for (const c of cs) result.skipped.push({ address: c.address, action: c.action, because: halt });
+        continue;
+      }
       const label = `${cs.length} ${handlers[type as ResourceType].label}(s)`;
       progress(`writing ${label} in batches`);
       let errs: Map<string, unknown> | undefined;
@@ -322,12 +455,16 @@ export async function apply(client: PlatformClient, plan: Plan, opts: ApplyOptio
       runnable.filter((c) => !batched.has(c.address)),
       concurrency,
       async (c) => {
+        if (halt) {
+          result.skipped.push({ address: c.address, action: c.action, because: halt });
+          return;
+        }
         const h = handlers[c.type as ResourceType];
         progress(`${c.action} ${c.address}`);
         const started = clock.now();
         try {
           const ms = await timed(`${DOING[c.action]} ${c.address}`, async () => {
-            if (c.action === 'create') await h.create(client, c, ctx);
+            if (c.action === 'create') await confirmed(h, c, ctx, () => h.create(client, { ...c, etag: tombstones.get(c.address) }, ctx));
             else if (c.action === 'update') await confirmed(h, c, ctx, () => h.update(client, c, ctx));
             else if (c.action === 'delete') await confirmed(h, c, ctx, () => h.delete(client, c, ctx));
             else if (c.action === 'replace') {
@@ -335,6 +472,7 @@ export async function apply(client: PlatformClient, plan: Plan, opts: ApplyOptio
               try {
                 await h.create(client, { ...c, etag: undefined }, ctx);
               } catch (e) {
+                if (isConflict(e)) throw e;
                 throw new Error(`the old ${h.label} was destroyed, but creating its replacement failed (${describe(e)}); run plan and apply again to create it`);
               }
             }
@@ -346,6 +484,7 @@ export async function apply(client: PlatformClient, plan: Plan, opts: ApplyOptio
       },
     );
   }
+
   /**
    * A retried etag-guarded write whose first attempt succeeded comes back ABORTED (upstream
    * facts): on a conflict, read the object again and count the write as done when live already
@@ -359,7 +498,7 @@ export async function apply(client: PlatformClient, plan: Plan, opts: ApplyOptio
       const objs = await h.read(client, { ...ctx, keys: [c.id], keysOnly: true });
       const obj = objs.find((o) => o.key === c.id || o.id === c.id);
       if (c.action === 'delete' && !obj) return;
-      if (c.action === 'update' && obj && fingerprint(h.fromLive(obj.raw)) === fingerprint(c.after)) return;
+      if ((c.action === 'update' || c.action === 'create') && obj && !readBackWhy(c, obj, h, ctx.namespace)) return;
       throw e;
     }
   }

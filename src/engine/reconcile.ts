@@ -42,7 +42,7 @@ export async function readLiveState(
   resolution: Pick<Resolution, 'workspace' | 'namespace' | 'resources' | 'removed'>,
   handlers: Record<ResourceType, ResourceHandler> = HANDLERS,
   types: readonly ResourceType[] = RESOURCE_TYPES,
-  opts: { keysOnly?: boolean } = {},
+  opts: { keysOnly?: boolean; includeDeleted?: boolean } = {},
 ): Promise<LiveState> {
   const keys = new Map<ResourceType, Set<string>>();
   const desired = new Map<ResourceType, Record<string, unknown>[]>();
@@ -76,6 +76,7 @@ export async function readLiveState(
           namespace,
           keys: [...(keys.get(type) ?? [])].sort(),
           keysOnly: opts.keysOnly,
+          includeDeleted: opts.includeDeleted,
           desired: desired.get(type) ?? [],
           declaredIds,
           owns,

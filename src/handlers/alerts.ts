@@ -3,23 +3,25 @@
  *
  * - read: List (all alert ids of the workspace, no filter, so other namespaces and UI-made alerts
  *   are seen and reported) then BatchGet by id in chunks of 200: `1 + ceil(n / 200)` requests.
- * - create and update: Upsert (PUT, flat body), keyed by fqn: a create retried after a crash
- *   adopts the alert the first attempt made instead of failing or duplicating. Updates carry the
- *   plan's etag. `isDisabled` is no write field upstream: when it differs, ToggleEnabled follows
- *   with the etag the upsert answered.
+ * - create: Create (POST), which refuses a taken fqn: an alert made meanwhile (in the UI, by
+ *   another namespace or apply) is a conflict, never overwritten or adopted; an identical alert
+ *   of this namespace at the fqn (a create that won a race with the same content) counts as done.
+ *   A create after a crash is planned as an update of what the first run made (plan reads it).
+ * - update: Upsert (PUT, flat body) with the plan's etag. `isDisabled` is no write field
+ *   upstream: when it differs, ToggleEnabled follows with the etag the write answered.
  * - delete: Delete by fqn with the plan's etag; NOT_FOUND is success.
  * - `source` is not part of the alert write shape (the client strips it); the server sets
  *   SOURCE_API for API writes.
  * - kind and `issueLifecycle.owner` cannot change in place: {@link alertsHandler.replaceReasons}.
  */
-import type { PlatformClient } from '../client';
+import { AlreadyExistsError, type PlatformClient } from '../client';
 import type { Alert, AlertWrite } from '../../schemas/alerts';
 import { BATCH_LIMIT } from '../../schemas/common';
 import { chunk } from '../client/paging';
 import { alertKind } from '../../schemas/alerts';
 import type { Change } from '../../schemas/plan';
-import { normalise } from './normalise';
-import { afterOf, dropEmpty, ignoreNotFound, liveObject, omit, qlFormAt } from './support';
+import { fingerprint, normalise } from './normalise';
+import { afterOf, dropEmpty, ignoreNotFound, liveObject, omit, qlFormAt, WriteConflictError } from './support';
 import type { HandlerContext, LiveObject, ReadQuery, ResourceHandler } from './types';
 
 /** Server-computed and identity fields of an alert. */
@@ -46,11 +48,38 @@ function disabled(v: unknown): boolean {
   return !!(v && typeof v === 'object' && (v as { isDisabled?: unknown }).isDisabled === true);
 }
 
-/** Upserts, then toggles the enabled flag when it must change (it is not part of the upsert). */
-async function write(client: PlatformClient, change: Change, ctx: HandlerContext, etag: string | undefined): Promise<void> {
-  const stored = await client.alerts.upsert(alertWrite(change, ctx), etag);
+/** Toggles the enabled flag when it must change (it is not part of Create or Upsert), guarded by the etag the write answered. */
+async function setEnabled(client: PlatformClient, change: Change, stored: Alert): Promise<void> {
   const want = disabled(change.after);
   if ((stored.isDisabled ?? false) !== want) await client.alerts.toggleEnabled({ fqn: stored.fqn }, !want, stored.etag);
+}
+
+/** Who holds an alert that dqform did not expect to exist. */
+function holder(a: Alert): string {
+  return a.configId ? `namespace "${a.configId}"` : (a.source ?? 'SOURCE_APP') === 'SOURCE_APP' ? 'someone in the UI' : 'an API client outside dqform';
+}
+
+/**
+ * Creates with Create, which refuses an fqn that is taken (ALREADY_EXISTS): an alert made
+ * meanwhile by someone else (in the UI, by another namespace or another apply) is never
+ * overwritten. The one case counted as done: the alert at that fqn is already exactly what this
+ * change creates, for this namespace (an identical create won the race, so nothing differs).
+ */
+async function create(client: PlatformClient, change: Change, ctx: HandlerContext): Promise<void> {
+  const fqn = change.fqn ?? change.id;
+  let stored: Alert;
+  try {
+    stored = await client.alerts.create(alertWrite(change, ctx));
+  } catch (e) {
+    if (!(e instanceof AlreadyExistsError)) throw e;
+    const found = Object.values(await client.alerts.batchGet([{ fqn }]))[0];
+    const same = found && found.configId === ctx.namespace && fingerprint(omit(canonicalAlert(found), ['isDisabled'])) === fingerprint(omit((change.after ?? {}) as Record<string, unknown>, ['isDisabled']));
+    if (!found || !same) {
+      throw new WriteConflictError(change.address, `an alert with fqn ${JSON.stringify(fqn)} was created by ${found ? holder(found) : 'someone else'} after the plan; dqform did not overwrite it. Plan again: adopt it with an import block, or pin another fqn`);
+    }
+    stored = found;
+  }
+  await setEnabled(client, change, stored);
 }
 
 /** The `dq_alert` handler. */
@@ -99,11 +128,11 @@ export const alertsHandler: ResourceHandler = {
   },
 
   async create(client, change, ctx) {
-    await write(client, change, ctx, undefined);
+    await create(client, change, ctx);
   },
 
   async update(client, change, ctx) {
-    await write(client, change, ctx, change.etag);
+    await setEnabled(client, change, await client.alerts.upsert(alertWrite(change, ctx), change.etag));
   },
 
   async delete(client, change) {

@@ -16,7 +16,7 @@ import type { DataProductWrite } from '../../schemas/governance';
 import type { Change } from '../../schemas/plan';
 import { canonicalParts } from './domains';
 import { normalise } from './normalise';
-import { afterOf, dropEmpty, GOVERNANCE_DROP, ignoreNotFound, keepForNamespace, LIST_PAGE_SIZE, omit, readByKeys } from './support';
+import { afterOf, dropEmpty, GOVERNANCE_DROP, guardedUpsert, ignoreNotFound, keepForNamespace, LIST_PAGE_SIZE, omit, readByKeys } from './support';
 import type { LiveObject, ReadQuery, ResourceHandler } from './types';
 
 /** The comparable form of a data product (live or desired). */
@@ -45,7 +45,7 @@ export const dataProductsHandler: ResourceHandler = {
   prunable: false,
 
   async read(client: PlatformClient, q: ReadQuery): Promise<LiveObject[]> {
-    if (q.keysOnly) return readByKeys(q.keys, (ids) => client.dataProducts.batchGet(ids));
+    if (q.keysOnly) return readByKeys(q.keys, (ids) => client.dataProducts.batchGet(ids, { includeDeleted: q.includeDeleted }));
     return keepForNamespace(await client.dataProducts.list(LIST_PAGE_SIZE), q);
   },
 
@@ -54,11 +54,11 @@ export const dataProductsHandler: ResourceHandler = {
   replaceReasons: () => [],
 
   async create(client, change) {
-    await client.dataProducts.upsert(dataProductWrite(change));
+    await guardedUpsert(change, 'data product', (etag) => client.dataProducts.upsert(dataProductWrite(change), etag), (id) => client.dataProducts.batchGet([id]), canonicalDataProduct);
   },
 
   async update(client, change) {
-    await client.dataProducts.upsert(dataProductWrite(change), change.etag);
+    await guardedUpsert(change, 'data product', (etag) => client.dataProducts.upsert(dataProductWrite(change), etag), (id) => client.dataProducts.batchGet([id]), canonicalDataProduct);
   },
 
   async delete(client, change) {

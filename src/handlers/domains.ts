@@ -17,7 +17,7 @@ import type { PlatformClient } from '../client';
 import type { Domain, DomainWrite } from '../../schemas/governance';
 import type { Change } from '../../schemas/plan';
 import { normalise } from './normalise';
-import { afterOf, bareId, dropEmpty, GOVERNANCE_DROP, ignoreNotFound, isOurs, keepForNamespace, LIST_PAGE_SIZE, omit, readByKeys } from './support';
+import { afterOf, bareId, dropEmpty, GOVERNANCE_DROP, guardedUpsert, ignoreNotFound, isOurs, keepForNamespace, LIST_PAGE_SIZE, omit, readByKeys } from './support';
 import type { LiveObject, ReadQuery, ResourceHandler } from './types';
 
 /**
@@ -65,7 +65,7 @@ export const domainsHandler: ResourceHandler = {
   prunable: false,
 
   async read(client: PlatformClient, q: ReadQuery): Promise<LiveObject[]> {
-    if (q.keysOnly) return readByKeys(q.keys, (ids) => client.domains.batchGet(ids));
+    if (q.keysOnly) return readByKeys(q.keys, (ids) => client.domains.batchGet(ids, { includeDeleted: q.includeDeleted }));
     const related = (d: Domain) => isOurs(q, d.parentId) || (d.definition?.parts ?? []).some((p) => isOurs(q, p.domainId) || isOurs(q, p.dataproductId));
     return keepForNamespace(await client.domains.list(LIST_PAGE_SIZE), q, related);
   },
@@ -75,11 +75,11 @@ export const domainsHandler: ResourceHandler = {
   replaceReasons: () => [],
 
   async create(client, change) {
-    await client.domains.upsert(domainWrite(change));
+    await guardedUpsert(change, 'domain', (etag) => client.domains.upsert(domainWrite(change), etag), (id) => client.domains.batchGet([id]), canonicalDomain);
   },
 
   async update(client, change) {
-    await client.domains.upsert(domainWrite(change), change.etag);
+    await guardedUpsert(change, 'domain', (etag) => client.domains.upsert(domainWrite(change), etag), (id) => client.domains.batchGet([id]), canonicalDomain);
   },
 
   async delete(client, change) {

@@ -119,6 +119,8 @@ export const monitorDeploymentRulesHandler: ResourceHandler = {
   prunable: true,
 
   async read(client: PlatformClient, _q: ReadQuery): Promise<LiveObject[]> {
+    // keysOnly too: BatchGet takes SCOPE_MONITORS_AUTOMATIC_EDIT only, List also SCOPE_MCP_READ
+    // (wire-facts 4), so a credential that may deploy through MCP scopes can still read back
     const rules = await client.deploymentRules.list({}, LIST_PAGE_SIZE);
     return rules
       .map((r) => liveObject(r.id, r))

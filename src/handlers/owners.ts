@@ -16,7 +16,7 @@ import type { PlatformClient } from '../client';
 import type { OwnerWrite } from '../../schemas/governance';
 import type { Change } from '../../schemas/plan';
 import { normalise } from './normalise';
-import { afterOf, GOVERNANCE_DROP, ignoreNotFound, keepForNamespace, LIST_PAGE_SIZE, omit, readByKeys } from './support';
+import { afterOf, GOVERNANCE_DROP, guardedUpsert, ignoreNotFound, keepForNamespace, LIST_PAGE_SIZE, omit, readByKeys } from './support';
 import type { LiveObject, ReadQuery, ResourceHandler } from './types';
 
 /** The comparable form of an owner (live or desired). */
@@ -36,7 +36,7 @@ export const ownersHandler: ResourceHandler = {
   prunable: false,
 
   async read(client: PlatformClient, q: ReadQuery): Promise<LiveObject[]> {
-    if (q.keysOnly) return readByKeys(q.keys, (ids) => client.owners.batchGetOwners(ids));
+    if (q.keysOnly) return readByKeys(q.keys, (ids) => client.owners.batchGetOwners(ids, { includeDeleted: q.includeDeleted }));
     return keepForNamespace(await client.owners.listOwners(LIST_PAGE_SIZE), q);
   },
 
@@ -45,11 +45,11 @@ export const ownersHandler: ResourceHandler = {
   replaceReasons: () => [],
 
   async create(client, change) {
-    await client.owners.upsertOwner(ownerWrite(change));
+    await guardedUpsert(change, 'owner', (etag) => client.owners.upsertOwner(ownerWrite(change), etag), (id) => client.owners.batchGetOwners([id]), canonicalOwner);
   },
 
   async update(client, change) {
-    await client.owners.upsertOwner(ownerWrite(change), change.etag);
+    await guardedUpsert(change, 'owner', (etag) => client.owners.upsertOwner(ownerWrite(change), etag), (id) => client.owners.batchGetOwners([id]), canonicalOwner);
   },
 
   async delete(client, change) {

@@ -25,7 +25,7 @@ import type { Change } from '../../schemas/plan';
 import { normalise } from './normalise';
 import { batched } from '../client/paging';
 import type { Ownership } from '../../schemas/governance';
-import { afterOf, bareId, dropEmpty, GOVERNANCE_DROP, ignoreNotFound, isNotFound, keepForNamespace, LIST_PAGE_SIZE, omit, readByKeys } from './support';
+import { afterOf, bareId, dropEmpty, GOVERNANCE_DROP, guardedUpsert, ignoreNotFound, isNotFound, keepForNamespace, LIST_PAGE_SIZE, omit, readByKeys } from './support';
 import type { LiveObject, ReadQuery, ResourceHandler } from './types';
 
 /** The comparable form of an ownership (live or desired). */
@@ -56,7 +56,7 @@ export const ownershipsHandler: ResourceHandler = {
   readAfter: ['dq_owner'],
 
   async read(client: PlatformClient, q: ReadQuery): Promise<LiveObject[]> {
-    if (q.keysOnly) return readByKeys(q.keys, (ids) => client.owners.batchGetOwnerships(ids));
+    if (q.keysOnly) return readByKeys(q.keys, (ids) => client.owners.batchGetOwnerships(ids, { includeDeleted: q.includeDeleted }));
     const owners = new Set<string>();
     for (const o of q.before?.dq_owner ?? []) if (!o.context) owners.add(String(bareId(o.id)));
     for (const d of q.desired ?? []) if (typeof d.ownerId === 'string' && d.ownerId) owners.add(String(bareId(d.ownerId)));
@@ -84,11 +84,11 @@ export const ownershipsHandler: ResourceHandler = {
   replaceReasons: () => [],
 
   async create(client, change) {
-    await client.owners.upsertOwnership(ownershipWrite(change));
+    await guardedUpsert(change, 'ownership', (etag) => client.owners.upsertOwnership(ownershipWrite(change), etag), (id) => client.owners.batchGetOwnerships([id]), canonicalOwnership);
   },
 
   async update(client, change) {
-    await client.owners.upsertOwnership(ownershipWrite(change), change.etag);
+    await guardedUpsert(change, 'ownership', (etag) => client.owners.upsertOwnership(ownershipWrite(change), etag), (id) => client.owners.batchGetOwnerships([id]), canonicalOwnership);
   },
 
   async delete(client, change) {

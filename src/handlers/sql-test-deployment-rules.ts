@@ -16,7 +16,7 @@ import { Effects, type Change } from '../../schemas/plan';
 import { normalise } from './normalise';
 import { configKind } from './monitor-deployment-rules';
 import { dropDefaultTimezone } from './sql-tests';
-import { afterOf, effectsUnknown, errorsByAddress, ignoreNotFound, LIST_PAGE_SIZE, liveObject, omit, qlForm } from './support';
+import { afterOf, effectsUnknown, errorsByAddress, ignoreNotFound, LIST_PAGE_SIZE, liveObject, omit, qlForm, readByKeys } from './support';
 import type { HandlerContext, LiveObject, ReadQuery, ResourceHandler } from './types';
 
 /** Server-computed and identity fields of a SQL-test rule. */
@@ -66,7 +66,9 @@ export const sqlTestDeploymentRulesHandler: ResourceHandler = {
   label: 'SQL-test deployment rule',
   prunable: true,
 
-  async read(client: PlatformClient, _q: ReadQuery): Promise<LiveObject[]> {
+  async read(client: PlatformClient, q: ReadQuery): Promise<LiveObject[]> {
+    // the applier's re-reads of the objects a plan writes: a batch get of those ids only
+    if (q.keysOnly) return readByKeys(q.keys, (ids) => client.sqlTestRules.batchGet(ids));
     const rules = await client.sqlTestRules.list({}, LIST_PAGE_SIZE);
     return rules
       .map((r) => liveObject(r.id, r))

@@ -12,8 +12,9 @@
 import type { PlatformClient } from '../client';
 import { sqlTestTemplateKeys, type SqlTestWrite } from '../../schemas/sql-tests';
 import type { Change } from '../../schemas/plan';
-import { normalise } from './normalise';
-import { afterOf, errorsByAddress, ignoreNotFound, isNotFoundReason, ItemWriteError, LIST_PAGE_SIZE, liveObject, omit } from './support';
+import { fingerprint, normalise } from './normalise';
+import { tallyRetries } from '../client/attempts';
+import { afterOf, bareId, errorsByAddress, ignoreNotFound, isNotFoundReason, ItemWriteError, LIST_PAGE_SIZE, liveObject, omit, readByKeys, WriteConflictError } from './support';
 import type { HandlerContext, LiveObject, ReadQuery, ResourceHandler } from './types';
 
 /** Server-computed and identity fields of a SQL test. */
@@ -52,7 +53,9 @@ export const sqlTestsHandler: ResourceHandler = {
   label: 'SQL test',
   prunable: true,
 
-  async read(client: PlatformClient, _q: ReadQuery): Promise<LiveObject[]> {
+  async read(client: PlatformClient, q: ReadQuery): Promise<LiveObject[]> {
+    // the applier's re-reads of the objects a plan writes: a batch get of those ids only
+    if (q.keysOnly) return readByKeys(q.keys, (ids) => client.sqlTests.batchGet(ids));
     const tests = await client.sqlTests.list({}, LIST_PAGE_SIZE);
     return tests
       .map((t) => liveObject(t.id, t))
@@ -83,9 +86,36 @@ export const sqlTestsHandler: ResourceHandler = {
     );
   },
 
+  /**
+   * BatchUpsert has no create-only form and no etag, so what it reports is checked: a create the
+   * server reports as an update (`updatedIds`) replaced a test someone made since the plan, an
+   * update it reports as a create re-made a test someone deleted since: both are conflicts. The
+   * one exception is a retried call whose first attempt landed (the retry then "updates" what
+   * dqform itself created): when the client retried, the tests are read back and those holding
+   * exactly what was written count as written.
+   */
   async writeMany(client, changes, ctx) {
     if (changes.length === 0) return new Map();
-    const res = await client.sqlTests.batchUpsert(changes.map((c) => sqlTestWrite(c, ctx)));
-    return errorsByAddress(changes, res.errors);
+    const { value: res, retries } = await tallyRetries(() => client.sqlTests.batchUpsert(changes.map((c) => sqlTestWrite(c, ctx))));
+    const errors = errorsByAddress(changes, res.errors);
+    const created = new Set(res.createdIds.map((id) => String(bareId(id))));
+    const updated = new Set(res.updatedIds.map((id) => String(bareId(id))));
+    const surprising = changes.filter((c) => !errors.has(c.address) && (c.action === 'create' ? updated : created).has(String(bareId(c.id))));
+    if (surprising.length === 0) return errors;
+    const live = retries > 0 ? await client.sqlTests.batchGet(surprising.map((c) => c.id)) : {};
+    for (const c of surprising) {
+      const o = live[c.id];
+      if (o && o.configId === ctx.namespace && fingerprint(canonicalLiveSqlTest(o as unknown as Record<string, unknown>)) === fingerprint(c.after)) continue;
+      errors.set(
+        c.address,
+        new WriteConflictError(
+          c.address,
+          c.action === 'create'
+            ? `the SQL test ${JSON.stringify(c.id)} was created by someone else after the plan, and this write replaced it (the platform reported an update, not a create). Plan again and review what live state holds now`
+            : `the SQL test ${JSON.stringify(c.id)} was deleted by someone else after the plan, and this write made it again (the platform reported a create, not an update). Plan again`,
+        ),
+      );
+    }
+    return errors;
   },
 };

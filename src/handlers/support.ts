@@ -13,7 +13,8 @@ import { unmodelledOf } from '../../schemas/wire';
 import { queryToResolverQl } from '../../schemas/resolverql';
 import type { Query } from '../../schemas/entities';
 import type { Change } from '../../schemas/plan';
-import { bare } from './normalise';
+import { bare, fingerprint } from './normalise';
+import { tallyRetries } from '../client/attempts';
 import type { LiveObject, ReadQuery } from './types';
 
 /** Page size of the prunable kinds' full-workspace lists (the emulator's maximum; servers that cap lower still page). */
@@ -156,6 +157,7 @@ export function liveObject(key: string, v: { id?: unknown; etag?: unknown; confi
   if (str(v.configId)) o.configId = str(v.configId);
   if (str(v.source)) o.source = str(v.source);
   if (str(v.deploymentRuleId)) o.deploymentRuleId = str(v.deploymentRuleId);
+  if (str((v as { deletedAt?: unknown }).deletedAt)) o.deleted = true;
   if (unknown?.length) o.unmanageable = unknown;
   return o;
 }
@@ -213,4 +215,69 @@ export function keepForNamespace<T extends { id: string; etag?: string; source?:
 export function isOurs(q: Pick<ReadQuery, 'owns' | 'declaredIds'>, id: unknown): boolean {
   if (typeof id !== 'string' || id === '') return false;
   return (q.owns?.(id) ?? false) || (q.declaredIds?.has(String(bareId(id))) ?? false);
+}
+
+/**
+ * A write that met someone else's object or lost a race: a create of an id (or fqn) someone
+ * made meanwhile, a write whose answer shows another write in between. Reported as a conflict
+ * (the applier stops writing), never as done.
+ */
+export class WriteConflictError extends Error {
+  override readonly name = 'WriteConflictError';
+  constructor(
+    readonly address: string,
+    readonly why: string,
+  ) {
+    super(`conflict: ${why}`);
+  }
+}
+
+/** The version in an etag `W/"<id>-<version>"` (upstream facts), or undefined for another form. */
+export function etagVersion(etag: string | undefined): number | undefined {
+  const m = /^W\/"(.+)-(\d+)"$/.exec(etag ?? '');
+  return m ? Number(m[2]) : undefined;
+}
+
+/**
+ * Checks the etag a governance upsert answered (these kinds have no create-only call): the write
+ * must be the only one since the version it was based on, the etag it sent (`sent`: the plan's
+ * etag on an update, a soft-deleted object's etag on a create, none on a first create: version
+ * 0). A higher version means someone else wrote the object in between, and this write replaced
+ * theirs: a conflict. When the client retried the write (`retries`), its own first attempt may
+ * have landed too: then the object is read back (`readBack`) and counts as written when it holds
+ * what was written. Etags of another form cannot be checked and pass.
+ */
+export async function checkWriteVersion(change: Change, label: string, sent: string | undefined, answered: string | undefined, retries: number, readBack: () => Promise<boolean>): Promise<void> {
+  const base = sent === undefined ? 0 : etagVersion(sent);
+  const got = etagVersion(answered);
+  if (base === undefined || got === undefined || got === base + 1) return;
+  if (retries > 0 && (await readBack())) return;
+  const was = change.action === 'create' ? 'a new object' : `version ${base}`;
+  throw new WriteConflictError(
+    change.address,
+    `the ${label} ${JSON.stringify(change.id)} was written by someone else while dqform wrote it (the platform answered version ${got}, expected ${base + 1} after ${was}): this write replaced theirs. Plan again and review what live state holds now`,
+  );
+}
+
+/**
+ * Runs a governance upsert (`write(etag)`, answering the stored object) and checks the version it
+ * answers ({@link checkWriteVersion}); `get` reads the object back for the retried case and
+ * `canonical` is the handler's comparable form. On a create, `change.etag` is the etag of a
+ * soft-deleted object at the same id, when the applier found one: sending it makes the create a
+ * compare-and-swap.
+ */
+export async function guardedUpsert<T extends { etag?: string }>(
+  change: Change,
+  label: string,
+  write: (etag: string | undefined) => Promise<T>,
+  get: (id: string) => Promise<Record<string, Record<string, unknown>>>,
+  canonical: (o: Record<string, unknown>) => Record<string, unknown>,
+): Promise<T> {
+  const { value, retries } = await tallyRetries(() => write(change.etag));
+  await checkWriteVersion(change, label, change.etag, value.etag, retries, async () => {
+    const found = await get(change.id);
+    const o = found[change.id] ?? found[String(bareId(change.id))];
+    return !!o && fingerprint(canonical(o)) === fingerprint(change.after);
+  });
+  return value;
 }

@@ -35,6 +35,12 @@ export interface LiveObject {
    */
   unmanageable?: readonly string[];
   /**
+   * Soft-deleted (governance kinds keep a deleted object, with its etag, until purged): only in
+   * `keysOnly` reads with {@link ReadQuery.includeDeleted}. Such an object does not exist for
+   * the plan; its etag guards a create of the same id (the applier's compare-and-swap).
+   */
+  deleted?: boolean;
+  /**
    * Read only to show what a delete takes with it (an owner's ownerships made in the UI, a
    * sub-domain of a domain the namespace owns): neither the namespace's nor asked for, so the
    * planner never manages, deletes or lists it.
@@ -58,6 +64,8 @@ export interface ReadQuery extends HandlerContext {
    * objects a plan writes. Kinds that list anyway may ignore it.
    */
   keysOnly?: boolean;
+  /** With `keysOnly`: also answer soft-deleted objects, marked {@link LiveObject.deleted} (kinds with soft delete). */
+  includeDeleted?: boolean;
   /** The desired configs (references resolved) of the resources of this kind the code declares. */
   desired?: readonly Record<string, unknown>[];
   /** Bare, lower-case ids of every object the code declares, imports or removes (all kinds). */

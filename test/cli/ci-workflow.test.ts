@@ -127,7 +127,11 @@ describe('structure', () => {
     const apply = wf.jobs.apply;
     const download = apply.steps.find((s) => s.uses?.startsWith('actions/download-artifact@') && s.with?.name !== 'dqform-package')!;
     expect(download.with).toMatchObject({ name: 'plan-${{ matrix.stack }}', 'run-id': '${{ steps.reviewed.outputs.run-id }}' });
-    expect(runs('apply')).toMatch(/npx dqform apply "plan-\$STACK\.json" --max-deletes "\$MAX_DELETES"/);
+    expect(runs('apply')).toMatch(/npx dqform apply "plan-\$STACK\.json" --stack "\$STACK" --max-deletes "\$MAX_DELETES"/);
+    // apply checks the plan against the desired state it was made from: this commit's synth, before apply
+    const steps = apply.steps.map((s) => s.run ?? '');
+    expect(steps.findIndex((r) => /^npx dqform synth$/.test(r.trim()))).toBeGreaterThan(-1);
+    expect(steps.findIndex((r) => /^npx dqform synth$/.test(r.trim()))).toBeLessThan(steps.findIndex((r) => /npx dqform apply/.test(r)));
     expect(apply.steps.find((s) => /npx dqform apply/.test(s.run ?? ''))!.env?.MAX_DELETES).toBe('${{ steps.reviewed.outputs.max-deletes }}');
     expect(text).not.toMatch(/--auto-approve/);
     expect(apply.permissions).toMatchObject({ actions: 'read' });

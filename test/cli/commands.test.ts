@@ -137,8 +137,8 @@ describe('guards', () => {
     expect((await run(ws, ['plan', '--out', 'plan.json'])).code).toBe(0);
     await raw.alerts.rename({ fqn: 'cli-stale.a' }, 'someone else');
     const r = await run(ws, ['apply', 'plan.json']);
-    expectDiagnostic(r, /stale plan: 1 object\(s\) changed since the plan was made, re-run plan/);
-    expect(r.err).toMatch(/dq_alert\.a/);
+    expectDiagnostic(r, /stale plan: live state changed since the plan was made; apply refuses it and wrote nothing/);
+    expect(r.err).toMatch(/dq_alert\.a: it changed since the plan \(etag /);
     expect(r.err).toMatch(/dqform plan/);
     const live = await raw.alerts.batchGet([{ fqn: 'cli-stale.a' }]);
     expect(Object.values(live)[0].name).toBe('someone else');

@@ -94,7 +94,7 @@ describe('plan, apply, drift and validate synthesise first when the app is newer
     expect(runs(ws)).toBe(2);
   });
 
-  it('apply (no plan file) and drift synthesise too; apply PLANFILE never runs the app', async () => {
+  it('apply (no plan file), drift and apply PLANFILE synthesise too (apply checks a saved plan against the code it was made from); a changed app refuses the saved plan', async () => {
     const ws = appWorkspace({ 'synth-apply': { dq_sql_test: { t: sqlTest('T') } } });
     const applied = await cli(ws, ['apply', '--auto-approve']);
     expect(applied.out).toMatch(/Apply complete: 1 applied/);
@@ -105,11 +105,20 @@ describe('plan, apply, drift and validate synthesise first when the app is newer
     expect(drift.err).toMatch(/running dqform synth first/);
     expect(drift.code).toBe(0);
     expect(runs(ws)).toBe(2);
+    // the app ran again but gives the same desired state: the saved plan (no changes) applies
     touchFuture(ws.path('cdktf.json'));
     fs.utimesSync(ws.path('app.js'), new Date(), new Date(Date.now() + 120_000));
     const saved = await cli(ws, ['apply', 'plan.json']);
-    expect(saved.err).not.toMatch(/synth/);
-    expect(runs(ws)).toBe(2);
+    expect(saved.err).toMatch(/running dqform synth first/);
+    expect(saved.code).toBe(0);
+    expect(runs(ws)).toBe(3);
+    // the code changed after the plan: the saved plan is refused, nothing written
+    fs.writeFileSync(ws.path('stacks.json'), JSON.stringify({ 'synth-apply': { dq_sql_test: { t: sqlTest('T'), u: sqlTest('U') } } }));
+    fs.utimesSync(ws.path('app.js'), new Date(), new Date(Date.now() + 180_000));
+    const changed = await cli(ws, ['apply', 'plan.json']);
+    expect(changed.code).toBe(1);
+    expect(changed.err).toMatch(/Error: the code changed since the plan; apply refuses it and wrote nothing:\n {2}\(plan\): the code changed since the plan: the desired state is not the one the plan was made from\n {2}dq_sql_test\.u: a plan made now would create it, the saved plan does not have it/);
+    expect(changed.err).toMatch(/Plan again from the current code/);
   });
 
   it('what counts as the app: source files and cdktf.json/package.json/tsconfig, not node_modules, dot-directories, plan files or the output', async () => {
@@ -174,6 +183,27 @@ describe('when synth cannot or should not run', () => {
     expect(r.err).toMatch(/Error: the app failed \(node app\.js\), exit 3:\n {2}main\.ts\(3,7\): error TS2304/);
     expect(r.out).toBe('');
   });
+});
+
+it("the CI example's flow: plan in one checkout, apply the plan file in a fresh checkout of the same commit (synth there first); a checkout whose code differs is refused", async () => {
+  const stacks = { 'synth-ci': { dq_sql_test: { t: sqlTest('T') } } };
+  const planJob = appWorkspace(stacks);
+  expect((await cli(planJob, ['synth'])).code).toBe(0);
+  expect((await cli(planJob, ['plan', '--stack', 'synth-ci', '--out', 'plan-synth-ci.json'])).code).toBe(0);
+  const plan = fs.readFileSync(planJob.path('plan-synth-ci.json'), 'utf8');
+  // the apply job: a fresh checkout (no cdktf.out), the plan artifact downloaded into it
+  const applyJob = appWorkspace(stacks);
+  fs.writeFileSync(applyJob.path('plan-synth-ci.json'), plan);
+  expect((await cli(applyJob, ['synth'])).code).toBe(0);
+  const applied = await cli(applyJob, ['apply', 'plan-synth-ci.json', '--stack', 'synth-ci', '--max-deletes', '10']);
+  expect(applied.out).toMatch(/Apply complete: 1 applied, 0 failed/);
+  expect(applied.code).toBe(0);
+  // a merge commit whose code differs from what was reviewed (another PR changed the stack)
+  const moved = appWorkspace({ 'synth-ci': { dq_sql_test: { t: sqlTest('T'), u: sqlTest('U') } } });
+  fs.writeFileSync(moved.path('plan-synth-ci.json'), plan);
+  const refused = await cli(moved, ['apply', 'plan-synth-ci.json', '--stack', 'synth-ci']);
+  expect(refused.code).toBe(1);
+  expect(refused.err).toMatch(/the code changed since the plan; apply refuses it and wrote nothing/);
 });
 
 it('the app never sees DQ_CLIENT_ID or DQ_CLIENT_SECRET (dqform synth and the synth before plan)', async () => {

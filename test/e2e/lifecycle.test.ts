@@ -224,8 +224,8 @@ describe('saved plans', () => {
     await raw.alerts.rename({ fqn: `${ns}.a` }, 'someone else');
     const r = await cli(['apply', planFile]);
     expect(r.code).toBe(1);
-    expect(r.err).toMatch(/stale plan: 1 object\(s\) changed since the plan was made, re-run plan/);
-    expect(r.err).toMatch(/dq_alert\.a: etag/);
+    expect(r.err).toMatch(/stale plan: live state changed since the plan was made; apply refuses it and wrote nothing/);
+    expect(r.err).toMatch(/dq_alert\.a: it changed since the plan \(etag /);
     const live = await raw.alerts.batchGet([{ fqn: `${ns}.a` }]);
     expect(Object.values(live)[0].name).toBe('someone else');
   });
@@ -264,7 +264,8 @@ describe('saved plans', () => {
     const fault = await fetch(`${emu.url}/__emulator/faults`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ rules: [{ type: 'unavailable', count: 50, pathPrefix: '/api/alerts/v2', method: 'PUT' }] }),
+      // alerts are created with Create (POST /api/alerts/v2 exactly; list and get are other paths)
+      body: JSON.stringify({ rules: [{ type: 'unavailable', count: 50, path: '/api/alerts/v2', method: 'POST' }] }),
     });
     expect(fault.status).toBe(200);
     const r = await cli(['apply', '--auto-approve']);

@@ -43,6 +43,8 @@ const READ_ROUTES = new Set([
   'POST /api/owners/v1/batch-get',
   'POST /api/owners/v1/ownerships/batch-get',
   'POST /api/domains/v2/batch-get',
+  'POST /api/datachecks/sqltests/v1/by-id',
+  'POST /api/datachecks/sql-test-deployment-rules/v1/by-id',
   'GET /api/datachecks/sqltests/v1',
   'GET /api/monitors/automated/v1/deployment-rules',
   'GET /api/datachecks/sql-test-deployment-rules/v1',

@@ -7,7 +7,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { main } from '../../src/cli/main';
-import { cli, emulator, resetCounters, writeRequests, writeStack, type RunningEmulator } from './helpers';
+import { cli, emulator, fastClient, resetCounters, writeRequests, writeStack, type RunningEmulator } from './helpers';
 
 let emu: RunningEmulator;
 let dir: string;
@@ -173,6 +173,88 @@ describe('saved plan files', () => {
     expect(r.code).toBe(1);
     expect(r.err).toMatch(/dq_sql_test\.t/);
     expect(r.err).toMatch(/re-run plan|plan again/i);
+    expect(await writeRequests(emu)).toEqual({});
+  });
+
+  // issue 12: apply plans again from the same desired state and live state before its first
+  // write, and refuses unless the fresh plan does what the saved one says
+  it('a value edited by hand in after: refused naming the address and the field, no write', async () => {
+    const { file, json } = await savedPlan();
+    const ch = json.changes.find((x) => x.address === 'dq_sql_test.t')!;
+    (ch.after as Record<string, unknown>).sqlExpression = 'delete from mart.orders';
+    fs.writeFileSync(file, JSON.stringify(json));
+    const r = await applyFile(file);
+    expect(r.code).toBe(1);
+    expect(r.err).toMatch(/the saved plan is not what dqform would do now \(the plan file was edited, or live state changed since it was made\); apply refuses it and wrote nothing:\n {2}dq_sql_test\.t: the saved plan would write something other than what the code says \(sqlExpression\)/);
+    expect(r.err).toMatch(/never edit a plan file by hand/);
+    expect(await writeRequests(emu)).toEqual({});
+  });
+
+  it('a delete of a UI-made owner added by hand: refused, no write, the owner is still there', async () => {
+    const { file, json } = await savedPlan();
+    const uiOwner = '0b0b0b0b-0000-4000-8000-0000000000ff';
+    const raw = fastClient(emu.url);
+    await raw.owners.upsertOwner({ id: uiOwner, title: 'Made in the UI' });
+    await resetCounters(emu);
+    json.changes.push({ address: `dq_owner["${uiOwner}"]`, type: 'dq_owner', action: 'delete', id: uiOwner, before: { title: 'Made in the UI' }, after: null, reasons: ['no longer declared'] });
+    fs.writeFileSync(file, JSON.stringify(json));
+    const r = await applyFile(file);
+    expect(r.code).toBe(1);
+    expect(r.err).toMatch(new RegExp(`dq_owner\\["${uiOwner}"\\]: the saved plan would delete it, a plan made now does not have it`));
+    expect(await writeRequests(emu)).toEqual({});
+    expect(Object.keys(await raw.owners.batchGetOwners([uiOwner]))).toEqual([uiOwner]);
+    await raw.close();
+  });
+
+  it('the code changed after the plan: refused as "the code changed since the plan", no write', async () => {
+    const { file } = await savedPlan();
+    writeStack(dir, 'res-plan-file', { provider: { dq: [{ namespace: 'res-plan-file' }] }, resource: { dq_sql_test: { t: sqlTest('T (changed)'), u: sqlTest('U') } } });
+    const r = await applyFile(file);
+    expect(r.code).toBe(1);
+    expect(r.err).toMatch(/Error: the code changed since the plan; apply refuses it and wrote nothing:/);
+    expect(r.err).toMatch(/dq_sql_test\.t: the saved plan would write something other than what the code says \(name\)/);
+    expect(r.err).toMatch(/Plan again from the current code/);
+    expect(await writeRequests(emu)).toEqual({});
+  });
+
+  it('apply PLANFILE without the desired state it was made from: exit 1 saying where it looked and what to do', async () => {
+    const { file } = await savedPlan();
+    fs.rmSync(path.join(dir, 'out'), { recursive: true, force: true });
+    const r = await applyFile(file);
+    expect(r.code).toBe(1);
+    expect(r.err).toMatch(/apply .*plan\.json checks the saved plan against the desired state it was made from, and cannot read it from out \(stack res-plan-file\)/);
+    expect(await writeRequests(emu)).toEqual({});
+  });
+
+  it('a replace that preventDestroy forbids: plan --out saves nothing; with the error cut from a plan by hand, apply still refuses', async () => {
+    const ns = 'res-plan-protected';
+    const a = (kind: 'issue_lifecycle' | 'schema_change') => ({
+      name: 'A',
+      [kind]: { trigger: { resolver_ql: 'with_type("table")' }, targets: [{ slack: { channel: '#a' } }], settings: kind === 'issue_lifecycle' ? { severities: [2] } : {} },
+      lifecycle: { prevent_destroy: true },
+    });
+    writeStack(dir, ns, { provider: { dq: [{ namespace: ns }] }, resource: { dq_alert: { a: a('issue_lifecycle') } } });
+    expect((await cli(emu.url, dir, ['apply', '--auto-approve'])).code).toBe(0);
+    writeStack(dir, ns, { provider: { dq: [{ namespace: ns }] }, resource: { dq_alert: { a: a('schema_change') } } });
+    const file = path.join(dir, 'plan.json');
+    await resetCounters(emu);
+    const planned = await cli(emu.url, dir, ['plan', '--out', file]);
+    expect(planned.code).toBe(1);
+    expect(planned.err).toMatch(/dq_alert\.a: this change replaces the alert .*lifecycle\.preventDestroy forbids destroying it/);
+    expect(fs.existsSync(file)).toBe(false);
+    // the same plan, made through the API and saved with its error cut out by hand
+    const { plan: makePlan } = await import('../../src/engine/reconcile');
+    const { manifestFromTerraformJson } = await import('../../src/engine/manifest');
+    const raw = fastClient(emu.url);
+    const doc = JSON.parse(fs.readFileSync(path.join(dir, 'out', 'stacks', ns, 'cdk.tf.json'), 'utf8'));
+    const p = await makePlan(raw, manifestFromTerraformJson(doc, { stack: ns }));
+    await raw.close();
+    expect(p.changes.find((c) => c.address === 'dq_alert.a')?.action).toBe('replace');
+    fs.writeFileSync(file, JSON.stringify({ ...p, diagnostics: [] }));
+    await resetCounters(emu);
+    const r = await applyFile(file);
+    expect(r.code).toBe(1);
+    expect(r.err).toMatch(/the plan has 1 error\(s\) and cannot be applied: dq_alert\.a: this change replaces the alert/);
     expect(await writeRequests(emu)).toEqual({});
   });
 

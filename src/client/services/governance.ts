@@ -154,17 +154,17 @@ export class OwnersService extends Service {
   }
 
   /** BatchGetOwners POST `/api/owners/v1/batch-get` `{ ids }`, chunked to 200 -> map keyed by id. */
-  batchGetOwners(ids: readonly string[]): Promise<Record<string, Owner>> {
+  batchGetOwners(ids: readonly string[], opts: { includeDeleted?: boolean } = {}): Promise<Record<string, Owner>> {
     return batchGetMap(ids, async (c) => {
-      const r = await this.http.call({ method: 'POST', path: `${OWNERS}/batch-get`, body: { ids: c }, requestSchema: BatchGetOwnersRequest, responseSchema: BatchGetOwnersResponse, idempotent: true });
+      const r = await this.http.call({ method: 'POST', path: `${OWNERS}/batch-get`, body: { ids: c, includeDeleted: opts.includeDeleted }, requestSchema: BatchGetOwnersRequest, responseSchema: BatchGetOwnersResponse, idempotent: true });
       return r.owners;
     });
   }
 
   /** BatchGetOwnerships POST `/api/owners/v1/ownerships/batch-get` `{ ids }`, chunked to 200. */
-  batchGetOwnerships(ids: readonly string[]): Promise<Record<string, Ownership>> {
+  batchGetOwnerships(ids: readonly string[], opts: { includeDeleted?: boolean } = {}): Promise<Record<string, Ownership>> {
     return batchGetMap(ids, async (c) => {
-      const r = await this.http.call({ method: 'POST', path: `${OWNERS}/ownerships/batch-get`, body: { ids: c }, requestSchema: BatchGetOwnershipsRequest, responseSchema: BatchGetOwnershipsResponse, idempotent: true });
+      const r = await this.http.call({ method: 'POST', path: `${OWNERS}/ownerships/batch-get`, body: { ids: c, includeDeleted: opts.includeDeleted }, requestSchema: BatchGetOwnershipsRequest, responseSchema: BatchGetOwnershipsResponse, idempotent: true });
       return r.ownerships;
     });
   }

@@ -1,0 +1,107 @@
+/**
+ * Never touch what is not ours, whatever a plan says: apply itself (not only the planner) refuses
+ * to write or delete an object of another namespace or one made in the UI, for every kind,
+ * before its first write. The plans here are written by hand, as an edited plan file would be;
+ * `apply()` is called directly (no re-plan: that is apply PLANFILE's extra check).
+ */
+import { Change, Plan } from '../../schemas/plan';
+import { PlatformClient } from '../../src/client';
+import { startEmulator, type RunningEmulator } from '../../src/emulator';
+import { createAlert } from '../../src/emulator/routes/alerts';
+import { apply, NotOursError, notOursWhy } from '../../src/engine/applier';
+import { deriveId } from '../../src/engine/identity';
+import type { LiveObject } from '../../src/handlers/types';
+
+let emu: RunningEmulator;
+let client: PlatformClient;
+
+const NS = 'mine';
+const uiOwner = '0c0c0c0c-0000-4000-8000-000000000001';
+const uiDomain = '0c0c0c0c-0000-4000-8000-000000000002';
+const uiProduct = '0c0c0c0c-0000-4000-8000-000000000003';
+const uiOwnership = '0c0c0c0c-0000-4000-8000-000000000004';
+const otherOwner = deriveId('demo', 'other', 'dq_owner', 'team');
+const otherRule = deriveId('demo', 'other', 'dq_monitor_deployment_rule', 'r');
+const otherSqlRule = deriveId('demo', 'other', 'dq_sql_test_deployment_rule', 'r');
+
+beforeAll(async () => {
+  emu = await startEmulator({ port: 0, seed: 'empty' });
+  client = PlatformClient.create({ baseUrl: emu.url, clientId: 'demo-admin', clientSecret: 'demo-secret' });
+  createAlert(emu.app.store.workspace('demo'), { name: 'UI', fqn: 'ui.alert', issueLifecycle: { trigger: { resolverQl: 'with_type("table")' }, targets: [{ slack: { channel: '#ui' } }], settings: { severities: ['SEVERITY_ERROR'] } } } as never, 'SOURCE_APP', new Date());
+  await client.deploymentRules.deploy({ id: otherRule, title: 'Other', staticConfig: { path: 'x::y::z', severity: 'SEVERITY_WARNING', sensitivity: 'SENSITIVITY_BALANCED', metricIds: ['METRIC_ID_ROW_COUNT'] }, configId: 'other', source: 'SOURCE_API' });
+  await client.sqlTests.batchUpsert([{ id: 'ui-test', name: 'UI test', platform: { warehouseAccount: { account: 'a', database: 'd' } }, sqlExpression: 'select 1', source: 'SOURCE_APP' } as never]);
+  await client.sqlTestRules.deploy({ id: otherSqlRule, title: 'Other', staticConfig: { path: 'x::y::z', tests: [{ name: 'ids', notNullTest: { columns: ['id'] } }] }, configId: 'other', source: 'SOURCE_API' } as never);
+  await client.owners.upsertOwner({ id: uiOwner, title: 'UI owner' });
+  await client.owners.upsertOwner({ id: otherOwner, title: 'Other namespace owner' });
+  await client.domains.upsert({ id: uiDomain, name: 'UI domain' });
+  await client.dataProducts.upsert({ id: uiProduct, title: 'UI product' });
+  await client.owners.upsertOwnership({ ownerId: uiOwner, id: uiOwnership, selection: { query: { resolverQl: 'with_tag("pii")' } } });
+});
+afterAll(async () => {
+  await client.close();
+  await emu.close();
+});
+
+async function writes(): Promise<number> {
+  const r = (await (await fetch(`${emu.url}/__emulator/requests`)).json()) as { routes: Record<string, number> };
+  return Object.entries(r.routes)
+    .filter(([k]) => !k.startsWith('GET ') && k.includes(' /api/') && !/(batch-get|by-id|\/list|\/get)$/.test(k))
+    .reduce((n, [, v]) => n + v, 0);
+}
+
+function planOf(changes: Change[]): Plan {
+  return Plan.parse({ formatVersion: 1, workspace: 'demo', namespace: NS, stack: NS, manifestHash: 'x', changes, summary: { add: 0, change: 0, replace: 0, destroy: 0, unchanged: 0, unmanaged: 0 } });
+}
+
+const CASES: [string, string, string, 'update' | 'delete', RegExp][] = [
+  ['a UI-made alert', 'dq_alert', 'ui.alert', 'delete', /it was made in the UI/],
+  ['a UI-made alert (update)', 'dq_alert', 'ui.alert', 'update', /it was made in the UI/],
+  ["another namespace's monitor rule", 'dq_monitor_deployment_rule', otherRule, 'delete', /managed by namespace "other"/],
+  ["another namespace's monitor rule (update)", 'dq_monitor_deployment_rule', otherRule, 'update', /managed by namespace "other"/],
+  ['a UI-made SQL test', 'dq_sql_test', 'ui-test', 'delete', /it was made in the UI/],
+  ["another namespace's SQL-test rule", 'dq_sql_test_deployment_rule', otherSqlRule, 'delete', /managed by namespace "other"/],
+  ['a UI-made owner', 'dq_owner', uiOwner, 'delete', /carries no namespace tag .*never deletes/],
+  ["another namespace's owner", 'dq_owner', otherOwner, 'delete', /another namespace's tag/],
+  ["another namespace's owner (update)", 'dq_owner', otherOwner, 'update', /another namespace's tag/],
+  ['a UI-made domain', 'dq_domain', uiDomain, 'delete', /carries no namespace tag/],
+  ['a UI-made data product', 'dq_data_product', uiProduct, 'delete', /carries no namespace tag/],
+  ['a UI-made ownership', 'dq_ownership', uiOwnership, 'delete', /carries no namespace tag/],
+];
+
+describe.each(CASES)('a plan that would touch %s', (_what, type, id, action, why) => {
+  it(`${action}: refused before any write, naming the object and whose it is`, async () => {
+    const address = `${type}["${id}"]`;
+    const c = Change.parse({ address, type, action, id, fqn: type === 'dq_alert' ? id : undefined, before: {}, after: action === 'delete' ? null : { title: 'hijacked', name: 'hijacked' } });
+    await fetch(`${emu.url}/__emulator/requests/reset`, { method: 'POST' });
+    const err = await apply(client, planOf([c]), { allowUnpreviewed: true }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(NotOursError);
+    expect((err as Error).message).toMatch(/namespace "mine" does not own; dqform never touches those, whatever a plan file or a removed block says, and wrote nothing/);
+    expect((err as Error).message).toContain(`${address}: `);
+    expect((err as Error).message).toMatch(why);
+    expect(await writes()).toBe(0);
+  });
+});
+
+describe('notOursWhy (pure)', () => {
+  const live = (o: Partial<LiveObject>): LiveObject => ({ key: 'k', id: 'k', raw: {}, ...o });
+  const prunable = { prunable: true, label: 'alert' };
+  const tagged = { prunable: false, label: 'owner' };
+  const mine = deriveId('demo', NS, 'dq_owner', 'x');
+  const ch = (action: Change['action'], extra: Partial<Change> = {}) => Change.parse({ address: 'a', type: 'dq_alert', action, id: 'k', before: {}, after: {}, ...extra });
+  it.each([
+    ['ours by configId', ch('delete'), live({ configId: NS }), prunable, undefined],
+    ['an import block adopts a UI object on update', ch('update', { importedId: 'k' }), live({}), prunable, undefined],
+    ['... but never deletes one', ch('delete', { importedId: 'k' }), live({}), prunable, /made in the UI/],
+    ['another namespace', ch('update'), live({ configId: 'x' }), prunable, /namespace "x"/],
+    ['cannot be modelled', ch('update'), live({ configId: NS, unmanageable: ['unknown field z'] }), prunable, /cannot model it \(unknown field z\)/],
+    ['made by a SQL-test rule', ch('delete'), live({ configId: NS, deploymentRuleId: 'r1' }), prunable, /SQL-test rule r1 made it/],
+    ['tagged for this namespace', ch('delete'), live({ id: mine }), tagged, undefined],
+    ['untagged: may be updated (a pinned id the code declares)', ch('update'), live({ id: uiOwner }), tagged, undefined],
+    ['untagged: never deleted', ch('delete'), live({ id: uiOwner }), tagged, /never deletes/],
+    ["another namespace's tag: not even updated", ch('update'), live({ id: otherOwner }), tagged, /another namespace's tag/],
+  ] as const)('%s', (_why, c, obj, h, expected) => {
+    const got = notOursWhy(c, obj, h, 'demo', NS);
+    if (expected === undefined) expect(got).toBeUndefined();
+    else expect(got).toMatch(expected);
+  });
+});
