@@ -8,7 +8,7 @@
  *   ({@link protoEnum}); they go on the wire as numbers (schemas/wire.ts).
  */
 import { z } from 'zod';
-import type { EnumInfo } from './wire';
+import { ALIAS_USES, type EnumInfo } from './wire';
 
 /** A protobuf enum: accepts the value's name or its number, parses to the name. */
 export interface ProtoEnum<N extends string> {
@@ -53,7 +53,13 @@ export function protoEnum<const T extends Record<string, number>>(table: T, opts
   if (aliasNames.length) inputs.push(z.enum(aliasNames as [string, ...string[]]));
   inputs.push(z.number().int());
   const schema = z.codec(z.union(inputs as [z.ZodType, z.ZodType, ...z.ZodType[]], { error: (iss) => `expected ${allowed}${got(iss.input)}` }), nameSchema, {
-    decode: (v) => (typeof v === 'number' ? ((names[v] ?? v) as N) : ((aliases[v as string] ?? v) as N)),
+    decode: (v) => {
+      if (typeof v === 'number') return (names[v] ?? v) as N;
+      const now = aliases[v as string];
+      if (now === undefined) return v as N;
+      ALIAS_USES.count++; // lets the engine look for deprecated spellings only where one was parsed
+      return now;
+    },
     encode: (v) => v,
   }) as unknown as z.ZodType<N, N | number>;
   markEnum(schema, { numbers: table, names, aliases });

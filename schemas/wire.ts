@@ -26,6 +26,12 @@
  */
 import { z } from 'zod';
 
+/**
+ * How many deprecated enum spellings (aliases) zod has decoded so far in this process: a caller
+ * compares it before and after a parse to know whether {@link deprecatedEnums} can find anything.
+ */
+export const ALIAS_USES = { count: 0 };
+
 /** Marker a protoEnum codec carries on its zod definition. */
 export interface EnumInfo {
   numbers: Readonly<Record<string, number>>;
@@ -140,11 +146,33 @@ function joinPath(path: string, key: string | number): string {
   return path ? `${path}.${key}` : key;
 }
 
+type ObjNode = Extract<Node, { k: 'obj' }>;
+const unionObjects = new WeakMap<Node, ObjNode[]>();
+
+/** The object options of a union, nested unions flattened (cached). */
+function objectOptions(n: Extract<Node, { k: 'union' }>): ObjNode[] {
+  let out = unionObjects.get(n);
+  if (!out) {
+    const acc: ObjNode[] = [];
+    const seen = new Set<Node>();
+    const add = (x: Node): void => {
+      if (seen.has(x)) return;
+      seen.add(x);
+      if (x.k === 'obj') acc.push(x);
+      else if (x.k === 'union') x.options.forEach((o) => add(o()));
+    };
+    n.options.forEach((o) => add(o()));
+    out = acc;
+    unionObjects.set(n, out);
+  }
+  return out;
+}
+
 /** Resolves the node of an object field, or of one union option holding the key. */
 function objectOf(n: Node, v: Record<string, unknown>): Node | undefined {
   if (n.k === 'obj') return n;
   if (n.k === 'union') {
-    const objs = n.options.map((o) => o()).filter((o): o is Extract<Node, { k: 'obj' }> => o.k === 'obj');
+    const objs = objectOptions(n);
     if (objs.length === 0) return undefined;
     const keys = Object.keys(v);
     return objs.find((o) => keys.every((k) => o.fields.has(k))) ?? objs[0];
@@ -287,31 +315,70 @@ function isZero(v: unknown): boolean {
  */
 export function readClean(schema: z.ZodType, value: unknown): { value: unknown; problems: string[] } {
   const problems: string[] = [];
-  const v = clean(nodeOf(schema), value, '', problems, false);
+  const v = cleanFrom(nodeOf(schema), value, problems, false);
   return { value: v, problems };
 }
 
-function clean(n: Node, v: unknown, path: string, problems: string[], intoTolerant: boolean): unknown {
+/**
+ * Where {@link clean} is: the keys from the root down, pushed and popped on the way (a read
+ * walks every field of every object: no string and no object per field). Text is made only when
+ * a problem is reported, relative to `base` (a tolerant item's problems are the item's own).
+ */
+const PATH: (string | number)[] = [];
+
+function pathText(base: number, last?: string | number): string {
+  let out = '';
+  for (let i = base; i < PATH.length; i++) out = joinPath(out, PATH[i]);
+  return last === undefined ? out : joinPath(out, last);
+}
+const atText = (base: number): string => (PATH.length > base ? ` at ${pathText(base)}` : '');
+
+/** {@link clean} from a fresh root (re-entrant: the path stack is restored on return). */
+function cleanFrom(n: Node, v: unknown, problems: string[], intoTolerant: boolean): unknown {
+  const depth = PATH.length;
+  try {
+    return clean(n, v, depth, problems, intoTolerant);
+  } finally {
+    PATH.length = depth;
+  }
+}
+
+function clean(n: Node, v: unknown, base: number, problems: string[], intoTolerant: boolean): unknown {
   if (v === null || v === undefined) return undefined;
   switch (n.k) {
-    case 'tolerant':
-      return intoTolerant ? clean(n.of(), v, path, problems, true) : v;
+    case 'tolerant': {
+      if (!intoTolerant) return v;
+      // an item's problems are its own (paths relative to the item), kept for decodeRead
+      const own: string[] = [];
+      const c = clean(n.of(), v, PATH.length, own, true);
+      if (own.length) {
+        if (c && typeof c === 'object') itemProblems.set(c, own);
+        for (const p of own) problems.push(p);
+      }
+      return c;
+    }
     case 'enum': {
       if (typeof v === 'number') {
         const name = n.info.names[v];
-        if (name === undefined) problems.push(`unknown enum value ${v}${path ? ` at ${path}` : ''}`);
+        if (name === undefined) problems.push(`unknown enum value ${v}${atText(base)}`);
         return name ?? v;
       }
-      if (typeof v === 'string' && n.info.numbers[v] === undefined && !n.info.aliases?.[v]) problems.push(`unknown enum value "${v}"${path ? ` at ${path}` : ''}`);
+      if (typeof v === 'string' && n.info.numbers[v] === undefined && !n.info.aliases?.[v]) problems.push(`unknown enum value "${v}"${atText(base)}`);
       return v;
     }
     case 'arr': {
       if (!Array.isArray(v)) return v;
       const el = n.of();
+      if (el.k === 'str' || el.k === 'num' || el.k === 'bool' || el.k === 'any') {
+        // scalars: only a null element changes anything
+        return v.includes(null) ? v.filter((x) => x !== null) : v;
+      }
       let out: unknown[] | undefined;
       for (let i = 0; i < v.length; i++) {
         const x = v[i];
-        const c = clean(el, x, `${path}[${i}]`, problems, intoTolerant);
+        PATH.push(i);
+        const c = clean(el, x, base, problems, intoTolerant);
+        PATH.pop();
         if (c !== x) (out ??= v.slice(0, i))[i] = c;
         else if (out) out[i] = c;
       }
@@ -320,67 +387,207 @@ function clean(n: Node, v: unknown, path: string, problems: string[], intoTolera
     case 'rec': {
       if (!isObj(v)) return v;
       const el = n.of();
-      const out: Record<string, unknown> = {};
-      for (const k of Object.keys(v)) {
-        const c = clean(el, v[k], joinPath(path, k), problems, intoTolerant);
-        if (c !== undefined) out[k] = c;
+      let out: Record<string, unknown> | undefined;
+      for (const k in v) {
+        const x = v[k];
+        PATH.push(k);
+        const c = clean(el, x, base, problems, intoTolerant);
+        PATH.pop();
+        if (c !== x && !out) out = copyBefore(v, k);
+        if (out && c !== undefined) out[k] = c;
       }
-      return out;
+      return out ?? v;
     }
     case 'obj':
     case 'union': {
       if (!isObj(v)) return v;
-      const o = objectOf(n, v);
+      const o = n.k === 'obj' ? n : objectOf(n, v);
       if (!o || o.k !== 'obj') return v;
-      const out: Record<string, unknown> = {};
+      // copy on write: most objects read need no change, and are returned as they are
+      let out: Record<string, unknown> | undefined;
       let unknown: string[] | undefined;
-      for (const k of Object.keys(v)) {
+      for (const k in v) {
         const x = v[k];
-        if (x === null || x === undefined) continue;
+        let c: unknown;
         const f = o.fields.get(k);
-        if (!f) {
+        if (x === null || x === undefined) c = undefined;
+        else if (!f) {
           if (!o.open) (unknown ??= []).push(k);
-          out[k] = x;
-          continue;
+          c = x;
+        } else {
+          const fn = f.node();
+          if (f.optional && (x === '' || x === 0 || x === false || (Array.isArray(x) && x.length === 0) || (fn.k === 'enum' && typeof x === 'string' && fn.info.numbers[x] === 0))) c = undefined;
+          else if (typeof x === 'object' || fn.k === 'enum') {
+            PATH.push(k);
+            c = clean(fn, x, base, problems, intoTolerant);
+            PATH.pop();
+          } else c = x;
         }
-        const fn = f.node();
-        if (f.optional && (isZero(x) || (fn.k === 'enum' && (x === 0 || (typeof x === 'string' && fn.info.numbers[x] === 0))))) continue;
-        const c = clean(fn, x, joinPath(path, k), problems, intoTolerant);
-        if (c !== undefined) out[k] = c;
+        if (c !== x && !out) out = copyBefore(v, k);
+        if (out && c !== undefined) out[k] = c;
       }
+      const result = out ?? v;
       if (unknown) {
         for (const k of unknown) {
-          const group = o.oneofs.find((g) => !g.some((m) => out[m] !== undefined));
-          problems.push(group ? `unknown variant "${k}"${path ? ` at ${path}` : ''}` : `unknown field ${joinPath(path, k)}`);
+          const group = o.oneofs.find((g) => !g.some((m) => result[m] !== undefined));
+          problems.push(group ? `unknown variant "${k}"${atText(base)}` : `unknown field ${pathText(base, k)}`);
         }
       }
-      return out;
+      return result;
     }
     default:
       return v;
   }
 }
 
+/** A copy of `v`'s entries before key `k` (the start of a copy on write). */
+function copyBefore(v: Record<string, unknown>, k: string): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const j in v) {
+    if (j === k) break;
+    if (v[j] !== undefined && v[j] !== null) out[j] = v[j];
+  }
+  return out;
+}
+
 /**
- * An item schema that never fails: the item is cleaned ({@link readClean}) and parsed; when it
- * carries something unknown, or does not parse, it is returned (parsed, or as read) and marked
- * with what is unknown ({@link unmodelledOf}).
+ * An item schema that never fails: an item that does not parse is returned as read (cleaned)
+ * and marked with what is wrong ({@link unmodelledOf}). Read through {@link decodeRead} (what the
+ * client does), an item that parses but carries something unknown (a field, a variant, an enum
+ * value) is marked too. The item is parsed inline with its list (a `catch`, no per-item parse).
  */
 export function tolerant<S extends z.ZodType>(schema: S): z.ZodType<z.output<S>, unknown> {
-  const t = z.unknown().transform((raw) => decodeTolerant(schema, raw));
+  const t = (schema as unknown as { catch: (f: (ctx: { input: unknown }) => unknown) => z.ZodType }).catch((ctx) => decodeTolerant(schema, ctx.input));
   (defOf(t) as Record<string, unknown>).dqTolerant = schema;
   return t as unknown as z.ZodType<z.output<S>, unknown>;
 }
 
-/** Decodes one item as {@link tolerant} does. */
+/** Decodes one item on its own: cleaned, parsed, and marked when it carries anything unknown. */
 export function decodeTolerant<S extends z.ZodType>(schema: S, raw: unknown): z.output<S> {
   const problems: string[] = [];
-  const value = clean(nodeOf(schema), raw, '', problems, true);
+  const value = cleanFrom(nodeOf(schema), raw, problems, true);
   const r = schema.safeParse(value);
   if (r.success) return problems.length ? (mark(r.data as object, problems) as z.output<S>) : r.data;
   const issues = problems.length ? problems : r.error.issues.map((i) => `${i.path.length ? `${i.path.map(String).join('.')}: ` : ''}${i.message}`);
   const out = isObj(value) ? value : { value };
   return mark(out, issues) as z.output<S>;
+}
+
+/** What a cleaned tolerant item carries that the schema does not know (set by {@link clean}). */
+const itemProblems = new WeakMap<object, string[]>();
+const tolerantBelow = new WeakMap<Node, boolean>();
+
+/** Whether a tolerant node is reachable from `n` (cached per node). */
+function holdsTolerant(n: Node): boolean {
+  let r = tolerantBelow.get(n);
+  if (r === undefined) {
+    const seen = new Set<Node>();
+    const visit = (x: Node): boolean => {
+      if (seen.has(x)) return false;
+      seen.add(x);
+      switch (x.k) {
+        case 'tolerant':
+          return true;
+        case 'arr':
+        case 'rec':
+          return visit(x.of());
+        case 'union':
+          return x.options.some((o) => visit(o()));
+        case 'obj':
+          for (const f of x.fields.values()) if (visit(f.node())) return true;
+          return false;
+        default:
+          return false;
+      }
+    };
+    r = visit(n);
+    tolerantBelow.set(n, r);
+  }
+  return r;
+}
+
+/** Marks the parsed tolerant items whose cleaned form carried something unknown. */
+function transferMarks(n: Node, c: unknown, p: unknown): void {
+  if (!c || !p || typeof c !== 'object' || typeof p !== 'object') return;
+  switch (n.k) {
+    case 'tolerant': {
+      const problems = itemProblems.get(c);
+      if (problems && !unmodelledOf(p)) mark(p, problems);
+      return;
+    }
+    case 'arr': {
+      const el = n.of();
+      if (!holdsTolerant(el) || !Array.isArray(c) || !Array.isArray(p)) return;
+      for (let i = 0; i < c.length; i++) transferMarks(el, c[i], p[i]);
+      return;
+    }
+    case 'rec': {
+      const el = n.of();
+      if (!holdsTolerant(el)) return;
+      for (const k of Object.keys(c)) transferMarks(el, (c as Record<string, unknown>)[k], (p as Record<string, unknown>)[k]);
+      return;
+    }
+    case 'obj':
+    case 'union': {
+      if (!isObj(c)) return;
+      const o = objectOf(n, c);
+      if (!o || o.k !== 'obj') return;
+      for (const k of Object.keys(c)) {
+        const f = o.fields.get(k);
+        if (f && holdsTolerant(f.node())) transferMarks(f.node(), c[k], (p as Record<string, unknown>)[k]);
+      }
+      return;
+    }
+    default:
+      return;
+  }
+}
+
+/**
+ * How the client reads a response: cleaned ({@link readClean}, tolerant items included), parsed,
+ * and every tolerant item that carries something this version does not model marked
+ * ({@link unmodelledOf}). One parse of the whole response: no per-item parse.
+ */
+export function decodeRead<S extends z.ZodType>(schema: S, value: unknown): z.ZodSafeParseResult<z.output<S>> {
+  const n = nodeOf(schema);
+  const cleaned = cleanFrom(n, value, [], true);
+  const r = schema.safeParse(cleaned) as z.ZodSafeParseResult<z.output<S>>;
+  if (r.success && holdsTolerant(n)) transferMarks(n, cleaned, r.data);
+  return r;
+}
+
+const aliasesBelow = new WeakMap<Node, boolean>();
+
+/** Whether an enum with deprecated spellings (aliases) is reachable from `n` (cached per node). */
+function holdsAliases(n: Node): boolean {
+  let r = aliasesBelow.get(n);
+  if (r === undefined) {
+    const seen = new Set<Node>();
+    const visit = (x: Node): boolean => {
+      if (seen.has(x)) return false;
+      seen.add(x);
+      const known = aliasesBelow.get(x);
+      if (known !== undefined) return known;
+      switch (x.k) {
+        case 'enum':
+          return !!x.info.aliases && Object.keys(x.info.aliases).length > 0;
+        case 'arr':
+        case 'rec':
+        case 'tolerant':
+          return visit(x.of());
+        case 'union':
+          return x.options.some((o) => visit(o()));
+        case 'obj':
+          for (const f of x.fields.values()) if (visit(f.node())) return true;
+          return false;
+        default:
+          return false;
+      }
+    };
+    r = visit(n);
+    aliasesBelow.set(n, r);
+  }
+  return r;
 }
 
 /** Request keys (dotted paths, at any depth) the schema does not declare. */
@@ -560,7 +767,8 @@ export interface DeprecatedEnumUse {
 export function deprecatedEnums(schema: z.ZodType, value: unknown): DeprecatedEnumUse[] {
   const out: DeprecatedEnumUse[] = [];
   const walk = (n: Node, v: unknown, path: string): void => {
-    if (v === null || v === undefined) return;
+    // only subtrees that hold an enum with deprecated spellings are walked (most hold none)
+    if (v === null || v === undefined || !holdsAliases(n)) return;
     switch (n.k) {
       case 'tolerant':
         return walk(n.of(), v, path);

@@ -8,7 +8,7 @@
  *   `x-request-id` per logical call (kept across retries);
  * - bodies validated with zod before sending ({@link RequestShapeError}) and sent in the wire
  *   form (schemas/wire.ts `toWire`: enums as numbers); responses cleaned (`null` and zero values
- *   of optional fields read as absent, enum numbers as names: `readClean`) and parsed with zod
+ *   of optional fields read as absent, enum numbers as names: `decodeRead`) and parsed with zod
  *   (unknown fields tolerated; a wrong type is a {@link ResponseShapeError} naming method, path
  *   and the issue path; list and batch items are tolerant, see schemas/wire.ts `tolerant`);
  * - retries per {@link RetryPolicy}; one token refetch on a 401;
@@ -18,12 +18,13 @@ import { randomUUID } from 'node:crypto';
 import type { Dispatcher, Pool } from 'undici';
 import { z } from 'zod';
 import { TokenResponse } from '../../schemas/common';
-import { readClean, toWire } from '../../schemas/wire';
+import { decodeRead, toWire } from '../../schemas/wire';
 import { TOKEN_PATH, TokenProvider, tokenRequestBody } from './auth';
 import { ClientConfig, type GrpcConfig, type PreviewTransport, type ProxyConfig } from './config';
 import { GrpcTransport } from './grpc';
 import { ApiError, type ApiErrorInit, errorFromResponse, errorFromTransport, RequestShapeError, ResponseShapeError, UnauthenticatedError, zodIssues } from './errors';
 import { Limiter } from './limiter';
+import { isConnectFailure, Reachability } from './reachability';
 import { redact, registerSecret } from './redact';
 import { RetryPolicy, retryPolicy, withRetry } from './retry';
 
@@ -137,6 +138,8 @@ export interface DqClientOptions extends ClientConfig {
   /** Per-request timeouts (default 30 s for headers, 60 s for the body). */
   headersTimeoutMs?: number;
   bodyTimeoutMs?: number;
+  /** Fail fast when the platform is gone (src/client/reachability.ts); default 3 failures over 2 s. */
+  unreachableAfter?: { failures?: number; afterMs?: number };
   /** `User-Agent` header (default `dqform`). */
   userAgent?: string;
   /** The gRPC preview settings ({@link GrpcConfig}; `PlatformClient.fromEnv` reads them from `DQ_GRPC_*`). */
@@ -154,6 +157,8 @@ export class DqClient {
   readonly baseUrl: string;
   readonly tokens: TokenProvider;
   readonly limiter: Limiter;
+  /** Connect failures in a row: the platform counts as gone after a few (fail fast). */
+  readonly reach: Reachability;
   private readonly pool: Pool | Dispatcher;
   private readonly origin: string;
   private readonly onTrace: ((t: HttpTrace) => void) | undefined;
@@ -189,6 +194,7 @@ export class DqClient {
     this.now = opts.now ?? Date.now;
     this.policy = retryPolicy({ now: this.now, ...opts.retry });
     this.onLog = opts.onLog;
+    this.reach = new Reachability(url.origin, { failures: opts.unreachableAfter?.failures ?? 3, afterMs: opts.unreachableAfter?.afterMs ?? 2000, now: this.now });
     this.tokens = new TokenProvider(() => this.fetchToken(), { marginMs: opts.tokenMarginMs, now: this.now });
   }
 
@@ -244,6 +250,7 @@ export class DqClient {
       },
       (e) => {
         this.log(`retry ${o.method} ${pathWithQuery} in ${e.delayMs}ms after ${e.error.status || e.error.grpcCode} (attempt ${e.attempt + 1}/${this.policy.maxAttempts})`);
+        if (!this.announceRetry(e.error)) return;
         this.trace({ event: 'retry', method: o.method, path: pathWithQuery, requestId, attempt: e.attempt, status: e.error.status, delayMs: e.delayMs, maxAttempts: this.policy.maxAttempts, error: e.error.message });
       },
     );
@@ -273,6 +280,14 @@ export class DqClient {
     return this.grpcTransport;
   }
 
+  /** Whether to note a retry: while the platform does not accept connections, once per outage, not once per call. */
+  private announceRetry(e: ApiError): boolean {
+    if (!isConnectFailure(e)) return true;
+    if (this.reach.announced) return false;
+    this.reach.announced = true;
+    return true;
+  }
+
   /** Closes the connection pool (pending requests finish first) and the gRPC channel. */
   async close(): Promise<void> {
     this.grpcTransport?.close();
@@ -297,7 +312,7 @@ export class DqClient {
    * schema: the one read path of both transports. @throws ResponseShapeError.
    */
   parseValue<Res extends z.ZodType>(init: Pick<ApiErrorInit, 'method' | 'path' | 'status' | 'requestId' | 'transport'>, json: unknown, schema: Res): z.output<Res> {
-    const parsed = schema.safeParse(readClean(schema, json).value);
+    const parsed = decodeRead(schema, json);
     if (!parsed.success) throw new ResponseShapeError(init, zodIssues(parsed.error));
     return parsed.data;
   }
@@ -311,6 +326,7 @@ export class DqClient {
     extra: Record<string, string>,
   ): Promise<RawResponse> {
     return this.limiter.run(async () => {
+      this.reach.check(method, pathWithQuery);
       const started = this.now();
       this.log(`-> ${method} ${pathWithQuery} (request id ${requestId}, attempt ${attempt})`);
       let res: RawResponse;
@@ -327,8 +343,9 @@ export class DqClient {
         const err = errorFromTransport({ method, path: pathWithQuery, sentRequestId: requestId }, cause);
         this.log(`<- ${method} ${pathWithQuery}: ${err.message}`);
         this.trace({ event: 'transport-error', method, path: pathWithQuery, requestId, attempt, ms: this.now() - started, error: err.message });
-        throw err;
+        throw this.reach.failure(err, method, pathWithQuery);
       }
+      this.reach.success();
       this.log(`<- ${res.status} ${method} ${pathWithQuery} (${this.now() - started}ms)`);
       this.trace({ event: 'response', method, path: pathWithQuery, requestId, attempt, status: res.status, ms: this.now() - started });
       return res;
@@ -365,6 +382,7 @@ export class DqClient {
       },
       (e) => {
         this.log(`retry POST ${TOKEN_PATH} in ${e.delayMs}ms after ${e.error.status || e.error.grpcCode}`);
+        if (!this.announceRetry(e.error)) return;
         this.trace({ event: 'retry', method: 'POST', path: TOKEN_PATH, requestId, attempt: e.attempt, status: e.error.status, delayMs: e.delayMs, maxAttempts: this.policy.maxAttempts, error: e.error.message });
       },
     );

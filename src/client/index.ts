@@ -5,6 +5,7 @@ export * from './errors';
 export * from './auth';
 export * from './retry';
 export * from './attempts';
+export * from './reachability';
 export * from './limiter';
 export * from './http';
 export * from './grpc';

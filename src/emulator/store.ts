@@ -103,6 +103,9 @@ export class Collection<T extends object> {
   private readonly versions = new Map<string, number>();
   private readonly json = new Map<string, string>();
   private index: string[] = [];
+  /** Bumped by every write: secondary indexes ({@link groupBy}) are rebuilt when it moved. */
+  private revision = 0;
+  private readonly groups = new Map<string, { revision: number; byKey: Map<string, string[]> }>();
 
   /** @internal use {@link Store.collection}. */
   constructor(
@@ -137,6 +140,7 @@ export class Collection<T extends object> {
     this.items.set(id, stored);
     this.versions.set(id, version);
     this.json.delete(id);
+    this.revision++;
     this.onMutate();
     return stored;
   }
@@ -148,6 +152,7 @@ export class Collection<T extends object> {
     this.json.delete(id);
     const i = lowerBound(this.index, id);
     if (this.index[i] === id) this.index.splice(i, 1);
+    this.revision++;
     this.onMutate();
     return true;
   }
@@ -158,6 +163,7 @@ export class Collection<T extends object> {
     this.items.clear();
     this.json.clear();
     this.index = [];
+    this.revision++;
     this.onMutate();
   }
 
@@ -248,6 +254,48 @@ export class Collection<T extends object> {
     }
     for (const [id, version] of Object.entries(file.tombstones ?? {})) this.versions.set(id, version);
     this.index = [...this.items.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+    this.revision++;
+  }
+
+  /**
+   * The ids grouped by `keyOf` (each group in id order): a secondary index, named `name`, built
+   * on first use and rebuilt after any write (e.g. ownerships by owner, so that listing one
+   * owner's ownerships does not scan them all).
+   */
+  groupBy(name: string, keyOf: (v: Stored<T>) => string): ReadonlyMap<string, readonly string[]> {
+    let g = this.groups.get(name);
+    if (!g || g.revision !== this.revision) {
+      const byKey = new Map<string, string[]>();
+      for (const id of this.index) {
+        const k = keyOf(this.items.get(id)!);
+        const list = byKey.get(k);
+        if (list) list.push(id);
+        else byKey.set(k, [id]);
+      }
+      g = { revision: this.revision, byKey };
+      this.groups.set(name, g);
+    }
+    return g.byKey;
+  }
+
+  /** {@link page} over a subset of ids (in id order, e.g. a {@link groupBy} group). */
+  pageOf(ids: readonly string[], cursor: string | undefined, pageSize: number | undefined, filter?: (v: Stored<T>) => boolean): Page<T> {
+    const size = Math.min(MAX_PAGE_SIZE, pageSize && pageSize > 0 ? Math.floor(pageSize) : DEFAULT_PAGE_SIZE);
+    let i = cursor ? upperBound(ids, cursor) : 0;
+    const items: Stored<T>[] = [];
+    let lastTaken = '';
+    let more = false;
+    for (; i < ids.length; i++) {
+      const v = this.items.get(ids[i]);
+      if (!v || (filter && !filter(v))) continue;
+      if (items.length === size) {
+        more = true;
+        break;
+      }
+      items.push(v);
+      lastTaken = ids[i];
+    }
+    return { items, pageInfo: { count: items.length, lastId: more ? lastTaken : '' } };
   }
 }
 

@@ -10,7 +10,7 @@
  *    the plan's etags. A failed change stops its dependents; everything else finishes. The
  *    result says exactly what was applied, what failed and what was not attempted.
  */
-import { ConflictError, type PlatformClient } from '../client';
+import { ApiError, ConflictError, isConnectFailure, PlatformUnreachableError, type PlatformClient } from '../client';
 import { RESOURCE_TYPES, type ResourceType } from '../../schemas/manifest';
 import { Plan, PLAN_FORMAT_VERSION, type Change } from '../../schemas/plan';
 import { allows, HANDLERS, SCOPES } from '../handlers/registry';
@@ -84,8 +84,13 @@ export interface ApplyResult {
   /** `ms`: how long the write took (a batch: the whole batch's time). */
   applied: { address: string; action: Change['action']; ms?: number }[];
   failed: { address: string; action: Change['action']; error: string; ms?: number }[];
-  /** Not attempted because something they depend on failed. */
+  /** Not attempted because something they depend on failed, or the apply stopped. */
   skipped: { address: string; action: Change['action']; because: string }[];
+  /**
+   * Why the apply stopped writing before the end: a conflict (another writer is at work) or the
+   * platform stopped answering. `skipped` entries with this `because` are the rest of the plan.
+   */
+  halted?: { kind: 'conflict' | 'unreachable'; reason: string };
 }
 
 export { DEFAULT_MAX_DELETES, DEFAULT_MAX_EFFECT_DELETES } from './guards';
@@ -360,8 +365,23 @@ export async function apply(client: PlatformClient, plan: Plan, opts: ApplyOptio
   const fail = (c: Change, e: unknown, ms?: number) => {
     result.failed.push({ address: c.address, action: c.action, error: describe(e), ...(ms !== undefined ? { ms } : {}) });
     for (const d of dependentsOf(c.address, plan.changes)) if (!blocked.has(d)) blocked.set(d, `${c.address} failed`);
-    if (isConflict(e)) halt ??= `${c.address} met a conflicting write (another apply, or someone in the UI, is changing these objects): nothing more was written`;
+    if (halt) return;
+    // a write that failed to connect (after the client's retries, or a create that is never
+    // retried): writing on would only fail the same way
+    if (e instanceof PlatformUnreachableError || isConnectFailure(e)) unreachable(e as ApiError);
+    else if (isConflict(e)) {
+      halt = `${c.address} met a conflicting write (another apply, or someone in the UI, is changing these objects): nothing more was written`;
+      result.halted = { kind: 'conflict', reason: halt };
+    }
   };
+  /** The platform is gone: stop writing. */
+  function unreachable(e: ApiError): void {
+    if (halt) return;
+    const cause = (e as { cause?: { code?: unknown; message?: unknown } }).cause;
+    const why = e instanceof PlatformUnreachableError ? e.message : `the platform is not answering: a write could not connect (${String(cause?.code ?? 'no connection')}${typeof cause?.message === 'string' ? `: ${cause.message}` : ''})`;
+    halt = `${why}: nothing more was written`;
+    result.halted = { kind: 'unreachable', reason: halt };
+  }
   /** Moves an applied change to failed: what it wrote does not read back. */
   const unapply = (c: Change, why: string) => {
     const i = result.applied.findIndex((x) => x.address === c.address);
@@ -377,11 +397,23 @@ export async function apply(client: PlatformClient, plan: Plan, opts: ApplyOptio
     });
     // kinds without etags: checked again right before the wave writes them (the race window is
     // this wave, not the whole apply), and read back after
+    if (runnable.length === 0) continue;
     const unguarded = runnable.filter((c) => ETAGLESS.has(c.type));
     const ready = new Set(runnable.map((c) => c.address));
     if (unguarded.length) {
-      const now = await lookup(client, ctx, unguarded, handlers, false);
-      for (const c of unguarded) {
+      let now: (c: Change) => LiveObject | undefined;
+      try {
+        now = await lookup(client, ctx, unguarded, handlers, false);
+      } catch (e) {
+        // could not check them: not written (the platform gone stops the apply here)
+        for (const c of unguarded) ready.delete(c.address);
+        if (e instanceof PlatformUnreachableError) {
+          unreachable(e);
+          for (const c of unguarded) result.skipped.push({ address: c.address, action: c.action, because: halt! });
+        } else for (const c of unguarded) fail(c, e);
+        now = () => undefined;
+      }
+      for (const c of unguarded.filter((x) => ready.has(x.address))) {
         const obj = now(c);
         const h = handlers[c.type as ResourceType];
         const why = (obj && c.action !== 'create' ? notOursWhy(c, obj, h, workspace, plan.namespace) : undefined) ?? staleWhy(c, obj, h);
@@ -395,25 +427,34 @@ export async function apply(client: PlatformClient, plan: Plan, opts: ApplyOptio
     await writeWave(todo);
     const appliedNow = new Set(result.applied.map((x) => x.address));
     const written = unguarded.filter((c) => c.action !== 'delete' && appliedNow.has(c.address));
-    if (written.length) {
-      const back = await lookup(client, ctx, written, handlers, false);
-      for (const c of written) {
-        const why = readBackWhy(c, back(c), handlers[c.type as ResourceType], plan.namespace);
-        if (why) unapply(c, why);
-      }
-    }
+    if (written.length && result.halted?.kind !== 'unreachable') await verify(written, '');
   }
 
   // 4. what this apply wrote must still be there at its end: a write that another writer replaced
   // in the meantime is a conflict, not "done"
   const appliedAll = new Set(result.applied.map((x) => x.address));
   const kept = writes.filter((c) => c.action !== 'delete' && appliedAll.has(c.address));
-  if (kept.length) {
+  if (kept.length && result.halted?.kind !== 'unreachable') {
     progress(`reading back the ${kept.length} object(s) written`);
-    const back = await lookup(client, ctx, kept, handlers, false);
-    for (const c of kept) {
+    await verify(kept, ' after this apply wrote it');
+  }
+
+  /**
+   * Reads `changes` back and moves those that do not hold what was written to failed. When the
+   * read itself fails, they stay applied (the platform acknowledged them); a platform that is
+   * gone stops the apply.
+   */
+  async function verify(changes: Change[], when: string): Promise<void> {
+    let back: (c: Change) => LiveObject | undefined;
+    try {
+      back = await lookup(client, ctx, changes, handlers, false);
+    } catch (e) {
+      if (e instanceof PlatformUnreachableError) unreachable(e);
+      return;
+    }
+    for (const c of changes) {
       const why = readBackWhy(c, back(c), handlers[c.type as ResourceType], plan.namespace);
-      if (why) unapply(c, `${why} after this apply wrote it`);
+      if (why) unapply(c, `${why}${when}`);
     }
   }
 

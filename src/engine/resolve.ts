@@ -8,7 +8,7 @@ import type { Manifest, ManifestResource, ResourceType, Lifecycle } from '../../
 import { RESOURCE_SCHEMAS } from '../../schemas/manifest';
 import type { Diagnostic } from '../../schemas/plan';
 import { parseResolverQl, ResolverQlError } from '../../schemas/resolverql';
-import { deprecatedEnums } from '../../schemas/wire';
+import { ALIAS_USES, deprecatedEnums } from '../../schemas/wire';
 import { bareId, defaultFqn, deriveId, ENTITY_ID_PREFIX, idOwner, namespaceOfId, parseAddress } from './identity';
 import { camelToSnake } from './keys';
 import { closest, fieldPathProblem, unknownFields } from './unknown-fields';
@@ -179,6 +179,7 @@ export function resolveManifest(manifest: Manifest, workspace: string, opts: Res
       });
     }
     if (unknown.length) continue;
+    const aliasUses = ALIAS_USES.count;
     const parsed = schema.safeParse(config);
     if (!parsed.success) {
       for (const i of parsed.error.issues) {
@@ -195,7 +196,7 @@ export function resolveManifest(manifest: Manifest, workspace: string, opts: Res
       continue;
     }
     const desired = parsed.data;
-    for (const d of deprecatedEnums(schema, config)) {
+    for (const d of ALIAS_USES.count === aliasUses ? [] : deprecatedEnums(schema, config)) {
       diags.push({
         severity: 'warning',
         summary: `${d.field}: "${d.old}" is a deprecated spelling; write "${d.now}"`,

@@ -4,6 +4,7 @@
  * know, at every depth, with the closest known key for a "did you mean".
  */
 import { z } from 'zod';
+import { unknownKeys } from '../../schemas/wire';
 
 type PathSeg = string | number;
 const isObj = (v: unknown): v is Record<string, unknown> => !!v && typeof v === 'object' && !Array.isArray(v);
@@ -58,6 +59,8 @@ function recordValue(schema: z.ZodType): z.ZodType | undefined {
 
 /** Keys of `value` the schema does not know, at every depth: `[path, key, known keys]`. */
 export function unknownFields(schema: z.ZodType, value: unknown, path: PathSeg[] = []): { path: PathSeg[]; key: string; known: string[] }[] {
+  // fast path: the compiled walk of schemas/wire.ts finds nothing for almost every value
+  if (path.length === 0 && unknownKeys(schema, value).length === 0) return [];
   const out: { path: PathSeg[]; key: string; known: string[] }[] = [];
   if (Array.isArray(value)) {
     const el = arrayElement(schema);

@@ -1,6 +1,6 @@
 import { inspect } from 'node:util';
 import { z } from 'zod';
-import { ApiError, BatchItemsError, DqClient, PlatformClient, redact, redactHeaders, redactValue, registerSecret, REDACTED } from '../../src/client';
+import { ApiError, BatchItemsError, DqClient, PlatformClient, redact, redactHeaders, redactValue, registerSecret, REDACTED, TokenProvider } from '../../src/client';
 import { makeClient } from './helpers/client';
 import { CLIENT_SECRET, status, TestServer } from './helpers/server';
 
@@ -91,5 +91,38 @@ describe('no credential in any error message, log line or error JSON', () => {
     // and the server really did echo them, so the test is meaningful
     expect(JSON.stringify(server.requests.map((r) => r.headers.authorization))).toContain(server.issued[0]);
     expect(JSON.stringify(errors.map((e) => (e as Error).message))).toContain(REDACTED);
+  });
+
+  test('a bare token (no "Bearer" before it) echoed by the server is redacted: every token the client receives is registered as a secret', async () => {
+    const bare = (r: { headers: Record<string, unknown> }) => String(r.headers.authorization).replace(/^Bearer /, '');
+    server.on('GET', '/api/echo-token', (r) => ({ status: 500, body: `session ${bare(r)} expired` }));
+    const err = await client.call({ method: 'GET', path: '/api/echo-token', responseSchema: z.object({}), idempotent: false }).catch((e: unknown) => e);
+    expect(server.issued).toHaveLength(1);
+    const token = server.issued[0];
+    expect(token).not.toMatch(/bearer/i);
+    // the server did send it back bare: the redaction of "Bearer <token>" shapes cannot catch it
+    expect(server.requests.some((r) => r.path === '/api/echo-token')).toBe(true);
+    for (const s of [(err as Error).message, JSON.stringify(err), inspect(err, { depth: 10 }), ...logs]) expect(s).not.toContain(token);
+    expect((err as Error).message).toContain(`session ${REDACTED} expired`);
+  });
+
+  test('a token in a malformed token response (missing expires_in) is registered before the shape check, so the shape error never shows it', async () => {
+    const token = 'tok-malformed-0123456789abcdef';
+    server.valid.clear();
+    server.tokenHook = () => ({ json: { access_token: token, token_type: 'Bearer' } });
+    const err = await client.call({ method: 'GET', path: '/api/anything', responseSchema: z.object({}), idempotent: false }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ApiError);
+    expect((err as Error).message).toMatch(/expires_in/);
+    for (const s of [(err as Error).message, JSON.stringify(err), inspect(err, { depth: 10 }), ...logs]) expect(s).not.toContain(token);
+    expect(redact(`x ${token} y`)).toBe(`x ${REDACTED} y`);
+  });
+});
+
+describe('TokenProvider registers every token it caches as a secret', () => {
+  it('a token fetched by the provider is masked wherever it appears, bare', async () => {
+    const token = 'tok-provider-9f8e7d6c5b4a3210';
+    const p = new TokenProvider(async () => ({ access_token: token, expires_in: 3600, token_type: 'Bearer' }));
+    expect(await p.getToken()).toBe(token);
+    expect(redact(`bare ${token} here`)).toBe(`bare ${REDACTED} here`);
   });
 });

@@ -20,6 +20,20 @@ describe('Collection', () => {
     expect(c.put('a', { id: 'a', n: 3 }).etag).toBe('W/"a-3"');
   });
 
+  test('groupBy is a secondary index kept in step with writes; pageOf pages one group like page', () => {
+    const c = fresh();
+    for (const [id, n] of [['d', 1], ['a', 2], ['c', 1], ['b', 1]] as const) c.put(id, { id, n });
+    const g = () => Object.fromEntries([...c.groupBy('n', (v) => String(v.n))].map(([k, ids]) => [k, [...ids]]));
+    expect(g()).toEqual({ '1': ['b', 'c', 'd'], '2': ['a'] });
+    c.put('c', { id: 'c', n: 2 });
+    c.delete('d');
+    expect(g()).toEqual({ '1': ['b'], '2': ['a', 'c'] });
+    const two = c.groupBy('n', (v) => String(v.n)).get('2')!;
+    expect(c.pageOf(two, undefined, 1)).toEqual({ items: [c.get('a')], pageInfo: { count: 1, lastId: 'a' } });
+    expect(c.pageOf(two, 'a', 1)).toEqual({ items: [c.get('c')], pageInfo: { count: 1, lastId: '' } });
+    expect(c.pageOf(two, undefined, 10, (v) => v.id !== 'a').items.map((v) => v.id)).toEqual(['c']);
+  });
+
   test('values and ids are sorted by id whatever the insertion order', () => {
     const c = fresh();
     for (const id of ['m', 'b', 'z', 'a', 'k']) c.put(id, { id, n: 0 });

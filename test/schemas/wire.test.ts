@@ -2,10 +2,10 @@
 import { z } from 'zod';
 import { Alert, AlertWrite, BatchGetAlertsResponse } from '../../schemas/alerts';
 import { protoEnum, withOneof } from '../../schemas/common';
-import { DeploymentRule, DeployOverviewRequest, ListDeploymentRulesRequest } from '../../schemas/deployment-rules';
+import { DeploymentRule, DeployOverviewRequest, ListDeploymentRulesRequest, ListDeploymentRulesResponse } from '../../schemas/deployment-rules';
 import { DesiredAlert } from '../../schemas/manifest';
 import { Domain } from '../../schemas/governance';
-import { deprecatedEnums, fromQuery, marshal, QueryFormError, readClean, toQuery, toWire, tolerant, unknownKeys, unmodelledOf } from '../../schemas/wire';
+import { decodeRead, deprecatedEnums, fromQuery, marshal, QueryFormError, readClean, toQuery, toWire, tolerant, unknownKeys, unmodelledOf } from '../../schemas/wire';
 
 const issueAlert = {
   name: 'a',
@@ -82,12 +82,19 @@ describe('readClean and tolerant: what the platform may send', () => {
     { reason: 'an unknown enum number', item: { ...wireAlert, issueLifecycle: { ...wireAlert.issueLifecycle, settings: { severities: [2, 9] } } }, unknown: ['unknown enum value 9 at issueLifecycle.settings.severities[1]'] },
     { reason: 'an unknown field', item: { ...wireAlert, escalation: { after: '1h' } }, unknown: ['unknown field escalation'] },
   ])('one item with $reason is marked, never a failure of the read', ({ item, unknown }) => {
-    const r = BatchGetAlertsResponse.safeParse(readClean(BatchGetAlertsResponse, { alerts: { bad: item, a1: wireAlert } }).value);
+    const r = decodeRead(BatchGetAlertsResponse, { alerts: { bad: item, a1: wireAlert } });
     expect(r.success).toBe(true);
     expect(unmodelledOf(r.data!.alerts.bad)).toEqual(unknown);
     expect(unmodelledOf(r.data!.alerts.a1)).toBeUndefined();
     // what is unknown is not data: JSON and object keys never show it
     expect(JSON.stringify(r.data!.alerts.bad)).not.toContain('unknown variant');
+  });
+  test('decodeRead marks an item that parses but carries an unknown field (omit-mode answer, no nulls), in a list', () => {
+    const rule = { id: '0e000000-0000-4000-8000-000000000001', title: 't', staticConfig: { path: 'p', severity: 2, sensitivity: 2, metricIds: [1] } };
+    const r = decodeRead(ListDeploymentRulesResponse, { deploymentRules: [rule, { ...rule, id: '0e000000-0000-4000-8000-000000000003', owner: 'x' }] });
+    expect(r.success).toBe(true);
+    expect(r.data!.deploymentRules.map((x) => unmodelledOf(x))).toEqual([undefined, ['unknown field owner']]);
+    expect(r.data!.deploymentRules[0].staticConfig?.severity).toBe('SEVERITY_ERROR');
   });
   test('a required field left at its zero keeps its value (and a bad one is marked)', () => {
     const id = '0e000000-0000-4000-8000-000000000002';

@@ -457,7 +457,7 @@ export function register(app: EmulatorApp): void {
     const os = ownerships(ctx.store);
     return deleteSoft(ctx, owners(ctx.store), { ...req, id }, 'owner', undefined, (victim) => {
       // deleting an owner deletes its ownerships
-      for (const o of os.filter((x) => x.ownerId === victim && !x.deletedAt)) {
+      for (const o of (os.groupBy('ownerId', (x) => x.ownerId).get(victim) ?? []).map((id) => os.get(id)!).filter((x) => !x.deletedAt)) {
         if (req.purge) os.delete(o.id);
         else softDelete(ctx, os, o);
       }
@@ -495,7 +495,9 @@ export function register(app: EmulatorApp): void {
     const owner = owners(ctx.store).get(ownerId);
     if (!owner || (owner.deletedAt && !q.includeDeleted)) throw notFound(`owner ${ownerId} not found`);
     const p = pagingOf(ctx);
-    const page = ownerships(ctx.store).page(p.cursor, p.pageSize, (o) => o.ownerId === ownerId && (q.includeDeleted || !o.deletedAt));
+    const all = ownerships(ctx.store);
+    const ids = all.groupBy('ownerId', (o) => o.ownerId).get(ownerId) ?? [];
+    const page = all.pageOf(ids, p.cursor, p.pageSize, (o) => q.includeDeleted === true || !o.deletedAt);
     return { ownerships: page.items, pageInfo: page.pageInfo };
   });
 
