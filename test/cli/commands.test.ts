@@ -105,7 +105,7 @@ describe('exit codes', () => {
     const drifted = await run(ws, ['drift']);
     expect(drifted.out).toMatch(/dq_alert\.a/);
     expect(drifted.code).toBe(2);
-  });
+  }, 90_000);
 
   it('drift and plan exit 1 (not 0 or 2) when they cannot read live state', async () => {
     const ws = workspace();
