@@ -100,7 +100,7 @@ describe('guards on a saved plan (apply PLANFILE, as the CI example runs it)', (
     const ok = await cli(['apply', 'plan.json', '--max-deletes', '11']);
     expect(ok.out).toMatch(/Apply complete: 11 applied/);
     expect(ok.code).toBe(0);
-  });
+  }, 60_000);
 
   it('--max-effect-deletes counts the ownerships an owner takes with it (one made in the UI included); the plan summary shows them', async () => {
     const ownership = (q: string) => ({ owner_id: '${dq_owner.team.id}', selection: { query: { resolver_ql: `with_tag("${q}")` } } });
@@ -123,7 +123,7 @@ describe('guards on a saved plan (apply PLANFILE, as the CI example runs it)', (
     expect(await writes()).toBe(0);
     const ok = await cli(['apply', 'plan.json']);
     expect(ok.code).toBe(0);
-  });
+  }, 60_000);
 });
 
 describe('--max-effect-deletes', () => {

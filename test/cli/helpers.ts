@@ -52,6 +52,8 @@ export function dqform(args: readonly string[], opts: RunOptions = {}): Promise<
       clearTimeout(timer);
       resolve({ code, signal, out, err });
     });
+    // a child that exits before reading stdin closes the pipe: EPIPE is not the test's concern
+    child.stdin.on('error', () => undefined);
     child.stdin.end(opts.input ?? '');
   });
 }
@@ -75,6 +77,8 @@ export function withPty(commandLine: string, opts: RunOptions = {}): Promise<Run
       clearTimeout(timer);
       resolve({ code, signal, out, err });
     });
+    // a child that exits before reading stdin closes the pipe: EPIPE is not the test's concern
+    child.stdin.on('error', () => undefined);
     child.stdin.end(opts.input ?? '');
   });
 }

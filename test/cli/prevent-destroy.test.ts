@@ -47,7 +47,7 @@ it('removing the declaration removes the protection too (README): the next plan 
   expect(p.out).toMatch(/1 to destroy/);
   expect((await cli(['apply', '--auto-approve'])).code).toBe(0);
   expect(owners()).toHaveLength(0);
-});
+}, 60_000);
 
 it('removed { destroy = false } retires it without deleting it (README): no change, the object stays', async () => {
   stack('protect-c', { dq_owner: { team: protectedOwner } });
@@ -57,7 +57,7 @@ it('removed { destroy = false } retires it without deleting it (README): no chan
   expect(p.code).toBe(0);
   expect(p.out).toMatch(/0 to destroy|No changes/);
   expect(owners()).toHaveLength(1);
-});
+}, 60_000);
 
 describe('lifecycle in a YAML workspace, through plan/apply --file (mutation testing found both ignored unnoticed)', () => {
   const alertYaml = (ns: string, kind: 'issueLifecycle' | 'schemaChange', lifecycle: string, name = 'A') =>
@@ -86,7 +86,7 @@ describe('lifecycle in a YAML workspace, through plan/apply --file (mutation tes
     expect(fs.existsSync(path.join(dir, 'plan.json'))).toBe(false);
     expect((await cli(['apply', '--auto-approve', '--file', 'dqform.yaml', '--max-deletes', '5'])).code).toBe(1);
     expect(live('yaml-protect').map((a) => Object.keys(a).includes('issueLifecycle'))).toEqual([true]);
-  });
+  }, 60_000);
 
   it('ignoreChanges: all: a changed name is not written', async () => {
     write(alertYaml('yaml-ignore', 'issueLifecycle', '{ ignoreChanges: all }', 'First'));
@@ -96,5 +96,5 @@ describe('lifecycle in a YAML workspace, through plan/apply --file (mutation tes
     expect(p.code).toBe(0);
     expect((await cli(['apply', '--auto-approve', '--file', 'dqform.yaml'])).code).toBe(0);
     expect(live('yaml-ignore').map((a) => a.name)).toEqual(['First']);
-  });
+  }, 60_000);
 });
