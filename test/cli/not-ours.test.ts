@@ -57,7 +57,7 @@ beforeAll(async () => {
   createAlert(store, { name: 'UI alert', fqn: 'ui.alert', issueLifecycle: { trigger, targets: [{ slack: { channel: '#ui' } }], settings: { severities: ['SEVERITY_ERROR'] } } } as never, 'SOURCE_APP', new Date());
   await raw.deploymentRules.deploy({ id: uiId(1), title: 'UI rule', staticConfig: { path: 'x::y::z', severity: 'SEVERITY_WARNING', sensitivity: 'SENSITIVITY_BALANCED', metricIds: ['METRIC_ID_ROW_COUNT'] }, source: 'SOURCE_APP' } as never);
   await raw.sqlTests.batchUpsert([{ id: uiId(2), name: 'UI test', platform: { warehouseAccount: { account: 'a', database: 'd' } }, sqlExpression: 'select 1', source: 'SOURCE_APP' } as never]);
-  await raw.sqlTestRules.deploy({ id: uiId(3), title: 'UI test rule', staticConfig: { path: 'x::y::z', tests: [{ name: 'ids', notNullTest: { columns: ['id'] } }] }, source: 'SOURCE_APP' } as never);
+  await raw.sqlTestRules.deploy({ id: uiId(3), title: 'UI test rule', staticConfig: { path: 'x::y::z', tests: [{ name: 'ids', notNullTest: { columnNames: ['id'] } }] }, source: 'SOURCE_APP' } as never);
   await raw.owners.upsertOwner({ id: uiId(4), title: 'UI owner' });
   await raw.domains.upsert({ id: uiId(5), name: 'UI domain' });
   await raw.dataProducts.upsert({ id: uiId(6), title: 'UI product' });
