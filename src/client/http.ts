@@ -116,7 +116,11 @@ export interface CallOptions<Res extends z.ZodType> {
 
 /** Construction options of {@link DqClient}. */
 export interface DqClientOptions extends ClientConfig {
-  /** Sockets in the keep-alive pool (default 8). */
+  /**
+   * Sockets in the keep-alive pool (default 32, as many as requests in flight: a plan lists
+   * ownerships with one call per owner, 1,250 at 10,000 objects, and at 10 ms per round trip 8
+   * sockets made that ~1.6 s of waiting, 32 make it ~0.4 s).
+   */
   connections?: number;
   /** Requests in flight at once, across all callers (default 32). */
   maxConcurrency?: number;
@@ -177,7 +181,7 @@ export class DqClient {
     this.prefix = url.pathname.replace(/\/+$/, '');
     this.origin = url.origin;
     const poolOptions = {
-      connections: opts.connections ?? 8,
+      connections: opts.connections ?? 32,
       pipelining: 1,
       keepAliveTimeout: 10_000,
       headersTimeout: opts.headersTimeoutMs ?? 30_000,

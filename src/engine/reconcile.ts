@@ -75,6 +75,10 @@ export async function readLiveState(
           declaredIds,
           owns,
           before: live,
+          readOf: async (t) => {
+            await reads.get(t);
+            return live[t];
+          },
         });
         live[type] = [...objs].sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
       }),
