@@ -6,7 +6,7 @@
 import type { PlatformClient } from '../client';
 import type { Manifest, ResourceType } from '../../schemas/manifest';
 import { RESOURCE_TYPES } from '../../schemas/manifest';
-import type { Diagnostic, Effects, Plan } from '../../schemas/plan';
+import type { Diagnostic, Effects, Plan, PlanRequest } from '../../schemas/plan';
 import { allows, HANDLERS, SCOPES } from '../handlers/registry';
 import type { LiveObject, ResourceHandler } from '../handlers/types';
 import { manifestHash } from './manifest';
@@ -24,6 +24,12 @@ export interface PlanOptions {
   handlers?: Record<ResourceType, ResourceHandler>;
   /** The other stacks of the app: two stacks must not declare one object or share a namespace. */
   siblings?: readonly SiblingStack[];
+  /**
+   * Terraform's mode flags (destroy, refresh-only, targets, forced replacements); recorded in the
+   * plan's `options`. Planning again for a saved plan (apply's check) must pass the saved plan's
+   * `options` here, or the two plans differ by construction.
+   */
+  request?: PlanRequest;
 }
 
 /**
@@ -169,11 +175,11 @@ export async function plan(client: PlatformClient, manifest: Manifest, opts: Pla
   const readable = readableKinds(resolution, iam.scopes, handlers);
   resolution.diagnostics.push(...readable.diagnostics);
   if (resolution.diagnostics.some((d) => d.severity === 'error')) {
-    return computePlan({ resolution, live: {}, handlers, manifestHash: hash });
+    return computePlan({ resolution, live: {}, liveUnread: true, handlers, manifestHash: hash, request: opts.request });
   }
   progress(`reading live state of namespace "${manifest.namespace}" in workspace "${workspace}"`);
   const live = await readLiveState(client, resolution, handlers, readable.types);
-  const draft = computePlan({ resolution, live, handlers, manifestHash: hash, knownNamespaces: (opts.siblings ?? []).map((s) => s.namespace) });
+  const draft = computePlan({ resolution, live, handlers, manifestHash: hash, knownNamespaces: (opts.siblings ?? []).map((s) => s.namespace), request: opts.request });
   const renamed = await renamedNamespaceWarning(client, resolution, live, handlers, (opts.siblings ?? []).map((s) => s.namespace));
   if (renamed) {
     draft.diagnostics.push(renamed);

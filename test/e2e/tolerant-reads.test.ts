@@ -85,28 +85,29 @@ function write(resources: Record<string, unknown>) {
 const ok = { dq_alert: { ok: { name: 'OK', issue_lifecycle: { trigger: { resolver_ql: 'with_type("table")' }, targets: [{ slack: { channel: '#ok' } }], settings: { severities: ['SEVERITY_ERROR'] } } } } };
 
 const LISTED: RegExp[] = [
-  /dq_alert\["ui\.pager"\]: cannot be managed by this version: unknown variant "pagerDuty" at issueLifecycle\.targets\[0\]/,
-  new RegExp(`dq_monitor_deployment_rule\\["${UI_RULE}"\\]: cannot be managed by this version: unknown enum value 9 at staticConfig\\.metricIds\\[1\\]`),
-  new RegExp(`dq_monitor_deployment_rule\\["${OUR_RULE}"\\]: cannot be managed by this version: unknown enum value 9 at staticConfig\\.metricIds\\[1\\]`),
-  new RegExp(`dq_domain\\["${OUR_DOMAIN}"\\]: cannot be managed by this version: unknown field dataContract`),
-  /dq_alert\["ui\.no-template"\]: made in the UI/,
+  /dq_alert\["ui\.pager"\] \(alert "[^"]+"\): cannot be managed by this version: unknown variant "pagerDuty" at issueLifecycle\.targets\[0\]/,
+  new RegExp(`dq_monitor_deployment_rule\\["${UI_RULE}"\\] \\([^)]+\\): cannot be managed by this version: unknown enum value 9 at staticConfig\\.metricIds\\[1\\]`),
+  new RegExp(`dq_monitor_deployment_rule\\["${OUR_RULE}"\\] \\([^)]+\\): cannot be managed by this version: unknown enum value 9 at staticConfig\\.metricIds\\[1\\]`),
+  new RegExp(`dq_domain\\["${OUR_DOMAIN}"\\] \\([^)]+\\): cannot be managed by this version: unknown field dataContract`),
+  /dq_alert\["ui\.no-template"\] \(alert "No template \(UI\)"\): made in the UI/,
 ];
 
 test('plan and drift succeed and list what this version cannot manage; apply never writes it', async () => {
   write(ok);
   const before = snapshot();
-  const plan = await cli(['plan', '--stack', NS, '--out', path.join(dir, 'plan.json')]);
+  // --show-unmanaged: the UI-made object with a null template is listed too (by default it is counted)
+  const plan = await cli(['plan', '--stack', NS, '--show-unmanaged', '--out', path.join(dir, 'plan.json')]);
   expect(plan.err).not.toMatch(/^Error/m);
   expect(plan.code).toBe(0);
   if (process.env.SHOW) console.log(plan.out);
   for (const re of LISTED) expect(plan.out).toMatch(re);
   // one create (the declared alert); the namespace's own rule and domain are NOT destroyed
-  expect(plan.out).toMatch(/Plan: 1 to add, 0 to change, 0 to replace, 0 to destroy/);
+  expect(plan.out).toMatch(/Plan: 1 to add, 0 to change, 0 to destroy/);
   const saved = JSON.parse(fs.readFileSync(path.join(dir, 'plan.json'), 'utf8')) as { changes: { address: string; action: string; reasons: string[] }[] };
   const listed = saved.changes.filter((c) => c.reasons.some((r) => r.startsWith('cannot be managed by this version')));
   expect(listed.map((c) => c.action)).toEqual(['unmanaged', 'unmanaged', 'unmanaged', 'unmanaged']);
 
-  const drift = await cli(['drift', '--stack', NS]);
+  const drift = await cli(['drift', '--stack', NS, '--show-unmanaged']);
   expect(drift.code).toBe(2); // the declared alert does not exist yet: drift, not an error
   for (const re of LISTED) expect(drift.out).toMatch(re);
 
@@ -117,7 +118,7 @@ test('plan and drift succeed and list what this version cannot manage; apply nev
   expect(snapshot()).toEqual(before);
 
   // the next plan is empty, still listing them
-  const again = await cli(['plan', '--stack', NS, '--detailed-exitcode']);
+  const again = await cli(['plan', '--stack', NS, '--detailed-exitcode', '--show-unmanaged']);
   expect(again.code).toBe(0);
   for (const re of LISTED) expect(again.out).toMatch(re);
   expect(snapshot()).toEqual(before);
