@@ -332,7 +332,7 @@ export class DqClient {
     return this.limiter.run(async () => {
       this.reach.check(method, pathWithQuery);
       const started = this.now();
-      this.log(`-> ${method} ${pathWithQuery} (request id ${requestId}, attempt ${attempt})`);
+      if (this.onLog) this.log(`-> ${method} ${pathWithQuery} (request id ${requestId}, attempt ${attempt})`);
       let res: RawResponse;
       try {
         const r = await requestImpl.call(this.pool as Pool, {
@@ -350,7 +350,7 @@ export class DqClient {
         throw this.reach.failure(err, method, pathWithQuery);
       }
       this.reach.success();
-      this.log(`<- ${res.status} ${method} ${pathWithQuery} (${this.now() - started}ms)`);
+      if (this.onLog) this.log(`<- ${res.status} ${method} ${pathWithQuery} (${this.now() - started}ms)`);
       this.trace({ event: 'response', method, path: pathWithQuery, requestId, attempt, status: res.status, ms: this.now() - started });
       return res;
     });

@@ -168,10 +168,18 @@ export function readableKinds(resolution: Pick<Resolution, 'namespace' | 'resour
 export async function plan(client: PlatformClient, manifest: Manifest, opts: PlanOptions = {}): Promise<Plan> {
   const handlers = opts.handlers ?? HANDLERS;
   const progress = opts.onProgress ?? (() => undefined);
-  const iam = await client.iam.get();
+  // the manifest's hash needs no workspace: computed while the token and IAM calls are in flight
+  const iamCall = client.iam.get();
+  let hash: string;
+  try {
+    hash = manifestHash(manifest);
+  } catch (e) {
+    iamCall.catch(() => undefined);
+    throw e;
+  }
+  const iam = await iamCall;
   const workspace = iam.workspace;
   const resolution = resolveManifest(manifest, workspace, { siblings: opts.siblings });
-  const hash = manifestHash(manifest);
   const readable = readableKinds(resolution, iam.scopes, handlers);
   resolution.diagnostics.push(...readable.diagnostics);
   if (resolution.diagnostics.some((d) => d.severity === 'error')) {
