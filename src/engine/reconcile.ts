@@ -19,7 +19,10 @@ import { candidateNamespaces, keysUnder, LOOKED_UP, ownsNothing, renameWarning }
 export interface PlanOptions {
   /** Progress lines (reading live state, previews). */
   onProgress?: (line: string) => void;
-  /** Concurrency of preview calls. */
+  /**
+   * Preview calls in flight (default 16: one call per rule change, the API has no batch preview;
+   * the client's pool and limiter bound the sockets and requests across everything).
+   */
   previewConcurrency?: number;
   handlers?: Record<ResourceType, ResourceHandler>;
   /** The other stacks of the app: two stacks must not declare one object or share a namespace. */
@@ -197,7 +200,7 @@ export async function plan(client: PlatformClient, manifest: Manifest, opts: Pla
   if (needPreview.length > 0) {
     progress(`asking the platform what ${needPreview.length} rule change(s) would do`);
     const ctx = { workspace, namespace: manifest.namespace };
-    const results = await mapLimit<(typeof needPreview)[number], Effects | undefined>(needPreview, opts.previewConcurrency ?? 8, (c) => handlers[c.type as ResourceType].preview!(client, c, ctx));
+    const results = await mapLimit<(typeof needPreview)[number], Effects | undefined>(needPreview, opts.previewConcurrency ?? 16, (c) => handlers[c.type as ResourceType].preview!(client, c, ctx));
     // The final plan is the draft with the effects attached: computePlan is pure and previews
     // only set `effects` (the last key) on the changes they name, so recomputing it (normalising
     // and diffing every object a second time) would give the same plan, byte for byte.
