@@ -5,7 +5,7 @@
  *   node node_modules/typescript/bin/tsc -p bench/tsconfig.json --outDir /tmp/build-a   (per build;
  *   symlink node_modules and schemas/proto into it as bench/run.ts does)
  *   npx tsx bench/ab.ts --builds /tmp/build-a,/tmp/build-b [--n 10000] [--runs 5] [--latency 0,2]
- *     [--changed] [--prof DIR]
+ *     [--changed] [--prof DIR] [--prof-runs N]
  *
  * The emulator, the fixtures and the setup apply come from the first build. Prints one line per
  * run and the medians (wall ms of the whole process, in-process ms, API requests per run), with
@@ -27,6 +27,7 @@ const RUNS = Number(flag('runs') ?? 5);
 const LATENCIES = (flag('latency') ?? '0').split(',').map(Number);
 const CHANGED = argv.includes('--changed');
 const PROF = flag('prof');
+const PROF_RUNS = Number(flag('prof-runs') ?? 1);
 const CREDS = { DQ_CLIENT_ID: 'demo-admin', DQ_CLIENT_SECRET: 'demo-secret' };
 const TMP = fs.mkdtempSync(path.join(os.tmpdir(), 'dqform-ab-'));
 
@@ -108,7 +109,7 @@ async function run(): Promise<void> {
         process.stdout.write(`  median ${b}: ${Math.round(median(x.wall))} ms wall, ${Math.round(median(x.inp))} in-process, ${Math.round(median(x.cpu))} cpu (user+sys), ${Math.max(...x.rss).toFixed(0)} MB max, ${median(x.req)} req\n`);
       }
       process.stdout.write(`  load after: ${load()}\n`);
-      if (PROF) for (const b of BUILDS) measure(b, dir, env, ['--cpu-prof', '--cpu-prof-dir', path.join(PROF, `${path.basename(b)}-${ms}ms${CHANGED ? '-changed' : ''}`)]);
+      if (PROF) for (let i = 0; i < PROF_RUNS; i++) for (const b of BUILDS) measure(b, dir, env, ['--cpu-prof', '--cpu-prof-dir', path.join(PROF, `${path.basename(b)}-${ms}ms${CHANGED ? '-changed' : ''}`)]);
     }
   } finally {
     p.kill('SIGTERM');
