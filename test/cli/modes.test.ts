@@ -54,6 +54,10 @@ async function alertNames(...fqns: string[]): Promise<Record<string, string>> {
 }
 const json = (ws: Workspace, f: string) => JSON.parse(fs.readFileSync(ws.path(f), 'utf8')) as { options: Record<string, unknown>; changes: { address: string; action: string }[]; drift: { address: string; action: string }[] };
 
+// Each test spawns several dqform processes against an emulator: 90 s is a ceiling, not a speed
+// test (the first one took 12 s alone and over 30 s in npm test at load 30 on 2 cores).
+jest.setTimeout(90_000);
+
 describe('dqform destroy', () => {
   it('refuses without a terminal or --auto-approve, keeps the guards, and deletes only what the namespace owns', async () => {
     const ws = workspace();
