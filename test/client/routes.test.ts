@@ -213,7 +213,8 @@ describe.each([
   ['sqlTests.list', '/api/datachecks/sqltests/v1', 'sqlTests', (p: PlatformClient) => p.sqlTests.list({ sources: ['SOURCE_API'] }, 2), ['sources', '1']],
 ] as const)('%s: filters, page size and cursor', (_op, route, key, list, filter) => {
   test('every page is read, each request with the filter and the page size, the next with the cursor', async () => {
-    server.on('GET', route, (_r, n) => ({ json: { [key]: [{ id: `item-${n}` }], pageInfo: n < 2 ? { lastId: `item-${n}` } : {} } }));
+    // two pages, told apart by the cursor (other tests of this file call the same routes)
+    server.on('GET', route, (r) => (r.query.get('pagination.cursor') === 'item-1' ? { json: { [key]: [{ id: 'item-2' }], pageInfo: {} } } : { json: { [key]: [{ id: 'item-1' }], pageInfo: { lastId: 'item-1' } } }));
     const before = server.calls('GET', route).length;
     const items = (await list(platform)) as { id: string }[];
     const sent = server.calls('GET', route).slice(before);
