@@ -19,7 +19,7 @@ module.exports = {
     '<rootDir>/test/import/**/*.test.ts',
     '<rootDir>/test/resilience/**/*.test.ts',
     '<rootDir>/test/yaml/**/*.test.ts',
-    '<rootDir>/test/cli/{commands,stacks,flags,guards,observability,emulator,synth}.test.ts',
+    '<rootDir>/test/cli/{commands,stacks,flags,guards,observability,emulator,synth,modes}.test.ts',
     '<rootDir>/test/client/grpc.test.ts',
     '<rootDir>/test/grpc/{encoding,lazy}.test.ts',
     '<rootDir>/test/docs/readme.test.ts',

@@ -11,6 +11,11 @@ else {
   require('tsx/cjs');
   cli = require(path.join(__dirname, '..', 'src', 'cli', 'main.ts'));
 }
+// A reader that stops early (dqform plan | head) closes the pipe: stop quietly, as other CLIs do.
+process.stdout.on('error', (err) => {
+  if (err && err.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+  throw err;
+});
 cli.main(process.argv.slice(2)).then(
   (code) => { process.exitCode = code; },
   (err) => { process.stderr.write(`dqform: internal error: ${err && err.message ? err.message : String(err)}\n`); process.exitCode = 1; },

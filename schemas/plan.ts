@@ -85,6 +85,12 @@ export type Effects = z.infer<typeof Effects>;
 export const Change = z.object({
   address: z.string(),
   type: z.string(),
+  /**
+   * The object as a person knows it: its kind and name or title (`alert "Orders"`, `owner "Data
+   * team"`), an ownership by its owner and what it selects. Absent for unchanged objects and for
+   * objects without a name. For display only; `address` and `id` identify the object.
+   */
+  name: z.string().optional(),
   action: Action,
   /** The platform id (or fqn for alerts) the change acts on. */
   id: z.string(),
@@ -114,6 +120,25 @@ export const Change = z.object({
 });
 export type Change = z.infer<typeof Change>;
 
+/**
+ * How the plan was asked for (Terraform's flags): recorded so that a saved plan says what it
+ * is, and so that apply plans again with the same options before its first write.
+ * - `destroy`: delete everything the namespace owns (`dqform destroy`, `plan --destroy`).
+ * - `refreshOnly`: propose nothing; `drift` lists how live state differs from the code.
+ * - `targets`: only these addresses' changes and the changes of what they depend on (partial).
+ * - `replace`: addresses forced to be replaced (destroyed, then created anew).
+ */
+export const PlanRequest = z.object({
+  destroy: z.boolean().default(false),
+  refreshOnly: z.boolean().default(false),
+  targets: z.array(z.string()).default([]),
+  replace: z.array(z.string()).default([]),
+});
+export type PlanRequest = z.infer<typeof PlanRequest>;
+
+/** The request of a plan made without any of Terraform's mode flags. */
+export const DEFAULT_REQUEST: PlanRequest = { destroy: false, refreshOnly: false, targets: [], replace: [] };
+
 export const Plan = z.object({
   formatVersion: z.literal(PLAN_FORMAT_VERSION),
   workspace: z.string(),
@@ -121,8 +146,23 @@ export const Plan = z.object({
   stack: z.string(),
   /** sha256 of the manifest the plan was computed from. */
   manifestHash: z.string(),
+  /** The options the plan was made with (absent in plans made before they existed: the defaults). */
+  options: PlanRequest.default(DEFAULT_REQUEST),
   changes: z.array(Change),
+  /**
+   * Refresh-only plans: how live state differs from the code, per object; nothing here is
+   * written. `before` is what the code declares, `after` what is live (null when absent); the
+   * action says how live differs: `update` changed outside dqform, `delete` missing live (deleted
+   * outside dqform, or never created), `create` live but not declared (a normal plan deletes it).
+   */
+  drift: z.array(Change).default([]),
+  /**
+   * Counts by action: `replace` is counted here on its own, and Terraform's summary line
+   * (`Plan: 1 to import, 2 to add, 0 to change, 1 to destroy.`) counts it in add and destroy.
+   */
   summary: z.object({
+    /** Imports that write (an import block whose object is updated or replaced). */
+    import: z.number().int().default(0),
     add: z.number().int(),
     change: z.number().int(),
     replace: z.number().int(),

@@ -6,26 +6,41 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { ApiError, ConfigError, PlatformClient, type HttpTrace } from '../client';
+import type { HttpTrace, PlatformClient } from '../client';
 import type { Manifest } from '../../schemas/manifest';
-import type { Diagnostic, Plan } from '../../schemas/plan';
-import { apply, loadPlan, PlanRefusedError, preflight, type ApplyResult } from '../engine/applier';
-import { applyReviewed } from '../engine/bind';
+import { DEFAULT_REQUEST, type Diagnostic, type Plan, type PlanRequest } from '../../schemas/plan';
+import type { ApplyResult } from '../engine/applier';
 import { stableStringify } from '../engine/keys';
 import { loadSiblingStacks, loadSynthOutput, ManifestError } from '../engine/manifest';
-import { hasChanges } from '../engine/planner';
-import { plan as makePlan } from '../engine/reconcile';
 import { resolveManifest } from '../engine/resolve';
-import { renderJson, renderMarkdown, renderText, summaryLine } from './render';
 import { readCdktfApp, runApp, staleness, synthesisedStacks, SynthSetupError, type CdktfApp } from './synth';
 
-// Loaded on first use (a plan from cdktf.out needs neither the YAML parser nor the importer:
-// ~40 ms of module loading saved per run). require, not import(): bin/dqform.js runs the
-// sources through tsx's CommonJS hook.
+// Loaded on first use: a plan from cdktf.out needs neither the YAML parser nor the importer
+// (~40 ms of module loading saved per run), and `validate` none of the client (undici, the API
+// schemas), the engine's plan and apply, nor the renderer (issue 15: validate <= 0.15 s). An
+// error can only be an instance of a class whose module is loaded, so `reportError` loads them
+// on the error path only. require, not import(): bin/dqform.js runs the sources through tsx's
+// CommonJS hook.
 /* eslint-disable @typescript-eslint/no-require-imports */
 const yamlFrontEnd = () => require('../engine/yaml') as typeof import('../engine/yaml');
 export const importer = () => require('./import') as typeof import('./import');
+const clientModule = () => require('../client') as typeof import('../client');
+const applier = () => require('../engine/applier') as typeof import('../engine/applier');
+const render = () => require('./render') as typeof import('./render');
 /* eslint-enable @typescript-eslint/no-require-imports */
+const apply: typeof import('../engine/applier').apply = (...a) => applier().apply(...a);
+const loadPlan: typeof import('../engine/applier').loadPlan = (...a) => applier().loadPlan(...a);
+const preflight: typeof import('../engine/applier').preflight = (...a) => applier().preflight(...a);
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const applyReviewed: typeof import('../engine/bind').applyReviewed = (...a) => (require('../engine/bind') as typeof import('../engine/bind')).applyReviewed(...a);
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const hasChanges: typeof import('../engine/planner').hasChanges = (...a) => (require('../engine/planner') as typeof import('../engine/planner')).hasChanges(...a);
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const makePlan: typeof import('../engine/reconcile').plan = (...a) => (require('../engine/reconcile') as typeof import('../engine/reconcile')).plan(...a);
+const renderJson: typeof import('./render').renderJson = (...a) => render().renderJson(...a);
+const renderMarkdown: typeof import('./render').renderMarkdown = (...a) => render().renderMarkdown(...a);
+const renderText: typeof import('./render').renderText = (...a) => render().renderText(...a);
+const summaryLine: typeof import('./render').summaryLine = (...a) => render().summaryLine(...a);
 
 /** Where a command prints and what it knows of its surroundings. */
 export interface Io {
@@ -38,17 +53,8 @@ export interface Io {
   confirm?: (question: string) => Promise<boolean>;
 }
 
-/** A mistake in the command line: printed with a pointer to the help, exit 1. */
-export class UsageError extends Error {
-  constructor(
-    message: string,
-    /** The command whose help to point at (`plan`); '' for the main help; undefined: the command run. */
-    readonly command?: string,
-  ) {
-    super(message);
-    this.name = 'UsageError';
-  }
-}
+import { UsageError } from './usage-error';
+export { UsageError } from './usage-error';
 
 /** Where the desired state comes from (validate, plan, apply, drift). */
 export interface SourceOptions {
@@ -70,6 +76,23 @@ export interface StacksOptions extends SourceOptions {
 export interface RenderFlags {
   /** false with --no-color. */
   color?: boolean;
+  /** --show-unmanaged: list every object not managed here instead of counting them. */
+  showUnmanaged?: boolean;
+}
+
+/** Terraform's mode flags of plan and apply (recorded in the plan's `options`). */
+export interface ModeFlags {
+  /** --target, canonical addresses (repeatable). */
+  target?: string[];
+  /** --replace, canonical addresses (repeatable). */
+  replace?: string[];
+  refreshOnly?: boolean;
+  destroy?: boolean;
+}
+
+/** The plan request the mode flags ask for. */
+function requestOf(o: ModeFlags): PlanRequest {
+  return { ...DEFAULT_REQUEST, destroy: !!o.destroy, refreshOnly: !!o.refreshOnly, targets: o.target ?? [], replace: o.replace ?? [] };
 }
 
 export type PlanFormat = 'text' | 'markdown' | 'json';
@@ -79,17 +102,25 @@ export interface SynthOptions {
   out?: string;
 }
 export type ValidateOptions = StacksOptions;
-export interface PlanOptions extends StacksOptions, RenderFlags {
+export interface PlanOptions extends StacksOptions, RenderFlags, ModeFlags {
   out?: string;
   format?: PlanFormat;
   json?: boolean;
   detailedExitcode?: boolean;
 }
-export interface ApplyOptions extends SourceOptions, RenderFlags {
+export interface ApplyOptions extends SourceOptions, RenderFlags, ModeFlags {
   autoApprove?: boolean;
   maxDeletes?: number;
   maxEffectDeletes?: number;
   allowUnpreviewed?: boolean;
+}
+/** `dqform destroy`: apply's flags and guards without a plan file, with --target. */
+export interface DestroyOptions extends SourceOptions, RenderFlags {
+  autoApprove?: boolean;
+  maxDeletes?: number;
+  maxEffectDeletes?: number;
+  allowUnpreviewed?: boolean;
+  target?: string[];
 }
 export interface DriftOptions extends StacksOptions, RenderFlags {
   json?: boolean;
@@ -126,11 +157,11 @@ export function printDiagnostics(io: Io, diags: readonly Diagnostic[]): void {
 export function reportError(io: Io, e: unknown): number {
   if (e instanceof ManifestError) {
     printDiagnostics(io, e.diagnostics);
-  } else if (e instanceof PlanRefusedError || e instanceof SynthSetupError) {
+  } else if (e instanceof applier().PlanRefusedError || e instanceof SynthSetupError) {
     io.err(`Error: ${e.message}\n  ${e.hint}`);
-  } else if (e instanceof ConfigError) {
+  } else if (e instanceof clientModule().ConfigError) {
     io.err(`Error: ${e.message}\n  Set the variables in the environment (never in code).`);
-  } else if (e instanceof ApiError) {
+  } else if (e instanceof clientModule().ApiError) {
     io.err(`Error: ${e.message}`);
   } else if (e instanceof UsageError) {
     io.err(`Error: ${e.message}\n  ${e.command ? `Run dqform ${e.command} --help for its options.` : 'Run dqform --help for the commands.'}`);
@@ -150,7 +181,7 @@ export function client(io: Io): PlatformClient {
   const level = (io.env.DQFORM_LOG ?? '').trim().toLowerCase();
   if (level !== '' && level !== 'debug' && level !== 'info') io.err(`Warning: DQFORM_LOG="${io.env.DQFORM_LOG}" is not a level dqform knows; use DQFORM_LOG=debug to trace HTTP calls.`);
   const debug = level === 'debug';
-  return PlatformClient.fromEnv(io.env, { onTrace: (t) => traceLine(t, debug, io) });
+  return clientModule().PlatformClient.fromEnv(io.env, { onTrace: (t) => traceLine(t, debug, io) });
 }
 
 const seconds = (ms: number) => `${(ms / 1000).toFixed(1)}s`;
@@ -255,10 +286,18 @@ function siblingStacks(src: Source, m: Manifest) {
 }
 
 /** Plans one stack of a source (with its sibling stacks, which must not share objects). */
-function planStack(io: Io, c: PlatformClient, src: Source, stack: string | undefined): Promise<Plan> {
+function planStack(io: Io, c: PlatformClient, src: Source, stack: string | undefined, request?: PlanRequest): Promise<Plan> {
   const m = loadStack(io, src, stack);
-  return makePlan(c, m, { onProgress: (l) => io.err(l), siblings: siblingStacks(src, m) });
+  return makePlan(c, m, { onProgress: (l) => io.err(l), siblings: siblingStacks(src, m), request });
 }
+
+/** Does the plan have something to report for --detailed-exitcode: writes, or (refresh-only) drift? */
+function planChanged(p: Plan): boolean {
+  return hasChanges(p) || p.drift.length > 0;
+}
+
+/** How a command renders a plan as text. */
+const textOf = (io: Io, p: Plan, o: RenderFlags) => renderText(p, { color: useColor(io, o), showUnmanaged: o.showUnmanaged }).trimEnd();
 
 /** The stacks a command runs over: --all-stacks: every synthesised stack; otherwise --stack (or the only one). */
 function stacksOf(io: Io, src: Source, o: StacksOptions): (string | undefined)[] {
@@ -290,7 +329,7 @@ async function overStacks(io: Io, stacks: (string | undefined)[], summaryTo: 'ou
       outcomes.push(await fn(stack));
     } catch (e) {
       // A stack whose manifest cannot be loaded (or whose reads failed) is reported and skipped.
-      if (e instanceof UsageError || !(e instanceof ManifestError || e instanceof ApiError || e instanceof PlanRefusedError)) throw e;
+      if (e instanceof UsageError || !(e instanceof ManifestError || e instanceof clientModule().ApiError || e instanceof applier().PlanRefusedError)) throw e;
       reportError(io, e);
       outcomes.push({ stack: stack ?? '?', code: 1, line: 'failed (see the errors above)' });
     }
@@ -387,17 +426,18 @@ export async function cmdPlan(io: Io, o: PlanOptions): Promise<number> {
   if (!src) return 1;
   const stacks = stacksOf(io, src, o);
   checkOutFiles(io, o.out, stacks, !!o.allStacks);
+  const request = requestOf(o);
   const c = client(io);
   const plans: Plan[] = [];
   try {
     const code = await overStacks(io, stacks, format === 'text' ? 'out' : 'err', async (stack) => {
-      const p = await planStack(io, c, src, stack);
+      const p = await planStack(io, c, src, stack, request);
       plans.push(p);
       const failed = p.diagnostics.some((d) => d.severity === 'error');
       // Errors go to stderr, where CI logs show them; text plans with errors print nothing else.
       if (failed) printDiagnostics(io, p.diagnostics);
-      if (format === 'markdown') io.out(renderMarkdown(p).trimEnd());
-      else if (format === 'text' && !failed) io.out(renderText(p, { color: useColor(io, o) }).trimEnd());
+      if (format === 'markdown') io.out(renderMarkdown(p, { showUnmanaged: o.showUnmanaged }).trimEnd());
+      else if (format === 'text' && !failed) io.out(textOf(io, p, o));
       else if (format === 'json' && !o.allStacks) io.out(renderJson(p).trimEnd());
       const file = planFileFor(o.out, p.stack, !!o.allStacks);
       // A plan with errors is never saved: apply would refuse it, and a file that exists looks applicable.
@@ -407,7 +447,7 @@ export async function cmdPlan(io: Io, o: PlanOptions): Promise<number> {
         io.err(`Saved the plan to ${file}. Apply exactly it with: dqform apply ${file}`);
       }
       if (failed) return { stack: p.stack, code: 1, line: `${p.diagnostics.filter((d) => d.severity === 'error').length} error(s)` };
-      const changed = hasChanges(p);
+      const changed = planChanged(p);
       return { stack: p.stack, code: o.detailedExitcode && changed ? 2 : 0, line: changed ? summaryLine(p) : 'No changes.' };
     });
     // --all-stacks --json: one JSON array of the plans (in stack order), so stdout stays one document.
@@ -429,8 +469,8 @@ export async function cmdShow(io: Io, file: string, o: ShowOptions): Promise<num
     io.err(`This plan has errors: dqform apply refuses it. Fix them and run dqform plan --out ${file} again.`);
   }
   if (format === 'json') io.out(renderJson(p).trimEnd());
-  else if (format === 'markdown') io.out(renderMarkdown(p).trimEnd());
-  else io.out(renderText(p, { color: useColor(io, o) }).trimEnd());
+  else if (format === 'markdown') io.out(renderMarkdown(p, { showUnmanaged: o.showUnmanaged }).trimEnd());
+  else io.out(textOf(io, p, o));
   return failed ? 1 : 0;
 }
 
@@ -440,7 +480,7 @@ export async function cmdShow(io: Io, file: string, o: ShowOptions): Promise<num
  * not one per change; when the platform is gone, the writes that failed for it are in that line
  * too (they were in flight: they may or may not have landed).
  */
-function report(io: Io, r: ApplyResult, elapsedMs: number): number {
+function report(io: Io, r: ApplyResult, elapsedMs: number, what: 'Apply' | 'Destroy' = 'Apply'): number {
   const took = (ms: number | undefined) => (ms === undefined ? '' : ` in ${seconds(ms)}`);
   const list = (xs: { address: string }[]) => `${xs.slice(0, 5).map((x) => x.address).join(', ')}${xs.length > 5 ? `, and ${xs.length - 5} more` : ''}`;
   const halt = r.halted;
@@ -454,10 +494,10 @@ function report(io: Io, r: ApplyResult, elapsedMs: number): number {
   for (const x of r.skipped) if (!rest.includes(x)) io.err(`  ${x.action} ${x.address}: not attempted (${x.because})`);
   if (gone) {
     io.err(
-      `Error: ${halt.reason.replace(/: nothing more was written$/, '')}. Apply stopped: ${r.applied.length} applied${notSent.length ? `; ${notSent.length} could not connect (not written)` : ''}${inFlight.length ? `; ${inFlight.length} in flight when it went away may or may not have landed (${list(inFlight)})` : ''}; ${rest.length} not attempted. Run dqform plan when it answers again: plan and apply converge.`,
+      `Error: ${halt.reason.replace(/: nothing more was written$/, '')}. ${what} stopped: ${r.applied.length} applied${notSent.length ? `; ${notSent.length} could not connect (not written)` : ''}${inFlight.length ? `; ${inFlight.length} in flight when it went away may or may not have landed (${list(inFlight)})` : ''}; ${rest.length} not attempted. Run dqform plan when it answers again: plan and apply converge.`,
     );
   } else if (rest.length) io.err(`  ${rest.length} change(s) not attempted (${list(rest)}): ${halt!.reason}`);
-  io.out(`Apply ${r.failed.length || r.skipped.length ? 'stopped' : 'complete'}: ${r.applied.length} applied, ${r.failed.length} failed, ${r.skipped.length} not attempted. Took ${seconds(elapsedMs)}.`);
+  io.out(`${what} ${r.failed.length || r.skipped.length ? 'stopped' : 'complete'}: ${r.applied.length} applied, ${r.failed.length} failed, ${r.skipped.length} not attempted. Took ${seconds(elapsedMs)}.`);
   if (r.failed.length || r.skipped.length) {
     if (!gone) io.err('Run `dqform plan` to see what remains; re-running plan and apply converges.');
     return 1;
@@ -477,16 +517,50 @@ function readPlanFile(io: Io, file: string): Plan | undefined {
   return loadPlan(json);
 }
 
-export async function cmdApply(io: Io, file: string | undefined, o: ApplyOptions): Promise<number> {
+/** The words of apply and of destroy (which is apply of a destroy plan). */
+interface ApplyWords {
+  what: 'Apply' | 'Destroy';
+  command: string;
+  question: (p: Plan) => string;
+  /** How to review before applying, when there is no terminal to ask on. */
+  reviewed: string;
+}
+const APPLY_WORDS: ApplyWords = {
+  what: 'Apply',
+  command: 'apply',
+  question: () => 'Apply these changes? Only "yes" is accepted: ',
+  reviewed: 'Apply a reviewed plan file (dqform plan --out plan.json; dqform apply plan.json), or pass --auto-approve.',
+};
+const DESTROY_WORDS: ApplyWords = {
+  what: 'Destroy',
+  command: 'destroy',
+  question: (p) => `Destroy the ${p.changes.filter((c) => c.action === 'delete').length} object(s) above? There is no undo. Only "yes" is accepted: `,
+  reviewed: 'Review a saved destroy plan (dqform plan --destroy --out destroy.json; dqform apply destroy.json), or pass --auto-approve.',
+};
+
+/** What apply says instead of writing, for a refresh-only plan. */
+const REFRESH_ONLY_APPLY =
+  'Nothing to apply: this is a refresh-only plan, and dqform keeps no state file to record live state in, so a refresh-only apply writes nothing. To make live match the code, run dqform plan and apply.';
+
+export async function cmdApply(io: Io, file: string | undefined, o: ApplyOptions, words: ApplyWords = APPLY_WORDS): Promise<number> {
   const every = progressIntervalMs(io);
+  const request = requestOf(o);
   let saved: Plan | undefined;
   if (file) {
+    const given = [request.destroy && '--destroy', request.refreshOnly && '--refresh-only', request.targets.length && '--target', request.replace.length && '--replace'].filter(Boolean);
+    if (given.length) {
+      throw new UsageError(`${given.join(', ')} cannot be given with a saved plan: ${file} was made with its own options, and apply plans again with those (dqform show ${file} prints them). Give ${given.join(', ')} to dqform plan --out ${file} instead, review it, and apply that plan.`);
+    }
     saved = readPlanFile(io, file);
     if (!saved) return 1;
+    if (saved.options.refreshOnly) {
+      io.out(REFRESH_ONLY_APPLY);
+      return 0;
+    }
     // refused as it is (errors, guards) before the code is even read: no synth, no network
     preflight(saved, o);
-  } else if (!io.isTty && !o.autoApprove) {
-    io.err('Error: apply needs confirmation, and there is no terminal to ask on.\n  Apply a reviewed plan file (dqform plan --out plan.json; dqform apply plan.json), or pass --auto-approve.');
+  } else if (!io.isTty && !o.autoApprove && !request.refreshOnly) {
+    io.err(`Error: ${words.command} needs confirmation, and there is no terminal to ask on.\n  ${words.reviewed}`);
     return 1;
   }
   // A saved plan is checked against the desired state it was made from, read from the same
@@ -504,29 +578,47 @@ export async function cmdApply(io: Io, file: string | undefined, o: ApplyOptions
       progressIntervalMs: every,
     };
     const started = Date.now();
+    /** The report, and Terraform's warning after a targeted apply. */
+    const done = (r: ApplyResult, p: Plan): number => {
+      const code = report(io, r, Date.now() - started, p.options.destroy ? 'Destroy' : words.what);
+      if (p.options.targets.length) {
+        io.err(`Warning: applied changes may be incomplete: this plan was targeted (${p.options.targets.join(', ')}), so other changes the code asks for may remain.\n  Run dqform plan without --target to see them.`);
+      }
+      return code;
+    };
     if (saved && manifest) {
+      // applyReviewed plans again with the saved plan's own options (destroy, targets, replace)
       const r = await applyReviewed(c, saved, manifest, { ...opts, siblings: siblingStacks(src, manifest), onNote: (l) => io.err(`Note: ${l}`) });
-      return report(io, r, Date.now() - started);
+      return done(r, saved);
     }
-    const p = await planStack(io, c, src, o.stack);
+    const p = await planStack(io, c, src, o.stack, request);
     if (p.diagnostics.some((d) => d.severity === 'error')) {
       printDiagnostics(io, p.diagnostics);
       return 1;
     }
-    io.out(renderText(p, { color: useColor(io, o) }).trimEnd());
+    io.out(textOf(io, p, o));
+    if (request.refreshOnly) {
+      io.out(REFRESH_ONLY_APPLY);
+      return 0;
+    }
     if (!hasChanges(p)) return 0;
     if (!o.autoApprove) {
-      const ok = io.confirm ? await io.confirm('Apply these changes? Only "yes" is accepted: ') : false;
+      const ok = io.confirm ? await io.confirm(words.question(p)) : false;
       if (!ok) {
-        io.err('Apply cancelled.');
+        io.err(`${words.what} cancelled.`);
         return 1;
       }
     }
     const r = await apply(c, p, opts);
-    return report(io, r, Date.now() - started);
+    return done(r, p);
   } finally {
     await c.close();
   }
+}
+
+/** `dqform destroy`: plans the deletion of everything the namespace owns, shows it, asks, applies. */
+export async function cmdDestroy(io: Io, o: DestroyOptions): Promise<number> {
+  return cmdApply(io, undefined, { ...o, destroy: true }, DESTROY_WORDS);
 }
 
 /**
@@ -569,7 +661,7 @@ export async function cmdDrift(io: Io, o: DriftOptions): Promise<number> {
         if (!o.allStacks) io.out(renderJson(p).trimEnd());
       } else if (!drifted) io.out(`No drift: live state matches the code${o.allStacks ? ` (stack ${p.stack})` : ''}.`);
       else {
-        io.out(renderText(p, { color: useColor(io, o) }).trimEnd());
+        io.out(textOf(io, p, o));
         io.out('Drift detected.');
       }
       return { stack: p.stack, code: drifted ? 2 : 0, line: drifted ? `drift: ${summaryLine(p)}` : 'No drift.' };

@@ -12,32 +12,41 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as readline from 'node:readline';
 import { Command, CommanderError, Help, Option } from 'commander';
-import { redact } from '../client';
-import { DEFAULT_MAX_DELETES, DEFAULT_MAX_EFFECT_DELETES } from '../engine/applier';
-import { closest } from '../engine/unknown-fields';
-import {
-  cmdApply,
-  cmdDrift,
-  cmdEmulator,
-  cmdImport,
-  cmdPlan,
-  cmdShow,
-  cmdSynth,
-  cmdValidate,
-  reportError,
-  UsageError,
-  type ApplyOptions,
-  type DriftOptions,
-  type ImportOptions,
-  type Io,
-  type PlanFormat,
-  type PlanOptions,
-  type ShowOptions,
-  type SynthOptions,
-  type ValidateOptions,
+import { redact } from '../client/redact';
+import { DEFAULT_MAX_DELETES, DEFAULT_MAX_EFFECT_DELETES } from '../engine/limits';
+import { UsageError } from './usage-error';
+import type {
+  ApplyOptions,
+  DestroyOptions,
+  DriftOptions,
+  ImportOptions,
+  Io,
+  PlanFormat,
+  PlanOptions,
+  ShowOptions,
+  SynthOptions,
+  ValidateOptions,
 } from './commands';
 
 export type { Io } from './commands';
+
+// The commands (and all they load: the client, the engine, zod and the schemas) are loaded when
+// one runs: `dqform --version` and `dqform help` load none of them (issue 15: <= 0.15 s).
+/* eslint-disable @typescript-eslint/no-require-imports */
+const commands = () => require('./commands') as typeof import('./commands');
+const cmdApply: typeof import('./commands').cmdApply = (...a) => commands().cmdApply(...a);
+const cmdDestroy: typeof import('./commands').cmdDestroy = (...a) => commands().cmdDestroy(...a);
+const cmdDrift: typeof import('./commands').cmdDrift = (...a) => commands().cmdDrift(...a);
+const cmdEmulator: typeof import('./commands').cmdEmulator = (...a) => commands().cmdEmulator(...a);
+const cmdImport: typeof import('./commands').cmdImport = (...a) => commands().cmdImport(...a);
+const cmdPlan: typeof import('./commands').cmdPlan = (...a) => commands().cmdPlan(...a);
+const cmdShow: typeof import('./commands').cmdShow = (...a) => commands().cmdShow(...a);
+const cmdSynth: typeof import('./commands').cmdSynth = (...a) => commands().cmdSynth(...a);
+const cmdValidate: typeof import('./commands').cmdValidate = (...a) => commands().cmdValidate(...a);
+const reportError: typeof import('./commands').reportError = (...a) => commands().reportError(...a);
+const canonicalAddress: typeof import('../engine/modes').canonicalAddress = (...a) => (require('../engine/modes') as typeof import('../engine/modes')).canonicalAddress(...a);
+const closest: typeof import('../engine/unknown-fields').closest = (...a) => (require('../engine/unknown-fields') as typeof import('../engine/unknown-fields')).closest(...a);
+/* eslint-enable @typescript-eslint/no-require-imports */
 
 /** The package version, from the nearest package.json (src/cli in a checkout, dist/src/cli installed). */
 const VERSION: string = (() => {
@@ -68,6 +77,17 @@ const oneOf =
 
 const PLAN_FORMATS: readonly PlanFormat[] = ['text', 'markdown', 'json'];
 
+/** A repeatable resource address (`--target A --target B`), checked and in its canonical form. */
+const addresses =
+  (flag: string) =>
+  (v: string, previous: string[] | undefined): string[] => {
+    try {
+      return [...(previous ?? []), canonicalAddress(v)];
+    } catch (e) {
+      throw new UsageError(`${flag} ${(e as Error).message}`);
+    }
+  };
+
 // ---- shared flag groups (one line each) ----
 
 /** Where the desired state comes from. */
@@ -86,6 +106,20 @@ const allStacks = (c: Command): Command =>
   c.addOption(new Option('--all-stacks', 'every synthesised stack in turn, with one combined summary and exit code').conflicts('stack'));
 
 const noColor = (c: Command): Command => c.option('--no-color', 'no colour, even on a terminal or with FORCE_COLOR (NO_COLOR=1 does the same)');
+
+/** The objects not managed here are counted (by who manages them) unless this is given. */
+const showUnmanaged = (c: Command): Command => c.option('--show-unmanaged', 'list every object not managed here (by default they are counted, by who manages them)');
+
+/** --target (with what it depends on), the flag of plan, apply and destroy. */
+const targetFlag = (c: Command): Command =>
+  c.option('--target <ADDR>', 'plan only this object and what it depends on (repeatable; a partial plan, for exceptional cases): dq_alert.orders, or dq_alert["shop.old"] as the plan prints it', addresses('--target'));
+
+/** Terraform's mode flags of plan and apply: --destroy, --refresh-only, --target, --replace. */
+const modeFlags = (c: Command): Command =>
+  targetFlag(c)
+    .option('--replace <ADDR>', 'destroy this object and create it anew, even if it has not changed (repeatable)', addresses('--replace'))
+    .addOption(new Option('--refresh-only', 'propose nothing: show how live state differs from the code (dqform keeps no state, so there is nothing to record)').conflicts(['destroy', 'replace']))
+    .addOption(new Option('--destroy', 'plan the deletion of everything the namespace owns (as dqform destroy)').conflicts('replace'));
 
 // ---- the program ----
 
@@ -157,20 +191,20 @@ function buildProgram(io: Io, outcome: Outcome, argv: readonly string[]): Comman
     .addHelpText('after', '\nChecks the manifest without any network call. Exit 0 when valid, 1 otherwise.')
     .action(run((o: ValidateOptions) => cmdValidate(io, o)));
 
-  noColor(
+  showUnmanaged(noColor(modeFlags(
     allStacks(noSynth(sourceFlags(program.command('plan').description('read live state, preview effects, print the plan'))))
       .option('--out <FILE>', "save the plan as JSON for 'dqform apply FILE' (with --all-stacks: a name with {stack} in it)")
       .option('--format <text|markdown|json>', 'what to print on stdout (default text; markdown for a PR comment)', oneOf('--format', PLAN_FORMATS))
       .addOption(new Option('--json', 'print the plan as JSON (same as --format json; progress stays on stderr)').conflicts('format'))
       .option('--detailed-exitcode', 'exit 2 when the plan has changes (0 none, 1 error)'),
-  )
+  )))
     .addHelpText(
       'after',
-      '\nExit codes: 0 no changes, 2 changes (with --detailed-exitcode), 1 error; with --all-stacks, 1 if any\nstack failed, else 2 if any has changes (with --detailed-exitcode), else 0.\nExample: dqform plan --out plan.json --format markdown > plan.md',
+      '\nExit codes: 0 no changes, 2 changes (with --detailed-exitcode; with --refresh-only: live differs from the\ncode), 1 error; with --all-stacks, 1 if any stack failed, else 2 if any has changes (with\n--detailed-exitcode), else 0. The plan file records --destroy, --refresh-only, --target and --replace:\napply plans again with them.\nExample: dqform plan --out plan.json --format markdown > plan.md\nExample: dqform plan --target dq_alert.orders --replace dq_owner.team --out plan.json',
     )
     .action(run((o: PlanOptions) => cmdPlan(io, o)));
 
-  noColor(
+  showUnmanaged(noColor(modeFlags(
     noSynth(sourceFlags(program.command('apply').description('apply a saved plan, or plan then ask').argument('[PLANFILE]', "a plan saved by 'dqform plan --out'")))
       .option('--auto-approve', 'apply without asking (when no PLANFILE is given)')
       .option('--max-deletes <N>', `refuse a plan destroying more than N objects, a replace counting as one (default ${DEFAULT_MAX_DELETES})`, wholeNumber('--max-deletes'))
@@ -180,29 +214,42 @@ function buildProgram(io: Io, outcome: Outcome, argv: readonly string[]): Comman
         wholeNumber('--max-effect-deletes'),
       )
       .option('--allow-unpreviewed', "apply rule changes whose effects are unknown (the platform's preview failed or is missing)"),
-  )
+  )))
     .addHelpText(
       'after',
-      '\nApplies exactly the saved plan PLANFILE (refusing if live state moved since), or plans and asks\nfor confirmation on a TTY. Without a TTY, --auto-approve or a PLANFILE is required.\nGuards: --max-deletes counts deletes and replaces; --max-effect-deletes counts monitors and SQL\ntests that rule changes delete and objects deleted by cascade (an owner\'s ownerships); a rule change\nwhose effects are unknown is refused without --allow-unpreviewed. Nothing is written when one trips.',
+      '\nApplies exactly the saved plan PLANFILE (refusing if live state moved since), or plans and asks\nfor confirmation on a TTY. Without a TTY, --auto-approve or a PLANFILE is required.\nGuards: --max-deletes counts deletes and replaces; --max-effect-deletes counts monitors and SQL\ntests that rule changes delete and objects deleted by cascade (an owner\'s ownerships); a rule change\nwhose effects are unknown is refused without --allow-unpreviewed. Nothing is written when one trips.\n--destroy, --refresh-only, --target and --replace plan as in dqform plan; a saved plan carries its own\n(they cannot be given with PLANFILE). --refresh-only writes nothing: dqform keeps no state to record.',
     )
     .action(run((file: string | undefined, o: ApplyOptions) => cmdApply(io, file, o)));
 
-  noColor(
+  showUnmanaged(noColor(targetFlag(
+    noSynth(sourceFlags(program.command('destroy').description('delete everything the namespace owns (plans it, then asks)')))
+      .option('--auto-approve', 'destroy without asking')
+      .option('--max-deletes <N>', `refuse to destroy more than N objects (default ${DEFAULT_MAX_DELETES}: a namespace of more needs it)`, wholeNumber('--max-deletes'))
+      .option('--max-effect-deletes <N>', `refuse when the platform would delete more than N monitors, SQL tests and cascaded objects with it (default ${DEFAULT_MAX_EFFECT_DELETES})`, wholeNumber('--max-effect-deletes'))
+      .option('--allow-unpreviewed', "destroy rules whose effects are unknown (the platform's delete preview failed)"),
+  )))
+    .addHelpText(
+      'after',
+      "\nPlans the deletion of every object the namespace owns (configId = namespace, or an id carrying the\nnamespace's tag; never objects of another namespace or made in the UI), prints it and asks on a\nTTY; without a TTY, --auto-approve is required. The guards of apply hold (--max-deletes,\n--max-effect-deletes, --allow-unpreviewed), and lifecycle.preventDestroy makes it an error.\nTo review first: dqform plan --destroy --out destroy.json, then dqform apply destroy.json.\nExample: dqform destroy --max-deletes 50",
+    )
+    .action(run((o: DestroyOptions) => cmdDestroy(io, o)));
+
+  showUnmanaged(noColor(
     allStacks(noSynth(sourceFlags(program.command('drift').description('read-only check that live state equals the code'))))
       .option('--json', "print the plan JSON (the format of 'dqform plan --json', schemas/plan.ts)")
       .option('--detailed-exitcode', 'accepted as in plan (Terraform habit); drift always exits 2 on drift'),
-  )
+  ))
     .addHelpText('after', '\nRead-only: exit 0 when live state equals the code, 2 when it drifted, 1 on error.')
     .action(run((o: DriftOptions) => cmdDrift(io, o)));
 
-  noColor(
+  showUnmanaged(noColor(
     program
       .command('show')
       .description('render a saved plan (no network, no credentials)')
       .argument('<PLANFILE>', "a plan saved by 'dqform plan --out'")
       .option('--format <text|markdown|json>', 'how to render it (default text)', oneOf('--format', PLAN_FORMATS))
       .addOption(new Option('--json', 'the plan as JSON (same as --format json)').conflicts('format')),
-  )
+  ))
     .addHelpText('after', '\nExit 0, or 1 when the file is not a dqform plan or the plan has errors (apply would refuse it).\nExample: dqform show plan.json --format markdown > plan.md')
     .action(run((file: string, o: ShowOptions) => cmdShow(io, file, o)));
 

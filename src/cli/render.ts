@@ -18,8 +18,8 @@ const VERB: Record<Change['action'], string> = {
 
 export interface RenderOptions {
   color?: boolean;
-  /** false: no guard notes after the summary line (the markdown renderer's per-change diffs). */
-  guardNotes?: boolean;
+  /** List every object not managed here (`--show-unmanaged`); by default they are counted, by who manages them. */
+  showUnmanaged?: boolean;
 }
 
 function paint(on: boolean | undefined, code: number, s: string): string {
@@ -101,6 +101,18 @@ function verb(c: Change): string {
   return VERB[c.action];
 }
 
+/** The header verb of a refresh-only plan's drift entry (live seen from the code). */
+const DRIFT_VERB: Partial<Record<Change['action'], string>> = {
+  update: 'has changed outside dqform',
+  delete: 'is absent live',
+  create: 'exists live but is not declared in the code',
+};
+
+/** `dq_alert.orders (alert "Orders")`: the address and, when it has one, the object's name. */
+function title(c: Change): string {
+  return c.name ? `${c.address} (${c.name})` : c.address;
+}
+
 function valueAt(obj: unknown, pointer: string): unknown {
   let cur = obj;
   for (const part of pointer.split('/').slice(1)) {
@@ -114,7 +126,7 @@ function effectLines(e: Effects): string[] {
   const out: string[] = [];
   if (e.error) out.push(e.error.startsWith('effects unknown') ? `! ${e.error}` : `! effects unknown: ${e.error}`);
   if (e.monitorsToCreate.length) out.push(`monitors to create: ${e.monitorsToCreate.length} (${preview(e.monitorsToCreate)})`);
-  if (e.monitorsToDelete.length) out.push(`monitors to delete: ${e.monitorsToDelete.length} (${preview(e.monitorsToDelete)})`);
+  if (e.monitorsToDelete.length) out.push(`! monitors to delete: ${e.monitorsToDelete.length} (${preview(e.monitorsToDelete)})`);
   if (e.activeMonitors) out.push(`monitors kept active: ${e.activeMonitors}`);
   for (const s of e.settingsChanges.slice(0, 10)) out.push(`monitor settings on ${s.assetPath}: ${s.from} -> ${s.to}`);
   if (e.settingsChanges.length > 10) out.push(`... and ${e.settingsChanges.length - 10} more settings changes`);
@@ -122,7 +134,7 @@ function effectLines(e: Effects): string[] {
   if (e.skipped.length) out.push(`skipped assets: ${e.skipped.length} (${preview(e.skipped.map((s) => `${s.assetPath}: ${s.reason}`))})`);
   if (e.testsToCreate.length) out.push(`SQL tests to create: ${e.testsToCreate.length} (${preview(e.testsToCreate)})`);
   if (e.testsToUpdate.length) out.push(`SQL tests to update: ${e.testsToUpdate.length} (${preview(e.testsToUpdate)})`);
-  if (e.testsToDelete.length) out.push(`SQL tests to delete: ${e.testsToDelete.length} (${preview(e.testsToDelete)})`);
+  if (e.testsToDelete.length) out.push(`! SQL tests to delete: ${e.testsToDelete.length} (${preview(e.testsToDelete)})`);
   if (e.testsToKeep.length) out.push(`SQL tests kept: ${e.testsToKeep.length}`);
   if (e.losesHistory) out.push('! deleting this rule deletes the history of every test it deployed');
   out.push(...cascadeLines(e.cascade));
@@ -166,84 +178,288 @@ function preview(list: readonly string[], n = 3): string {
   return list.length <= n ? list.join(', ') : `${list.slice(0, n).join(', ')}, ...`;
 }
 
+/** Does the plan write anything? (Refresh-only plans never do.) */
+const writes = (plan: Plan) => plan.changes.filter((c) => c.action !== 'noop' && c.action !== 'unmanaged');
+
 /**
- * `Plan: N to add, N to change, N to replace, N to destroy.`, followed by what the platform
- * deletes along with it (monitors and SQL tests of rule changes, cascaded objects: what
- * `--max-effect-deletes` counts) and how many rule changes could not be previewed, when any.
+ * Terraform's summary line: `Plan: 1 to import, 2 to add, 0 to change, 1 to destroy.` A replace
+ * counts as one to add and one to destroy, as Terraform counts it; "to import" shows only when
+ * there are imports. A refresh-only plan says how many objects differ from the code instead.
  */
 export function summaryLine(plan: Plan): string {
+  if (plan.options.refreshOnly) return refreshOnlyLine(plan);
   const s = plan.summary;
-  const effects = effectDeleteCounts(plan);
-  const unknown = unpreviewedChanges(plan).length;
-  return `Plan: ${s.add} to add, ${s.change} to change, ${s.replace} to replace, ${s.destroy} to destroy.${effects.total ? ` The platform also deletes ${effectDeletesText(effects)}.` : ''}${unknown ? ` Effects unknown for ${unknown} change(s).` : ''}`;
+  return `Plan: ${s.import ? `${s.import} to import, ` : ''}${s.add + s.replace} to add, ${s.change} to change, ${s.destroy + s.replace} to destroy.`;
 }
 
-/** What apply's guards will refuse with their default values: one line each, `[]` when nothing. */
+/** `Refresh-only: 3 object(s) differ from the code (1 changed outside dqform, ...). Nothing to apply.` */
+function refreshOnlyLine(plan: Plan): string {
+  const n = (a: Change['action']) => plan.drift.filter((c) => c.action === a).length;
+  if (plan.drift.length === 0) return 'Refresh-only: live state matches the code. Nothing to apply.';
+  const parts = [
+    n('update') ? `${n('update')} changed outside dqform` : '',
+    n('delete') ? `${n('delete')} absent live` : '',
+    n('create') ? `${n('create')} live but not declared` : '',
+  ].filter(Boolean);
+  return `Refresh-only: ${plan.drift.length} object(s) differ from the code (${parts.join(', ')}). Nothing to apply.`;
+}
+
+/**
+ * What the platform does downstream of the plan's writes (the line under the summary line): what
+ * it deletes (monitors and SQL tests of rule changes, objects deleted with an object the plan
+ * deletes: what `--max-effect-deletes` counts, engine/guards), what it creates, and how many
+ * changes have no preview. Undefined when there is nothing to say.
+ */
+export function effectsLine(plan: Plan): string | undefined {
+  let monitorsNew = 0;
+  let testsNew = 0;
+  for (const c of writes(plan)) {
+    monitorsNew += c.effects?.monitorsToCreate.length ?? 0;
+    testsNew += c.effects?.testsToCreate.length ?? 0;
+  }
+  const gone = effectDeleteCounts(plan);
+  const made = [monitorsNew ? `${monitorsNew} monitor(s)` : '', testsNew ? `${testsNew} SQL test(s)` : ''].filter(Boolean);
+  const unknown = unpreviewedChanges(plan).length;
+  const out = [
+    gone.total ? `The platform also deletes ${effectDeletesText(gone)}.` : '',
+    made.length ? `${gone.total ? 'It' : 'The platform'} also creates ${andList(made)}.` : '',
+    unknown ? `Effects unknown for ${unknown} change(s).` : '',
+  ].filter(Boolean);
+  return out.length ? out.join(' ') : undefined;
+}
+
+function andList(parts: readonly string[]): string {
+  return parts.length === 1 ? parts[0] : `${parts.slice(0, -1).join(', ')} and ${parts[parts.length - 1]}`;
+}
+
+/** What apply's guards (engine/guards: --max-deletes, --max-effect-deletes, unpreviewed changes) refuse with their defaults, one line each. */
 export function guardLines(plan: Plan): string[] {
-  return guardRefusals(plan).map((r) => `Note: apply refuses this plan as it is: ${r.message.split(': ')[0]}. ${r.hint}`);
+  return guardRefusals(plan).map((r) => `Note: apply refuses this plan as it is: ${refusalHead(r.message)}. ${r.hint}`);
+}
+
+/** A guard's refusal without its list of addresses: the text before the first `: ` outside parentheses. */
+function refusalHead(message: string): string {
+  let depth = 0;
+  for (let i = 0; i < message.length; i++) {
+    const ch = message[i];
+    if (ch === '(') depth++;
+    else if (ch === ')') depth = Math.max(0, depth - 1);
+    else if (ch === ':' && message[i + 1] === ' ' && depth === 0) return message.slice(0, i);
+  }
+  return message;
+}
+
+/** The plan's kind and scope, for its first lines: destroy / refresh-only, targets, replacements. */
+function headerLines(plan: Plan): string[] {
+  const o = plan.options;
+  const kind = o.destroy ? 'destroy plan' : o.refreshOnly ? 'refresh-only plan' : 'plan';
+  const lines = [`dqform ${kind} for namespace "${plan.namespace}" in workspace "${plan.workspace}" (stack ${plan.stack})`];
+  const one = o.targets.length === 1;
+  if (o.targets.length) lines.push(`Targeted (partial plan): ${o.targets.join(', ')}, with ${o.destroy ? `what depends on ${one ? 'it' : 'them'}` : `what ${one ? 'it depends' : 'they depend'} on`}`);
+  if (o.replace.length) lines.push(`Replacement requested: ${o.replace.join(', ')}`);
+  return lines;
+}
+
+/** Not-managed objects, split into those that concern this stack (always listed) and the others (counted unless shown). */
+function unmanagedParts(plan: Plan, show: boolean): { listed: Change[]; others: Change[]; groups: string } {
+  const all = plan.changes.filter((c) => c.action === 'unmanaged');
+  // a `removed` block's object (a declared address) and objects this version cannot model concern this stack
+  const concerns = (c: Change) => !c.address.includes('[') || c.reasons.some((r) => r.startsWith('cannot be managed'));
+  const listed = show ? all : all.filter(concerns);
+  const others = show ? [] : all.filter((c) => !concerns(c));
+  const counts = new Map<string, number>();
+  for (const c of others) counts.set(c.reasons.join('; '), (counts.get(c.reasons.join('; ')) ?? 0) + 1);
+  const groups = [...counts.entries()]
+    .sort(([a, x], [b, y]) => y - x || (a < b ? -1 : a > b ? 1 : 0))
+    .map(([r, n]) => `${n} ${r}`)
+    .join(', ');
+  return { listed, others, groups };
+}
+
+/** The lines of one change (header, reasons, fields, effects), as the text plan prints them. */
+function changeLines(c: Change, opts: RenderOptions, drift = false): string[] {
+  const lines: string[] = [];
+  const sym = SYMBOL[c.action];
+  lines.push(paint(opts.color, COLOR[c.action], `  # ${title(c)} ${drift ? DRIFT_VERB[c.action] : verb(c)}`));
+  for (const r of c.reasons) lines.push(`  #   (${r})`);
+  lines.push(paint(opts.color, COLOR[c.action], `  ${sym} ${c.type} ${JSON.stringify(c.id)} {`));
+  if (c.action === 'create') {
+    for (const [p, v] of flatten(c.after)) lines.push(`      + ${fieldName(p)} = ${show(v, p, c.sensitive)}`);
+  } else if (c.action === 'delete') {
+    for (const [p, v] of flatten(c.before)) lines.push(`      - ${fieldName(p)} = ${show(v, p, c.sensitive)}`);
+  } else {
+    const fields = patchLines(c);
+    if (fields.length === 0) lines.push('      (no field changes)');
+    for (const l of fields) lines.push(`      ${l}`);
+  }
+  lines.push('    }');
+  if (c.effects && !drift) for (const l of effectLines(c.effects)) lines.push(`    ${l}`);
+  return lines;
 }
 
 /** The text plan, as a terminal shows it. */
 export function renderText(plan: Plan, opts: RenderOptions = {}): string {
-  const lines: string[] = [];
-  lines.push(`dqform plan for namespace "${plan.namespace}" in workspace "${plan.workspace}" (stack ${plan.stack})`);
-  lines.push('');
+  const lines: string[] = [...headerLines(plan), ''];
   for (const d of plan.diagnostics) lines.push(...diagnosticLines(d));
   if (plan.diagnostics.length) lines.push('');
-  const writes = plan.changes.filter((c) => c.action !== 'noop' && c.action !== 'unmanaged');
-  if (writes.length === 0 && !plan.diagnostics.some((d) => d.severity === 'error')) {
-    lines.push('No changes. Live state matches the code.', '');
-  }
-  for (const c of writes) {
-    const sym = SYMBOL[c.action];
-    lines.push(paint(opts.color, COLOR[c.action], `  # ${c.address} ${verb(c)}`));
-    for (const r of c.reasons) lines.push(`  #   (${r})`);
-    lines.push(paint(opts.color, COLOR[c.action], `  ${sym} ${c.type} ${JSON.stringify(c.id)} {`));
-    if (c.action === 'create') {
-      for (const [p, v] of flatten(c.after)) lines.push(`      + ${fieldName(p)} = ${show(v, p, c.sensitive)}`);
-    } else if (c.action === 'delete') {
-      for (const [p, v] of flatten(c.before)) lines.push(`      - ${fieldName(p)} = ${show(v, p, c.sensitive)}`);
-    } else {
-      const fields = patchLines(c);
-      if (fields.length === 0) lines.push('      (no field changes)');
-      for (const l of fields) lines.push(`      ${l}`);
+  const failed = plan.diagnostics.some((d) => d.severity === 'error');
+  if (plan.options.refreshOnly) {
+    lines.push(...refreshOnlyBody(plan, opts));
+  } else {
+    const ws = writes(plan);
+    if (ws.length === 0 && !failed) {
+      lines.push(plan.options.destroy ? `No changes. Namespace "${plan.namespace}" owns nothing to destroy.` : 'No changes. Live state matches the code.', '');
     }
-    lines.push('    }');
-    if (c.effects) for (const l of effectLines(c.effects)) lines.push(`    ${l}`);
-    lines.push('');
+    for (const c of ws) lines.push(...changeLines(c, opts), '');
+    const moved = plan.changes.filter((c) => c.action === 'noop' && c.movedFrom);
+    for (const c of moved) lines.push(`  # ${c.movedFrom} has moved to ${c.address} (no changes; it keeps its id ${JSON.stringify(c.id)})`);
+    if (moved.length) lines.push('');
   }
-  const moved = plan.changes.filter((c) => c.action === 'noop' && c.movedFrom);
-  for (const c of moved) lines.push(`  # ${c.movedFrom} has moved to ${c.address} (no changes; it keeps its id ${JSON.stringify(c.id)})`);
-  if (moved.length) lines.push('');
-  const unmanaged = plan.changes.filter((c) => c.action === 'unmanaged');
-  if (unmanaged.length) {
-    lines.push(`Not managed here (${unmanaged.length}, never changed by this stack):`);
-    for (const c of unmanaged) lines.push(`  ? ${c.address}: ${c.reasons.join('; ')}`);
-    lines.push('');
-  }
+  lines.push(...unmanagedText(plan, !!opts.showUnmanaged));
   lines.push(summaryLine(plan));
-  if (opts.guardNotes !== false) lines.push(...guardLines(plan));
+  const effects = plan.options.refreshOnly ? undefined : effectsLine(plan);
+  if (effects) lines.push(effects);
+  lines.push(...guardLines(plan));
   return `${lines.join('\n')}\n`;
+}
+
+/** The drift of a refresh-only plan, with what it means and what to do. */
+function refreshOnlyBody(plan: Plan, opts: RenderOptions): string[] {
+  if (plan.drift.length === 0) return ['No changes. Live state matches the code.', ''];
+  const lines = [
+    'Objects differ from the code. dqform keeps no state file, so "changed outside dqform" means that live',
+    'state differs from what the code declares; field lines read code -> live.',
+    '',
+  ];
+  for (const c of plan.drift) lines.push(...changeLines(c, opts, true), '');
+  lines.push(
+    'This is a refresh-only plan: dqform proposes no changes, and apply writes nothing for it (there is no state',
+    'file to record these differences in). To make live match the code, run dqform plan and apply; to make the',
+    `code match live, change the code (dqform import --namespace ${plan.namespace} writes code from live).`,
+    '',
+  );
+  return lines;
+}
+
+/** The "Not managed here" lines: this stack's own entries, then a count of the others by who manages them. */
+function unmanagedText(plan: Plan, show: boolean): string[] {
+  const { listed, others, groups } = unmanagedParts(plan, show);
+  const total = listed.length + others.length;
+  if (total === 0) return [];
+  const hint = '--show-unmanaged lists them';
+  if (listed.length === 0) return [`Not managed here (${total}, never changed by this stack): ${groups}; ${hint}.`, ''];
+  const lines = [`Not managed here (${total}, never changed by this stack):`];
+  for (const c of listed) lines.push(`  ? ${title(c)}: ${c.reasons.join('; ')}`);
+  if (others.length) lines.push(`  and ${others.length} more: ${groups}; ${hint}.`);
+  lines.push('');
+  return lines;
 }
 
 /** GitHub's comment limit is 65,536 characters; stay well below it. */
 export const MARKDOWN_LIMIT = 60000;
 
-/** The markdown plan for a pull-request comment. Large plans are summarised to fit. */
-export function renderMarkdown(plan: Plan, opts: { limit?: number } = {}): string {
+/**
+ * A change's text lines as a ```diff block shows them: the markers `+`, `-` and `!` in column 0,
+ * which GitHub colours (green, red, orange); an update's `~` (which GitHub does not colour)
+ * becomes `!`, and so do the `!` effect lines (deletions downstream, baseline resets).
+ */
+function diffLines(text: readonly string[]): string[] {
+  return text.map((l) =>
+    l
+      .replace(/^ {2}(-\/\+|[+-]) /, '$1 ')
+      .replace(/^ {2}~ /, '! ')
+      .replace(/^ {6}([+-]) /, '$1     ')
+      .replace(/^ {6}~ /, '!     ')
+      .replace(/^ {4}! /, '!   '),
+  );
+}
+
+/**
+ * The markdown plan for a pull-request comment: the head (summary, effects, warnings), then one
+ * collapsed ```diff block per resource type. When that exceeds `limit`, the kinds whose blocks
+ * fit (in type order) keep them and the others become one table row per change; past the limit
+ * even so, the rows are cut with a count.
+ */
+export function renderMarkdown(plan: Plan, opts: { limit?: number; showUnmanaged?: boolean } = {}): string {
   const limit = opts.limit ?? MARKDOWN_LIMIT;
-  const head: string[] = [];
+  const head = `${markdownHead(plan).join('\n')}\n`;
+  const drift = plan.options.refreshOnly;
+  const ws = drift ? plan.drift : writes(plan);
+  const intro: string[] = [];
+  if (ws.length === 0) intro.push(plan.options.destroy ? `No changes. Namespace \`${plan.namespace}\` owns nothing to destroy.` : 'No changes. Live state matches the code.', '');
+  else if (drift) intro.push('Objects differ from the code (dqform keeps no state: "changed outside dqform" means live differs from the code; field lines read code -> live). Nothing is proposed, and apply writes nothing for this plan.', '');
+  const moved = plan.changes.filter((c) => c.action === 'noop' && c.movedFrom);
+  if (moved.length && !drift) intro.push(...moved.map((c) => `- moved without changes: \`${c.movedFrom}\` -> \`${c.address}\``), '');
+  const kinds = [...new Set(ws.map((c) => c.type))].sort().map((type) => {
+    const cs = ws.filter((c) => c.type === type);
+    const block = [`<details><summary><code>${type}</code>: ${cs.length} ${drift ? 'difference(s)' : 'change(s)'}</summary>`, '', '```diff', ...cs.flatMap((c) => diffLines(changeLines(c, {}, drift))), '```', '', '</details>', ''].join('\n');
+    const rows = cs.map((c) => `| \`${c.address}\` | ${escapeMd(c.name ?? '')} | ${drift ? DRIFT_VERB[c.action] : c.action} |${c.effects && !drift ? ` ${escapeMd(effectLines(c.effects).join('; ')).slice(0, 200)}` : ''} |\n`);
+    return { block: `${block}\n`, rows };
+  });
+  const unmanaged = unmanagedMarkdown(plan, !!opts.showUnmanaged).join('\n');
+  const tail = `${unmanaged}${unmanaged ? '\n' : ''}${summaryLine(plan)}\n`;
+  const start = `${head}${intro.join('\n')}${intro.length ? '\n' : ''}`;
+  const whole = `${start}${kinds.map((k) => k.block).join('')}${tail}`;
+  if (whole.length <= limit) return whole;
+  // too large: keep the blocks that fit, in type order; the other kinds as table rows
+  const note = (some: boolean) => `_The full plan is too large for a comment${some ? ': the kinds whose diffs do not fit are listed one change per row' : '; this is a summary, one change per row'}. Run \`dqform plan\` (or \`dqform show\` on the saved plan) for every field._\n\n`;
+  const NOTE = note(true);
+  const TABLE = '| address | name | action | effects |\n|---|---|---|---|\n';
+  const rowsLength = (ks: typeof kinds) => ks.reduce((n, k) => n + k.rows.reduce((m, r) => m + r.length, 0), 0);
+  const blocks: string[] = [];
+  let tabled = [...kinds];
+  let size = start.length + NOTE.length + TABLE.length + rowsLength(kinds) + tail.length;
+  for (const k of kinds) {
+    const grown = size + k.block.length - rowsLength([k]);
+    if (grown > limit) continue;
+    blocks.push(k.block);
+    tabled = tabled.filter((t) => t !== k);
+    size = grown;
+  }
+  let table = '';
+  const rows = tabled.flatMap((k) => k.rows);
+  let shown = 0;
+  const room = limit - (start.length + NOTE.length + blocks.join('').length + TABLE.length + tail.length + 100);
+  for (const r of rows) {
+    if (table.length + r.length > room) break;
+    table += r;
+    shown++;
+  }
+  const more = shown < rows.length ? `\n_...and ${rows.length - shown} more change(s)._\n` : '';
+  return `${start}${note(blocks.length > 0)}${blocks.join('')}${rows.length ? `${TABLE}${table}${more}\n` : ''}${tail}`;
+}
+
+/** Destructive changes named one by one at the top of the markdown plan; the rest are counted. */
+const WARNING_LINES = 20;
+
+/**
+ * The top of the markdown plan, what a reviewer must see first: the summary line and the
+ * effects line; errors; apply's guard and every destructive change (by name); notes.
+ */
+function markdownHead(plan: Plan): string[] {
   const s = plan.summary;
-  head.push(`### dqform plan: \`${plan.namespace}\` in \`${plan.workspace}\``);
-  head.push('');
-  head.push('| add | change | replace | destroy | unchanged | not managed here |');
-  head.push('|---:|---:|---:|---:|---:|---:|');
-  head.push(`| ${s.add} | ${s.change} | ${s.replace} | ${s.destroy} | ${s.unchanged} | ${s.unmanaged} |`);
+  const kind = plan.options.destroy ? 'destroy plan' : plan.options.refreshOnly ? 'refresh-only plan' : 'plan';
+  const head: string[] = [`### dqform ${kind}: \`${plan.namespace}\` in \`${plan.workspace}\``, ''];
+  const scope = headerLines(plan).slice(1);
+  const counts = [s.replace ? `${s.replace} replaced (counted in add and destroy)` : '', `${s.unchanged} unchanged`, s.unmanaged ? `${s.unmanaged} not managed here` : ''].filter(Boolean).join(', ');
+  head.push(`**${summaryLine(plan)}** ${counts}.`);
+  const effects = plan.options.refreshOnly ? undefined : effectsLine(plan);
+  if (effects) head.push(`${effects}`);
+  for (const l of scope) head.push(`${l}.`);
   head.push('');
   const errors = plan.diagnostics.filter((d) => d.severity === 'error');
   if (errors.length) {
     head.push(`> [!CAUTION]\n> ${errors.length} error(s): this plan cannot be applied.`);
     for (const d of errors) head.push(`> - \`${d.address ?? plan.stack}\`: ${escapeMd(d.summary)}`);
+    head.push('');
+  }
+  const refusals = guardRefusals(plan);
+  const warnings = plan.options.refreshOnly ? [] : writes(plan).map((c) => ({ c, facts: destructiveFacts(c) })).filter((w) => w.facts.length);
+  if (warnings.length || refusals.length) {
+    head.push('> [!WARNING]');
+    for (const r of refusals) head.push(`> **Apply refuses this plan as it is**: ${escapeMd(refusalHead(r.message))}. ${escapeMd(r.hint)}`, '>');
+    for (const { c, facts } of warnings.slice(0, WARNING_LINES)) head.push(`> - \`${c.address}\`${c.name ? ` (${escapeMd(c.name)})` : ''} ${facts.join('; ')}`);
+    if (warnings.length > WARNING_LINES) head.push(`> - and ${warnings.length - WARNING_LINES} more destructive change(s), listed below`);
     head.push('');
   }
   const notes = plan.diagnostics.filter((d) => d.severity !== 'error');
@@ -252,54 +468,41 @@ export function renderMarkdown(plan: Plan, opts: { limit?: number } = {}): strin
     for (const d of notes) head.push(`> - ${SEVERITY_WORD[d.severity]}: ${d.address ? `\`${d.address}\`: ` : ''}${escapeMd(d.summary)}`);
     head.push('');
   }
-  const destructive = plan.changes.filter((c) => c.action === 'delete' || c.action === 'replace');
-  const resets = plan.changes.filter((c) => (c.effects?.baselineResets.length ?? 0) > 0 || c.effects?.losesHistory);
-  if (destructive.length || resets.length) {
-    head.push('> [!WARNING]');
-    for (const c of destructive) {
-      const gone = c.effects?.cascade.filter((x) => x.effect === 'deleted') ?? [];
-      const others = gone.filter((x) => !x.alsoDeleted).length;
-      head.push(`> - \`${c.address}\` ${verb(c)}${gone.length ? `, and with it ${gone.length} ${gone.length === 1 ? 'object' : 'objects'}${others ? ` (${others} not deleted by this plan)` : ''}` : ''}`);
-    }
-    for (const c of resets) {
-      if (c.effects?.baselineResets.length) head.push(`> - \`${c.address}\` resets the learned baseline of ${c.effects.baselineResets.length} monitor(s)`);
-      if (c.effects?.losesHistory) head.push(`> - \`${c.address}\` deletes the history of every SQL test it deployed`);
-    }
-    head.push('');
+  return head;
+}
+
+/**
+ * What a change destroys, for the markdown warning: the object itself (delete, replace), what
+ * goes with it (cascade), monitors and SQL tests its rule change deletes, baselines it resets,
+ * test history it deletes. Empty for a change that destroys nothing.
+ */
+function destructiveFacts(c: Change): string[] {
+  const facts: string[] = [];
+  const e = c.effects;
+  if (c.action === 'delete' || c.action === 'replace') {
+    const gone = e?.cascade.filter((x) => x.effect === 'deleted') ?? [];
+    const others = gone.filter((x) => !x.alsoDeleted).length;
+    facts.push(`${verb(c)}${gone.length ? `, and with it ${gone.length} ${gone.length === 1 ? 'object' : 'objects'}${others ? ` (${others} not deleted by this plan)` : ''}` : ''}`);
   }
-  const body: string[] = [];
-  const writes = plan.changes.filter((c) => c.action !== 'noop' && c.action !== 'unmanaged');
-  if (writes.length === 0) body.push('No changes. Live state matches the code.', '');
-  const moved = plan.changes.filter((c) => c.action === 'noop' && c.movedFrom);
-  if (moved.length) body.push(...moved.map((c) => `- moved without changes: \`${c.movedFrom}\` -> \`${c.address}\``), '');
-  const kinds = [...new Set(writes.map((c) => c.type))].sort();
-  for (const k of kinds) {
-    const cs = writes.filter((c) => c.type === k);
-    body.push(`<details><summary><code>${k}</code>: ${cs.length} change(s)</summary>`, '');
-    body.push('```diff');
-    for (const c of cs) {
-      const text = renderText({ ...plan, diagnostics: [], changes: [c] }, { guardNotes: false }).split('\n');
-      // diff markers in column 0 so GitHub colours them: headers (`+ dq_x`), fields (`+     name = ...`)
-      body.push(...text.slice(2, -3).map((l) => l.replace(/^ {2}(-\/\+|[+~-]) /, '$1 ').replace(/^ {6}([+~-]) /, '$1     ')));
-    }
-    body.push('```', '', '</details>', '');
-  }
-  const tail = `\n${[summaryLine(plan), ...guardLines(plan)].join('\n\n')}\n`;
-  let out = `${head.join('\n')}\n${body.join('\n')}${tail}`;
-  if (out.length > limit) {
-    const rows = writes.map((c) => `| \`${c.address}\` | ${c.action} |${c.effects ? ` ${escapeMd(effectLines(c.effects).join('; ')).slice(0, 200)}` : ''} |`);
-    const table = ['| address | action | effects |', '|---|---|---|'];
-    let summary = `${head.join('\n')}\n_The full plan is too large for a comment; this is a summary. Run \`dqform plan\` for every field._\n\n${table.join('\n')}\n`;
-    let shown = 0;
-    for (const r of rows) {
-      if (summary.length + r.length + tail.length + 100 > limit) break;
-      summary += `${r}\n`;
-      shown++;
-    }
-    if (shown < rows.length) summary += `\n_...and ${rows.length - shown} more change(s)._\n`;
-    out = `${summary}${tail}`;
-  }
-  return out;
+  if (!e) return facts;
+  const deletes = [e.monitorsToDelete.length ? `${e.monitorsToDelete.length} monitor(s)` : '', e.testsToDelete.length ? `${e.testsToDelete.length} SQL test(s)` : '', e.losesHistory ? 'the history of every SQL test it deployed' : ''].filter(Boolean);
+  if (deletes.length) facts.push(`deletes ${andList(deletes)}`);
+  if (e.baselineResets.length) facts.push(`resets the learned baseline of ${e.baselineResets.length} monitor(s)`);
+  return facts;
+}
+
+/** The markdown "Not managed here": this stack's own entries, and a count of the others (or all of them, when shown). */
+function unmanagedMarkdown(plan: Plan, show: boolean): string[] {
+  const { listed, others, groups } = unmanagedParts(plan, show);
+  const total = listed.length + others.length;
+  if (total === 0) return [];
+  const item = (c: Change) => `- \`${c.address}\`${c.name ? ` (${escapeMd(c.name)})` : ''}: ${escapeMd(c.reasons.join('; '))}`;
+  if (listed.length === 0) return [`Not managed here (${total}, never changed by this stack): ${escapeMd(groups)}; \`--show-unmanaged\` lists them.`, ''];
+  const lines = [`<details><summary>Not managed here (${total}, never changed by this stack)</summary>`, ''];
+  lines.push(...listed.map(item));
+  if (others.length) lines.push(`- and ${others.length} more: ${escapeMd(groups)}; \`--show-unmanaged\` lists them.`);
+  lines.push('', '</details>', '');
+  return lines;
 }
 
 function escapeMd(s: string): string {

@@ -95,8 +95,22 @@ export interface ApplyResult {
 
 export { DEFAULT_MAX_DELETES, DEFAULT_MAX_EFFECT_DELETES } from './guards';
 
-/** Parses and checks a plan file's contents: the plan schema, and resource types dqform knows. */
+/**
+ * Parses and checks a plan file's contents: its format version, the plan schema, and resource
+ * types dqform knows. A plan of another format version is refused by its version first (a newer
+ * dqform wrote it, or an older one whose plans this version no longer reads), so the message
+ * says what to do instead of listing schema differences.
+ */
 export function loadPlan(json: unknown): Plan {
+  const version = json && typeof json === 'object' && !Array.isArray(json) ? (json as { formatVersion?: unknown }).formatVersion : undefined;
+  if (typeof version === 'number' && version !== PLAN_FORMAT_VERSION) {
+    throw new PlanRefusedError(
+      version > PLAN_FORMAT_VERSION
+        ? `this plan was written by a newer dqform (plan format ${version}); this dqform reads format ${PLAN_FORMAT_VERSION}`
+        : `this plan was written by an older dqform (plan format ${version}); this dqform reads format ${PLAN_FORMAT_VERSION}`,
+      version > PLAN_FORMAT_VERSION ? 'Use the dqform version that made the plan (or a newer one), or plan again with this one.' : 'Plan again with this dqform version and apply that plan.',
+    );
+  }
   const r = Plan.safeParse(json);
   if (!r.success) {
     throw new PlanRefusedError(

@@ -216,7 +216,9 @@ export async function applyReviewed(client: PlatformClient, saved: Plan, manifes
     throw new PlanRefusedError(`the plan was made for workspace "${saved.workspace}", but these credentials act in "${iam.workspace}"`, "Use the credentials of the plan's workspace, or plan again.");
   }
   progress('planning again from the same desired state and live state, to check that the saved plan is still what would be done');
-  const fresh = await plan(client, manifest, { onProgress: progress, siblings: opts.siblings, handlers: opts.handlers });
+  // with the saved plan's own options: a targeted, destroy or replace plan is compared with a
+  // plan made the same way, not with the whole plan
+  const fresh = await plan(client, manifest, { onProgress: progress, siblings: opts.siblings, handlers: opts.handlers, request: saved.options });
   const cmp = comparePlans(saved, fresh, { allowUnpreviewed: opts.allowUnpreviewed });
   if (cmp.differences.length) throw new PlanMismatchError(cmp.differences);
   for (const n of cmp.notes) opts.onNote?.(`${n.address}: ${n.why}`);

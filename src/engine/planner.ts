@@ -5,12 +5,13 @@
 import * as jsonpatch from 'fast-json-patch';
 import type { ResourceType } from '../../schemas/manifest';
 import { PRUNABLE_TYPES, RESOURCE_TYPES, TAG_PRUNED_TYPES } from '../../schemas/manifest';
-import { PLAN_FORMAT_VERSION, type Change, type Diagnostic, type Effects, type Plan, type PatchOp } from '../../schemas/plan';
+import { DEFAULT_REQUEST, PLAN_FORMAT_VERSION, type Change, type Diagnostic, type Effects, type Plan, type PatchOp, type PlanRequest } from '../../schemas/plan';
 import type { LiveObject, ResourceHandler } from '../handlers/types';
 import { fingerprint } from '../handlers/normalise';
 import type { ResolvedResource, Resolution } from './resolve';
 import { bareId, carriesTag } from './identity';
 import { cascadeEffects, cascadeOf, LiveIndex } from './related';
+import { asRefreshOnly, checkRequestedAddresses, destroyDeclared, narrowToTargets, REPLACE_REQUESTED, targetingWarning } from './modes';
 
 export type LiveState = Partial<Record<ResourceType, LiveObject[]>>;
 export type HandlerMap = Record<ResourceType, Pick<ResourceHandler, 'fromLive' | 'fromDesired' | 'replaceReasons' | 'prunable' | 'label' | 'sensitive'>>;
@@ -89,13 +90,24 @@ export interface PlanInput {
   manifestHash: string;
   /** Namespaces known by name besides those seen live (other stacks of the app): to name the tag an id carries. */
   knownNamespaces?: readonly string[];
+  /** Terraform's mode flags: destroy, refresh-only, targets, forced replacements (default: none). */
+  request?: PlanRequest;
+  /** Live state was not read (the code has errors): addresses of live objects cannot be checked. */
+  liveUnread?: boolean;
 }
 
 /** Computes the plan. Errors go to `plan.diagnostics` (severity error): such a plan cannot be applied. */
 export function computePlan(input: PlanInput): Plan {
-  const { resolution, live, handlers, previews } = input;
+  const { live, handlers, previews } = input;
+  const request: PlanRequest = input.request ?? DEFAULT_REQUEST;
+  // destroy: plan as if the code declared nothing (what the namespace owns is pruned), then name
+  // the deletions by their declarations (destroyDeclared)
+  const resolution = request.destroy ? { ...input.resolution, resources: [] } : input.resolution;
   const { namespace } = resolution;
+  const forceReplace = new Set(request.replace);
   const diags: Diagnostic[] = [...resolution.diagnostics];
+  /** preventDestroy errors, by address: they hold only if the change is in the (targeted) plan. */
+  const destroyGuards: Diagnostic[] = [];
   const changes: Change[] = [];
   const claimed = new Set<string>();
   const index = new Map<string, LiveObject>();
@@ -107,10 +119,12 @@ export function computePlan(input: PlanInput): Plan {
   }
   const find = (type: ResourceType, key: string) => index.get(`${type}\u0000${key}`) ?? index.get(`${type}\u0000id:${key}`);
   const names = new LiveIndex(live, resolution.workspace, namespace, input.knownNamespaces);
+  const afters = resolution.resources.map((r) => handlers[r.type].fromDesired(r.desired));
+  resolution.resources.forEach((r, i) => names.declare(r.type, r.importedId ?? r.id, afters[i]));
 
-  const declared = (r: ResolvedResource) => {
+  const declared = (r: ResolvedResource, i: number) => {
     const h = handlers[r.type];
-    const after = h.fromDesired(r.desired);
+    const after = afters[i];
     const lookup = r.importedId ?? r.id;
     const obj = find(r.type, lookup);
     const base = {
@@ -137,6 +151,9 @@ export function computePlan(input: PlanInput): Plan {
           hint: 'Check the id (or fqn for alerts) in the import block.',
         });
         return;
+      }
+      if (forceReplace.has(r.address)) {
+        diags.push({ severity: 'warning', summary: `--replace ${r.address}: the ${h.label} does not exist yet, so there is nothing to replace: it will be created`, address: r.address, source: r.source });
       }
       changes.push({ ...base, action: 'create', before: null, after, sensitive: secretPointers(after) });
       return;
@@ -187,7 +204,8 @@ export function computePlan(input: PlanInput): Plan {
       sensitive: secretPointersOf(before, effective),
     };
     if (r.importedId) common.reasons.push(`imported from existing ${h.label} ${JSON.stringify(r.importedId)}${foreign ? ` (was ${obj.configId ? `namespace "${obj.configId}"` : 'made in the UI'})` : ''}`);
-    if (patch.length === 0 && !(foreign && r.importedId)) {
+    const forced = forceReplace.has(r.address);
+    if (patch.length === 0 && !(foreign && r.importedId) && !forced) {
       // the most common change: built as one literal (same keys in the same order as
       // `{ ...common, action }`) instead of a second spread copy
       changes.push({
@@ -211,9 +229,10 @@ export function computePlan(input: PlanInput): Plan {
       return;
     }
     const replace = h.replaceReasons(before, effective);
+    if (forced) replace.push(REPLACE_REQUESTED);
     if (replace.length > 0) {
-      if (r.lifecycle.preventDestroy) {
-        diags.push({
+      if (r.lifecycle.preventDestroy && !request.refreshOnly) {
+        destroyGuards.push({
           severity: 'error',
           summary: `this change replaces the ${h.label} (${replace.join('; ')}), and lifecycle.preventDestroy forbids destroying it`,
           address: r.address,
@@ -384,6 +403,25 @@ export function computePlan(input: PlanInput): Plan {
     }
   }
 
+  // destroy: deletions named by their declarations, preventDestroy; --target: only the targeted
+  // changes and what they depend on (before the cascade, which marks what this plan also deletes)
+  for (const c of changes) {
+    if (c.action !== 'noop' && c.name === undefined) {
+      const name = names.nameOf(c.type as ResourceType, (c.after ?? c.before) as Record<string, unknown> | null);
+      if (name !== undefined) c.name = name;
+    }
+  }
+  if (request.destroy) destroyDeclared(changes, input.resolution, live, diags, destroyGuards);
+  checkRequestedAddresses(request, input.resolution, changes, diags, !input.liveUnread);
+  if (request.targets.length) {
+    const kept = narrowToTargets(changes, request, input.resolution);
+    changes.length = 0;
+    changes.push(...kept);
+    diags.push(targetingWarning(request));
+  }
+  const planned = new Set(changes.map((c) => c.address));
+  diags.push(...destroyGuards.filter((d) => planned.has(d.address!)));
+
   // what goes with a delete (an owner's ownerships, sub-domains, ...), from live state
   const deleted = new Set(changes.filter((c) => c.action === 'delete' || c.action === 'replace').map((c) => `${c.type}\u0000${bareId(c.id).toLowerCase()}`));
   for (const c of changes) {
@@ -397,6 +435,8 @@ export function computePlan(input: PlanInput): Plan {
     if (e) c.effects = e;
   }
   changes.sort((a, b) => (a.address < b.address ? -1 : a.address > b.address ? 1 : 0));
+  // refresh-only: nothing proposed; how live differs from the code goes to `drift`
+  const drift = request.refreshOnly ? asRefreshOnly(changes) : [];
   const count = (a: Change['action']) => changes.filter((c) => c.action === a).length;
   diags.sort((a, b) => `${a.address ?? ''}${a.summary}`.localeCompare(`${b.address ?? ''}${b.summary}`));
   return {
@@ -405,8 +445,11 @@ export function computePlan(input: PlanInput): Plan {
     namespace,
     stack: resolution.stack,
     manifestHash: input.manifestHash,
+    options: { destroy: request.destroy, refreshOnly: request.refreshOnly, targets: [...new Set(request.targets)].sort(), replace: [...new Set(request.replace)].sort() },
     changes,
+    drift,
     summary: {
+      import: changes.filter((c) => c.importedId && (c.action === 'update' || c.action === 'replace')).length,
       add: count('create'),
       change: count('update'),
       replace: count('replace'),

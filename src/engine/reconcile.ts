@@ -6,7 +6,7 @@
 import type { PlatformClient } from '../client';
 import type { Manifest, ResourceType } from '../../schemas/manifest';
 import { RESOURCE_TYPES } from '../../schemas/manifest';
-import type { Diagnostic, Effects, Plan } from '../../schemas/plan';
+import type { Diagnostic, Effects, Plan, PlanRequest } from '../../schemas/plan';
 import { allows, HANDLERS, SCOPES } from '../handlers/registry';
 import type { LiveObject, ResourceHandler } from '../handlers/types';
 import { manifestHash } from './manifest';
@@ -19,11 +19,20 @@ import { candidateNamespaces, keysUnder, LOOKED_UP, ownsNothing, renameWarning }
 export interface PlanOptions {
   /** Progress lines (reading live state, previews). */
   onProgress?: (line: string) => void;
-  /** Concurrency of preview calls. */
+  /**
+   * Preview calls in flight (default 16: one call per rule change, the API has no batch preview;
+   * the client's pool and limiter bound the sockets and requests across everything).
+   */
   previewConcurrency?: number;
   handlers?: Record<ResourceType, ResourceHandler>;
   /** The other stacks of the app: two stacks must not declare one object or share a namespace. */
   siblings?: readonly SiblingStack[];
+  /**
+   * Terraform's mode flags (destroy, refresh-only, targets, forced replacements); recorded in the
+   * plan's `options`. Planning again for a saved plan (apply's check) must pass the saved plan's
+   * `options` here, or the two plans differ by construction.
+   */
+  request?: PlanRequest;
 }
 
 /**
@@ -75,6 +84,10 @@ export async function readLiveState(
           declaredIds,
           owns,
           before: live,
+          readOf: async (t) => {
+            await reads.get(t);
+            return live[t];
+          },
         });
         live[type] = [...objs].sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
       }),
@@ -158,18 +171,26 @@ export function readableKinds(resolution: Pick<Resolution, 'namespace' | 'resour
 export async function plan(client: PlatformClient, manifest: Manifest, opts: PlanOptions = {}): Promise<Plan> {
   const handlers = opts.handlers ?? HANDLERS;
   const progress = opts.onProgress ?? (() => undefined);
-  const iam = await client.iam.get();
+  // the manifest's hash needs no workspace: computed while the token and IAM calls are in flight
+  const iamCall = client.iam.get();
+  let hash: string;
+  try {
+    hash = manifestHash(manifest);
+  } catch (e) {
+    iamCall.catch(() => undefined);
+    throw e;
+  }
+  const iam = await iamCall;
   const workspace = iam.workspace;
   const resolution = resolveManifest(manifest, workspace, { siblings: opts.siblings });
-  const hash = manifestHash(manifest);
   const readable = readableKinds(resolution, iam.scopes, handlers);
   resolution.diagnostics.push(...readable.diagnostics);
   if (resolution.diagnostics.some((d) => d.severity === 'error')) {
-    return computePlan({ resolution, live: {}, handlers, manifestHash: hash });
+    return computePlan({ resolution, live: {}, liveUnread: true, handlers, manifestHash: hash, request: opts.request });
   }
   progress(`reading live state of namespace "${manifest.namespace}" in workspace "${workspace}"`);
   const live = await readLiveState(client, resolution, handlers, readable.types);
-  const draft = computePlan({ resolution, live, handlers, manifestHash: hash, knownNamespaces: (opts.siblings ?? []).map((s) => s.namespace) });
+  const draft = computePlan({ resolution, live, handlers, manifestHash: hash, knownNamespaces: (opts.siblings ?? []).map((s) => s.namespace), request: opts.request });
   const renamed = await renamedNamespaceWarning(client, resolution, live, handlers, (opts.siblings ?? []).map((s) => s.namespace));
   if (renamed) {
     draft.diagnostics.push(renamed);
@@ -179,7 +200,7 @@ export async function plan(client: PlatformClient, manifest: Manifest, opts: Pla
   if (needPreview.length > 0) {
     progress(`asking the platform what ${needPreview.length} rule change(s) would do`);
     const ctx = { workspace, namespace: manifest.namespace };
-    const results = await mapLimit<(typeof needPreview)[number], Effects | undefined>(needPreview, opts.previewConcurrency ?? 8, (c) => handlers[c.type as ResourceType].preview!(client, c, ctx));
+    const results = await mapLimit<(typeof needPreview)[number], Effects | undefined>(needPreview, opts.previewConcurrency ?? 16, (c) => handlers[c.type as ResourceType].preview!(client, c, ctx));
     // The final plan is the draft with the effects attached: computePlan is pure and previews
     // only set `effects` (the last key) on the changes they name, so recomputing it (normalising
     // and diffing every object a second time) would give the same plan, byte for byte.

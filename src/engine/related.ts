@@ -31,6 +31,8 @@ const norm = (id: unknown): string => (typeof id === 'string' ? bareId(id).toLow
 /** Context for names and owners: the namespace, and the live objects by kind and bare id. */
 export class LiveIndex {
   private readonly byId = new Map<string, LiveObject>();
+  /** Declared objects (normalised desired form) by kind and bare id: their names win over live ones. */
+  private readonly declaredById = new Map<string, Json>();
   /** Namespaces known by name (configIds seen live, sibling stacks): to name the tag an id carries. */
   readonly knownNamespaces: string[];
 
@@ -55,6 +57,30 @@ export class LiveIndex {
     return this.byId.get(`${type}\u0000${norm(id)}`);
   }
 
+  /** Records a declared object (its normalised desired form), so that names follow the code. */
+  declare(type: ResourceType, id: string, desired: Json): void {
+    this.declaredById.set(`${type}\u0000${norm(id)}`, desired);
+  }
+
+  /** The title or name of an object by id: the code's, else live's. */
+  private titleOf(type: ResourceType, id: unknown): string | undefined {
+    const raw = this.declaredById.get(`${type}\u0000${norm(id)}`) ?? this.get(type, id)?.raw;
+    const t = raw?.title ?? raw?.name;
+    return typeof t === 'string' ? t : undefined;
+  }
+
+  /**
+   * How the plan names an object for a person (the change header): `alert "Orders"`, `owner
+   * "Data team"`, `ownership of "Data team" over data product "Orders"`; undefined when the
+   * object has no name or title.
+   */
+  nameOf(type: ResourceType, raw: Json | null | undefined): string | undefined {
+    if (!raw) return undefined;
+    if (type === 'dq_ownership') return this.displayName(type, raw);
+    const name = raw.title ?? raw.name;
+    return typeof name === 'string' && name !== '' ? `${LABEL[type]} ${JSON.stringify(name)}` : undefined;
+  }
+
   /**
    * Who manages a live object, as the plan says it: `this namespace`, `namespace "x"`, `another
    * namespace` (a tag of a namespace not known here) or `made in the UI` (kinds with configId:
@@ -76,8 +102,8 @@ export class LiveIndex {
   /** The object's name as a user knows it: `owner "Data team"`, `ownership of "Data team" over data product "Orders"`. */
   displayName(type: ResourceType, raw: Json): string {
     if (type === 'dq_ownership') {
-      const owner = this.get('dq_owner', raw.ownerId);
-      return `ownership of ${owner ? JSON.stringify(String(owner.raw.title ?? '')) : `owner ${String(raw.ownerId ?? '?')}`} over ${this.selectionName(raw)}`;
+      const owner = this.titleOf('dq_owner', raw.ownerId);
+      return `ownership of ${owner !== undefined ? JSON.stringify(owner) : `owner ${String(raw.ownerId ?? '?')}`} over ${this.selectionName(raw)}`;
     }
     const name = raw.title ?? raw.name;
     return `${LABEL[type]} ${JSON.stringify(typeof name === 'string' ? name : String(raw.id ?? raw.fqn ?? ''))}`;
@@ -87,8 +113,8 @@ export class LiveIndex {
   selectionName(raw: Json): string {
     const sel = (raw.selection ?? {}) as Json;
     if (typeof sel.dataproductId === 'string') {
-      const p = this.get('dq_data_product', sel.dataproductId);
-      return p ? `data product ${JSON.stringify(String(p.raw.title ?? ''))}` : `data product ${sel.dataproductId}`;
+      const title = this.titleOf('dq_data_product', sel.dataproductId);
+      return title !== undefined ? `data product ${JSON.stringify(title)}` : `data product ${sel.dataproductId}`;
     }
     const q = (sel.query ?? {}) as Json;
     const ql = q.renderedResolverQl ?? q.resolverQl;

@@ -83,10 +83,10 @@ describe('structure', () => {
     expect(wf.jobs.comment.if).toMatch(/always\(\) && github\.event_name == 'pull_request'/);
   });
 
-  it('a current Node LTS (24; Node 20 is end of life since 2026-04-30) and current action majors, nothing else', () => {
+  it('the active Node LTS (26 since 2026-10-28; 24 is in maintenance, 20 end of life since 2026-04-30) and current action majors, nothing else', () => {
     const setups = steps.filter((s) => s.uses?.startsWith('actions/setup-node@'));
     expect(setups.length).toBe(5); // dqform, stacks, plan, apply, drift
-    for (const s of setups) expect(s.with?.['node-version']).toBe(24);
+    for (const s of setups) expect(s.with?.['node-version']).toBe(26);
     const MAJORS: Record<string, string> = {
       'actions/checkout': 'v7',
       'actions/setup-node': 'v7',
@@ -263,7 +263,7 @@ describe('the PR comment script, run with a fake GitHub', () => {
     expect(calls[0].body).not.toMatch(/refuse/);
   });
 
-  it('summarises stacks to stay under the comment limit, keeping each stack\'s guard and summary table', async () => {
+  it('summarises stacks to stay under the comment limit, keeping each stack\'s guard, summary line and effects', async () => {
     process.env.STACKS = JSON.stringify(['a', 'b']);
     process.env.DQ_MAX_DELETES = '0';
     for (const s of ['a', 'b']) {
@@ -274,7 +274,7 @@ describe('the PR comment script, run with a fake GitHub', () => {
     await fn(github, context, {}, require);
     const body = calls[0].body;
     expect(body.length).toBeLessThan(65_536);
-    expect(body).toContain('| add | change | replace | destroy |');
+    expect(body).toContain('**Plan: 0 to add, 0 to change, 4 to destroy.** 4 unchanged, 1 not managed here.\nThe platform also deletes 1 ownership(s) by cascade.');
     expect(body).toContain('download the artifact `plan-b`');
     expect(body).toContain('Stack `b`: this plan destroys 4 object(s), more than --max-deletes 0');
   });

@@ -69,7 +69,7 @@ describe('exit codes', () => {
       run(ws, ['plan', '--out', 'plan-cli-flow.json', '--format', 'markdown']),
       run(ws, ['drift']),
     ]);
-    expect(plain.out).toMatch(/Plan: 2 to add, 0 to change, 0 to replace, 0 to destroy\./);
+    expect(plain.out).toMatch(/Plan: 2 to add, 0 to change, 0 to destroy\./);
     expect(plain.code).toBe(0);
     expect(detailed.out).toMatch(/Plan: 2 to add/);
     expect(detailed.code).toBe(2);
@@ -78,7 +78,7 @@ describe('exit codes', () => {
     // Markdown on stdout (what CI posts), the hint on stderr, the JSON plan in the file.
     expect(md.code).toBe(0);
     expect(md.out).toMatch(/^### dqform plan: `cli-flow` in `demo`/);
-    expect(md.out).toMatch(/\| 2 \| 0 \| 0 \| 0 \|/);
+    expect(md.out).toMatch(/^\*\*Plan: 2 to add, 0 to change, 0 to destroy\.\*\* 0 unchanged/m);
     expect(md.err).toMatch(/Saved the plan to plan-cli-flow\.json\. Apply exactly it with: dqform apply plan-cli-flow\.json/);
     const saved = JSON.parse(fs.readFileSync(ws.path('plan-cli-flow.json'), 'utf8')) as { namespace: string; changes: { address: string; action: string }[] };
     expect(saved.namespace).toBe('cli-flow');

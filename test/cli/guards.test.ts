@@ -55,7 +55,7 @@ describe('--max-deletes', () => {
     expect((await cli(['apply', '--auto-approve'])).code).toBe(0);
     stack('g-default', {});
     const p = await cli(['plan']);
-    expect(p.out).toMatch(/Plan: 0 to add, 0 to change, 0 to replace, 11 to destroy\./);
+    expect(p.out).toMatch(/Plan: 0 to add, 0 to change, 11 to destroy\./);
     expect(p.out).toMatch(/Note: apply refuses this plan as it is: the plan destroys 11 object\(s\), more than --max-deletes 10\. Review the deletions, then re-run with --max-deletes 11/);
     await resetCounters();
     const refused = await cli(['apply', '--auto-approve']);

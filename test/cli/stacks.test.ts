@@ -143,7 +143,7 @@ describe('--all-stacks', () => {
     expect(validate.out).toMatch(/^ {2}all-changes {2}valid, 1 resource\(s\)$/m);
     expect(validate.out).toMatch(/^ {2}all-empty {4}valid, 0 resource\(s\)$/m);
     // The other stacks were planned although one failed.
-    expect(plan.out).toMatch(/^ {2}all-changes {2}Plan: 1 to add, 0 to change, 0 to replace, 0 to destroy\.$/m);
+    expect(plan.out).toMatch(/^ {2}all-changes {2}Plan: 1 to add, 0 to change, 0 to destroy\.$/m);
     expect(plan.out).toMatch(/^ {2}all-empty {4}No changes\.$/m);
     expect(plan.out).toMatch(/dqform plan for namespace "all-changes"/);
     expect(drift.out).toMatch(/^ {2}all-changes {2}drift: Plan: 1 to add/m);

@@ -119,7 +119,7 @@ describe('plan, apply, drift and validate synthesise first when the app is newer
     expect(changed.code).toBe(1);
     expect(changed.err).toMatch(/Error: the code changed since the plan; apply refuses it and wrote nothing:\n {2}\(plan\): the code changed since the plan: the desired state is not the one the plan was made from\n {2}dq_sql_test\.u: a plan made now would create it, the saved plan does not have it/);
     expect(changed.err).toMatch(/Plan again from the current code/);
-  });
+  }, 90_000); // six spawned commands, four of them synthesising: 30 s is not enough on a loaded 2-core box
 
   it('what counts as the app: source files and cdktf.json/package.json/tsconfig, not node_modules, dot-directories, plan files or the output', async () => {
     const ws = appWorkspace({ 'synth-which': {} });

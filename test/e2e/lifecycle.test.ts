@@ -179,7 +179,7 @@ describe.each(CASES)('lifecycle of $kind', (c) => {
     write(c.ns, c.v1);
     let r = await cli(['plan', '--detailed-exitcode']);
     expect(r.code).toBe(2);
-    expect(r.out).toMatch(/Plan: \d to add, 0 to change, 0 to replace, 0 to destroy/);
+    expect(r.out).toMatch(/Plan: \d to add, 0 to change, 0 to destroy/);
     r = await cli(['apply', '--auto-approve']);
     expect(r.out).toMatch(/Apply complete: \d applied, 0 failed/);
     r = await cli(['plan', '--detailed-exitcode']);
@@ -190,7 +190,7 @@ describe.each(CASES)('lifecycle of $kind', (c) => {
     r = await cli(['plan', '--detailed-exitcode']);
     expect(r.code).toBe(2);
     expect(r.out).toMatch(c.field);
-    expect(r.out).toMatch(/Plan: 0 to add, 1 to change, 0 to replace, 0 to destroy/);
+    expect(r.out).toMatch(/Plan: 0 to add, 1 to change, 0 to destroy/);
     expect((r.out.match(/^ {6}[~+-] /gm) ?? []).length).toBe(1);
     r = await cli(['apply', '--auto-approve']);
     expect(r.code).toBe(0);
@@ -206,7 +206,7 @@ describe.each(CASES)('lifecycle of $kind', (c) => {
     const [res, extra] = c.remove(c.ns);
     write(c.ns, res, extra);
     r = await cli(['plan']);
-    expect(r.out).toMatch(/Plan: 0 to add, 0 to change, 0 to replace, 1 to destroy/);
+    expect(r.out).toMatch(/Plan: 0 to add, 0 to change, 1 to destroy/);
     expect((await cli(['apply', '--auto-approve'])).code).toBe(0);
     r = await cli(['plan', '--detailed-exitcode']);
     expect(r.code).toBe(0);

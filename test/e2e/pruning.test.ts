@@ -71,7 +71,7 @@ const KINDS: Kind[] = [
     type: 'dq_domain',
     code: { dq_domain: { sales: { name: 'Pruned sales' } } },
     without: {},
-    shows: [/# dq_domain\["[0-9a-f-]{36}"\] will be destroyed\n\s+# {3}\(domain "Pruned sales" is no longer declared in namespace "prune-dq-domain"\)/, /left with a deleted parent domain: 1 domain\(s\): domain "EMEA, made in the UI" \(made in the UI\)/],
+    shows: [/# dq_domain\["[0-9a-f-]{36}"\] \(domain "Pruned sales"\) will be destroyed\n\s+# {3}\(domain "Pruned sales" is no longer declared in namespace "prune-dq-domain"\)/, /left with a deleted parent domain: 1 domain\(s\): domain "EMEA, made in the UI" \(made in the UI\)/],
     makeInUi: async (ns) => {
       // a sub-domain made in the UI under our domain, and a free-standing one
       await raw.domains.upsert({ id: uiId(1), name: 'EMEA, made in the UI', parentId: deriveId('demo', ns, 'dq_domain', 'sales') });
@@ -84,7 +84,7 @@ const KINDS: Kind[] = [
     type: 'dq_data_product',
     code: { dq_data_product: { orders: { title: 'Pruned orders', priority: 'PRIORITY_P2' } } },
     without: {},
-    shows: [/# dq_data_product\["[0-9a-f-]{36}"\] will be destroyed\n\s+# {3}\(data product "Pruned orders" is no longer declared in namespace "prune-dq-data-product"\)/],
+    shows: [/# dq_data_product\["[0-9a-f-]{36}"\] \(data product "Pruned orders"\) will be destroyed\n\s+# {3}\(data product "Pruned orders" is no longer declared in namespace "prune-dq-data-product"\)/],
     makeInUi: async () => {
       await raw.dataProducts.upsert({ id: uiId(3), title: 'Made in the UI' });
       return uiId(3);
@@ -96,8 +96,8 @@ const KINDS: Kind[] = [
     code: { ...OWNER, ...OWNERSHIP },
     without: {},
     shows: [
-      /# dq_owner\["[0-9a-f-]{36}"\] will be destroyed\n\s+# {3}\(owner "Pruned team" is no longer declared in namespace "prune-dq-owner"\)/,
-      /# dq_ownership\["[0-9a-f-]{36}"\] will be destroyed\n\s+# {3}\(ownership of "Pruned team" over with_tag\("pii"\) is no longer declared/,
+      /# dq_owner\["[0-9a-f-]{36}"\] \(owner "Pruned team"\) will be destroyed\n\s+# {3}\(owner "Pruned team" is no longer declared in namespace "prune-dq-owner"\)/,
+      /# dq_ownership\["[0-9a-f-]{36}"\] \(ownership of "Pruned team" over with_tag\("pii"\)\) will be destroyed\n\s+# {3}\(ownership of "Pruned team" over with_tag\("pii"\) is no longer declared/,
       /! deleted with it: 2 ownership\(s\): ownership over with_tag\("finance"\) \(made in the UI\), ownership over with_tag\("pii"\) \(this namespace, also deleted by this plan\)/,
     ],
     makeInUi: async (ns) => {
@@ -113,7 +113,7 @@ const KINDS: Kind[] = [
     type: 'dq_ownership',
     code: { ...OWNER, ...OWNERSHIP },
     without: OWNER,
-    shows: [/# dq_ownership\["[0-9a-f-]{36}"\] will be destroyed\n\s+# {3}\(ownership of "Pruned team" over with_tag\("pii"\) is no longer declared in namespace "prune-dq-ownership"\)/],
+    shows: [/# dq_ownership\["[0-9a-f-]{36}"\] \(ownership of "Pruned team" over with_tag\("pii"\)\) will be destroyed\n\s+# {3}\(ownership of "Pruned team" over with_tag\("pii"\) is no longer declared in namespace "prune-dq-ownership"\)/],
     makeInUi: async (ns) => {
       // made in the UI under our owner: it stays, since the owner stays
       await raw.owners.upsertOwnership({ id: uiId(6), ownerId: deriveId('demo', ns, 'dq_owner', 'team'), selection: { query: { resolverQl: 'with_tag("ui")' } } });

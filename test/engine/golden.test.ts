@@ -4,12 +4,14 @@
  * (`previews.json`, address -> Effects) go through the REAL handlers and the pure planner; the
  * JSON, text and markdown renderings must equal `plan.json`, `plan.txt`, `plan.md` byte for byte.
  * A case with `input-plan.json` instead renders that hand-built plan (e.g. sensitive values,
- * which none of the eight kinds has). `UPDATE_GOLDEN=1 npx jest test/engine/golden` rewrites the
+ * which none of the eight kinds has). A case with `case.json` (`{ "inputs": "<case>", "request":
+ * {...} }`) plans another case's inputs with Terraform's mode flags (destroy, refresh-only,
+ * targets, replace). `plan/at-scale` is written by `test/golden/generate-at-scale.ts`. `UPDATE_GOLDEN=1 npx jest test/engine/golden` rewrites the
  * expected files: review the diff by eye, they are the product's face.
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { Effects, Plan } from '../../schemas/plan';
+import { Effects, Plan, PlanRequest } from '../../schemas/plan';
 import { HANDLERS } from '../../src/handlers/registry';
 import { manifestFromTerraformJson, manifestHash } from '../../src/engine/manifest';
 import { computePlan, type LiveState } from '../../src/engine/planner';
@@ -23,15 +25,21 @@ const CASES = fs.readdirSync(ROOT).filter((d) => fs.statSync(path.join(ROOT, d))
 const readJson = (dir: string, f: string): unknown => JSON.parse(fs.readFileSync(path.join(dir, f), 'utf8'));
 
 function planOf(name: string): Plan {
-  const dir = path.join(ROOT, name);
+  let dir = path.join(ROOT, name);
   if (fs.existsSync(path.join(dir, 'input-plan.json'))) return Plan.parse(readJson(dir, 'input-plan.json'));
-  const manifest = manifestFromTerraformJson(readJson(dir, 'desired.json'), { stack: name, file: `${name}/desired.json` });
+  let request: PlanRequest | undefined;
+  if (fs.existsSync(path.join(dir, 'case.json'))) {
+    const c = readJson(dir, 'case.json') as { inputs: string; request: unknown };
+    request = PlanRequest.parse(c.request);
+    dir = path.join(ROOT, c.inputs);
+  }
+  const manifest = manifestFromTerraformJson(readJson(dir, 'desired.json'), { stack: name, file: `${path.basename(dir)}/desired.json` });
   const live = readJson(dir, 'live.json') as LiveState;
   const previews = new Map<string, Effects>();
   if (fs.existsSync(path.join(dir, 'previews.json'))) {
     for (const [address, e] of Object.entries(readJson(dir, 'previews.json') as Record<string, unknown>)) previews.set(address, Effects.parse(e));
   }
-  return computePlan({ resolution: resolveManifest(manifest, 'demo'), live, handlers: HANDLERS, previews, manifestHash: manifestHash(manifest) });
+  return computePlan({ resolution: resolveManifest(manifest, 'demo'), live, handlers: HANDLERS, previews, manifestHash: manifestHash(manifest), request });
 }
 
 describe.each(CASES)('golden plan %s', (name) => {
@@ -87,5 +95,52 @@ describe('sensitive values', () => {
       expect(out).not.toContain('hunter2'); // ... the renderings never do, whole or nested
     }
     for (const out of full) expect((out.match(/\(sensitive\)/g) ?? []).length).toBe(6);
+  });
+});
+
+describe('the plan at scale (plan/at-scale: 200 changes, 50 objects not managed here)', () => {
+  const plan = planOf('at-scale');
+  const text = renderText(plan);
+  const writes = plan.changes.filter((c) => c.action !== 'noop' && c.action !== 'unmanaged');
+
+  it('has the size it claims', () => {
+    expect(writes).toHaveLength(200);
+    expect(plan.changes.filter((c) => c.action === 'unmanaged')).toHaveLength(50);
+  });
+
+  it('heads every change with its address and its name; no deletion is headed by a bare id', () => {
+    const headers = text.split('\n').filter((l) => /^ {2}# dq_/.test(l) && / (will be|must be) /.test(l));
+    expect(headers).toHaveLength(200);
+    for (const h of headers) expect(h).toMatch(/^ {2}# dq_\S+ \((alert|owner|domain|monitor deployment rule|SQL test) "[^"]+"\) (will be|must be) /);
+  });
+
+  it('counts the objects not managed here (by who manages them) instead of listing them, unless asked', () => {
+    expect(text).not.toMatch(/^ {2}\? /m);
+    expect(text).toContain('Not managed here (50, never changed by this stack): 35 made in the UI, 15 managed by namespace "billing"; --show-unmanaged lists them.');
+    const all = renderText(plan, { showUnmanaged: true });
+    expect(all.match(/^ {2}\? dq_\S+ \((alert|SQL test) "[^"]+"\): /gm)).toHaveLength(50);
+    expect(renderMarkdown(plan, { showUnmanaged: true })).toContain('<details><summary>Not managed here (50, never changed by this stack)</summary>');
+  });
+
+  it('ends with Terraform\'s summary line (a replace counted in add and destroy), then the effects and the guard', () => {
+    expect(text.trimEnd().split('\n').slice(-3)).toEqual([
+      'Plan: 110 to add, 50 to change, 50 to destroy.',
+      'The platform also deletes 20 monitor(s). It also creates 15 monitor(s).',
+      'Note: apply refuses this plan as it is: the plan destroys 50 object(s) (10 of them replaced: destroyed, then created anew), more than --max-deletes 10. Review the deletions, then re-run with --max-deletes 50 if they are intended.',
+    ]);
+  });
+
+  it('markdown: fits a comment, the guard and effects come first, updates use the ! marker GitHub colours', () => {
+    const md = renderMarkdown(plan);
+    expect(md.length).toBeLessThanOrEqual(60000);
+    const first = (s: string) => md.indexOf(s);
+    expect(first('**Apply refuses this plan as it is**: the plan destroys 50 object(s)')).toBeGreaterThan(0);
+    expect(first('The platform also deletes 20 monitor(s)')).toBeLessThan(first('```diff'));
+    expect(first('**Apply refuses this plan as it is**')).toBeLessThan(first('```diff'));
+    const diff = md.slice(first('```diff'));
+    expect(diff).not.toMatch(/^~/m);
+    expect(diff).toMatch(/^! dq_alert "shop\.changed_000" \{$/m);
+    expect(diff).toMatch(/^!     name = "Changed orders alert 000" -> "Changed orders alert 000 v2"$/m);
+    expect(diff).toMatch(/^!   monitors to delete: 4 /m);
   });
 });

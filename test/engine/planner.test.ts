@@ -107,7 +107,7 @@ describe('planner actions', () => {
     expect(p.changes[0].patch).toEqual([{ op: 'replace', path: '/name', value: 'Orders v2' }]);
     expect(p.changes[0].etag).toBe('W/"a-1"');
     expect(renderText(p)).toContain('~ name = "Orders" -> "Orders v2"');
-    expect(renderText(p)).toContain('Plan: 0 to add, 1 to change, 0 to replace, 0 to destroy.');
+    expect(renderText(p)).toContain('Plan: 0 to add, 1 to change, 0 to destroy.');
   });
 
   it('ignore_changes hides a field from the diff', () => {

@@ -91,7 +91,7 @@ describe('pruning by the namespace tag', () => {
     const text = renderText(p);
     expect(text).toContain('! deleted with it: 2 ownership(s): ownership over data product "Orders" (this namespace, also deleted by this plan), ownership over with_tag("pii") (made in the UI)');
     expect(text).toContain('left with a deleted parent domain: 1 domain(s): domain "EMEA (made in the UI)" (made in the UI)');
-    expect(renderMarkdown(p)).toContain(`\`dq_owner["${mine('dq_owner', 'team')}"]\` will be destroyed, and with it 2 objects (1 not deleted by this plan)`);
+    expect(renderMarkdown(p)).toContain(`\`dq_owner["${mine('dq_owner', 'team')}"]\` (owner "Data team") will be destroyed, and with it 2 objects (1 not deleted by this plan)`);
   });
 
   it('a domain listing a deleted data product or domain as a member, and a product rule of it, are shown', () => {
@@ -134,7 +134,7 @@ describe('removed blocks', () => {
     expect(p.changes[0].reasons).toEqual([
       'removed with destroy = false: owner "Data team" stays in place, no longer managed; keep the removed block while it exists (it carries this namespace\'s tag, so without the block the next plan deletes it)',
     ]);
-    expect(renderText(p)).toMatch(/Not managed here \(1, never changed by this stack\):\n {2}\? dq_owner\.team: removed with destroy = false/);
+    expect(renderText(p)).toMatch(/Not managed here \(1, never changed by this stack\):\n {2}\? dq_owner\.team \(owner "[^"]+"\): removed with destroy = false/);
   });
 
   it('works for alerts too: destroy = false keeps an alert of the namespace', () => {

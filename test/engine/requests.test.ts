@@ -61,7 +61,7 @@ it('a plan over 1,000 unchanged objects of mixed kinds costs at most the floor p
   const reader = connect();
   try {
     const again = await plan(reader, manifest);
-    expect(again.summary).toEqual({ add: 0, change: 0, replace: 0, destroy: 0, unchanged: 1000, unmanaged: 0 });
+    expect(again.summary).toEqual({ import: 0, add: 0, change: 0, replace: 0, destroy: 0, unchanged: 1000, unmanaged: 0 });
   } finally {
     await reader.close();
   }
