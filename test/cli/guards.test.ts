@@ -135,7 +135,8 @@ describe('destroy keeps the guards', () => {
   afterEach(() => fetch(`${emu.url}/__emulator/faults`, { method: 'DELETE' }));
 
   it('--max-effect-deletes counts the monitors a destroyed rule takes with it; a failed preview is refused unless --allow-unpreviewed', async () => {
-    stack('g-destroy', { dq_monitor_deployment_rule: { r: rule('with_name("orders")') } });
+    // an asset no other rule in this file monitors: a monitor belongs to the first rule that placed it
+    stack('g-destroy', { dq_monitor_deployment_rule: { r: rule('with_name("customers")') } });
     expect((await cli(['apply', '--auto-approve'])).code).toBe(0);
     const p = await cli(['plan', '--destroy']);
     const n = Number(/The platform also deletes (\d+) monitor\(s\)/.exec(p.out)?.[1]);
