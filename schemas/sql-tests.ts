@@ -4,6 +4,7 @@
 import { z } from 'zod';
 import { BatchItemError, ConfigsFilter, Empty, oneof, PageInfo, Pagination, protoEnum, Source, Uuid, withOneof } from './common';
 import { tolerant } from './wire';
+import { TEST_KIND_MAPPINGS, testFromWire, testToWire, wireTestMessages, type WireTestKey } from './sql-test-kinds';
 import { EntityIdentifier, Query } from './entities';
 import { Severity } from './deployment-rules';
 
@@ -44,9 +45,9 @@ const columns = z.array(z.string().min(1)).min(1).describe('the columns tested')
 
 /**
  * The template tests, by the names dqform's code and YAML use (`notNull`, ...); each names its
- * column(s). On the wire every key ends in `Test` (`notNullTest`, wire-facts section 5):
- * {@link testKeysToWire} / {@link testKeysFromWire}. The fields inside each test are dqform's
- * (not shown upstream): a choice.
+ * column(s). On the wire each is the platform's own message under a key ending in `Test`
+ * (`notNullTest: { columnNames }`, grpc-facts 4.2): ./sql-test-kinds.ts holds those messages and
+ * the one mapping both ways ({@link sqlTestToWire}, {@link sqlTestFromWire}, and the rule forms).
  */
 export const templateTests = {
   notNull: z.object({ columns }).describe('fails on rows where a column is null'),
@@ -59,6 +60,11 @@ export const templateTests = {
       column,
       timePartition: z.string().optional().describe('time partition column, to scan recent partitions only'),
       maxDelaySeconds: z.number().int().positive().describe('the newest value may be at most this many seconds old'),
+    })
+    .superRefine((v, ctx) => {
+      // the platform's FreshnessTest names one time column (`column` here): nothing to send this as
+      if (v.timePartition !== undefined)
+        ctx.addIssue({ code: 'custom', path: ['timePartition'], message: "has no counterpart in the platform's freshness test (it names one time column, `column`): remove it" });
     })
     .describe('fails when the newest timestamp is too old'),
   minMax: z.object({ column, min: z.number().describe('smallest value allowed'), max: z.number().describe('largest value allowed') }).describe('fails on values outside [min, max]'),
@@ -74,27 +80,28 @@ export const templateTests = {
 export type TemplateTestKind = keyof typeof templateTests;
 export const TEMPLATE_TEST_KINDS = Object.keys(templateTests) as TemplateTestKind[];
 /** The wire key of a template test: `notNull` -> `notNullTest`. */
-export const WIRE_TEST_KEY = Object.fromEntries(TEMPLATE_TEST_KINDS.map((k) => [k, `${k}Test`])) as Record<TemplateTestKind, string>;
-const FROM_WIRE_TEST_KEY: Record<string, TemplateTestKind> = Object.fromEntries(TEMPLATE_TEST_KINDS.map((k) => [`${k}Test`, k]));
-/** The template tests under their wire keys. */
-export const wireTemplateTests = Object.fromEntries(TEMPLATE_TEST_KINDS.map((k) => [WIRE_TEST_KEY[k], templateTests[k]])) as {
-  [K in TemplateTestKind as `${K}Test`]: (typeof templateTests)[K];
-};
-export const WIRE_TEMPLATE_TEST_KINDS = TEMPLATE_TEST_KINDS.map((k) => WIRE_TEST_KEY[k]);
+export const WIRE_TEST_KEY = Object.fromEntries(TEMPLATE_TEST_KINDS.map((k) => [k, TEST_KIND_MAPPINGS[k].wire])) as Record<TemplateTestKind, WireTestKey>;
+/** The template tests on the wire: the platform's messages (grpc-facts 4.2). */
+export const wireTemplateTests = wireTestMessages;
+export const WIRE_TEMPLATE_TEST_KINDS = Object.keys(wireTestMessages) as WireTestKey[];
 export const TemplateTest = oneof(templateTests);
 export type TemplateTest = z.infer<typeof TemplateTest>;
 
-/** `o` with its template-test key renamed to the wire form (`notNull` -> `notNullTest`); a copy. */
-export function testKeysToWire<T extends object>(o: T): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(o)) out[(WIRE_TEST_KEY as Record<string, string>)[k] ?? k] = v;
-  return out;
+type Json = Record<string, unknown>;
+const isJson = (v: unknown): v is Json => !!v && typeof v === 'object' && !Array.isArray(v);
+
+/** A SQL test (dqform's shape) with its template test as the platform's message: a copy. @throws TestMappingError. */
+export function sqlTestToWire(test: Json): Json {
+  return isJson(test.template) ? { ...test, template: testToWire(test.template, 'template') } : test;
 }
-/** `o` with its wire template-test key renamed to dqform's (`notNullTest` -> `notNull`); a copy. */
-export function testKeysFromWire<T extends object>(o: T): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(o)) out[FROM_WIRE_TEST_KEY[k] ?? k] = v;
-  return out;
+/**
+ * A read SQL test with its template test in dqform's shape: a copy. Never throws: what dqform
+ * does not model is listed in `problems` (the test is then kept as read).
+ */
+export function sqlTestFromWire(test: Json): { value: Json; problems: string[] } {
+  const problems: string[] = [];
+  const value = isJson(test.template) ? { ...test, template: testFromWire(test.template, 'template', problems) } : test;
+  return { value, problems };
 }
 
 /** A template SQL test (dqform's names): the table it checks and one template test. */
@@ -255,22 +262,27 @@ export type SqlTestDeploymentRuleWrite = z.infer<typeof SqlTestDeploymentRuleWri
 export const SqlTestDeploymentRule = withOneof({ ...sqlTestRuleWriteFields, testCount: z.number().int().optional() }, sqlTestRuleConfigs);
 export type SqlTestDeploymentRule = z.infer<typeof SqlTestDeploymentRule>;
 
-/** A rule's config object with its tests' keys in wire form (or back): a copy. */
-export function ruleConfigTestKeys(config: Record<string, unknown>, dir: 'toWire' | 'fromWire'): Record<string, unknown> {
-  if (!Array.isArray(config.tests)) return config;
-  const f = dir === 'toWire' ? testKeysToWire : testKeysFromWire;
-  return { ...config, tests: (config.tests as object[]).map((t) => (t && typeof t === 'object' ? f(t) : t)) };
-}
-/** A SQL-test rule (or its config kinds) with every test key renamed: a copy. */
-export function sqlTestRuleTestKeys(rule: Record<string, unknown>, dir: 'toWire' | 'fromWire'): Record<string, unknown> {
+/** A SQL-test rule (dqform's shape) with every test as the platform's `RuleTest`: a copy. @throws TestMappingError. */
+export function sqlTestRuleToWire(rule: Json): Json {
   const out = { ...rule };
-  for (const k of SQL_TEST_RULE_CONFIG_KINDS) if (out[k] && typeof out[k] === 'object') out[k] = ruleConfigTestKeys(out[k] as Record<string, unknown>, dir);
+  for (const k of SQL_TEST_RULE_CONFIG_KINDS) {
+    const c = out[k];
+    if (isJson(c) && Array.isArray(c.tests)) out[k] = { ...c, tests: c.tests.map((t, i) => (isJson(t) ? testToWire(t, `${k}.tests[${i}]`) : t)) };
+  }
   return out;
 }
-/** A SQL test with its template's test key renamed: a copy. */
-export function sqlTestTemplateKeys(test: Record<string, unknown>, dir: 'toWire' | 'fromWire'): Record<string, unknown> {
-  if (!test.template || typeof test.template !== 'object') return test;
-  return { ...test, template: (dir === 'toWire' ? testKeysToWire : testKeysFromWire)(test.template as object) };
+/**
+ * A read SQL-test rule with every test in dqform's shape: a copy. Never throws: what dqform does
+ * not model is listed in `problems` (those tests are then kept as read).
+ */
+export function sqlTestRuleFromWire(rule: Json): { value: Json; problems: string[] } {
+  const problems: string[] = [];
+  const value = { ...rule };
+  for (const k of SQL_TEST_RULE_CONFIG_KINDS) {
+    const c = value[k];
+    if (isJson(c) && Array.isArray(c.tests)) value[k] = { ...c, tests: c.tests.map((t, i) => (isJson(t) ? testFromWire(t, `${k}.tests[${i}]`, problems) : t)) };
+  }
+  return { value, problems };
 }
 
 const testRef = z.object({ tablePath: z.string(), sqlTestPath: z.string().optional(), testName: z.string() });

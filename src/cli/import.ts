@@ -21,7 +21,7 @@
  * -> data product) become construct references (TS) or names (YAML).
  */
 import * as fs from 'node:fs';
-import { sqlTestRuleTestKeys, sqlTestTemplateKeys } from '../../schemas/sql-tests';
+import { sqlTestFromWire, sqlTestRuleFromWire } from '../../schemas/sql-tests';
 import * as path from 'node:path';
 import { stringify as yamlStringify } from 'yaml';
 import type { PlatformClient } from '../client';
@@ -140,9 +140,9 @@ function clean(v: unknown): unknown {
 /** The desired config of a live object (identity pinned, no references yet). */
 export function desiredFromLive(item: LiveItem): Json {
   let raw = item.raw;
-  // the wire's template-test keys (`notNullTest`) read back as dqform's (`notNull`)
-  if (item.type === 'dq_sql_test') raw = sqlTestTemplateKeys(raw, 'fromWire') as Json;
-  if (item.type === 'dq_sql_test_deployment_rule') raw = sqlTestRuleTestKeys(raw, 'fromWire') as Json;
+  // the tests' platform messages (`notNullTest: { columnNames }`) read back in dqform's shape
+  if (item.type === 'dq_sql_test') raw = sqlTestFromWire(raw).value as Json;
+  if (item.type === 'dq_sql_test_deployment_rule') raw = sqlTestRuleFromWire(raw).value as Json;
   // definition parts carry a server-minted id: not part of what code declares
   if (isObj(raw.definition) && Array.isArray(raw.definition.parts)) {
     raw = { ...raw, definition: { ...raw.definition, parts: (raw.definition.parts as Json[]).map((p) => (isObj(p) ? Object.fromEntries(Object.entries(p).filter(([k]) => k !== 'id')) : p)) } };

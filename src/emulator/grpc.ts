@@ -33,7 +33,6 @@ import {
   methodPath,
   packagePrefixProblem,
   PREVIEW_METHODS,
-  ProtoShapeError,
   protoRegistry,
   STATUS_DETAILS_KEY,
   type JsonObject,
@@ -41,9 +40,7 @@ import {
   type PreviewMethodName,
 } from '../../schemas/grpc';
 import { authorize, type EmulatorApp } from './app';
-import type { EntityIdentifier } from '../../schemas/entities';
-import { grpcTestKey, ruleTestFromGrpc } from '../../schemas/grpc-rules';
-import { EmulatorError, internal, invalidArgument, unavailable } from './errors';
+import { EmulatorError, internal, unavailable } from './errors';
 import * as monitorRules from './routes/deployment-rules';
 import * as sqlTestRules from './routes/sql-test-rules';
 
@@ -73,45 +70,9 @@ type Compute = (ctx: monitorRules.OverviewContext, request: JsonObject) => unkno
 const COMPUTE: Record<PreviewMethodName, Compute> = {
   GetDeployOverview: (ctx, req) => monitorRules.deployOverview(ctx, monitorRules.overviewRule(req.deploymentRule)),
   GetDeployDeleteOverview: (ctx, req) => monitorRules.deleteOverview(ctx, typeof req.id === 'string' ? req.id : ''),
-  GetSqlTestDeployOverview: (ctx, req) => sqlTestRules.deployOverview(ctx, sqlTestRules.overviewRule(sqlTestRuleFromGrpc(ctx, req.deploymentRule), 'deploymentRule.')),
+  GetSqlTestDeployOverview: (ctx, req) => sqlTestRules.deployOverview(ctx, sqlTestRules.overviewRule(req.deploymentRule, 'deploymentRule.')),
   GetSqlTestDeployDeleteOverview: (ctx, req) => sqlTestRules.deleteOverview(ctx, typeof req.id === 'string' ? req.id : ''),
 };
-
-/**
- * A decoded `SqlTestDeploymentRule` in the shape the REST routes validate: each `RuleTest`'s
- * platform message (`notNullTest: { columnNames }`) as dqform's test under its wire key
- * (`notNullTest: { columns }`),
- * see schemas/grpc-rules.ts. A test the emulator cannot model is INVALID_ARGUMENT naming it.
- */
-function sqlTestRuleFromGrpc(ctx: monitorRules.OverviewContext, rule: unknown): unknown {
-  if (!rule || typeof rule !== 'object') return rule;
-  const r = rule as JsonObject;
-  const out: JsonObject = { ...r };
-  const pathOf = (id: JsonObject): string | undefined => {
-    const pp = id.platformPath as { path?: unknown } | undefined;
-    if (pp && typeof pp.path === 'string') return pp.path;
-    return ctx.catalog.byKey(id as EntityIdentifier)?.path;
-  };
-  for (const kind of ['queryConfig', 'staticConfig'] as const) {
-    const c = r[kind] as JsonObject | undefined;
-    if (!c || !Array.isArray(c.tests)) continue;
-    out[kind] = {
-      ...c,
-      tests: (c.tests as JsonObject[]).map((t, i) => {
-        const at = `deploymentRule.${kind}.tests[${i}]`;
-        try {
-          const { fields, kind: testKind, body } = ruleTestFromGrpc(t, at, pathOf);
-          // the REST schema's keys: `<kind>Test` with dqform's fields inside (schemas/sql-tests.ts)
-          return testKind ? { ...fields, [grpcTestKey(testKind)]: body } : fields;
-        } catch (e) {
-          if (!(e instanceof ProtoShapeError)) throw e;
-          throw invalidArgument('invalid overview request', [{ field: e.path, ruleId: 'overview.rule.tests.supported', message: e.message.slice(e.path.length + 2) }]);
-        }
-      }),
-    };
-  }
-  return out;
-}
 
 /** Loads grpc-js on first use (module loading time matters to every other emulator user). */
 function grpcJs(): typeof GrpcJs {

@@ -11,11 +11,11 @@
  * - normalisation: timezone `UTC` (the default) compares as absent at the config level.
  */
 import type { PlatformClient } from '../client';
-import { SQL_TEST_RULE_CONFIG_KINDS, sqlTestRuleTestKeys, type SqlTestDeployOverview, type SqlTestDeploymentRuleWrite } from '../../schemas/sql-tests';
+import { SQL_TEST_RULE_CONFIG_KINDS, sqlTestRuleFromWire, sqlTestRuleToWire, type SqlTestDeployOverview, type SqlTestDeploymentRuleWrite } from '../../schemas/sql-tests';
 import { Effects, type Change } from '../../schemas/plan';
 import { normalise } from './normalise';
 import { configKind } from './monitor-deployment-rules';
-import { dropDefaultTimezone } from './sql-tests';
+import { dropDefaultTimezone, withTestProblems } from './sql-tests';
 import { afterOf, effectsUnknown, errorsByAddress, ignoreNotFound, LIST_PAGE_SIZE, liveObject, omit, qlForm, readByKeys } from './support';
 import type { HandlerContext, LiveObject, ReadQuery, ResourceHandler } from './types';
 
@@ -34,14 +34,14 @@ export function canonicalSqlTestRule(r: Record<string, unknown>): Record<string,
   return normalise(o);
 }
 
-/** The comparable form of a live SQL-test rule: the wire's test keys (`notNullTest`) read back as dqform's. */
+/** The comparable form of a live SQL-test rule: its tests' platform messages read back in dqform's shape. */
 export function canonicalLiveSqlTestRule(r: Record<string, unknown>): Record<string, unknown> {
-  return canonicalSqlTestRule(sqlTestRuleTestKeys(r, 'fromWire'));
+  return canonicalSqlTestRule(sqlTestRuleFromWire(r).value);
 }
 
-/** The Deploy body of a change (test keys in wire form). */
+/** The Deploy body of a change (each test as the platform's `RuleTest`). */
 export function sqlTestRuleWrite(change: Change, ctx: HandlerContext): SqlTestDeploymentRuleWrite {
-  return sqlTestRuleTestKeys({ ...afterOf(change), id: change.id, configId: ctx.namespace, source: 'SOURCE_API' }, 'toWire') as unknown as SqlTestDeploymentRuleWrite;
+  return sqlTestRuleToWire({ ...afterOf(change), id: change.id, configId: ctx.namespace, source: 'SOURCE_API' }) as unknown as SqlTestDeploymentRuleWrite;
 }
 
 const ref = (t: { tablePath: string; testName: string }): string => `${t.tablePath}/${t.testName}`;
@@ -68,10 +68,10 @@ export const sqlTestDeploymentRulesHandler: ResourceHandler = {
 
   async read(client: PlatformClient, q: ReadQuery): Promise<LiveObject[]> {
     // the applier's re-reads of the objects a plan writes: a batch get of those ids only
-    if (q.keysOnly) return readByKeys(q.keys, (ids) => client.sqlTestRules.batchGet(ids));
+    if (q.keysOnly) return (await readByKeys(q.keys, (ids) => client.sqlTestRules.batchGet(ids))).map((o) => withTestProblems(o, sqlTestRuleFromWire));
     const rules = await client.sqlTestRules.list({}, LIST_PAGE_SIZE);
     return rules
-      .map((r) => liveObject(r.id, r))
+      .map((r) => withTestProblems(liveObject(r.id, r), sqlTestRuleFromWire))
       .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
   },
 

@@ -10,7 +10,7 @@
  * - normalisation: timezone `UTC` is the server default and compares as absent.
  */
 import type { PlatformClient } from '../client';
-import { sqlTestTemplateKeys, type SqlTestWrite } from '../../schemas/sql-tests';
+import { sqlTestFromWire, sqlTestToWire, type SqlTestWrite } from '../../schemas/sql-tests';
 import type { Change } from '../../schemas/plan';
 import { fingerprint, normalise } from './normalise';
 import { tallyRetries } from '../client/attempts';
@@ -37,14 +37,28 @@ export function canonicalSqlTest(t: Record<string, unknown>): Record<string, unk
   return normalise(dropDefaultTimezone(omit(t, SQL_TEST_DROP)));
 }
 
-/** The comparable form of a live SQL test: the wire's template keys (`notNullTest`) read back as dqform's. */
+/**
+ * The comparable form of a live SQL test: the template's platform message
+ * (`notNullTest: { columnNames }`) read back in dqform's shape (`notNull: { columns }`).
+ */
 export function canonicalLiveSqlTest(t: Record<string, unknown>): Record<string, unknown> {
-  return canonicalSqlTest(sqlTestTemplateKeys(t, 'fromWire'));
+  return canonicalSqlTest(sqlTestFromWire(t).value);
 }
 
-/** The BatchUpsert item of a change (template key in wire form). */
+/**
+ * A live object with what its tests hold that this version does not model (a `selectColumns`,
+ * a numeric bound written as a string literal...) added to `unmanageable`: such an object is
+ * listed by plan and never written.
+ */
+export function withTestProblems(o: LiveObject, fromWire: (raw: Record<string, unknown>) => { problems: string[] }): LiveObject {
+  const { problems } = fromWire(o.raw);
+  if (problems.length) o.unmanageable = [...(o.unmanageable ?? []), ...problems];
+  return o;
+}
+
+/** The BatchUpsert item of a change (the template test as the platform's message). */
 export function sqlTestWrite(change: Change, ctx: HandlerContext): SqlTestWrite {
-  return sqlTestTemplateKeys({ ...afterOf(change), id: change.id, configId: ctx.namespace, source: 'SOURCE_API' }, 'toWire') as unknown as SqlTestWrite;
+  return sqlTestToWire({ ...afterOf(change), id: change.id, configId: ctx.namespace, source: 'SOURCE_API' }) as unknown as SqlTestWrite;
 }
 
 /** The `dq_sql_test` handler. */
@@ -55,10 +69,10 @@ export const sqlTestsHandler: ResourceHandler = {
 
   async read(client: PlatformClient, q: ReadQuery): Promise<LiveObject[]> {
     // the applier's re-reads of the objects a plan writes: a batch get of those ids only
-    if (q.keysOnly) return readByKeys(q.keys, (ids) => client.sqlTests.batchGet(ids));
+    if (q.keysOnly) return (await readByKeys(q.keys, (ids) => client.sqlTests.batchGet(ids))).map((o) => withTestProblems(o, sqlTestFromWire));
     const tests = await client.sqlTests.list({}, LIST_PAGE_SIZE);
     return tests
-      .map((t) => liveObject(t.id, t))
+      .map((t) => withTestProblems(liveObject(t.id, t), sqlTestFromWire))
       .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
   },
 

@@ -19,8 +19,11 @@ interface Row {
   path: string;
   retry: boolean;
 }
-const rows: Row[] = readFileSync(join(__dirname, '../../src/client/services/ROUTES.md'), 'utf8')
-  .split('\n')
+const routeLines = readFileSync(join(__dirname, '../../src/client/services/ROUTES.md'), 'utf8').split('\n');
+const tableStart = routeLines.findIndex((l) => l.startsWith('| service |'));
+// the route table: from its header to the first line that is not a table row (other tables follow)
+const rows: Row[] = routeLines
+  .slice(tableStart, tableStart + routeLines.slice(tableStart).findIndex((l) => !l.startsWith('|')))
   .filter((l) => l.startsWith('| ') && !l.startsWith('| service') && !l.startsWith('| (auth)'))
   .map((l) => l.split('|').map((c) => c.trim()))
   .map((c) => ({
@@ -166,7 +169,7 @@ test.each([
   },
   {
     reason: "a SQL-test rule's tests (a repeated message)",
-    call: (p: PlatformClient) => p.sqlTestRules.overview({ id: ID, title: 't', staticConfig: { path: 'a::b', tests: [{ name: 'n', notNullTest: { columns: ['id'] } }] } }),
+    call: (p: PlatformClient) => p.sqlTestRules.overview({ id: ID, title: 't', staticConfig: { path: 'a::b', tests: [{ name: 'n', notNullTest: { columnNames: ['id'] } }] } }),
     field: 'deploymentRule.staticConfig.tests',
   },
 ])('the REST overview of $reason throws PreviewUnavailableError before sending anything', async ({ call, field }) => {

@@ -10,7 +10,8 @@ import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { PlatformClient } from '../../src/client';
 import { startEmulator, type RunningEmulator } from '../../src/emulator';
-import { ENUM_NAME, WIRE, type WireRow } from './wire-table';
+import { sqlTestRuleToWire, sqlTestToWire } from '../../schemas/sql-tests';
+import { ENUM_NAME, TEST_HOLDER_FIELDS, TEST_INNER_MESSAGES, TEST_MESSAGES, WIRE, type WireRow } from './wire-table';
 
 interface Recorded {
   method: string;
@@ -18,6 +19,7 @@ interface Recorded {
   query: [string, string][];
   body: string;
   status: number;
+  response: string;
 }
 
 let emu: RunningEmulator;
@@ -38,7 +40,7 @@ beforeAll(async () => {
       for (const [k, v] of Object.entries(req.headers)) if (typeof v === 'string' && k !== 'host' && k !== 'content-length') headers[k] = v;
       const r = await fetch(`${emu.url}${req.url}`, { method: req.method, headers, body: body || undefined });
       const text = await r.text();
-      if (u.pathname.startsWith('/api/')) recorded.push({ method: req.method ?? 'GET', path: u.pathname, query: [...u.searchParams.entries()], body, status: r.status });
+      if (u.pathname.startsWith('/api/')) recorded.push({ method: req.method ?? 'GET', path: u.pathname, query: [...u.searchParams.entries()], body, status: r.status, response: text });
       res.writeHead(r.status, { 'content-type': r.headers.get('content-type') ?? 'application/json' });
       res.end(text);
     });
@@ -74,13 +76,41 @@ const alert = {
   issueLifecycle: { trigger: { resolverQl: 'with_name("orders")' }, targets: [{ slack: { channel: '#o' } }], settings: { severities: ['SEVERITY_ERROR' as const] } },
 };
 const staticRule = (id: string) => ({ id, title: 'r', configId: 'contract', source: 'SOURCE_API' as const, staticConfig: { path: 'wh-prod::mart::fct_orders', ...settings } });
-const testRule = (id: string) => ({
-  id,
-  title: 't',
-  configId: 'contract',
-  source: 'SOURCE_API' as const,
-  staticConfig: { path: 'wh-prod::mart::fct_orders', severity: 'SEVERITY_WARNING' as const, tests: [{ name: 'ids', notNullTest: { columns: ['order_id'] } }] },
-});
+/** One test of every kind, in dqform's shapes (what code and YAML declare): sent through the one mapping (schemas/sql-test-kinds.ts). */
+const DQFORM_TESTS: Record<string, Record<string, unknown>> = {
+  notNull: { columns: ['order_id'] },
+  empty: { columns: ['status'] },
+  acceptedValues: { column: 'status', values: ['open', 'closed'] },
+  rejectedValues: { column: 'status', values: ['void'] },
+  unique: { columns: ['order_id'] },
+  freshness: { column: 'loaded_at', maxDelaySeconds: 86400 },
+  minMax: { column: 'amount', min: 0, max: 1000000 },
+  relativeTime: { column: 'shipped_at', relativeColumn: 'ordered_at' },
+  businessRule: { sqlExpression: 'amount >= 0' },
+  minValue: { column: 'amount', value: 0 },
+  maxValue: { column: 'amount', value: 1000000 },
+  relationships: { column: 'customer_id', targetTable: 'wh-prod::mart::dim_customers', targetColumn: 'customer_id' },
+  businessQuery: { sqlQuery: 'select * from orders where amount < 0' },
+};
+const ORDERS_ID = { warehouseAccountTable: { account: 'acme-retail', database: 'wh-prod', schema: 'mart', table: 'fct_orders' } };
+const templateTests = () =>
+  Object.entries(DQFORM_TESTS).map(([kind, body]) =>
+    sqlTestToWire({ id: `contract-${kind}`, name: kind, severity: 'SEVERITY_ERROR', source: 'SOURCE_API', configId: 'contract', template: { identifier: ORDERS_ID, [kind]: body } }),
+  );
+const testRule = (id: string) =>
+  sqlTestRuleToWire({
+    id,
+    title: 't',
+    configId: 'contract',
+    source: 'SOURCE_API' as const,
+    staticConfig: { path: 'wh-prod::mart::fct_orders', severity: 'SEVERITY_WARNING' as const, tests: Object.entries(DQFORM_TESTS).map(([kind, body]) => ({ name: kind, [kind]: body })) },
+  }) as never as { id: string; title: string; staticConfig: { path: string; severity: 'SEVERITY_WARNING'; tests: never[] } };
+/** Fails a step whose batch answered per-item errors (a 200 that wrote nothing). */
+const noItemErrors = async (p: Promise<{ errors: unknown[] }>) => {
+  const r = await p;
+  if (r.errors.length) throw new Error(`per-item errors: ${JSON.stringify(r.errors)}`);
+  return r;
+};
 let integrationId = '';
 let integrationEtag = '';
 
@@ -117,12 +147,12 @@ const STEPS: [op: string, run: (c: PlatformClient) => Promise<unknown>][] = [
   ['deploymentRules.deployOverview', (c) => c.deploymentRules.deployOverview({ ...staticRule(RULE1), staticConfig: { ...staticRule(RULE1).staticConfig, severity: 'SEVERITY_WARNING' } })],
   ['deploymentRules.deleteOverview', (c) => c.deploymentRules.deleteOverview(RULE1)],
   ['deploymentRules.delete', (c) => c.deploymentRules.delete(RULE2)],
-  ['sqlTests.batchUpsert', (c) => c.sqlTests.batchUpsert([{ id: 'contract-t', name: 'T', severity: 'SEVERITY_ERROR', source: 'SOURCE_API', configId: 'contract', platform: { warehouseAccount: { account: 'acme-retail', database: 'wh-prod' } }, sqlExpression: 'select 1' }])],
-  ['sqlTests.batchGet', (c) => c.sqlTests.batchGet(['contract-t'])],
+  ['sqlTests.batchUpsert', (c) => noItemErrors(c.sqlTests.batchUpsert([{ id: 'contract-t', name: 'T', severity: 'SEVERITY_ERROR', source: 'SOURCE_API', configId: 'contract', platform: { warehouseAccount: { account: 'acme-retail', database: 'wh-prod' } }, sqlExpression: 'select 1' }, ...(templateTests() as never[])]))],
+  ['sqlTests.batchGet', (c) => c.sqlTests.batchGet(['contract-t', ...Object.keys(DQFORM_TESTS).map((k) => `contract-${k}`)])],
   ['sqlTests.list', (c) => c.sqlTests.list({ sources: ['SOURCE_API'], annotations: { name: 'tier', values: ['1'] } }, 50)],
-  ['sqlTests.batchDelete', (c) => c.sqlTests.batchDelete(['contract-t'])],
+  ['sqlTests.batchDelete', (c) => c.sqlTests.batchDelete(['contract-t', ...Object.keys(DQFORM_TESTS).map((k) => `contract-${k}`)])],
   ['sqlTestRules.deploy', (c) => c.sqlTestRules.deploy(testRule(TRULE1))],
-  ['sqlTestRules.batchDeploy', (c) => c.sqlTestRules.batchDeploy([{ ...testRule(TRULE2), staticConfig: { ...testRule(TRULE2).staticConfig, path: 'wh-prod::mart::dim_customers' } }])],
+  ['sqlTestRules.batchDeploy', (c) => noItemErrors(c.sqlTestRules.batchDeploy([{ ...testRule(TRULE2), staticConfig: { ...testRule(TRULE2).staticConfig, path: 'wh-prod::mart::dim_customers' } }]))],
   ['sqlTestRules.batchGet', (c) => c.sqlTestRules.batchGet([TRULE1])],
   ['sqlTestRules.list', (c) => c.sqlTestRules.list({ sources: ['SOURCE_API'] }, 50)],
   ['sqlTestRules.overview', (c) => c.sqlTestRules.overview({ id: XRULE, title: 'x', source: 'SOURCE_API', exclusiveStaticConfig: { path: 'wh-prod::mart::fct_orders' } })],
@@ -292,5 +322,86 @@ describe('the strict emulator refuses what the platform would not read', () => {
     const res = await send('GET', `${r.path}${qs([['deploymentRule', JSON.stringify(nested(r.query).deploymentRule)]])}`);
     expect(res.status).toBe(400);
     expect(res.text).toMatch(/never a JSON value/);
+  });
+});
+
+/** Every value at a dotted path: `a[]` fans out over a list, `a.*` over a map's values. */
+function atPath(v: unknown, path: string): unknown[] {
+  let cur: unknown[] = [v];
+  for (const seg of path.split('.')) {
+    if (seg === '*') {
+      cur = cur.flatMap((x) => (x && typeof x === 'object' && !Array.isArray(x) ? Object.values(x) : []));
+      continue;
+    }
+    const list = seg.endsWith('[]');
+    const key = list ? seg.slice(0, -2) : seg;
+    cur = cur.flatMap((x) => (x && typeof x === 'object' && !Array.isArray(x) && (x as Record<string, unknown>)[key] != null ? [(x as Record<string, unknown>)[key]] : []));
+    if (list) cur = cur.flatMap((x) => (Array.isArray(x) ? x : [x]));
+  }
+  return cur;
+}
+/** What in one test holder is not the platform's (empty when all is): keys, message fields, inner message fields. */
+function testShapeProblems(holder: Record<string, unknown>): string[] {
+  const out: string[] = [];
+  const kinds = Object.keys(holder).filter((k) => !TEST_HOLDER_FIELDS.includes(k));
+  if (kinds.length !== 1 || !TEST_MESSAGES[kinds[0]]) return [`holds ${JSON.stringify(kinds)}, not one test message`];
+  const msg = holder[kinds[0]] as Record<string, unknown>;
+  for (const [f, v] of Object.entries(msg)) {
+    if (!TEST_MESSAGES[kinds[0]].includes(f)) out.push(`${kinds[0]}.${f}`);
+    const inner = TEST_INNER_MESSAGES[f];
+    for (const item of inner && v ? (Array.isArray(v) ? v : [v]) : []) {
+      for (const k of Object.keys(item as object)) if (!inner.includes(k)) out.push(`${kinds[0]}.${f}.${k}`);
+      if (f === 'references') for (const c of ((item as { columns?: object[] }).columns ?? [])) for (const k of Object.keys(c)) if (!TEST_INNER_MESSAGES['references.columns'].includes(k)) out.push(`${kinds[0]}.references.columns.${k}`);
+    }
+  }
+  return out;
+}
+
+describe('template tests travel as the platform\'s messages (grpc-facts 4.2), both ways', () => {
+  const rows = WIRE.filter((r) => r.tests);
+  test.each(rows.map((r) => ({ op: r.op, row: r })))('$op: every test is one platform message with only its fields', ({ op, row }) => {
+    const r = captured.get(op)!;
+    const holders = [
+      ...(row.tests!.request ?? []).flatMap((p) => atPath(JSON.parse(r.body || '{}'), p)),
+      ...(row.tests!.response ?? []).flatMap((p) => atPath(JSON.parse(r.response), p)),
+    ] as Record<string, unknown>[];
+    // the steps send (and read back) one test of every kind
+    expect(new Set(holders.map((h) => Object.keys(h).find((k) => TEST_MESSAGES[k])))).toEqual(new Set(Object.keys(TEST_MESSAGES)));
+    expect(holders.flatMap(testShapeProblems)).toEqual([]);
+  });
+
+  // dqform's own inner shapes (what REST carried before): the emulator reads them as the platform would not
+  const OLD_INNER = { columns: ['order_id'] };
+  test('sqlTestRules.deploy: a test with dqform\'s inner keys is 400 INVALID_ARGUMENT (code 3) naming the key', async () => {
+    const r = captured.get('sqlTestRules.deploy')!;
+    const body = JSON.parse(r.body) as { deploymentRule: { staticConfig: { tests: unknown[] } } };
+    body.deploymentRule.staticConfig.tests[0] = { name: 'n', notNullTest: OLD_INNER };
+    const res = await send('POST', r.path, JSON.stringify(body));
+    expect(res.status).toBe(400);
+    expect(JSON.parse(res.text)).toMatchObject({ code: 3, details: [{ violations: [{ field: 'staticConfig.tests[0].notNullTest.columns' }] }] });
+  });
+
+  test('sqlTestRules.batchDeploy: a rule with dqform\'s inner keys is refused, per item, naming the key (nothing deployed)', async () => {
+    const r = captured.get('sqlTestRules.batchDeploy')!;
+    const body = JSON.parse(r.body) as { deploymentRules: { id: string; staticConfig: { tests: unknown[] } }[] };
+    body.deploymentRules[0].staticConfig.tests[0] = { name: 'n', notNullTest: OLD_INNER };
+    const res = await send('POST', r.path, JSON.stringify(body));
+    const out = JSON.parse(res.text) as { deployedIds?: string[]; errors: { id: string; reason: string }[] };
+    expect(res.status).toBe(200);
+    expect(out.deployedIds ?? []).toEqual([]);
+    expect(out.errors).toEqual([{ id: body.deploymentRules[0].id, reason: expect.stringMatching(/notNullTest\.columns/) }]);
+  });
+
+  test('sqlTests.batchUpsert: a template with dqform\'s inner keys is refused, per item, naming the key (nothing written)', async () => {
+    const r = captured.get('sqlTests.batchUpsert')!;
+    const body = JSON.parse(r.body) as { sqlTests: Record<string, unknown>[] };
+    const item = { ...body.sqlTests[1], id: 'contract-old-shape', template: { identifier: ORDERS_ID, freshnessTest: { column: 'loaded_at', maxDelaySeconds: 60 } } };
+    const res = await send('POST', r.path, JSON.stringify({ sqlTests: [item] }));
+    expect(res.status).toBe(200);
+    const out = JSON.parse(res.text) as { createdIds?: string[]; errors: { id: string; reason: string }[] };
+    expect(out.createdIds ?? []).toEqual([]);
+    expect(out.errors).toHaveLength(1);
+    expect(out.errors[0].reason).toMatch(/template\.freshnessTest\.column\b.*unknown field/);
+    expect(out.errors[0].reason).toContain('batch_upsert.unknown_field');
   });
 });

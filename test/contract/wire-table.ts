@@ -21,6 +21,12 @@ export interface WireRow {
   query?: readonly string[];
   enums?: readonly string[];
   envelope?: string;
+  /**
+   * Dotted paths (`[]` for list items, `*` for map values) of the objects that hold one template
+   * test (a SQL test's `template`, a rule's `tests[]`), in the request (`request`) or the
+   * response (`response`): the test must be one of {@link TEST_MESSAGES} with only its fields.
+   */
+  tests?: { request?: readonly string[]; response?: readonly string[] };
   /** wire-facts section (or spec part) the row comes from. */
   source: string;
 }
@@ -52,15 +58,15 @@ export const WIRE: readonly WireRow[] = [
   { op: 'deploymentRules.deleteOverview', method: 'GET', path: '/api/monitors/automated/v1/deployment-rule/:id/deleted', body: null, query: [], source: 'wire 4' },
   { op: 'deploymentRules.delete', method: 'DELETE', path: '/api/monitors/automated/v1/deployment-rule/:id', body: null, query: [], source: 'wire 4' },
   // SQL tests: wire-facts 5
-  { op: 'sqlTests.batchUpsert', method: 'POST', path: '/api/datachecks/sqltests/v1', body: ['sqlTests', 'sqlTestIdsToReset'], enums: ['sqlTests[].severity', 'sqlTests[].source'], source: 'wire 5' },
-  { op: 'sqlTests.batchGet', method: 'POST', path: '/api/datachecks/sqltests/v1/by-id', body: ['ids'], source: 'wire 5' },
+  { op: 'sqlTests.batchUpsert', method: 'POST', path: '/api/datachecks/sqltests/v1', body: ['sqlTests', 'sqlTestIdsToReset'], enums: ['sqlTests[].severity', 'sqlTests[].source'], tests: { request: ['sqlTests[].template'] }, source: 'wire 5; grpc-facts 4.2' },
+  { op: 'sqlTests.batchGet', method: 'POST', path: '/api/datachecks/sqltests/v1/by-id', body: ['ids'], tests: { response: ['sqlTests.*.template'] }, source: 'wire 5; grpc-facts 4.2' },
   { op: 'sqlTests.list', method: 'GET', path: '/api/datachecks/sqltests/v1', body: null, query: ['annotations.name', 'annotations.values', 'integrationIds', 'ids', 'configsFilter.ids', 'sources', ...PAGE], enums: ['sources[]'], source: 'wire 5' },
   { op: 'sqlTests.batchDelete', method: 'DELETE', path: '/api/datachecks/sqltests/v1', body: null, query: ['ids'], source: 'wire 5' },
   // SQL-test deployment rules: wire-facts 6
-  { op: 'sqlTestRules.deploy', method: 'POST', path: '/api/datachecks/sql-test-deployment-rules/v1/deployed', body: ['deploymentRule'], enums: ['deploymentRule.source', 'deploymentRule.staticConfig.severity'], envelope: 'rule', source: 'wire 6' },
-  { op: 'sqlTestRules.batchDeploy', method: 'POST', path: '/api/datachecks/sql-test-deployment-rules/v1/batch/deployed', body: ['deploymentRules'], envelope: 'rules', source: 'wire 6' },
-  { op: 'sqlTestRules.batchGet', method: 'POST', path: '/api/datachecks/sql-test-deployment-rules/v1/by-id', body: ['ids'], source: 'wire 6' },
-  { op: 'sqlTestRules.list', method: 'GET', path: '/api/datachecks/sql-test-deployment-rules/v1', body: null, query: ['sources', 'configsFilter.ids', 'ruleIds', 'ruleTypes', ...PAGE], enums: ['sources[]'], source: 'wire 6' },
+  { op: 'sqlTestRules.deploy', method: 'POST', path: '/api/datachecks/sql-test-deployment-rules/v1/deployed', body: ['deploymentRule'], enums: ['deploymentRule.source', 'deploymentRule.staticConfig.severity'], envelope: 'rule', tests: { request: ['deploymentRule.staticConfig.tests[]'] }, source: 'wire 6; grpc-facts 4.1, 4.2' },
+  { op: 'sqlTestRules.batchDeploy', method: 'POST', path: '/api/datachecks/sql-test-deployment-rules/v1/batch/deployed', body: ['deploymentRules'], envelope: 'rules', tests: { request: ['deploymentRules[].staticConfig.tests[]'] }, source: 'wire 6; grpc-facts 4.1, 4.2' },
+  { op: 'sqlTestRules.batchGet', method: 'POST', path: '/api/datachecks/sql-test-deployment-rules/v1/by-id', body: ['ids'], tests: { response: ['deploymentRules.*.staticConfig.tests[]'] }, source: 'wire 6; grpc-facts 4.2' },
+  { op: 'sqlTestRules.list', method: 'GET', path: '/api/datachecks/sql-test-deployment-rules/v1', body: null, query: ['sources', 'configsFilter.ids', 'ruleIds', 'ruleTypes', ...PAGE], enums: ['sources[]'], tests: { response: ['deploymentRules[].staticConfig.tests[]'] }, source: 'wire 6; grpc-facts 4.2' },
   { op: 'sqlTestRules.overview', method: 'GET', path: '/api/datachecks/sql-test-deployment-rules/v1/overview', body: null, query: ['deploymentRule.*'], enums: ['deploymentRule.source'], source: 'wire 1, 6' },
   { op: 'sqlTestRules.deleteOverview', method: 'GET', path: '/api/datachecks/sql-test-deployment-rules/v1/:id/deleted', body: null, query: [], source: 'wire 6' },
   { op: 'sqlTestRules.delete', method: 'DELETE', path: '/api/datachecks/sql-test-deployment-rules/v1/:id', body: null, query: [], source: 'wire 6' },
@@ -100,6 +106,38 @@ export const WIRE: readonly WireRow[] = [
   { op: 'entities.search', method: 'GET', path: '/api/entities/v1/search', body: null, query: ['searchQuery', ...PAGE], source: 'spec 4.1 (choice: parameters)' },
   { op: 'entities.batchGet', method: 'POST', path: '/api/entities/v1/by-id', body: ['ids'], source: 'spec 4.1 (choice: body)' },
 ];
+
+/**
+ * The template-test messages (grpc-facts 4.2, shared by a SQL test's `template` and a rule's
+ * `RuleTest`) as the gateway's proto3 JSON names them: the oneof member's key -> the message's
+ * fields. Written from the facts' tables, not from schemas/sql-test-kinds.ts.
+ */
+export const TEST_MESSAGES: Readonly<Record<string, readonly string[]>> = {
+  notNullTest: ['columnNames', 'selectColumns'],
+  emptyTest: ['columnNames', 'selectColumns'],
+  acceptedValuesTest: ['columnName', 'acceptedValues', 'selectColumns'],
+  rejectedValuesTest: ['columnName', 'rejectedValues', 'selectColumns'],
+  uniqueTest: ['columnNames', 'timePartitionColumnName', 'timeWindowSeconds'],
+  freshnessTest: ['timePartitionColumnName', 'timeWindowSeconds', 'selectColumns'],
+  minMaxTest: ['columnName', 'minValue', 'maxValue', 'strictly', 'selectColumns'],
+  relativeTimeTest: ['columnName', 'relativeColumnName', 'selectColumns'],
+  businessRuleTest: ['sqlExpression', 'selectColumns'],
+  minValueTest: ['columnName', 'minValue', 'strictly', 'selectColumns'],
+  maxValueTest: ['columnName', 'maxValue', 'strictly', 'selectColumns'],
+  relationshipsTest: ['references', 'ignoreNulls', 'timePartitionColumn', 'timeWindowSeconds', 'selectColumns'],
+  businessQueryTest: ['sqlQuery'],
+};
+/** Fields of the messages inside some tests: `SqlValue`, `RelationshipReference`, `RelationshipColumn`. */
+export const TEST_INNER_MESSAGES: Readonly<Record<string, readonly string[]>> = {
+  acceptedValues: ['stringLiteral', 'expression'],
+  rejectedValues: ['stringLiteral', 'expression'],
+  minValue: ['stringLiteral', 'expression'],
+  maxValue: ['stringLiteral', 'expression'],
+  references: ['entity', 'columns'],
+  'references.columns': ['source', 'reference'],
+};
+/** Keys next to the test in the objects that hold one: a SQL test's template and a rule test. */
+export const TEST_HOLDER_FIELDS = ['identifier', 'name', 'description', 'severity'];
 
 /** Enum value names of the platform and of dqform's neutral stand-ins: none may travel on the wire. */
 export const ENUM_NAME = /^(SEVERITY|ALERT_SEVERITY|SENSITIVITY|METRIC_ID|DELAY_MODEL|PRIORITY|SOURCE|QUERY_OPERAND|STATE|ENTITY_TYPE|RULE_TYPE|SQL_TEST_RULE_TYPE|TEST_ALERT_KIND)_[A-Z0-9_]+$/;

@@ -2,7 +2,9 @@
  * Issue 10 acceptance: objects holding what this version does not model never fail a read.
  * UI-made objects with an unknown target kind, an unknown metric number and a `null` template
  * (plus a rule and a domain of this very namespace that carry something unknown, which pruning
- * would otherwise delete) are seeded straight into the emulator's store, as a newer platform
+ * would otherwise delete), and SQL tests and a SQL-test rule whose template tests hold what
+ * dqform's test shapes cannot (a `selectColumns`, a bound written as a string literal, a test
+ * kind this version does not know), are seeded straight into the emulator's store, as a newer platform
  * would hold them. Plan and drift succeed and list them ("cannot be managed by this version:
  * ..."); apply never writes them; a stack that declares one is refused with an error naming the
  * address and the unknown part. Runs in both `npm test` passes (also with the gateway encoding).
@@ -25,6 +27,11 @@ const NOTEMPLATE = '5eed2200-0000-4000-8000-000000000002';
 const UI_RULE = '5eed2200-0000-4000-8000-000000000003';
 const OUR_RULE = '5eed2200-0000-4000-8000-000000000004';
 const OUR_DOMAIN = deriveId('demo', NS, 'dq_domain', 'newer');
+const OUR_TEST = deriveId('demo', NS, 'dq_sql_test', 'newer_test');
+const UI_TEST_RULE = '5eed2200-0000-4000-8000-000000000005';
+const UI_KIND_TEST = 'ui-count-distinct';
+const ORDERS = { warehouseAccountTable: { account: 'acme-retail', database: 'wh-prod', schema: 'mart', table: 'fct_orders' } };
+const PLATFORM = { warehouseAccount: { account: 'acme-retail', database: 'wh-prod' } };
 
 const issue = (targets: unknown[]) => ({ trigger: { resolverQl: 'with_type("table")', renderedResolverQl: 'with_type("table")' }, targets, settings: { severities: ['SEVERITY_ERROR'] } });
 const staticRule = (id: string, extra: Record<string, unknown>) => ({
@@ -49,13 +56,34 @@ function seed(): void {
   rules.put(OUR_RULE, staticRule(OUR_RULE, { source: 'SOURCE_API', configId: NS }));
   // tagged for this namespace and no longer declared: pruned, were it not for the unknown field
   store.collection<Record<string, unknown>>('domains').put(OUR_DOMAIN, { id: OUR_DOMAIN, name: 'Newer', source: 'SOURCE_NATIVE', createdAt: AT, updatedAt: AT, dataContract: { version: 2 } });
+  // SQL tests: of this namespace with a field of NotNullTest dqform does not model (pruned otherwise),
+  // and a UI-made one of a test kind this version does not know
+  const tests = store.collection<Record<string, unknown>>('sqlTests');
+  tests.put(OUR_TEST, { id: OUR_TEST, name: 'ids', platform: PLATFORM, configId: NS, source: 'SOURCE_API', timezone: 'UTC', template: { identifier: ORDERS, notNullTest: { columnNames: ['order_id'], selectColumns: ['order_id', 'status'] } } });
+  tests.put(UI_KIND_TEST, { id: UI_KIND_TEST, name: 'distinct', platform: PLATFORM, source: 'SOURCE_APP', timezone: 'UTC', template: { identifier: ORDERS, countDistinctTest: { columnName: 'status', expected: '3' } } });
+  // a UI-made SQL-test rule whose bound is a string literal (dqform models numeric expressions)
+  store.collection<Record<string, unknown>>('sqlTestDeploymentRules').put(UI_TEST_RULE, {
+    id: UI_TEST_RULE,
+    title: 'bounds (UI)',
+    source: 'SOURCE_APP',
+    staticConfig: { path: 'wh-prod::mart::fct_orders', severity: 'SEVERITY_ERROR', tests: [{ name: 'bounds', minMaxTest: { columnName: 'amount', minValue: { stringLiteral: '0' }, maxValue: { expression: '10' } } }] },
+  });
 }
 
 /** Every object the seed wrote, with its version: apply must leave them all as they are. */
 function snapshot(): Record<string, unknown> {
   const store = emu.app.store.workspace('demo');
   const pick = (c: string, id: string) => store.collection<Record<string, unknown>>(c).get(id);
-  return { PAGER: pick('alerts', PAGER), NOTEMPLATE: pick('alerts', NOTEMPLATE), UI_RULE: pick('deploymentRules', UI_RULE), OUR_RULE: pick('deploymentRules', OUR_RULE), OUR_DOMAIN: pick('domains', OUR_DOMAIN) };
+  return {
+    PAGER: pick('alerts', PAGER),
+    NOTEMPLATE: pick('alerts', NOTEMPLATE),
+    UI_RULE: pick('deploymentRules', UI_RULE),
+    OUR_RULE: pick('deploymentRules', OUR_RULE),
+    OUR_DOMAIN: pick('domains', OUR_DOMAIN),
+    OUR_TEST: pick('sqlTests', OUR_TEST),
+    UI_KIND_TEST: pick('sqlTests', UI_KIND_TEST),
+    UI_TEST_RULE: pick('sqlTestDeploymentRules', UI_TEST_RULE),
+  };
 }
 
 beforeAll(async () => {
@@ -90,6 +118,9 @@ const LISTED: RegExp[] = [
   new RegExp(`dq_monitor_deployment_rule\\["${OUR_RULE}"\\] \\([^)]+\\): cannot be managed by this version: unknown enum value 9 at staticConfig\\.metricIds\\[1\\]`),
   new RegExp(`dq_domain\\["${OUR_DOMAIN}"\\] \\([^)]+\\): cannot be managed by this version: unknown field dataContract`),
   /dq_alert\["ui\.no-template"\] \(alert "No template \(UI\)"\): made in the UI/,
+  new RegExp(`dq_sql_test\\["${OUR_TEST}"\\] \\(.*?\\): cannot be managed by this version: unknown field template\\.notNullTest\\.selectColumns`),
+  /dq_sql_test\["ui-count-distinct"\] \(.*?\): cannot be managed by this version: unknown variant "countDistinctTest" at template/,
+  new RegExp(`dq_sql_test_deployment_rule\\["${UI_TEST_RULE}"\\] \\(.*?\\): cannot be managed by this version: staticConfig\\.tests\\[0\\]\\.minMaxTest\\.minValue is not a number`),
 ];
 
 test('plan and drift succeed and list what this version cannot manage; apply never writes it', async () => {
@@ -105,7 +136,7 @@ test('plan and drift succeed and list what this version cannot manage; apply nev
   expect(plan.out).toMatch(/Plan: 1 to add, 0 to change, 0 to destroy/);
   const saved = JSON.parse(fs.readFileSync(path.join(dir, 'plan.json'), 'utf8')) as { changes: { address: string; action: string; reasons: string[] }[] };
   const listed = saved.changes.filter((c) => c.reasons.some((r) => r.startsWith('cannot be managed by this version')));
-  expect(listed.map((c) => c.action)).toEqual(['unmanaged', 'unmanaged', 'unmanaged', 'unmanaged']);
+  expect(listed.map((c) => c.action)).toEqual(Array(7).fill('unmanaged'));
 
   const drift = await cli(['drift', '--stack', NS, '--show-unmanaged']);
   expect(drift.code).toBe(2); // the declared alert does not exist yet: drift, not an error
@@ -136,6 +167,12 @@ test.each([
     code: { dq_monitor_deployment_rule: { newer: { id: OUR_RULE, title: 'rule 4', static_config: { path: 'wh-prod::mart::fct_orders', severity: 'SEVERITY_ERROR', sensitivity: 'SENSITIVITY_BALANCED', metric_ids: ['METRIC_ID_ROW_COUNT'] } } } },
     extra: {},
     error: new RegExp(`dq_monitor_deployment_rule\\.newer: the monitor deployment rule "${OUR_RULE}" cannot be managed by this version: unknown enum value 9`),
+  },
+  {
+    reason: 'a SQL test of this namespace whose template holds a field dqform does not model',
+    code: { dq_sql_test: { newer_test: { name: 'ids', platform: { warehouse_account: { account: 'acme-retail', database: 'wh-prod' } }, template: { identifier: { warehouse_account_table: { account: 'acme-retail', database: 'wh-prod', schema: 'mart', table: 'fct_orders' } }, not_null: { columns: ['order_id'] } } } } },
+    extra: {},
+    error: new RegExp(`dq_sql_test\\.newer_test: the SQL test "${OUR_TEST}" cannot be managed by this version: unknown field template\\.notNullTest\\.selectColumns`),
   },
 ])('a stack that declares $reason: plan refuses, naming the address and the unknown part; nothing written', async ({ code, extra, error }) => {
   const stackDir = path.join(dir, 'out', 'stacks', NS);

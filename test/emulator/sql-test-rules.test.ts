@@ -43,7 +43,7 @@ function queryRule(n: number, resolverQl: string, settings: Record<string, unkno
     id: uuid(n),
     title: `rule ${n}`,
     configId: 'ns-sql',
-    queryConfig: { resolverQl, recurrenceRule: 'FREQ=DAILY;BYHOUR=6', tests: [{ name: 'ids not null', notNullTest: { columns: ['id'] } }], ...settings },
+    queryConfig: { resolverQl, recurrenceRule: 'FREQ=DAILY;BYHOUR=6', tests: [{ name: 'ids not null', notNullTest: { columnNames: ['id'] } }], ...settings },
     ...extra,
   };
 }
@@ -107,7 +107,7 @@ const orderTables = tablePaths((_p, name) => name.toLowerCase().includes('orders
 
 describe('deploy and its overview', () => {
   test('the overview of a new rule lists one create per table and test, and skips non-tables with a reason', async () => {
-    const rule = queryRule(1, ORDERS, { tests: [{ name: 'a', notNullTest: { columns: ['id'] } }, { name: 'b', uniqueTest: { columns: ['id'] } }] });
+    const rule = queryRule(1, ORDERS, { tests: [{ name: 'a', notNullTest: { columnNames: ['id'] } }, { name: 'b', uniqueTest: { columnNames: ['id'] } }] });
     const o = await overview(rule);
     expect(orderTables.length).toBeGreaterThan(2);
     expect(counts(o)).toEqual({ create: orderTables.length * 2, update: 0, delete: 0, keep: 0 });
@@ -125,8 +125,8 @@ describe('deploy and its overview', () => {
       severity: 'SEVERITY_WARNING',
       saveFailures: true,
       tests: [
-        { name: 'nn', notNullTest: { columns: ['order_id'] } },
-        { name: 'fresh', description: 'loaded daily', severity: 'SEVERITY_ERROR', freshnessTest: { column: 'loaded_at', maxDelaySeconds: 86400 } },
+        { name: 'nn', notNullTest: { columnNames: ['order_id'] } },
+        { name: 'fresh', description: 'loaded daily', severity: 'SEVERITY_ERROR', freshnessTest: { timePartitionColumnName: 'loaded_at', timeWindowSeconds: '86400' } },
       ],
     });
     const preview = await overview(rule);
@@ -145,7 +145,7 @@ describe('deploy and its overview', () => {
       saveFailures: true,
       configId: 'ns-sql',
       source: 'SOURCE_API',
-      template: { identifier: entity.id, notNullTest: { columns: ['order_id'] } },
+      template: { identifier: entity.id, notNullTest: { columnNames: ['order_id'] } },
       deploymentRuleId: uuid(2),
     });
     expect(onOrders.find((t) => t.name === 'fresh')).toMatchObject({ severity: 'SEVERITY_ERROR', description: 'loaded daily' });
@@ -174,7 +174,7 @@ describe('deploy and its overview', () => {
   });
 
   // Redeploying a changed rule: each case starts from queryRule(10, ORDERS) with tests nn + uq.
-  const base = () => queryRule(10, ORDERS, { tests: [{ name: 'nn', notNullTest: { columns: ['id'] } }, { name: 'uq', uniqueTest: { columns: ['id'] } }] });
+  const base = () => queryRule(10, ORDERS, { tests: [{ name: 'nn', notNullTest: { columnNames: ['id'] } }, { name: 'uq', uniqueTest: { columnNames: ['id'] } }] });
   const n = orderTables.length;
   const prodOrderTables = orderTables.filter((p) => p.startsWith('wh-prod::'));
   const changes: { reason: string; change: (r: Rule) => Rule; expected: ReturnType<typeof counts>; after: number; detachedAfter?: number }[] = [
@@ -238,7 +238,7 @@ describe('deploy and its overview', () => {
 
   test('a static rule selects the asset at its path and everything below it', async () => {
     const raw = tablePaths((p) => p.startsWith('wh-prod::raw::'));
-    const rule = { id: uuid(20), title: 'raw', staticConfig: { path: 'wh-prod::raw', recurrenceRule: 'FREQ=DAILY', tests: [{ name: 'nn', notNullTest: { columns: ['id'] } }] } };
+    const rule = { id: uuid(20), title: 'raw', staticConfig: { path: 'wh-prod::raw', recurrenceRule: 'FREQ=DAILY', tests: [{ name: 'nn', notNullTest: { columnNames: ['id'] } }] } };
     expect(paths((await overview(rule)).testsToCreate)).toEqual(raw);
     const single = { ...rule, staticConfig: { ...rule.staticConfig, path: 'wh-prod::raw::orders' } };
     expect(paths((await overview(single)).testsToCreate)).toEqual(['wh-prod::raw::orders']);
@@ -260,7 +260,7 @@ describe('deploy and its overview', () => {
 describe('exclusive rules', () => {
   const raw = tablePaths((p) => p.startsWith('wh-prod::raw::'));
   const piiRaw = catalog.entities.filter((e) => e.path.startsWith('wh-prod::raw::') && e.annotations.some((a) => a.name === 'pii')).map((e) => e.path).sort();
-  const staticRule = { id: uuid(30), title: 'raw', staticConfig: { path: 'wh-prod::raw', recurrenceRule: 'FREQ=DAILY', tests: [{ name: 'nn', notNullTest: { columns: ['id'] } }] } };
+  const staticRule = { id: uuid(30), title: 'raw', staticConfig: { path: 'wh-prod::raw', recurrenceRule: 'FREQ=DAILY', tests: [{ name: 'nn', notNullTest: { columnNames: ['id'] } }] } };
   const exclusive = { id: uuid(31), title: 'no pii', exclusiveQueryConfig: { resolverQl: 'with_annotation("pii")' } };
 
   test('an exclusive rule removes its tables from another rule, and deleting it gives them back', async () => {
@@ -361,7 +361,7 @@ describe('validation', () => {
     { reason: 'bad ResolverQL in an exclusive rule', rule: { id: uuid(60), title: 'x', exclusiveQueryConfig: { resolverQl: 'not(' } }, field: 'deploymentRule.exclusiveQueryConfig.resolverQl', ruleId: 'deploy.exclusiveQueryConfig.resolver_ql' },
     { reason: 'junk RRULE', rule: queryRule(60, ORDERS, { recurrenceRule: 'daily at six' }), field: 'deploymentRule.queryConfig.recurrenceRule', ruleId: 'deploy.recurrence_rule.valid' },
     { reason: 'unknown time zone', rule: queryRule(60, ORDERS, { timezone: 'Nowhere/Land' }), field: 'deploymentRule.queryConfig.timezone', ruleId: 'deploy.timezone.valid' },
-    { reason: 'two tests with one name', rule: queryRule(60, ORDERS, { tests: [{ name: 'x', notNullTest: { columns: ['a'] } }, { name: 'x', uniqueTest: { columns: ['a'] } }] }), field: 'deploymentRule.queryConfig.tests[1].name', ruleId: 'deploy.tests.unique_names' },
+    { reason: 'two tests with one name', rule: queryRule(60, ORDERS, { tests: [{ name: 'x', notNullTest: { columnNames: ['a'] } }, { name: 'x', uniqueTest: { columnNames: ['a'] } }] }), field: 'deploymentRule.queryConfig.tests[1].name', ruleId: 'deploy.tests.unique_names' },
     { reason: 'neither query nor resolverQl', rule: queryRule(60, '', {}), field: 'deploymentRule.queryConfig.query', ruleId: 'deploy.queryConfig.selection_required' },
     { reason: 'no tests', rule: queryRule(60, ORDERS, { tests: [] }), field: 'deploymentRule.queryConfig.tests', ruleId: 'deploy.deploymentRule.queryConfig.tests' },
     { reason: 'id is not a UUID', rule: { ...queryRule(60, ORDERS), id: 'not-a-uuid' }, field: 'deploymentRule.id', ruleId: 'deploy.deploymentRule.id' },
@@ -384,7 +384,7 @@ describe('validation', () => {
   test.each([
     { reason: 'no rule parameters', query: '', ruleId: 'overview.deploymentRule' },
     { reason: 'the rule as a JSON value', query: `?deploymentRule=${encodeURIComponent(JSON.stringify({ id: uuid(61), title: 'x', exclusiveStaticConfig: { path: 'a' } }))}`, ruleId: 'overview.message_parameter' },
-    { reason: 'tests as a JSON value (a repeated message has no query form)', query: `?deploymentRule.id=${uuid(61)}&deploymentRule.title=x&deploymentRule.queryConfig.resolverQl=with_name(%22orders%22)&deploymentRule.queryConfig.tests=${encodeURIComponent('[{"name":"n","notNullTest":{"columns":["id"]}}]')}`, ruleId: 'overview.message_parameter' },
+    { reason: 'tests as a JSON value (a repeated message has no query form)', query: `?deploymentRule.id=${uuid(61)}&deploymentRule.title=x&deploymentRule.queryConfig.resolverQl=with_name(%22orders%22)&deploymentRule.queryConfig.tests=${encodeURIComponent('[{"name":"n","notNullTest":{"columnNames":["id"]}}]')}`, ruleId: 'overview.message_parameter' },
     { reason: 'the old `rule` parameter', query: '?rule=%7B%7D', ruleId: 'overview.unknown_field' },
   ])('overview: $reason', async ({ query, ruleId }) => {
     const r = await call(emu.url, 'GET', `${RULES}/overview${query}`, { token: admin });

@@ -75,7 +75,7 @@ describe('batch upsert', () => {
   });
 
   test('a template test is stored with its identifier and kind', async () => {
-    const template = { identifier: { warehouseAccountTable: { account: 'acme-retail', database: 'wh-prod', schema: 'mart', table: 'fct_orders' } }, uniqueTest: { columns: ['order_id'] } };
+    const template = { identifier: { warehouseAccountTable: { account: 'acme-retail', database: 'wh-prod', schema: 'mart', table: 'fct_orders' } }, uniqueTest: { columnNames: ['order_id'] } };
     const { sqlExpression: _dropped, ...base } = sqlTest('tpl-a');
     expect((await upsert([{ ...base, template }])).body.createdIds).toEqual(['tpl-a']);
     expect((await get(['tpl-a']))['tpl-a'].template).toEqual(template);
@@ -89,7 +89,7 @@ describe('batch upsert', () => {
     { reason: 'RRULE with an out-of-range BYHOUR', item: sqlTest('bad-hour', { recurrenceRule: 'FREQ=DAILY;BYHOUR=25' }), expectInReason: 'BYHOUR' },
     { reason: 'not an IANA time zone', item: sqlTest('bad-tz', { timezone: 'Mars/Olympus' }), expectInReason: 'batch_upsert.timezone.valid' },
     { reason: 'name missing', item: { ...sqlTest('bad-name'), name: undefined }, expectInReason: 'batch_upsert.name' },
-    { reason: 'both sqlExpression and template', item: sqlTest('bad-oneof', { template: { identifier: { custom: { id: 'x' } }, notNullTest: { columns: ['a'] } } }), expectInReason: 'exactly one of sqlExpression, template' },
+    { reason: 'both sqlExpression and template', item: sqlTest('bad-oneof', { template: { identifier: { custom: { id: 'x' } }, notNullTest: { columnNames: ['a'] } } }), expectInReason: 'exactly one of sqlExpression, template' },
     { reason: "a template test key without the wire's Test suffix", item: sqlTest('bad-key', { sqlExpression: undefined, template: { identifier: { custom: { id: 'x' } }, notNull: { columns: ['a'] } } }), expectInReason: 'batch_upsert.unknown_field' },
     { reason: 'an undeclared field', item: sqlTest('bad-field', { owner: 'me' }), expectInReason: 'unknown field "owner"' },
     { reason: 'platform with two keys', item: sqlTest('bad-platform', { platform: { unknown: {}, integrationId: 'x' } }), expectInReason: 'sqlTests[0].platform' },

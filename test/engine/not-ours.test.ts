@@ -30,7 +30,7 @@ beforeAll(async () => {
   createAlert(emu.app.store.workspace('demo'), { name: 'UI', fqn: 'ui.alert', issueLifecycle: { trigger: { resolverQl: 'with_type("table")' }, targets: [{ slack: { channel: '#ui' } }], settings: { severities: ['SEVERITY_ERROR'] } } } as never, 'SOURCE_APP', new Date());
   await client.deploymentRules.deploy({ id: otherRule, title: 'Other', staticConfig: { path: 'x::y::z', severity: 'SEVERITY_WARNING', sensitivity: 'SENSITIVITY_BALANCED', metricIds: ['METRIC_ID_ROW_COUNT'] }, configId: 'other', source: 'SOURCE_API' });
   await client.sqlTests.batchUpsert([{ id: 'ui-test', name: 'UI test', platform: { warehouseAccount: { account: 'a', database: 'd' } }, sqlExpression: 'select 1', source: 'SOURCE_APP' } as never]);
-  await client.sqlTestRules.deploy({ id: otherSqlRule, title: 'Other', staticConfig: { path: 'x::y::z', tests: [{ name: 'ids', notNullTest: { columns: ['id'] } }] }, configId: 'other', source: 'SOURCE_API' } as never);
+  await client.sqlTestRules.deploy({ id: otherSqlRule, title: 'Other', staticConfig: { path: 'x::y::z', tests: [{ name: 'ids', notNullTest: { columnNames: ['id'] } }] }, configId: 'other', source: 'SOURCE_API' } as never);
   await client.owners.upsertOwner({ id: uiOwner, title: 'UI owner' });
   await client.owners.upsertOwner({ id: otherOwner, title: 'Other namespace owner' });
   await client.domains.upsert({ id: uiDomain, name: 'UI domain' });

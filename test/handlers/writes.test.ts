@@ -263,17 +263,17 @@ describe('rules: Deploy with identity, namespace and source; no etag', () => {
 
 describe('SQL tests: BatchUpsert and BatchDelete of one', () => {
   const h = HANDLERS.dq_sql_test;
-  const after = { name: 'T', sqlExpression: 'select 1', template: { notNull: { column: 'a' } } };
+  const after = { name: 'T', sqlExpression: 'select 1', template: { notNull: { columns: ['a'] } } };
   const answer = (over: Record<string, unknown> = {}) => ({ items: [], errors: [], createdIds: [], updatedIds: [], ...over });
 
-  test('create and update send the test with identity, namespace, source, in the wire template keys', async () => {
+  test('create and update send the test with identity, namespace, source, its template test as the platform\'s message', async () => {
     const { client, calls } = fakeClient({ 'sqlTests.batchUpsert': (tests: unknown) => answer({ createdIds: (tests as { id: string }[]).map((t) => t.id) }) });
     await h.create(client, change('dq_sql_test', 'create', after), ctx);
     const up = fakeClient({ 'sqlTests.batchUpsert': (tests: unknown) => answer({ updatedIds: (tests as { id: string }[]).map((t) => t.id) }) });
     await h.update(up.client, change('dq_sql_test', 'update', after), ctx);
     expect(calls.map((c) => c.op)).toEqual(['sqlTests.batchUpsert']);
     const sent = (calls[0].args[0] as Record<string, unknown>[])[0];
-    expect(sent).toEqual({ id: ID, configId: 'shop', source: 'SOURCE_API', name: 'T', sqlExpression: 'select 1', template: { notNullTest: { column: 'a' } } });
+    expect(sent).toEqual({ id: ID, configId: 'shop', source: 'SOURCE_API', name: 'T', sqlExpression: 'select 1', template: { notNullTest: { columnNames: ['a'] } } });
     expect(up.calls[0].args).toEqual(calls[0].args);
   });
 
@@ -299,7 +299,7 @@ describe('SQL tests: BatchUpsert and BatchDelete of one', () => {
   });
 
   test("when the client retried, a surprising answer is read back: dqform's own first attempt is not a conflict", async () => {
-    const live = { id: ID, configId: 'shop', name: 'T', sqlExpression: 'select 1', template: { notNullTest: { column: 'a' } } };
+    const live = { id: ID, configId: 'shop', name: 'T', sqlExpression: 'select 1', template: { notNullTest: { columnNames: ['a'] } } };
     const retried = (over: Record<string, unknown>) => async () => (noteRetry(), answer(over));
     const own = fakeClient({ 'sqlTests.batchUpsert': retried({ updatedIds: [ID] }), 'sqlTests.batchGet': { [ID]: live } });
     await expect(h.create(own.client, change('dq_sql_test', 'create', h.fromDesired(after)), ctx)).resolves.toBeUndefined();

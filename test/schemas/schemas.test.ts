@@ -168,7 +168,7 @@ describe('resource shapes', () => {
   it('SQL tests take an expression xor a template', () => {
     const base = { id: 't1', name: 'n', platform: { unknown: {} }, recurrenceRule: 'FREQ=DAILY' };
     expect(S.SqlTestWrite.safeParse({ ...base, sqlExpression: 'select 1' }).success).toBe(true);
-    const template = { identifier: IDENTIFIERS.warehouseAccountTable, uniqueTest: { columns: ['id'] } };
+    const template = { identifier: IDENTIFIERS.warehouseAccountTable, uniqueTest: { columnNames: ['id'] } };
     expect(S.SqlTestWrite.safeParse({ ...base, template }).success).toBe(true);
     expect(messages(S.SqlTestWrite.safeParse({ ...base, sqlExpression: 'x', template })).join()).toMatch(/got sqlExpression and template/);
   });

@@ -16,12 +16,9 @@ import {
   SqlTestOverviewRequest,
   SqlTestDeploymentRule,
   SqlTestDeploymentRuleWrite,
-  sqlTestRuleTestKeys,
 } from '../../../schemas/sql-tests';
-import { PREVIEW_METHODS, ProtoShapeError } from '../../../schemas/grpc';
-import { sqlTestRuleToGrpc } from '../../../schemas/grpc-rules';
+import { PREVIEW_METHODS } from '../../../schemas/grpc';
 import { toQuery } from '../../../schemas/wire';
-import { RequestShapeError } from '../errors';
 import { seg } from '../http';
 import { overviewQuery } from './overview-query';
 import { grpcOverview, preview } from './previews';
@@ -79,16 +76,8 @@ export class SqlTestRulesService extends Service {
     return preview(this.http, {
       rest: () => this.restOverview(canonical),
       grpc: async () => {
-        let request: Record<string, unknown>;
-        try {
-          // the tests as the platform's RuleTest messages (from dqform's test shapes)
-          request = { deploymentRule: sqlTestRuleToGrpc(sqlTestRuleTestKeys(canonical, 'fromWire')) };
-        } catch (e) {
-          if (!(e instanceof ProtoShapeError)) throw e;
-          const path = this.http.grpc.pathOf(PREVIEW_METHODS.GetSqlTestDeployOverview);
-          throw new RequestShapeError({ method: 'GRPC', path, status: 0, transport: 'grpc' }, [{ path: e.path, message: e.message.slice(e.path.length + 2) }]);
-        }
-        return (await grpcOverview(this.http, PREVIEW_METHODS.GetSqlTestDeployOverview, request, SqlTestDeployOverviewResponse)).overview;
+        // the REST form is the proto3 JSON of the gRPC request: tests are already `RuleTest` messages
+        return (await grpcOverview(this.http, PREVIEW_METHODS.GetSqlTestDeployOverview, { deploymentRule: canonical }, SqlTestDeployOverviewResponse)).overview;
       },
     });
   }

@@ -4,7 +4,7 @@
  *
  * - Deploy POST `.../v1/deployed` `{ deploymentRule }` -> `{}`; BatchDeploy POST
  *   `.../v1/batch/deployed` `{ deploymentRules }` -> `{ deployedIds, errors }` (per-item errors
- *   inside the 200). Test keys are the wire's (`notNullTest`); a test's `name` is required only
+ *   inside the 200). Tests are the platform's `RuleTest` messages (`notNullTest: { columnNames }`, grpc-facts 4.2); a test's `name` is required only
  *   for the business kinds (others are named after their kind).
  * - Delete DELETE `.../v1/{id}` -> `{}` (an unknown rule is success: idempotent); BatchDelete
  *   DELETE `.../v1/batch?ids=a&ids=b` -> `{}` (unknown ids are success). Deleting a rule

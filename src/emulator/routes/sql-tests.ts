@@ -14,7 +14,9 @@
  *   `sources` (repeated), `annotations.name` + `annotations.values` (one annotation: the test
  *   must carry it with every value given) and `pagination.cursor` / `pagination.pageSize`.
  * - A test's `recurrenceRule` is optional (empty: on demand); `platform` or
- *   `template.identifier` is required. Template test keys end in `Test` (`notNullTest`).
+ *   `template.identifier` is required. A template test is the platform's message under a key
+ *   ending in `Test` (`notNullTest: { columnNames }`, grpc-facts 4.2; schemas/sql-test-kinds.ts);
+ *   any other key is a per-item error naming it.
  * - Scopes (wire-facts section 5): writes SCOPE_DATACHECKS_SQLTESTS_EDIT; reads
  *   SCOPE_DATACHECKS_SQLTESTS_READ, SCOPE_SRE_AGENT or SCOPE_MCP_READ.
  */
