@@ -10,6 +10,9 @@ import { PlatformClient } from '../../src/client';
 import { SCOPES } from '../../schemas/common';
 import { alert, dqform, dqformCommandLine, sqlTest, STACK_FRAME, withPty, Workspace, type Run, type RunOptions } from './helpers';
 
+// Each test spawns up to nine dqform processes (about 1 s each alone): 30 s was exceeded at load 27 on 2 cores.
+jest.setTimeout(120_000);
+
 const SECRET = 'cli-modes-S3cret-51b2e0aa';
 const WRITER = 'cli-modes-writer';
 
