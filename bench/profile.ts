@@ -46,3 +46,62 @@ export function summariseCpuProfile(p: CpuProfile, top = 15): { totalMs: number;
     byArea: Object.fromEntries([...area.entries()].sort((a, b) => b[1] - a[1]).slice(0, 12).map(([k, v]) => [k, round(v)])),
   };
 }
+
+/**
+ * The phases of a plan, for `--cpu-prof` of the plan child: each sample goes to the first rule
+ * that matches, looking at the whole stack for module loading, else from the leaf up (the
+ * innermost frame that names a phase wins). GC, idle (waiting for the network) and program
+ * (V8 bookkeeping) are V8's own pseudo-frames.
+ */
+const ZOD = /node_modules\/zod\/|schemas\/wire\.js|schemas\/text-checks\.js/;
+const PHASES: { phase: string; test: (url: string, fn: string) => boolean }[] = [
+  { phase: 'normalise', test: (u) => /handlers\/normalise\.js/.test(u) },
+  { phase: 'render', test: (u) => /cli\/render\.js/.test(u) },
+  { phase: 'diff (planner)', test: (u) => /engine\/planner\.js/.test(u) },
+  { phase: 'manifest + resolve', test: (u) => /engine\/(manifest|resolve|identity|keys|unknown-fields|renamed)\.js/.test(u) },
+  { phase: 'token', test: (u) => /client\/auth\.js/.test(u) },
+  { phase: 'reads (handlers)', test: (u) => /src\/handlers\//.test(u) },
+  { phase: 'http client (undici, client)', test: (u) => /node_modules\/undici\/|src\/client\//.test(u) },
+];
+
+/** Milliseconds per phase (see {@link PHASES}) of a V8 CPU profile. */
+export function phasesOfCpuProfile(p: CpuProfile): Record<string, number> {
+  const byId = new Map(p.nodes.map((n) => [n.id, n]));
+  const parent = new Map<number, number>();
+  for (const n of p.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
+  const memo = new Map<number, string>();
+  const phaseOf = (id: number): string => {
+    const hit = memo.get(id);
+    if (hit) return hit;
+    const stack: CpuNode[] = [];
+    for (let x: number | undefined = id; x !== undefined; x = parent.get(x)) stack.push(byId.get(x)!);
+    const leaf = stack[0].callFrame.functionName;
+    let phase = 'other';
+    if (['(garbage collector)', '(idle)', '(program)'].includes(leaf)) phase = leaf;
+    else if (stack.some((n) => /^Module\._load$|^compileForInternalLoader$/.test(n.callFrame.functionName))) phase = 'module loading';
+    else {
+      // zod and the wire decoder belong to whoever called them: the reads (parse) or the engine (validation)
+      let zod = false;
+      for (const n of stack) {
+        if (ZOD.test(n.callFrame.url)) {
+          zod = true;
+          continue;
+        }
+        const r = PHASES.find((x) => x.test(n.callFrame.url, n.callFrame.functionName));
+        if (r) {
+          phase = !zod ? r.phase : /src\/(client|handlers)\//.test(n.callFrame.url) ? 'parse of reads (zod, wire decode)' : 'validation of desired state (zod)';
+          break;
+        }
+      }
+      if (phase === 'other' && zod) phase = 'zod (other)';
+    }
+    memo.set(id, phase);
+    return phase;
+  };
+  const out = new Map<string, number>();
+  p.samples.forEach((id, i) => {
+    const ph = phaseOf(id);
+    out.set(ph, (out.get(ph) ?? 0) + (p.timeDeltas[i] ?? 0) / 1000);
+  });
+  return Object.fromEntries([...out.entries()].sort((a, b) => b[1] - a[1]).map(([k, v]) => [k, Math.round(v)]));
+}

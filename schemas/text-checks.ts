@@ -133,20 +133,57 @@ export interface TextProblem {
  */
 export function textFieldProblems(v: unknown, path = ''): TextProblem[] {
   const out: TextProblem[] = [];
-  const walk = (x: unknown, p: string): void => {
-    if (Array.isArray(x)) return x.forEach((y, i) => walk(y, `${p}[${i}]`));
+  // where the walk is, as text only when a problem is found
+  const at: (string | number)[] = [];
+  const here = (k: string): string => {
+    let p = path;
+    for (const x of at) p = typeof x === 'number' ? `${p}[${x}]` : p ? `${p}.${x}` : x;
+    return p ? `${p}.${k}` : k;
+  };
+  const walk = (x: unknown): void => {
+    if (Array.isArray(x)) {
+      for (let i = 0; i < x.length; i++) {
+        at.push(i);
+        walk(x[i]);
+        at.pop();
+      }
+      return;
+    }
     if (!x || typeof x !== 'object') return;
-    for (const [k, y] of Object.entries(x)) {
-      const here = p ? `${p}.${k}` : k;
+    for (const k in x) {
+      const y = (x as Record<string, unknown>)[k];
       if (typeof y === 'string') {
-        if (y.includes('${')) continue;
-        const found = textProblem(k, y);
-        if (found) out.push({ field: here, ...found });
-      } else if (y && typeof y === 'object') walk(y, here);
+        if (!TEXT_KEYS.has(k) || y.includes('${')) continue;
+        const found = textProblemOf(k, y);
+        if (found) out.push({ field: here(k), ...found });
+      } else if (y && typeof y === 'object') {
+        at.push(k);
+        walk(y);
+        at.pop();
+      }
     }
   };
-  walk(v, path);
+  walk(v);
   return out;
+}
+
+/** The keys {@link textProblem} checks. */
+const TEXT_KEYS = new Set(['recurrenceRule', 'timezone', 'cron']);
+
+/**
+ * Memo of {@link textProblem} (a pure function of key and text; a manifest repeats the same
+ * few schedules across thousands of resources). Bounded; cleared when full.
+ */
+const textMemo = new Map<string, Omit<TextProblem, 'field'> | null>();
+function textProblemOf(key: string, value: string): Omit<TextProblem, 'field'> | undefined {
+  const m = `${key}\u0000${value}`;
+  let r = textMemo.get(m);
+  if (r === undefined) {
+    r = textProblem(key, value) ?? null;
+    if (textMemo.size >= 10_000) textMemo.clear();
+    textMemo.set(m, r);
+  }
+  return r ?? undefined;
 }
 
 function textProblem(key: string, value: string): Omit<TextProblem, 'field'> | undefined {

@@ -6,26 +6,41 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { ApiError, ConfigError, PlatformClient, type HttpTrace } from '../client';
+import type { HttpTrace, PlatformClient } from '../client';
 import type { Manifest } from '../../schemas/manifest';
 import { DEFAULT_REQUEST, type Diagnostic, type Plan, type PlanRequest } from '../../schemas/plan';
-import { apply, loadPlan, PlanRefusedError, preflight, type ApplyResult } from '../engine/applier';
-import { applyReviewed } from '../engine/bind';
+import type { ApplyResult } from '../engine/applier';
 import { stableStringify } from '../engine/keys';
 import { loadSiblingStacks, loadSynthOutput, ManifestError } from '../engine/manifest';
-import { hasChanges } from '../engine/planner';
-import { plan as makePlan } from '../engine/reconcile';
 import { resolveManifest } from '../engine/resolve';
-import { renderJson, renderMarkdown, renderText, summaryLine } from './render';
 import { readCdktfApp, runApp, staleness, synthesisedStacks, SynthSetupError, type CdktfApp } from './synth';
 
-// Loaded on first use (a plan from cdktf.out needs neither the YAML parser nor the importer:
-// ~40 ms of module loading saved per run). require, not import(): bin/dqform.js runs the
-// sources through tsx's CommonJS hook.
+// Loaded on first use: a plan from cdktf.out needs neither the YAML parser nor the importer
+// (~40 ms of module loading saved per run), and `validate` none of the client (undici, the API
+// schemas), the engine's plan and apply, nor the renderer (issue 15: validate <= 0.15 s). An
+// error can only be an instance of a class whose module is loaded, so `reportError` loads them
+// on the error path only. require, not import(): bin/dqform.js runs the sources through tsx's
+// CommonJS hook.
 /* eslint-disable @typescript-eslint/no-require-imports */
 const yamlFrontEnd = () => require('../engine/yaml') as typeof import('../engine/yaml');
 export const importer = () => require('./import') as typeof import('./import');
+const clientModule = () => require('../client') as typeof import('../client');
+const applier = () => require('../engine/applier') as typeof import('../engine/applier');
+const render = () => require('./render') as typeof import('./render');
 /* eslint-enable @typescript-eslint/no-require-imports */
+const apply: typeof import('../engine/applier').apply = (...a) => applier().apply(...a);
+const loadPlan: typeof import('../engine/applier').loadPlan = (...a) => applier().loadPlan(...a);
+const preflight: typeof import('../engine/applier').preflight = (...a) => applier().preflight(...a);
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const applyReviewed: typeof import('../engine/bind').applyReviewed = (...a) => (require('../engine/bind') as typeof import('../engine/bind')).applyReviewed(...a);
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const hasChanges: typeof import('../engine/planner').hasChanges = (...a) => (require('../engine/planner') as typeof import('../engine/planner')).hasChanges(...a);
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const makePlan: typeof import('../engine/reconcile').plan = (...a) => (require('../engine/reconcile') as typeof import('../engine/reconcile')).plan(...a);
+const renderJson: typeof import('./render').renderJson = (...a) => render().renderJson(...a);
+const renderMarkdown: typeof import('./render').renderMarkdown = (...a) => render().renderMarkdown(...a);
+const renderText: typeof import('./render').renderText = (...a) => render().renderText(...a);
+const summaryLine: typeof import('./render').summaryLine = (...a) => render().summaryLine(...a);
 
 /** Where a command prints and what it knows of its surroundings. */
 export interface Io {
@@ -38,17 +53,8 @@ export interface Io {
   confirm?: (question: string) => Promise<boolean>;
 }
 
-/** A mistake in the command line: printed with a pointer to the help, exit 1. */
-export class UsageError extends Error {
-  constructor(
-    message: string,
-    /** The command whose help to point at (`plan`); '' for the main help; undefined: the command run. */
-    readonly command?: string,
-  ) {
-    super(message);
-    this.name = 'UsageError';
-  }
-}
+import { UsageError } from './usage-error';
+export { UsageError } from './usage-error';
 
 /** Where the desired state comes from (validate, plan, apply, drift). */
 export interface SourceOptions {
@@ -151,11 +157,11 @@ export function printDiagnostics(io: Io, diags: readonly Diagnostic[]): void {
 export function reportError(io: Io, e: unknown): number {
   if (e instanceof ManifestError) {
     printDiagnostics(io, e.diagnostics);
-  } else if (e instanceof PlanRefusedError || e instanceof SynthSetupError) {
+  } else if (e instanceof applier().PlanRefusedError || e instanceof SynthSetupError) {
     io.err(`Error: ${e.message}\n  ${e.hint}`);
-  } else if (e instanceof ConfigError) {
+  } else if (e instanceof clientModule().ConfigError) {
     io.err(`Error: ${e.message}\n  Set the variables in the environment (never in code).`);
-  } else if (e instanceof ApiError) {
+  } else if (e instanceof clientModule().ApiError) {
     io.err(`Error: ${e.message}`);
   } else if (e instanceof UsageError) {
     io.err(`Error: ${e.message}\n  ${e.command ? `Run dqform ${e.command} --help for its options.` : 'Run dqform --help for the commands.'}`);
@@ -175,7 +181,7 @@ export function client(io: Io): PlatformClient {
   const level = (io.env.DQFORM_LOG ?? '').trim().toLowerCase();
   if (level !== '' && level !== 'debug' && level !== 'info') io.err(`Warning: DQFORM_LOG="${io.env.DQFORM_LOG}" is not a level dqform knows; use DQFORM_LOG=debug to trace HTTP calls.`);
   const debug = level === 'debug';
-  return PlatformClient.fromEnv(io.env, { onTrace: (t) => traceLine(t, debug, io) });
+  return clientModule().PlatformClient.fromEnv(io.env, { onTrace: (t) => traceLine(t, debug, io) });
 }
 
 const seconds = (ms: number) => `${(ms / 1000).toFixed(1)}s`;
@@ -323,7 +329,7 @@ async function overStacks(io: Io, stacks: (string | undefined)[], summaryTo: 'ou
       outcomes.push(await fn(stack));
     } catch (e) {
       // A stack whose manifest cannot be loaded (or whose reads failed) is reported and skipped.
-      if (e instanceof UsageError || !(e instanceof ManifestError || e instanceof ApiError || e instanceof PlanRefusedError)) throw e;
+      if (e instanceof UsageError || !(e instanceof ManifestError || e instanceof clientModule().ApiError || e instanceof applier().PlanRefusedError)) throw e;
       reportError(io, e);
       outcomes.push({ stack: stack ?? '?', code: 1, line: 'failed (see the errors above)' });
     }

@@ -12,35 +12,41 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as readline from 'node:readline';
 import { Command, CommanderError, Help, Option } from 'commander';
-import { redact } from '../client';
-import { DEFAULT_MAX_DELETES, DEFAULT_MAX_EFFECT_DELETES } from '../engine/applier';
-import { canonicalAddress } from '../engine/modes';
-import { closest } from '../engine/unknown-fields';
-import {
-  cmdApply,
-  cmdDestroy,
-  cmdDrift,
-  cmdEmulator,
-  cmdImport,
-  cmdPlan,
-  cmdShow,
-  cmdSynth,
-  cmdValidate,
-  reportError,
-  UsageError,
-  type ApplyOptions,
-  type DestroyOptions,
-  type DriftOptions,
-  type ImportOptions,
-  type Io,
-  type PlanFormat,
-  type PlanOptions,
-  type ShowOptions,
-  type SynthOptions,
-  type ValidateOptions,
+import { redact } from '../client/redact';
+import { DEFAULT_MAX_DELETES, DEFAULT_MAX_EFFECT_DELETES } from '../engine/limits';
+import { UsageError } from './usage-error';
+import type {
+  ApplyOptions,
+  DestroyOptions,
+  DriftOptions,
+  ImportOptions,
+  Io,
+  PlanFormat,
+  PlanOptions,
+  ShowOptions,
+  SynthOptions,
+  ValidateOptions,
 } from './commands';
 
 export type { Io } from './commands';
+
+// The commands (and all they load: the client, the engine, zod and the schemas) are loaded when
+// one runs: `dqform --version` and `dqform help` load none of them (issue 15: <= 0.15 s).
+/* eslint-disable @typescript-eslint/no-require-imports */
+const commands = () => require('./commands') as typeof import('./commands');
+const cmdApply: typeof import('./commands').cmdApply = (...a) => commands().cmdApply(...a);
+const cmdDestroy: typeof import('./commands').cmdDestroy = (...a) => commands().cmdDestroy(...a);
+const cmdDrift: typeof import('./commands').cmdDrift = (...a) => commands().cmdDrift(...a);
+const cmdEmulator: typeof import('./commands').cmdEmulator = (...a) => commands().cmdEmulator(...a);
+const cmdImport: typeof import('./commands').cmdImport = (...a) => commands().cmdImport(...a);
+const cmdPlan: typeof import('./commands').cmdPlan = (...a) => commands().cmdPlan(...a);
+const cmdShow: typeof import('./commands').cmdShow = (...a) => commands().cmdShow(...a);
+const cmdSynth: typeof import('./commands').cmdSynth = (...a) => commands().cmdSynth(...a);
+const cmdValidate: typeof import('./commands').cmdValidate = (...a) => commands().cmdValidate(...a);
+const reportError: typeof import('./commands').reportError = (...a) => commands().reportError(...a);
+const canonicalAddress: typeof import('../engine/modes').canonicalAddress = (...a) => (require('../engine/modes') as typeof import('../engine/modes')).canonicalAddress(...a);
+const closest: typeof import('../engine/unknown-fields').closest = (...a) => (require('../engine/unknown-fields') as typeof import('../engine/unknown-fields')).closest(...a);
+/* eslint-enable @typescript-eslint/no-require-imports */
 
 /** The package version, from the nearest package.json (src/cli in a checkout, dist/src/cli installed). */
 const VERSION: string = (() => {

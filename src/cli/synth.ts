@@ -18,7 +18,7 @@
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { redact, REDACTED } from '../client';
+import { redact, REDACTED } from '../client/redact';
 
 /** A directory's CDKTF app configuration (`cdktf.json`). */
 export interface CdktfApp {

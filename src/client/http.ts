@@ -116,7 +116,11 @@ export interface CallOptions<Res extends z.ZodType> {
 
 /** Construction options of {@link DqClient}. */
 export interface DqClientOptions extends ClientConfig {
-  /** Sockets in the keep-alive pool (default 8). */
+  /**
+   * Sockets in the keep-alive pool (default 32, as many as requests in flight: a plan lists
+   * ownerships with one call per owner, 1,250 at 10,000 objects, and at 10 ms per round trip 8
+   * sockets made that ~1.6 s of waiting, 32 make it ~0.4 s).
+   */
   connections?: number;
   /** Requests in flight at once, across all callers (default 32). */
   maxConcurrency?: number;
@@ -177,7 +181,7 @@ export class DqClient {
     this.prefix = url.pathname.replace(/\/+$/, '');
     this.origin = url.origin;
     const poolOptions = {
-      connections: opts.connections ?? 8,
+      connections: opts.connections ?? 32,
       pipelining: 1,
       keepAliveTimeout: 10_000,
       headersTimeout: opts.headersTimeoutMs ?? 30_000,
@@ -328,7 +332,7 @@ export class DqClient {
     return this.limiter.run(async () => {
       this.reach.check(method, pathWithQuery);
       const started = this.now();
-      this.log(`-> ${method} ${pathWithQuery} (request id ${requestId}, attempt ${attempt})`);
+      if (this.onLog) this.log(`-> ${method} ${pathWithQuery} (request id ${requestId}, attempt ${attempt})`);
       let res: RawResponse;
       try {
         const r = await requestImpl.call(this.pool as Pool, {
@@ -346,7 +350,7 @@ export class DqClient {
         throw this.reach.failure(err, method, pathWithQuery);
       }
       this.reach.success();
-      this.log(`<- ${res.status} ${method} ${pathWithQuery} (${this.now() - started}ms)`);
+      if (this.onLog) this.log(`<- ${res.status} ${method} ${pathWithQuery} (${this.now() - started}ms)`);
       this.trace({ event: 'response', method, path: pathWithQuery, requestId, attempt, status: res.status, ms: this.now() - started });
       return res;
     });

@@ -19,9 +19,9 @@ import type { ResourceType } from '../../schemas/manifest';
 import type { Change, Plan } from '../../schemas/plan';
 import { HANDLERS } from '../handlers/registry';
 import type { ResourceHandler } from '../handlers/types';
+import { DEFAULT_MAX_DELETES, DEFAULT_MAX_EFFECT_DELETES } from './limits';
 
-export const DEFAULT_MAX_DELETES = 10;
-export const DEFAULT_MAX_EFFECT_DELETES = 100;
+export { DEFAULT_MAX_DELETES, DEFAULT_MAX_EFFECT_DELETES } from './limits';
 
 /** Changes that destroy an object: deletes and replaces. */
 export function destroyingChanges(plan: Pick<Plan, 'changes'>): Change[] {

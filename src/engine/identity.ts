@@ -22,10 +22,11 @@
  * dqform 0.1 derived UUIDv5 ids; it was never published, so nothing migrates them (README,
  * changelog).
  */
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import type { ResourceType } from '../../schemas/manifest';
 
-const sha256 = (parts: readonly string[]): Buffer => createHash('sha256').update(JSON.stringify(parts), 'utf8').digest();
+/** sha256 of the JSON of `parts`, as 64 lower-case hex digits (one-shot `crypto.hash`: no Hash object per id). */
+const sha256 = (parts: readonly string[]): string => hash('sha256', JSON.stringify(parts), 'hex');
 
 const tagCache = new Map<string, string>();
 
@@ -34,26 +35,23 @@ export function namespaceTag(workspace: string, namespace: string): string {
   const k = `${workspace}\u0000${namespace}`;
   let t = tagCache.get(k);
   if (t === undefined) {
-    t = sha256(['dqform-namespace-tag', workspace, namespace]).subarray(0, 6).toString('hex');
+    t = sha256(['dqform-namespace-tag', workspace, namespace]).slice(0, 12);
     if (tagCache.size > 10_000) tagCache.clear();
     tagCache.set(k, t);
   }
   return t;
 }
 
-function formatUuid(b: Buffer): string {
-  const h = b.toString('hex');
-  return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
-}
+const HEX = '0123456789abcdef';
 
 /** The derived id of the resource at `<type>.<name>` of `namespace` in `workspace` (a UUIDv8 carrying the namespace tag). */
 export function deriveId(workspace: string, namespace: string, type: ResourceType, name: string): string {
-  const b = Buffer.alloc(16);
-  Buffer.from(namespaceTag(workspace, namespace), 'hex').copy(b, 0);
-  sha256(['dqform-id', workspace, namespace, type, name]).copy(b, 6, 0, 10);
-  b[6] = (b[6] & 0x0f) | 0x80; // version 8
-  b[8] = (b[8] & 0x3f) | 0x80; // variant 10
-  return formatUuid(b);
+  // bytes 0-5: the tag; bytes 6-15: the first 10 bytes of the hash (hex digits 0-19), with the
+  // version (the high nibble of byte 6) and the variant (the top two bits of byte 8) set
+  const t = namespaceTag(workspace, namespace);
+  const h = sha256(['dqform-id', workspace, namespace, type, name]);
+  const variant = HEX[(parseInt(h[4], 16) & 0x3) | 0x8];
+  return `${t.slice(0, 8)}-${t.slice(8, 12)}-8${h.slice(1, 4)}-${variant}${h.slice(5, 8)}-${h.slice(8, 20)}`;
 }
 
 const V8 = /^[0-9a-f]{8}-[0-9a-f]{4}-8[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;

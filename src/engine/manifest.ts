@@ -3,7 +3,7 @@
  * never construct objects, so any front end that writes it (or the YAML loader, which builds
  * the same `Manifest`) shares plan and apply.
  */
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { Manifest, ManifestResource, RESOURCE_SCHEMAS, RESOURCE_TYPES, type ResourceType } from '../../schemas/manifest';
@@ -202,7 +202,7 @@ export function loadSiblingStacks(dir: string, stack: string): { stack: string; 
 
 /** sha256 of the manifest's canonical JSON: a plan records which manifest it came from. */
 export function manifestHash(m: Manifest): string {
-  return createHash('sha256').update(stableStringify(m)).digest('hex');
+  return hash('sha256', stableStringify(m), 'hex');
 }
 
 export { RESOURCE_SCHEMAS };

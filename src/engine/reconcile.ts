@@ -19,7 +19,10 @@ import { candidateNamespaces, keysUnder, LOOKED_UP, ownsNothing, renameWarning }
 export interface PlanOptions {
   /** Progress lines (reading live state, previews). */
   onProgress?: (line: string) => void;
-  /** Concurrency of preview calls. */
+  /**
+   * Preview calls in flight (default 16: one call per rule change, the API has no batch preview;
+   * the client's pool and limiter bound the sockets and requests across everything).
+   */
   previewConcurrency?: number;
   handlers?: Record<ResourceType, ResourceHandler>;
   /** The other stacks of the app: two stacks must not declare one object or share a namespace. */
@@ -81,6 +84,10 @@ export async function readLiveState(
           declaredIds,
           owns,
           before: live,
+          readOf: async (t) => {
+            await reads.get(t);
+            return live[t];
+          },
         });
         live[type] = [...objs].sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
       }),
@@ -164,10 +171,18 @@ export function readableKinds(resolution: Pick<Resolution, 'namespace' | 'resour
 export async function plan(client: PlatformClient, manifest: Manifest, opts: PlanOptions = {}): Promise<Plan> {
   const handlers = opts.handlers ?? HANDLERS;
   const progress = opts.onProgress ?? (() => undefined);
-  const iam = await client.iam.get();
+  // the manifest's hash needs no workspace: computed while the token and IAM calls are in flight
+  const iamCall = client.iam.get();
+  let hash: string;
+  try {
+    hash = manifestHash(manifest);
+  } catch (e) {
+    iamCall.catch(() => undefined);
+    throw e;
+  }
+  const iam = await iamCall;
   const workspace = iam.workspace;
   const resolution = resolveManifest(manifest, workspace, { siblings: opts.siblings });
-  const hash = manifestHash(manifest);
   const readable = readableKinds(resolution, iam.scopes, handlers);
   resolution.diagnostics.push(...readable.diagnostics);
   if (resolution.diagnostics.some((d) => d.severity === 'error')) {
@@ -185,7 +200,7 @@ export async function plan(client: PlatformClient, manifest: Manifest, opts: Pla
   if (needPreview.length > 0) {
     progress(`asking the platform what ${needPreview.length} rule change(s) would do`);
     const ctx = { workspace, namespace: manifest.namespace };
-    const results = await mapLimit<(typeof needPreview)[number], Effects | undefined>(needPreview, opts.previewConcurrency ?? 8, (c) => handlers[c.type as ResourceType].preview!(client, c, ctx));
+    const results = await mapLimit<(typeof needPreview)[number], Effects | undefined>(needPreview, opts.previewConcurrency ?? 16, (c) => handlers[c.type as ResourceType].preview!(client, c, ctx));
     // The final plan is the draft with the effects attached: computePlan is pure and previews
     // only set `effects` (the last key) on the changes they name, so recomputing it (normalising
     // and diffing every object a second time) would give the same plan, byte for byte.

@@ -133,7 +133,9 @@ export function resolveManifest(manifest: Manifest, workspace: string, opts: Res
   for (const p of pre) {
     const r = p.r;
     const deps = new Set(r.dependsOn);
-    const resolveStr = (s: string, field: string): string =>
+    // Where `walk` is (keys from the config's root): text only when a reference is reported.
+    const at: (string | number)[] = [];
+    const resolveStr = (s: string): string =>
       !s.includes('${') ? s : s.replace(REF, (whole, type: string, name: string, attr: string) => {
         const addr = `${type}.${name}`;
         const target = idents.get(addr);
@@ -144,7 +146,7 @@ export function resolveManifest(manifest: Manifest, workspace: string, opts: Res
             summary: target ? `reference ${whole} names an attribute dqform does not know` : `reference ${whole} points to nothing`,
             address: r.address,
             source: r.source,
-            field,
+            field: fieldPath(at),
             hint: target ? 'Use .id or .entity_id.' : `Declare ${addr} in this stack, or remove the reference (references across stacks are not supported).`,
           });
           return whole;
@@ -152,17 +154,33 @@ export function resolveManifest(manifest: Manifest, workspace: string, opts: Res
         deps.add(addr);
         return v;
       });
-    const walk = (v: unknown, path: string): unknown => {
-      if (typeof v === 'string') return resolveStr(v, path);
-      if (Array.isArray(v)) return v.map((x, i) => walk(x, `${path}[${i}]`));
+    // copy on write: a value holding no reference is kept as it is (the config is only read)
+    const walk = (v: unknown): unknown => {
+      if (typeof v === 'string') return resolveStr(v);
+      if (Array.isArray(v)) {
+        let out: unknown[] | undefined;
+        for (let i = 0; i < v.length; i++) {
+          at.push(i);
+          const x = walk(v[i]);
+          at.pop();
+          if (x !== v[i]) (out ??= v.slice())[i] = x;
+        }
+        return out ?? v;
+      }
       if (v && typeof v === 'object') {
-        const o: Record<string, unknown> = {};
-        for (const [k, x] of Object.entries(v)) o[k] = walk(x, path ? `${path}.${k}` : k);
-        return o;
+        let out: Record<string, unknown> | undefined;
+        for (const k in v) {
+          const y = (v as Record<string, unknown>)[k];
+          at.push(k);
+          const x = walk(y);
+          at.pop();
+          if (x !== y) (out ??= { ...(v as Record<string, unknown>) })[k] = x;
+        }
+        return out ?? v;
       }
       return v;
     };
-    const config = walk(r.config, '') as Record<string, unknown>;
+    const config = walk(r.config) as Record<string, unknown>;
     const schema = RESOURCE_SCHEMAS[r.type] as unknown as z.ZodType<Record<string, unknown>>;
     ignoreChangesProblems(r, schema, diags);
     const unknown = unknownFields(schema, config);

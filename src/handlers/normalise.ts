@@ -12,7 +12,7 @@
  * - keys are sorted, so JSON comparison and patches are deterministic.
  */
 import { canonicalResolverQl } from '../../schemas/resolverql';
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 
 /** Lists whose order carries no meaning. */
 export const UNORDERED_KEYS = new Set([
@@ -135,7 +135,7 @@ function sortObj(o: Record<string, unknown>): Record<string, unknown> {
 
 /** sha256 of a value's canonical JSON. */
 export function fingerprint(v: unknown): string {
-  return createHash('sha256').update(stable(v)).digest('hex').slice(0, 32);
+  return hash('sha256', stable(v), 'hex').slice(0, 32);
 }
 
 /** Strips an `owner-`/`domain-`/`dataproduct-` prefix from an id. */

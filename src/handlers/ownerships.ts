@@ -2,9 +2,11 @@
  * `dq_ownership`: ownerships v1 (an owner owns a data product or a query selection).
  *
  * - read: there is no workspace-wide list of ownerships, so they are found through their
- *   owners: ListOwnerships (every page) of each owner the namespace owns or names (the owners
- *   read before, see `readAfter`) and of each owner a declared ownership points at, 8 owners at a
- *   time; then BatchGetOwnerships for keys asked for that no listed owner holds. Kept: the
+ *   owners: ListOwnerships (every page) of each owner a declared ownership points at (started at
+ *   once) and of each owner the namespace owns (as soon as the owners are read, `readOf`),
+ *   {@link LIST_CONCURRENCY} at a time; then BatchGetOwnerships for keys asked for that no
+ *   listed owner holds. Every one of those owners is listed: nothing in an owner's read (its
+ *   etag included) changes when its ownerships do, so no listing can be skipped as empty. Kept: the
  *   ownerships whose id carries the namespace tag, the keys asked for, and, as context, every
  *   other ownership of those owners (deleting an owner deletes them: the plan shows them).
  *   Not found: an ownership of the namespace under an owner that neither the namespace owns
@@ -23,7 +25,7 @@ import type { PlatformClient } from '../client';
 import type { OwnershipWrite } from '../../schemas/governance';
 import type { Change } from '../../schemas/plan';
 import { normalise } from './normalise';
-import { batched } from '../client/paging';
+import { Limiter } from '../client/limiter';
 import type { Ownership } from '../../schemas/governance';
 import { afterOf, bareId, dropEmpty, GOVERNANCE_DROP, guardedUpsert, ignoreNotFound, isNotFound, keepForNamespace, LIST_PAGE_SIZE, omit, readByKeys } from './support';
 import type { LiveObject, ReadQuery, ResourceHandler } from './types';
@@ -47,36 +49,49 @@ function ownershipWrite(change: Change): OwnershipWrite {
   };
 }
 
+/**
+ * ListOwnerships calls in flight at once. There is no workspace-wide list, so a plan makes one
+ * call per owner (1,250 at 10,000 objects): they share the client's keep-alive pool and its
+ * request limiter, which bound sockets and requests in flight across every kind.
+ */
+const LIST_CONCURRENCY = 32;
+
+/** Every ownership of one owner (every page); an owner that is gone (or never existed) holds none. */
+async function ownershipsOf(client: PlatformClient, ownerId: string): Promise<Ownership[]> {
+  try {
+    return await client.owners.listOwnerships(ownerId, LIST_PAGE_SIZE);
+  } catch (e) {
+    if (isNotFound(e)) return [];
+    throw e;
+  }
+}
+
 /** The `dq_ownership` handler. */
 export const ownershipsHandler: ResourceHandler = {
   type: 'dq_ownership',
   label: 'ownership',
   prunable: false,
 
-  readAfter: ['dq_owner'],
-
   async read(client: PlatformClient, q: ReadQuery): Promise<LiveObject[]> {
     if (q.keysOnly) return readByKeys(q.keys, (ids) => client.owners.batchGetOwnerships(ids, { includeDeleted: q.includeDeleted }));
-    const owners = new Set<string>();
-    for (const o of q.before?.dq_owner ?? []) if (!o.context) owners.add(String(bareId(o.id)));
-    for (const d of q.desired ?? []) if (typeof d.ownerId === 'string' && d.ownerId) owners.add(String(bareId(d.ownerId)));
-    const listed = await batched(
-      [...owners].sort(),
-      async ([ownerId]) => {
-        try {
-          return { items: await client.owners.listOwnerships(ownerId, LIST_PAGE_SIZE) };
-        } catch (e) {
-          if (isNotFound(e)) return { items: [] }; // the owner is gone (or never existed): it holds nothing
-          throw e;
-        }
-      },
-      { limit: 1, concurrency: 8 },
-    );
-    const found = new Set(listed.items.map((o) => String(bareId(o.id))));
+    // The owners the code names are known now: their listings start at once, alongside every
+    // other kind's read; the owners the namespace owns follow as soon as the owners are read.
+    const lists = new Map<string, Promise<Ownership[]>>();
+    const limit = new Limiter(LIST_CONCURRENCY);
+    const list = (ownerId: string) => {
+      if (!lists.has(ownerId)) lists.set(ownerId, limit.run(() => ownershipsOf(client, ownerId)));
+    };
+    for (const d of q.desired ?? []) if (typeof d.ownerId === 'string' && d.ownerId) list(String(bareId(d.ownerId)));
+    const owners = (q.readOf ? await q.readOf('dq_owner') : q.before?.dq_owner) ?? [];
+    for (const o of owners) if (!o.context) list(String(bareId(o.id)));
+    const ids = [...lists.keys()].sort();
+    const pages = await Promise.all(ids.map((id) => lists.get(id)!));
+    const listed = pages.flat();
+    const found = new Set(listed.map((o) => String(bareId(o.id))));
     const missing = q.keys.filter((k) => !found.has(String(bareId(k))));
     const extra = missing.length ? Object.values(await client.owners.batchGetOwnerships([...new Set(missing)].sort())) : [];
     // every ownership of a listed owner is context at least: deleting the owner deletes it
-    return keepForNamespace<Ownership>([...listed.items, ...extra], q, (o) => owners.has(String(bareId(o.ownerId))));
+    return keepForNamespace<Ownership>([...listed, ...extra], q, (o) => lists.has(String(bareId(o.ownerId))));
   },
 
   fromLive: canonicalOwnership,

@@ -77,6 +77,11 @@ export interface ReadQuery extends HandlerContext {
   owns?: (id: string) => boolean;
   /** What the kinds in {@link ResourceHandler.readAfter} read (when they were read in the same pass). */
   before?: LiveObjects;
+  /**
+   * What another kind reads in the same pass, once it has read it (undefined when that kind is
+   * not read): a handler can start what it need not wait for, and wait for the rest.
+   */
+  readOf?: (type: ResourceType) => Promise<readonly LiveObject[] | undefined>;
 }
 
 export interface ResourceHandler {

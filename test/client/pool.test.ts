@@ -31,4 +31,4 @@ test('10,000 concurrent calls use a bounded pool and a bounded number in flight'
   expect(server.peakInFlight).toBeLessThanOrEqual(4);
   expect(c.limiter.peak).toBeLessThanOrEqual(8);
   expect(server.tokenRequests).toHaveLength(1);
-}, 60_000);
+}, 180_000); // a ceiling: 21 s alone, over 60 s in npm test at load 30 on 2 cores

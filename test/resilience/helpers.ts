@@ -25,12 +25,13 @@ export async function emulator(opts: StartEmulatorOptions = {}): Promise<Running
 }
 
 /**
- * A client for `url` (and its emulator's gRPC previews) whose retry waits (including Retry-After) are scaled down 100x.
- * The total-time budget is scaled too, so it is raised to 30 s of real time: these tests are about faults, not the
- * budget (test/client/http.test.ts tests it), and a loaded machine spends more than 600 ms on a faulted list.
+ * A client for `url` (and its emulator's gRPC previews) whose retry waits (including Retry-After)
+ * are scaled down 100x. The scale also shrinks the time budget of a call's retries
+ * (`maxElapsedMs * scale`): it is set to 60 s of real time, a ceiling and not a speed test (at
+ * 600 ms a call that waited behind 31 others in a loaded emulator could run out of it).
  */
 export function fastClient(url: string, clientId = 'demo-admin', clientSecret = 'demo-secret', onLog?: (l: string) => void): PlatformClient {
-  return PlatformClient.create({ baseUrl: url, clientId, clientSecret }, { retry: { scale: 0.01, maxAttempts: 8, maxElapsedMs: 3_000_000 }, onLog, grpc: { endpoint: grpcEndpoints.get(url) } });
+  return PlatformClient.create({ baseUrl: url, clientId, clientSecret }, { retry: { scale: 0.01, maxAttempts: 8, maxElapsedMs: 6_000_000 }, onLog, grpc: { endpoint: grpcEndpoints.get(url) } });
 }
 
 /** A manifest from a Terraform JSON document. */

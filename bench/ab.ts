@@ -1,0 +1,123 @@
+/**
+ * A/B timing of the plan child between two compiled builds, interleaved on one emulator (the
+ * machine is shared and noisy: runs of A and B alternate so both see the same load).
+ *
+ *   node node_modules/typescript/bin/tsc -p bench/tsconfig.json --outDir /tmp/build-a   (per build;
+ *   symlink node_modules and schemas/proto into it as bench/run.ts does)
+ *   npx tsx bench/ab.ts --builds /tmp/build-a,/tmp/build-b [--n 10000] [--runs 5] [--latency 0,2]
+ *     [--changed] [--prof DIR] [--prof-runs N]
+ *
+ * The emulator, the fixtures and the setup apply come from the first build. Prints one line per
+ * run and the medians (wall ms of the whole process, in-process ms, API requests per run), with
+ * the load average before and after. Not part of `npm test`.
+ */
+import { spawn, spawnSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+
+const argv = process.argv.slice(2);
+const flag = (k: string) => {
+  const i = argv.indexOf(`--${k}`);
+  return i >= 0 ? argv[i + 1] : undefined;
+};
+const BUILDS = (flag('builds') ?? '').split(',').filter(Boolean);
+const N = Number(flag('n') ?? 10000);
+const RUNS = Number(flag('runs') ?? 5);
+const LATENCIES = (flag('latency') ?? '0').split(',').map(Number);
+const CHANGED = argv.includes('--changed');
+const PROF = flag('prof');
+const PROF_RUNS = Number(flag('prof-runs') ?? 1);
+const CREDS = { DQ_CLIENT_ID: 'demo-admin', DQ_CLIENT_SECRET: 'demo-secret' };
+const TMP = fs.mkdtempSync(path.join(os.tmpdir(), 'dqform-ab-'));
+
+async function admin(url: string, method: string, p: string, body?: unknown): Promise<unknown> {
+  const r = await fetch(`${url}${p}`, { method, headers: { 'content-type': 'application/json', connection: 'close' }, body: body === undefined ? undefined : JSON.stringify(body) });
+  return r.json();
+}
+
+function measure(build: string, dir: string, env: NodeJS.ProcessEnv, extra: string[] = []): { wallMs: number; inProcessMs: number; cpuMs: number; rssMb: number; out: string } {
+  const t0 = process.hrtime.bigint();
+  const r = spawnSync('/usr/bin/time', ['-v', process.execPath, ...extra, path.join(build, 'bench/children/plan.js'), dir], { env: { ...process.env, ...env }, encoding: 'utf8', cwd: TMP });
+  const wallMs = Number(process.hrtime.bigint() - t0) / 1e6;
+  const line = r.stdout.trim().split('\n').filter((l) => l.startsWith('{')).pop() ?? '{}';
+  const child = JSON.parse(line) as { inProcessMs?: number; code?: number; summary?: string };
+  if (child.code !== 0 && child.code !== 2) throw new Error(`plan failed (${build}): ${r.stdout}\n${r.stderr}`);
+  const m = /Maximum resident set size \(kbytes\): (\d+)/.exec(r.stderr);
+  const cpu = (k: string) => Number(new RegExp(`${k} time \\(seconds\\): ([\\d.]+)`).exec(r.stderr)?.[1] ?? NaN) * 1000;
+  return { wallMs, inProcessMs: Number(child.inProcessMs), cpuMs: cpu('User') + cpu('System'), rssMb: m ? Number(m[1]) / 1024 : NaN, out: child.summary ?? '' };
+}
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const load = () => os.loadavg().map((x) => x.toFixed(2)).join(' ');
+
+async function run(): Promise<void> {
+  const a = BUILDS[0];
+  /* eslint-disable @typescript-eslint/no-require-imports */
+  const fixtures = require(path.join(a, 'bench/fixtures.js')) as typeof import('./fixtures');
+  const { PlatformClient } = require(path.join(a, 'src/client/index.js')) as typeof import('../src/client');
+  const { loadSynthOutput } = require(path.join(a, 'src/engine/manifest.js')) as typeof import('../src/engine/manifest');
+  const { plan } = require(path.join(a, 'src/engine/reconcile.js')) as typeof import('../src/engine/reconcile');
+  const { apply } = require(path.join(a, 'src/engine/applier.js')) as typeof import('../src/engine/applier');
+  const p = spawn(process.execPath, [path.join(a, 'bench/children/emulator.js')], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const [url, grpc] = await new Promise<[string, string]>((res) => {
+    let buf = '';
+    p.stdout.on('data', (d: Buffer) => {
+      buf += d.toString();
+      const m = /\{"url":"([^"]+)","grpc":"([^"]+)"\}/.exec(buf);
+      if (m) res([m[1], m[2]]);
+    });
+  });
+  try {
+    const env = { DQ_BASE_URL: url, DQ_GRPC_ENDPOINT: grpc, ...CREDS };
+    const ns = `bench-${N}`;
+    await admin(url, 'POST', '/__emulator/reset', { seed: 'empty' });
+    const write = (name: string, doc: unknown) => {
+      const d = path.join(TMP, name, 'stacks', ns);
+      fs.mkdirSync(d, { recursive: true });
+      fs.writeFileSync(path.join(d, 'cdk.tf.json'), JSON.stringify(doc));
+      return path.join(TMP, name);
+    };
+    const base = write('base', fixtures.terraformJson(ns, N));
+    const changed = write('changed', fixtures.terraformJson(ns, N, { changedEvery: 10 }));
+    const client = PlatformClient.fromEnv(env);
+    const r = await apply(client, await plan(client, loadSynthOutput(base, ns)), { maxDeletes: 0 });
+    await client.close();
+    if (r.failed.length) throw new Error('setup failed');
+    const dir = CHANGED ? changed : base;
+    for (const ms of LATENCIES) {
+      if (ms > 0) await admin(url, 'POST', '/__emulator/faults', { rules: [{ type: 'latency', latencyMs: ms }] });
+      else await admin(url, 'DELETE', '/__emulator/faults');
+      const res: Record<string, { wall: number[]; inp: number[]; cpu: number[]; rss: number[]; req: number[] }> = {};
+      process.stdout.write(`latency ${ms} ms, ${CHANGED ? '10% changed' : 'no change'}, ${N} objects; load ${load()}\n`);
+      for (let i = 0; i < RUNS; i++) {
+        for (const b of i % 2 ? [...BUILDS].reverse() : BUILDS) {
+          await admin(url, 'POST', '/__emulator/requests/reset', {});
+          const m = measure(b, dir, env);
+          const c = (await admin(url, 'GET', '/__emulator/requests')) as { routes: Record<string, number> };
+          const req = Object.entries(c.routes).filter(([k]) => k.split(' ')[1]?.startsWith('/api/')).reduce((s, [, v]) => s + v, 0);
+          (res[b] ??= { wall: [], inp: [], cpu: [], rss: [], req: [] }).wall.push(m.wallMs);
+          res[b].inp.push(m.inProcessMs);
+          res[b].cpu.push(m.cpuMs);
+          res[b].rss.push(m.rssMb);
+          res[b].req.push(req);
+          process.stdout.write(`  ${b}: ${Math.round(m.wallMs)} ms (in-process ${Math.round(m.inProcessMs)}, cpu ${Math.round(m.cpuMs)}), ${m.rssMb.toFixed(0)} MB, ${req} req; ${m.out}\n`);
+        }
+      }
+      for (const b of BUILDS) {
+        const x = res[b];
+        process.stdout.write(`  median ${b}: ${Math.round(median(x.wall))} ms wall, ${Math.round(median(x.inp))} in-process, ${Math.round(median(x.cpu))} cpu (user+sys), ${Math.max(...x.rss).toFixed(0)} MB max, ${median(x.req)} req\n`);
+      }
+      process.stdout.write(`  load after: ${load()}\n`);
+      if (PROF) for (let i = 0; i < PROF_RUNS; i++) for (const b of BUILDS) measure(b, dir, env, ['--cpu-prof', '--cpu-prof-dir', path.join(PROF, `${path.basename(b)}-${ms}ms${CHANGED ? '-changed' : ''}`)]);
+    }
+  } finally {
+    p.kill('SIGTERM');
+    fs.rmSync(TMP, { recursive: true, force: true });
+  }
+}
+
+void run().catch((e) => {
+  process.stderr.write(`${(e as Error).stack ?? e}\n`);
+  process.exit(1);
+});
