@@ -224,7 +224,7 @@ it("the CI example's flow: plan in one checkout, apply the plan file in a fresh 
   const refused = await cli(moved, ['apply', 'plan-synth-ci.json', '--stack', 'synth-ci']);
   expect(refused.code).toBe(1);
   expect(refused.err).toMatch(/the code changed since the plan; apply refuses it and wrote nothing/);
-}, 90_000); // two checkouts, each synthesising, and four spawned commands
+}, 90_000); // three synths and four other spawned commands: a ceiling (over 30 s in npm test at load 28 on 2 cores)
 
 it('the app never sees DQ_CLIENT_ID or DQ_CLIENT_SECRET (dqform synth and the synth before plan)', async () => {
   const ws = appWorkspace({ 'synth-env': {} });

@@ -99,6 +99,15 @@ describe('batching', () => {
     expect(res.items).not.toContain('t3');
   });
 
+  test('a smaller chunk limit given by the caller is honoured by batch deletes (5 ids, limit 2: 3 calls)', async () => {
+    server.on('DELETE', '/api/datachecks/sqltests/v1', () => ({ json: { errors: [] } }));
+    const before = server.calls('DELETE', '/api/datachecks/sqltests/v1').length;
+    const res = await platform.sqlTests.batchDelete(['a', 'b', 'c', 'd', 'e'], { limit: 2 });
+    const sent = server.calls('DELETE', '/api/datachecks/sqltests/v1').slice(before).map((r) => r.query.getAll('ids'));
+    expect(sent).toEqual([['a', 'b'], ['c', 'd'], ['e']]);
+    expect(res.items).toEqual(['a', 'b', 'c', 'd', 'e']);
+  });
+
   test('per-item errors in a 200 are returned by batch writes, or thrown as BatchItemsError when asked', async () => {
     server.on('POST', '/api/datachecks/sqltests/v1', (r) => {
       const tests = (r.json as { sqlTests: { id: string }[] }).sqlTests;

@@ -202,3 +202,28 @@ test('integration delete sends the etag as a query parameter and no body', async
   expect(r.query.get('etag')).toBe('W/"x-1"');
   expect(r.body).toBe('');
 });
+
+/**
+ * Lists send their filters and page size in the query and read every page with the cursor the
+ * previous page ended on. Mutation testing found a domain list could drop its filter and cursor,
+ * and a data-product list its page size, unnoticed.
+ */
+describe.each([
+  ['domains.list', '/api/domains/v2', 'domains', (p: PlatformClient) => p.domains.list(2, { parentId: 'dom-parent' }), ['parentId', 'dom-parent']],
+  ['dataProducts.list', '/api/dataproducts/v2', 'dataproducts', (p: PlatformClient) => p.dataProducts.list(2, { folder: 'sales' }), ['folder', 'sales']],
+  ['owners.listOwners', '/api/owners/v1', 'owners', (p: PlatformClient) => p.owners.listOwners(2), null],
+  ['owners.listOwnerships', `/api/owners/v1/${OWNER}/ownerships`, 'ownerships', (p: PlatformClient) => p.owners.listOwnerships(OWNER, 2), null],
+  ['sqlTests.list', '/api/datachecks/sqltests/v1', 'sqlTests', (p: PlatformClient) => p.sqlTests.list({ sources: ['SOURCE_API'] }, 2), ['sources', '1']],
+] as const)('%s: filters, page size and cursor', (_op, route, key, list, filter) => {
+  test('every page is read, each request with the filter and the page size, the next with the cursor', async () => {
+    // two pages, told apart by the cursor (other tests of this file call the same routes)
+    server.on('GET', route, (r) => (r.query.get('pagination.cursor') === 'item-1' ? { json: { [key]: [{ id: 'item-2' }], pageInfo: {} } } : { json: { [key]: [{ id: 'item-1' }], pageInfo: { lastId: 'item-1' } } }));
+    const before = server.calls('GET', route).length;
+    const items = (await list(platform)) as { id: string }[];
+    const sent = server.calls('GET', route).slice(before);
+    expect(items.map((i) => i.id)).toEqual(['item-1', 'item-2']);
+    expect(sent.map((r) => r.query.get('pagination.pageSize'))).toEqual(['2', '2']);
+    expect(sent.map((r) => r.query.get('pagination.cursor'))).toEqual([null, 'item-1']);
+    if (filter) expect(sent.map((r) => r.query.get(filter[0]))).toEqual([filter[1], filter[1]]);
+  });
+});

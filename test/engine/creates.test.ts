@@ -22,7 +22,7 @@ let emu: RunningEmulator;
 let client: PlatformClient;
 beforeAll(async () => {
   emu = await startEmulator({ port: 0, seed: 'empty' });
-  client = PlatformClient.create({ baseUrl: emu.url, clientId: 'demo-admin', clientSecret: 'demo-secret' }, { retry: { scale: 0.01 } });
+  client = PlatformClient.create({ baseUrl: emu.url, clientId: 'demo-admin', clientSecret: 'demo-secret' }, { retry: { scale: 0.01, maxElapsedMs: 3_600_000 } });
 });
 afterAll(async () => {
   await client.close();

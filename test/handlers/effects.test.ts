@@ -8,6 +8,11 @@ import { HANDLERS } from '../../src/handlers/registry';
 
 const issue = (owner?: string) => ({ name: 'a', issueLifecycle: { trigger: { resolverQl: 'with_tag("x")' }, targets: [{ slack: { channel: '#a' } }], settings: { severities: ['SEVERITY_ERROR'] }, ...(owner ? { owner: { ownerPath: owner, ownershipId: `${owner}-ownership` } } : {}) } });
 
+const withOwner = (ownerPath: string, ownershipId: string) => {
+  const a = issue();
+  return { ...a, issueLifecycle: { ...a.issueLifecycle, owner: { ownerPath, ownershipId } } };
+};
+
 describe('replaceReasons', () => {
   test.each([
     ['same kind and owner: in place', issue('owner-1'), issue('owner-1'), 0],
@@ -15,6 +20,9 @@ describe('replaceReasons', () => {
     ['kind changes: replace', issue(), { name: 'a', schemaChange: { trigger: { resolverQl: 'with_tag("x")' }, targets: [{ slack: { channel: '#a' } }] } }, 1],
     ['owner set after create: replace', issue(), issue('owner-2'), 1],
     ['owner changes: replace', issue('owner-1'), issue('owner-2'), 1],
+    // each half of the owner on its own (mutation testing: a change of the path alone went unnoticed)
+    ['only the owner path changes: replace', issue('owner-1'), withOwner('owner-2', 'owner-1-ownership'), 1],
+    ['only the ownership changes: replace', issue('owner-1'), withOwner('owner-1', 'other-ownership'), 1],
   ])('alerts: %s', (_r, before, after, n) => {
     const reasons = alertsHandler.replaceReasons(alertsHandler.fromDesired(before), alertsHandler.fromDesired(after));
     expect(reasons).toHaveLength(n);

@@ -238,6 +238,16 @@ describe('kinds with configId: the whole workspace', () => {
     expect(keys(out)).toEqual(ids.map((i) => `shop.${i}`));
   });
 
+  test('alerts: sorted by fqn, whatever order the ids sort in and the batch answers come in', async () => {
+    // fqns sort the other way round from the ids (and the answers come in id order)
+    const ids = Array.from({ length: 5 }, (_, i) => `a${i}`);
+    const { client } = fakeClient({
+      'alerts.list': ids,
+      'alerts.batchGet': (chunk: unknown) => Object.fromEntries((chunk as { id: string }[]).map(({ id }) => [id, { id, fqn: `shop.z${9 - Number(id.slice(1))}`, configId: 'shop' }])),
+    });
+    expect(keys(await HANDLERS.dq_alert.read(client, q()))).toEqual(['shop.z5', 'shop.z6', 'shop.z7', 'shop.z8', 'shop.z9']);
+  });
+
   test('alerts: an empty workspace costs one list call', async () => {
     const { client, calls } = fakeClient({ 'alerts.list': [] });
     expect(await HANDLERS.dq_alert.read(client, q())).toEqual([]);

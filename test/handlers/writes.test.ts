@@ -167,6 +167,13 @@ describe('alerts', () => {
     expect(calls[2].args).toEqual([{ fqn: 'shop.orders' }, false, 'W/"a-4"']);
   });
 
+  test('the enabled flag is not part of the sameness: an identical alert found disabled counts as done and is toggled on', async () => {
+    const { client, calls } = fakeClient({ 'alerts.create': taken(), 'alerts.batchGet': { a1: { ...issue, fqn: 'shop.orders', configId: 'shop', etag: 'W/"a-6"', isDisabled: true } } });
+    await HANDLERS.dq_alert.create(client, change('dq_alert', 'create', HANDLERS.dq_alert.fromDesired(issue), { id: 'shop.orders' }), ctx);
+    expect(calls.map((c) => c.op)).toEqual(['alerts.create', 'alerts.batchGet', 'alerts.toggleEnabled']);
+    expect(calls[2].args).toEqual([{ fqn: 'shop.orders' }, true, 'W/"a-6"']);
+  });
+
   test('other create failures are reported as they are', async () => {
     const { client } = fakeClient({ 'alerts.create': conflict() });
     await expect(HANDLERS.dq_alert.create(client, change('dq_alert', 'create', issue), ctx)).rejects.toBeInstanceOf(ConflictError);
