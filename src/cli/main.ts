@@ -370,12 +370,16 @@ function usageFailure(io: Io, e: CommanderError, program: Command, argv: readonl
   const cmd = commandOf(program, argv);
   const where = cmd ? `dqform ${cmd.name()}` : 'dqform';
   const [first, ...rest] = e.message.replace(/^error: /, '').split('\n');
-  const suggestion = rest.join(' ').match(/\(Did you mean (.+)\?\)/)?.[1];
+  let suggestion = rest.join(' ').match(/\(Did you mean (.+)\?\)/)?.[1];
   let message = first;
   switch (e.code) {
-    case 'commander.unknownOption':
-      message = `unknown option ${first.replace(/^unknown option '([^=']*)(=.*)?'$/, '"$1"')} for ${where}`;
+    case 'commander.unknownOption': {
+      const flag = first.match(/^unknown option '([^=']*)(=.*)?'$/);
+      message = `unknown option ${flag ? `"${flag[1]}"` : first.replace(/^unknown option /, '')} for ${where}`;
+      // commander compares `--flag=value` whole with the flags, so a long value hides the typo
+      if (!suggestion && flag?.[2] && cmd) suggestion = closest(flag[1], cmd.options.map((o) => o.long).filter((l): l is string => !!l));
       break;
+    }
     case 'commander.unknownCommand':
       message = first.replace(/^unknown command '(.*)'$/, 'unknown command "$1"');
       break;

@@ -263,6 +263,20 @@ describe('the PR comment script, run with a fake GitHub', () => {
     expect(calls[0].body).not.toMatch(/refuse/);
   });
 
+  it('the plan at scale (200 changes, 50 not managed here) goes into the comment whole, under the guard that apply on merge will refuse it', async () => {
+    process.env.STACKS = JSON.stringify(['shop']);
+    const md = planned('shop', 'at-scale'); // 50 destroys (10 of them replaces) over the default limit of 10
+    const { github, context, calls } = fakeGithub([]);
+    await fn(github, context, {}, require);
+    expect(calls).toHaveLength(1);
+    const body = calls[0].body;
+    expect(body.length).toBeLessThan(65_536);
+    expect(body).toContain(md);
+    expect(body).toContain('> **Apply on merge will refuse** `shop` (50 > 10): more deletions than --max-deletes. Label the pull request `dqform-allow-deletes` if they are intended.');
+    expect(body.indexOf('Apply on merge will refuse')).toBeLessThan(body.indexOf('**Plan: 110 to add, 50 to change, 50 to destroy.**'));
+    expect(body).not.toContain('download the artifact');
+  });
+
   it('summarises stacks to stay under the comment limit, keeping each stack\'s guard, summary line and effects', async () => {
     process.env.STACKS = JSON.stringify(['a', 'b']);
     process.env.DQ_MAX_DELETES = '0';

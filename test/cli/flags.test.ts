@@ -58,6 +58,24 @@ describe('misspelled and unknown flags and commands exit 1 with a suggestion, an
     [['plan', '--no-colour'], /unknown option "--no-colour"/, '--no-color', 'British spelling'],
     [['plan', '--targte', 'dq_alert.a'], /unknown option "--targte"/, '--target', 'a typo of --target: refused, never ignored (the whole plan would run)'],
     [['plan', '-refresh-onl'], /unknown option "--refresh-onl"/, '--refresh-only', 'a typo of a mode flag in the Terraform spelling'],
+    [['plan', '--replac', 'dq_alert.a'], /unknown option "--replac"/, '--replace', 'a typo of --replace: an ordinary plan would run instead of the requested replacement'],
+    [['apply', '-replase=dq_alert.a', '-auto-approve'], /unknown option "--replase"/, '--replace', 'the Terraform spelling of a typo, with -auto-approve: nothing applied'],
+    [['plan', '--stak=analytics-production'], /unknown option "--stak"/, '--stack', 'commander compares --flag=value whole: a long value hid the suggestion'],
+    [['apply', '--refresh-onyl', '--auto-approve'], /unknown option "--refresh-onyl"/, '--refresh-only', 'a typo of --refresh-only on apply would have applied the whole plan'],
+    [['plan', '--detroy'], /unknown option "--detroy"/, '--destroy', 'a typo of --destroy'],
+    [['destroy', '--targte', 'dq_alert.a', '--auto-approve'], /unknown option "--targte" for dqform destroy/, '--target', 'a typo of --target on destroy would destroy the whole namespace'],
+    [['apply', '--max-effect-delete', '0', '--auto-approve'], /unknown option "--max-effect-delete"/, '--max-effect-deletes', 'the effect guard misspelled: never silently at its default'],
+    [['apply', '--allow-unpreviwed', '--auto-approve'], /unknown option "--allow-unpreviwed"/, '--allow-unpreviewed', 'a typo of the preview waiver'],
+    [['plan', '--all-stack'], /unknown option "--all-stack"/, '--all-stacks', 'a typo of --all-stacks'],
+    [['drift', '-all-stack'], /unknown option "--all-stack" for dqform drift/, '--all-stacks', 'the same in the Terraform spelling, on drift'],
+    [['validate', '--no-synt'], /unknown option "--no-synt" for dqform validate/, '--no-synth', 'a typo of --no-synth'],
+    [['plan', '--show-unmanged'], /unknown option "--show-unmanged"/, '--show-unmanaged', 'a typo of --show-unmanaged'],
+    [['drift', '--detailed-exit-code'], /unknown option "--detailed-exit-code" for dqform drift/, '--detailed-exitcode', 'drift in a CI gate: the same typo as plan'],
+    [['show', 'plan.json', '--fromat', 'json'], /unknown option "--fromat" for dqform show/, '--format', 'show is strict too'],
+    [['show', 'plan.json', '--format', 'html'], /--format must be text, markdown or json; got "html"/, undefined, 'show checks --format values'],
+    [['apply', '--auto-approve', '--stack'], /--stack needs a value/, undefined, 'a value flag at the end of apply'],
+    [['help', 'destory'], /unknown command "destory"/, 'destroy', 'help for a misspelled new verb'],
+    [['destory', '--auto-approve'], /unknown command "destory"/, 'destroy', 'a misspelled destroy'],
     [['destroy', '--auto-aprove'], /unknown option "--auto-aprove" for dqform destroy/, '--auto-approve', 'destroy is strict too'],
     [['destroy', '--max-deletes', 'all'], /--max-deletes takes a whole number, got "all"/, undefined, 'destroy keeps apply\'s guard values'],
     [['plan', '--target', 'aws_instance.web'], /--target "aws_instance\.web": aws_instance is not a dqform resource type/, undefined, 'an address of another provider'],
@@ -127,6 +145,18 @@ describe('accepted spellings do what the documented flag does', () => {
       expect(r.out).toMatch(/--detailed-exitcode/);
       expect(r.out).toBe(runs[0].out);
     }
+  });
+
+  it.each([
+    ['destroy', /^Usage: dqform destroy \[options\]/, ['--target', '--auto-approve', '--max-deletes', '--max-effect-deletes', '--allow-unpreviewed', '--show-unmanaged', '--no-synth']],
+    ['show', /^Usage: dqform show \[options\] <?PLANFILE>?/i, ['--format', '--json', '--show-unmanaged']],
+    ['apply', /^Usage: dqform apply \[options\]/, ['--target', '--replace', '--refresh-only', '--destroy', '--max-effect-deletes', '--allow-unpreviewed']],
+  ])('dqform help %s lists its flags (the same as %s --help)', async (verb, usage, flags) => {
+    const [help, dashed] = await Promise.all([dqform(['help', verb]), dqform([verb, '--help'])]);
+    expect(help.code).toBe(0);
+    expect(help.out).toMatch(usage);
+    for (const f of flags) expect(help.out).toMatch(new RegExp(`^ +(-\\w, )?${f}\\b`, 'm'));
+    expect(help.out).toBe(dashed.out);
   });
 
   it('-version and version print the version', async () => {

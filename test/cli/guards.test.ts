@@ -171,3 +171,33 @@ describe('unpreviewed changes', () => {
     expect(ok.code).toBe(0);
   }, 60_000);
 });
+
+describe('destroy keeps the guards', () => {
+  afterEach(() => fetch(`${emu.url}/__emulator/faults`, { method: 'DELETE' }));
+
+  it('--max-effect-deletes counts the monitors a destroyed rule takes with it; a failed preview is refused unless --allow-unpreviewed', async () => {
+    // an asset no other rule in this file monitors: a monitor belongs to the first rule that placed it
+    stack('g-destroy', { dq_monitor_deployment_rule: { r: rule('with_name("customers")') } });
+    expect((await cli(['apply', '--auto-approve'])).code).toBe(0);
+    const p = await cli(['plan', '--destroy']);
+    const n = Number(/The platform also deletes (\d+) monitor\(s\)/.exec(p.out)?.[1]);
+    expect(n).toBeGreaterThan(0);
+    await resetCounters();
+    const refused = await cli(['destroy', '--auto-approve', '--max-effect-deletes', String(n - 1)]);
+    expect(refused.code).toBe(1);
+    expect(refused.err).toMatch(new RegExp(`the plan makes the platform delete ${n} monitor\\(s\\), more than --max-effect-deletes ${n - 1}: dq_monitor_deployment_rule\\.r \\(${n}\\)`));
+    expect(await writes()).toBe(0);
+    // the delete preview (GET .../deployment-rule/<id>/deleted) fails: effects unknown, refused
+    const faults = { rules: [{ type: 'unavailable', method: 'GET', pathPrefix: '/api/monitors/automated/v1/deployment-rule/' }] };
+    expect((await fetch(`${emu.url}/__emulator/faults`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(faults) })).status).toBe(200);
+    await resetCounters();
+    const unpreviewed = await cli(['destroy', '--auto-approve']);
+    expect(unpreviewed.code).toBe(1);
+    expect(unpreviewed.err).toMatch(/the platform's preview of 1 change\(s\) failed or is missing, so what they delete downstream is unknown: dq_monitor_deployment_rule\.r/);
+    expect(await writes()).toBe(0);
+    const ok = await cli(['destroy', '--auto-approve', '--allow-unpreviewed']);
+    expect(ok.out).toMatch(/delete dq_monitor_deployment_rule\.r: done/);
+    expect(ok.out).toMatch(/Destroy complete: 1 applied/);
+    expect(ok.code).toBe(0);
+  }, 60_000);
+});

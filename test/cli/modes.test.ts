@@ -236,7 +236,7 @@ describe('--refresh-only', () => {
 });
 
 describe('--show-unmanaged and saved plans of other formats', () => {
-  it('counts the objects not managed here by who manages them; --show-unmanaged lists them, in plan and show', async () => {
+  it('counts the objects not managed here by who manages them; --show-unmanaged lists them, in plan, show, apply and destroy', async () => {
     const ws = workspace();
     ws.stack('cli-unmanaged', { dq_alert: { a: alert('A') } });
     for (const i of [1, 2, 3]) await raw.alerts.upsert({ name: `UI ${i}`, fqn: `cli-unmanaged-ui.x${i}`, incidentLifecycle: { targets: [{ slack: { channel: '#ui' } }], settings: { states: ['STATE_CLOSED'] } } });
@@ -247,6 +247,14 @@ describe('--show-unmanaged and saved plans of other formats', () => {
     for (const i of [1, 2, 3]) expect(listed.out).toMatch(new RegExp(`^ {2}\\? dq_alert\\["cli-unmanaged-ui\\.x${i}"\\] \\(alert "UI ${i}"\\): not managed by dqform$`, 'm'));
     const shown = await run(ws, ['show', 'p.json', '--show-unmanaged']);
     expect(shown.out).toMatch(/^ {2}\? dq_alert\["cli-unmanaged-ui\.x1"\] \(alert "UI 1"\): not managed by dqform$/m);
+    // apply and destroy print the same list before they write (and never touch what it lists)
+    const applied = await run(ws, ['apply', '--auto-approve', '--show-unmanaged']);
+    expect(applied.out).toMatch(/^ {2}\? dq_alert\["cli-unmanaged-ui\.x2"\] \(alert "UI 2"\): not managed by dqform$/m);
+    expect(applied.out).toMatch(/Apply complete: 1 applied/);
+    const destroyed = await run(ws, ['destroy', '--auto-approve', '--show-unmanaged']);
+    expect(destroyed.out).toMatch(/^ {2}\? dq_alert\["cli-unmanaged-ui\.x3"\] \(alert "UI 3"\): not managed by dqform$/m);
+    expect(destroyed.out).toMatch(/Destroy complete: 1 applied/);
+    expect(await alertNames('cli-unmanaged.a', 'cli-unmanaged-ui.x1', 'cli-unmanaged-ui.x2', 'cli-unmanaged-ui.x3')).toEqual({ 'cli-unmanaged-ui.x1': 'UI 1', 'cli-unmanaged-ui.x2': 'UI 2', 'cli-unmanaged-ui.x3': 'UI 3' });
   });
 
   it.each<[string, number, RegExp]>([

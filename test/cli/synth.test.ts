@@ -163,6 +163,26 @@ describe('when synth cannot or should not run', () => {
     expect(runs(ws)).toBe(1);
   });
 
+  it('--no-synth on validate, drift, apply and destroy too: the app is never run, each warns that the output is stale', async () => {
+    const ws = appWorkspace({ 'synth-skip-all': { dq_sql_test: { t: sqlTest('T') } } });
+    expect((await cli(ws, ['synth'])).code).toBe(0);
+    touchFuture(ws.path('app.js'));
+    const stale = /Warning: app\.js is newer than cdktf\.out, and --no-synth was given: using the synth output as it is/;
+    // [args, exit code, what stdout shows]
+    const steps: [string[], number, RegExp][] = [
+      [['validate', '--no-synth'], 0, /valid/],
+      [['drift', '--no-synth'], 2, /dq_sql_test\.t/],
+      [['apply', '--no-synth', '--auto-approve'], 0, /Apply complete: 1 applied/],
+      [['destroy', '--no-synth', '--auto-approve'], 0, /Destroy complete: 1 applied/],
+    ];
+    for (const [args, code, out] of steps) {
+      const r = await cli(ws, args);
+      expect({ args, code: r.code, err: r.err }).toEqual({ args, code, err: expect.stringMatching(stale) });
+      expect(r.out).toMatch(out);
+    }
+    expect(runs(ws)).toBe(1);
+  }, 90_000);
+
   it('an app that cannot be run (command not found): a warning that the output is stale, and the plan of the old output', async () => {
     const ws = appWorkspace({ 'synth-norun': { dq_sql_test: { t: sqlTest('T') } } });
     expect((await cli(ws, ['synth'])).code).toBe(0);

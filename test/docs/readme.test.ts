@@ -50,3 +50,13 @@ it('README.md gives one figure for the time of npm test', () => {
   const timed = README.split('\n').filter((l) => /npm test/.test(l) && /\b\d+(\.\d+)? ?(s|seconds?|min|minutes?)\b/.test(l));
   expect(timed).toHaveLength(1);
 });
+
+it('README.md says cdktf is deprecated, what that means, and pins the versions package.json pins', () => {
+  const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as Record<string, Record<string, string>>;
+  const deps = { ...pkg.dependencies, ...pkg.devDependencies, ...pkg.peerDependencies };
+  const section = README.split(/^## /m).find((s) => /^CDKTF is deprecated/.test(s));
+  expect(section).toBeDefined();
+  expect(section).toMatch(/archived CDK for Terraform in December 2025; \*\*cdktf 0\.21 is its final release\*\*/);
+  for (const name of ['cdktf', 'constructs']) expect(section).toContain(`${name}@${deps[name].replace(/^[~^]/, '')}`);
+  expect(section).toMatch(/YAML front end/); // the way out that does not need cdktf
+});
