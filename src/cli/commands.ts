@@ -543,20 +543,55 @@ const DESTROY_WORDS: ApplyWords = {
 const REFRESH_ONLY_APPLY =
   'Nothing to apply: this is a refresh-only plan, and dqform keeps no state file to record live state in, so a refresh-only apply writes nothing. To make live match the code, run dqform plan and apply.';
 
+/** How a plan's mode differs from the mode the command line states (empty: the same). */
+function modeDifferences(saved: PlanRequest, given: PlanRequest): string[] {
+  const out: string[] = [];
+  if (given.refreshOnly) out.push('--refresh-only given, the plan is not a refresh-only plan');
+  if (saved.destroy !== given.destroy) out.push(saved.destroy ? '--destroy missing' : '--destroy given, the plan is not a destroy plan');
+  const diff = (flag: string, a: string[], b: string[]) => {
+    const missing = a.filter((x) => !b.includes(x));
+    const extra = b.filter((x) => !a.includes(x));
+    if (missing.length) out.push(`${flag} ${missing.join(', ')} missing`);
+    if (extra.length) out.push(`${flag} ${extra.join(', ')} not in the plan`);
+  };
+  diff('--target', saved.targets, given.targets);
+  diff('--replace', saved.replace, given.replace);
+  return out;
+}
+
+function describeMode(r: PlanRequest): string {
+  const parts = [r.destroy && 'destroy', r.targets.length && `--target ${r.targets.join(', ')}`, r.replace.length && `--replace ${r.replace.join(', ')}`].filter(Boolean);
+  return parts.length ? parts.join(', ') : 'no mode flags (a normal plan)';
+}
+
+/** The flags that state a plan's mode, each followed by a space. */
+function modeFlagsOf(r: PlanRequest): string {
+  return [r.destroy ? ['--destroy'] : [], r.targets.map((t) => `--target '${t}'`), r.replace.map((t) => `--replace '${t}'`)].flat().map((f) => `${f} `).join('');
+}
+
 export async function cmdApply(io: Io, file: string | undefined, o: ApplyOptions, words: ApplyWords = APPLY_WORDS): Promise<number> {
   const every = progressIntervalMs(io);
   const request = requestOf(o);
   let saved: Plan | undefined;
   if (file) {
-    const given = [request.destroy && '--destroy', request.refreshOnly && '--refresh-only', request.targets.length && '--target', request.replace.length && '--replace'].filter(Boolean);
-    if (given.length) {
-      throw new UsageError(`${given.join(', ')} cannot be given with a saved plan: ${file} was made with its own options, and apply plans again with those (dqform show ${file} prints them). Give ${given.join(', ')} to dqform plan --out ${file} instead, review it, and apply that plan.`);
-    }
     saved = readPlanFile(io, file);
     if (!saved) return 1;
     if (saved.options.refreshOnly) {
+      if (request.destroy || request.targets.length || request.replace.length) {
+        throw new UsageError(`${file} is a refresh-only plan: it writes nothing, and --destroy, --target and --replace do not apply to it.`);
+      }
       io.out(REFRESH_ONLY_APPLY);
       return 0;
+    }
+    // The file records its own mode, and apply plans again in that mode; so that an edited file
+    // cannot turn a reviewed plan into another kind (a normal plan into a destroy, a replace
+    // added), the command line must state the same mode: nothing for a normal plan.
+    const differs = modeDifferences(saved.options, request);
+    if (differs.length) {
+      throw new UsageError(
+        `${file} was made with ${describeMode(saved.options)}, and this apply states ${describeMode(request)} (${differs.join('; ')}). ` +
+          `Apply restates the mode of a saved plan so that an edited file cannot change what was reviewed: run dqform apply ${modeFlagsOf(saved.options)}${file} if that is the plan you reviewed (dqform show ${file} prints it).`,
+      );
     }
     // refused as it is (errors, guards) before the code is even read: no synth, no network
     preflight(saved, o);

@@ -134,7 +134,12 @@ describe('dqform destroy', () => {
     expect(json(ws, 'destroy.json').options).toEqual({ destroy: true, refreshOnly: false, targets: [], replace: [] });
     const shown = await run(ws, ['show', 'destroy.json', '--format', 'markdown']);
     expect(shown.out).toMatch(/^### dqform destroy plan: `cli-plan-destroy`/);
-    const applied = await run(ws, ['apply', 'destroy.json']);
+    // The file records its mode, but apply must be told it too: a reviewed normal plan file
+    // swapped for (or edited into) a destroy plan is refused, and nothing is deleted.
+    const unstated = await run(ws, ['apply', 'destroy.json']);
+    expectDiagnostic(unstated, /destroy\.json was made with destroy, and this apply states no mode flags \(a normal plan\) \(--destroy missing\)[^]*run dqform apply --destroy destroy\.json/);
+    expect(Object.keys(await alertNames(`${ns}.a`))).toEqual([`${ns}.a`]);
+    const applied = await run(ws, ['apply', '--destroy', 'destroy.json']);
     expect(applied.out).toMatch(/Destroy complete: 1 applied/);
     expect(await alertNames(`${ns}.a`)).toEqual({});
   });
@@ -152,7 +157,10 @@ describe('--target', () => {
     expect(json(ws, 'a.json').options.targets).toEqual(['dq_alert.a']);
     expect(json(ws, 'a.json').changes.map((c) => c.address)).toEqual(['dq_alert.a']);
 
-    const fromFile = await run(ws, ['apply', 'a.json']);
+    expectDiagnostic(await run(ws, ['apply', 'a.json']), /a\.json was made with --target dq_alert\.a, and this apply states no mode flags \(a normal plan\) \(--target dq_alert\.a missing\)/);
+    expectDiagnostic(await run(ws, ['apply', '--target', 'dq_alert.a', '--replace', 'dq_alert.a', 'a.json']), /--replace dq_alert\.a not in the plan/);
+    expect(Object.keys(await alertNames(`${ns}.a`, `${ns}.b`, `${ns}.c`))).toEqual([]);
+    const fromFile = await run(ws, ['apply', '-target=dq_alert.a', 'a.json']);
     expect(fromFile.out).toMatch(/Apply complete: 1 applied/);
     expect(fromFile.err).toMatch(/Warning: applied changes may be incomplete: this plan was targeted \(dq_alert\.a\)/);
     expect(Object.keys(await alertNames(`${ns}.a`, `${ns}.b`, `${ns}.c`))).toEqual([`${ns}.a`]);
@@ -169,7 +177,6 @@ describe('--target', () => {
     ['a type that is not a dqform kind', ['plan', '--target', 'dq_alrt.a'], /--target "dq_alrt\.a": dq_alrt is not a dqform resource type; did you mean dq_alert\?/],
     ['not an address', ['plan', '--target', 'orders'], /--target "orders" is not a resource address: write TYPE\.NAME/],
     ['a value missing', ['plan', '--target'], /--target needs a value/],
-    ['--target with a saved plan', ['apply', 'x.json', '--target', 'dq_alert.a'], /--target cannot be given with a saved plan/],
     ['--refresh-only with --destroy', ['plan', '--refresh-only', '--destroy'], /--refresh-only cannot be used with --destroy/],
     ['--replace with --refresh-only', ['apply', '--refresh-only', '--replace', 'dq_alert.a'], /cannot be used with/],
   ])('refuses %s (exit 1, nothing written)', async (_why, args, message) => {
