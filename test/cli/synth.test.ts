@@ -273,7 +273,9 @@ app.synth();
     workspaces.push(ws);
     fs.writeFileSync(ws.path('main.ts'), MAIN);
     fs.writeFileSync(ws.path('cdktf.json'), JSON.stringify({ app: `${JSON.stringify(process.execPath)} ${JSON.stringify(path.join(ROOT, 'node_modules', 'tsx', 'dist', 'cli.mjs'))} main.ts` }));
-    const [synth, plan] = await Promise.all([cli(ws, ['synth']), cli(ws, ['plan'])]);
+    // one after the other: two processes synthesising into one cdktf.out at once can collide
+    const synth = await cli(ws, ['synth']);
+    const plan = await cli(ws, ['plan']);
     for (const r of [synth, plan]) {
       expect(r.code).toBe(1);
       expect(r.err).toMatch(/Error: the app's constructs are invalid: 2 error\(s\); nothing was synthesised\./);
