@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# Issue 10 evidence: runs a command through ../shared/tools/wire-check.mjs in front of a fresh
+# `dqform emulator` (extra emulator flags in EMU_FLAGS), then prints how many requests the
+# emulator served (so the run provably went through it). Run from a worktree or /work/main:
+#   EMU_FLAGS="--marshal emit-unpopulated --enums numbers" bash /work/notes/wire-evidence.sh demo
+#   bash /work/notes/wire-evidence.sh e2e
+set -u
+what=$1
+log=$(mktemp)
+node bin/dqform.js emulator --port 0 ${EMU_FLAGS:-} > "$log" 2>&1 &
+emu=$!
+for _ in $(seq 1 60); do grep -q 'DQ_GRPC_ENDPOINT=' "$log" && break; sleep 0.5; done
+url=$(grep -o 'DQ_BASE_URL=[^ ]*' "$log" | cut -d= -f2)
+grpc=$(grep -o 'DQ_GRPC_ENDPOINT=[^ ]*' "$log" | cut -d= -f2)
+grep 'responses:' "$log"
+case $what in
+  demo) cmd=(npx tsx src/cli/demo.ts); export DQFORM_DEMO_USE_BASE_URL=1 ;;
+  e2e) cmd=(npx jest test/e2e/lifecycle.test.ts --maxWorkers=1); export DQFORM_E2E_USE_BASE_URL=1 ;;
+  *) echo "usage: wire-evidence.sh demo|e2e"; kill $emu; exit 2 ;;
+esac
+DQ_GRPC_ENDPOINT=$grpc node ../shared/tools/wire-check.mjs --target "$url" -- "${cmd[@]}"
+rc=$?
+echo "command + wire-check exit: $rc"
+curl -s "$url/__emulator/requests" | node -e 'let s="";process.stdin.on("data",d=>s+=d).on("end",()=>console.log("emulator served", JSON.parse(s).total, "requests"))'
+kill $emu
+rm -f "$log"
+exit $rc
