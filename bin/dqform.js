@@ -4,9 +4,34 @@
 // TypeScript sources through tsx (a dev dependency).
 const fs = require('node:fs');
 const path = require('node:path');
-const compiled = path.join(__dirname, '..', 'dist', 'src', 'cli', 'main.js');
+const root = path.join(__dirname, '..');
+const compiled = path.join(root, 'dist', 'src', 'cli', 'main.js');
+
+/**
+ * In a source checkout (src/ exists; the package ships dist/ only), a dist/ older than any
+ * source file is stale: a build once, then a pull, would otherwise run old code without a word.
+ */
+function staleBuild() {
+  if (!fs.existsSync(path.join(root, 'src', 'cli', 'main.ts'))) return false;
+  const built = fs.statSync(compiled).mtimeMs;
+  const newer = (dir) => {
+    let entries;
+    try { entries = fs.readdirSync(dir, { withFileTypes: true }); } catch { return false; }
+    for (const e of entries) {
+      const p = path.join(dir, e.name);
+      if (e.isDirectory() ? newer(p) : e.name.endsWith('.ts') && fs.statSync(p).mtimeMs > built) return true;
+    }
+    return false;
+  };
+  return ['src', 'schemas', 'constructs'].some((d) => newer(path.join(root, d)));
+}
+
 let cli;
-if (fs.existsSync(compiled)) cli = require(compiled);
+const useBuild = fs.existsSync(compiled) && !staleBuild();
+if (!useBuild && fs.existsSync(compiled)) {
+  process.stderr.write('dqform: dist/ is older than the sources in this checkout: running the sources (npm run build refreshes dist/).\n');
+}
+if (useBuild) cli = require(compiled);
 else {
   require('tsx/cjs');
   cli = require(path.join(__dirname, '..', 'src', 'cli', 'main.ts'));
