@@ -477,33 +477,43 @@ export function decodeTolerant<S extends z.ZodType>(schema: S, raw: unknown): z.
 const itemProblems = new WeakMap<object, string[]>();
 const tolerantBelow = new WeakMap<Node, boolean>();
 
+/**
+ * Whether a node for which `hit` holds is reachable from `n`, through arrays, records, tolerant
+ * items, unions and object fields (recursive schemas included). The answer for `n` is cached in
+ * `cache`.
+ */
+function reaches(n: Node, cache: WeakMap<Node, boolean>, hit: (x: Node) => boolean): boolean {
+  const cached = cache.get(n);
+  if (cached !== undefined) return cached;
+  const seen = new Set<Node>();
+  const visit = (x: Node): boolean => {
+    if (seen.has(x)) return false;
+    seen.add(x);
+    const known = cache.get(x);
+    if (known !== undefined) return known;
+    if (hit(x)) return true;
+    switch (x.k) {
+      case 'arr':
+      case 'rec':
+      case 'tolerant':
+        return visit(x.of());
+      case 'union':
+        return x.options.some((o) => visit(o()));
+      case 'obj':
+        for (const f of x.fields.values()) if (visit(f.node())) return true;
+        return false;
+      default:
+        return false;
+    }
+  };
+  const r = visit(n);
+  cache.set(n, r);
+  return r;
+}
+
 /** Whether a tolerant node is reachable from `n` (cached per node). */
 function holdsTolerant(n: Node): boolean {
-  let r = tolerantBelow.get(n);
-  if (r === undefined) {
-    const seen = new Set<Node>();
-    const visit = (x: Node): boolean => {
-      if (seen.has(x)) return false;
-      seen.add(x);
-      switch (x.k) {
-        case 'tolerant':
-          return true;
-        case 'arr':
-        case 'rec':
-          return visit(x.of());
-        case 'union':
-          return x.options.some((o) => visit(o()));
-        case 'obj':
-          for (const f of x.fields.values()) if (visit(f.node())) return true;
-          return false;
-        default:
-          return false;
-      }
-    };
-    r = visit(n);
-    tolerantBelow.set(n, r);
-  }
-  return r;
+  return reaches(n, tolerantBelow, (x) => x.k === 'tolerant');
 }
 
 /** Marks the parsed tolerant items whose cleaned form carried something unknown. */
@@ -560,34 +570,7 @@ const aliasesBelow = new WeakMap<Node, boolean>();
 
 /** Whether an enum with deprecated spellings (aliases) is reachable from `n` (cached per node). */
 function holdsAliases(n: Node): boolean {
-  let r = aliasesBelow.get(n);
-  if (r === undefined) {
-    const seen = new Set<Node>();
-    const visit = (x: Node): boolean => {
-      if (seen.has(x)) return false;
-      seen.add(x);
-      const known = aliasesBelow.get(x);
-      if (known !== undefined) return known;
-      switch (x.k) {
-        case 'enum':
-          return !!x.info.aliases && Object.keys(x.info.aliases).length > 0;
-        case 'arr':
-        case 'rec':
-        case 'tolerant':
-          return visit(x.of());
-        case 'union':
-          return x.options.some((o) => visit(o()));
-        case 'obj':
-          for (const f of x.fields.values()) if (visit(f.node())) return true;
-          return false;
-        default:
-          return false;
-      }
-    };
-    r = visit(n);
-    aliasesBelow.set(n, r);
-  }
-  return r;
+  return reaches(n, aliasesBelow, (x) => x.k === 'enum' && !!x.info.aliases && Object.keys(x.info.aliases).length > 0);
 }
 
 /** Request keys (dotted paths, at any depth) the schema does not declare. */
