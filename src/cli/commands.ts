@@ -536,7 +536,7 @@ const DESTROY_WORDS: ApplyWords = {
   what: 'Destroy',
   command: 'destroy',
   question: (p) => `Destroy the ${p.changes.filter((c) => c.action === 'delete').length} object(s) above? There is no undo. Only "yes" is accepted: `,
-  reviewed: 'Review a saved destroy plan (dqform plan --destroy --out destroy.json; dqform apply destroy.json), or pass --auto-approve.',
+  reviewed: 'Review a saved destroy plan (dqform plan --destroy --out destroy.json; dqform apply --destroy destroy.json), or pass --auto-approve.',
 };
 
 /** What apply says instead of writing, for a refresh-only plan. */

@@ -230,7 +230,7 @@ function buildProgram(io: Io, outcome: Outcome, argv: readonly string[]): Comman
   )))
     .addHelpText(
       'after',
-      "\nPlans the deletion of every object the namespace owns (configId = namespace, or an id carrying the\nnamespace's tag; never objects of another namespace or made in the UI), prints it and asks on a\nTTY; without a TTY, --auto-approve is required. The guards of apply hold (--max-deletes,\n--max-effect-deletes, --allow-unpreviewed), and lifecycle.preventDestroy makes it an error.\nTo review first: dqform plan --destroy --out destroy.json, then dqform apply destroy.json.\nExample: dqform destroy --max-deletes 50",
+      "\nPlans the deletion of every object the namespace owns (configId = namespace, or an id carrying the\nnamespace's tag; never objects of another namespace or made in the UI), prints it and asks on a\nTTY; without a TTY, --auto-approve is required. The guards of apply hold (--max-deletes,\n--max-effect-deletes, --allow-unpreviewed), and lifecycle.preventDestroy makes it an error.\nTo review first: dqform plan --destroy --out destroy.json, then dqform apply --destroy destroy.json.\nExample: dqform destroy --max-deletes 50",
     )
     .action(run((o: DestroyOptions) => cmdDestroy(io, o)));
 

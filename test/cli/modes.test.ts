@@ -68,8 +68,7 @@ describe('dqform destroy', () => {
     await raw.alerts.upsert({ name: 'Made in the UI', fqn: `${ns}.ui`, incidentLifecycle: { targets: [{ slack: { channel: '#ui' } }], settings: { states: ['STATE_CLOSED'] } } });
 
     const noTty = await run(ws, ['destroy'], { input: 'yes\n' });
-    expectDiagnostic(noTty, /destroy needs confirmation, and there is no terminal to ask on/);
-    expect(noTty.err).toMatch(/dqform plan --destroy --out destroy\.json; dqform apply destroy\.json/);
+    expectDiagnostic(noTty, /destroy needs confirmation, and there is no terminal to ask on\.\n {2}Review a saved destroy plan \(dqform plan --destroy --out destroy\.json; dqform apply --destroy destroy\.json\)/);
 
     const guarded = await run(ws, ['destroy', '--auto-approve', '--max-deletes', '2']);
     expectDiagnostic(guarded, /the plan destroys 3 object\(s\), more than --max-deletes 2/);
