@@ -184,3 +184,35 @@ describe('a proxy', () => {
     }
   });
 });
+
+describe('debug log and trace lines', () => {
+  test('each exchange is logged both ways, with the request id, the attempt and the status; tokens say when they expire', async () => {
+    server.on('GET', '/api/x', () => ({ json: { ok: true } }));
+    const now = { t: 1000 };
+    const traces: unknown[] = [];
+    const { client: c, logs } = client({ now: () => now.t, onTrace: (t) => traces.push(t) });
+    await c.call({ method: 'GET', path: '/api/x', responseSchema: Ok, idempotent: true });
+    const rid = server.requests[0].headers['x-request-id'];
+    expect(logs).toEqual([
+      expect.stringMatching(/^-> POST \/oauth2\/token \(request id [0-9a-f-]{36}, attempt 1\)$/),
+      '<- 200 POST /oauth2/token (0ms)',
+      'obtained an access token (expires in 3600s)',
+      `-> GET /api/x (request id ${rid}, attempt 1)`,
+      '<- 200 GET /api/x (0ms)',
+    ]);
+    expect(traces).toContainEqual({ event: 'response', method: 'GET', path: '/api/x', requestId: rid, attempt: 1, status: 200, ms: 0 });
+  });
+
+  test('a retried token request is logged with its status; a dropped connection with its error', async () => {
+    server.tokenHook = (n) => (n === 1 ? { status: 503, json: { code: 14, message: 'busy', details: [] } } : undefined);
+    server.on('GET', '/api/x', (_r, n) => (n === 1 ? 'drop' : { json: { ok: true } }));
+    const traces: { event: string; error?: string }[] = [];
+    const { client: c, logs } = client({ onTrace: (t) => traces.push(t as { event: string; error?: string }) });
+    await expect(c.call({ method: 'GET', path: '/api/x', responseSchema: Ok, idempotent: true })).resolves.toEqual({ ok: true });
+    expect(logs).toContainEqual(expect.stringMatching(/^retry POST \/oauth2\/token in \d+ms after 503$/));
+    expect(logs).toContainEqual(expect.stringMatching(/^<- GET \/api\/x: GET \/api\/x failed: no response UNAVAILABLE: connection failed/));
+    expect(logs).toContainEqual(expect.stringMatching(/^retry GET \/api\/x in \d+ms after UNAVAILABLE \(attempt 2\/\d+\)$/));
+    const dropped = traces.find((t) => t.event === 'transport-error');
+    expect(dropped?.error).toMatch(/^GET \/api\/x failed: no response UNAVAILABLE: connection failed/);
+  });
+});
