@@ -58,6 +58,7 @@ describe('bodies that are not JSON', () => {
     expect(err).toBeInstanceOf(ResponseShapeError);
     expect(err.path).toMatch(/\/oauth2\/token$/);
     expect((err as ResponseShapeError).issues).toEqual([{ path: '', message: 'token response is not JSON' }]);
+    expect(err.method).toBe('POST');
     expect(err.cause).toBeInstanceOf(SyntaxError);
     expect(server.requests).toHaveLength(0);
   });

@@ -17,6 +17,9 @@ import {
   redact,
   registerSecret,
   unregisterSecret,
+  redactHeaders,
+  encodeQuery,
+  errorFromResponse,
 } from '../../src/client';
 
 describe('Limiter', () => {
@@ -197,5 +200,26 @@ describe('secrets', () => {
     unregisterSecret('forget me/"now" and more');
     unregisterSecret(s);
     expect(redact(`a ${s} b ${encodeURIComponent(s)} c ${JSON.stringify(s).slice(1, -1)}`)).toBe(`a ${s} b ${encodeURIComponent(s)} c ${JSON.stringify(s).slice(1, -1)}`);
+  });
+});
+
+describe('small outputs', () => {
+  test('redactHeaders: keys sorted, credentials and cookies masked, undefined left out, lists kept', () => {
+    const out = redactHeaders({ 'x-b': 'b', authorization: 'Bearer abc.def', cookie: 'sid=1', 'set-cookie': ['a=1'], 'x-a': ['1', '2'], gone: undefined });
+    expect(out).toEqual({ authorization: '[REDACTED]', cookie: '[REDACTED]', 'set-cookie': '[REDACTED]', 'x-a': ['1', '2'], 'x-b': 'b' });
+    expect(Object.keys(out)).toEqual(['authorization', 'cookie', 'set-cookie', 'x-a', 'x-b']);
+  });
+
+  test('encodeQuery skips undefined and null, also inside lists', () => {
+    expect(encodeQuery({ b: [1, null, undefined, 2], a: null, c: undefined, d: { e: undefined, f: 'x' } })).toBe('?b=1&b=2&d.f=x');
+    expect(encodeQuery({ a: undefined })).toBe('');
+    expect(encodeQuery([])).toBe('');
+    expect(encodeQuery([['k', 'v w']])).toBe('?k=v%20w');
+  });
+
+  test('an AlreadyExistsError is named so', () => {
+    const e = errorFromResponse({ method: 'post', path: '/p', status: 409, headers: {}, body: JSON.stringify({ code: 6, message: 'taken', details: [] }) });
+    expect(e.name).toBe('AlreadyExistsError');
+    expect(e.toJSON().name).toBe('AlreadyExistsError');
   });
 });
