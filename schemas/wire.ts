@@ -560,9 +560,11 @@ function transferMarks(n: Node, c: unknown, p: unknown): void {
  */
 export function decodeRead<S extends z.ZodType>(schema: S, value: unknown): z.ZodSafeParseResult<z.output<S>> {
   const n = nodeOf(schema);
-  const cleaned = cleanFrom(n, value, [], true);
+  const problems: string[] = [];
+  const cleaned = cleanFrom(n, value, problems, true);
   const r = schema.safeParse(cleaned) as z.ZodSafeParseResult<z.output<S>>;
-  if (r.success && holdsTolerant(n)) transferMarks(n, cleaned, r.data);
+  // an item's problems are also the response's (clean): none, and no item has marks to transfer
+  if (r.success && problems.length > 0 && holdsTolerant(n)) transferMarks(n, cleaned, r.data);
   return r;
 }
 

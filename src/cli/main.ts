@@ -15,6 +15,7 @@ import { Command, CommanderError, Help, Option } from 'commander';
 import { redact } from '../client/redact';
 import { DEFAULT_MAX_DELETES, DEFAULT_MAX_EFFECT_DELETES } from '../engine/limits';
 import { UsageError } from './usage-error';
+import { deferZodLocales } from '../../schemas/zod-locales';
 import type {
   ApplyOptions,
   DestroyOptions,
@@ -33,7 +34,12 @@ export type { Io } from './commands';
 // The commands (and all they load: the client, the engine, zod and the schemas) are loaded when
 // one runs: `dqform --version` and `dqform help` load none of them (issue 15: <= 0.15 s).
 /* eslint-disable @typescript-eslint/no-require-imports */
-const commands = () => require('./commands') as typeof import('./commands');
+// zod's 64 locale modules load only if something reads z.locales (schemas/zod-locales.ts): set up
+// before a command loads zod
+const commands = () => {
+  deferZodLocales();
+  return require('./commands') as typeof import('./commands');
+};
 const cmdApply: typeof import('./commands').cmdApply = (...a) => commands().cmdApply(...a);
 const cmdDestroy: typeof import('./commands').cmdDestroy = (...a) => commands().cmdDestroy(...a);
 const cmdDrift: typeof import('./commands').cmdDrift = (...a) => commands().cmdDrift(...a);

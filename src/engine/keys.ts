@@ -1,4 +1,5 @@
 /** Key conversion between Terraform's snake_case attributes and the API's lowerCamelCase. */
+import { isCanonicalJson } from '../../schemas/canonical-json';
 
 /**
  * Memo of the key conversions (pure functions of the key): a manifest of 10,000 resources
@@ -66,6 +67,8 @@ function isSorted(keys: readonly string[]): boolean {
  * treated as `sortKeysDeep` treats it: as the plain object it is.
  */
 export function stableStringify(value: unknown, indent?: number): string {
+  // sorted plain objects all the way down: the replacer would return every value as it is
+  if (isCanonicalJson(value)) return JSON.stringify(value, null, indent);
   return JSON.stringify(
     value,
     function (this: unknown, k: string, x: unknown) {

@@ -13,6 +13,7 @@
  */
 import { canonicalResolverQl } from '../../schemas/resolverql';
 import { hash } from 'node:crypto';
+import { isCanonicalJson } from '../../schemas/canonical-json';
 
 /** Lists whose order carries no meaning. */
 export const UNORDERED_KEYS = new Set([
@@ -58,10 +59,13 @@ function isSorted(keys: readonly string[]): boolean {
 }
 
 /**
- * JSON with object keys sorted at every depth. An object whose keys are already in order (every
- * normalised value) is serialised as is instead of being copied: the output is the same.
+ * JSON with object keys sorted at every depth. A value already in canonical form (every
+ * normalised value: {@link isCanonicalJson}) is serialised by JSON.stringify alone, without a
+ * replacer; an object whose keys are already in order is serialised as is instead of being
+ * copied: the output is the same.
  */
 function stable(v: unknown): string {
+  if (isCanonicalJson(v)) return JSON.stringify(v);
   return JSON.stringify(v, (_k, x: unknown) => {
     if (!x || typeof x !== 'object' || Array.isArray(x)) return x;
     const keys = Object.keys(x);
