@@ -220,6 +220,39 @@ describe('loadPlan', () => {
     expect(e?.hint).toBe('Create the plan with `dqform plan --out FILE`; do not edit it by hand.');
   });
 
+  // (added for survivors of the mutation run of src/engine: versions, repeats, the cut at three)
+  test.each([
+    [2, 'this plan was written by a newer dqform (plan format 2); this dqform reads format 1', 'Use the dqform version that made the plan (or a newer one), or plan again with this one.'],
+    [0, 'this plan was written by an older dqform (plan format 0); this dqform reads format 1', 'Plan again with this dqform version and apply that plan.'],
+  ])('format version %i is refused by its version, with what to do', (version, message, hint) => {
+    let e: PlanRefusedError | undefined;
+    try {
+      loadPlan({ ...JSON.parse(JSON.stringify(planOf([]))), formatVersion: version });
+    } catch (x) {
+      e = x as PlanRefusedError;
+    }
+    expect(e?.message).toBe(message);
+    expect(e?.hint).toBe(hint);
+  });
+
+  test('exactly three unknown types are all named, with nothing counted', () => {
+    const changes = ['dq_a', 'dq_b', 'dq_c'].map((t, i) => ({ ...ch('dq_owner', `n${i}`, 'create'), type: t, address: `${t}.n${i}` }));
+    expect(() => loadPlan(planOf(changes))).toThrow(/; changes\.2 \(dq_c\.n2\): unknown resource type "dq_c" \(dqform manages /);
+  });
+
+  test('a repeated address: the first three repeats named, the rest counted, each address once', () => {
+    let e: PlanRefusedError | undefined;
+    try {
+      loadPlan(planOf(['a', 'a', 'b', 'b', 'a', 'c', 'c'].map((n) => ch('dq_owner', n, 'create'))));
+    } catch (x) {
+      e = x as PlanRefusedError;
+    }
+    expect(e?.message).toBe(
+      'not a dqform plan: changes.1 (dq_owner.a) repeats changes.0; changes.3 (dq_owner.b) repeats changes.2; changes.4 (dq_owner.a) repeats changes.0; and 1 more (a plan has one change per address)',
+    );
+    expect(e?.addresses).toEqual(['dq_owner.a', 'dq_owner.b', 'dq_owner.c']);
+  });
+
   test('a valid plan loads as it is', () => {
     const p = planOf([ch('dq_owner', 'a', 'create')]);
     expect(loadPlan(JSON.parse(JSON.stringify(p)))).toEqual(p);

@@ -83,6 +83,13 @@ describe('comparePlans', () => {
     ['the code changed (manifest hash)', () => undefined, (f) => (f.manifestHash = 'h2'), /^\(plan\): the code changed since the plan/, 'code'],
     ['another workspace', (s) => (s.workspace = 'other'), () => undefined, /^\(plan\): it was made for workspace "other", these credentials act in "demo"$/, 'plan'],
     ['another stack', () => undefined, (f) => (f.stack = 'ns2'), /^\(plan\): it was made for stack "ns", not "ns2"$/, 'code'],
+    // (the rows below were added for survivors of the mutation run of src/engine)
+    ['an import block added to the saved plan by hand', (s) => (at(s, 'dq_owner.team').importedId = 'owner-x'), () => undefined, /^dq_owner\.team: its import or move differs from what the code says$/, 'plan'],
+    ['a moved-from edited by hand', (s) => (at(s, 'dq_owner.team').movedFrom = 'dq_owner.old'), () => undefined, /^dq_owner\.team: its import or move differs from what the code says$/, 'plan'],
+    ['a rule previewed then, with no preview now at all', () => undefined, (f) => (at(f, 'dq_monitor_deployment_rule.r').effects = undefined), /^dq_monitor_deployment_rule\.r: its effects were previewed for the review but cannot be previewed now \(no preview\)$/, 'live'],
+    ['monitors deleted now and no longer deleted, long lists cut at five', () => undefined, (f) => (at(f, 'dq_monitor_deployment_rule.r').effects!.monitorsToDelete = ['a', 'm1', 'm2', 'm3', 'm4', 'm5', 'm6']), /^dq_monitor_deployment_rule\.r: what it deletes downstream changed since the plan \(monitorsToDelete: now also m1, m2, m3, m4, m5, and 1 more; no longer b\)$/, 'live'],
+    ['monitors no longer deleted only', () => undefined, (f) => (at(f, 'dq_monitor_deployment_rule.r').effects!.monitorsToDelete = ['a']), /^dq_monitor_deployment_rule\.r: what it deletes downstream changed since the plan \(monitorsToDelete: no longer b\)$/, 'live'],
+    ['a SQL-test rule now loses its history', (s) => (at(s, 'dq_monitor_deployment_rule.r').effects!.losesHistory = false), (f) => (at(f, 'dq_monitor_deployment_rule.r').effects!.losesHistory = true), /^dq_monitor_deployment_rule\.r: what it deletes downstream changed since the plan \(losesHistory: false -> true\)$/, 'live'],
   ];
   it.each(refused)('refused: %s', (_why, editSaved, editFresh, expected, cause) => {
     const s = base();
@@ -99,6 +106,15 @@ describe('comparePlans', () => {
     ['reasons and sensitive pointers differ (rendering only)', (f) => Object.assign(at(f, 'dq_owner.team'), { reasons: ['other words'], sensitive: ['/x'] }), 0],
     ['a noop whose live object moved (nothing is written to it)', (f) => (at(f, 'dq_owner.same').etag = 'W/"x-9"'), 0],
   ];
+  it('the note says how the creations moved on', () => {
+    const f = base();
+    at(f, 'dq_monitor_deployment_rule.r').effects!.monitorsToCreate = ['c', 'd', 'e'];
+    at(f, 'dq_monitor_deployment_rule.r').effects!.testsToCreate = ['t1'];
+    expect(comparePlans(base(), f).notes).toEqual([
+      { address: 'dq_monitor_deployment_rule.r', why: 'what it creates downstream changed since the plan (1 -> 3 monitor(s) to create, 0 -> 1 test(s) to create)', cause: 'live' },
+    ]);
+  });
+
   it.each(allowed)('allowed: %s', (_why, editFresh, notes) => {
     const f = base();
     editFresh(f);

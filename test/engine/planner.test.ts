@@ -115,6 +115,17 @@ describe('planner actions', () => {
     expect(planOf(doc, { dq_alert: [liveAlert('shop.orders')] }).changes[0].action).toBe('noop');
   });
 
+  it('ignore_changes of a nested field keeps its siblings: only that field takes the live value (mutation run survivor)', () => {
+    const changed = { ...issueAlert('Orders'), issue_lifecycle: { ...issueAlert('Orders').issue_lifecycle, settings: { severities: ['SEVERITY_WARN'] } } };
+    const ignored = tf({ dq_alert: { orders: { ...changed, lifecycle: { ignore_changes: ['issue_lifecycle.settings'] } } } });
+    expect(planOf(ignored, { dq_alert: [liveAlert('shop.orders')] }).changes[0].action).toBe('noop');
+    // a sibling of the ignored field still counts
+    const sibling = { ...changed, issue_lifecycle: { ...changed.issue_lifecycle, targets: [{ slack: { channel: '#other' } }] }, lifecycle: { ignore_changes: ['issue_lifecycle.settings'] } };
+    const p = planOf(tf({ dq_alert: { orders: sibling } }), { dq_alert: [liveAlert('shop.orders')] });
+    expect(p.changes[0].action).toBe('update');
+    expect(p.changes[0].patch.map((x) => x.path)).toEqual(['/issueLifecycle/targets/0/slack/channel']);
+  });
+
   it('prevent_destroy turns a replace into an error', () => {
     const doc = tf({
       dq_alert: { orders: { name: 'Orders', schema_change: { trigger, targets: [{ slack: { channel: '#d' } }] }, lifecycle: { prevent_destroy: true } } },

@@ -1,0 +1,54 @@
+/**
+ * lifecycle.ignore_changes names fields that exist: every way a name can be wrong gets its own
+ * words (unknown at the top or inside a message, with a "did you mean"; a path into a leaf; an
+ * empty segment), in Terraform's snake_case. (Written for the uncovered mutants of the mutation
+ * run of src/engine, issue 12: only spawned CLI tests reached these messages.)
+ */
+import { manifestFromTerraformJson } from '../../src/engine/manifest';
+import { resolveManifest } from '../../src/engine/resolve';
+
+const alert = (ignore: string[]) =>
+  manifestFromTerraformJson(
+    {
+      provider: { dq: [{ namespace: 'shop' }] },
+      resource: {
+        dq_alert: {
+          a: {
+            name: 'a',
+            issue_lifecycle: { trigger: { resolver_ql: 'with_tag("x")' }, targets: [{ slack: { channel: '#a' } }], settings: { severities: ['SEVERITY_ERROR'] } },
+            lifecycle: { ignore_changes: ignore },
+            '//': { metadata: { path: 'shop/a' } },
+          },
+        },
+      },
+    },
+    { stack: 'shop' },
+  );
+
+const TOP = 'Name a field of dq_alert: fqn, incident_lifecycle, is_disabled, issue_lifecycle, name, schema_change, template.';
+
+test.each([
+  [
+    'issue_lifecycle.setings',
+    'lifecycle.ignore_changes[0]: "issue_lifecycle.setings" is not a field of dq_alert (no "setings" in issue_lifecycle); did you mean "issue_lifecycle.settings"?',
+    'Name a field of dq_alert under issue_lifecycle: owner, settings, targets, trigger.',
+  ],
+  ['nme', 'lifecycle.ignore_changes[0]: "nme" is not a field of dq_alert; did you mean "name"?', TOP],
+  ['zzzzzzzz', 'lifecycle.ignore_changes[0]: "zzzzzzzz" is not a field of dq_alert', TOP],
+  ['name.x', 'lifecycle.ignore_changes[0]: "name.x" goes inside name, which has no fields to ignore separately', 'Ignore the whole field instead.'],
+  ['issue_lifecycle..x', 'lifecycle.ignore_changes[0]: "issue_lifecycle..x" is not a field of dq_alert', 'Ignore the whole field instead.'],
+  [
+    'issue_lifecycle.settings.severities.x',
+    'lifecycle.ignore_changes[0]: "issue_lifecycle.settings.severities.x" goes inside issue_lifecycle.settings.severities, which has no fields to ignore separately',
+    'Ignore the whole field instead.',
+  ],
+])('%s', (name, summary, hint) => {
+  expect(resolveManifest(alert([name]), 'demo').diagnostics).toEqual([
+    { severity: 'error', summary, address: 'dq_alert.a', source: 'shop/a', field: 'lifecycle.ignore_changes[0]', hint },
+  ]);
+});
+
+test('fields that exist, at any depth, are fine; each wrong one is reported at its own index', () => {
+  expect(resolveManifest(alert(['name', 'issue_lifecycle.settings.severities', 'issue_lifecycle.targets']), 'demo').diagnostics).toEqual([]);
+  expect(resolveManifest(alert(['name', 'nme']), 'demo').diagnostics.map((d) => d.field)).toEqual(['lifecycle.ignore_changes[1]']);
+});
