@@ -8,7 +8,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { HttpTrace, PlatformClient } from '../client';
 import type { Manifest } from '../../schemas/manifest';
-import { DEFAULT_REQUEST, type Diagnostic, type Plan, type PlanRequest } from '../../schemas/plan';
+import type { Diagnostic, Plan, PlanRequest } from '../../schemas/plan';
 import type { ApplyResult } from '../engine/applier';
 import { stableStringify } from '../engine/keys';
 import { loadSiblingStacks, loadSynthOutput, ManifestError } from '../engine/manifest';
@@ -90,9 +90,12 @@ export interface ModeFlags {
   destroy?: boolean;
 }
 
-/** The plan request the mode flags ask for. */
+/**
+ * The plan request the mode flags ask for (every field of schemas/plan's DEFAULT_REQUEST, in its
+ * order; written out so that `validate` does not load the plan schemas: issue 15).
+ */
 function requestOf(o: ModeFlags): PlanRequest {
-  return { ...DEFAULT_REQUEST, destroy: !!o.destroy, refreshOnly: !!o.refreshOnly, targets: o.target ?? [], replace: o.replace ?? [] };
+  return { destroy: !!o.destroy, refreshOnly: !!o.refreshOnly, targets: o.target ?? [], replace: o.replace ?? [] };
 }
 
 export type PlanFormat = 'text' | 'markdown' | 'json';

@@ -34,16 +34,25 @@ export type { Io } from './commands';
 // The commands (and all they load: the client, the engine, zod and the schemas) are loaded when
 // one runs: `dqform --version` and `dqform help` load none of them (issue 15: <= 0.15 s).
 /* eslint-disable @typescript-eslint/no-require-imports */
-// zod's 64 locale modules load only if something reads z.locales (schemas/zod-locales.ts): set up
-// before a command loads zod
-const commands = () => {
-  deferZodLocales();
+// Before a command loads zod (issue 15): zod's 64 locale modules load only if something reads
+// z.locales (schemas/zod-locales.ts), and a command that runs once parses with zod's reference
+// parser instead of generating code for each object schema first (`jitless`, read as each schema
+// is built: the same parse, the one zod uses wherever eval is not allowed; generating it cost a
+// plan of 10,000 objects more than it saved, 3-5 % of its CPU, and validate 30 ms). The emulator,
+// a server that parses every request for as long as it runs, keeps the generated parsers.
+let zodSetUp = false;
+const commands = (opts: { longRunning?: boolean } = {}) => {
+  if (!zodSetUp) {
+    zodSetUp = true;
+    deferZodLocales();
+    if (!opts.longRunning) (require('zod') as typeof import('zod')).config({ jitless: true });
+  }
   return require('./commands') as typeof import('./commands');
 };
 const cmdApply: typeof import('./commands').cmdApply = (...a) => commands().cmdApply(...a);
 const cmdDestroy: typeof import('./commands').cmdDestroy = (...a) => commands().cmdDestroy(...a);
 const cmdDrift: typeof import('./commands').cmdDrift = (...a) => commands().cmdDrift(...a);
-const cmdEmulator: typeof import('./commands').cmdEmulator = (...a) => commands().cmdEmulator(...a);
+const cmdEmulator: typeof import('./commands').cmdEmulator = (...a) => commands({ longRunning: true }).cmdEmulator(...a);
 const cmdImport: typeof import('./commands').cmdImport = (...a) => commands().cmdImport(...a);
 const cmdPlan: typeof import('./commands').cmdPlan = (...a) => commands().cmdPlan(...a);
 const cmdShow: typeof import('./commands').cmdShow = (...a) => commands().cmdShow(...a);

@@ -16,7 +16,7 @@ const ROOT = path.resolve(__dirname, '..', '..');
 function loadedBy(argv: string[], cwd: string): { code: number; loaded: string[] } {
   const script = `
 const { main } = require(${JSON.stringify(path.join(ROOT, 'src/cli/main.ts'))});
-const WATCH = { zod: /node_modules[\\\\/]zod[\\\\/]/, undici: /node_modules[\\\\/]undici[\\\\/]/, client: /src[\\\\/]client[\\\\/]http\\.ts$/, services: /src[\\\\/]client[\\\\/]services[\\\\/]/, applier: /src[\\\\/]engine[\\\\/]applier\\.ts$/, reconcile: /src[\\\\/]engine[\\\\/]reconcile\\.ts$/, handlers: /src[\\\\/]handlers[\\\\/]/, render: /src[\\\\/]cli[\\\\/]render\\.ts$/, resolve: /src[\\\\/]engine[\\\\/]resolve\\.ts$/ };
+const WATCH = { zod: /node_modules[\\\\/]zod[\\\\/]/, undici: /node_modules[\\\\/]undici[\\\\/]/, client: /src[\\\\/]client[\\\\/]http\\.ts$/, services: /src[\\\\/]client[\\\\/]services[\\\\/]/, applier: /src[\\\\/]engine[\\\\/]applier\\.ts$/, reconcile: /src[\\\\/]engine[\\\\/]reconcile\\.ts$/, handlers: /src[\\\\/]handlers[\\\\/]/, render: /src[\\\\/]cli[\\\\/]render\\.ts$/, planSchemas: /schemas[\\\\/]plan\\.ts$/, resolve: /src[\\\\/]engine[\\\\/]resolve\\.ts$/ };
 main(${JSON.stringify(argv)}, { out: () => undefined, err: () => undefined }).then((code) => {
   const keys = Object.keys(require.cache);
   process.stdout.write(JSON.stringify({ code, loaded: Object.keys(WATCH).filter((w) => keys.some((k) => WATCH[w].test(k))) }));
@@ -33,7 +33,7 @@ it('--version, help and a usage error load no command, no zod and no client', ()
   }
 }, 120_000);
 
-it('validate loads zod and the resolver, not the HTTP client, the API schemas, plan, apply, the handlers nor the renderer', () => {
+it('validate loads zod and the resolver, not the HTTP client, the API schemas, the plan schemas, plan, apply, the handlers nor the renderer', () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'dqform-lazy-'));
   try {
     const stack = path.join(dir, 'cdktf.out', 'stacks', 'lazy');

@@ -55,7 +55,7 @@ it('does nothing when zod is loaded already', () => {
   expect(r.again).toBe(false);
 }, 60_000);
 
-it('the CLI defers them: validate loads zod and no locale module', () => {
+it('the CLI sets zod up before a command loads it: no locale module, and parses without generated code (jitless)', () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'dqform-locales-'));
   try {
     const stack = path.join(dir, 'cdktf.out', 'stacks', 'loc');
@@ -65,9 +65,9 @@ it('the CLI defers them: validate loads zod and no locale module', () => {
 process.chdir(${JSON.stringify(dir)});
 const { main } = require(${JSON.stringify(path.join(ROOT, 'src/cli/main.ts'))});
 main(['validate', '--no-synth'], { out: () => undefined, err: () => undefined }).then((code) => {
-  process.stdout.write(JSON.stringify({ code, zodLoaded: Object.keys(require.cache).some((k) => /[\\\\/]zod[\\\\/]v4[\\\\/]classic[\\\\/]/.test(k)), locales: localeFiles() }));
+  process.stdout.write(JSON.stringify({ code, zodLoaded: Object.keys(require.cache).some((k) => /[\\\\/]zod[\\\\/]v4[\\\\/]classic[\\\\/]/.test(k)), locales: localeFiles(), jitless: require('zod').config().jitless }));
 });`);
-    expect(r).toEqual({ code: 0, zodLoaded: true, locales: 0 });
+    expect(r).toEqual({ code: 0, zodLoaded: true, locales: 0, jitless: true });
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }
