@@ -3,7 +3,7 @@
  * namespace prunes it, and that only alerts have replace reasons. (Written for the survivors of
  * the mutation run of src/handlers, issue 12.)
  */
-import { HANDLERS } from '../../src/handlers/registry';
+import { HANDLERS, SCOPES } from '../../src/handlers/registry';
 
 test('type, label and pruning of every kind', () => {
   expect(Object.values(HANDLERS).map((h) => [h.type, h.label, h.prunable])).toEqual([
@@ -25,4 +25,36 @@ test('replace reasons: a list for every kind, empty for all but alerts', () => {
     expect(Array.isArray(r)).toBe(true);
     if (h.type !== 'dq_alert') expect(r).toEqual([]);
   }
+});
+
+test('the scope sets apply checks before the first write, as wire-facts lists them per operation (any one of a set suffices)', () => {
+  const gov = (edit: string, read: string) => ({ read: [read, 'SCOPE_SRE_AGENT', 'SCOPE_MCP_READ'], create: [edit, 'SCOPE_MCP_WRITE'], update: [edit, 'SCOPE_MCP_WRITE'], delete: [edit, 'SCOPE_MCP_WRITE'] });
+  expect(SCOPES).toEqual({
+    dq_owner: gov('SCOPE_OWNERS_EDIT', 'SCOPE_OWNERS_READ'),
+    dq_domain: gov('SCOPE_DOMAIN_EDIT', 'SCOPE_DOMAIN_READ'),
+    dq_data_product: gov('SCOPE_DATAPRODUCT_EDIT', 'SCOPE_DATAPRODUCT_READ'),
+    dq_ownership: gov('SCOPE_OWNERSHIP_EDIT', 'SCOPE_OWNERSHIP_READ'),
+    dq_alert: { read: ['SCOPE_ALERTS_READ'], create: ['SCOPE_MCP_WRITE'], update: ['SCOPE_MCP_WRITE'], delete: ['SCOPE_ALERTS_EDIT', 'SCOPE_MCP_WRITE'] },
+    dq_monitor_deployment_rule: {
+      read: ['SCOPE_MONITORS_AUTOMATIC_EDIT', 'SCOPE_MCP_READ'],
+      create: ['SCOPE_MONITORS_AUTOMATIC_EDIT', 'SCOPE_MCP_WRITE'],
+      update: ['SCOPE_MONITORS_AUTOMATIC_EDIT', 'SCOPE_MCP_WRITE'],
+      delete: ['SCOPE_MONITORS_AUTOMATIC_EDIT', 'SCOPE_MCP_WRITE'],
+      batch: ['SCOPE_MONITORS_AUTOMATIC_EDIT'],
+    },
+    dq_sql_test: {
+      read: ['SCOPE_DATACHECKS_SQLTESTS_READ', 'SCOPE_SRE_AGENT', 'SCOPE_MCP_READ'],
+      create: ['SCOPE_DATACHECKS_SQLTESTS_EDIT'],
+      update: ['SCOPE_DATACHECKS_SQLTESTS_EDIT'],
+      delete: ['SCOPE_DATACHECKS_SQLTESTS_EDIT'],
+      batch: ['SCOPE_DATACHECKS_SQLTESTS_EDIT'],
+    },
+    dq_sql_test_deployment_rule: {
+      read: ['SCOPE_DATACHECKS_SQLTESTS_READ', 'SCOPE_SRE_AGENT', 'SCOPE_MCP_READ'],
+      create: ['SCOPE_DATACHECKS_SQLTESTS_EDIT', 'SCOPE_MCP_WRITE'],
+      update: ['SCOPE_DATACHECKS_SQLTESTS_EDIT', 'SCOPE_MCP_WRITE'],
+      delete: ['SCOPE_DATACHECKS_SQLTESTS_EDIT', 'SCOPE_MCP_WRITE'],
+      batch: ['SCOPE_DATACHECKS_SQLTESTS_EDIT'],
+    },
+  });
 });
