@@ -105,7 +105,7 @@ describe('which transport each mode picks', () => {
       const counts = await transportsOf(() => c.deploymentRules.deployOverview(optionsRule as never).catch((e) => (err = e)));
       expect(counts).toEqual({ grpc: 0, rest: 0 });
       expect(err).toBeInstanceOf(PreviewUnavailableError);
-      expect((err as Error).message).toMatch(/metricOptions.*DQ_PREVIEW_TRANSPORT=rest/);
+      expect((err as Error).message).toMatch(/^cannot be previewed over REST: deploymentRule\.queryConfig\.metricOptions .*; gRPC previews are off \(DQ_PREVIEW_TRANSPORT=rest\)$/);
     } finally {
       await c.close();
     }

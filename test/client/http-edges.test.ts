@@ -8,27 +8,14 @@ import * as http from 'http';
 import * as net from 'net';
 import type { AddressInfo } from 'net';
 import { z } from 'zod';
-import { ApiError, DqClient, redact, ResponseShapeError, UnauthenticatedError } from '../../src/client';
-import { makeClient } from './helpers/client';
-import { TestServer } from './helpers/server';
+import { ApiError, redact, ResponseShapeError, UnauthenticatedError } from '../../src/client';
+import { makeClient, serverPerTest } from './helpers/client';
 
 const Ok = z.object({ ok: z.boolean() });
 
-let server: TestServer;
-let clients: DqClient[] = [];
-beforeEach(async () => {
-  server = await new TestServer().start();
-  clients = [];
-});
-afterEach(async () => {
-  await Promise.all(clients.map((c) => c.close()));
-  await server.stop();
-});
-function client(extra: Parameters<typeof makeClient>[1] = {}) {
-  const made = makeClient(server, extra);
-  clients.push(made.client);
-  return made;
-}
+const t = serverPerTest();
+const client = (extra: Parameters<typeof makeClient>[1] = {}) => t.client(extra);
+
 const fails = async (p: Promise<unknown>): Promise<ApiError> => {
   const e = await p.then(
     () => undefined,
@@ -40,7 +27,7 @@ const fails = async (p: Promise<unknown>): Promise<ApiError> => {
 
 describe('bodies that are not JSON', () => {
   test('a 2xx API response that is not JSON is a ResponseShapeError at the root, with the parse error as its cause', async () => {
-    server.on('GET', '/api/x', () => ({ body: '<html>ok</html>', headers: { 'x-request-id': 'srv-1' } }));
+    t.server.on('GET', '/api/x', () => ({ body: '<html>ok</html>', headers: { 'x-request-id': 'srv-1' } }));
     const { client: c } = client();
     const err = await fails(c.call({ method: 'GET', path: '/api/x', responseSchema: Ok, idempotent: true }));
     expect(err).toBeInstanceOf(ResponseShapeError);
@@ -52,7 +39,7 @@ describe('bodies that are not JSON', () => {
   });
 
   test('a token response that is not JSON is a ResponseShapeError of the token endpoint', async () => {
-    server.tokenHook = () => ({ body: 'not json' });
+    t.server.tokenHook = () => ({ body: 'not json' });
     const { client: c } = client();
     const err = await fails(c.call({ method: 'GET', path: '/api/x', responseSchema: Ok, idempotent: true }));
     expect(err).toBeInstanceOf(ResponseShapeError);
@@ -60,11 +47,11 @@ describe('bodies that are not JSON', () => {
     expect((err as ResponseShapeError).issues).toEqual([{ path: '', message: 'token response is not JSON' }]);
     expect(err.method).toBe('POST');
     expect(err.cause).toBeInstanceOf(SyntaxError);
-    expect(server.requests).toHaveLength(0);
+    expect(t.server.requests).toHaveLength(0);
   });
 
   test('a token response of the wrong shape names the field, and its token is redacted all the same', async () => {
-    server.tokenHook = () => ({ json: { access_token: 'leaky-token-value-123456', expires_in: 'soon' } });
+    t.server.tokenHook = () => ({ json: { access_token: 'leaky-token-value-123456', expires_in: 'soon' } });
     const { client: c } = client();
     const err = await fails(c.call({ method: 'GET', path: '/api/x', responseSchema: Ok, idempotent: true }));
     expect(err).toBeInstanceOf(ResponseShapeError);
@@ -76,24 +63,24 @@ describe('bodies that are not JSON', () => {
 
 describe('the token endpoint refusing the credentials', () => {
   test.each([400, 401, 403])('%i is an UnauthenticatedError that names the variables to check and keeps the server message', async (status) => {
-    server.tokenHook = () => ({ status, json: { error: 'invalid_client', error_description: 'nope' } });
+    t.server.tokenHook = () => ({ status, json: { error: 'invalid_client', error_description: 'nope' } });
     const { client: c } = client();
     const err = await fails(c.call({ method: 'GET', path: '/api/x', responseSchema: Ok, idempotent: true }));
     expect(err).toBeInstanceOf(UnauthenticatedError);
     expect(err.status).toBe(status);
     expect(err.serverMessage).toBe('the token endpoint refused the client credentials (check DQ_CLIENT_ID and DQ_CLIENT_SECRET): invalid_client: nope');
-    expect(server.tokenRequests).toHaveLength(1);
+    expect(t.server.tokenRequests).toHaveLength(1);
   });
 
   test('without a server message it says only what to check', async () => {
-    server.tokenHook = () => ({ status: 401, body: '' });
+    t.server.tokenHook = () => ({ status: 401, body: '' });
     const { client: c } = client();
     const err = await fails(c.call({ method: 'GET', path: '/api/x', responseSchema: Ok, idempotent: true }));
     expect(err.serverMessage).toBe('the token endpoint refused the client credentials (check DQ_CLIENT_ID and DQ_CLIENT_SECRET)');
   });
 
   test('a 404 of the token endpoint is not a credentials problem', async () => {
-    server.tokenHook = () => ({ status: 404, json: { code: 5, message: 'no such route', details: [] } });
+    t.server.tokenHook = () => ({ status: 404, json: { code: 5, message: 'no such route', details: [] } });
     const { client: c } = client();
     const err = await fails(c.call({ method: 'GET', path: '/api/x', responseSchema: Ok, idempotent: true }));
     expect(err).not.toBeInstanceOf(UnauthenticatedError);
@@ -148,13 +135,13 @@ describe('a proxy', () => {
     const pass = 'proxy-pa55word/with-slash';
     const proxy = await startProxy('pu', pass);
     try {
-      server.on('GET', '/api/x', () => ({ json: { ok: true } }));
+      t.server.on('GET', '/api/x', () => ({ json: { ok: true } }));
       const { client: c } = client({ proxy: { httpProxy: proxy.url } });
       await expect(c.call({ method: 'GET', path: '/api/x', responseSchema: Ok, idempotent: true })).resolves.toEqual({ ok: true });
-      const target = new URL(server.url).host;
+      const target = new URL(t.server.url).host;
       expect(proxy.connects.length).toBeGreaterThanOrEqual(1);
       expect(new Set(proxy.connects)).toEqual(new Set([target]));
-      expect(server.tokenRequests).toHaveLength(1);
+      expect(t.server.tokenRequests).toHaveLength(1);
       expect(redact(`via ${pass} and ${encodeURIComponent(pass)}`)).toBe('via [REDACTED] and [REDACTED]');
     } finally {
       await proxy.close();
@@ -164,7 +151,7 @@ describe('a proxy', () => {
   test('NO_PROXY hosts are reached directly', async () => {
     const proxy = await startProxy('pu', 'proxy-pa55word-2');
     try {
-      server.on('GET', '/api/x', () => ({ json: { ok: true } }));
+      t.server.on('GET', '/api/x', () => ({ json: { ok: true } }));
       const { client: c } = client({ proxy: { httpProxy: proxy.url, noProxy: '127.0.0.1' } });
       await expect(c.call({ method: 'GET', path: '/api/x', responseSchema: Ok, idempotent: true })).resolves.toEqual({ ok: true });
       expect(proxy.connects).toEqual([]);
@@ -176,7 +163,7 @@ describe('a proxy', () => {
   test('an https-only proxy is not used for an http base URL', async () => {
     const proxy = await startProxy('pu', 'proxy-pa55word-3');
     try {
-      server.on('GET', '/api/x', () => ({ json: { ok: true } }));
+      t.server.on('GET', '/api/x', () => ({ json: { ok: true } }));
       const { client: c } = client({ proxy: { httpsProxy: proxy.url } });
       await expect(c.call({ method: 'GET', path: '/api/x', responseSchema: Ok, idempotent: true })).resolves.toEqual({ ok: true });
       expect(proxy.connects).toEqual([]);
@@ -188,12 +175,12 @@ describe('a proxy', () => {
 
 describe('debug log and trace lines', () => {
   test('each exchange is logged both ways, with the request id, the attempt and the status; tokens say when they expire', async () => {
-    server.on('GET', '/api/x', () => ({ json: { ok: true } }));
+    t.server.on('GET', '/api/x', () => ({ json: { ok: true } }));
     const now = { t: 1000 };
     const traces: unknown[] = [];
     const { client: c, logs } = client({ now: () => now.t, onTrace: (t) => traces.push(t) });
     await c.call({ method: 'GET', path: '/api/x', responseSchema: Ok, idempotent: true });
-    const rid = server.requests[0].headers['x-request-id'];
+    const rid = t.server.requests[0].headers['x-request-id'];
     expect(logs).toEqual([
       expect.stringMatching(/^-> POST \/oauth2\/token \(request id [0-9a-f-]{36}, attempt 1\)$/),
       '<- 200 POST /oauth2/token (0ms)',
@@ -205,8 +192,8 @@ describe('debug log and trace lines', () => {
   });
 
   test('a retried token request is logged with its status; a dropped connection with its error', async () => {
-    server.tokenHook = (n) => (n === 1 ? { status: 503, json: { code: 14, message: 'busy', details: [] } } : undefined);
-    server.on('GET', '/api/x', (_r, n) => (n === 1 ? 'drop' : { json: { ok: true } }));
+    t.server.tokenHook = (n) => (n === 1 ? { status: 503, json: { code: 14, message: 'busy', details: [] } } : undefined);
+    t.server.on('GET', '/api/x', (_r, n) => (n === 1 ? 'drop' : { json: { ok: true } }));
     const traces: { event: string; error?: string }[] = [];
     const { client: c, logs } = client({ onTrace: (t) => traces.push(t as { event: string; error?: string }) });
     await expect(c.call({ method: 'GET', path: '/api/x', responseSchema: Ok, idempotent: true })).resolves.toEqual({ ok: true });

@@ -106,6 +106,28 @@ describe('comparePlans', () => {
     ['reasons and sensitive pointers differ (rendering only)', (f) => Object.assign(at(f, 'dq_owner.team'), { reasons: ['other words'], sensitive: ['/x'] }), 0],
     ['a noop whose live object moved (nothing is written to it)', (f) => (at(f, 'dq_owner.same').etag = 'W/"x-9"'), 0],
   ];
+  it('baseline resets and cascades compare as sets, and only deletions of the cascade count (mutation run survivors)', () => {
+    const cascade = (ids: string[], effect: 'deleted' | 'loses-selection' = 'deleted') => ids.map((id) => ({ effect, type: 'dq_ownership' as const, id, name: id, managedBy: 'made in the UI', alsoDeleted: false }));
+    const s = base();
+    const f = base();
+    at(s, 'dq_monitor_deployment_rule.r').effects!.baselineResets = [{ assetPath: 'a', reason: 'x' }, { assetPath: 'b', reason: 'y' }];
+    at(f, 'dq_monitor_deployment_rule.r').effects!.baselineResets = [{ assetPath: 'b', reason: 'y' }, { assetPath: 'a', reason: 'x' }];
+    at(s, 'dq_owner["gone"]').effects = ruleEffects({ source: 'cascade', cascade: cascade(['o1', 'o2']) });
+    at(f, 'dq_owner["gone"]').effects = ruleEffects({ source: 'cascade', cascade: [...cascade(['o2', 'o1']), ...cascade(['p1'], 'loses-selection')] });
+    expect(comparePlans(s, f).differences).toEqual([]);
+    at(f, 'dq_monitor_deployment_rule.r').effects!.baselineResets = [{ assetPath: 'a', reason: 'x' }, { assetPath: 'c', reason: 'z' }];
+    expect(comparePlans(s, f).differences.map((d) => d.why)).toEqual(['what it deletes downstream changed since the plan (baselineResets: now also c; no longer b)']);
+  });
+
+  it('differences are listed by address, whichever plan holds them', () => {
+    const s = base();
+    const f = base();
+    (at(s, 'dq_owner.team').after as Record<string, unknown>).title = 'edited';
+    s.changes.push(change('dq_alert["a.z"]', 'delete'));
+    f.changes.push(change('dq_domain.b', 'create'));
+    expect(comparePlans(s, f).differences.map((d) => d.address)).toEqual(['dq_alert["a.z"]', 'dq_domain.b', 'dq_owner.team']);
+  });
+
   it('the note says how the creations moved on', () => {
     const f = base();
     at(f, 'dq_monitor_deployment_rule.r').effects!.monitorsToCreate = ['c', 'd', 'e'];

@@ -133,6 +133,18 @@ describe('guardRefusals', () => {
   });
 });
 
+test('the effect guard names the first five rules by count, counts the rest, and gives the flag that would pass (mutation run survivors)', () => {
+  const rules = Array.from({ length: 7 }, (_, i) => change(`dq_monitor_deployment_rule.r${i}`, 'update', { source: 'deploy-overview', monitorsToDelete: monitors(i + 1) }));
+  const [g] = guardRefusals(plan(rules), { maxEffectDeletes: 0 });
+  expect(g.message).toMatch(/^the plan makes the platform delete 28 monitor\(s\), more than --max-effect-deletes 0: (dq_monitor_deployment_rule\.r\d \(\d\), ){4}dq_monitor_deployment_rule\.r\d \(\d\), and 2 more$/);
+  expect(g.hint).toBe("Review the plan's effects, then re-run with --max-effect-deletes 28 if they are intended.");
+  expect(g.addresses).toHaveLength(7);
+  const [five] = guardRefusals(plan(rules.slice(0, 5)), { maxEffectDeletes: 0 });
+  expect(five.message).not.toMatch(/more$/);
+  const [d] = guardRefusals(plan(owners(11)), {});
+  expect(d.hint).toBe('Review the deletions, then re-run with --max-deletes 11 if they are intended.');
+});
+
 describe('apply() refuses before any request', () => {
   it('a plan with error diagnostics is never applied, naming the errors', async () => {
     const p = plan([change('dq_owner.a', 'create')], [{ severity: 'error', summary: 'replaces the alert and preventDestroy forbids it', address: 'dq_alert.x' }]);

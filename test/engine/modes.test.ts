@@ -10,7 +10,7 @@ import { HANDLERS } from '../../src/handlers/registry';
 import { manifestFromTerraformJson, manifestHash } from '../../src/engine/manifest';
 import { computePlan, hasChanges, type LiveState } from '../../src/engine/planner';
 import { resolveManifest } from '../../src/engine/resolve';
-import { canonicalAddress } from '../../src/engine/modes';
+import { canonicalAddress, checkRequestedAddresses } from '../../src/engine/modes';
 import { deriveId } from '../../src/engine/identity';
 import { renderJson, renderMarkdown, renderText, summaryLine } from '../../src/cli/render';
 
@@ -232,5 +232,31 @@ describe('the plan JSON records the options and stays readable', () => {
     expect(back.options).toEqual(DEFAULT_REQUEST);
     expect(back.drift).toEqual([]);
     expect(summaryLine(back)).toBe('Plan: 2 to add, 1 to change, 3 to destroy.');
+  });
+});
+
+describe('(added for the mutation run of src/engine) what a misspelt --target or --replace suggests', () => {
+  const resolution = { resources: [{ address: 'dq_alert.orders' }, { address: 'dq_owner.team' }], removed: [] } as never;
+  const changes = [
+    { address: 'dq_alert.orders', type: 'dq_alert', id: 'a1b2', fqn: 'shop.orders', action: 'noop' },
+    { address: 'dq_owner.team', type: 'dq_owner', id: 'owner-id-1', name: 'dq_owner.team "Data Team"', action: 'noop' },
+  ] as never;
+  const hint = (target: string) => {
+    const diags: { hint?: string }[] = [];
+    checkRequestedAddresses({ ...DEFAULT_REQUEST, targets: [target] } as PlanRequest, resolution, changes, diags as never);
+    return diags.map((d) => d.hint);
+  };
+  test.each([
+    ['dq_alert["Shop.Orders"]', 'Did you mean dq_alert.orders?'],
+    ['dq_alert["A1B2"]', 'Did you mean dq_alert.orders?'],
+    ['dq_owner["data team"]', 'Did you mean dq_owner.team?'],
+    ['dq_owner.teem', 'Did you mean dq_owner.team?'],
+  ])('%s -> %s', (target, want) => {
+    expect(hint(target)).toEqual([want]);
+  });
+  test('an address nothing resembles gets the form to use', () => {
+    expect(hint('dq_domain["zzzzzzzzzz"]')).toEqual([
+      'Give the address as the plan prints it: TYPE.NAME for an object the code declares, TYPE["KEY"] for one it does not (run dqform plan to see them).',
+    ]);
   });
 });

@@ -56,6 +56,11 @@ describe('unknownFields', () => {
     ]);
   });
 
+  test('a record behind a default is walked too', () => {
+    const S = z.object({ byName: z.record(z.string(), Inner).default({}) });
+    expect(unknownFields(S, { byName: { k: { alpha: 'a', x9: 1 } } })).toEqual([{ path: ['byName', 'k'], key: 'x9', known: ['alpha', 'beta'] }]);
+  });
+
   test('a top-level array is walked element by element', () => {
     expect(unknownFields(z.array(Inner), [{ alpha: 'a' }, { alpha: 'b', q: 1 }])).toEqual([{ path: [1], key: 'q', known: ['alpha', 'beta'] }]);
   });

@@ -65,3 +65,35 @@ test('per-metric sensitivities in the same order', () => {
     } as never),
   ).toBe('ERROR/BALANCED/ROW_COUNT,DELAY (ROW_COUNT: PRECISE, DELAY: RELAXED, ABC: PRECISE, ZED: RELAXED, unknown(4242): PRECISE)');
 });
+
+describe('(added for the mutation run of src/handlers) delay models and settings', () => {
+  const ov = DeploymentOverview.parse({ activeMonitorsFor: ['wh::a', 'wh::b'], monitorsToCreateFor: ['wh::b'] });
+  const rule = (delayModel?: string) => ({ title: 't', queryConfig: delayModel ? { delayModel } : {} });
+
+  test('the same delay model, an unspecified one or none on both sides resets nothing', () => {
+    expect(overviewEffects('deploy-overview', ov, { action: 'update', before: rule('DELAY_MODEL_STANDARD'), after: rule('DELAY_MODEL_STANDARD') }).baselineResets).toEqual([]);
+    expect(overviewEffects('deploy-overview', ov, { action: 'update', before: rule('DELAY_MODEL_UNSPECIFIED'), after: rule() }).baselineResets).toEqual([]);
+    expect(overviewEffects('deploy-overview', ov, { action: 'update', before: { title: 't', productConfig: {} }, after: { title: 't', productConfig: {} } }).baselineResets).toEqual([]);
+  });
+
+  test('a delay model set where there was none resets the active monitors that are not new', () => {
+    expect(overviewEffects('deploy-overview', ov, { action: 'update', before: rule(), after: rule('DELAY_MODEL_WEEKLY_PATTERN') }).baselineResets).toEqual([
+      { assetPath: 'wh::a', reason: 'delay model changes from - to WEEKLY_PATTERN' },
+    ]);
+  });
+
+  test('settings changes of one asset keep the platform order', () => {
+    const two = DeploymentOverview.parse({
+      monitorSettingsChanges: [
+        { monitoredAssetPath: 'wh::b', originalSettings: { severity: 'SEVERITY_ERROR' }, newSettings: { severity: 'SEVERITY_WARNING' } },
+        { monitoredAssetPath: 'wh::a', originalSettings: { severity: 'SEVERITY_ERROR' }, newSettings: { severity: 'SEVERITY_INFO' } },
+        { monitoredAssetPath: 'wh::a', originalSettings: { severity: 'SEVERITY_INFO' }, newSettings: { severity: 'SEVERITY_WARNING' } },
+      ],
+    });
+    expect(overviewEffects('deploy-overview', two).settingsChanges).toEqual([
+      { assetPath: 'wh::a', from: 'ERROR/-/-', to: 'INFO/-/-' },
+      { assetPath: 'wh::a', from: 'INFO/-/-', to: 'WARNING/-/-' },
+      { assetPath: 'wh::b', from: 'ERROR/-/-', to: 'WARNING/-/-' },
+    ]);
+  });
+});

@@ -284,3 +284,16 @@ describe('kinds with configId: the whole workspace', () => {
     expect(calls.map((c) => c.op)).toEqual(['deploymentRules.list']);
   });
 });
+
+describe('(added for the mutation run of src/handlers) reads come back sorted by key, whatever order the platform lists them in', () => {
+  test.each([
+    ['dq_sql_test', 'sqlTests.list'],
+    ['dq_sql_test_deployment_rule', 'sqlTestRules.list'],
+    ['dq_monitor_deployment_rule', 'deploymentRules.list'],
+  ] as const)('%s', async (type, op) => {
+    const ids = ['c3', 'a1', 'b2', 'a0'];
+    const { client } = fakeClient({ [op]: ids.map((id) => ({ id, title: id })) });
+    const out = await HANDLERS[type].read(client, q());
+    expect(keys(out)).toEqual(['a0', 'a1', 'b2', 'c3']);
+  });
+});

@@ -116,6 +116,7 @@ describe('governance: the version the upsert answers is checked', () => {
     ['dq_domain', 'domains.upsert', 'domains.batchGet', { name: 'Sales' }, 'domain'],
     ['dq_data_product', 'dataProducts.upsert', 'dataProducts.batchGet', { title: 'Orders' }, 'data product'],
     ['dq_ownership', 'owners.upsertOwnership', 'owners.batchGetOwnerships', { ownerId: 'o1', selection: { dataproductId: 'p1' } }, 'ownership'],
+    ['dq_owner', 'owners.upsertOwner', 'owners.batchGetOwners', { title: 'Team' }, 'owner'],
   ] as const)('%s: the same check, read back by its own batch get (prefixed ids found bare)', async (type, write, get, after, label) => {
     const handler = HANDLERS[type];
     const jumped = fakeClient({ [write]: { etag: `W/"${ID}-3"` } });

@@ -131,3 +131,20 @@ test('a document that is no mapping says how to start', () => {
     { severity: 'error', summary: 'the document must be a mapping with at least "namespace"', source: 'w.yaml:1:1', hint: 'Start the file with `namespace: <your namespace>`.' },
   ]);
 });
+
+test('friendly references in domain parts, parents and product rules become Terraform references', () => {
+  const m = manifestFromYaml(
+    `namespace: a\ndataProducts:\n  orders:\n    title: Orders\ndomains:\n  sales:\n    name: Sales\n  emea:\n    name: EMEA\n    parent: sales\n    definition:\n      parts:\n        - dataProduct: orders\n        - domain: sales\n        - query: 'with_tag("x")'\nmonitorDeploymentRules:\n  r:\n    title: R\n    productConfig: { product: orders, severity: SEVERITY_ERROR, sensitivity: SENSITIVITY_BALANCED, metricIds: [METRIC_ID_ROW_COUNT] }\n`,
+    { file: 'w.yaml' },
+  );
+  const config = Object.fromEntries(m.resources.map((r) => [r.address, r.config]));
+  expect(config['dq_domain.emea']).toEqual({
+    name: 'EMEA',
+    parentId: '${dq_domain.sales.id}',
+    definition: { parts: [{ dataproductId: '${dq_data_product.orders.id}' }, { domainId: '${dq_domain.sales.id}' }, { query: { resolverQl: 'with_tag("x")' } }] },
+  });
+  expect(config['dq_monitor_deployment_rule.r']).toEqual({
+    title: 'R',
+    productConfig: { severity: 'SEVERITY_ERROR', sensitivity: 'SENSITIVITY_BALANCED', metricIds: ['METRIC_ID_ROW_COUNT'], productId: '${dq_data_product.orders.id}' },
+  });
+});

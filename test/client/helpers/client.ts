@@ -21,3 +21,31 @@ export function makeClient(server: TestServer, extra: Partial<DqClientOptions> =
   });
   return { client, sleeps, logs };
 }
+
+/**
+ * A fresh TestServer for each test of the calling file, and the clients made for it (closed after
+ * each test): `const t = serverPerTest();` then `t.server` and `t.client(extra)` inside tests.
+ */
+export function serverPerTest(): { readonly server: TestServer; client: (extra?: Partial<DqClientOptions>) => ReturnType<typeof makeClient> } {
+  let server: TestServer | undefined;
+  let clients: DqClient[] = [];
+  beforeEach(async () => {
+    server = await new TestServer().start();
+    clients = [];
+  });
+  afterEach(async () => {
+    await Promise.all(clients.map((c) => c.close()));
+    await server?.stop();
+  });
+  return {
+    get server(): TestServer {
+      if (!server) throw new Error('serverPerTest: use the server inside a test');
+      return server;
+    },
+    client(extra = {}) {
+      const made = makeClient(this.server, extra);
+      clients.push(made.client);
+      return made;
+    },
+  };
+}
