@@ -4,6 +4,7 @@
  * empty segment), in Terraform's snake_case. (Written for the uncovered mutants of the mutation
  * run of src/engine, issue 12: only spawned CLI tests reached these messages.)
  */
+import { deriveId } from '../../src/engine/identity';
 import { manifestFromTerraformJson } from '../../src/engine/manifest';
 import { resolveManifest } from '../../src/engine/resolve';
 
@@ -51,4 +52,26 @@ test.each([
 test('fields that exist, at any depth, are fine; each wrong one is reported at its own index', () => {
   expect(resolveManifest(alert(['name', 'issue_lifecycle.settings.severities', 'issue_lifecycle.targets']), 'demo').diagnostics).toEqual([]);
   expect(resolveManifest(alert(['name', 'nme']), 'demo').diagnostics.map((d) => d.field)).toEqual(['lifecycle.ignore_changes[1]']);
+});
+
+test('(added for the mutation run) one info line lists what import and moved blocks hold, counted by kind', () => {
+  const m = manifestFromTerraformJson(
+    {
+      provider: { dq: [{ namespace: 'shop' }] },
+      resource: { dq_owner: { a: { title: 'A' }, b: { title: 'B' }, c: { title: 'C' } } },
+      moved: [{ from: 'dq_owner.old', to: 'dq_owner.a' }],
+      import: [
+        { to: 'dq_owner.b', id: 'owner-x' },
+        { to: 'dq_owner.c', id: 'owner-y' },
+      ],
+    },
+    { stack: 'shop' },
+  );
+  expect(resolveManifest(m, 'demo').diagnostics.filter((d) => d.severity === 'info')).toEqual([
+    {
+      severity: 'info',
+      summary: '1 moved and 2 import block(s) hold the identity of their objects: keep them, or pin the id/fqn (dqform keeps no state; without either, a later plan replaces the object)',
+      detail: `dq_owner.a: moved from dq_owner.old, or pin id = "${deriveId('demo', 'shop', 'dq_owner', 'old')}"; dq_owner.b: imported "owner-x", or pin id = "owner-x"; dq_owner.c: imported "owner-y", or pin id = "owner-y"`,
+    },
+  ]);
 });

@@ -129,3 +129,9 @@ describe('loadSynthOutput', () => {
     expect(loadSiblingStacks(path.join(dir, 'nothing'), 'c')).toEqual([]);
   });
 });
+
+test('(added for the mutation run) region and base_url come from the dq provider block', () => {
+  const m = manifestFromTerraformJson({ provider: { dq: { namespace: 'shop', region: 'us', base_url: 'https://x.example' } }, resource: owner }, { stack: 's' });
+  expect([m.namespace, m.region, m.baseUrl]).toEqual(['shop', 'us', 'https://x.example']);
+  expect(manifestFromTerraformJson(tf(owner), { stack: 's' })).not.toHaveProperty('region', expect.anything());
+});

@@ -148,3 +148,10 @@ test('friendly references in domain parts, parents and product rules become Terr
     productConfig: { severity: 'SEVERITY_ERROR', sensitivity: 'SENSITIVITY_BALANCED', metricIds: ['METRIC_ID_ROW_COUNT'], productId: '${dq_data_product.orders.id}' },
   });
 });
+
+test('a resource that already has an error is not also checked against its schema (one cause, not a cascade)', () => {
+  expect(diagnostics(`namespace: a\n${OWNER}ownerships:\n  o:\n    owner: nobody\n    query: with_tag("x")\n`)).toEqual([
+    { severity: 'error', summary: 'owner: no owner named "nobody" in this file', source: 'w.yaml:7:12', address: 'dq_ownership.o', field: 'owner', hint: 'Declare it under owners, or use its id.' },
+    { severity: 'error', summary: 'ownerId: reference ${dq_owner.nobody.id} points to nothing', source: 'w.yaml:6:3', address: 'dq_ownership.o', field: 'ownerId', hint: 'Declare dq_owner.nobody in this file.' },
+  ]);
+});

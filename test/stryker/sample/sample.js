@@ -14,6 +14,9 @@
  *      the event recorder and its own report files);
  *   4. MUT_SAMPLE=<outDir>/ranges.json nice -n 19 npx stryker run stryker.sample.json
  *   5. node test/stryker/sample/sample.js score <events dir or report.json> <outDir>/<folder>-sample.json [--list]
+ *   6. after adding tests: `sample.js retest <run> <outDir> <outDir2>` samples the survivors
+ *      only; run steps 3-4 with <outDir2>, then `score <run>,<run2> <outDir>/<folder>-sample.json`
+ *      (a later run's result replaces an earlier one).
  *
  * Why both ranges and an ignorer: a `mutate` range keeps Stryker from mutating the ancestors of a
  * sampled node, and `sample-ignorer.mjs` keeps it from mutating the descendants of a sampled
@@ -93,9 +96,8 @@ function config(outDir) {
   process.stdout.write(`${JSON.stringify(c, null, 1)}\n`);
 }
 
-function score(src, sampleFile, list) {
-  const sample = JSON.parse(fs.readFileSync(sampleFile, 'utf8'));
-  const want = new Set(sample.keys);
+/** The tested mutants of an event-recorder directory or a JSON report. */
+function mutantsOf(src) {
   const mutants = [];
   if (fs.statSync(src).isDirectory()) {
     for (const f of fs.readdirSync(src)) if (f.endsWith('onMutantTested.json')) mutants.push(JSON.parse(fs.readFileSync(path.join(src, f), 'utf8')));
@@ -103,11 +105,29 @@ function score(src, sampleFile, list) {
     const r = JSON.parse(fs.readFileSync(src, 'utf8'));
     for (const [file, v] of Object.entries(r.files)) for (const m of v.mutants) mutants.push({ ...m, fileName: file });
   }
+  return mutants;
+}
+
+/**
+ * The sampled mutants' results. `srcs` is a comma-separated list of runs: a later run's result
+ * for a key replaces an earlier one (a re-test of the survivors after tests were added; tests
+ * only added, so what was killed stays killed).
+ */
+function resultsOf(srcs, want) {
   const got = new Map();
-  for (const m of mutants) {
-    const k = keyOf(m.fileName, m.location, m.mutatorName, m.replacement);
-    if (want.has(k)) got.set(k, m);
+  for (const src of srcs.split(',')) {
+    for (const m of mutantsOf(src)) {
+      const k = keyOf(m.fileName, m.location, m.mutatorName, m.replacement);
+      if (want.has(k)) got.set(k, m);
+    }
   }
+  return got;
+}
+
+function score(srcs, sampleFile, list) {
+  const sample = JSON.parse(fs.readFileSync(sampleFile, 'utf8'));
+  const want = new Set(sample.keys);
+  const got = resultsOf(srcs, want);
   const s = {};
   for (const m of got.values()) s[m.status] = (s[m.status] || 0) + 1;
   const det = (s.Killed || 0) + (s.Timeout || 0);
@@ -135,11 +155,37 @@ function score(src, sampleFile, list) {
   }
 }
 
+/**
+ * A sample of the survivors: the sampled mutants of `sampleDir` that survived or had no coverage
+ * in run `srcs`, written to `outDir` like `draw` does (so `config` and a run re-test only them).
+ */
+function retest(srcs, sampleDir, outDir) {
+  fs.mkdirSync(outDir, { recursive: true });
+  const ranges = {};
+  const mutate = [];
+  for (const f of fs.readdirSync(sampleDir).filter((x) => x.endsWith('-sample.json'))) {
+    const sample = JSON.parse(fs.readFileSync(path.join(sampleDir, f), 'utf8'));
+    const got = resultsOf(srcs, new Set(sample.keys));
+    const keys = sample.keys.filter((k) => ['Survived', 'NoCoverage'].includes(got.get(k)?.status));
+    fs.writeFileSync(path.join(outDir, f), JSON.stringify({ ...sample, keys }, null, 1));
+    for (const k of keys) {
+      const m = /^(\S+):(\d+):(\d+)-(\d+):(\d+) /.exec(k);
+      const r = [Number(m[2]), Number(m[3]) - 1, Number(m[4]), Number(m[5]) - 1];
+      (ranges[m[1]] ??= []).push(r);
+      mutate.push(`${m[1]}:${r[0]}:${r[1]}-${r[2]}:${r[3]}`);
+    }
+    console.log(`${sample.folder}: ${keys.length} of ${sample.keys.length} to re-test`);
+  }
+  fs.writeFileSync(path.join(outDir, 'ranges.json'), JSON.stringify({ ranges }));
+  fs.writeFileSync(path.join(outDir, 'mutate.json'), JSON.stringify([...new Set(mutate)]));
+}
+
 const [cmd, ...args] = process.argv.slice(2);
 if (cmd === 'draw') draw(args[0], args[1], args.slice(2));
 else if (cmd === 'config') config(args[0]);
 else if (cmd === 'score') score(args[0], args[1], args.includes('--list'));
+else if (cmd === 'retest') retest(args[0], args[1], args[2]);
 else {
-  console.error('usage: sample.js draw <planReady.json> <outDir> <folder:n:seed>... | config <outDir> | score <events|report.json> <sample.json> [--list]');
+  console.error('usage: sample.js draw <planReady.json> <outDir> <folder:n:seed>... | config <outDir> | score <runs> <sample.json> [--list] | retest <runs> <sampleDir> <outDir>  (runs: events dirs or JSON reports, comma-separated, later ones win)');
   process.exit(2);
 }
