@@ -10,7 +10,6 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import * as readline from 'node:readline';
 import { Command, CommanderError, Help, Option } from 'commander';
 import { redact } from '../client/redact';
 import { DEFAULT_MAX_DELETES, DEFAULT_MAX_EFFECT_DELETES } from '../engine/limits';
@@ -349,6 +348,9 @@ export async function main(argvIn: string[], ioIn: Partial<Io> = {}): Promise<nu
     cwd: process.cwd(),
     isTty: !!process.stdin.isTTY && !!process.stdout.isTTY && process.env.CI !== 'true',
     confirm: async (q) => {
+      // loaded when a question is asked (issue 15: most commands never ask one)
+      // eslint-disable-next-line @typescript-eslint/no-require-imports
+      const readline = require('node:readline') as typeof import('node:readline');
       const rl = readline.createInterface({ input: process.stdin, output: process.stderr });
       const a = await new Promise<string>((res) => rl.question(q, res));
       rl.close();

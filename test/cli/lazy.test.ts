@@ -16,9 +16,11 @@ const ROOT = path.resolve(__dirname, '..', '..');
 function loadedBy(argv: string[], cwd: string): { code: number; loaded: string[] } {
   const script = `
 const { main } = require(${JSON.stringify(path.join(ROOT, 'src/cli/main.ts'))});
-const WATCH = { zod: /node_modules[\\\\/]zod[\\\\/]/, undici: /node_modules[\\\\/]undici[\\\\/]/, client: /src[\\\\/]client[\\\\/]http\\.ts$/, services: /src[\\\\/]client[\\\\/]services[\\\\/]/, applier: /src[\\\\/]engine[\\\\/]applier\\.ts$/, reconcile: /src[\\\\/]engine[\\\\/]reconcile\\.ts$/, handlers: /src[\\\\/]handlers[\\\\/]/, render: /src[\\\\/]cli[\\\\/]render\\.ts$/, planSchemas: /schemas[\\\\/]plan\\.ts$/, resolve: /src[\\\\/]engine[\\\\/]resolve\\.ts$/ };
+const WATCH = { zod: /node_modules[\\\\/]zod[\\\\/]/, undici: /node_modules[\\\\/]undici[\\\\/]/, client: /src[\\\\/]client[\\\\/]http\\.ts$/, services: /src[\\\\/]client[\\\\/]services[\\\\/]/, applier: /src[\\\\/]engine[\\\\/]applier\\.ts$/, reconcile: /src[\\\\/]engine[\\\\/]reconcile\\.ts$/, handlers: /src[\\\\/]handlers[\\\\/]/, render: /src[\\\\/]cli[\\\\/]render\\.ts$/, planSchemas: /schemas[\\\\/]plan\\.ts$/, readline: /^NativeModule readline$/, resolve: /src[\\\\/]engine[\\\\/]resolve\\.ts$/ };
 main(${JSON.stringify(argv)}, { out: () => undefined, err: () => undefined }).then((code) => {
-  const keys = Object.keys(require.cache);
+  // node's own modules are not in require.cache: process.moduleLoadList names them (child_process
+  // cannot be watched here: tsx, which runs this script, loads it itself)
+  const keys = [...Object.keys(require.cache), ...process.moduleLoadList];
   process.stdout.write(JSON.stringify({ code, loaded: Object.keys(WATCH).filter((w) => keys.some((k) => WATCH[w].test(k))) }));
 });`;
   const out = execFileSync(process.execPath, ['--require', require.resolve('tsx/cjs'), '-e', script], { cwd, encoding: 'utf8', env: { ...process.env, NODE_OPTIONS: '' }, timeout: 60_000 });
