@@ -17,6 +17,11 @@
  *   6. after adding tests: `sample.js retest <run> <outDir> <outDir2>` samples the survivors
  *      only; run steps 3-4 with <outDir2>, then `score <run>,<run2> <outDir>/<folder>-sample.json`
  *      (a later run's result replaces an earlier one).
+ *   7. survivors Stryker flags `static` (code run at module load) were tested only with the few
+ *      tests that covered them at run time; re-test them with `ignoreStatic: false` and every
+ *      suite of their folder: a sample file of those keys (as `retest` writes), `config`, then in
+ *      the generated config `ignoreStatic: false` and `jest.configFile: 'jest.stryker.dirs.js'`,
+ *      and run with `MUT_TEST_DIRS=test/handlers` (leaving suites out can only lower the score).
  *
  * Why both ranges and an ignorer: a `mutate` range keeps Stryker from mutating the ancestors of a
  * sampled node, and `sample-ignorer.mjs` keeps it from mutating the descendants of a sampled
