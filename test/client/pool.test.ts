@@ -3,32 +3,20 @@
  * runs, jest.stryker.config.js; http.test.ts checks the same bounds with 60 calls).
  */
 import { z } from 'zod';
-import type { DqClient } from '../../src/client';
-import { makeClient } from './helpers/client';
-import { TestServer } from './helpers/server';
+import { serverPerTest } from './helpers/client';
 
 const Ok = z.object({ ok: z.boolean() });
 
-let server: TestServer;
-let clients: DqClient[] = [];
-beforeEach(async () => {
-  server = await new TestServer().start();
-  clients = [];
-});
-afterEach(async () => {
-  await Promise.all(clients.map((c) => c.close()));
-  await server.stop();
-});
+const t = serverPerTest();
 
 test('10,000 concurrent calls use a bounded pool and a bounded number in flight', async () => {
-  server.on('GET', '/api/x', () => ({ json: { ok: true } }));
-  const { client: c } = makeClient(server, { connections: 4, maxConcurrency: 8, onLog: undefined });
-  clients.push(c);
+  t.server.on('GET', '/api/x', () => ({ json: { ok: true } }));
+  const { client: c } = t.client({ connections: 4, maxConcurrency: 8, onLog: undefined });
   const results = await Promise.all(Array.from({ length: 10_000 }, () => c.call({ method: 'GET', path: '/api/x', responseSchema: Ok, idempotent: true })));
   expect(results).toHaveLength(10_000);
   expect(results.every((r) => r.ok)).toBe(true);
-  expect(server.sockets).toBeLessThanOrEqual(4);
-  expect(server.peakInFlight).toBeLessThanOrEqual(4);
+  expect(t.server.sockets).toBeLessThanOrEqual(4);
+  expect(t.server.peakInFlight).toBeLessThanOrEqual(4);
   expect(c.limiter.peak).toBeLessThanOrEqual(8);
-  expect(server.tokenRequests).toHaveLength(1);
+  expect(t.server.tokenRequests).toHaveLength(1);
 }, 180_000); // a ceiling: 21 s alone, over 60 s in npm test at load 30 on 2 cores

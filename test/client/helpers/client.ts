@@ -26,7 +26,7 @@ export function makeClient(server: TestServer, extra: Partial<DqClientOptions> =
  * A fresh TestServer for each test of the calling file, and the clients made for it (closed after
  * each test): `const t = serverPerTest();` then `t.server` and `t.client(extra)` inside tests.
  */
-export function serverPerTest(): { readonly server: TestServer; client: (extra?: Partial<DqClientOptions>) => ReturnType<typeof makeClient> } {
+export function serverPerTest(): { readonly server: TestServer; client: (extra?: Partial<DqClientOptions>) => ReturnType<typeof makeClient>; track: (c: DqClient) => DqClient } {
   let server: TestServer | undefined;
   let clients: DqClient[] = [];
   beforeEach(async () => {
@@ -46,6 +46,11 @@ export function serverPerTest(): { readonly server: TestServer; client: (extra?:
       const made = makeClient(this.server, extra);
       clients.push(made.client);
       return made;
+    },
+    /** Closes a client made by hand after the test, like the ones `client()` makes. */
+    track(c) {
+      clients.push(c);
+      return c;
     },
   };
 }
