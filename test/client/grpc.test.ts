@@ -195,8 +195,10 @@ describe('faults on the gRPC port: retried like REST, then "effects unknown", ne
   });
 
   test('DEADLINE_EXCEEDED (latency past the deadline): retried, then answered', async () => {
-    emu.app.faults.set({ rules: [{ type: 'latency', latencyMs: 300, method: 'GRPC', count: 1 }] });
-    const { c, sleeps, logs } = make('auto', { grpc: { deadlineMs: 100 } });
+    // The deadline leaves the answered retry room on a loaded 2-core box (a 100 ms deadline once
+    // saw the retry time out too); the first attempt still waits past it (1,500 ms of latency).
+    emu.app.faults.set({ rules: [{ type: 'latency', latencyMs: 1500, method: 'GRPC', count: 1 }] });
+    const { c, sleeps, logs } = make('auto', { grpc: { deadlineMs: 600 } });
     try {
       const ov = await c.deploymentRules.deployOverview(optionsRule as never);
       expect(ov.monitorsToCreateFor.length).toBeGreaterThan(0);
