@@ -123,9 +123,10 @@ export type OverviewContext = Pick<RouteContext, 'store' | 'catalog'>;
  * one rule after another with thousands stored (issue 15), so what does not depend on the
  * change is kept by the collections between writes: the exclusive claims (a memo of the rules
  * collection, per catalog) and the tests grouped by rule (an index of the tests collection).
- * Both are recomputed after any write to their collection.
+ * Both are recomputed after any write to their collection. Exported for
+ * test/emulator/overview-equivalence.test.ts.
  */
-function storedState(ctx: OverviewContext): PlacementState {
+export function storedState(ctx: OverviewContext): PlacementState {
   const catalog = ctx.catalog as Catalog;
   const rules = ctx.store.collection<StoredRule>(SQL_TEST_RULES_COLLECTION);
   const tests = ctx.store.collection<StoredSqlTest>(SQL_TESTS_COLLECTION);
