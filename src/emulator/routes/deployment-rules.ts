@@ -79,9 +79,10 @@ type RuleWrite = z.output<typeof DeploymentRuleWrite>;
  * The stored form of a written rule: `source` defaults to SOURCE_API; a `resolverQl` (which
  * wins over `query`) is parsed, stored with its canonical `renderedResolverQl` and its
  * translated `query`. Bad ResolverQL: INVALID_ARGUMENT naming the offset. A product rule
- * naming a missing data product: FAILED_PRECONDITION.
+ * naming a missing data product: FAILED_PRECONDITION. Exported for
+ * test/emulator/overview-equivalence.test.ts.
  */
-function normalise(w: RuleWrite, operation: string, field: string, dataproducts: DataProductLookup): PlacementRule {
+export function normalise(w: RuleWrite, operation: string, field: string, dataproducts: DataProductLookup): PlacementRule {
   const rule: PlacementRule = { id: w.id, title: w.title, source: w.source ?? 'SOURCE_API' };
   if (w.configId !== undefined) rule.configId = w.configId;
   const queryish = (kind: 'queryConfig' | 'exclusiveQueryConfig', c: { query?: Query; resolverQl?: string }) => {
@@ -171,7 +172,7 @@ function proposedRules(current: readonly StoredRule[], upserts: PlacementRule[],
   return out;
 }
 
-interface Computed {
+export interface Computed {
   placement: Placement;
   diff: MonitorDiff;
 }
@@ -183,8 +184,9 @@ export type OverviewContext = Pick<RouteContext, 'store' | 'catalog'>;
  * Places every rule as it would be after `upserts` and `removed` ({@link proposedRules} of the
  * stored rules) and diffs against the stored managed monitors. Whether a rule keeps the monitors
  * it stops managing is decided by its new version, else (a removed rule) its stored one.
+ * Exported for test/emulator/overview-equivalence.test.ts.
  */
-function compute(ctx: OverviewContext, upserts: PlacementRule[], removed: ReadonlySet<string> = new Set()): Computed {
+export function compute(ctx: OverviewContext, upserts: PlacementRule[], removed: ReadonlySet<string> = new Set()): Computed {
   const lookup = dataproductLookup(ctx.store);
   const placement = placeMonitors(ctx.catalog, proposedRules(orderedRules(ctx.store), upserts, removed), lookup);
   // the last upsert of an id is the one placed; every other rule is the stored one (looked up by
