@@ -57,6 +57,9 @@ import {
 } from '../../src/emulator/sql-test-placement';
 
 const catalog = buildCatalog('demo');
+/** The catalog switched to now and then (as a data file loaded with another seed size does): memos must follow it. */
+const smallCatalog = buildCatalog('demo', { size: 150 });
+const catalogAt = (seed: number, step: number) => (seed % 4 === 0 && step % 3 === 1 ? smallCatalog : catalog);
 
 /** A small seeded PRNG (mulberry32): the same seed, the same scenario. */
 function rng(seed: number) {
@@ -236,9 +239,10 @@ describe('SQL-test rule overviews: the fast path equals the straightforward comp
   it.each(seeds)('seed %i', (seed) => {
     const r = rng(seed);
     const store = new EmulatorStore().workspace('eq');
-    const ctx = { store, catalog };
     const pool = 4 + r.int(10);
     for (let step = 0; step < 60; step++) {
+      const cat = catalogAt(seed, step);
+      const ctx = { store, catalog: cat };
       const rules = rulesOf(store);
       const stored = rules.values();
       let change: RuleChange;
@@ -246,8 +250,8 @@ describe('SQL-test rule overviews: the fast path equals the straightforward comp
       else change = { deploy: randomSqlRule(r, 1 + r.int(pool)) };
       const current = testsOf(store).filter((t) => t.deploymentRuleId !== undefined && t.deploymentRuleId !== '');
 
-      const want = referencePlanRuleChange(catalog, stored, current, change);
-      const got = planRuleChangeIn(catalog, storedState(ctx), change);
+      const want = referencePlanRuleChange(cat, stored, current, change);
+      const got = planRuleChangeIn(cat, storedState(ctx), change);
       expect(JSON.stringify(got)).toBe(JSON.stringify(want));
       // the route functions the overviews call
       if ('deploy' in change) expect(JSON.stringify(sqlDeployOverview(ctx, change.deploy))).toBe(JSON.stringify(want.overview));
@@ -365,7 +369,7 @@ const monitorsOf = (s: Store) => s.collection<MonitorRecord>(MONITORS_COLLECTION
 const productsOf = (s: Store) => s.collection<DataProduct>(DATAPRODUCTS_COLLECTION);
 const productLookup = (s: Store): DataProductLookup => (id) => productsOf(s).get(id) ?? productsOf(s).get(id.toLowerCase());
 
-function referenceCompute(store: Store, upserts: PlacementRule[], removed: ReadonlySet<string> = new Set()): { placement: Placement; diff: MonitorDiff } {
+function referenceCompute(store: Store, catalog: Catalog, upserts: PlacementRule[], removed: ReadonlySet<string> = new Set()): { placement: Placement; diff: MonitorDiff } {
   const current = monitorRulesOf(store)
     .values()
     .sort((a, b) => a.seq - b.seq || (a.rule.id < b.rule.id ? -1 : a.rule.id > b.rule.id ? 1 : 0));
@@ -458,10 +462,11 @@ describe('monitor rule overviews: the fast path equals the straightforward compu
   it.each(seeds)('seed %i', (seed) => {
     const r = rng(seed);
     const store = new EmulatorStore().workspace('eq');
-    const ctx = { store, catalog };
     for (const id of PRODUCT_IDS.slice(0, 2)) productsOf(store).put(id, { id, title: id, definition: { parts: [{ entityId: r.pick(tableLike).entityId }] } } as unknown as DataProduct);
     const pool = 4 + r.int(10);
     for (let step = 0; step < 60; step++) {
+      const cat = catalogAt(seed, step);
+      const ctx = { store, catalog: cat };
       const rules = monitorRulesOf(store);
       const stored = rules.values();
       let upserts: PlacementRule[] = [];
@@ -482,7 +487,7 @@ describe('monitor rule overviews: the fast path equals the straightforward compu
       }
       const id = upserts[0]?.id ?? [...removed][0];
 
-      const want = referenceCompute(store, upserts, removed);
+      const want = referenceCompute(store, cat, upserts, removed);
       const got = compute(ctx, upserts, removed);
       expect(JSON.stringify(got.diff)).toBe(JSON.stringify(want.diff));
       expect(JSON.stringify([...got.placement.monitors])).toBe(JSON.stringify([...want.placement.monitors]));
