@@ -277,6 +277,45 @@ export function ruleSelection(catalog: Catalog, rule: PlacementRule, dataproduct
 // ---------------------------------------------------------------------------------------------
 // Placement
 
+/**
+ * Per rule object: its selection (query and static configs only: a product rule's depends on
+ * the data products, which change without the rule) and its settings. Every deploy overview
+ * places every stored rule (issue 15: 1,250 of them, 125 overviews in a plan), and the stored
+ * rule objects stay the same between writes, so each is evaluated once instead of per call.
+ * Rules are never mutated in place (the store clones what it is given and hands out what it
+ * keeps); the settings are frozen, as they are shared by every placement of the rule.
+ */
+interface RuleMemo {
+  catalog?: Catalog;
+  selection?: RuleSelection;
+  settings: MonitorSettings | undefined;
+}
+const RULE_MEMO = new WeakMap<PlacementRule, RuleMemo>();
+
+function memoOf(rule: PlacementRule): RuleMemo {
+  let m = RULE_MEMO.get(rule);
+  if (!m) RULE_MEMO.set(rule, (m = { settings: deepFreeze(settingsOf(rule)) }));
+  return m;
+}
+
+function deepFreeze<T>(v: T): T {
+  if (v && typeof v === 'object' && !Object.isFrozen(v)) {
+    for (const x of Object.values(v)) deepFreeze(x);
+    Object.freeze(v);
+  }
+  return v;
+}
+
+/** {@link ruleSelection}, remembered per rule object and catalog when it does not depend on the data products. */
+function memoSelection(catalog: Catalog, rule: PlacementRule, memo: RuleMemo, dataproducts: DataProductLookup): RuleSelection {
+  if (rule.productConfig) return ruleSelection(catalog, rule, dataproducts);
+  if (memo.catalog !== catalog || !memo.selection) {
+    memo.selection = ruleSelection(catalog, rule, dataproducts);
+    memo.catalog = catalog;
+  }
+  return memo.selection;
+}
+
 type SkipNote = { index: number; kind: 'type' } | { index: number; kind: 'excluded' | 'claimed'; by: string };
 
 /**
@@ -285,23 +324,23 @@ type SkipNote = { index: number; kind: 'type' } | { index: number; kind: 'exclud
  */
 export function placeMonitors(catalog: Catalog, rules: readonly PlacementRule[], dataproducts: DataProductLookup): Placement {
   const entities = catalog.entities;
-  const titles = new Map(rules.map((r) => [r.id, r.title]));
+  const memos = rules.map(memoOf);
   // exclusions: asset index -> first exclusive rule id selecting it
   const excludedBy = new Map<number, string>();
-  for (const r of rules) {
-    if (!isExclusive(r)) continue;
-    for (const i of ruleSelection(catalog, r, dataproducts).indexes) if (!excludedBy.has(i)) excludedBy.set(i, r.id);
-  }
+  rules.forEach((r, k) => {
+    if (!isExclusive(r)) return;
+    for (const i of memoSelection(catalog, r, memos[k], dataproducts).indexes) if (!excludedBy.has(i)) excludedBy.set(i, r.id);
+  });
   const claimedBy = new Map<number, string>();
   const monitors = new Map<string, MonitorState>();
   const byRule = new Map<string, string[]>();
   const notes = new Map<string, SkipNote[]>();
   const problems = new Map<string, string>();
-  for (const r of rules) {
-    const sel = ruleSelection(catalog, r, dataproducts);
+  rules.forEach((r, k) => {
+    const sel = memoSelection(catalog, r, memos[k], dataproducts);
     if (sel.problem) problems.set(r.id, sel.problem);
-    const settings = settingsOf(r);
-    if (!settings) continue; // exclusive
+    const settings = memos[k].settings;
+    if (!settings) return; // exclusive
     const keys: string[] = [];
     const skip: SkipNote[] = [];
     for (const i of sel.indexes) {
@@ -327,8 +366,12 @@ export function placeMonitors(catalog: Catalog, rules: readonly PlacementRule[],
     }
     byRule.set(r.id, keys);
     notes.set(r.id, skip);
-  }
-  const ruleName = (id: string) => `deployment rule ${id}${titles.has(id) ? ` (${JSON.stringify(titles.get(id))})` : ''}`;
+  });
+  let titles: Map<string, string> | undefined; // built when a skip reason first names a rule
+  const ruleName = (id: string) => {
+    titles ??= new Map(rules.map((r) => [r.id, r.title]));
+    return `deployment rule ${id}${titles.has(id) ? ` (${JSON.stringify(titles.get(id))})` : ''}`;
+  };
   return {
     monitors,
     byRule,

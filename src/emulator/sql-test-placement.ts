@@ -196,8 +196,8 @@ export function deployedTest(rule: SqlTestRule, settings: RuleTestSettings, t: W
  */
 export function exclusiveClaims(catalog: Catalog, rules: readonly SqlTestRule[]): Map<string, string> {
   const claims = new Map<string, string>();
-  for (const r of [...rules].sort((a, b) => cmp(a.id, b.id))) {
-    if (!isExclusive(r)) continue;
+  // only the (few) exclusive rules are sorted: filtering first keeps their relative order, and the sort is stable
+  for (const r of rules.filter(isExclusive).sort((a, b) => cmp(a.id, b.id))) {
     for (const e of ruleSelection(catalog, r)) if (!claims.has(e.path)) claims.set(e.path, r.id);
   }
   return claims;
@@ -275,35 +275,90 @@ const byRef = (a: RefLike, b: RefLike): number =>
 export type RuleChange = { deploy: SqlTestRule } | { delete: string };
 
 /**
+ * The stored state a rule change is planned against. The route module answers it from store
+ * indexes kept between writes ({@link planRuleChangeIn}); {@link stateOfArrays} from plain arrays.
+ * Rule ids are unique (the store is keyed by them).
+ */
+export interface PlacementState {
+  /** Every stored rule (the store's id order). Read only when the change touches an exclusive rule. */
+  rules(): readonly SqlTestRule[];
+  /** The stored rule with this id. */
+  rule(id: string): SqlTestRule | undefined;
+  /** {@link exclusiveClaims} of the stored rules. */
+  claims(): ReadonlyMap<string, string>;
+  /** Every stored rule-made test (`deploymentRuleId` set), in the store's order. Read only when the change touches an exclusive rule. */
+  current(): readonly SqlTest[];
+  /** The stored tests with `deploymentRuleId` = `ruleId`, in the same relative order as {@link current}. */
+  testsOf(ruleId: string): readonly SqlTest[];
+}
+
+/** A {@link PlacementState} over plain arrays (`current`: the rule-made tests), computing everything on demand. */
+export function stateOfArrays(catalog: Catalog, rules: readonly SqlTestRule[], current: readonly SqlTest[]): PlacementState {
+  return {
+    rules: () => rules,
+    rule: (id) => rules.find((r) => r.id === id),
+    claims: () => exclusiveClaims(catalog, rules),
+    current: () => current,
+    testsOf: (ruleId) => current.filter((t) => t.deploymentRuleId === ruleId),
+  };
+}
+
+/**
  * What applying `change` to `rules` (the stored rules) does to `current` (the stored tests made
  * by rules, i.e. with `deploymentRuleId` set). Only rules the change can affect are re-placed:
  * the changed rule, plus every rule when the change adds, alters or removes an exclusive rule.
  * `skippedTables` are the changed rule's (none for a delete).
  */
 export function planRuleChange(catalog: Catalog, rules: readonly SqlTestRule[], current: readonly SqlTest[], change: RuleChange): PlacementChange {
-  const changedId = 'deploy' in change ? change.deploy.id : change.delete;
-  const before = rules.find((r) => r.id === changedId);
-  const after = rules.filter((r) => r.id !== changedId);
-  if ('deploy' in change) after.push(change.deploy);
-  const exclusiveTouched = (before !== undefined && isExclusive(before)) || ('deploy' in change && isExclusive(change.deploy));
-  const affected = new Set<string>(exclusiveTouched ? [...after.map((r) => r.id), changedId] : [changedId]);
+  return planRuleChangeIn(catalog, stateOfArrays(catalog, rules, current), change);
+}
 
-  const claims = exclusiveClaims(catalog, after);
+/**
+ * {@link planRuleChange} against a {@link PlacementState}. A change that touches no exclusive
+ * rule (neither the stored version of the changed rule nor its new one is exclusive) reads only
+ * the changed rule, its tests and the stored claims: the exclusive rules, hence the claims, are
+ * the same before and after it, and no other rule is re-placed. This is what makes the overviews
+ * cheap with thousands of stored rules (issue 15): no pass over every rule or test per call.
+ * A change that touches an exclusive rule re-places every rule, as before.
+ */
+export function planRuleChangeIn(catalog: Catalog, state: PlacementState, change: RuleChange): PlacementChange {
+  const changedId = 'deploy' in change ? change.deploy.id : change.delete;
+  const before = state.rule(changedId);
+  const exclusiveTouched = (before !== undefined && isExclusive(before)) || ('deploy' in change && isExclusive(change.deploy));
+
+  /** The rules to re-place, in placement order (a later one wins a test id placed twice). */
+  let placed: readonly SqlTestRule[];
+  let affected: ReadonlySet<string>;
+  let claims: ReadonlyMap<string, string>;
+  let current: readonly SqlTest[];
+  if (exclusiveTouched) {
+    const after = state.rules().filter((r) => r.id !== changedId);
+    if ('deploy' in change) after.push(change.deploy);
+    claims = exclusiveClaims(catalog, after);
+    placed = after;
+    affected = new Set<string>([...after.map((r) => r.id), changedId]);
+    current = state.current();
+  } else {
+    claims = state.claims();
+    placed = 'deploy' in change ? [change.deploy] : [];
+    affected = new Set<string>([changedId]);
+    current = state.testsOf(changedId);
+  }
   const proposed = new Map<string, PlacedTest>();
   let skipped: RulePlacement['skipped'] = [];
-  for (const r of after) {
-    if (!affected.has(r.id)) continue;
+  for (const r of placed) {
     const p = placeRule(catalog, r, claims);
     for (const t of p.tests) proposed.set(t.test.id, t);
     if (r.id === changedId) skipped = p.skipped;
   }
-  const keepFlag = new Map<string, boolean>();
-  for (const r of rules) keepFlag.set(r.id, keepRemoved(r));
-  for (const r of after) keepFlag.set(r.id, keepRemoved(r));
-  // a deleted rule keeps its tests when its stored config says so
-  if ('delete' in change && before) keepFlag.set(before.id, keepRemoved(before));
-  // a rule turned exclusive has no settings any more: its previous flag decides
-  if ('deploy' in change && before && !ruleSettings(change.deploy)) keepFlag.set(before.id, keepRemoved(before));
+  /** Whether the tests rule `id` stops deploying are kept (detached) rather than deleted. */
+  const keeps = (id: string): boolean => {
+    if (id !== changedId) return keepRemoved(state.rule(id)!); // an affected rule other than the changed one is stored and unchanged
+    // a deleted rule keeps its tests when its stored config says so; so does a rule turned
+    // exclusive (it has no settings any more: its previous flag decides)
+    if ('delete' in change || (before && !ruleSettings(change.deploy))) return before ? keepRemoved(before) : false;
+    return keepRemoved(change.deploy);
+  };
 
   const out: PlacementChange = {
     create: [],
@@ -325,7 +380,7 @@ export function planRuleChange(catalog: Catalog, rules: readonly SqlTestRule[], 
       continue;
     }
     const ref = refOfTest(catalog, cur);
-    if (keepFlag.get(cur.deploymentRuleId)) {
+    if (keeps(cur.deploymentRuleId)) {
       const { deploymentRuleId: _detached, ...kept } = cur as SqlTest & { etag?: string };
       delete (kept as { etag?: string }).etag;
       out.keep.push(kept as SqlTest);

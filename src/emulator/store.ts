@@ -106,6 +106,7 @@ export class Collection<T extends object> {
   /** Bumped by every write: secondary indexes ({@link groupBy}) are rebuilt when it moved. */
   private revision = 0;
   private readonly groups = new Map<string, { revision: number; byKey: Map<string, string[]> }>();
+  private readonly memos = new Map<string, { revision: number; value: unknown }>();
 
   /** @internal use {@link Store.collection}. */
   constructor(
@@ -276,6 +277,21 @@ export class Collection<T extends object> {
       this.groups.set(name, g);
     }
     return g.byKey;
+  }
+
+  /**
+   * A value derived from the whole collection (e.g. the rules in precedence order), named
+   * `name`, computed on first use and recomputed after any write, like {@link groupBy}: callers
+   * that read it many times between writes (the deploy overviews) pay for it once. `compute`
+   * must depend on nothing but the collection's objects (key anything else, e.g. the catalog,
+   * inside the value); the value must not be mutated. A `compute` that throws caches nothing.
+   */
+  memo<V>(name: string, compute: () => V): V {
+    const m = this.memos.get(name);
+    if (m && m.revision === this.revision) return m.value as V;
+    const value = compute();
+    this.memos.set(name, { revision: this.revision, value });
+    return value;
   }
 
   /** {@link page} over a subset of ids (in id order, e.g. a {@link groupBy} group). */

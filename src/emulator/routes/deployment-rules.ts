@@ -79,9 +79,10 @@ type RuleWrite = z.output<typeof DeploymentRuleWrite>;
  * The stored form of a written rule: `source` defaults to SOURCE_API; a `resolverQl` (which
  * wins over `query`) is parsed, stored with its canonical `renderedResolverQl` and its
  * translated `query`. Bad ResolverQL: INVALID_ARGUMENT naming the offset. A product rule
- * naming a missing data product: FAILED_PRECONDITION.
+ * naming a missing data product: FAILED_PRECONDITION. Exported for
+ * test/emulator/overview-equivalence.test.ts.
  */
-function normalise(w: RuleWrite, operation: string, field: string, dataproducts: DataProductLookup): PlacementRule {
+export function normalise(w: RuleWrite, operation: string, field: string, dataproducts: DataProductLookup): PlacementRule {
   const rule: PlacementRule = { id: w.id, title: w.title, source: w.source ?? 'SOURCE_API' };
   if (w.configId !== undefined) rule.configId = w.configId;
   const queryish = (kind: 'queryConfig' | 'exclusiveQueryConfig', c: { query?: Query; resolverQl?: string }) => {
@@ -140,19 +141,25 @@ function dataproductLookup(store: Store): DataProductLookup {
   return (id) => c.get(id) ?? c.get(id.toLowerCase());
 }
 
-/** The stored rules in precedence (deployment) order. */
-function orderedRules(store: Store): StoredRule[] {
-  return rulesOf(store)
-    .values()
-    .sort((a, b) => a.seq - b.seq || (a.rule.id < b.rule.id ? -1 : a.rule.id > b.rule.id ? 1 : 0));
+/**
+ * The stored rules in precedence (deployment) order. Kept by the collection until its next
+ * write: every overview reads it, and a plan asks one overview after another (issue 15).
+ */
+function orderedRules(store: Store): readonly StoredRule[] {
+  return rulesOf(store).memo('orderedRules', () =>
+    rulesOf(store)
+      .values()
+      .sort((a, b) => a.seq - b.seq || (a.rule.id < b.rule.id ? -1 : a.rule.id > b.rule.id ? 1 : 0)),
+  );
 }
 
-function managedMonitors(store: Store): MonitorRecord[] {
-  return monitorsOf(store).filter((m) => !m.kept);
+/** The monitors rules manage (not kept ones), in id order; kept by the collection until its next write. */
+function managedMonitors(store: Store): readonly MonitorRecord[] {
+  return monitorsOf(store).memo('managedMonitors', () => monitorsOf(store).filter((m) => !m.kept));
 }
 
 /** Rules as they would be after `upserts` (replacing in place or appended) and `removed`. */
-function proposedRules(current: StoredRule[], upserts: PlacementRule[], removed: ReadonlySet<string> = new Set()): PlacementRule[] {
+function proposedRules(current: readonly StoredRule[], upserts: PlacementRule[], removed: ReadonlySet<string> = new Set()): PlacementRule[] {
   const byId = new Map(upserts.map((r) => [r.id, r]));
   const out: PlacementRule[] = [];
   for (const s of current) {
@@ -165,7 +172,7 @@ function proposedRules(current: StoredRule[], upserts: PlacementRule[], removed:
   return out;
 }
 
-interface Computed {
+export interface Computed {
   placement: Placement;
   diff: MonitorDiff;
 }
@@ -173,13 +180,20 @@ interface Computed {
 /** What placement and the overviews read from a request: the caller's store and the catalog (REST and gRPC alike). */
 export type OverviewContext = Pick<RouteContext, 'store' | 'catalog'>;
 
-/** Places every rule of `rules` and diffs against the stored managed monitors. `oldRules` decide keeping for removed rules. */
-function compute(ctx: OverviewContext, rules: PlacementRule[], oldRules: StoredRule[]): Computed {
+/**
+ * Places every rule as it would be after `upserts` and `removed` ({@link proposedRules} of the
+ * stored rules) and diffs against the stored managed monitors. Whether a rule keeps the monitors
+ * it stops managing is decided by its new version, else (a removed rule) its stored one.
+ * Exported for test/emulator/overview-equivalence.test.ts.
+ */
+export function compute(ctx: OverviewContext, upserts: PlacementRule[], removed: ReadonlySet<string> = new Set()): Computed {
   const lookup = dataproductLookup(ctx.store);
-  const placement = placeMonitors(ctx.catalog, rules, lookup);
-  const nowById = new Map(rules.map((r) => [r.id, r]));
-  const oldById = new Map(oldRules.map((s) => [s.rule.id, s.rule]));
-  const diff = diffMonitors(managedMonitors(ctx.store), placement.monitors, (id) => keepsDeletedMonitors(nowById.get(id) ?? oldById.get(id)));
+  const placement = placeMonitors(ctx.catalog, proposedRules(orderedRules(ctx.store), upserts, removed), lookup);
+  // the last upsert of an id is the one placed; every other rule is the stored one (looked up by
+  // id rather than indexing every rule per call)
+  const upserted = new Map(upserts.map((r) => [r.id, r]));
+  const stored = rulesOf(ctx.store);
+  const diff = diffMonitors(managedMonitors(ctx.store), placement.monitors, (id) => keepsDeletedMonitors(upserted.get(id) ?? stored.get(id)?.rule));
   return { placement, diff };
 }
 
@@ -199,8 +213,7 @@ function apply(ctx: RouteContext, diff: MonitorDiff): void {
 /** Saves `upserts`, removes `removed`, and syncs the monitors. */
 function deployAll(ctx: RouteContext, upserts: PlacementRule[], removed: ReadonlySet<string> = new Set()): void {
   const current = orderedRules(ctx.store);
-  const rules = proposedRules(current, upserts, removed);
-  const { diff } = compute(ctx, rules, current);
+  const { diff } = compute(ctx, upserts, removed);
   const coll = rulesOf(ctx.store);
   const now = ctx.now().toISOString();
   let seq = current.reduce((m, s) => Math.max(m, s.seq), 0);
@@ -254,16 +267,14 @@ export function overviewRule(json: unknown): RuleWrite {
 /** GetDeployOverview (REST and gRPC): what deploying `written` would do, computed without writing. */
 export function deployOverview(ctx: OverviewContext, written: RuleWrite): DeploymentOverview {
   const rule = normalise(written, 'deploy_overview', 'deploymentRule', dataproductLookup(ctx.store));
-  const current = orderedRules(ctx.store);
-  const { placement, diff } = compute(ctx, proposedRules(current, [rule]), current);
+  const { placement, diff } = compute(ctx, [rule]);
   return overviewOf(diff, rule.id, placement.skipped(rule.id));
 }
 
 /** GetDeployDeleteOverview (REST and gRPC): what deleting the stored rule `id` would do. NOT_FOUND for an unknown rule. */
 export function deleteOverview(ctx: OverviewContext, id: string): DeploymentOverview {
   if (!rulesOf(ctx.store).has(id)) throw notFound(`deployment rule ${id} not found`);
-  const current = orderedRules(ctx.store);
-  const { diff } = compute(ctx, proposedRules(current, [], new Set([id])), current);
+  const { diff } = compute(ctx, [], new Set([id]));
   return overviewOf(diff, id, []);
 }
 

@@ -44,7 +44,7 @@ import type { Catalog } from '../catalog';
 import { invalidArgument, notFound, parseBody, refuseUnknownKeys, runBatch, zodViolations } from '../errors';
 import type { EmulatorViolation } from '../errors';
 import { QueryEvaluationError } from '../query-eval';
-import { planRuleChange, ruleKind, ruleSettings, ruleTestName, type PlacementChange, type RuleChange, type SqlTestRule } from '../sql-test-placement';
+import { exclusiveClaims, planRuleChangeIn, ruleKind, ruleSettings, ruleTestName, type PlacementChange, type PlacementState, type RuleChange, type SqlTestRule } from '../sql-test-placement';
 import { SQL_TESTS_COLLECTION, batchGetIds, deleteIds, describedInvalid, scheduleViolations, type StoredSqlTest } from './sql-tests';
 
 /** The store collection holding SQL-test deployment rules (write form, as prepared). */
@@ -118,12 +118,39 @@ function parseRule(raw: unknown, field: string, operation: string, requestField:
 /** What placement and the overviews read from a request: the caller's store and the catalog (REST and gRPC alike). */
 export type OverviewContext = Pick<RouteContext, 'store' | 'catalog'>;
 
+/**
+ * The workspace's stored rules and rule-made tests as placement reads them. A plan previews
+ * one rule after another with thousands stored (issue 15), so what does not depend on the
+ * change is kept by the collections between writes: the exclusive claims (a memo of the rules
+ * collection, per catalog) and the tests grouped by rule (an index of the tests collection).
+ * Both are recomputed after any write to their collection. Exported for
+ * test/emulator/overview-equivalence.test.ts.
+ */
+export function storedState(ctx: OverviewContext): PlacementState {
+  const catalog = ctx.catalog as Catalog;
+  const rules = ctx.store.collection<StoredRule>(SQL_TEST_RULES_COLLECTION);
+  const tests = ctx.store.collection<StoredSqlTest>(SQL_TESTS_COLLECTION);
+  return {
+    rules: () => rules.values(),
+    rule: (id) => rules.get(id),
+    claims: () => {
+      const byCatalog = rules.memo('sqlTestPlacement.claims', () => new WeakMap<Catalog, ReadonlyMap<string, string>>());
+      let claims = byCatalog.get(catalog);
+      if (!claims) byCatalog.set(catalog, (claims = exclusiveClaims(catalog, rules.values())));
+      return claims;
+    },
+    current: () => tests.filter((t) => t.deploymentRuleId !== undefined && t.deploymentRuleId !== ''),
+    testsOf: (ruleId) => {
+      if (ruleId === '') return [];
+      return (tests.groupBy('sqlTestPlacement.byRule', (t) => t.deploymentRuleId ?? '').get(ruleId) ?? []).map((id) => tests.get(id)!);
+    },
+  };
+}
+
 /** Plans a change against the workspace's stored rules and rule-made tests. */
-function plan(ctx: OverviewContext, change: RuleChange, rulesOverride?: SqlTestRule[]): PlacementChange {
-  const rules = rulesOverride ?? ctx.store.collection<StoredRule>(SQL_TEST_RULES_COLLECTION).values();
-  const current = ctx.store.collection<StoredSqlTest>(SQL_TESTS_COLLECTION).filter((t) => t.deploymentRuleId !== undefined && t.deploymentRuleId !== '');
+function plan(ctx: OverviewContext, change: RuleChange): PlacementChange {
   try {
-    return planRuleChange(ctx.catalog as Catalog, rules, current, change);
+    return planRuleChangeIn(ctx.catalog as Catalog, storedState(ctx), change);
   } catch (e) {
     if (e instanceof QueryEvaluationError || e instanceof ResolverQlError)
       throw invalidArgument(`the rule's selection cannot be evaluated: ${e.message}`, [{ field: 'rule', ruleId: 'rule.query.valid', message: e.message }]);
