@@ -4,6 +4,8 @@
  * survivors of the mutation run of src/handlers, issue 12.)
  */
 import { canonicalDomain, canonicalParts } from '../../src/handlers/domains';
+import { canonicalSqlTestRule } from '../../src/handlers/sql-test-deployment-rules';
+import { parseResolverQl, resolverQlToQuery } from '../../schemas/resolverql';
 
 test('part ids are dropped; member ids (UUIDs) are compared bare and lower-case; other part fields are kept', () => {
   expect(
@@ -33,4 +35,17 @@ test('a domain compares the same whatever the server minted, with its parent bar
   const desired = { name: 'D', parentId: '2b3c4d5e-6f7a-4b1c-8d9e-0f1a2b3c4d5e', definition: { parts: [{ domainId: '0F1E2D3C-4B5A-4697-8877-665544332211' }] } };
   expect(canonicalDomain(live)).toEqual(canonicalDomain(desired));
   expect(canonicalDomain({ name: 'D', definition: { parts: [] } })).toEqual(canonicalDomain({ name: 'D' }));
+});
+
+describe('canonicalSqlTestRule: a query selection compares by its ResolverQL, whichever form it came in', () => {
+  // sql-test-deployment-rules.ts: query and exclusive-query configs go through qlForm (a survivor
+  // of the session-3 mutation sample: no test had an exclusive rule written as a structured query)
+  const query = resolverQlToQuery(parseResolverQl('with_tag("pii")'));
+  test.each(['queryConfig', 'exclusiveQueryConfig'])('%s written as a structured query equals the live rendered form', (kind) => {
+    const desired = canonicalSqlTestRule({ title: 't', [kind]: { query } });
+    const live = canonicalSqlTestRule({ id: 'r', configId: 'ns', source: 'SOURCE_API', title: 't', [kind]: { query, renderedResolverQl: 'with_tag("pii")' } });
+    expect(desired).toEqual(live);
+    expect(desired[kind]).toEqual(expect.objectContaining({ resolverQl: 'with_tag("pii")' }));
+    expect(desired[kind]).not.toHaveProperty('query');
+  });
 });
