@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
-# Issue 10 evidence: runs a command through ../shared/tools/wire-check.mjs in front of a fresh
+# Runs a command through ../shared/tools/wire-check.mjs in front of a fresh
 # `dqform emulator` (extra emulator flags in EMU_FLAGS), then prints how many requests the
-# emulator served (so the run provably went through it). Run from a worktree or /work/main:
-#   EMU_FLAGS="--marshal emit-unpopulated --enums numbers" bash /work/notes/wire-evidence.sh demo
-#   bash /work/notes/wire-evidence.sh e2e
+# emulator served (so the run provably went through it). Run from the repository root (needs ../shared/tools/wire-check.mjs):
+#   EMU_FLAGS="--marshal emit-unpopulated --enums numbers" bash test/contract/wire-evidence.sh demo
+#   bash test/contract/wire-evidence.sh e2e
 set -u
 what=$1
 log=$(mktemp)
