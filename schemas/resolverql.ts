@@ -21,7 +21,7 @@
  * | `with_annotation(name, [value])` | name; value a string or a list of strings | `withAnnotation` (no value: has the annotation) |
  * | `with_tag(value)` | one string | `unsupported` carrying the ResolverQL (see below) |
  * | `with_platform(name)` | one string | `unsupported` carrying the ResolverQL |
- * | `in_folder(path, [types=list], [filter=expr])` | `"folder-wh-prod::mart"` or `static_paths("a::b", ...)` | `inFolder` (path split on `::`); several paths OR; `types`/`filter` AND |
+ * | `in_folder(path, [types=list], [filter=expr])` | a folder id `"folder-wh-prod::mart"` or `static_paths("a::b", ...)` | `inFolder { path: [id, ...] }`: each path is ONE opaque folder id (never split on `::`, grpc-facts 5 `InFolder.path`); several paths: any of them; `types`/`filter` AND |
  * | `and(expr, ...)`, `or(expr, ...)` | one or more expressions | nested `query` with operand AND / OR |
  * | `not(expr)` | one expression | EXCEPT of "everything" minus the operand (see below) |
  *
@@ -430,12 +430,8 @@ class Checker {
   }
 
   folderPath(s: ResolverQlString): void {
-    if (splitFolderPath(s.value).length === 0) this.fail(s.offset, 'a non-empty folder path such as "folder-wh-prod::mart"', JSON.stringify(s.value));
+    if (s.value.trim() === '') this.fail(s.offset, 'a non-empty folder id such as "folder-wh-prod::mart"', JSON.stringify(s.value));
   }
-}
-
-function splitFolderPath(p: string): string[] {
-  return p.split('::').filter((s) => s !== '');
 }
 
 /**
@@ -630,8 +626,8 @@ function toPart(c: ResolverQlCall): QueryPart {
     case 'in_folder': {
       const p = c.args[0];
       const paths = p.kind === 'call' ? p.args.map((a) => (a as ResolverQlString).value) : [(p as ResolverQlString).value];
-      const folders: QueryPart[] = paths.map((x) => ({ inFolder: { path: splitFolderPath(x) } }));
-      const base: QueryPart[] = [folders.length === 1 ? folders[0] : { query: { parts: folders, operand: 'QUERY_OPERAND_OR' } }];
+      // each path is one opaque folder id (grpc-facts 5: `InFolder.path` holds folder entity ids)
+      const base: QueryPart[] = [{ inFolder: { path: paths } }];
       const types = kw('types');
       if (types) base.push(withTypes(strings(types)));
       return withFilter(base);
@@ -688,7 +684,10 @@ function partToText(p: QueryPart): string {
     if (a.acceptedValues === undefined) return `with_annotation(${name},${renderString(values[0])})`;
     return `with_annotation(${name},[${values.map(renderString).join(',')}])`;
   }
-  if (p.inFolder) return `in_folder(${renderString(p.inFolder.path.join('::'))})`;
+  if (p.inFolder) {
+    const ids = p.inFolder.path;
+    return ids.length === 1 ? `in_folder(${renderString(ids[0])})` : `in_folder(static_paths(${ids.map(renderString).join(',')}))`;
+  }
   if (p.query) return queryText(p.query);
   if (p.unsupported) {
     const carried = carriedResolverQl(p);

@@ -14,8 +14,9 @@
  *   custom-type field).
  * - `withAnnotation`: with `acceptedValue` and/or `acceptedValues`, an annotation of that name
  *   with one of the values (exact); with neither, any annotation of that name.
- * - `inFolder`: deep: the part's path is a prefix of the entity's folder segments (a segment
- *   holding `::` is split).
+ * - `inFolder`: each entry of `path` is one opaque folder id (grpc-facts 5), the catalog folder's
+ *   key (`folder-wh-prod::mart`); deep (the folder and every folder below it); several ids: any
+ *   of them. An id that names no folder matches nothing; it is never split on `::`.
  * - `query`: the nested query. `entityIds`: the entities with those opaque ids.
  * - `unsupported`: evaluates the ResolverQL it carries when it is one of ours
  *   ({@link carriedResolverQl}: `with_tag` = a tag equal to the value, `with_platform` = the
@@ -310,10 +311,7 @@ class Evaluator {
   }
 
   folder(path: readonly string[]): Bits {
-    const segs = path.flatMap((s) => s.split('::')).filter((s) => s !== '');
-    if (segs.length === 0) return this.idx.all;
-    const key = segs.join('::');
-    return remember(this.idx.folderCache, key, () => Bits.of(this.idx.n, this.catalog.folderIndexes(segs)));
+    return path.reduce((acc, id) => acc.or(remember(this.idx.folderCache, id, () => Bits.of(this.idx.n, this.catalog.folderIndexes([id])))), this.idx.none);
   }
 }
 

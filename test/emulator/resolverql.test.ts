@@ -78,7 +78,8 @@ describe('errors name the offset, line, column and what was expected', () => {
     { reason: 'unknown keyword argument', input: 'with_type("table", colour="red")', offset: 19, expected: /a keyword argument of with_type \(filter\)/ },
     { reason: 'duplicate keyword argument', input: 'with_type("table", filter=with_name("a"), filter=with_name("b"))', offset: 42, expected: /keyword argument 'filter' only once/ },
     { reason: 'filter must be an expression', input: 'with_type("table", filter="x")', offset: 26, expected: /an expression \(function call\) as with_type's filter/ },
-    { reason: 'empty folder path', input: 'in_folder("::")', offset: 10, expected: /a non-empty folder path/ },
+    { reason: 'empty folder id', input: 'in_folder("")', offset: 10, expected: /a non-empty folder id/ },
+    { reason: 'blank folder id in static_paths', input: 'in_folder(static_paths("f-a"," "))', offset: 29, expected: /a non-empty folder id/ },
     { reason: 'empty annotation name', input: 'with_annotation("")', offset: 16, expected: /a non-empty annotation name/ },
   ];
   it.each(cases)('$reason', ({ input, offset, expected, message }) => {
@@ -120,13 +121,14 @@ describe('ResolverQL -> Query', () => {
     { reason: 'with_annotation without value: has the annotation', input: 'with_annotation("pii")', query: { parts: [{ withAnnotation: { name: 'pii' } }] } },
     { reason: 'with_annotation with a value', input: 'with_annotation("owner","team-crm")', query: { parts: [{ withAnnotation: { name: 'owner', acceptedValue: 'team-crm' } }] } },
     { reason: 'with_annotation with a list of values', input: 'with_annotation("tier",["1","2"])', query: { parts: [{ withAnnotation: { name: 'tier', acceptedValues: ['1', '2'] } }] } },
-    { reason: 'in_folder splits the path on ::', input: 'in_folder("folder-wh-prod::mart")', query: { parts: [{ inFolder: { path: ['folder-wh-prod', 'mart'] } }] } },
+    // issue 22: `InFolder.path` holds opaque folder ids (grpc-facts 5); the id is never split on `::`
+    { reason: 'in_folder keeps the folder id whole (never split on ::)', input: 'in_folder("folder-wh-prod::mart")', query: { parts: [{ inFolder: { path: ['folder-wh-prod::mart'] } }] } },
     {
-      reason: 'static_paths with several paths is an OR of folders; types= is ANDed',
+      reason: 'static_paths with several folder ids is one inFolder holding them all (any of them); types= is ANDed',
       input: 'in_folder(static_paths("folder-wh-prod::raw","folder-wh-dev"),types=["dag"])',
       query: {
         parts: [
-          { query: { parts: [{ inFolder: { path: ['folder-wh-prod', 'raw'] } }, { inFolder: { path: ['folder-wh-dev'] } }], operand: 'QUERY_OPERAND_OR' } },
+          { inFolder: { path: ['folder-wh-prod::raw', 'folder-wh-dev'] } },
           { withType: { types: [{ default: 'ENTITY_TYPE_ORCHESTRATION_DAG' }] } },
         ],
         operand: 'QUERY_OPERAND_AND',
