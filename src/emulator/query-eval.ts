@@ -20,7 +20,10 @@
  * - `query`: the nested query. `entityIds`: the entities with those opaque ids.
  * - `unsupported`: evaluates the ResolverQL it carries when it is one of ours
  *   ({@link carriedResolverQl}: `with_tag` = a tag equal to the value, `with_platform` = the
- *   platform equal to the name, both case-insensitive); anything else matches nothing.
+ *   platform equal to the name, both case-insensitive; `with_columns` is accepted and matches
+ *   nothing, since the catalog models no columns); anything else matches nothing. A function
+ *   the facts do not name is refused before evaluation (INVALID_ARGUMENT, as the platform
+ *   refuses bad ResolverQL).
  *
  * Results are sorted by path. Work is done on bitsets over the catalog's entity order; the
  * per-catalog indexes (types, annotations, tags, platforms, folders, lowercase names) are built
@@ -286,6 +289,7 @@ class Evaluator {
   resolverQl(ast: ResolverQlAst): Bits {
     if (ast.fn === 'with_tag') return this.idx.byTag.get((ast.args[0] as ResolverQlString).value.toLowerCase()) ?? this.idx.none;
     if (ast.fn === 'with_platform') return this.idx.byPlatform.get((ast.args[0] as ResolverQlString).value.toLowerCase()) ?? this.idx.none;
+    if (ast.fn === 'with_columns') return this.idx.none; // the catalog models no columns: accepted, matches nothing
     return this.query(resolverQlToQuery(ast));
   }
 
