@@ -147,7 +147,8 @@ export const GOVERNANCE_DROP = ['id', 'etag', 'createdAt', 'updatedAt', 'deleted
 
 /**
  * The {@link LiveObject} of a read object keyed by `key`: id, etag, configId, source,
- * deploymentRuleId lifted out, and what this version cannot model (`unmanageable`).
+ * deploymentRuleId lifted out, and what this version cannot model (`unmanageable`; also a
+ * governance object from an external catalog, read-only in the platform).
  */
 export function liveObject(key: string, v: { id?: unknown; etag?: unknown; configId?: unknown; source?: unknown; deploymentRuleId?: unknown }): LiveObject {
   const str = (x: unknown) => (typeof x === 'string' && x !== '' ? x : undefined);
@@ -159,6 +160,8 @@ export function liveObject(key: string, v: { id?: unknown; etag?: unknown; confi
   if (str(v.deploymentRuleId)) o.deploymentRuleId = str(v.deploymentRuleId);
   if (str((v as { deletedAt?: unknown }).deletedAt)) o.deleted = true;
   if (unknown?.length) o.unmanageable = unknown;
+  // governance objects read through GovernanceSourceRead: only the external catalog's are read-only
+  if (v.source === 'SOURCE_EXTERNAL_CATALOG') o.unmanageable = [...(o.unmanageable ?? []), 'it comes from an external catalog (source SOURCE_EXTERNAL_CATALOG), read-only in the platform'];
   return o;
 }
 
