@@ -14,7 +14,7 @@ import type { PlatformClient } from '../client';
 import { MetricIdEnum, RULE_CONFIG_KINDS, type DeploymentOverview, type DeploymentRuleWrite, type MonitorSettings } from '../../schemas/deployment-rules';
 import { Effects, type Change } from '../../schemas/plan';
 import { normalise } from './normalise';
-import { afterOf, effectsUnknown, errorsByAddress, ignoreNotFound, LIST_PAGE_SIZE, liveObject, omit, qlForm } from './support';
+import { afterOf, bareId, effectsUnknown, errorsByAddress, ignoreNotFound, LIST_PAGE_SIZE, liveObject, omit, qlForm } from './support';
 import type { HandlerContext, LiveObject, ReadQuery, ResourceHandler } from './types';
 
 /** Server-computed and identity fields of a rule. */
@@ -30,6 +30,9 @@ export function canonicalRule(r: Record<string, unknown>): Record<string, unknow
   const o = omit(r, RULE_DROP);
   const kind = configKind(o);
   if (kind === 'queryConfig' || kind === 'exclusiveQueryConfig') o[kind] = qlForm(o[kind]);
+  // a product rule's data product by its bare, lower-case id: `dataproduct-<uuid>` names the same one
+  const pc = o.productConfig as { productId?: unknown } | undefined;
+  if (kind === 'productConfig' && pc && typeof pc.productId === 'string') o.productConfig = { ...pc, productId: String(bareId(pc.productId)).toLowerCase() };
   return normalise(o);
 }
 

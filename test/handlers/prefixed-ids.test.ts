@@ -50,3 +50,10 @@ test('identity: a prefixed id of the namespace is the namespace\'s (tag read fro
   const out = keepForNamespace([{ id: `owner-${OWNER}` }], { keys: [], owns });
   expect(out.map((o) => [o.key, o.id])).toEqual([[OWNER, `owner-${OWNER}`]]);
 });
+
+test('a product rule naming its data product as dataproduct-<UUID> equals one naming the bare uuid (no perpetual diff)', () => {
+  const h = HANDLERS.dq_monitor_deployment_rule;
+  const rule = (productId: string) => ({ title: 'p', productConfig: { productId, severity: 'SEVERITY_ERROR', sensitivity: 'SENSITIVITY_BALANCED', metricIds: ['METRIC_ID_ROW_COUNT'], self: { all: {} } } });
+  expect(h.fromLive(rule(`dataproduct-${PRODUCT.toUpperCase()}`))).toEqual(h.fromDesired(rule(PRODUCT)));
+  expect(h.fromLive(rule(PRODUCT))).not.toEqual(h.fromDesired(rule(DOMAIN)));
+});
