@@ -216,7 +216,7 @@ export const QueryPart: z.ZodType<QueryPart> = z.lazy(() =>
         acceptedValues: z.array(z.string()).optional().describe('only entities whose annotation has one of these values'),
       })
       .describe('entities carrying an annotation'),
-    inFolder: z.object({ path: z.array(z.string()).min(1).describe('folder path segments from the root') }).describe('entities in a folder'),
+    inFolder: z.object({ path: z.array(z.string()).min(1).describe('opaque folder ids, e.g. folder-wh-prod::mart (each one whole, never split on ::); entities in any of them, deep') }).describe('entities in a folder'),
     query: Query,
     unsupported: z.object({ queryJson: z.string().describe('the query as the platform stored it, as JSON') }).describe('a query part this version cannot express (kept as read)'),
     entityIds: z.object({ entityIds: z.array(z.string()).describe('opaque entity ids') }).describe('alert triggers only: these entity ids'),
