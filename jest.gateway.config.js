@@ -23,7 +23,7 @@ module.exports = {
     '<rootDir>/test/client/grpc.test.ts',
     '<rootDir>/test/grpc/{encoding,lazy}.test.ts',
     '<rootDir>/test/docs/readme.test.ts',
-    '<rootDir>/test/emulator/{deployment-rules,core-faults}.test.ts',
+    '<rootDir>/test/emulator/{deployment-rules,core-faults,custom-monitors}.test.ts',
     '<rootDir>/test/contract/**/*.test.ts',
   ],
 };

@@ -154,8 +154,10 @@ export class Query {
   static withTag(value: string): QueryExpr { return rql(`with_tag(${q(value)})`); }
   /** Entities on a data platform. */
   static withPlatform(name: string): QueryExpr { return rql(`with_platform(${q(name)})`); }
-  /** Entities in a folder (`folder-wh-prod::mart`). */
+  /** Entities in a folder, by its folder id (`folder-wh-prod::mart`, one id: never split on `::`). */
   static inFolder(path: string): QueryExpr { return rql(`in_folder(${q(path)})`); }
+  /** Entities with any of these columns: `with_columns("email")` (the platform evaluates it; no query-model form). */
+  static withColumns(...names: string[]): QueryExpr { return rql(`with_columns(${names.map(q).join(',')})`); }
   /** Exactly these entities (query model only: ResolverQL has no identifier list). */
   static identifiers(...ids: EntityIdentifier[]): QueryExpr { return new QueryExpr(undefined, { parts: [{ identifierList: { identifiers: ids } }] }); }
   /** Entities of these entity types, as a query model part (`withType { types }`). */

@@ -10,7 +10,7 @@
  *   against `RESOURCE_SCHEMAS[type]`;
  * - alert kind/target rules (`alertRuleViolations`): incident-lifecycle alerts with e-mail or
  *   Teams targets, schema-change alerts with webhooks, ...;
- * - ResolverQL text (`parseResolverQl`), cron expressions (5 fields), RRULEs (`FREQ=...`), time
+ * - ResolverQL text (`checkResolverQlText`: malformed text; unknown functions are left to validate's warning), cron expressions (5 fields), RRULEs (`FREQ=...`), time
  *   zones (IANA names) (schemas/text-checks.ts, shared with the engine's validate);
  * - duplicate pinned ids and fqns in the app, two stacks of one namespace declaring the same
  *   address, references to constructs in another stack, domain cycles, `removed` declarations.
@@ -20,7 +20,7 @@ import type { IConstruct } from 'constructs';
 import type { z } from 'zod';
 import { alertRuleViolations, type AlertWrite } from '../schemas/alerts';
 import { Manifest, RESOURCE_SCHEMAS, RESOURCE_TYPES, type ResourceType } from '../schemas/manifest';
-import { parseResolverQl } from '../schemas/resolverql';
+import { checkResolverQlText, RESOLVERQL_FUNCTIONS } from '../schemas/resolverql';
 import { deprecatedEnums } from '../schemas/wire';
 import { cronProblem, rruleProblem, timezoneProblem } from '../schemas/text-checks';
 import { camel, camelDeep, localDiagnostics, type Diagnostic } from './internal';
@@ -89,9 +89,9 @@ function textChecks(v: unknown, path: (string | number)[], out: (field: string, 
 function textCheck(k: string, x: string, path: (string | number)[], out: (field: string, summary: string, hint: string) => void): void {
   if (k === 'resolverQl') {
     try {
-      parseResolverQl(x);
+      checkResolverQlText(x); // a function dqform does not know is not an error: validate and plan warn, the platform checks it
     } catch (err) {
-      out(fieldPath(path), `bad ResolverQL: ${(err as Error).message}`, 'fix the query text; the subset is with_type, with_name, with_annotation, with_tag, with_platform, in_folder, and, or, not');
+      out(fieldPath(path), `bad ResolverQL: ${(err as Error).message}`, `fix the query text; the functions dqform knows are ${RESOLVERQL_FUNCTIONS.join(', ')}`);
     }
   } else if (k === 'cron') {
     const why = cronProblem(x);

@@ -141,6 +141,10 @@ export const DeploymentOverview = z.object({
   customMonitorsToCreateFor: z.array(z.string()).default([]),
   customMonitorsToDeleteFor: z.array(z.string()).default([]),
   activeCustomMonitorsFor: z.array(z.string()).default([]),
+  /** Settings changes of custom monitors (grpc-facts 3.2 field 8); `resolvedFreshnessField` is the field a freshness monitor reads. */
+  customMonitorSettingsChanges: z
+    .array(z.object({ monitoredAssetPath: z.string(), originalSettings: MonitorSettings.default({ metricIds: [] }), newSettings: MonitorSettings.default({ metricIds: [] }), resolvedFreshnessField: z.string().optional() }))
+    .default([]),
   skippedAssets: z.array(z.object({ assetPath: z.string(), reason: z.string() })).default([]),
 });
 export type DeploymentOverview = z.infer<typeof DeploymentOverview>;

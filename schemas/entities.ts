@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import { oneof, PageInfo, Pagination, protoEnum, Timestamp } from './common';
+import { tolerant } from './wire';
 
 const s = () => z.string();
 /** A string field with its help text (the JSON Schema description editors show). */
@@ -215,7 +216,7 @@ export const QueryPart: z.ZodType<QueryPart> = z.lazy(() =>
         acceptedValues: z.array(z.string()).optional().describe('only entities whose annotation has one of these values'),
       })
       .describe('entities carrying an annotation'),
-    inFolder: z.object({ path: z.array(z.string()).min(1).describe('folder path segments from the root') }).describe('entities in a folder'),
+    inFolder: z.object({ path: z.array(z.string()).min(1).describe('opaque folder ids, e.g. folder-wh-prod::mart (each one whole, never split on ::); entities in any of them, deep') }).describe('entities in a folder'),
     query: Query,
     unsupported: z.object({ queryJson: z.string().describe('the query as the platform stored it, as JSON') }).describe('a query part this version cannot express (kept as read)'),
     entityIds: z.object({ entityIds: z.array(z.string()).describe('opaque entity ids') }).describe('alert triggers only: these entity ids'),
@@ -267,11 +268,17 @@ export const Entity = z.object({
 export type Entity = z.infer<typeof Entity>;
 
 export const ListEntitiesRequest = z.object({ pagination: Pagination.optional() });
-export const ListEntitiesResponse = z.object({ entities: z.array(Entity).default([]), pageInfo: PageInfo.optional() });
+/**
+ * Entity reads decode each entity on its own ({@link tolerant}): an identifier variant or an
+ * entity-type number this version does not know marks that entity (schemas/wire.ts
+ * `unmodelledOf`) and keeps it as read; it never fails the whole response (wire-facts,
+ * decisions: tolerant reads).
+ */
+export const ListEntitiesResponse = z.object({ entities: z.array(tolerant(Entity)).default([]), pageInfo: PageInfo.optional() });
 export type ListEntitiesResponse = z.infer<typeof ListEntitiesResponse>;
 export const SearchEntitiesResponse = ListEntitiesResponse;
 export const BatchGetEntitiesRequest = z.object({ ids: z.array(EntityIdentifier) });
-export const BatchGetEntitiesResponse = z.object({ entities: z.array(Entity).default([]) });
+export const BatchGetEntitiesResponse = z.object({ entities: z.array(tolerant(Entity)).default([]) });
 export type BatchGetEntitiesResponse = z.infer<typeof BatchGetEntitiesResponse>;
 
 // ---- Queries service (TranslateResolverQl, ResolveQuery) ----
@@ -282,7 +289,8 @@ export type TranslateResolverQlResponse = z.infer<typeof TranslateResolverQlResp
 export const ResolveQueryRequest = oneof({ resolverQl: z.string(), query: Query }).and(z.object({ pagination: Pagination.optional() }));
 export type ResolveQueryRequest = z.infer<typeof ResolveQueryRequest>;
 export const ResolveQueryResponse = z.object({
-  entityIds: z.array(EntityIdentifier).default([]),
+  /** Each identifier on its own: a variant this version does not know is kept as read, marked. */
+  entityIds: z.array(tolerant(EntityIdentifier)).default([]),
   pageInfo: PageInfo.optional(),
   renderedResolverQl: z.string().optional(),
 });
@@ -317,7 +325,8 @@ export const LineageNode = z.object({
     .optional(),
 });
 export const Lineage = z.object({
-  nodes: z.array(LineageNode).default([]),
+  /** Each node on its own (kept in place: dependencies index into this list), marked when it carries something unknown. */
+  nodes: z.array(tolerant(LineageNode)).default([]),
   nodeDependencies: z.array(z.object({ sourceNodeIdx: z.number().int(), targetNodeIdx: z.number().int() })).default([]),
   isCll: z.boolean().optional(),
   columnDependencies: z

@@ -44,8 +44,28 @@ const authors = { createdBy: z.unknown().optional(), updatedBy: z.unknown().opti
 /** Who acts, when not the credential's identity (optional on every governance write). */
 export const Actor = z.looseObject({ name: z.string().min(1) });
 
-/** `source` on domains, products and owners: 0 native (default), 1 external catalog (read-only in the app). */
+/**
+ * `source` on domains, products and owners: 0 native (default), 1 external catalog (read-only in
+ * the app). The real value names carry product words (wire-facts 7: send the integer); these
+ * neutral names are dqform's. Writes send the number ({@link GovernanceSourceEnum}).
+ */
 export const GovernanceSourceEnum = protoEnum({ SOURCE_NATIVE: 0, SOURCE_EXTERNAL_CATALOG: 1 });
+
+/**
+ * Reads the `source` the platform answers, as a number or ANY name (the gateway may answer the
+ * real, product-worded names): `SOURCE_EXTERNAL_CATALOG` for 1, for that name, and for a name
+ * that says external or catalog (`/EXTERNAL|CATALOG/i`); `SOURCE_NATIVE` for everything else
+ * (0, any other number or name). A governance object stays manageable whatever the platform calls
+ * its source, except the external catalog's, which is read-only in the platform (a choice where the
+ * facts give no names: issue 22).
+ */
+export function governanceSourceOf(v: unknown): 'SOURCE_NATIVE' | 'SOURCE_EXTERNAL_CATALOG' {
+  if (v === 1 || v === '1') return 'SOURCE_EXTERNAL_CATALOG';
+  if (typeof v === 'string' && /EXTERNAL|CATALOG/i.test(v)) return 'SOURCE_EXTERNAL_CATALOG';
+  return 'SOURCE_NATIVE';
+}
+/** The read form of `source` (see {@link governanceSourceOf}): never fails a read. */
+export const GovernanceSourceRead = z.union([z.string(), z.number()]).transform(governanceSourceOf);
 
 /** Upsert fields (flat body): an omitted optional field is left unchanged; a present definition replaces. */
 export const DomainWrite = z.object({
@@ -61,7 +81,7 @@ export const Domain = DomainWrite.extend({
   id: z.string(),
   name: z.string(),
   etag: Etag.optional(),
-  source: GovernanceSourceEnum.schema.optional(),
+  source: GovernanceSourceRead.optional(),
   ...authors,
   ...timestamps,
 });
@@ -92,7 +112,7 @@ export const DataProduct = DataProductWrite.extend({
   title: z.string(),
   /** Output: `dataproduct-<uuid>`. */
   entityId: z.string().optional(),
-  source: GovernanceSourceEnum.schema.optional(),
+  source: GovernanceSourceRead.optional(),
   etag: Etag.optional(),
   ...authors,
   ...timestamps,
@@ -124,7 +144,7 @@ export const Owner = z.object({
   entityId: z.string().optional(),
   title: z.string(),
   contacts: z.array(OwnerContact).default([]),
-  source: GovernanceSourceEnum.schema.optional(),
+  source: GovernanceSourceRead.optional(),
   etag: Etag.optional(),
   ...authors,
   ...timestamps,

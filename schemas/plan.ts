@@ -65,7 +65,10 @@ export const Effects = z.object({
   monitorsToCreate: z.array(z.string()).default([]),
   monitorsToDelete: z.array(z.string()).default([]),
   activeMonitors: z.number().int().default(0),
-  settingsChanges: z.array(z.object({ assetPath: z.string(), from: z.string(), to: z.string() })).default([]),
+  /** Monitor settings changes; `custom` marks a custom monitor's (with the `freshnessField` it resolved, when the platform says). */
+  settingsChanges: z
+    .array(z.object({ assetPath: z.string(), from: z.string(), to: z.string(), custom: z.literal(true).optional(), freshnessField: z.string().optional() }))
+    .default([]),
   /** Monitors whose learned baseline this change wipes. */
   baselineResets: z.array(z.object({ assetPath: z.string(), reason: z.string() })).default([]),
   skipped: z.array(z.object({ assetPath: z.string(), reason: z.string() })).default([]),

@@ -21,18 +21,25 @@
  * | `with_annotation(name, [value])` | name; value a string or a list of strings | `withAnnotation` (no value: has the annotation) |
  * | `with_tag(value)` | one string | `unsupported` carrying the ResolverQL (see below) |
  * | `with_platform(name)` | one string | `unsupported` carrying the ResolverQL |
- * | `in_folder(path, [types=list], [filter=expr])` | `"folder-wh-prod::mart"` or `static_paths("a::b", ...)` | `inFolder` (path split on `::`); several paths OR; `types`/`filter` AND |
+ * | `with_columns(name, ...)` | column names: strings or one list | `unsupported` carrying the ResolverQL (upstream-facts: the vendor's own examples) |
+ * | `in_folder(path, [types=list], [filter=expr])` | a folder id `"folder-wh-prod::mart"` or `static_paths("a::b", ...)` | `inFolder { path: [id, ...] }`: each path is ONE opaque folder id (never split on `::`, grpc-facts 5 `InFolder.path`); several paths: any of them; `types`/`filter` AND |
  * | `and(expr, ...)`, `or(expr, ...)` | one or more expressions | nested `query` with operand AND / OR |
  * | `not(expr)` | one expression | EXCEPT of "everything" minus the operand (see below) |
  *
  * `static_paths(...)` is accepted only as the path argument of `in_folder` (the upstream form
- * `in_folder(static_paths("folder-prod::issues"), types=["table"])`). `with_columns` is
- * recognised and refused: column-level selection is not supported.
+ * `in_folder(static_paths("folder-prod::issues"), types=["table"])`).
+ *
+ * ## Functions dqform does not know
+ * Upstream publishes no grammar, so the platform may know functions this table lacks.
+ * {@link parseResolverQl} (the emulator, which models the platform) refuses them;
+ * {@link checkResolverQlText} (validate, plan) parses them like any call and answers a
+ * {@link ResolverQlWarning} ("the platform checks it"); malformed text around or inside them
+ * is still an error. Their canonical form is rendered like any call ({@link canonicalResolverQlLenient}).
  *
  * ## Query-model representations (documented choices)
  * - "Everything" is the empty AND query `{ query: { parts: [] } }` (the identity of AND);
  *   `not(x)` is `{ parts: [everything, x], operand: QUERY_OPERAND_EXCEPT }`.
- * - `with_tag` and `with_platform` have no query-model part. They become
+ * - `with_tag`, `with_platform` and `with_columns` have no query-model part. They become
  *   `unsupported { queryJson }` whose `queryJson` is `{"resolverQl":"<canonical text>"}`
  *   ({@link unsupportedPart}); the emulator evaluates such parts, anything else in
  *   `unsupported` matches nothing.
@@ -127,7 +134,11 @@ const WS = new Set([' ', '\t', '\r', '\n']);
 
 class Parser {
   pos = 0;
-  constructor(readonly text: string) {}
+  /** `lenient`: any identifier may name a function (the checker decides what to say about it). */
+  constructor(
+    readonly text: string,
+    readonly lenient = false,
+  ) {}
 
   fail(expected: string, at = this.pos): never {
     throw new ResolverQlError(at, expected, this.describe(at), this.text);
@@ -180,7 +191,7 @@ class Parser {
   call(): ResolverQlCall {
     const { name, offset } = this.ident('a function name');
     // Unknown names fail here, before their arguments can cause a less helpful error.
-    if (!KNOWN_NAMES.has(name)) this.fail(`a function name (${RESOLVERQL_FUNCTIONS.join(', ')})`, offset);
+    if (!this.lenient && !KNOWN_NAMES.has(name)) this.fail(`a function name (${RESOLVERQL_FUNCTIONS.join(', ')})`, offset);
     this.expectChar('(', `'(' after '${name}'`);
     const args: ResolverQlValue[] = [];
     const kwargs: ResolverQlKeywordArg[] = [];
@@ -303,6 +314,7 @@ export const RESOLVERQL_FUNCTIONS = [
   'not',
   'or',
   'with_annotation',
+  'with_columns',
   'with_name',
   'with_platform',
   'with_tag',
@@ -310,10 +322,8 @@ export const RESOLVERQL_FUNCTIONS = [
 ] as const;
 export type ResolverQlFunction = (typeof RESOLVERQL_FUNCTIONS)[number];
 
-/** Recognised upstream forms that dqform refuses, with why. */
-const REFUSED: Record<string, string> = {
-  with_columns: 'column-level selection (with_columns) is not supported by dqform',
-};
+/** Recognised upstream forms that dqform refuses, with why (none today: `with_columns` is known since issue 22). */
+const REFUSED: Record<string, string> = {};
 
 /** Names the parser accepts as calls; the checker then places `static_paths` and refuses {@link REFUSED}. */
 const KNOWN_NAMES: ReadonlySet<string> = new Set<string>([...RESOLVERQL_FUNCTIONS, 'static_paths', ...Object.keys(REFUSED)]);
@@ -324,8 +334,30 @@ function describeValue(v: ResolverQlValue): string {
   return `the string ${JSON.stringify(v.value)}`;
 }
 
+/** A function dqform does not know, met by {@link checkResolverQlText}: the platform checks it. */
+export interface ResolverQlWarning {
+  offset: number;
+  line: number;
+  column: number;
+  fn: string;
+  message: string;
+}
+
 class Checker {
-  constructor(readonly text: string) {}
+  /** `warnings`: collect unknown functions there instead of failing on them. */
+  constructor(
+    readonly text: string,
+    readonly warnings?: ResolverQlWarning[],
+  ) {}
+
+  unknown(c: ResolverQlCall): void {
+    const { line, column } = lineColumn(this.text, c.offset);
+    const message = `ResolverQL: at offset ${c.offset} (line ${line}, column ${column}): function '${c.fn}' is not one dqform knows (${RESOLVERQL_FUNCTIONS.join(', ')}); the platform checks it when the plan previews it or apply writes it`;
+    this.warnings!.push({ offset: c.offset, line, column, fn: c.fn, message });
+    // its arguments are still checked: a known call inside it must be well-formed
+    for (const a of c.args) if (a.kind === 'call') this.call(a);
+    for (const k of c.kwargs) if (k.value.kind === 'call') this.call(k.value);
+  }
 
   fail(at: number, expected: string, found: string): never {
     throw new ResolverQlError(at, expected, found, this.text);
@@ -375,7 +407,10 @@ class Checker {
   call(c: ResolverQlCall): void {
     if (c.fn in REFUSED) this.fail(c.offset, `a supported function (${RESOLVERQL_FUNCTIONS.join(', ')}); ${REFUSED[c.fn]}`, `'${c.fn}'`);
     if (c.fn === 'static_paths') this.fail(c.offset, 'static_paths(...) only as the path of in_folder', `'static_paths'`);
-    if (!(RESOLVERQL_FUNCTIONS as readonly string[]).includes(c.fn)) this.fail(c.offset, `a function name (${RESOLVERQL_FUNCTIONS.join(', ')})`, `'${c.fn}'`);
+    if (!(RESOLVERQL_FUNCTIONS as readonly string[]).includes(c.fn)) {
+      if (this.warnings) return this.unknown(c);
+      this.fail(c.offset, `a function name (${RESOLVERQL_FUNCTIONS.join(', ')})`, `'${c.fn}'`);
+    }
     switch (c.fn as ResolverQlFunction) {
       case 'and':
       case 'or':
@@ -395,6 +430,15 @@ class Checker {
         this.kwargs(c, []);
         this.string(c.args[0], `the argument of ${c.fn}`, c.offset);
         return;
+      case 'with_columns': {
+        // upstream example: with_columns("email"); several names or one list: any of them
+        this.kwargs(c, []);
+        if (c.args.length === 0) this.fail(c.offset, 'with_columns(name, ...) with at least one column name', 'none');
+        if (c.args.length === 1) this.stringOrList(c.args[0], 'the column names of with_columns');
+        else c.args.forEach((a) => this.string(a, 'a column name', c.offset));
+        for (const a of c.args) for (const n of a.kind === 'list' ? a.items : a.kind === 'string' ? [a] : []) if (n.value.trim() === '') this.fail(n.offset, 'a non-empty column name', 'an empty string');
+        return;
+      }
       case 'with_annotation': {
         this.arity(c, 1, 2, 'name, [value]');
         this.kwargs(c, []);
@@ -430,12 +474,8 @@ class Checker {
   }
 
   folderPath(s: ResolverQlString): void {
-    if (splitFolderPath(s.value).length === 0) this.fail(s.offset, 'a non-empty folder path such as "folder-wh-prod::mart"', JSON.stringify(s.value));
+    if (s.value.trim() === '') this.fail(s.offset, 'a non-empty folder id such as "folder-wh-prod::mart"', JSON.stringify(s.value));
   }
-}
-
-function splitFolderPath(p: string): string[] {
-  return p.split('::').filter((s) => s !== '');
 }
 
 /**
@@ -446,6 +486,19 @@ export function parseResolverQl(text: string): ResolverQlAst {
   const ast = new Parser(text).parseTop();
   new Checker(text).call(ast);
   return ast;
+}
+
+/**
+ * What `validate` and `plan` check: like {@link parseResolverQl}, except that a function dqform
+ * does not know is a warning (the platform checks it), not an error. Syntax errors, and wrong
+ * arguments of the functions dqform knows (inside unknown ones too), still throw
+ * {@link ResolverQlError}.
+ */
+export function checkResolverQlText(text: string): { ast: ResolverQlAst; warnings: ResolverQlWarning[] } {
+  const ast = new Parser(text, true).parseTop();
+  const warnings: ResolverQlWarning[] = [];
+  new Checker(text, warnings).call(ast);
+  return { ast, warnings };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -482,6 +535,11 @@ export function renderResolverQl(ast: ResolverQlAst): string {
 /** `renderResolverQl(parseResolverQl(text))`: what the server stores as `renderedResolverQl`. */
 export function canonicalResolverQl(text: string): string {
   return renderResolverQl(parseResolverQl(text));
+}
+
+/** {@link canonicalResolverQl} that also renders functions dqform does not know (for comparing live and desired text). */
+export function canonicalResolverQlLenient(text: string): string {
+  return renderResolverQl(checkResolverQlText(text).ast);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -630,14 +688,15 @@ function toPart(c: ResolverQlCall): QueryPart {
     case 'in_folder': {
       const p = c.args[0];
       const paths = p.kind === 'call' ? p.args.map((a) => (a as ResolverQlString).value) : [(p as ResolverQlString).value];
-      const folders: QueryPart[] = paths.map((x) => ({ inFolder: { path: splitFolderPath(x) } }));
-      const base: QueryPart[] = [folders.length === 1 ? folders[0] : { query: { parts: folders, operand: 'QUERY_OPERAND_OR' } }];
+      // each path is one opaque folder id (grpc-facts 5: `InFolder.path` holds folder entity ids)
+      const base: QueryPart[] = [{ inFolder: { path: paths } }];
       const types = kw('types');
       if (types) base.push(withTypes(strings(types)));
       return withFilter(base);
     }
     case 'with_tag':
     case 'with_platform':
+    case 'with_columns':
       return unsupportedPart(renderResolverQl({ ...c, args: c.args, kwargs: [] }));
   }
   throw new Error(`ResolverQL: unchecked function '${c.fn}'`); // parseResolverQl refuses it first
@@ -688,7 +747,10 @@ function partToText(p: QueryPart): string {
     if (a.acceptedValues === undefined) return `with_annotation(${name},${renderString(values[0])})`;
     return `with_annotation(${name},[${values.map(renderString).join(',')}])`;
   }
-  if (p.inFolder) return `in_folder(${renderString(p.inFolder.path.join('::'))})`;
+  if (p.inFolder) {
+    const ids = p.inFolder.path;
+    return ids.length === 1 ? `in_folder(${renderString(ids[0])})` : `in_folder(static_paths(${ids.map(renderString).join(',')}))`;
+  }
   if (p.query) return queryText(p.query);
   if (p.unsupported) {
     const carried = carriedResolverQl(p);

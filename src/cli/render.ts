@@ -128,7 +128,10 @@ function effectLines(e: Effects): string[] {
   if (e.monitorsToCreate.length) out.push(`monitors to create: ${e.monitorsToCreate.length} (${preview(e.monitorsToCreate)})`);
   if (e.monitorsToDelete.length) out.push(`! monitors to delete: ${e.monitorsToDelete.length} (${preview(e.monitorsToDelete)})`);
   if (e.activeMonitors) out.push(`monitors kept active: ${e.activeMonitors}`);
-  for (const s of e.settingsChanges.slice(0, 10)) out.push(`monitor settings on ${s.assetPath}: ${s.from} -> ${s.to}`);
+  for (const s of e.settingsChanges.slice(0, 10)) {
+    const what = s.custom ? `custom monitor settings on ${s.assetPath}${s.freshnessField ? ` (freshness field ${s.freshnessField})` : ''}` : `monitor settings on ${s.assetPath}`;
+    out.push(`${what}: ${s.from} -> ${s.to}`);
+  }
   if (e.settingsChanges.length > 10) out.push(`... and ${e.settingsChanges.length - 10} more settings changes`);
   if (e.baselineResets.length) out.push(`! baseline reset on ${e.baselineResets.length} monitor(s): ${preview(e.baselineResets.map((b) => `${b.assetPath} (${b.reason})`))}`);
   if (e.skipped.length) out.push(`skipped assets: ${e.skipped.length} (${preview(e.skipped.map((s) => `${s.assetPath}: ${s.reason}`))})`);

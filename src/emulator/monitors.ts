@@ -25,6 +25,11 @@
  *   already monitored by an earlier one skips it, naming that rule.
  * - A monitor is keyed by (rule id, asset path): a monitor moving from one rule to another is
  *   deleted and created, a rule changing its settings changes its monitors in place.
+ * - Custom monitors (a choice: the facts name them in the overview, grpc-facts 3.2, but not what
+ *   makes one): a monitor on an asset annotated `freshness_field=<column>` is deployed as a
+ *   custom freshness monitor reading that column. The overview lists it under the custom keys
+ *   (`customMonitorsToCreateFor`, ..., `customMonitorSettingsChanges` with
+ *   `resolvedFreshnessField`), every other monitor under the automated ones.
  */
 import type { Entity, Query } from '../../schemas/entities';
 import type { DeploymentOverview, DeploymentRule, MetricId, MonitorSettings } from '../../schemas/deployment-rules';
@@ -48,7 +53,12 @@ export interface MonitorState {
   settings: MonitorSettings;
   /** Set when the rule was deleted (or dropped the asset) with `keepDeletedMonitors`: no rule manages it any more. */
   kept?: boolean;
+  /** A custom freshness monitor: the column its asset's `freshness_field` annotation names. */
+  freshnessField?: string;
 }
+
+/** The annotation that makes a monitor on an asset a custom freshness monitor (see the module comment). */
+export const FRESHNESS_FIELD_ANNOTATION = 'freshness_field';
 
 /** An asset a rule selects but does not monitor, and why. */
 export interface SkippedAsset {
@@ -361,7 +371,8 @@ export function placeMonitors(catalog: Catalog, rules: readonly PlacementRule[],
       }
       claimedBy.set(i, r.id);
       const key = monitorKey(r.id, e.path);
-      monitors.set(key, { id: key, assetPath: e.path, entityId: e.entityId, ruleId: r.id, settings });
+      const freshnessField = e.annotations.find((a) => a.name === FRESHNESS_FIELD_ANNOTATION && a.value)?.value;
+      monitors.set(key, { id: key, assetPath: e.path, entityId: e.entityId, ruleId: r.id, settings, ...(freshnessField ? { freshnessField } : {}) });
       keys.push(key);
     }
     byRule.set(r.id, keys);
@@ -447,18 +458,29 @@ const sortedUnique = (xs: Iterable<string>): string[] => [...new Set(xs)].sort(c
  * The overview of a diff, as seen from rule `ruleId`: every monitor created, deleted or
  * changed (whatever rule it belongs to: they all follow from this change), and, as active,
  * this rule's monitors that stay unchanged plus the ones kept by `keepDeletedMonitors`.
- * `skippedAssets` come from the rule's placement. Custom-monitor lists are empty (the
- * emulator has no custom monitors). Paths sorted.
+ * `skippedAssets` come from the rule's placement. Custom freshness monitors
+ * ({@link MonitorState.freshnessField}) go to the custom lists, the rest to the automated
+ * ones. Paths sorted.
  */
 export function overviewOf(diff: MonitorDiff, ruleId: string, skippedAssets: SkippedAsset[]): DeploymentOverview {
+  const isCustom = (m: MonitorState) => m.freshnessField !== undefined;
+  const paths = (ms: MonitorState[], custom: boolean) => sortedUnique(ms.filter((m) => isCustom(m) === custom).map((m) => m.assetPath));
+  const active = [...diff.unchanged, ...diff.keep].filter((m) => m.ruleId === ruleId);
+  const changes = (custom: boolean) => diff.change.filter((c) => isCustom(c.after) === custom);
   return {
-    monitorsToCreateFor: sortedUnique(diff.create.map((m) => m.assetPath)),
-    monitorsToDeleteFor: sortedUnique(diff.delete.map((m) => m.assetPath)),
-    activeMonitorsFor: sortedUnique([...diff.unchanged, ...diff.keep].filter((m) => m.ruleId === ruleId).map((m) => m.assetPath)),
-    monitorSettingsChanges: diff.change.map((c) => ({ monitoredAssetPath: c.before.assetPath, originalSettings: c.before.settings, newSettings: c.after.settings })),
-    customMonitorsToCreateFor: [],
-    customMonitorsToDeleteFor: [],
-    activeCustomMonitorsFor: [],
+    monitorsToCreateFor: paths(diff.create, false),
+    monitorsToDeleteFor: paths(diff.delete, false),
+    activeMonitorsFor: paths(active, false),
+    monitorSettingsChanges: changes(false).map((c) => ({ monitoredAssetPath: c.before.assetPath, originalSettings: c.before.settings, newSettings: c.after.settings })),
+    customMonitorsToCreateFor: paths(diff.create, true),
+    customMonitorsToDeleteFor: paths(diff.delete, true),
+    activeCustomMonitorsFor: paths(active, true),
+    customMonitorSettingsChanges: changes(true).map((c) => ({
+      monitoredAssetPath: c.before.assetPath,
+      originalSettings: c.before.settings,
+      newSettings: c.after.settings,
+      resolvedFreshnessField: c.after.freshnessField,
+    })),
     skippedAssets,
   };
 }

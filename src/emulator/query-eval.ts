@@ -14,12 +14,16 @@
  *   custom-type field).
  * - `withAnnotation`: with `acceptedValue` and/or `acceptedValues`, an annotation of that name
  *   with one of the values (exact); with neither, any annotation of that name.
- * - `inFolder`: deep: the part's path is a prefix of the entity's folder segments (a segment
- *   holding `::` is split).
+ * - `inFolder`: each entry of `path` is one opaque folder id (grpc-facts 5), the catalog folder's
+ *   key (`folder-wh-prod::mart`); deep (the folder and every folder below it); several ids: any
+ *   of them. An id that names no folder matches nothing; it is never split on `::`.
  * - `query`: the nested query. `entityIds`: the entities with those opaque ids.
  * - `unsupported`: evaluates the ResolverQL it carries when it is one of ours
  *   ({@link carriedResolverQl}: `with_tag` = a tag equal to the value, `with_platform` = the
- *   platform equal to the name, both case-insensitive); anything else matches nothing.
+ *   platform equal to the name, both case-insensitive; `with_columns` is accepted and matches
+ *   nothing, since the catalog models no columns); anything else matches nothing. A function
+ *   the facts do not name is refused before evaluation (INVALID_ARGUMENT, as the platform
+ *   refuses bad ResolverQL).
  *
  * Results are sorted by path. Work is done on bitsets over the catalog's entity order; the
  * per-catalog indexes (types, annotations, tags, platforms, folders, lowercase names) are built
@@ -285,6 +289,7 @@ class Evaluator {
   resolverQl(ast: ResolverQlAst): Bits {
     if (ast.fn === 'with_tag') return this.idx.byTag.get((ast.args[0] as ResolverQlString).value.toLowerCase()) ?? this.idx.none;
     if (ast.fn === 'with_platform') return this.idx.byPlatform.get((ast.args[0] as ResolverQlString).value.toLowerCase()) ?? this.idx.none;
+    if (ast.fn === 'with_columns') return this.idx.none; // the catalog models no columns: accepted, matches nothing
     return this.query(resolverQlToQuery(ast));
   }
 
@@ -310,10 +315,7 @@ class Evaluator {
   }
 
   folder(path: readonly string[]): Bits {
-    const segs = path.flatMap((s) => s.split('::')).filter((s) => s !== '');
-    if (segs.length === 0) return this.idx.all;
-    const key = segs.join('::');
-    return remember(this.idx.folderCache, key, () => Bits.of(this.idx.n, this.catalog.folderIndexes(segs)));
+    return path.reduce((acc, id) => acc.or(remember(this.idx.folderCache, id, () => Bits.of(this.idx.n, this.catalog.folderIndexes([id])))), this.idx.none);
   }
 }
 

@@ -7,7 +7,7 @@ import * as http from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import * as path from 'node:path';
 import { installAdmin } from './admin';
-import { EmulatorApp, type EmulatorSeed, type RouteModule, type WireMode } from './app';
+import { EmulatorApp, type EmulatorAppOptions, type EmulatorSeed, type RouteModule, type WireMode } from './app';
 import type { FaultConfig } from './faults';
 import { startGrpcServer, type RunningGrpcServer } from './grpc';
 import { Persistence } from './store';
@@ -52,6 +52,8 @@ export interface StartEmulatorOptions {
   grpcPort?: number;
   /** First word of the gRPC package names (default `platform`). */
   grpcPackage?: string;
+  /** Builds the catalog for a seed (tests: a catalog of their own); default `buildCatalog` from ./catalog. */
+  buildCatalog?: EmulatorAppOptions['buildCatalog'];
 }
 
 /** A running emulator. */
@@ -95,6 +97,7 @@ export async function startEmulator(opts: StartEmulatorOptions = {}): Promise<Ru
     clock: opts.clock,
     log,
     wire: { marshal: opts.marshal, enums: opts.enums },
+    ...(opts.buildCatalog ? { buildCatalog: opts.buildCatalog } : {}),
   });
   installAdmin(app);
   const modules = [...(opts.discoverRoutes === false ? [] : discoverRouteModules()), ...(opts.routes ?? [])];

@@ -7,7 +7,7 @@ import { alertRuleViolations, type AlertWrite } from '../../schemas/alerts';
 import type { Manifest, ManifestResource, ResourceType, Lifecycle } from '../../schemas/manifest';
 import { RESOURCE_SCHEMAS } from '../../schemas/manifest';
 import type { Diagnostic } from '../../schemas/plan';
-import { parseResolverQl, ResolverQlError } from '../../schemas/resolverql';
+import { checkResolverQlText, ResolverQlError } from '../../schemas/resolverql';
 import { ALIAS_USES, deprecatedEnums } from '../../schemas/wire';
 import { bareId, defaultFqn, deriveId, ENTITY_ID_PREFIX, idOwner, namespaceOfId, parseAddress } from './identity';
 import { camelToSnake } from './keys';
@@ -229,8 +229,19 @@ export function resolveManifest(manifest: Manifest, workspace: string, opts: Res
         diags.push({ severity: 'error', summary: `${v.field}: ${v.message}`, address: r.address, source: r.source, field: v.field, hint: `rule ${v.ruleId}` });
       }
     }
-    checkResolverQl(desired, '', (field, message) =>
-      diags.push({ severity: 'error', summary: `${field}: ${message}`, address: r.address, source: r.source, field, hint: 'Fix the ResolverQL text.' }),
+    checkResolverQl(
+      desired,
+      '',
+      (field, message) => diags.push({ severity: 'error', summary: `${field}: ${message}`, address: r.address, source: r.source, field, hint: 'Fix the ResolverQL text.' }),
+      (field, message) =>
+        diags.push({
+          severity: 'warning',
+          summary: `${field}: ${message}`,
+          address: r.address,
+          source: r.source,
+          field,
+          hint: 'dqform cannot check this function offline; the platform does (plan previews it, apply refuses what the platform refuses). Check the spelling if it is not a platform function.',
+        }),
     );
     // RRULEs, time zones, cron: caught here (validate, plan), not by the server at apply
     for (const t of textFieldProblems(desired)) {
@@ -335,16 +346,20 @@ function ignoreChangesProblems(r: ManifestResource, schema: z.ZodType, diags: Di
   });
 }
 
-/** Finds `resolverQl` strings anywhere in a desired config and reports parse errors. */
-function checkResolverQl(v: unknown, path: string, report: (field: string, message: string) => void): void {
-  if (Array.isArray(v)) return v.forEach((x, i) => checkResolverQl(x, `${path}[${i}]`, report));
+/**
+ * Finds `resolverQl` strings anywhere in a desired config and reports parse errors (`report`)
+ * and functions dqform does not know (`warn`: the platform checks them).
+ */
+function checkResolverQl(v: unknown, path: string, report: (field: string, message: string) => void, warn: (field: string, message: string) => void = () => {}): void {
+  if (Array.isArray(v)) return v.forEach((x, i) => checkResolverQl(x, `${path}[${i}]`, report, warn));
   if (!v || typeof v !== 'object') return;
   for (const [k, x] of Object.entries(v)) {
     const p = path ? `${path}.${k}` : k;
     if (k === 'resolverQl' && typeof x === 'string') {
       const problem = resolverQlProblem(x);
-      if (problem !== undefined) report(p, problem);
-    } else if (x && typeof x === 'object') checkResolverQl(x, p, report);
+      if (problem?.error !== undefined) report(p, problem.error);
+      for (const w of problem?.warnings ?? []) warn(p, w);
+    } else if (x && typeof x === 'object') checkResolverQl(x, p, report, warn);
   }
 }
 
@@ -352,19 +367,19 @@ function checkResolverQl(v: unknown, path: string, report: (field: string, messa
  * Memo of ResolverQL parse results (the parser is a pure function of the text; a manifest repeats
  * the same few texts across thousands of resources): the error message, or null when it parses.
  */
-const qlProblems = new Map<string, string | null>();
+const qlProblems = new Map<string, { error?: string; warnings: string[] } | null>();
 const QL_CACHE_MAX = 10_000;
 
-/** The parse error of a ResolverQL text, or undefined when it parses. Other errors are thrown. */
-function resolverQlProblem(text: string): string | undefined {
+/** The parse error and the unknown-function warnings of a ResolverQL text, or undefined when it is clean. Other errors are thrown. */
+function resolverQlProblem(text: string): { error?: string; warnings: string[] } | undefined {
   let problem = qlProblems.get(text);
   if (problem === undefined) {
     try {
-      parseResolverQl(text);
-      problem = null;
+      const { warnings } = checkResolverQlText(text);
+      problem = warnings.length ? { warnings: warnings.map((w) => w.message) } : null;
     } catch (e) {
       if (!(e instanceof ResolverQlError)) throw e;
-      problem = e.message;
+      problem = { error: e.message, warnings: [] };
     }
     if (qlProblems.size >= QL_CACHE_MAX) qlProblems.clear();
     qlProblems.set(text, problem);

@@ -16,7 +16,7 @@ import { z } from 'zod';
 import { DqformYaml, YAML_ENTRY_SCHEMAS, YAML_SECTIONS, type YamlSection } from '../../schemas/dqform-yaml';
 import { Manifest, RESOURCE_SCHEMAS, RESOURCE_TYPES, type ManifestResource, type ResourceType } from '../../schemas/manifest';
 import type { Diagnostic } from '../../schemas/plan';
-import { parseResolverQl, ResolverQlError } from '../../schemas/resolverql';
+import { checkResolverQlText, ResolverQlError } from '../../schemas/resolverql';
 import { parseAddress } from './identity';
 import { ManifestError } from './manifest';
 import { closest, unknownFields } from './unknown-fields';
@@ -307,11 +307,14 @@ function resolverQlStrings(v: unknown, path: PathSeg[], f: (text: string, path: 
   }
 }
 
-/** The parse error of a ResolverQL text (its message names the offset), or undefined. */
+/**
+ * The parse error of a ResolverQL text (its message names the offset), or undefined. A function
+ * dqform does not know is not an error (the manifest check warns about it once).
+ */
 function resolverQlProblem(text: string): string | undefined {
   if (text.includes('${')) return undefined; // a reference, resolved later
   try {
-    parseResolverQl(text);
+    checkResolverQlText(text);
     return undefined;
   } catch (e) {
     if (e instanceof ResolverQlError) return e.message;

@@ -14,7 +14,7 @@ import type { PlatformClient } from '../client';
 import { MetricIdEnum, RULE_CONFIG_KINDS, type DeploymentOverview, type DeploymentRuleWrite, type MonitorSettings } from '../../schemas/deployment-rules';
 import { Effects, type Change } from '../../schemas/plan';
 import { normalise } from './normalise';
-import { afterOf, effectsUnknown, errorsByAddress, ignoreNotFound, LIST_PAGE_SIZE, liveObject, omit, qlForm } from './support';
+import { afterOf, bareId, effectsUnknown, errorsByAddress, ignoreNotFound, LIST_PAGE_SIZE, liveObject, omit, qlForm } from './support';
 import type { HandlerContext, LiveObject, ReadQuery, ResourceHandler } from './types';
 
 /** Server-computed and identity fields of a rule. */
@@ -30,6 +30,9 @@ export function canonicalRule(r: Record<string, unknown>): Record<string, unknow
   const o = omit(r, RULE_DROP);
   const kind = configKind(o);
   if (kind === 'queryConfig' || kind === 'exclusiveQueryConfig') o[kind] = qlForm(o[kind]);
+  // a product rule's data product by its bare, lower-case id: `dataproduct-<uuid>` names the same one
+  const pc = o.productConfig as { productId?: unknown } | undefined;
+  if (kind === 'productConfig' && pc && typeof pc.productId === 'string') o.productConfig = { ...pc, productId: String(bareId(pc.productId)).toLowerCase() };
   return normalise(o);
 }
 
@@ -78,17 +81,26 @@ function delayModelOf(v: unknown): string | undefined {
  * - severity or sensitivity alone do not reset anything;
  * - monitors in `monitorsToDelete` lose their baselines with the monitor; they are NOT repeated
  *   in `baselineResets` (the renderer says it once for the deletions).
- * Custom monitors the overview lists are merged into the same lists.
+ * Custom monitors the overview lists are merged into the same lists; their settings changes
+ * (`customMonitorSettingsChanges`) are kept marked `custom` (with the resolved freshness field).
  */
 export function overviewEffects(source: 'deploy-overview' | 'delete-overview', ov: DeploymentOverview, change?: Pick<Change, 'before' | 'after' | 'action'>): Effects {
   const monitorsToCreate = uniqSorted([...ov.monitorsToCreateFor, ...ov.customMonitorsToCreateFor]);
   const monitorsToDelete = uniqSorted([...ov.monitorsToDeleteFor, ...ov.customMonitorsToDeleteFor]);
   const active = uniqSorted([...ov.activeMonitorsFor, ...ov.activeCustomMonitorsFor]);
-  const settingsChanges = ov.monitorSettingsChanges
-    .map((c) => ({ assetPath: c.monitoredAssetPath, from: renderSettings(c.originalSettings), to: renderSettings(c.newSettings) }))
-    .sort((a, b) => (a.assetPath < b.assetPath ? -1 : a.assetPath > b.assetPath ? 1 : 0));
+  const settingsChanges: Effects['settingsChanges'] = [
+    ...ov.monitorSettingsChanges.map((c) => ({ assetPath: c.monitoredAssetPath, from: renderSettings(c.originalSettings), to: renderSettings(c.newSettings) })),
+    ...ov.customMonitorSettingsChanges.map((c) => ({
+      assetPath: c.monitoredAssetPath,
+      from: renderSettings(c.originalSettings),
+      to: renderSettings(c.newSettings),
+      custom: true as const,
+      ...(c.resolvedFreshnessField ? { freshnessField: c.resolvedFreshnessField } : {}),
+    })),
+  ];
+  settingsChanges.sort((a, b) => (a.assetPath < b.assetPath ? -1 : a.assetPath > b.assetPath ? 1 : 0) || Number(a.custom ?? false) - Number(b.custom ?? false));
   const resets = new Map<string, string>();
-  for (const c of ov.monitorSettingsChanges) {
+  for (const c of [...ov.monitorSettingsChanges, ...ov.customMonitorSettingsChanges]) {
     const from = uniqSorted((c.originalSettings.metricIds ?? []).map(String)).join(',');
     const to = uniqSorted((c.newSettings.metricIds ?? []).map(String)).join(',');
     if (from !== to) resets.set(c.monitoredAssetPath, `metrics change from ${metricsText(c.originalSettings.metricIds)} to ${metricsText(c.newSettings.metricIds)}`);

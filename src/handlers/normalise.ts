@@ -11,7 +11,7 @@
  * - unordered lists (e-mail recipients, severities, metric ids, states, ...) are sorted.
  * - keys are sorted, so JSON comparison and patches are deterministic.
  */
-import { canonicalResolverQl } from '../../schemas/resolverql';
+import { canonicalResolverQlLenient } from '../../schemas/resolverql';
 import { hash } from 'node:crypto';
 import { isCanonicalJson } from '../../schemas/canonical-json';
 
@@ -30,12 +30,12 @@ export const UNORDERED_KEYS = new Set([
   'metricOptions',
 ]);
 
-/** Canonical ResolverQL, or the text unchanged when our parser does not understand it. */
+/** Canonical ResolverQL (functions dqform does not know rendered like any call), or the text trimmed when it does not parse. */
 export function canonicalOrSelf(text: string): string {
   let c = canonicalCache.get(text);
   if (c === undefined) {
     try {
-      c = canonicalResolverQl(text);
+      c = canonicalResolverQlLenient(text);
     } catch {
       c = text.trim();
     }

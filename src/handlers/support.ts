@@ -147,7 +147,8 @@ export const GOVERNANCE_DROP = ['id', 'etag', 'createdAt', 'updatedAt', 'deleted
 
 /**
  * The {@link LiveObject} of a read object keyed by `key`: id, etag, configId, source,
- * deploymentRuleId lifted out, and what this version cannot model (`unmanageable`).
+ * deploymentRuleId lifted out, and what this version cannot model (`unmanageable`; also a
+ * governance object from an external catalog, read-only in the platform).
  */
 export function liveObject(key: string, v: { id?: unknown; etag?: unknown; configId?: unknown; source?: unknown; deploymentRuleId?: unknown }): LiveObject {
   const str = (x: unknown) => (typeof x === 'string' && x !== '' ? x : undefined);
@@ -159,6 +160,8 @@ export function liveObject(key: string, v: { id?: unknown; etag?: unknown; confi
   if (str(v.deploymentRuleId)) o.deploymentRuleId = str(v.deploymentRuleId);
   if (str((v as { deletedAt?: unknown }).deletedAt)) o.deleted = true;
   if (unknown?.length) o.unmanageable = unknown;
+  // governance objects read through GovernanceSourceRead: only the external catalog's are read-only
+  if (v.source === 'SOURCE_EXTERNAL_CATALOG') o.unmanageable = [...(o.unmanageable ?? []), 'it comes from an external catalog (source SOURCE_EXTERNAL_CATALOG), read-only in the platform'];
   return o;
 }
 
@@ -174,10 +177,27 @@ export async function readByKeys<T extends { id: string; etag?: string; source?:
   const found = await fetch(unique);
   const out: LiveObject[] = [];
   for (const key of unique) {
-    const v = found[key] ?? found[String(bareId(key))];
+    const v = entryFor(found, key);
     if (v) out.push(liveObject(key, v));
   }
   return out;
+}
+
+/** The same id, compared as the platform does: without a `domain-`/`dataproduct-`/`owner-` prefix, case-insensitively. */
+function sameId(a: unknown, b: string): boolean {
+  return typeof a === 'string' && String(bareId(a)).toLowerCase() === String(bareId(b)).toLowerCase();
+}
+
+/**
+ * The entry for `id` in a batch read's map, whichever form of the id the platform keys it by
+ * (as asked, bare, prefixed, other case) or names in the object's own `id` (issue 22: the
+ * platform accepts both forms and may answer either).
+ */
+export function entryFor<T>(found: Record<string, T>, id: string): T | undefined {
+  const direct = found[id] ?? found[String(bareId(id))];
+  if (direct !== undefined) return direct;
+  for (const [k, v] of Object.entries(found)) if (sameId(k, id) || sameId((v as { id?: unknown } | undefined)?.id, id)) return v;
+  return undefined;
 }
 
 /**
@@ -204,7 +224,8 @@ export function keepForNamespace<T extends { id: string; etag?: string; source?:
     const key = asked.get(id);
     const mine = q.owns?.(o.id) ?? false;
     if (key === undefined && !mine && !related(o)) continue;
-    const lo: LiveObject = liveObject(key ?? o.id, o);
+    // keyed as asked, else by the bare id: a prefixed answer (`owner-<uuid>`) names the same object
+    const lo: LiveObject = liveObject(key ?? id, o);
     if (key === undefined && !mine) lo.context = true;
     out.push(lo);
   }
@@ -276,7 +297,7 @@ export async function guardedUpsert<T extends { etag?: string }>(
   const { value, retries } = await tallyRetries(() => write(change.etag));
   await checkWriteVersion(change, label, change.etag, value.etag, retries, async () => {
     const found = await get(change.id);
-    const o = found[change.id] ?? found[String(bareId(change.id))];
+    const o = entryFor(found, change.id);
     return !!o && fingerprint(canonical(o)) === fingerprint(change.after);
   });
   return value;

@@ -66,6 +66,28 @@ describe('TranslateResolverQl', () => {
     expect(r.body.query).toEqual({ parts: [{ withNameSearch: { searchQuery: 'orders' } }] });
   });
 
+  // issue 22: with_columns is in the vendor's own examples (upstream-facts): the platform accepts it.
+  // The demo catalog models no columns, so it selects nothing here.
+  test('with_columns is accepted: canonical text, an unsupported part carrying it; resolves to nothing', async () => {
+    const r = await call(emu.url, 'POST', '/api/queries/v1/translate-resolver-ql', { token: reader, body: { resolverQl: 'with_columns( "email" )' } });
+    expect(r.status).toBe(200);
+    expect(r.body).toEqual({ renderedResolverQl: 'with_columns("email")', query: { parts: [{ unsupported: { queryJson: '{"resolverQl":"with_columns(\\"email\\")"}' } }] } });
+    const res = await call(emu.url, 'POST', '/api/queries/v1/resolve', { token: reader, body: { resolverQl: 'or(with_columns("email"),with_name("orders"))' } });
+    expect(res.status).toBe(200);
+    const named = await call(emu.url, 'POST', '/api/queries/v1/resolve', { token: reader, body: { resolverQl: 'with_name("orders")' } });
+    expect(ResolveQueryResponse.parse(res.body).entityIds).toEqual(ResolveQueryResponse.parse(named.body).entityIds);
+  });
+
+  // issue 22: `InFolder.path` holds opaque folder ids (grpc-facts 5), so the translation keeps the id whole
+  test('in_folder translates to inFolder.path holding the folder id, not its segments; it selects the folder deep', async () => {
+    const r = await call(emu.url, 'POST', '/api/queries/v1/translate-resolver-ql', { token: reader, body: { resolverQl: 'in_folder(static_paths("folder-wh-prod::mart","folder-wh-prod::raw"))' } });
+    expect(r.body.query).toEqual({ parts: [{ inFolder: { path: ['folder-wh-prod::mart', 'folder-wh-prod::raw'] } }] });
+    const res = await call(emu.url, 'POST', '/api/queries/v1/resolve', { token: reader, body: { query: { parts: [{ inFolder: { path: ['folder-wh-prod::mart'] } }] }, pagination: { pageSize: 1000 } } });
+    const want = entities.filter((e) => e.folder[0] === 'folder-wh-prod' && e.folder[1] === 'mart').map((e) => key(e.id)).sort();
+    expect(want.length).toBeGreaterThan(0);
+    expect(ResolveQueryResponse.parse(res.body).entityIds.map(key).sort()).toEqual(want);
+  });
+
   test.each([
     { text: 'with_name("x"', offset: 13, reason: 'unclosed call' },
     { text: 'with_nme("x")', offset: 0, reason: 'unknown function' },

@@ -61,8 +61,11 @@ describe('evaluateQuery: part kinds', () => {
     { reason: 'withAnnotation with acceptedValues is any of them', query: { parts: [{ withAnnotation: { name: 'tier', acceptedValues: ['2', '3'] } }] }, expected: ['wh::mart::v_revenue', 'wh::raw::customers'] },
     { reason: 'withAnnotation values are exact', query: { parts: [{ withAnnotation: { name: 'owner', acceptedValue: 'TEAM-A' } }] }, expected: [] },
     { reason: 'inFolder is deep (prefix of the folder segments)', query: { parts: [{ inFolder: { path: ['f-wh'] } }] }, expected: ['wh::mart::fct_orders', 'wh::mart::v_revenue', 'wh::raw::customers', 'wh::raw::orders'] },
-    { reason: 'inFolder with two segments', query: { parts: [{ inFolder: { path: ['f-wh', 'raw'] } }] }, expected: ['wh::raw::customers', 'wh::raw::orders'] },
-    { reason: 'inFolder splits a segment holding ::', query: { parts: [{ inFolder: { path: ['f-wh::mart'] } }] }, expected: ['wh::mart::fct_orders', 'wh::mart::v_revenue'] },
+    // issue 22: each path entry is one opaque folder id (the folder's key), never a segment
+    { reason: 'inFolder with two folder ids: entities in any of them', query: { parts: [{ inFolder: { path: ['f-wh::raw', 'f-orch'] } }] }, expected: ['orch::daily', 'wh::raw::customers', 'wh::raw::orders'] },
+    { reason: 'inFolder path entries are folder ids, not segments (["f-wh", "raw"] is f-wh or a folder "raw")', query: { parts: [{ inFolder: { path: ['f-wh', 'raw'] } }] }, expected: ['wh::mart::fct_orders', 'wh::mart::v_revenue', 'wh::raw::customers', 'wh::raw::orders'] },
+    { reason: 'inFolder with a nested folder id (f-wh::mart)', query: { parts: [{ inFolder: { path: ['f-wh::mart'] } }] }, expected: ['wh::mart::fct_orders', 'wh::mart::v_revenue'] },
+    { reason: 'inFolder with an id that names no folder matches nothing', query: { parts: [{ inFolder: { path: ['raw'] } }] }, expected: [] },
     { reason: 'inFolder does not match a partial segment', query: { parts: [{ inFolder: { path: ['f-w'] } }] }, expected: [] },
     { reason: 'nested query part', query: { parts: [{ query: { parts: [name('orders'), name('raw')], operand: 'QUERY_OPERAND_AND' } }] }, expected: ['wh::raw::orders'] },
     { reason: 'entityIds finds by opaque id', query: { parts: [{ entityIds: { entityIds: ['id-orch::daily', 'id-none'] } }] }, expected: ['orch::daily'] },

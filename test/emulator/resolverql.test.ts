@@ -1,7 +1,9 @@
 import { Query as QuerySchema, type EntityType, type Query } from '../../schemas/entities';
 import {
   canonicalResolverQl,
+  canonicalResolverQlLenient,
   carriedResolverQl,
+  checkResolverQlText,
   EVERYTHING_PART,
   parseResolverQl,
   queryToResolverQl,
@@ -54,7 +56,7 @@ describe('errors name the offset, line, column and what was expected', () => {
     { reason: 'unclosed parenthesis', input: 'with_type("table"', offset: 17, expected: /^'\)' or ','$/ },
     { reason: 'garbage between arguments', input: 'with_name("ab" x)', offset: 15, expected: /^'\)' or ','$/, message: "ResolverQL: at offset 15 (line 1, column 16): expected ')' or ',' but found 'x'" },
     { reason: 'unknown function', input: 'with_colour("red")', offset: 0, expected: /a function name \(and, in_folder/ },
-    { reason: 'unknown function is reported before its bad arguments', input: 'and(foo(1))', offset: 4, expected: /a function name \(and, in_folder/, message: "ResolverQL: at offset 4 (line 1, column 5): expected a function name (and, in_folder, not, or, with_annotation, with_name, with_platform, with_tag, with_type) but found 'foo'" },
+    { reason: 'unknown function is reported before its bad arguments', input: 'and(foo(1))', offset: 4, expected: /a function name \(and, in_folder/, message: "ResolverQL: at offset 4 (line 1, column 5): expected a function name (and, in_folder, not, or, with_annotation, with_columns, with_name, with_platform, with_tag, with_type) but found 'foo'" },
     { reason: 'unterminated string', input: 'with_name("abc', offset: 14, expected: /closing '"' for the string opened at offset 10/ },
     { reason: 'bad escape in a string', input: 'with_name("a\\qb")', offset: 13, expected: /an escape/ },
     { reason: 'short unicode escape', input: 'with_name("\\u12")', offset: 13, expected: /four hex digits/ },
@@ -68,7 +70,9 @@ describe('errors name the offset, line, column and what was expected', () => {
     { reason: 'the top level must be a call, not a string', input: '"table"', offset: 0, expected: /a function call/ },
     { reason: 'multi-line input reports line and column', input: 'and(\n  with_name("a"),\n  bogus("b"))', offset: 25, expected: /a function name/, message: undefined },
     { reason: 'unknown type name', input: 'with_type("tablez")', offset: 10, expected: /a type name \(table, view/ },
-    { reason: 'with_columns is refused as not supported', input: 'with_columns("email")', offset: 0, expected: /with_columns\) is not supported/ },
+    { reason: 'with_columns needs a column name', input: 'with_columns()', offset: 0, expected: /with_columns\(name, \.\.\.\) with at least one column name/ },
+    { reason: 'with_columns takes strings, not expressions', input: 'with_columns("a", with_name("b"))', offset: 18, expected: /a string as a column name/ },
+    { reason: 'with_columns refuses an empty column name', input: 'with_columns([""])', offset: 14, expected: /a non-empty column name/ },
     { reason: 'static_paths outside in_folder', input: 'static_paths("a::b")', offset: 0, expected: /only as the path of in_folder/ },
     { reason: 'with_name takes one argument', input: 'with_name("a", "b")', offset: 15, expected: /with_name\(string\)/ },
     { reason: 'with_name takes a string, not an expression', input: 'with_name(with_tag("a"))', offset: 10, expected: /a string as the argument of with_name/ },
@@ -78,7 +82,8 @@ describe('errors name the offset, line, column and what was expected', () => {
     { reason: 'unknown keyword argument', input: 'with_type("table", colour="red")', offset: 19, expected: /a keyword argument of with_type \(filter\)/ },
     { reason: 'duplicate keyword argument', input: 'with_type("table", filter=with_name("a"), filter=with_name("b"))', offset: 42, expected: /keyword argument 'filter' only once/ },
     { reason: 'filter must be an expression', input: 'with_type("table", filter="x")', offset: 26, expected: /an expression \(function call\) as with_type's filter/ },
-    { reason: 'empty folder path', input: 'in_folder("::")', offset: 10, expected: /a non-empty folder path/ },
+    { reason: 'empty folder id', input: 'in_folder("")', offset: 10, expected: /a non-empty folder id/ },
+    { reason: 'blank folder id in static_paths', input: 'in_folder(static_paths("f-a"," "))', offset: 29, expected: /a non-empty folder id/ },
     { reason: 'empty annotation name', input: 'with_annotation("")', offset: 16, expected: /a non-empty annotation name/ },
   ];
   it.each(cases)('$reason', ({ input, offset, expected, message }) => {
@@ -120,13 +125,14 @@ describe('ResolverQL -> Query', () => {
     { reason: 'with_annotation without value: has the annotation', input: 'with_annotation("pii")', query: { parts: [{ withAnnotation: { name: 'pii' } }] } },
     { reason: 'with_annotation with a value', input: 'with_annotation("owner","team-crm")', query: { parts: [{ withAnnotation: { name: 'owner', acceptedValue: 'team-crm' } }] } },
     { reason: 'with_annotation with a list of values', input: 'with_annotation("tier",["1","2"])', query: { parts: [{ withAnnotation: { name: 'tier', acceptedValues: ['1', '2'] } }] } },
-    { reason: 'in_folder splits the path on ::', input: 'in_folder("folder-wh-prod::mart")', query: { parts: [{ inFolder: { path: ['folder-wh-prod', 'mart'] } }] } },
+    // issue 22: `InFolder.path` holds opaque folder ids (grpc-facts 5); the id is never split on `::`
+    { reason: 'in_folder keeps the folder id whole (never split on ::)', input: 'in_folder("folder-wh-prod::mart")', query: { parts: [{ inFolder: { path: ['folder-wh-prod::mart'] } }] } },
     {
-      reason: 'static_paths with several paths is an OR of folders; types= is ANDed',
+      reason: 'static_paths with several folder ids is one inFolder holding them all (any of them); types= is ANDed',
       input: 'in_folder(static_paths("folder-wh-prod::raw","folder-wh-dev"),types=["dag"])',
       query: {
         parts: [
-          { query: { parts: [{ inFolder: { path: ['folder-wh-prod', 'raw'] } }, { inFolder: { path: ['folder-wh-dev'] } }], operand: 'QUERY_OPERAND_OR' } },
+          { inFolder: { path: ['folder-wh-prod::raw', 'folder-wh-dev'] } },
           { withType: { types: [{ default: 'ENTITY_TYPE_ORCHESTRATION_DAG' }] } },
         ],
         operand: 'QUERY_OPERAND_AND',
@@ -217,5 +223,47 @@ describe('Query -> ResolverQL', () => {
     } else {
       expect(queryToResolverQl(query)).toBe(text);
     }
+  });
+});
+
+// issue 22: every function the spec and the facts name is known (upstream-facts: `with_columns("email")`
+// is in the vendor's own examples); a function dqform does not know is a warning for validate and plan
+// (the platform checks it), an error only when its text is malformed. The emulator, which models the
+// platform, keeps refusing what the facts do not name (parseResolverQl).
+describe('functions the facts name, and functions dqform does not know', () => {
+  test.each([
+    ['the vendor example with_columns("email")', 'with_columns("email")', 'with_columns("email")'],
+    ['with_columns with several names', 'with_columns( "email" , "phone" )', 'with_columns("email","phone")'],
+    ['with_columns with a list, inside and()', 'and(with_type("table"),with_columns(["email"]))', 'and(with_type("table"),with_columns(["email"]))'],
+  ])('%s is known: parses strictly and renders canonically', (_why, input, canonical) => {
+    expect(canonicalResolverQl(input)).toBe(canonical);
+    expect(checkResolverQlText(input).warnings).toEqual([]);
+  });
+
+  test('with_columns has no query-model part: it travels as an unsupported part carrying the text', () => {
+    expect(resolverQlToQuery(parseResolverQl('with_columns("email")'))).toEqual({ parts: [unsupportedPart('with_columns("email")')] });
+  });
+
+  test.each([
+    ['an unknown function at the top', 'with_owner("team-a")', ['with_owner'], 'with_owner("team-a")'],
+    ['unknown functions nested in known ones, and kwargs on them', 'and( with_type("table"), with_sla(hours="24", of=with_name("x")) )', ['with_sla'], 'and(with_type("table"),with_sla(hours="24",of=with_name("x")))'],
+    ['an unknown function holding another', 'outer(inner("a"), ["x","y"])', ['outer', 'inner'], 'outer(inner("a"),["x","y"])'],
+  ])('%s: a warning (the platform checks it), not an error; strict parsing still refuses it', (_why, input, fns, canonical) => {
+    const { warnings } = checkResolverQlText(input);
+    expect(warnings.map((w) => w.fn)).toEqual(fns);
+    expect(warnings[0].message).toMatch(/is not one dqform knows .*; the platform checks it/);
+    expect(warnings[0].message).toContain(`at offset ${warnings[0].offset} (line ${warnings[0].line}, column ${warnings[0].column})`);
+    expect(canonicalResolverQlLenient(input)).toBe(canonical);
+    expect(() => parseResolverQl(input)).toThrow(ResolverQlError);
+  });
+
+  test.each([
+    ['unclosed call', 'with_owner("a"', /'\)' or ','/],
+    ['a bare number as its argument', 'with_owner(1)', /a function call, a string or a list/],
+    ['a malformed known call inside it', 'with_owner(with_type("tablez"))', /a type name/],
+    ['a known call with a wrong argument inside it', 'with_sla(of=with_name())', /with_name\(string\)/],
+    ['trailing text', 'with_owner("a") x', /end of input/],
+  ])('%s: still an error', (_why, input, expected) => {
+    expect(() => checkResolverQlText(input)).toThrow(expected);
   });
 });

@@ -374,9 +374,14 @@ test('a monitor overview with unknown fields (every wire type), unknown enum num
         newSettings: { severity: 'SEVERITY_ERROR', metricIds: ['METRIC_ID_ROW_COUNT', 'METRIC_ID_DELAY'] },
       },
     ]);
+    // issue 22: field 8 (custom monitor settings changes) is read, not dropped; unset settings read as empty
+    expect(ov.customMonitorSettingsChanges).toEqual([{ monitoredAssetPath: 'wh::custom', originalSettings: { metricIds: [] }, newSettings: { metricIds: [] }, resolvedFreshnessField: 'updated_at' }]);
     // and the plan can say what it means
     const e = overviewEffects('deploy-overview', ov);
-    expect(e.settingsChanges).toEqual([{ assetPath: 'wh::c', from: 'unknown(7)/BALANCED/ROW_COUNT,unknown(42) (DELAY: RELAXED)', to: 'ERROR/-/ROW_COUNT,DELAY' }]);
+    expect(e.settingsChanges).toEqual([
+      { assetPath: 'wh::c', from: 'unknown(7)/BALANCED/ROW_COUNT,unknown(42) (DELAY: RELAXED)', to: 'ERROR/-/ROW_COUNT,DELAY' },
+      { assetPath: 'wh::custom', from: '-/-/-', to: '-/-/-', custom: true, freshnessField: 'updated_at' },
+    ]);
   } finally {
     await c.close();
   }

@@ -1,4 +1,8 @@
-/** Entities v1 (catalog reads). Routes: ROUTES.md. */
+/**
+ * Entities v1 (catalog reads). Routes: ROUTES.md. Each entity is read on its own: one with an
+ * identifier variant or entity type this version does not know is returned as read, marked
+ * (schemas/wire.ts `unmodelledOf`), never failing the whole response.
+ */
 import { BATCH_LIMIT } from '../../../schemas/common';
 import { BatchGetEntitiesRequest, BatchGetEntitiesResponse, Entity, EntityIdentifier, ListEntitiesResponse, SearchEntitiesResponse } from '../../../schemas/entities';
 import { batched, paginate, PaginateOptions } from '../paging';
