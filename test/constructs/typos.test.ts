@@ -11,7 +11,7 @@ import { newApp, synth, synthError } from './synth';
 
 const stack = (app: App) => new DqStack(app, 's', { namespace: 'ns' });
 const issue = { trigger: 'with_type("table")', targets: [Target.slack('#x')], settings: { severities: ['SEVERITY_ERROR' as const] } };
-const rule = { severity: 'SEVERITY_WARNING', sensitivity: 'SENSITIVITY_BALANCED', metricIds: ['METRIC_ID_ROW_COUNT'] } as const;
+const rule = { severity: 'SEVERITY_WARNING' as const, sensitivity: 'SENSITIVITY_BALANCED' as const, metricIds: ['METRIC_ID_ROW_COUNT' as const] };
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 const loose = (x: unknown): any => x;
 
@@ -130,7 +130,7 @@ it('every prop the constructs take is known: a full app has no unknown-property 
   new Ownership(s, 'w2', { owner: 'owner-id', query: Query.withName('x') });
   new Alert(s, 'a', { name: 'A', fqn: 'ns.a', isDisabled: false, template: { title: 't' }, issueLifecycle: { ...issue, targets: [Target.owner(o), Target.email(['a@b.co'])], owner: w }, dependsOn: [o] });
   new Alert(s, 'sc', { name: 'S', schemaChange: { trigger: Query.withType('table'), targets: [Target.slack('#s')], settings: { notifyUpstream: true } } });
-  new MonitorDeploymentRule(s, 'r', { title: 'R', queryConfig: { ...rule, query: 'with_type("table")', metricOptions: [{ metricId: 'METRIC_ID_ROW_COUNT', sensitivity: 'SENSITIVITY_HIGH' }], keepDeletedMonitors: true } });
+  new MonitorDeploymentRule(s, 'r', { title: 'R', queryConfig: { ...rule, query: 'with_type("table")', metricOptions: [{ metricId: 'METRIC_ID_ROW_COUNT', sensitivity: 'SENSITIVITY_RELAXED' }], keepDeletedMonitors: true } });
   new MonitorDeploymentRule(s, 'rp', { title: 'RP', productConfig: { ...rule, product: p, upstream: { all: {} }, self: { selection: 'with_type("table")' } } });
   new MonitorDeploymentRule(s, 'rx', { title: 'RX', exclusiveStaticConfig: { path: 'a::b' } });
   new SqlTest(s, 't', { name: 'T', platform: { integrationId: 'i' }, sqlExpression: 'select 1', recurrenceRule: 'FREQ=DAILY', timezone: 'UTC', saveFailures: true });
