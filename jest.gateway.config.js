@@ -19,7 +19,7 @@ module.exports = {
     '<rootDir>/test/import/**/*.test.ts',
     '<rootDir>/test/resilience/**/*.test.ts',
     '<rootDir>/test/yaml/**/*.test.ts',
-    '<rootDir>/test/cli/{commands,stacks,flags,guards,observability,emulator,synth,modes,not-ours,kill-apply,prevent-destroy,secrets}.test.ts',
+    '<rootDir>/test/cli/{commands,stacks,flags,guards,observability,emulator,synth,modes,not-ours,kill-apply,prevent-destroy,secrets,server-faults}.test.ts',
     '<rootDir>/test/client/grpc.test.ts',
     '<rootDir>/test/grpc/{encoding,lazy}.test.ts',
     '<rootDir>/test/docs/readme.test.ts',

@@ -43,7 +43,8 @@ function toL1Block(v: Record<string, unknown>, shape: Record<string, ShapeNode>,
   for (const [k, x] of Object.entries(v)) {
     if (x === undefined) continue;
     const node = shape[snake(k)];
-    if (!node) throw new Error(`dqform bug: ${where}.${k} has no attribute in the generated provider schema`);
+    // an unknown prop (a typo): left out here, reported with its construct path by checkProps (prop-keys.ts)
+    if (!node) continue;
     if (node.kind === 'dynamic') out[node.ts] = snakeDeep(x);
     else if (node.kind === 'block') out[node.ts] = toL1Block(x as Record<string, unknown>, node.children ?? {}, `${where}.${k}`);
     else if (node.kind === 'list') out[node.ts] = (x as Record<string, unknown>[]).map((e, i) => toL1Block(e, node.children ?? {}, `${where}.${k}[${i}]`));

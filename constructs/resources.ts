@@ -22,6 +22,7 @@ import * as l1sqltest from './generated/sql-test';
 import * as l1sqlrule from './generated/sql-test-deployment-rule';
 import { OwnerTarget, queryExpr, type QueryInput, type TargetInput } from './helpers';
 import { addLocalDiagnostic, reference, toL1, type Referenceable } from './internal';
+import { checkProps } from './prop-keys';
 
 /** Meta-arguments every resource construct takes. */
 export interface DqResourceProps {
@@ -157,6 +158,7 @@ export interface AlertProps extends DqResourceProps {
 export class Alert extends l1alert.Alert {
   constructor(scope: Construct, id: string, props: AlertProps) {
     super(scope, id, { ...meta(props), ...toL1<l1alert.AlertConfig>('dq_alert', Alert.desired(scope, props)) });
+    checkProps(this, 'dq_alert', props);
     if (props.fqn !== undefined) this.addOverride('fqn', props.fqn);
     // References are resolved once the construct exists (they need its stack).
     const il = props.issueLifecycle;
@@ -240,6 +242,7 @@ export interface MonitorDeploymentRuleProps extends DqResourceProps {
 export class MonitorDeploymentRule extends l1mdr.MonitorDeploymentRule {
   constructor(scope: Construct, id: string, props: MonitorDeploymentRuleProps) {
     super(scope, id, { ...meta(props), ...toL1<l1mdr.MonitorDeploymentRuleConfig>('dq_monitor_deployment_rule', { id: props.id, title: props.title }) });
+    checkProps(this, 'dq_monitor_deployment_rule', props, { productConfig: { product: ['productId'] } });
     const qc = props.queryConfig;
     const pc = props.productConfig;
     const cfg = toL1<l1mdr.MonitorDeploymentRuleConfig>('dq_monitor_deployment_rule', {
@@ -299,6 +302,7 @@ export class SqlTest extends l1sqltest.SqlTest {
   constructor(scope: Construct, id: string, props: SqlTestProps) {
     const { lifecycle: _l, dependsOn: _d, ...desired } = props;
     super(scope, id, { ...meta(props), ...toL1<l1sqltest.SqlTestConfig>('dq_sql_test', clean(desired)) });
+    checkProps(this, 'dq_sql_test', props);
   }
 }
 
@@ -342,6 +346,7 @@ export class SqlTestDeploymentRule extends l1sqlrule.SqlTestDeploymentRule {
         exclusiveStaticConfig: props.exclusiveStaticConfig,
       })),
     });
+    checkProps(this, 'dq_sql_test_deployment_rule', props);
   }
 }
 
@@ -361,6 +366,7 @@ export interface OwnerProps extends DqResourceProps {
 export class Owner extends l1owner.Owner {
   constructor(scope: Construct, id: string, props: OwnerProps) {
     super(scope, id, { ...meta(props), ...toL1<l1owner.OwnerConfig>('dq_owner', clean({ id: props.id, title: props.title, contacts: props.contacts })) });
+    checkProps(this, 'dq_owner', props);
   }
 }
 
@@ -403,6 +409,7 @@ export class Domain extends l1domain.Domain {
 
   constructor(scope: Construct, id: string, props: DomainProps) {
     super(scope, id, { ...meta(props), ...toL1<l1domain.DomainConfig>('dq_domain', clean({ id: props.id, name: props.name, description: props.description })) });
+    checkProps(this, 'dq_domain', props, { '': { parent: ['parentId'], parts: ['definition', 'parts'] }, 'parts[]': { dataProduct: ['dataproductId'], domain: ['domainId'] } });
     if (props.parent !== undefined) this.setParent(props.parent);
     if (props.parts !== undefined) {
       this.hasDefinition = true;
@@ -470,6 +477,7 @@ export interface DataProductProps extends DqResourceProps {
 export class DataProduct extends l1dp.DataProduct {
   constructor(scope: Construct, id: string, props: DataProductProps) {
     super(scope, id, { ...meta(props), ...toL1<l1dp.DataProductConfig>('dq_data_product', clean({ id: props.id, title: props.title, description: props.description, folder: props.folder, priority: props.priority })) });
+    checkProps(this, 'dq_data_product', props, { '': { parts: ['definition', 'parts'], domain: null } });
     if (props.parts !== undefined) {
       const parts = props.parts.map((p, i) => {
         const field = `definition.parts[${i}]`;
@@ -505,6 +513,7 @@ export class Ownership extends l1ownership.Ownership {
   readonly ownerRef: Referenceable | string;
   constructor(scope: Construct, id: string, props: OwnershipProps) {
     super(scope, id, { ...meta(props), ownerId: '', selection: {} as l1ownership.OwnershipSelection });
+    checkProps(this, 'dq_ownership', props, { '': { owner: ['ownerId'], dataProduct: ['selection', 'dataproductId'], query: ['selection', 'query'] } });
     this.ownerRef = props.owner;
     this.ownerId = ref(this, 'ownerId', props.owner, 'id') ?? '';
     if ((props.dataProduct === undefined) === (props.query === undefined)) {

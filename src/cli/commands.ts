@@ -166,6 +166,8 @@ export function reportError(io: Io, e: unknown): number {
     io.err(`Error: ${e.message}\n  Set the variables in the environment (never in code).`);
   } else if (e instanceof clientModule().ApiError) {
     io.err(`Error: ${e.message}`);
+  } else if (e instanceof clientModule().ServerMisbehaviourError) {
+    io.err(`Error: the platform misbehaved: ${e.message}\n  This is a fault of the server (or of a proxy in between), not a bug in dqform; report it to the platform's operators.`);
   } else if (e instanceof UsageError) {
     io.err(`Error: ${e.message}\n  ${e.command ? `Run dqform ${e.command} --help for its options.` : 'Run dqform --help for the commands.'}`);
   } else {

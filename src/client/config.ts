@@ -181,10 +181,15 @@ export function resolveGrpcConfig(env: NodeJS.ProcessEnv = process.env): GrpcCon
   return out;
 }
 
-/** Loopback hosts get plaintext by default (the emulator); everything else TLS. */
+/**
+ * Loopback hosts get plaintext by default (the emulator), are never proxied; everything else
+ * TLS. `localhost`, `127.x.x.x` and `::1` only: a `*.localhost` name is NOT loopback here, since
+ * the system resolver may send it to the network's DNS, which can answer any address (RFC 6761
+ * asks resolvers to answer loopback, not all do).
+ */
 export function isLoopbackHost(host: string): boolean {
   const h = host.replace(/^\[|\]$/g, '').toLowerCase();
-  return h === 'localhost' || h === '::1' || /^127\.\d+\.\d+\.\d+$/.test(h) || h.endsWith('.localhost');
+  return h === 'localhost' || h === '::1' || /^127\.\d+\.\d+\.\d+$/.test(h);
 }
 
 /**
@@ -219,4 +224,36 @@ export function parseGrpcEndpoint(value: string): GrpcTarget {
 export function defaultGrpcTarget(baseUrl: string): GrpcTarget {
   const host = new URL(baseUrl).hostname;
   return { target: `${host}:443`, host, port: 443, tls: !isLoopbackHost(host) };
+}
+
+/** Network limits of every request ({@link resolveLimits}). */
+export interface NetLimits {
+  /** The deadline of one request attempt, connect, headers and the whole body (`DQ_TIMEOUT`, seconds; default 15 s). */
+  timeoutMs: number;
+  /** The largest response body read (`DQ_MAX_RESPONSE_MB`, MiB; default 64 MiB). */
+  maxResponseBytes: number;
+}
+
+export const DEFAULT_TIMEOUT_MS = 15_000;
+export const DEFAULT_MAX_RESPONSE_BYTES = 64 * 1024 * 1024;
+
+/**
+ * `DQ_TIMEOUT` (seconds, > 0, at most 3600; default 15) and `DQ_MAX_RESPONSE_MB` (whole MiB,
+ * 1 to 2048; default 64). @throws ConfigError naming the variable when a value is unusable.
+ */
+export function resolveLimits(env: NodeJS.ProcessEnv = process.env): NetLimits {
+  const out: NetLimits = { timeoutMs: DEFAULT_TIMEOUT_MS, maxResponseBytes: DEFAULT_MAX_RESPONSE_BYTES };
+  const t = nonEmpty(env.DQ_TIMEOUT);
+  if (t !== undefined) {
+    const n = /^\d+(\.\d+)?$/.test(t) ? Number(t) : NaN;
+    if (!(n > 0 && n <= 3600)) throw new ConfigError(`DQ_TIMEOUT "${t}" is not a number of seconds between 0 and 3600 (e.g. 15 or 2.5): it is the deadline of one request, body included`, ['DQ_TIMEOUT']);
+    out.timeoutMs = Math.round(n * 1000);
+  }
+  const m = nonEmpty(env.DQ_MAX_RESPONSE_MB);
+  if (m !== undefined) {
+    const n = /^\d+$/.test(m) ? Number(m) : NaN;
+    if (!(n >= 1 && n <= 2048)) throw new ConfigError(`DQ_MAX_RESPONSE_MB "${m}" is not a whole number of MiB between 1 and 2048 (default 64): the largest response body dqform reads`, ['DQ_MAX_RESPONSE_MB']);
+    out.maxResponseBytes = n * 1024 * 1024;
+  }
+  return out;
 }

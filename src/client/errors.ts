@@ -410,10 +410,111 @@ export function errorFromGrpcStatus(call: FailedGrpcCall): ApiError {
   });
 }
 
-/** Maps a transport failure (reset, refused, closed, timeout) to an {@link UnavailableError}. */
-export function errorFromTransport(req: { method: string; path: string; sentRequestId?: string }, cause: unknown): ApiError {
+/**
+ * A server that broke the protocol in a way no retry mends (a cursor that repeats, paging that
+ * never ends): the server's fault, reported as such (not as a bug in dqform).
+ */
+export class ServerMisbehaviourError extends Error {
+  override name = 'ServerMisbehaviourError';
+}
+
+/** The platform's host:port of a base URL or origin, for messages. */
+function hostOf(origin: string | undefined): string {
+  if (!origin) return 'the server';
+  try {
+    return new URL(origin).host;
+  } catch {
+    return 'the server';
+  }
+}
+
+/** Certificate verification codes (Node/OpenSSL) and what each means, for {@link TlsError}. */
+const CERT_PROBLEMS: Record<string, string> = {
+  ERR_TLS_CERT_ALTNAME_INVALID: 'is not valid for that host name (certificate name mismatch)',
+  DEPTH_ZERO_SELF_SIGNED_CERT: 'is self-signed, and no CA this machine trusts vouches for it (unknown CA)',
+  SELF_SIGNED_CERT_IN_CHAIN: 'chains to a self-signed CA this machine does not trust (unknown CA)',
+  UNABLE_TO_VERIFY_LEAF_SIGNATURE: 'is not signed by a CA this machine trusts (unknown CA)',
+  UNABLE_TO_GET_ISSUER_CERT: 'is not signed by a CA this machine trusts (unknown CA)',
+  UNABLE_TO_GET_ISSUER_CERT_LOCALLY: 'is not signed by a CA this machine trusts (unknown CA)',
+  CERT_UNTRUSTED: 'is not trusted by this machine (unknown CA)',
+  CERT_HAS_EXPIRED: 'has expired',
+  CERT_NOT_YET_VALID: 'is not valid yet (check this machine\'s clock)',
+  CERT_REVOKED: 'has been revoked',
+  CERT_SIGNATURE_FAILURE: 'has an invalid signature',
+};
+
+/** OpenSSL codes of a peer that does not speak TLS at all (most often a plain-http server). */
+const NOT_TLS = new Set(['ERR_SSL_WRONG_VERSION_NUMBER', 'ERR_SSL_PACKET_LENGTH_TOO_LONG', 'ERR_SSL_HTTP_REQUEST', 'ERR_SSL_UNKNOWN_PROTOCOL', 'ERR_SSL_RECORD_LAYER_FAILURE']);
+
+/**
+ * The TLS handshake failed: the server does not speak TLS, or its certificate does not verify.
+ * A retry cannot mend either: never retried. The message names the host and what failed, never
+ * OpenSSL's own text (`cause` keeps only the error code).
+ */
+export class TlsError extends ApiError {
+  override name = 'TlsError';
+  /** The Node/OpenSSL error code, e.g. `ERR_TLS_CERT_ALTNAME_INVALID`. */
+  readonly code: string;
+  constructor(init: ApiErrorInit, code: string, summary: string) {
+    super({ ...init, cause: { code } }, summary);
+    this.code = code;
+  }
+  protected override extra() {
+    return { code: this.code };
+  }
+}
+
+/** The TLS failure a transport error is, if it is one. */
+export function tlsProblem(code: string | undefined, origin: string | undefined): string | undefined {
+  if (!code) return undefined;
+  const host = hostOf(origin);
+  if (NOT_TLS.has(code)) {
+    return `TLS handshake with ${host} failed: the server did not answer in TLS (${code}). Is DQ_BASE_URL plain http? Use http:// for a server without TLS (this machine only), or check the port`;
+  }
+  const problem = CERT_PROBLEMS[code];
+  if (problem) {
+    return `TLS handshake with ${host} failed: its certificate ${problem} (${code}). Check DQ_BASE_URL's host name; for a private CA, point NODE_EXTRA_CA_CERTS at its PEM file`;
+  }
+  return undefined;
+}
+
+/**
+ * One request attempt passed its deadline (`DQ_TIMEOUT`): no complete response in time (the
+ * server accepted and did not answer, or sent its body too slowly). Not retried: the deadline
+ * is the time the user allows one request; a write that timed out may have landed
+ * (`mayHaveLanded` is set).
+ */
+export class RequestTimeoutError extends ApiError {
+  override name = 'RequestTimeoutError';
+  constructor(init: ApiErrorInit, readonly timeoutMs: number, origin?: string) {
+    super({ ...init, grpcCode: 'DEADLINE_EXCEEDED' }, `no complete response from ${hostOf(origin)} within ${timeoutMs / 1000}s (DQ_TIMEOUT=${timeoutMs / 1000}): the server accepted the request but did not finish answering; raise DQ_TIMEOUT if the platform is known to be this slow`);
+    this.mayHaveLanded = true;
+  }
+  protected override extra() {
+    return { timeoutMs: this.timeoutMs };
+  }
+}
+
+/** A response body larger than the cap (`DQ_MAX_RESPONSE_MB`): the server's fault, never retried. */
+export class ResponseTooLargeError extends ApiError {
+  override name = 'ResponseTooLargeError';
+  constructor(init: ApiErrorInit, readonly maxBytes: number, declared?: number, origin?: string) {
+    super(
+      init,
+      `${hostOf(origin)} sent a response body larger than ${maxBytes / (1024 * 1024)} MiB${declared !== undefined ? ` (it declared ${declared} bytes)` : ''}: no platform response is this large, the server (or a proxy in between) is at fault; reading stopped (DQ_MAX_RESPONSE_MB raises the cap)`,
+    );
+  }
+  protected override extra() {
+    return { maxBytes: this.maxBytes };
+  }
+}
+
+/** Maps a transport failure (reset, refused, closed, timeout) to an {@link UnavailableError}; a TLS failure to a {@link TlsError}. */
+export function errorFromTransport(req: { method: string; path: string; sentRequestId?: string; origin?: string; midBody?: boolean }, cause: unknown): ApiError {
   if (cause instanceof ApiError) return cause;
   const code = (cause as { code?: string } | undefined)?.code;
+  const tls = tlsProblem(code, req.origin);
+  if (tls) return new TlsError({ method: req.method, path: req.path, status: 0, requestId: req.sentRequestId }, code!, tls);
   const msg = cause instanceof Error ? cause.message : String(cause);
   return new UnavailableError({
     method: req.method,
@@ -421,7 +522,9 @@ export function errorFromTransport(req: { method: string; path: string; sentRequ
     status: 0,
     grpcCode: 'UNAVAILABLE',
     requestId: req.sentRequestId,
-    serverMessage: `connection failed${code ? ` (${code})` : ''}: ${msg}`,
+    serverMessage: req.midBody
+      ? `connection failed in the middle of the response body${code ? ` (${code})` : ''}: ${hostOf(req.origin)} sent a truncated response (${msg})`
+      : `connection failed${code ? ` (${code})` : ''}: ${msg}`,
     cause,
   });
 }

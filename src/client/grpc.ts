@@ -26,7 +26,7 @@ import {
   type PreviewMethod,
 } from '../../schemas/grpc';
 import type { TokenProvider } from './auth';
-import { defaultGrpcTarget, parseGrpcEndpoint, type GrpcConfig, type GrpcTarget } from './config';
+import { defaultGrpcTarget, isLoopbackHost, parseGrpcEndpoint, type GrpcConfig, type GrpcTarget } from './config';
 import { ApiError, errorFromGrpcStatus, RequestShapeError, ResponseShapeError, UnauthenticatedError } from './errors';
 import type { Limiter } from './limiter';
 import { type RetryPolicy, withRetry } from './retry';
@@ -136,6 +136,9 @@ export class GrpcTransport {
         'grpc.max_receive_message_length': 64 * 1024 * 1024,
         // our RetryPolicy retries; grpc-js' own retries would multiply the attempts
         'grpc.enable_retries': 0,
+        // grpc-js reads http_proxy/https_proxy by itself: never for plaintext or loopback (the
+        // token would cross the proxy in cleartext, or leave the machine)
+        ...(this.target.tls && !isLoopbackHost(this.target.host) ? {} : { 'grpc.enable_http_proxy': 0 }),
       });
     }
     return this.channel;

@@ -20,9 +20,9 @@ import { z } from 'zod';
 import { TokenResponse } from '../../schemas/common';
 import { decodeRead, toWire } from '../../schemas/wire';
 import { TOKEN_PATH, TokenProvider, tokenRequestBody } from './auth';
-import { ClientConfig, type GrpcConfig, type PreviewTransport, type ProxyConfig } from './config';
+import { ClientConfig, DEFAULT_MAX_RESPONSE_BYTES, DEFAULT_TIMEOUT_MS, type GrpcConfig, isLoopbackHost, type PreviewTransport, type ProxyConfig } from './config';
 import { GrpcTransport } from './grpc';
-import { ApiError, type ApiErrorInit, errorFromResponse, errorFromTransport, RequestShapeError, ResponseShapeError, UnauthenticatedError, zodIssues } from './errors';
+import { ApiError, type ApiErrorInit, errorFromResponse, errorFromTransport, RequestShapeError, RequestTimeoutError, ResponseShapeError, ResponseTooLargeError, UnauthenticatedError, zodIssues } from './errors';
 import { Limiter } from './limiter';
 import { isConnectFailure, Reachability } from './reachability';
 import { redact, registerSecret } from './redact';
@@ -132,14 +132,23 @@ export interface DqClientOptions extends ClientConfig {
   onTrace?: (t: HttpTrace) => void;
   /**
    * Proxies (see config.ts `resolveProxy`): requests go through undici's EnvHttpProxyAgent,
-   * which tunnels to the base URL through the proxy unless `noProxy` matches its host.
+   * which tunnels to the base URL through the proxy unless `noProxy` matches its host. Used only
+   * for an https base URL whose host is not loopback ({@link proxyUsed}): the client secret never
+   * crosses a proxy in cleartext.
    */
   proxy?: ProxyConfig;
   /** Refresh the token this long before it expires (default 60 s). */
   tokenMarginMs?: number;
   /** Clock (ms) for token expiry and Retry-After dates. */
   now?: () => number;
-  /** Per-request timeouts (default 30 s for headers, 60 s for the body). */
+  /**
+   * The deadline of one request attempt: connect, headers and the whole body (`DQ_TIMEOUT`;
+   * default 15 s). Past it the attempt fails with {@link RequestTimeoutError}, not retried.
+   */
+  timeoutMs?: number;
+  /** The largest response body read (`DQ_MAX_RESPONSE_MB`; default 64 MiB): past it, {@link ResponseTooLargeError}. */
+  maxResponseBytes?: number;
+  /** undici's own idle timeouts (default: 5 s past the deadline); the deadline bounds the whole attempt anyway. */
   headersTimeoutMs?: number;
   bodyTimeoutMs?: number;
   /** Fail fast when the platform is gone (src/client/reachability.ts); default 3 failures over 2 s. */
@@ -171,10 +180,14 @@ export class DqClient {
   private readonly onLog: ((line: string) => void) | undefined;
   private readonly now: () => number;
   private readonly opts: DqClientOptions;
+  private readonly timeoutMs: number;
+  private readonly maxResponseBytes: number;
   private grpcTransport: GrpcTransport | undefined;
 
   constructor(opts: DqClientOptions) {
     this.opts = opts;
+    this.timeoutMs = opts.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    this.maxResponseBytes = opts.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
     registerSecret(opts.clientSecret);
     const url = new URL(opts.baseUrl);
     this.baseUrl = opts.baseUrl.replace(/\/+$/, '');
@@ -184,14 +197,17 @@ export class DqClient {
       connections: opts.connections ?? 32,
       pipelining: 1,
       keepAliveTimeout: 10_000,
-      headersTimeout: opts.headersTimeoutMs ?? 30_000,
-      bodyTimeout: opts.bodyTimeoutMs ?? 60_000,
+      // a safety net behind the deadline, never before it
+      headersTimeout: opts.headersTimeoutMs ?? this.timeoutMs + 5_000,
+      bodyTimeout: opts.bodyTimeoutMs ?? this.timeoutMs + 5_000,
     };
-    if (opts.proxy) {
-      for (const u of [opts.proxy.httpProxy, opts.proxy.httpsProxy]) if (u) registerSecret(proxyPassword(u));
-      // Explicit values ('' for none) so that undici does not read process.env behind our back.
+    if (opts.proxy) for (const u of [opts.proxy.httpProxy, opts.proxy.httpsProxy]) if (u) registerSecret(proxyPassword(u));
+    const proxy = proxyUsed(opts.baseUrl, opts.proxy);
+    if (proxy) {
+      // Explicit values ('' for none) so that undici does not read process.env behind our back;
+      // never an http proxy: plain http is never proxied.
       const EnvHttpProxyAgent = loadProxyAgent();
-      this.pool = new EnvHttpProxyAgent({ ...poolOptions, httpProxy: opts.proxy.httpProxy ?? '', httpsProxy: opts.proxy.httpsProxy ?? '', noProxy: opts.proxy.noProxy ?? '' });
+      this.pool = new EnvHttpProxyAgent({ ...poolOptions, httpProxy: '', httpsProxy: proxy, noProxy: opts.proxy?.noProxy ?? '' });
     } else this.pool = new PoolImpl(url.origin, poolOptions);
     this.onTrace = opts.onTrace;
     this.limiter = new Limiter(opts.maxConcurrency ?? 32);
@@ -305,7 +321,7 @@ export class DqClient {
       try {
         json = JSON.parse(raw.body);
       } catch (cause) {
-        throw new ResponseShapeError({ ...init, cause }, [{ path: '', message: 'response body is not JSON' }]);
+        throw new ResponseShapeError({ ...init, cause }, [{ path: '', message: 'response body is not JSON (truncated or not JSON: the server is at fault)' }]);
       }
     }
     return this.parseValue(init, json, schema);
@@ -334,6 +350,11 @@ export class DqClient {
       const started = this.now();
       if (this.onLog) this.log(`-> ${method} ${pathWithQuery} (request id ${requestId}, attempt ${attempt})`);
       let res: RawResponse;
+      // One deadline for the whole attempt: connect, headers and every byte of the body (undici's
+      // own timeouts are idle timeouts: a byte every 20 s would never trip them).
+      const deadline = new AbortController();
+      const timer = setTimeout(() => deadline.abort(new DeadlinePassed()), this.timeoutMs);
+      let midBody = false;
       try {
         const r = await requestImpl.call(this.pool as Pool, {
           origin: this.origin,
@@ -341,19 +362,50 @@ export class DqClient {
           path: this.prefix + pathWithQuery,
           headers: { accept: 'application/json', 'user-agent': this.opts.userAgent ?? 'dqform', 'x-request-id': requestId, ...extra },
           body,
+          signal: deadline.signal,
         });
-        res = { status: r.statusCode, headers: r.headers, body: await r.body.text() };
-      } catch (cause) {
-        const err = errorFromTransport({ method, path: pathWithQuery, sentRequestId: requestId }, cause);
+        midBody = true;
+        res = { status: r.statusCode, headers: r.headers, body: await this.readBody(r, { method, path: pathWithQuery, status: r.statusCode, requestId }) };
+      } catch (caught) {
+        const init = { method, path: pathWithQuery, status: 0, requestId };
+        const cause = deadline.signal.aborted && !(caught instanceof ApiError) ? new RequestTimeoutError(init, this.timeoutMs, this.origin) : caught;
+        const err = errorFromTransport({ method, path: pathWithQuery, sentRequestId: requestId, origin: this.origin, midBody }, cause);
         this.log(`<- ${method} ${pathWithQuery}: ${err.message}`);
         this.trace({ event: 'transport-error', method, path: pathWithQuery, requestId, attempt, ms: this.now() - started, error: err.message });
         throw this.reach.failure(err, method, pathWithQuery);
+      } finally {
+        clearTimeout(timer);
       }
       this.reach.success();
       if (this.onLog) this.log(`<- ${res.status} ${method} ${pathWithQuery} (${this.now() - started}ms)`);
       this.trace({ event: 'response', method, path: pathWithQuery, requestId, attempt, status: res.status, ms: this.now() - started });
       return res;
     });
+  }
+
+  /**
+   * Reads a response body as text, at most {@link maxResponseBytes}: a larger declared length
+   * is refused before reading, a longer stream is cut off (never buffered whole).
+   * @throws ResponseTooLargeError.
+   */
+  private async readBody(r: Dispatcher.ResponseData, init: ApiErrorInit): Promise<string> {
+    const max = this.maxResponseBytes;
+    const declared = Number(headerValue(r.headers, 'content-length'));
+    if (Number.isFinite(declared) && declared > max) {
+      r.body.destroy();
+      throw new ResponseTooLargeError(init, max, declared, this.origin);
+    }
+    const chunks: Buffer[] = [];
+    let size = 0;
+    for await (const chunk of r.body as AsyncIterable<Buffer>) {
+      size += chunk.length;
+      if (size > max) {
+        r.body.destroy();
+        throw new ResponseTooLargeError(init, max, undefined, this.origin);
+      }
+      chunks.push(chunk);
+    }
+    return Buffer.concat(chunks, size).toString('utf8');
   }
 
   private async fetchToken(): Promise<TokenResponse> {
@@ -441,6 +493,24 @@ export function encodeQuery(query: Record<string, QueryValue> | readonly (readon
   walk('', query as unknown as QueryValue);
   if (pairs.length === 0) return '';
   return `?${pairs.map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`).join('&')}`;
+}
+
+/** The reason a request's deadline aborts it (mapped to {@link RequestTimeoutError}). */
+class DeadlinePassed extends Error {
+  override name = 'DeadlinePassed';
+}
+
+/**
+ * The proxy a client for `baseUrl` uses, if any: only for https to a host that is not loopback
+ * (plain http would hand the client secret to the proxy in cleartext; loopback never leaves the
+ * machine), and not when `noProxy` names the host (undici checks that). HTTPS_PROXY, else
+ * HTTP_PROXY (tunnelled with CONNECT, so the proxy sees only TLS).
+ */
+export function proxyUsed(baseUrl: string, proxy: ProxyConfig | undefined): string | undefined {
+  if (!proxy) return undefined;
+  const url = new URL(baseUrl);
+  if (url.protocol !== 'https:' || isLoopbackHost(url.hostname)) return undefined;
+  return proxy.httpsProxy ?? proxy.httpProxy;
 }
 
 /** The password of a proxy URL (`http://user:pass@proxy:3128`), registered as a secret. */

@@ -9,6 +9,7 @@
  * reported inside a 200 are collected into a {@link BatchResult} and never dropped.
  */
 import { BATCH_LIMIT, BatchItemError, PageInfo, Pagination } from '../../schemas/common';
+import { ServerMisbehaviourError } from './errors';
 import { redact } from './redact';
 
 /** One page as a service returns it. */
@@ -24,12 +25,21 @@ export type FetchPage<T> = (pagination: Pagination) => Promise<Page<T>>;
 export interface PaginateOptions {
   /** Requested page size (default: the server's). */
   pageSize?: number;
-  /** Safety stop (default 100,000 pages). */
+  /** Safety stop: no list has more pages than this ({@link MAX_PAGES}, 10,000 by default). */
   maxPages?: number;
 }
 
-/** A server that keeps returning the same cursor: stopped instead of looping forever. */
-export class PaginationLoopError extends Error {
+/**
+ * The most pages one list may take (10,000: a million objects at a page size of 100, far past
+ * any workspace): a server that hands out a fresh cursor forever is stopped there.
+ */
+export const MAX_PAGES = 10_000;
+
+/**
+ * A server that repeats a cursor, or pages past {@link MAX_PAGES}: stopped at once instead of
+ * looping forever, and reported as the server's fault.
+ */
+export class PaginationLoopError extends ServerMisbehaviourError {
   override readonly name = 'PaginationLoopError';
 }
 
@@ -42,14 +52,14 @@ export class PaginationLoopError extends Error {
 export async function* paginate<T>(fetchPage: FetchPage<T>, opts: PaginateOptions = {}): AsyncGenerator<T, void, undefined> {
   const seen = new Set<string>();
   let cursor: string | undefined;
-  const maxPages = opts.maxPages ?? 100_000;
+  const maxPages = opts.maxPages ?? MAX_PAGES;
   for (let page = 0; ; page++) {
-    if (page >= maxPages) throw new PaginationLoopError(`pagination stopped after ${maxPages} pages`);
+    if (page >= maxPages) throw new PaginationLoopError(`the server kept paging: a list passed ${maxPages} pages, each with a new cursor, and was stopped (the server's paging is broken, not dqform)`);
     const res = await fetchPage({ cursor, pageSize: opts.pageSize });
     for (const item of res.items) yield item;
     const last = res.pageInfo?.lastId;
     if (!last) return;
-    if (seen.has(last)) throw new PaginationLoopError(`the server returned cursor "${redact(last)}" twice: pagination stopped`);
+    if (seen.has(last)) throw new PaginationLoopError(`the server returned the page cursor "${redact(last)}" twice: its paging loops (the server's fault, not dqform's), the list was stopped after ${page + 1} pages`);
     seen.add(last);
     cursor = last;
   }

@@ -4,9 +4,9 @@
  */
 import { DEMO_ADMIN, DEMO_GOVERNANCE, DEMO_READER, DEMO_SECRET, DEMO_WORKSPACE } from './auth';
 import { type EmulatorSeed, type WireMode } from './app';
-import { startEmulator, type RunningEmulator } from './server';
+import { exposureWarning, startEmulator, type RunningEmulator } from './server';
 
-export { startEmulator, discoverRouteModules } from './server';
+export { startEmulator, discoverRouteModules, exposureWarning, hostHeaderName, isLoopbackName } from './server';
 export type { RunningEmulator, StartEmulatorOptions } from './server';
 export { EmulatorApp, HttpResponse, authorize, wireModeOf } from './app';
 export type {
@@ -147,6 +147,8 @@ export async function runEmulatorCli(
     err(`error: could not start the emulator: ${(e as Error).message}`);
     return 1;
   }
+  const exposed = exposureWarning(args.host);
+  if (exposed) err(exposed);
   out(`dqform emulator listening on ${emu.url}`);
   out(`  workspace:   ${DEMO_WORKSPACE}`);
   out(`  admin:       DQ_CLIENT_ID=${DEMO_ADMIN} DQ_CLIENT_SECRET=${DEMO_SECRET} (every scope)`);

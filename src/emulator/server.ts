@@ -5,6 +5,7 @@
 import * as fs from 'node:fs';
 import * as http from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import { installAdmin } from './admin';
 import { EmulatorApp, type EmulatorAppOptions, type EmulatorSeed, type RouteModule, type WireMode } from './app';
@@ -54,6 +55,44 @@ export interface StartEmulatorOptions {
   grpcPackage?: string;
   /** Builds the catalog for a seed (tests: a catalog of their own); default `buildCatalog` from ./catalog. */
   buildCatalog?: EmulatorAppOptions['buildCatalog'];
+  /**
+   * Host names (beyond loopback names, loopback addresses and the bound address) that requests
+   * may be addressed to (the `Host` header); default: env `DQ_EMULATOR_ALLOWED_HOSTS`
+   * (comma-separated), else none. Requests for any other host are refused (DNS rebinding).
+   */
+  allowedHosts?: readonly string[];
+}
+
+/** `localhost`, `127.x.x.x` and `::1` (not `*.localhost`: the system resolver may ask the network for it). */
+export function isLoopbackName(host: string): boolean {
+  const h = host.replace(/^\[|\]$/g, '').toLowerCase();
+  return h === 'localhost' || h === '::1' || /^127\.\d+\.\d+\.\d+$/.test(h);
+}
+
+/** The host name of a `Host` header (`name`, `name:port`, `[v6]:port`), lower case; undefined when malformed. */
+export function hostHeaderName(value: string | undefined): string | undefined {
+  if (!value) return undefined;
+  const v = value.trim().toLowerCase();
+  const m = /^\[([0-9a-f:.]+)\](?::\d{1,5})?$/.exec(v) ?? /^([a-z0-9._-]+)(?::\d{1,5})?$/.exec(v);
+  return m?.[1];
+}
+
+/**
+ * The host names requests may be addressed to: loopback, the bound address, `extra`, and, when
+ * bound to every interface (`0.0.0.0`, `::`), this machine's own interface addresses.
+ */
+function allowedHostNames(bound: string, extra: readonly string[]): (name: string) => boolean {
+  const names = new Set([bound, ...extra].map((h) => h.replace(/^\[|\]$/g, '').toLowerCase()));
+  if (bound === '0.0.0.0' || bound === '::') {
+    for (const list of Object.values(os.networkInterfaces())) for (const i of list ?? []) names.add(i.address.toLowerCase());
+  }
+  return (name) => isLoopbackName(name) || names.has(name);
+}
+
+/** The warning for an emulator bound beyond loopback (undefined for a loopback bind). */
+export function exposureWarning(host: string): string | undefined {
+  if (isLoopbackName(host)) return undefined;
+  return `warning: the emulator is bound to ${host}, beyond this machine: anyone who can reach it can use the public demo credentials over plain http (bind 127.0.0.1, the default, unless this network is trusted)`;
 }
 
 /** A running emulator. */
@@ -116,7 +155,27 @@ export async function startEmulator(opts: StartEmulatorOptions = {}): Promise<Ru
   }
 
   const sockets = new Set<Socket>();
+  const host = opts.host ?? '127.0.0.1';
+  const extraHosts = opts.allowedHosts ?? (process.env.DQ_EMULATOR_ALLOWED_HOSTS ?? '').split(',').map((h) => h.trim()).filter((h) => h !== '');
+  const hostAllowed = allowedHostNames(host, extraHosts);
   const server = http.createServer((req, res) => {
+    // DNS rebinding: a web page whose name now resolves to 127.0.0.1 reaches this port with its
+    // own name in Host. Only requests addressed to this machine are answered.
+    const name = hostHeaderName(req.headers.host);
+    if (name === undefined || !hostAllowed(name)) {
+      const shown = JSON.stringify((req.headers.host ?? '').slice(0, 100));
+      log(`refused a request for Host ${shown}: not a loopback name or the bound address`);
+      req.resume();
+      res.writeHead(403, { 'content-type': 'application/json', connection: 'close' });
+      res.end(
+        JSON.stringify({
+          code: 7,
+          message: `the emulator answers only requests addressed to this machine; Host ${shown} is not a loopback name or address, nor ${host} (DNS rebinding?). Use http://127.0.0.1:PORT, or list the name in DQ_EMULATOR_ALLOWED_HOSTS`,
+          details: [],
+        }),
+      );
+      return;
+    }
     void app.handle(req, res);
   });
   server.on('connection', (s) => {
@@ -127,7 +186,6 @@ export async function startEmulator(opts: StartEmulatorOptions = {}): Promise<Ru
     if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nconnection: close\r\n\r\n');
     else socket.destroy();
   });
-  const host = opts.host ?? '127.0.0.1';
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(opts.port ?? 0, host, () => {
@@ -138,6 +196,8 @@ export async function startEmulator(opts: StartEmulatorOptions = {}): Promise<Ru
   const port = (server.address() as AddressInfo).port;
   const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
   log(`emulator listening on ${url}`);
+  const exposed = exposureWarning(host);
+  if (exposed) log(exposed);
   let grpc: RunningGrpcServer | undefined;
   if (opts.grpc !== false) {
     try {

@@ -10,7 +10,7 @@ type PathSeg = string | number;
 const isObj = (v: unknown): v is Record<string, unknown> => !!v && typeof v === 'object' && !Array.isArray(v);
 
 /** The object shapes a zod schema accepts at this level (unwrapping optionals, pipes, lazies...). */
-function objectShapes(schema: z.ZodType, depth = 0): { shape: Record<string, z.ZodType>; open: boolean }[] {
+export function objectShapes(schema: z.ZodType, depth = 0): { shape: Record<string, z.ZodType>; open: boolean }[] {
   if (depth > 20) return [];
   const def = (schema as unknown as { _zod: { def: Record<string, unknown> } })._zod.def;
   switch (def.type) {
@@ -40,7 +40,7 @@ function objectShapes(schema: z.ZodType, depth = 0): { shape: Record<string, z.Z
       return [];
   }
 }
-function arrayElement(schema: z.ZodType, depth = 0): z.ZodType | undefined {
+export function arrayElement(schema: z.ZodType, depth = 0): z.ZodType | undefined {
   if (depth > 20) return undefined;
   const def = (schema as unknown as { _zod: { def: Record<string, unknown> } })._zod.def;
   if (def.type === 'array') return def.element as z.ZodType;
@@ -50,7 +50,7 @@ function arrayElement(schema: z.ZodType, depth = 0): z.ZodType | undefined {
   if (def.type === 'union') for (const o of def.options as z.ZodType[]) { const e = arrayElement(o, depth + 1); if (e) return e; }
   return undefined;
 }
-function recordValue(schema: z.ZodType): z.ZodType | undefined {
+export function recordValue(schema: z.ZodType): z.ZodType | undefined {
   const def = (schema as unknown as { _zod: { def: Record<string, unknown> } })._zod.def;
   if (def.type === 'record') return def.valueType as z.ZodType;
   if (def.type === 'optional' || def.type === 'default') return recordValue(def.innerType as z.ZodType);

@@ -115,7 +115,9 @@ describe('isLoopbackHost', () => {
     ['LOCALHOST', true],
     ['[::1]', true],
     ['::1', true],
-    ['db.localhost', true],
+    // not loopback: the system resolver may ask the network's DNS for it (issue 23)
+    ['db.localhost', false],
+    ['localhost.', false],
     ['x127.0.0.1', false],
     ['127.0.0.1x', false],
     ['127.0.0', false],

@@ -47,7 +47,7 @@ describe('plain http is refused unless it stays on this machine (issue 12)', () 
     ['http://127.0.0.1:8787', true, 'loopback IPv4 (the emulator)'],
     ['http://127.9.8.7', true, 'all of 127.0.0.0/8 is loopback'],
     ['http://localhost:1', true, 'localhost'],
-    ['http://api.localhost:1', true, '*.localhost never leaves the machine (RFC 6761)'],
+    ['http://api.localhost:1', false, '*.localhost may be resolved by the network\'s DNS (issue 23): not loopback'],
     ['http://[::1]:8787', true, 'loopback IPv6'],
     ['https://developer.eu.platform.example', true, 'https anywhere'],
     ['http://developer.eu.platform.example', false, 'a real host over plain http'],

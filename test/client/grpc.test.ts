@@ -4,6 +4,9 @@
  * retries of UNAVAILABLE and DEADLINE_EXCEEDED with backoff, "effects unknown" at the end of
  * them (never a crash), no token in logs or errors, TLS unless loopback, and the settings.
  */
+import * as http from 'node:http';
+import * as net from 'node:net';
+import type { AddressInfo } from 'node:net';
 import { methodPath, PREVIEW_METHODS } from '../../schemas/grpc';
 import {
   ConfigError,
@@ -123,6 +126,38 @@ test('REST and gRPC answer the same overview for the same rule', async () => {
   } finally {
     await rest.c.close();
     await grpc.c.close();
+  }
+});
+
+test('grpc-js never sends a plaintext loopback call through http_proxy/https_proxy (it reads them by itself)', async () => {
+  const seen: string[] = [];
+  const proxy = http.createServer((req, res) => {
+    seen.push(`${req.method} ${req.url}`);
+    res.writeHead(502);
+    res.end();
+  });
+  proxy.on('connect', (req: http.IncomingMessage, sock: net.Socket) => {
+    seen.push(`CONNECT ${req.url}`);
+    sock.end('HTTP/1.1 502 Bad Gateway\r\n\r\n');
+  });
+  await new Promise<void>((r) => proxy.listen(0, '127.0.0.1', r));
+  const saved = { http: process.env.http_proxy, https: process.env.https_proxy };
+  const proxyUrl = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
+  process.env.http_proxy = proxyUrl;
+  process.env.https_proxy = proxyUrl;
+  const { c } = make('grpc');
+  try {
+    const ov = await c.deploymentRules.deployOverview(optionsRule as never);
+    expect(ov.monitorsToCreateFor.length).toBeGreaterThan(0);
+    expect(seen).toEqual([]);
+  } finally {
+    for (const [k, v] of [['http_proxy', saved.http], ['https_proxy', saved.https]] as const) {
+      if (v === undefined) delete process.env[k];
+      else process.env[k] = v;
+    }
+    await c.close();
+    proxy.closeAllConnections();
+    await new Promise<void>((r) => proxy.close(() => r()));
   }
 });
 

@@ -31,10 +31,10 @@ describe('bodies that are not JSON', () => {
     const { client: c } = client();
     const err = await fails(c.call({ method: 'GET', path: '/api/x', responseSchema: Ok, idempotent: true }));
     expect(err).toBeInstanceOf(ResponseShapeError);
-    expect((err as ResponseShapeError).issues).toEqual([{ path: '', message: 'response body is not JSON' }]);
+    expect((err as ResponseShapeError).issues).toEqual([{ path: '', message: 'response body is not JSON (truncated or not JSON: the server is at fault)' }]);
     expect(err.status).toBe(200);
     expect(err.requestId).toBe('srv-1');
-    expect(err.message).toBe('GET /api/x failed: 200: unexpected response shape: (root): response body is not JSON (request id srv-1)');
+    expect(err.message).toBe('GET /api/x failed: 200: unexpected response shape: (root): response body is not JSON (truncated or not JSON: the server is at fault) (request id srv-1)');
     expect(err.cause).toBeInstanceOf(SyntaxError);
   });
 
@@ -131,16 +131,14 @@ async function startProxy(user: string, pass: string): Promise<{ url: string; co
 }
 
 describe('a proxy', () => {
-  test('calls and the token request go through it, and its password is a secret', async () => {
+  test('a loopback base URL never goes through it (the secret would cross it in cleartext), and its password is a secret', async () => {
     const pass = 'proxy-pa55word/with-slash';
     const proxy = await startProxy('pu', pass);
     try {
       t.server.on('GET', '/api/x', () => ({ json: { ok: true } }));
       const { client: c } = client({ proxy: { httpProxy: proxy.url } });
       await expect(c.call({ method: 'GET', path: '/api/x', responseSchema: Ok, idempotent: true })).resolves.toEqual({ ok: true });
-      const target = new URL(t.server.url).host;
-      expect(proxy.connects.length).toBeGreaterThanOrEqual(1);
-      expect(new Set(proxy.connects)).toEqual(new Set([target]));
+      expect(proxy.connects).toEqual([]);
       expect(t.server.tokenRequests).toHaveLength(1);
       expect(redact(`via ${pass} and ${encodeURIComponent(pass)}`)).toBe('via [REDACTED] and [REDACTED]');
     } finally {

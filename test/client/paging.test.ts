@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { BatchItemsError, chunk, DqClient, listAll, PaginationLoopError, PlatformClient } from '../../src/client';
+import { BatchItemsError, chunk, DqClient, listAll, MAX_PAGES, PaginationLoopError, PlatformClient, ServerMisbehaviourError } from '../../src/client';
 import { makeClient } from './helpers/client';
 import { TestServer } from './helpers/server';
 
@@ -43,6 +43,38 @@ describe('pagination', () => {
 
   test('a repeated cursor stops with PaginationLoopError instead of looping', async () => {
     await expect(listAll(async () => ({ items: [1], pageInfo: { lastId: 'same' } }))).rejects.toBeInstanceOf(PaginationLoopError);
+  });
+
+  test('a repeated cursor is detected the moment it repeats (not at the page limit), and blames the server', async () => {
+    // A server that ignores the cursor: page 1 says "next: c1", asked for c1 it says "next: c1" again.
+    let calls = 0;
+    const err = await listAll(async () => {
+      calls++;
+      if (calls > 50) throw new Error('still paging: the loop was not detected');
+      return { items: [calls], pageInfo: { lastId: 'c1' } };
+    }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(PaginationLoopError);
+    expect(err).toBeInstanceOf(ServerMisbehaviourError);
+    expect(calls).toBe(2);
+    expect((err as Error).message).toBe('the server returned the page cursor "c1" twice: its paging loops (the server\'s fault, not dqform\'s), the list was stopped after 2 pages');
+    // A longer cycle (a, b, a) is caught on its first repeat as well.
+    const cycle = ['a', 'b', 'a', 'b', 'a'];
+    let n = 0;
+    await expect(listAll(async () => ({ items: [], pageInfo: { lastId: cycle[n++] } }))).rejects.toBeInstanceOf(PaginationLoopError);
+    expect(n).toBe(3);
+  });
+
+  test('endless paging (a fresh cursor every page) stops at the documented MAX_PAGES (10,000), blaming the server', async () => {
+    expect(MAX_PAGES).toBe(10_000);
+    let calls = 0;
+    const err = await listAll(async () => {
+      calls++;
+      if (calls > MAX_PAGES + 1) throw new Error('paged past the documented limit');
+      return { items: [], pageInfo: { lastId: `c${calls}` } };
+    }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(PaginationLoopError);
+    expect(calls).toBe(MAX_PAGES);
+    expect((err as Error).message).toMatch(/^the server kept paging: a list passed 10000 pages/);
   });
 
   test('service lists read every page (deployment rules, with filters as query params)', async () => {

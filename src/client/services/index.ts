@@ -1,5 +1,5 @@
 /** Per-service modules and the {@link PlatformClient} facade. */
-import { ClientConfig, resolveConfig, resolveGrpcConfig, resolveProxy } from '../config';
+import { ClientConfig, resolveConfig, resolveGrpcConfig, resolveLimits, resolveProxy } from '../config';
 import { DqClient, DqClientOptions } from '../http';
 import { AlertsService } from './alerts';
 import { DeploymentRulesService } from './deployment-rules';
@@ -59,10 +59,11 @@ export class PlatformClient {
   /**
    * A client from the environment (`DQ_CLIENT_ID`, `DQ_CLIENT_SECRET`, `DQ_BASE_URL` or
    * `DQ_REGION`; `HTTPS_PROXY`/`HTTP_PROXY`/`NO_PROXY`; `DQ_GRPC_ENDPOINT`, `DQ_GRPC_PACKAGE`,
-   * `DQ_PREVIEW_TRANSPORT`). @throws ConfigError naming missing or unusable variables.
+   * `DQ_PREVIEW_TRANSPORT`; `DQ_TIMEOUT`, `DQ_MAX_RESPONSE_MB`). @throws ConfigError naming missing or unusable variables.
    */
   static fromEnv(env: NodeJS.ProcessEnv = process.env, opts: Omit<DqClientOptions, keyof ClientConfig> = {}): PlatformClient {
-    return PlatformClient.create(resolveConfig(env), { proxy: resolveProxy(env), ...opts, grpc: { ...resolveGrpcConfig(env), ...opts.grpc } });
+    const limits = resolveLimits(env);
+    return PlatformClient.create(resolveConfig(env), { proxy: resolveProxy(env), ...limits, ...opts, grpc: { deadlineMs: limits.timeoutMs, ...resolveGrpcConfig(env), ...opts.grpc } });
   }
 
   /** Closes the connection pool. */
