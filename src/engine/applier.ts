@@ -20,6 +20,7 @@ import { idOwner } from './identity';
 import { fingerprint } from '../handlers/normalise';
 import { dependentsOf, executionWaves } from './graph';
 import { isWrite } from './planner';
+import { selfDisagreements } from './plan-check';
 import { readLiveState } from './reconcile';
 import { mapLimit } from './concurrency';
 import { guardRefusals, previewedKinds, type GuardOptions } from './guards';
@@ -144,6 +145,14 @@ export function loadPlan(json: unknown): Plan {
       `not a dqform plan: ${dups.slice(0, 3).join('; ')}${dups.length > 3 ? `; and ${dups.length - 3} more` : ''} (a plan has one change per address)`,
       'Create the plan with `dqform plan --out FILE`; do not edit it by hand.',
       [...new Set(r.data.changes.filter((c, i) => seen.get(c.address) !== i).map((c) => c.address))],
+    );
+  }
+  // what show prints (patch, summary) must be what the checked fields say: see plan-check.ts
+  const disagree = selfDisagreements(r.data);
+  if (disagree.length) {
+    throw new PlanRefusedError(
+      `not a plan dqform wrote: ${disagree.slice(0, 3).join('; ')}${disagree.length > 3 ? `; and ${disagree.length - 3} more` : ''} (what show prints would not be what apply does)`,
+      'Create the plan with `dqform plan --out FILE`; do not edit it by hand.',
     );
   }
   return r.data;
