@@ -258,6 +258,19 @@ export function computePlan(input: PlanInput): Plan {
       });
       return;
     }
+    if (!r.importedId && (TAG_PRUNED_TYPES as readonly string[]).includes(r.type) && !carriesTag(obj.id, resolution.workspace, namespace)) {
+      // kinds without configId: an existing object whose id carries no tag of this namespace (a
+      // pinned id) counts as made in the UI; adopting it is explicit, as for a pinned fqn of a UI
+      // alert (issue 23: a pinned owner id planned a plain update that dropped its contacts)
+      diags.push({
+        severity: 'error',
+        summary: `a ${h.label} ${JSON.stringify(obj.key)} already exists, and its id carries no tag of namespace "${namespace}" (made in the UI, or pinned by hand): dqform adopts it only through an import block`,
+        address: r.address,
+        source: r.source,
+        hint: 'Adopt it with an import block (cdktf importFrom, or dqform import --namespace NS --adopt), or pin a different id.',
+      });
+      return;
+    }
     if (obj.deploymentRuleId) {
       diags.push({
         severity: 'error',
