@@ -404,10 +404,10 @@ describe("never touches what is not the namespace's, whatever the plan says", ()
     expect(e.name).toBe('NotOursError');
   });
 
-  test('allowed: an update adopting a UI-made alert through an import block, an update of an untagged (pinned) owner, a create', async () => {
+  test('allowed: an update adopting a UI-made alert through an import block, an update of an untagged (pinned) owner adopted through an import block, a create', async () => {
     const s = setup();
     const adopted = existing(s.world, 'dq_alert', 'a', 'update', { configId: undefined }, { importedId: 'shop.a', after: { title: 'mine now' } });
-    const pinned = existing(s.world, 'dq_owner', 'p', 'update', { id: 'pinned-owner' }, { id: 'pinned-owner', after: { title: 'p2' } });
+    const pinned = existing(s.world, 'dq_owner', 'p', 'update', { id: 'pinned-owner' }, { id: 'pinned-owner', importedId: 'pinned-owner', after: { title: 'p2' } });
     const r = await s.run(planOf([adopted, pinned, ch('dq_owner', 'new', 'create')]));
     expect(r.failed).toEqual([]);
     expect(r.applied.map((a) => a.address)).toEqual(['dq_alert.a', 'dq_owner.new', 'dq_owner.p']);
