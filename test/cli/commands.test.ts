@@ -144,6 +144,25 @@ describe('guards', () => {
     expect(Object.values(live)[0].name).toBe('someone else');
   });
 
+  it('--stack and a plan file\'s stack name only stacks of the synth output: a path out of it reads nothing (issue 23)', async () => {
+    const ws = workspace();
+    ws.stack('cli-inside', { dq_alert: { a: alert('A') } });
+    // desired state outside the synth output, reachable by a relative path from cdktf.out/stacks
+    const outside = ws.path('elsewhere', 'x');
+    fs.mkdirSync(outside, { recursive: true });
+    fs.writeFileSync(`${outside}/cdk.tf.json`, JSON.stringify({ provider: { dq: [{ namespace: 'cli-inside' }] }, resource: {} }));
+    const plan = await run(ws, ['plan', '--stack', '../../elsewhere/x']);
+    expectDiagnostic(plan, /no stack "\.\.\/\.\.\/elsewhere\/x" in .*cdktf\.out \(it holds cli-inside\)/);
+    expect(plan.out).toBe('');
+    expect((await run(ws, ['plan', '--out', 'plan.json'])).code).toBe(0);
+    const p = JSON.parse(fs.readFileSync(ws.path('plan.json'), 'utf8')) as { stack: string };
+    p.stack = '../../elsewhere/x';
+    fs.writeFileSync(ws.path('plan.json'), JSON.stringify(p));
+    const apply = await run(ws, ['apply', 'plan.json']);
+    expectDiagnostic(apply, /no stack "\.\.\/\.\.\/elsewhere\/x" in /);
+    expect(apply.out).not.toMatch(/Apply complete/);
+  });
+
   it('show and apply refuse a plan file whose patch or summary disagrees with its changes: a hidden Slack target, "0 to destroy" over three deletes (issue 23)', async () => {
     const ws = workspace();
     ws.stack('cli-agree', { dq_alert: { a: alert('A') }, dq_sql_test: { t1: sqlTest('T1'), t2: sqlTest('T2'), t3: sqlTest('T3') } });
