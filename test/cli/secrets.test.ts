@@ -101,4 +101,12 @@ it('show of a file that starts with the secret (or holds it in a plan field): th
   // the secret registered before the file is read: masked even in the parser's words
   const named = await dqform(['show', 'leaky.json'], { cwd: ws.dir, env });
   expect(named.err).toMatch(/cannot read plan file leaky\.json: it is not JSON/);
+  // an argument that holds a secret, echoed in an error before any client exists: masked, as the
+  // secrets were registered before the arguments were read
+  for (const secret of [short, 'Other-Stack-S3cret-41aa']) {
+    const r = await dqform(['show', `${secret}.json`], { cwd: ws.dir, env });
+    expect(r.code).toBe(1);
+    expect(r.err).toMatch(/cannot read plan file \[REDACTED\]\.json/);
+    expect(r.out + r.err).not.toContain(secret);
+  }
 });
