@@ -258,6 +258,7 @@ describe('review fixes: removal, pinned ids, cycles', () => {
     ['dq_owner', 'owner', { title: 'Team' }, 'cccccccc-cccc-4ccc-8ccc-cccccccccccc'],
     ['dq_domain', 'domain', { name: 'Sales' }, 'dddddddd-dddd-4ddd-8ddd-dddddddddddd'],
     ['dq_data_product', 'data product', { title: 'Orders' }, 'eeeeeeee-eeee-4eee-8eee-eeeeeeeeeeee'],
+    ['dq_ownership', 'ownership', { owner_id: 'abababab-abab-4bab-8bab-abababababab', selection: { query: { resolver_ql: 'with_tag("x")' } } }, 'efefefef-efef-4fef-8fef-efefefefefef'],
   ])('%s: a pinned id of an existing object without this namespace\'s tag is an error without an import block', (type, label, config, id) => {
     const live: LiveState = { [type]: [{ key: id, id, etag: 'e1', raw: { id, ...config, etag: 'e1' } }] };
     const p = planOf(tf({ [type]: { t: { id, ...config } } }), live);
@@ -272,6 +273,17 @@ describe('review fixes: removal, pinned ids, cycles', () => {
     ]);
     // not there yet: created under the pinned id
     expect(planOf(tf({ [type]: { t: { id, ...config } } }), {}).changes.map((c) => [c.address, c.action])).toEqual([[`${type}.t`, 'create']]);
+  });
+
+  it('kinds with configId (here a SQL test): a pinned id of one made in the UI or by another API client is refused without an import block too', () => {
+    const id = 'cdcdcdcd-cdcd-4dcd-8dcd-cdcdcdcdcdcd';
+    const config = { id, name: 'T', platform: { warehouse_account: { account: 'a', database: 'd' } }, recurrence_rule: 'FREQ=DAILY', sql_expression: 'select 1' };
+    for (const [source, who] of [['SOURCE_APP', 'the UI'], ['SOURCE_API', 'no namespace']]) {
+      const live: LiveState = { dq_sql_test: [{ key: id, id, source, raw: { id, name: 'T', sqlExpression: 'select 1' } }] };
+      const p = planOf(tf({ dq_sql_test: { t: config } }), live);
+      expect(p.changes.filter((c) => c.address === 'dq_sql_test.t')).toEqual([]);
+      expect(p.diagnostics.map((d) => [d.severity, d.summary])).toEqual([['error', `a sql test "${id}" already exists and is managed by ${who}`]]);
+    }
   });
 
   it('a UI-made owner pinned by id: adopted with an import block (its contacts dropped only as the reviewed plan says), refused without', () => {
