@@ -13,7 +13,7 @@ import type { ApplyResult } from '../engine/applier';
 import { stableStringify } from '../engine/keys';
 import { loadSiblingStacks, loadSynthOutput, ManifestError } from '../engine/manifest';
 import { resolveManifest } from '../engine/resolve';
-import { readCdktfApp, runApp, staleness, synthesisedStacks, SynthSetupError, type CdktfApp } from './synth';
+import { credentialVariables, readCdktfApp, runApp, staleness, synthesisedStacks, SynthSetupError, type CdktfApp } from './synth';
 
 // Loaded on first use: a plan from cdktf.out needs neither the YAML parser nor the importer
 // (~40 ms of module loading saved per run), and `validate` none of the client (undici, the API
@@ -63,7 +63,7 @@ export interface SourceOptions {
   /** A YAML workspace file. */
   file?: string;
   stack?: string;
-  /** false with --no-synth: never run the app first. */
+  /** --no-synth: accepted and ignored (only `dqform synth` runs the app). */
   synth?: boolean;
 }
 
@@ -103,6 +103,8 @@ export type PlanFormat = 'text' | 'markdown' | 'json';
 export interface SynthOptions {
   app?: string;
   out?: string;
+  /** --allow-secret-env: synthesise in CI although a credential variable is set. */
+  allowSecretEnv?: boolean;
 }
 export type ValidateOptions = StacksOptions;
 export interface PlanOptions extends StacksOptions, RenderFlags, ModeFlags {
@@ -237,15 +239,16 @@ const shown = (io: Io, p: string) => {
 type Source = { kind: 'yaml'; file: string } | { kind: 'synth'; dir: string };
 
 /**
- * Resolves where the desired state comes from and, for a CDKTF app whose files are newer than
- * its synth output, synthesises first (or warns that the output is stale when the app cannot be
- * run or --no-synth is given). Returns undefined when the app failed (already reported).
+ * Resolves where the desired state comes from. The app is never run here: only `dqform synth`
+ * runs user code (plan, apply, drift and destroy hold credentials, and a child can always read
+ * its parent's environment from /proc). When the app's files are newer than its synth output
+ * (or there is none), this stops with an error saying to run `dqform synth` first.
  */
 function prepareSource(io: Io, o: SourceOptions): Source | undefined {
   if (o.file) return { kind: 'yaml', file: path.resolve(io.cwd, o.file) };
   const app = readCdktfApp(io.cwd);
   const dir = o.dir ? path.resolve(io.cwd, o.dir) : (app?.output ?? path.resolve(io.cwd, 'cdktf.out'));
-  if (app && !synthesiseIfStale(io, app, dir, o.synth !== false)) return undefined;
+  if (app && !synthOutputFresh(io, app, dir)) return undefined;
   if (!o.dir && !app && !fs.existsSync(dir)) {
     const yaml = path.join(io.cwd, yamlFrontEnd().YAML_WORKSPACE_FILE);
     if (fs.existsSync(yaml)) return { kind: 'yaml', file: yaml };
@@ -253,29 +256,21 @@ function prepareSource(io: Io, o: SourceOptions): Source | undefined {
   return { kind: 'synth', dir };
 }
 
-/** See {@link prepareSource}; false when the app ran and failed. */
-function synthesiseIfStale(io: Io, app: CdktfApp, dir: string, allowed: boolean): boolean {
+/**
+ * See {@link prepareSource}; false (reported) when the synth output is missing or older than the
+ * app. An app dqform cannot synthesise (cdktf.json names no "app") only warns, as before.
+ */
+function synthOutputFresh(io: Io, app: CdktfApp, dir: string): boolean {
   const s = staleness(app, dir, io.cwd);
   if (!s.stale) return true;
-  const staleWarning = (why: string) =>
-    io.err(`Warning: ${s.why}, and ${why}: using the synth output as it is, which may not match the code.\n  Run dqform synth after changing the app.`);
-  if (!allowed) {
-    if (!s.missing) staleWarning('--no-synth was given');
-    return true;
-  }
   if (!app.app) {
-    if (!s.missing) staleWarning('cdktf.json names no "app" to run');
+    if (!s.missing) io.err(`Warning: ${s.why}, and cdktf.json names no "app" to run: using the synth output as it is, which may not match the code.\n  Run dqform synth --app CMD after changing the app.`);
     return true;
   }
-  io.err(`${s.why}: running dqform synth first (--no-synth skips this).`);
-  const r = runApp(app.app, app.dir, dir, io.env, (text) => io.err(text));
-  if (r.ok) return true;
-  if (!r.ran && !s.missing) {
-    for (const l of r.lines) io.err(`Warning: ${l}`);
-    staleWarning('the app cannot be run');
-    return true;
-  }
-  for (const l of r.lines) io.err(l);
+  io.err(
+    `Error: ${s.why}: run dqform synth first.\n` +
+      '  dqform runs the app only in dqform synth, never beside credentials: the app could read them from this process. Synthesise in a step without DQ_CLIENT_SECRET, then run this command.',
+  );
   return false;
 }
 
@@ -372,6 +367,7 @@ export async function cmdSynth(io: Io, o: SynthOptions): Promise<number> {
     out ??= app.output;
   }
   out ??= path.resolve(io.cwd, 'cdktf.out');
+  if (!secretEnvAllowed(io, !!o.allowSecretEnv)) return 1;
   const r = runApp(cmd, appDir, out, io.env, (text) => io.out(text));
   if (!r.ok) {
     for (const l of r.lines) io.err(r.ran ? l : `Error: ${l}\n  Check the "app" command in cdktf.json (or --app).`);
@@ -379,6 +375,25 @@ export async function cmdSynth(io: Io, o: SynthOptions): Promise<number> {
   }
   io.out(`Synthesised to ${shown(io, out)}`);
   return 0;
+}
+
+/**
+ * synth runs user code, which can read this process's environment (and its parent's, through
+ * /proc): a credential there reaches the app. With `CI` set that is refused unless
+ * --allow-secret-env; elsewhere it is a warning. Returns false when refused (reported).
+ */
+function secretEnvAllowed(io: Io, allowed: boolean): boolean {
+  const names = credentialVariables(io.env);
+  if (names.length === 0) return true;
+  const ci = (io.env.CI ?? '').trim();
+  const inCi = ci !== '' && ci !== '0' && ci.toLowerCase() !== 'false';
+  const what = `${names.join(', ')} ${names.length > 1 ? 'are' : 'is'} set, and synth runs the app, which can read ${names.length > 1 ? 'them' : 'it'} from this environment or its parent's`;
+  if (inCi && !allowed) {
+    io.err(`Error: ${what}: refused in CI.\n  Run dqform synth in a step without credentials (they belong to plan, apply, drift and destroy only), or pass --allow-secret-env if you trust the app's code.`);
+    return false;
+  }
+  io.err(`Warning: ${what}. dqform synth needs no credentials: unset ${names.length > 1 ? 'them' : 'it'} before running the app.`);
+  return true;
 }
 
 export async function cmdValidate(io: Io, o: ValidateOptions): Promise<number> {
@@ -513,11 +528,20 @@ function report(io: Io, r: ApplyResult, elapsedMs: number, what: 'Apply' | 'Dest
 
 /** Reads and checks a saved plan file, or prints why it cannot (returns undefined). */
 function readPlanFile(io: Io, file: string): Plan | undefined {
-  let json: unknown;
+  let text: string;
   try {
-    json = JSON.parse(fs.readFileSync(path.resolve(io.cwd, file), 'utf8'));
+    text = fs.readFileSync(path.resolve(io.cwd, file), 'utf8');
   } catch (e) {
     io.err(`Error: cannot read plan file ${file}: ${(e as Error).message}\n  Create it with: dqform plan --out ${file}`);
+    return undefined;
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (e) {
+    // never the parser's message: it quotes the file's text, which may be anything (a secret)
+    const at = /position (\d+)/.exec((e as Error).message)?.[1];
+    io.err(`Error: cannot read plan file ${file}: it is not JSON${at === undefined ? '' : ` (at character ${at})`}\n  Create it with: dqform plan --out ${file}`);
     return undefined;
   }
   return loadPlan(json);

@@ -38,7 +38,9 @@ async function run(): Promise<number> {
       external ? `Using ${emu.url} (DQFORM_DEMO_USE_BASE_URL=1)\n` : `Emulator running at ${emu.url}, gRPC previews at ${emu.grpcEndpoint} (acting as demo-admin)\n`,
     );
     step('dqform synth (examples/quickstart)');
-    let code = await main(['synth', '--out', out], io);
+    // synth takes no credentials (the app could read them): it runs without them
+    const { DQ_CLIENT_ID: _id, DQ_CLIENT_SECRET: _secret, ...synthEnv } = env;
+    let code = await main(['synth', '--out', out], { ...io, env: synthEnv });
     if (code !== 0) return code;
     step('dqform plan');
     code = await main(['plan', '--dir', out, '--out', path.join(out, 'plan.json')], io);

@@ -11,9 +11,10 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { Command, CommanderError, Help, Option } from 'commander';
-import { redact } from '../client/redact';
+import { redact, registerSecret } from '../client/redact';
 import { DEFAULT_MAX_DELETES, DEFAULT_MAX_EFFECT_DELETES } from '../engine/limits';
 import { UsageError } from './usage-error';
+import { credentialVariables } from './synth';
 import { deferZodLocales } from '../../schemas/zod-locales';
 import type {
   ApplyOptions,
@@ -112,8 +113,11 @@ function sourceFlags(c: Command): Command {
     .option('--stack <NAME>', 'the stack to use when the synth output holds several');
 }
 
-/** Runs the app first when it is newer than its synth output. */
-const noSynth = (c: Command): Command => c.option('--no-synth', 'never run the app first, even when its files are newer than the synth output (warns instead)');
+/**
+ * Accepted and ignored: only `dqform synth` runs the app (plan, apply, drift, destroy and validate
+ * stop when the app is newer than its synth output). Kept so that existing scripts still parse.
+ */
+const noSynth = (c: Command): Command => c.option('--no-synth', 'accepted for compatibility and ignored: this command never runs the app (run dqform synth first)');
 
 /** Every stack in turn, one combined summary and exit code. */
 const allStacks = (c: Command): Command =>
@@ -198,7 +202,11 @@ function buildProgram(io: Io, outcome: Outcome, argv: readonly string[]): Comman
     .description('run the CDKTF app (cdktf.json "app", or --app CMD) and write cdktf.out')
     .option('--app <CMD>', 'the command that runs the app (default: "app" of ./cdktf.json)')
     .option('--out <DIR>', 'output directory (default cdktf.out)')
-    .addHelpText('after', '\nRuns the CDKTF app and writes Terraform JSON to cdktf.out/stacks/<stack>/cdk.tf.json.\nExample: dqform synth --app "npx tsx main.ts"')
+    .option('--allow-secret-env', 'run the app in CI although DQ_CLIENT_SECRET (or another *_CLIENT_SECRET) is set; the app can read it')
+    .addHelpText(
+      'after',
+      '\nRuns the CDKTF app and writes Terraform JSON to cdktf.out/stacks/<stack>/cdk.tf.json. It takes no\ncredentials: run it without DQ_CLIENT_SECRET (a warning otherwise; refused with CI set unless\n--allow-secret-env). plan, apply, drift and destroy never run the app.\nExample: dqform synth --app "npx tsx main.ts"',
+    )
     .action(run((o: SynthOptions) => cmdSynth(io, o)));
 
   allStacks(noSynth(sourceFlags(program.command('validate').description('check the synthesised manifest offline: schema, references, duplicates'))))
@@ -358,6 +366,9 @@ export async function main(argvIn: string[], ioIn: Partial<Io> = {}): Promise<nu
     },
     ...ioIn,
   };
+  // Before any input is read (a plan file, a manifest, an argument echoed in an error): every
+  // client secret in the environment is masked wherever dqform prints.
+  registerCredentialValues(io.env);
   const argv = terraformSpellings(argvIn);
   const outcome: Outcome = { code: 0 };
   const program = buildProgram(io, outcome, argv);
@@ -373,6 +384,14 @@ export async function main(argvIn: string[], ioIn: Partial<Io> = {}): Promise<nu
     if (e instanceof CommanderError) return usageFailure(io, e, program, argv);
     if (e instanceof UsageError && e.command === undefined) return reportError(io, new UsageError(e.message, commandOf(program, argv)?.name()));
     return reportError(io, e);
+  }
+}
+
+/** Registers for redaction the value of DQ_CLIENT_SECRET and of every variable whose name ends in _CLIENT_SECRET. */
+export function registerCredentialValues(env: NodeJS.ProcessEnv): void {
+  for (const k of credentialVariables(env)) {
+    registerSecret(env[k]);
+    registerSecret(env[k]!.trim());
   }
 }
 

@@ -1,6 +1,6 @@
 /**
- * Running the CDKTF app (`dqform synth`, and the synth that plan, apply, drift and validate do
- * first when the app changed since `cdktf.out` was written) and turning its failures into
+ * Running the CDKTF app (`dqform synth` only: plan, apply, drift, destroy and validate never run
+ * it, and stop when the app changed since `cdktf.out` was written) and turning its failures into
  * diagnostics a user can act on.
  *
  * "The app's files", whose modification times decide whether `cdktf.out` is stale, are: every
@@ -121,6 +121,16 @@ export function staleness(app: CdktfApp, outDir: string, cwd: string): { stale: 
 /** Environment variables that never reach the app: credentials stay with dqform. */
 const WITHHELD = ['DQ_CLIENT_ID', 'DQ_CLIENT_SECRET'];
 
+/** Whether a variable name holds a client secret: DQ_CLIENT_SECRET, or any name ending in _CLIENT_SECRET. */
+export const isCredentialVariable = (name: string): boolean => name === 'DQ_CLIENT_SECRET' || name.endsWith('_CLIENT_SECRET');
+
+/** The credential variables set (non-empty) in `env`, sorted. */
+export function credentialVariables(env: NodeJS.ProcessEnv): string[] {
+  return Object.keys(env)
+    .filter((k) => isCredentialVariable(k) && (env[k] ?? '').trim() !== '')
+    .sort();
+}
+
 /** What running the app gave. */
 export type SynthResult =
   | { ok: true }
@@ -135,7 +145,8 @@ export type SynthResult =
  * {@link redact} masks. Values shorter than 4 characters are left alone (they would garble text).
  */
 export function appOutputScrubber(env: NodeJS.ProcessEnv): (text: string) => string {
-  const values = WITHHELD.map((k) => env[k]?.trim())
+  const values = [...new Set([...WITHHELD, ...credentialVariables(env)])]
+    .map((k) => env[k]?.trim())
     .filter((v): v is string => !!v && v.length >= 4)
     .sort((a, b) => b.length - a.length);
   return (text) => redact(values.reduce((t, v) => t.split(v).join(REDACTED), text));
@@ -148,7 +159,7 @@ export function appOutputScrubber(env: NodeJS.ProcessEnv): (text: string) => str
  */
 export function runApp(app: string, cwd: string, outDir: string, env: NodeJS.ProcessEnv, onStdout: (s: string) => void): SynthResult {
   const childEnv: NodeJS.ProcessEnv = { ...env, CDKTF_OUTDIR: outDir, CHECKPOINT_DISABLE: '1' };
-  for (const k of WITHHELD) delete childEnv[k];
+  for (const k of [...WITHHELD, ...credentialVariables(env)]) delete childEnv[k];
   const scrub = appOutputScrubber(env);
   // loaded when an app is run (issue 15: validate of an up-to-date synth output runs none)
   // eslint-disable-next-line @typescript-eslint/no-require-imports

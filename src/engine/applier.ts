@@ -20,6 +20,7 @@ import { idOwner } from './identity';
 import { fingerprint } from '../handlers/normalise';
 import { dependentsOf, executionWaves } from './graph';
 import { isWrite } from './planner';
+import { selfDisagreements } from './plan-check';
 import { readLiveState } from './reconcile';
 import { mapLimit } from './concurrency';
 import { guardRefusals, previewedKinds, type GuardOptions } from './guards';
@@ -144,6 +145,14 @@ export function loadPlan(json: unknown): Plan {
       `not a dqform plan: ${dups.slice(0, 3).join('; ')}${dups.length > 3 ? `; and ${dups.length - 3} more` : ''} (a plan has one change per address)`,
       'Create the plan with `dqform plan --out FILE`; do not edit it by hand.',
       [...new Set(r.data.changes.filter((c, i) => seen.get(c.address) !== i).map((c) => c.address))],
+    );
+  }
+  // what show prints (patch, summary) must be what the checked fields say: see plan-check.ts
+  const disagree = selfDisagreements(r.data);
+  if (disagree.length) {
+    throw new PlanRefusedError(
+      `not a plan dqform wrote: ${disagree.slice(0, 3).join('; ')}${disagree.length > 3 ? `; and ${disagree.length - 3} more` : ''} (what show prints would not be what apply does)`,
+      'Create the plan with `dqform plan --out FILE`; do not edit it by hand.',
     );
   }
   return r.data;
@@ -277,20 +286,23 @@ async function lookup(
  * a test a SQL-test rule made, another namespace's or a UI-made one. An update of a UI-made
  * object of a kind with configId is allowed when the code adopts it with an import block
  * (`importedId`), never of another namespace's;
- * a governance object whose id carries no namespace tag may be updated (a pinned or imported id
- * the code declares: apply PLANFILE checks the plan against the code) but never deleted.
+ * a governance object whose id carries no namespace tag may be updated only when the code adopts
+ * it with an import block (issue 23), and is never deleted.
  */
 export function notOursWhy(c: Change, obj: LiveObject, h: Pick<ResourceHandler, 'prunable' | 'label'>, workspace: string, namespace: string): string | undefined {
   if (obj.unmanageable?.length) return `this version of dqform cannot model it (${obj.unmanageable.join('; ')})`;
   if (obj.deploymentRuleId) return `SQL-test rule ${obj.deploymentRuleId} made it; only the rule manages it`;
   if (h.prunable) {
     if (obj.configId === namespace || (c.action === 'update' && c.importedId && !obj.configId)) return undefined;
-    return obj.configId ? `it is managed by namespace "${obj.configId}"` : 'it was made in the UI';
+    if (obj.configId) return `it is managed by namespace "${obj.configId}"`;
+    return obj.source === 'SOURCE_API' ? 'it was made by another API client (source SOURCE_API, no configId)' : 'it was made in the UI';
   }
   const owner = idOwner(obj.id, workspace, namespace);
   if (owner === 'namespace') return undefined;
   if (owner === 'other') return "its id carries another namespace's tag";
   if (c.action === 'delete' || c.action === 'replace') return 'its id carries no namespace tag (made in the UI, or pinned by hand): dqform never deletes such an object';
+  // adopting is explicit (issue 23): the planner asks for an import block, and so does apply
+  if (!c.importedId) return 'its id carries no namespace tag (made in the UI, or pinned by hand): dqform writes such an object only through an import block';
   return undefined;
 }
 

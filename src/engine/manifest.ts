@@ -161,6 +161,16 @@ export function loadSynthOutput(dirOrFile: string, stack?: string): Manifest {
         ]);
       }
       stackName = stacks[0];
+    } else if (!stacks.includes(stackName)) {
+      // a name, never a path: `--stack ../../x` (or a plan file's stack) must not read desired
+      // state from outside the synth output
+      throw new ManifestError([
+        {
+          severity: 'error',
+          summary: `no stack ${JSON.stringify(stackName)} in ${dirOrFile}${stacks.length ? ` (it holds ${stacks.join(', ')})` : ''}`,
+          hint: stacks.length ? `Name one of the synthesised stacks with --stack (e.g. --stack ${stacks[0]}).` : 'Run `dqform synth` first.',
+        },
+      ]);
     }
     file = path.join(stacksDir, stackName, 'cdk.tf.json');
   }

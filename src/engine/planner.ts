@@ -8,6 +8,7 @@ import { PRUNABLE_TYPES, RESOURCE_TYPES, TAG_PRUNED_TYPES } from '../../schemas/
 import { DEFAULT_REQUEST, PLAN_FORMAT_VERSION, type Change, type Diagnostic, type Effects, type Plan, type PatchOp, type PlanRequest } from '../../schemas/plan';
 import type { LiveObject, ResourceHandler } from '../handlers/types';
 import { fingerprint } from '../handlers/normalise';
+import { planSummary } from './plan-check';
 import type { ResolvedResource, Resolution } from './resolve';
 import { bareId, carriesTag } from './identity';
 import { cascadeEffects, cascadeOf, LiveIndex } from './related';
@@ -254,6 +255,19 @@ export function computePlan(input: PlanInput): Plan {
         address: r.address,
         source: r.source,
         hint: 'Adopt it with an import block (cdktf importFrom), or pin a different id/fqn.',
+      });
+      return;
+    }
+    if (!r.importedId && (TAG_PRUNED_TYPES as readonly string[]).includes(r.type) && !carriesTag(obj.id, resolution.workspace, namespace)) {
+      // kinds without configId: an existing object whose id carries no tag of this namespace (a
+      // pinned id) counts as made in the UI; adopting it is explicit, as for a pinned fqn of a UI
+      // alert (issue 23: a pinned owner id planned a plain update that dropped its contacts)
+      diags.push({
+        severity: 'error',
+        summary: `a ${h.label} ${JSON.stringify(obj.key)} already exists, and its id carries no tag of namespace "${namespace}" (made in the UI, or pinned by hand): dqform adopts it only through an import block`,
+        address: r.address,
+        source: r.source,
+        hint: 'Adopt it with an import block (cdktf importFrom, or dqform import --namespace NS --adopt), or pin a different id.',
       });
       return;
     }
@@ -509,7 +523,6 @@ export function computePlan(input: PlanInput): Plan {
   changes.sort((a, b) => (a.address < b.address ? -1 : a.address > b.address ? 1 : 0));
   // refresh-only: nothing proposed; how live differs from the code goes to `drift`
   const drift = request.refreshOnly ? asRefreshOnly(changes) : [];
-  const count = (a: Change['action']) => changes.filter((c) => c.action === a).length;
   diags.sort((a, b) => `${a.address ?? ''}${a.summary}`.localeCompare(`${b.address ?? ''}${b.summary}`));
   return {
     formatVersion: PLAN_FORMAT_VERSION,
@@ -520,15 +533,7 @@ export function computePlan(input: PlanInput): Plan {
     options: { destroy: request.destroy, refreshOnly: request.refreshOnly, targets: [...new Set(request.targets)].sort(), replace: [...new Set(request.replace)].sort() },
     changes,
     drift,
-    summary: {
-      import: changes.filter((c) => c.importedId && (c.action === 'update' || c.action === 'replace')).length,
-      add: count('create'),
-      change: count('update'),
-      replace: count('replace'),
-      destroy: count('delete'),
-      unchanged: count('noop'),
-      unmanaged: count('unmanaged'),
-    },
+    summary: planSummary(changes),
     diagnostics: diags,
   };
 }

@@ -175,6 +175,20 @@ describe('structure', () => {
     expect([...new Set(text.match(/secrets\.\w+/g))].sort()).toEqual(['secrets.DQ_CLIENT_ID', 'secrets.DQ_CLIENT_SECRET']);
   });
 
+  it('the app runs only in a synth step without secrets, before every credentialed step of its job; never with --allow-secret-env (issue 23)', () => {
+    for (const [job, j] of Object.entries(wf.jobs)) {
+      const secretAt = j.steps.map((s, i) => (Object.values(s.env ?? {}).some((v) => /secrets\./.test(v)) ? i : -1)).filter((i) => i >= 0);
+      if (secretAt.length === 0) continue;
+      const synthAt = j.steps.findIndex((s) => /^npx dqform synth$/.test((s.run ?? '').trim()));
+      expect({ job, synthAt: synthAt >= 0 }).toEqual({ job, synthAt: true });
+      expect(synthAt).toBeLessThan(Math.min(...secretAt));
+      expect(JSON.stringify(j.steps[synthAt].env ?? {})).not.toMatch(/secrets\.|CLIENT_SECRET/);
+      for (const i of secretAt) expect(j.steps[i].run).not.toMatch(/dqform synth|npm (run|ci|install)|npx (tsx|ts-node|cdktf)|node /);
+    }
+    expect(text).not.toMatch(/--allow-secret-env/);
+    expect(text).not.toMatch(/--no-synth/);
+  });
+
   it('both scripts are valid JavaScript for github-script', () => {
     expect(() => compile(scriptOf('comment'))).not.toThrow();
     expect(() => compile(scriptOf('apply', 'reviewed'))).not.toThrow();

@@ -144,6 +144,59 @@ describe('guards', () => {
     expect(Object.values(live)[0].name).toBe('someone else');
   });
 
+  it('--stack and a plan file\'s stack name only stacks of the synth output: a path out of it reads nothing (issue 23)', async () => {
+    const ws = workspace();
+    ws.stack('cli-inside', { dq_alert: { a: alert('A') } });
+    // desired state outside the synth output, reachable by a relative path from cdktf.out/stacks
+    const outside = ws.path('elsewhere', 'x');
+    fs.mkdirSync(outside, { recursive: true });
+    fs.writeFileSync(`${outside}/cdk.tf.json`, JSON.stringify({ provider: { dq: [{ namespace: 'cli-inside' }] }, resource: {} }));
+    const plan = await run(ws, ['plan', '--stack', '../../elsewhere/x']);
+    expectDiagnostic(plan, /no stack "\.\.\/\.\.\/elsewhere\/x" in .*cdktf\.out \(it holds cli-inside\)/);
+    expect(plan.out).toBe('');
+    expect((await run(ws, ['plan', '--out', 'plan.json'])).code).toBe(0);
+    const p = JSON.parse(fs.readFileSync(ws.path('plan.json'), 'utf8')) as { stack: string };
+    p.stack = '../../elsewhere/x';
+    fs.writeFileSync(ws.path('plan.json'), JSON.stringify(p));
+    const apply = await run(ws, ['apply', 'plan.json']);
+    expectDiagnostic(apply, /no stack "\.\.\/\.\.\/elsewhere\/x" in /);
+    expect(apply.out).not.toMatch(/Apply complete/);
+  });
+
+  it('show and apply refuse a plan file whose patch or summary disagrees with its changes: a hidden Slack target, "0 to destroy" over three deletes (issue 23)', async () => {
+    const ws = workspace();
+    ws.stack('cli-agree', { dq_alert: { a: alert('A') }, dq_sql_test: { t1: sqlTest('T1'), t2: sqlTest('T2'), t3: sqlTest('T3') } });
+    expect((await run(ws, ['apply', '--auto-approve'])).code).toBe(0);
+    const withTarget = alert('A');
+    withTarget.issue_lifecycle.targets.push({ slack: { channel: '#attacker' } });
+    ws.stack('cli-agree', { dq_alert: { a: withTarget } });
+    expect((await run(ws, ['plan', '--out', 'plan.json'])).code).toBe(0);
+    const honest = await run(ws, ['show', 'plan.json']);
+    expect(honest.code).toBe(0);
+    expect(honest.out).toMatch(/#attacker/);
+    expect(honest.out).toMatch(/Plan: 0 to add, 1 to change, 3 to destroy\./);
+    const plan = JSON.parse(fs.readFileSync(ws.path('plan.json'), 'utf8')) as { changes: { address: string; patch: unknown[] }[]; summary: Record<string, number> };
+    const hidden = structuredClone(plan);
+    hidden.changes.find((c) => c.address === 'dq_alert.a')!.patch = [];
+    fs.writeFileSync(ws.path('hidden.json'), JSON.stringify(hidden));
+    const fewer = structuredClone(plan);
+    fewer.summary.destroy = 0;
+    fs.writeFileSync(ws.path('fewer.json'), JSON.stringify(fewer));
+    for (const [file, why] of [
+      ['hidden.json', /changes\.\d+ \(dq_alert\.a\): its patch is not the difference between its before and after/],
+      ['fewer.json', /summary\.destroy is 0, and its changes count 3/],
+    ] as const) {
+      for (const args of [['show', file], ['show', file, '--format', 'markdown'], ['apply', file]]) {
+        const r = await run(ws, args);
+        expectDiagnostic(r, why);
+        expect(r.out).not.toMatch(/to destroy|#attacker/);
+      }
+    }
+    const live = await raw.alerts.batchGet([{ fqn: 'cli-agree.a' }]);
+    expect(JSON.stringify(Object.values(live)[0])).not.toMatch(/#attacker/);
+    expect((await raw.sqlTests.list()).filter((t) => /^T[123]$/.test(t.name))).toHaveLength(3);
+  });
+
   it('apply without a TTY and without --auto-approve refuses with the hint, even with "yes" piped in, and writes nothing', async () => {
     const ws = workspace();
     ws.stack('cli-notty', { dq_sql_test: { t: sqlTest('T') } });

@@ -19,7 +19,8 @@ import { createAlert } from '../../src/emulator/routes/alerts';
 import { main } from '../../src/cli/main';
 import { terraformJson } from '../../bench/fixtures';
 import { RESOURCE_TYPES } from '../../schemas/manifest';
-import type { Plan } from '../../schemas/plan';
+import type { Change, Plan } from '../../schemas/plan';
+import { planSummary } from '../../src/engine/plan-check';
 import { dqform, STACK_FRAME, Workspace } from './helpers';
 
 let emu: RunningEmulator;
@@ -116,9 +117,10 @@ it('a saved plan with deletes and updates of another namespace\'s and UI-made ob
   expect(p.changes.filter((c) => c.action === 'delete')).toHaveLength(foreign.length);
   // and an update of the other namespace's owner, as if the code had declared it
   const owner = foreign.find((f) => f.whose === 'theirs' && f.type === 'dq_owner')!;
-  p.changes.push({ address: 'dq_owner.hijacked', type: 'dq_owner', action: 'update', id: owner.id, before: {}, after: { title: 'hijacked' }, reasons: [] });
-  p.summary.destroy += foreign.length;
-  p.summary.change += 1;
+  p.changes.push({ address: 'dq_owner.hijacked', type: 'dq_owner', action: 'update', id: owner.id, before: {}, after: { title: 'hijacked' }, patch: [{ op: 'add', path: '/title', value: 'hijacked' }], reasons: [] });
+  // patch and summary follow the edits (a careful editor): the file agrees with itself, so the
+  // refusal tested here is apply's, not the plan file's own check
+  p.summary = planSummary(p.changes as unknown as Change[]);
   fs.writeFileSync(ws.path('plan.json'), JSON.stringify(p, null, 2));
   const before = snapshot();
   await resetCounters();

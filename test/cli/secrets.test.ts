@@ -81,3 +81,32 @@ it('DQFORM_LOG=debug and DQFORM_DEBUG=1: no run prints the client secret, the cl
   expect(synth.out).not.toContain(CLIENT_ID);
   expect(synth.out).not.toContain('DQ_CLIENT_SECRET":');
 }, 120_000);
+
+it('show of a file that starts with the secret (or holds it in a plan field): the secret is not echoed, in text or --json (issue 23)', async () => {
+  // short enough that the JSON parser's message quotes the whole text (a secret file handed to show by mistake)
+  const short = 'Sh0rt-S3cret-1';
+  const env = { DQ_CLIENT_ID: CLIENT_ID, DQ_CLIENT_SECRET: short, OTHER_CLIENT_SECRET: 'Other-Stack-S3cret-41aa' };
+  fs.writeFileSync(ws.path('leaky.json'), `${short}\n`);
+  fs.writeFileSync(ws.path('leaky2.json'), JSON.stringify({ formatVersion: short, stack: 'Other-Stack-S3cret-41aa' }));
+  for (const file of ['leaky.json', 'leaky2.json']) {
+    for (const extra of [[], ['--json']]) {
+      const r = await dqform(['show', file, ...extra], { cwd: ws.dir, env });
+      expect(r.code).toBe(1);
+      expect(r.err).toMatch(/Error: /);
+      expect(r.out + r.err).not.toContain(short);
+      expect(r.out + r.err).not.toContain('Sh0rt-S3');
+      expect(r.out + r.err).not.toContain('Other-Stack-S3cret-41aa');
+    }
+  }
+  // the secret registered before the file is read: masked even in the parser's words
+  const named = await dqform(['show', 'leaky.json'], { cwd: ws.dir, env });
+  expect(named.err).toMatch(/cannot read plan file leaky\.json: it is not JSON/);
+  // an argument that holds a secret, echoed in an error before any client exists: masked, as the
+  // secrets were registered before the arguments were read
+  for (const secret of [short, 'Other-Stack-S3cret-41aa']) {
+    const r = await dqform(['show', `${secret}.json`], { cwd: ws.dir, env });
+    expect(r.code).toBe(1);
+    expect(r.err).toMatch(/cannot read plan file \[REDACTED\]\.json/);
+    expect(r.out + r.err).not.toContain(secret);
+  }
+});

@@ -1,8 +1,9 @@
 /**
- * Synth, spawned as a user would: plan/apply/drift/validate synthesise first when the app's
- * files are newer than cdktf.out (and only then), warn when they cannot or --no-synth is given,
- * never pass the credentials to the app, and show construct validation errors by construct path
- * without cdktf's stack trace or its "skipValidation" advice.
+ * Synth, spawned as a user would: only `dqform synth` runs the app; plan/apply/drift/destroy/
+ * validate stop when the app's files are newer than cdktf.out (--no-synth is accepted and
+ * changes nothing); synth never passes the credentials to the app, warns when one is set (refuses
+ * in CI), and shows construct validation errors by construct path without cdktf's stack trace or
+ * its "skipValidation" advice.
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -63,18 +64,25 @@ function cli(ws: Workspace, args: string[], env: Record<string, string | undefin
   return dqform(args, { cwd: ws.dir, env: { DQ_BASE_URL: emu.url, DQ_CLIENT_ID: 'synth-writer', DQ_CLIENT_SECRET: SECRET, ...env } });
 }
 
-describe('plan, apply, drift and validate synthesise first when the app is newer than cdktf.out', () => {
-  it('no cdktf.out yet: plan synthesises, then plans; the app output goes to stderr so --json stays one JSON document', async () => {
+/** What plan, apply, drift, destroy and validate say instead of running the app (issue 23). */
+const refusal = (why: string) => new RegExp(`Error: ${why}: run dqform synth first\\.\\n {2}dqform runs the app only in dqform synth, never beside credentials`);
+
+describe('plan, apply, drift, destroy and validate never run the app: a missing or stale cdktf.out is an error (issue 23)', () => {
+  it('no cdktf.out yet: plan exits 1 saying to run dqform synth first, and the app is not run', async () => {
     const ws = appWorkspace({ 'synth-first': { dq_sql_test: { t: sqlTest('T') } } });
     const r = await cli(ws, ['plan', '--json']);
-    expect(r.code).toBe(0);
-    expect(r.err).toMatch(/there is no synth output in cdktf\.out: running dqform synth first \(--no-synth skips this\)/);
-    expect(r.err).toMatch(/app: synthesised synth-first/);
-    expect(JSON.parse(r.out)).toMatchObject({ stack: 'synth-first', summary: { add: 1 } });
+    expect(r.code).toBe(1);
+    expect(r.err).toMatch(refusal('there is no synth output in cdktf\\.out'));
+    expect(r.out).toBe('');
+    expect(runs(ws)).toBe(0);
+    expect((await cli(ws, ['synth'], { DQ_CLIENT_SECRET: undefined, DQ_CLIENT_ID: undefined })).code).toBe(0);
+    const planned = await cli(ws, ['plan', '--json']);
+    expect(planned.code).toBe(0);
+    expect(JSON.parse(planned.out)).toMatchObject({ stack: 'synth-first', summary: { add: 1 } });
     expect(runs(ws)).toBe(1);
   });
 
-  it('fresh output: the app is not run; a changed app file: it is run again, and the plan shows the change', async () => {
+  it('fresh output: the app is not run; a changed app file: plan refuses until dqform synth runs, then shows the change', async () => {
     const ws = appWorkspace({ 'synth-fresh': { dq_sql_test: { t: sqlTest('T') } } });
     expect((await cli(ws, ['synth'])).code).toBe(0);
     expect(runs(ws)).toBe(1);
@@ -82,44 +90,46 @@ describe('plan, apply, drift and validate synthesise first when the app is newer
     expect(plan.out).toMatch(/Plan: 1 to add/);
     expect(drift.code).toBe(2);
     expect(validate.code).toBe(0);
-    for (const r of [plan, drift, validate]) expect(r.err).not.toMatch(/running dqform synth first/);
+    for (const r of [plan, drift, validate]) expect(r.err).not.toMatch(/synth first/);
     expect(runs(ws)).toBe(1);
 
     // The code changes (two tests now) and app.js is newer than cdktf.out.
     fs.writeFileSync(ws.path('stacks.json'), JSON.stringify({ 'synth-fresh': { dq_sql_test: { t: sqlTest('T'), u: sqlTest('U') } } }));
     touchFuture(ws.path('app.js'));
+    const stale = await cli(ws, ['plan']);
+    expect(stale.code).toBe(1);
+    expect(stale.err).toMatch(refusal('app\\.js is newer than cdktf\\.out'));
+    expect(stale.out).toBe('');
+    expect(runs(ws)).toBe(1);
+    // synth writes now, but app.js is a minute in the future: make it older than the output
+    expect((await cli(ws, ['synth'])).code).toBe(0);
+    fs.utimesSync(ws.path('app.js'), new Date(), new Date(Date.now() - 60_000));
     const again = await cli(ws, ['plan']);
-    expect(again.err).toMatch(/app\.js is newer than cdktf\.out: running dqform synth first/);
     expect(again.out).toMatch(/Plan: 2 to add/);
     expect(runs(ws)).toBe(2);
   });
 
-  it('apply (no plan file), drift and apply PLANFILE synthesise too (apply checks a saved plan against the code it was made from); a changed app refuses the saved plan', async () => {
+  it('apply (with or without a plan file), drift, destroy and validate refuse a stale output too, --no-synth or not; after dqform synth a saved plan of the same code applies', async () => {
     const ws = appWorkspace({ 'synth-apply': { dq_sql_test: { t: sqlTest('T') } } });
-    const applied = await cli(ws, ['apply', '--auto-approve']);
-    expect(applied.out).toMatch(/Apply complete: 1 applied/);
-    expect(runs(ws)).toBe(1);
+    expect((await cli(ws, ['synth'])).code).toBe(0);
     expect((await cli(ws, ['plan', '--out', 'plan.json'])).code).toBe(0);
     touchFuture(ws.path('app.js'));
-    const drift = await cli(ws, ['drift']);
-    expect(drift.err).toMatch(/running dqform synth first/);
-    expect(drift.code).toBe(0);
-    expect(runs(ws)).toBe(2);
-    // the app ran again but gives the same desired state: the saved plan (no changes) applies
-    touchFuture(ws.path('cdktf.json'));
-    fs.utimesSync(ws.path('app.js'), new Date(), new Date(Date.now() + 120_000));
+    const refused = /app\.js is newer than cdktf\.out: run dqform synth first/;
+    for (const args of [['apply', '--auto-approve'], ['apply', 'plan.json'], ['drift'], ['destroy', '--auto-approve'], ['validate'], ['plan', '--no-synth'], ['apply', '--no-synth', 'plan.json']]) {
+      const r = await cli(ws, args);
+      expect({ args, code: r.code, err: r.err }).toEqual({ args, code: 1, err: expect.stringMatching(refused) });
+      expect(r.out).not.toMatch(/Apply complete|Destroy complete/);
+    }
+    expect(runs(ws)).toBe(1);
+    expect(emu.app.store.workspace('demo').collection<{ name: string }>('sqlTests').filter((t) => t.name === 'T')).toHaveLength(0);
+    // synthesised again (same desired state), the output newer than the app: the saved plan applies
+    expect((await cli(ws, ['synth'])).code).toBe(0);
+    fs.utimesSync(ws.path('app.js'), new Date(), new Date(Date.now() - 60_000));
     const saved = await cli(ws, ['apply', 'plan.json']);
-    expect(saved.err).toMatch(/running dqform synth first/);
+    expect(saved.out).toMatch(/Apply complete: 1 applied/);
     expect(saved.code).toBe(0);
-    expect(runs(ws)).toBe(3);
-    // the code changed after the plan: the saved plan is refused, nothing written
-    fs.writeFileSync(ws.path('stacks.json'), JSON.stringify({ 'synth-apply': { dq_sql_test: { t: sqlTest('T'), u: sqlTest('U') } } }));
-    fs.utimesSync(ws.path('app.js'), new Date(), new Date(Date.now() + 180_000));
-    const changed = await cli(ws, ['apply', 'plan.json']);
-    expect(changed.code).toBe(1);
-    expect(changed.err).toMatch(/Error: the code changed since the plan; apply refuses it and wrote nothing:\n {2}\(plan\): the code changed since the plan: the desired state is not the one the plan was made from\n {2}dq_sql_test\.u: a plan made now would create it, the saved plan does not have it/);
-    expect(changed.err).toMatch(/Plan again from the current code/);
-  }, 90_000); // six spawned commands, four of them synthesising: 30 s is not enough on a loaded 2-core box
+    expect(runs(ws)).toBe(2);
+  }, 90_000); // nine spawned commands: a ceiling for a loaded 2-core box
 
   it('what counts as the app: source files and cdktf.json/package.json/tsconfig, not node_modules, dot-directories, plan files or the output', async () => {
     const ws = appWorkspace({ 'synth-which': {} });
@@ -130,78 +140,48 @@ describe('plan, apply, drift and validate synthesise first when the app is newer
       fs.writeFileSync(ws.path(f), '{}');
       touchFuture(ws.path(f));
     }
-    expect((await cli(ws, ['validate'])).err).not.toMatch(/synth/);
-    expect(runs(ws)).toBe(1);
+    const fresh = await cli(ws, ['validate']);
+    expect(fresh.err).not.toMatch(/synth/);
+    expect(fresh.code).toBe(0);
     for (const [i, f] of ['lib/stack.ts', 'package.json', 'tsconfig.build.json'].entries()) {
       fs.mkdirSync(path.dirname(ws.path(f)), { recursive: true });
       fs.writeFileSync(ws.path(f), '{}');
       fs.utimesSync(ws.path(f), new Date(), new Date(Date.now() + 60_000 * (i + 2)));
       const r = await cli(ws, ['validate']);
-      expect(r.err).toContain(`${f} is newer than cdktf.out: running dqform synth first`);
-      expect(runs(ws)).toBe(i + 2);
+      expect(r.err).toContain(`${f} is newer than cdktf.out: run dqform synth first`);
+      expect(r.code).toBe(1);
     }
+    expect(runs(ws)).toBe(1);
   });
 
   it('cdktf.json "output" is where synth writes and plan reads', async () => {
     const ws = appWorkspace({ 'synth-output': { dq_sql_test: { t: sqlTest('T') } } }, { app: 'node app.js', output: 'build/out' });
     const r = await cli(ws, ['plan']);
-    expect(r.err).toMatch(/there is no synth output in build\/out: running dqform synth first/);
-    expect(r.out).toMatch(/Plan: 1 to add/);
+    expect(r.err).toMatch(refusal('there is no synth output in build/out'));
+    expect((await cli(ws, ['synth'])).code).toBe(0);
     expect(fs.existsSync(ws.path('build', 'out', 'stacks', 'synth-output', 'cdk.tf.json'))).toBe(true);
+    expect((await cli(ws, ['plan'])).out).toMatch(/Plan: 1 to add/);
   });
 });
 
-describe('when synth cannot or should not run', () => {
-  it('--no-synth: the app is not run; a stale output is used with a warning saying so', async () => {
-    const ws = appWorkspace({ 'synth-skip': { dq_sql_test: { t: sqlTest('T') } } });
+describe('when synth cannot run', () => {
+  it('cdktf.json names no "app": a stale output is used with a warning (there is nothing dqform could run)', async () => {
+    const ws = appWorkspace({ 'synth-noapp': { dq_sql_test: { t: sqlTest('T') } } });
     expect((await cli(ws, ['synth'])).code).toBe(0);
-    touchFuture(ws.path('app.js'));
-    const r = await cli(ws, ['plan', '--no-synth']);
-    expect(r.code).toBe(0);
-    expect(r.out).toMatch(/Plan: 1 to add/);
-    expect(r.err).toMatch(/Warning: app\.js is newer than cdktf\.out, and --no-synth was given: using the synth output as it is, which may not match the code/);
-    expect(runs(ws)).toBe(1);
-  });
-
-  it('--no-synth on validate, drift, apply and destroy too: the app is never run, each warns that the output is stale', async () => {
-    const ws = appWorkspace({ 'synth-skip-all': { dq_sql_test: { t: sqlTest('T') } } });
-    expect((await cli(ws, ['synth'])).code).toBe(0);
-    touchFuture(ws.path('app.js'));
-    const stale = /Warning: app\.js is newer than cdktf\.out, and --no-synth was given: using the synth output as it is/;
-    // [args, exit code, what stdout shows]
-    const steps: [string[], number, RegExp][] = [
-      [['validate', '--no-synth'], 0, /valid/],
-      [['drift', '--no-synth'], 2, /dq_sql_test\.t/],
-      [['apply', '--no-synth', '--auto-approve'], 0, /Apply complete: 1 applied/],
-      [['destroy', '--no-synth', '--auto-approve'], 0, /Destroy complete: 1 applied/],
-    ];
-    for (const [args, code, out] of steps) {
-      const r = await cli(ws, args);
-      expect({ args, code: r.code, err: r.err }).toEqual({ args, code, err: expect.stringMatching(stale) });
-      expect(r.out).toMatch(out);
-    }
-    expect(runs(ws)).toBe(1);
-  }, 90_000);
-
-  it('an app that cannot be run (command not found): a warning that the output is stale, and the plan of the old output', async () => {
-    const ws = appWorkspace({ 'synth-norun': { dq_sql_test: { t: sqlTest('T') } } });
-    expect((await cli(ws, ['synth'])).code).toBe(0);
-    fs.writeFileSync(ws.path('cdktf.json'), JSON.stringify({ app: 'dqform-test-no-such-command-7f2 main.ts' }));
+    fs.writeFileSync(ws.path('cdktf.json'), JSON.stringify({}));
     touchFuture(ws.path('cdktf.json'));
     const r = await cli(ws, ['plan']);
     expect(r.code).toBe(0);
-    expect(r.err).toMatch(/Warning: cannot run the app \(dqform-test-no-such-command-7f2 main\.ts\)/);
-    expect(r.err).toMatch(/Warning: cdktf\.json is newer than cdktf\.out, and the app cannot be run: using the synth output as it is/);
+    expect(r.err).toMatch(/Warning: cdktf\.json is newer than cdktf\.out, and cdktf\.json names no "app" to run: using the synth output as it is/);
     expect(r.out).toMatch(/Plan: 1 to add/);
   });
 
-  it('an app that fails: plan exits 1 with the app error and plans nothing', async () => {
+  it('an app that fails: synth exits 1 with the app error', async () => {
     const ws = appWorkspace({ 'synth-fails': { dq_sql_test: { t: sqlTest('T') } } });
     fs.writeFileSync(ws.path('fail.txt'), 'main.ts(3,7): error TS2304: Cannot find name "Alrt".');
-    const r = await cli(ws, ['plan', '--detailed-exitcode']);
+    const r = await cli(ws, ['synth']);
     expect(r.code).toBe(1);
     expect(r.err).toMatch(/Error: the app failed \(node app\.js\), exit 3:\n {2}main\.ts\(3,7\): error TS2304/);
-    expect(r.out).toBe('');
   });
 });
 
@@ -221,20 +201,35 @@ it("the CI example's flow: plan in one checkout, apply the plan file in a fresh 
   // a merge commit whose code differs from what was reviewed (another PR changed the stack)
   const moved = appWorkspace({ 'synth-ci': { dq_sql_test: { t: sqlTest('T'), u: sqlTest('U') } } });
   fs.writeFileSync(moved.path('plan-synth-ci.json'), plan);
+  expect((await cli(moved, ['synth'])).code).toBe(0);
   const refused = await cli(moved, ['apply', 'plan-synth-ci.json', '--stack', 'synth-ci']);
   expect(refused.code).toBe(1);
   expect(refused.err).toMatch(/the code changed since the plan; apply refuses it and wrote nothing/);
 }, 90_000); // three synths and four other spawned commands: a ceiling (over 30 s in npm test at load 28 on 2 cores)
 
-it('the app never sees DQ_CLIENT_ID or DQ_CLIENT_SECRET (dqform synth and the synth before plan)', async () => {
+it('synth withholds every client secret from the app, warns that it is set, and refuses in CI unless --allow-secret-env (issue 23)', async () => {
   const ws = appWorkspace({ 'synth-env': {} });
-  for (const args of [['synth'], ['plan']]) {
-    fs.rmSync(ws.path('env.json'), { force: true });
-    fs.rmSync(ws.path('cdktf.out'), { recursive: true, force: true });
-    const r = await cli(ws, args);
-    expect(r.code).toBe(0);
-    expect(JSON.parse(fs.readFileSync(ws.path('env.json'), 'utf8'))).toEqual({ id: false, secret: false, base: true });
-  }
+  const warned = /Warning: DQ_CLIENT_SECRET, STAGING_CLIENT_SECRET are set, and synth runs the app, which can read them from this environment or its parent's\. dqform synth needs no credentials/;
+  const r = await cli(ws, ['synth'], { STAGING_CLIENT_SECRET: 'staging-S3cret-7a' });
+  expect(r.code).toBe(0);
+  expect(r.err).toMatch(warned);
+  expect(JSON.parse(fs.readFileSync(ws.path('env.json'), 'utf8'))).toEqual({ id: false, secret: false, base: true });
+  expect(runs(ws)).toBe(1);
+  // CI: refused before the app runs
+  const ci = await cli(ws, ['synth'], { CI: 'true' });
+  expect(ci.code).toBe(1);
+  expect(ci.err).toMatch(/Error: DQ_CLIENT_SECRET is set, and synth runs the app, which can read it from this environment or its parent's: refused in CI\.\n {2}Run dqform synth in a step without credentials/);
+  expect(runs(ws)).toBe(1);
+  const allowed = await cli(ws, ['synth', '--allow-secret-env'], { CI: 'true' });
+  expect(allowed.code).toBe(0);
+  expect(allowed.err).toMatch(/Warning: DQ_CLIENT_SECRET is set/);
+  expect(runs(ws)).toBe(2);
+  // no credential: no word about it, CI or not
+  const clean = await cli(ws, ['synth'], { CI: 'true', DQ_CLIENT_SECRET: undefined, DQ_CLIENT_ID: undefined });
+  expect(clean.code).toBe(0);
+  expect(clean.err).toBe('');
+  expect(runs(ws)).toBe(3);
+  for (const x of [r, ci, allowed]) expect(x.out + x.err).not.toMatch(/staging-S3cret-7a|synth-S3cret/);
 });
 
 it('what the app prints is relayed with DQ_CLIENT_SECRET and DQ_CLIENT_ID masked, on success and on failure (the app found them elsewhere: a .env file)', async () => {
@@ -268,15 +263,17 @@ new SqlTest(stack, 'nulls', { name: 'Nulls', platform: { warehouseAccount: { acc
 app.synth();
 `;
 
-  it('dqform synth and plan name the construct path and field, with no stack trace and no skipValidation advice', async () => {
+  it('dqform synth names the construct path and field, with no stack trace and no skipValidation advice', async () => {
     const ws = new Workspace();
     workspaces.push(ws);
     fs.writeFileSync(ws.path('main.ts'), MAIN);
     fs.writeFileSync(ws.path('cdktf.json'), JSON.stringify({ app: `${JSON.stringify(process.execPath)} ${JSON.stringify(path.join(ROOT, 'node_modules', 'tsx', 'dist', 'cli.mjs'))} main.ts` }));
-    // one after the other: two processes synthesising into one cdktf.out at once can collide
     const synth = await cli(ws, ['synth']);
+    // nothing was synthesised, and plan does not run the app: it says so
     const plan = await cli(ws, ['plan']);
-    for (const r of [synth, plan]) {
+    expect(plan.code).toBe(1);
+    expect(plan.err).toMatch(/there is no synth output in cdktf\.out: run dqform synth first/);
+    for (const r of [synth]) {
       expect(r.code).toBe(1);
       expect(r.err).toMatch(/Error: the app's constructs are invalid: 2 error\(s\); nothing was synthesised\./);
       expect(r.err).toMatch(/^ {2}shop\/orders: name: .*\n {4}Fix: give name at least 1 character/m);

@@ -259,8 +259,48 @@ describe('loadPlan', () => {
   });
 
   test('a valid plan loads as it is', () => {
-    const p = planOf([ch('dq_owner', 'a', 'create')]);
+    const p = planOf([ch('dq_owner', 'a', 'create')], { summary: { import: 0, add: 1, change: 0, replace: 0, destroy: 0, unchanged: 0, unmanaged: 0 } });
     expect(loadPlan(JSON.parse(JSON.stringify(p)))).toEqual(p);
+  });
+
+  // issue 23: show renders patch and summary, apply checks the other fields; they must agree
+  const alertBefore = { name: 'Orders', targets: [{ slack: { channel: '#dq' } }] };
+  const alertAfter = { name: 'Orders', targets: [{ slack: { channel: '#dq' } }, { slack: { channel: '#attacker' } }] };
+  const upd = (patch: Change['patch']) => ch('dq_alert', 'orders', 'update', { before: alertBefore, after: alertAfter, patch });
+  const honestPatch = [{ op: 'add' as const, path: '/targets/1', value: { slack: { channel: '#attacker' } } }];
+  const sum = (over: Partial<Plan['summary']>) => ({ import: 0, add: 0, change: 0, replace: 0, destroy: 0, unchanged: 0, unmanaged: 0, ...over });
+  const refusal = (p: unknown) => {
+    try {
+      loadPlan(JSON.parse(JSON.stringify(p)));
+    } catch (e) {
+      return (e as PlanRefusedError).message;
+    }
+    return 'loaded';
+  };
+
+  test.each([
+    ['a patch op removed by hand hides a Slack target apply writes', [upd([])], sum({ change: 1 }), /^not a plan dqform wrote: changes\.0 \(dq_alert\.orders\): its patch is not the difference between its before and after \(what show prints would not be what apply does\)$/],
+    ['a patch op whose value was edited', [upd([{ op: 'add', path: '/targets/1', value: { slack: { channel: '#dq-team' } } }])], sum({ change: 1 }), /changes\.0 \(dq_alert\.orders\): its patch is not/],
+    ['a patch on a create (rendered nowhere else)', [ch('dq_owner', 'a', 'create', { patch: [{ op: 'remove', path: '/title' }] })], sum({ add: 1 }), /changes\.0 \(dq_owner\.a\): its patch is not/],
+    ['summary.destroy = 0 for a plan that destroys three', ['a', 'b', 'c'].map((n) => ch('dq_owner', n, 'delete', { before: { title: n } })), sum({ destroy: 0 }), /^not a plan dqform wrote: summary\.destroy is 0, and its changes count 3 /],
+    ['summary.add raised, summary.change lowered', [upd(honestPatch)], sum({ add: 2 }), /summary\.add is 2, and its changes count 0; summary\.change is 0, and its changes count 1/],
+  ])('refused when they disagree: %s', (_why, changes, summary, message) => {
+    expect(refusal(planOf(changes, { summary }))).toMatch(message);
+  });
+
+  test('an honest patch loads whatever the order of its operations (key order is not kept by JSON)', () => {
+    const before = { a: 1, b: 2, c: { d: 1 } };
+    const after = { c: { d: 2 }, b: 3, e: 4 };
+    const ops = [
+      { op: 'remove' as const, path: '/a' },
+      { op: 'replace' as const, path: '/b', value: 3 },
+      { op: 'replace' as const, path: '/c/d', value: 2 },
+      { op: 'add' as const, path: '/e', value: 4 },
+    ];
+    for (const patch of [ops, [...ops].reverse()]) {
+      expect(refusal(planOf([ch('dq_owner', 'a', 'update', { before, after, patch })], { summary: sum({ change: 1 }) }))).toBe('loaded');
+    }
+    expect(refusal(planOf([upd(honestPatch)], { summary: sum({ change: 1 }) }))).toBe('loaded');
   });
 });
 
@@ -364,10 +404,10 @@ describe("never touches what is not the namespace's, whatever the plan says", ()
     expect(e.name).toBe('NotOursError');
   });
 
-  test('allowed: an update adopting a UI-made alert through an import block, an update of an untagged (pinned) owner, a create', async () => {
+  test('allowed: an update adopting a UI-made alert through an import block, an update of an untagged (pinned) owner adopted through an import block, a create', async () => {
     const s = setup();
     const adopted = existing(s.world, 'dq_alert', 'a', 'update', { configId: undefined }, { importedId: 'shop.a', after: { title: 'mine now' } });
-    const pinned = existing(s.world, 'dq_owner', 'p', 'update', { id: 'pinned-owner' }, { id: 'pinned-owner', after: { title: 'p2' } });
+    const pinned = existing(s.world, 'dq_owner', 'p', 'update', { id: 'pinned-owner' }, { id: 'pinned-owner', importedId: 'pinned-owner', after: { title: 'p2' } });
     const r = await s.run(planOf([adopted, pinned, ch('dq_owner', 'new', 'create')]));
     expect(r.failed).toEqual([]);
     expect(r.applied.map((a) => a.address)).toEqual(['dq_alert.a', 'dq_owner.new', 'dq_owner.p']);

@@ -202,6 +202,8 @@ describe('plan', () => {
   });
 
   it('secret-named fields are marked sensitive: a create, an update (both sides), a delete', () => {
+    // the updated owner's id carries the namespace tag: it is this namespace's own (issue 23)
+    const upd = deriveId('demo', NS, 'dq_owner', 'upd');
     const resolution: Resolution = {
       workspace: 'demo',
       namespace: NS,
@@ -210,11 +212,11 @@ describe('plan', () => {
       removed: [],
       resources: [
         { address: 'dq_owner.new', type: 'dq_owner', name: 'new', id: 'new', desired: { title: 'N', contacts: [{ hook: { token: 'abc-123' } }] }, lifecycle: {}, dependsOn: [] },
-        { address: 'dq_owner.upd', type: 'dq_owner', name: 'upd', id: 'upd', desired: { title: 'U2', password: 'new-pass' }, lifecycle: {}, dependsOn: [] },
+        { address: 'dq_owner.upd', type: 'dq_owner', name: 'upd', id: upd, desired: { title: 'U2', password: 'new-pass' }, lifecycle: {}, dependsOn: [] },
       ],
     };
     const live = {
-      dq_owner: [{ key: 'upd', id: 'upd', raw: { title: 'U1', apiKey: 'old-key' } }],
+      dq_owner: [{ key: upd, id: upd, raw: { title: 'U1', apiKey: 'old-key' } }],
       dq_alert: [{ key: 'gone', id: 'gone', configId: NS, raw: { name: 'G', settings: { secret: 's' } } }],
     };
     const p = computePlan({ resolution, live, handlers, manifestHash: 'h' });

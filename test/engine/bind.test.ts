@@ -90,6 +90,9 @@ describe('comparePlans', () => {
     ['monitors deleted now and no longer deleted, long lists cut at five', () => undefined, (f) => (at(f, 'dq_monitor_deployment_rule.r').effects!.monitorsToDelete = ['a', 'm1', 'm2', 'm3', 'm4', 'm5', 'm6']), /^dq_monitor_deployment_rule\.r: what it deletes downstream changed since the plan \(monitorsToDelete: now also m1, m2, m3, m4, m5, and 1 more; no longer b\)$/, 'live'],
     ['monitors no longer deleted only', () => undefined, (f) => (at(f, 'dq_monitor_deployment_rule.r').effects!.monitorsToDelete = ['a']), /^dq_monitor_deployment_rule\.r: what it deletes downstream changed since the plan \(monitorsToDelete: no longer b\)$/, 'live'],
     ['a SQL-test rule now loses its history', (s) => (at(s, 'dq_monitor_deployment_rule.r').effects!.losesHistory = false), (f) => (at(f, 'dq_monitor_deployment_rule.r').effects!.losesHistory = true), /^dq_monitor_deployment_rule\.r: what it deletes downstream changed since the plan \(losesHistory: false -> true\)$/, 'live'],
+    // issue 23: the saved-vs-fresh comparison must count SQL tests a change deletes (a missed defect)
+    ['a SQL-test rule now deletes a SQL test the review did not show', () => undefined, (f) => (at(f, 'dq_monitor_deployment_rule.r').effects!.testsToDelete = ['t-orders-not-null']), /^dq_monitor_deployment_rule\.r: what it deletes downstream changed since the plan \(testsToDelete: now also t-orders-not-null\)$/, 'live'],
+    ['a SQL-test rule no longer deletes a reviewed SQL test, and deletes another', (s) => (at(s, 'dq_monitor_deployment_rule.r').effects!.testsToDelete = ['t1']), (f) => (at(f, 'dq_monitor_deployment_rule.r').effects!.testsToDelete = ['t2']), /^dq_monitor_deployment_rule\.r: what it deletes downstream changed since the plan \(testsToDelete: now also t2; no longer t1\)$/, 'live'],
   ];
   it.each(refused)('refused: %s', (_why, editSaved, editFresh, expected, cause) => {
     const s = base();

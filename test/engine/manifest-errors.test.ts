@@ -113,6 +113,20 @@ describe('loadSynthOutput', () => {
     ]);
   });
 
+  test('--stack names a stack the synth output holds, never a path out of it (issue 23)', () => {
+    mk('a', JSON.stringify(tf(owner)));
+    // a stack file outside the synth output, reachable by a relative path
+    const outside = path.join(dir, 'elsewhere');
+    fs.mkdirSync(outside, { recursive: true });
+    fs.writeFileSync(path.join(outside, 'cdk.tf.json'), JSON.stringify(tf(owner)));
+    for (const name of ['../elsewhere', '../../x', '..', `a/../../elsewhere`, 'nope']) {
+      expect(diagnostics(() => loadSynthOutput(dir, name))).toEqual([
+        { severity: 'error', summary: `no stack ${JSON.stringify(name)} in ${dir} (it holds a)`, hint: 'Name one of the synthesised stacks with --stack (e.g. --stack a).' },
+      ]);
+    }
+    expect(loadSynthOutput(dir, 'a').stack).toBe('a');
+  });
+
   test('broken JSON: re-run synth', () => {
     mk('a', '{bad');
     const [d] = diagnostics(() => loadSynthOutput(dir, 'a'));

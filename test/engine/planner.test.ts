@@ -240,7 +240,8 @@ describe('review fixes: removal, pinned ids, cycles', () => {
   });
 
   it('pinned ids are canonicalised (owner- prefix, case) and references use the bare id', () => {
-    const pinned = 'bbbbbbbb-bbbb-4bbb-8bbb-bbbbbbbbbbbb';
+    // tagged for this namespace (what import writes): the pinned id is this namespace's own object
+    const pinned = deriveId(WS, NS, 'dq_owner', 'imported_under_another_name');
     const doc = tf({
       dq_owner: { t: { id: `owner-${pinned.toUpperCase()}`, title: 'Team' } },
       dq_alert: { a: { name: 'A', issue_lifecycle: { trigger, targets: [{ owner: { owner_path: '${dq_owner.t.entity_id}' } }], settings: { severities: [2] } } } },
@@ -250,6 +251,52 @@ describe('review fixes: removal, pinned ids, cycles', () => {
     expect(JSON.stringify(p.changes.find((c) => c.address === 'dq_alert.a')?.after)).toContain(`"owner-${pinned}"`);
     const bad = planOf(tf({ dq_owner: { t: { id: 'not-a-uuid', title: 'T' } } }), {});
     expect(bad.diagnostics.map((d) => d.summary)).toContain('id: "not-a-uuid" is not a UUID');
+  });
+
+  // issue 23: adopting is explicit for every kind, not only for alerts (a pinned fqn of a UI alert)
+  it.each<[string, string, Record<string, unknown>, string]>([
+    ['dq_owner', 'owner', { title: 'Team' }, 'cccccccc-cccc-4ccc-8ccc-cccccccccccc'],
+    ['dq_domain', 'domain', { name: 'Sales' }, 'dddddddd-dddd-4ddd-8ddd-dddddddddddd'],
+    ['dq_data_product', 'data product', { title: 'Orders' }, 'eeeeeeee-eeee-4eee-8eee-eeeeeeeeeeee'],
+    ['dq_ownership', 'ownership', { owner_id: 'abababab-abab-4bab-8bab-abababababab', selection: { query: { resolver_ql: 'with_tag("x")' } } }, 'efefefef-efef-4fef-8fef-efefefefefef'],
+  ])('%s: a pinned id of an existing object without this namespace\'s tag is an error without an import block', (type, label, config, id) => {
+    const live: LiveState = { [type]: [{ key: id, id, etag: 'e1', raw: { id, ...config, etag: 'e1' } }] };
+    const p = planOf(tf({ [type]: { t: { id, ...config } } }), live);
+    expect(p.changes.filter((c) => c.address === `${type}.t`)).toEqual([]);
+    expect(p.diagnostics).toEqual([
+      expect.objectContaining({
+        severity: 'error',
+        address: `${type}.t`,
+        summary: `a ${label} ${JSON.stringify(id)} already exists, and its id carries no tag of namespace "shop" (made in the UI, or pinned by hand): dqform adopts it only through an import block`,
+        hint: expect.stringMatching(/import block/),
+      }),
+    ]);
+    // not there yet: created under the pinned id
+    expect(planOf(tf({ [type]: { t: { id, ...config } } }), {}).changes.map((c) => [c.address, c.action])).toEqual([[`${type}.t`, 'create']]);
+  });
+
+  it('kinds with configId (here a SQL test): a pinned id of one made in the UI or by another API client is refused without an import block too', () => {
+    const id = 'cdcdcdcd-cdcd-4dcd-8dcd-cdcdcdcdcdcd';
+    const config = { id, name: 'T', platform: { warehouse_account: { account: 'a', database: 'd' } }, recurrence_rule: 'FREQ=DAILY', sql_expression: 'select 1' };
+    for (const [source, who] of [['SOURCE_APP', 'the UI'], ['SOURCE_API', 'no namespace']]) {
+      const live: LiveState = { dq_sql_test: [{ key: id, id, source, raw: { id, name: 'T', sqlExpression: 'select 1' } }] };
+      const p = planOf(tf({ dq_sql_test: { t: config } }), live);
+      expect(p.changes.filter((c) => c.address === 'dq_sql_test.t')).toEqual([]);
+      expect(p.diagnostics.map((d) => [d.severity, d.summary])).toEqual([['error', `a sql test "${id}" already exists and is managed by ${who}`]]);
+    }
+  });
+
+  it('a UI-made owner pinned by id: adopted with an import block (its contacts dropped only as the reviewed plan says), refused without', () => {
+    const id = 'cccccccc-cccc-4ccc-8ccc-cccccccccccc';
+    const live: LiveState = { dq_owner: [{ key: id, id, etag: 'e1', raw: { id, title: 'UI team', contacts: [{ email: { recipientEmails: ['a@x.io'] } }], etag: 'e1' } }] };
+    const refused = planOf(tf({ dq_owner: { t: { id, title: 'Code team' } } }), live);
+    expect(refused.changes.filter((c) => c.action === 'update')).toEqual([]);
+    expect(refused.diagnostics.map((d) => d.severity)).toEqual(['error']);
+    const adopted = planOf(tf({ dq_owner: { t: { title: 'Code team' } } }, { import: [{ to: 'dq_owner.t', id }] }), live);
+    expect(adopted.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
+    const c = adopted.changes.find((x) => x.address === 'dq_owner.t')!;
+    expect([c.action, c.id]).toEqual(['update', id]);
+    expect(c.reasons.join()).toMatch(/imported from existing owner/);
   });
 
   it('a depends_on cycle is a diagnostic naming the chain, not a crash at apply', () => {

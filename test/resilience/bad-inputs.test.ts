@@ -8,6 +8,8 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { main } from '../../src/cli/main';
 import { cli, emulator, fastClient, resetCounters, writeRequests, writeStack, type RunningEmulator } from './helpers';
+import { derivedPatch, planSummary } from '../../src/engine/plan-check';
+import type { Change } from '../../schemas/plan';
 
 let emu: RunningEmulator;
 let dir: string;
@@ -168,6 +170,10 @@ describe('saved plan files', () => {
     const { file, json } = await savedPlan();
     const ch = json.changes.find((x) => x.address === 'dq_sql_test.t')!;
     ch.action = 'update';
+    // made consistent as a careful editor would (patch and summary follow the change), so that
+    // the comparison with a fresh plan is what refuses it, not the file's own checks
+    ch.patch = derivedPatch(ch as unknown as Change);
+    json.summary = planSummary(json.changes as unknown as Change[]);
     fs.writeFileSync(file, JSON.stringify(json));
     const r = await applyFile(file);
     expect(r.code).toBe(1);
@@ -197,6 +203,7 @@ describe('saved plan files', () => {
     await raw.owners.upsertOwner({ id: uiOwner, title: 'Made in the UI' });
     await resetCounters(emu);
     json.changes.push({ address: `dq_owner["${uiOwner}"]`, type: 'dq_owner', action: 'delete', id: uiOwner, before: { title: 'Made in the UI' }, after: null, reasons: ['no longer declared'] });
+    json.summary = planSummary(json.changes as unknown as Change[]); // consistent, as a careful editor would make it
     fs.writeFileSync(file, JSON.stringify(json));
     const r = await applyFile(file);
     expect(r.code).toBe(1);
