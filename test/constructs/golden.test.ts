@@ -2,7 +2,6 @@
  * Golden snapshots of the synthesised Terraform JSON of both examples, and determinism.
  * Refresh with `UPDATE_GOLDEN=1 npx jest test/constructs/golden.test.ts`.
  */
-import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { build as buildAcme } from '../../examples/acme/main';
@@ -10,6 +9,7 @@ import { build as buildQuickstart } from '../../examples/quickstart/main';
 import { camelDeep } from '../../constructs/internal';
 import { RESOURCE_SCHEMAS, type ResourceType } from '../../schemas/manifest';
 import { synth } from './synth';
+import { expectGolden } from '../golden/expect-golden';
 
 const GOLDEN = path.join(__dirname, 'golden');
 const examples = [
@@ -22,8 +22,7 @@ describe.each(examples)('example $name', ({ name, build }) => {
 
   it('synthesises exactly the golden JSON', () => {
     const { text } = synth(build, name);
-    if (process.env.UPDATE_GOLDEN === '1') fs.writeFileSync(file, text);
-    expect(text).toBe(fs.readFileSync(file, 'utf8'));
+    expectGolden(file, text);
   });
 
   it('is deterministic: two synths are byte-identical and name no path of this machine', () => {

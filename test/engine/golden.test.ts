@@ -17,9 +17,9 @@ import { manifestFromTerraformJson, manifestHash } from '../../src/engine/manife
 import { computePlan, type LiveState } from '../../src/engine/planner';
 import { resolveManifest } from '../../src/engine/resolve';
 import { renderJson, renderMarkdown, renderText } from '../../src/cli/render';
+import { expectGolden } from '../golden/expect-golden';
 
 const ROOT = path.join(__dirname, '..', 'golden', 'plan');
-const UPDATE = process.env.UPDATE_GOLDEN === '1';
 const CASES = fs.readdirSync(ROOT).filter((d) => fs.statSync(path.join(ROOT, d)).isDirectory()).sort();
 
 const readJson = (dir: string, f: string): unknown => JSON.parse(fs.readFileSync(path.join(dir, f), 'utf8'));
@@ -51,9 +51,7 @@ describe.each(CASES)('golden plan %s', (name) => {
     ['plan.md', renderMarkdown(plan)],
   ];
   it.each(outputs)('%s', (file, actual) => {
-    const f = path.join(dir, file);
-    if (UPDATE || !fs.existsSync(f)) fs.writeFileSync(f, actual);
-    expect(actual).toBe(fs.readFileSync(f, 'utf8'));
+    expectGolden(path.join(dir, file), actual);
   });
   it('the JSON plan is a valid plan and renders the same after a round trip', () => {
     const back = Plan.parse(JSON.parse(renderJson(plan)));
