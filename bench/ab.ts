@@ -53,7 +53,6 @@ const load = () => os.loadavg().map((x) => x.toFixed(2)).join(' ');
 
 async function run(): Promise<void> {
   const a = BUILDS[0];
-  /* eslint-disable @typescript-eslint/no-require-imports */
   const fixtures = require(path.join(a, 'bench/fixtures.js')) as typeof import('./fixtures');
   const { PlatformClient } = require(path.join(a, 'src/client/index.js')) as typeof import('../src/client');
   const { loadSynthOutput } = require(path.join(a, 'src/engine/manifest.js')) as typeof import('../src/engine/manifest');

@@ -51,7 +51,6 @@ async function many(c: PlatformClient): Promise<number> {
 
 async function main(): Promise<void> {
   const t0 = performance.now();
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
   require('@grpc/grpc-js');
   const grpcJsMs = performance.now() - t0;
   const protoMs = protoRegistry().loadMs;

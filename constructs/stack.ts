@@ -94,8 +94,7 @@ export class DqStack extends TerraformStack {
    * The stack's Terraform JSON: the one resolved by this synthesis' validation when there is one
    * (nothing changes between the two), else resolved now.
    */
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  override toTerraform(): any {
+  override toTerraform(): unknown {
     const json = this.synthJson;
     this.synthJson = undefined;
     this.preparedForSynth = false;

@@ -156,10 +156,8 @@ let registry: ProtoRegistry | undefined;
  * so that it is the very copy proto-loader uses, hoisted or not.
  */
 export function loadProtobufjs(): typeof Protobuf {
-  /* eslint-disable @typescript-eslint/no-require-imports */
   const loaderDir = path.dirname(require.resolve('@grpc/proto-loader/package.json'));
   return require(require.resolve('protobufjs', { paths: [loaderDir] })) as typeof Protobuf;
-  /* eslint-enable @typescript-eslint/no-require-imports */
 }
 
 /** The subset, loaded once per process on first use. */

@@ -304,10 +304,6 @@ function mark<T extends object>(v: T, problems: readonly string[]): T {
   return v;
 }
 
-function isZero(v: unknown): boolean {
-  return v === '' || v === 0 || v === false || (Array.isArray(v) && v.length === 0);
-}
-
 /**
  * Cleans a read value against its schema: `null` and the zero values of optional fields are
  * dropped, known enum numbers become names, unknown keys/variants/enum values are listed in

@@ -200,11 +200,8 @@ export async function generate(outdir: string): Promise<string[]> {
   // file makes that print a warning. Codegen needs no terraform configuration.
   if (process.env.TF_CLI_CONFIG_FILE && !fs.existsSync(process.env.TF_CLI_CONFIG_FILE)) process.env.TF_CLI_CONFIG_FILE = os.devNull;
   // Loaded lazily: dev dependencies, never needed at synth time.
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
   const { CodeMaker } = require('codemaker') as typeof import('codemaker');
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
   const { TerraformProviderGenerator } = require('@cdktf/provider-generator/lib/get/generator/provider-generator') as typeof import('@cdktf/provider-generator/lib/get/generator/provider-generator');
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
   const commons = require('@cdktf/commons') as typeof import('@cdktf/commons');
 
   const schema = buildProviderSchema();

@@ -21,21 +21,16 @@ import { credentialVariables, readCdktfApp, runApp, staleness, synthesisedStacks
 // error can only be an instance of a class whose module is loaded, so `reportError` loads them
 // on the error path only. require, not import(): bin/dqform.js runs the sources through tsx's
 // CommonJS hook.
-/* eslint-disable @typescript-eslint/no-require-imports */
 const yamlFrontEnd = () => require('../engine/yaml') as typeof import('../engine/yaml');
 export const importer = () => require('./import') as typeof import('./import');
 const clientModule = () => require('../client') as typeof import('../client');
 const applier = () => require('../engine/applier') as typeof import('../engine/applier');
 const render = () => require('./render') as typeof import('./render');
-/* eslint-enable @typescript-eslint/no-require-imports */
 const apply: typeof import('../engine/applier').apply = (...a) => applier().apply(...a);
 const loadPlan: typeof import('../engine/applier').loadPlan = (...a) => applier().loadPlan(...a);
 const preflight: typeof import('../engine/applier').preflight = (...a) => applier().preflight(...a);
-// eslint-disable-next-line @typescript-eslint/no-require-imports
 const applyReviewed: typeof import('../engine/bind').applyReviewed = (...a) => (require('../engine/bind') as typeof import('../engine/bind')).applyReviewed(...a);
-// eslint-disable-next-line @typescript-eslint/no-require-imports
 const hasChanges: typeof import('../engine/planner').hasChanges = (...a) => (require('../engine/planner') as typeof import('../engine/planner')).hasChanges(...a);
-// eslint-disable-next-line @typescript-eslint/no-require-imports
 const makePlan: typeof import('../engine/reconcile').plan = (...a) => (require('../engine/reconcile') as typeof import('../engine/reconcile')).plan(...a);
 const renderJson: typeof import('./render').renderJson = (...a) => render().renderJson(...a);
 const renderMarkdown: typeof import('./render').renderMarkdown = (...a) => render().renderMarkdown(...a);
@@ -745,7 +740,6 @@ export async function cmdImport(io: Io, o: ImportOptions): Promise<number> {
 /** `dqform emulator`: the emulator parses its own (already checked) arguments. */
 export async function cmdEmulator(argv: string[]): Promise<number> {
   // require, not import(): bin/dqform.js runs the sources through tsx's CommonJS hook.
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
   const { runEmulatorCli } = require('../emulator') as typeof import('../emulator');
   return runEmulatorCli(argv);
 }

@@ -33,7 +33,6 @@ export type { Io } from './commands';
 
 // The commands (and all they load: the client, the engine, zod and the schemas) are loaded when
 // one runs: `dqform --version` and `dqform help` load none of them (issue 15: <= 0.15 s).
-/* eslint-disable @typescript-eslint/no-require-imports */
 // Before a command loads zod (issue 15): zod's 64 locale modules load only if something reads
 // z.locales (schemas/zod-locales.ts), and a command that runs once parses with zod's reference
 // parser instead of generating code for each object schema first (`jitless`, read as each schema
@@ -61,7 +60,6 @@ const cmdValidate: typeof import('./commands').cmdValidate = (...a) => commands(
 const reportError: typeof import('./commands').reportError = (...a) => commands().reportError(...a);
 const canonicalAddress: typeof import('../engine/modes').canonicalAddress = (...a) => (require('../engine/modes') as typeof import('../engine/modes')).canonicalAddress(...a);
 const closest: typeof import('../engine/unknown-fields').closest = (...a) => (require('../engine/unknown-fields') as typeof import('../engine/unknown-fields')).closest(...a);
-/* eslint-enable @typescript-eslint/no-require-imports */
 
 /** The package version, from the nearest package.json (src/cli in a checkout, dist/src/cli installed). */
 const VERSION: string = (() => {
@@ -357,7 +355,6 @@ export async function main(argvIn: string[], ioIn: Partial<Io> = {}): Promise<nu
     isTty: !!process.stdin.isTTY && !!process.stdout.isTTY && process.env.CI !== 'true',
     confirm: async (q) => {
       // loaded when a question is asked (issue 15: most commands never ask one)
-      // eslint-disable-next-line @typescript-eslint/no-require-imports
       const readline = require('node:readline') as typeof import('node:readline');
       const rl = readline.createInterface({ input: process.stdin, output: process.stderr });
       const a = await new Promise<string>((res) => rl.question(q, res));

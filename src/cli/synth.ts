@@ -162,7 +162,6 @@ export function runApp(app: string, cwd: string, outDir: string, env: NodeJS.Pro
   for (const k of [...WITHHELD, ...credentialVariables(env)]) delete childEnv[k];
   const scrub = appOutputScrubber(env);
   // loaded when an app is run (issue 15: validate of an up-to-date synth output runs none)
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
   const { spawnSync } = require('node:child_process') as typeof import('node:child_process');
   const r = spawnSync(app, { cwd, shell: true, encoding: 'utf8', env: childEnv, maxBuffer: 64 * 1024 * 1024 });
   if (r.stdout && r.stdout.trim() !== '') onStdout(scrub(r.stdout.trimEnd()));

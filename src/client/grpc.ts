@@ -47,7 +47,6 @@ export interface GrpcTransportDeps {
 export const DEFAULT_GRPC_DEADLINE_MS = 30_000;
 
 function grpcJs(): typeof GrpcJs {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
   return require('@grpc/grpc-js') as typeof GrpcJs;
 }
 

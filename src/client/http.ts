@@ -38,7 +38,6 @@ type RequestFn = (this: Pool, opts: Dispatcher.RequestOptions) => Promise<Dispat
  * `lib/api` onto the dispatchers' prototype); if undici's layout ever differs, the index is used.
  */
 function loadUndici(): { PoolImpl: typeof Pool; requestImpl: RequestFn } {
-  /* eslint-disable @typescript-eslint/no-require-imports */
   try {
     const PoolImpl = require('undici/lib/dispatcher/pool') as typeof Pool;
     const requestImpl = require('undici/lib/api/api-request') as RequestFn;
@@ -48,7 +47,6 @@ function loadUndici(): { PoolImpl: typeof Pool; requestImpl: RequestFn } {
   }
   const u = require('undici') as typeof import('undici');
   return { PoolImpl: u.Pool, requestImpl: u.Pool.prototype.request as unknown as RequestFn };
-  /* eslint-enable @typescript-eslint/no-require-imports */
 }
 const { PoolImpl, requestImpl } = loadUndici();
 
@@ -84,7 +82,6 @@ export interface HttpTrace {
  * the index attaches to the dispatchers' prototype.
  */
 function loadProxyAgent(): typeof import('undici').EnvHttpProxyAgent {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
   return (require('undici') as typeof import('undici')).EnvHttpProxyAgent;
 }
 

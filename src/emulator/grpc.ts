@@ -76,7 +76,6 @@ const COMPUTE: Record<PreviewMethodName, Compute> = {
 
 /** Loads grpc-js on first use (module loading time matters to every other emulator user). */
 function grpcJs(): typeof GrpcJs {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
   return require('@grpc/grpc-js') as typeof GrpcJs;
 }
 

@@ -119,7 +119,6 @@ export function discoverRouteModules(dir = path.join(__dirname, 'routes')): Rout
     .filter((f) => f.endsWith(ext) && !f.endsWith('.d.ts') && !f.startsWith('_') && !f.includes('.test.'))
     .sort();
   return files.map((f) => {
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
     const m = require(path.join(dir, f)) as Partial<RouteModule>;
     if (typeof m.register !== 'function') throw new Error(`emulator route module ${f} does not export register(app)`);
     return m as RouteModule;

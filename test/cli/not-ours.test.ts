@@ -12,7 +12,6 @@
  * Each exits 1 naming every object, and not one write request reaches the platform.
  */
 import * as fs from 'node:fs';
-import * as path from 'node:path';
 import { PlatformClient } from '../../src/client';
 import { startEmulator, type RunningEmulator } from '../../src/emulator';
 import { createAlert } from '../../src/emulator/routes/alerts';

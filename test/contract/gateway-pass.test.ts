@@ -8,7 +8,6 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 
 const ROOT = path.resolve(__dirname, '../..');
-// eslint-disable-next-line @typescript-eslint/no-require-imports
 const gateway = require(path.join(ROOT, 'jest.gateway.config.js')) as { testMatch: string[] };
 
 /** Suites that pin the emulator's encoding (they assert exact response bodies). */

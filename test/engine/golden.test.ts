@@ -138,7 +138,7 @@ describe('the plan at scale (plan/at-scale: 200 changes, 50 objects not managed 
     const diff = md.slice(first('```diff'));
     expect(diff).not.toMatch(/^~/m);
     expect(diff).toMatch(/^! dq_alert "shop\.changed_000" \{$/m);
-    expect(diff).toMatch(/^!     name = "Changed orders alert 000" -> "Changed orders alert 000 v2"$/m);
-    expect(diff).toMatch(/^!   monitors to delete: 4 /m);
+    expect(diff).toMatch(/^! {5}name = "Changed orders alert 000" -> "Changed orders alert 000 v2"$/m);
+    expect(diff).toMatch(/^! {3}monitors to delete: 4 /m);
   });
 });

@@ -8,7 +8,7 @@
  */
 import * as grpc from '@grpc/grpc-js';
 import { PREVIEW_METHODS, type PreviewMethodName } from '../../schemas/grpc';
-import { PlatformClient, RequestShapeError, ResponseShapeError } from '../../src/client';
+import { PlatformClient, ResponseShapeError } from '../../src/client';
 import { startEmulator, type RunningEmulator } from '../../src/emulator';
 import { overviewEffects } from '../../src/handlers/monitor-deployment-rules';
 import { sqlTestRuleToWire } from '../../schemas/sql-tests';

@@ -1,6 +1,4 @@
 /** Against the emulator: batch writes with per-item errors, previews, read request counts. */
-import { Plan } from '../../schemas/plan';
-import { renderText } from '../../src/cli/render';
 import { startEmulator, type RunningEmulator } from '../../src/emulator';
 import { PlatformClient } from '../../src/client';
 import { Change } from '../../schemas/plan';

@@ -77,7 +77,6 @@ it('the server goes away mid-apply: apply stops, one line for what was not done,
   expect(Number(summary[1]) + Number(summary[2]) + Number(summary[3])).toBe(215);
   // within seconds: the outage is declared after 2 s of failed connections (it took 56 s before)
   expect(r.ms).toBeLessThan(20_000);
-  // eslint-disable-next-line no-console
   console.log(`apply with the server gone mid-way: exit ${r.code} after ${r.ms} ms; ${summary[0]}`);
 }, 60_000);
 
@@ -91,7 +90,6 @@ it('plan against a server that is not there: exit 1 with one clear line, within 
   expect(errors).toEqual([expect.stringMatching(new RegExp(`^Error: the platform at ${url.replace(/[.]/g, '\\.')} is not answering: \\d+ connection attempts in a row failed over \\d+\\.\\ds \\(ECONNREFUSED`))]);
   expect(r.err.split('\n').filter((l) => /ECONNREFUSED/.test(l)).length).toBeLessThanOrEqual(2);
   expect(r.ms).toBeLessThan(15_000);
-  // eslint-disable-next-line no-console
   console.log(`plan against a dead port: exit ${r.code} after ${r.ms} ms`);
 }, 60_000);
 

@@ -64,7 +64,6 @@ const N = 107;
 describe('two applies of conflicting plans, started together', () => {
   const outcomes: string[] = [];
   afterAll(() => {
-    // eslint-disable-next-line no-console
     console.log(`race outcomes over ${outcomes.length} runs (A/B exit codes): ${outcomes.join(', ')}`);
   });
 

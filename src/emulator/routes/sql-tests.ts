@@ -92,14 +92,13 @@ export function deleteIds(ctx: RouteContext): string[] {
   return [...new Set(((ctx.q as { ids?: string[] }).ids ?? []).filter((s) => s !== ''))];
 }
 
-const UpsertEnvelope = z.object({ sqlTests: z.array(z.unknown()), sqlTestIdsToReset: z.array(z.string()).optional() });
 /** BatchUpsert's declared keys (items are checked one by one, each against {@link SqlTestWrite}). */
 const UpsertKeys = z.object({ sqlTests: z.array(z.unknown()), sqlTestIdsToReset: z.array(z.string()).optional() });
 
 /** Registers the SQL test routes (scopes: wire-facts section 5). */
 export function register(app: EmulatorApp): void {
   app.route('POST', BASE, { scope: EDIT, response: BatchUpsertSqlTestsResponse }, (ctx) => {
-    const req = parseBody(UpsertKeys, ctx.body, 'batch_upsert') as z.output<typeof UpsertEnvelope>;
+    const req = parseBody(UpsertKeys, ctx.body, 'batch_upsert') as z.output<typeof UpsertKeys>;
     const tests = ctx.store.collection<StoredSqlTest>(SQL_TESTS_COLLECTION);
     const seen = new Set<string>();
     const createdIds: string[] = [];
