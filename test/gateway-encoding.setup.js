@@ -1,4 +1,4 @@
-// Runs before each suite of the gateway-encoding pass (jest.gateway.config.js): startEmulator()
+// Runs before each suite of the gateway-encoding pass (test/config/jest.gateway.config.js): startEmulator()
 // and `dqform emulator` take their defaults from these (src/emulator/app.ts wireModeOf), and
 // child processes inherit them.
 process.env.DQ_EMULATOR_MARSHAL = 'emit-unpopulated';

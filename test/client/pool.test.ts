@@ -1,6 +1,6 @@
 /**
  * The connection pool at scale: 10,000 concurrent calls (a few seconds; left out of mutation
- * runs, jest.stryker.config.js; http.test.ts checks the same bounds with 60 calls).
+ * runs, test/config/jest.stryker.config.js; http.test.ts checks the same bounds with 60 calls).
  */
 import { z } from 'zod';
 import { serverPerTest } from './helpers/client';

@@ -1,5 +1,5 @@
 /**
- * The second pass of `npm test` (jest.gateway.config.js) must cover every suite that talks to an
+ * The second pass of `npm test` (test/config/jest.gateway.config.js) must cover every suite that talks to an
  * emulator, so that "every test passes again with --marshal emit-unpopulated --enums numbers"
  * stays true as suites are added. The only suites left out are those that assert the emulator's
  * exact response encoding (they pin their own mode).
@@ -8,7 +8,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 
 const ROOT = path.resolve(__dirname, '../..');
-const gateway = require(path.join(ROOT, 'jest.gateway.config.js')) as { testMatch: string[] };
+const gateway = require(path.join(ROOT, 'test', 'config', 'jest.gateway.config.js')) as { testMatch: string[] };
 
 /** Suites that pin the emulator's encoding (they assert exact response bodies). */
 const PINNED = [

@@ -1,5 +1,5 @@
 /**
- * The jest test runner of mutation runs (jest.stryker.config.js; `npm run mutate`): jest's own,
+ * The jest test runner of mutation runs (test/config/jest.stryker.config.js; `npm run mutate`): jest's own,
  * with a bail per mutant. StrykerJS stops at the first failing test of a mutant (its default,
  * `disableBail: false`: the mutant is killed), but cannot tell jest to (jest's `bail` exits the
  * process, so Stryker turns it off). This runner does it between test files: in a run with a

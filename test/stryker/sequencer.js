@@ -1,5 +1,5 @@
 /**
- * The test sequencer of mutation runs (jest.stryker.config.js; `npm run mutate`). A speed-up of
+ * The test sequencer of mutation runs (test/config/jest.stryker.config.js; `npm run mutate`). A speed-up of
  * StrykerJS's per-mutant jest runs that changes no mutant's result.
  *
  * For each mutant, Stryker runs jest with `--testNamePattern` set to the tests that covered the

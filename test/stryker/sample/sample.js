@@ -10,7 +10,7 @@
  *   2. node test/stryker/sample/sample.js draw <planReady.json> <outDir> client:300:31 handlers:300:32 engine:400:33
  *      writes <outDir>/<folder>-sample.json (the sampled mutants' keys) and <outDir>/ranges.json;
  *   3. node test/stryker/sample/sample.js config <outDir> > stryker.sample.json
- *      (stryker.config.json with `mutate` = the sampled mutants' exact ranges, the ignorer below,
+ *      (test/config/stryker.config.json with `mutate` = the sampled mutants' exact ranges, the ignorer below,
  *      the event recorder and its own report files);
  *   4. MUT_SAMPLE=<outDir>/ranges.json nice -n 19 npx stryker run stryker.sample.json
  *   5. node test/stryker/sample/sample.js score <events dir or report.json> <outDir>/<folder>-sample.json [--list]
@@ -20,7 +20,7 @@
  *   7. survivors Stryker flags `static` (code run at module load) were tested only with the few
  *      tests that covered them at run time; re-test them with `ignoreStatic: false` and every
  *      suite of their folder: a sample file of those keys (as `retest` writes), `config`, then in
- *      the generated config `ignoreStatic: false` and `jest.configFile: 'jest.stryker.dirs.js'`,
+ *      the generated config `ignoreStatic: false` and `jest.configFile: 'test/config/jest.stryker.dirs.js'`,
  *      and run with `MUT_TEST_DIRS=test/handlers` (leaving suites out can only lower the score).
  *
  * Why both ranges and an ignorer: a `mutate` range keeps Stryker from mutating the ancestors of a
@@ -83,7 +83,7 @@ function draw(planFile, outDir, specs) {
 }
 
 function config(outDir) {
-  const base = JSON.parse(fs.readFileSync(path.join(__dirname, '..', '..', '..', 'stryker.config.json'), 'utf8'));
+  const base = JSON.parse(fs.readFileSync(path.join(__dirname, '..', '..', 'config', 'stryker.config.json'), 'utf8'));
   const c = {
     ...base,
     mutate: JSON.parse(fs.readFileSync(path.join(outDir, 'mutate.json'), 'utf8')),

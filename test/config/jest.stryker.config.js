@@ -1,5 +1,5 @@
 /**
- * The jest configuration StrykerJS runs (`npm run mutate`; not part of `npm test`): the normal
+ * The jest configuration StrykerJS runs (`npm run mutate`, test/config/stryker.config.json; not part of `npm test`): the normal
  * one, with a mutation-run sequencer and runner (test/stryker/), minus the suites below. Leaving a
  * suite out can only lower the mutation score (a mutant it alone would kill counts as survived),
  * never raise it. The same file serves every run, so scores of different commits compare.
