@@ -3,6 +3,8 @@
  * sources) against an emulator started here on port 0. Complements test/e2e/lifecycle.test.ts
  * (in-process, per kind): this file checks what only a real process shows — exit statuses,
  * stdout vs stderr, TTY detection, colours, stack traces and secrets in the output.
+ *
+ * @gateway
  */
 import * as fs from 'node:fs';
 import { startEmulator, READ_SCOPES } from '../../src/emulator';

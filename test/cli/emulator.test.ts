@@ -1,6 +1,8 @@
 /**
  * `dqform emulator --port 0` as a child process: prints the URL it listens on, serves the API,
  * and stops with exit 0 on SIGTERM.
+ *
+ * @gateway
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import * as path from 'node:path';

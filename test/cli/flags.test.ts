@@ -2,6 +2,8 @@
  * Strict flags, spawned as a user would: a misspelled or unknown flag or command is an error
  * (exit 1, a "did you mean", nothing done), never ignored; Terraform's single-dash spellings and
  * both `--flag=value` / `--flag value` are accepted and do what the double-dash flag does.
+ *
+ * @gateway
  */
 import * as fs from 'node:fs';
 import { SCOPES } from '../../schemas/common';

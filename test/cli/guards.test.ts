@@ -4,6 +4,8 @@
  * counts the monitors a narrowed rule deletes (default 100) and the plan summary shows them, and
  * a rule change the platform could not preview is refused unless --allow-unpreviewed. Every
  * refusal writes nothing.
+ *
+ * @gateway
  */
 import * as fs from 'node:fs';
 import * as os from 'node:os';

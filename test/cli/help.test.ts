@@ -1,6 +1,8 @@
 /**
  * `dqform` without any server: --version, --help, each command's --help, usage mistakes. Every
  * run is a real child process; a user mistake gives a diagnostic and exit 1, never a stack trace.
+ *
+ * @gateway-exempt reads `dqform help` output only: the emulator it starts answers nothing the test reads
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';

@@ -3,6 +3,8 @@
  * the same plan file again. It is refused (objects it would create exist now), with nothing
  * written; a new plan applies the rest, and the end state holds each declared object exactly
  * once. Spawned as a user runs it (test/engine/crash.test.ts kills the engine in a script).
+ *
+ * @gateway
  */
 import { spawn } from 'node:child_process';
 import { startEmulator, type RunningEmulator } from '../../src/emulator';

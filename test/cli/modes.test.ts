@@ -3,6 +3,8 @@
  * emulator started here on port 0): `destroy`, `plan --destroy`, `--target`, `--replace`,
  * `--refresh-only`, `--show-unmanaged`, and saved plans made with them. Each test checks what
  * the platform holds afterwards, not only what dqform printed.
+ *
+ * @gateway
  */
 import * as fs from 'node:fs';
 import { startEmulator } from '../../src/emulator';

@@ -10,6 +10,8 @@
  *   what import blocks are for; another namespace's object never: for alerts, whose fqn carries
  *   no namespace tag, this was allowed before).
  * Each exits 1 naming every object, and not one write request reaches the platform.
+ *
+ * @gateway
  */
 import * as fs from 'node:fs';
 import { PlatformClient } from '../../src/client';

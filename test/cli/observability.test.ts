@@ -4,6 +4,8 @@
  * report, `DQFORM_LOG=debug` tracing every HTTP call to stderr without a token or a secret, and
  * `HTTP_PROXY`/`HTTPS_PROXY` used only for https to another host (never for loopback or plain
  * http), through a small CONNECT/forward proxy started here.
+ *
+ * @gateway
  */
 import * as http from 'node:http';
 import * as net from 'node:net';

@@ -4,6 +4,8 @@
  * next plan deletes the object; dqform keeps no state to remember it); `removed { destroy =
  * false }` retires it without deleting it. (While declared, a replace it forbids is an error
  * that is never saved nor applied: test/resilience/bad-inputs.test.ts.)
+ *
+ * @gateway
  */
 import * as fs from 'node:fs';
 import * as os from 'node:os';

@@ -6,6 +6,8 @@
  * echoes the credentials it found in a .env file. Checked for the client secret, the client id
  * (withheld from the app and masked in what it prints), and every access token the emulator
  * issued during the runs.
+ *
+ * @gateway
  */
 import * as fs from 'node:fs';
 import * as net from 'node:net';

@@ -3,6 +3,8 @@
  * cursor that repeats, a server that never answers, https:// to a plain-http server. Each is a
  * diagnostic naming the server as at fault or what is likely wrong: exit 1, quickly, never
  * "Internal error ... a bug in dqform", never a stack trace.
+ *
+ * @gateway
  */
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';

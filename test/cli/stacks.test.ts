@@ -1,6 +1,8 @@
 /**
  * `dqform show PLANFILE`, `--all-stacks` on validate, plan and drift, and colour, spawned as a
  * user would against an emulator started here on port 0.
+ *
+ * @gateway
  */
 import * as fs from 'node:fs';
 import { SCOPES } from '../../schemas/common';

@@ -4,6 +4,8 @@
  * changes nothing); synth never passes the credentials to the app, warns when one is set (refuses
  * in CI), and shows construct validation errors by construct path without cdktf's stack trace or
  * its "skipValidation" advice.
+ *
+ * @gateway
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';

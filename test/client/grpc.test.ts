@@ -3,6 +3,8 @@
  * answer over REST and gRPC, one token cache, status codes through the REST error factory,
  * retries of UNAVAILABLE and DEADLINE_EXCEEDED with backoff, "effects unknown" at the end of
  * them (never a crash), no token in logs or errors, TLS unless loopback, and the settings.
+ *
+ * @gateway
  */
 import * as http from 'node:http';
 import * as net from 'node:net';

@@ -5,6 +5,8 @@
  * keys, enums as numbers, no JSON in a query parameter. The emulator must accept exactly that
  * (200), and refuse the same request with an undeclared key, an envelope, an unknown query
  * parameter, a JSON-valued message parameter, or a body where none is taken.
+ *
+ * @gateway
  */
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';

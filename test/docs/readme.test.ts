@@ -1,6 +1,8 @@
 /**
  * The README and the other project docs: no link or path to a file that does not exist, every
  * flag of every command documented in the README, and one figure for the test suite's time.
+ *
+ * @gateway
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';

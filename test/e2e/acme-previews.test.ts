@@ -11,6 +11,8 @@
  * (the platform cannot preview a rule over a product it has never seen: "effects unknown", with
  * the emulator's FAILED_PRECONDITION; plan again after apply). Then the plan of the whole of acme
  * is six rule creations, each previewed.
+ *
+ * @gateway
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';

@@ -1,4 +1,8 @@
-/** `npm run demo` on this checkout: emulator, synth of examples/quickstart, plan, apply, empty plan. */
+/**
+ * `npm run demo` on this checkout: emulator, synth of examples/quickstart, plan, apply, empty plan.
+ *
+ * @gateway
+ */
 import { spawnSync } from 'node:child_process';
 import * as path from 'node:path';
 

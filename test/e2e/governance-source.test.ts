@@ -7,6 +7,8 @@
  * ones (and any number but 0 and 1) made the object "cannot be managed by this version".
  * The objects are written straight into the emulator's store, as the platform would hold them;
  * the suite runs in both encodings (the gateway pass renders names as numbers where it can).
+ *
+ * @gateway
  */
 import * as fs from 'node:fs';
 import * as os from 'node:os';

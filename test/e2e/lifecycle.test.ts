@@ -3,6 +3,8 @@
  * create, plan empty, update one field (only that field shows), apply, plan empty, change it
  * behind dqform's back (drift shows it), delete (removed from code: pruned by namespace), plan empty.
  * test/e2e/pruning.test.ts checks pruning next to objects made in the UI and by other namespaces.
+ *
+ * @gateway
  */
 import * as fs from 'node:fs';
 import * as os from 'node:os';

@@ -6,6 +6,8 @@
  * prefixed id of this namespace is this namespace's object (never "made in the UI"), matched to
  * its declaration by its bare, lower-case uuid. The objects are written straight into the
  * emulator's store with prefixed ids, as a platform that echoes the written form would hold them.
+ *
+ * @gateway
  */
 import * as fs from 'node:fs';
 import * as os from 'node:os';

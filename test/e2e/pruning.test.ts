@@ -4,6 +4,8 @@
  * ownerships that go with it, including one made in the UI), apply, plan empty; objects made in
  * the UI and objects of another namespace (another stack of the same app) are untouched,
  * checked through the API.
+ *
+ * @gateway
  */
 import * as fs from 'node:fs';
 import * as os from 'node:os';

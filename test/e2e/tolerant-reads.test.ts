@@ -8,6 +8,8 @@
  * would hold them. Plan and drift succeed and list them ("cannot be managed by this version:
  * ..."); apply never writes them; a stack that declares one is refused with an error naming the
  * address and the unknown part. Runs in both `npm test` passes (also with the gateway encoding).
+ *
+ * @gateway
  */
 import * as fs from 'node:fs';
 import * as os from 'node:os';

@@ -3,6 +3,8 @@
  * (issue 12: `POST /__emulator/reset` with an `Origin` header and a `text/plain` body wiped the
  * `--data` file). The browser is on loopback too, so "loopback only" is not enough: a request
  * with an `Origin` header, or a body / content type other than JSON, is 403 and changes nothing.
+ *
+ * @gateway-exempt pins its own encoding: asserts the emulator's exact response bodies
  */
 import * as fs from 'node:fs';
 import * as http from 'node:http';

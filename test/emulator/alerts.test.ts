@@ -1,4 +1,8 @@
-/** Alerts v2 routes over real HTTP (spec 2.2, 4.3, 4.4, 7; upstream facts "Alerts v2"). */
+/**
+ * Alerts v2 routes over real HTTP (spec 2.2, 4.3, 4.4, 7; upstream facts "Alerts v2").
+ *
+ * @gateway-exempt pins its own encoding: asserts the emulator's exact response bodies
+ */
 import { startEmulator, type RunningEmulator } from '../../src/emulator';
 import { canonicalResolverQl } from '../../schemas/resolverql';
 import { ERROR_INFO_TYPE, VIOLATIONS_TYPE } from '../../schemas/common';

@@ -1,4 +1,8 @@
-/** `runEmulatorCli` (behind `dqform emulator`): arguments, printed URL and credentials, clean stop. */
+/**
+ * `runEmulatorCli` (behind `dqform emulator`): arguments, printed URL and credentials, clean stop.
+ *
+ * @gateway-exempt asserts the emulator CLI's arguments, printed URL and credentials and clean stop, no response body's encoding
+ */
 import { EventEmitter } from 'node:events';
 import { parseEmulatorArgs, runEmulatorCli, type RunningEmulator } from '../../src/emulator';
 import { call, tokenFor } from './core-helpers';

@@ -1,6 +1,8 @@
 /**
  * Fault injection over real HTTP: 429 + Retry-After, 503, dropped connections (before handling
  * and after the write: `dropAfter`), latency, slow bodies.
+ *
+ * @gateway
  */
 import * as fs from 'node:fs';
 import * as os from 'node:os';

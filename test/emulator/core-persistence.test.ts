@@ -1,4 +1,8 @@
-/** Emulator state survives restarts through the data file (atomic writes, durable before answering). */
+/**
+ * Emulator state survives restarts through the data file (atomic writes, durable before answering).
+ *
+ * @gateway-exempt pins its own encoding: asserts the emulator's exact response bodies
+ */
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';

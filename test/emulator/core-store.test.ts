@@ -1,4 +1,8 @@
-/** Store, etag helpers and violation helpers (units), plus the 50,000-object page timing. */
+/**
+ * Store, etag helpers and violation helpers (units), plus the 50,000-object page timing.
+ *
+ * @gateway-exempt pins its own encoding: asserts the emulator's exact response bodies
+ */
 import { z } from 'zod';
 import { EmulatorStore, checkEtag, etagMatches, EmulatorError, fieldPath, runBatch, startEmulator, zodViolations, notFound } from '../../src/emulator';
 import { call, coreRoutes, tokenFor } from './core-helpers';

@@ -1,6 +1,8 @@
 /**
  * Emulator core over real HTTP: tokens, auth and scopes, routing, errors, etags, batch errors,
  * admin counters.
+ *
+ * @gateway-exempt pins its own encoding: asserts the emulator's exact response bodies
  */
 import * as fs from 'node:fs';
 import * as os from 'node:os';

@@ -5,6 +5,8 @@
  * monitors (a choice: a monitor on an asset annotated `freshness_field=<column>` is a custom
  * freshness monitor), the client reads them over REST and gRPC, and the plan keeps and renders
  * them. Runs in both encodings (jest.gateway.config.js).
+ *
+ * @gateway
  */
 import { buildCatalog, createCatalog } from '../../src/emulator/catalog';
 import { startEmulator, type RunningEmulator } from '../../src/emulator';

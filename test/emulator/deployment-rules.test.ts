@@ -3,6 +3,8 @@
  * and delete overviews (create, delete, settings change, exclusive, product, keep flags),
  * deploy + overview agreement, list paging and filters, batch per-item errors, batch get,
  * rules by asset path, scopes.
+ *
+ * @gateway
  */
 import { startEmulator } from '../../src/emulator';
 import type { RunningEmulator } from '../../src/emulator';

@@ -1,5 +1,7 @@
 /**
  * Entity reads, lineage and the incident batch lookup over real HTTP against the demo catalog.
+ *
+ * @gateway-exempt pins its own encoding: asserts the emulator's exact response bodies
  */
 import { startEmulator } from '../../src/emulator';
 import type { RunningEmulator } from '../../src/emulator';

@@ -1,4 +1,8 @@
-/** Domains v2, data products v2, owners and ownerships v1 over real HTTP (spec 2.6, 4.1, 7; upstream facts). */
+/**
+ * Domains v2, data products v2, owners and ownerships v1 over real HTTP (spec 2.6, 4.1, 7; upstream facts).
+ *
+ * @gateway-exempt pins its own encoding: asserts the emulator's exact response bodies
+ */
 import { randomUUID } from 'node:crypto';
 import { startEmulator, type RunningEmulator } from '../../src/emulator';
 import { ERROR_INFO_TYPE, VIOLATIONS_TYPE } from '../../schemas/common';

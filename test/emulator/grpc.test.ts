@@ -2,6 +2,8 @@
  * The emulator's gRPC preview service, spoken to with a bare grpc-js client (not dqform's):
  * method paths and the package prefix, auth and any-of scopes from the metadata, violations and
  * the missing scope in the rich status trailer, faults, request counters, and `grpc: false`.
+ *
+ * @gateway-exempt pins its own encoding: asserts the emulator's exact response bodies
  */
 import * as grpc from '@grpc/grpc-js';
 import { decodeStatus, methodPath, PREVIEW_METHODS, protoRegistry, STATUS_DETAILS_KEY, type JsonStatus, type PreviewMethodName } from '../../schemas/grpc';

@@ -3,6 +3,8 @@
  * and addresses, the bound address, DQ_EMULATOR_ALLOWED_HOSTS), so a web page that rebinds its
  * DNS name to 127.0.0.1 cannot use the public demo credentials; and it warns when bound beyond
  * loopback (issue 23).
+ *
+ * @gateway-exempt asserts the Host check and the bind warning (statuses and log lines), no response body's encoding
  */
 import { EventEmitter } from 'node:events';
 import * as http from 'node:http';

@@ -1,4 +1,8 @@
-/** Integrations v1 over real HTTP (spec 2.6, 3.4, 4.1, 7; upstream facts "Integrations v1"). */
+/**
+ * Integrations v1 over real HTTP (spec 2.6, 3.4, 4.1, 7; upstream facts "Integrations v1").
+ *
+ * @gateway-exempt pins its own encoding: asserts the emulator's exact response bodies
+ */
 import { startEmulator, type RunningEmulator } from '../../src/emulator';
 import { ERROR_INFO_TYPE, QUOTA_FAILURE_TYPE, VIOLATIONS_TYPE } from '../../schemas/common';
 import { BatchGetIntegrationsResponse, IntegrationResponse, ListIntegrationsResponse, SECRET_FIELDS } from '../../schemas/integrations';

@@ -3,6 +3,8 @@
  * emit-unpopulated` emits every unset field (zeros, "", [], {} for maps, null for unset messages;
  * an unset oneof member is not emitted, as protojson does) and `--enums numbers` answers enums
  * as numbers. Each case states why the encoding matters to a client.
+ *
+ * @gateway-exempt pins its own encoding: asserts the emulator's exact response bodies
  */
 import { startEmulator, parseEmulatorArgs, wireModeOf, type RunningEmulator } from '../../src/emulator';
 import { call, tokenFor } from './core-helpers';

@@ -1,6 +1,8 @@
 /**
  * Queries v1 over real HTTP: TranslateResolverQl (canonical text and query model, bad text
  * with its offset), ResolveQuery (ResolverQL or query, paging over several pages), scopes.
+ *
+ * @gateway-exempt pins its own encoding: asserts the emulator's exact response bodies
  */
 import { startEmulator } from '../../src/emulator';
 import type { RunningEmulator } from '../../src/emulator';

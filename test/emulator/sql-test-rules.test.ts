@@ -1,4 +1,8 @@
-/** SQL-test deployment rules of the emulator over real HTTP: deploy, computed overviews, delete. */
+/**
+ * SQL-test deployment rules of the emulator over real HTTP: deploy, computed overviews, delete.
+ *
+ * @gateway-exempt pins its own encoding: asserts the emulator's exact response bodies
+ */
 import { BatchGetSqlTestRulesResponse, ListSqlTestRulesResponse, ListSqlTestsResponse, SqlTestDeployOverviewResponse, SqlTestDeploymentRuleWrite, SqlTestOverviewRequest } from '../../schemas/sql-tests';
 import { toQuery } from '../../schemas/wire';
 import { prepareRule, SQL_TEST_RULES_COLLECTION } from '../../src/emulator/routes/sql-test-rules';

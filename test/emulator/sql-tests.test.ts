@@ -1,4 +1,8 @@
-/** SQL tests service of the emulator, over real HTTP. */
+/**
+ * SQL tests service of the emulator, over real HTTP.
+ *
+ * @gateway-exempt pins its own encoding: asserts the emulator's exact response bodies
+ */
 import { BatchGetSqlTestsResponse, BatchUpsertSqlTestsResponse, ListSqlTestsResponse } from '../../schemas/sql-tests';
 import { startEmulator, type RunningEmulator } from '../../src/emulator';
 import { isIanaTimeZone, rruleProblem } from '../../src/emulator/sql-test-placement';

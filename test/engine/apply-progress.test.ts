@@ -2,6 +2,8 @@
  * Progress of slow writes during apply, with the clock and timers driven by hand (no waiting):
  * a write still running after each interval reports `still creating <address> ... [Ns elapsed]`;
  * the report gives each write's duration; the timer stops with the write.
+ *
+ * @gateway
  */
 import { startEmulator } from '../../src/emulator';
 import { PlatformClient } from '../../src/client';

@@ -2,6 +2,8 @@
  * A crash (SIGKILL) in the middle of an apply of 500 objects, then plan and apply again:
  * converges (a third plan is empty), no duplicate objects, and nothing half-written outside the
  * plan (after the crash every object of the namespace either matches the code or is planned).
+ *
+ * @gateway
  */
 import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';

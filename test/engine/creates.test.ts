@@ -5,6 +5,8 @@
  * owner's etag version jumped, a SQL test came back in `updatedIds`. Apply reports a conflict,
  * exits with it, and writes nothing more. A create that the client itself retried (its first
  * attempt landed before the connection dropped) is not a conflict: it is read back.
+ *
+ * @gateway
  */
 import { PlatformClient } from '../../src/client';
 import { startEmulator, type RunningEmulator } from '../../src/emulator';

@@ -4,6 +4,8 @@
  * working with a deprecation WARNING naming where they are (construct path, YAML location) and
  * the new spelling; an invalid value is an error listing the allowed values, in validate, plan,
  * YAML and constructs. Nothing here needs a server except the plan case.
+ *
+ * @gateway
  */
 import * as fs from 'node:fs';
 import * as os from 'node:os';

@@ -3,6 +3,8 @@
  * to write or delete an object of another namespace or one made in the UI, for every kind,
  * before its first write. The plans here are written by hand, as an edited plan file would be;
  * `apply()` is called directly (no re-plan: that is apply PLANFILE's extra check).
+ *
+ * @gateway
  */
 import { Change, Plan } from '../../schemas/plan';
 import { PlatformClient } from '../../src/client';

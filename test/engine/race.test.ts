@@ -2,6 +2,8 @@
  * Saved plans against a moving world: a live change after the plan makes apply refuse before its
  * first write (StalePlanError naming the object, no write at all); two applies racing on one
  * object: one wins, the other reports a stale plan or a conflict, and the winner's write stays.
+ *
+ * @gateway
  */
 import { startEmulator } from '../../src/emulator';
 import { PlatformClient } from '../../src/client';

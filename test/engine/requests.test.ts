@@ -11,6 +11,8 @@
  * - ownerships have no workspace-wide list: one ListOwnerships per owner the namespace owns or
  *   names (`ceil(n_owner / 1000)` pages each, so 1 per owner here).
  * The 5 on top cover the token, the IAM call and slack. Every route stays within its own share.
+ *
+ * @gateway
  */
 import { startEmulator } from '../../src/emulator';
 import { PlatformClient } from '../../src/client';

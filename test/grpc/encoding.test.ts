@@ -5,6 +5,8 @@
  * numbers of grpc-facts.md (no protobufjs, no .proto), and compared with the intended message
  * written out here from the facts. Responses go the other way: hand-made bytes with unknown
  * fields, unknown enum numbers and unpacked repeated enums must read without failing.
+ *
+ * @gateway
  */
 import * as grpc from '@grpc/grpc-js';
 import { PREVIEW_METHODS, type PreviewMethodName } from '../../schemas/grpc';

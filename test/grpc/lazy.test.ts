@@ -2,6 +2,8 @@
  * Module loading time matters for plan performance: the gRPC stack (grpc-js, proto-loader,
  * protobufjs, the .proto files) loads only when a gRPC preview is asked for. Checked in a fresh
  * node process (jest's module registry would hide what node itself loaded).
+ *
+ * @gateway
  */
 import { execFileSync } from 'node:child_process';
 import * as path from 'node:path';

@@ -1,4 +1,8 @@
-/** Against the emulator: batch writes with per-item errors, previews, read request counts. */
+/**
+ * Against the emulator: batch writes with per-item errors, previews, read request counts.
+ *
+ * @gateway
+ */
 import { startEmulator, type RunningEmulator } from '../../src/emulator';
 import { PlatformClient } from '../../src/client';
 import { Change } from '../../schemas/plan';

@@ -2,6 +2,8 @@
  * canonicalParts / canonicalDomain: how domain and data-product definitions compare, so that a
  * server-minted part id or an id's prefix or case never shows as a change. (Written for the
  * survivors of the mutation run of src/handlers, issue 12.)
+ *
+ * @gateway
  */
 import { canonicalDomain, canonicalParts } from '../../src/handlers/domains';
 import { canonicalSqlTestRule } from '../../src/handlers/sql-test-deployment-rules';

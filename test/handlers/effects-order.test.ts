@@ -3,6 +3,8 @@
  * skipped assets and tables by path (ties keep the platform's order), metric ids in enum order
  * with numbers this version does not name last, per-metric sensitivities likewise. (Written for
  * the uncovered mutants of the mutation run of src/handlers, issue 12.)
+ *
+ * @gateway
  */
 import { DeploymentOverview } from '../../schemas/deployment-rules';
 import { SqlTestDeployOverview } from '../../schemas/sql-tests';

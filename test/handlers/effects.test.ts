@@ -1,4 +1,8 @@
-/** Pure parts of the handlers: replace reasons and the mapping of overviews to Effects. */
+/**
+ * Pure parts of the handlers: replace reasons and the mapping of overviews to Effects.
+ *
+ * @gateway
+ */
 import { DeploymentOverview } from '../../schemas/deployment-rules';
 import { SqlTestDeployOverview } from '../../schemas/sql-tests';
 import { alertsHandler } from '../../src/handlers/alerts';

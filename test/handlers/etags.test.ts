@@ -4,6 +4,8 @@
  * otherwise). Mutation testing found the update etag of data products and ownerships and the
  * delete etag of owners and alerts could be dropped unnoticed. A recording fake client (no
  * emulator: fast enough for mutation runs) answers each upsert with the next version.
+ *
+ * @gateway
  */
 import { Change } from '../../schemas/plan';
 import type { PlatformClient } from '../../src/client';

@@ -5,6 +5,8 @@
  *
  * Kinds whose emulator routes are not registered yet are skipped (reported as skipped by jest),
  * decided at load time from the emulator's own route table.
+ *
+ * @gateway
  */
 import { discoverRouteModules, EmulatorApp, startEmulator, type RunningEmulator } from '../../src/emulator';
 import { PlatformClient } from '../../src/client';

@@ -3,6 +3,8 @@
  * JSON, keys sorted inside, ties stable, holes last), which values count as zero, and how
  * ResolverQL is canonicalised (the rendered form wins, the structured query goes).
  * (Written for the survivors of the mutation run of src/handlers, issue 12.)
+ *
+ * @gateway
  */
 import { canonicalOrSelf, fingerprint, normalise, UNORDERED_KEYS } from '../../src/handlers/normalise';
 

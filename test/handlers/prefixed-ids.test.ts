@@ -6,6 +6,8 @@
  * plan uses. Each row is a captured batch-get response; before, a map keyed by the prefixed id
  * read as "absent" (the plan would create the object again, the write check would report a
  * conflict), and a prefixed id of the namespace was keyed by its prefixed form.
+ *
+ * @gateway
  */
 import { PlatformClient } from '../../src/client';
 import { deriveId, idOwner } from '../../src/engine/identity';

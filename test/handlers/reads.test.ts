@@ -2,6 +2,8 @@
  * What each handler reads (which calls, which objects it keeps and how it keys them) and the
  * shared read helpers, against a recording fake client (fake-client.ts). Against a real
  * emulator: lifecycle.test.ts and the e2e suites.
+ *
+ * @gateway
  */
 import { NotFoundError, UnavailableError } from '../../src/client/errors';
 import { deriveId, namespaceTag } from '../../src/engine/identity';

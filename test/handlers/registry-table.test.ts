@@ -2,6 +2,8 @@
  * Every handler's identity in one table: its type, the label the plan prints, whether the
  * namespace prunes it, and that only alerts have replace reasons. (Written for the survivors of
  * the mutation run of src/handlers, issue 12.)
+ *
+ * @gateway
  */
 import { HANDLERS, SCOPES } from '../../src/handlers/registry';
 

@@ -2,6 +2,8 @@
  * Pure round trip per kind: `fromLive(<what the server answers after writing the desired config>)`
  * equals `fromDesired(desired)`, so a plan right after an apply is empty. Each case says why it
  * exists. A mutated live object must NOT compare equal (the normalisation is not vacuous).
+ *
+ * @gateway
  */
 import { canonicalResolverQl, parseResolverQl, queryToResolverQl, resolverQlToQuery } from '../../schemas/resolverql';
 import { RESOURCE_SCHEMAS, type ResourceType } from '../../schemas/manifest';

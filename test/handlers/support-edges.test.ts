@@ -2,6 +2,8 @@
  * Small helpers of src/handlers whose output reaches a plan: the "effects unknown" text (no
  * request ids, no query strings: a plan is deterministic) and the version read from an etag.
  * (Written for the survivors of the mutation run of src/handlers, issue 12.)
+ *
+ * @gateway
  */
 import { parseResolverQl, resolverQlToQuery } from '../../schemas/resolverql';
 import { ApiError } from '../../src/client';

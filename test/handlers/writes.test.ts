@@ -2,6 +2,8 @@
  * What each handler sends for create, update and delete (the operation, the body, the etag), and
  * how it treats the answers (NOT_FOUND on delete, per-item batch errors), against a recording
  * fake client (fake-client.ts). The same against a real emulator: lifecycle.test.ts.
+ *
+ * @gateway
  */
 import { noteRetry } from '../../src/client/attempts';
 import { AlreadyExistsError, ConflictError, NotFoundError, ValidationError } from '../../src/client/errors';

@@ -6,6 +6,8 @@
  * change is noop, or unmanaged for objects that are not the namespace's. With --adopt, UI-made
  * objects (and only those) come with import blocks: the first plan claims them (update, empty
  * patch), and after apply the plan is empty.
+ *
+ * @gateway
  */
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';

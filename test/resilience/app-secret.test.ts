@@ -7,6 +7,8 @@
  * file gets a future mtime (which made plan run the app beside the secret before issue 23). The
  * secret must appear nowhere in what the app found. A control run (synth with the secret set,
  * --allow-secret-env) shows that the probe does find a secret where one is.
+ *
+ * @gateway
  */
 import * as fs from 'node:fs';
 import { SCOPES } from '../../schemas/common';

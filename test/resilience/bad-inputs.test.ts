@@ -2,6 +2,8 @@
  * A table of bad inputs through the CLI, in-process: each ends with a clear diagnostic (naming
  * the file or address and what to do), exit 1, and no write request reaching the platform
  * (the emulator's counters show no write under /api).
+ *
+ * @gateway
  */
 import * as fs from 'node:fs';
 import * as os from 'node:os';

@@ -3,6 +3,8 @@
  * bodies) during plan and during apply, over real HTTP: the plan equals the fault-free plan;
  * apply completes or stops with an exact report; a re-run converges; never a duplicate object
  * (counted per kind in the emulator's store), never a lost update.
+ *
+ * @gateway
  */
 import { apply, type ApplyResult } from '../../src/engine/applier';
 import { plan } from '../../src/engine/reconcile';

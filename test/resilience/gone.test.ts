@@ -5,6 +5,8 @@
  * restart is ridden out by retries), apply stops, reports what it applied, marks the rest "not
  * attempted" in ONE line, and exits 1 within seconds. Plan against a server that is not there
  * fails the same way, with one clear line.
+ *
+ * @gateway
  */
 import * as fs from 'node:fs';
 import * as os from 'node:os';

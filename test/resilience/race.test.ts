@@ -10,6 +10,8 @@
  *   objects the other side names as conflicts in its report: nothing is overwritten silently;
  * - a side that exits 1 names conflicts.
  * And an alert made in the UI with the same fqn while an apply runs is never overwritten.
+ *
+ * @gateway
  */
 import * as fs from 'node:fs';
 import * as os from 'node:os';

@@ -3,6 +3,8 @@
  * then on a new one): every write the apply reported as done survives, the apply completes or
  * reports exactly what failed, and re-running plan and apply converges with no object lost and
  * none duplicated.
+ *
+ * @gateway
  */
 import * as fs from 'node:fs';
 import * as os from 'node:os';

@@ -9,6 +9,8 @@
  * next plan is empty. When someone else changed the object in between, live differs from the
  * plan and the conflict is still reported as a failure. A dropped delete is retried and the
  * retry finds nothing, which counts as done.
+ *
+ * @gateway
  */
 import * as fs from 'node:fs';
 import * as os from 'node:os';

@@ -3,6 +3,8 @@
  * missing scope, and changes nothing. It should fail BEFORE any write request: the applier
  * can learn the token's scopes (`GET /api/iam/v1`) and compare them with what the plan's
  * writes need.
+ *
+ * @gateway
  */
 import * as fs from 'node:fs';
 import * as os from 'node:os';

@@ -1,6 +1,8 @@
 /**
  * Secrets in play (a client secret of our own, the access token it buys, an integration's
  * password): no CLI output, saved plan file, client log line or error contains any of them.
+ *
+ * @gateway
  */
 import * as fs from 'node:fs';
 import * as os from 'node:os';

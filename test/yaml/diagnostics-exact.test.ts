@@ -5,6 +5,8 @@
  * moved, import and removed load into. yaml.test.ts checks where diagnostics point; this file
  * pins their whole text. (Written for the uncovered mutants of the mutation run of src/engine,
  * issue 12: these paths were reached only by spawned CLI tests.)
+ *
+ * @gateway
  */
 import { ManifestError } from '../../src/engine/manifest';
 import { manifestFromYaml } from '../../src/engine/yaml';

@@ -2,6 +2,8 @@
  * A YAML workspace reports every error in one pass: unknown fields, wrong values and ResolverQL
  * parse errors together (the ResolverQL error used to come only once the schema errors were
  * fixed), each at the file:line:column of what is wrong, each once.
+ *
+ * @gateway
  */
 import * as fs from 'node:fs';
 import * as os from 'node:os';

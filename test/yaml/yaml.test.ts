@@ -1,4 +1,8 @@
-/** The YAML front end: same manifest as the constructs, errors at file:line:column, JSON Schema fresh, CLI. */
+/**
+ * The YAML front end: same manifest as the constructs, errors at file:line:column, JSON Schema fresh, CLI.
+ *
+ * @gateway
+ */
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
