@@ -23,6 +23,12 @@ export const FaultType = z.enum([
   'dropAfter',
   /** Handle normally but trickle the response body over `latencyMs`. */
   'slow',
+  /**
+   * Never answer: hold the request until the client gives up (a gRPC deadline or cancel, a
+   * closed HTTP connection), then drop it; `latencyMs` caps the hold (default 60,000). Tests a
+   * client's deadline without guessing how long "past the deadline" is on a loaded machine.
+   */
+  'hold',
 ]);
 export type FaultType = z.infer<typeof FaultType>;
 
@@ -39,7 +45,7 @@ export const FaultRule = z.object({
   path: z.string().optional(),
   /** Only requests with this HTTP method. */
   method: z.string().optional(),
-  /** `latency`: delay; `slow`: duration of the body trickle. Default 100. */
+  /** `latency`: delay; `slow`: duration of the body trickle. Default 100. `hold`: the longest hold, default 60,000. */
   latencyMs: z.number().int().min(0).max(600000).optional(),
   /** `rateLimit`: the Retry-After value in seconds. Default 1. */
   retryAfterSeconds: z.number().int().min(0).optional(),

@@ -13,7 +13,7 @@ import { AuthService, type Principal } from './auth';
 import { buildCatalog, type Catalog } from './catalog';
 import type { z } from 'zod';
 import { marshal } from '../../schemas/wire';
-import { EmulatorError, internal, invalidArgument, notFound, parseQuery, permissionDenied, unauthenticated } from './errors';
+import { EmulatorError, internal, invalidArgument, notFound, parseQuery, permissionDenied, unauthenticated, unavailable } from './errors';
 import { FaultInjector } from './faults';
 import { EmulatorStore, mutationTracker, type Persistence, type Store } from './store';
 
@@ -158,6 +158,11 @@ export interface RequestCounters {
   total: number;
   /** Keyed `"<METHOD> <pattern>"`; unmatched requests count under `"<METHOD> (unmatched)"`. */
   routes: Record<string, number>;
+  /**
+   * API requests (REST and gRPC) being handled now, a gauge (not zeroed by a reset): 0 once every
+   * request that arrived, a write in flight when its client died included, has run to its end.
+   */
+  inFlight: number;
 }
 
 /** Options of {@link EmulatorApp}. */
@@ -202,7 +207,8 @@ export class EmulatorApp {
 
   private readonly routes: Route[] = [];
   private readonly seedHooks: SeedHook[] = [];
-  private counters: RequestCounters = { total: 0, routes: {} };
+  private counters: Omit<RequestCounters, 'inFlight'> = { total: 0, routes: {} };
+  private inFlight = 0;
   private readonly buildCatalogFn: (seed: EmulatorSeed, size?: number) => Catalog;
   /** Admin handler (installed by admin.ts). */
   adminHandler: ((req: IncomingMessage, res: ServerResponse, url: URL, requestId: string) => Promise<void>) | undefined;
@@ -304,7 +310,17 @@ export class EmulatorApp {
   requestCounters(): RequestCounters {
     const routes: Record<string, number> = {};
     for (const k of Object.keys(this.counters.routes).sort()) routes[k] = this.counters.routes[k];
-    return { total: this.counters.total, routes };
+    return { total: this.counters.total, routes, inFlight: this.inFlight };
+  }
+
+  /** Marks an API request as being handled; call the returned function once when it ends. */
+  requestStarted(): () => void {
+    this.inFlight++;
+    let ended = false;
+    return () => {
+      if (!ended) this.inFlight--;
+      ended = true;
+    };
   }
 
   /** Zeroes the request counters. */
@@ -356,12 +372,14 @@ export class EmulatorApp {
     const path = url.pathname;
     let slow: number | undefined;
     let dropped = false;
+    let ended: (() => void) | undefined;
     try {
       if (path === '/__emulator' || path.startsWith('/__emulator/')) {
         if (!this.adminHandler) throw notFound(`no admin endpoints`);
         await this.adminHandler(req, res, url, requestId);
         return;
       }
+      ended = this.requestStarted();
       if (path === '/oauth2/token') {
         this.count(`${method} /oauth2/token`);
         const raw = await readBody(req);
@@ -371,7 +389,7 @@ export class EmulatorApp {
       }
       const m = this.match(method, path);
       this.count(m ? `${method} ${m.route.pattern}` : `${method} (unmatched)`);
-      const fault = await this.faults.apply(method, path);
+      const fault = await this.faults.apply(method, path, () => new Promise((gone) => (res.destroyed ? gone(undefined) : res.once('close', gone))));
       if (fault.kind === 'drop') {
         req.socket.destroy();
         dropped = true;
@@ -439,6 +457,7 @@ export class EmulatorApp {
       }
       if (!res.headersSent && !res.destroyed) await sendJson(res, err.httpStatus, err.toStatus(), err.headers, slow);
     } finally {
+      ended?.();
       const outcome = dropped ? 'dropped (fault)' : String(res.statusCode);
       this.log(`${method} ${path} ${outcome} ${(performance.now() - started).toFixed(1)}ms ${requestId}`);
     }
@@ -496,6 +515,14 @@ export function readBody(req: IncomingMessage): Promise<Buffer> {
       if (!failed) reject(e);
       failed = true;
     });
+    // A client gone before its body arrived (killed, timed out) ends the request: without this a
+    // stream destroyed earlier (during a latency fault) never ends and the handler waits forever.
+    const gone = () => {
+      if (!failed && !req.readableEnded) reject(unavailable('the client closed the connection before its request body arrived'));
+      failed = true;
+    };
+    if (req.destroyed) gone();
+    else req.on('close', gone);
   });
 }
 

@@ -1,6 +1,7 @@
 /**
  * Fault injection: latency, 429 with Retry-After, 503, dropped connections (before the request is
- * handled, or after its write took effect: `dropAfter`) and slow bodies, at a rate (seeded PRNG,
+ * handled, or after its write took effect: `dropAfter`), slow bodies and requests held until the
+ * client gives up (`hold`), at a rate (seeded PRNG,
  * repeatable) or for the next N requests, optionally by path prefix and method. Off by default. The token endpoint and the admin endpoints are never faulted (the app
  * does not consult the injector for them).
  */
@@ -81,14 +82,16 @@ export class FaultInjector {
    * `slow` sets the body trickle duration. The first firing `dropAfter` rule is returned as a
    * {@link DropAfterClaim} on a `pass` outcome without using up its `count` or counting a hit:
    * that happens only when the app claims it after a request that changed state, so reads and
-   * failed writes matching the rule's filters leave it armed.
+   * failed writes matching the rule's filters leave it armed. A firing `hold` rule waits for
+   * `clientGone` (the client cancelled or closed; capped by the rule's `latencyMs`), then drops.
    */
-  async apply(method: string, path: string): Promise<FaultOutcome> {
+  async apply(method: string, path: string, clientGone?: () => Promise<unknown>): Promise<FaultOutcome> {
     if (this.rules.length === 0) return { kind: 'pass' };
     let delay = 0;
     let slowMs: number | undefined;
     let outcome: FaultOutcome | undefined;
     let dropAfter: ActiveRule | undefined;
+    let holdMs: number | undefined;
     for (const r of this.rules) {
       if (r.remaining !== undefined && r.remaining <= 0) continue;
       if (r.pathPrefix && !path.startsWith(r.pathPrefix)) continue;
@@ -106,6 +109,10 @@ export class FaultInjector {
       if (r.type === 'latency') delay += r.latencyMs ?? 100;
       else if (r.type === 'slow') slowMs = r.latencyMs ?? 100;
       else if (r.type === 'drop') outcome = { kind: 'drop' };
+      else if (r.type === 'hold') {
+        holdMs = r.latencyMs ?? 60_000;
+        outcome = { kind: 'drop' };
+      }
       else if (r.type === 'rateLimit') {
         const after = r.retryAfterSeconds ?? 1;
         outcome = { kind: 'error', error: resourceExhausted(`rate limit exceeded (injected fault); retry after ${after}s`, after) };
@@ -114,6 +121,7 @@ export class FaultInjector {
     }
     if (this.rules.every((r) => r.remaining !== undefined && r.remaining <= 0)) this.rules = [];
     if (delay > 0) await new Promise((res) => setTimeout(res, delay));
+    if (holdMs !== undefined) await holdUntil(holdMs, clientGone);
     if (outcome) return outcome;
     if (!dropAfter) return { kind: 'pass', slowMs };
     const rule = dropAfter;
@@ -130,5 +138,16 @@ export class FaultInjector {
     this.hits[rule.type] = (this.hits[rule.type] ?? 0) + 1;
     if (this.rules.every((r) => r.remaining !== undefined && r.remaining <= 0)) this.rules = [];
     return true;
+  }
+}
+
+/** Waits until `clientGone` settles or `capMs` passes, whichever comes first (no timer left behind). */
+async function holdUntil(capMs: number, clientGone: (() => Promise<unknown>) | undefined): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const cap = new Promise<void>((res) => (timer = setTimeout(res, capMs)));
+  try {
+    await Promise.race([cap, clientGone ? clientGone().then(() => undefined, () => undefined) : cap]);
+  } finally {
+    clearTimeout(timer);
   }
 }

@@ -148,9 +148,14 @@ function unaryHandler(grpc: typeof GrpcJs, app: EmulatorApp, prefix: string, m: 
       header.set('x-request-id', requestId);
       call.sendMetadata(header);
       let outcome = 'OK';
+      const ended = app.requestStarted();
       try {
         app.countRequest(`GRPC ${path}`);
-        const fault = await app.faults.apply('GRPC', path);
+        const fault = await app.faults.apply('GRPC', path, () => new Promise((gone) => (call.cancelled ? gone(undefined) : call.once('cancelled', gone))));
+        if (fault.kind === 'drop' && call.cancelled) {
+          outcome = 'CANCELLED';
+          return;
+        }
         if (fault.kind === 'drop') throw unavailable('connection dropped (injected fault)');
         if (fault.kind === 'error') throw fault.error;
         const auth = call.metadata.get('authorization')[0];
@@ -180,6 +185,7 @@ function unaryHandler(grpc: typeof GrpcJs, app: EmulatorApp, prefix: string, m: 
         outcome = err.code;
         callback(statusError(grpc, err, requestId), null);
       } finally {
+        ended();
         app.log(`GRPC ${path} ${outcome} ${(performance.now() - started).toFixed(1)}ms ${requestId}`);
       }
     })();

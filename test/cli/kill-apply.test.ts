@@ -48,6 +48,17 @@ async function writes(): Promise<number> {
     .reduce((n, [, v]) => n + v, 0);
 }
 
+/** Resolves once the emulator has no request in flight (the writes of a killed client included). */
+async function settled(timeoutMs = 30_000): Promise<void> {
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    const r = (await (await fetch(`${emu.url}/__emulator/requests`)).json()) as { inFlight: number };
+    if (r.inFlight === 0) return;
+    if (Date.now() > until) throw new Error(`the emulator still handles ${r.inFlight} request(s) ${timeoutMs} ms after the kill`);
+    await new Promise((res) => setImmediate(res));
+  }
+}
+
 it('kill -9 mid-apply, then the same plan file again: refused with nothing written; plan and apply again converge, each object once', async () => {
   const doc = terraformJson(NS, N, { kinds: KINDS });
   ws.stack(NS, (doc as { resource: Record<string, unknown> }).resource);
@@ -68,8 +79,8 @@ it('kill -9 mid-apply, then the same plan file again: refused with nothing writt
   await fetch(`${emu.url}/__emulator/faults`, { method: 'DELETE' });
   expect(ended).toBe('SIGKILL');
   expect(out).not.toMatch(/Apply complete/);
-  // wait for the writes in flight at the kill to finish on the server
-  await new Promise((r) => setTimeout(r, 500));
+  // wait for the writes in flight at the kill to finish on the server (its in-flight gauge)
+  await settled();
   const afterKill = counts();
   const made = Object.values(afterKill).reduce((a, b) => a + b, 0);
   expect(made).toBeGreaterThan(0);

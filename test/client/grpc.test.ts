@@ -231,16 +231,19 @@ describe('faults on the gRPC port: retried like REST, then "effects unknown", ne
     }
   });
 
-  test('DEADLINE_EXCEEDED (latency past the deadline): retried, then answered', async () => {
-    // The deadline leaves the answered retry room on a loaded 2-core box (a 100 ms deadline once
-    // saw the retry time out too); the first attempt still waits past it (1,500 ms of latency).
-    emu.app.faults.set({ rules: [{ type: 'latency', latencyMs: 1500, method: 'GRPC', count: 1 }] });
-    const { c, sleeps, logs } = make('auto', { grpc: { deadlineMs: 600 } });
+  test('DEADLINE_EXCEEDED (the first attempt held past the deadline): retried, then answered', async () => {
+    // The emulator holds the first call until the client's deadline cancels it (no guess at how
+    // much latency is "past the deadline" on a loaded box); the deadline leaves the answered
+    // retry room (a 100 ms deadline once saw the retry time out too).
+    emu.app.faults.set({ rules: [{ type: 'hold', method: 'GRPC', count: 1 }] });
+    const { c, sleeps, logs } = make('auto', { grpc: { deadlineMs: 1000 } });
     try {
       const ov = await c.deploymentRules.deployOverview(optionsRule as never);
       expect(ov.monitorsToCreateFor.length).toBeGreaterThan(0);
       expect(sleeps).toHaveLength(1);
       expect(logs.join('\n')).toMatch(/DEADLINE_EXCEEDED/);
+      expect(emu.app.faults.describe().hits).toEqual({ hold: 1 });
+      expect(emu.app.requestCounters().inFlight).toBe(0);
     } finally {
       await c.close();
     }

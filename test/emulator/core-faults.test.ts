@@ -1,10 +1,11 @@
 /**
  * Fault injection over real HTTP: 429 + Retry-After, 503, dropped connections (before handling
- * and after the write: `dropAfter`), latency, slow bodies.
+ * and after the write: `dropAfter`), latency, slow bodies, requests held until the client gives up.
  *
  * @gateway
  */
 import * as fs from 'node:fs';
+import * as http from 'node:http';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { FaultRule } from '../../schemas/emulator';
@@ -65,6 +66,47 @@ test('latency delays the response; hits are counted', async () => {
   expect(performance.now() - t0).toBeGreaterThanOrEqual(190);
   const d = await call(emu.url, 'GET', '/__emulator/faults');
   expect(d.body.hits).toEqual({ latency: 1 });
+});
+
+/** Polls the emulator's request counters until `pred` holds (an emulator-side signal, no fixed sleep). */
+async function until(pred: (c: { inFlight: number }) => boolean, timeoutMs = 10_000): Promise<{ inFlight: number }> {
+  const end = Date.now() + timeoutMs;
+  for (;;) {
+    const c = (await call(emu.url, 'GET', '/__emulator/requests')).body as { inFlight: number };
+    if (pred(c) || Date.now() > end) return c;
+    await new Promise((r) => setImmediate(r));
+  }
+}
+
+test('a client gone during a latency fault ends its request: nothing waits forever for its body, nothing is written', async () => {
+  await setFaults({ rules: [{ type: 'latency', latencyMs: 300, method: 'PUT', count: 1 }] });
+  const body = JSON.stringify({ thing: { id: 'never', name: 'n' } });
+  const u = new URL(emu.url);
+  const req = http.request({ host: u.hostname, port: u.port, method: 'PUT', path: '/test/v1/things', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)) } });
+  req.on('error', () => undefined);
+  req.end(body);
+  expect((await until((c) => c.inFlight === 1)).inFlight).toBe(1);
+  req.destroy(); // the client dies while the server sleeps
+  expect((await until((c) => c.inFlight === 0)).inFlight).toBe(0);
+  expect((await call(emu.url, 'GET', '/test/v1/things/never', { token })).status).toBe(404);
+});
+
+test('hold: the request is never answered, counts as in flight until its client gives up, then ends', async () => {
+  await setFaults({ rules: [{ type: 'hold', count: 1 }] });
+  const ac = new AbortController();
+  const held = fetch(`${emu.url}/api/iam/v1`, { headers: { authorization: `Bearer ${token}` }, signal: ac.signal });
+  expect((await until((c) => c.inFlight === 1)).inFlight).toBe(1);
+  ac.abort();
+  await expect(held).rejects.toThrow();
+  expect((await until((c) => c.inFlight === 0)).inFlight).toBe(0);
+  expect((await call(emu.url, 'GET', '/__emulator/faults')).body.hits).toEqual({ hold: 1 });
+  expect((await iam()).status).toBe(200);
+});
+
+test('hold: latencyMs caps the hold, then the connection is dropped', async () => {
+  await setFaults({ rules: [{ type: 'hold', latencyMs: 50, count: 1 }] });
+  await expect(fetch(`${emu.url}/api/iam/v1`, { headers: { authorization: `Bearer ${token}` } })).rejects.toThrow();
+  expect((await call(emu.url, 'GET', '/__emulator/requests')).body.inFlight).toBe(0);
 });
 
 test('slow response still delivers the whole body', async () => {

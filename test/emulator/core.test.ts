@@ -216,9 +216,10 @@ describe('admin endpoints', () => {
     expect(r.body).toEqual({
       total: 5,
       routes: { 'DELETE (unmatched)': 1, 'GET /api/iam/v1': 2, 'GET /test/v1/things/:id': 2 },
+      inFlight: 0,
     });
     await call(emu.url, 'POST', '/__emulator/requests/reset');
-    expect((await call(emu.url, 'GET', '/__emulator/requests')).body).toEqual({ total: 0, routes: {} });
+    expect((await call(emu.url, 'GET', '/__emulator/requests')).body).toEqual({ total: 0, routes: {}, inFlight: 0 });
   });
 
   test('reset drops state', async () => {
