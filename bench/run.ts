@@ -10,6 +10,9 @@
  * round-trip time per request (the emulator's `latency` fault; `--latency 2,10` ms by default,
  * `--latency ''` to skip), each with its ratio: loopback makes one-object reads artificially cheap.
  *
+ * The `startup` figure (bench/startup.ts): modules loaded and wall time of `dqform --version` and
+ * `dqform validate`, each against its budget.
+ *
  * Usage: npm run bench [-- --sizes 1000,10000] [-- --runs 3] [-- --latency 2,10] [-- --no-profile]
  */
 import { spawn, spawnSync } from 'node:child_process';
@@ -23,6 +26,7 @@ import { plan as makePlan } from '../src/engine/reconcile';
 import { apply } from '../src/engine/applier';
 import { BENCH_KINDS, kindCounts, resourceBody, resourceName, terraformJson } from './fixtures';
 import { summariseCpuProfile } from './profile';
+import { benchStartup, installCli, startupTargets, type InstalledCli } from './startup';
 
 const ROOT = path.resolve(__dirname, '..');
 const argv = process.argv.slice(2);
@@ -283,16 +287,7 @@ function benchSynth() {
  * them (bin/dqform.js loading the compiled CLI). The quickstart is synthesised once first, so
  * validate finds its output up to date (it still checks that, as it always does).
  */
-function benchCli() {
-  fs.mkdirSync(path.join(BUILD, 'bin'), { recursive: true });
-  fs.copyFileSync(path.join(ROOT, 'bin', 'dqform.js'), path.join(BUILD, 'bin', 'dqform.js'));
-  fs.copyFileSync(path.join(ROOT, 'package.json'), path.join(BUILD, 'package.json'));
-  if (!fs.existsSync(path.join(BUILD, 'dist'))) fs.symlinkSync('.', path.join(BUILD, 'dist'), 'dir');
-  const bin = path.join(BUILD, 'bin', 'dqform.js');
-  const quickstart = path.join(ROOT, 'examples', 'quickstart');
-  const env = { CHECKPOINT_DISABLE: '1', DQ_CLIENT_ID: '', DQ_CLIENT_SECRET: '' };
-  const synth = spawnSync(process.execPath, [bin, 'synth'], { cwd: quickstart, env: { ...process.env, ...env }, encoding: 'utf8' });
-  if (synth.status !== 0) throw new Error(`quickstart synth failed:\n${synth.stdout}${synth.stderr}`);
+function benchCli({ bin, cwd: quickstart, env }: InstalledCli) {
   const pick = (m: Measured & { runs: number[] }) => ({ wallMs: r0(m.wallMs), runsMs: m.runs, maxRssMb: r1(m.maxRssMb) });
   const runs = Math.max(RUNS, 5);
   return {
@@ -329,7 +324,10 @@ async function run(): Promise<void> {
     await emu.stop();
   }
   process.stderr.write('cli bench\n');
-  results.cli = benchCli();
+  const cli = installCli(ROOT, BUILD);
+  results.cli = benchCli(cli);
+  process.stderr.write('startup bench\n');
+  results.startup = benchStartup(cli, Math.max(RUNS, 5));
   process.stderr.write('synth bench\n');
   results.synth = benchSynth();
   results.load = { before: loadBefore, after: os.loadavg().map((x) => x.toFixed(2)).join(' ') };
@@ -363,6 +361,7 @@ function targets(r: Record<string, unknown>): Target[] {
       : { target: '>= 8x less wall time than per-object refresh, 2 ms per request', value: 'not measured (--latency without 2)' },
     { target: 'dqform --version <= 150 ms', value: `${c.version.wallMs} ms`, holds: c.version.wallMs <= 150 },
     { target: 'dqform validate on the quickstart <= 150 ms', value: `${c.validate.wallMs} ms`, holds: c.validate.wallMs <= 150 },
+    ...startupTargets(r.startup as ReturnType<typeof benchStartup>),
     { target: 'synth of 10,000 constructs <= 1.2x raw cdktf', value: `${s.ratioWall}x (${s.dqform.wallMs} vs ${s.rawCdktf.wallMs} ms)`, holds: s.ratioWall <= 1.2 },
     // informative: the same ratio on plain loopback and at 10 ms
     { target: '(informative) ratio to per-object refresh on loopback', value: `${big.ratioWall}x` },
@@ -394,6 +393,9 @@ function table(r: Record<string, unknown>): string {
   const c = r.cli as ReturnType<typeof benchCli>;
   lines.push(`| dqform --version | | ${c.version.wallMs} | | ${c.version.maxRssMb} | | | |`);
   lines.push(`| dqform validate (quickstart) | | ${c.validate.wallMs} | | ${c.validate.maxRssMb} | | | |`);
+  const st = r.startup as ReturnType<typeof benchStartup>;
+  lines.push(`| startup: dqform --version (modules loaded / budget) | | ${st.version.wallMs} | ${st.version.modules} / ${st.version.budget.modules} modules | | | | |`);
+  lines.push(`| startup: dqform validate (modules loaded / budget) | | ${st.validate.wallMs} | ${st.validate.modules} / ${st.validate.budget.modules} modules | | | | |`);
   lines.push('', `Load average before / after: ${(r.load as { before: string; after: string }).before} / ${(r.load as { before: string; after: string }).after}`);
   lines.push('', '| target (issue 15) | value | holds |', '|---|---|---|');
   for (const t of r.targets as Target[]) lines.push(`| ${t.target} | ${t.value} | ${t.holds === undefined ? '' : t.holds ? 'holds' : 'does not hold'} |`);
