@@ -1,6 +1,9 @@
 // The linter of `npm test` (`npm run lint`): ESLint's and typescript-eslint's recommended rules
 // over the hand-written code. Run from the repository root (`eslint -c test/config/eslint.config.mjs`):
 // the patterns below are relative to the working directory.
+// Not type-aware: measured 2026-11-27 over the repository, the recommended rules take 11 s of CPU
+// (26 s wall on the shared box); adding recommendedTypeChecked took 39 s of CPU (57 s wall), a
+// second type-check beside `tsc --noEmit`, and reports 800+ findings, most no-unsafe-* on JSON.
 import js from '@eslint/js';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';

@@ -21,10 +21,11 @@ const CHILD_PROCESS = [
 
 /**
  * Suites that import nothing of src/engine, src/handlers or src/client (the emulator and the
- * constructs depend on schemas/ only; gateway-pass reads jest configurations): they cover no mutant;
+ * constructs depend on schemas/ only; gateway-pass reads jest configurations; test/repo reads the
+ * repository's files; test/golden tests the golden-file writer): they cover no mutant;
  * left out to save the first run's time.
  */
-const COVERS_NOTHING = ['/test/emulator/', '/test/constructs/', '/test/contract/gateway-pass\\.test\\.ts$'];
+const COVERS_NOTHING = ['/test/emulator/', '/test/constructs/', '/test/contract/gateway-pass\\.test\\.ts$', '/test/repo/', '/test/golden/'];
 
 /**
  * Integration suites too slow per mutant: each mutant re-runs the covering suites, and these start
