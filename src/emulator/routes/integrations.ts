@@ -8,7 +8,8 @@
  *   Create is RESOURCE_EXHAUSTED (HTTP 429) with a `google.rpc.QuotaFailure` detail.
  * - Update (PUT `/{integration_id}` `{ title?, config, etag? }`) replaces the whole config (it is
  *   required); the config variant is fixed at create (a change is FAILED_PRECONDITION); an
- *   omitted or empty secret keeps the stored one. `platform` is the config variant's name.
+ *   omitted secret keeps the stored one, a new value rotates it, an explicit `""` clears it
+ *   (wire-facts 8 "Secrets"). `platform` is the config variant's name.
  * - Secrets ({@link SECRET_FIELDS}) are write-only: stored, never returned. Every read answers a
  *   stored secret as the empty string `""` (spec 2.6 "returned empty"); an unset one is omitted.
  *   They are never logged nor put in error messages.
@@ -148,7 +149,7 @@ export function register(app: EmulatorApp): void {
         { field: `config.${now}`, ruleId: 'update_integration.config_variant_unchanged', message: `the config variant is ${was}; changing it is a replace` },
       ]);
     }
-    // an omitted or empty secret keeps the stored one (at any depth)
+    // wire-facts 8: an omitted secret keeps the stored one, an explicit "" clears it (at any depth)
     const stored = current.config[was] as Record<string, unknown>;
     const kept = (c: unknown, path = ''): unknown => {
       if (!c || typeof c !== 'object' || Array.isArray(c)) return c;
@@ -157,7 +158,7 @@ export function register(app: EmulatorApp): void {
       for (const f of SECRETS) {
         const p = path ? `${path}.${f}` : f;
         const old = at(stored, p);
-        if ((out[f] === undefined || out[f] === '') && typeof old === 'string') out[f] = old;
+        if (out[f] === undefined && typeof old === 'string') out[f] = old;
         else if (out[f] === '') delete out[f];
       }
       return out;
