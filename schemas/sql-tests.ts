@@ -181,6 +181,8 @@ export const ListSqlTestsRequest = z.object({
   configsFilter: ConfigsFilter.optional(),
   sources: z.array(Source).optional(),
   pagination: Pagination.optional(),
+  /** Deprecated but declared (wire-facts 5): the platform accepts it; the client never sends it (it sends `configsFilter.ids`). */
+  configIds: z.array(z.string()).optional(),
 });
 export type ListSqlTestsRequest = z.infer<typeof ListSqlTestsRequest>;
 export const ListSqlTestsResponse = z.object({ sqlTests: z.array(tolerant(SqlTest)).default([]), pageInfo: PageInfo.optional() });

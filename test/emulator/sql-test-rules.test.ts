@@ -428,6 +428,16 @@ describe('batch deploy, batch get, list', () => {
     expect(await ids('sources=SOURCE_API&configsFilter.ids=ns-b')).toEqual([uuid(83)]);
     expect(await ids(`ruleIds=${uuid(81)}&ruleIds=${uuid(99)}`)).toEqual([uuid(81)]);
   });
+
+  // wire-facts 2: "SQL-test rule List with no pagination or `pageSize` 0 returns ALL rules"
+  test.each(['', '&pagination.pageSize=0'])('list without a page size answers every rule and no cursor (%s)', async (paging) => {
+    const many = Array.from({ length: 105 }, (_, i) => ({ id: uuid(1000 + i), title: `x${i}`, configId: 'ns-all', exclusiveStaticConfig: { path: `wh-prod::none::t${i}` } }));
+    const d = await call(emu.url, 'POST', `${RULES}/batch/deployed`, { token: admin, body: { deploymentRules: many } });
+    expect(d.body.errors).toEqual([]);
+    const page = ListSqlTestRulesResponse.parse((await call(emu.url, 'GET', `${RULES}?configsFilter.ids=ns-all${paging}`, { token: admin })).body);
+    expect(page.deploymentRules.map((x) => x.id)).toEqual(many.map((x) => x.id));
+    expect(page.pageInfo?.lastId ?? '').toBe('');
+  });
 });
 
 describe('scopes', () => {

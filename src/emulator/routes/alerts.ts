@@ -49,7 +49,7 @@ import {
   UpdateAlertTemplateRequest,
   UpsertAlertRequest,
 } from '../../../schemas/alerts';
-import { BATCH_LIMIT, Source } from '../../../schemas/common';
+import { Source } from '../../../schemas/common';
 import { canonicalResolverQl, parseResolverQl, queryToResolverQl, ResolverQlError, resolverQlToQuery } from '../../../schemas/resolverql';
 import type { EmulatorApp, RouteContext } from '../app';
 import { alreadyExists, failedPrecondition, invalidArgument, notFound, parseBody } from '../errors';
@@ -372,12 +372,8 @@ export function register(app: EmulatorApp): void {
   });
 
   app.route('POST', `${BASE}/get`, { scope: READ, response: BatchGetAlertsResponse }, (ctx) => {
+    // wire-facts 3: `identifiers[]` (>= 1, no max): no limit of the emulator's own
     const req = parseBody(BatchGetAlertsRequest, ctx.body, 'batch_get');
-    if (req.identifiers.length > BATCH_LIMIT) {
-      throw invalidArgument('invalid batch_get request', [
-        { field: 'identifiers', ruleId: 'batch_get.identifiers.max_items', message: `at most ${BATCH_LIMIT} identifiers; got ${req.identifiers.length}` },
-      ]);
-    }
     const found = new Map<string, AlertRecord>();
     for (const ident of req.identifiers) {
       const a = findAlert(ctx.store, ident);

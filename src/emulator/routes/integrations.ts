@@ -36,7 +36,7 @@ import {
   UpdateIntegrationRequest,
 } from '../../../schemas/integrations';
 import type { EmulatorApp, RouteContext } from '../app';
-import { failedPrecondition, notFound, parseBody, quotaExceeded } from '../errors';
+import { failedPrecondition, notFound, parseBody, quotaExceeded, withoutPathFields } from '../errors';
 import { checkEtag, type Collection, type Store, type Stored } from '../store';
 import { sortKeys } from './alerts';
 
@@ -112,7 +112,7 @@ function mustGet(ctx: RouteContext): Stored<IntegrationRecord> {
 const NoFields = z.object({});
 
 function setDisabled(ctx: RouteContext, disabled: boolean, operation: string): { integration: IntegrationRecord } {
-  parseBody(NoFields, ctx.body, operation);
+  parseBody(NoFields, withoutPathFields(ctx.body, ['integrationId']), operation);
   const current = mustGet(ctx);
   if ((current.disabled ?? false) === disabled) return { integration: redactIntegration(current) };
   const { etag: _e, ...rest } = current;
@@ -139,7 +139,7 @@ export function register(app: EmulatorApp): void {
   });
 
   app.route('PUT', `${BASE}/:integration_id`, { scope: SCOPE, response: IntegrationResponse }, (ctx) => {
-    const req = parseBody(UpdateIntegrationRequest, ctx.body, 'update_integration');
+    const req = parseBody(UpdateIntegrationRequest, withoutPathFields(ctx.body, ['integrationId']), 'update_integration');
     const current = mustGet(ctx);
     checkEtag(current, req.etag, `integration ${current.id}`);
     const was = oneofKey(current.config)!;

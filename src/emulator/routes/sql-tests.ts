@@ -8,7 +8,7 @@
  *   other items are written.
  * - BatchDelete DELETE `/api/datachecks/sqltests/v1?ids=a&ids=b` -> `{ errors }`. Unknown ids
  *   are success (idempotent); a test deployed by a rule is an error entry.
- * - BatchGet POST `/api/datachecks/sqltests/v1/by-id` `{ ids }` (at most 200) ->
+ * - BatchGet POST `/api/datachecks/sqltests/v1/by-id` `{ ids }` (no limit declared) ->
  *   `{ sqlTests: { <id>: test } }`, unknown ids omitted.
  * - List GET `/api/datachecks/sqltests/v1` with `ids`, `integrationIds`, `configsFilter.ids`,
  *   `sources` (repeated), `annotations.name` + `annotations.values` (one annotation: the test
@@ -21,7 +21,6 @@
  *   SCOPE_DATACHECKS_SQLTESTS_READ, SCOPE_SRE_AGENT or SCOPE_MCP_READ.
  */
 import { z } from 'zod';
-import { BATCH_LIMIT } from '../../../schemas/common';
 import type { Source } from '../../../schemas/common';
 import {
   BatchDeleteByIdsRequest,
@@ -79,11 +78,9 @@ function compact<T extends object>(o: T): T {
   return out as T;
 }
 
-/** `{ ids }` of a batch read, at most {@link BATCH_LIMIT}. */
+/** `{ ids }` of a batch read (SQL tests and SQL-test rules): wire-facts 5 and 6 declare no limit, so none is checked. */
 export function batchGetIds(ctx: RouteContext, operation: string): string[] {
   const req = parseBody(BatchGetByIdsRequest, ctx.body, operation);
-  if (req.ids.length > BATCH_LIMIT)
-    throw invalidArgument(`invalid ${operation} request`, [{ field: 'ids', ruleId: `${operation}.ids.max_items`, message: `at most ${BATCH_LIMIT} ids (got ${req.ids.length})` }]);
   return req.ids;
 }
 
@@ -166,7 +163,9 @@ export function register(app: EmulatorApp): void {
   app.route('GET', BASE, { scope: READ, operation: 'list', query: ListSqlTestsRequest, response: ListSqlTestsResponse }, (ctx) => {
     const q = ctx.q as z.output<typeof ListSqlTestsRequest>;
     const ids = q.ids?.length ? new Set(q.ids) : undefined;
-    const configs = q.configsFilter?.ids.length ? new Set(q.configsFilter.ids) : undefined;
+    // the deprecated `configIds` (declared, wire-facts 5) filters as `configsFilter.ids` does when that is absent (choice)
+    const configIds = q.configsFilter?.ids.length ? q.configsFilter.ids : q.configIds;
+    const configs = configIds?.length ? new Set(configIds) : undefined;
     const sources = q.sources?.length ? new Set<Source>(q.sources) : undefined;
     const integrations = q.integrationIds?.length ? new Set(q.integrationIds) : undefined;
     const ann = q.annotations;
