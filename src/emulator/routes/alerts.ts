@@ -5,7 +5,9 @@
  * Scopes are any-of sets as wire-facts section 3 lists them (plus the spec's SCOPE_MCP_WRITE for
  * every write): writes SCOPE_ALERTS_EDIT or SCOPE_MCP_WRITE, Upsert SCOPE_MCP_WRITE (spec only),
  * reads (List, BatchGet) SCOPE_ALERTS_READ. Bodies are flat (`body: "*"`) and refused when they
- * carry a key the operation does not declare.
+ * carry a key the operation does not declare. Only Upsert, Delete and UpdateSettings take an
+ * `etag` (spec 4.1, 4.3, 4.4); Rename, UpdateTargets, UpdateTemplate and ToggleEnabled declare
+ * none (wire-facts 3), so one there is refused as undeclared.
  * Alerts are stored in the `alerts` collection keyed by the server-assigned id; the
  * `alertFqns` collection indexes them by fqn (`{ id }` per fqn). Every write bumps the etag.
  *
@@ -311,7 +313,6 @@ export function register(app: EmulatorApp): void {
   app.route('POST', `${BASE}/rename`, { scope: WRITE, response: AlertResponse }, (ctx) => {
     const req = parseBody(RenameAlertRequest, ctx.body, 'rename');
     const current = mustFind(ctx.store, req.identifier);
-    guard(current, req.etag);
     return { alert: save(ctx.store, { ...current, name: req.name }) };
   });
 
@@ -320,7 +321,6 @@ export function register(app: EmulatorApp): void {
   app.route('POST', `${BASE}/targets`, { scope: WRITE, response: AlertResponse }, (ctx) => {
     const req = parseBody(UpdateAlertTargetsRequest, ctx.body, 'update_targets');
     const current = mustFind(ctx.store, req.identifier);
-    guard(current, req.etag);
     const kind = alertKind(current)!;
     const next = { ...current, [kind]: { ...(current[kind] as Record<string, unknown>), targets: req.targets } } as AlertRecord;
     checkRules(writeOf(next), 'update_targets');
@@ -330,7 +330,6 @@ export function register(app: EmulatorApp): void {
   app.route('POST', `${BASE}/template`, { scope: WRITE, response: AlertResponse }, (ctx) => {
     const req = parseBody(UpdateAlertTemplateRequest, ctx.body, 'update_template');
     const current = mustFind(ctx.store, req.identifier);
-    guard(current, req.etag);
     const { template: _t, ...rest } = current;
     return { alert: save(ctx.store, (req.template ? { ...rest, template: req.template } : rest) as AlertRecord) };
   });
@@ -338,7 +337,6 @@ export function register(app: EmulatorApp): void {
   app.route('POST', `${BASE}/toggle`, { scope: WRITE, response: EmptyResponse }, (ctx) => {
     const req = parseBody(ToggleAlertEnabledRequest, ctx.body, 'toggle_enabled');
     const current = mustFind(ctx.store, req.identifier);
-    guard(current, req.etag);
     if ((current.isDisabled ?? false) !== !req.isEnabled) save(ctx.store, { ...current, isDisabled: !req.isEnabled });
     return {};
   });
