@@ -171,14 +171,14 @@ describe('alerts', () => {
     meddle?: { when: string; nth?: number; apply: (a: Record<string, unknown>) => Record<string, unknown> | undefined },
     opts: { taken?: boolean; retriedToggle?: boolean } = {},
   ) {
-    let cur = start ? { id: 'a1', ...start } : undefined;
+    let cur: Record<string, unknown> | undefined = start ? { id: 'a1', ...start } : undefined;
     let version = 1;
     const seen: Record<string, number> = {};
     const at = () => (cur ? { ...cur, etag: `W/"a1-${version}"` } : undefined);
     const hook = (op: string) => {
       seen[op] = (seen[op] ?? 0) + 1;
       if (meddle && meddle.when === op && (meddle.nth ?? 1) === seen[op] && cur) {
-        cur = meddle.apply(cur) as typeof cur;
+        cur = meddle.apply(cur);
         version++;
       }
     };
