@@ -262,6 +262,12 @@ describe('schedule checks (pure)', () => {
     { reason: 'RRULE: prefix and lower case', text: 'RRULE:freq=weekly;byday=MO,WE', ok: true },
     { reason: 'monthly on the last day', text: 'FREQ=MONTHLY;BYMONTHDAY=-1', ok: true },
     { reason: 'interval and until', text: 'FREQ=HOURLY;INTERVAL=4;UNTIL=20300101T000000Z', ok: true },
+    // the RFC 5545 form with an inline start (what SQL-test rules need, grpc-facts `recurrence_rule`); before: "unknown recurrence rule part DTSTART"
+    { reason: 'inline DTSTART: then RRULE:', text: 'DTSTART:20260101T000000Z\nRRULE:FREQ=DAILY', ok: true },
+    { reason: 'inline DTSTART with a zone, CRLF', text: 'DTSTART;TZID=Europe/Paris:20260101T070000\r\nRRULE:FREQ=DAILY', ok: true },
+    { reason: 'DTSTART without an RRULE', text: 'DTSTART:20260101T000000Z', ok: false },
+    { reason: 'DTSTART that is no date', text: 'DTSTART:soon\nRRULE:FREQ=DAILY', ok: false },
+    { reason: 'two RRULE lines', text: 'DTSTART:20260101T000000Z\nRRULE:FREQ=DAILY\nRRULE:FREQ=WEEKLY', ok: false },
     { reason: 'empty', text: '', ok: false },
     { reason: 'no FREQ', text: 'BYHOUR=6', ok: false },
     { reason: 'prose', text: 'every day at 6', ok: false },

@@ -72,7 +72,7 @@ export function prepareRule(rule: SqlTestRule, field: string, operation: string)
   const settings = ruleSettings(rule);
   let prepared: SqlTestRule = { ...rule, source: rule.source ?? 'SOURCE_API' };
   if (settings) {
-    violations.push(...scheduleViolations(settings.recurrenceRule, settings.timezone, at, operation));
+    violations.push(...scheduleViolations(settings.recurrenceRule, settings.timezone, at, operation, true));
     const names = new Set<string>();
     settings.tests.forEach((t, i) => {
       const name = ruleTestName(t);

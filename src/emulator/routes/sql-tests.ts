@@ -37,7 +37,7 @@ import { unknownKeys } from '../../../schemas/wire';
 import type { EmulatorApp, RouteContext } from '../app';
 import { EmulatorError, failedPrecondition, invalidArgument, parseBody, runBatch, zodViolations } from '../errors';
 import type { EmulatorViolation } from '../errors';
-import { isIanaTimeZone, rruleProblem } from '../sql-test-placement';
+import { dtstartProblem, isIanaTimeZone, rruleProblem } from '../sql-test-placement';
 
 /** The store collection holding SQL tests (direct and rule-made). */
 export const SQL_TESTS_COLLECTION = 'sqlTests';
@@ -48,12 +48,18 @@ const READ = ['SCOPE_DATACHECKS_SQLTESTS_READ', 'SCOPE_SRE_AGENT', 'SCOPE_MCP_RE
 /** A test as stored. */
 export type StoredSqlTest = SqlTest & { etag?: string };
 
-/** The recurrence rule and time zone violations of a test or rule (empty when fine). */
-export function scheduleViolations(recurrenceRule: string | undefined, timezone: string | undefined, field: string, operation: string): EmulatorViolation[] {
+/**
+ * The recurrence rule and time zone violations of a test or rule (empty when fine). `rule`: a
+ * SQL-test deployment rule's schedule, which must also carry an inline `DTSTART:` (rule id
+ * `<op>.recurrence_rule.dtstart`; a SQL test's own schedule is not declared to need one).
+ */
+export function scheduleViolations(recurrenceRule: string | undefined, timezone: string | undefined, field: string, operation: string, rule = false): EmulatorViolation[] {
   const out: EmulatorViolation[] = [];
   // an empty recurrence rule is "on demand"
   const problem = recurrenceRule ? rruleProblem(recurrenceRule) : undefined;
   if (problem) out.push({ field: `${field}recurrenceRule`, ruleId: `${operation}.recurrence_rule.valid`, message: `not a valid iCal RRULE: ${problem}` });
+  const dtstart = recurrenceRule && rule ? dtstartProblem(recurrenceRule) : undefined;
+  if (dtstart) out.push({ field: `${field}recurrenceRule`, ruleId: `${operation}.recurrence_rule.dtstart`, message: dtstart });
   if (timezone !== undefined && !isIanaTimeZone(timezone))
     out.push({ field: `${field}timezone`, ruleId: `${operation}.timezone.valid`, message: `'${timezone}' is not an IANA time zone (e.g. UTC, Europe/Paris)` });
   return out;
