@@ -224,7 +224,7 @@ export type WireRuleTest = z.infer<typeof WireRuleTest>;
 const ruleTestSettings = <T extends z.ZodType>(test: T) => ({
   tests: z.array(test).min(1, 'a SQL-test deployment rule needs at least one test').describe('the tests deployed on every matched table'),
   /** Empty: on demand; if set it must carry an inline `DTSTART:` (grpc-facts `recurrence_rule`): validate and the emulator refuse a plain RRULE. */
-  recurrenceRule: z.string().optional().describe('iCal RRULE for when the tests run, e.g. FREQ=DAILY;BYHOUR=6; absent: on demand'),
+  recurrenceRule: z.string().optional().describe('when the tests run: an inline start, then an iCal RRULE, e.g. "DTSTART:20260101T000000Z\\nRRULE:FREQ=DAILY;BYHOUR=6"; absent: on demand'),
   timezone: z.string().optional().describe('IANA time zone of the schedule (default UTC)'),
   severity: Severity.optional().describe('severity of the tests\' failures'),
   saveFailures: z.boolean().optional().describe('keep the failing rows for inspection'),
