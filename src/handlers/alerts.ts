@@ -54,17 +54,21 @@ function disabled(v: unknown): boolean {
 
 /**
  * Why the alert read now (`now`) is not `written` (what Create or Upsert answered) with the flag
- * `isDisabled`, or undefined. `bump`: the version `now` must be at (etags `W/"<id>-<n>"`):
- * `written`'s own before the toggle, one more after it; undefined skips the version check.
+ * `isDisabled`, or undefined. `bumps`: the versions `now` may be at, as steps after `written`'s
+ * (etags `W/"<id>-<n>"`): none before the toggle; after it none or one (whether the platform
+ * counts a toggle as a new version is not stated), so a second write in between is caught.
+ * Undefined skips the version check.
  */
-function differsFrom(now: Alert | undefined, written: Alert, isDisabled: boolean, bump: number | undefined): string | undefined {
+function differsFrom(now: Alert | undefined, written: Alert, isDisabled: boolean, bumps: readonly number[] | undefined): string | undefined {
   if (!now) return 'the alert is gone (deleted by someone else)';
   const content = (a: Alert) => fingerprint(omit(canonicalAlert(a as unknown as Record<string, unknown>), ['isDisabled']));
   if (content(now) !== content(written)) return 'the alert holds something other than what dqform wrote (someone else wrote it at the same time)';
   if ((now.isDisabled ?? false) !== isDisabled) return `the alert is ${now.isDisabled ? 'disabled' : 'enabled'} (someone else switched it)`;
   const base = etagVersion(written.etag);
   const got = etagVersion(now.etag);
-  if (bump !== undefined && base !== undefined && got !== undefined && got !== base + bump) return `the alert is at version ${got}, expected ${base + bump} (someone else wrote it in between)`;
+  if (bumps !== undefined && base !== undefined && got !== undefined && !bumps.some((b) => got === base + b)) {
+    return `the alert is at version ${got}, expected ${bumps.map((b) => base + b).join(' or ')} (someone else wrote it in between)`;
+  }
   return undefined;
 }
 
@@ -73,8 +77,8 @@ function differsFrom(now: Alert | undefined, written: Alert, isDisabled: boolean
  * declares no etag (wire-facts 3; the gateway drops undeclared keys silently), so the guard is
  * dqform's own, as for the kinds without etags: the alert is read right before the toggle and must
  * be exactly what the write answered (content, flag and version), and read back after: it must
- * hold the same content with the wanted flag, one version on (unless the client retried the
- * toggle, whose first attempt may have landed). Either check failing is a
+ * hold the same content with the wanted flag, at most one version on (unless the client retried
+ * the toggle, whose first attempt may have landed). Either check failing is a
  * {@link WriteConflictError}; before the toggle, nothing is toggled. The alert is addressed by id:
  * an alert deleted and made again at the fqn meanwhile is not the one written.
  */
@@ -84,10 +88,10 @@ async function setEnabled(client: PlatformClient, change: Change, stored: Alert)
   if (was === want) return;
   const read = async () => (await client.alerts.batchGet([{ id: stored.id }]))[stored.id];
   const switching = want ? 'disabled' : 'enabled';
-  const before = differsFrom(await read(), stored, was, 0);
+  const before = differsFrom(await read(), stored, was, [0]);
   if (before) throw new WriteConflictError(change.address, `${before}, checked right before dqform ${switching} it; not ${switching}. Plan again and review what live state holds now`);
   const { retries } = await tallyRetries(() => client.alerts.toggleEnabled({ id: stored.id }, !want));
-  const after = differsFrom(await read(), stored, want, retries > 0 ? undefined : 1);
+  const after = differsFrom(await read(), stored, want, retries > 0 ? undefined : [0, 1]);
   if (after) throw new WriteConflictError(change.address, `${after}, read back after dqform ${switching} it. Plan again and review what live state holds now`);
 }
 
