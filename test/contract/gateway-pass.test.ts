@@ -21,6 +21,7 @@ const PINNED = [
   'test/emulator/entities.test.ts',
   'test/emulator/governance.test.ts',
   'test/emulator/grpc.test.ts',
+  'test/emulator/host-check.test.ts',
   'test/emulator/integrations.test.ts',
   'test/emulator/marshal.test.ts',
   'test/emulator/queries.test.ts',
