@@ -125,6 +125,7 @@ function valueAt(obj: unknown, pointer: string): unknown {
 function effectLines(e: Effects): string[] {
   const out: string[] = [];
   if (e.error) out.push(e.error.startsWith('effects unknown') ? `! ${e.error}` : `! effects unknown: ${e.error}`);
+  if (e.afterApply) out.push(`effects known after apply: ${e.afterApply}; apply previews it then and stops before writing it if it would delete, reset or take over anything`);
   if (e.monitorsToCreate.length) out.push(`monitors to create: ${e.monitorsToCreate.length} (${preview(e.monitorsToCreate)})`);
   if (e.monitorsToDelete.length) out.push(`! monitors to delete: ${e.monitorsToDelete.length} (${preview(e.monitorsToDelete)})`);
   if (e.activeMonitors) out.push(`monitors kept active: ${e.activeMonitors}`);
@@ -220,10 +221,12 @@ export function effectsLine(plan: Plan): string | undefined {
   const gone = effectDeleteCounts(plan);
   const made = [monitorsNew ? `${monitorsNew} monitor(s)` : '', testsNew ? `${testsNew} SQL test(s)` : ''].filter(Boolean);
   const unknown = unpreviewedChanges(plan).length;
+  const later = writes(plan).filter((c) => c.effects?.afterApply !== undefined).length;
   const out = [
     gone.total ? `The platform also deletes ${effectDeletesText(gone)}.` : '',
     made.length ? `${gone.total ? 'It' : 'The platform'} also creates ${andList(made)}.` : '',
     unknown ? `Effects unknown for ${unknown} change(s).` : '',
+    later ? `Effects known after apply for ${later} change(s).` : '',
   ].filter(Boolean);
   return out.length ? out.join(' ') : undefined;
 }

@@ -22,7 +22,7 @@ import { dependentsOf, executionWaves } from './graph';
 import { isWrite } from './planner';
 import { readLiveState } from './reconcile';
 import { mapLimit } from './concurrency';
-import { guardRefusals, previewedKinds, type GuardOptions } from './guards';
+import { destructiveEffects, guardRefusals, previewedKinds, type GuardOptions } from './guards';
 
 export class PlanRefusedError extends Error {
   constructor(
@@ -91,7 +91,7 @@ export interface ApplyResult {
    * Why the apply stopped writing before the end: a conflict (another writer is at work) or the
    * platform stopped answering. `skipped` entries with this `because` are the rest of the plan.
    */
-  halted?: { kind: 'conflict' | 'unreachable'; reason: string };
+  halted?: { kind: 'conflict' | 'unreachable' | 'preview'; reason: string };
 }
 
 export { DEFAULT_MAX_DELETES, DEFAULT_MAX_EFFECT_DELETES } from './guards';
@@ -440,6 +440,7 @@ export async function apply(client: PlatformClient, plan: Plan, opts: ApplyOptio
         }
       }
     }
+    await previewKnownAfterApply(runnable.filter((c) => ready.has(c.address)), ready);
     const todo = runnable.filter((c) => ready.has(c.address));
     await writeWave(todo);
     const appliedNow = new Set(result.applied.map((x) => x.address));
@@ -472,6 +473,42 @@ export async function apply(client: PlatformClient, plan: Plan, opts: ApplyOptio
     for (const c of changes) {
       const why = readBackWhy(c, back(c), handlers[c.type as ResourceType], plan.namespace);
       if (why) unapply(c, `${why}${when}`);
+    }
+  }
+
+  /**
+   * Changes whose effects were known only after apply (they depend on objects this plan
+   * creates, which earlier waves wrote): asks the platform for their preview now, and stops the
+   * apply before a change whose preview deletes, resets or takes over anything (a create may only
+   * create), or whose preview fails (unless --allow-unpreviewed).
+   */
+  async function previewKnownAfterApply(candidates: Change[], ready: Set<string>): Promise<void> {
+    for (const c of candidates) {
+      const h = handlers[c.type as ResourceType];
+      if (halt || c.effects?.afterApply === undefined || !h.preview) continue;
+      progress(`asking the platform what ${c.address} does, now that what it depends on exists`);
+      let why: string | undefined;
+      try {
+        const e = await h.preview(client, c, ctx);
+        if (!e || e.error !== undefined) {
+          if (!opts.allowUnpreviewed) why = `its preview failed (${e?.error ?? 'no preview'}); re-run with --allow-unpreviewed to write it without knowing its effects`;
+        } else {
+          const bad = destructiveEffects(e);
+          if (bad) why = `its preview ${bad}`;
+          else progress(`${c.address}: the platform previews ${e.monitorsToCreate.length + e.testsToCreate.length ? `${[e.monitorsToCreate.length ? `${e.monitorsToCreate.length} monitor(s)` : '', e.testsToCreate.length ? `${e.testsToCreate.length} SQL test(s)` : ''].filter(Boolean).join(' and ')} to create` : 'nothing created, changed or deleted'}`);
+        }
+      } catch (e) {
+        if (e instanceof PlatformUnreachableError) {
+          unreachable(e);
+          return;
+        }
+        if (!opts.allowUnpreviewed) why = `its preview failed (${describe(e)}); re-run with --allow-unpreviewed to write it without knowing its effects`;
+      }
+      if (!why) continue;
+      ready.delete(c.address);
+      fail(c, new Error(`not written: its effects were known only after apply (${c.effects.afterApply}), and now ${why}`));
+      halt = `apply stopped before ${c.address}: its preview is not a plain create`;
+      result.halted = { kind: 'preview', reason: halt };
     }
   }
 
