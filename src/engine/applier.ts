@@ -19,7 +19,7 @@ import { WriteConflictError } from '../handlers/support';
 import { idOwner } from './identity';
 import { fingerprint } from '../handlers/normalise';
 import { dependentsOf, executionWaves } from './graph';
-import { isWrite } from './planner';
+import { isWrite, repointedAway } from './planner';
 import { readLiveState } from './reconcile';
 import { mapLimit } from './concurrency';
 import { destructiveEffects, guardRefusals, previewedKinds, type GuardOptions } from './guards';
@@ -186,11 +186,13 @@ export function missingScopes(writes: readonly Change[], granted: ReadonlySet<st
  * ownership the plan did not show makes the plan stale.
  */
 async function ownershipsAddedSince(client: PlatformClient, writes: readonly Change[]): Promise<{ address: string; why: string }[]> {
-  const owners = writes.filter((c) => c.type === 'dq_owner' && c.action === 'delete');
+  const owners = writes.filter((c) => c.type === 'dq_owner' && (c.action === 'delete' || c.action === 'replace'));
   if (owners.length === 0) return [];
   const out: { address: string; why: string }[] = [];
   await mapLimit(owners, 8, async (c) => {
     const shown = new Set((c.effects?.cascade ?? []).filter((x) => x.effect === 'deleted').map((x) => x.id.toLowerCase()));
+    // ownerships the plan re-points to another owner before this delete are not deleted with it
+    for (const k of writes) if (repointedAway(k, c, writes)) shown.add(k.id.toLowerCase());
     let now: { id: string }[];
     try {
       now = await client.owners.listOwnerships(c.id);
@@ -565,7 +567,9 @@ export async function apply(client: PlatformClient, plan: Plan, opts: ApplyOptio
             else if (c.action === 'replace') {
               await confirmed(h, { ...c, action: 'delete' }, ctx, () => h.delete(client, c, ctx));
               try {
-                await h.create(client, { ...c, etag: undefined }, ctx);
+                // kinds whose deletes are soft keep the id's version: the create continues from
+                // the deleted object's etag (as a create at a deleted id does), not from none
+                await h.create(client, { ...c, etag: await tombstoneEtag(c) }, ctx);
               } catch (e) {
                 if (isConflict(e)) throw e;
                 throw new Error(`the old ${h.label} was destroyed, but creating its replacement failed (${describe(e)}); run plan and apply again to create it`);
@@ -578,6 +582,12 @@ export async function apply(client: PlatformClient, plan: Plan, opts: ApplyOptio
         }
       },
     );
+  }
+
+  /** The etag of the soft-deleted object at `c`'s id (undefined when there is none: a hard delete). */
+  async function tombstoneEtag(c: Change): Promise<string | undefined> {
+    const f = (await lookup(client, ctx, [{ ...c, action: 'create' }], handlers, true))(c);
+    return f?.deleted ? f.etag : undefined;
   }
 
   /**
