@@ -207,6 +207,34 @@ async function ownershipsAddedSince(client: PlatformClient, writes: readonly Cha
 }
 
 /**
+ * Refuses a plan holding objects of a kind these credentials cannot read (none of the kind's
+ * read scopes, {@link SCOPES}): apply reads every object again before writing (its etag, that it
+ * did not move), and a plan made now could not see them, so without this check they would look
+ * "deleted since the plan". Names the missing scope, as plan does. Throws {@link PlanRefusedError}.
+ */
+export function checkReadScopes(plan: Pick<Plan, 'changes'>, scopes: readonly string[], handlers: Record<ResourceType, Pick<ResourceHandler, 'label'>> = HANDLERS): void {
+  const granted = new Set(scopes);
+  const lines: string[] = [];
+  const addresses: string[] = [];
+  for (const type of RESOURCE_TYPES) {
+    const need = SCOPES[type]?.read ?? [];
+    if (allows(granted, need)) continue;
+    const held = plan.changes.filter((c) => c.type === type && c.action !== 'unmanaged').map((c) => c.address);
+    if (held.length === 0) continue;
+    lines.push(
+      `these credentials cannot read ${handlers[type].label}s (they need one of ${need.join(', ')}), and the plan holds ${held.length} of them (${held.slice(0, 5).join(', ')}${held.length > 5 ? `, and ${held.length - 5} more` : ''})`,
+    );
+    addresses.push(...held);
+  }
+  if (lines.length === 0) return;
+  throw new PlanRefusedError(
+    `${lines.join(';\n  ')}: apply reads each object again before writing, so nothing was written`,
+    'Apply with a credential that has the read scopes above as well as the write scopes (plan with the same credential names the same scopes).',
+    addresses,
+  );
+}
+
+/**
  * The checks that need no network, in order: error diagnostics (such a plan is never applied),
  * then the guards ({@link guardRefusals}). Throws {@link PlanRefusedError}.
  */
@@ -352,6 +380,7 @@ export async function apply(client: PlatformClient, plan: Plan, opts: ApplyOptio
       [...missing.values()].flat(),
     );
   }
+  checkReadScopes({ changes: writes }, iam.scopes, handlers);
 
   // 2. stale check and ownership: re-read what the plan writes (soft-deleted objects too)
   progress('checking that live state has not moved since the plan');
