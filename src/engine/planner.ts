@@ -188,6 +188,42 @@ export function repointedAway(x: { type: string; id: string }, owner: Pick<Chang
   return typeof to === 'string' && bareId(to).toLowerCase() !== bareId(owner.id).toLowerCase();
 }
 
+/**
+ * The deploy overview previews one rule against the rules that exist. Rules written by the same
+ * plan divide assets among themselves (an exclusive rule removes its assets from every other
+ * rule; an asset two rules select is monitored once, by the earlier-deployed rule), which no
+ * single preview shows: the previews then list more monitors to create than the platform will.
+ * A warning naming the assets several previews list and the exclusive rules the plan writes, or
+ * undefined when the plan's rule previews cannot overlap.
+ */
+export function sharedPreviewsWarning(changes: readonly Change[]): Diagnostic | undefined {
+  const rules = changes.filter((c) => c.type === 'dq_monitor_deployment_rule' && (c.action === 'create' || c.action === 'update' || c.action === 'replace'));
+  if (rules.length < 2) return undefined;
+  const byAsset = new Map<string, string[]>();
+  for (const c of rules) for (const a of c.effects?.monitorsToCreate ?? []) byAsset.set(a, [...(byAsset.get(a) ?? []), c.address]);
+  const shared = [...byAsset.entries()].filter(([, rs]) => rs.length > 1).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  const creating = rules.some((c) => (c.effects?.monitorsToCreate.length ?? 0) > 0 || c.effects?.afterApply !== undefined);
+  const exclusive = rules
+    .filter((c) => {
+      const a = (c.after ?? {}) as Record<string, unknown>;
+      return a.exclusiveQueryConfig !== undefined || a.exclusiveStaticConfig !== undefined;
+    })
+    .map((c) => {
+      const path = ((c.after as Record<string, { path?: string } | undefined>).exclusiveStaticConfig ?? {}).path;
+      return path ? `${path} (${c.address})` : `${c.address} (by its query)`;
+    });
+  if (shared.length === 0 && !(exclusive.length && creating)) return undefined;
+  const parts: string[] = [];
+  if (shared.length) parts.push(`assets in the previews of several of them: ${shared.slice(0, 10).map(([a, rs]) => `${a} (${rs.join(', ')})`).join('; ')}${shared.length > 10 ? `; and ${shared.length - 10} more` : ''}`);
+  if (exclusive.length && creating) parts.push(`exclusive rules, which the other rules' previews do not account for: ${exclusive.join(', ')}`);
+  return {
+    severity: 'warning',
+    summary: `the platform previews each of the ${rules.length} monitor rule changes alone, and rules written together divide assets among themselves: fewer monitors may be created than the previews list`,
+    detail: parts.join('. '),
+    hint: 'Nothing is deleted that the plan does not show. To see exact previews, apply the exclusive rules (or the rules that claim shared assets) first, then plan the others.',
+  };
+}
+
 /** Computes the plan. Errors go to `plan.diagnostics` (severity error): such a plan cannot be applied. */
 export function computePlan(input: PlanInput): Plan {
   const { live, handlers, previews } = input;

@@ -10,7 +10,7 @@ import { Effects, type Diagnostic, type Plan, type PlanRequest } from '../../sch
 import { allows, HANDLERS, SCOPES } from '../handlers/registry';
 import type { LiveObject, ResourceHandler } from '../handlers/types';
 import { manifestHash } from './manifest';
-import { computePlan, type LiveState } from './planner';
+import { computePlan, sharedPreviewsWarning, type LiveState } from './planner';
 import { resolveManifest, type Resolution, type SiblingStack } from './resolve';
 import { mapLimit } from './concurrency';
 import { bareId, carriesTag } from './identity';
@@ -226,6 +226,11 @@ export async function plan(client: PlatformClient, manifest: Manifest, opts: Pla
       const e = results[i];
       if (e) c.effects = e;
     });
+  }
+  const shared = sharedPreviewsWarning(draft.changes);
+  if (shared) {
+    draft.diagnostics.push(shared);
+    draft.diagnostics.sort((a, b) => `${a.address ?? ''}${a.summary}`.localeCompare(`${b.address ?? ''}${b.summary}`));
   }
   return draft;
 }

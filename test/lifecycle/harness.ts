@@ -191,6 +191,22 @@ export function compareWithPlan(plan: Plan, before: EmulatorState, after: Emulat
   return { missing: must.filter((l) => !seen.has(l)), unexpected: happened.filter((l) => !ok(l)), happened };
 }
 
+/**
+ * The `missing` lines the plan itself warned about: monitor creations that a rule's preview (made
+ * alone) listed but that another rule written by the same plan takes (an asset in several
+ * previews) or removes (an exclusive rule's path), both named by the plan's warning that "rules
+ * written together divide assets among themselves" (planner sharedPreviewsWarning). Returns the
+ * missing lines that warning does NOT explain.
+ */
+export function unexplainedMissing(plan: Plan, missing: readonly string[]): string[] {
+  const warning = plan.diagnostics.find((d) => d.severity === 'warning' && /rules written together divide assets/.test(d.summary));
+  const detail = warning?.detail ?? '';
+  return missing.filter((l) => {
+    const m = /^monitor\+ \S+ (.+)$/.exec(l);
+    return !(m && detail.includes(`${m[1]} (`));
+  });
+}
+
 /** A temp workspace: stack files under `<dir>/cdktf.out`, the CLI spawned against one emulator. */
 export class Scenario {
   readonly dir = fs.mkdtempSync(path.join(os.tmpdir(), 'dqform-lifecycle-'));
