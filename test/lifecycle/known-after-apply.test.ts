@@ -91,3 +91,27 @@ it('a rule re-pointed at a data product the same plan creates: apply writes the 
     s.remove();
   }
 });
+
+it('a rule known after apply whose preview then fails (no gRPC for its strategy markers): apply stops before it unless --allow-unpreviewed, which writes it', async () => {
+  const rest = await startEmulatorProcess({ seed: 'demo', extra: ['--no-grpc'] });
+  const s = new Scenario(rest);
+  try {
+    const rule = { title: 'Product rule', product_config: { product_id: '${dq_data_product.p.id}', severity: 'SEVERITY_WARNING', sensitivity: 'SENSITIVITY_BALANCED', metric_ids: ['METRIC_ID_ROW_COUNT'], self: { all: {} } } };
+    s.stack('kaa-nogrpc', { dq_data_product: { p: DP('in_folder("folder-wh-prod::mart")') }, dq_monitor_deployment_rule: { r: rule } });
+    const { run, plan, file } = await s.plan();
+    expect(run.code).toBe(0);
+    expect(change(plan!, 'dq_monitor_deployment_rule.r').effects?.afterApply).toContain('dq_data_product.p');
+    const refused = await s.applyChecked(plan!, ['apply', file]);
+    expect(refused.run.code).toBe(1);
+    expect(refused.run.err).toMatch(/create dq_monitor_deployment_rule\.r: FAILED: not written: its effects were known only after apply .*, and now its preview failed \(effects unknown: .*\); re-run with --allow-unpreviewed/);
+    expect(refused.happened).toEqual([`create dq_data_product ${change(plan!, 'dq_data_product.p').id.toLowerCase()}`]);
+
+    const again = await s.plan();
+    const allowed = await s.applyChecked(again.plan!, ['apply', '--allow-unpreviewed', again.file]);
+    expect(allowed.run.code).toBe(0);
+    expect(allowed.happened.filter((l) => l.startsWith('create '))).toEqual([`create dq_monitor_deployment_rule ${change(plan!, 'dq_monitor_deployment_rule.r').id.toLowerCase()}`]);
+  } finally {
+    s.remove();
+    await rest.stop();
+  }
+});
