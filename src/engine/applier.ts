@@ -538,7 +538,7 @@ export async function apply(client: PlatformClient, plan: Plan, opts: ApplyOptio
       if (!why) continue;
       ready.delete(c.address);
       fail(c, new Error(`not written: its effects were known only after apply (${c.effects.afterApply}), and now ${why}`));
-      halt = `apply stopped before ${c.address}: its preview is not a plain create`;
+      halt = `apply stopped before ${c.address}, whose effects known only after apply need a new review: nothing more was written`;
       result.halted = { kind: 'preview', reason: halt };
     }
   }
