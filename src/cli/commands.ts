@@ -40,6 +40,9 @@ const makePlan: typeof import('../engine/reconcile').plan = (...a) => (require('
 const renderJson: typeof import('./render').renderJson = (...a) => render().renderJson(...a);
 const renderMarkdown: typeof import('./render').renderMarkdown = (...a) => render().renderMarkdown(...a);
 const renderText: typeof import('./render').renderText = (...a) => render().renderText(...a);
+const renderDrift: typeof import('./render').renderDrift = (...a) => render().renderDrift(...a);
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const asRefreshOnly: typeof import('../engine/modes').asRefreshOnly = (...a) => (require('../engine/modes') as typeof import('../engine/modes')).asRefreshOnly(...a);
 const summaryLine: typeof import('./render').summaryLine = (...a) => render().summaryLine(...a);
 
 /** Where a command prints and what it knows of its surroundings. */
@@ -726,7 +729,8 @@ export async function cmdDrift(io: Io, o: DriftOptions): Promise<number> {
         if (!o.allStacks) io.out(renderJson(p).trimEnd());
       } else if (!drifted) io.out(`No drift: live state matches the code${o.allStacks ? ` (stack ${p.stack})` : ''}.`);
       else {
-        io.out(textOf(io, p, o));
+        // the same entries as plan --refresh-only: field, code's value, live's value, what apply would do
+        io.out(renderDrift(p, asRefreshOnly(p.changes), { color: useColor(io, o), showUnmanaged: o.showUnmanaged }).trimEnd());
         io.out('Drift detected.');
       }
       return { stack: p.stack, code: drifted ? 2 : 0, line: drifted ? `drift: ${summaryLine(p)}` : 'No drift.' };

@@ -4,6 +4,7 @@
  */
 import type { Cascade, Change, Diagnostic, Effects, Plan } from '../../schemas/plan';
 import { stableStringify } from '../engine/keys';
+import { DRIFT_REPLACED } from '../engine/modes';
 import { effectDeleteCounts, effectDeletesText, guardRefusals, unpreviewedChanges } from '../engine/guards';
 
 const SYMBOL: Record<Change['action'], string> = { create: '+', update: '~', replace: '-/+', delete: '-', noop: ' ', unmanaged: '?' };
@@ -69,8 +70,11 @@ const isScalar = (v: unknown): boolean => v === null || typeof v !== 'object';
  * leaves (so nested secrets stay masked and every line names one field); a list of scalars that
  * changed is shown whole, before and after, instead of index by index.
  */
-function patchLines(c: Change): string[] {
+function patchLines(c: Change, labelled = false): string[] {
   const out: string[] = [];
+  // a live difference (drift): `before` is the code's value, `after` live's, each labelled
+  const changed = (name: string, a: string, b: string) => (labelled ? `~ ${name}: code ${a}, live ${b}` : `~ ${name} = ${a} -> ${b}`);
+  const only = (sym: '+' | '-', name: string, v: string) => `${sym} ${name} = ${v}${labelled ? (sym === '+' ? ' (live only)' : ' (code only)') : ''}`;
   const lists = new Set<string>();
   for (const op of c.patch) {
     const parts = op.path.split('/');
@@ -79,17 +83,17 @@ function patchLines(c: Change): string[] {
     if (inList && [valueAt(c.before, parent), valueAt(c.after, parent)].every((a) => (a as unknown[]).every(isScalar))) {
       if (lists.has(parent)) continue;
       lists.add(parent);
-      out.push(`~ ${fieldName(parent)} = ${show(valueAt(c.before, parent), parent, c.sensitive)} -> ${show(valueAt(c.after, parent), parent, c.sensitive)}`);
+      out.push(changed(fieldName(parent), show(valueAt(c.before, parent), parent, c.sensitive), show(valueAt(c.after, parent), parent, c.sensitive)));
       continue;
     }
     const name = fieldName(op.path);
     const old = valueAt(c.before, op.path);
     if (op.op === 'add' || (op.op === 'replace' && (!isScalar(op.value) || !isScalar(old)))) {
-      if (op.op === 'replace') for (const [p, v] of flatten(old, op.path)) out.push(`- ${fieldName(p)} = ${show(v, p, c.sensitive)}`);
-      for (const [p, v] of flatten(op.value, op.path)) out.push(`+ ${fieldName(p)} = ${show(v, p, c.sensitive)}`);
+      if (op.op === 'replace') for (const [p, v] of flatten(old, op.path)) out.push(only('-', fieldName(p), show(v, p, c.sensitive)));
+      for (const [p, v] of flatten(op.value, op.path)) out.push(only('+', fieldName(p), show(v, p, c.sensitive)));
     } else if (op.op === 'remove') {
-      for (const [p, v] of flatten(old, op.path)) out.push(`- ${fieldName(p)} = ${show(v, p, c.sensitive)}`);
-    } else out.push(`~ ${name} = ${show(old, op.path, c.sensitive)} -> ${show(op.value, op.path, c.sensitive)}`);
+      for (const [p, v] of flatten(old, op.path)) out.push(only('-', fieldName(p), show(v, p, c.sensitive)));
+    } else out.push(changed(name, show(old, op.path, c.sensitive), show(op.value, op.path, c.sensitive)));
   }
   return out;
 }
@@ -108,6 +112,15 @@ const DRIFT_VERB: Partial<Record<Change['action'], string>> = {
   create: 'exists live but is not declared in the code',
 };
 
+/** What dqform plan and apply would do about a live difference (a drift entry), the same for `drift` and `plan --refresh-only`. */
+function driftRemedy(c: Change): string {
+  if (c.reasons.includes(DRIFT_REPLACED)) return 'replace it (destroy it, then create it from the code)';
+  if (c.action === 'update') return "update it in place to the code's values";
+  if (c.action === 'delete') return 'create it from the code';
+  if (c.action === 'create') return "delete it (this namespace owns it and the code no longer declares it)";
+  return 'nothing';
+}
+
 /** `dq_alert.orders (alert "Orders")`: the address and, when it has one, the object's name. */
 function title(c: Change): string {
   return c.name ? `${c.address} (${c.name})` : c.address;
@@ -125,6 +138,7 @@ function valueAt(obj: unknown, pointer: string): unknown {
 function effectLines(e: Effects): string[] {
   const out: string[] = [];
   if (e.error) out.push(e.error.startsWith('effects unknown') ? `! ${e.error}` : `! effects unknown: ${e.error}`);
+  if (e.afterApply) out.push(`effects known after apply: ${e.afterApply}; apply previews it then and stops before writing it if it would delete, reset or take over anything`);
   if (e.monitorsToCreate.length) out.push(`monitors to create: ${e.monitorsToCreate.length} (${preview(e.monitorsToCreate)})`);
   if (e.monitorsToDelete.length) out.push(`! monitors to delete: ${e.monitorsToDelete.length} (${preview(e.monitorsToDelete)})`);
   if (e.activeMonitors) out.push(`monitors kept active: ${e.activeMonitors}`);
@@ -223,10 +237,12 @@ export function effectsLine(plan: Plan): string | undefined {
   const gone = effectDeleteCounts(plan);
   const made = [monitorsNew ? `${monitorsNew} monitor(s)` : '', testsNew ? `${testsNew} SQL test(s)` : ''].filter(Boolean);
   const unknown = unpreviewedChanges(plan).length;
+  const later = writes(plan).filter((c) => c.effects?.afterApply !== undefined).length;
   const out = [
     gone.total ? `The platform also deletes ${effectDeletesText(gone)}.` : '',
     made.length ? `${gone.total ? 'It' : 'The platform'} also creates ${andList(made)}.` : '',
     unknown ? `Effects unknown for ${unknown} change(s).` : '',
+    later ? `Effects known after apply for ${later} change(s).` : '',
   ].filter(Boolean);
   return out.length ? out.join(' ') : undefined;
 }
@@ -291,12 +307,13 @@ function changeLines(c: Change, opts: RenderOptions, drift = false): string[] {
   } else if (c.action === 'delete') {
     for (const [p, v] of flatten(c.before)) lines.push(`      - ${fieldName(p)} = ${show(v, p, c.sensitive)}`);
   } else {
-    const fields = patchLines(c);
+    const fields = patchLines(c, drift);
     if (fields.length === 0) lines.push('      (no field changes)');
     for (const l of fields) lines.push(`      ${l}`);
   }
   lines.push('    }');
   if (c.effects && !drift) for (const l of effectLines(c.effects)) lines.push(`    ${l}`);
+  if (drift) lines.push(`    dqform plan and apply would ${driftRemedy(c)}`);
   return lines;
 }
 
@@ -326,15 +343,40 @@ export function renderText(plan: Plan, opts: RenderOptions = {}): string {
   return `${lines.join('\n')}\n`;
 }
 
+/** How drift entries read (the same for `drift` and `plan --refresh-only`). */
+const DRIFT_INTRO = [
+  'Objects differ from the code. dqform keeps no state file, so "changed outside dqform" means that live',
+  "state differs from what the code declares; each field line gives the code's value and live's value.",
+  '',
+];
+
+/** The entries of live differences, one block each (drift entries: `before` is the code, `after` live). */
+function driftEntryLines(drift: readonly Change[], opts: RenderOptions): string[] {
+  const lines: string[] = [];
+  for (const c of drift) lines.push(...changeLines(c, opts, true), '');
+  return lines;
+}
+
+/**
+ * `dqform drift`: how live state differs from the code, in the same entries as a refresh-only
+ * plan (`drift`: the plan's changes seen from live, engine/modes asRefreshOnly), each saying what
+ * dqform plan and apply would do about it.
+ */
+export function renderDrift(plan: Plan, drift: readonly Change[], opts: RenderOptions = {}): string {
+  const lines: string[] = [`dqform drift for namespace "${plan.namespace}" in workspace "${plan.workspace}" (stack ${plan.stack})`, ''];
+  for (const d of plan.diagnostics) lines.push(...diagnosticLines(d));
+  if (plan.diagnostics.length) lines.push('');
+  lines.push(...DRIFT_INTRO, ...driftEntryLines(drift, opts));
+  lines.push(...unmanagedText(plan, !!opts.showUnmanaged));
+  lines.push(`${drift.length} object(s) differ from the code. ${summaryLine(plan)}`);
+  return `${lines.join('\n')}\n`;
+}
+
 /** The drift of a refresh-only plan, with what it means and what to do. */
 function refreshOnlyBody(plan: Plan, opts: RenderOptions): string[] {
   if (plan.drift.length === 0) return ['No changes. Live state matches the code.', ''];
-  const lines = [
-    'Objects differ from the code. dqform keeps no state file, so "changed outside dqform" means that live',
-    'state differs from what the code declares; field lines read code -> live.',
-    '',
-  ];
-  for (const c of plan.drift) lines.push(...changeLines(c, opts, true), '');
+  const lines = [...DRIFT_INTRO];
+  lines.push(...driftEntryLines(plan.drift, opts));
   lines.push(
     'This is a refresh-only plan: dqform proposes no changes, and apply writes nothing for it (there is no state',
     'file to record these differences in). To make live match the code, run dqform plan and apply; to make the',
@@ -390,7 +432,7 @@ export function renderMarkdown(plan: Plan, opts: { limit?: number; showUnmanaged
   const ws = drift ? plan.drift : writes(plan);
   const intro: string[] = [];
   if (ws.length === 0) intro.push(plan.options.destroy ? `No changes. Namespace \`${plan.namespace}\` owns nothing to destroy.` : 'No changes. Live state matches the code.', '');
-  else if (drift) intro.push('Objects differ from the code (dqform keeps no state: "changed outside dqform" means live differs from the code; field lines read code -> live). Nothing is proposed, and apply writes nothing for this plan.', '');
+  else if (drift) intro.push('Objects differ from the code (dqform keeps no state: "changed outside dqform" means live differs from the code; each field line gives the code\'s value and live\'s value). Nothing is proposed, and apply writes nothing for this plan.', '');
   const moved = plan.changes.filter((c) => c.action === 'noop' && c.movedFrom);
   if (moved.length && !drift) intro.push(...moved.map((c) => `- moved without changes: \`${c.movedFrom}\` -> \`${c.address}\``), '');
   const kinds = [...new Set(ws.map((c) => c.type))].sort().map((type) => {
