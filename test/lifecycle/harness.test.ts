@@ -27,7 +27,7 @@ const RESOURCES = {
     mart: { title: 'Mart', query_config: { resolver_ql: 'in_folder("folder-wh-prod::mart")', severity: 'SEVERITY_WARNING', sensitivity: 'SENSITIVITY_BALANCED', metric_ids: ['METRIC_ID_ROW_COUNT'] } },
   },
   dq_sql_test_deployment_rule: {
-    ids: { title: 'Ids', static_config: { path: 'wh-prod::mart::fct_orders', recurrence_rule: 'FREQ=DAILY', tests: [{ name: 'ids', not_null: { columns: ['order_id'] } }] } },
+    ids: { title: 'Ids', static_config: { path: 'wh-prod::mart::fct_orders', recurrence_rule: 'DTSTART:20260101T000000Z\nRRULE:FREQ=DAILY', tests: [{ name: 'ids', not_null: { columns: ['order_id'] } }] } },
   },
 };
 
