@@ -4,6 +4,7 @@ import {
   carriedResolverQl,
   EVERYTHING_PART,
   parseResolverQl,
+  RESOLVERQL_MAX_DEPTH,
   queryToResolverQl,
   renderResolverQl,
   resolverQlToQuery,
@@ -101,6 +102,43 @@ describe('errors name the offset, line, column and what was expected', () => {
 
   it('reports line 3 for an error on the third line', () => {
     expect(() => parseResolverQl('and(\n  with_name("a"),\n  bogus("b"))')).toThrow(/line 3, column 3/);
+  });
+});
+
+describe('nesting depth limit (RESOLVERQL_MAX_DEPTH)', () => {
+  const nested = (n: number) => `${'not('.repeat(n - 1)}with_type("table")${')'.repeat(n - 1)}`;
+
+  it('is 64, and calls nested exactly that deep parse, render and translate', () => {
+    expect(RESOLVERQL_MAX_DEPTH).toBe(64);
+    const text = nested(RESOLVERQL_MAX_DEPTH);
+    expect(canonicalResolverQl(text)).toBe(text);
+    expect(resolverQlToQuery(parseResolverQl(text)).operand).toBe('QUERY_OPERAND_EXCEPT');
+  });
+
+  it('one level deeper is a ResolverQL error at the call past the limit', () => {
+    const text = nested(RESOLVERQL_MAX_DEPTH + 1);
+    const e = (() => {
+      try {
+        parseResolverQl(text);
+      } catch (err) {
+        return err;
+      }
+      throw new Error('no error');
+    })();
+    expect(e).toBeInstanceOf(ResolverQlError);
+    expect((e as ResolverQlError).offset).toBe(4 * RESOLVERQL_MAX_DEPTH);
+    expect((e as ResolverQlError).message).toBe(
+      `ResolverQL: at offset 256 (line 1, column 257): expected function calls nested at most 64 deep (flatten nested and/or, or split the selection) but found 'with_type' at depth 65`,
+    );
+  });
+
+  it.each([
+    { how: 'not', text: nested(3000) },
+    { how: 'and/or and filter=', text: `${'and(or(with_type("table",filter='.repeat(200)}with_tag("x")${')))'.repeat(200)}` },
+  ])('3,000 levels ($how) under the length limit are a ResolverQL error, not a stack overflow', ({ text }) => {
+    expect(text.length).toBeLessThan(20000);
+    expect(() => parseResolverQl(text)).toThrow(ResolverQlError);
+    expect(() => canonicalResolverQl(text)).toThrow(/nested at most 64 deep/);
   });
 });
 
