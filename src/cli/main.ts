@@ -12,6 +12,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { Command, CommanderError, Help, Option } from 'commander';
 import { redact } from '../client/redact';
+import { inertLines, inertLinesKeepingColour } from '../../schemas/inert';
 import { DEFAULT_MAX_DELETES, DEFAULT_MAX_EFFECT_DELETES } from '../engine/limits';
 import { UsageError } from './usage-error';
 import { deferZodLocales } from '../../schemas/zod-locales';
@@ -358,6 +359,13 @@ export async function main(argvIn: string[], ioIn: Partial<Io> = {}): Promise<nu
     },
     ...ioIn,
   };
+  // Everything printed is inert (schemas/inert): names, addresses and server text cannot move the
+  // cursor, reorder a line (bidi), hide in zero-width characters or start a workflow command.
+  // stdout keeps the colour codes the text plan paints (it escapes user text before painting).
+  const rawOut = io.out;
+  const rawErr = io.err;
+  io.out = (s) => rawOut(inertLinesKeepingColour(s));
+  io.err = (s) => rawErr(inertLines(s));
   const argv = terraformSpellings(argvIn);
   const outcome: Outcome = { code: 0 };
   const program = buildProgram(io, outcome, argv);

@@ -5,6 +5,7 @@
 import type { Cascade, Change, Diagnostic, Effects, Plan } from '../../schemas/plan';
 import { stableStringify } from '../engine/keys';
 import { effectDeleteCounts, effectDeletesText, guardRefusals, unpreviewedChanges } from '../engine/guards';
+import { inertText, mdCode, mdFence, mdText } from '../../schemas/inert';
 
 const SYMBOL: Record<Change['action'], string> = { create: '+', update: '~', replace: '-/+', delete: '-', noop: ' ', unmanaged: '?' };
 const VERB: Record<Change['action'], string> = {
@@ -110,7 +111,7 @@ const DRIFT_VERB: Partial<Record<Change['action'], string>> = {
 
 /** `dq_alert.orders (alert "Orders")`: the address and, when it has one, the object's name. */
 function title(c: Change): string {
-  return c.name ? `${c.address} (${c.name})` : c.address;
+  return inertText(c.name ? `${c.address} (${c.name})` : c.address);
 }
 
 function valueAt(obj: unknown, pointer: string): unknown {
@@ -171,7 +172,7 @@ export function diagnosticLines(d: Diagnostic): string[] {
   if (d.source) lines.push(`  at ${d.source}`);
   if (d.detail) lines.push(`  ${d.detail}`);
   if (d.hint) lines.push(`  ${d.hint}`);
-  return lines;
+  return lines.map(inertText);
 }
 
 function preview(list: readonly string[], n = 3): string {
@@ -234,7 +235,7 @@ function andList(parts: readonly string[]): string {
 
 /** What apply's guards (engine/guards: --max-deletes, --max-effect-deletes, unpreviewed changes) refuse with their defaults, one line each. */
 export function guardLines(plan: Plan): string[] {
-  return guardRefusals(plan).map((r) => `Note: apply refuses this plan as it is: ${refusalHead(r.message)}. ${r.hint}`);
+  return guardRefusals(plan).map((r) => inertText(`Note: apply refuses this plan as it is: ${refusalHead(r.message)}. ${r.hint}`));
 }
 
 /** A guard's refusal without its list of addresses: the text before the first `: ` outside parentheses. */
@@ -281,25 +282,26 @@ function changeLines(c: Change, opts: RenderOptions, drift = false): string[] {
   const lines: string[] = [];
   const sym = SYMBOL[c.action];
   lines.push(paint(opts.color, COLOR[c.action], `  # ${title(c)} ${drift ? DRIFT_VERB[c.action] : verb(c)}`));
-  for (const r of c.reasons) lines.push(`  #   (${r})`);
-  lines.push(paint(opts.color, COLOR[c.action], `  ${sym} ${c.type} ${JSON.stringify(c.id)} {`));
+  for (const r of c.reasons) lines.push(inertText(`  #   (${r})`));
+  lines.push(paint(opts.color, COLOR[c.action], `  ${sym} ${c.type} ${inertText(JSON.stringify(c.id))} {`));
+  // field names are keys of the config and values are JSON: both inert (JSON leaves bidi and C1 characters raw)
   if (c.action === 'create') {
-    for (const [p, v] of flatten(c.after)) lines.push(`      + ${fieldName(p)} = ${show(v, p, c.sensitive)}`);
+    for (const [p, v] of flatten(c.after)) lines.push(inertText(`      + ${fieldName(p)} = ${show(v, p, c.sensitive)}`));
   } else if (c.action === 'delete') {
-    for (const [p, v] of flatten(c.before)) lines.push(`      - ${fieldName(p)} = ${show(v, p, c.sensitive)}`);
+    for (const [p, v] of flatten(c.before)) lines.push(inertText(`      - ${fieldName(p)} = ${show(v, p, c.sensitive)}`));
   } else {
     const fields = patchLines(c);
     if (fields.length === 0) lines.push('      (no field changes)');
-    for (const l of fields) lines.push(`      ${l}`);
+    for (const l of fields) lines.push(inertText(`      ${l}`));
   }
   lines.push('    }');
-  if (c.effects && !drift) for (const l of effectLines(c.effects)) lines.push(`    ${l}`);
+  if (c.effects && !drift) for (const l of effectLines(c.effects)) lines.push(inertText(`    ${l}`));
   return lines;
 }
 
 /** The text plan, as a terminal shows it. */
 export function renderText(plan: Plan, opts: RenderOptions = {}): string {
-  const lines: string[] = [...headerLines(plan), ''];
+  const lines: string[] = [...headerLines(plan).map(inertText), ''];
   for (const d of plan.diagnostics) lines.push(...diagnosticLines(d));
   if (plan.diagnostics.length) lines.push('');
   const failed = plan.diagnostics.some((d) => d.severity === 'error');
@@ -308,11 +310,11 @@ export function renderText(plan: Plan, opts: RenderOptions = {}): string {
   } else {
     const ws = writes(plan);
     if (ws.length === 0 && !failed) {
-      lines.push(plan.options.destroy ? `No changes. Namespace "${plan.namespace}" owns nothing to destroy.` : 'No changes. Live state matches the code.', '');
+      lines.push(plan.options.destroy ? inertText(`No changes. Namespace "${plan.namespace}" owns nothing to destroy.`) : 'No changes. Live state matches the code.', '');
     }
     for (const c of ws) lines.push(...changeLines(c, opts), '');
     const moved = plan.changes.filter((c) => c.action === 'noop' && c.movedFrom);
-    for (const c of moved) lines.push(`  # ${c.movedFrom} has moved to ${c.address} (no changes; it keeps its id ${JSON.stringify(c.id)})`);
+    for (const c of moved) lines.push(inertText(`  # ${c.movedFrom} has moved to ${c.address} (no changes; it keeps its id ${JSON.stringify(c.id)})`));
     if (moved.length) lines.push('');
   }
   lines.push(...unmanagedText(plan, !!opts.showUnmanaged));
@@ -335,7 +337,7 @@ function refreshOnlyBody(plan: Plan, opts: RenderOptions): string[] {
   lines.push(
     'This is a refresh-only plan: dqform proposes no changes, and apply writes nothing for it (there is no state',
     'file to record these differences in). To make live match the code, run dqform plan and apply; to make the',
-    `code match live, change the code (dqform import --namespace ${plan.namespace} writes code from live).`,
+    inertText(`code match live, change the code (dqform import --namespace ${plan.namespace} writes code from live).`),
     '',
   );
   return lines;
@@ -347,10 +349,10 @@ function unmanagedText(plan: Plan, show: boolean): string[] {
   const total = listed.length + others.length;
   if (total === 0) return [];
   const hint = '--show-unmanaged lists them';
-  if (listed.length === 0) return [`Not managed here (${total}, never changed by this stack): ${groups}; ${hint}.`, ''];
+  if (listed.length === 0) return [inertText(`Not managed here (${total}, never changed by this stack): ${groups}; ${hint}.`), ''];
   const lines = [`Not managed here (${total}, never changed by this stack):`];
-  for (const c of listed) lines.push(`  ? ${title(c)}: ${c.reasons.join('; ')}`);
-  if (others.length) lines.push(`  and ${others.length} more: ${groups}; ${hint}.`);
+  for (const c of listed) lines.push(`  ? ${title(c)}: ${inertText(c.reasons.join('; '))}`);
+  if (others.length) lines.push(inertText(`  and ${others.length} more: ${groups}; ${hint}.`));
   lines.push('');
   return lines;
 }
@@ -386,14 +388,16 @@ export function renderMarkdown(plan: Plan, opts: { limit?: number; showUnmanaged
   const drift = plan.options.refreshOnly;
   const ws = drift ? plan.drift : writes(plan);
   const intro: string[] = [];
-  if (ws.length === 0) intro.push(plan.options.destroy ? `No changes. Namespace \`${plan.namespace}\` owns nothing to destroy.` : 'No changes. Live state matches the code.', '');
+  if (ws.length === 0) intro.push(plan.options.destroy ? `No changes. Namespace ${mdCode(plan.namespace)} owns nothing to destroy.` : 'No changes. Live state matches the code.', '');
   else if (drift) intro.push('Objects differ from the code (dqform keeps no state: "changed outside dqform" means live differs from the code; field lines read code -> live). Nothing is proposed, and apply writes nothing for this plan.', '');
   const moved = plan.changes.filter((c) => c.action === 'noop' && c.movedFrom);
-  if (moved.length && !drift) intro.push(...moved.map((c) => `- moved without changes: \`${c.movedFrom}\` -> \`${c.address}\``), '');
+  if (moved.length && !drift) intro.push(...moved.map((c) => `- moved without changes: ${mdCode(c.movedFrom ?? '')} -> ${mdCode(c.address)}`), '');
   const kinds = [...new Set(ws.map((c) => c.type))].sort().map((type) => {
     const cs = ws.filter((c) => c.type === type);
-    const block = [`<details><summary><code>${type}</code>: ${cs.length} ${drift ? 'difference(s)' : 'change(s)'}</summary>`, '', '```diff', ...cs.flatMap((c) => diffLines(changeLines(c, {}, drift))), '```', '', '</details>', ''].join('\n');
-    const rows = cs.map((c) => `| \`${c.address}\` | ${escapeMd(c.name ?? '')} | ${drift ? DRIFT_VERB[c.action] : c.action} |${c.effects && !drift ? ` ${escapeMd(effectLines(c.effects).join('; ')).slice(0, 200)}` : ''} |\n`);
+    const diff = cs.flatMap((c) => diffLines(changeLines(c, {}, drift)));
+    const fence = mdFence(diff.join('\n'));
+    const block = [`<details><summary><code>${type}</code>: ${cs.length} ${drift ? 'difference(s)' : 'change(s)'}</summary>`, '', `${fence}diff`, ...diff, fence, '', '</details>', ''].join('\n');
+    const rows = cs.map((c) => `| ${mdCode(c.address, { table: true })} | ${escapeMd(c.name ?? '')} | ${drift ? DRIFT_VERB[c.action] : c.action} |${c.effects && !drift ? ` ${escapeMd(effectLines(c.effects).join('; ').slice(0, 200))}` : ''} |\n`);
     return { block: `${block}\n`, rows };
   });
   const unmanaged = unmanagedMarkdown(plan, !!opts.showUnmanaged).join('\n');
@@ -439,18 +443,18 @@ const WARNING_LINES = 20;
 function markdownHead(plan: Plan): string[] {
   const s = plan.summary;
   const kind = plan.options.destroy ? 'destroy plan' : plan.options.refreshOnly ? 'refresh-only plan' : 'plan';
-  const head: string[] = [`### dqform ${kind}: \`${plan.namespace}\` in \`${plan.workspace}\``, ''];
+  const head: string[] = [`### dqform ${kind}: ${mdCode(plan.namespace)} in ${mdCode(plan.workspace)}`, ''];
   const scope = headerLines(plan).slice(1);
   const counts = [s.replace ? `${s.replace} replaced (counted in add and destroy)` : '', `${s.unchanged} unchanged`, s.unmanaged ? `${s.unmanaged} not managed here` : ''].filter(Boolean).join(', ');
   head.push(`**${summaryLine(plan)}** ${counts}.`);
   const effects = plan.options.refreshOnly ? undefined : effectsLine(plan);
   if (effects) head.push(`${effects}`);
-  for (const l of scope) head.push(`${l}.`);
+  for (const l of scope) head.push(`${escapeMd(l)}.`);
   head.push('');
   const errors = plan.diagnostics.filter((d) => d.severity === 'error');
   if (errors.length) {
     head.push(`> [!CAUTION]\n> ${errors.length} error(s): this plan cannot be applied.`);
-    for (const d of errors) head.push(`> - \`${d.address ?? plan.stack}\`: ${escapeMd(d.summary)}`);
+    for (const d of errors) head.push(`> - ${mdCode(d.address ?? plan.stack)}: ${escapeMd(d.summary)}`);
     head.push('');
   }
   const refusals = guardRefusals(plan);
@@ -458,14 +462,14 @@ function markdownHead(plan: Plan): string[] {
   if (warnings.length || refusals.length) {
     head.push('> [!WARNING]');
     for (const r of refusals) head.push(`> **Apply refuses this plan as it is**: ${escapeMd(refusalHead(r.message))}. ${escapeMd(r.hint)}`, '>');
-    for (const { c, facts } of warnings.slice(0, WARNING_LINES)) head.push(`> - \`${c.address}\`${c.name ? ` (${escapeMd(c.name)})` : ''} ${facts.join('; ')}`);
+    for (const { c, facts } of warnings.slice(0, WARNING_LINES)) head.push(`> - ${mdCode(c.address)}${c.name ? ` (${escapeMd(c.name)})` : ''} ${facts.join('; ')}`);
     if (warnings.length > WARNING_LINES) head.push(`> - and ${warnings.length - WARNING_LINES} more destructive change(s), listed below`);
     head.push('');
   }
   const notes = plan.diagnostics.filter((d) => d.severity !== 'error');
   if (notes.length) {
     head.push('> [!NOTE]');
-    for (const d of notes) head.push(`> - ${SEVERITY_WORD[d.severity]}: ${d.address ? `\`${d.address}\`: ` : ''}${escapeMd(d.summary)}`);
+    for (const d of notes) head.push(`> - ${SEVERITY_WORD[d.severity]}: ${d.address ? `${mdCode(d.address)}: ` : ''}${escapeMd(d.summary)}`);
     head.push('');
   }
   return head;
@@ -496,7 +500,7 @@ function unmanagedMarkdown(plan: Plan, show: boolean): string[] {
   const { listed, others, groups } = unmanagedParts(plan, show);
   const total = listed.length + others.length;
   if (total === 0) return [];
-  const item = (c: Change) => `- \`${c.address}\`${c.name ? ` (${escapeMd(c.name)})` : ''}: ${escapeMd(c.reasons.join('; '))}`;
+  const item = (c: Change) => `- ${mdCode(c.address)}${c.name ? ` (${escapeMd(c.name)})` : ''}: ${escapeMd(c.reasons.join('; '))}`;
   if (listed.length === 0) return [`Not managed here (${total}, never changed by this stack): ${escapeMd(groups)}; \`--show-unmanaged\` lists them.`, ''];
   const lines = [`<details><summary>Not managed here (${total}, never changed by this stack)</summary>`, ''];
   lines.push(...listed.map(item));
@@ -505,8 +509,9 @@ function unmanagedMarkdown(plan: Plan, show: boolean): string[] {
   return lines;
 }
 
+/** User or server text as inert markdown (schemas/inert), safe in a table cell too. */
 function escapeMd(s: string): string {
-  return s.replace(/[|<>]/g, (c) => `\\${c}`);
+  return mdText(s, { table: true });
 }
 
 /** The JSON plan: stable keys, two-space indent. */
