@@ -131,6 +131,12 @@ export function mdCode(s: string, opts: { table?: boolean } = {}): string {
   return `${fence}${pad}${text}${pad}${fence}`;
 }
 
+/** A value inside raw HTML (e.g. `<summary><code>...</code></summary>`): `&`, `<`, `>` and quotes as entities, unsafe characters as escapes. */
+export function htmlText(s: string): string {
+  const map: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+  return inertText(s).replace(/[&<>"']/g, (c) => map[c]);
+}
+
 /** A fenced code block's fence: three backticks, or one more than the longest run at a line start in `body`. */
 export function mdFence(body: string): string {
   const runs = body.match(/^ {0,3}`{3,}/gm) ?? [];

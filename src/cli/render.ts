@@ -5,7 +5,7 @@
 import type { Cascade, Change, Diagnostic, Effects, Plan } from '../../schemas/plan';
 import { stableStringify } from '../engine/keys';
 import { effectDeleteCounts, effectDeletesText, guardRefusals, unpreviewedChanges } from '../engine/guards';
-import { inertText, mdCode, mdFence, mdText } from '../../schemas/inert';
+import { htmlText, inertText, mdCode, mdFence, mdText } from '../../schemas/inert';
 
 const SYMBOL: Record<Change['action'], string> = { create: '+', update: '~', replace: '-/+', delete: '-', noop: ' ', unmanaged: '?' };
 const VERB: Record<Change['action'], string> = {
@@ -283,7 +283,7 @@ function changeLines(c: Change, opts: RenderOptions, drift = false): string[] {
   const sym = SYMBOL[c.action];
   lines.push(paint(opts.color, COLOR[c.action], `  # ${title(c)} ${drift ? DRIFT_VERB[c.action] : verb(c)}`));
   for (const r of c.reasons) lines.push(inertText(`  #   (${r})`));
-  lines.push(paint(opts.color, COLOR[c.action], `  ${sym} ${c.type} ${inertText(JSON.stringify(c.id))} {`));
+  lines.push(paint(opts.color, COLOR[c.action], `  ${sym} ${inertText(c.type)} ${inertText(JSON.stringify(c.id))} {`));
   // field names are keys of the config and values are JSON: both inert (JSON leaves bidi and C1 characters raw)
   if (c.action === 'create') {
     for (const [p, v] of flatten(c.after)) lines.push(inertText(`      + ${fieldName(p)} = ${show(v, p, c.sensitive)}`));
@@ -396,11 +396,11 @@ export function renderMarkdown(plan: Plan, opts: { limit?: number; showUnmanaged
     const cs = ws.filter((c) => c.type === type);
     const diff = cs.flatMap((c) => diffLines(changeLines(c, {}, drift)));
     const fence = mdFence(diff.join('\n'));
-    const block = [`<details><summary><code>${type}</code>: ${cs.length} ${drift ? 'difference(s)' : 'change(s)'}</summary>`, '', `${fence}diff`, ...diff, fence, '', '</details>', ''].join('\n');
-    const rows = cs.map((c) => `| ${mdCode(c.address, { table: true })} | ${escapeMd(c.name ?? '')} | ${drift ? DRIFT_VERB[c.action] : c.action} |${c.effects && !drift ? ` ${escapeMd(effectLines(c.effects).join('; ').slice(0, 200))}` : ''} |\n`);
+    const block = [`<details><summary><code>${htmlText(type)}</code>: ${cs.length} ${drift ? 'difference(s)' : 'change(s)'}</summary>`, '', `${fence}diff`, ...diff, fence, '', '</details>', ''].join('\n');
+    const rows = cs.map((c) => `| ${mdCode(clip(c.address), { table: true })} | ${escapeMd(clip(c.name ?? ''))} | ${drift ? DRIFT_VERB[c.action] : c.action} |${c.effects && !drift ? ` ${escapeMd(effectLines(c.effects).join('; ').slice(0, 200))}` : ''} |\n`);
     return { block: `${block}\n`, rows };
   });
-  const unmanaged = unmanagedMarkdown(plan, !!opts.showUnmanaged).join('\n');
+  const unmanaged = unmanagedMarkdown(plan, !!opts.showUnmanaged, Math.floor(limit / 4)).join('\n');
   const tail = `${unmanaged}${unmanaged ? '\n' : ''}${summaryLine(plan)}\n`;
   const start = `${head}${intro.join('\n')}${intro.length ? '\n' : ''}`;
   const whole = `${start}${kinds.map((k) => k.block).join('')}${tail}`;
@@ -429,8 +429,39 @@ export function renderMarkdown(plan: Plan, opts: { limit?: number; showUnmanaged
     table += r;
     shown++;
   }
-  const more = shown < rows.length ? `\n_...and ${rows.length - shown} more change(s)._\n` : '';
-  return `${start}${note(blocks.length > 0)}${blocks.join('')}${rows.length ? `${TABLE}${table}${more}\n` : ''}${tail}`;
+  const more = shown < rows.length ? `\n_...and ${rows.length - shown} more change(s), see the full plan._\n` : '';
+  // the head and tail are bounded (markdownHead, unmanagedMarkdown); fitMarkdown is the last guard
+  return fitMarkdown(`${start}${note(blocks.length > 0)}${blocks.join('')}${rows.length ? `${TABLE}${table}${more}\n` : ''}${tail}`, limit, plan);
+}
+
+/**
+ * The last guard of the markdown size promise: a plan whose head alone (errors, notes and
+ * warnings are already capped, values clipped) still exceeds `limit` is cut at a line, its open
+ * fence and `<details>` closed, with a visible line saying how much is left out.
+ */
+function fitMarkdown(md: string, limit: number, plan: Plan): string {
+  if (md.length <= limit) return md;
+  const lines = md.split('\n');
+  const footer = (n: number) => `\n_... ${n} more line(s) cut to fit a comment, see the full plan: run \`dqform plan\` (or \`dqform show\` on the saved plan)._\n\n${summaryLine(plan)}\n`;
+  const room = limit - footer(lines.length).length - 64; // 64: the closing fence and tags
+  const out: string[] = [];
+  let size = 0;
+  let fence: string | undefined;
+  let open = 0;
+  for (const l of lines) {
+    if (size + l.length + 1 > room) break;
+    out.push(l);
+    size += l.length + 1;
+    const f = /^ {0,3}(`{3,})/.exec(l)?.[1];
+    if (fence) {
+      if (f && f.length >= fence.length && l.trim() === f) fence = undefined;
+    } else if (f) fence = f;
+    else if (l.startsWith('<details>')) open++;
+    else if (l.startsWith('</details>')) open = Math.max(0, open - 1);
+  }
+  if (fence) out.push(fence);
+  for (let i = 0; i < open; i++) out.push('', '</details>');
+  return `${out.join('\n')}\n${footer(lines.length - out.length)}`;
 }
 
 /** Destructive changes named one by one at the top of the markdown plan; the rest are counted. */
@@ -449,27 +480,29 @@ function markdownHead(plan: Plan): string[] {
   head.push(`**${summaryLine(plan)}** ${counts}.`);
   const effects = plan.options.refreshOnly ? undefined : effectsLine(plan);
   if (effects) head.push(`${effects}`);
-  for (const l of scope) head.push(`${escapeMd(l)}.`);
+  for (const l of scope) head.push(`${escapeMd(clip(l, 2000))}.`);
   head.push('');
   const errors = plan.diagnostics.filter((d) => d.severity === 'error');
   if (errors.length) {
     head.push(`> [!CAUTION]\n> ${errors.length} error(s): this plan cannot be applied.`);
-    for (const d of errors) head.push(`> - ${mdCode(d.address ?? plan.stack)}: ${escapeMd(d.summary)}`);
+    for (const d of errors.slice(0, WARNING_LINES)) head.push(`> - ${mdCode(clip(d.address ?? plan.stack))}: ${escapeMd(clip(d.summary))}`);
+    if (errors.length > WARNING_LINES) head.push(`> - ... ${errors.length - WARNING_LINES} more error(s), see the full plan (\`dqform plan\` prints them all)`);
     head.push('');
   }
   const refusals = guardRefusals(plan);
   const warnings = plan.options.refreshOnly ? [] : writes(plan).map((c) => ({ c, facts: destructiveFacts(c) })).filter((w) => w.facts.length);
   if (warnings.length || refusals.length) {
     head.push('> [!WARNING]');
-    for (const r of refusals) head.push(`> **Apply refuses this plan as it is**: ${escapeMd(refusalHead(r.message))}. ${escapeMd(r.hint)}`, '>');
-    for (const { c, facts } of warnings.slice(0, WARNING_LINES)) head.push(`> - ${mdCode(c.address)}${c.name ? ` (${escapeMd(c.name)})` : ''} ${facts.join('; ')}`);
+    for (const r of refusals) head.push(`> **Apply refuses this plan as it is**: ${escapeMd(clip(refusalHead(r.message)))}. ${escapeMd(clip(r.hint))}`, '>');
+    for (const { c, facts } of warnings.slice(0, WARNING_LINES)) head.push(`> - ${mdCode(clip(c.address))}${c.name ? ` (${escapeMd(clip(c.name))})` : ''} ${facts.join('; ')}`);
     if (warnings.length > WARNING_LINES) head.push(`> - and ${warnings.length - WARNING_LINES} more destructive change(s), listed below`);
     head.push('');
   }
   const notes = plan.diagnostics.filter((d) => d.severity !== 'error');
   if (notes.length) {
     head.push('> [!NOTE]');
-    for (const d of notes) head.push(`> - ${SEVERITY_WORD[d.severity]}: ${d.address ? `${mdCode(d.address)}: ` : ''}${escapeMd(d.summary)}`);
+    for (const d of notes.slice(0, WARNING_LINES)) head.push(`> - ${SEVERITY_WORD[d.severity]}: ${d.address ? `${mdCode(clip(d.address))}: ` : ''}${escapeMd(clip(d.summary))}`);
+    if (notes.length > WARNING_LINES) head.push(`> - ... ${notes.length - WARNING_LINES} more note(s), see the full plan (\`dqform plan\` prints them all)`);
     head.push('');
   }
   return head;
@@ -495,18 +528,38 @@ function destructiveFacts(c: Change): string[] {
   return facts;
 }
 
-/** The markdown "Not managed here": this stack's own entries, and a count of the others (or all of them, when shown). */
-function unmanagedMarkdown(plan: Plan, show: boolean): string[] {
+/**
+ * The markdown "Not managed here": this stack's own entries, and a count of the others (or all
+ * of them, when shown), within `budget` characters: entries past it are counted on a "... N
+ * more" line.
+ */
+function unmanagedMarkdown(plan: Plan, show: boolean, budget: number): string[] {
   const { listed, others, groups } = unmanagedParts(plan, show);
   const total = listed.length + others.length;
   if (total === 0) return [];
-  const item = (c: Change) => `- ${mdCode(c.address)}${c.name ? ` (${escapeMd(c.name)})` : ''}: ${escapeMd(c.reasons.join('; '))}`;
-  if (listed.length === 0) return [`Not managed here (${total}, never changed by this stack): ${escapeMd(groups)}; \`--show-unmanaged\` lists them.`, ''];
+  const item = (c: Change) => `- ${mdCode(clip(c.address))}${c.name ? ` (${escapeMd(clip(c.name))})` : ''}: ${escapeMd(clip(c.reasons.join('; ')))}`;
+  const counted = escapeMd(clip(groups, 2000));
+  if (listed.length === 0) return [`Not managed here (${total}, never changed by this stack): ${counted}; \`--show-unmanaged\` lists them.`, ''];
   const lines = [`<details><summary>Not managed here (${total}, never changed by this stack)</summary>`, ''];
-  lines.push(...listed.map(item));
-  if (others.length) lines.push(`- and ${others.length} more: ${escapeMd(groups)}; \`--show-unmanaged\` lists them.`);
+  // room for the header, the "more" lines and the closing tag
+  let room = budget - 2 * (lines[0].length + counted.length + 300);
+  let shown = 0;
+  for (const c of listed) {
+    const l = item(c);
+    if (l.length + 1 > room) break;
+    lines.push(l);
+    room -= l.length + 1;
+    shown++;
+  }
+  if (shown < listed.length) lines.push(`- ... ${listed.length - shown} more, see the full plan (\`dqform plan --show-unmanaged\`, or \`dqform show\` on the saved plan)`);
+  if (others.length) lines.push(`- and ${others.length} more: ${counted}; \`--show-unmanaged\` lists them.`);
   lines.push('', '</details>', '');
   return lines;
+}
+
+/** A value clipped to `n` characters (with an ellipsis), so that one name cannot fill a comment. */
+function clip(s: string, n = 300): string {
+  return s.length > n ? `${s.slice(0, n - 1)}…` : s;
 }
 
 /** User or server text as inert markdown (schemas/inert), safe in a table cell too. */
