@@ -34,6 +34,16 @@ const WORKFLOW_COMMAND = /^([ \t]*)(::|##\[)/;
 
 const escapeUnsafe = (s: string): string => (UNSAFE_TEST.test(s) ? s.replace(UNSAFE, escapeChar) : s);
 
+/** Does `s` hold a character {@link inertText} escapes (control, bidi, zero-width)? */
+export const hasUnsafe = (s: string): boolean => UNSAFE_TEST.test(s);
+
+/**
+ * Every unsafe character as `\uXXXX` and nothing else: for generated source, where that is the
+ * string literal's own escape (TypeScript, YAML double-quoted scalars), so values are unchanged
+ * and no bidi override reorders the code a reviewer reads ("Trojan Source").
+ */
+export const unsafeAsEscapes = escapeUnsafe;
+
 /** One value (a name, an address, a message) as one inert terminal line: every unsafe character as `\uXXXX`. */
 export function inertText(s: string): string {
   return escapeUnsafe(s).replace(WORKFLOW_COMMAND, (_m, blank: string, cmd: string) => `${blank}${escapeChar(cmd[0])}${cmd.slice(1)}`);
