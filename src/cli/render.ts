@@ -479,7 +479,7 @@ function markdownHead(plan: Plan): string[] {
   const counts = [s.replace ? `${s.replace} replaced (counted in add and destroy)` : '', `${s.unchanged} unchanged`, s.unmanaged ? `${s.unmanaged} not managed here` : ''].filter(Boolean).join(', ');
   head.push(`**${summaryLine(plan)}** ${counts}.`);
   const effects = plan.options.refreshOnly ? undefined : effectsLine(plan);
-  if (effects) head.push(`${effects}`);
+  if (effects) head.push(escapeMd(effects));
   for (const l of scope) head.push(`${escapeMd(clip(l, 2000))}.`);
   head.push('');
   const errors = plan.diagnostics.filter((d) => d.severity === 'error');
@@ -541,8 +541,8 @@ function unmanagedMarkdown(plan: Plan, show: boolean, budget: number): string[] 
   const counted = escapeMd(clip(groups, 2000));
   if (listed.length === 0) return [`Not managed here (${total}, never changed by this stack): ${counted}; \`--show-unmanaged\` lists them.`, ''];
   const lines = [`<details><summary>Not managed here (${total}, never changed by this stack)</summary>`, ''];
-  // room for the header, the "more" lines and the closing tag
-  let room = budget - 2 * (lines[0].length + counted.length + 300);
+  // what is left once the header, the two "more" lines and the closing tag are counted
+  let room = budget - lines[0].length - counted.length - 400;
   let shown = 0;
   for (const c of listed) {
     const l = item(c);
