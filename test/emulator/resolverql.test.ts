@@ -1,3 +1,5 @@
+import { ManifestError } from '../../src/engine/manifest';
+import { manifestFromYaml } from '../../src/engine/yaml';
 import { Query as QuerySchema, type EntityType, type Query } from '../../schemas/entities';
 import {
   canonicalResolverQl,
@@ -139,6 +141,24 @@ describe('nesting depth limit (RESOLVERQL_MAX_DEPTH)', () => {
     expect(text.length).toBeLessThan(20000);
     expect(() => parseResolverQl(text)).toThrow(ResolverQlError);
     expect(() => canonicalResolverQl(text)).toThrow(/nested at most 64 deep/);
+  });
+
+  it('in a workspace, 3,000 levels are a diagnostic at the field (validate, plan), not an internal error', () => {
+    const trigger = nested(3000);
+    let diags: { summary: string; source?: string; address?: string }[] = [];
+    try {
+      manifestFromYaml(`namespace: shop\nalerts:\n  a:\n    name: A\n    issueLifecycle:\n      trigger: '${trigger}'\n      targets: [{ slack: { channel: '#dq' } }]\n      settings: { severities: [SEVERITY_ERROR] }\n`, { file: 'w.yaml' });
+    } catch (e) {
+      if (!(e instanceof ManifestError)) throw e;
+      diags = e.diagnostics;
+    }
+    expect(diags).toEqual([
+      expect.objectContaining({
+        address: 'dq_alert.a',
+        source: 'w.yaml:6:16',
+        summary: `issueLifecycle.trigger: ResolverQL: at offset 256 (line 1, column 257): expected function calls nested at most 64 deep (flatten nested and/or, or split the selection) but found 'not' at depth 65`,
+      }),
+    ]);
   });
 });
 
