@@ -353,7 +353,7 @@ export async function main(argvIn: string[], ioIn: Partial<Io> = {}): Promise<nu
       // eslint-disable-next-line @typescript-eslint/no-require-imports
       const readline = require('node:readline') as typeof import('node:readline');
       const rl = readline.createInterface({ input: process.stdin, output: process.stderr });
-      const a = await new Promise<string>((res) => rl.question(q, res));
+      const a = await new Promise<string>((res) => rl.question(inertLines(q), res));
       rl.close();
       return a.trim() === 'yes';
     },
