@@ -11,6 +11,7 @@ import type { Manifest } from '../../schemas/manifest';
 import type { Diagnostic, Plan, PlanRequest } from '../../schemas/plan';
 import type { ApplyResult } from '../engine/applier';
 import { stableStringify } from '../engine/keys';
+import { inertText } from '../../schemas/inert';
 import { loadSiblingStacks, loadSynthOutput, ManifestError } from '../engine/manifest';
 import { resolveManifest } from '../engine/resolve';
 import { credentialVariables, readCdktfApp, runApp, staleness, synthesisedStacks, SynthSetupError, type CdktfApp } from './synth';
@@ -153,11 +154,12 @@ export interface ImportOptions {
 // ---- output helpers ----
 
 export function printDiagnostics(io: Io, diags: readonly Diagnostic[]): void {
+  // each line inert (schemas/inert): a diagnostic quotes names, keys and server text
   for (const d of diags) {
-    io.err(`${d.severity === 'error' ? 'Error' : d.severity === 'info' ? 'Info' : 'Warning'}: ${d.address ? `${d.address}: ` : ''}${d.summary}`);
-    if (d.source) io.err(`  at ${d.source}`);
-    if (d.detail) io.err(`  ${d.detail}`);
-    if (d.hint) io.err(`  ${d.hint}`);
+    io.err(inertText(`${d.severity === 'error' ? 'Error' : d.severity === 'info' ? 'Info' : 'Warning'}: ${d.address ? `${d.address}: ` : ''}${d.summary}`));
+    if (d.source) io.err(inertText(`  at ${d.source}`));
+    if (d.detail) io.err(inertText(`  ${d.detail}`));
+    if (d.hint) io.err(inertText(`  ${d.hint}`));
   }
 }
 

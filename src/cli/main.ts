@@ -12,6 +12,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { Command, CommanderError, Help, Option } from 'commander';
 import { redact, registerSecret } from '../client/redact';
+import { inertLines, inertLinesKeepingColour } from '../../schemas/inert';
 import { DEFAULT_MAX_DELETES, DEFAULT_MAX_EFFECT_DELETES } from '../engine/limits';
 import { UsageError } from './usage-error';
 import { credentialVariables } from './synth';
@@ -376,7 +377,7 @@ export async function main(argvIn: string[], ioIn: Partial<Io> = {}): Promise<nu
       // eslint-disable-next-line @typescript-eslint/no-require-imports
       const readline = require('node:readline') as typeof import('node:readline');
       const rl = readline.createInterface({ input: process.stdin, output: process.stderr });
-      const a = await new Promise<string>((res) => rl.question(q, res));
+      const a = await new Promise<string>((res) => rl.question(inertLines(q), res));
       rl.close();
       return a.trim() === 'yes';
     },
@@ -385,6 +386,13 @@ export async function main(argvIn: string[], ioIn: Partial<Io> = {}): Promise<nu
   // Before any input is read (a plan file, a manifest, an argument echoed in an error): every
   // client secret in the environment is masked wherever dqform prints.
   registerCredentialValues(io.env);
+  // Everything printed is inert (schemas/inert): names, addresses and server text cannot move the
+  // cursor, reorder a line (bidi), hide in zero-width characters or start a workflow command.
+  // stdout keeps the colour codes the text plan paints (it escapes user text before painting).
+  const rawOut = io.out;
+  const rawErr = io.err;
+  io.out = (s) => rawOut(inertLinesKeepingColour(s));
+  io.err = (s) => rawErr(inertLines(s));
   const argv = terraformSpellings(argvIn);
   const outcome: Outcome = { code: 0 };
   const program = buildProgram(io, outcome, argv);
