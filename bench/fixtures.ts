@@ -51,7 +51,7 @@ export function resourceBody(kind: BenchKind, i: number, v: 0 | 1): Json {
     case 'dq_sql_test_deployment_rule':
       return {
         title: `SQL rule ${i}${tag}`,
-        static_config: { path: `bench-wh::none::t${i}`, recurrence_rule: 'FREQ=DAILY', tests: [{ name: 'ids', not_null: { columns: ['id'] } }] },
+        static_config: { path: `bench-wh::none::t${i}`, recurrence_rule: 'DTSTART:20260101T000000Z\nRRULE:FREQ=DAILY', tests: [{ name: 'ids', not_null: { columns: ['id'] } }] },
       };
   }
 }

@@ -22,7 +22,7 @@ import { alertRuleViolations, type AlertWrite } from '../schemas/alerts';
 import { Manifest, RESOURCE_SCHEMAS, RESOURCE_TYPES, type ResourceType } from '../schemas/manifest';
 import { checkResolverQlText, RESOLVERQL_FUNCTIONS } from '../schemas/resolverql';
 import { deprecatedEnums } from '../schemas/wire';
-import { cronProblem, rruleProblem, timezoneProblem } from '../schemas/text-checks';
+import { cronProblem, ruleScheduleProblem, rruleProblem, timezoneProblem, EXAMPLE_DTSTART } from '../schemas/text-checks';
 import { camel, camelDeep, localDiagnostics, type Diagnostic } from './internal';
 import { Domain } from './resources';
 
@@ -66,11 +66,11 @@ export { cronProblem, rruleProblem, timezoneProblem };
  * Walks a desired value for text fields with their own grammar. `path` is the field path so far
  * (pushed and popped while walking; the field text is built only for a finding).
  */
-function textChecks(v: unknown, path: (string | number)[], out: (field: string, summary: string, hint: string) => void): void {
+function textChecks(v: unknown, path: (string | number)[], out: (field: string, summary: string, hint: string) => void, ruleSchedule = false): void {
   if (Array.isArray(v)) {
     for (let i = 0; i < v.length; i++) {
       path.push(i);
-      textChecks(v[i], path, out);
+      textChecks(v[i], path, out, ruleSchedule);
       path.pop();
     }
     return;
@@ -80,13 +80,13 @@ function textChecks(v: unknown, path: (string | number)[], out: (field: string, 
     const x = (v as Record<string, unknown>)[k];
     path.push(k);
     if (typeof x === 'string') {
-      if (!isRef(x)) textCheck(k, x, path, out);
-    } else if (x !== null && typeof x === 'object') textChecks(x, path, out);
+      if (!isRef(x)) textCheck(k, x, path, out, ruleSchedule);
+    } else if (x !== null && typeof x === 'object') textChecks(x, path, out, ruleSchedule);
     path.pop();
   }
 }
 
-function textCheck(k: string, x: string, path: (string | number)[], out: (field: string, summary: string, hint: string) => void): void {
+function textCheck(k: string, x: string, path: (string | number)[], out: (field: string, summary: string, hint: string) => void, ruleSchedule: boolean): void {
   if (k === 'resolverQl') {
     try {
       checkResolverQlText(x); // a function dqform does not know is not an error: validate and plan warn, the platform checks it
@@ -98,7 +98,10 @@ function textCheck(k: string, x: string, path: (string | number)[], out: (field:
     if (why) out(fieldPath(path), `bad cron "${x}": ${why}`, 'write 5 fields, e.g. "0 9 * * 1-5"');
   } else if (k === 'recurrenceRule') {
     const why = rruleProblem(x);
-    if (why) out(fieldPath(path), `bad RRULE "${x}": ${why}`, 'write an iCal RRULE, e.g. "FREQ=DAILY;BYHOUR=6"');
+    // a SQL-test rule's schedule needs an inline DTSTART: (grpc-facts `recurrence_rule`)
+    const dt = why || !ruleSchedule ? undefined : ruleScheduleProblem(x);
+    if (why) out(fieldPath(path), `bad RRULE ${JSON.stringify(x)}: ${why}`, ruleSchedule ? `write an inline start and an RRULE, e.g. ${JSON.stringify(`${EXAMPLE_DTSTART}\nRRULE:FREQ=DAILY;BYHOUR=6`)}` : 'write an iCal RRULE, e.g. "FREQ=DAILY;BYHOUR=6"');
+    else if (dt) out(fieldPath(path), `RRULE ${JSON.stringify(x)} has no inline DTSTART: ${dt.why}`, `write ${JSON.stringify(dt.fixed)} (any start date and time)`);
   } else if (k === 'timezone') {
     const why = timezoneProblem(x);
     if (why) out(fieldPath(path), `bad time zone: ${why}`, 'use an IANA zone name, e.g. "Europe/Berlin" or "UTC"');
@@ -187,7 +190,7 @@ function resourceDiagnostics(e: Entry): Diagnostic[] {
       add(v.field ?? '', v.message ?? v.ruleId ?? 'alert rule violated', 'change the targets or settings as the message says');
     }
   }
-  textChecks(e.config, [], add);
+  textChecks(e.config, [], add, e.type === 'dq_sql_test_deployment_rule');
   return out;
 }
 

@@ -234,7 +234,12 @@ export const UpsertAlertRequest = withOneof({ ...alertWriteFields, etag: Etag.op
 export const AlertResponse = z.object({ alert: Alert });
 export type AlertResponse = z.infer<typeof AlertResponse>;
 export const DeleteAlertRequest = z.object({ identifier: AlertIdentifier, etag: Etag.optional() });
-export const RenameAlertRequest = z.object({ identifier: AlertIdentifier, name: z.string().min(1).max(255), etag: Etag.optional() });
+/**
+ * Rename, UpdateTargets, UpdateTemplate and ToggleEnabled declare no `etag` (wire-facts 3; the
+ * spec gives one to Upsert, Delete and UpdateSettings only): the gateway would drop one silently,
+ * so the client never sends it and the emulator refuses it as an undeclared key.
+ */
+export const RenameAlertRequest = z.object({ identifier: AlertIdentifier, name: z.string().min(1).max(255) });
 /** Spec 4.4; the five rules are enforced by the server. */
 export const UpdateAlertSettingsRequest = z.object({
   identifier: AlertIdentifier,
@@ -245,10 +250,10 @@ export const UpdateAlertSettingsRequest = z.object({
   etag: Etag.optional(),
 });
 export type UpdateAlertSettingsRequest = z.infer<typeof UpdateAlertSettingsRequest>;
-export const UpdateAlertTargetsRequest = z.object({ identifier: AlertIdentifier, targets: z.array(AlertTarget).min(1), etag: Etag.optional() });
+export const UpdateAlertTargetsRequest = z.object({ identifier: AlertIdentifier, targets: z.array(AlertTarget).min(1) });
 /** Omitting `template` clears it. */
-export const UpdateAlertTemplateRequest = z.object({ identifier: AlertIdentifier, template: AlertTemplate.optional(), etag: Etag.optional() });
-export const ToggleAlertEnabledRequest = z.object({ identifier: AlertIdentifier, isEnabled: z.boolean(), etag: Etag.optional() });
+export const UpdateAlertTemplateRequest = z.object({ identifier: AlertIdentifier, template: AlertTemplate.optional() });
+export const ToggleAlertEnabledRequest = z.object({ identifier: AlertIdentifier, isEnabled: z.boolean() });
 export const ToggleIncidentOwnerAlertRequest = z.object({ isEnabled: z.boolean() });
 export const ToggleIncidentOwnerAlertResponse = z.object({ isEnabled: z.boolean().default(false) });
 /** SendTestAlert's message kind: 0 generic, 1 issue, 2 schema change, 3 incident. */

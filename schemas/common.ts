@@ -67,6 +67,17 @@ export function protoEnum<const T extends Record<string, number>>(table: T, opts
   return { schema, numbers: table as unknown as Record<N, number>, names, values, unspecified, aliases };
 }
 
+/**
+ * Marks `schema` (any schema that reads an enum leniently, e.g. a transform from any name or
+ * number) as the enum `e` for the shape walkers (schemas/wire.ts): the emulator encodes its names
+ * as numbers under `--enums numbers`, and a tolerant read does not mark a value outside the table
+ * as unknown (`open`): the schema itself decides what an unknown value means.
+ */
+export function markOpenEnum<S extends z.ZodType>(schema: S, e: ProtoEnum<string>): S {
+  markEnum(schema, { numbers: e.numbers, names: e.names, aliases: e.aliases, open: true });
+  return schema;
+}
+
 /** Leaves the enum table on a schema's definition, where schemas/wire.ts finds it. */
 function markEnum(schema: z.ZodType, info: EnumInfo): void {
   (schema as unknown as { _zod: { def: Record<string, unknown> } })._zod.def.dqEnum = info;

@@ -178,6 +178,8 @@ export const ListDeploymentRulesRequest = z.object({
   ruleIds: z.array(z.string()).optional(),
   ruleTypes: z.array(RuleTypeEnum.schema).optional(),
   pagination: Pagination.optional(),
+  /** Deprecated but declared (wire-facts 4): the platform accepts it; the client never sends it (it sends `configsFilter.ids`). */
+  configIds: z.array(z.string()).optional(),
 });
 export type ListDeploymentRulesRequest = z.infer<typeof ListDeploymentRulesRequest>;
 /** Items are read tolerantly (schemas/wire.ts): a rule this version cannot model is marked, never a failure. */

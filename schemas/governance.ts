@@ -4,7 +4,7 @@
  * and `owner-` prefixes.
  */
 import { z } from 'zod';
-import { Etag, oneof, PageInfo, Pagination, protoEnum, Timestamp, Uuid, withOneof } from './common';
+import { Etag, oneof, PageInfo, Pagination, markOpenEnum, protoEnum, Timestamp, Uuid, withOneof } from './common';
 import { AlertSeverity, Ongoing } from './alerts';
 import { Query } from './entities';
 import { tolerant } from './wire';
@@ -65,7 +65,8 @@ export function governanceSourceOf(v: unknown): 'SOURCE_NATIVE' | 'SOURCE_EXTERN
   return 'SOURCE_NATIVE';
 }
 /** The read form of `source` (see {@link governanceSourceOf}): never fails a read. */
-export const GovernanceSourceRead = z.union([z.string(), z.number()]).transform(governanceSourceOf);
+// marked as the enum for the shape walkers: the emulator answers it as a number under `--enums numbers`
+export const GovernanceSourceRead = markOpenEnum(z.union([z.string(), z.number()]).transform(governanceSourceOf), GovernanceSourceEnum);
 
 /** Upsert fields (flat body): an omitted optional field is left unchanged; a present definition replaces. */
 export const DomainWrite = z.object({

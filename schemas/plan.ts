@@ -80,6 +80,12 @@ export const Effects = z.object({
   losesHistory: z.boolean().default(false),
   /** Set when the overview could not be fetched; the plan says so instead of guessing. */
   error: z.string().optional(),
+  /**
+   * Effects known after apply: the change depends on an object this same plan creates, so the
+   * platform cannot preview it yet (why, naming the dependencies). Apply asks for the preview
+   * once they exist and writes the change only if it deletes, resets or takes over nothing.
+   */
+  afterApply: z.string().optional(),
   /** Objects the platform deletes or leaves dangling along with this delete (source `cascade`), sorted by effect, type, name, id. */
   cascade: z.array(Cascade).default([]),
 });

@@ -132,8 +132,16 @@ const IDENT_START = /[A-Za-z_]/;
 const IDENT_CHAR = /[A-Za-z0-9_]/;
 const WS = new Set([' ', '\t', '\r', '\n']);
 
+/**
+ * How deeply function calls may nest (`not(not(...))`, `and(or(...))`, `filter=`): deeper text is
+ * a ResolverQL error at the call that goes past it, not a stack overflow in the parser or in what
+ * walks the tree after it (checker, renderer, query model). Real selections nest a few levels.
+ */
+export const RESOLVERQL_MAX_DEPTH = 64;
+
 class Parser {
   pos = 0;
+  depth = 0;
   /** `lenient`: any identifier may name a function (the checker decides what to say about it). */
   constructor(
     readonly text: string,
@@ -192,6 +200,18 @@ class Parser {
     const { name, offset } = this.ident('a function name');
     // Unknown names fail here, before their arguments can cause a less helpful error.
     if (!this.lenient && !KNOWN_NAMES.has(name)) this.fail(`a function name (${RESOLVERQL_FUNCTIONS.join(', ')})`, offset);
+    if (this.depth >= RESOLVERQL_MAX_DEPTH) {
+      throw new ResolverQlError(offset, `function calls nested at most ${RESOLVERQL_MAX_DEPTH} deep (flatten nested and/or, or split the selection)`, `'${name}' at depth ${this.depth + 1}`, this.text);
+    }
+    this.depth++;
+    try {
+      return this.callBody(name, offset);
+    } finally {
+      this.depth--;
+    }
+  }
+
+  callBody(name: string, offset: number): ResolverQlCall {
     this.expectChar('(', `'(' after '${name}'`);
     const args: ResolverQlValue[] = [];
     const kwargs: ResolverQlKeywordArg[] = [];

@@ -181,6 +181,8 @@ export const ListSqlTestsRequest = z.object({
   configsFilter: ConfigsFilter.optional(),
   sources: z.array(Source).optional(),
   pagination: Pagination.optional(),
+  /** Deprecated but declared (wire-facts 5): the platform accepts it; the client never sends it (it sends `configsFilter.ids`). */
+  configIds: z.array(z.string()).optional(),
 });
 export type ListSqlTestsRequest = z.infer<typeof ListSqlTestsRequest>;
 export const ListSqlTestsResponse = z.object({ sqlTests: z.array(tolerant(SqlTest)).default([]), pageInfo: PageInfo.optional() });
@@ -221,8 +223,8 @@ export type WireRuleTest = z.infer<typeof WireRuleTest>;
 
 const ruleTestSettings = <T extends z.ZodType>(test: T) => ({
   tests: z.array(test).min(1, 'a SQL-test deployment rule needs at least one test').describe('the tests deployed on every matched table'),
-  /** Empty: on demand; if set it must carry an inline `DTSTART:` upstream (the emulator takes a plain RRULE too). */
-  recurrenceRule: z.string().optional().describe('iCal RRULE for when the tests run, e.g. FREQ=DAILY;BYHOUR=6; absent: on demand'),
+  /** Empty: on demand; if set it must carry an inline `DTSTART:` (grpc-facts `recurrence_rule`): validate and the emulator refuse a plain RRULE. */
+  recurrenceRule: z.string().optional().describe('when the tests run: an inline start, then an iCal RRULE, e.g. "DTSTART:20260101T000000Z\\nRRULE:FREQ=DAILY;BYHOUR=6"; absent: on demand'),
   timezone: z.string().optional().describe('IANA time zone of the schedule (default UTC)'),
   severity: Severity.optional().describe('severity of the tests\' failures'),
   saveFailures: z.boolean().optional().describe('keep the failing rows for inspection'),

@@ -86,6 +86,29 @@ export function rruleProblem(rule: string): string | undefined {
   return undefined;
 }
 
+/** The start {@link ruleScheduleProblem}'s hint writes (fixed, so the output is deterministic). */
+export const EXAMPLE_DTSTART = 'DTSTART:20260101T000000Z';
+
+/**
+ * Why a SQL-test deployment rule's `recurrenceRule` would be refused by the platform, beyond
+ * {@link rruleProblem}, or undefined: "when set must contain an inline `DTSTART:`" (grpc-facts
+ * `recurrence_rule`, wire-facts "SQL-test deployment rules"). The literal `DTSTART:` is required
+ * (a `DTSTART;TZID=...:` line does not contain it: give the zone in `timezone`). `fixed` is the
+ * value corrected: the rule's RRULE line after {@link EXAMPLE_DTSTART}.
+ */
+export function ruleScheduleProblem(rule: string): { why: string; fixed: string } | undefined {
+  if (rule.includes('DTSTART:')) return undefined;
+  const lines = rule.split(/\r?\n/).map((l) => l.trim()).filter((l) => l !== '');
+  const body = lines.filter((l) => !/^DTSTART/i.test(l)).map((l) => l.replace(/^RRULE:/i, ''))[0] ?? 'FREQ=DAILY';
+  const zoned = lines.some((l) => /^DTSTART;/i.test(l));
+  return {
+    why: zoned
+      ? 'the platform needs the start written as an inline "DTSTART:" (a DTSTART;TZID=... line is not that form; give the zone in `timezone`)'
+      : 'the platform refuses a SQL-test rule schedule without an inline "DTSTART:" start',
+    fixed: `${EXAMPLE_DTSTART}\nRRULE:${body}`,
+  };
+}
+
 /**
  * Why a time zone is not an IANA zone name, or undefined. Checked against the zone database Node
  * carries (`Intl`), which matches names case-insensitively: a name in another case is refused
@@ -129,9 +152,11 @@ export interface TextProblem {
 
 /**
  * Every `recurrenceRule`, `timezone` and `cron` string in a desired config (at any depth) that
- * its grammar refuses. Strings holding an unresolved reference (`${...}`) are skipped.
+ * its grammar refuses. Strings holding an unresolved reference (`${...}`) are skipped. With
+ * `ruleSchedule` (a SQL-test deployment rule), a `recurrenceRule` must also carry an inline
+ * `DTSTART:` ({@link ruleScheduleProblem}).
  */
-export function textFieldProblems(v: unknown, path = ''): TextProblem[] {
+export function textFieldProblems(v: unknown, path = '', opts: { ruleSchedule?: boolean } = {}): TextProblem[] {
   const out: TextProblem[] = [];
   // where the walk is, as text only when a problem is found
   const at: (string | number)[] = [];
@@ -154,7 +179,7 @@ export function textFieldProblems(v: unknown, path = ''): TextProblem[] {
       const y = (x as Record<string, unknown>)[k];
       if (typeof y === 'string') {
         if (!TEXT_KEYS.has(k) || y.includes('${')) continue;
-        const found = textProblemOf(k, y);
+        const found = textProblemOf(k, y, opts.ruleSchedule === true);
         if (found) out.push({ field: here(k), ...found });
       } else if (y && typeof y === 'object') {
         at.push(k);
@@ -175,21 +200,23 @@ const TEXT_KEYS = new Set(['recurrenceRule', 'timezone', 'cron']);
  * few schedules across thousands of resources). Bounded; cleared when full.
  */
 const textMemo = new Map<string, Omit<TextProblem, 'field'> | null>();
-function textProblemOf(key: string, value: string): Omit<TextProblem, 'field'> | undefined {
-  const m = `${key}\u0000${value}`;
+function textProblemOf(key: string, value: string, ruleSchedule: boolean): Omit<TextProblem, 'field'> | undefined {
+  const m = `${key}\u0000${ruleSchedule ? 'rule' : ''}\u0000${value}`;
   let r = textMemo.get(m);
   if (r === undefined) {
-    r = textProblem(key, value) ?? null;
+    r = textProblem(key, value, ruleSchedule) ?? null;
     if (textMemo.size >= 10_000) textMemo.clear();
     textMemo.set(m, r);
   }
   return r ?? undefined;
 }
 
-function textProblem(key: string, value: string): Omit<TextProblem, 'field'> | undefined {
+function textProblem(key: string, value: string, ruleSchedule: boolean): Omit<TextProblem, 'field'> | undefined {
   if (key === 'recurrenceRule') {
     const why = rruleProblem(value);
-    return why ? { summary: `bad RRULE "${value}": ${why}`, hint: 'write an iCal RRULE, e.g. "FREQ=DAILY;BYHOUR=6" (leave it out to run on demand)' } : undefined;
+    if (why) return { summary: `bad RRULE ${JSON.stringify(value)}: ${why}`, hint: ruleSchedule ? `write an inline start and an RRULE, e.g. ${JSON.stringify(`${EXAMPLE_DTSTART}\nRRULE:FREQ=DAILY;BYHOUR=6`)} (leave it out to run on demand)` : 'write an iCal RRULE, e.g. "FREQ=DAILY;BYHOUR=6" (leave it out to run on demand)' };
+    const dt = ruleSchedule ? ruleScheduleProblem(value) : undefined;
+    return dt ? { summary: `RRULE ${JSON.stringify(value)} has no inline DTSTART: ${dt.why}`, hint: `write ${JSON.stringify(dt.fixed)} (any start date and time; leave it out to run on demand)` } : undefined;
   }
   if (key === 'timezone') {
     const why = timezoneProblem(value);

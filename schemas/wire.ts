@@ -38,6 +38,8 @@ export interface EnumInfo {
   names: Readonly<Record<number, string>>;
   /** Deprecated spellings accepted on input: old name -> current name. */
   aliases?: Readonly<Record<string, string>>;
+  /** Values outside the table are the schema's to read (common.ts `markOpenEnum`), never marked unknown. */
+  open?: boolean;
 }
 
 type Node =
@@ -356,10 +358,10 @@ function clean(n: Node, v: unknown, base: number, problems: string[], intoTolera
     case 'enum': {
       if (typeof v === 'number') {
         const name = n.info.names[v];
-        if (name === undefined) problems.push(`unknown enum value ${v}${atText(base)}`);
+        if (name === undefined && !n.info.open) problems.push(`unknown enum value ${v}${atText(base)}`);
         return name ?? v;
       }
-      if (typeof v === 'string' && n.info.numbers[v] === undefined && !n.info.aliases?.[v]) problems.push(`unknown enum value "${v}"${atText(base)}`);
+      if (typeof v === 'string' && !n.info.open && n.info.numbers[v] === undefined && !n.info.aliases?.[v]) problems.push(`unknown enum value "${v}"${atText(base)}`);
       return v;
     }
     case 'arr': {

@@ -205,7 +205,8 @@ export function build(app: App): DqStack {
         { name: 'id not null', notNull: { columns: ['id'] } },
         { name: 'id unique', severity: 'SEVERITY_ERROR', unique: { columns: ['id'] } },
       ],
-      recurrenceRule: 'FREQ=DAILY;BYHOUR=7',
+      // a rule's schedule carries an inline start (the platform refuses a plain RRULE for rules)
+      recurrenceRule: 'DTSTART:20260101T000000Z\nRRULE:FREQ=DAILY;BYHOUR=7',
       timezone: 'UTC',
       severity: 'SEVERITY_WARNING',
     },

@@ -49,7 +49,8 @@ export function build(app: App): DqStack {
     queryConfig: {
       query: Query.and(Query.inFolder('folder-wh-prod::mart'), Query.withName('dim_')),
       tests: [{ name: 'id unique', unique: { columns: ['id'] } }],
-      recurrenceRule: 'FREQ=DAILY;BYHOUR=7',
+      // a rule's schedule carries an inline start (the platform refuses a plain RRULE for rules)
+      recurrenceRule: 'DTSTART:20260101T000000Z\nRRULE:FREQ=DAILY;BYHOUR=7',
       severity: 'SEVERITY_WARNING',
     },
   });

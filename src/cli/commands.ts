@@ -11,6 +11,7 @@ import type { Manifest } from '../../schemas/manifest';
 import type { Diagnostic, Plan, PlanRequest } from '../../schemas/plan';
 import type { ApplyResult } from '../engine/applier';
 import { stableStringify } from '../engine/keys';
+import { inertText } from '../../schemas/inert';
 import { loadSiblingStacks, loadSynthOutput, ManifestError } from '../engine/manifest';
 import { resolveManifest } from '../engine/resolve';
 import { credentialVariables, readCdktfApp, runApp, staleness, synthesisedStacks, SynthSetupError, type CdktfApp } from './synth';
@@ -35,6 +36,8 @@ const makePlan: typeof import('../engine/reconcile').plan = (...a) => (require('
 const renderJson: typeof import('./render').renderJson = (...a) => render().renderJson(...a);
 const renderMarkdown: typeof import('./render').renderMarkdown = (...a) => render().renderMarkdown(...a);
 const renderText: typeof import('./render').renderText = (...a) => render().renderText(...a);
+const renderDrift: typeof import('./render').renderDrift = (...a) => render().renderDrift(...a);
+const asRefreshOnly: typeof import('../engine/modes').asRefreshOnly = (...a) => (require('../engine/modes') as typeof import('../engine/modes')).asRefreshOnly(...a);
 const summaryLine: typeof import('./render').summaryLine = (...a) => render().summaryLine(...a);
 
 /** Where a command prints and what it knows of its surroundings. */
@@ -145,11 +148,12 @@ export interface ImportOptions {
 // ---- output helpers ----
 
 export function printDiagnostics(io: Io, diags: readonly Diagnostic[]): void {
+  // each line inert (schemas/inert): a diagnostic quotes names, keys and server text
   for (const d of diags) {
-    io.err(`${d.severity === 'error' ? 'Error' : d.severity === 'info' ? 'Info' : 'Warning'}: ${d.address ? `${d.address}: ` : ''}${d.summary}`);
-    if (d.source) io.err(`  at ${d.source}`);
-    if (d.detail) io.err(`  ${d.detail}`);
-    if (d.hint) io.err(`  ${d.hint}`);
+    io.err(inertText(`${d.severity === 'error' ? 'Error' : d.severity === 'info' ? 'Info' : 'Warning'}: ${d.address ? `${d.address}: ` : ''}${d.summary}`));
+    if (d.source) io.err(inertText(`  at ${d.source}`));
+    if (d.detail) io.err(inertText(`  ${d.detail}`));
+    if (d.hint) io.err(inertText(`  ${d.hint}`));
   }
 }
 
@@ -721,7 +725,8 @@ export async function cmdDrift(io: Io, o: DriftOptions): Promise<number> {
         if (!o.allStacks) io.out(renderJson(p).trimEnd());
       } else if (!drifted) io.out(`No drift: live state matches the code${o.allStacks ? ` (stack ${p.stack})` : ''}.`);
       else {
-        io.out(textOf(io, p, o));
+        // the same entries as plan --refresh-only: field, code's value, live's value, what apply would do
+        io.out(renderDrift(p, asRefreshOnly(p.changes), { color: useColor(io, o), showUnmanaged: o.showUnmanaged }).trimEnd());
         io.out('Drift detected.');
       }
       return { stack: p.stack, code: drifted ? 2 : 0, line: drifted ? `drift: ${summaryLine(p)}` : 'No drift.' };

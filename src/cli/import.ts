@@ -23,7 +23,8 @@
 import * as fs from 'node:fs';
 import { sqlTestFromWire, sqlTestRuleFromWire } from '../../schemas/sql-tests';
 import * as path from 'node:path';
-import { stringify as yamlStringify } from 'yaml';
+import { Document as YamlDocument, visit } from 'yaml';
+import { hasUnsafe, unsafeAsEscapes } from '../../schemas/inert';
 import type { PlatformClient } from '../client';
 import { RESOURCE_SCHEMAS, RESOURCE_TYPES, type ResourceType } from '../../schemas/manifest';
 import { SECTION_OF } from '../../schemas/dqform-yaml';
@@ -388,7 +389,33 @@ export function renderYaml(r: ImportResult, opts: ImportOptions): string {
     `# Imported by \`dqform import --namespace ${opts.namespace}\`. Ids are pinned: rename entries freely.`,
     '',
   ].join('\n');
-  return head + yamlStringify(doc, { lineWidth: 0, aliasDuplicateObjects: false });
+  return head + inertYaml(doc);
+}
+
+/**
+ * The YAML text of `doc`, with every string that holds a control, bidi or zero-width character
+ * double-quoted and those characters written as `\uXXXX` escapes (schemas/inert): the values
+ * are unchanged, and nothing invisible or reordering reaches the file a reviewer reads.
+ */
+function inertYaml(doc: Record<string, unknown>): string {
+  const d = new YamlDocument(doc, { aliasDuplicateObjects: false });
+  let quoted = false;
+  visit(d, {
+    Scalar(_k, node) {
+      if (typeof node.value === 'string' && hasUnsafe(node.value)) {
+        node.type = 'QUOTE_DOUBLE';
+        quoted = true;
+      }
+    },
+  });
+  const text = d.toString({ lineWidth: 0 });
+  // the yaml library writes some of them raw even in double quotes (bidi, zero-width, C1); there \uXXXX is an escape
+  return quoted
+    ? text
+        .split('\n')
+        .map((l) => unsafeAsEscapes(l))
+        .join('\n')
+    : text;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -401,7 +428,8 @@ class Code {
 const code = (s: string) => new Code(s);
 
 function quote(s: string): string {
-  return `'${s.replace(/\\/g, '\\\\').replace(/'/g, "\\'").replace(/\n/g, '\\n').replace(/\r/g, '\\r').replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029')}'`;
+  // then every other control, bidi and zero-width character as \uXXXX (schemas/inert): no Trojan Source
+  return `'${unsafeAsEscapes(s.replace(/\\/g, '\\\\').replace(/'/g, "\\'").replace(/\n/g, '\\n').replace(/\r/g, '\\r').replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029'))}'`;
 }
 const IDENT = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
 

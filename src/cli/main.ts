@@ -12,6 +12,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { Command, CommanderError, Help, Option } from 'commander';
 import { redact, registerSecret } from '../client/redact';
+import { inertLines, inertLinesKeepingColour } from '../../schemas/inert';
 import { DEFAULT_MAX_DELETES, DEFAULT_MAX_EFFECT_DELETES } from '../engine/limits';
 import { UsageError } from './usage-error';
 import { credentialVariables } from './synth';
@@ -226,7 +227,7 @@ function buildProgram(io: Io, outcome: Outcome, argv: readonly string[]): Comman
 
   showUnmanaged(noColor(modeFlags(
     noSynth(sourceFlags(program.command('apply').description('apply a saved plan, or plan then ask').argument('[PLANFILE]', "a plan saved by 'dqform plan --out'")))
-      .option('--auto-approve', 'apply without asking (when no PLANFILE is given)')
+      .option('--auto-approve', 'plan and apply without asking (a PLANFILE needs no approval: it was reviewed)')
       .option('--max-deletes <N>', `refuse a plan destroying more than N objects, a replace counting as one (default ${DEFAULT_MAX_DELETES})`, wholeNumber('--max-deletes'))
       .option(
         '--max-effect-deletes <N>',
@@ -237,7 +238,23 @@ function buildProgram(io: Io, outcome: Outcome, argv: readonly string[]): Comman
   )))
     .addHelpText(
       'after',
-      '\nApplies exactly the saved plan PLANFILE (refusing if live state moved since), or plans and asks\nfor confirmation on a TTY. Without a TTY, --auto-approve or a PLANFILE is required.\nGuards: --max-deletes counts deletes and replaces; --max-effect-deletes counts monitors and SQL\ntests that rule changes delete and objects deleted by cascade (an owner\'s ownerships); a rule change\nwhose effects are unknown is refused without --allow-unpreviewed. Nothing is written when one trips.\n--destroy, --refresh-only, --target and --replace plan as in dqform plan; a saved plan carries its own\n(they cannot be given with PLANFILE). --refresh-only writes nothing: dqform keeps no state to record.',
+      [
+        '',
+        'Without PLANFILE: plans (--destroy, --target and --replace as in dqform plan), prints the plan and',
+        'asks for confirmation on a TTY; without a TTY, --auto-approve is required.',
+        'With PLANFILE: applies exactly that saved plan. Before the first write it plans again from the same',
+        'desired state and live state and refuses, writing nothing, unless the changes are the saved ones.',
+        'A saved plan records its mode, and apply of that file must state the same mode flags it was made',
+        'with (none for a normal plan), so an edited file cannot turn into another kind of plan:',
+        '  dqform plan --replace dq_owner.x --out p.json  then  dqform apply --replace dq_owner.x p.json',
+        '(dqform show PLANFILE prints the mode). A refresh-only plan writes nothing: dqform keeps no state.',
+        'Guards: --max-deletes counts deletes and replaces; --max-effect-deletes counts monitors and SQL',
+        "tests that rule changes delete and objects deleted by cascade (an owner's ownerships); a rule change",
+        'whose preview failed is refused without --allow-unpreviewed. Nothing is written when one trips.',
+        'A rule whose effects are known only after apply (it depends on an object the same plan creates) is',
+        'previewed once that object exists; apply stops before it if it would delete, reset or take over',
+        'anything.',
+      ].join('\n'),
     )
     .action(run((file: string | undefined, o: ApplyOptions) => cmdApply(io, file, o)));
 
@@ -357,7 +374,7 @@ export async function main(argvIn: string[], ioIn: Partial<Io> = {}): Promise<nu
       // loaded when a question is asked (issue 15: most commands never ask one)
       const readline = require('node:readline') as typeof import('node:readline');
       const rl = readline.createInterface({ input: process.stdin, output: process.stderr });
-      const a = await new Promise<string>((res) => rl.question(q, res));
+      const a = await new Promise<string>((res) => rl.question(inertLines(q), res));
       rl.close();
       return a.trim() === 'yes';
     },
@@ -366,6 +383,13 @@ export async function main(argvIn: string[], ioIn: Partial<Io> = {}): Promise<nu
   // Before any input is read (a plan file, a manifest, an argument echoed in an error): every
   // client secret in the environment is masked wherever dqform prints.
   registerCredentialValues(io.env);
+  // Everything printed is inert (schemas/inert): names, addresses and server text cannot move the
+  // cursor, reorder a line (bidi), hide in zero-width characters or start a workflow command.
+  // stdout keeps the colour codes the text plan paints (it escapes user text before painting).
+  const rawOut = io.out;
+  const rawErr = io.err;
+  io.out = (s) => rawOut(inertLinesKeepingColour(s));
+  io.err = (s) => rawErr(inertLines(s));
   const argv = terraformSpellings(argvIn);
   const outcome: Outcome = { code: 0 };
   const program = buildProgram(io, outcome, argv);

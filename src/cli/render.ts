@@ -4,7 +4,9 @@
  */
 import type { Cascade, Change, Diagnostic, Effects, Plan } from '../../schemas/plan';
 import { stableStringify } from '../engine/keys';
+import { DRIFT_REPLACED } from '../engine/modes';
 import { effectDeleteCounts, effectDeletesText, guardRefusals, unpreviewedChanges } from '../engine/guards';
+import { htmlText, inertText, mdCode, mdFence, mdText } from '../../schemas/inert';
 
 const SYMBOL: Record<Change['action'], string> = { create: '+', update: '~', replace: '-/+', delete: '-', noop: ' ', unmanaged: '?' };
 const VERB: Record<Change['action'], string> = {
@@ -69,8 +71,11 @@ const isScalar = (v: unknown): boolean => v === null || typeof v !== 'object';
  * leaves (so nested secrets stay masked and every line names one field); a list of scalars that
  * changed is shown whole, before and after, instead of index by index.
  */
-function patchLines(c: Change): string[] {
+function patchLines(c: Change, labelled = false): string[] {
   const out: string[] = [];
+  // a live difference (drift): `before` is the code's value, `after` live's, each labelled
+  const changed = (name: string, a: string, b: string) => (labelled ? `~ ${name}: code ${a}, live ${b}` : `~ ${name} = ${a} -> ${b}`);
+  const only = (sym: '+' | '-', name: string, v: string) => `${sym} ${name} = ${v}${labelled ? (sym === '+' ? ' (live only)' : ' (code only)') : ''}`;
   const lists = new Set<string>();
   for (const op of c.patch) {
     const parts = op.path.split('/');
@@ -79,17 +84,17 @@ function patchLines(c: Change): string[] {
     if (inList && [valueAt(c.before, parent), valueAt(c.after, parent)].every((a) => (a as unknown[]).every(isScalar))) {
       if (lists.has(parent)) continue;
       lists.add(parent);
-      out.push(`~ ${fieldName(parent)} = ${show(valueAt(c.before, parent), parent, c.sensitive)} -> ${show(valueAt(c.after, parent), parent, c.sensitive)}`);
+      out.push(changed(fieldName(parent), show(valueAt(c.before, parent), parent, c.sensitive), show(valueAt(c.after, parent), parent, c.sensitive)));
       continue;
     }
     const name = fieldName(op.path);
     const old = valueAt(c.before, op.path);
     if (op.op === 'add' || (op.op === 'replace' && (!isScalar(op.value) || !isScalar(old)))) {
-      if (op.op === 'replace') for (const [p, v] of flatten(old, op.path)) out.push(`- ${fieldName(p)} = ${show(v, p, c.sensitive)}`);
-      for (const [p, v] of flatten(op.value, op.path)) out.push(`+ ${fieldName(p)} = ${show(v, p, c.sensitive)}`);
+      if (op.op === 'replace') for (const [p, v] of flatten(old, op.path)) out.push(only('-', fieldName(p), show(v, p, c.sensitive)));
+      for (const [p, v] of flatten(op.value, op.path)) out.push(only('+', fieldName(p), show(v, p, c.sensitive)));
     } else if (op.op === 'remove') {
-      for (const [p, v] of flatten(old, op.path)) out.push(`- ${fieldName(p)} = ${show(v, p, c.sensitive)}`);
-    } else out.push(`~ ${name} = ${show(old, op.path, c.sensitive)} -> ${show(op.value, op.path, c.sensitive)}`);
+      for (const [p, v] of flatten(old, op.path)) out.push(only('-', fieldName(p), show(v, p, c.sensitive)));
+    } else out.push(changed(name, show(old, op.path, c.sensitive), show(op.value, op.path, c.sensitive)));
   }
   return out;
 }
@@ -108,9 +113,18 @@ const DRIFT_VERB: Partial<Record<Change['action'], string>> = {
   create: 'exists live but is not declared in the code',
 };
 
+/** What dqform plan and apply would do about a live difference (a drift entry), the same for `drift` and `plan --refresh-only`. */
+function driftRemedy(c: Change): string {
+  if (c.reasons.includes(DRIFT_REPLACED)) return 'replace it (destroy it, then create it from the code)';
+  if (c.action === 'update') return "update it in place to the code's values";
+  if (c.action === 'delete') return 'create it from the code';
+  if (c.action === 'create') return "delete it (this namespace owns it and the code no longer declares it)";
+  return 'nothing';
+}
+
 /** `dq_alert.orders (alert "Orders")`: the address and, when it has one, the object's name. */
 function title(c: Change): string {
-  return c.name ? `${c.address} (${c.name})` : c.address;
+  return inertText(c.name ? `${c.address} (${c.name})` : c.address);
 }
 
 function valueAt(obj: unknown, pointer: string): unknown {
@@ -125,6 +139,7 @@ function valueAt(obj: unknown, pointer: string): unknown {
 function effectLines(e: Effects): string[] {
   const out: string[] = [];
   if (e.error) out.push(e.error.startsWith('effects unknown') ? `! ${e.error}` : `! effects unknown: ${e.error}`);
+  if (e.afterApply) out.push(`effects known after apply: ${e.afterApply}; apply previews it then and stops before writing it if it would delete, reset or take over anything`);
   if (e.monitorsToCreate.length) out.push(`monitors to create: ${e.monitorsToCreate.length} (${preview(e.monitorsToCreate)})`);
   if (e.monitorsToDelete.length) out.push(`! monitors to delete: ${e.monitorsToDelete.length} (${preview(e.monitorsToDelete)})`);
   if (e.activeMonitors) out.push(`monitors kept active: ${e.activeMonitors}`);
@@ -174,7 +189,7 @@ export function diagnosticLines(d: Diagnostic): string[] {
   if (d.source) lines.push(`  at ${d.source}`);
   if (d.detail) lines.push(`  ${d.detail}`);
   if (d.hint) lines.push(`  ${d.hint}`);
-  return lines;
+  return lines.map(inertText);
 }
 
 function preview(list: readonly string[], n = 3): string {
@@ -223,10 +238,12 @@ export function effectsLine(plan: Plan): string | undefined {
   const gone = effectDeleteCounts(plan);
   const made = [monitorsNew ? `${monitorsNew} monitor(s)` : '', testsNew ? `${testsNew} SQL test(s)` : ''].filter(Boolean);
   const unknown = unpreviewedChanges(plan).length;
+  const later = writes(plan).filter((c) => c.effects?.afterApply !== undefined).length;
   const out = [
     gone.total ? `The platform also deletes ${effectDeletesText(gone)}.` : '',
     made.length ? `${gone.total ? 'It' : 'The platform'} also creates ${andList(made)}.` : '',
     unknown ? `Effects unknown for ${unknown} change(s).` : '',
+    later ? `Effects known after apply for ${later} change(s).` : '',
   ].filter(Boolean);
   return out.length ? out.join(' ') : undefined;
 }
@@ -237,7 +254,7 @@ function andList(parts: readonly string[]): string {
 
 /** What apply's guards (engine/guards: --max-deletes, --max-effect-deletes, unpreviewed changes) refuse with their defaults, one line each. */
 export function guardLines(plan: Plan): string[] {
-  return guardRefusals(plan).map((r) => `Note: apply refuses this plan as it is: ${refusalHead(r.message)}. ${r.hint}`);
+  return guardRefusals(plan).map((r) => inertText(`Note: apply refuses this plan as it is: ${refusalHead(r.message)}. ${r.hint}`));
 }
 
 /** A guard's refusal without its list of addresses: the text before the first `: ` outside parentheses. */
@@ -284,25 +301,27 @@ function changeLines(c: Change, opts: RenderOptions, drift = false): string[] {
   const lines: string[] = [];
   const sym = SYMBOL[c.action];
   lines.push(paint(opts.color, COLOR[c.action], `  # ${title(c)} ${drift ? DRIFT_VERB[c.action] : verb(c)}`));
-  for (const r of c.reasons) lines.push(`  #   (${r})`);
-  lines.push(paint(opts.color, COLOR[c.action], `  ${sym} ${c.type} ${JSON.stringify(c.id)} {`));
+  for (const r of c.reasons) lines.push(inertText(`  #   (${r})`));
+  lines.push(paint(opts.color, COLOR[c.action], `  ${sym} ${inertText(c.type)} ${inertText(JSON.stringify(c.id))} {`));
+  // field names are keys of the config and values are JSON: both inert (JSON leaves bidi and C1 characters raw)
   if (c.action === 'create') {
-    for (const [p, v] of flatten(c.after)) lines.push(`      + ${fieldName(p)} = ${show(v, p, c.sensitive)}`);
+    for (const [p, v] of flatten(c.after)) lines.push(inertText(`      + ${fieldName(p)} = ${show(v, p, c.sensitive)}`));
   } else if (c.action === 'delete') {
-    for (const [p, v] of flatten(c.before)) lines.push(`      - ${fieldName(p)} = ${show(v, p, c.sensitive)}`);
+    for (const [p, v] of flatten(c.before)) lines.push(inertText(`      - ${fieldName(p)} = ${show(v, p, c.sensitive)}`));
   } else {
-    const fields = patchLines(c);
+    const fields = patchLines(c, drift);
     if (fields.length === 0) lines.push('      (no field changes)');
-    for (const l of fields) lines.push(`      ${l}`);
+    for (const l of fields) lines.push(inertText(`      ${l}`));
   }
   lines.push('    }');
-  if (c.effects && !drift) for (const l of effectLines(c.effects)) lines.push(`    ${l}`);
+  if (c.effects && !drift) for (const l of effectLines(c.effects)) lines.push(inertText(`    ${l}`));
+  if (drift) lines.push(inertText(`    dqform plan and apply would ${driftRemedy(c)}`));
   return lines;
 }
 
 /** The text plan, as a terminal shows it. */
 export function renderText(plan: Plan, opts: RenderOptions = {}): string {
-  const lines: string[] = [...headerLines(plan), ''];
+  const lines: string[] = [...headerLines(plan).map(inertText), ''];
   for (const d of plan.diagnostics) lines.push(...diagnosticLines(d));
   if (plan.diagnostics.length) lines.push('');
   const failed = plan.diagnostics.some((d) => d.severity === 'error');
@@ -311,11 +330,11 @@ export function renderText(plan: Plan, opts: RenderOptions = {}): string {
   } else {
     const ws = writes(plan);
     if (ws.length === 0 && !failed) {
-      lines.push(plan.options.destroy ? `No changes. Namespace "${plan.namespace}" owns nothing to destroy.` : 'No changes. Live state matches the code.', '');
+      lines.push(plan.options.destroy ? inertText(`No changes. Namespace "${plan.namespace}" owns nothing to destroy.`) : 'No changes. Live state matches the code.', '');
     }
     for (const c of ws) lines.push(...changeLines(c, opts), '');
     const moved = plan.changes.filter((c) => c.action === 'noop' && c.movedFrom);
-    for (const c of moved) lines.push(`  # ${c.movedFrom} has moved to ${c.address} (no changes; it keeps its id ${JSON.stringify(c.id)})`);
+    for (const c of moved) lines.push(inertText(`  # ${c.movedFrom} has moved to ${c.address} (no changes; it keeps its id ${JSON.stringify(c.id)})`));
     if (moved.length) lines.push('');
   }
   lines.push(...unmanagedText(plan, !!opts.showUnmanaged));
@@ -326,19 +345,44 @@ export function renderText(plan: Plan, opts: RenderOptions = {}): string {
   return `${lines.join('\n')}\n`;
 }
 
+/** How drift entries read (the same for `drift` and `plan --refresh-only`). */
+const DRIFT_INTRO = [
+  'Objects differ from the code. dqform keeps no state file, so "changed outside dqform" means that live',
+  "state differs from what the code declares; each field line gives the code's value and live's value.",
+  '',
+];
+
+/** The entries of live differences, one block each (drift entries: `before` is the code, `after` live). */
+function driftEntryLines(drift: readonly Change[], opts: RenderOptions): string[] {
+  const lines: string[] = [];
+  for (const c of drift) lines.push(...changeLines(c, opts, true), '');
+  return lines;
+}
+
+/**
+ * `dqform drift`: how live state differs from the code, in the same entries as a refresh-only
+ * plan (`drift`: the plan's changes seen from live, engine/modes asRefreshOnly), each saying what
+ * dqform plan and apply would do about it.
+ */
+export function renderDrift(plan: Plan, drift: readonly Change[], opts: RenderOptions = {}): string {
+  const lines: string[] = [`dqform drift for namespace "${plan.namespace}" in workspace "${plan.workspace}" (stack ${plan.stack})`, ''];
+  for (const d of plan.diagnostics) lines.push(...diagnosticLines(d));
+  if (plan.diagnostics.length) lines.push('');
+  lines.push(...DRIFT_INTRO, ...driftEntryLines(drift, opts));
+  lines.push(...unmanagedText(plan, !!opts.showUnmanaged));
+  lines.push(`${drift.length} object(s) differ from the code. ${summaryLine(plan)}`);
+  return `${lines.join('\n')}\n`;
+}
+
 /** The drift of a refresh-only plan, with what it means and what to do. */
 function refreshOnlyBody(plan: Plan, opts: RenderOptions): string[] {
   if (plan.drift.length === 0) return ['No changes. Live state matches the code.', ''];
-  const lines = [
-    'Objects differ from the code. dqform keeps no state file, so "changed outside dqform" means that live',
-    'state differs from what the code declares; field lines read code -> live.',
-    '',
-  ];
-  for (const c of plan.drift) lines.push(...changeLines(c, opts, true), '');
+  const lines = [...DRIFT_INTRO];
+  lines.push(...driftEntryLines(plan.drift, opts));
   lines.push(
     'This is a refresh-only plan: dqform proposes no changes, and apply writes nothing for it (there is no state',
     'file to record these differences in). To make live match the code, run dqform plan and apply; to make the',
-    `code match live, change the code (dqform import --namespace ${plan.namespace} writes code from live).`,
+    inertText(`code match live, change the code (dqform import --namespace ${plan.namespace} writes code from live).`),
     '',
   );
   return lines;
@@ -350,10 +394,10 @@ function unmanagedText(plan: Plan, show: boolean): string[] {
   const total = listed.length + others.length;
   if (total === 0) return [];
   const hint = '--show-unmanaged lists them';
-  if (listed.length === 0) return [`Not managed here (${total}, never changed by this stack): ${groups}; ${hint}.`, ''];
+  if (listed.length === 0) return [inertText(`Not managed here (${total}, never changed by this stack): ${groups}; ${hint}.`), ''];
   const lines = [`Not managed here (${total}, never changed by this stack):`];
-  for (const c of listed) lines.push(`  ? ${title(c)}: ${c.reasons.join('; ')}`);
-  if (others.length) lines.push(`  and ${others.length} more: ${groups}; ${hint}.`);
+  for (const c of listed) lines.push(`  ? ${title(c)}: ${inertText(c.reasons.join('; '))}`);
+  if (others.length) lines.push(inertText(`  and ${others.length} more: ${groups}; ${hint}.`));
   lines.push('');
   return lines;
 }
@@ -389,17 +433,19 @@ export function renderMarkdown(plan: Plan, opts: { limit?: number; showUnmanaged
   const drift = plan.options.refreshOnly;
   const ws = drift ? plan.drift : writes(plan);
   const intro: string[] = [];
-  if (ws.length === 0) intro.push(plan.options.destroy ? `No changes. Namespace \`${plan.namespace}\` owns nothing to destroy.` : 'No changes. Live state matches the code.', '');
-  else if (drift) intro.push('Objects differ from the code (dqform keeps no state: "changed outside dqform" means live differs from the code; field lines read code -> live). Nothing is proposed, and apply writes nothing for this plan.', '');
+  if (ws.length === 0) intro.push(plan.options.destroy ? `No changes. Namespace ${mdCode(plan.namespace)} owns nothing to destroy.` : 'No changes. Live state matches the code.', '');
+  else if (drift) intro.push('Objects differ from the code (dqform keeps no state: "changed outside dqform" means live differs from the code; each field line gives the code\'s value and live\'s value). Nothing is proposed, and apply writes nothing for this plan.', '');
   const moved = plan.changes.filter((c) => c.action === 'noop' && c.movedFrom);
-  if (moved.length && !drift) intro.push(...moved.map((c) => `- moved without changes: \`${c.movedFrom}\` -> \`${c.address}\``), '');
+  if (moved.length && !drift) intro.push(...moved.map((c) => `- moved without changes: ${mdCode(c.movedFrom ?? '')} -> ${mdCode(c.address)}`), '');
   const kinds = [...new Set(ws.map((c) => c.type))].sort().map((type) => {
     const cs = ws.filter((c) => c.type === type);
-    const block = [`<details><summary><code>${type}</code>: ${cs.length} ${drift ? 'difference(s)' : 'change(s)'}</summary>`, '', '```diff', ...cs.flatMap((c) => diffLines(changeLines(c, {}, drift))), '```', '', '</details>', ''].join('\n');
-    const rows = cs.map((c) => `| \`${c.address}\` | ${escapeMd(c.name ?? '')} | ${drift ? DRIFT_VERB[c.action] : c.action} |${c.effects && !drift ? ` ${escapeMd(effectLines(c.effects).join('; ')).slice(0, 200)}` : ''} |\n`);
+    const diff = cs.flatMap((c) => diffLines(changeLines(c, {}, drift)));
+    const fence = mdFence(diff.join('\n'));
+    const block = [`<details><summary><code>${htmlText(type)}</code>: ${cs.length} ${drift ? 'difference(s)' : 'change(s)'}</summary>`, '', `${fence}diff`, ...diff, fence, '', '</details>', ''].join('\n');
+    const rows = cs.map((c) => `| ${mdCode(clip(c.address), { table: true })} | ${escapeMd(clip(c.name ?? ''))} | ${drift ? DRIFT_VERB[c.action] : c.action} |${c.effects && !drift ? ` ${escapeMd(effectLines(c.effects).join('; ').slice(0, 200))}` : ''} |\n`);
     return { block: `${block}\n`, rows };
   });
-  const unmanaged = unmanagedMarkdown(plan, !!opts.showUnmanaged).join('\n');
+  const unmanaged = unmanagedMarkdown(plan, !!opts.showUnmanaged, Math.floor(limit / 4)).join('\n');
   const tail = `${unmanaged}${unmanaged ? '\n' : ''}${summaryLine(plan)}\n`;
   const start = `${head}${intro.join('\n')}${intro.length ? '\n' : ''}`;
   const whole = `${start}${kinds.map((k) => k.block).join('')}${tail}`;
@@ -428,8 +474,39 @@ export function renderMarkdown(plan: Plan, opts: { limit?: number; showUnmanaged
     table += r;
     shown++;
   }
-  const more = shown < rows.length ? `\n_...and ${rows.length - shown} more change(s)._\n` : '';
-  return `${start}${note(blocks.length > 0)}${blocks.join('')}${rows.length ? `${TABLE}${table}${more}\n` : ''}${tail}`;
+  const more = shown < rows.length ? `\n_...and ${rows.length - shown} more change(s), see the full plan._\n` : '';
+  // the head and tail are bounded (markdownHead, unmanagedMarkdown); fitMarkdown is the last guard
+  return fitMarkdown(`${start}${note(blocks.length > 0)}${blocks.join('')}${rows.length ? `${TABLE}${table}${more}\n` : ''}${tail}`, limit, plan);
+}
+
+/**
+ * The last guard of the markdown size promise: a plan whose head alone (errors, notes and
+ * warnings are already capped, values clipped) still exceeds `limit` is cut at a line, its open
+ * fence and `<details>` closed, with a visible line saying how much is left out.
+ */
+function fitMarkdown(md: string, limit: number, plan: Plan): string {
+  if (md.length <= limit) return md;
+  const lines = md.split('\n');
+  const footer = (n: number) => `\n_... ${n} more line(s) cut to fit a comment, see the full plan: run \`dqform plan\` (or \`dqform show\` on the saved plan)._\n\n${summaryLine(plan)}\n`;
+  const room = limit - footer(lines.length).length - 64; // 64: the closing fence and tags
+  const out: string[] = [];
+  let size = 0;
+  let fence: string | undefined;
+  let open = 0;
+  for (const l of lines) {
+    if (size + l.length + 1 > room) break;
+    out.push(l);
+    size += l.length + 1;
+    const f = /^ {0,3}(`{3,})/.exec(l)?.[1];
+    if (fence) {
+      if (f && f.length >= fence.length && l.trim() === f) fence = undefined;
+    } else if (f) fence = f;
+    else if (l.startsWith('<details>')) open++;
+    else if (l.startsWith('</details>')) open = Math.max(0, open - 1);
+  }
+  if (fence) out.push(fence);
+  for (let i = 0; i < open; i++) out.push('', '</details>');
+  return `${out.join('\n')}\n${footer(lines.length - out.length)}`;
 }
 
 /** Destructive changes named one by one at the top of the markdown plan; the rest are counted. */
@@ -442,33 +519,35 @@ const WARNING_LINES = 20;
 function markdownHead(plan: Plan): string[] {
   const s = plan.summary;
   const kind = plan.options.destroy ? 'destroy plan' : plan.options.refreshOnly ? 'refresh-only plan' : 'plan';
-  const head: string[] = [`### dqform ${kind}: \`${plan.namespace}\` in \`${plan.workspace}\``, ''];
+  const head: string[] = [`### dqform ${kind}: ${mdCode(plan.namespace)} in ${mdCode(plan.workspace)}`, ''];
   const scope = headerLines(plan).slice(1);
   const counts = [s.replace ? `${s.replace} replaced (counted in add and destroy)` : '', `${s.unchanged} unchanged`, s.unmanaged ? `${s.unmanaged} not managed here` : ''].filter(Boolean).join(', ');
   head.push(`**${summaryLine(plan)}** ${counts}.`);
   const effects = plan.options.refreshOnly ? undefined : effectsLine(plan);
-  if (effects) head.push(`${effects}`);
-  for (const l of scope) head.push(`${l}.`);
+  if (effects) head.push(escapeMd(effects));
+  for (const l of scope) head.push(`${escapeMd(clip(l, 2000))}.`);
   head.push('');
   const errors = plan.diagnostics.filter((d) => d.severity === 'error');
   if (errors.length) {
     head.push(`> [!CAUTION]\n> ${errors.length} error(s): this plan cannot be applied.`);
-    for (const d of errors) head.push(`> - \`${d.address ?? plan.stack}\`: ${escapeMd(d.summary)}`);
+    for (const d of errors.slice(0, WARNING_LINES)) head.push(`> - ${mdCode(clip(d.address ?? plan.stack))}: ${escapeMd(clip(d.summary))}`);
+    if (errors.length > WARNING_LINES) head.push(`> - ... ${errors.length - WARNING_LINES} more error(s), see the full plan (\`dqform plan\` prints them all)`);
     head.push('');
   }
   const refusals = guardRefusals(plan);
   const warnings = plan.options.refreshOnly ? [] : writes(plan).map((c) => ({ c, facts: destructiveFacts(c) })).filter((w) => w.facts.length);
   if (warnings.length || refusals.length) {
     head.push('> [!WARNING]');
-    for (const r of refusals) head.push(`> **Apply refuses this plan as it is**: ${escapeMd(refusalHead(r.message))}. ${escapeMd(r.hint)}`, '>');
-    for (const { c, facts } of warnings.slice(0, WARNING_LINES)) head.push(`> - \`${c.address}\`${c.name ? ` (${escapeMd(c.name)})` : ''} ${facts.join('; ')}`);
+    for (const r of refusals) head.push(`> **Apply refuses this plan as it is**: ${escapeMd(clip(refusalHead(r.message)))}. ${escapeMd(clip(r.hint))}`, '>');
+    for (const { c, facts } of warnings.slice(0, WARNING_LINES)) head.push(`> - ${mdCode(clip(c.address))}${c.name ? ` (${escapeMd(clip(c.name))})` : ''} ${facts.join('; ')}`);
     if (warnings.length > WARNING_LINES) head.push(`> - and ${warnings.length - WARNING_LINES} more destructive change(s), listed below`);
     head.push('');
   }
   const notes = plan.diagnostics.filter((d) => d.severity !== 'error');
   if (notes.length) {
     head.push('> [!NOTE]');
-    for (const d of notes) head.push(`> - ${SEVERITY_WORD[d.severity]}: ${d.address ? `\`${d.address}\`: ` : ''}${escapeMd(d.summary)}`);
+    for (const d of notes.slice(0, WARNING_LINES)) head.push(`> - ${SEVERITY_WORD[d.severity]}: ${d.address ? `${mdCode(clip(d.address))}: ` : ''}${escapeMd(clip(d.summary))}`);
+    if (notes.length > WARNING_LINES) head.push(`> - ... ${notes.length - WARNING_LINES} more note(s), see the full plan (\`dqform plan\` prints them all)`);
     head.push('');
   }
   return head;
@@ -494,22 +573,43 @@ function destructiveFacts(c: Change): string[] {
   return facts;
 }
 
-/** The markdown "Not managed here": this stack's own entries, and a count of the others (or all of them, when shown). */
-function unmanagedMarkdown(plan: Plan, show: boolean): string[] {
+/**
+ * The markdown "Not managed here": this stack's own entries, and a count of the others (or all
+ * of them, when shown), within `budget` characters: entries past it are counted on a "... N
+ * more" line.
+ */
+function unmanagedMarkdown(plan: Plan, show: boolean, budget: number): string[] {
   const { listed, others, groups } = unmanagedParts(plan, show);
   const total = listed.length + others.length;
   if (total === 0) return [];
-  const item = (c: Change) => `- \`${c.address}\`${c.name ? ` (${escapeMd(c.name)})` : ''}: ${escapeMd(c.reasons.join('; '))}`;
-  if (listed.length === 0) return [`Not managed here (${total}, never changed by this stack): ${escapeMd(groups)}; \`--show-unmanaged\` lists them.`, ''];
+  const item = (c: Change) => `- ${mdCode(clip(c.address))}${c.name ? ` (${escapeMd(clip(c.name))})` : ''}: ${escapeMd(clip(c.reasons.join('; ')))}`;
+  const counted = escapeMd(clip(groups, 2000));
+  if (listed.length === 0) return [`Not managed here (${total}, never changed by this stack): ${counted}; \`--show-unmanaged\` lists them.`, ''];
   const lines = [`<details><summary>Not managed here (${total}, never changed by this stack)</summary>`, ''];
-  lines.push(...listed.map(item));
-  if (others.length) lines.push(`- and ${others.length} more: ${escapeMd(groups)}; \`--show-unmanaged\` lists them.`);
+  // what is left once the header, the two "more" lines and the closing tag are counted
+  let room = budget - lines[0].length - counted.length - 400;
+  let shown = 0;
+  for (const c of listed) {
+    const l = item(c);
+    if (l.length + 1 > room) break;
+    lines.push(l);
+    room -= l.length + 1;
+    shown++;
+  }
+  if (shown < listed.length) lines.push(`- ... ${listed.length - shown} more, see the full plan (\`dqform plan --show-unmanaged\`, or \`dqform show\` on the saved plan)`);
+  if (others.length) lines.push(`- and ${others.length} more: ${counted}; \`--show-unmanaged\` lists them.`);
   lines.push('', '</details>', '');
   return lines;
 }
 
+/** A value clipped to `n` characters (with an ellipsis), so that one name cannot fill a comment. */
+function clip(s: string, n = 300): string {
+  return s.length > n ? `${s.slice(0, n - 1)}…` : s;
+}
+
+/** User or server text as inert markdown (schemas/inert), safe in a table cell too. */
 function escapeMd(s: string): string {
-  return s.replace(/[|<>]/g, (c) => `\\${c}`);
+  return mdText(s, { table: true });
 }
 
 /** The JSON plan: stable keys, two-space indent. */

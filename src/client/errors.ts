@@ -26,6 +26,9 @@
  * `Retry-After` (seconds or HTTP date) or the RetryInfo `retryDelay`.
  *
  * Messages and `toJSON()` pass through {@link redact}: no credential or token is ever in them.
+ * Server text in a message (the status message, violations, a plain error body, a request id)
+ * is inert (schemas/inert): control sequences removed, control, bidi and zero-width characters
+ * shown as `\uXXXX`, line breaks escaped, so that no workflow command (`::error::`) starts a line.
  */
 import { z } from 'zod';
 import {
@@ -43,6 +46,7 @@ import {
   Violation,
 } from '../../schemas/common';
 import { decodeStatus } from '../../schemas/grpc';
+import { inertServerText } from '../../schemas/inert';
 import { redact, redactValue } from './redact';
 
 /** Fields every API error carries. */
@@ -91,11 +95,12 @@ export class ApiError extends Error {
   constructor(init: ApiErrorInit, summary?: string) {
     const method = init.method.toUpperCase();
     const path = redact(init.path);
-    const serverMessage = redact(init.serverMessage ?? '');
+    const serverMessage = redact(inertServerText(init.serverMessage ?? ''));
     const outcome = init.notSent ? 'not sent' : init.transport === 'grpc' ? `failed: ${init.grpcCode ?? 'UNKNOWN'}` : `failed: ${init.status || 'no response'}${init.grpcCode ? ` ${init.grpcCode}` : ''}`;
     const head = `${method} ${path} ${outcome}`;
     const text = [head, summary ?? serverMessage].filter((s) => s).join(': ');
-    super(redact(init.requestId ? `${text} (request id ${init.requestId})` : text), init.cause !== undefined ? { cause: init.cause } : undefined);
+    // the whole message is inert: subclasses' summaries hold server text too (violations, scopes, shape issues)
+    super(redact(inertServerText(init.requestId ? `${text} (request id ${init.requestId})` : text)), init.cause !== undefined ? { cause: init.cause } : undefined);
     this.method = method;
     this.path = path;
     this.status = init.status;

@@ -80,6 +80,9 @@ export function installAdmin(app: EmulatorApp): void {
         return ok({});
       case 'GET /__emulator/routes':
         return ok({ routes: app.routeList() });
+      case 'GET /__emulator/state':
+        // the whole state, as the data file holds it (tests compare it before and after an apply)
+        return ok(JSON.parse(app.store.serialize({ seed: app.seed, seedSize: app.seedSize })));
       default:
         throw notFound(`no admin endpoint ${method} ${path}`);
     }

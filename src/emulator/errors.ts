@@ -185,6 +185,20 @@ export function parseBody<S extends z.ZodType>(schema: S, body: unknown, operati
 }
 
 /**
+ * A `body: "*"` request's body without its path-bound fields (`ownerId` of UpsertOwnership,
+ * `integrationId` of an integration Update): the request declares them, so the gateway accepts
+ * them in the body, and then fills them from the path, which wins (wire-facts 1 "path
+ * variables": "that field is then not read from the body"). A value that is no string is kept
+ * (and refused by the schema as any undeclared key).
+ */
+export function withoutPathFields(body: unknown, fields: readonly string[]): unknown {
+  if (!body || typeof body !== 'object' || Array.isArray(body)) return body;
+  const out = { ...(body as Record<string, unknown>) };
+  for (const f of fields) if (typeof out[f] === 'string') delete out[f];
+  return out;
+}
+
+/**
  * Reads a GET/DELETE request's query parameters against its request schema (dotted names,
  * repeated keys, enums as names or numbers), strictly: an unknown parameter, or one that names a
  * message (e.g. `deploymentRule=<json>`) instead of a scalar field, is 400 INVALID_ARGUMENT.

@@ -438,10 +438,24 @@ const RRULE_PARTS: Record<string, (v: string) => boolean> = {
 /**
  * What is wrong with an iCal RRULE (RFC 5545 recurrence rule, optionally prefixed `RRULE:`),
  * or undefined when it is acceptable: `KEY=VALUE` parts separated by `;`, known keys, each at
- * most once, FREQ required, UNTIL and COUNT not together, values of the right form.
+ * most once, FREQ required, UNTIL and COUNT not together, values of the right form. The rule
+ * may follow an inline start on its own line (`DTSTART:20260101T000000Z` then `RRULE:...`,
+ * newline-separated; `DTSTART;TZID=<zone>:...` too), the form SQL-test rules need
+ * ({@link dtstartProblem}).
  */
 export function rruleProblem(text: string): string | undefined {
-  const body = text.trim().replace(/^RRULE:/i, '');
+  const lines = text.split(/\r?\n/).map((l) => l.trim()).filter((l) => l !== '');
+  const starts = lines.filter((l) => /^DTSTART[;:]/i.test(l));
+  const rules = lines.filter((l) => !/^DTSTART[;:]/i.test(l));
+  if (starts.length > 1) return 'DTSTART appears more than once';
+  for (const s of starts) {
+    const m = /^DTSTART(?:;TZID=([^:;]+))?:(\d{8}(?:T\d{6}Z?)?)$/i.exec(s);
+    if (!m) return `'${s}' is not DTSTART[;TZID=zone]:YYYYMMDDTHHMMSS[Z]`;
+    if (m[1] !== undefined && !isIanaTimeZone(m[1])) return `DTSTART names an unknown time zone '${m[1]}'`;
+  }
+  if (rules.length > 1) return 'more than one RRULE line';
+  if (starts.length && !rules.length) return 'a DTSTART without an RRULE line';
+  const body = (rules[0] ?? '').replace(/^RRULE:/i, '');
   if (body === '') return 'the recurrence rule is empty';
   const seen = new Set<string>();
   for (const part of body.split(';')) {
@@ -459,6 +473,15 @@ export function rruleProblem(text: string): string | undefined {
   if (!seen.has('FREQ')) return 'FREQ is required (e.g. FREQ=DAILY;BYHOUR=6)';
   if (seen.has('UNTIL') && seen.has('COUNT')) return 'UNTIL and COUNT cannot both be set';
   return undefined;
+}
+
+/**
+ * What a SQL-test deployment rule's `recurrenceRule` lacks, or undefined: "empty = on demand;
+ * when set must contain an inline `DTSTART:`" (grpc-facts `recurrence_rule`, wire-facts 6). The
+ * literal text `DTSTART:` is checked, as the definitions state it.
+ */
+export function dtstartProblem(text: string): string | undefined {
+  return text.includes('DTSTART:') ? undefined : "a rule's recurrence rule must contain an inline DTSTART: (e.g. DTSTART:20260101T000000Z then RRULE:FREQ=DAILY on the next line)";
 }
 
 let zones: Set<string> | undefined;

@@ -195,13 +195,13 @@ export class Collection<T extends object> {
 
   /**
    * One page in id order, starting after `cursor` (the previous page's `lastId`; empty or
-   * undefined = from the start). `pageSize` 0/undefined means {@link DEFAULT_PAGE_SIZE}; it is
+   * undefined = from the start). `pageSize` 0/undefined means {@link DEFAULT_PAGE_SIZE}, `'all'` every item (a list that never pages); it is
    * capped at {@link MAX_PAGE_SIZE}. `pageInfo.count` is the number of items on this page;
    * `pageInfo.lastId` is the last item's id when more items follow, and `''` on the last page.
    * With `filter`, only matching objects are returned (a scan, stopping after the page).
    */
-  page(cursor: string | undefined, pageSize: number | undefined, filter?: (v: Stored<T>) => boolean): Page<T> {
-    const size = Math.min(MAX_PAGE_SIZE, pageSize && pageSize > 0 ? Math.floor(pageSize) : DEFAULT_PAGE_SIZE);
+  page(cursor: string | undefined, pageSize: number | 'all' | undefined, filter?: (v: Stored<T>) => boolean): Page<T> {
+    const size = pageSize === 'all' ? Infinity : Math.min(MAX_PAGE_SIZE, pageSize && pageSize > 0 ? Math.floor(pageSize) : DEFAULT_PAGE_SIZE);
     let i = cursor ? upperBound(this.index, cursor) : 0;
     const items: Stored<T>[] = [];
     let lastTaken = '';

@@ -19,11 +19,11 @@ import { WriteConflictError } from '../handlers/support';
 import { idOwner } from './identity';
 import { fingerprint } from '../handlers/normalise';
 import { dependentsOf, executionWaves } from './graph';
-import { isWrite } from './planner';
+import { isWrite, repointedAway } from './planner';
 import { selfDisagreements } from './plan-check';
 import { readLiveState } from './reconcile';
 import { mapLimit } from './concurrency';
-import { guardRefusals, previewedKinds, type GuardOptions } from './guards';
+import { destructiveEffects, guardRefusals, previewedKinds, type GuardOptions } from './guards';
 
 export class PlanRefusedError extends Error {
   constructor(
@@ -92,7 +92,7 @@ export interface ApplyResult {
    * Why the apply stopped writing before the end: a conflict (another writer is at work) or the
    * platform stopped answering. `skipped` entries with this `because` are the rest of the plan.
    */
-  halted?: { kind: 'conflict' | 'unreachable'; reason: string };
+  halted?: { kind: 'conflict' | 'unreachable' | 'preview'; reason: string };
 }
 
 export { DEFAULT_MAX_DELETES, DEFAULT_MAX_EFFECT_DELETES } from './guards';
@@ -195,11 +195,13 @@ export function missingScopes(writes: readonly Change[], granted: ReadonlySet<st
  * ownership the plan did not show makes the plan stale.
  */
 async function ownershipsAddedSince(client: PlatformClient, writes: readonly Change[]): Promise<{ address: string; why: string }[]> {
-  const owners = writes.filter((c) => c.type === 'dq_owner' && c.action === 'delete');
+  const owners = writes.filter((c) => c.type === 'dq_owner' && (c.action === 'delete' || c.action === 'replace'));
   if (owners.length === 0) return [];
   const out: { address: string; why: string }[] = [];
   await mapLimit(owners, 8, async (c) => {
     const shown = new Set((c.effects?.cascade ?? []).filter((x) => x.effect === 'deleted').map((x) => x.id.toLowerCase()));
+    // ownerships the plan re-points to another owner before this delete are not deleted with it
+    for (const k of writes) if (repointedAway(k, c, writes)) shown.add(k.id.toLowerCase());
     let now: { id: string }[];
     try {
       now = await client.owners.listOwnerships(c.id);
@@ -211,6 +213,34 @@ async function ownershipsAddedSince(client: PlatformClient, writes: readonly Cha
     if (added.length) out.push({ address: c.address, why: `ownership(s) ${added.join(', ')} were added to the owner since the plan; deleting the owner would delete them too` });
   });
   return out.sort((a, b) => (a.address < b.address ? -1 : a.address > b.address ? 1 : 0));
+}
+
+/**
+ * Refuses a plan holding objects of a kind these credentials cannot read (none of the kind's
+ * read scopes, {@link SCOPES}): apply reads every object again before writing (its etag, that it
+ * did not move), and a plan made now could not see them, so without this check they would look
+ * "deleted since the plan". Names the missing scope, as plan does. Throws {@link PlanRefusedError}.
+ */
+export function checkReadScopes(plan: Pick<Plan, 'changes'>, scopes: readonly string[], handlers: Record<ResourceType, Pick<ResourceHandler, 'label'>> = HANDLERS): void {
+  const granted = new Set(scopes);
+  const lines: string[] = [];
+  const addresses: string[] = [];
+  for (const type of RESOURCE_TYPES) {
+    const need = SCOPES[type]?.read ?? [];
+    if (allows(granted, need)) continue;
+    const held = plan.changes.filter((c) => c.type === type && c.action !== 'unmanaged').map((c) => c.address);
+    if (held.length === 0) continue;
+    lines.push(
+      `these credentials cannot read ${handlers[type].label}s (they need one of ${need.join(', ')}), and the plan holds ${held.length} of them (${held.slice(0, 5).join(', ')}${held.length > 5 ? `, and ${held.length - 5} more` : ''})`,
+    );
+    addresses.push(...held);
+  }
+  if (lines.length === 0) return;
+  throw new PlanRefusedError(
+    `${lines.join(';\n  ')}: apply reads each object again before writing, so nothing was written`,
+    'Apply with a credential that has the read scopes above as well as the write scopes (plan with the same credential names the same scopes).',
+    addresses,
+  );
 }
 
 /**
@@ -362,6 +392,7 @@ export async function apply(client: PlatformClient, plan: Plan, opts: ApplyOptio
       [...missing.values()].flat(),
     );
   }
+  checkReadScopes({ changes: writes }, iam.scopes, handlers);
 
   // 2. stale check and ownership: re-read what the plan writes (soft-deleted objects too)
   progress('checking that live state has not moved since the plan');
@@ -452,6 +483,7 @@ export async function apply(client: PlatformClient, plan: Plan, opts: ApplyOptio
         }
       }
     }
+    await previewKnownAfterApply(runnable.filter((c) => ready.has(c.address)), ready);
     const todo = runnable.filter((c) => ready.has(c.address));
     await writeWave(todo);
     const appliedNow = new Set(result.applied.map((x) => x.address));
@@ -484,6 +516,42 @@ export async function apply(client: PlatformClient, plan: Plan, opts: ApplyOptio
     for (const c of changes) {
       const why = readBackWhy(c, back(c), handlers[c.type as ResourceType], plan.namespace);
       if (why) unapply(c, `${why}${when}`);
+    }
+  }
+
+  /**
+   * Changes whose effects were known only after apply (they depend on objects this plan
+   * creates, which earlier waves wrote): asks the platform for their preview now, and stops the
+   * apply before a change whose preview deletes, resets or takes over anything (a create may only
+   * create), or whose preview fails (unless --allow-unpreviewed).
+   */
+  async function previewKnownAfterApply(candidates: Change[], ready: Set<string>): Promise<void> {
+    for (const c of candidates) {
+      const h = handlers[c.type as ResourceType];
+      if (halt || c.effects?.afterApply === undefined || !h.preview) continue;
+      progress(`asking the platform what ${c.address} does, now that what it depends on exists`);
+      let why: string | undefined;
+      try {
+        const e = await h.preview(client, c, ctx);
+        if (!e || e.error !== undefined) {
+          if (!opts.allowUnpreviewed) why = `its preview failed (${e?.error ?? 'no preview'}); re-run with --allow-unpreviewed to write it without knowing its effects`;
+        } else {
+          const bad = destructiveEffects(e);
+          if (bad) why = `its preview ${bad}`;
+          else progress(`${c.address}: the platform previews ${e.monitorsToCreate.length + e.testsToCreate.length ? `${[e.monitorsToCreate.length ? `${e.monitorsToCreate.length} monitor(s)` : '', e.testsToCreate.length ? `${e.testsToCreate.length} SQL test(s)` : ''].filter(Boolean).join(' and ')} to create` : 'nothing created, changed or deleted'}`);
+        }
+      } catch (e) {
+        if (e instanceof PlatformUnreachableError) {
+          unreachable(e);
+          return;
+        }
+        if (!opts.allowUnpreviewed) why = `its preview failed (${describe(e)}); re-run with --allow-unpreviewed to write it without knowing its effects`;
+      }
+      if (!why) continue;
+      ready.delete(c.address);
+      fail(c, new Error(`not written: its effects were known only after apply (${c.effects.afterApply}), and now ${why}`));
+      halt = `apply stopped before ${c.address}, whose effects known only after apply need a new review: nothing more was written`;
+      result.halted = { kind: 'preview', reason: halt };
     }
   }
 
@@ -540,7 +608,9 @@ export async function apply(client: PlatformClient, plan: Plan, opts: ApplyOptio
             else if (c.action === 'replace') {
               await confirmed(h, { ...c, action: 'delete' }, ctx, () => h.delete(client, c, ctx));
               try {
-                await h.create(client, { ...c, etag: undefined }, ctx);
+                // kinds whose deletes are soft keep the id's version: the create continues from
+                // the deleted object's etag (as a create at a deleted id does), not from none
+                await h.create(client, { ...c, etag: await tombstoneEtag(c) }, ctx);
               } catch (e) {
                 if (isConflict(e)) throw e;
                 throw new Error(`the old ${h.label} was destroyed, but creating its replacement failed (${describe(e)}); run plan and apply again to create it`);
@@ -553,6 +623,12 @@ export async function apply(client: PlatformClient, plan: Plan, opts: ApplyOptio
         }
       },
     );
+  }
+
+  /** The etag of the soft-deleted object at `c`'s id (undefined when there is none: a hard delete). */
+  async function tombstoneEtag(c: Change): Promise<string | undefined> {
+    const f = (await lookup(client, ctx, [{ ...c, action: 'create' }], handlers, true))(c);
+    return f?.deleted ? f.etag : undefined;
   }
 
   /**

@@ -17,7 +17,7 @@ import * as jsonpatch from 'fast-json-patch';
 import type { PlatformClient } from '../client';
 import type { Manifest } from '../../schemas/manifest';
 import type { Change, Effects, Plan } from '../../schemas/plan';
-import { apply, PlanRefusedError, preflight, type ApplyOptions, type ApplyResult } from './applier';
+import { apply, checkReadScopes, PlanRefusedError, preflight, type ApplyOptions, type ApplyResult } from './applier';
 import { stableStringify } from './keys';
 import { isWrite } from './planner';
 import { plan } from './reconcile';
@@ -215,6 +215,8 @@ export async function applyReviewed(client: PlatformClient, saved: Plan, manifes
   if (iam.workspace !== saved.workspace) {
     throw new PlanRefusedError(`the plan was made for workspace "${saved.workspace}", but these credentials act in "${iam.workspace}"`, "Use the credentials of the plan's workspace, or plan again.");
   }
+  // a kind these credentials cannot read would look deleted to the plan made now: name the scope
+  checkReadScopes(saved, iam.scopes, opts.handlers);
   progress('planning again from the same desired state and live state, to check that the saved plan is still what would be done');
   // with the saved plan's own options: a targeted, destroy or replace plan is compared with a
   // plan made the same way, not with the whole plan

@@ -13,10 +13,13 @@
  *   not delete itself.
  * - unpreviewed changes: a change of a kind the platform previews (both kinds of deployment
  *   rule) whose preview failed or was not made ("effects unknown") cannot be checked against the
- *   second guard, so apply refuses it unless `--allow-unpreviewed`.
+ *   second guard, so apply refuses it unless `--allow-unpreviewed`. A change whose effects are
+ *   "known after apply" (it depends on an object the same plan creates) is not unpreviewed: apply
+ *   previews it once the dependency exists and stops before it when the preview is destructive
+ *   ({@link destructiveEffects}).
  */
 import type { ResourceType } from '../../schemas/manifest';
-import type { Change, Plan } from '../../schemas/plan';
+import type { Change, Effects, Plan } from '../../schemas/plan';
 import { HANDLERS } from '../handlers/registry';
 import type { ResourceHandler } from '../handlers/types';
 import { DEFAULT_MAX_DELETES, DEFAULT_MAX_EFFECT_DELETES } from './limits';
@@ -70,9 +73,28 @@ export function unpreviewedChanges(plan: Pick<Plan, 'changes'>, kinds: ReadonlyS
   for (const c of plan.changes) {
     if (!kinds.has(c.type) || !(c.action === 'create' || c.action === 'update' || c.action === 'replace' || c.action === 'delete')) continue;
     if (!c.effects) out.push({ address: c.address, why: 'the plan carries no preview of it' });
+    else if (c.effects.afterApply !== undefined) continue;
     else if (c.effects.error !== undefined) out.push({ address: c.address, why: c.effects.error });
   }
   return out;
+}
+
+/**
+ * What a preview shows beyond creating (a create of a rule may only create): monitors or SQL
+ * tests it deletes, baselines it resets, monitors whose settings it takes over, existing tests it
+ * updates. Undefined when it only creates. Used by apply for changes whose effects were known
+ * only after apply.
+ */
+export function destructiveEffects(e: Effects): string | undefined {
+  const list = (xs: readonly string[]) => `${xs.slice(0, 5).join(', ')}${xs.length > 5 ? `, and ${xs.length - 5} more` : ''}`;
+  const parts: string[] = [];
+  if (e.monitorsToDelete.length) parts.push(`deletes ${e.monitorsToDelete.length} monitor(s) (${list(e.monitorsToDelete)})`);
+  if (e.testsToDelete.length) parts.push(`deletes ${e.testsToDelete.length} SQL test(s) (${list(e.testsToDelete)})`);
+  if (e.baselineResets.length) parts.push(`resets the baseline of ${e.baselineResets.length} monitor(s) (${list(e.baselineResets.map((b) => b.assetPath))})`);
+  if (e.settingsChanges.length) parts.push(`takes over the settings of ${e.settingsChanges.length} existing monitor(s) (${list(e.settingsChanges.map((c) => c.assetPath))})`);
+  if (e.testsToUpdate.length) parts.push(`takes over ${e.testsToUpdate.length} existing SQL test(s) (${list(e.testsToUpdate)})`);
+  if (e.losesHistory) parts.push('deletes the history of the tests it deployed');
+  return parts.length ? parts.join('; ') : undefined;
 }
 
 export interface GuardOptions {

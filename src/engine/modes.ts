@@ -24,6 +24,9 @@ import { bareId, carriesTag } from './identity';
 import type { ResolvedResource, Resolution } from './resolve';
 import { closest } from './unknown-fields';
 
+/** The drift reason of a change a normal plan replaces (the renderer says "replace it"). */
+export const DRIFT_REPLACED = 'dqform apply replaces it: it cannot be updated in place';
+
 /** The reason of a replacement asked for with `--replace`. */
 export const REPLACE_REQUESTED = 'replacement requested with --replace';
 
@@ -228,6 +231,8 @@ export function asRefreshOnly(changes: Change[]): Change[] {
       const patch = jsonpatch.compare((c.after ?? {}) as object, (c.before ?? {}) as object) as PatchOp[];
       // the plan's replace reasons speak of the code's change; import and move notes still hold
       const reasons = c.reasons.filter((r) => /^(imported|claims|moved) /.test(r));
+      // what a normal apply does about it: update in place, or (a field fixed at create) replace
+      if (c.action === 'replace') reasons.push(DRIFT_REPLACED);
       drift.push({ ...base, action: 'update', before: c.after, after: c.before, patch, reasons });
     }
   }

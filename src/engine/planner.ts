@@ -150,6 +150,81 @@ export interface PlanInput {
   liveUnread?: boolean;
 }
 
+/**
+ * A replace deletes the old object first, and the platform deletes what goes with it (an owner's
+ * ownerships): the replace shows that cascade. Objects in it that this plan keeps (unchanged or
+ * updated) are re-created after the new object (`replace`, waiting for it); the others are gone
+ * for good and count as effect deletes. Only `deleted` effects: a reference that dangles while
+ * an object is deleted and created again at the same id is whole again after the replace.
+ */
+function replacedCascades(changes: Change[], names: LiveIndex, deleted: ReadonlySet<string>): void {
+  const key = (type: string, id: string) => `${type}\u0000${bareId(id).toLowerCase()}`;
+  const kept = new Map(changes.filter((k) => k.action === 'noop' || k.action === 'update').map((k) => [key(k.type, k.id), k]));
+  for (const c of changes) {
+    if (c.action !== 'replace' || !TAG_PRUNED_TYPES.includes(c.type as ResourceType)) continue;
+    const cascade = cascadeOf(c.type as ResourceType, c.id, names, deleted).filter((x) => x.effect === 'deleted');
+    for (const x of cascade) {
+      const k = kept.get(key(x.type, x.id));
+      if (!k || k.action === 'replace') continue;
+      k.action = 'replace';
+      k.reasons = [...k.reasons, `the platform deletes it with ${c.address}, which this plan replaces: created again after it`];
+      if (!k.dependsOn.includes(c.address)) k.dependsOn = [...k.dependsOn, c.address].sort();
+      x.alsoDeleted = true;
+    }
+    const e = cascadeEffects(cascade);
+    if (e) c.effects = e;
+  }
+}
+
+/**
+ * Whether `x`, in the cascade of deleting `owner`, is an ownership this plan re-points to another
+ * owner first (an owner renamed without a moved block: the new owner is created, the ownership
+ * updated, and only then the old owner deleted): the platform does not delete it.
+ */
+export function repointedAway(x: { type: string; id: string }, owner: Pick<Change, 'type' | 'id'>, changes: readonly Change[]): boolean {
+  if (owner.type !== 'dq_owner' || x.type !== 'dq_ownership') return false;
+  const id = bareId(x.id).toLowerCase();
+  const k = changes.find((c) => c.type === 'dq_ownership' && (c.action === 'update' || c.action === 'noop') && bareId(c.id).toLowerCase() === id);
+  const to = (k?.after as { ownerId?: unknown } | null | undefined)?.ownerId;
+  return typeof to === 'string' && bareId(to).toLowerCase() !== bareId(owner.id).toLowerCase();
+}
+
+/**
+ * The deploy overview previews one rule against the rules that exist. Rules written by the same
+ * plan divide assets among themselves (an exclusive rule removes its assets from every other
+ * rule; an asset two rules select is monitored once, by the earlier-deployed rule), which no
+ * single preview shows: the previews then list more monitors to create than the platform will.
+ * A warning naming the assets several previews list and the exclusive rules the plan writes, or
+ * undefined when the plan's rule previews cannot overlap.
+ */
+export function sharedPreviewsWarning(changes: readonly Change[]): Diagnostic | undefined {
+  const rules = changes.filter((c) => c.type === 'dq_monitor_deployment_rule' && (c.action === 'create' || c.action === 'update' || c.action === 'replace'));
+  if (rules.length < 2) return undefined;
+  const byAsset = new Map<string, string[]>();
+  for (const c of rules) for (const a of c.effects?.monitorsToCreate ?? []) byAsset.set(a, [...(byAsset.get(a) ?? []), c.address]);
+  const shared = [...byAsset.entries()].filter(([, rs]) => rs.length > 1).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  const creating = rules.some((c) => (c.effects?.monitorsToCreate.length ?? 0) > 0 || c.effects?.afterApply !== undefined);
+  const exclusive = rules
+    .filter((c) => {
+      const a = (c.after ?? {}) as Record<string, unknown>;
+      return a.exclusiveQueryConfig !== undefined || a.exclusiveStaticConfig !== undefined;
+    })
+    .map((c) => {
+      const path = ((c.after as Record<string, { path?: string } | undefined>).exclusiveStaticConfig ?? {}).path;
+      return path ? `${path} (${c.address})` : `${c.address} (by its query)`;
+    });
+  if (shared.length === 0 && !(exclusive.length && creating)) return undefined;
+  const parts: string[] = [];
+  if (shared.length) parts.push(`assets in the previews of several of them: ${shared.slice(0, 10).map(([a, rs]) => `${a} (${rs.join(', ')})`).join('; ')}${shared.length > 10 ? `; and ${shared.length - 10} more` : ''}`);
+  if (exclusive.length && creating) parts.push(`exclusive rules, which the other rules' previews do not account for: ${exclusive.join(', ')}`);
+  return {
+    severity: 'warning',
+    summary: `the platform previews each of the ${rules.length} monitor rule changes alone, and rules written together divide assets among themselves: fewer monitors may be created than the previews list`,
+    detail: parts.join('. '),
+    hint: 'Nothing is deleted that the plan does not show. To see exact previews, apply the exclusive rules (or the rules that claim shared assets) first, then plan the others.',
+  };
+}
+
 /** Computes the plan. Errors go to `plan.diagnostics` (severity error): such a plan cannot be applied. */
 export function computePlan(input: PlanInput): Plan {
   const { live, handlers, previews } = input;
@@ -512,9 +587,10 @@ export function computePlan(input: PlanInput): Plan {
   const deleted = new Set(changes.filter((c) => c.action === 'delete' || c.action === 'replace').map((c) => `${c.type}\u0000${bareId(c.id).toLowerCase()}`));
   for (const c of changes) {
     if (c.action !== 'delete' || !TAG_PRUNED_TYPES.includes(c.type as ResourceType)) continue;
-    const e = cascadeEffects(cascadeOf(c.type as ResourceType, c.id, names, deleted));
+    const e = cascadeEffects(cascadeOf(c.type as ResourceType, c.id, names, deleted).filter((x) => !repointedAway(x, c, changes)));
     if (e) c.effects = e;
   }
+  replacedCascades(changes, names, deleted);
 
   for (const c of changes) {
     const e = previews?.get(c.address);

@@ -6,11 +6,11 @@
 import type { PlatformClient } from '../client';
 import type { Manifest, ResourceType } from '../../schemas/manifest';
 import { RESOURCE_TYPES } from '../../schemas/manifest';
-import type { Diagnostic, Effects, Plan, PlanRequest } from '../../schemas/plan';
+import { Effects, type Diagnostic, type Plan, type PlanRequest } from '../../schemas/plan';
 import { allows, HANDLERS, SCOPES } from '../handlers/registry';
 import type { LiveObject, ResourceHandler } from '../handlers/types';
 import { manifestHash } from './manifest';
-import { computePlan, type LiveState } from './planner';
+import { computePlan, sharedPreviewsWarning, type LiveState } from './planner';
 import { resolveManifest, type Resolution, type SiblingStack } from './resolve';
 import { mapLimit } from './concurrency';
 import { bareId, carriesTag } from './identity';
@@ -167,6 +167,15 @@ export function readableKinds(resolution: Pick<Resolution, 'namespace' | 'resour
   return { types, diagnostics };
 }
 
+/** The effects of a rule change that depends on `deps`, which the same plan creates: known after apply. */
+export function knownAfterApply(type: string, deps: readonly string[]): Effects {
+  const one = deps.length === 1;
+  return Effects.parse({
+    source: type === 'dq_sql_test_deployment_rule' ? 'sql-test-overview' : 'deploy-overview',
+    afterApply: `it depends on ${deps.join(', ')}, which this plan creates; the platform can preview it only once ${one ? 'that exists' : 'they exist'}`,
+  });
+}
+
 /** The whole plan: resolve, read, draft, preview, final. */
 export async function plan(client: PlatformClient, manifest: Manifest, opts: PlanOptions = {}): Promise<Plan> {
   const handlers = opts.handlers ?? HANDLERS;
@@ -196,7 +205,16 @@ export async function plan(client: PlatformClient, manifest: Manifest, opts: Pla
     draft.diagnostics.push(renamed);
     draft.diagnostics.sort((a, b) => `${a.address ?? ''}${a.summary}`.localeCompare(`${b.address ?? ''}${b.summary}`));
   }
-  const needPreview = draft.changes.filter((c) => c.action !== 'noop' && c.action !== 'unmanaged' && handlers[c.type as ResourceType].preview);
+  const wantPreview = draft.changes.filter((c) => c.action !== 'noop' && c.action !== 'unmanaged' && handlers[c.type as ResourceType].preview);
+  // a change that depends on an object this plan creates cannot be previewed before that object
+  // exists: its effects are known after apply (apply previews it then, before writing it)
+  const created = new Set(draft.changes.filter((c) => c.action === 'create' || c.action === 'replace').map((c) => c.address));
+  const needPreview = wantPreview.filter((c) => {
+    const deps = c.action === 'delete' ? [] : c.dependsOn.filter((d) => created.has(d)).sort();
+    if (deps.length === 0) return true;
+    c.effects = knownAfterApply(c.type, deps);
+    return false;
+  });
   if (needPreview.length > 0) {
     progress(`asking the platform what ${needPreview.length} rule change(s) would do`);
     const ctx = { workspace, namespace: manifest.namespace };
@@ -208,6 +226,11 @@ export async function plan(client: PlatformClient, manifest: Manifest, opts: Pla
       const e = results[i];
       if (e) c.effects = e;
     });
+  }
+  const shared = sharedPreviewsWarning(draft.changes);
+  if (shared) {
+    draft.diagnostics.push(shared);
+    draft.diagnostics.sort((a, b) => `${a.address ?? ''}${a.summary}`.localeCompare(`${b.address ?? ''}${b.summary}`));
   }
   return draft;
 }

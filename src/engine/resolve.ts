@@ -243,8 +243,8 @@ export function resolveManifest(manifest: Manifest, workspace: string, opts: Res
           hint: 'dqform cannot check this function offline; the platform does (plan previews it, apply refuses what the platform refuses). Check the spelling if it is not a platform function.',
         }),
     );
-    // RRULEs, time zones, cron: caught here (validate, plan), not by the server at apply
-    for (const t of textFieldProblems(desired)) {
+    // RRULEs (a SQL-test rule's with an inline DTSTART:), time zones, cron: caught here (validate, plan), not by the server at apply
+    for (const t of textFieldProblems(desired, '', { ruleSchedule: r.type === 'dq_sql_test_deployment_rule' })) {
       diags.push({ severity: 'error', summary: `${t.field}: ${t.summary}`, address: r.address, source: r.source, field: t.field, hint: `Fix it in ${r.source ?? r.address}: ${t.hint}.` });
     }
     resources.push({

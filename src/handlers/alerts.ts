@@ -8,7 +8,10 @@
  *   of this namespace at the fqn (a create that won a race with the same content) counts as done.
  *   A create after a crash is planned as an update of what the first run made (plan reads it).
  * - update: Upsert (PUT, flat body) with the plan's etag. `isDisabled` is no write field
- *   upstream: when it differs, ToggleEnabled follows with the etag the write answered.
+ *   upstream: when it differs, ToggleEnabled follows. ToggleEnabled declares no etag (wire-facts
+ *   3), so its guard is dqform's own, as for the kinds without etags: the alert is read right
+ *   before the toggle and must still be what the write answered, and read back after
+ *   ({@link setEnabled}).
  * - delete: Delete by fqn with the plan's etag; NOT_FOUND is success.
  * - `source` is not part of the alert write shape (the client strips it); the server sets
  *   SOURCE_API for API writes.
@@ -21,7 +24,8 @@ import { chunk } from '../client/paging';
 import { alertKind } from '../../schemas/alerts';
 import type { Change } from '../../schemas/plan';
 import { fingerprint, normalise } from './normalise';
-import { afterOf, dropEmpty, ignoreNotFound, liveObject, omit, qlFormAt, WriteConflictError } from './support';
+import { tallyRetries } from '../client/attempts';
+import { afterOf, dropEmpty, etagVersion, ignoreNotFound, liveObject, omit, qlFormAt, WriteConflictError } from './support';
 import type { HandlerContext, LiveObject, ReadQuery, ResourceHandler } from './types';
 
 /** Server-computed and identity fields of an alert. */
@@ -48,10 +52,47 @@ function disabled(v: unknown): boolean {
   return !!(v && typeof v === 'object' && (v as { isDisabled?: unknown }).isDisabled === true);
 }
 
-/** Toggles the enabled flag when it must change (it is not part of Create or Upsert), guarded by the etag the write answered. */
+/**
+ * Why the alert read now (`now`) is not `written` (what Create or Upsert answered) with the flag
+ * `isDisabled`, or undefined. `bumps`: the versions `now` may be at, as steps after `written`'s
+ * (etags `W/"<id>-<n>"`): none before the toggle; after it none or one (whether the platform
+ * counts a toggle as a new version is not stated), so a second write in between is caught.
+ * Undefined skips the version check.
+ */
+function differsFrom(now: Alert | undefined, written: Alert, isDisabled: boolean, bumps: readonly number[] | undefined): string | undefined {
+  if (!now) return 'the alert is gone (deleted by someone else)';
+  const content = (a: Alert) => fingerprint(omit(canonicalAlert(a as unknown as Record<string, unknown>), ['isDisabled']));
+  if (content(now) !== content(written)) return 'the alert holds something other than what dqform wrote (someone else wrote it at the same time)';
+  if ((now.isDisabled ?? false) !== isDisabled) return `the alert is ${now.isDisabled ? 'disabled' : 'enabled'} (someone else switched it)`;
+  const base = etagVersion(written.etag);
+  const got = etagVersion(now.etag);
+  if (bumps !== undefined && base !== undefined && got !== undefined && !bumps.some((b) => got === base + b)) {
+    return `the alert is at version ${got}, expected ${bumps.map((b) => base + b).join(' or ')} (someone else wrote it in between)`;
+  }
+  return undefined;
+}
+
+/**
+ * Toggles the enabled flag when it must change (it is not part of Create or Upsert). ToggleEnabled
+ * declares no etag (wire-facts 3; the gateway drops undeclared keys silently), so the guard is
+ * dqform's own, as for the kinds without etags: the alert is read right before the toggle and must
+ * be exactly what the write answered (content, flag and version), and read back after: it must
+ * hold the same content with the wanted flag, at most one version on (unless the client retried
+ * the toggle, whose first attempt may have landed). Either check failing is a
+ * {@link WriteConflictError}; before the toggle, nothing is toggled. The alert is addressed by id:
+ * an alert deleted and made again at the fqn meanwhile is not the one written.
+ */
 async function setEnabled(client: PlatformClient, change: Change, stored: Alert): Promise<void> {
   const want = disabled(change.after);
-  if ((stored.isDisabled ?? false) !== want) await client.alerts.toggleEnabled({ fqn: stored.fqn }, !want, stored.etag);
+  const was = stored.isDisabled ?? false;
+  if (was === want) return;
+  const read = async () => (await client.alerts.batchGet([{ id: stored.id }]))[stored.id];
+  const switching = want ? 'disabled' : 'enabled';
+  const before = differsFrom(await read(), stored, was, [0]);
+  if (before) throw new WriteConflictError(change.address, `${before}, checked right before dqform ${switching} it; not ${switching}. Plan again and review what live state holds now`);
+  const { retries } = await tallyRetries(() => client.alerts.toggleEnabled({ id: stored.id }, !want));
+  const after = differsFrom(await read(), stored, want, retries > 0 ? undefined : [0, 1]);
+  if (after) throw new WriteConflictError(change.address, `${after}, read back after dqform ${switching} it. Plan again and review what live state holds now`);
 }
 
 /** Who holds an alert that dqform did not expect to exist. */

@@ -56,8 +56,9 @@ export const SCOPES: Record<ResourceType, KindScopes> = {
   dq_domain: same(['SCOPE_DOMAIN_EDIT', 'SCOPE_MCP_WRITE'], ['SCOPE_DOMAIN_READ', 'SCOPE_SRE_AGENT', 'SCOPE_MCP_READ']),
   dq_data_product: same(['SCOPE_DATAPRODUCT_EDIT', 'SCOPE_MCP_WRITE'], ['SCOPE_DATAPRODUCT_READ', 'SCOPE_SRE_AGENT', 'SCOPE_MCP_READ']),
   dq_ownership: same(['SCOPE_OWNERSHIP_EDIT', 'SCOPE_MCP_WRITE'], ['SCOPE_OWNERSHIP_READ', 'SCOPE_SRE_AGENT', 'SCOPE_MCP_READ']),
-  // create/update: Upsert (spec: SCOPE_MCP_WRITE only) then ToggleEnabled (ALERTS_EDIT or MCP_WRITE); delete: Delete
-  dq_alert: { read: ['SCOPE_ALERTS_READ'], create: ['SCOPE_MCP_WRITE'], update: ['SCOPE_MCP_WRITE'], delete: ['SCOPE_ALERTS_EDIT', 'SCOPE_MCP_WRITE'] },
+  // create: Create (wire-facts 3 ALERTS_EDIT; spec 4.1 MCP_WRITE), then ToggleEnabled (the same set);
+  // update: Upsert (spec 4.1: SCOPE_MCP_WRITE only) then ToggleEnabled; delete: Delete (ALERTS_EDIT or MCP_WRITE)
+  dq_alert: { read: ['SCOPE_ALERTS_READ'], create: ['SCOPE_ALERTS_EDIT', 'SCOPE_MCP_WRITE'], update: ['SCOPE_MCP_WRITE'], delete: ['SCOPE_ALERTS_EDIT', 'SCOPE_MCP_WRITE'] },
   // Deploy, Delete (EDIT or MCP_WRITE); BatchDeploy (EDIT only) | List (EDIT or MCP_READ)
   dq_monitor_deployment_rule: same(['SCOPE_MONITORS_AUTOMATIC_EDIT', 'SCOPE_MCP_WRITE'], ['SCOPE_MONITORS_AUTOMATIC_EDIT', 'SCOPE_MCP_READ'], ['SCOPE_MONITORS_AUTOMATIC_EDIT']),
   // BatchUpsert, BatchDelete (EDIT only) | List

@@ -58,6 +58,9 @@ describe('structure', () => {
     expect(inputs.action.options).toEqual(['drift', 'plan', 'apply']);
     expect(inputs['plan-run-id'].type).toBe('string');
     expect(inputs['allow-deletes'].type).toBe('boolean');
+    // one input per guard of apply that a reviewer may lift
+    expect(inputs['allow-effect-deletes'].type).toBe('boolean');
+    expect(inputs['allow-unpreviewed'].type).toBe('boolean');
     expect(wf.permissions).toEqual({ contents: 'read' });
   });
 
@@ -127,7 +130,11 @@ describe('structure', () => {
     const apply = wf.jobs.apply;
     const download = apply.steps.find((s) => s.uses?.startsWith('actions/download-artifact@') && s.with?.name !== 'dqform-package')!;
     expect(download.with).toMatchObject({ name: 'plan-${{ matrix.stack }}', 'run-id': '${{ steps.reviewed.outputs.run-id }}' });
-    expect(runs('apply')).toMatch(/npx dqform apply "plan-\$STACK\.json" --stack "\$STACK" --max-deletes "\$MAX_DELETES"/);
+    expect(runs('apply')).toMatch(/npx dqform apply "plan-\$STACK\.json" --stack "\$STACK" --max-deletes "\$MAX_DELETES" --max-effect-deletes "\$MAX_EFFECT_DELETES" "\$\{extra\[@\]\}"/);
+    expect(runs('apply')).toMatch(/if \[ "\$ALLOW_UNPREVIEWED" = "true" \]; then extra\+=\(--allow-unpreviewed\); fi/);
+    const env = apply.steps.find((s) => /npx dqform apply/.test(s.run ?? ''))!.env!;
+    expect(env.MAX_EFFECT_DELETES).toBe('${{ steps.reviewed.outputs.max-effect-deletes }}');
+    expect(env.ALLOW_UNPREVIEWED).toBe('${{ steps.reviewed.outputs.allow-unpreviewed }}');
     // apply checks the plan against the desired state it was made from: this commit's synth, before apply
     const steps = apply.steps.map((s) => s.run ?? '');
     expect(steps.findIndex((r) => /^npx dqform synth$/.test(r.trim()))).toBeGreaterThan(-1);
@@ -210,6 +217,7 @@ describe('the PR comment script, run with a fake GitHub', () => {
     fs.rmSync(tmp, { recursive: true, force: true });
     delete process.env.STACKS;
     delete process.env.DQ_MAX_DELETES;
+    delete process.env.DQ_MAX_EFFECT_DELETES;
   });
 
   /** Writes what a plan job uploads for `stack`: the golden plan's JSON and markdown, and the exit code. */
@@ -266,6 +274,29 @@ describe('the PR comment script, run with a fake GitHub', () => {
     const order = [salesMd, 'failed for stack `finance`', '### `ops`', 'Stack `hr`'].map((s) => body.indexOf(s));
     expect(order.every((x) => x > 0)).toBe(true);
     expect([...order].sort((a, b) => a - b)).toEqual(order);
+  });
+
+  it('names every guard that would refuse the merge, each with its label: --max-deletes, --max-effect-deletes, unpreviewed rule changes; known after apply is no guard', async () => {
+    process.env.STACKS = JSON.stringify(['hr', 'rules']);
+    process.env.DQ_MAX_DELETES = '3';
+    planned('hr', 'governance-pruning'); // 4 deletes and 1 ownership by cascade
+    process.env.DQ_MAX_EFFECT_DELETES = '0';
+    planned('rules', 'overviews');
+    const rules = JSON.parse(fs.readFileSync('plans/plan-rules.json', 'utf8')) as { changes: { type: string; action: string; effects?: Record<string, unknown> }[] };
+    const ruleChanges = rules.changes.filter((c) => c.type === 'dq_monitor_deployment_rule' && c.action !== 'noop' && c.action !== 'unmanaged');
+    expect(ruleChanges.length).toBeGreaterThanOrEqual(2);
+    ruleChanges[0].effects = { source: 'deploy-overview', error: 'effects unknown: UNAVAILABLE' };
+    ruleChanges[1].effects = { source: 'deploy-overview', afterApply: 'it depends on dq_data_product.x, which this plan creates' };
+    fs.writeFileSync('plans/plan-rules.json', JSON.stringify(rules));
+    const { github, context, calls } = fakeGithub([]);
+    await fn(github, context, {}, require);
+    const body = calls[0].body;
+    expect(body).toContain('> **Apply on merge will refuse** `hr` (4 > 3): more deletions than --max-deletes. Label the pull request `dqform-allow-deletes` if they are intended.');
+    expect(body).toContain('> **Apply on merge will refuse** `hr` (1 > 0), `rules` (3 > 0): more monitors, SQL tests and cascaded objects deleted by the platform than --max-effect-deletes. Label the pull request `dqform-allow-effect-deletes` if they are intended.');
+    expect(body).toContain("> **Apply on merge will refuse** `rules` (1 rule change(s)): effects unknown, the platform's preview failed. Label the pull request `dqform-allow-unpreviewed` if they are intended.");
+    expect(body).toContain('> Stack `hr`: this plan makes the platform delete 1 monitor(s), SQL test(s) and cascaded object(s), more than --max-effect-deletes 0: **apply on merge will refuse it** and change nothing. If these deletions are intended, add the label `dqform-allow-effect-deletes` to this pull request before merging.');
+    // the rule known after apply is not counted as unpreviewed (1, not 2)
+    expect(body).not.toMatch(/\(2 rule change\(s\)\)/);
   });
 
   it('no guard when every plan is within the limit (default 10); creates the comment when none is marked', async () => {
@@ -354,19 +385,31 @@ describe('the apply job\'s search for the reviewed plan run, with a fake GitHub'
   ];
 
   it.each([
-    ['a merge: the latest successful plan run of the PR head, with the default limit', push, { prs: [pr()], runs: prRuns }, { 'run-id': '101', 'max-deletes': '10' }],
-    ['a merge of a PR labelled dqform-allow-deletes: no deletion limit', push, { prs: [pr(['dqform-allow-deletes'])], runs: prRuns }, { 'run-id': '101', 'max-deletes': '1000000' }],
+    ['a merge: the latest successful plan run of the PR head, with the default limit', push, { prs: [pr()], runs: prRuns }, { 'run-id': '101', 'max-deletes': '10', 'max-effect-deletes': '100', 'allow-unpreviewed': 'false' }],
+    ['a merge of a PR labelled dqform-allow-deletes: no deletion limit', push, { prs: [pr(['dqform-allow-deletes'])], runs: prRuns }, { 'run-id': '101', 'max-deletes': '1000000', 'max-effect-deletes': '100', 'allow-unpreviewed': 'false' }],
+    [
+      'a merge of a PR labelled dqform-allow-effect-deletes and dqform-allow-unpreviewed: those two guards lifted, not the deletion limit',
+      push,
+      { prs: [pr(['dqform-allow-effect-deletes', 'dqform-allow-unpreviewed'])], runs: prRuns },
+      { 'run-id': '101', 'max-deletes': '10', 'max-effect-deletes': '1000000', 'allow-unpreviewed': 'true' },
+    ],
     [
       'a manual apply of a manual plan run on the same commit',
       { eventName: 'workflow_dispatch', sha: 'main2222222', repo: { owner: 'o', repo: 'r' }, payload: { inputs: { action: 'apply', 'plan-run-id': '555', 'allow-deletes': false } } },
       { run: { id: 555, path: WORKFLOW, event: 'workflow_dispatch', conclusion: 'success', head_sha: 'main2222222', html_url: 'u' } },
-      { 'run-id': '555', 'max-deletes': '10' },
+      { 'run-id': '555', 'max-deletes': '10', 'max-effect-deletes': '100', 'allow-unpreviewed': 'false' },
     ],
     [
       'a manual apply with allow-deletes',
       { eventName: 'workflow_dispatch', sha: 'main2222222', repo: { owner: 'o', repo: 'r' }, payload: { inputs: { action: 'apply', 'plan-run-id': '555', 'allow-deletes': true } } },
       { run: { id: 555, path: WORKFLOW, event: 'workflow_dispatch', conclusion: 'success', head_sha: 'main2222222', html_url: 'u' } },
-      { 'run-id': '555', 'max-deletes': '1000000' },
+      { 'run-id': '555', 'max-deletes': '1000000', 'max-effect-deletes': '100', 'allow-unpreviewed': 'false' },
+    ],
+    [
+      'a manual apply with allow-effect-deletes and allow-unpreviewed',
+      { eventName: 'workflow_dispatch', sha: 'main2222222', repo: { owner: 'o', repo: 'r' }, payload: { inputs: { action: 'apply', 'plan-run-id': '555', 'allow-effect-deletes': true, 'allow-unpreviewed': 'true' } } },
+      { run: { id: 555, path: WORKFLOW, event: 'workflow_dispatch', conclusion: 'success', head_sha: 'main2222222', html_url: 'u' } },
+      { 'run-id': '555', 'max-deletes': '10', 'max-effect-deletes': '1000000', 'allow-unpreviewed': 'true' },
     ],
   ])('%s', async (_why, context, world, expected) => {
     const { core, github, out, failed } = fake(world);

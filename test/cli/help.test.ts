@@ -59,3 +59,18 @@ it('no command at all prints the help and exits 1 (a usage mistake)', async () =
   expect(r.code).toBe(1);
   expect(r.out).toMatch(/Usage: dqform <command>/);
 });
+
+it('apply --help says what apply does: with PLANFILE the mode flags the plan was made with must be stated again (as apply demands), without it plan and ask', async () => {
+  const [help, unstated] = await Promise.all([dqform(['apply', '--help']), dqform(['apply', '--replace', 'dq_owner.x', 'missing-plan.json'])]);
+  expect(help.code).toBe(0);
+  const text = help.out.replace(/\s+/g, ' ');
+  expect(text).not.toMatch(/cannot be given with PLANFILE/);
+  expect(text).toContain('A saved plan records its mode, and apply of that file must state the same mode flags it was made with (none for a normal plan)');
+  expect(text).toContain('dqform plan --replace dq_owner.x --out p.json then dqform apply --replace dq_owner.x p.json');
+  expect(text).toContain('Without PLANFILE: plans (--destroy, --target and --replace as in dqform plan)');
+  expect(text).toContain('previewed once that object exists');
+  // the mode flags are accepted with a PLANFILE (here the file is missing: that is the error)
+  expect(unstated.code).toBe(1);
+  expect(unstated.err).toMatch(/cannot read plan file missing-plan\.json/);
+  expect(unstated.err).not.toMatch(/cannot be given/);
+});

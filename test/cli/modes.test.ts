@@ -225,7 +225,7 @@ describe('--refresh-only', () => {
 
     const p = await run(ws, ['plan', '--refresh-only', '--out', 'refresh.json']);
     expect(p.out).toMatch(/^dqform refresh-only plan for namespace "cli-refresh"/);
-    expect(p.out).toMatch(/# dq_alert\.a \(alert "A"\) has changed outside dqform\n[^]*~ name = "A" -> "renamed in the UI"/);
+    expect(p.out).toMatch(/# dq_alert\.a \(alert "A"\) has changed outside dqform\n[^]*~ name: code "A", live "renamed in the UI"/);
     expect(p.out).toMatch(/Refresh-only: 1 object\(s\) differ from the code \(1 changed outside dqform\)\. Nothing to apply\./);
     expect(p.code).toBe(0);
     expect(json(ws, 'refresh.json').drift.map((c) => [c.address, c.action])).toEqual([['dq_alert.a', 'update']]);

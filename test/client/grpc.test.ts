@@ -37,7 +37,7 @@ const plainRule = { id: MID, title: 'Mart', queryConfig: { resolverQl: 'in_folde
 /** The same with per-metric sensitivities: REST cannot carry it. */
 const optionsRule = { ...plainRule, queryConfig: { ...plainRule.queryConfig, metricIds: ['METRIC_ID_ROW_COUNT', 'METRIC_ID_DELAY'], metricOptions: [{ metricId: 'METRIC_ID_DELAY', sensitivity: 'SENSITIVITY_RELAXED' }] } };
 /** A SQL-test rule (the client's form: test keys as on the REST wire): its tests[] only go over gRPC. */
-const sqlRule = { id: SID, title: 'Dims', queryConfig: { resolverQl: 'with_name("dim_")', tests: [{ name: 'id not null', notNullTest: { columnNames: ['id'] } }], recurrenceRule: 'FREQ=DAILY', severity: 'SEVERITY_WARNING' }, source: 'SOURCE_API', configId: 'ns' };
+const sqlRule = { id: SID, title: 'Dims', queryConfig: { resolverQl: 'with_name("dim_")', tests: [{ name: 'id not null', notNullTest: { columnNames: ['id'] } }], recurrenceRule: 'DTSTART:20260101T000000Z\nRRULE:FREQ=DAILY', severity: 'SEVERITY_WARNING' }, source: 'SOURCE_API', configId: 'ns' };
 
 let emu: RunningEmulator;
 beforeAll(async () => {

@@ -125,13 +125,13 @@ it('SqlTest: expression and template forms with every optional field', () => {
 
 it('SqlTestDeploymentRule: query and static configs with tests', () => {
   const json = one((s) => {
-    new SqlTestDeploymentRule(s, 'q', { title: 'Q', queryConfig: { query: 'with_type("table")', tests: [{ name: 'nn', notNull: { columns: ['id'] } }], recurrenceRule: 'FREQ=DAILY', keepRemovedTests: true } });
-    new SqlTestDeploymentRule(s, 'st', { title: 'S', staticConfig: { path: 'wh-prod::mart::orders', tests: [{ name: 'bq', businessQuery: { sqlQuery: 'select 1' } }], recurrenceRule: 'FREQ=WEEKLY' } });
+    new SqlTestDeploymentRule(s, 'q', { title: 'Q', queryConfig: { query: 'with_type("table")', tests: [{ name: 'nn', notNull: { columns: ['id'] } }], recurrenceRule: 'DTSTART:20260101T000000Z\nRRULE:FREQ=DAILY', keepRemovedTests: true } });
+    new SqlTestDeploymentRule(s, 'st', { title: 'S', staticConfig: { path: 'wh-prod::mart::orders', tests: [{ name: 'bq', businessQuery: { sqlQuery: 'select 1' } }], recurrenceRule: 'DTSTART:20260101T000000Z\nRRULE:FREQ=WEEKLY' } });
     new SqlTestDeploymentRule(s, 'x', { title: 'X', exclusiveStaticConfig: { path: 'p' } });
   });
   const r = json.resource.dq_sql_test_deployment_rule;
-  expect(strip(r.q)).toEqual({ title: 'Q', query_config: { resolver_ql: 'with_type("table")', tests: [{ name: 'nn', not_null: { columns: ['id'] } }], recurrence_rule: 'FREQ=DAILY', keep_removed_tests: true } });
-  expect(strip(r.st)).toEqual({ title: 'S', static_config: { path: 'wh-prod::mart::orders', tests: [{ name: 'bq', business_query: { sql_query: 'select 1' } }], recurrence_rule: 'FREQ=WEEKLY' } });
+  expect(strip(r.q)).toEqual({ title: 'Q', query_config: { resolver_ql: 'with_type("table")', tests: [{ name: 'nn', not_null: { columns: ['id'] } }], recurrence_rule: 'DTSTART:20260101T000000Z\nRRULE:FREQ=DAILY', keep_removed_tests: true } });
+  expect(strip(r.st)).toEqual({ title: 'S', static_config: { path: 'wh-prod::mart::orders', tests: [{ name: 'bq', business_query: { sql_query: 'select 1' } }], recurrence_rule: 'DTSTART:20260101T000000Z\nRRULE:FREQ=WEEKLY' } });
   expect(strip(r.x)).toEqual({ title: 'X', exclusive_static_config: { path: 'p' } });
 });
 

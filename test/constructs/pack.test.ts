@@ -40,7 +40,7 @@ new SqlTest(stack, 'not_null', {
   template: { identifier: Entity.warehouseAccountTable({ account: 'a', database: 'd', schema: 's', table: 't' }), notNull: { columns: ['id'] } },
 });
 new SqlTestDeploymentRule(stack, 'rule', {
-  title: 'Rule', staticConfig: { path: 'a::b::c', tests: [{ name: 'u', unique: { columns: ['id'] } }], recurrenceRule: 'FREQ=DAILY' },
+  title: 'Rule', staticConfig: { path: 'a::b::c', tests: [{ name: 'u', unique: { columns: ['id'] } }], recurrenceRule: 'DTSTART:20260101T000000Z\\nRRULE:FREQ=DAILY' },
 });
 const problems: Diagnostic[] = validateApp(app);
 if (problems.length) throw new Error(JSON.stringify(problems));

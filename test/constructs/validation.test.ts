@@ -3,7 +3,7 @@
  * once) and by `validateApp` as data, naming the construct path and the field.
  */
 import type { App } from 'cdktf';
-import { Alert, DataProduct, Domain, DqStack, MonitorDeploymentRule, Owner, Ownership, Query, SqlTest, Target, validateApp } from '../../constructs';
+import { Alert, DataProduct, Domain, DqStack, MonitorDeploymentRule, Owner, Ownership, Query, SqlTest, SqlTestDeploymentRule, Target, validateApp } from '../../constructs';
 import { cronProblem, rruleProblem } from '../../constructs/validation';
 import { newApp, synthError } from './synth';
 
@@ -219,5 +219,34 @@ describe('text grammars', () => {
     const got = rruleProblem(r);
     if (problem) expect(got).toMatch(problem);
     else expect(got).toBeUndefined();
+  });
+});
+
+// grpc-facts `recurrence_rule` / wire-facts 6: a SQL-test rule's schedule, when set, must contain an
+// inline DTSTART:. Before, validate accepted the plain form the platform refuses.
+describe('SQL-test rule schedules need an inline DTSTART:', () => {
+  const tests = [{ name: 'nn', notNull: { columns: ['id'] } }];
+  it.each([
+    ['FREQ=DAILY;BYHOUR=7', 'queryConfig', 'DTSTART:20260101T000000Z\nRRULE:FREQ=DAILY;BYHOUR=7'],
+    ['RRULE:FREQ=HOURLY', 'staticConfig', 'DTSTART:20260101T000000Z\nRRULE:FREQ=HOURLY'],
+    ['DTSTART;TZID=Europe/Paris:20260101T070000\nRRULE:FREQ=DAILY', 'queryConfig', 'DTSTART:20260101T000000Z\nRRULE:FREQ=DAILY'],
+  ])('%j in %s is an error whose hint shows the corrected value', (recurrenceRule, config, fixed) => {
+    const { app } = newApp();
+    const s = stack(app);
+    if (config === 'queryConfig') new SqlTestDeploymentRule(s, 'r', { title: 'R', queryConfig: { query: 'with_type("table")', tests, recurrenceRule } });
+    else new SqlTestDeploymentRule(s, 'r', { title: 'R', staticConfig: { path: 'wh-prod::mart::orders', tests, recurrenceRule } });
+    const ds = validateApp(app);
+    expect(ds).toHaveLength(1);
+    expect(ds[0]).toMatchObject({ severity: 'error', constructPath: 's/r', field: `${config}.recurrenceRule` });
+    expect(ds[0].summary).toMatch(/no inline DTSTART/);
+    expect(ds[0].hint).toContain(JSON.stringify(fixed));
+  });
+
+  it('the inline form is valid for a rule; a SQL test keeps the plain form (nothing declares otherwise)', () => {
+    const { app } = newApp();
+    const s = stack(app);
+    new SqlTestDeploymentRule(s, 'r', { title: 'R', queryConfig: { query: 'with_type("table")', tests, recurrenceRule: 'DTSTART:20260101T000000Z\nRRULE:FREQ=DAILY;BYHOUR=7' } });
+    new SqlTest(s, 't', { name: 'x', platform: { integrationId: 'i' }, recurrenceRule: 'FREQ=DAILY;BYHOUR=7', sqlExpression: 'select 1' });
+    expect(validateApp(app)).toEqual([]);
   });
 });

@@ -39,11 +39,12 @@ export const WIRE: readonly WireRow[] = [
   // alerts v2: wire-facts 3, spec 4.1 / 4.3 / 4.4
   { op: 'alerts.create', method: 'POST', path: '/api/alerts/v2', body: ALERT_FIELDS, enums: ['source', 'issueLifecycle.settings.severities[]'], envelope: 'alert', source: 'wire 3' },
   { op: 'alerts.upsert', method: 'PUT', path: '/api/alerts/v2', body: [...ALERT_FIELDS, 'etag'], enums: ['source', 'issueLifecycle.settings.severities[]'], envelope: 'alert', source: 'spec 4.1, wire 3' },
-  { op: 'alerts.rename', method: 'POST', path: '/api/alerts/v2/rename', body: ['identifier', 'name', 'etag'], source: 'wire 3' },
+  // Rename, UpdateTargets, UpdateTemplate, ToggleEnabled: wire-facts 3 declares no etag (the spec none either)
+  { op: 'alerts.rename', method: 'POST', path: '/api/alerts/v2/rename', body: ['identifier', 'name'], source: 'wire 3' },
   { op: 'alerts.updateSettings', method: 'POST', path: '/api/alerts/v2/settings', body: ['identifier', 'trigger', 'issueLifecycle', 'schemaChange', 'incidentLifecycle', 'etag'], enums: ['issueLifecycle.severities[]'], source: 'spec 4.4' },
-  { op: 'alerts.updateTargets', method: 'POST', path: '/api/alerts/v2/targets', body: ['identifier', 'targets', 'etag'], source: 'wire 3' },
-  { op: 'alerts.updateTemplate', method: 'POST', path: '/api/alerts/v2/template', body: ['identifier', 'template', 'etag'], source: 'wire 3' },
-  { op: 'alerts.toggleEnabled', method: 'POST', path: '/api/alerts/v2/toggle', body: ['identifier', 'isEnabled', 'etag'], source: 'wire 3' },
+  { op: 'alerts.updateTargets', method: 'POST', path: '/api/alerts/v2/targets', body: ['identifier', 'targets'], source: 'wire 3' },
+  { op: 'alerts.updateTemplate', method: 'POST', path: '/api/alerts/v2/template', body: ['identifier', 'template'], source: 'wire 3' },
+  { op: 'alerts.toggleEnabled', method: 'POST', path: '/api/alerts/v2/toggle', body: ['identifier', 'isEnabled'], source: 'wire 3' },
   { op: 'alerts.toggleIncidentOwnerAlert', method: 'POST', path: '/api/alerts/v2/incident-owner', body: ['isEnabled'], source: 'wire 3' },
   { op: 'alerts.sendTestAlert', method: 'POST', path: '/api/alerts/v2/test', body: ['name', 'kind', 'targets'], enums: ['kind'], source: 'wire 3' },
   { op: 'alerts.list', method: 'POST', path: '/api/alerts/v2/list', body: ['owner'], source: 'wire 3' },

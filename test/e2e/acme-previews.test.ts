@@ -8,9 +8,9 @@
  *
  * Each emulator first gets acme without its rules (owners, domains, data products, ...) applied:
  * the product rule's preview needs its data product to exist, which on a first plan it does not
- * (the platform cannot preview a rule over a product it has never seen: "effects unknown", with
- * the emulator's FAILED_PRECONDITION; plan again after apply). Then the plan of the whole of acme
- * is six rule creations, each previewed.
+ * (the platform cannot preview a rule over a product it has never seen: the first plan says
+ * "effects known after apply", test/lifecycle/known-after-apply.test.ts). Then the plan of the
+ * whole of acme is six rule creations, each previewed.
  *
  * @gateway
  */

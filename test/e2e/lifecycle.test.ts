@@ -70,7 +70,7 @@ const sqlTest = (name: string) => ({
 });
 const stRule = (title: string) => ({
   title,
-  static_config: { path: 'wh-prod::mart::fct_orders', recurrence_rule: 'FREQ=DAILY', tests: [{ name: 'ids', not_null: { columns: ['order_id'] } }] },
+  static_config: { path: 'wh-prod::mart::fct_orders', recurrence_rule: 'DTSTART:20260101T000000Z\nRRULE:FREQ=DAILY', tests: [{ name: 'ids', not_null: { columns: ['order_id'] } }] },
 });
 
 const CASES: KindCase[] = [

@@ -4,7 +4,7 @@
  * changes to custom monitors' settings. The emulator now produces them where it places custom
  * monitors (a choice: a monitor on an asset annotated `freshness_field=<column>` is a custom
  * freshness monitor), the client reads them over REST and gRPC, and the plan keeps and renders
- * them. Runs in both encodings (jest.gateway.config.js).
+ * them. Runs in both encodings (test/config/jest.gateway.config.js).
  *
  * @gateway
  */

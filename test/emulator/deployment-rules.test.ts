@@ -324,11 +324,13 @@ describe('reads', () => {
       { q: 'configsFilter.ids=cfg-b', want: [uid(2), uid(4), uid(6)] },
       { q: 'sources=SOURCE_APP', want: [uid(7)] },
       { q: 'sources=1&configsFilter.ids=cfg-a', want: [uid(1), uid(3), uid(5)] },
+      // wire-facts 4: `configIds` is deprecated but declared: the platform accepts it
+      { q: 'configIds=cfg-b', want: [uid(2), uid(4), uid(6)] },
     ];
     for (const c of cases) expect({ q: c.q, ids: (await listAll(c.q, 2)).rules.map((x) => x.id) }).toEqual({ q: c.q, ids: c.want });
   });
 
-  test('batch get omits missing ids and refuses more than 200', async () => {
+  test('batch get omits missing ids and takes more than 200 (wire-facts 4: no limit declared)', async () => {
     await deploy(queryRule(1, MART));
     await deploy(queryRule(2, 'with_name("stg_orders")'));
     const r = await call(emu.url, 'GET', `${BASE}/deployment-rules/batch?ids=${uid(1)}&ids=${uid(2)}&ids=${uid(99)}`, { token: admin });
@@ -337,7 +339,8 @@ describe('reads', () => {
     expect(r.body.deploymentRules[uid(1)]).toMatchObject({ id: uid(1), title: 'rule 1', monitorCount: byPrefix('wh-prod::mart::').length });
     const many = Array.from({ length: 201 }, (_, i) => `ids=${uid(i)}`).join('&');
     const big = await call(emu.url, 'GET', `${BASE}/deployment-rules/batch?${many}`, { token: admin });
-    expect(big.status).toBe(400);
+    expect(big.status).toBe(200);
+    expect(Object.keys(big.body.deploymentRules)).toEqual([uid(1), uid(2)]);
   });
 
   test('rules by asset path: the rules whose monitors cover the asset', async () => {

@@ -260,10 +260,18 @@ describe('owners and ownerships v1', () => {
     expect(q.body.ownership.selection.query.renderedResolverQl).toBe('with_tag("pii")');
     const third = await api('POST', `/api/owners/v1/${o1.id}/ownerships`, { id: randomUUID(), selection: { query: { resolverQl: 'with_tag("x")' } } });
     expect(third.status).toBe(200);
-    // the owner is the path: an ownerId in the body is an undeclared key
-    const mismatch = await api('POST', `/api/owners/v1/${o1.id}/ownerships`, { id: randomUUID(), ownerId: o2.id, selection: { dataproductId: dpId } });
-    expect(mismatch.status).toBe(400);
-    expect(ruleIds(mismatch.body)).toEqual(['upsert_ownership.unknown_field']);
+    // wire-facts 1: `ownerId` is declared (bound to the path); in a `body: "*"` request the gateway
+    // accepts it in the body too, and the path wins ("that field is then not read from the body")
+    const same = await api('POST', `/api/owners/v1/${o1.id}/ownerships`, { id: randomUUID(), ownerId: o1.id, selection: { query: { resolverQl: 'with_tag("y")' } } });
+    expect(same.status).toBe(200);
+    expect(same.body.ownership.ownerId).toBe(o1.id);
+    const mismatchId = randomUUID();
+    const mismatch = await api('POST', `/api/owners/v1/${o1.id}/ownerships`, { id: mismatchId, ownerId: o2.id, selection: { query: { resolverQl: 'with_tag("z")' } } });
+    expect(mismatch.status).toBe(200);
+    expect(mismatch.body.ownership.ownerId).toBe(o1.id);
+    // (undone, so the paging below sees the owner's three ownerships)
+    expect((await api('POST', '/api/owners/v1/ownerships/delete', { id: mismatchId })).status).toBe(200);
+    expect((await api('POST', '/api/owners/v1/ownerships/delete', { id: same.body.ownership.id })).status).toBe(200);
 
     // Paging over the owner's ownerships (3 items, pages of 2).
     const p1 = await api('GET', `/api/owners/v1/${o1.id}/ownerships?pagination.pageSize=2`);

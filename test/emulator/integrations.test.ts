@@ -149,6 +149,37 @@ describe('update (PUT, etag)', () => {
     expect(emu.app.store.workspace('demo').collection<{ config: { relational: { password?: string } } }>('integrations').get(a.id)?.config.relational.password).toBe('new-one');
   });
 
+  // wire-facts 8 "Secrets: omit = keep, new value = rotate, explicit "" = clear (where the field is optional)"
+  it.each([
+    { reason: 'an explicit "" clears the stored secret', password: '', stored: undefined, answered: undefined },
+    { reason: 'an omitted secret keeps it', password: undefined, stored: SECRET, answered: '' },
+    { reason: 'a new value rotates it', password: 'rotated', stored: 'rotated', answered: '' },
+  ])('update: $reason', async ({ password, stored, answered }) => {
+    const a = await create();
+    const config = { host: 'db.example.com', port: 5432, database: 'analytics', user: 'dq', ...(password === undefined ? {} : { password }) };
+    const r = await api('PUT', `/${a.id}`, { title: 't', config: { relational: config } });
+    expect(r.status).toBe(200);
+    expect(r.body.integration.config.relational.password).toBe(answered);
+    const kept = emu.app.store.workspace('demo').collection<{ config: { relational: { password?: string } } }>('integrations').get(a.id);
+    expect(kept?.config.relational.password).toBe(stored);
+    // read back: a cleared secret is unset (omitted), a stored one answers ""
+    const read = await api('POST', '/by-id', { integrationIds: [a.id] });
+    expect(read.body.integrations[a.id].config.relational.password).toBe(answered);
+  });
+
+  // wire-facts 1: the path-bound `integrationId` is declared; repeated in the body it is accepted and the path wins
+  it('update, disable, enable: an integrationId repeated in the body is accepted; the path wins', async () => {
+    const a = await create();
+    const b = await create();
+    const r = await api('PUT', `/${a.id}`, { ...relational(), title: 'via path', integrationId: b.id });
+    expect(r.status).toBe(200);
+    expect(r.body.integration.id).toBe(a.id);
+    const other = await api('POST', '/by-id', { integrationIds: [b.id] });
+    expect(other.body.integrations[b.id].title).not.toBe('via path');
+    expect((await api('POST', `/${a.id}/disable`, { integrationId: a.id })).body.integration.disabled).toBe(true);
+    expect((await api('POST', `/${a.id}/enable`, { integrationId: b.id })).body.integration).toMatchObject({ id: a.id, disabled: false });
+  });
+
   const refused: { reason: string; body: (etag: string) => unknown; status: number; code: number }[] = [
     { reason: 'a stale etag is ABORTED (HTTP 409)', body: () => ({ ...relational(), etag: 'W/"stale-1"' }), status: 409, code: 10 },
     { reason: 'changing the config variant is FAILED_PRECONDITION', body: (etag) => ({ title: 't', config: { warehouseProject: { projectId: 'p' } }, etag }), status: 400, code: 9 },

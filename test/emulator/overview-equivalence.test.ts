@@ -183,7 +183,7 @@ function randomSqlRule(r: Rng, n: number): SqlTestRule {
   const settings = () => {
     const tests = r.chance(0.5) ? [RULE_TESTS[r.int(3)]] : [RULE_TESTS[r.pick([0, 3])], RULE_TESTS[1]];
     return {
-      recurrenceRule: r.pick(['FREQ=DAILY', 'FREQ=DAILY;BYHOUR=6']),
+      recurrenceRule: r.pick(['DTSTART:20260101T000000Z\nRRULE:FREQ=DAILY', 'DTSTART:20260101T000000Z\nRRULE:FREQ=DAILY;BYHOUR=6']),
       ...(r.chance(0.3) ? { timezone: 'Europe/Paris' } : {}),
       ...(r.chance(0.3) ? { severity: r.pick(['SEVERITY_WARNING', 'SEVERITY_ERROR']) } : {}),
       tests,

@@ -100,6 +100,15 @@ describe('TranslateResolverQl', () => {
     expect(s.message).toContain(`offset ${offset}`);
     expect(s.details?.[0]).toMatchObject({ violations: [{ field: 'resolverQl', ruleId: 'translate_resolver_ql.resolver_ql' }] });
   });
+
+  test('ResolverQL nested 3,000 deep (under the length limit) is INVALID_ARGUMENT naming the depth limit, not a crash', async () => {
+    const text = `${'not('.repeat(3000)}with_type("table")${')'.repeat(3000)}`;
+    const r = await call(emu.url, 'POST', '/api/queries/v1/translate-resolver-ql', { token: reader, body: { resolverQl: text } });
+    expect(r.status).toBe(400);
+    const s = expectStatus(r.body, 3);
+    expect(s.message).toContain('nested at most 64 deep');
+    expect(s.details?.[0]).toMatchObject({ violations: [{ field: 'resolverQl', ruleId: 'translate_resolver_ql.resolver_ql' }] });
+  });
 });
 
 describe('ResolveQuery', () => {

@@ -1,3 +1,5 @@
+import { ManifestError } from '../../src/engine/manifest';
+import { manifestFromYaml } from '../../src/engine/yaml';
 import { Query as QuerySchema, type EntityType, type Query } from '../../schemas/entities';
 import {
   canonicalResolverQl,
@@ -6,6 +8,7 @@ import {
   checkResolverQlText,
   EVERYTHING_PART,
   parseResolverQl,
+  RESOLVERQL_MAX_DEPTH,
   queryToResolverQl,
   renderResolverQl,
   resolverQlToQuery,
@@ -106,6 +109,61 @@ describe('errors name the offset, line, column and what was expected', () => {
 
   it('reports line 3 for an error on the third line', () => {
     expect(() => parseResolverQl('and(\n  with_name("a"),\n  bogus("b"))')).toThrow(/line 3, column 3/);
+  });
+});
+
+describe('nesting depth limit (RESOLVERQL_MAX_DEPTH)', () => {
+  const nested = (n: number) => `${'not('.repeat(n - 1)}with_type("table")${')'.repeat(n - 1)}`;
+
+  it('is 64, and calls nested exactly that deep parse, render and translate', () => {
+    expect(RESOLVERQL_MAX_DEPTH).toBe(64);
+    const text = nested(RESOLVERQL_MAX_DEPTH);
+    expect(canonicalResolverQl(text)).toBe(text);
+    expect(resolverQlToQuery(parseResolverQl(text)).operand).toBe('QUERY_OPERAND_EXCEPT');
+  });
+
+  it('one level deeper is a ResolverQL error at the call past the limit', () => {
+    const text = nested(RESOLVERQL_MAX_DEPTH + 1);
+    const e = (() => {
+      try {
+        parseResolverQl(text);
+      } catch (err) {
+        return err;
+      }
+      throw new Error('no error');
+    })();
+    expect(e).toBeInstanceOf(ResolverQlError);
+    expect((e as ResolverQlError).offset).toBe(4 * RESOLVERQL_MAX_DEPTH);
+    expect((e as ResolverQlError).message).toBe(
+      `ResolverQL: at offset 256 (line 1, column 257): expected function calls nested at most 64 deep (flatten nested and/or, or split the selection) but found 'with_type' at depth 65`,
+    );
+  });
+
+  it.each([
+    { how: 'not', text: nested(3000) },
+    { how: 'and/or and filter=', text: `${'and(or(with_type("table",filter='.repeat(200)}with_tag("x")${')))'.repeat(200)}` },
+  ])('3,000 levels ($how) under the length limit are a ResolverQL error, not a stack overflow', ({ text }) => {
+    expect(text.length).toBeLessThan(20000);
+    expect(() => parseResolverQl(text)).toThrow(ResolverQlError);
+    expect(() => canonicalResolverQl(text)).toThrow(/nested at most 64 deep/);
+  });
+
+  it('in a workspace, 3,000 levels are a diagnostic at the field (validate, plan), not an internal error', () => {
+    const trigger = nested(3000);
+    let diags: { summary: string; source?: string; address?: string }[] = [];
+    try {
+      manifestFromYaml(`namespace: shop\nalerts:\n  a:\n    name: A\n    issueLifecycle:\n      trigger: '${trigger}'\n      targets: [{ slack: { channel: '#dq' } }]\n      settings: { severities: [SEVERITY_ERROR] }\n`, { file: 'w.yaml' });
+    } catch (e) {
+      if (!(e instanceof ManifestError)) throw e;
+      diags = e.diagnostics;
+    }
+    expect(diags).toEqual([
+      expect.objectContaining({
+        address: 'dq_alert.a',
+        source: 'w.yaml:6:16',
+        summary: `issueLifecycle.trigger: ResolverQL: at offset 256 (line 1, column 257): expected function calls nested at most 64 deep (flatten nested and/or, or split the selection) but found 'not' at depth 65`,
+      }),
+    ]);
   });
 });
 

@@ -38,6 +38,8 @@ beforeEach(async () => {
   expect((await call(emu.url, 'POST', '/__emulator/reset', { body: {} })).status).toBe(200);
 });
 
+/** wire-facts 6 / grpc-facts `recurrence_rule`: a rule's schedule, when set, carries an inline DTSTART: */
+const DAILY_AT_6 = 'DTSTART:20260101T000000Z\nRRULE:FREQ=DAILY;BYHOUR=6';
 const uuid = (n: number) => `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`;
 type Rule = Record<string, any>;
 
@@ -47,7 +49,7 @@ function queryRule(n: number, resolverQl: string, settings: Record<string, unkno
     id: uuid(n),
     title: `rule ${n}`,
     configId: 'ns-sql',
-    queryConfig: { resolverQl, recurrenceRule: 'FREQ=DAILY;BYHOUR=6', tests: [{ name: 'ids not null', notNullTest: { columnNames: ['id'] } }], ...settings },
+    queryConfig: { resolverQl, recurrenceRule: DAILY_AT_6, tests: [{ name: 'ids not null', notNullTest: { columnNames: ['id'] } }], ...settings },
     ...extra,
   };
 }
@@ -144,7 +146,7 @@ describe('deploy and its overview', () => {
       name: 'nn',
       severity: 'SEVERITY_WARNING',
       platform: { warehouseAccount: { account: entity.id.warehouseAccountTable!.account, database: 'wh-prod' } },
-      recurrenceRule: 'FREQ=DAILY;BYHOUR=6',
+      recurrenceRule: DAILY_AT_6,
       timezone: 'UTC',
       saveFailures: true,
       configId: 'ns-sql',
@@ -190,7 +192,7 @@ describe('deploy and its overview', () => {
     },
     {
       reason: 'changing the schedule updates every test',
-      change: (r) => ({ ...r, queryConfig: { ...r.queryConfig, recurrenceRule: 'FREQ=HOURLY', timezone: 'Europe/Paris' } }),
+      change: (r) => ({ ...r, queryConfig: { ...r.queryConfig, recurrenceRule: 'DTSTART:20260101T000000Z\nRRULE:FREQ=HOURLY', timezone: 'Europe/Paris' } }),
       expected: { create: 0, update: 2 * n, delete: 0, keep: 0 },
       after: 2 * n,
     },
@@ -242,7 +244,7 @@ describe('deploy and its overview', () => {
 
   test('a static rule selects the asset at its path and everything below it', async () => {
     const raw = tablePaths((p) => p.startsWith('wh-prod::raw::'));
-    const rule = { id: uuid(20), title: 'raw', staticConfig: { path: 'wh-prod::raw', recurrenceRule: 'FREQ=DAILY', tests: [{ name: 'nn', notNullTest: { columnNames: ['id'] } }] } };
+    const rule = { id: uuid(20), title: 'raw', staticConfig: { path: 'wh-prod::raw', recurrenceRule: 'DTSTART:20260101T000000Z\nRRULE:FREQ=DAILY', tests: [{ name: 'nn', notNullTest: { columnNames: ['id'] } }] } };
     expect(paths((await overview(rule)).testsToCreate)).toEqual(raw);
     const single = { ...rule, staticConfig: { ...rule.staticConfig, path: 'wh-prod::raw::orders' } };
     expect(paths((await overview(single)).testsToCreate)).toEqual(['wh-prod::raw::orders']);
@@ -264,7 +266,7 @@ describe('deploy and its overview', () => {
 describe('exclusive rules', () => {
   const raw = tablePaths((p) => p.startsWith('wh-prod::raw::'));
   const piiRaw = catalog.entities.filter((e) => e.path.startsWith('wh-prod::raw::') && e.annotations.some((a) => a.name === 'pii')).map((e) => e.path).sort();
-  const staticRule = { id: uuid(30), title: 'raw', staticConfig: { path: 'wh-prod::raw', recurrenceRule: 'FREQ=DAILY', tests: [{ name: 'nn', notNullTest: { columnNames: ['id'] } }] } };
+  const staticRule = { id: uuid(30), title: 'raw', staticConfig: { path: 'wh-prod::raw', recurrenceRule: 'DTSTART:20260101T000000Z\nRRULE:FREQ=DAILY', tests: [{ name: 'nn', notNullTest: { columnNames: ['id'] } }] } };
   const exclusive = { id: uuid(31), title: 'no pii', exclusiveQueryConfig: { resolverQl: 'with_annotation("pii")' } };
 
   test('an exclusive rule removes its tables from another rule, and deleting it gives them back', async () => {
@@ -364,6 +366,11 @@ describe('validation', () => {
     { reason: 'unknown ResolverQL function', rule: queryRule(60, 'with_colour("red")'), field: 'deploymentRule.queryConfig.resolverQl', ruleId: 'deploy.queryConfig.resolver_ql' },
     { reason: 'bad ResolverQL in an exclusive rule', rule: { id: uuid(60), title: 'x', exclusiveQueryConfig: { resolverQl: 'not(' } }, field: 'deploymentRule.exclusiveQueryConfig.resolverQl', ruleId: 'deploy.exclusiveQueryConfig.resolver_ql' },
     { reason: 'junk RRULE', rule: queryRule(60, ORDERS, { recurrenceRule: 'daily at six' }), field: 'deploymentRule.queryConfig.recurrenceRule', ruleId: 'deploy.recurrence_rule.valid' },
+    // grpc-facts `recurrence_rule`: "when set must contain an inline DTSTART:" (the platform refuses the plain form for rules)
+    { reason: 'a plain RRULE without DTSTART: (query config)', rule: queryRule(60, ORDERS, { recurrenceRule: 'FREQ=DAILY;BYHOUR=7' }), field: 'deploymentRule.queryConfig.recurrenceRule', ruleId: 'deploy.recurrence_rule.dtstart' },
+    { reason: 'a plain RRULE without DTSTART: (static config)', rule: { id: uuid(60), title: 's', staticConfig: { path: 'wh-prod::raw', recurrenceRule: 'RRULE:FREQ=DAILY', tests: [{ name: 'nn', notNullTest: { columnNames: ['id'] } }] } }, field: 'deploymentRule.staticConfig.recurrenceRule', ruleId: 'deploy.recurrence_rule.dtstart' },
+    { reason: 'a DTSTART;TZID= start (not the inline DTSTART: form)', rule: queryRule(60, ORDERS, { recurrenceRule: 'DTSTART;TZID=Europe/Paris:20260101T070000\nRRULE:FREQ=DAILY' }), field: 'deploymentRule.queryConfig.recurrenceRule', ruleId: 'deploy.recurrence_rule.dtstart' },
+    { reason: 'a DTSTART: that is no date', rule: queryRule(60, ORDERS, { recurrenceRule: 'DTSTART:tomorrow\nRRULE:FREQ=DAILY' }), field: 'deploymentRule.queryConfig.recurrenceRule', ruleId: 'deploy.recurrence_rule.valid' },
     { reason: 'unknown time zone', rule: queryRule(60, ORDERS, { timezone: 'Nowhere/Land' }), field: 'deploymentRule.queryConfig.timezone', ruleId: 'deploy.timezone.valid' },
     { reason: 'two tests with one name', rule: queryRule(60, ORDERS, { tests: [{ name: 'x', notNullTest: { columnNames: ['a'] } }, { name: 'x', uniqueTest: { columnNames: ['a'] } }] }), field: 'deploymentRule.queryConfig.tests[1].name', ruleId: 'deploy.tests.unique_names' },
     { reason: 'neither query nor resolverQl', rule: queryRule(60, '', {}), field: 'deploymentRule.queryConfig.query', ruleId: 'deploy.queryConfig.selection_required' },
@@ -383,6 +390,24 @@ describe('validation', () => {
       expect(expectStatus(o.body, 3).details[0].violations).toContainEqual(expect.objectContaining({ field, ruleId: ruleId.replace(/^deploy\./, 'overview.') }));
     }
     expect(await allTests()).toEqual(new Map());
+  });
+
+  // what the platform accepts for a rule's schedule: an inline DTSTART: and an RRULE line; empty = on demand
+  test.each([
+    ['DTSTART:20260101T000000Z\nRRULE:FREQ=DAILY'],
+    ['DTSTART:20260101T070000\nRRULE:FREQ=DAILY;BYHOUR=7'],
+    ['DTSTART:20260101\r\nRRULE:FREQ=WEEKLY;BYDAY=MO'],
+    [undefined],
+  ])('deploy accepts the schedule %j', async (recurrenceRule) => {
+    const { recurrenceRule: _r, ...rest } = queryRule(62, ORDERS).queryConfig as Rule;
+    await deploy({ ...queryRule(62, ORDERS), queryConfig: { ...rest, ...(recurrenceRule === undefined ? {} : { recurrenceRule }) } });
+    const got = (await call(emu.url, 'POST', `${RULES}/by-id`, { token: admin, body: { ids: [uuid(62)] } })).body.deploymentRules[uuid(62)];
+    expect(got.queryConfig.recurrenceRule).toBe(recurrenceRule);
+    // the tests it deploys carry the rule's schedule, which BatchUpsert of SQL tests also accepts
+    const made = [...(await allTests()).values()].filter((t) => (t as Rule).deploymentRuleId === uuid(62));
+    expect(made.length).toBeGreaterThan(0);
+    for (const t of made) expect((t as Rule).recurrenceRule).toBe(recurrenceRule);
+    expect((await call(emu.url, 'DELETE', `${RULES}/${uuid(62)}`, { token: admin })).status).toBe(200);
   });
 
   test.each([
@@ -431,6 +456,16 @@ describe('batch deploy, batch get, list', () => {
     expect(await ids('sources=SOURCE_APP')).toEqual([uuid(84)]);
     expect(await ids('sources=SOURCE_API&configsFilter.ids=ns-b')).toEqual([uuid(83)]);
     expect(await ids(`ruleIds=${uuid(81)}&ruleIds=${uuid(99)}`)).toEqual([uuid(81)]);
+  });
+
+  // wire-facts 2: "SQL-test rule List with no pagination or `pageSize` 0 returns ALL rules"
+  test.each(['', '&pagination.pageSize=0'])('list without a page size answers every rule and no cursor (%s)', async (paging) => {
+    const many = Array.from({ length: 105 }, (_, i) => ({ id: uuid(1000 + i), title: `x${i}`, configId: 'ns-all', exclusiveStaticConfig: { path: `wh-prod::none::t${i}` } }));
+    const d = await call(emu.url, 'POST', `${RULES}/batch/deployed`, { token: admin, body: { deploymentRules: many } });
+    expect(d.body.errors).toEqual([]);
+    const page = ListSqlTestRulesResponse.parse((await call(emu.url, 'GET', `${RULES}?configsFilter.ids=ns-all${paging}`, { token: admin })).body);
+    expect(page.deploymentRules.map((x) => x.id)).toEqual(many.map((x) => x.id));
+    expect(page.pageInfo?.lastId ?? '').toBe('');
   });
 });
 

@@ -150,10 +150,14 @@ describe('batch get', () => {
     expect(got['bg-a'].id).toBe('bg-a');
   });
 
-  test('more than 200 ids is INVALID_ARGUMENT with a rule id', async () => {
-    const r = await call(emu.url, 'POST', `${BASE}/by-id`, { token: admin, body: { ids: Array.from({ length: 201 }, (_, i) => `x${i}`) } });
-    expect(r.status).toBe(400);
-    expect(expectStatus(r.body, 3).details[0].violations?.[0].ruleId).toBe('batch_get.ids.max_items');
+  // wire-facts 5 and 6: BatchGet `ids[]` (no limit declared): the platform takes 201, so must the emulator
+  test.each([
+    ['SQL tests', `${BASE}/by-id`, 'sqlTests'],
+    ['SQL-test rules', '/api/datachecks/sql-test-deployment-rules/v1/by-id', 'deploymentRules'],
+  ])('%s: BatchGet takes more than 200 ids', async (_what, path, key) => {
+    const r = await call(emu.url, 'POST', path, { token: admin, body: { ids: Array.from({ length: 201 }, (_, i) => `x${i}`) } });
+    expect(r.status).toBe(200);
+    expect(r.body[key]).toEqual({});
   });
 });
 
@@ -193,6 +197,8 @@ describe('list', () => {
     { reason: 'ids', query: 'ids=ls-03&ids=ls-07&ids=missing', expected: [3, 7] },
     { reason: 'sources by name', query: 'configsFilter.ids=ns-even&sources=SOURCE_APP', expected: [24] },
     { reason: 'sources by number', query: 'configsFilter.ids=ns-even&sources=0', expected: [24] },
+    // wire-facts 5: `configIds` is deprecated but declared: the platform accepts it (it filters as configsFilter.ids)
+    { reason: 'the deprecated configIds parameter', query: 'configIds=ns-odd', expected: [1, 3, 5, 7, 9, 11, 13, 15, 17, 19, 21, 23] },
   ];
   test.each(filters)('filter: $reason', async ({ query, expected }) => {
     const page = await list(`${query}&pagination.pageSize=100`);
@@ -260,6 +266,12 @@ describe('schedule checks (pure)', () => {
     { reason: 'RRULE: prefix and lower case', text: 'RRULE:freq=weekly;byday=MO,WE', ok: true },
     { reason: 'monthly on the last day', text: 'FREQ=MONTHLY;BYMONTHDAY=-1', ok: true },
     { reason: 'interval and until', text: 'FREQ=HOURLY;INTERVAL=4;UNTIL=20300101T000000Z', ok: true },
+    // the RFC 5545 form with an inline start (what SQL-test rules need, grpc-facts `recurrence_rule`); before: "unknown recurrence rule part DTSTART"
+    { reason: 'inline DTSTART: then RRULE:', text: 'DTSTART:20260101T000000Z\nRRULE:FREQ=DAILY', ok: true },
+    { reason: 'inline DTSTART with a zone, CRLF', text: 'DTSTART;TZID=Europe/Paris:20260101T070000\r\nRRULE:FREQ=DAILY', ok: true },
+    { reason: 'DTSTART without an RRULE', text: 'DTSTART:20260101T000000Z', ok: false },
+    { reason: 'DTSTART that is no date', text: 'DTSTART:soon\nRRULE:FREQ=DAILY', ok: false },
+    { reason: 'two RRULE lines', text: 'DTSTART:20260101T000000Z\nRRULE:FREQ=DAILY\nRRULE:FREQ=WEEKLY', ok: false },
     { reason: 'empty', text: '', ok: false },
     { reason: 'no FREQ', text: 'BYHOUR=6', ok: false },
     { reason: 'prose', text: 'every day at 6', ok: false },

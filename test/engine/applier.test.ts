@@ -191,8 +191,10 @@ describe('refused before any request', () => {
 
 describe('missingScopes', () => {
   test('a replace needs delete and create; each address is listed once per set; unknown kinds are skipped', () => {
-    const m = missingScopes([ch('dq_alert', 'a', 'replace'), ch('dq_alert', 'b', 'delete'), { ...ch('dq_owner', 'x', 'create'), type: 'dq_widget' }], new Set(['SCOPE_ALERTS_EDIT']));
-    expect([...m.entries()]).toEqual([['SCOPE_MCP_WRITE', ['dq_alert.a']]]);
+    // an alert's Create and Delete take SCOPE_ALERTS_EDIT; its Upsert (update) only SCOPE_MCP_WRITE
+    const m = missingScopes([ch('dq_alert', 'a', 'replace'), ch('dq_alert', 'b', 'delete'), ch('dq_alert', 'c', 'update'), { ...ch('dq_owner', 'x', 'create'), type: 'dq_widget' }], new Set(['SCOPE_ALERTS_EDIT']));
+    expect([...m.entries()]).toEqual([['SCOPE_MCP_WRITE', ['dq_alert.c']]]);
+    expect([...missingScopes([ch('dq_alert', 'a', 'replace')], new Set()).entries()]).toEqual([['SCOPE_ALERTS_EDIT, SCOPE_MCP_WRITE', ['dq_alert.a']]]);
   });
 
   test('creates and updates need their set; a replace whose delete and create share a set lists the address once (mutation run survivors)', () => {

@@ -13,6 +13,7 @@ import {
   destroyingChanges,
   effectDeleteCounts,
   effectDeletesText,
+  destructiveEffects,
   guardRefusals,
   previewedKinds,
   unpreviewedChanges,
@@ -96,6 +97,24 @@ describe('counting', () => {
       { address: 'dq_monitor_deployment_rule.failed', why: 'HTTP 503' },
       { address: 'dq_sql_test_deployment_rule.none', why: 'the plan carries no preview of it' },
     ]);
+  });
+
+  it('unpreviewedChanges: a rule whose effects are known after apply is not unpreviewed (apply previews it then); no guard refuses it', () => {
+    const p = plan([change('dq_monitor_deployment_rule.product', 'create', { source: 'deploy-overview', afterApply: 'it depends on dq_data_product.p, which this plan creates' })]);
+    expect(unpreviewedChanges(p)).toEqual([]);
+    expect(guardRefusals(p)).toEqual([]);
+  });
+
+  it.each<[string, Partial<Effects>, string | undefined]>([
+    ['creates only: fine', { monitorsToCreate: ['a'], testsToCreate: ['t'], activeMonitors: 0 }, undefined],
+    ['deletes monitors', { monitorsToDelete: ['a', 'b'] }, 'deletes 2 monitor(s) (a, b)'],
+    ['deletes SQL tests', { testsToDelete: ['x/t'] }, 'deletes 1 SQL test(s) (x/t)'],
+    ['resets baselines', { baselineResets: [{ assetPath: 'a', reason: 'metrics change' }] }, 'resets the baseline of 1 monitor(s) (a)'],
+    ['takes over the settings of existing monitors', { settingsChanges: [{ assetPath: 'a', from: 'x', to: 'y' }] }, 'takes over the settings of 1 existing monitor(s) (a)'],
+    ['takes over existing SQL tests', { testsToUpdate: ['x/t'] }, 'takes over 1 existing SQL test(s) (x/t)'],
+  ])('destructiveEffects: %s', (_why, e, expected) => {
+    const effects = change('dq_monitor_deployment_rule.r', 'create', { source: 'deploy-overview', ...e }).effects!;
+    expect(destructiveEffects(effects)).toBe(expected);
   });
 });
 

@@ -195,7 +195,7 @@ describe('--refresh-only', () => {
     const text = renderText(p);
     expect(text).toMatch(/^dqform refresh-only plan for namespace "shop"/);
     expect(text).toContain('# dq_alert.orders (alert "Orders v2") has changed outside dqform');
-    expect(text).toContain('~ name = "Orders v2" -> "Orders"');
+    expect(text).toContain('~ name: code "Orders v2", live "Orders"');
     expect(text).toContain('# dq_alert.new_orders (alert "New orders") is absent live');
     expect(text).toContain('apply writes nothing for it');
     expect(summaryLine(p)).toBe('Refresh-only: 5 object(s) differ from the code (2 changed outside dqform, 1 absent live, 2 live but not declared). Nothing to apply.');

@@ -243,7 +243,7 @@ const CASES: Case[] = [
       c.sqlTestRules.overview({
         id: SID,
         title: 'Dims',
-        queryConfig: { resolverQl: 'with_name("dim_")', tests: ALL_TESTS, recurrenceRule: 'FREQ=DAILY;BYHOUR=7', timezone: 'Europe/Berlin', severity: 'SEVERITY_WARNING', saveFailures: true, keepRemovedTests: true },
+        queryConfig: { resolverQl: 'with_name("dim_")', tests: ALL_TESTS, recurrenceRule: 'DTSTART:20260101T000000Z\nRRULE:FREQ=DAILY;BYHOUR=7', timezone: 'Europe/Berlin', severity: 'SEVERITY_WARNING', saveFailures: true, keepRemovedTests: true },
         source: 'SOURCE_API',
         configId: 'ns',
       } as never),
@@ -251,7 +251,7 @@ const CASES: Case[] = [
       deployment_rule: {
         id: SID,
         title: 'Dims',
-        query_config: { resolver_ql: 'with_name("dim_")', tests: ALL_TESTS_WIRE, recurrence_rule: 'FREQ=DAILY;BYHOUR=7', timezone: 'Europe/Berlin', severity: 1, save_failures: true, keep_removed_tests: true },
+        query_config: { resolver_ql: 'with_name("dim_")', tests: ALL_TESTS_WIRE, recurrence_rule: 'DTSTART:20260101T000000Z\nRRULE:FREQ=DAILY;BYHOUR=7', timezone: 'Europe/Berlin', severity: 1, save_failures: true, keep_removed_tests: true },
         source: 1,
         config_id: 'ns',
       },
@@ -264,11 +264,11 @@ const CASES: Case[] = [
       c.sqlTestRules.overview({
         id: SID,
         title: 'Orders',
-        staticConfig: { path: 'wh-prod::mart::fct_orders', tests: [{ name: 'id unique', uniqueTest: { columnNames: ['order_id'] } }], recurrenceRule: 'FREQ=HOURLY', severity: 'SEVERITY_ERROR' },
+        staticConfig: { path: 'wh-prod::mart::fct_orders', tests: [{ name: 'id unique', uniqueTest: { columnNames: ['order_id'] } }], recurrenceRule: 'DTSTART:20260101T000000Z\nRRULE:FREQ=HOURLY', severity: 'SEVERITY_ERROR' },
         source: 'SOURCE_API',
         configId: 'ns',
       } as never),
-    { deployment_rule: { id: SID, title: 'Orders', static_config: { path: 'wh-prod::mart::fct_orders', tests: [{ name: 'id unique', unique_test: { column_names: ['order_id'] } }], recurrence_rule: 'FREQ=HOURLY', severity: 2 }, source: 1, config_id: 'ns' } },
+    { deployment_rule: { id: SID, title: 'Orders', static_config: { path: 'wh-prod::mart::fct_orders', tests: [{ name: 'id unique', unique_test: { column_names: ['order_id'] } }], recurrence_rule: 'DTSTART:20260101T000000Z\nRRULE:FREQ=HOURLY', severity: 2 }, source: 1, config_id: 'ns' } },
   ],
   [
     'SQL-test exclusive query rule',
@@ -312,7 +312,7 @@ test('repeated enums go packed (proto3 default): one length-delimited field, not
 test('a rule field with no counterpart on the wire is refused before sending (named), never dropped', async () => {
   // dqform's freshness `timePartition` has no place in FreshnessTest: the one mapping refuses it
   // (validate names it first, schemas/sql-tests.ts), so nothing reaches either transport
-  const rule = { id: SID, title: 't', queryConfig: { resolverQl: 'with_name("x")', tests: [{ name: 'f', freshness: { column: 'a', timePartition: 'p', maxDelaySeconds: 5 } }], recurrenceRule: 'FREQ=DAILY', severity: 'SEVERITY_ERROR' } };
+  const rule = { id: SID, title: 't', queryConfig: { resolverQl: 'with_name("x")', tests: [{ name: 'f', freshness: { column: 'a', timePartition: 'p', maxDelaySeconds: 5 } }], recurrenceRule: 'DTSTART:20260101T000000Z\nRRULE:FREQ=DAILY', severity: 'SEVERITY_ERROR' } };
   expect(() => sqlTestRuleToWire(rule)).toThrow(/queryConfig\.tests\[0\]\.freshness\.timePartition: has no counterpart/);
   expect(captured).toHaveLength(0);
 });

@@ -101,7 +101,7 @@ describe('previews', () => {
   test('SQL-test rule: a rule with tests[] has no REST preview and is previewed over gRPC; an exclusive rule previews over REST; the delete overview loses history', async () => {
     const h = handlerFor('dq_sql_test_deployment_rule');
     const sid = '0b000000-0000-4000-8000-000000000002';
-    const srule = { title: 'Orders tests', staticConfig: { path: 'wh-prod::mart::fct_orders', recurrenceRule: 'FREQ=DAILY', tests: [{ name: 'id not null', notNull: { columns: ['id'] } }] } };
+    const srule = { title: 'Orders tests', staticConfig: { path: 'wh-prod::mart::fct_orders', recurrenceRule: 'DTSTART:20260101T000000Z\nRRULE:FREQ=DAILY', tests: [{ name: 'id not null', notNull: { columns: ['id'] } }] } };
     const c = change('dq_sql_test_deployment_rule', 'dq_sql_test_deployment_rule.o', sid, 'create', srule);
     const before = (await fetch(`${emu.url}/__emulator/requests`).then((r) => r.json())) as { routes: Record<string, number> };
     const e1 = await h.preview!(client, c, ctx);

@@ -118,8 +118,8 @@ const specs: Spec[] = [
   },
   {
     type: 'dq_sql_test_deployment_rule', name: 'static SQL-test rule', id: SQL_RULE, route: ['POST', '/api/datachecks/sql-test-deployment-rules/v1/deployed'],
-    desired: { title: 'Orders tests', staticConfig: { path: 'wh-prod::mart::orders', recurrenceRule: 'FREQ=DAILY', tests: [{ name: 'id not null', notNull: { columns: ['id'] } }] } },
-    updated: { title: 'Orders tests (2)', staticConfig: { path: 'wh-prod::mart::orders', recurrenceRule: 'FREQ=DAILY', tests: [{ name: 'id not null', notNull: { columns: ['id'] } }] } },
+    desired: { title: 'Orders tests', staticConfig: { path: 'wh-prod::mart::orders', recurrenceRule: 'DTSTART:20260101T000000Z\nRRULE:FREQ=DAILY', tests: [{ name: 'id not null', notNull: { columns: ['id'] } }] } },
+    updated: { title: 'Orders tests (2)', staticConfig: { path: 'wh-prod::mart::orders', recurrenceRule: 'DTSTART:20260101T000000Z\nRRULE:FREQ=DAILY', tests: [{ name: 'id not null', notNull: { columns: ['id'] } }] } },
     check: (raw) => expect(raw.title).toBe('Orders tests (2)'),
   },
 ];

@@ -36,7 +36,8 @@ test('the scope sets apply checks before the first write, as wire-facts lists th
     dq_domain: gov('SCOPE_DOMAIN_EDIT', 'SCOPE_DOMAIN_READ'),
     dq_data_product: gov('SCOPE_DATAPRODUCT_EDIT', 'SCOPE_DATAPRODUCT_READ'),
     dq_ownership: gov('SCOPE_OWNERSHIP_EDIT', 'SCOPE_OWNERSHIP_READ'),
-    dq_alert: { read: ['SCOPE_ALERTS_READ'], create: ['SCOPE_MCP_WRITE'], update: ['SCOPE_MCP_WRITE'], delete: ['SCOPE_ALERTS_EDIT', 'SCOPE_MCP_WRITE'] },
+    // Create: wire-facts 3 ALERTS_EDIT, spec 4.1 MCP_WRITE; Upsert (update): spec 4.1 MCP_WRITE only
+    dq_alert: { read: ['SCOPE_ALERTS_READ'], create: ['SCOPE_ALERTS_EDIT', 'SCOPE_MCP_WRITE'], update: ['SCOPE_MCP_WRITE'], delete: ['SCOPE_ALERTS_EDIT', 'SCOPE_MCP_WRITE'] },
     dq_monitor_deployment_rule: {
       read: ['SCOPE_MONITORS_AUTOMATIC_EDIT', 'SCOPE_MCP_READ'],
       create: ['SCOPE_MONITORS_AUTOMATIC_EDIT', 'SCOPE_MCP_WRITE'],

@@ -114,14 +114,14 @@ const cases: Case[] = [
   {
     type: 'dq_sql_test_deployment_rule',
     reason: 'queryConfig: rendered selection, testCount, timezone UTC default',
-    desired: { title: 'Keys unique', queryConfig: { resolverQl: QL, recurrenceRule: 'FREQ=DAILY', tests: [{ name: 'unique id', unique: { columns: ['id'] } }, { name: 'fresh', severity: 'SEVERITY_WARNING', freshness: { column: 'updated_at', maxDelaySeconds: 3600 } }] } },
-    live: { id: RULE, configId: 'ns', source: 'SOURCE_API', testCount: 12, title: 'Keys unique', queryConfig: { ...stored(QL), recurrenceRule: 'FREQ=DAILY', timezone: 'UTC', keepRemovedTests: false, tests: [{ name: 'unique id', unique: { columns: ['id'] } }, { name: 'fresh', severity: 'SEVERITY_WARNING', freshness: { column: 'updated_at', maxDelaySeconds: 3600 } }] } },
+    desired: { title: 'Keys unique', queryConfig: { resolverQl: QL, recurrenceRule: 'DTSTART:20260101T000000Z\nRRULE:FREQ=DAILY', tests: [{ name: 'unique id', unique: { columns: ['id'] } }, { name: 'fresh', severity: 'SEVERITY_WARNING', freshness: { column: 'updated_at', maxDelaySeconds: 3600 } }] } },
+    live: { id: RULE, configId: 'ns', source: 'SOURCE_API', testCount: 12, title: 'Keys unique', queryConfig: { ...stored(QL), recurrenceRule: 'DTSTART:20260101T000000Z\nRRULE:FREQ=DAILY', timezone: 'UTC', keepRemovedTests: false, tests: [{ name: 'unique id', unique: { columns: ['id'] } }, { name: 'fresh', severity: 'SEVERITY_WARNING', freshness: { column: 'updated_at', maxDelaySeconds: 3600 } }] } },
   },
   {
     type: 'dq_sql_test_deployment_rule',
     reason: 'staticConfig, exclusive configs',
-    desired: { title: 'Orders tests', staticConfig: { path: 'wh-prod::mart::orders', recurrenceRule: 'FREQ=DAILY', severity: 'SEVERITY_ERROR', tests: [{ name: 'status', acceptedValues: { column: 'status', values: ['open', 'closed'] } }] } },
-    live: { id: RULE, configId: 'ns', source: 'SOURCE_API', title: 'Orders tests', staticConfig: { path: 'wh-prod::mart::orders', recurrenceRule: 'FREQ=DAILY', severity: 'SEVERITY_ERROR', tests: [{ name: 'status', acceptedValues: { column: 'status', values: ['closed', 'open'] } }] } },
+    desired: { title: 'Orders tests', staticConfig: { path: 'wh-prod::mart::orders', recurrenceRule: 'DTSTART:20260101T000000Z\nRRULE:FREQ=DAILY', severity: 'SEVERITY_ERROR', tests: [{ name: 'status', acceptedValues: { column: 'status', values: ['open', 'closed'] } }] } },
+    live: { id: RULE, configId: 'ns', source: 'SOURCE_API', title: 'Orders tests', staticConfig: { path: 'wh-prod::mart::orders', recurrenceRule: 'DTSTART:20260101T000000Z\nRRULE:FREQ=DAILY', severity: 'SEVERITY_ERROR', tests: [{ name: 'status', acceptedValues: { column: 'status', values: ['closed', 'open'] } }] } },
   },
   {
     type: 'dq_sql_test_deployment_rule',

@@ -163,18 +163,72 @@ describe('alerts', () => {
     }
   });
 
+  /**
+   * A fake alerts service holding one alert (id `a1`, etag `W/"a1-<n>"`): Create and Upsert store
+   * and answer it, BatchGet answers it by id, ToggleEnabled sets the flag and bumps the version
+   * when it changes. `meddle` runs before each call of `when` (someone else's write in between).
+   */
+  function alertWorld(
+    start: Record<string, unknown> | undefined,
+    meddle?: { when: string; nth?: number; apply: (a: Record<string, unknown>) => Record<string, unknown> | undefined },
+    opts: { taken?: boolean; retriedToggle?: boolean; toggleKeepsVersion?: boolean } = {},
+  ) {
+    let cur: Record<string, unknown> | undefined = start ? { id: 'a1', ...start } : undefined;
+    let version = 1;
+    const seen: Record<string, number> = {};
+    const at = () => (cur ? { ...cur, etag: `W/"a1-${version}"` } : undefined);
+    const hook = (op: string) => {
+      seen[op] = (seen[op] ?? 0) + 1;
+      if (meddle && meddle.when === op && (meddle.nth ?? 1) === seen[op] && cur) {
+        cur = meddle.apply(cur);
+        version++;
+      }
+    };
+    return fakeClient({
+      'alerts.create': (w: Record<string, unknown>) => {
+        hook('alerts.create');
+        if (opts.taken) throw taken();
+        cur = { ...w, id: 'a1' };
+        return at();
+      },
+      'alerts.upsert': (w: Record<string, unknown>) => {
+        hook('alerts.upsert');
+        cur = { ...w, id: 'a1', ...(cur?.isDisabled !== undefined ? { isDisabled: cur.isDisabled } : {}) };
+        version++;
+        return at();
+      },
+      'alerts.batchGet': (ids: { id?: string }[]) => {
+        hook('alerts.batchGet');
+        const a = at();
+        return a && ids.some((i) => i.id === 'a1' || i.id === undefined) ? { a1: a } : {};
+      },
+      'alerts.toggleEnabled': (_i: unknown, isEnabled: boolean) => {
+        hook('alerts.toggleEnabled');
+        // a retry whose first attempt landed: the flag was already set by the first attempt
+        if (opts.retriedToggle) noteRetry();
+        if (cur && (cur.isDisabled ?? false) !== !isEnabled) {
+          cur = { ...cur, isDisabled: !isEnabled };
+          if (!opts.toggleKeepsVersion) version++;
+        }
+        return undefined;
+      },
+    });
+  }
+  const mineAt = { ...issue, fqn: 'shop.orders', configId: 'shop' };
+
   test('an identical alert of this namespace at the fqn (an equal create won the race) counts as done, then the flag is set', async () => {
-    const { client, calls } = fakeClient({ 'alerts.create': taken(), 'alerts.batchGet': { a1: { ...issue, fqn: 'shop.orders', configId: 'shop', etag: 'W/"a-4"', isDisabled: false } } });
+    const { client, calls } = alertWorld({ ...mineAt, isDisabled: false }, undefined, { taken: true });
     await HANDLERS.dq_alert.create(client, change('dq_alert', 'create', { ...HANDLERS.dq_alert.fromDesired(issue), isDisabled: true }, { id: 'shop.orders' }), ctx);
-    expect(calls.map((c) => c.op)).toEqual(['alerts.create', 'alerts.batchGet', 'alerts.toggleEnabled']);
-    expect(calls[2].args).toEqual([{ fqn: 'shop.orders' }, false, 'W/"a-4"']);
+    expect(calls.map((c) => c.op)).toEqual(['alerts.create', 'alerts.batchGet', 'alerts.batchGet', 'alerts.toggleEnabled', 'alerts.batchGet']);
+    // ToggleEnabled declares no etag (wire-facts 3): none is sent; the alert is addressed by id
+    expect(calls[3].args).toEqual([{ id: 'a1' }, false]);
   });
 
   test('the enabled flag is not part of the sameness: an identical alert found disabled counts as done and is toggled on', async () => {
-    const { client, calls } = fakeClient({ 'alerts.create': taken(), 'alerts.batchGet': { a1: { ...issue, fqn: 'shop.orders', configId: 'shop', etag: 'W/"a-6"', isDisabled: true } } });
+    const { client, calls } = alertWorld({ ...mineAt, isDisabled: true }, undefined, { taken: true });
     await HANDLERS.dq_alert.create(client, change('dq_alert', 'create', HANDLERS.dq_alert.fromDesired(issue), { id: 'shop.orders' }), ctx);
-    expect(calls.map((c) => c.op)).toEqual(['alerts.create', 'alerts.batchGet', 'alerts.toggleEnabled']);
-    expect(calls[2].args).toEqual([{ fqn: 'shop.orders' }, true, 'W/"a-6"']);
+    expect(calls.map((c) => c.op)).toEqual(['alerts.create', 'alerts.batchGet', 'alerts.batchGet', 'alerts.toggleEnabled', 'alerts.batchGet']);
+    expect(calls[3].args).toEqual([{ id: 'a1' }, true]);
   });
 
   test('other create failures are reported as they are', async () => {
@@ -188,21 +242,58 @@ describe('alerts', () => {
     expect(calls).toEqual([{ op: 'alerts.upsert', args: [write, 'W/"a-1"'] }]);
   });
 
-  test('isDisabled is not sent in the write; a disabled alert is then toggled off with the etag the write answered', async () => {
-    const { client, calls } = fakeClient({ 'alerts.upsert': { fqn: 'shop.orders', etag: 'W/"a-2"' }, 'alerts.create': { fqn: 'shop.orders', etag: 'W/"a-1"' } });
-    await HANDLERS.dq_alert.update(client, change('dq_alert', 'update', { ...issue, isDisabled: true }, { id: 'shop.orders', fqn: 'shop.orders', etag: 'W/"a-1"' }), ctx);
-    await HANDLERS.dq_alert.create(client, change('dq_alert', 'create', { ...issue, isDisabled: true }, { id: 'shop.orders' }), ctx);
-    expect(calls.map((c) => c.op)).toEqual(['alerts.upsert', 'alerts.toggleEnabled', 'alerts.create', 'alerts.toggleEnabled']);
-    expect(calls[0].args[0]).not.toHaveProperty('isDisabled');
-    expect(calls[2].args[0]).not.toHaveProperty('isDisabled');
-    expect(calls[1].args).toEqual([{ fqn: 'shop.orders' }, false, 'W/"a-2"']);
-    expect(calls[3].args).toEqual([{ fqn: 'shop.orders' }, false, 'W/"a-1"']);
+  test('isDisabled is not sent in the write; a disabled alert is then read, toggled off without an etag, and read back', async () => {
+    const u = alertWorld({ ...mineAt });
+    await HANDLERS.dq_alert.update(u.client, change('dq_alert', 'update', { ...issue, isDisabled: true }, { id: 'shop.orders', fqn: 'shop.orders', etag: 'W/"a1-1"' }), ctx);
+    const c = alertWorld(undefined);
+    await HANDLERS.dq_alert.create(c.client, change('dq_alert', 'create', { ...issue, isDisabled: true }, { id: 'shop.orders' }), ctx);
+    for (const { calls } of [u, c]) {
+      expect(calls.map((x) => x.op).slice(1)).toEqual(['alerts.batchGet', 'alerts.toggleEnabled', 'alerts.batchGet']);
+      expect(calls[0].args[0]).not.toHaveProperty('isDisabled');
+      expect(calls[1].args).toEqual([[{ id: 'a1' }]]);
+      expect(calls[2].args).toEqual([{ id: 'a1' }, false]);
+    }
   });
 
   test('an alert enabled again is toggled on', async () => {
-    const { client, calls } = fakeClient({ 'alerts.upsert': { fqn: 'shop.orders', etag: 'W/"a-2"', isDisabled: true } });
-    await HANDLERS.dq_alert.update(client, change('dq_alert', 'update', issue, { id: 'shop.orders', etag: 'W/"a-1"' }), ctx);
-    expect(calls[1]).toEqual({ op: 'alerts.toggleEnabled', args: [{ fqn: 'shop.orders' }, true, 'W/"a-2"'] });
+    const { client, calls } = alertWorld({ ...mineAt, isDisabled: true });
+    await HANDLERS.dq_alert.update(client, change('dq_alert', 'update', issue, { id: 'shop.orders', etag: 'W/"a1-1"' }), ctx);
+    expect(calls[2]).toEqual({ op: 'alerts.toggleEnabled', args: [{ id: 'a1' }, true] });
+  });
+
+  // ToggleEnabled has no server-side precondition (wire-facts 3): before, the handler sent an
+  // etag the gateway drops and trusted it; now it reads and compares right before and after
+  const raced: { reason: string; when: string; nth?: number; apply: (a: Record<string, unknown>) => Record<string, unknown> | undefined; toggled: boolean; why: RegExp }[] = [
+    { reason: 'renamed between the write and the toggle', when: 'alerts.batchGet', apply: (a) => ({ ...a, name: 'renamed in the UI' }), toggled: false, why: /holds something other than what dqform wrote.*checked right before dqform disabled it; not disabled/ },
+    { reason: 'deleted between the write and the toggle', when: 'alerts.batchGet', apply: () => undefined, toggled: false, why: /the alert is gone.*not disabled/ },
+    { reason: 'switched by someone else between the write and the toggle', when: 'alerts.batchGet', apply: (a) => ({ ...a, isDisabled: true }), toggled: false, why: /the alert is disabled \(someone else switched it\)/ },
+    { reason: 'written again by someone else (same content) between the write and the toggle', when: 'alerts.batchGet', apply: (a) => ({ ...a }), toggled: false, why: /version 3, expected 2 \(someone else wrote it in between\)/ },
+    { reason: 'renamed right after the toggle', when: 'alerts.batchGet', nth: 2, apply: (a) => ({ ...a, name: 'renamed in the UI' }), toggled: true, why: /holds something other than what dqform wrote.*read back after dqform disabled it/ },
+    { reason: 'switched back right after the toggle', when: 'alerts.batchGet', nth: 2, apply: (a) => ({ ...a, isDisabled: false }), toggled: true, why: /the alert is enabled \(someone else switched it\), read back after/ },
+  ];
+  test.each(raced)('a toggle guard that holds: $reason is a conflict', async ({ when, nth, apply, toggled, why }) => {
+    const { client, calls } = alertWorld({ ...mineAt }, { when, nth, apply });
+    const err = await HANDLERS.dq_alert.update(client, change('dq_alert', 'update', { ...issue, isDisabled: true }, { id: 'shop.orders', etag: 'W/"a1-1"' }), ctx).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(Error);
+    expect((err as Error).name).toBe('WriteConflictError');
+    expect((err as Error).message).toMatch(why);
+    expect(calls.some((c) => c.op === 'alerts.toggleEnabled')).toBe(toggled);
+  });
+
+  test('a toggle that does not count as a new version reads back as done (whether it does is not stated)', async () => {
+    const { client, calls } = alertWorld({ ...mineAt }, undefined, { toggleKeepsVersion: true });
+    await HANDLERS.dq_alert.update(client, change('dq_alert', 'update', { ...issue, isDisabled: true }, { id: 'shop.orders', etag: 'W/"a1-1"' }), ctx);
+    expect(calls.map((c) => c.op)).toEqual(['alerts.upsert', 'alerts.batchGet', 'alerts.toggleEnabled', 'alerts.batchGet']);
+  });
+
+  test('a retried toggle (its first attempt may have landed) is judged by content and flag, not by the version', async () => {
+    // the toggle answered after a retry, and someone else's same-content write bumped the version once more
+    const { client, calls } = alertWorld({ ...mineAt }, { when: 'alerts.batchGet', nth: 2, apply: (a) => ({ ...a }) }, { retriedToggle: true });
+    await HANDLERS.dq_alert.update(client, change('dq_alert', 'update', { ...issue, isDisabled: true }, { id: 'shop.orders', etag: 'W/"a1-1"' }), ctx);
+    expect(calls.map((c) => c.op)).toEqual(['alerts.upsert', 'alerts.batchGet', 'alerts.toggleEnabled', 'alerts.batchGet']);
+    // without the retry, the same answer is a conflict (the version jumped by two)
+    const plain = alertWorld({ ...mineAt }, { when: 'alerts.batchGet', nth: 2, apply: (a) => ({ ...a }) });
+    await expect(HANDLERS.dq_alert.update(plain.client, change('dq_alert', 'update', { ...issue, isDisabled: true }, { id: 'shop.orders', etag: 'W/"a1-1"' }), ctx)).rejects.toThrow(/version 4, expected 2 or 3/);
   });
 
   test('no toggle when the stored flag already matches', async () => {

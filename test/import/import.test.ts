@@ -119,7 +119,7 @@ sqlTestDeploymentRules:
     title: Orders tests
     staticConfig:
       path: "wh-prod::mart::orders"
-      recurrenceRule: FREQ=DAILY
+      recurrenceRule: "DTSTART:20260101T000000Z\\nRRULE:FREQ=DAILY"
       tests: [{ name: id not null, notNull: { columns: [id] } }]
 `;
 

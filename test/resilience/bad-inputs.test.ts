@@ -62,6 +62,12 @@ const CASES: Case[] = [
   },
   { name: 'invalid RRULE', doc: { provider, resource: { dq_sql_test: { t: { ...sqlTest('T'), recurrence_rule: 'FREQ=SOMETIMES' } } } }, expect: [/dq_sql_test\.t: recurrenceRule: bad RRULE "FREQ=SOMETIMES": FREQ=SOMETIMES is not one of SECONDLY/, /FREQ=DAILY;BYHOUR=6/] },
   { name: 'RRULE out of range', doc: { provider, resource: { dq_sql_test: { t: { ...sqlTest('T'), recurrence_rule: 'FREQ=DAILY;BYHOUR=25' } } } }, expect: [/dq_sql_test\.t: recurrenceRule: bad RRULE .*BYHOUR 25 is outside 0\.\.23/] },
+  // grpc-facts `recurrence_rule`: a SQL-test rule's schedule needs an inline DTSTART: (the plain form is refused by the platform)
+  {
+    name: 'SQL-test rule schedule without an inline DTSTART:',
+    doc: { provider, resource: { dq_sql_test_deployment_rule: { r: { title: 'R', static_config: { path: 'wh-prod::mart::fct_orders', recurrence_rule: 'FREQ=DAILY;BYHOUR=7', tests: [{ name: 'ids', not_null: { columns: ['order_id'] } }] } } } } },
+    expect: [/dq_sql_test_deployment_rule\.r: staticConfig\.recurrenceRule: RRULE "FREQ=DAILY;BYHOUR=7" has no inline DTSTART/, /write "DTSTART:20260101T000000Z\\nRRULE:FREQ=DAILY;BYHOUR=7"/],
+  },
   { name: 'invalid time zone', doc: { provider, resource: { dq_sql_test: { t: { ...sqlTest('T'), timezone: 'Mars/Olympus' } } } }, expect: [/dq_sql_test\.t: timezone: bad time zone: "Mars\/Olympus" is not a known IANA time zone/, /Europe\/Berlin/] },
   {
     name: 'ignore_changes naming a field that does not exist',

@@ -102,6 +102,21 @@ describe('per-service scopes (any-of sets per operation, wire-facts)', () => {
     expect(r.code).toBe(0);
   });
 
+  // wire-facts 3: Create takes ALERTS_EDIT; spec 4.1 files it under MCP_WRITE too: any one suffices.
+  // Before: apply's pre-check asked SCOPE_MCP_WRITE for a create and refused this credential.
+  it('SCOPE_ALERTS_EDIT (no SCOPE_MCP_WRITE) creates a disabled alert: Create, then ToggleEnabled; the plan after is empty', async () => {
+    emu.app.addCredential('alerts-edit', 'alerts-secret', ['SCOPE_ALERTS_EDIT', 'SCOPE_ALERTS_READ']);
+    const ALERTS: [string, string] = ['alerts-edit', 'alerts-secret'];
+    const alert = { name: 'A', is_disabled: true, issue_lifecycle: { trigger: { resolver_ql: 'with_type("table")' }, targets: [{ slack: { channel: '#a' } }], settings: { severities: [2] } } };
+    writeStack(dir, 'res-alerts', { provider: { dq: [{ namespace: 'res-alerts' }] }, resource: { dq_alert: { a: alert } } });
+    await resetCounters(emu);
+    const r = await cli(emu.url, dir, ['apply', '--auto-approve', '--stack', 'res-alerts'], ALERTS);
+    expect(r.err).not.toMatch(/^Error/m);
+    expect(r.code).toBe(0);
+    expect(await writeRequests(emu)).toEqual({ 'POST /api/alerts/v2': 1, 'POST /api/alerts/v2/toggle': 1 });
+    expect((await cli(emu.url, dir, ['plan', '--detailed-exitcode', '--stack', 'res-alerts'], ALERTS)).code).toBe(0);
+  });
+
   it('without the batch scope, rule deploys go one by one (Deploy takes SCOPE_MCP_WRITE, BatchDeploy does not)', async () => {
     emu.app.addCredential('mcp', 'mcp-secret', ['SCOPE_MCP_WRITE', 'SCOPE_MCP_READ', 'SCOPE_ALERTS_READ']);
     const rule = (n: number) => ({ title: `R${n}`, static_config: { path: `wh-prod::mart::t${n}`, severity: 'SEVERITY_ERROR', sensitivity: 'SENSITIVITY_BALANCED', metric_ids: ['METRIC_ID_ROW_COUNT'] } });

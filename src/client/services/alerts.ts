@@ -31,7 +31,11 @@ import { Empty, Service } from './_base';
 
 const BASE = '/api/alerts/v2';
 
-/** Alerts v2: every write takes an optional etag guard (stale: ConflictError). */
+/**
+ * Alerts v2. Upsert, Delete and UpdateSettings take an optional etag guard (stale: ConflictError);
+ * Rename, UpdateTargets, UpdateTemplate and ToggleEnabled declare none (wire-facts 3), so none is
+ * sent: a caller guards those by reading before and after (src/handlers/alerts.ts).
+ */
 export class AlertsService extends Service {
   /** Create POST `/api/alerts/v2` (flat body: the alert's fields). Not retried (use {@link upsert} for idempotent writes). */
   async create(alert: z.input<typeof AlertWrite>): Promise<Alert> {
@@ -53,9 +57,9 @@ export class AlertsService extends Service {
     await this.http.call({ method: 'DELETE', path: BASE, body: { identifier, etag }, requestSchema: DeleteAlertRequest, responseSchema: Empty, idempotent: true });
   }
 
-  /** Rename POST `/api/alerts/v2/rename`. */
-  async rename(identifier: AlertIdentifier, name: string, etag?: string): Promise<Alert> {
-    const r = await this.http.call({ method: 'POST', path: `${BASE}/rename`, body: { identifier, name, etag }, requestSchema: RenameAlertRequest, responseSchema: AlertResponse, idempotent: true });
+  /** Rename POST `/api/alerts/v2/rename` `{ identifier, name }` (no etag: wire-facts 3 declares none). */
+  async rename(identifier: AlertIdentifier, name: string): Promise<Alert> {
+    const r = await this.http.call({ method: 'POST', path: `${BASE}/rename`, body: { identifier, name }, requestSchema: RenameAlertRequest, responseSchema: AlertResponse, idempotent: true });
     return r.alert;
   }
 
@@ -65,21 +69,24 @@ export class AlertsService extends Service {
     return r.alert;
   }
 
-  /** UpdateTargets POST `/api/alerts/v2/targets` (replaces the targets). */
-  async updateTargets(identifier: AlertIdentifier, targets: z.input<typeof AlertTarget>[], etag?: string): Promise<Alert> {
-    const r = await this.http.call({ method: 'POST', path: `${BASE}/targets`, body: { identifier, targets, etag }, requestSchema: UpdateAlertTargetsRequest, responseSchema: AlertResponse, idempotent: true });
+  /** UpdateTargets POST `/api/alerts/v2/targets` (replaces the targets; no etag: wire-facts 3 declares none). */
+  async updateTargets(identifier: AlertIdentifier, targets: z.input<typeof AlertTarget>[]): Promise<Alert> {
+    const r = await this.http.call({ method: 'POST', path: `${BASE}/targets`, body: { identifier, targets }, requestSchema: UpdateAlertTargetsRequest, responseSchema: AlertResponse, idempotent: true });
     return r.alert;
   }
 
-  /** UpdateTemplate POST `/api/alerts/v2/template`; an omitted template clears it. */
-  async updateTemplate(identifier: AlertIdentifier, template: AlertTemplate | undefined, etag?: string): Promise<Alert> {
-    const r = await this.http.call({ method: 'POST', path: `${BASE}/template`, body: { identifier, template, etag }, requestSchema: UpdateAlertTemplateRequest, responseSchema: AlertResponse, idempotent: true });
+  /** UpdateTemplate POST `/api/alerts/v2/template`; an omitted template clears it (no etag: wire-facts 3 declares none). */
+  async updateTemplate(identifier: AlertIdentifier, template: AlertTemplate | undefined): Promise<Alert> {
+    const r = await this.http.call({ method: 'POST', path: `${BASE}/template`, body: { identifier, template }, requestSchema: UpdateAlertTemplateRequest, responseSchema: AlertResponse, idempotent: true });
     return r.alert;
   }
 
-  /** ToggleEnabled POST `/api/alerts/v2/toggle` (`isEnabled` is the inverse of `isDisabled`); answers `{}`. */
-  async toggleEnabled(identifier: AlertIdentifier, isEnabled: boolean, etag?: string): Promise<void> {
-    await this.http.call({ method: 'POST', path: `${BASE}/toggle`, body: { identifier, isEnabled, etag }, requestSchema: ToggleAlertEnabledRequest, responseSchema: Empty, idempotent: true });
+  /**
+   * ToggleEnabled POST `/api/alerts/v2/toggle` `{ identifier, isEnabled }` (`isEnabled` is the
+   * inverse of `isDisabled`; no etag: wire-facts 3 declares none); answers `{}`.
+   */
+  async toggleEnabled(identifier: AlertIdentifier, isEnabled: boolean): Promise<void> {
+    await this.http.call({ method: 'POST', path: `${BASE}/toggle`, body: { identifier, isEnabled }, requestSchema: ToggleAlertEnabledRequest, responseSchema: Empty, idempotent: true });
   }
 
   /** ToggleIncidentOwnerAlert POST `/api/alerts/v2/incident-owner` (the workspace's one incident-owner alert). */

@@ -47,7 +47,9 @@ export class IntegrationsService extends Service {
 
   /**
    * UpdateIntegration PUT `/api/integrations/v1/{id}` `{ title?, config, etag? }` (flat; the WHOLE
-   * config every time, an omitted secret keeps the stored one; stale etag: ConflictError).
+   * config every time; stale etag: ConflictError). Secrets (wire-facts 8): an omitted one keeps
+   * the stored value, a new value rotates it, an explicit `""` CLEARS it. Reads answer stored
+   * secrets as `""`, so a config read back must lose its empty secrets before it is sent here.
    */
   async update(id: string, integration: { title?: string; config: z.input<typeof IntegrationWrite>['config'] }, etag?: string): Promise<Integration> {
     registerIntegrationSecrets(integration);

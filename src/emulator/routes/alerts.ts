@@ -5,7 +5,9 @@
  * Scopes are any-of sets as wire-facts section 3 lists them (plus the spec's SCOPE_MCP_WRITE for
  * every write): writes SCOPE_ALERTS_EDIT or SCOPE_MCP_WRITE, Upsert SCOPE_MCP_WRITE (spec only),
  * reads (List, BatchGet) SCOPE_ALERTS_READ. Bodies are flat (`body: "*"`) and refused when they
- * carry a key the operation does not declare.
+ * carry a key the operation does not declare. Only Upsert, Delete and UpdateSettings take an
+ * `etag` (spec 4.1, 4.3, 4.4); Rename, UpdateTargets, UpdateTemplate and ToggleEnabled declare
+ * none (wire-facts 3), so one there is refused as undeclared.
  * Alerts are stored in the `alerts` collection keyed by the server-assigned id; the
  * `alertFqns` collection indexes them by fqn (`{ id }` per fqn). Every write bumps the etag.
  *
@@ -49,7 +51,7 @@ import {
   UpdateAlertTemplateRequest,
   UpsertAlertRequest,
 } from '../../../schemas/alerts';
-import { BATCH_LIMIT, Source } from '../../../schemas/common';
+import { Source } from '../../../schemas/common';
 import { canonicalResolverQl, parseResolverQl, queryToResolverQl, ResolverQlError, resolverQlToQuery } from '../../../schemas/resolverql';
 import type { EmulatorApp, RouteContext } from '../app';
 import { alreadyExists, failedPrecondition, invalidArgument, notFound, parseBody } from '../errors';
@@ -311,7 +313,6 @@ export function register(app: EmulatorApp): void {
   app.route('POST', `${BASE}/rename`, { scope: WRITE, response: AlertResponse }, (ctx) => {
     const req = parseBody(RenameAlertRequest, ctx.body, 'rename');
     const current = mustFind(ctx.store, req.identifier);
-    guard(current, req.etag);
     return { alert: save(ctx.store, { ...current, name: req.name }) };
   });
 
@@ -320,7 +321,6 @@ export function register(app: EmulatorApp): void {
   app.route('POST', `${BASE}/targets`, { scope: WRITE, response: AlertResponse }, (ctx) => {
     const req = parseBody(UpdateAlertTargetsRequest, ctx.body, 'update_targets');
     const current = mustFind(ctx.store, req.identifier);
-    guard(current, req.etag);
     const kind = alertKind(current)!;
     const next = { ...current, [kind]: { ...(current[kind] as Record<string, unknown>), targets: req.targets } } as AlertRecord;
     checkRules(writeOf(next), 'update_targets');
@@ -330,7 +330,6 @@ export function register(app: EmulatorApp): void {
   app.route('POST', `${BASE}/template`, { scope: WRITE, response: AlertResponse }, (ctx) => {
     const req = parseBody(UpdateAlertTemplateRequest, ctx.body, 'update_template');
     const current = mustFind(ctx.store, req.identifier);
-    guard(current, req.etag);
     const { template: _t, ...rest } = current;
     return { alert: save(ctx.store, (req.template ? { ...rest, template: req.template } : rest) as AlertRecord) };
   });
@@ -338,7 +337,6 @@ export function register(app: EmulatorApp): void {
   app.route('POST', `${BASE}/toggle`, { scope: WRITE, response: EmptyResponse }, (ctx) => {
     const req = parseBody(ToggleAlertEnabledRequest, ctx.body, 'toggle_enabled');
     const current = mustFind(ctx.store, req.identifier);
-    guard(current, req.etag);
     if ((current.isDisabled ?? false) !== !req.isEnabled) save(ctx.store, { ...current, isDisabled: !req.isEnabled });
     return {};
   });
@@ -372,12 +370,8 @@ export function register(app: EmulatorApp): void {
   });
 
   app.route('POST', `${BASE}/get`, { scope: READ, response: BatchGetAlertsResponse }, (ctx) => {
+    // wire-facts 3: `identifiers[]` (>= 1, no max): no limit of the emulator's own
     const req = parseBody(BatchGetAlertsRequest, ctx.body, 'batch_get');
-    if (req.identifiers.length > BATCH_LIMIT) {
-      throw invalidArgument('invalid batch_get request', [
-        { field: 'identifiers', ruleId: 'batch_get.identifiers.max_items', message: `at most ${BATCH_LIMIT} identifiers; got ${req.identifiers.length}` },
-      ]);
-    }
     const found = new Map<string, AlertRecord>();
     for (const ident of req.identifiers) {
       const a = findAlert(ctx.store, ident);

@@ -11,7 +11,7 @@
  * ({@link MonitorRecord}, keyed by {@link monitorKey}).
  */
 import { z } from 'zod';
-import { BATCH_LIMIT, type Source } from '../../../schemas/common';
+import { type Source } from '../../../schemas/common';
 import { EmptyResponse } from '../../../schemas/alerts';
 import {
   BatchDeployResponse,
@@ -334,7 +334,9 @@ export function register(app: EmulatorApp): void {
   app.route('GET', `${BASE}/deployment-rules`, { scope: EDIT_OR_MCP_READ, operation: 'list', query: ListDeploymentRulesRequest, response: ListDeploymentRulesResponse }, (ctx): ListDeploymentRulesResponse => {
     const q = ctx.q as z.output<typeof ListDeploymentRulesRequest>;
     const sources = q.sources?.length ? new Set<Source>(q.sources) : undefined;
-    const configSet = q.configsFilter?.ids.length ? new Set(q.configsFilter.ids) : undefined;
+    // the deprecated `configIds` (declared, wire-facts 4) filters as `configsFilter.ids` does when that is absent (choice)
+    const configIds = q.configsFilter?.ids.length ? q.configsFilter.ids : q.configIds;
+    const configSet = configIds?.length ? new Set(configIds) : undefined;
     const ruleSet = q.ruleIds?.length ? new Set(q.ruleIds) : undefined;
     const types = q.ruleTypes?.length ? new Set(q.ruleTypes) : undefined;
     const page = rulesOf(ctx.store).page(q.pagination?.cursor || undefined, q.pagination?.pageSize || undefined, (s) => {
@@ -349,10 +351,8 @@ export function register(app: EmulatorApp): void {
   });
 
   app.route('GET', `${BASE}/deployment-rules/batch`, { scope: EDIT, operation: 'batch', query: BatchGetDeploymentRulesRequest, response: BatchGetDeploymentRulesResponse }, (ctx): BatchGetDeploymentRulesResponse => {
+    // wire-facts 4: query `ids` (no limit declared): no limit of the emulator's own
     const ids = (ctx.q as { ids?: string[] }).ids?.filter((s) => s !== '') ?? [];
-    if (ids.length > BATCH_LIMIT) {
-      throw invalidArgument(`at most ${BATCH_LIMIT} ids per batch; got ${ids.length}`, [{ field: 'ids', ruleId: 'batch.ids.max_items', message: `at most ${BATCH_LIMIT} ids` }]);
-    }
     const coll = rulesOf(ctx.store);
     const counts = monitorCounts(ctx.store);
     const out: Record<string, DeploymentRule> = {};

@@ -65,7 +65,7 @@ import {
 } from '../../../schemas/governance';
 import { queryToResolverQl } from '../../../schemas/resolverql';
 import type { EmulatorApp, RouteContext } from '../app';
-import { failedPrecondition, invalidArgument, notFound, parseBody } from '../errors';
+import { failedPrecondition, invalidArgument, notFound, parseBody, withoutPathFields } from '../errors';
 import { checkEtag, type Collection, type Store, type Stored } from '../store';
 import { renderResolverQlOrThrow, sortKeys } from './alerts';
 import { EmptyResponse } from '../../../schemas/alerts';
@@ -365,12 +365,12 @@ export function upsertOwnerIn(store: Store, w: z.output<typeof UpsertOwnerReques
 
 /**
  * UpsertOwnership: the owner is the path (`owner_id`); the body is `{ id, selection, alert?,
- * etag?, actor? }`. A path-bound field is never read from the body: an `ownerId` key there is an
- * unknown key like any other.
+ * etag?, actor? }`. The request declares `ownerId` (bound to the path): one in the body is
+ * accepted and ignored, the path wins even when they differ (wire-facts 1 "path variables").
  */
 function upsertOwnership(ctx: RouteContext): { ownership: OwnershipRecord } {
   const ownerId = bareId(ctx.params.owner_id, 'owner').toLowerCase();
-  const w = parseBody(UpsertOwnershipRequest, ctx.body, 'upsert_ownership');
+  const w = parseBody(UpsertOwnershipRequest, withoutPathFields(ctx.body, ['ownerId']), 'upsert_ownership');
   const owner = owners(ctx.store).get(ownerId);
   if (!owner || owner.deletedAt) throw notFound(`owner ${ownerId} not found`);
   const all = ownerships(ctx.store);

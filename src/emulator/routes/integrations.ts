@@ -8,7 +8,8 @@
  *   Create is RESOURCE_EXHAUSTED (HTTP 429) with a `google.rpc.QuotaFailure` detail.
  * - Update (PUT `/{integration_id}` `{ title?, config, etag? }`) replaces the whole config (it is
  *   required); the config variant is fixed at create (a change is FAILED_PRECONDITION); an
- *   omitted or empty secret keeps the stored one. `platform` is the config variant's name.
+ *   omitted secret keeps the stored one, a new value rotates it, an explicit `""` clears it
+ *   (wire-facts 8 "Secrets"). `platform` is the config variant's name.
  * - Secrets ({@link SECRET_FIELDS}) are write-only: stored, never returned. Every read answers a
  *   stored secret as the empty string `""` (spec 2.6 "returned empty"); an unset one is omitted.
  *   They are never logged nor put in error messages.
@@ -35,7 +36,7 @@ import {
   UpdateIntegrationRequest,
 } from '../../../schemas/integrations';
 import type { EmulatorApp, RouteContext } from '../app';
-import { failedPrecondition, notFound, parseBody, quotaExceeded } from '../errors';
+import { failedPrecondition, notFound, parseBody, quotaExceeded, withoutPathFields } from '../errors';
 import { checkEtag, type Collection, type Store, type Stored } from '../store';
 import { sortKeys } from './alerts';
 
@@ -111,7 +112,7 @@ function mustGet(ctx: RouteContext): Stored<IntegrationRecord> {
 const NoFields = z.object({});
 
 function setDisabled(ctx: RouteContext, disabled: boolean, operation: string): { integration: IntegrationRecord } {
-  parseBody(NoFields, ctx.body, operation);
+  parseBody(NoFields, withoutPathFields(ctx.body, ['integrationId']), operation);
   const current = mustGet(ctx);
   if ((current.disabled ?? false) === disabled) return { integration: redactIntegration(current) };
   const { etag: _e, ...rest } = current;
@@ -138,7 +139,7 @@ export function register(app: EmulatorApp): void {
   });
 
   app.route('PUT', `${BASE}/:integration_id`, { scope: SCOPE, response: IntegrationResponse }, (ctx) => {
-    const req = parseBody(UpdateIntegrationRequest, ctx.body, 'update_integration');
+    const req = parseBody(UpdateIntegrationRequest, withoutPathFields(ctx.body, ['integrationId']), 'update_integration');
     const current = mustGet(ctx);
     checkEtag(current, req.etag, `integration ${current.id}`);
     const was = oneofKey(current.config)!;
@@ -148,7 +149,7 @@ export function register(app: EmulatorApp): void {
         { field: `config.${now}`, ruleId: 'update_integration.config_variant_unchanged', message: `the config variant is ${was}; changing it is a replace` },
       ]);
     }
-    // an omitted or empty secret keeps the stored one (at any depth)
+    // wire-facts 8: an omitted secret keeps the stored one, an explicit "" clears it (at any depth)
     const stored = current.config[was] as Record<string, unknown>;
     const kept = (c: unknown, path = ''): unknown => {
       if (!c || typeof c !== 'object' || Array.isArray(c)) return c;
@@ -157,7 +158,7 @@ export function register(app: EmulatorApp): void {
       for (const f of SECRETS) {
         const p = path ? `${path}.${f}` : f;
         const old = at(stored, p);
-        if ((out[f] === undefined || out[f] === '') && typeof old === 'string') out[f] = old;
+        if (out[f] === undefined && typeof old === 'string') out[f] = old;
         else if (out[f] === '') delete out[f];
       }
       return out;

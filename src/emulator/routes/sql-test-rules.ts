@@ -15,7 +15,7 @@
  *   `tests[]` (a repeated message) has no such form; a JSON value (`deploymentRule=<json>`) is
  *   400. Delete overview GET `.../v1/{id}/deleted` -> `{ overview }`.
  * - BatchGet POST `.../v1/by-id` `{ ids }` -> `{ deploymentRules: { <id>: rule } }`; List GET
- *   `.../v1` with `sources`, `configsFilter.ids`, `ruleIds`, `ruleTypes`, `pagination.*` ->
+ *   `.../v1` with `sources`, `configsFilter.ids`, `ruleIds`, `ruleTypes`, `pagination.*` (no page size: every rule) ->
  *   `{ deploymentRules, pageInfo }`. The read form adds `testCount`.
  * - Scopes (any-of): Deploy and Delete SCOPE_DATACHECKS_SQLTESTS_EDIT or SCOPE_MCP_WRITE; the
  *   batch writes EDIT only; reads SCOPE_DATACHECKS_SQLTESTS_READ, SCOPE_SRE_AGENT or
@@ -72,7 +72,7 @@ export function prepareRule(rule: SqlTestRule, field: string, operation: string)
   const settings = ruleSettings(rule);
   let prepared: SqlTestRule = { ...rule, source: rule.source ?? 'SOURCE_API' };
   if (settings) {
-    violations.push(...scheduleViolations(settings.recurrenceRule, settings.timezone, at, operation));
+    violations.push(...scheduleViolations(settings.recurrenceRule, settings.timezone, at, operation, true));
     const names = new Set<string>();
     settings.tests.forEach((t, i) => {
       const name = ruleTestName(t);
@@ -294,7 +294,8 @@ export function register(app: EmulatorApp): void {
       .collection<StoredRule>(SQL_TEST_RULES_COLLECTION)
       .page(
         q.pagination?.cursor || undefined,
-        q.pagination?.pageSize || undefined,
+        // wire-facts 2: "SQL-test rule List with no pagination or `pageSize` 0 returns ALL rules"
+        q.pagination?.pageSize || 'all',
         (r) => (!idSet || idSet.has(r.id)) && (!configs || configs.has(r.configId ?? '')) && (!sources || sources.has(r.source ?? 'SOURCE_APP')) && (!types || types.has(ruleTypeOf(r))),
       );
     const counts = testCounts(ctx);

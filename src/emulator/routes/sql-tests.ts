@@ -8,7 +8,7 @@
  *   other items are written.
  * - BatchDelete DELETE `/api/datachecks/sqltests/v1?ids=a&ids=b` -> `{ errors }`. Unknown ids
  *   are success (idempotent); a test deployed by a rule is an error entry.
- * - BatchGet POST `/api/datachecks/sqltests/v1/by-id` `{ ids }` (at most 200) ->
+ * - BatchGet POST `/api/datachecks/sqltests/v1/by-id` `{ ids }` (no limit declared) ->
  *   `{ sqlTests: { <id>: test } }`, unknown ids omitted.
  * - List GET `/api/datachecks/sqltests/v1` with `ids`, `integrationIds`, `configsFilter.ids`,
  *   `sources` (repeated), `annotations.name` + `annotations.values` (one annotation: the test
@@ -21,7 +21,6 @@
  *   SCOPE_DATACHECKS_SQLTESTS_READ, SCOPE_SRE_AGENT or SCOPE_MCP_READ.
  */
 import { z } from 'zod';
-import { BATCH_LIMIT } from '../../../schemas/common';
 import type { Source } from '../../../schemas/common';
 import {
   BatchDeleteByIdsRequest,
@@ -38,7 +37,7 @@ import { unknownKeys } from '../../../schemas/wire';
 import type { EmulatorApp, RouteContext } from '../app';
 import { EmulatorError, failedPrecondition, invalidArgument, parseBody, runBatch, zodViolations } from '../errors';
 import type { EmulatorViolation } from '../errors';
-import { isIanaTimeZone, rruleProblem } from '../sql-test-placement';
+import { dtstartProblem, isIanaTimeZone, rruleProblem } from '../sql-test-placement';
 
 /** The store collection holding SQL tests (direct and rule-made). */
 export const SQL_TESTS_COLLECTION = 'sqlTests';
@@ -49,12 +48,18 @@ const READ = ['SCOPE_DATACHECKS_SQLTESTS_READ', 'SCOPE_SRE_AGENT', 'SCOPE_MCP_RE
 /** A test as stored. */
 export type StoredSqlTest = SqlTest & { etag?: string };
 
-/** The recurrence rule and time zone violations of a test or rule (empty when fine). */
-export function scheduleViolations(recurrenceRule: string | undefined, timezone: string | undefined, field: string, operation: string): EmulatorViolation[] {
+/**
+ * The recurrence rule and time zone violations of a test or rule (empty when fine). `rule`: a
+ * SQL-test deployment rule's schedule, which must also carry an inline `DTSTART:` (rule id
+ * `<op>.recurrence_rule.dtstart`; a SQL test's own schedule is not declared to need one).
+ */
+export function scheduleViolations(recurrenceRule: string | undefined, timezone: string | undefined, field: string, operation: string, rule = false): EmulatorViolation[] {
   const out: EmulatorViolation[] = [];
   // an empty recurrence rule is "on demand"
   const problem = recurrenceRule ? rruleProblem(recurrenceRule) : undefined;
   if (problem) out.push({ field: `${field}recurrenceRule`, ruleId: `${operation}.recurrence_rule.valid`, message: `not a valid iCal RRULE: ${problem}` });
+  const dtstart = recurrenceRule && rule ? dtstartProblem(recurrenceRule) : undefined;
+  if (dtstart) out.push({ field: `${field}recurrenceRule`, ruleId: `${operation}.recurrence_rule.dtstart`, message: dtstart });
   if (timezone !== undefined && !isIanaTimeZone(timezone))
     out.push({ field: `${field}timezone`, ruleId: `${operation}.timezone.valid`, message: `'${timezone}' is not an IANA time zone (e.g. UTC, Europe/Paris)` });
   return out;
@@ -79,11 +84,9 @@ function compact<T extends object>(o: T): T {
   return out as T;
 }
 
-/** `{ ids }` of a batch read, at most {@link BATCH_LIMIT}. */
+/** `{ ids }` of a batch read (SQL tests and SQL-test rules): wire-facts 5 and 6 declare no limit, so none is checked. */
 export function batchGetIds(ctx: RouteContext, operation: string): string[] {
   const req = parseBody(BatchGetByIdsRequest, ctx.body, operation);
-  if (req.ids.length > BATCH_LIMIT)
-    throw invalidArgument(`invalid ${operation} request`, [{ field: 'ids', ruleId: `${operation}.ids.max_items`, message: `at most ${BATCH_LIMIT} ids (got ${req.ids.length})` }]);
   return req.ids;
 }
 
@@ -165,7 +168,9 @@ export function register(app: EmulatorApp): void {
   app.route('GET', BASE, { scope: READ, operation: 'list', query: ListSqlTestsRequest, response: ListSqlTestsResponse }, (ctx) => {
     const q = ctx.q as z.output<typeof ListSqlTestsRequest>;
     const ids = q.ids?.length ? new Set(q.ids) : undefined;
-    const configs = q.configsFilter?.ids.length ? new Set(q.configsFilter.ids) : undefined;
+    // the deprecated `configIds` (declared, wire-facts 5) filters as `configsFilter.ids` does when that is absent (choice)
+    const configIds = q.configsFilter?.ids.length ? q.configsFilter.ids : q.configIds;
+    const configs = configIds?.length ? new Set(configIds) : undefined;
     const sources = q.sources?.length ? new Set<Source>(q.sources) : undefined;
     const integrations = q.integrationIds?.length ? new Set(q.integrationIds) : undefined;
     const ann = q.annotations;

@@ -1,0 +1,57 @@
+/**
+ * Issue 21: `drift` and `plan --refresh-only` show a live difference the same way: the field,
+ * the code's value and live's value, labelled, and what dqform plan and apply would do about it.
+ * Neither writes anything (the emulator's whole state is unchanged).
+ *
+ * @gateway
+ */
+import { PlatformClient } from '../../src/client';
+import { startEmulatorProcess, stateDiff, Scenario, type EmulatorProcess } from './harness';
+
+jest.setTimeout(180_000);
+
+let emu: EmulatorProcess;
+beforeAll(async () => {
+  emu = await startEmulatorProcess({ seed: 'demo' });
+});
+afterAll(async () => {
+  await emu?.stop();
+});
+
+/** The entry blocks of an output: from each `  # dq_...` header to its `dqform plan and apply would ...` line. */
+const entries = (out: string) => [...out.matchAll(/^ {2}# dq_[^\n]*\n(?:[^\n]*\n)*? {4}dqform plan and apply would [^\n]*$/gm)].map((m) => m[0]);
+
+it('drift and plan --refresh-only print the same labelled entries (code value, live value, what apply would do), and write nothing', async () => {
+  const s = new Scenario(emu);
+  const client = PlatformClient.create({ baseUrl: emu.url, clientId: 'demo-admin', clientSecret: 'demo-secret' });
+  try {
+    s.stack('drift-same', { dq_domain: { sales: { name: 'Sales' }, ops: { name: 'Ops' } } });
+    const first = await s.plan();
+    expect((await s.run(['apply', first.file])).code).toBe(0);
+    const id = (a: string) => first.plan!.changes.find((c) => c.address === a)!.id;
+    await client.domains.upsert({ id: id('dq_domain.sales'), name: 'Sales (UI)' } as never);
+    await client.domains.delete(id('dq_domain.ops'));
+
+    const before = await emu.state();
+    const drift = await s.run(['drift']);
+    const refresh = await s.run(['plan', '--refresh-only']);
+    expect(drift.code).toBe(2);
+    expect(refresh.code).toBe(0);
+    expect(stateDiff(before, await emu.state())).toEqual([]);
+
+    const shown = entries(drift.out);
+    expect(shown).toHaveLength(2);
+    expect(entries(refresh.out)).toEqual(shown);
+    const sales = shown.find((e) => e.includes('dq_domain.sales'))!;
+    expect(sales).toContain('has changed outside dqform');
+    expect(sales).toContain('~ name: code "Sales", live "Sales (UI)"');
+    expect(sales).toContain("dqform plan and apply would update it in place to the code's values");
+    const ops = shown.find((e) => e.includes('dq_domain.ops'))!;
+    expect(ops).toContain('is absent live');
+    expect(ops).toContain('dqform plan and apply would create it from the code');
+    for (const out of [drift.out, refresh.out]) expect(out).not.toMatch(/"Sales (\(UI\) )?" -> /);
+  } finally {
+    await client.close();
+    s.remove();
+  }
+});
