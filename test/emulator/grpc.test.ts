@@ -149,10 +149,14 @@ describe('faults on the gRPC port', () => {
     expect(codes).toEqual([grpc.status.UNAVAILABLE, grpc.status.UNAVAILABLE, undefined]);
   });
 
-  test('latency past the deadline: DEADLINE_EXCEEDED at the client', async () => {
-    emu.app.faults.set({ rules: [{ type: 'latency', latencyMs: 400, method: 'GRPC', count: 1 }] });
+  test('held past the deadline (hold: answered never, released when the call is cancelled): DEADLINE_EXCEEDED at the client', async () => {
+    emu.app.faults.set({ rules: [{ type: 'hold', method: 'GRPC', count: 1 }] });
     const a = await rawCall(emu, 'GetDeployOverview', { deploymentRule: martRule() }, { token: admin, deadlineMs: 100 });
     expect(a.code).toBe(grpc.status.DEADLINE_EXCEEDED);
+    expect(emu.app.faults.describe().hits).toEqual({ hold: 1 });
+    // the server hears of the cancel just after the client gives up: wait for its gauge, not a fixed time
+    for (const end = Date.now() + 10_000; emu.app.requestCounters().inFlight > 0 && Date.now() < end; ) await new Promise((r) => setImmediate(r));
+    expect(emu.app.requestCounters().inFlight).toBe(0);
   });
 
   test('rateLimit: RESOURCE_EXHAUSTED with a RetryInfo delay', async () => {
