@@ -130,6 +130,7 @@ export function manifestFromTerraformJson(doc: unknown, opts: { stack: string; f
     namespace,
     region: typeof provider.region === 'string' ? provider.region : undefined,
     baseUrl: typeof provider.base_url === 'string' ? provider.base_url : undefined,
+    credentialsFrom: credentialsFromJson(provider.credentials_from),
     resources,
     moved,
     imports,
@@ -141,6 +142,13 @@ export function manifestFromTerraformJson(doc: unknown, opts: { stack: string; f
   }
   if (diags.some((d) => d.severity === 'error')) throw new ManifestError(diags);
   return parsed.data as Manifest;
+}
+
+/** `provider.dq.credentials_from` ({ client_id, client_secret }: variable names) as the manifest's `credentialsFrom`. */
+function credentialsFromJson(v: unknown): unknown {
+  if (v === undefined || v === null) return undefined;
+  if (!isObj(v)) return v; // the schema says what is wrong
+  return mapKeysDeep(v, snakeToCamel);
 }
 
 /** Reads `cdktf.out/stacks/<stack>/cdk.tf.json` (or a file path) into a manifest. */
