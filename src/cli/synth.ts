@@ -18,6 +18,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { redact, REDACTED } from '../client/redact';
+import { listedStacks } from '../engine/manifest';
 
 /** A directory's CDKTF app configuration (`cdktf.json`). */
 export interface CdktfApp {
@@ -90,16 +91,22 @@ export function newestAppFile(appDir: string, outDir: string): { file: string; m
   return best;
 }
 
-/** The stacks synthesised in `outDir` (names of `stacks/<name>/cdk.tf.json`), sorted. */
+/**
+ * The stacks synthesised in `outDir` (names of `stacks/<name>/cdk.tf.json` that cdktf's
+ * manifest.json lists, when there is one: see {@link listedStacks}), sorted.
+ */
 export function synthesisedStacks(outDir: string): string[] {
-  const stacksDir = path.join(outDir, 'stacks');
-  let names: string[];
-  try {
-    names = fs.readdirSync(stacksDir);
-  } catch {
-    return [];
-  }
-  return names.filter((n) => fs.existsSync(path.join(stacksDir, n, 'cdk.tf.json'))).sort();
+  return listedStacks(outDir).stacks;
+}
+
+/**
+ * After a synth: removes `stacks/<name>` directories that manifest.json does not list (stacks
+ * the app no longer has), so that no leftover is mistaken for a stack. Returns their names.
+ */
+export function removeLeftoverStacks(outDir: string): string[] {
+  const { leftovers } = listedStacks(outDir);
+  for (const n of leftovers) fs.rmSync(path.join(outDir, 'stacks', n), { recursive: true, force: true });
+  return leftovers;
 }
 
 /** When `outDir` was synthesised: the oldest stack file's mtime, or undefined when there is none. */
