@@ -16,6 +16,7 @@ module.exports = {
     '<rootDir>/test/handlers/**/*.test.ts',
     '<rootDir>/test/engine/{crash,race,requests,creates,not-ours,apply-progress,enum-spellings}.test.ts',
     '<rootDir>/test/e2e/**/*.test.ts',
+    '<rootDir>/test/lifecycle/**/*.test.ts',
     '<rootDir>/test/import/**/*.test.ts',
     '<rootDir>/test/resilience/**/*.test.ts',
     '<rootDir>/test/yaml/**/*.test.ts',
