@@ -96,7 +96,7 @@ export function newestAppFile(appDir: string, outDir: string): { file: string; m
  * manifest.json lists, when there is one: see {@link listedStacks}), sorted.
  */
 export function synthesisedStacks(outDir: string): string[] {
-  return listedStacks(outDir).stacks;
+  return listedStacks(outDir).stacks.filter((n) => fs.existsSync(path.join(outDir, 'stacks', n, 'cdk.tf.json')));
 }
 
 /**

@@ -156,13 +156,13 @@ function credentialsFromJson(v: unknown): unknown {
  * stacks the app has now, and leaves the directories of stacks it no longer has: so when
  * manifest.json exists, it is the list, and a `stacks/<name>` it does not list is a `leftover`
  * (never planned; `dqform synth` removes it). Without a manifest.json (output written by hand),
- * every `stacks/<name>/cdk.tf.json` is a stack.
+ * every entry of `stacks/` is a stack.
  */
 export function listedStacks(dir: string): { stacks: string[]; leftovers: string[] } {
   const stacksDir = path.join(dir, 'stacks');
   let present: string[] = [];
   try {
-    present = fs.readdirSync(stacksDir).filter((n) => fs.existsSync(path.join(stacksDir, n, 'cdk.tf.json')));
+    present = fs.readdirSync(stacksDir);
   } catch {
     present = [];
   }
