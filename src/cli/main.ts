@@ -141,7 +141,8 @@ const DESCRIPTION = `dqform ${VERSION}: your data-quality platform's configurati
 
 const MAIN_HELP_AFTER = `
 The desired state comes from cdktf.out (after 'dqform synth') or from a YAML workspace
-(--file dqform.yaml; used automatically when ./dqform.yaml exists and there is no cdktf.out).
+(--file dqform.yaml; used automatically when ./dqform.yaml exists and there is no cdktf.out;
+both present is an error until --file or --dir says which).
 
 Credentials come from the environment only: DQ_CLIENT_ID, DQ_CLIENT_SECRET (or the variables a
 stack names in credentialsFrom), and DQ_BASE_URL or DQ_REGION (eu default, us, au) for stacks
