@@ -751,7 +751,13 @@ function applyOptions(io: Io, o: ApplyOptions, every: number) {
  */
 function samePlatform(saved: Plan, c: PlatformClient, file: string): void {
   const now = platformHost(c);
-  if (saved.platform !== undefined && saved.platform !== now) {
+  if (saved.platform === undefined) {
+    throw new (applier().PlanRefusedError)(
+      `${file} does not say which platform it was planned against (made by an older dqform, or edited): nothing was written`,
+      `Run dqform plan --out ${file} again and apply that plan.`,
+    );
+  }
+  if (saved.platform !== now) {
     throw new (applier().PlanRefusedError)(
       `${file} was planned against the platform ${saved.platform} (workspace "${saved.workspace}"), and stack ${saved.stack} now points at ${now}: nothing was written`,
       `Apply it where it was planned (the stack's baseUrl/region, else DQ_BASE_URL/DQ_REGION, as when planning), or run dqform plan against ${now} and apply that plan.`,

@@ -352,3 +352,24 @@ describe('one source of desired state', () => {
     }
   });
 });
+
+describe('a saved plan that does not say its platform', () => {
+  it('is refused, nothing written (made by an older dqform, or the field cut by hand)', async () => {
+    const app = new App();
+    const env = { DQ_BASE_URL: staging.emu.url, DQ_CLIENT_ID: 'demo-admin', DQ_CLIENT_SECRET: 'demo-secret' };
+    try {
+      app.synth({ old: stackDoc({ namespace: 'noplat-old' }, RESOURCES) });
+      expect((await app.run(['plan', '--out', 'plan.json'], env)).code).toBe(0);
+      const { platform, ...rest } = readPlan(app, 'plan.json');
+      expect(platform).toBe(staging.host);
+      fs.writeFileSync(app.path('plan.json'), JSON.stringify(rest));
+      const before = staging.state();
+      const r = await app.run(['apply', 'plan.json'], env);
+      expect(r.code).toBe(1);
+      expect(r.err).toContain('plan.json does not say which platform it was planned against (made by an older dqform, or edited): nothing was written');
+      expect(staging.state()).toEqual(before);
+    } finally {
+      app.remove();
+    }
+  });
+});
