@@ -890,7 +890,8 @@ export async function cmdDestroy(io: Io, o: DestroyOptions): Promise<number> {
   if (o.namespace !== undefined && (o.allStacks || o.stack || o.target?.length)) {
     throw new UsageError('--namespace retires one namespace no code declares: it cannot be given with --all-stacks, --stack or --target');
   }
-  return cmdApply(io, undefined, { ...o, destroy: true }, DESTROY_WORDS);
+  const words = o.namespace === undefined ? DESTROY_WORDS : { ...DESTROY_WORDS, reviewed: 'Run it on a terminal to see the plan and confirm, or pass --auto-approve.' };
+  return cmdApply(io, undefined, { ...o, destroy: true }, words);
 }
 
 /**

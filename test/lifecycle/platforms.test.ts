@@ -286,7 +286,7 @@ fs.writeFileSync(p.join(out, 'manifest.json'), JSON.stringify({ version: '0.21.0
       const before = staging.state();
       const unconfirmed = await app.run(['destroy', '--namespace', 'ret-old'], env());
       expect(unconfirmed.code).toBe(1);
-      expect(unconfirmed.err).toMatch(/destroy needs confirmation, and there is no terminal to ask on/);
+      expect(unconfirmed.err).toContain('Error: destroy needs confirmation, and there is no terminal to ask on.\n  Run it on a terminal to see the plan and confirm, or pass --auto-approve.');
       const guarded = await app.run(['destroy', '--namespace', 'ret-old', '--auto-approve', '--max-deletes', '1'], env());
       expect(guarded.code).toBe(1);
       expect(stateDiff(before, staging.state())).toEqual([]);
