@@ -212,6 +212,30 @@ describe('two stacks, two platforms', () => {
     }
   });
 
+  it('apply --all-stacks writes nothing to any stack when the plan of one trips a guard', async () => {
+    const app = twoStackApp('guard');
+    try {
+      expect((await app.run(['apply', '--all-stacks', '--auto-approve'], ENV)).code).toBe(0);
+      // staging gains an owner; prod loses both its objects (2 deletes)
+      app.synth({
+        staging: stackDoc(
+          { namespace: 'guard-staging', base_url: staging.emu.url, credentials_from: { client_id: 'DQ_STAGING_CLIENT_ID', client_secret: 'DQ_STAGING_CLIENT_SECRET' } },
+          { ...RESOURCES, dq_owner: { team: { title: 'Shop team' }, ops: { title: 'Ops' } } },
+        ),
+        prod: stackDoc({ namespace: 'guard-prod', base_url: prod.emu.url, credentials_from: { client_id: 'DQ_PROD_CLIENT_ID', client_secret: 'DQ_PROD_CLIENT_SECRET' } }, {}),
+      });
+      const [sBefore, pBefore] = [staging.state(), prod.state()];
+      const r = await app.run(['apply', '--all-stacks', '--auto-approve', '--max-deletes', '1'], ENV);
+      expect(r.code).toBe(1);
+      expect(r.err).toMatch(/--max-deletes/);
+      expect(r.err).toContain('Error: 1 of 2 stack(s) cannot be applied: nothing was written to any stack.');
+      expect(stateDiff(sBefore, staging.state())).toEqual([]);
+      expect(stateDiff(pBefore, prod.state())).toEqual([]);
+    } finally {
+      app.remove();
+    }
+  });
+
   it('destroy --all-stacks deletes each stack on its own platform, exactly as its destroy plan said', async () => {
     const app = twoStackApp('gone');
     try {
