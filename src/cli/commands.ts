@@ -345,8 +345,29 @@ function loadStack(io: Io, src: Source, stack: string | undefined): Manifest {
 }
 
 /** The other stacks synthesised next to `m` (none for a YAML workspace): two stacks must not share objects. */
-function siblingStacks(src: Source, m: Manifest) {
-  return src.kind === 'yaml' ? [] : loadSiblingStacks(src.dir, m.stack);
+function siblingStacks(src: Source, m: Manifest, env: NodeJS.ProcessEnv) {
+  if (src.kind === 'yaml') return [];
+  // stacks on another platform, or acting with another credential (so perhaps in another
+  // workspace), never share an object: only those on this one are checked against
+  const mine = platformKey(env, m);
+  return loadSiblingStacks(src.dir, m.stack).filter((s) => platformKey(env, s.manifest) === mine);
+}
+
+/** The platform host and the client id a stack acts with, as known without a call (see siblingStacks). */
+function platformKey(env: NodeJS.ProcessEnv, m: Manifest): string {
+  const p = platformOf(m);
+  // the config module alone (not the client): validate loads no client (issue 15)
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const cm = require('../client/config') as typeof import('../client/config');
+  const envUrl = env.DQ_BASE_URL?.trim() || cm.REGION_BASE_URLS[(env.DQ_REGION?.trim().toLowerCase() || 'eu') as keyof typeof cm.REGION_BASE_URLS];
+  const url = p.baseUrl ?? (p.region ? cm.REGION_BASE_URLS[p.region as keyof typeof cm.REGION_BASE_URLS] : envUrl) ?? '';
+  let host = url;
+  try {
+    host = new URL(url).host;
+  } catch {
+    // an unusable URL: its own plan says so
+  }
+  return `${host}\u0000${env[p.credentialsFrom?.clientId ?? 'DQ_CLIENT_ID']?.trim() ?? ''}`;
 }
 
 /** Plans one stack of a source (with its sibling stacks, which must not share objects) against its own platform. */
@@ -357,7 +378,8 @@ function planStack(io: Io, clients: StackClients, src: Source, stack: string | u
 /** Plans a manifest with the client `clientFor` gives for it; the plan names the platform it read. */
 async function planManifest(io: Io, clientFor: (m: Manifest) => PlatformClient, src: Source | undefined, m: Manifest, request?: PlanRequest): Promise<Plan> {
   const c = clientFor(m);
-  const p = await makePlan(c, m, { onProgress: (l) => io.err(l), siblings: src ? siblingStacks(src, m) : [], request });
+  const appNamespaces = src && src.kind === 'synth' ? loadSiblingStacks(src.dir, m.stack).map((s) => s.namespace) : [];
+  const p = await makePlan(c, m, { onProgress: (l) => io.err(l), siblings: src ? siblingStacks(src, m, io.env) : [], appNamespaces, request });
   p.platform = platformHost(c);
   return p;
 }
@@ -463,7 +485,7 @@ export async function cmdValidate(io: Io, o: ValidateOptions): Promise<number> {
   if (!src) return 1;
   return overStacks(io, stacksOf(io, src, o), 'out', async (stack) => {
     const m = loadStack(io, src, stack);
-    const res = resolveManifest(m, 'offline-validation', { offline: true, siblings: siblingStacks(src, m) });
+    const res = resolveManifest(m, 'offline-validation', { offline: true, siblings: siblingStacks(src, m, io.env) });
     printDiagnostics(io, res.diagnostics);
     const errors = res.diagnostics.filter((d) => d.severity === 'error').length;
     if (errors) {
@@ -704,7 +726,7 @@ export async function cmdApply(io: Io, file: string | undefined, o: ApplyOptions
       const c = clients.for(manifest);
       samePlatform(saved, c, file!);
       // applyReviewed plans again with the saved plan's own options (destroy, targets, replace)
-      const r = await applyReviewed(c, saved, manifest, { ...opts, siblings: siblingStacks(src, manifest), onNote: (l) => io.err(`Note: ${l}`) });
+      const r = await applyReviewed(c, saved, manifest, { ...opts, siblings: siblingStacks(src, manifest, io.env), onNote: (l) => io.err(`Note: ${l}`) });
       return done(r, saved);
     }
     const m = manifest ?? loadStack(io, src, o.stack);

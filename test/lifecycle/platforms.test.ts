@@ -154,6 +154,26 @@ describe('two stacks, two platforms', () => {
     }
   });
 
+  it('staging and prod may use the same namespace on their two platforms (they share no object); on one platform they may not', async () => {
+    const app = new App();
+    const stg = { base_url: staging.emu.url, credentials_from: { client_id: 'DQ_STAGING_CLIENT_ID', client_secret: 'DQ_STAGING_CLIENT_SECRET' } };
+    const prd = { base_url: prod.emu.url, credentials_from: { client_id: 'DQ_PROD_CLIENT_ID', client_secret: 'DQ_PROD_CLIENT_SECRET' } };
+    try {
+      app.synth({ staging: stackDoc({ namespace: 'same-ns', ...stg }, RESOURCES), prod: stackDoc({ namespace: 'same-ns', ...prd }, RESOURCES) });
+      const r = await app.run(['plan', '--all-stacks'], ENV);
+      expect(r.err).not.toMatch(/Error/);
+      expect(r.code).toBe(0);
+      expect(r.out).toMatch(/All stacks \(2\): none failed\.\n\s+prod\s+Plan: 2 to add, 0 to change, 0 to destroy\.\n\s+staging\s+Plan: 2 to add/);
+      // both on staging's platform with one credential: one workspace, so one namespace would be fought over
+      app.synth({ staging: stackDoc({ namespace: 'same-ns', ...stg }, RESOURCES), prod: stackDoc({ namespace: 'same-ns', ...stg }, RESOURCES) });
+      const clash = await app.run(['plan', '--all-stacks'], ENV);
+      expect(clash.code).toBe(1);
+      expect(clash.err).toContain('stacks "prod" and "staging" both use namespace "same-ns"');
+    } finally {
+      app.remove();
+    }
+  });
+
   it("a stack's credentials come from the variables it names: a missing one is named (never a value), and only that stack fails", async () => {
     const app = twoStackApp('creds');
     try {
