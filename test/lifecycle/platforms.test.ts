@@ -8,6 +8,7 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { SCOPES } from '../../schemas/common';
 import type { Plan } from '../../schemas/plan';
 import { main } from '../../src/cli/main';
 import { deriveId } from '../../src/engine/identity';
@@ -391,6 +392,26 @@ describe('one source of desired state', () => {
       const code = await app.run(['plan', '--dir', 'cdktf.out'], env);
       expect(code.code).toBe(0);
       expect(code.out).toContain('namespace "src-code"');
+    } finally {
+      app.remove();
+    }
+  });
+});
+
+describe('a saved plan applied in another workspace of the same platform', () => {
+  it('is refused, nothing written', async () => {
+    staging.emu.app.addCredential('other-ws-client', 'other-ws-secret', SCOPES, 'other-workspace');
+    const app = new App();
+    const env = (id: string, secret: string) => ({ DQ_BASE_URL: staging.emu.url, DQ_CLIENT_ID: id, DQ_CLIENT_SECRET: secret });
+    try {
+      app.synth({ ws: stackDoc({ namespace: 'ws-check' }, RESOURCES) });
+      expect((await app.run(['plan', '--out', 'plan.json'], env('demo-admin', 'demo-secret'))).code).toBe(0);
+      expect((await app.run(['plan'], env('other-ws-client', 'other-ws-secret'))).code).toBe(0);
+      const before = staging.state();
+      const r = await app.run(['apply', 'plan.json'], env('other-ws-client', 'other-ws-secret'));
+      expect(r.code).toBe(1);
+      expect(r.err).toContain('the plan was made for workspace "demo", but these credentials act in "other-workspace"');
+      expect(staging.state()).toEqual(before);
     } finally {
       app.remove();
     }
