@@ -35,6 +35,17 @@ export interface CredentialsFromProps {
   readonly clientSecret?: string;
 }
 
+/** An http(s) URL that carries no user name or password. */
+function isPlatformUrl(v: unknown): boolean {
+  if (typeof v !== 'string') return false;
+  try {
+    const u = new URL(v);
+    return (u.protocol === 'http:' || u.protocol === 'https:') && !u.username && !u.password;
+  } catch {
+    return false;
+  }
+}
+
 /** An environment variable's name (schemas/manifest.ts ENV_VAR_NAME). */
 const ENV_VAR_NAME = /^[A-Z_][A-Z0-9_]{0,127}$/;
 const CREDENTIALS_FROM_KEYS = { clientId: 'client_id', clientSecret: 'client_secret' } as const;
@@ -85,6 +96,9 @@ export class DqStack extends TerraformStack {
     new LocalBackend(this, { path: `terraform.${id}.tfstate` });
     this.provider = new DqProvider(this, 'dq', { namespace: props.namespace, region: props.region, baseUrl: props.baseUrl });
     if (props.credentialsFrom !== undefined) this.credentialsFrom(props.credentialsFrom);
+    if (props.baseUrl !== undefined && !isPlatformUrl(props.baseUrl)) {
+      addLocalDiagnostic(this, { field: 'baseUrl', summary: `"${props.baseUrl.replace(/\/\/[^/@]*@/, '//[REDACTED]@')}" is not an http(s) URL without credentials`, hint: 'Write the platform\'s base URL, e.g. https://developer.eu.platform.example (credentials come from the environment: credentialsFrom).' });
+    }
     this.node.addValidation({ validate: () => this.validateForSynth() });
   }
 

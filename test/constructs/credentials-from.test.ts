@@ -72,3 +72,11 @@ it('YAML: credentialsFrom names reach the manifest; a value or a typo is an erro
     fs.rmSync(dir, { recursive: true, force: true });
   }
 });
+
+it('DqStack: a baseUrl that is not an http(s) URL, or carries credentials, fails synth naming the field (credentials masked)', () => {
+  expect(synthError((app) => new DqStack(app, 'prod', { namespace: 'shop', baseUrl: 'developer.eu.platform.example' }))).toContain('[prod] prod: baseUrl: "developer.eu.platform.example" is not an http(s) URL without credentials');
+  const withCreds = synthError((app) => new DqStack(app, 'prod', { namespace: 'shop', baseUrl: `https://user:${SECRET}@prod.platform.example` }));
+  expect(withCreds).toContain('baseUrl: "https://[REDACTED]@prod.platform.example" is not an http(s) URL without credentials');
+  expect(withCreds).not.toContain(SECRET);
+  expect(synthError((app) => new DqStack(app, 'prod', { namespace: 'shop', baseUrl: 'http://127.0.0.1:8787' }))).toBeUndefined();
+});
