@@ -346,11 +346,16 @@ function loadStack(io: Io, src: Source, stack: string | undefined): Manifest {
 
 /** The other stacks synthesised next to `m` (none for a YAML workspace): two stacks must not share objects. */
 function siblingStacks(src: Source, m: Manifest, env: NodeJS.ProcessEnv) {
-  if (src.kind === 'yaml') return [];
+  return siblingsOf(src, m, env).siblings;
+}
+
+/** {@link siblingStacks}, and the namespaces of every other stack of the app (on any platform). */
+function siblingsOf(src: Source, m: Manifest, env: NodeJS.ProcessEnv) {
+  const all = src.kind === 'yaml' ? [] : loadSiblingStacks(src.dir, m.stack);
   // stacks on another platform, or acting with another credential (so perhaps in another
   // workspace), never share an object: only those on this one are checked against
   const mine = platformKey(env, m);
-  return loadSiblingStacks(src.dir, m.stack).filter((s) => platformKey(env, s.manifest) === mine);
+  return { siblings: all.filter((s) => platformKey(env, s.manifest) === mine), appNamespaces: all.map((s) => s.namespace) };
 }
 
 /** The platform host and the client id a stack acts with, as known without a call (see siblingStacks). */
@@ -378,8 +383,8 @@ function planStack(io: Io, clients: StackClients, src: Source, stack: string | u
 /** Plans a manifest with the client `clientFor` gives for it; the plan names the platform it read. */
 async function planManifest(io: Io, clientFor: (m: Manifest) => PlatformClient, src: Source | undefined, m: Manifest, request?: PlanRequest): Promise<Plan> {
   const c = clientFor(m);
-  const appNamespaces = src && src.kind === 'synth' ? loadSiblingStacks(src.dir, m.stack).map((s) => s.namespace) : [];
-  const p = await makePlan(c, m, { onProgress: (l) => io.err(l), siblings: src ? siblingStacks(src, m, io.env) : [], appNamespaces, request });
+  const { siblings, appNamespaces } = src ? siblingsOf(src, m, io.env) : { siblings: [], appNamespaces: [] };
+  const p = await makePlan(c, m, { onProgress: (l) => io.err(l), siblings, appNamespaces, request });
   p.platform = platformHost(c);
   return p;
 }
