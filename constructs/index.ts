@@ -2,7 +2,7 @@
  * dqform constructs: describe a data-quality workspace as CDKTF code. `app.synth()` writes
  * standard Terraform JSON (`cdktf.out/stacks/<stack>/cdk.tf.json`) that the dqform engine reads.
  */
-export { DqStack, type DqStackProps, type RemovedOptions } from './stack';
+export { DqStack, type DqStackProps, type CredentialsFromProps, type RemovedOptions } from './stack';
 export {
   Alert,
   DataProduct,

@@ -18,7 +18,37 @@ export interface DqStackProps {
   readonly region?: 'eu' | 'us' | 'au';
   /** Platform base URL (overrides region). @default - `DQ_BASE_URL` from the environment */
   readonly baseUrl?: string;
+  /**
+   * The NAMES of the environment variables this stack's credentials come from, e.g.
+   * `{ clientId: 'DQ_PROD_CLIENT_ID', clientSecret: 'DQ_PROD_CLIENT_SECRET' }`; never the
+   * credentials themselves (a value that is not a variable name fails synth).
+   * @default - `DQ_CLIENT_ID` and `DQ_CLIENT_SECRET`
+   */
+  readonly credentialsFrom?: CredentialsFromProps;
 }
+
+/** See {@link DqStackProps.credentialsFrom}. */
+export interface CredentialsFromProps {
+  /** The variable holding the client id. @default "DQ_CLIENT_ID" */
+  readonly clientId?: string;
+  /** The variable holding the client secret. @default "DQ_CLIENT_SECRET" */
+  readonly clientSecret?: string;
+}
+
+/** An http(s) URL that carries no user name or password. */
+function isPlatformUrl(v: unknown): boolean {
+  if (typeof v !== 'string') return false;
+  try {
+    const u = new URL(v);
+    return (u.protocol === 'http:' || u.protocol === 'https:') && !u.username && !u.password;
+  } catch {
+    return false;
+  }
+}
+
+/** An environment variable's name (schemas/manifest.ts ENV_VAR_NAME). */
+const ENV_VAR_NAME = /^[A-Z_][A-Z0-9_]{0,127}$/;
+const CREDENTIALS_FROM_KEYS = { clientId: 'client_id', clientSecret: 'client_secret' } as const;
 
 const REMOVABLE = ['dq_alert', 'dq_monitor_deployment_rule', 'dq_sql_test', 'dq_sql_test_deployment_rule', 'dq_domain', 'dq_data_product', 'dq_owner', 'dq_ownership'];
 
@@ -65,7 +95,37 @@ export class DqStack extends TerraformStack {
     this.namespace = props.namespace;
     new LocalBackend(this, { path: `terraform.${id}.tfstate` });
     this.provider = new DqProvider(this, 'dq', { namespace: props.namespace, region: props.region, baseUrl: props.baseUrl });
+    if (props.credentialsFrom !== undefined) this.credentialsFrom(props.credentialsFrom);
+    if (props.baseUrl !== undefined && !isPlatformUrl(props.baseUrl)) {
+      addLocalDiagnostic(this, { field: 'baseUrl', summary: `"${props.baseUrl.replace(/\/\/[^/@]*@/, '//[REDACTED]@')}" is not an http(s) URL without credentials`, hint: 'Write the platform\'s base URL, e.g. https://developer.eu.platform.example (credentials come from the environment: credentialsFrom).' });
+    }
     this.node.addValidation({ validate: () => this.validateForSynth() });
+  }
+
+  /** Checks `credentialsFrom` (names only) and writes `provider.dq.credentials_from`. */
+  private credentialsFrom(from: CredentialsFromProps): void {
+    const names: Record<string, string> = {};
+    const given = (typeof from === 'object' && from !== null ? from : {}) as Record<string, unknown>;
+    if (given !== from) addLocalDiagnostic(this, { field: 'credentialsFrom', summary: 'credentialsFrom must be an object: { clientId: "DQ_PROD_CLIENT_ID", clientSecret: "DQ_PROD_CLIENT_SECRET" }' });
+    for (const [key, value] of Object.entries(given)) {
+      const tf = (CREDENTIALS_FROM_KEYS as Record<string, string>)[key];
+      if (!tf) {
+        addLocalDiagnostic(this, { field: `credentialsFrom.${key}`, summary: `unknown field "${key}" of credentialsFrom`, hint: 'Known fields: clientId, clientSecret.' });
+        continue;
+      }
+      if (value === undefined) continue;
+      if (typeof value !== 'string' || !ENV_VAR_NAME.test(value)) {
+        // never echo the value: it may be the secret itself
+        addLocalDiagnostic(this, {
+          field: `credentialsFrom.${key}`,
+          summary: `must be the NAME of an environment variable (upper-case letters, digits and "_"), not a credential`,
+          hint: `Write the variable's name, e.g. credentialsFrom: { ${key}: "DQ_PROD_${key === 'clientId' ? 'CLIENT_ID' : 'CLIENT_SECRET'}" }, and set that variable where dqform plans and applies.`,
+        });
+        continue;
+      }
+      names[tf] = value;
+    }
+    if (Object.keys(names).length) this.provider.addOverride('credentials_from', names);
   }
 
   /**

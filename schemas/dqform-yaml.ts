@@ -30,6 +30,7 @@ import {
   DesiredSqlTest,
   DesiredSqlTestDeploymentRule,
   Lifecycle,
+  CredentialsFrom,
   Manifest,
   type ResourceType,
 } from './manifest';
@@ -179,8 +180,9 @@ export const DqformYaml = z
     namespace: Manifest.shape.namespace.describe('the namespace this file manages: objects with it that the file no longer declares are deleted'),
     /** Stack name. @default the namespace */
     stack: z.string().regex(/^[A-Za-z0-9_-]+$/).optional().describe('stack name shown in plans (default: the namespace)'),
-    region: z.enum(['eu', 'us', 'au']).optional().describe('platform region (DQ_REGION/DQ_BASE_URL win)'),
-    baseUrl: z.string().optional().describe('platform base URL (DQ_BASE_URL wins)'),
+    region: z.enum(['eu', 'us', 'au']).optional().describe('platform region of this stack (default: DQ_BASE_URL, else DQ_REGION, else eu)'),
+    baseUrl: z.string().optional().describe('platform base URL of this stack; overrides region (default: DQ_BASE_URL, else DQ_REGION)'),
+    credentialsFrom: CredentialsFrom.optional().describe('the NAMES of the environment variables holding this stack\'s credentials (default DQ_CLIENT_ID, DQ_CLIENT_SECRET); never the credentials themselves'),
     owners: section(YamlOwner, 'owners (dq_owner)'),
     domains: section(YamlDomain, 'domains (dq_domain)'),
     dataProducts: section(YamlDataProduct, 'data products (dq_data_product)'),

@@ -157,12 +157,28 @@ export const ManifestResource = z.object({
 });
 export type ManifestResource = z.infer<typeof ManifestResource>;
 
+/** An environment variable's name: upper-case letters, digits and "_", not starting with a digit. */
+export const ENV_VAR_NAME = /^[A-Z_][A-Z0-9_]{0,127}$/;
+const envVarName = z.string().regex(ENV_VAR_NAME, 'must be the NAME of an environment variable (upper-case letters, digits and "_", e.g. DQ_PROD_CLIENT_ID), never a credential itself');
+
+/** Where a stack's credentials come from: environment variable names. */
+export const CredentialsFrom = z.strictObject({
+  clientId: envVarName.optional().describe('the environment variable holding the client id (default DQ_CLIENT_ID)'),
+  clientSecret: envVarName.optional().describe('the environment variable holding the client secret (default DQ_CLIENT_SECRET)'),
+});
+export type CredentialsFrom = z.infer<typeof CredentialsFrom>;
+
 export const Manifest = z.object({
   formatVersion: z.literal(1),
   stack: z.string(),
   namespace: z.string().regex(/^[a-z0-9][a-z0-9_.-]{0,62}$/, 'namespace: lower-case letters, digits, "_", "-" and "."; at most 63 characters'),
   region: z.enum(['eu', 'us', 'au']).optional(),
   baseUrl: z.string().optional(),
+  /**
+   * The NAMES of the environment variables this stack's credentials come from (never their
+   * values); absent: DQ_CLIENT_ID and DQ_CLIENT_SECRET.
+   */
+  credentialsFrom: CredentialsFrom.optional(),
   resources: z.array(ManifestResource),
   /** Terraform `moved` blocks: identity follows the object to its new address. */
   moved: z.array(z.object({ from: z.string(), to: z.string() })).default([]),

@@ -151,6 +151,12 @@ export const DEFAULT_REQUEST: PlanRequest = { destroy: false, refreshOnly: false
 export const Plan = z.object({
   formatVersion: z.literal(PLAN_FORMAT_VERSION),
   workspace: z.string(),
+  /**
+   * The platform the plan read: the host (and port) of its base URL, e.g.
+   * `developer.eu.platform.example`. Apply refuses a plan of another platform. Absent in plans
+   * computed without a command (the engine's own tests).
+   */
+  platform: z.string().optional(),
   namespace: z.string(),
   stack: z.string(),
   /** sha256 of the manifest the plan was computed from. */

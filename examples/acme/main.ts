@@ -28,7 +28,9 @@ const platform = { warehouseAccount: { account: ACCOUNT, database: DB } };
 
 /** Declares the acme stack in `app`. */
 export function build(app: App): DqStack {
-  const stack = new DqStack(app, 'acme', { namespace: 'acme-prod', region: 'eu' });
+  // No baseUrl/region here: DQ_BASE_URL / DQ_REGION say where it is planned (the emulator, or
+  // eu, the default). A stack that sets its own platform ignores them (docs/environments.md).
+  const stack = new DqStack(app, 'acme', { namespace: 'acme-prod' });
 
   // ---- owners -------------------------------------------------------------------------------
   const commerce = new Owner(stack, 'team_commerce', {

@@ -6,15 +6,15 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { HttpTrace, PlatformClient } from '../client';
+import type { HttpTrace, PlatformClient, StackPlatform } from '../client';
 import type { Manifest } from '../../schemas/manifest';
 import type { Diagnostic, Plan, PlanRequest } from '../../schemas/plan';
 import type { ApplyResult } from '../engine/applier';
 import { stableStringify } from '../engine/keys';
 import { inertText } from '../../schemas/inert';
-import { loadSiblingStacks, loadSynthOutput, ManifestError } from '../engine/manifest';
+import { listedStacks, loadSiblingStacks, loadSynthOutput, ManifestError } from '../engine/manifest';
 import { resolveManifest } from '../engine/resolve';
-import { credentialVariables, readCdktfApp, runApp, staleness, synthesisedStacks, SynthSetupError, type CdktfApp } from './synth';
+import { credentialVariables, readCdktfApp, removeLeftoverStacks, runApp, staleness, synthesisedStacks, SynthSetupError, type CdktfApp } from './synth';
 
 // Loaded on first use: a plan from cdktf.out needs neither the YAML parser nor the importer
 // (~40 ms of module loading saved per run), and `validate` none of the client (undici, the API
@@ -111,14 +111,18 @@ export interface PlanOptions extends StacksOptions, RenderFlags, ModeFlags {
   json?: boolean;
   detailedExitcode?: boolean;
 }
-export interface ApplyOptions extends SourceOptions, RenderFlags, ModeFlags {
+export interface ApplyOptions extends StacksOptions, RenderFlags, ModeFlags {
+  /** destroy --namespace: retire a namespace no code declares. */
+  namespace?: string;
   autoApprove?: boolean;
   maxDeletes?: number;
   maxEffectDeletes?: number;
   allowUnpreviewed?: boolean;
 }
 /** `dqform destroy`: apply's flags and guards without a plan file, with --target. */
-export interface DestroyOptions extends SourceOptions, RenderFlags {
+export interface DestroyOptions extends StacksOptions, RenderFlags {
+  /** Retire this namespace, which no code declares any more (nothing is declared for it). */
+  namespace?: string;
   autoApprove?: boolean;
   maxDeletes?: number;
   maxEffectDeletes?: number;
@@ -164,7 +168,7 @@ export function reportError(io: Io, e: unknown): number {
   } else if (e instanceof applier().PlanRefusedError || e instanceof SynthSetupError) {
     io.err(`Error: ${e.message}\n  ${e.hint}`);
   } else if (e instanceof clientModule().ConfigError) {
-    io.err(`Error: ${e.message}\n  Set the variables in the environment (never in code).`);
+    io.err(`Error: ${e.message}\n  ${/the stack's /.test(e.message) ? "Fix the stack's baseUrl/region in the code." : 'Set the variables in the environment (never in code).'}`);
   } else if (e instanceof clientModule().ApiError) {
     io.err(`Error: ${e.message}`);
   } else if (e instanceof clientModule().ServerMisbehaviourError) {
@@ -183,11 +187,48 @@ export function reportError(io: Io, e: unknown): number {
  * stderr; with `DQFORM_LOG=debug` every HTTP call is traced there (method, path, status,
  * duration, request id: never a header or a body, so never a token or a secret).
  */
-export function client(io: Io): PlatformClient {
+export function client(io: Io, m?: Manifest): PlatformClient {
   const level = (io.env.DQFORM_LOG ?? '').trim().toLowerCase();
-  if (level !== '' && level !== 'debug' && level !== 'info') io.err(`Warning: DQFORM_LOG="${io.env.DQFORM_LOG}" is not a level dqform knows; use DQFORM_LOG=debug to trace HTTP calls.`);
+  if (level !== '' && level !== 'debug' && level !== 'info' && !warnedLevel.has(io)) {
+    warnedLevel.add(io);
+    io.err(`Warning: DQFORM_LOG="${io.env.DQFORM_LOG}" is not a level dqform knows; use DQFORM_LOG=debug to trace HTTP calls.`);
+  }
   const debug = level === 'debug';
-  return clientModule().PlatformClient.fromEnv(io.env, { onTrace: (t) => traceLine(t, debug, io) });
+  const cm = clientModule();
+  const stack = platformOf(m);
+  // A stack on its own platform takes no DQ_GRPC_ENDPOINT: that variable belongs with
+  // DQ_BASE_URL, and previews must come from the platform the stack is planned against.
+  const grpcEnv = stack.baseUrl || stack.region ? { ...io.env, DQ_GRPC_ENDPOINT: undefined } : io.env;
+  return cm.PlatformClient.create(cm.resolveConfig(io.env, {}, stack), { proxy: cm.resolveProxy(io.env), onTrace: (t) => traceLine(t, debug, io), grpc: cm.resolveGrpcConfig(grpcEnv) });
+}
+const warnedLevel = new WeakSet<Io>();
+
+/** Where a stack's platform and credentials come from: what its manifest sets (the environment for the rest). */
+function platformOf(m: Manifest | undefined): StackPlatform {
+  return m ? { baseUrl: m.baseUrl, region: m.region, credentialsFrom: m.credentialsFrom } : {};
+}
+
+/** The platform a client talks to, as plans name it: the host (and port) of its base URL. */
+export function platformHost(c: PlatformClient): string {
+  return new URL(c.http.baseUrl).host;
+}
+
+/**
+ * One client per platform and credential the stacks of a run use (--all-stacks plans each
+ * stack against its own platform); closed together.
+ */
+class StackClients {
+  private readonly open = new Map<string, PlatformClient>();
+  constructor(private readonly io: Io) {}
+  for(m: Manifest | undefined): PlatformClient {
+    const key = stableStringify(platformOf(m));
+    let c = this.open.get(key);
+    if (!c) this.open.set(key, (c = client(this.io, m)));
+    return c;
+  }
+  async close(): Promise<void> {
+    await Promise.all([...this.open.values()].map((c) => c.close()));
+  }
 }
 
 const seconds = (ms: number) => `${(ms / 1000).toFixed(1)}s`;
@@ -247,6 +288,17 @@ function prepareSource(io: Io, o: SourceOptions): Source | undefined {
   if (o.file) return { kind: 'yaml', file: path.resolve(io.cwd, o.file) };
   const app = readCdktfApp(io.cwd);
   const dir = o.dir ? path.resolve(io.cwd, o.dir) : (app?.output ?? path.resolve(io.cwd, 'cdktf.out'));
+  if (!o.dir) {
+    // One source of desired state: a YAML workspace beside a CDKTF app or its synth output is
+    // ambiguous, never silently ignored.
+    const yaml = path.join(io.cwd, 'dqform.yaml'); // YAML_WORKSPACE_FILE, without loading the YAML front end
+    if (fs.existsSync(yaml) && (app || fs.existsSync(dir))) {
+      const other = fs.existsSync(dir) ? shown(io, dir) : `the CDKTF app of ${shown(io, path.join(app!.dir, 'cdktf.json'))}`;
+      throw new UsageError(
+        `two sources of desired state here: ${shown(io, yaml)} and ${other}. Say which with --file ${shown(io, yaml)} or --dir ${shown(io, dir)} (or remove the one no longer used).`,
+      );
+    }
+  }
   if (app && !synthOutputFresh(io, app, dir)) return undefined;
   if (!o.dir && !app && !fs.existsSync(dir)) {
     const yaml = path.join(io.cwd, yamlFrontEnd().YAML_WORKSPACE_FILE);
@@ -276,18 +328,60 @@ function synthOutputFresh(io: Io, app: CdktfApp, dir: string): boolean {
 /** Loads one stack (undefined: the only one) of a source. */
 function loadStack(io: Io, src: Source, stack: string | undefined): Manifest {
   if (src.kind === 'yaml') return yamlFrontEnd().loadYamlWorkspace(src.file, stack, { cwd: io.cwd });
+  if (stack !== undefined && listedStacks(src.dir).leftovers.includes(stack)) {
+    throw new ManifestError([
+      {
+        severity: 'error',
+        summary: `stack ${stack} is not a stack of the app any more: ${shown(io, path.join(src.dir, 'manifest.json'))} does not list it (${shown(io, path.join(src.dir, 'stacks', stack))} is a leftover)`,
+        hint: `Run dqform synth (it removes leftovers). To delete what its namespace still owns: dqform destroy --namespace NAME.`,
+      },
+    ]);
+  }
   return loadSynthOutput(src.dir, stack);
 }
 
 /** The other stacks synthesised next to `m` (none for a YAML workspace): two stacks must not share objects. */
-function siblingStacks(src: Source, m: Manifest) {
-  return src.kind === 'yaml' ? [] : loadSiblingStacks(src.dir, m.stack);
+function siblingStacks(src: Source, m: Manifest, env: NodeJS.ProcessEnv) {
+  return siblingsOf(src, m, env).siblings;
 }
 
-/** Plans one stack of a source (with its sibling stacks, which must not share objects). */
-function planStack(io: Io, c: PlatformClient, src: Source, stack: string | undefined, request?: PlanRequest): Promise<Plan> {
-  const m = loadStack(io, src, stack);
-  return makePlan(c, m, { onProgress: (l) => io.err(l), siblings: siblingStacks(src, m), request });
+/** {@link siblingStacks}, and the namespaces of every other stack of the app (on any platform). */
+function siblingsOf(src: Source, m: Manifest, env: NodeJS.ProcessEnv) {
+  const all = src.kind === 'yaml' ? [] : loadSiblingStacks(src.dir, m.stack);
+  // stacks on another platform, or acting with another credential (so perhaps in another
+  // workspace), never share an object: only those on this one are checked against
+  const mine = platformKey(env, m);
+  return { siblings: all.filter((s) => platformKey(env, s.manifest) === mine), appNamespaces: all.map((s) => s.namespace) };
+}
+
+/** The platform host and the client id a stack acts with, as known without a call (see siblingStacks). */
+function platformKey(env: NodeJS.ProcessEnv, m: Manifest): string {
+  const p = platformOf(m);
+  // the config module alone (not the client): validate loads no client (issue 15)
+  const cm = require('../client/config') as typeof import('../client/config');
+  const envUrl = env.DQ_BASE_URL?.trim() || cm.REGION_BASE_URLS[(env.DQ_REGION?.trim().toLowerCase() || 'eu') as keyof typeof cm.REGION_BASE_URLS];
+  const url = p.baseUrl ?? (p.region ? cm.REGION_BASE_URLS[p.region as keyof typeof cm.REGION_BASE_URLS] : envUrl) ?? '';
+  let host = url;
+  try {
+    host = new URL(url).host;
+  } catch {
+    // an unusable URL: its own plan says so
+  }
+  return `${host}\u0000${env[p.credentialsFrom?.clientId ?? 'DQ_CLIENT_ID']?.trim() ?? ''}`;
+}
+
+/** Plans one stack of a source (with its sibling stacks, which must not share objects) against its own platform. */
+function planStack(io: Io, clients: StackClients, src: Source, stack: string | undefined, request?: PlanRequest): Promise<Plan> {
+  return planManifest(io, (x) => clients.for(x), src, loadStack(io, src, stack), request);
+}
+
+/** Plans a manifest with the client `clientFor` gives for it; the plan names the platform it read. */
+async function planManifest(io: Io, clientFor: (m: Manifest) => PlatformClient, src: Source | undefined, m: Manifest, request?: PlanRequest): Promise<Plan> {
+  const c = clientFor(m);
+  const { siblings, appNamespaces } = src ? siblingsOf(src, m, io.env) : { siblings: [], appNamespaces: [] };
+  const p = await makePlan(c, m, { onProgress: (l) => io.err(l), siblings, appNamespaces, request });
+  p.platform = platformHost(c);
+  return p;
 }
 
 /** Does the plan have something to report for --detailed-exitcode: writes, or (refresh-only) drift? */
@@ -302,6 +396,10 @@ const textOf = (io: Io, p: Plan, o: RenderFlags) => renderText(p, { color: useCo
 function stacksOf(io: Io, src: Source, o: StacksOptions): (string | undefined)[] {
   if (!o.allStacks) return [o.stack];
   if (src.kind === 'yaml') return [undefined];
+  const { leftovers } = listedStacks(src.dir);
+  if (leftovers.length) {
+    io.err(`Note: ${leftovers.map((n) => shown(io, path.join(src.dir, 'stacks', n))).join(', ')}: not in ${shown(io, path.join(src.dir, 'manifest.json'))}, so not a stack of the app any more: not used. dqform synth removes it; to delete what its namespace owns, dqform destroy --namespace NAME.`);
+  }
   const names = synthesisedStacks(src.dir);
   if (names.length === 0) throw new ManifestError([{ severity: 'error', summary: `no synthesised stacks in ${shown(io, src.dir)}`, hint: 'Run `dqform synth` first.' }]);
   return names;
@@ -328,21 +426,24 @@ async function overStacks(io: Io, stacks: (string | undefined)[], summaryTo: 'ou
       outcomes.push(await fn(stack));
     } catch (e) {
       // A stack whose manifest cannot be loaded (or whose reads failed) is reported and skipped.
-      if (e instanceof UsageError || !(e instanceof ManifestError || e instanceof clientModule().ApiError || e instanceof applier().PlanRefusedError)) throw e;
+      if (e instanceof UsageError || !(e instanceof ManifestError || e instanceof clientModule().ApiError || e instanceof clientModule().ConfigError || e instanceof applier().PlanRefusedError)) throw e;
       reportError(io, e);
       outcomes.push({ stack: stack ?? '?', code: 1, line: 'failed (see the errors above)' });
     }
   }
   const code = outcomes.some((x) => x.code === 1) ? 1 : outcomes.some((x) => x.code === 2) ? 2 : 0;
-  if (stacks.length > 1 || outcomes.length > 1) {
-    const print = summaryTo === 'out' ? io.out : io.err;
-    const failed = outcomes.filter((x) => x.code === 1).length;
-    const width = Math.max(...outcomes.map((x) => x.stack.length));
-    print('');
-    print(`All stacks (${outcomes.length}): ${failed ? `${failed} failed` : 'none failed'}.`);
-    for (const x of outcomes) print(`  ${x.stack.padEnd(width)}  ${x.line}`);
-  }
+  if (stacks.length > 1 || outcomes.length > 1) summarise(io, outcomes, summaryTo);
   return code;
+}
+
+/** The combined summary of a run over several stacks: one line per stack. */
+function summarise(io: Io, outcomes: readonly StackOutcome[], to: 'out' | 'err' = 'out'): void {
+  const print = to === 'out' ? io.out : io.err;
+  const failed = outcomes.filter((x) => x.code === 1).length;
+  const width = Math.max(0, ...outcomes.map((x) => x.stack.length));
+  print('');
+  print(`All stacks (${outcomes.length}): ${failed ? `${failed} failed` : 'none failed'}.`);
+  for (const x of outcomes) print(`  ${x.stack.padEnd(width)}  ${x.line}`);
 }
 
 // ---- commands ----
@@ -372,6 +473,10 @@ export async function cmdSynth(io: Io, o: SynthOptions): Promise<number> {
     for (const l of r.lines) io.err(r.ran ? l : `Error: ${l}\n  Check the "app" command in cdktf.json (or --app).`);
     return 1;
   }
+  // cdktf leaves the directories of stacks the app no longer has: remove them, so that none is
+  // planned (manifest.json, which cdktf rewrites, is the list; see listedStacks)
+  const gone = removeLeftoverStacks(out);
+  if (gone.length) io.err(`Removed from ${shown(io, out)} the stack(s) the app no longer has: ${gone.join(', ')}.`);
   io.out(`Synthesised to ${shown(io, out)}`);
   return 0;
 }
@@ -400,7 +505,7 @@ export async function cmdValidate(io: Io, o: ValidateOptions): Promise<number> {
   if (!src) return 1;
   return overStacks(io, stacksOf(io, src, o), 'out', async (stack) => {
     const m = loadStack(io, src, stack);
-    const res = resolveManifest(m, 'offline-validation', { offline: true, siblings: siblingStacks(src, m) });
+    const res = resolveManifest(m, 'offline-validation', { offline: true, siblings: siblingStacks(src, m, io.env) });
     printDiagnostics(io, res.diagnostics);
     const errors = res.diagnostics.filter((d) => d.severity === 'error').length;
     if (errors) {
@@ -446,11 +551,11 @@ export async function cmdPlan(io: Io, o: PlanOptions): Promise<number> {
   const stacks = stacksOf(io, src, o);
   checkOutFiles(io, o.out, stacks, !!o.allStacks);
   const request = requestOf(o);
-  const c = client(io);
+  const clients = new StackClients(io);
   const plans: Plan[] = [];
   try {
     const code = await overStacks(io, stacks, format === 'text' ? 'out' : 'err', async (stack) => {
-      const p = await planStack(io, c, src, stack, request);
+      const p = await planStack(io, clients, src, stack, request);
       plans.push(p);
       const failed = p.diagnostics.some((d) => d.severity === 'error');
       // Errors go to stderr, where CI logs show them; text plans with errors print nothing else.
@@ -473,7 +578,7 @@ export async function cmdPlan(io: Io, o: PlanOptions): Promise<number> {
     if (format === 'json' && o.allStacks) io.out(stableStringify(plans, 2));
     return code;
   } finally {
-    await c.close();
+    await clients.close();
   }
 }
 
@@ -601,6 +706,7 @@ export async function cmdApply(io: Io, file: string | undefined, o: ApplyOptions
   const every = progressIntervalMs(io);
   const request = requestOf(o);
   let saved: Plan | undefined;
+  if (file && o.allStacks) throw new UsageError(`--all-stacks plans and applies every stack; it cannot be given with a PLANFILE (${file}). Apply saved plans one at a time: dqform apply plan-<stack>.json`);
   if (file) {
     saved = readPlanFile(io, file);
     if (!saved) return 1;
@@ -631,16 +737,11 @@ export async function cmdApply(io: Io, file: string | undefined, o: ApplyOptions
   // place plan reads it (synthesised first when the app changed): see applyReviewed.
   const src = prepareSource(io, o);
   if (!src) return 1;
-  const manifest = saved ? savedPlanManifest(io, src, o.stack ?? saved.stack, file!) : undefined;
-  const c = client(io);
+  if (o.allStacks) return applyAllStacks(io, src, o, request, words, every);
+  const manifest = saved ? savedPlanManifest(io, src, o.stack ?? saved.stack, file!) : o.namespace ? retiredNamespace(io, src, o.namespace) : undefined;
+  const clients = new StackClients(io);
   try {
-    const opts = {
-      maxDeletes: o.maxDeletes,
-      maxEffectDeletes: o.maxEffectDeletes,
-      allowUnpreviewed: o.allowUnpreviewed,
-      onProgress: (l: string) => io.err(l),
-      progressIntervalMs: every,
-    };
+    const opts = applyOptions(io, o, every);
     const started = Date.now();
     /** The report, and Terraform's warning after a targeted apply. */
     const done = (r: ApplyResult, p: Plan): number => {
@@ -651,11 +752,14 @@ export async function cmdApply(io: Io, file: string | undefined, o: ApplyOptions
       return code;
     };
     if (saved && manifest) {
+      const c = clients.for(manifest);
+      samePlatform(saved, c, file!);
       // applyReviewed plans again with the saved plan's own options (destroy, targets, replace)
-      const r = await applyReviewed(c, saved, manifest, { ...opts, siblings: siblingStacks(src, manifest), onNote: (l) => io.err(`Note: ${l}`) });
+      const r = await applyReviewed(c, saved, manifest, { ...opts, siblings: siblingStacks(src, manifest, io.env), onNote: (l) => io.err(`Note: ${l}`) });
       return done(r, saved);
     }
-    const p = await planStack(io, c, src, o.stack, request);
+    const m = manifest ?? loadStack(io, src, o.stack);
+    const p = await planManifest(io, (x) => clients.for(x), o.namespace ? undefined : src, m, request);
     if (p.diagnostics.some((d) => d.severity === 'error')) {
       printDiagnostics(io, p.diagnostics);
       return 1;
@@ -673,16 +777,172 @@ export async function cmdApply(io: Io, file: string | undefined, o: ApplyOptions
         return 1;
       }
     }
-    const r = await apply(c, p, opts);
+    const r = await apply(clients.for(m), p, opts);
     return done(r, p);
   } finally {
-    await c.close();
+    await clients.close();
+  }
+}
+
+/** apply's options from the command line's guards. */
+function applyOptions(io: Io, o: ApplyOptions, every: number) {
+  return {
+    maxDeletes: o.maxDeletes,
+    maxEffectDeletes: o.maxEffectDeletes,
+    allowUnpreviewed: o.allowUnpreviewed,
+    onProgress: (l: string) => io.err(l),
+    progressIntervalMs: every,
+  };
+}
+
+/**
+ * A saved plan is applied only to the platform it read: refused (nothing written, before any
+ * call) when the stack's platform, or DQ_BASE_URL for a stack that names none, now points
+ * elsewhere. (The workspace is checked by applyReviewed, from the credentials.)
+ */
+function samePlatform(saved: Plan, c: PlatformClient, file: string): void {
+  const now = platformHost(c);
+  if (saved.platform === undefined) {
+    throw new (applier().PlanRefusedError)(
+      `${file} does not say which platform it was planned against (made by an older dqform, or edited): nothing was written`,
+      `Run dqform plan --out ${file} again and apply that plan.`,
+    );
+  }
+  if (saved.platform !== now) {
+    throw new (applier().PlanRefusedError)(
+      `${file} was planned against the platform ${saved.platform} (workspace "${saved.workspace}"), and stack ${saved.stack} now points at ${now}: nothing was written`,
+      `Apply it where it was planned (the stack's baseUrl/region, else DQ_BASE_URL/DQ_REGION, as when planning), or run dqform plan against ${now} and apply that plan.`,
+    );
+  }
+}
+
+/**
+ * `destroy --namespace NAME`: the desired state of a namespace no code declares any more:
+ * nothing. Refused when a stack of the app still declares it (destroying it would fight the
+ * code: remove the stack first, or destroy that stack).
+ */
+function retiredNamespace(io: Io, src: Source, namespace: string): Manifest {
+  if (!/^[a-z0-9][a-z0-9_.-]{0,62}$/.test(namespace)) throw new UsageError(`--namespace "${namespace}" is not a namespace: lower-case letters, digits, "_", "-" and "."; at most 63 characters`);
+  for (const m of appStacks(io, src)) {
+    if (m.namespace === namespace) {
+      throw new UsageError(
+        `--namespace ${namespace} is declared by stack ${m.stack} (${src.kind === 'yaml' ? shown(io, src.file) : shown(io, src.dir)}): destroy --namespace retires a namespace no code declares. Remove the stack from the app and synth, or destroy the stack itself (dqform destroy --stack ${m.stack}).`,
+      );
+    }
+  }
+  return { formatVersion: 1, stack: namespace, namespace, resources: [], moved: [], imports: [], removed: [] };
+}
+
+/** The stacks of the app as far as they load (none when there is no synth output or YAML workspace). */
+function appStacks(io: Io, src: Source): Manifest[] {
+  if (src.kind === 'yaml') return fs.existsSync(src.file) ? [loadStack(io, src, undefined)] : [];
+  const out: Manifest[] = [];
+  for (const name of synthesisedStacks(src.dir)) {
+    try {
+      out.push(loadStack(io, src, name));
+    } catch (e) {
+      if (!(e instanceof ManifestError)) throw e;
+    }
+  }
+  return out;
+}
+
+/**
+ * `apply --all-stacks`, `destroy --all-stacks`: each stack planned against its own platform,
+ * every plan shown, one confirmation listing them all, then each applied in turn (stopping at
+ * the first that fails), with one combined summary. Nothing is written when a plan has errors
+ * or a guard refuses any of them.
+ */
+async function applyAllStacks(io: Io, src: Source, o: ApplyOptions, request: PlanRequest, words: ApplyWords, every: number): Promise<number> {
+  const stacks = stacksOf(io, src, o);
+  const clients = new StackClients(io);
+  try {
+    const opts = applyOptions(io, o, every);
+    const plans: { plan: Plan; manifest: Manifest }[] = [];
+    const failed: StackOutcome[] = [];
+    for (const stack of stacks) {
+      try {
+        const manifest = loadStack(io, src, stack);
+        const plan = await planManifest(io, (x) => clients.for(x), src, manifest, request);
+        if (plan.diagnostics.some((d) => d.severity === 'error')) {
+          printDiagnostics(io, plan.diagnostics);
+          failed.push({ stack: plan.stack, code: 1, line: `${plan.diagnostics.filter((d) => d.severity === 'error').length} error(s): nothing applied` });
+          continue;
+        }
+        io.out(textOf(io, plan, o));
+        io.out('');
+        preflight(plan, opts); // the guards, before anything of any stack is written
+        plans.push({ plan, manifest });
+      } catch (e) {
+        if (e instanceof UsageError || !(e instanceof ManifestError || e instanceof clientModule().ApiError || e instanceof clientModule().ConfigError || e instanceof applier().PlanRefusedError)) throw e;
+        reportError(io, e);
+        failed.push({ stack: stack ?? '?', code: 1, line: 'failed (see the errors above): nothing applied' });
+      }
+    }
+    const line = (p: Plan) => `${p.stack} (namespace "${p.namespace}" on ${p.platform}, workspace "${p.workspace}"): ${hasChanges(p) ? summaryLine(p) : 'No changes.'}`;
+    if (failed.length) {
+      io.err(`Error: ${failed.length} of ${stacks.length} stack(s) cannot be ${words.what === 'Destroy' ? 'destroyed' : 'applied'}: nothing was written to any stack.`);
+      summarise(io, [...plans.map((x) => ({ stack: x.plan.stack, code: 0, line: 'not applied (another stack failed)' })), ...failed]);
+      return 1;
+    }
+    if (request.refreshOnly) {
+      io.out(REFRESH_ONLY_APPLY);
+      return 0;
+    }
+    const todo = plans.filter((x) => hasChanges(x.plan));
+    if (todo.length === 0) {
+      summarise(io, plans.map((x) => ({ stack: x.plan.stack, code: 0, line: 'No changes.' })));
+      return 0;
+    }
+    if (!o.autoApprove) {
+      io.err(`${words.what} ${todo.length} stack(s):`);
+      for (const x of todo) io.err(`  ${line(x.plan)}`);
+      const q = words.what === 'Destroy' ? 'Destroy the objects of every stack above? There is no undo. Only "yes" is accepted: ' : 'Apply the changes of every stack above? Only "yes" is accepted: ';
+      const ok = io.confirm ? await io.confirm(q) : false;
+      if (!ok) {
+        io.err(`${words.what} cancelled: nothing was written.`);
+        return 1;
+      }
+    }
+    const outcomes: StackOutcome[] = [];
+    let stopped = false;
+    for (const x of plans) {
+      if (!hasChanges(x.plan)) {
+        outcomes.push({ stack: x.plan.stack, code: 0, line: 'No changes.' });
+        continue;
+      }
+      if (stopped) {
+        outcomes.push({ stack: x.plan.stack, code: 1, line: 'not attempted (an earlier stack failed)' });
+        continue;
+      }
+      io.out(`Stack ${x.plan.stack}:`);
+      const started = Date.now();
+      try {
+        const r = await apply(clients.for(x.manifest), x.plan, opts);
+        const code = report(io, r, Date.now() - started, words.what);
+        outcomes.push({ stack: x.plan.stack, code, line: `${r.applied.length} applied, ${r.failed.length} failed, ${r.skipped.length} not attempted` });
+        if (code !== 0) stopped = true;
+      } catch (e) {
+        if (!(e instanceof clientModule().ApiError || e instanceof applier().PlanRefusedError)) throw e;
+        reportError(io, e);
+        outcomes.push({ stack: x.plan.stack, code: 1, line: 'failed (see the errors above)' });
+        stopped = true;
+      }
+    }
+    summarise(io, outcomes);
+    return outcomes.some((x) => x.code !== 0) ? 1 : 0;
+  } finally {
+    await clients.close();
   }
 }
 
 /** `dqform destroy`: plans the deletion of everything the namespace owns, shows it, asks, applies. */
 export async function cmdDestroy(io: Io, o: DestroyOptions): Promise<number> {
-  return cmdApply(io, undefined, { ...o, destroy: true }, DESTROY_WORDS);
+  if (o.namespace !== undefined && (o.allStacks || o.stack || o.target?.length)) {
+    throw new UsageError('--namespace retires one namespace no code declares: it cannot be given with --all-stacks, --stack or --target');
+  }
+  const words = o.namespace === undefined ? DESTROY_WORDS : { ...DESTROY_WORDS, reviewed: 'Run it on a terminal to see the plan and confirm, or pass --auto-approve.' };
+  return cmdApply(io, undefined, { ...o, destroy: true }, words);
 }
 
 /**
@@ -710,11 +970,11 @@ export async function cmdDrift(io: Io, o: DriftOptions): Promise<number> {
   const src = prepareSource(io, o);
   if (!src) return 1;
   const stacks = stacksOf(io, src, o);
-  const c = client(io);
+  const clients = new StackClients(io);
   const plans: Plan[] = [];
   try {
     const code = await overStacks(io, stacks, o.json ? 'err' : 'out', async (stack) => {
-      const p = await planStack(io, c, src, stack);
+      const p = await planStack(io, clients, src, stack);
       if (p.diagnostics.some((d) => d.severity === 'error')) {
         printDiagnostics(io, p.diagnostics);
         return { stack: p.stack, code: 1, line: 'failed (see the errors above)' };
@@ -734,7 +994,7 @@ export async function cmdDrift(io: Io, o: DriftOptions): Promise<number> {
     if (o.json && o.allStacks) io.out(stableStringify(plans, 2));
     return code;
   } finally {
-    await c.close();
+    await clients.close();
   }
 }
 

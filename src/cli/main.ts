@@ -144,10 +144,12 @@ const DESCRIPTION = `dqform ${VERSION}: your data-quality platform's configurati
 
 const MAIN_HELP_AFTER = `
 The desired state comes from cdktf.out (after 'dqform synth') or from a YAML workspace
-(--file dqform.yaml; used automatically when ./dqform.yaml exists and there is no cdktf.out).
+(--file dqform.yaml; used automatically when ./dqform.yaml exists and there is no cdktf.out;
+both present is an error until --file or --dir says which).
 
-Credentials come from the environment only: DQ_CLIENT_ID, DQ_CLIENT_SECRET, and DQ_BASE_URL or
-DQ_REGION (eu default, us, au).
+Credentials come from the environment only: DQ_CLIENT_ID, DQ_CLIENT_SECRET (or the variables a
+stack names in credentialsFrom), and DQ_BASE_URL or DQ_REGION (eu default, us, au) for stacks
+that set no baseUrl or region of their own. See docs/environments.md.
 
 Terraform's single-dash spellings work too: dqform plan -detailed-exitcode -out=plan.json.
 Run 'dqform help <command>' (or 'dqform <command> --help') for a command's options.`;
@@ -226,7 +228,7 @@ function buildProgram(io: Io, outcome: Outcome, argv: readonly string[]): Comman
     .action(run((o: PlanOptions) => cmdPlan(io, o)));
 
   showUnmanaged(noColor(modeFlags(
-    noSynth(sourceFlags(program.command('apply').description('apply a saved plan, or plan then ask').argument('[PLANFILE]', "a plan saved by 'dqform plan --out'")))
+    allStacks(noSynth(sourceFlags(program.command('apply').description('apply a saved plan, or plan then ask').argument('[PLANFILE]', "a plan saved by 'dqform plan --out'"))))
       .option('--auto-approve', 'plan and apply without asking (a PLANFILE needs no approval: it was reviewed)')
       .option('--max-deletes <N>', `refuse a plan destroying more than N objects, a replace counting as one (default ${DEFAULT_MAX_DELETES})`, wholeNumber('--max-deletes'))
       .option(
@@ -259,7 +261,8 @@ function buildProgram(io: Io, outcome: Outcome, argv: readonly string[]): Comman
     .action(run((file: string | undefined, o: ApplyOptions) => cmdApply(io, file, o)));
 
   showUnmanaged(noColor(targetFlag(
-    noSynth(sourceFlags(program.command('destroy').description('delete everything the namespace owns (plans it, then asks)')))
+    allStacks(noSynth(sourceFlags(program.command('destroy').description('delete everything the namespace owns (plans it, then asks)'))))
+      .option('--namespace <NS>', 'retire namespace NS, which no code declares any more: delete everything it owns (on DQ_BASE_URL/DQ_REGION, with DQ_CLIENT_ID/DQ_CLIENT_SECRET)')
       .option('--auto-approve', 'destroy without asking')
       .option('--max-deletes <N>', `refuse to destroy more than N objects (default ${DEFAULT_MAX_DELETES}: a namespace of more needs it)`, wholeNumber('--max-deletes'))
       .option('--max-effect-deletes <N>', `refuse when the platform would delete more than N monitors, SQL tests and cascaded objects with it (default ${DEFAULT_MAX_EFFECT_DELETES})`, wholeNumber('--max-effect-deletes'))
@@ -267,7 +270,7 @@ function buildProgram(io: Io, outcome: Outcome, argv: readonly string[]): Comman
   )))
     .addHelpText(
       'after',
-      "\nPlans the deletion of every object the namespace owns (configId = namespace, or an id carrying the\nnamespace's tag; never objects of another namespace or made in the UI), prints it and asks on a\nTTY; without a TTY, --auto-approve is required. The guards of apply hold (--max-deletes,\n--max-effect-deletes, --allow-unpreviewed), and lifecycle.preventDestroy makes it an error.\nTo review first: dqform plan --destroy --out destroy.json, then dqform apply --destroy destroy.json.\nExample: dqform destroy --max-deletes 50",
+      "\nPlans the deletion of every object the namespace owns (configId = namespace, or an id carrying the\nnamespace's tag; never objects of another namespace or made in the UI), prints it and asks on a\nTTY; without a TTY, --auto-approve is required. The guards of apply hold (--max-deletes,\n--max-effect-deletes, --allow-unpreviewed), and lifecycle.preventDestroy makes it an error.\nTo review first: dqform plan --destroy --out destroy.json, then dqform apply --destroy destroy.json.\n--namespace NS retires a namespace no code declares any more (refused while a stack declares it).\nExample: dqform destroy --max-deletes 50\nExample: dqform destroy --namespace shop-staging",
     )
     .action(run((o: DestroyOptions) => cmdDestroy(io, o)));
 

@@ -273,7 +273,7 @@ function refusalHead(message: string): string {
 function headerLines(plan: Plan): string[] {
   const o = plan.options;
   const kind = o.destroy ? 'destroy plan' : o.refreshOnly ? 'refresh-only plan' : 'plan';
-  const lines = [`dqform ${kind} for namespace "${plan.namespace}" in workspace "${plan.workspace}" (stack ${plan.stack})`];
+  const lines = [`dqform ${kind} for namespace "${plan.namespace}" in workspace "${plan.workspace}"${plan.platform ? ` on ${plan.platform}` : ''} (stack ${plan.stack})`];
   const one = o.targets.length === 1;
   if (o.targets.length) lines.push(`Targeted (partial plan): ${o.targets.join(', ')}, with ${o.destroy ? `what depends on ${one ? 'it' : 'them'}` : `what ${one ? 'it depends' : 'they depend'} on`}`);
   if (o.replace.length) lines.push(`Replacement requested: ${o.replace.join(', ')}`);
@@ -519,7 +519,7 @@ const WARNING_LINES = 20;
 function markdownHead(plan: Plan): string[] {
   const s = plan.summary;
   const kind = plan.options.destroy ? 'destroy plan' : plan.options.refreshOnly ? 'refresh-only plan' : 'plan';
-  const head: string[] = [`### dqform ${kind}: ${mdCode(plan.namespace)} in ${mdCode(plan.workspace)}`, ''];
+  const head: string[] = [`### dqform ${kind}: ${mdCode(plan.namespace)} in ${mdCode(plan.workspace)}${plan.platform ? ` on ${mdCode(plan.platform)}` : ''}`, ''];
   const scope = headerLines(plan).slice(1);
   const counts = [s.replace ? `${s.replace} replaced (counted in add and destroy)` : '', `${s.unchanged} unchanged`, s.unmanaged ? `${s.unmanaged} not managed here` : ''].filter(Boolean).join(', ');
   head.push(`**${summaryLine(plan)}** ${counts}.`);

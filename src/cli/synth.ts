@@ -18,6 +18,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { redact, REDACTED } from '../client/redact';
+import { listedStacks } from '../engine/manifest';
 
 /** A directory's CDKTF app configuration (`cdktf.json`). */
 export interface CdktfApp {
@@ -90,16 +91,22 @@ export function newestAppFile(appDir: string, outDir: string): { file: string; m
   return best;
 }
 
-/** The stacks synthesised in `outDir` (names of `stacks/<name>/cdk.tf.json`), sorted. */
+/**
+ * The stacks synthesised in `outDir` (names of `stacks/<name>/cdk.tf.json` that cdktf's
+ * manifest.json lists, when there is one: see {@link listedStacks}), sorted.
+ */
 export function synthesisedStacks(outDir: string): string[] {
-  const stacksDir = path.join(outDir, 'stacks');
-  let names: string[];
-  try {
-    names = fs.readdirSync(stacksDir);
-  } catch {
-    return [];
-  }
-  return names.filter((n) => fs.existsSync(path.join(stacksDir, n, 'cdk.tf.json'))).sort();
+  return listedStacks(outDir).stacks.filter((n) => fs.existsSync(path.join(outDir, 'stacks', n, 'cdk.tf.json')));
+}
+
+/**
+ * After a synth: removes `stacks/<name>` directories that manifest.json does not list (stacks
+ * the app no longer has), so that no leftover is mistaken for a stack. Returns their names.
+ */
+export function removeLeftoverStacks(outDir: string): string[] {
+  const { leftovers } = listedStacks(outDir);
+  for (const n of leftovers) fs.rmSync(path.join(outDir, 'stacks', n), { recursive: true, force: true });
+  return leftovers;
 }
 
 /** When `outDir` was synthesised: the oldest stack file's mtime, or undefined when there is none. */
@@ -131,6 +138,33 @@ export function credentialVariables(env: NodeJS.ProcessEnv): string[] {
     .sort();
 }
 
+/**
+ * The variables withheld from the app: DQ_CLIENT_ID, DQ_CLIENT_SECRET, every `DQ_*CLIENT_ID` /
+ * `DQ_*CLIENT_SECRET` (the names docs/environments.md suggests for a stack's own credentials),
+ * and the variables the stacks already synthesised in `outDir` name in `credentialsFrom`.
+ */
+export function withheldVariables(env: NodeJS.ProcessEnv, outDir?: string): string[] {
+  const names = new Set([...WITHHELD, ...credentialVariables(env)]);
+  for (const k of Object.keys(env)) if (/^DQ_[A-Z0-9_]*CLIENT_(ID|SECRET)$/.test(k)) names.add(k);
+  if (outDir) {
+    let stacks: string[] = [];
+    try {
+      stacks = fs.readdirSync(path.join(outDir, 'stacks'));
+    } catch {
+      stacks = [];
+    }
+    for (const st of stacks) {
+      try {
+        const doc = JSON.parse(fs.readFileSync(path.join(outDir, 'stacks', st, 'cdk.tf.json'), 'utf8')) as { provider?: { dq?: { credentials_from?: Record<string, unknown> }[] } };
+        for (const v of Object.values(doc.provider?.dq?.[0]?.credentials_from ?? {})) if (typeof v === 'string' && /^[A-Z_][A-Z0-9_]*$/.test(v) && !['PATH', 'HOME'].includes(v)) names.add(v);
+      } catch {
+        // not readable: nothing named there
+      }
+    }
+  }
+  return [...names].sort();
+}
+
 /** What running the app gave. */
 export type SynthResult =
   | { ok: true }
@@ -144,9 +178,8 @@ export type SynthResult =
  * may have found them elsewhere: a .env file, a CI variable under another name) and everything
  * {@link redact} masks. Values shorter than 4 characters are left alone (they would garble text).
  */
-export function appOutputScrubber(env: NodeJS.ProcessEnv): (text: string) => string {
-  const values = [...new Set([...WITHHELD, ...credentialVariables(env)])]
-    .map((k) => env[k]?.trim())
+export function appOutputScrubber(env: NodeJS.ProcessEnv, withheld: readonly string[] = withheldVariables(env)): (text: string) => string {
+  const values = withheld.map((k) => env[k]?.trim())
     .filter((v): v is string => !!v && v.length >= 4)
     .sort((a, b) => b.length - a.length);
   return (text) => redact(values.reduce((t, v) => t.split(v).join(REDACTED), text));
@@ -159,8 +192,9 @@ export function appOutputScrubber(env: NodeJS.ProcessEnv): (text: string) => str
  */
 export function runApp(app: string, cwd: string, outDir: string, env: NodeJS.ProcessEnv, onStdout: (s: string) => void): SynthResult {
   const childEnv: NodeJS.ProcessEnv = { ...env, CDKTF_OUTDIR: outDir, CHECKPOINT_DISABLE: '1' };
-  for (const k of [...WITHHELD, ...credentialVariables(env)]) delete childEnv[k];
-  const scrub = appOutputScrubber(env);
+  const withheld = withheldVariables(env, outDir);
+  for (const k of withheld) delete childEnv[k];
+  const scrub = appOutputScrubber(env, withheld);
   // loaded when an app is run (issue 15: validate of an up-to-date synth output runs none)
   const { spawnSync } = require('node:child_process') as typeof import('node:child_process');
   const r = spawnSync(app, { cwd, shell: true, encoding: 'utf8', env: childEnv, maxBuffer: 64 * 1024 * 1024 });

@@ -36,17 +36,31 @@ export class ConfigError extends Error {
 }
 
 /**
+ * Where one stack's platform and credentials come from (its manifest's `baseUrl`, `region` and
+ * `credentialsFrom`): what it sets wins over `DQ_BASE_URL`/`DQ_REGION`, and its credentials are
+ * read from the variables it names (default `DQ_CLIENT_ID`, `DQ_CLIENT_SECRET`).
+ */
+export interface StackPlatform {
+  baseUrl?: string;
+  region?: string;
+  credentialsFrom?: { clientId?: string; clientSecret?: string };
+}
+
+/**
  * Resolves the client configuration. `overrides` win over the environment (tests, the
- * emulator's embedded mode). `DQ_BASE_URL` wins over `DQ_REGION`.
+ * emulator's embedded mode). `DQ_BASE_URL` wins over `DQ_REGION`; a `stack`'s own baseUrl or
+ * region wins over both.
  *
  * @throws ConfigError naming the missing variables (never their values), or an unknown region.
  */
-export function resolveConfig(env: NodeJS.ProcessEnv = process.env, overrides: Partial<ClientConfig> = {}): ClientConfig {
-  const clientId = overrides.clientId ?? nonEmpty(env.DQ_CLIENT_ID);
-  const clientSecret = overrides.clientSecret ?? nonEmpty(env.DQ_CLIENT_SECRET);
+export function resolveConfig(env: NodeJS.ProcessEnv = process.env, overrides: Partial<ClientConfig> = {}, stack: StackPlatform = {}): ClientConfig {
+  const idVar = stack.credentialsFrom?.clientId ?? 'DQ_CLIENT_ID';
+  const secretVar = stack.credentialsFrom?.clientSecret ?? 'DQ_CLIENT_SECRET';
+  const clientId = overrides.clientId ?? nonEmpty(env[idVar]);
+  const clientSecret = overrides.clientSecret ?? nonEmpty(env[secretVar]);
   const missing: string[] = [];
-  if (!clientId) missing.push('DQ_CLIENT_ID');
-  if (!clientSecret) missing.push('DQ_CLIENT_SECRET');
+  if (!clientId) missing.push(idVar);
+  if (!clientSecret) missing.push(secretVar);
   if (clientSecret) registerSecret(clientSecret);
   if (missing.length > 0) {
     throw new ConfigError(
@@ -54,11 +68,14 @@ export function resolveConfig(env: NodeJS.ProcessEnv = process.env, overrides: P
       missing,
     );
   }
-  let baseUrl = overrides.baseUrl ?? nonEmpty(env.DQ_BASE_URL);
+  const own = nonEmpty(stack.baseUrl) !== undefined || nonEmpty(stack.region) !== undefined;
+  // what the messages call the base URL: the variable, or the stack's own setting
+  const urlName = nonEmpty(stack.baseUrl) ? "the stack's baseUrl" : 'DQ_BASE_URL';
+  let baseUrl = overrides.baseUrl ?? nonEmpty(stack.baseUrl) ?? (own ? undefined : nonEmpty(env.DQ_BASE_URL));
   if (!baseUrl) {
-    const region = (nonEmpty(env.DQ_REGION) ?? DEFAULT_REGION).toLowerCase();
+    const region = (nonEmpty(stack.region) ?? nonEmpty(env.DQ_REGION) ?? DEFAULT_REGION).toLowerCase();
     if (!Object.prototype.hasOwnProperty.call(REGION_BASE_URLS, region)) {
-      throw new ConfigError(`unknown DQ_REGION "${region}": expected one of ${Object.keys(REGION_BASE_URLS).join(', ')} (or set DQ_BASE_URL)`, ['DQ_REGION']);
+      throw new ConfigError(`unknown ${stack.region ? "region of the stack" : 'DQ_REGION'} "${region}": expected one of ${Object.keys(REGION_BASE_URLS).join(', ')} (or set ${stack.region ? 'baseUrl' : 'DQ_BASE_URL'})`, ['DQ_REGION']);
     }
     baseUrl = REGION_BASE_URLS[region as Region];
   }
@@ -66,13 +83,13 @@ export function resolveConfig(env: NodeJS.ProcessEnv = process.env, overrides: P
   try {
     url = new URL(baseUrl);
   } catch {
-    throw new ConfigError(`DQ_BASE_URL is not a valid URL`, ['DQ_BASE_URL']);
+    throw new ConfigError(`${urlName} is not a valid URL`, ['DQ_BASE_URL']);
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new ConfigError(`DQ_BASE_URL must be http(s)`, ['DQ_BASE_URL']);
-  if (url.username || url.password) throw new ConfigError(`DQ_BASE_URL must not carry credentials`, ['DQ_BASE_URL']);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new ConfigError(`${urlName} must be http(s)`, ['DQ_BASE_URL']);
+  if (url.username || url.password) throw new ConfigError(`${urlName} must not carry credentials`, ['DQ_BASE_URL']);
   if (url.protocol === 'http:' && !isLoopbackHost(url.hostname) && env.DQ_ALLOW_INSECURE !== '1') {
     throw new ConfigError(
-      `DQ_BASE_URL ${url.origin} is plain http to a host that is not this machine: the client secret and every token would cross the network unencrypted. Use https://, or set DQ_ALLOW_INSECURE=1 if this network is trusted (plain http to localhost / 127.0.0.1 / [::1] is always allowed)`,
+      `${urlName} ${url.origin} is plain http to a host that is not this machine: the client secret and every token would cross the network unencrypted. Use https://, or set DQ_ALLOW_INSECURE=1 if this network is trusted (plain http to localhost / 127.0.0.1 / [::1] is always allowed)`,
       ['DQ_BASE_URL', 'DQ_ALLOW_INSECURE'],
     );
   }

@@ -130,6 +130,7 @@ export function manifestFromTerraformJson(doc: unknown, opts: { stack: string; f
     namespace,
     region: typeof provider.region === 'string' ? provider.region : undefined,
     baseUrl: typeof provider.base_url === 'string' ? provider.base_url : undefined,
+    credentialsFrom: credentialsFromJson(provider.credentials_from),
     resources,
     moved,
     imports,
@@ -143,13 +144,53 @@ export function manifestFromTerraformJson(doc: unknown, opts: { stack: string; f
   return parsed.data as Manifest;
 }
 
+/** `provider.dq.credentials_from` ({ client_id, client_secret }: variable names) as the manifest's `credentialsFrom`. */
+function credentialsFromJson(v: unknown): unknown {
+  if (v === undefined || v === null) return undefined;
+  if (!isObj(v)) return v; // the schema says what is wrong
+  return mapKeysDeep(v, snakeToCamel);
+}
+
+/**
+ * The stacks of a synth output directory, sorted. cdktf writes `<dir>/manifest.json` listing the
+ * stacks the app has now, and leaves the directories of stacks it no longer has: so when
+ * manifest.json exists, it is the list, and a `stacks/<name>` it does not list is a `leftover`
+ * (never planned; `dqform synth` removes it). Without a manifest.json (output written by hand),
+ * every entry of `stacks/` is a stack.
+ */
+export function listedStacks(dir: string): { stacks: string[]; leftovers: string[] } {
+  const stacksDir = path.join(dir, 'stacks');
+  let present: string[] = [];
+  try {
+    present = fs.readdirSync(stacksDir);
+  } catch {
+    present = [];
+  }
+  const file = path.join(dir, 'manifest.json');
+  let text: string;
+  try {
+    text = fs.readFileSync(file, 'utf8');
+  } catch {
+    return { stacks: present.sort(), leftovers: [] };
+  }
+  let listed: string[];
+  try {
+    const doc = JSON.parse(text) as { stacks?: unknown };
+    if (!isObj(doc.stacks)) throw new Error('it has no "stacks" object');
+    listed = Object.keys(doc.stacks);
+  } catch (e) {
+    throw new ManifestError([{ severity: 'error', summary: `${file} is not cdktf's list of stacks: ${(e as Error).message}`, hint: 'Re-run `dqform synth`; do not edit synth output by hand.' }]);
+  }
+  return { stacks: present.filter((n) => listed.includes(n)).sort(), leftovers: present.filter((n) => !listed.includes(n)).sort() };
+}
+
 /** Reads `cdktf.out/stacks/<stack>/cdk.tf.json` (or a file path) into a manifest. */
 export function loadSynthOutput(dirOrFile: string, stack?: string): Manifest {
   let file = dirOrFile;
   let stackName = stack;
   if (fs.existsSync(dirOrFile) && fs.statSync(dirOrFile).isDirectory()) {
     const stacksDir = path.join(dirOrFile, 'stacks');
-    const stacks = fs.existsSync(stacksDir) ? fs.readdirSync(stacksDir).sort() : [];
+    const stacks = listedStacks(dirOrFile).stacks;
     if (!stackName) {
       if (stacks.length !== 1) {
         throw new ManifestError([
@@ -195,10 +236,15 @@ export function loadSynthOutput(dirOrFile: string, stack?: string): Manifest {
  * left out: its own plan reports why.
  */
 export function loadSiblingStacks(dir: string, stack: string): { stack: string; namespace: string; manifest: Manifest }[] {
-  const stacksDir = path.join(dir, 'stacks');
-  if (!fs.existsSync(stacksDir) || !fs.statSync(stacksDir).isDirectory()) return [];
   const out: { stack: string; namespace: string; manifest: Manifest }[] = [];
-  for (const name of fs.readdirSync(stacksDir).sort()) {
+  let names: string[];
+  try {
+    names = listedStacks(dir).stacks;
+  } catch (e) {
+    if (!(e instanceof ManifestError)) throw e;
+    return []; // the stack's own load reports it
+  }
+  for (const name of names) {
     if (name === stack) continue;
     try {
       const manifest = loadSynthOutput(dir, name);

@@ -28,6 +28,11 @@ export interface PlanOptions {
   /** The other stacks of the app: two stacks must not declare one object or share a namespace. */
   siblings?: readonly SiblingStack[];
   /**
+   * The namespaces of every other stack of the app, on any platform: never named as the old name
+   * of a renamed namespace (the siblings' namespaces are not either).
+   */
+  appNamespaces?: readonly string[];
+  /**
    * Terraform's mode flags (destroy, refresh-only, targets, forced replacements); recorded in the
    * plan's `options`. Planning again for a saved plan (apply's check) must pass the saved plan's
    * `options` here, or the two plans differ by construction.
@@ -200,7 +205,7 @@ export async function plan(client: PlatformClient, manifest: Manifest, opts: Pla
   progress(`reading live state of namespace "${manifest.namespace}" in workspace "${workspace}"`);
   const live = await readLiveState(client, resolution, handlers, readable.types);
   const draft = computePlan({ resolution, live, handlers, manifestHash: hash, knownNamespaces: (opts.siblings ?? []).map((s) => s.namespace), request: opts.request });
-  const renamed = await renamedNamespaceWarning(client, resolution, live, handlers, (opts.siblings ?? []).map((s) => s.namespace));
+  const renamed = await renamedNamespaceWarning(client, resolution, live, handlers, [...(opts.siblings ?? []).map((s) => s.namespace), ...(opts.appNamespaces ?? [])]);
   if (renamed) {
     draft.diagnostics.push(renamed);
     draft.diagnostics.sort((a, b) => `${a.address ?? ''}${a.summary}`.localeCompare(`${b.address ?? ''}${b.summary}`));

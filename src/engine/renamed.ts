@@ -5,7 +5,7 @@
  * the plan warns (pure helpers here; reconcile.ts does the reads).
  *
  * Candidate namespaces are the ones known by name: configIds seen on alerts, rules and SQL tests
- * (every object of those kinds is listed), and the other stacks of the app. A namespace that only
+ * (every object of those kinds is listed), except those the app's other stacks declare. A namespace that only
  * ever held domains, data products, owners or ownerships is not known by name (its tag is a
  * hash), so a rename of such a stack is not detected.
  */
@@ -31,11 +31,16 @@ export function ownsNothing(live: LiveState, workspace: string, namespace: strin
   return true;
 }
 
-/** Namespaces known by name other than `namespace`, sorted (at most {@link MAX_CANDIDATES}). */
+/**
+ * Namespaces known by name other than `namespace`, sorted (at most {@link MAX_CANDIDATES}). The
+ * namespaces the app's other stacks declare are never candidates: they were not renamed (a
+ * staging stack added beside prod must not suggest destroying prod).
+ */
 export function candidateNamespaces(live: LiveState, namespace: string, siblings: readonly string[] = []): string[] {
-  const names = new Set(siblings);
+  const names = new Set<string>();
   for (const type of PRUNABLE_TYPES) for (const o of live[type] ?? []) if (o.configId) names.add(o.configId);
   names.delete(namespace);
+  for (const s of siblings) names.delete(s);
   return [...names].sort().slice(0, MAX_CANDIDATES);
 }
 

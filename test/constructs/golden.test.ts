@@ -54,6 +54,6 @@ it('acme covers every resource type and the removed / lifecycle declarations', (
   expect(json.removed).toEqual([{ from: 'dq_domain.marketing', lifecycle: { destroy: true } }]);
   expect(json.resource.dq_domain.retail.lifecycle).toEqual({ prevent_destroy: true });
   expect(json.resource.dq_owner.team_supply_chain.lifecycle).toEqual({ ignore_changes: ['contacts'] });
-  expect(json.provider.dq).toEqual([{ namespace: 'acme-prod', region: 'eu' }]);
+  expect(json.provider.dq).toEqual([{ namespace: 'acme-prod' }]);
   expect(json.terraform).toEqual({ backend: { local: { path: 'terraform.acme.tfstate' } }, required_providers: { dq: { source: 'dqform/dq', version: '0.1.0' } } });
 });

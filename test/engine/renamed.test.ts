@@ -3,7 +3,7 @@
  * uncovered mutants of the mutation run of src/engine, issue 12.)
  */
 import { sortKeysDeep } from '../../src/engine/keys';
-import { renameWarning } from '../../src/engine/renamed';
+import { candidateNamespaces, renameWarning } from '../../src/engine/renamed';
 
 describe('renameWarning', () => {
   test('the namespace owning most addresses is named, the others listed, long lists cut at five', () => {
@@ -32,4 +32,10 @@ test('sortKeysDeep sorts keys at every depth, keeps arrays in order, drops undef
   expect(JSON.stringify(out)).toBe('{"a":{"d":[{"y":2,"z":1}]},"b":1,"n":null}');
   expect(sortKeysDeep('s')).toBe('s');
   expect(sortKeysDeep(null)).toBeNull();
+});
+
+test("candidateNamespaces: configIds seen live, never this namespace nor one another stack of the app declares", () => {
+  const live = { dq_alert: [{ configId: 'prod' }, { configId: 'old-name' }, { configId: 'staging' }], dq_sql_test: [{ configId: 'other' }] } as unknown as Parameters<typeof candidateNamespaces>[0];
+  expect(candidateNamespaces(live, 'staging', ['prod'])).toEqual(['old-name', 'other']);
+  expect(candidateNamespaces(live, 'staging')).toEqual(['old-name', 'other', 'prod']);
 });

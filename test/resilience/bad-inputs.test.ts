@@ -265,7 +265,8 @@ describe('saved plan files', () => {
     const p = await makePlan(raw, manifestFromTerraformJson(doc, { stack: ns }));
     await raw.close();
     expect(p.changes.find((c) => c.address === 'dq_alert.a')?.action).toBe('replace');
-    fs.writeFileSync(file, JSON.stringify({ ...p, diagnostics: [] }));
+    // (as `plan --out` saves it: with the platform it read)
+    fs.writeFileSync(file, JSON.stringify({ ...p, platform: new URL(emu.url).host, diagnostics: [] }));
     await resetCounters(emu);
     const r = await applyFile(file);
     expect(r.code).toBe(1);
