@@ -18,12 +18,12 @@ import * as path from 'node:path';
 
 /**
  * The budgets: the milliseconds are issue 15's targets; the module counts are those measured on
- * 2026-11-27 (--version 15: bin, the CLI's entry and commander; validate 66: zod, the resource
+ * 2026-11-27 (--version 16: bin, the CLI's entry and commander; validate 68: zod, the resource
  * schemas and the resolver) plus about 10 %. zod alone is some 40 modules, undici some 60.
  */
 export const STARTUP_BUDGET = {
-  version: { modules: 16, ms: 150 },
-  validate: { modules: 72, ms: 150 },
+  version: { modules: 18, ms: 150 },
+  validate: { modules: 75, ms: 150 },
 } as const;
 
 export type StartupCommand = keyof typeof STARTUP_BUDGET;

@@ -18,7 +18,9 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { redact, REDACTED } from '../client/redact';
-import { listedStacks } from '../engine/manifest';
+// loaded on use: main.ts loads this module for every command, and the engine's manifest module
+// loads zod and the schemas (issue 15: --version and help load no zod; test/cli/lazy.test.ts)
+const listedStacks: typeof import('../engine/manifest').listedStacks = (dir) => (require('../engine/manifest') as typeof import('../engine/manifest')).listedStacks(dir);
 
 /** A directory's CDKTF app configuration (`cdktf.json`). */
 export interface CdktfApp {
