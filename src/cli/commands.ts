@@ -14,7 +14,8 @@ import { stableStringify } from '../engine/keys';
 import { inertText } from '../../schemas/inert';
 import { listedStacks, loadSiblingStacks, loadSynthOutput, ManifestError } from '../engine/manifest';
 import { resolveManifest } from '../engine/resolve';
-import { credentialVariables, readCdktfApp, removeLeftoverStacks, runApp, staleness, synthesisedStacks, SynthSetupError, type CdktfApp } from './synth';
+import { credentialVariables } from './credential-variables';
+import { readCdktfApp, removeLeftoverStacks, runApp, staleness, synthesisedStacks, SynthSetupError, type CdktfApp } from './synth';
 
 // Loaded on first use: a plan from cdktf.out needs neither the YAML parser nor the importer
 // (~40 ms of module loading saved per run), and `validate` none of the client (undici, the API
@@ -199,7 +200,10 @@ export function client(io: Io, m?: Manifest): PlatformClient {
   // A stack on its own platform takes no DQ_GRPC_ENDPOINT: that variable belongs with
   // DQ_BASE_URL, and previews must come from the platform the stack is planned against.
   const grpcEnv = stack.baseUrl || stack.region ? { ...io.env, DQ_GRPC_ENDPOINT: undefined } : io.env;
-  return cm.PlatformClient.create(cm.resolveConfig(io.env, {}, stack), { proxy: cm.resolveProxy(io.env), onTrace: (t) => traceLine(t, debug, io), grpc: cm.resolveGrpcConfig(grpcEnv) });
+  const config = cm.resolveConfig(io.env, {}, stack);
+  // DQ_TIMEOUT and DQ_MAX_RESPONSE_MB hold for every stack (PlatformClient.fromEnv does the same)
+  const limits = cm.resolveLimits(io.env);
+  return cm.PlatformClient.create(config, { proxy: cm.resolveProxy(io.env), ...limits, onTrace: (t) => traceLine(t, debug, io), grpc: { deadlineMs: limits.timeoutMs, ...cm.resolveGrpcConfig(grpcEnv) } });
 }
 const warnedLevel = new WeakSet<Io>();
 

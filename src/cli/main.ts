@@ -15,7 +15,7 @@ import { redact, registerSecret } from '../client/redact';
 import { inertLines, inertLinesKeepingColour } from '../../schemas/inert';
 import { DEFAULT_MAX_DELETES, DEFAULT_MAX_EFFECT_DELETES } from '../engine/limits';
 import { UsageError } from './usage-error';
-import { credentialVariables } from './synth';
+import { credentialVariables } from './credential-variables';
 import { deferZodLocales } from '../../schemas/zod-locales';
 import type {
   ApplyOptions,

@@ -18,9 +18,8 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { redact, REDACTED } from '../client/redact';
-// loaded on use: main.ts loads this module for every command, and the engine's manifest module
-// loads zod and the schemas (issue 15: --version and help load no zod; test/cli/lazy.test.ts)
-const listedStacks: typeof import('../engine/manifest').listedStacks = (dir) => (require('../engine/manifest') as typeof import('../engine/manifest')).listedStacks(dir);
+import { listedStacks } from '../engine/manifest';
+import { credentialVariables } from './credential-variables';
 
 /** A directory's CDKTF app configuration (`cdktf.json`). */
 export interface CdktfApp {
@@ -129,16 +128,6 @@ export function staleness(app: CdktfApp, outDir: string, cwd: string): { stale: 
 
 /** Environment variables that never reach the app: credentials stay with dqform. */
 const WITHHELD = ['DQ_CLIENT_ID', 'DQ_CLIENT_SECRET'];
-
-/** Whether a variable name holds a client secret: DQ_CLIENT_SECRET, or any name ending in _CLIENT_SECRET. */
-export const isCredentialVariable = (name: string): boolean => name === 'DQ_CLIENT_SECRET' || name.endsWith('_CLIENT_SECRET');
-
-/** The credential variables set (non-empty) in `env`, sorted. */
-export function credentialVariables(env: NodeJS.ProcessEnv): string[] {
-  return Object.keys(env)
-    .filter((k) => isCredentialVariable(k) && (env[k] ?? '').trim() !== '')
-    .sort();
-}
 
 /**
  * The variables withheld from the app: DQ_CLIENT_ID, DQ_CLIENT_SECRET, every `DQ_*CLIENT_ID` /
