@@ -122,6 +122,16 @@ function driftRemedy(c: Change): string {
   return 'nothing';
 }
 
+/**
+ * A live difference in one table cell (the markdown plan's table form): the changed fields,
+ * labelled as the diff blocks label them (code's value, live's value), then what dqform plan and
+ * apply would do, which is never clipped away.
+ */
+function driftCell(c: Change): string {
+  const fields = c.action === 'update' || c.action === 'replace' ? patchLines(c, true).map((l) => l.replace(/^[~+-] /, '')) : [];
+  return `${fields.length ? `${clip(fields.join('; '), 160)}; ` : ''}dqform plan and apply would ${driftRemedy(c)}`;
+}
+
 /** `dq_alert.orders (alert "Orders")`: the address and, when it has one, the object's name. */
 function title(c: Change): string {
   return inertText(c.name ? `${c.address} (${c.name})` : c.address);
@@ -442,7 +452,8 @@ export function renderMarkdown(plan: Plan, opts: { limit?: number; showUnmanaged
     const diff = cs.flatMap((c) => diffLines(changeLines(c, {}, drift)));
     const fence = mdFence(diff.join('\n'));
     const block = [`<details><summary><code>${htmlText(type)}</code>: ${cs.length} ${drift ? 'difference(s)' : 'change(s)'}</summary>`, '', `${fence}diff`, ...diff, fence, '', '</details>', ''].join('\n');
-    const rows = cs.map((c) => `| ${mdCode(clip(c.address), { table: true })} | ${escapeMd(clip(c.name ?? ''))} | ${drift ? DRIFT_VERB[c.action] : c.action} |${c.effects && !drift ? ` ${escapeMd(effectLines(c.effects).join('; ').slice(0, 200))}` : ''} |\n`);
+    const last = (c: Change) => (drift ? escapeMd(driftCell(c)) : c.effects ? escapeMd(effectLines(c.effects).join('; ').slice(0, 200)) : '');
+    const rows = cs.map((c) => `| ${mdCode(clip(c.address), { table: true })} | ${escapeMd(clip(c.name ?? ''))} | ${drift ? DRIFT_VERB[c.action] : c.action} |${last(c) ? ` ${last(c)}` : ''} |\n`);
     return { block: `${block}\n`, rows };
   });
   const unmanaged = unmanagedMarkdown(plan, !!opts.showUnmanaged, Math.floor(limit / 4)).join('\n');
@@ -451,9 +462,10 @@ export function renderMarkdown(plan: Plan, opts: { limit?: number; showUnmanaged
   const whole = `${start}${kinds.map((k) => k.block).join('')}${tail}`;
   if (whole.length <= limit) return whole;
   // too large: keep the blocks that fit, in type order; the other kinds as table rows
-  const note = (some: boolean) => `_The full plan is too large for a comment${some ? ': the kinds whose diffs do not fit are listed one change per row' : '; this is a summary, one change per row'}. Run \`dqform plan\` (or \`dqform show\` on the saved plan) for every field._\n\n`;
+  const one = drift ? 'one difference per row' : 'one change per row';
+  const note = (some: boolean) => `_The full plan is too large for a comment${some ? `: the kinds whose diffs do not fit are listed ${one}` : `; this is a summary, ${one}`}. Run \`dqform plan\` (or \`dqform show\` on the saved plan) for every field._\n\n`;
   const NOTE = note(true);
-  const TABLE = '| address | name | action | effects |\n|---|---|---|---|\n';
+  const TABLE = drift ? '| address | name | difference | fields (code, live); what dqform plan and apply would do |\n|---|---|---|---|\n' : '| address | name | action | effects |\n|---|---|---|---|\n';
   const rowsLength = (ks: typeof kinds) => ks.reduce((n, k) => n + k.rows.reduce((m, r) => m + r.length, 0), 0);
   const blocks: string[] = [];
   let tabled = [...kinds];
@@ -474,7 +486,7 @@ export function renderMarkdown(plan: Plan, opts: { limit?: number; showUnmanaged
     table += r;
     shown++;
   }
-  const more = shown < rows.length ? `\n_...and ${rows.length - shown} more change(s), see the full plan._\n` : '';
+  const more = shown < rows.length ? `\n_...and ${rows.length - shown} more ${drift ? 'difference(s)' : 'change(s)'}, see the full plan._\n` : '';
   // the head and tail are bounded (markdownHead, unmanagedMarkdown); fitMarkdown is the last guard
   return fitMarkdown(`${start}${note(blocks.length > 0)}${blocks.join('')}${rows.length ? `${TABLE}${table}${more}\n` : ''}${tail}`, limit, plan);
 }
