@@ -1,6 +1,7 @@
 /**
  * Issue 21: `drift` and `plan --refresh-only` show a live difference the same way: the field,
- * the code's value and live's value, labelled, and what dqform plan and apply would do about it.
+ * the code's value and live's value, labelled, and what dqform plan and apply would do about it,
+ * in the terminal and in the markdown of `plan --refresh-only --format markdown` (a PR comment).
  * Neither writes anything (the emulator's whole state is unchanged).
  *
  * @gateway
@@ -20,8 +21,10 @@ afterAll(async () => {
 
 /** The entry blocks of an output: from each `  # dq_...` header to its `dqform plan and apply would ...` line. */
 const entries = (out: string) => [...out.matchAll(/^ {2}# dq_[^\n]*\n(?:[^\n]*\n)*? {4}dqform plan and apply would [^\n]*$/gm)].map((m) => m[0]);
+/** An entry without its diff markers and indentation (text `  ~ `, a markdown diff block's `!     `). */
+const bare = (entry: string) => entry.split('\n').map((l) => l.replace(/^ *[~!+-]? */, ''));
 
-it('drift and plan --refresh-only print the same labelled entries (code value, live value, what apply would do), and write nothing', async () => {
+it('drift and plan --refresh-only print the same labelled entries (code value, live value, what apply would do), in text and markdown, and write nothing', async () => {
   const s = new Scenario(emu);
   const client = PlatformClient.create({ baseUrl: emu.url, clientId: 'demo-admin', clientSecret: 'demo-secret' });
   try {
@@ -35,8 +38,10 @@ it('drift and plan --refresh-only print the same labelled entries (code value, l
     const before = await emu.state();
     const drift = await s.run(['drift']);
     const refresh = await s.run(['plan', '--refresh-only']);
+    const markdown = await s.run(['plan', '--refresh-only', '--format', 'markdown']);
     expect(drift.code).toBe(2);
     expect(refresh.code).toBe(0);
+    expect(markdown.code).toBe(0);
     expect(stateDiff(before, await emu.state())).toEqual([]);
 
     const shown = entries(drift.out);
@@ -49,7 +54,13 @@ it('drift and plan --refresh-only print the same labelled entries (code value, l
     const ops = shown.find((e) => e.includes('dq_domain.ops'))!;
     expect(ops).toContain('is absent live');
     expect(ops).toContain('dqform plan and apply would create it from the code');
-    for (const out of [drift.out, refresh.out]) expect(out).not.toMatch(/"Sales (\(UI\) )?" -> /);
+    for (const out of [drift.out, refresh.out, markdown.out]) expect(out).not.toMatch(/"Sales (\(UI\) )?" -> /);
+
+    // the PR comment: the same entries in its diff blocks (GitHub's `!` marks a changed field)
+    expect(entries(markdown.out).map(bare)).toEqual(shown.map(bare));
+    expect(markdown.out).toContain('!     name: code "Sales", live "Sales (UI)"\n');
+    expect(markdown.out).toContain("    dqform plan and apply would update it in place to the code's values\n");
+    expect(markdown.out).toContain('    dqform plan and apply would create it from the code\n');
   } finally {
     await client.close();
     s.remove();
