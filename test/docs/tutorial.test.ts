@@ -4,19 +4,25 @@
  * the user add, appended to main.ts) is compiled in
  * one strict program (with a broken app beside it, which must fail), with `dqform` mapped to this repository's package root (src/index.ts) and
  * `cdktf`/`constructs` resolved from its node_modules, as the user's install would. The files are
- * served to the compiler from memory at a path inside the repository (nothing is written).
+ * served to the compiler from memory at a path inside the repository (nothing is written). The
+ * app of step 2 is also run (transpiled, `dqform` being this repository) and must synthesise.
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import * as os from 'node:os';
 import * as ts from 'typescript';
+import * as cdktf from 'cdktf';
+import * as constructs from 'constructs';
+import * as dqform from '../../src/index';
+import { main as dqformCli } from '../../src/cli/main';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const README = fs.readFileSync(path.join(ROOT, 'README.md'), 'utf8');
 /** Where the tutorial's files seem to live: inside the repository, so that node_modules resolves. */
 const APP = path.join(ROOT, 'test', 'docs', '.tutorial-app');
 
-/** The tutorial's TypeScript files: name -> text, in the README's order. */
-export function tutorialFiles(readme: string): Map<string, string> {
+/** The tutorial's TypeScript files: name -> text, in the README's order (with the prose's statements unless `prose` is false). */
+export function tutorialFiles(readme: string, prose = true): Map<string, string> {
   const section = readme.split(/^## /m).find((s) => s.startsWith('Tutorial'));
   if (!section) throw new Error('README.md has no "## Tutorial" section');
   const files = new Map<string, string>();
@@ -29,7 +35,7 @@ export function tutorialFiles(readme: string): Map<string, string> {
   }
   // statements the prose has the user add to the app (`stack.removed('dq_owner.x', ...)`) go at the end of main.ts
   const added = [...section.replace(/```[\s\S]*?```/g, '').matchAll(/`(stack\.\w+\([^`]*\))`/g)].map((m) => `${m[1]};`);
-  if (added.length > 0 && files.has('main.ts')) files.set('main.ts', `${files.get('main.ts')!.trimEnd()}\n${added.join('\n')}\n`);
+  if (prose && added.length > 0 && files.has('main.ts')) files.set('main.ts', `${files.get('main.ts')!.trimEnd()}\n${added.join('\n')}\n`);
   return files;
 }
 
@@ -110,4 +116,32 @@ it('the check finds a type error, an unknown export and a typo in props (it can 
 
 it('the README tutorial type-checks (strict), with dqform as this repository builds it', () => {
   expect(diagnostics.filter((d) => !d.startsWith('broken/'))).toEqual([]);
+});
+
+it('the tutorial app (step 2, before step 4 changes it) synthesises the stack it promises (shop, its owner, ownership and alert), and dqform validate passes it (step 3)', async () => {
+  const main = tutorialFiles(README, false).get('main.ts')!;
+  const js = ts.transpileModule(main, { compilerOptions: { module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2022, esModuleInterop: true } }).outputText;
+  const modules: Record<string, unknown> = { dqform, cdktf, constructs };
+  const out = fs.mkdtempSync(path.join(os.tmpdir(), 'dqform-tutorial-'));
+  const saved = process.env.CDKTF_OUTDIR;
+  try {
+    process.env.CDKTF_OUTDIR = path.join(out, 'cdktf.out'); // the tutorial's `new App()` writes cdktf.out in its directory
+    const run = new Function('require', 'exports', 'module', js) as (r: (m: string) => unknown, e: object, m: object) => void;
+    run((m) => { if (!(m in modules)) throw new Error(`the tutorial imports ${m}, which it does not install`); return modules[m]; }, {}, {});
+    const doc = JSON.parse(fs.readFileSync(path.join(out, 'cdktf.out', 'stacks', 'shop', 'cdk.tf.json'), 'utf8')) as { resource: Record<string, Record<string, unknown>> };
+    expect(Object.fromEntries(Object.entries(doc.resource).map(([type, byName]) => [type, Object.keys(byName)]))).toEqual({
+      dq_owner: ['data_team'],
+      dq_ownership: ['team_owns_mart'],
+      dq_alert: ['mart_issues'],
+    });
+    const printed: string[] = [];
+    const io = { out: (t: string) => printed.push(t), err: (t: string) => printed.push(t), env: {}, cwd: out, isTty: false };
+    expect({ code: await dqformCli(['validate'], io), printed }).toEqual({ code: 0, printed: expect.anything() });
+    expect(printed.join('\n')).toMatch(/^Stack shop \(namespace "shop"\): 3 resource\(s\), valid\.$/m);
+    expect(printed.join('\n')).not.toMatch(/warning/i); // the tutorial's first validate is clean
+  } finally {
+    if (saved === undefined) delete process.env.CDKTF_OUTDIR;
+    else process.env.CDKTF_OUTDIR = saved;
+    fs.rmSync(out, { recursive: true, force: true });
+  }
 });
