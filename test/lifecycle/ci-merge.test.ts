@@ -68,10 +68,17 @@ it('CI merge path: the PR plan of acme from an empty namespace, its comment (no 
     const summary = s.path('summary.md');
     const env = { ...s.env(), STACK: 'acme', GITHUB_STEP_SUMMARY: summary, DQ_MAX_DELETES: '10', DQ_MAX_EFFECT_DELETES: '100' };
 
-    // the PR: the plan job's check of the stack's platform (acme sets none), then its plan step
+    // the synth job's stack list (cdktf.out/manifest.json, as cdktf writes it), the matrix of the credentialed jobs
+    fs.writeFileSync(s.path('cdktf.out', 'manifest.json'), JSON.stringify({ version: '0.21.0', stacks: { acme: {} } }));
+    const listed = await bash(step('synth', (x) => x.id === 'list').run!, s.dir, { ...env, GITHUB_OUTPUT: s.path('.github-output') });
+    expect({ code: listed.code, out: fs.readFileSync(s.path('.github-output'), 'utf8') }).toEqual({ code: 0, out: 'stacks=["acme"]\n' });
+
+    // the PR: the plan job's check of the stack's platform (acme sets none), validate, then its plan step
     const check = await bash(step('plan', (x) => x.name === "check the stack's platform").run!, s.dir, { ...env, ALLOWED: '' });
     expect({ code: check.code, err: check.err }).toEqual({ code: 0, err: '' });
     expect(fs.readdirSync(s.dir).filter((f) => !f.startsWith('.')).sort()).toEqual(['cdktf.out']); // no app, no cdktf.json, no node_modules
+    const validated = await bash(step('plan', (x) => /^\s*dqform validate /.test(x.run ?? '')).run!, s.dir, { STACK: 'acme', NO_COLOR: '1' });
+    expect(validated.code).toBe(0);
     const planStep = step('plan', (x) => x.name === 'dqform plan');
     const planned = await bash(planStep.run!, s.dir, env);
     expect({ code: planned.code, err: planned.err.match(/::error::.*/g) }).toEqual({ code: 0, err: null });
@@ -130,6 +137,9 @@ it('CI merge path: the PR plan of acme from an empty namespace, its comment (no 
 
     const next = await s.plan(['--detailed-exitcode']);
     expect(next.run.code).toBe(0);
+    // the nightly drift step on the applied namespace: no drift, exit 0
+    const drift = await bash(step('drift', (x) => x.name === 'dqform drift').run!, s.dir, env);
+    expect({ code: drift.code, out: drift.out.trim().split('\n').pop() }).toEqual({ code: 0, out: expect.stringMatching(/No drift/i) });
   } finally {
     s.remove();
   }
