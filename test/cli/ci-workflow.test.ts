@@ -1,11 +1,14 @@
 /**
  * examples/ci/.github/workflows/dqform.yml: parses as YAML, has the triggers and jobs the README
- * documents, runs on a current Node LTS with current action majors, installs dqform from a
- * tarball built in the run (dqform is not published), wires DQ_BASE_URL, passes secrets only
- * through step env, applies only a reviewed plan, and offers a path when a merged plan went
- * stale. Its two scripts run end to end against a fake GitHub: the PR comment (checked for its
- * content: every stack's plan, failed and missing plans, plans over --max-deletes) and the apply
- * job's search for the reviewed plan run.
+ * documents, runs on a current Node LTS with checkout and setup-node pinned by SHA, builds dqform
+ * in the run (dqform is not published), runs the pull request's code only in a synth job without
+ * secrets (the credentialed jobs check out nothing, run no npm and read its cdktf.out artifact),
+ * maps the per-stack credential secrets of docs/environments.md, wires DQ_BASE_URL, passes
+ * secrets only through step env, applies only a reviewed plan, and offers a path when a merged
+ * plan went stale. Its shell steps (stack list, tool install, platform check) run with bash; its
+ * two scripts run end to end against a fake GitHub: the PR comment (checked for its content:
+ * every stack's plan, failed and missing plans, every guard with its label) and the apply job's
+ * search for the reviewed plan run.
  */
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
