@@ -253,10 +253,12 @@ export interface NetLimits {
 
 export const DEFAULT_TIMEOUT_MS = 15_000;
 export const DEFAULT_MAX_RESPONSE_BYTES = 64 * 1024 * 1024;
+/** The largest `DQ_MAX_RESPONSE_MB`: V8's largest string is about 512 MiB; a body past it crashes the process. */
+export const MAX_RESPONSE_MB_CAP = 512;
 
 /**
  * `DQ_TIMEOUT` (seconds, > 0, at most 3600; default 15) and `DQ_MAX_RESPONSE_MB` (whole MiB,
- * 1 to 2048; default 64). @throws ConfigError naming the variable when a value is unusable.
+ * 1 to {@link MAX_RESPONSE_MB_CAP}; default 64). @throws ConfigError naming the variable when a value is unusable.
  */
 export function resolveLimits(env: NodeJS.ProcessEnv = process.env): NetLimits {
   const out: NetLimits = { timeoutMs: DEFAULT_TIMEOUT_MS, maxResponseBytes: DEFAULT_MAX_RESPONSE_BYTES };
@@ -269,7 +271,7 @@ export function resolveLimits(env: NodeJS.ProcessEnv = process.env): NetLimits {
   const m = nonEmpty(env.DQ_MAX_RESPONSE_MB);
   if (m !== undefined) {
     const n = /^\d+$/.test(m) ? Number(m) : NaN;
-    if (!(n >= 1 && n <= 2048)) throw new ConfigError(`DQ_MAX_RESPONSE_MB "${m}" is not a whole number of MiB between 1 and 2048 (default 64): the largest response body dqform reads`, ['DQ_MAX_RESPONSE_MB']);
+    if (!(n >= 1 && n <= MAX_RESPONSE_MB_CAP)) throw new ConfigError(`DQ_MAX_RESPONSE_MB "${m}" is not a whole number of MiB between 1 and ${MAX_RESPONSE_MB_CAP} (default 64): the largest response body dqform reads (V8's largest string is about 512 MiB, past it the process would crash)`, ['DQ_MAX_RESPONSE_MB']);
     out.maxResponseBytes = n * 1024 * 1024;
   }
   return out;
