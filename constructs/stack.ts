@@ -5,6 +5,7 @@ import { LocalBackend, TerraformStack } from 'cdktf';
 import type { Construct } from 'constructs';
 import { DqProvider } from './generated/provider';
 import { addLocalDiagnostic } from './internal';
+import { checkKeys } from './prop-keys';
 import { diagnosticsWith, formatDiagnostic, resolveStack } from './validation';
 
 /** Props of {@link DqStack}. Credentials never go here: they come from the environment. */
@@ -49,6 +50,9 @@ function isPlatformUrl(v: unknown): boolean {
 /** An environment variable's name (schemas/manifest.ts ENV_VAR_NAME). */
 const ENV_VAR_NAME = /^[A-Z_][A-Z0-9_]{0,127}$/;
 const CREDENTIALS_FROM_KEYS = { clientId: 'client_id', clientSecret: 'client_secret' } as const;
+/** The keys of {@link DqStackProps} and {@link RemovedOptions}: any other is a typo (checkKeys). */
+const STACK_PROPS_KEYS: readonly (keyof DqStackProps)[] = ['namespace', 'region', 'baseUrl', 'credentialsFrom'];
+const REMOVED_OPTIONS_KEYS: readonly (keyof RemovedOptions)[] = ['id', 'destroy'];
 
 const REMOVABLE = ['dq_alert', 'dq_monitor_deployment_rule', 'dq_sql_test', 'dq_sql_test_deployment_rule', 'dq_domain', 'dq_data_product', 'dq_owner', 'dq_ownership'];
 
@@ -93,6 +97,7 @@ export class DqStack extends TerraformStack {
     super(scope, id);
     Object.defineProperty(this, STACK, { value: true });
     this.namespace = props.namespace;
+    checkKeys(this, '', props, STACK_PROPS_KEYS);
     new LocalBackend(this, { path: `terraform.${id}.tfstate` });
     this.provider = new DqProvider(this, 'dq', { namespace: props.namespace, region: props.region, baseUrl: props.baseUrl });
     if (props.credentialsFrom !== undefined) this.credentialsFrom(props.credentialsFrom);
@@ -107,12 +112,10 @@ export class DqStack extends TerraformStack {
     const names: Record<string, string> = {};
     const given = (typeof from === 'object' && from !== null ? from : {}) as Record<string, unknown>;
     if (given !== from) addLocalDiagnostic(this, { field: 'credentialsFrom', summary: 'credentialsFrom must be an object: { clientId: "DQ_PROD_CLIENT_ID", clientSecret: "DQ_PROD_CLIENT_SECRET" }' });
+    checkKeys(this, 'credentialsFrom', given, Object.keys(CREDENTIALS_FROM_KEYS));
     for (const [key, value] of Object.entries(given)) {
       const tf = (CREDENTIALS_FROM_KEYS as Record<string, string>)[key];
-      if (!tf) {
-        addLocalDiagnostic(this, { field: `credentialsFrom.${key}`, summary: `unknown field "${key}" of credentialsFrom`, hint: 'Known fields: clientId, clientSecret.' });
-        continue;
-      }
+      if (!tf) continue; // an unknown key: checkKeys said so
       if (value === undefined) continue;
       if (typeof value !== 'string' || !ENV_VAR_NAME.test(value)) {
         // never echo the value: it may be the secret itself
@@ -179,6 +182,7 @@ export class DqStack extends TerraformStack {
         hint: 'name the address the construct had, e.g. dq_owner.data_team',
       });
     }
+    checkKeys(this, `removed[${this.removedAddresses.length}]`, opts, REMOVED_OPTIONS_KEYS);
     this.removedAddresses.push(address);
     if (opts.id) this.removedIds.set(address, opts.id);
     if (opts.destroy === false) this.removedKeep.add(address);

@@ -34,7 +34,7 @@ it('DqStack: a credential where a variable name belongs, or an unknown field, fa
   expect(msg).toContain('[prod] prod: credentialsFrom.clientSecret: must be the NAME of an environment variable');
   expect(msg).not.toContain(SECRET);
   const typo = synthError((app) => new DqStack(app, 'prod', { namespace: 'shop', credentialsFrom: { clientSecrt: 'DQ_X' } as never }));
-  expect(typo).toContain('credentialsFrom.clientSecrt: unknown field "clientSecrt" of credentialsFrom');
+  expect(typo).toContain('credentialsFrom.clientSecrt: unknown property "clientSecrt" in credentialsFrom (did you mean "clientSecret"?)');
   expect(synthError((app) => new DqStack(app, 'prod', { namespace: 'shop', credentialsFrom: { clientId: 'DQ_PROD_CLIENT_ID' } }))).toBeUndefined();
 });
 
