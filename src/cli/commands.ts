@@ -361,6 +361,12 @@ function siblingsOf(src: Source, m: Manifest, env: NodeJS.ProcessEnv) {
 /** The platform host and the client id a stack acts with, as known without a call (see siblingStacks). */
 function platformKey(env: NodeJS.ProcessEnv, m: Manifest): string {
   const p = platformOf(m);
+  return `${stackHost(env, m)}\u0000${env[p.credentialsFrom?.clientId ?? 'DQ_CLIENT_ID']?.trim() ?? ''}`;
+}
+
+/** The platform host a stack is planned against (its baseUrl/region, else DQ_BASE_URL/DQ_REGION), as known without a call. */
+function stackHost(env: NodeJS.ProcessEnv, m: Manifest): string {
+  const p = platformOf(m);
   // the config module alone (not the client): validate loads no client (issue 15)
   const cm = require('../client/config') as typeof import('../client/config');
   const envUrl = env.DQ_BASE_URL?.trim() || cm.REGION_BASE_URLS[(env.DQ_REGION?.trim().toLowerCase() || 'eu') as keyof typeof cm.REGION_BASE_URLS];
@@ -371,7 +377,7 @@ function platformKey(env: NodeJS.ProcessEnv, m: Manifest): string {
   } catch {
     // an unusable URL: its own plan says so
   }
-  return `${host}\u0000${env[p.credentialsFrom?.clientId ?? 'DQ_CLIENT_ID']?.trim() ?? ''}`;
+  return host;
 }
 
 /** Plans one stack of a source (with its sibling stacks, which must not share objects) against its own platform. */
@@ -822,19 +828,24 @@ function samePlatform(saved: Plan, c: PlatformClient, file: string): void {
 
 /**
  * `destroy --namespace NAME`: the desired state of a namespace no code declares any more:
- * nothing. Refused when a stack of the app still declares it (destroying it would fight the
- * code: remove the stack first, or destroy that stack).
+ * nothing. Refused when a stack of the app still declares it on the same platform (destroying it
+ * would fight the code: remove the stack first, or destroy that stack); a stack on another
+ * platform shares no object with it.
  */
 function retiredNamespace(io: Io, src: Source, namespace: string): Manifest {
   if (!/^[a-z0-9][a-z0-9_.-]{0,62}$/.test(namespace)) throw new UsageError(`--namespace "${namespace}" is not a namespace: lower-case letters, digits, "_", "-" and "."; at most 63 characters`);
+  const retired: Manifest = { formatVersion: 1, stack: namespace, namespace, resources: [], moved: [], imports: [], removed: [] };
+  // the retired namespace is destroyed on DQ_BASE_URL/DQ_REGION's platform: a stack that declares
+  // the same namespace on another platform shares no object with it (as siblingStacks says)
+  const here = stackHost(io.env, retired);
   for (const m of appStacks(io, src)) {
-    if (m.namespace === namespace) {
+    if (m.namespace === namespace && stackHost(io.env, m) === here) {
       throw new UsageError(
         `--namespace ${namespace} is declared by stack ${m.stack} (${src.kind === 'yaml' ? shown(io, src.file) : shown(io, src.dir)}): destroy --namespace retires a namespace no code declares. Remove the stack from the app and synth, or destroy the stack itself (dqform destroy --stack ${m.stack}).`,
       );
     }
   }
-  return { formatVersion: 1, stack: namespace, namespace, resources: [], moved: [], imports: [], removed: [] };
+  return retired;
 }
 
 /** The stacks of the app as far as they load (none when there is no synth output or YAML workspace). */

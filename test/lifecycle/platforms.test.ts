@@ -351,6 +351,36 @@ fs.writeFileSync(p.join(out, 'manifest.json'), JSON.stringify({ version: '0.21.0
     }
   });
 
+  it('destroy --namespace ignores a stack that declares the namespace on another platform (the same namespace on two platforms is allowed)', async () => {
+    const stg = { base_url: staging.emu.url, credentials_from: { client_id: 'DQ_STAGING_CLIENT_ID', client_secret: 'DQ_STAGING_CLIENT_SECRET' } };
+    const prd = { base_url: prod.emu.url, credentials_from: { client_id: 'DQ_PROD_CLIENT_ID', client_secret: 'DQ_PROD_CLIENT_SECRET' } };
+    const app = new App();
+    try {
+      app.synth({ staging: stackDoc({ namespace: 'ret-two', ...stg }, RESOURCES), prod: stackDoc({ namespace: 'ret-two', ...prd }, RESOURCES) });
+      expect((await app.run(['apply', '--all-stacks', '--auto-approve'], ENV)).code).toBe(0);
+      // the staging environment is retired: its stack leaves the app, prod keeps the namespace on its own platform
+      app.synth({ prod: stackDoc({ namespace: 'ret-two', ...prd }, RESOURCES) });
+      const onStaging = { ...ENV, DQ_BASE_URL: staging.emu.url, DQ_CLIENT_ID: STG.id, DQ_CLIENT_SECRET: STG.secret };
+      const [sBefore, pBefore] = [staging.state(), prod.state()];
+      const r = await app.run(['destroy', '--namespace', 'ret-two', '--auto-approve'], onStaging);
+      expect(r.err).not.toMatch(/Error/);
+      expect(r.code).toBe(0);
+      expect(r.out).toContain(`dqform destroy plan for namespace "ret-two" in workspace "demo" on ${staging.host}`);
+      const owner = deriveId('demo', 'ret-two', 'dq_owner', 'team');
+      expect(stateDiff(sBefore, staging.state())).toEqual(['delete dq_alert ret-two.orders', `delete dq_owner ${owner}`, 'other alertFqns ret-two.orders'].sort());
+      expect(stateDiff(pBefore, prod.state())).toEqual([]);
+      // on prod's platform the prod stack declares it: refused
+      const onProd = { ...ENV, DQ_BASE_URL: prod.emu.url, DQ_CLIENT_ID: PRD.id, DQ_CLIENT_SECRET: PRD.secret };
+      const refused = await app.run(['destroy', '--namespace', 'ret-two', '--auto-approve'], onProd);
+      expect(refused.code).toBe(1);
+      expect(refused.err).toContain('--namespace ret-two is declared by stack prod');
+      expect(stateDiff(pBefore, prod.state())).toEqual([]);
+      noSecrets(r.out, r.err, refused.out, refused.err);
+    } finally {
+      app.remove();
+    }
+  });
+
   it('adding a staging stack beside prod does not warn that the namespace was renamed, in text or markdown', async () => {
     const app = new App();
     // addresses no other test's namespace uses on this platform
