@@ -6,6 +6,7 @@ import type { Construct } from 'constructs';
 import { DqProvider } from './generated/provider';
 import { addLocalDiagnostic } from './internal';
 import { checkKeys } from './prop-keys';
+import { CLIENT_SECRET_NAME_MESSAGE, CLIENT_SECRET_SUFFIX } from '../schemas/manifest';
 import { diagnosticsWith, formatDiagnostic, resolveStack } from './validation';
 
 /** Props of {@link DqStack}. Credentials never go here: they come from the environment. */
@@ -22,7 +23,8 @@ export interface DqStackProps {
   /**
    * The NAMES of the environment variables this stack's credentials come from, e.g.
    * `{ clientId: 'DQ_PROD_CLIENT_ID', clientSecret: 'DQ_PROD_CLIENT_SECRET' }`; never the
-   * credentials themselves (a value that is not a variable name fails synth).
+   * credentials themselves (a value that is not a variable name fails synth). The client
+   * secret's variable must end in `_CLIENT_SECRET` (dqform withholds and masks such variables).
    * @default - `DQ_CLIENT_ID` and `DQ_CLIENT_SECRET`
    */
   readonly credentialsFrom?: CredentialsFromProps;
@@ -32,7 +34,7 @@ export interface DqStackProps {
 export interface CredentialsFromProps {
   /** The variable holding the client id. @default "DQ_CLIENT_ID" */
   readonly clientId?: string;
-  /** The variable holding the client secret. @default "DQ_CLIENT_SECRET" */
+  /** The variable holding the client secret: a name ending in `_CLIENT_SECRET`. @default "DQ_CLIENT_SECRET" */
   readonly clientSecret?: string;
 }
 
@@ -123,6 +125,14 @@ export class DqStack extends TerraformStack {
           field: `credentialsFrom.${key}`,
           summary: `must be the NAME of an environment variable (upper-case letters, digits and "_"), not a credential`,
           hint: `Write the variable's name, e.g. credentialsFrom: { ${key}: "DQ_PROD_${key === 'clientId' ? 'CLIENT_ID' : 'CLIENT_SECRET'}" }, and set that variable where dqform plans and applies.`,
+        });
+        continue;
+      }
+      if (key === 'clientSecret' && !value.endsWith(CLIENT_SECRET_SUFFIX)) {
+        addLocalDiagnostic(this, {
+          field: 'credentialsFrom.clientSecret',
+          summary: CLIENT_SECRET_NAME_MESSAGE,
+          hint: `Name the variable so that it ends in ${CLIENT_SECRET_SUFFIX}, e.g. credentialsFrom: { clientSecret: "DQ_PROD_CLIENT_SECRET" }, and set that variable where dqform plans and applies.`,
         });
         continue;
       }

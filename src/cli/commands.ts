@@ -15,7 +15,7 @@ import { inertText } from '../../schemas/inert';
 import { listedStacks, loadSiblingStacks, loadSynthOutput, ManifestError } from '../engine/manifest';
 import { resolveManifest } from '../engine/resolve';
 import { credentialVariables } from './credential-variables';
-import { readCdktfApp, removeLeftoverStacks, runApp, staleness, synthesisedStacks, SynthSetupError, type CdktfApp } from './synth';
+import { readCdktfApp, misnamedSecretStacks, removeLeftoverStacks, runApp, staleness, synthesisedStacks, SynthSetupError, type CdktfApp } from './synth';
 
 // Loaded on first use: a plan from cdktf.out needs neither the YAML parser nor the importer
 // (~40 ms of module loading saved per run), and `validate` none of the client (undici, the API
@@ -487,6 +487,14 @@ export async function cmdSynth(io: Io, o: SynthOptions): Promise<number> {
   // planned (manifest.json, which cdktf rewrites, is the list; see listedStacks)
   const gone = removeLeftoverStacks(out);
   if (gone.length) io.err(`Removed from ${shown(io, out)} the stack(s) the app no longer has: ${gone.join(', ')}.`);
+  const misnamed = misnamedSecretStacks(out);
+  if (misnamed.length) {
+    // the name is not echoed: a value in its place may be the secret itself
+    io.err(
+      `Error: stack(s) ${misnamed.join(', ')}: credentialsFrom.clientSecret must name a variable ending in _CLIENT_SECRET, e.g. DQ_PROD_CLIENT_SECRET: dqform withholds only such variables from the app, refuses them in a CI synth and masks them in output.\n  Rename the variable (and where your CI sets it), then run dqform synth again.`,
+    );
+    return 1;
+  }
   io.out(`Synthesised to ${shown(io, out)}`);
   return 0;
 }

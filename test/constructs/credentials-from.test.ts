@@ -38,6 +38,41 @@ it('DqStack: a credential where a variable name belongs, or an unknown field, fa
   expect(synthError((app) => new DqStack(app, 'prod', { namespace: 'shop', credentialsFrom: { clientId: 'DQ_PROD_CLIENT_ID' } }))).toBeUndefined();
 });
 
+describe('credentialsFrom.clientSecret must name a variable ending in _CLIENT_SECRET (dqform withholds, refuses in CI and masks only those)', () => {
+  const RULE = 'credentialsFrom.clientSecret: must name a variable ending in _CLIENT_SECRET, e.g. DQ_PROD_CLIENT_SECRET';
+
+  it('DqStack: fails synth naming the stack path and the field, with an example name', () => {
+    const msg = synthError((app) => new DqStack(app, 'staging', { namespace: 'shop', credentialsFrom: { clientId: 'STAGING_ID', clientSecret: 'STAGING_SECRET' } }));
+    expect(msg).toContain(`[staging] staging: ${RULE}`);
+    expect(msg).toContain('credentialsFrom: { clientSecret: "DQ_PROD_CLIENT_SECRET" }');
+    // the client id is no secret: any variable name does
+    expect(synthError((app) => new DqStack(app, 'staging', { namespace: 'shop', credentialsFrom: { clientId: 'STAGING_ID', clientSecret: 'STAGING_CLIENT_SECRET' } }))).toBeUndefined();
+  });
+
+  it('cdk.tf.json (the engine\'s manifest check): refused naming the stack and the field', () => {
+    expect(() => manifestFromTerraformJson({ provider: { dq: [{ namespace: 'shop', credentials_from: { client_secret: 'STAGING_SECRET' } }] } }, { stack: 'staging' })).toThrow(RULE);
+    expect(() => manifestFromTerraformJson({ provider: { dq: [{ namespace: 'shop', credentials_from: { client_secret: 'DQ_CLIENT_SECRET' } }] } }, { stack: 'staging' })).not.toThrow();
+  });
+
+  it('YAML: an error at its line', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'dq-creds-yaml-'));
+    try {
+      const file = path.join(dir, 'dqform.yaml');
+      fs.writeFileSync(file, 'namespace: shop\ncredentialsFrom:\n  clientId: STAGING_ID\n  clientSecret: STAGING_SECRET\n');
+      let err: ManifestError | undefined;
+      try {
+        loadYamlWorkspace(file);
+      } catch (e) {
+        err = e as ManifestError;
+      }
+      expect(err).toBeInstanceOf(ManifestError);
+      expect(err!.diagnostics.map((x) => `${x.source}: ${x.summary}`).join('\n')).toMatch(new RegExp(`dqform\\.yaml:4:\\d+: ${RULE.replace(/[.{}]/g, '\\$&')}`));
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
 it('cdk.tf.json: credentials_from that is not a variable name is a manifest error naming the field, not the value', () => {
   let err: ManifestError | undefined;
   try {
