@@ -21,6 +21,13 @@ export interface DqStackProps {
   /** Platform base URL (overrides region). @default - `DQ_BASE_URL` from the environment */
   readonly baseUrl?: string;
   /**
+   * Where this stack's rule previews go over gRPC: `host:port`, `https://host:port` or
+   * `http://host:port` (the emulator prints it as `DQ_GRPC_ENDPOINT=...`). `DQ_GRPC_ENDPOINT`
+   * is used only by stacks that set no platform of their own.
+   * @default - the baseUrl's host on port 443; none for a baseUrl on this machine (the plan says why)
+   */
+  readonly grpcEndpoint?: string;
+  /**
    * The NAMES of the environment variables this stack's credentials come from, e.g.
    * `{ clientId: 'DQ_PROD_CLIENT_ID', clientSecret: 'DQ_PROD_CLIENT_SECRET' }`; never the
    * credentials themselves (a value that is not a variable name fails synth). The client
@@ -53,7 +60,7 @@ function isPlatformUrl(v: unknown): boolean {
 const ENV_VAR_NAME = /^[A-Z_][A-Z0-9_]{0,127}$/;
 const CREDENTIALS_FROM_KEYS = { clientId: 'client_id', clientSecret: 'client_secret' } as const;
 /** The keys of {@link DqStackProps} and {@link RemovedOptions}: any other is a typo (checkKeys). */
-const STACK_PROPS_KEYS: readonly (keyof DqStackProps)[] = ['namespace', 'region', 'baseUrl', 'credentialsFrom'];
+const STACK_PROPS_KEYS: readonly (keyof DqStackProps)[] = ['namespace', 'region', 'baseUrl', 'grpcEndpoint', 'credentialsFrom'];
 const REMOVED_OPTIONS_KEYS: readonly (keyof RemovedOptions)[] = ['id', 'destroy'];
 
 const REMOVABLE = ['dq_alert', 'dq_monitor_deployment_rule', 'dq_sql_test', 'dq_sql_test_deployment_rule', 'dq_domain', 'dq_data_product', 'dq_owner', 'dq_ownership'];
@@ -103,6 +110,10 @@ export class DqStack extends TerraformStack {
     new LocalBackend(this, { path: `terraform.${id}.tfstate` });
     this.provider = new DqProvider(this, 'dq', { namespace: props.namespace, region: props.region, baseUrl: props.baseUrl });
     if (props.credentialsFrom !== undefined) this.credentialsFrom(props.credentialsFrom);
+    if (props.grpcEndpoint !== undefined) {
+      if (typeof props.grpcEndpoint === 'string' && /^((https?:\/\/)?[^\s/@]+:\d{1,5}|https:\/\/[^\s/@:]+)\/?$/.test(props.grpcEndpoint)) this.provider.addOverride('grpc_endpoint', props.grpcEndpoint);
+      else addLocalDiagnostic(this, { field: 'grpcEndpoint', summary: 'is not a gRPC endpoint without credentials (host:port, https://host:port or http://host:port)', hint: 'Write e.g. grpcEndpoint: "127.0.0.1:8788" (what the emulator prints as DQ_GRPC_ENDPOINT=...).' });
+    }
     if (props.baseUrl !== undefined && !isPlatformUrl(props.baseUrl)) {
       addLocalDiagnostic(this, { field: 'baseUrl', summary: `"${props.baseUrl.replace(/\/\/[^/@]*@/, '//[REDACTED]@')}" is not an http(s) URL without credentials`, hint: 'Write the platform\'s base URL, e.g. https://developer.eu.platform.example (credentials come from the environment: credentialsFrom).' });
     }

@@ -187,6 +187,8 @@ export const Manifest = z.object({
   namespace: z.string().regex(/^[a-z0-9][a-z0-9_.-]{0,62}$/, 'namespace: lower-case letters, digits, "_", "-" and "."; at most 63 characters'),
   region: z.enum(['eu', 'us', 'au']).optional(),
   baseUrl: z.string().optional(),
+  /** The gRPC endpoint of this stack's rule previews (`host:port`, `https://host:port`, `http://host:port`); see docs/environments.md. */
+  grpcEndpoint: z.string().optional(),
   /**
    * The NAMES of the environment variables this stack's credentials come from (never their
    * values); absent: DQ_CLIENT_ID and DQ_CLIENT_SECRET.

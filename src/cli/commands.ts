@@ -197,19 +197,16 @@ export function client(io: Io, m?: Manifest): PlatformClient {
   const debug = level === 'debug';
   const cm = clientModule();
   const stack = platformOf(m);
-  // A stack on its own platform takes no DQ_GRPC_ENDPOINT: that variable belongs with
-  // DQ_BASE_URL, and previews must come from the platform the stack is planned against.
-  const grpcEnv = stack.baseUrl || stack.region ? { ...io.env, DQ_GRPC_ENDPOINT: undefined } : io.env;
   const config = cm.resolveConfig(io.env, {}, stack);
   // DQ_TIMEOUT and DQ_MAX_RESPONSE_MB hold for every stack (PlatformClient.fromEnv does the same)
   const limits = cm.resolveLimits(io.env);
-  return cm.PlatformClient.create(config, { proxy: cm.resolveProxy(io.env), ...limits, onTrace: (t) => traceLine(t, debug, io), grpc: { deadlineMs: limits.timeoutMs, ...cm.resolveGrpcConfig(grpcEnv) } });
+  return cm.PlatformClient.create(config, { proxy: cm.resolveProxy(io.env), ...limits, onTrace: (t) => traceLine(t, debug, io), grpc: { deadlineMs: limits.timeoutMs, ...cm.resolveStackGrpcConfig(io.env, stack) } });
 }
 const warnedLevel = new WeakSet<Io>();
 
 /** Where a stack's platform and credentials come from: what its manifest sets (the environment for the rest). */
 function platformOf(m: Manifest | undefined): StackPlatform {
-  return m ? { baseUrl: m.baseUrl, region: m.region, credentialsFrom: m.credentialsFrom } : {};
+  return m ? { baseUrl: m.baseUrl, region: m.region, grpcEndpoint: m.grpcEndpoint, credentialsFrom: m.credentialsFrom } : {};
 }
 
 /** The platform a client talks to, as plans name it: the host (and port) of its base URL. */

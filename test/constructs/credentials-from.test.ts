@@ -115,3 +115,26 @@ it('DqStack: a baseUrl that is not an http(s) URL, or carries credentials, fails
   expect(withCreds).not.toContain(SECRET);
   expect(synthError((app) => new DqStack(app, 'prod', { namespace: 'shop', baseUrl: 'http://127.0.0.1:8787' }))).toBeUndefined();
 });
+
+it('DqStack and YAML: grpcEndpoint (the stack\'s gRPC previews) reaches cdk.tf.json next to base_url and the manifest; a malformed one fails synth naming the field', () => {
+  const { app, outdir } = newApp();
+  try {
+    new DqStack(app, 'staging', { namespace: 'shop', baseUrl: 'http://127.0.0.1:8787', grpcEndpoint: '127.0.0.1:8788' });
+    app.synth();
+    const doc = JSON.parse(fs.readFileSync(path.join(outdir, 'stacks', 'staging', 'cdk.tf.json'), 'utf8')) as { provider: { dq: unknown[] } };
+    expect(doc.provider.dq).toEqual([{ namespace: 'shop', base_url: 'http://127.0.0.1:8787', grpc_endpoint: '127.0.0.1:8788' }]);
+    expect(loadSynthOutput(outdir, 'staging')).toMatchObject({ baseUrl: 'http://127.0.0.1:8787', grpcEndpoint: '127.0.0.1:8788' });
+  } finally {
+    fs.rmSync(outdir, { recursive: true, force: true });
+  }
+  expect(synthError((app) => new DqStack(app, 'staging', { namespace: 'shop', grpcEndpoint: 'grpc.example/path' }))).toContain('[staging] staging: grpcEndpoint: is not a gRPC endpoint');
+  expect(synthError((app) => new DqStack(app, 'staging', { namespace: 'shop', grpcEndpoint: 'https://grpc.staging.example' }))).toBeUndefined();
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'dq-grpc-yaml-'));
+  try {
+    const file = path.join(dir, 'dqform.yaml');
+    fs.writeFileSync(file, 'namespace: shop\nbaseUrl: http://127.0.0.1:8787\ngrpcEndpoint: 127.0.0.1:8788\n');
+    expect(loadYamlWorkspace(file)).toMatchObject({ baseUrl: 'http://127.0.0.1:8787', grpcEndpoint: '127.0.0.1:8788' });
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});

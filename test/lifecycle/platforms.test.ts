@@ -116,6 +116,54 @@ describe('two stacks, two platforms', () => {
     }
   });
 
+  it("a monitor rule on each stack: its effects are known on both platforms (gRPC previews at each stack's grpcEndpoint), and apply does what the plans said", async () => {
+    // metricOptions cannot travel in a REST preview's query string: only gRPC can preview this rule
+    const query_config = { resolver_ql: 'in_folder("folder-wh-prod::mart")', severity: 'SEVERITY_WARNING', sensitivity: 'SENSITIVITY_BALANCED', metric_ids: ['METRIC_ID_ROW_COUNT'], metric_options: [{ metric_id: 'METRIC_ID_ROW_COUNT', sensitivity: 'SENSITIVITY_RELAXED' }] };
+    const RULE = { dq_monitor_deployment_rule: { mart: { title: 'Mart', query_config } } };
+    const stg = { base_url: staging.emu.url, credentials_from: { client_id: 'DQ_STAGING_CLIENT_ID', client_secret: 'DQ_STAGING_CLIENT_SECRET' } };
+    const prd = { base_url: prod.emu.url, credentials_from: { client_id: 'DQ_PROD_CLIENT_ID', client_secret: 'DQ_PROD_CLIENT_SECRET' } };
+    // DQ_GRPC_ENDPOINT belongs to DQ_BASE_URL (nothing answers there): a stack on its own platform must not use it
+    const env = { ...ENV, DQ_GRPC_ENDPOINT: '127.0.0.1:9' };
+    const app = new App();
+    try {
+      app.synth({
+        staging: stackDoc({ namespace: 'rule-staging', ...stg, grpc_endpoint: staging.emu.grpcEndpoint }, RULE),
+        prod: stackDoc({ namespace: 'rule-prod', ...prd, grpc_endpoint: prod.emu.grpcEndpoint }, RULE),
+      });
+      const r = await app.run(['plan', '--all-stacks', '--out', 'plan-{stack}.json'], env);
+      expect(r.err).not.toMatch(/Error/);
+      expect(r.code).toBe(0);
+      expect(r.out).not.toMatch(/effects unknown/);
+      for (const stack of ['staging', 'prod']) {
+        const rule = readPlan(app, `plan-${stack}.json`).changes.find((c) => c.address === 'dq_monitor_deployment_rule.mart')!;
+        expect(rule.action).toBe('create');
+        expect(rule.effects).toMatchObject({ source: 'deploy-overview' });
+        expect(rule.effects!.error).toBeUndefined();
+        expect(rule.effects!.afterApply).toBeUndefined();
+        expect(rule.effects!.monitorsToCreate.length).toBeGreaterThan(0);
+      }
+      const [sBefore, pBefore] = [staging.state(), prod.state()];
+      const applied = await app.run(['apply', '--all-stacks', '--auto-approve'], env);
+      expect(applied.err).not.toMatch(/Error/);
+      expect(applied.code).toBe(0);
+      const s = compareWithPlan(readPlan(app, 'plan-staging.json'), sBefore, staging.state());
+      const p = compareWithPlan(readPlan(app, 'plan-prod.json'), pBefore, prod.state());
+      expect({ missing: s.missing, unexpected: s.unexpected }).toEqual({ missing: [], unexpected: [] });
+      expect({ missing: p.missing, unexpected: p.unexpected }).toEqual({ missing: [], unexpected: [] });
+
+      // a stack on this machine that names no grpcEndpoint: not tried on :443, and the plan says why
+      app.synth({ staging: stackDoc({ namespace: 'rule-staging-2', ...stg }, RULE) });
+      const bare = await app.run(['plan', '--out', 'plan-bare.json'], env);
+      expect(bare.code).toBe(0);
+      const rule = readPlan(app, 'plan-bare.json').changes.find((c) => c.address === 'dq_monitor_deployment_rule.mart')!;
+      expect(rule.effects?.error).toContain(`the stack's baseUrl is on this machine (${staging.host}) and the stack sets no grpcEndpoint, so gRPC previews are not tried`);
+      expect(bare.out).toContain("set the stack's grpcEndpoint");
+      noSecrets(r.out, r.err, applied.out, applied.err, bare.out, bare.err);
+    } finally {
+      app.remove();
+    }
+  });
+
   it('a saved plan applied against another platform is refused, nothing written (DQ_BASE_URL moved, or the stack re-pointed)', async () => {
     // a stack that sets no platform: DQ_BASE_URL decides
     const app = new App();

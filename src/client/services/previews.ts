@@ -7,6 +7,9 @@
  * | `grpc` | gRPC | gRPC |
  * | `rest` | REST; a rule REST cannot carry is a {@link PreviewUnavailableError} (effects unknown) | REST |
  *
+ * In `auto`, a client whose gRPC is unavailable ({@link DqClient.grpcUnavailable}: a stack on this
+ * machine with no grpcEndpoint) acts as `rest`, with that reason.
+ *
  * In `auto`, when the gRPC fallback fails too (after its retries), the error is a
  * PreviewUnavailableError naming both: the field REST cannot carry and the gRPC failure (its
  * `cause`). Handlers turn any preview failure into "effects unknown".
@@ -31,6 +34,7 @@ export async function preview<T>(http: DqClient, ask: PreviewAsk<T>): Promise<T>
   } catch (e) {
     if (!(e instanceof PreviewUnavailableError)) throw e;
     if (mode === 'rest') throw new PreviewUnavailableError(e.path, e.field, `${e.reason}; gRPC previews are off (DQ_PREVIEW_TRANSPORT=rest)`);
+    if (http.grpcUnavailable) throw new PreviewUnavailableError(e.path, e.field, `${e.reason}; ${http.grpcUnavailable}`);
     http.log(`${e.message}: asking over gRPC`);
     try {
       return await ask.grpc();
