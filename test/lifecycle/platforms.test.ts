@@ -478,6 +478,55 @@ describe('one source of desired state', () => {
   });
 });
 
+describe('a YAML stack on its own platform', () => {
+  it('dqform.yaml with baseUrl and credentialsFrom plans and applies against its own emulator (not DQ_BASE_URL, not DQ_CLIENT_ID), exactly as planned', async () => {
+    const app = new App();
+    try {
+      fs.writeFileSync(
+        app.path('dqform.yaml'),
+        [
+          'namespace: yaml-staging',
+          `baseUrl: ${staging.emu.url}`,
+          'credentialsFrom:',
+          '  clientId: DQ_STAGING_CLIENT_ID',
+          '  clientSecret: DQ_STAGING_CLIENT_SECRET',
+          'owners:',
+          '  team:',
+          '    title: YAML team',
+          'domains:',
+          '  sales:',
+          '    name: YAML sales',
+          '',
+        ].join('\n'),
+      );
+      // ENV's DQ_BASE_URL answers nothing and its DQ_CLIENT_ID/SECRET are wrong: only the file's platform and variables work
+      const planned = await app.run(['plan', '--out', 'plan.json'], ENV);
+      expect(planned.err).not.toMatch(/Error/);
+      expect(planned.code).toBe(0);
+      expect(planned.out).toContain(`dqform plan for namespace "yaml-staging" in workspace "demo" on ${staging.host}`);
+      expect(planned.out).toMatch(/Plan: 2 to add, 0 to change, 0 to destroy\./);
+      expect(readPlan(app, 'plan.json').platform).toBe(staging.host);
+      const [sBefore, pBefore] = [staging.state(), prod.state()];
+      const applied = await app.run(['apply', 'plan.json'], ENV);
+      expect(applied.err).not.toMatch(/Error/);
+      expect(applied.code).toBe(0);
+      const s = compareWithPlan(readPlan(app, 'plan.json'), sBefore, staging.state());
+      expect({ missing: s.missing, unexpected: s.unexpected }).toEqual({ missing: [], unexpected: [] });
+      expect(s.happened).toContain(`create dq_owner ${deriveId('demo', 'yaml-staging', 'dq_owner', 'team')}`);
+      expect(stateDiff(pBefore, prod.state())).toEqual([]);
+      const again = await app.run(['plan', '--detailed-exitcode'], ENV);
+      expect(again.code).toBe(0);
+      expect(again.out).toContain('No changes.');
+      // the same file with prod's credentials under the staging names: refused by staging's platform, nothing written
+      const wrong = await app.run(['plan'], { ...ENV, DQ_STAGING_CLIENT_ID: PRD.id, DQ_STAGING_CLIENT_SECRET: PRD.secret });
+      expect(wrong.code).toBe(1);
+      noSecrets(planned.out, planned.err, applied.out, applied.err, again.out, wrong.out, wrong.err);
+    } finally {
+      app.remove();
+    }
+  });
+});
+
 describe('a saved plan applied in another workspace of the same platform', () => {
   it('is refused, nothing written', async () => {
     staging.emu.app.addCredential('other-ws-client', 'other-ws-secret', SCOPES, 'other-workspace');
