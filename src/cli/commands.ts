@@ -169,7 +169,7 @@ export function reportError(io: Io, e: unknown): number {
   } else if (e instanceof applier().PlanRefusedError || e instanceof SynthSetupError) {
     io.err(`Error: ${e.message}\n  ${e.hint}`);
   } else if (e instanceof clientModule().ConfigError) {
-    io.err(`Error: ${e.message}\n  ${/the stack's /.test(e.message) ? "Fix the stack's baseUrl/region in the code." : 'Set the variables in the environment (never in code).'}`);
+    io.err(`Error: ${e.message}\n  ${/the stack's /.test(e.message) ? "Fix the stack's baseUrl/region/grpcEndpoint in the code." : 'Set the variables in the environment (never in code).'}`);
   } else if (e instanceof clientModule().ApiError) {
     io.err(`Error: ${e.message}`);
   } else if (e instanceof clientModule().ServerMisbehaviourError) {

@@ -28,7 +28,11 @@ export interface PreviewAsk<T> {
 /** Runs a preview on the transport {@link DqClient.previewTransport} selects (table above). */
 export async function preview<T>(http: DqClient, ask: PreviewAsk<T>): Promise<T> {
   const mode = http.previewTransport;
-  if (mode === 'grpc') return ask.grpc();
+  if (mode === 'grpc') {
+    // never a silent try of a port nothing serves (a stack on this machine with no grpcEndpoint)
+    if (http.grpcUnavailable) throw new Error(`the preview needs gRPC (DQ_PREVIEW_TRANSPORT=grpc), and ${http.grpcUnavailable}`);
+    return ask.grpc();
+  }
   try {
     return await ask.rest();
   } catch (e) {
