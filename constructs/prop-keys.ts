@@ -116,3 +116,21 @@ export function checkProps(c: IConstruct, type: ResourceType, props: object, ren
     });
   }
 }
+
+/**
+ * Records a diagnostic on `c` for every key of the plain object `value` that is not in `known`
+ * (an option object with no zod schema: {@link DqStack}'s props, `removed()`'s options), in the
+ * same words as {@link checkProps}. `at` is the field path of `value` (`''` for the top level).
+ */
+export function checkKeys(c: IConstruct, at: string, value: unknown, known: readonly string[]): void {
+  if (!isPlain(value)) return;
+  for (const key of Object.keys(value)) {
+    if (known.includes(key) || value[key] === undefined) continue;
+    const guess = closest(key, known);
+    addLocalDiagnostic(c, {
+      field: at ? `${at}.${key}` : key,
+      summary: `unknown property "${key}"${at ? ` in ${at}` : ''}${guess ? ` (did you mean "${guess}"?)` : ''}`,
+      hint: guess ? `rename it to "${guess}"` : `remove it; the known properties here are ${[...known].sort().join(', ')}`,
+    });
+  }
+}

@@ -5,6 +5,8 @@ import { LocalBackend, TerraformStack } from 'cdktf';
 import type { Construct } from 'constructs';
 import { DqProvider } from './generated/provider';
 import { addLocalDiagnostic } from './internal';
+import { checkKeys } from './prop-keys';
+import { CLIENT_SECRET_NAME_MESSAGE, CLIENT_SECRET_SUFFIX } from '../schemas/manifest';
 import { diagnosticsWith, formatDiagnostic, resolveStack } from './validation';
 
 /** Props of {@link DqStack}. Credentials never go here: they come from the environment. */
@@ -19,9 +21,17 @@ export interface DqStackProps {
   /** Platform base URL (overrides region). @default - `DQ_BASE_URL` from the environment */
   readonly baseUrl?: string;
   /**
+   * Where this stack's rule previews go over gRPC: `host:port`, `https://host:port` or
+   * `http://host:port` (the emulator prints it as `DQ_GRPC_ENDPOINT=...`). `DQ_GRPC_ENDPOINT`
+   * is used only by stacks that set no platform of their own.
+   * @default - the baseUrl's host on port 443; none for a baseUrl on this machine (the plan says why)
+   */
+  readonly grpcEndpoint?: string;
+  /**
    * The NAMES of the environment variables this stack's credentials come from, e.g.
    * `{ clientId: 'DQ_PROD_CLIENT_ID', clientSecret: 'DQ_PROD_CLIENT_SECRET' }`; never the
-   * credentials themselves (a value that is not a variable name fails synth).
+   * credentials themselves (a value that is not a variable name fails synth). The client
+   * secret's variable must end in `_CLIENT_SECRET` (dqform withholds and masks such variables).
    * @default - `DQ_CLIENT_ID` and `DQ_CLIENT_SECRET`
    */
   readonly credentialsFrom?: CredentialsFromProps;
@@ -31,7 +41,7 @@ export interface DqStackProps {
 export interface CredentialsFromProps {
   /** The variable holding the client id. @default "DQ_CLIENT_ID" */
   readonly clientId?: string;
-  /** The variable holding the client secret. @default "DQ_CLIENT_SECRET" */
+  /** The variable holding the client secret: a name ending in `_CLIENT_SECRET`. @default "DQ_CLIENT_SECRET" */
   readonly clientSecret?: string;
 }
 
@@ -49,6 +59,9 @@ function isPlatformUrl(v: unknown): boolean {
 /** An environment variable's name (schemas/manifest.ts ENV_VAR_NAME). */
 const ENV_VAR_NAME = /^[A-Z_][A-Z0-9_]{0,127}$/;
 const CREDENTIALS_FROM_KEYS = { clientId: 'client_id', clientSecret: 'client_secret' } as const;
+/** The keys of {@link DqStackProps} and {@link RemovedOptions}: any other is a typo (checkKeys). */
+const STACK_PROPS_KEYS: readonly (keyof DqStackProps)[] = ['namespace', 'region', 'baseUrl', 'grpcEndpoint', 'credentialsFrom'];
+const REMOVED_OPTIONS_KEYS: readonly (keyof RemovedOptions)[] = ['id', 'destroy'];
 
 const REMOVABLE = ['dq_alert', 'dq_monitor_deployment_rule', 'dq_sql_test', 'dq_sql_test_deployment_rule', 'dq_domain', 'dq_data_product', 'dq_owner', 'dq_ownership'];
 
@@ -93,9 +106,14 @@ export class DqStack extends TerraformStack {
     super(scope, id);
     Object.defineProperty(this, STACK, { value: true });
     this.namespace = props.namespace;
+    checkKeys(this, '', props, STACK_PROPS_KEYS);
     new LocalBackend(this, { path: `terraform.${id}.tfstate` });
     this.provider = new DqProvider(this, 'dq', { namespace: props.namespace, region: props.region, baseUrl: props.baseUrl });
     if (props.credentialsFrom !== undefined) this.credentialsFrom(props.credentialsFrom);
+    if (props.grpcEndpoint !== undefined) {
+      if (typeof props.grpcEndpoint === 'string' && /^((https?:\/\/)?[^\s/@]+:\d{1,5}|https:\/\/[^\s/@:]+)\/?$/.test(props.grpcEndpoint)) this.provider.addOverride('grpc_endpoint', props.grpcEndpoint);
+      else addLocalDiagnostic(this, { field: 'grpcEndpoint', summary: 'is not a gRPC endpoint without credentials (host:port, https://host:port or http://host:port)', hint: 'Write e.g. grpcEndpoint: "127.0.0.1:8788" (what the emulator prints as DQ_GRPC_ENDPOINT=...).' });
+    }
     if (props.baseUrl !== undefined && !isPlatformUrl(props.baseUrl)) {
       addLocalDiagnostic(this, { field: 'baseUrl', summary: `"${props.baseUrl.replace(/\/\/[^/@]*@/, '//[REDACTED]@')}" is not an http(s) URL without credentials`, hint: 'Write the platform\'s base URL, e.g. https://developer.eu.platform.example (credentials come from the environment: credentialsFrom).' });
     }
@@ -107,12 +125,10 @@ export class DqStack extends TerraformStack {
     const names: Record<string, string> = {};
     const given = (typeof from === 'object' && from !== null ? from : {}) as Record<string, unknown>;
     if (given !== from) addLocalDiagnostic(this, { field: 'credentialsFrom', summary: 'credentialsFrom must be an object: { clientId: "DQ_PROD_CLIENT_ID", clientSecret: "DQ_PROD_CLIENT_SECRET" }' });
+    checkKeys(this, 'credentialsFrom', given, Object.keys(CREDENTIALS_FROM_KEYS));
     for (const [key, value] of Object.entries(given)) {
       const tf = (CREDENTIALS_FROM_KEYS as Record<string, string>)[key];
-      if (!tf) {
-        addLocalDiagnostic(this, { field: `credentialsFrom.${key}`, summary: `unknown field "${key}" of credentialsFrom`, hint: 'Known fields: clientId, clientSecret.' });
-        continue;
-      }
+      if (!tf) continue; // an unknown key: checkKeys said so
       if (value === undefined) continue;
       if (typeof value !== 'string' || !ENV_VAR_NAME.test(value)) {
         // never echo the value: it may be the secret itself
@@ -120,6 +136,14 @@ export class DqStack extends TerraformStack {
           field: `credentialsFrom.${key}`,
           summary: `must be the NAME of an environment variable (upper-case letters, digits and "_"), not a credential`,
           hint: `Write the variable's name, e.g. credentialsFrom: { ${key}: "DQ_PROD_${key === 'clientId' ? 'CLIENT_ID' : 'CLIENT_SECRET'}" }, and set that variable where dqform plans and applies.`,
+        });
+        continue;
+      }
+      if (key === 'clientSecret' && !value.endsWith(CLIENT_SECRET_SUFFIX)) {
+        addLocalDiagnostic(this, {
+          field: 'credentialsFrom.clientSecret',
+          summary: CLIENT_SECRET_NAME_MESSAGE,
+          hint: `Name the variable so that it ends in ${CLIENT_SECRET_SUFFIX}, e.g. credentialsFrom: { clientSecret: "DQ_PROD_CLIENT_SECRET" }, and set that variable where dqform plans and applies.`,
         });
         continue;
       }
@@ -179,6 +203,7 @@ export class DqStack extends TerraformStack {
         hint: 'name the address the construct had, e.g. dq_owner.data_team',
       });
     }
+    checkKeys(this, `removed[${this.removedAddresses.length}]`, opts, REMOVED_OPTIONS_KEYS);
     this.removedAddresses.push(address);
     if (opts.id) this.removedIds.set(address, opts.id);
     if (opts.destroy === false) this.removedKeep.add(address);

@@ -182,6 +182,7 @@ export const DqformYaml = z
     stack: z.string().regex(/^[A-Za-z0-9_-]+$/).optional().describe('stack name shown in plans (default: the namespace)'),
     region: z.enum(['eu', 'us', 'au']).optional().describe('platform region of this stack (default: DQ_BASE_URL, else DQ_REGION, else eu)'),
     baseUrl: z.string().optional().describe('platform base URL of this stack; overrides region (default: DQ_BASE_URL, else DQ_REGION)'),
+    grpcEndpoint: z.string().optional().describe('gRPC endpoint of this stack\'s rule previews (host:port, https://host:port or http://host:port; default: the baseUrl\'s host on 443, none for a baseUrl on this machine; DQ_GRPC_ENDPOINT for a stack that sets no platform)'),
     credentialsFrom: CredentialsFrom.optional().describe('the NAMES of the environment variables holding this stack\'s credentials (default DQ_CLIENT_ID, DQ_CLIENT_SECRET); never the credentials themselves'),
     owners: section(YamlOwner, 'owners (dq_owner)'),
     domains: section(YamlDomain, 'domains (dq_domain)'),

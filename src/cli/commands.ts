@@ -15,7 +15,7 @@ import { inertText } from '../../schemas/inert';
 import { listedStacks, loadSiblingStacks, loadSynthOutput, ManifestError } from '../engine/manifest';
 import { resolveManifest } from '../engine/resolve';
 import { credentialVariables } from './credential-variables';
-import { readCdktfApp, removeLeftoverStacks, runApp, staleness, synthesisedStacks, SynthSetupError, type CdktfApp } from './synth';
+import { readCdktfApp, misnamedSecretStacks, removeLeftoverStacks, runApp, staleness, synthesisedStacks, SynthSetupError, type CdktfApp } from './synth';
 
 // Loaded on first use: a plan from cdktf.out needs neither the YAML parser nor the importer
 // (~40 ms of module loading saved per run), and `validate` none of the client (undici, the API
@@ -169,7 +169,7 @@ export function reportError(io: Io, e: unknown): number {
   } else if (e instanceof applier().PlanRefusedError || e instanceof SynthSetupError) {
     io.err(`Error: ${e.message}\n  ${e.hint}`);
   } else if (e instanceof clientModule().ConfigError) {
-    io.err(`Error: ${e.message}\n  ${/the stack's /.test(e.message) ? "Fix the stack's baseUrl/region in the code." : 'Set the variables in the environment (never in code).'}`);
+    io.err(`Error: ${e.message}\n  ${/the stack's /.test(e.message) ? "Fix the stack's baseUrl/region/grpcEndpoint in the code." : 'Set the variables in the environment (never in code).'}`);
   } else if (e instanceof clientModule().ApiError) {
     io.err(`Error: ${e.message}`);
   } else if (e instanceof clientModule().ServerMisbehaviourError) {
@@ -197,19 +197,16 @@ export function client(io: Io, m?: Manifest): PlatformClient {
   const debug = level === 'debug';
   const cm = clientModule();
   const stack = platformOf(m);
-  // A stack on its own platform takes no DQ_GRPC_ENDPOINT: that variable belongs with
-  // DQ_BASE_URL, and previews must come from the platform the stack is planned against.
-  const grpcEnv = stack.baseUrl || stack.region ? { ...io.env, DQ_GRPC_ENDPOINT: undefined } : io.env;
   const config = cm.resolveConfig(io.env, {}, stack);
   // DQ_TIMEOUT and DQ_MAX_RESPONSE_MB hold for every stack (PlatformClient.fromEnv does the same)
   const limits = cm.resolveLimits(io.env);
-  return cm.PlatformClient.create(config, { proxy: cm.resolveProxy(io.env), ...limits, onTrace: (t) => traceLine(t, debug, io), grpc: { deadlineMs: limits.timeoutMs, ...cm.resolveGrpcConfig(grpcEnv) } });
+  return cm.PlatformClient.create(config, { proxy: cm.resolveProxy(io.env), ...limits, onTrace: (t) => traceLine(t, debug, io), grpc: { deadlineMs: limits.timeoutMs, ...cm.resolveStackGrpcConfig(io.env, stack) } });
 }
 const warnedLevel = new WeakSet<Io>();
 
 /** Where a stack's platform and credentials come from: what its manifest sets (the environment for the rest). */
 function platformOf(m: Manifest | undefined): StackPlatform {
-  return m ? { baseUrl: m.baseUrl, region: m.region, credentialsFrom: m.credentialsFrom } : {};
+  return m ? { baseUrl: m.baseUrl, region: m.region, grpcEndpoint: m.grpcEndpoint, credentialsFrom: m.credentialsFrom } : {};
 }
 
 /** The platform a client talks to, as plans name it: the host (and port) of its base URL. */
@@ -361,6 +358,12 @@ function siblingsOf(src: Source, m: Manifest, env: NodeJS.ProcessEnv) {
 /** The platform host and the client id a stack acts with, as known without a call (see siblingStacks). */
 function platformKey(env: NodeJS.ProcessEnv, m: Manifest): string {
   const p = platformOf(m);
+  return `${stackHost(env, m)}\u0000${env[p.credentialsFrom?.clientId ?? 'DQ_CLIENT_ID']?.trim() ?? ''}`;
+}
+
+/** The platform host a stack is planned against (its baseUrl/region, else DQ_BASE_URL/DQ_REGION), as known without a call. */
+function stackHost(env: NodeJS.ProcessEnv, m: Manifest): string {
+  const p = platformOf(m);
   // the config module alone (not the client): validate loads no client (issue 15)
   const cm = require('../client/config') as typeof import('../client/config');
   const envUrl = env.DQ_BASE_URL?.trim() || cm.REGION_BASE_URLS[(env.DQ_REGION?.trim().toLowerCase() || 'eu') as keyof typeof cm.REGION_BASE_URLS];
@@ -371,7 +374,7 @@ function platformKey(env: NodeJS.ProcessEnv, m: Manifest): string {
   } catch {
     // an unusable URL: its own plan says so
   }
-  return `${host}\u0000${env[p.credentialsFrom?.clientId ?? 'DQ_CLIENT_ID']?.trim() ?? ''}`;
+  return host;
 }
 
 /** Plans one stack of a source (with its sibling stacks, which must not share objects) against its own platform. */
@@ -481,6 +484,14 @@ export async function cmdSynth(io: Io, o: SynthOptions): Promise<number> {
   // planned (manifest.json, which cdktf rewrites, is the list; see listedStacks)
   const gone = removeLeftoverStacks(out);
   if (gone.length) io.err(`Removed from ${shown(io, out)} the stack(s) the app no longer has: ${gone.join(', ')}.`);
+  const misnamed = misnamedSecretStacks(out);
+  if (misnamed.length) {
+    // the name is not echoed: a value in its place may be the secret itself
+    io.err(
+      `Error: stack(s) ${misnamed.join(', ')}: credentialsFrom.clientSecret must name a variable ending in _CLIENT_SECRET, e.g. DQ_PROD_CLIENT_SECRET: dqform withholds only such variables from the app, refuses them in a CI synth and masks them in output.\n  Rename the variable (and where your CI sets it), then run dqform synth again.`,
+    );
+    return 1;
+  }
   io.out(`Synthesised to ${shown(io, out)}`);
   return 0;
 }
@@ -822,19 +833,24 @@ function samePlatform(saved: Plan, c: PlatformClient, file: string): void {
 
 /**
  * `destroy --namespace NAME`: the desired state of a namespace no code declares any more:
- * nothing. Refused when a stack of the app still declares it (destroying it would fight the
- * code: remove the stack first, or destroy that stack).
+ * nothing. Refused when a stack of the app still declares it on the same platform (destroying it
+ * would fight the code: remove the stack first, or destroy that stack); a stack on another
+ * platform shares no object with it.
  */
 function retiredNamespace(io: Io, src: Source, namespace: string): Manifest {
   if (!/^[a-z0-9][a-z0-9_.-]{0,62}$/.test(namespace)) throw new UsageError(`--namespace "${namespace}" is not a namespace: lower-case letters, digits, "_", "-" and "."; at most 63 characters`);
+  const retired: Manifest = { formatVersion: 1, stack: namespace, namespace, resources: [], moved: [], imports: [], removed: [] };
+  // the retired namespace is destroyed on DQ_BASE_URL/DQ_REGION's platform: a stack that declares
+  // the same namespace on another platform shares no object with it (as siblingStacks says)
+  const here = stackHost(io.env, retired);
   for (const m of appStacks(io, src)) {
-    if (m.namespace === namespace) {
+    if (m.namespace === namespace && stackHost(io.env, m) === here) {
       throw new UsageError(
         `--namespace ${namespace} is declared by stack ${m.stack} (${src.kind === 'yaml' ? shown(io, src.file) : shown(io, src.dir)}): destroy --namespace retires a namespace no code declares. Remove the stack from the app and synth, or destroy the stack itself (dqform destroy --stack ${m.stack}).`,
       );
     }
   }
-  return { formatVersion: 1, stack: namespace, namespace, resources: [], moved: [], imports: [], removed: [] };
+  return retired;
 }
 
 /** The stacks of the app as far as they load (none when there is no synth output or YAML workspace). */

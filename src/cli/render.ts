@@ -375,7 +375,8 @@ function driftEntryLines(drift: readonly Change[], opts: RenderOptions): string[
  * dqform plan and apply would do about it.
  */
 export function renderDrift(plan: Plan, drift: readonly Change[], opts: RenderOptions = {}): string {
-  const lines: string[] = [`dqform drift for namespace "${plan.namespace}" in workspace "${plan.workspace}" (stack ${plan.stack})`, ''];
+  // names the platform it read, as the plan header does (headerLines)
+  const lines: string[] = [`dqform drift for namespace "${plan.namespace}" in workspace "${plan.workspace}"${plan.platform ? ` on ${plan.platform}` : ''} (stack ${plan.stack})`, ''];
   for (const d of plan.diagnostics) lines.push(...diagnosticLines(d));
   if (plan.diagnostics.length) lines.push('');
   lines.push(...DRIFT_INTRO, ...driftEntryLines(drift, opts));

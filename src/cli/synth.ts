@@ -19,7 +19,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { redact, REDACTED } from '../client/redact';
 import { listedStacks } from '../engine/manifest';
-import { credentialVariables } from './credential-variables';
+import { credentialVariables, isCredentialVariable } from './credential-variables';
 
 /** A directory's CDKTF app configuration (`cdktf.json`). */
 export interface CdktfApp {
@@ -154,6 +154,26 @@ export function withheldVariables(env: NodeJS.ProcessEnv, outDir?: string): stri
     }
   }
   return [...names].sort();
+}
+
+/**
+ * The synthesised stacks whose `credentials_from.client_secret` names a variable dqform would not
+ * know for a secret ({@link isCredentialVariable}: `*_CLIENT_SECRET`), sorted. Such a variable is
+ * not withheld from the app on a fresh checkout, not refused by a CI synth and not masked, so the
+ * engine refuses it too (schemas/manifest.ts CredentialsFrom); synth says so at once.
+ */
+export function misnamedSecretStacks(outDir: string): string[] {
+  const out: string[] = [];
+  for (const st of synthesisedStacks(outDir)) {
+    try {
+      const doc = JSON.parse(fs.readFileSync(path.join(outDir, 'stacks', st, 'cdk.tf.json'), 'utf8')) as { provider?: { dq?: { credentials_from?: { client_secret?: unknown } }[] } };
+      const v = doc.provider?.dq?.[0]?.credentials_from?.client_secret;
+      if (typeof v === 'string' && !isCredentialVariable(v)) out.push(st);
+    } catch {
+      // not readable: plan says what is wrong with it
+    }
+  }
+  return out.sort();
 }
 
 /** What running the app gave. */

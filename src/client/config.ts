@@ -43,6 +43,8 @@ export class ConfigError extends Error {
 export interface StackPlatform {
   baseUrl?: string;
   region?: string;
+  /** The gRPC endpoint of the stack's previews (see {@link resolveStackGrpcConfig}). */
+  grpcEndpoint?: string;
   credentialsFrom?: { clientId?: string; clientSecret?: string };
 }
 
@@ -147,12 +149,15 @@ export const PREVIEW_TRANSPORTS: readonly PreviewTransport[] = ['auto', 'grpc', 
  * - `previewTransport`: `auto` (REST when the rule fits a GET query string, gRPC when it does
  *   not), `grpc` (always gRPC) or `rest` (never gRPC: such rules' effects are unknown).
  * - `deadlineMs`: deadline of one gRPC attempt (default 30 s; retries get a fresh one).
+ * - `unavailable`: why gRPC previews are not tried at all (a stack on this machine with no
+ *   gRPC endpoint); a preview that needs gRPC is then "effects unknown" with this reason.
  */
 export interface GrpcConfig {
   endpoint?: string;
   packagePrefix?: string;
   previewTransport?: PreviewTransport;
   deadlineMs?: number;
+  unavailable?: string;
 }
 
 /** Where and how to open the gRPC channel. */
@@ -194,6 +199,41 @@ export function resolveGrpcConfig(env: NodeJS.ProcessEnv = process.env): GrpcCon
       throw new ConfigError(`DQ_PREVIEW_TRANSPORT "${transport}" is not one of ${PREVIEW_TRANSPORTS.join(', ')}`, ['DQ_PREVIEW_TRANSPORT']);
     }
     out.previewTransport = transport as PreviewTransport;
+  }
+  return out;
+}
+
+/**
+ * The gRPC settings of one stack's client. A stack that sets no platform of its own follows the
+ * environment ({@link resolveGrpcConfig}). One with its own baseUrl or region never takes
+ * `DQ_GRPC_ENDPOINT` (it belongs with `DQ_BASE_URL`): its `grpcEndpoint` if it sets one, else its
+ * base URL's host on port 443; except that a base URL on this machine (an emulator, a tunnel)
+ * with no grpcEndpoint tries no gRPC at all, and says so ({@link GrpcConfig.unavailable}).
+ * @throws ConfigError naming the stack's grpcEndpoint (or the variable) when a value is unusable.
+ */
+export function resolveStackGrpcConfig(env: NodeJS.ProcessEnv, stack: StackPlatform = {}): GrpcConfig {
+  const own = nonEmpty(stack.baseUrl) !== undefined || nonEmpty(stack.region) !== undefined;
+  const endpoint = nonEmpty(stack.grpcEndpoint);
+  if (!own && endpoint === undefined) return resolveGrpcConfig(env);
+  let out: GrpcConfig;
+  try {
+    out = resolveGrpcConfig({ ...env, DQ_GRPC_ENDPOINT: endpoint });
+  } catch (e) {
+    if (e instanceof ConfigError && endpoint !== undefined && e.variables.includes('DQ_GRPC_ENDPOINT')) {
+      throw new ConfigError(e.message.replace(/DQ_GRPC_ENDPOINT/g, "the stack's grpcEndpoint"), e.variables);
+    }
+    throw e;
+  }
+  if (endpoint === undefined && nonEmpty(stack.baseUrl)) {
+    let url: URL | undefined;
+    try {
+      url = new URL(stack.baseUrl!.trim());
+    } catch {
+      // an unusable base URL: resolveConfig says so
+    }
+    if (url && isLoopbackHost(url.hostname)) {
+      out.unavailable = `the stack's baseUrl is on this machine (${url.host}) and the stack sets no grpcEndpoint, so gRPC previews are not tried (not on ${url.hostname}:443, and DQ_GRPC_ENDPOINT belongs to DQ_BASE_URL): set the stack's grpcEndpoint (the emulator prints it as DQ_GRPC_ENDPOINT=...)`;
+    }
   }
   return out;
 }
@@ -253,10 +293,12 @@ export interface NetLimits {
 
 export const DEFAULT_TIMEOUT_MS = 15_000;
 export const DEFAULT_MAX_RESPONSE_BYTES = 64 * 1024 * 1024;
+/** The largest `DQ_MAX_RESPONSE_MB`: V8's largest string is about 512 MiB; a body past it crashes the process. */
+export const MAX_RESPONSE_MB_CAP = 512;
 
 /**
  * `DQ_TIMEOUT` (seconds, > 0, at most 3600; default 15) and `DQ_MAX_RESPONSE_MB` (whole MiB,
- * 1 to 2048; default 64). @throws ConfigError naming the variable when a value is unusable.
+ * 1 to {@link MAX_RESPONSE_MB_CAP}; default 64). @throws ConfigError naming the variable when a value is unusable.
  */
 export function resolveLimits(env: NodeJS.ProcessEnv = process.env): NetLimits {
   const out: NetLimits = { timeoutMs: DEFAULT_TIMEOUT_MS, maxResponseBytes: DEFAULT_MAX_RESPONSE_BYTES };
@@ -269,7 +311,7 @@ export function resolveLimits(env: NodeJS.ProcessEnv = process.env): NetLimits {
   const m = nonEmpty(env.DQ_MAX_RESPONSE_MB);
   if (m !== undefined) {
     const n = /^\d+$/.test(m) ? Number(m) : NaN;
-    if (!(n >= 1 && n <= 2048)) throw new ConfigError(`DQ_MAX_RESPONSE_MB "${m}" is not a whole number of MiB between 1 and 2048 (default 64): the largest response body dqform reads`, ['DQ_MAX_RESPONSE_MB']);
+    if (!(n >= 1 && n <= MAX_RESPONSE_MB_CAP)) throw new ConfigError(`DQ_MAX_RESPONSE_MB "${m}" is not a whole number of MiB between 1 and ${MAX_RESPONSE_MB_CAP} (default 64): the largest response body dqform reads (V8's largest string is about 512 MiB, past it the process would crash)`, ['DQ_MAX_RESPONSE_MB']);
     out.maxResponseBytes = n * 1024 * 1024;
   }
   return out;

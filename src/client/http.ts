@@ -284,6 +284,11 @@ export class DqClient {
     return this.opts.grpc?.previewTransport ?? 'auto';
   }
 
+  /** Why gRPC previews are not tried at all, when they are not ({@link GrpcConfig.unavailable}). */
+  get grpcUnavailable(): string | undefined {
+    return this.opts.grpc?.unavailable;
+  }
+
   /**
    * The gRPC transport of the preview calls, created on first use (grpc-js itself loads on the
    * first call). It shares this client's token cache, retry policy and request limiter.

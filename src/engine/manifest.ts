@@ -130,6 +130,7 @@ export function manifestFromTerraformJson(doc: unknown, opts: { stack: string; f
     namespace,
     region: typeof provider.region === 'string' ? provider.region : undefined,
     baseUrl: typeof provider.base_url === 'string' ? provider.base_url : undefined,
+    grpcEndpoint: typeof provider.grpc_endpoint === 'string' ? provider.grpc_endpoint : undefined,
     credentialsFrom: credentialsFromJson(provider.credentials_from),
     resources,
     moved,

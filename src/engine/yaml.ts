@@ -334,6 +334,7 @@ export function manifestFromYaml(text: string, opts: { file: string; stack?: str
     namespace,
     region: typeof data.region === 'string' ? data.region : undefined,
     baseUrl: typeof data.baseUrl === 'string' ? data.baseUrl : undefined,
+    grpcEndpoint: typeof data.grpcEndpoint === 'string' ? data.grpcEndpoint : undefined,
     credentialsFrom: isObj(data.credentialsFrom) ? data.credentialsFrom : undefined,
     resources,
     moved,

@@ -1,12 +1,17 @@
 /**
  * examples/ci/.github/workflows/dqform.yml: parses as YAML, has the triggers and jobs the README
- * documents, runs on a current Node LTS with current action majors, installs dqform from a
- * tarball built in the run (dqform is not published), wires DQ_BASE_URL, passes secrets only
- * through step env, applies only a reviewed plan, and offers a path when a merged plan went
- * stale. Its two scripts run end to end against a fake GitHub: the PR comment (checked for its
- * content: every stack's plan, failed and missing plans, plans over --max-deletes) and the apply
- * job's search for the reviewed plan run.
+ * documents, runs on a current Node LTS with checkout and setup-node pinned by SHA, builds dqform
+ * in the run (dqform is not published), runs the pull request's code only in a synth job without
+ * secrets (the credentialed jobs check out nothing, run no npm and read its cdktf.out artifact),
+ * maps the per-stack credential secrets of docs/environments.md, wires DQ_BASE_URL, passes
+ * secrets only through step env, applies only a reviewed plan, and offers a path when a merged
+ * plan went stale. Its shell steps (stack list, tool install, platform check) run with bash; its
+ * two scripts run end to end against a fake GitHub: the PR comment (checked for its content:
+ * every stack's plan, failed and missing plans, every guard with its label) and the apply job's
+ * search for the reviewed plan run.
  */
+import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -42,6 +47,8 @@ const text = fs.readFileSync(FILE, 'utf8');
 const wf = parse(text, { prettyErrors: true }) as Workflow;
 const steps = Object.entries(wf.jobs).flatMap(([job, j]) => j.steps.map((s) => ({ job, ...s })));
 const runs = (job: string) => wf.jobs[job].steps.map((s) => s.run ?? '').join('\n');
+/** The jobs that hold secrets (an environment with secrets): they must never run the pull request's code. */
+const CREDENTIALED = ['plan', 'apply', 'drift'];
 const scriptOf = (job: string, id?: string) => String(wf.jobs[job].steps.find((s) => s.uses?.startsWith('actions/github-script@') && (!id || s.id === id))!.with?.script);
 
 type ScriptFn = (...args: unknown[]) => Promise<void>;
@@ -70,29 +77,40 @@ describe('structure', () => {
     expect(wf.env.DQ_MAX_DELETES).toBe("${{ vars.DQ_MAX_DELETES || '10' }}");
   });
 
-  it('jobs: dqform is built once, stacks are listed, then plan/apply/drift as a matrix and one comment job', () => {
-    expect(Object.keys(wf.jobs).sort()).toEqual(['apply', 'comment', 'dqform', 'drift', 'plan', 'stacks']);
-    expect(wf.jobs.stacks.needs).toBe('dqform');
+  it('jobs: dqform is built once, synth (the only job running the code) lists the stacks, then plan/apply/drift as a matrix and one comment job', () => {
+    expect(Object.keys(wf.jobs).sort()).toEqual(['apply', 'comment', 'dqform', 'drift', 'plan', 'synth']);
+    expect(wf.jobs.synth.needs).toBe('dqform');
     for (const job of ['plan', 'apply', 'drift']) {
       const j = wf.jobs[job];
-      expect(j.needs).toBe('stacks');
-      expect(j.strategy?.matrix?.stack).toBe('${{ fromJSON(needs.stacks.outputs.stacks) }}');
+      expect(j.needs).toEqual(['dqform', 'synth']);
+      expect(j.strategy?.matrix?.stack).toBe('${{ fromJSON(needs.synth.outputs.stacks) }}');
       expect(j.strategy?.['fail-fast']).toBe(false);
     }
     expect(wf.jobs.plan.if).toBe("github.event_name == 'pull_request' || (github.event_name == 'workflow_dispatch' && inputs.action == 'plan')");
     expect(wf.jobs.apply.if).toBe("github.event_name == 'push' || (github.event_name == 'workflow_dispatch' && inputs.action == 'apply')");
     expect(wf.jobs.drift.if).toBe("github.event_name == 'schedule' || (github.event_name == 'workflow_dispatch' && inputs.action == 'drift')");
-    expect(wf.jobs.comment.needs).toEqual(['stacks', 'plan']);
+    expect(wf.jobs.comment.needs).toEqual(['synth', 'plan']);
     expect(wf.jobs.comment.if).toMatch(/always\(\) && github\.event_name == 'pull_request'/);
   });
 
   it('the active Node LTS (26 since 2026-10-28; 24 is in maintenance, 20 end of life since 2026-04-30) and current action majors, nothing else', () => {
     const setups = steps.filter((s) => s.uses?.startsWith('actions/setup-node@'));
-    expect(setups.length).toBe(5); // dqform, stacks, plan, apply, drift
+    expect(setups.length).toBe(5); // dqform, synth, plan, apply, drift
     for (const s of setups) expect(s.with?.['node-version']).toBe(26);
+    // checkout and setup-node pinned by commit, the tag each SHA was read from in the comment (issue 26)
+    const PINNED: Record<string, string> = {
+      'actions/checkout': '3d3c42e5aac5ba805825da76410c181273ba90b1 # v7.0.1',
+      'actions/setup-node': '820762786026740c76f36085b0efc47a31fe5020 # v7.0.0',
+    };
+    const usesLines = text.split('\n').filter((l) => /^\s*(- )?uses: /.test(l));
+    expect(usesLines.length).toBe(steps.filter((x) => x.uses).length);
+    for (const l of usesLines) {
+      const [name, rest] = l.replace(/^\s*(- )?uses: /, '').split('@');
+      if (PINNED[name]) expect({ name, rest }).toEqual({ name, rest: PINNED[name] });
+    }
     const MAJORS: Record<string, string> = {
-      'actions/checkout': 'v7',
-      'actions/setup-node': 'v7',
+      'actions/checkout': PINNED['actions/checkout'].split(' ')[0],
+      'actions/setup-node': PINNED['actions/setup-node'].split(' ')[0],
       'actions/upload-artifact': 'v7',
       'actions/download-artifact': 'v8',
       'actions/github-script': 'v9',
@@ -103,22 +121,30 @@ describe('structure', () => {
     }
   });
 
-  it('dqform comes from a tarball built in the run from its repository at a pinned ref, installed after the workspace', () => {
+  it('dqform is built in the run from its repository at a pinned ref: the synth job installs the package into the workspace, the credentialed jobs unpack the tool checked against its digest (no npm)', () => {
     const build = wf.jobs.dqform.steps;
     expect(build[0].with).toMatchObject({ repository: expect.stringContaining('vars.DQFORM_REPOSITORY'), ref: expect.stringContaining('vars.DQFORM_REF'), 'persist-credentials': false });
-    expect(runs('dqform')).toMatch(/npm ci[^\n]*\n\s*mkdir -p "\$RUNNER_TEMP\/dqform-package"\n\s*npm pack --pack-destination "\$RUNNER_TEMP\/dqform-package"/);
+    expect(runs('dqform')).toMatch(/npm ci[^\n]*\n\s*mkdir -p "\$RUNNER_TEMP\/dqform-package"[^\n]*\n\s*npm pack --pack-destination "\$RUNNER_TEMP\/dqform-package"/);
+    expect(runs('dqform')).toMatch(/npm prune --omit=dev/);
+    expect(runs('dqform')).toMatch(/echo "tool-sha256=\$\(sha256sum "\$RUNNER_TEMP\/dqform-package\/dqform-tool\.tar\.gz"/);
+    expect((wf.jobs.dqform as Job & { outputs?: Record<string, string> }).outputs).toEqual({ 'tool-sha256': '${{ steps.build.outputs.tool-sha256 }}' });
     expect(build.find((s) => s.uses?.startsWith('actions/upload-artifact@'))!.with).toMatchObject({ name: 'dqform-package', 'if-no-files-found': 'error' });
-    for (const job of ['stacks', 'plan', 'apply', 'drift']) {
-      const js = wf.jobs[job].steps;
-      const download = js.findIndex((s) => s.uses?.startsWith('actions/download-artifact@') && s.with?.name === 'dqform-package');
-      const install = js.findIndex((s) => /npm ci[^\n]*\n\s*npm install --no-save [^\n]*\.dqform-package\/dqform-\*\.tgz/.test(s.run ?? ''));
-      const firstUse = js.findIndex((s) => /npx dqform/.test(s.run ?? ''));
-      expect({ job, ok: download >= 0 && install > download && firstUse > install }).toEqual({ job, ok: true });
+    const js = wf.jobs.synth.steps;
+    const download = js.findIndex((s) => s.uses?.startsWith('actions/download-artifact@') && s.with?.name === 'dqform-package');
+    const install = js.findIndex((s) => /npm ci[^\n]*\n\s*npm install --no-save [^\n]*\.dqform-package\/dqform-\*\.tgz/.test(s.run ?? ''));
+    const synthAt = js.findIndex((s) => /^npx dqform synth$/.test((s.run ?? '').trim()));
+    expect({ download, install, synthAt }).toEqual({ download: expect.any(Number), install: download + 1, synthAt: download + 2 });
+    for (const job of CREDENTIALED) {
+      const cs = wf.jobs[job].steps;
+      const tool = cs.findIndex((s) => s.uses?.startsWith('actions/download-artifact@') && s.with?.name === 'dqform-package');
+      const installAt = cs.findIndex((s) => /sha256sum --check --strict/.test(s.run ?? ''));
+      const firstUse = cs.findIndex((s) => /^\s*dqform (plan|apply|drift|validate)/m.test(s.run ?? ''));
+      expect({ job, ok: tool >= 0 && installAt > tool && firstUse > installAt, digest: cs[installAt]?.env?.TOOL_SHA256 }).toEqual({ job, ok: true, digest: '${{ needs.dqform.outputs.tool-sha256 }}' });
     }
   });
 
   it('plan writes plan-<stack>.json and its markdown (also to the run summary) and uploads them as plan-<stack>', () => {
-    expect(runs('plan')).toMatch(/npx dqform plan --stack "\$STACK" --out "plan-\$STACK\.json" --format markdown > "plan-\$STACK\.md"/);
+    expect(runs('plan')).toMatch(/\bdqform plan --dir cdktf\.out --stack "\$STACK" --out "plan-\$STACK\.json" --format markdown > "plan-\$STACK\.md"/);
     expect(runs('plan')).toMatch(/cat "plan-\$STACK\.md" >> "\$GITHUB_STEP_SUMMARY"/);
     const upload = wf.jobs.plan.steps.find((s) => s.uses?.startsWith('actions/upload-artifact@'))!;
     expect(upload.if).toBe('always()');
@@ -128,18 +154,19 @@ describe('structure', () => {
 
   it('apply applies exactly the reviewed plan with the limit the reviewed step decided, never --auto-approve', () => {
     const apply = wf.jobs.apply;
-    const download = apply.steps.find((s) => s.uses?.startsWith('actions/download-artifact@') && s.with?.name !== 'dqform-package')!;
+    const download = apply.steps.find((s) => s.uses?.startsWith('actions/download-artifact@') && String(s.with?.name).startsWith('plan-'))!;
     expect(download.with).toMatchObject({ name: 'plan-${{ matrix.stack }}', 'run-id': '${{ steps.reviewed.outputs.run-id }}' });
-    expect(runs('apply')).toMatch(/npx dqform apply "plan-\$STACK\.json" --stack "\$STACK" --max-deletes "\$MAX_DELETES" --max-effect-deletes "\$MAX_EFFECT_DELETES" "\$\{extra\[@\]\}"/);
+    expect(runs('apply')).toMatch(/\bdqform apply "plan-\$STACK\.json" --dir cdktf\.out --stack "\$STACK" --max-deletes "\$MAX_DELETES" --max-effect-deletes "\$MAX_EFFECT_DELETES" "\$\{extra\[@\]\}"/);
     expect(runs('apply')).toMatch(/if \[ "\$ALLOW_UNPREVIEWED" = "true" \]; then extra\+=\(--allow-unpreviewed\); fi/);
-    const env = apply.steps.find((s) => /npx dqform apply/.test(s.run ?? ''))!.env!;
+    const env = apply.steps.find((s) => /\bdqform apply/.test(s.run ?? ''))!.env!;
     expect(env.MAX_EFFECT_DELETES).toBe('${{ steps.reviewed.outputs.max-effect-deletes }}');
     expect(env.ALLOW_UNPREVIEWED).toBe('${{ steps.reviewed.outputs.allow-unpreviewed }}');
-    // apply checks the plan against the desired state it was made from: this commit's synth, before apply
-    const steps = apply.steps.map((s) => s.run ?? '');
-    expect(steps.findIndex((r) => /^npx dqform synth$/.test(r.trim()))).toBeGreaterThan(-1);
-    expect(steps.findIndex((r) => /^npx dqform synth$/.test(r.trim()))).toBeLessThan(steps.findIndex((r) => /npx dqform apply/.test(r)));
-    expect(apply.steps.find((s) => /npx dqform apply/.test(s.run ?? ''))!.env?.MAX_DELETES).toBe('${{ steps.reviewed.outputs.max-deletes }}');
+    // apply checks the plan against the desired state it was made from: this commit's synth (this
+    // run's synth job, artifact cdktf-out, not the reviewed run's), downloaded before apply
+    const cdktfOut = apply.steps.findIndex((s) => s.uses?.startsWith('actions/download-artifact@') && s.with?.name === 'cdktf-out');
+    expect(apply.steps[cdktfOut]?.with).toEqual({ name: 'cdktf-out', path: 'cdktf.out' });
+    expect(cdktfOut).toBeLessThan(apply.steps.findIndex((s) => /\bdqform apply/.test(s.run ?? '')));
+    expect(apply.steps.find((s) => /\bdqform apply/.test(s.run ?? ''))!.env?.MAX_DELETES).toBe('${{ steps.reviewed.outputs.max-deletes }}');
     expect(text).not.toMatch(/--auto-approve/);
     expect(apply.permissions).toMatchObject({ actions: 'read' });
   });
@@ -154,7 +181,7 @@ describe('structure', () => {
   });
 
   it('drift fails the job on exit 2', () => {
-    expect(runs('drift')).toMatch(/npx dqform drift --stack "\$STACK"/);
+    expect(runs('drift')).toMatch(/\bdqform drift --dir cdktf\.out --stack "\$STACK"/);
     expect(runs('drift')).toMatch(/exit "\$code"/);
   });
 
@@ -162,7 +189,7 @@ describe('structure', () => {
     expect(wf.jobs.plan.environment).toBe('dqform-read');
     expect(wf.jobs.drift.environment).toBe('dqform-read');
     expect(wf.jobs.apply.environment).toBe('dqform-apply');
-    for (const job of ['dqform', 'stacks', 'comment']) expect(JSON.stringify(wf.jobs[job])).not.toMatch(/secrets\./);
+    for (const job of ['dqform', 'synth', 'comment']) expect(JSON.stringify(wf.jobs[job])).not.toMatch(/secrets\./);
   });
 
   it('secrets reach dqform only through step env: never in a run line, never echoed, no shell tracing', () => {
@@ -170,7 +197,7 @@ describe('structure', () => {
     expect(secretEnvSteps.map((s) => s.job).sort()).toEqual(['apply', 'drift', 'plan']);
     for (const s of secretEnvSteps) {
       expect(s.env).toEqual(expect.objectContaining({ DQ_CLIENT_ID: '${{ secrets.DQ_CLIENT_ID }}', DQ_CLIENT_SECRET: '${{ secrets.DQ_CLIENT_SECRET }}' }));
-      expect(s.run).toMatch(/npx dqform (plan|apply|drift)/);
+      expect(s.run).toMatch(/^\s*dqform (plan|apply|drift) [^\n]*--dir cdktf\.out /m);
     }
     for (const s of steps) {
       const run = s.run ?? '';
@@ -179,26 +206,144 @@ describe('structure', () => {
       expect(run).not.toMatch(/set -[a-z]*x|set -o xtrace|\benv\b\s*$|printenv/m);
       expect(JSON.stringify(s.with ?? {})).not.toMatch(/secrets\./);
     }
-    expect([...new Set(text.match(/secrets\.\w+/g))].sort()).toEqual(['secrets.DQ_CLIENT_ID', 'secrets.DQ_CLIENT_SECRET']);
+    // each secret mapped to the variable of the same name (a stack's credentialsFrom names it)
+    for (const s of secretEnvSteps) for (const [k, v] of Object.entries(s.env!)) if (/secrets\./.test(v)) expect(v).toBe(`\${{ secrets.${k} }}`);
+    expect([...new Set(text.match(/secrets\.\w+/g))].every((n) => /^secrets\.DQ_(\w+_)?CLIENT_(ID|SECRET)$/.test(n))).toBe(true);
   });
 
-  it('the app runs only in a synth step without secrets, before every credentialed step of its job; never with --allow-secret-env (issue 23)', () => {
-    for (const [job, j] of Object.entries(wf.jobs)) {
-      const secretAt = j.steps.map((s, i) => (Object.values(s.env ?? {}).some((v) => /secrets\./.test(v)) ? i : -1)).filter((i) => i >= 0);
-      if (secretAt.length === 0) continue;
-      const synthAt = j.steps.findIndex((s) => /^npx dqform synth$/.test((s.run ?? '').trim()));
-      expect({ job, synthAt: synthAt >= 0 }).toEqual({ job, synthAt: true });
-      expect(synthAt).toBeLessThan(Math.min(...secretAt));
-      expect(JSON.stringify(j.steps[synthAt].env ?? {})).not.toMatch(/secrets\.|CLIENT_SECRET/);
-      for (const i of secretAt) expect(j.steps[i].run).not.toMatch(/dqform synth|npm (run|ci|install)|npx (tsx|ts-node|cdktf)|node /);
+  it("the pull request's code runs only in the synth job (no secrets, no environment); no job that holds a secret checks it out, installs it or synthesises it (issue 23)", () => {
+    // pull_request only: never pull_request_target or workflow_run, which hand secrets to a run a fork starts
+    expect(Object.keys(wf.on).sort()).toEqual(['pull_request', 'push', 'schedule', 'workflow_dispatch']);
+    const holdsSecrets = (j: Job) => j.environment !== undefined || /secrets\./.test(JSON.stringify(j));
+    expect(Object.entries(wf.jobs).filter(([, j]) => holdsSecrets(j)).map(([n]) => n).sort()).toEqual([...CREDENTIALED].sort());
+    for (const job of CREDENTIALED) {
+      const j = wf.jobs[job];
+      for (const s of j.steps) {
+        // nothing of the pull request on disk to run: no checkout at all (dqform is the dqform job's build)
+        expect({ job, uses: s.uses?.split('@')[0] }).not.toEqual({ job, uses: 'actions/checkout' });
+        // no package manager (install scripts), no synth, no app runner, no restored cache (a cache the synth job saved could plant files)
+        const run = s.run ?? '';
+        expect({ job, step: s.name ?? run.slice(0, 40), runsCode: /\bnpm (ci|install|i|run|exec|rebuild)\b(?![^\n]*--ignore-scripts)|\bnpx\b|\byarn\b|\bpnpm\b|dqform synth|\btsx\b|ts-node|\bcdktf (synth|get|deploy)\b/.test(run) }).toEqual({ job, step: s.name ?? run.slice(0, 40), runsCode: false });
+        expect({ job, cache: s.with?.cache }).toEqual({ job, cache: undefined });
+      }
+      // the desired state is the synth job's output, downloaded as data, and every dqform command reads it
+      expect(j.steps.find((s) => s.with?.name === 'cdktf-out')?.with).toEqual({ name: 'cdktf-out', path: 'cdktf.out' });
+      const commands = runs(job).split('\n').filter((l) => /^\s*dqform /.test(l));
+      expect(commands.length).toBeGreaterThan(0);
+      for (const l of commands) expect(l).toMatch(/^\s*dqform (plan|apply|drift|validate) [^\n]*--dir cdktf\.out/);
     }
+    const synth = wf.jobs.synth;
+    expect(synth.environment).toBeUndefined();
+    expect(JSON.stringify(synth)).not.toMatch(/secrets\.|_CLIENT_SECRET|_CLIENT_ID/);
+    expect(synth.permissions).toEqual({ contents: 'read' });
+    // the token is not left in .git/config for the app to read
+    expect(synth.steps.find((s) => s.uses?.startsWith('actions/checkout@'))!.with).toEqual({ 'persist-credentials': false });
+    expect(synth.steps.find((s) => s.uses?.startsWith('actions/upload-artifact@'))!.with).toMatchObject({ name: 'cdktf-out', path: 'cdktf.out', 'if-no-files-found': 'error' });
     expect(text).not.toMatch(/--allow-secret-env/);
     expect(text).not.toMatch(/--no-synth/);
+  });
+
+  it('every credentialsFrom variable docs/environments.md uses is mapped from the secret of that name in each credentialed step (GitHub passes only mapped secrets)', () => {
+    const doc = fs.readFileSync(path.join(ROOT, 'docs', 'environments.md'), 'utf8');
+    const named = [...doc.matchAll(/credentialsFrom:[^\n]*/g)].flatMap((m) => m[0].match(/\b[A-Z][A-Z0-9_]*\b/g) ?? []);
+    const names = [...new Set(named)].sort();
+    expect(names).toEqual(expect.arrayContaining(['DQ_PROD_CLIENT_ID', 'DQ_PROD_CLIENT_SECRET', 'DQ_STAGING_CLIENT_ID', 'DQ_STAGING_CLIENT_SECRET']));
+    for (const job of CREDENTIALED) {
+      const s = wf.jobs[job].steps.find((x) => /^\s*dqform (plan|apply|drift) /m.test(x.run ?? ''))!;
+      for (const n of ['DQ_CLIENT_ID', 'DQ_CLIENT_SECRET', ...names]) expect({ job, n, v: s.env?.[n] }).toEqual({ job, n, v: `\${{ secrets.${n} }}` });
+    }
   });
 
   it('both scripts are valid JavaScript for github-script', () => {
     expect(() => compile(scriptOf('comment'))).not.toThrow();
     expect(() => compile(scriptOf('apply', 'reviewed'))).not.toThrow();
+  });
+});
+
+describe('the shell steps of synth and of the credentialed jobs, run with bash', () => {
+  let tmp: string;
+  beforeEach(() => {
+    tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'dqform-ci-steps-'));
+  });
+  afterEach(() => fs.rmSync(tmp, { recursive: true, force: true }));
+  /** Runs a step's script as GitHub does (bash -e) in `tmp`, with node on PATH. */
+  const bash = (script: string, env: Record<string, string> = {}) =>
+    spawnSync('bash', ['-e', '-c', script], { cwd: tmp, encoding: 'utf8', env: { PATH: `${path.dirname(process.execPath)}:${process.env.PATH ?? '/usr/bin:/bin'}`, HOME: tmp, ...env } });
+  const stackFile = (stack: string, dq: Record<string, unknown>) => {
+    fs.mkdirSync(path.join(tmp, 'cdktf.out', 'stacks', stack), { recursive: true });
+    fs.writeFileSync(path.join(tmp, 'cdktf.out', 'stacks', stack, 'cdk.tf.json'), JSON.stringify({ provider: { dq: [{ namespace: stack, ...dq }] }, resource: {} }));
+  };
+
+  it('the stack list is what cdktf.out/manifest.json lists: a leftover stacks/<name> directory is not planned', () => {
+    for (const st of ['prod', 'staging', 'retired']) stackFile(st, {});
+    fs.writeFileSync(path.join(tmp, 'cdktf.out', 'manifest.json'), JSON.stringify({ version: '0.21.0', stacks: { staging: {}, prod: {} } }));
+    const out = path.join(tmp, 'github-output');
+    const r = bash(wf.jobs.synth.steps.find((x) => x.id === 'list')!.run!, { GITHUB_OUTPUT: out });
+    expect({ code: r.status, err: r.stderr }).toEqual({ code: 0, err: '' });
+    expect(fs.readFileSync(out, 'utf8')).toBe('stacks=["prod","staging"]\n');
+  });
+
+  it('the stack list refuses a missing manifest.json and a stack name that is not letters, digits, _ and -', () => {
+    stackFile('prod', {});
+    const list = wf.jobs.synth.steps.find((x) => x.id === 'list')!.run!;
+    const out = path.join(tmp, 'github-output');
+    const missing = bash(list, { GITHUB_OUTPUT: out });
+    expect(missing.status).toBe(1);
+    expect(missing.stderr).toMatch(/::error::cdktf\.out\/manifest\.json is not cdktf's list of stacks .*run dqform synth/);
+    stackFile('a$(id)', {});
+    fs.writeFileSync(path.join(tmp, 'cdktf.out', 'manifest.json'), JSON.stringify({ stacks: { prod: {}, 'a$(id)': {} } }));
+    const bad = bash(list, { GITHUB_OUTPUT: out });
+    expect(bad.status).toBe(1);
+    expect(bad.stderr).toContain('::error::stack names must be letters, digits, _ and -: ["a$(id)"]');
+    expect(fs.existsSync(out)).toBe(false);
+  });
+
+  it("the tool install unpacks the dqform job's build only when its digest matches, and puts dqform on PATH", () => {
+    const build = path.join(tmp, 'build');
+    fs.mkdirSync(path.join(build, 'bin'), { recursive: true });
+    fs.writeFileSync(path.join(build, 'bin', 'dqform.js'), "console.log('the built dqform: ' + process.argv.slice(2).join(' '));\n");
+    const runnerTemp = path.join(tmp, 'runner-temp');
+    fs.mkdirSync(path.join(runnerTemp, 'dqform-package'), { recursive: true });
+    const tarball = path.join(runnerTemp, 'dqform-package', 'dqform-tool.tar.gz');
+    expect(spawnSync('tar', ['-czf', tarball, '-C', build, '.']).status).toBe(0);
+    const digest = createHash('sha256').update(fs.readFileSync(tarball)).digest('hex');
+    const install = wf.jobs.plan.steps.find((x) => /sha256sum --check/.test(x.run ?? ''))!.run!;
+    for (const job of CREDENTIALED) expect(wf.jobs[job].steps.find((x) => /sha256sum --check/.test(x.run ?? ''))!.run).toBe(install);
+    const ghPath = path.join(tmp, 'github-path');
+
+    const wrong = bash(install, { RUNNER_TEMP: runnerTemp, GITHUB_PATH: ghPath, TOOL_SHA256: digest.replace(/^./, (c) => (c === '0' ? '1' : '0')) });
+    expect(wrong.status).not.toBe(0);
+    expect(fs.existsSync(ghPath)).toBe(false);
+    expect(fs.existsSync(path.join(runnerTemp, 'dqform-tool'))).toBe(false);
+    const none = bash(install, { RUNNER_TEMP: runnerTemp, GITHUB_PATH: ghPath, TOOL_SHA256: '' });
+    expect(none.status).not.toBe(0);
+
+    const ok = bash(install, { RUNNER_TEMP: runnerTemp, GITHUB_PATH: ghPath, TOOL_SHA256: digest });
+    expect({ code: ok.status, err: ok.stderr }).toEqual({ code: 0, err: '' });
+    const bin = fs.readFileSync(ghPath, 'utf8').trim();
+    expect(bin).toBe(path.join(runnerTemp, 'dqform-bin'));
+    const used = bash('dqform plan --dir cdktf.out --stack "prod"', { PATH: `${bin}:${path.dirname(process.execPath)}:/usr/bin:/bin` });
+    expect(used.stdout).toBe('the built dqform: plan --dir cdktf.out --stack prod\n');
+  });
+
+  it("a stack's own baseUrl gets the credentials only when the repository variable DQ_ALLOWED_BASE_URLS lists it", () => {
+    const check = wf.jobs.plan.steps.find((x) => x.name === "check the stack's platform")!;
+    expect(check.env).toEqual({ STACK: '${{ matrix.stack }}', ALLOWED: '${{ vars.DQ_ALLOWED_BASE_URLS }}' });
+    for (const job of CREDENTIALED) {
+      const st = wf.jobs[job].steps;
+      const at = st.findIndex((x) => x.name === "check the stack's platform");
+      expect({ job, same: st[at]?.run === check.run, before: at < st.findIndex((x) => Object.values(x.env ?? {}).some((v) => /secrets\./.test(v))) }).toEqual({ job, same: true, before: true });
+    }
+    stackFile('prod', { region: 'eu' });
+    stackFile('staging', { base_url: 'https://staging.platform.example/' });
+    stackFile('evil', { base_url: 'https://collector.example' });
+    const run = (stack: string, allowed = '') => bash(check.run!, { STACK: stack, ALLOWED: allowed });
+    expect(run('prod').status).toBe(0);
+    const refused = run('staging');
+    expect(refused.status).toBe(1);
+    expect(refused.stderr).toContain('::error::stack staging sends its credentials to "https://staging.platform.example/", which the repository variable DQ_ALLOWED_BASE_URLS does not list');
+    expect(run('staging', 'https://other.example https://staging.platform.example').status).toBe(0);
+    expect(run('evil', 'https://staging.platform.example').status).toBe(1);
   });
 });
 

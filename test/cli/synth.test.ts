@@ -234,6 +234,33 @@ it('synth withholds every client secret from the app, warns that it is set, and 
   for (const x of [r, ci, allowed]) expect(x.out + x.err).not.toMatch(/staging-S3cret-7a|synth-S3cret/);
 });
 
+it("synth in CI with a stack's named secret set (DQ_STAGING_CLIENT_SECRET, no DQ_CLIENT_SECRET): refused on a fresh checkout before the app runs; a secret variable not named *_CLIENT_SECRET fails synth and plan", async () => {
+  const ws = appWorkspace({ 'synth-named': {} });
+  // the app's stack takes its credentials from the variables named in creds.json
+  fs.writeFileSync(ws.path('app.js'), APP.replace("provider: { dq: [{ namespace: ns }] }", "provider: { dq: [{ namespace: ns, credentials_from: JSON.parse(fs.readFileSync('creds.json', 'utf8')) }] }"));
+  fs.writeFileSync(ws.path('creds.json'), JSON.stringify({ client_id: 'DQ_STAGING_CLIENT_ID', client_secret: 'DQ_STAGING_CLIENT_SECRET' }));
+  const job = { CI: 'true', DQ_CLIENT_ID: undefined, DQ_CLIENT_SECRET: undefined, DQ_STAGING_CLIENT_ID: 'stg-id', DQ_STAGING_CLIENT_SECRET: 'stg-S3cret-named-41' };
+  expect(fs.existsSync(ws.path('cdktf.out'))).toBe(false); // a fresh checkout: no earlier output names the variable
+  const ci = await cli(ws, ['synth'], job);
+  expect(ci.code).toBe(1);
+  expect(ci.err).toMatch(/Error: DQ_STAGING_CLIENT_SECRET is set, and synth runs the app, which can read it from this environment or its parent's: refused in CI\./);
+  expect(runs(ws)).toBe(0);
+  // without credentials the same app synthesises
+  const clean = await cli(ws, ['synth'], { ...job, DQ_STAGING_CLIENT_ID: undefined, DQ_STAGING_CLIENT_SECRET: undefined });
+  expect(clean.err).toBe('');
+  expect(clean.code).toBe(0);
+
+  // a secret variable dqform cannot know by its name: synth fails (it would not be withheld, refused or masked), and so does plan
+  fs.writeFileSync(ws.path('creds.json'), JSON.stringify({ client_id: 'STAGING_ID', client_secret: 'STAGING_SECRET' }));
+  const misnamed = await cli(ws, ['synth'], { ...job, DQ_STAGING_CLIENT_ID: undefined, DQ_STAGING_CLIENT_SECRET: undefined });
+  expect(misnamed.code).toBe(1);
+  expect(misnamed.err).toContain('Error: stack(s) synth-named: credentialsFrom.clientSecret must name a variable ending in _CLIENT_SECRET, e.g. DQ_PROD_CLIENT_SECRET');
+  const plan = await cli(ws, ['plan'], { STAGING_ID: 'stg-id', STAGING_SECRET: 'stg-S3cret-named-41' });
+  expect(plan.code).toBe(1);
+  expect(plan.err).toMatch(/credentialsFrom\.clientSecret: must name a variable ending in _CLIENT_SECRET/);
+  for (const x of [ci, clean, misnamed, plan]) expect(x.out + x.err).not.toContain('stg-S3cret-named-41');
+});
+
 it('what the app prints is relayed with DQ_CLIENT_SECRET and DQ_CLIENT_ID masked, on success and on failure (the app found them elsewhere: a .env file)', async () => {
   const ws = appWorkspace({ 'synth-echo': {} });
   // the app echoes a file that holds the credentials, to stdout; and to stderr when it fails

@@ -1,4 +1,5 @@
 import { ConfigError, REGION_BASE_URLS, redact, resolveConfig, resolveGrpcConfig } from '../../src/client';
+import { resolveStackGrpcConfig } from '../../src/client/config';
 
 describe('resolveConfig', () => {
   const creds = { DQ_CLIENT_ID: 'id-1', DQ_CLIENT_SECRET: 'config-test-secret-1' };
@@ -96,5 +97,23 @@ describe('a plaintext gRPC endpoint is refused unless it stays on this machine (
   });
   test('DQ_ALLOW_INSECURE=1 allows it', () => {
     expect(resolveGrpcConfig({ DQ_GRPC_ENDPOINT: 'http://grpc.example.com:50051', DQ_ALLOW_INSECURE: '1' }).endpoint).toBe('http://grpc.example.com:50051');
+  });
+});
+
+describe("resolveStackGrpcConfig: a stack's own gRPC endpoint", () => {
+  const env = { DQ_GRPC_ENDPOINT: '127.0.0.1:9' };
+  test('a stack that sets no platform follows DQ_GRPC_ENDPOINT', () => {
+    expect(resolveStackGrpcConfig(env, {})).toEqual({ endpoint: '127.0.0.1:9' });
+  });
+  test('a stack with its own baseUrl takes its grpcEndpoint, never DQ_GRPC_ENDPOINT', () => {
+    expect(resolveStackGrpcConfig(env, { baseUrl: 'http://127.0.0.1:8787', grpcEndpoint: '127.0.0.1:8788' })).toEqual({ endpoint: '127.0.0.1:8788' });
+    expect(resolveStackGrpcConfig(env, { baseUrl: 'https://staging.platform.example' })).toEqual({});
+  });
+  test('a loopback baseUrl with no grpcEndpoint: gRPC unavailable, saying why', () => {
+    expect(resolveStackGrpcConfig(env, { baseUrl: 'http://127.0.0.1:8787' }).unavailable).toMatch(/^the stack's baseUrl is on this machine \(127\.0\.0\.1:8787\) and the stack sets no grpcEndpoint/);
+  });
+  test("an unusable grpcEndpoint is a ConfigError naming the stack's grpcEndpoint", () => {
+    expect(() => resolveStackGrpcConfig({}, { baseUrl: 'https://x.example', grpcEndpoint: 'ftp://x:1' })).toThrow(/the stack's grpcEndpoint "ftp:\/\/x:1" has the scheme ftp:\/\//);
+    expect(() => resolveStackGrpcConfig({}, { baseUrl: 'https://x.example', grpcEndpoint: 'http://grpc.example:80' })).toThrow(ConfigError);
   });
 });

@@ -102,6 +102,21 @@ describe('which transport each mode picks', () => {
     }
   });
 
+  test.each([['auto'], ['grpc']] as const)('%s, gRPC unavailable (a stack on this machine with no grpcEndpoint): no gRPC call, the error says why', async (mode) => {
+    const why = "the stack's baseUrl is on this machine (x) and the stack sets no grpcEndpoint";
+    const { c } = make(mode, { grpc: { previewTransport: mode, unavailable: why } });
+    try {
+      await c.iam.get();
+      let err: unknown;
+      const counts = await transportsOf(() => c.deploymentRules.deployOverview(optionsRule as never).catch((e) => (err = e)));
+      expect(counts.grpc).toBe(0);
+      expect((err as Error).message).toContain(why);
+      if (mode === 'auto') expect(err).toBeInstanceOf(PreviewUnavailableError);
+    } finally {
+      await c.close();
+    }
+  });
+
   test('rest: a rule REST cannot carry is PreviewUnavailableError before anything is sent, naming the field and the setting', async () => {
     const { c } = make('rest');
     try {

@@ -187,6 +187,14 @@ describe('one deadline per request attempt, body included (DQ_TIMEOUT)', () => {
     expect((err as Error).message).toContain(`DQ_TIMEOUT "${value}" is not a number of seconds`);
   });
 
+  test.each([['513'], ['2048'], ['0'], ['1.5']])('DQ_MAX_RESPONSE_MB=%j is a ConfigError (at most 512: V8 cannot hold a larger string)', (value) => {
+    expect(() => resolveLimits({ DQ_MAX_RESPONSE_MB: value })).toThrow(`DQ_MAX_RESPONSE_MB "${value}" is not a whole number of MiB between 1 and 512`);
+  });
+
+  test('DQ_MAX_RESPONSE_MB=512 is the largest accepted', () => {
+    expect(resolveLimits({ DQ_MAX_RESPONSE_MB: '512' }).maxResponseBytes).toBe(512 * 1024 * 1024);
+  });
+
   test('an invalid DQ_TIMEOUT stops PlatformClient.fromEnv before anything is sent', () => {
     expect(() => PlatformClient.fromEnv({ DQ_CLIENT_ID: 'a', DQ_CLIENT_SECRET: 'b', DQ_BASE_URL: 'http://127.0.0.1:1', DQ_TIMEOUT: 'soon' })).toThrow(/DQ_TIMEOUT "soon"/);
     expect(() => PlatformClient.fromEnv({ DQ_CLIENT_ID: 'a', DQ_CLIENT_SECRET: 'b', DQ_BASE_URL: 'http://127.0.0.1:1', DQ_MAX_RESPONSE_MB: '0' })).toThrow(/DQ_MAX_RESPONSE_MB "0"/);

@@ -34,8 +34,43 @@ it('DqStack: a credential where a variable name belongs, or an unknown field, fa
   expect(msg).toContain('[prod] prod: credentialsFrom.clientSecret: must be the NAME of an environment variable');
   expect(msg).not.toContain(SECRET);
   const typo = synthError((app) => new DqStack(app, 'prod', { namespace: 'shop', credentialsFrom: { clientSecrt: 'DQ_X' } as never }));
-  expect(typo).toContain('credentialsFrom.clientSecrt: unknown field "clientSecrt" of credentialsFrom');
+  expect(typo).toContain('credentialsFrom.clientSecrt: unknown property "clientSecrt" in credentialsFrom (did you mean "clientSecret"?)');
   expect(synthError((app) => new DqStack(app, 'prod', { namespace: 'shop', credentialsFrom: { clientId: 'DQ_PROD_CLIENT_ID' } }))).toBeUndefined();
+});
+
+describe('credentialsFrom.clientSecret must name a variable ending in _CLIENT_SECRET (dqform withholds, refuses in CI and masks only those)', () => {
+  const RULE = 'credentialsFrom.clientSecret: must name a variable ending in _CLIENT_SECRET, e.g. DQ_PROD_CLIENT_SECRET';
+
+  it('DqStack: fails synth naming the stack path and the field, with an example name', () => {
+    const msg = synthError((app) => new DqStack(app, 'staging', { namespace: 'shop', credentialsFrom: { clientId: 'STAGING_ID', clientSecret: 'STAGING_SECRET' } }));
+    expect(msg).toContain(`[staging] staging: ${RULE}`);
+    expect(msg).toContain('credentialsFrom: { clientSecret: "DQ_PROD_CLIENT_SECRET" }');
+    // the client id is no secret: any variable name does
+    expect(synthError((app) => new DqStack(app, 'staging', { namespace: 'shop', credentialsFrom: { clientId: 'STAGING_ID', clientSecret: 'STAGING_CLIENT_SECRET' } }))).toBeUndefined();
+  });
+
+  it('cdk.tf.json (the engine\'s manifest check): refused naming the stack and the field', () => {
+    expect(() => manifestFromTerraformJson({ provider: { dq: [{ namespace: 'shop', credentials_from: { client_secret: 'STAGING_SECRET' } }] } }, { stack: 'staging' })).toThrow(RULE);
+    expect(() => manifestFromTerraformJson({ provider: { dq: [{ namespace: 'shop', credentials_from: { client_secret: 'DQ_CLIENT_SECRET' } }] } }, { stack: 'staging' })).not.toThrow();
+  });
+
+  it('YAML: an error at its line', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'dq-creds-yaml-'));
+    try {
+      const file = path.join(dir, 'dqform.yaml');
+      fs.writeFileSync(file, 'namespace: shop\ncredentialsFrom:\n  clientId: STAGING_ID\n  clientSecret: STAGING_SECRET\n');
+      let err: ManifestError | undefined;
+      try {
+        loadYamlWorkspace(file);
+      } catch (e) {
+        err = e as ManifestError;
+      }
+      expect(err).toBeInstanceOf(ManifestError);
+      expect(err!.diagnostics.map((x) => `${x.source}: ${x.summary}`).join('\n')).toMatch(new RegExp(`dqform\\.yaml:4:\\d+: ${RULE.replace(/[.{}]/g, '\\$&')}`));
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
 });
 
 it('cdk.tf.json: credentials_from that is not a variable name is a manifest error naming the field, not the value', () => {
@@ -79,4 +114,27 @@ it('DqStack: a baseUrl that is not an http(s) URL, or carries credentials, fails
   expect(withCreds).toContain('baseUrl: "https://[REDACTED]@prod.platform.example" is not an http(s) URL without credentials');
   expect(withCreds).not.toContain(SECRET);
   expect(synthError((app) => new DqStack(app, 'prod', { namespace: 'shop', baseUrl: 'http://127.0.0.1:8787' }))).toBeUndefined();
+});
+
+it('DqStack and YAML: grpcEndpoint (the stack\'s gRPC previews) reaches cdk.tf.json next to base_url and the manifest; a malformed one fails synth naming the field', () => {
+  const { app, outdir } = newApp();
+  try {
+    new DqStack(app, 'staging', { namespace: 'shop', baseUrl: 'http://127.0.0.1:8787', grpcEndpoint: '127.0.0.1:8788' });
+    app.synth();
+    const doc = JSON.parse(fs.readFileSync(path.join(outdir, 'stacks', 'staging', 'cdk.tf.json'), 'utf8')) as { provider: { dq: unknown[] } };
+    expect(doc.provider.dq).toEqual([{ namespace: 'shop', base_url: 'http://127.0.0.1:8787', grpc_endpoint: '127.0.0.1:8788' }]);
+    expect(loadSynthOutput(outdir, 'staging')).toMatchObject({ baseUrl: 'http://127.0.0.1:8787', grpcEndpoint: '127.0.0.1:8788' });
+  } finally {
+    fs.rmSync(outdir, { recursive: true, force: true });
+  }
+  expect(synthError((app) => new DqStack(app, 'staging', { namespace: 'shop', grpcEndpoint: 'grpc.example/path' }))).toContain('[staging] staging: grpcEndpoint: is not a gRPC endpoint');
+  expect(synthError((app) => new DqStack(app, 'staging', { namespace: 'shop', grpcEndpoint: 'https://grpc.staging.example' }))).toBeUndefined();
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'dq-grpc-yaml-'));
+  try {
+    const file = path.join(dir, 'dqform.yaml');
+    fs.writeFileSync(file, 'namespace: shop\nbaseUrl: http://127.0.0.1:8787\ngrpcEndpoint: 127.0.0.1:8788\n');
+    expect(loadYamlWorkspace(file)).toMatchObject({ baseUrl: 'http://127.0.0.1:8787', grpcEndpoint: '127.0.0.1:8788' });
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
 });

@@ -99,6 +99,36 @@ const cases: Case[] = [
     build: (app) => new Owner(stack(app), 'o', loose({ title: 'T', contacts: [{ slack: { channnel: '#t' } }] })),
     path: 's/o', field: 'contacts[0].slack.channnel', guess: 'channel',
   },
+  {
+    what: 'DqStack props: baseURL (the stack would plan against DQ_BASE_URL, i.e. prod)',
+    build: (app) => new DqStack(app, 'staging', loose({ namespace: 'shop', baseURL: 'https://staging.platform.example' })),
+    path: 'staging', field: 'baseURL', guess: 'baseUrl',
+  },
+  {
+    what: 'DqStack props: regoin',
+    build: (app) => new DqStack(app, 'staging', loose({ namespace: 'shop', regoin: 'us' })),
+    path: 'staging', field: 'regoin', guess: 'region',
+  },
+  {
+    what: 'DqStack props: credentialFrom (the stack would take DQ_CLIENT_ID/DQ_CLIENT_SECRET)',
+    build: (app) => new DqStack(app, 'staging', loose({ namespace: 'shop', credentialFrom: { clientId: 'DQ_STAGING_CLIENT_ID' } })),
+    path: 'staging', field: 'credentialFrom', guess: 'credentialsFrom',
+  },
+  {
+    what: 'DqStack props: a key nested in credentialsFrom',
+    build: (app) => new DqStack(app, 'staging', loose({ namespace: 'shop', credentialsFrom: { clientID: 'DQ_STAGING_CLIENT_ID' } })),
+    path: 'staging', field: 'credentialsFrom.clientID', guess: 'clientId',
+  },
+  {
+    what: 'removed() options: destory (the object meant to be kept would be deleted)',
+    build: (app) => stack(app).removed('dq_owner.team', loose({ destory: false })),
+    path: 's', field: 'removed[0].destory', guess: 'destroy',
+  },
+  {
+    what: 'removed() options: an unknown key with no close name',
+    build: (app) => stack(app).removed('dq_owner.team', loose({ keepInPlace: true })),
+    path: 's', field: 'removed[0].keepInPlace', guess: undefined,
+  },
 ];
 
 describe.each(cases)('$what', (c) => {
@@ -135,6 +165,8 @@ it('every prop the constructs take is known: a full app has no unknown-property 
   new MonitorDeploymentRule(s, 'rx', { title: 'RX', exclusiveStaticConfig: { path: 'a::b' } });
   new SqlTest(s, 't', { name: 'T', platform: { integrationId: 'i' }, sqlExpression: 'select 1', recurrenceRule: 'FREQ=DAILY', timezone: 'UTC', saveFailures: true });
   new SqlTestDeploymentRule(s, 'sr', { title: 'SR', queryConfig: { query: 'with_type("table")', tests: [{ name: 'n', notNull: { columns: ['id'] } }], keepRemovedTests: true } });
+  s.removed('dq_owner.old', { id: 'owner-1', destroy: false });
+  new DqStack(app, 'other', { namespace: 'other', region: 'us', baseUrl: 'https://other.platform.example', credentialsFrom: { clientId: 'DQ_OTHER_CLIENT_ID', clientSecret: 'DQ_OTHER_CLIENT_SECRET' } });
   expect(validateApp(app).filter((x) => /unknown property/.test(x.summary))).toEqual([]);
 });
 

@@ -2,8 +2,10 @@
  * The CI example's merge path, run for real: the workflow's plan step (a PR), its PR comment
  * script and its apply job (the reviewed-run search with a fake GitHub, then the apply step's
  * shell script) applied examples/acme to an empty namespace of an emulator process, as
- * bash runs them in GitHub Actions (`npx dqform` is this checkout's dqform). The apply matches
- * the reviewed plan (harness), and the next plan is empty.
+ * bash runs them in GitHub Actions. The credentialed steps run in a directory holding only the
+ * synth job's artifact (cdktf.out, no app) with `dqform` on PATH (here: this checkout's dqform,
+ * as the install step puts the dqform job's build there). The apply matches the reviewed plan
+ * (harness), and the next plan is empty.
  *
  * @gateway
  */
@@ -30,11 +32,14 @@ const step = (job: string, pred: (s: Step) => boolean) => wf.jobs[job].steps.fin
 type ScriptFn = (...args: unknown[]) => Promise<void>;
 const AsyncFunction = Object.getPrototypeOf(async () => undefined).constructor as new (...a: string[]) => ScriptFn;
 
-/** Runs a workflow step's `run` script with bash -e (GitHub's default shell), `npx dqform` being this checkout's dqform. */
+/** Runs a workflow step's `run` script with bash -e (GitHub's default shell), `dqform` on PATH being this checkout's dqform. */
 function bash(script: string, cwd: string, env: Record<string, string | undefined>): Promise<{ code: number | null; out: string; err: string }> {
-  const body = script.replace(/npx dqform/g, `"${process.execPath}" "${LAUNCHER}"`);
+  const bin = path.join(cwd, '.runner-temp', 'dqform-bin');
+  fs.mkdirSync(bin, { recursive: true });
+  fs.writeFileSync(path.join(bin, 'dqform'), `#!/bin/sh\nexec "${process.execPath}" "${LAUNCHER}" "$@"\n`, { mode: 0o755 });
+  const PATH = `${bin}:${path.dirname(process.execPath)}:${baseEnv().PATH}`;
   return new Promise((resolve, reject) => {
-    const child = spawn('bash', ['-e', '-c', body], { cwd, env: baseEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn('bash', ['-e', '-c', script], { cwd, env: baseEnv({ ...env, PATH }), stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     let err = '';
     child.stdout.setEncoding('utf8').on('data', (d: string) => (out += d));
@@ -63,7 +68,17 @@ it('CI merge path: the PR plan of acme from an empty namespace, its comment (no 
     const summary = s.path('summary.md');
     const env = { ...s.env(), STACK: 'acme', GITHUB_STEP_SUMMARY: summary, DQ_MAX_DELETES: '10', DQ_MAX_EFFECT_DELETES: '100' };
 
-    // the PR: the plan job's step
+    // the synth job's stack list (cdktf.out/manifest.json, as cdktf writes it), the matrix of the credentialed jobs
+    fs.writeFileSync(s.path('cdktf.out', 'manifest.json'), JSON.stringify({ version: '0.21.0', stacks: { acme: {} } }));
+    const listed = await bash(step('synth', (x) => x.id === 'list').run!, s.dir, { ...env, GITHUB_OUTPUT: s.path('.github-output') });
+    expect({ code: listed.code, out: fs.readFileSync(s.path('.github-output'), 'utf8') }).toEqual({ code: 0, out: 'stacks=["acme"]\n' });
+
+    // the PR: the plan job's check of the stack's platform (acme sets none), validate, then its plan step
+    const check = await bash(step('plan', (x) => x.name === "check the stack's platform").run!, s.dir, { ...env, ALLOWED: '' });
+    expect({ code: check.code, err: check.err }).toEqual({ code: 0, err: '' });
+    expect(fs.readdirSync(s.dir).filter((f) => !f.startsWith('.')).sort()).toEqual(['cdktf.out']); // no app, no cdktf.json, no node_modules
+    const validated = await bash(step('plan', (x) => /^\s*dqform validate /.test(x.run ?? '')).run!, s.dir, { STACK: 'acme', NO_COLOR: '1' });
+    expect(validated.code).toBe(0);
     const planStep = step('plan', (x) => x.name === 'dqform plan');
     const planned = await bash(planStep.run!, s.dir, env);
     expect({ code: planned.code, err: planned.err.match(/::error::.*/g) }).toEqual({ code: 0, err: null });
@@ -110,7 +125,7 @@ it('CI merge path: the PR plan of acme from an empty namespace, its comment (no 
       delete process.env.GITHUB_WORKFLOW_REF;
     }
     expect(failed).toEqual([]);
-    const applyStep = step('apply', (x) => /npx dqform apply/.test(x.run ?? ''));
+    const applyStep = step('apply', (x) => /^\s*dqform apply /m.test(x.run ?? ''));
     const before = await emu.state();
     const applied = await bash(applyStep.run!, s.dir, { ...env, MAX_DELETES: outputs['max-deletes'], MAX_EFFECT_DELETES: outputs['max-effect-deletes'], ALLOW_UNPREVIEWED: outputs['allow-unpreviewed'] });
     expect({ code: applied.code, err: applied.err.match(/Error:.*|FAILED.*/g) }).toEqual({ code: 0, err: null });
@@ -122,6 +137,9 @@ it('CI merge path: the PR plan of acme from an empty namespace, its comment (no 
 
     const next = await s.plan(['--detailed-exitcode']);
     expect(next.run.code).toBe(0);
+    // the nightly drift step on the applied namespace: no drift, exit 0
+    const drift = await bash(step('drift', (x) => x.name === 'dqform drift').run!, s.dir, env);
+    expect({ code: drift.code, out: drift.out.trim().split('\n').pop() }).toEqual({ code: 0, out: expect.stringMatching(/No drift/i) });
   } finally {
     s.remove();
   }

@@ -44,6 +44,14 @@ it('drift and plan --refresh-only print the same labelled entries (code value, l
     expect(markdown.code).toBe(0);
     expect(stateDiff(before, await emu.state())).toEqual([]);
 
+    // both headers name the platform they read (host), as every plan header does
+    const host = new URL(emu.url).host;
+    expect(drift.out).toMatch(new RegExp(`^dqform drift for namespace "drift-same" in workspace "[^"]+" on [^\\n]*${host.replace(/[.]/g, '\\.')}[^\\n]* \\(stack `, 'm'));
+    expect(refresh.out).toMatch(new RegExp(`^dqform refresh-only plan for namespace "drift-same" in workspace "[^"]+" on [^\\n]*${host.replace(/[.]/g, '\\.')}`, 'm'));
+    const md = await s.run(['plan', '--refresh-only', '--format', 'markdown']);
+    expect(md.out).toContain(`### dqform refresh-only plan: \`drift-same\` in `);
+    expect(md.out).toMatch(new RegExp(`^### dqform refresh-only plan: .* on \`[^\`]*${host.replace(/[.]/g, '\\.')}`, 'm'));
+
     const shown = entries(drift.out);
     expect(shown).toHaveLength(2);
     expect(entries(refresh.out)).toEqual(shown);

@@ -4,7 +4,8 @@
  *   shows the ownerships the platform deletes with the old owner (a UI-made one among them, gone
  *   for good and counted against --max-effect-deletes) and re-creates the ones the code declares.
  * - renaming an owner construct (a moved block, or a new address name): no false "deleted with
- *   it: 1 ownership", nothing counted against --max-effect-deletes.
+ *   it: 1 ownership", nothing counted against --max-effect-deletes; with a UI-made ownership on
+ *   the renamed owner, exactly that one is shown deleted with the old owner and counted.
  * Every apply is checked with the harness: the emulator's whole state before and after, against
  * the saved plan.
  *
@@ -94,6 +95,45 @@ it.each([
     const next = await s.plan(['--detailed-exitcode']);
     expect(next.run.code).toBe(0);
   } finally {
+    s.remove();
+  }
+});
+
+it('renaming an owner construct with a new address name while a UI-made ownership points at it: the plan shows that ownership deleted with the old owner (and only it), counts it against --max-effect-deletes, and apply does exactly that', async () => {
+  const ns = 'own-renamed-ui';
+  const s = await applied(ns, { dq_owner: { team: OWNER }, dq_ownership: { o: ownership('team') } });
+  const client = PlatformClient.create({ baseUrl: emu.url, clientId: 'demo-admin', clientSecret: 'demo-secret' });
+  try {
+    const { plan: first } = await s.plan();
+    const oldOwner = first!.changes.find((c) => c.address === 'dq_owner.team')!.id;
+    const uiId = '0e0e0e0e-0000-4000-8000-00000000a002';
+    await client.owners.upsertOwnership({ id: uiId, ownerId: oldOwner, selection: { query: { resolverQl: 'with_tag("finance")' } } } as never);
+
+    s.stack(ns, { dq_owner: { crew: OWNER }, dq_ownership: { o: ownership('crew') } });
+    const { run, plan, file } = await s.plan();
+    expect(run.code).toBe(0);
+    // the old address is gone from the code: the old owner is pruned, shown by its id
+    const gone = plan!.changes.find((c) => c.type === 'dq_owner' && c.id === oldOwner)!;
+    expect(gone.action).toBe('delete');
+    // the UI-made ownership goes with the old owner; the declared one is re-pointed, not deleted
+    expect(gone.effects?.cascade.map((x) => [x.id, x.effect])).toEqual([[uiId, 'deleted']]);
+    const declared = plan!.changes.find((c) => c.address === 'dq_ownership.o')!;
+    expect(declared.action).toBe('update');
+    expect(run.out).toContain('The platform also deletes 1 ownership(s) by cascade.');
+
+    const refused = await s.run(['apply', '--max-effect-deletes', '0', file]);
+    expect(refused.code).toBe(1);
+    expect(refused.err).toMatch(/the plan makes the platform delete 1 ownership\(s\) by cascade, more than --max-effect-deletes 0/);
+
+    const r = await s.applyChecked(plan!, ['apply', file]);
+    expect(r.run.code).toBe(0);
+    expect({ missing: r.missing, unexpected: r.unexpected }).toEqual({ missing: [], unexpected: [] });
+    expect(r.happened).toEqual(expect.arrayContaining([`delete dq_ownership ${uiId}`, `delete dq_owner ${oldOwner.toLowerCase()}`]));
+    expect(r.happened).not.toContain(`delete dq_ownership ${declared.id.toLowerCase()}`);
+    const next = await s.plan(['--detailed-exitcode']);
+    expect(next.run.code).toBe(0);
+  } finally {
+    await client.close();
     s.remove();
   }
 });

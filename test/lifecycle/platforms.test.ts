@@ -116,6 +116,54 @@ describe('two stacks, two platforms', () => {
     }
   });
 
+  it("a monitor rule on each stack: its effects are known on both platforms (gRPC previews at each stack's grpcEndpoint), and apply does what the plans said", async () => {
+    // metricOptions cannot travel in a REST preview's query string: only gRPC can preview this rule
+    const query_config = { resolver_ql: 'in_folder("folder-wh-prod::mart")', severity: 'SEVERITY_WARNING', sensitivity: 'SENSITIVITY_BALANCED', metric_ids: ['METRIC_ID_ROW_COUNT'], metric_options: [{ metric_id: 'METRIC_ID_ROW_COUNT', sensitivity: 'SENSITIVITY_RELAXED' }] };
+    const RULE = { dq_monitor_deployment_rule: { mart: { title: 'Mart', query_config } } };
+    const stg = { base_url: staging.emu.url, credentials_from: { client_id: 'DQ_STAGING_CLIENT_ID', client_secret: 'DQ_STAGING_CLIENT_SECRET' } };
+    const prd = { base_url: prod.emu.url, credentials_from: { client_id: 'DQ_PROD_CLIENT_ID', client_secret: 'DQ_PROD_CLIENT_SECRET' } };
+    // DQ_GRPC_ENDPOINT belongs to DQ_BASE_URL (nothing answers there): a stack on its own platform must not use it
+    const env = { ...ENV, DQ_GRPC_ENDPOINT: '127.0.0.1:9' };
+    const app = new App();
+    try {
+      app.synth({
+        staging: stackDoc({ namespace: 'rule-staging', ...stg, grpc_endpoint: staging.emu.grpcEndpoint }, RULE),
+        prod: stackDoc({ namespace: 'rule-prod', ...prd, grpc_endpoint: prod.emu.grpcEndpoint }, RULE),
+      });
+      const r = await app.run(['plan', '--all-stacks', '--out', 'plan-{stack}.json'], env);
+      expect(r.err).not.toMatch(/Error/);
+      expect(r.code).toBe(0);
+      expect(r.out).not.toMatch(/effects unknown/);
+      for (const stack of ['staging', 'prod']) {
+        const rule = readPlan(app, `plan-${stack}.json`).changes.find((c) => c.address === 'dq_monitor_deployment_rule.mart')!;
+        expect(rule.action).toBe('create');
+        expect(rule.effects).toMatchObject({ source: 'deploy-overview' });
+        expect(rule.effects!.error).toBeUndefined();
+        expect(rule.effects!.afterApply).toBeUndefined();
+        expect(rule.effects!.monitorsToCreate.length).toBeGreaterThan(0);
+      }
+      const [sBefore, pBefore] = [staging.state(), prod.state()];
+      const applied = await app.run(['apply', '--all-stacks', '--auto-approve'], env);
+      expect(applied.err).not.toMatch(/Error/);
+      expect(applied.code).toBe(0);
+      const s = compareWithPlan(readPlan(app, 'plan-staging.json'), sBefore, staging.state());
+      const p = compareWithPlan(readPlan(app, 'plan-prod.json'), pBefore, prod.state());
+      expect({ missing: s.missing, unexpected: s.unexpected }).toEqual({ missing: [], unexpected: [] });
+      expect({ missing: p.missing, unexpected: p.unexpected }).toEqual({ missing: [], unexpected: [] });
+
+      // a stack on this machine that names no grpcEndpoint: not tried on :443, and the plan says why
+      app.synth({ staging: stackDoc({ namespace: 'rule-staging-2', ...stg }, RULE) });
+      const bare = await app.run(['plan', '--out', 'plan-bare.json'], env);
+      expect(bare.code).toBe(0);
+      const rule = readPlan(app, 'plan-bare.json').changes.find((c) => c.address === 'dq_monitor_deployment_rule.mart')!;
+      expect(rule.effects?.error).toContain(`the stack's baseUrl is on this machine (${staging.host}) and the stack sets no grpcEndpoint, so gRPC previews are not tried`);
+      expect(bare.out).toContain("set the stack's grpcEndpoint");
+      noSecrets(r.out, r.err, applied.out, applied.err, bare.out, bare.err);
+    } finally {
+      app.remove();
+    }
+  });
+
   it('a saved plan applied against another platform is refused, nothing written (DQ_BASE_URL moved, or the stack re-pointed)', async () => {
     // a stack that sets no platform: DQ_BASE_URL decides
     const app = new App();
@@ -351,6 +399,36 @@ fs.writeFileSync(p.join(out, 'manifest.json'), JSON.stringify({ version: '0.21.0
     }
   });
 
+  it('destroy --namespace ignores a stack that declares the namespace on another platform (the same namespace on two platforms is allowed)', async () => {
+    const stg = { base_url: staging.emu.url, credentials_from: { client_id: 'DQ_STAGING_CLIENT_ID', client_secret: 'DQ_STAGING_CLIENT_SECRET' } };
+    const prd = { base_url: prod.emu.url, credentials_from: { client_id: 'DQ_PROD_CLIENT_ID', client_secret: 'DQ_PROD_CLIENT_SECRET' } };
+    const app = new App();
+    try {
+      app.synth({ staging: stackDoc({ namespace: 'ret-two', ...stg }, RESOURCES), prod: stackDoc({ namespace: 'ret-two', ...prd }, RESOURCES) });
+      expect((await app.run(['apply', '--all-stacks', '--auto-approve'], ENV)).code).toBe(0);
+      // the staging environment is retired: its stack leaves the app, prod keeps the namespace on its own platform
+      app.synth({ prod: stackDoc({ namespace: 'ret-two', ...prd }, RESOURCES) });
+      const onStaging = { ...ENV, DQ_BASE_URL: staging.emu.url, DQ_CLIENT_ID: STG.id, DQ_CLIENT_SECRET: STG.secret };
+      const [sBefore, pBefore] = [staging.state(), prod.state()];
+      const r = await app.run(['destroy', '--namespace', 'ret-two', '--auto-approve'], onStaging);
+      expect(r.err).not.toMatch(/Error/);
+      expect(r.code).toBe(0);
+      expect(r.out).toContain(`dqform destroy plan for namespace "ret-two" in workspace "demo" on ${staging.host}`);
+      const owner = deriveId('demo', 'ret-two', 'dq_owner', 'team');
+      expect(stateDiff(sBefore, staging.state())).toEqual(['delete dq_alert ret-two.orders', `delete dq_owner ${owner}`, 'other alertFqns ret-two.orders'].sort());
+      expect(stateDiff(pBefore, prod.state())).toEqual([]);
+      // on prod's platform the prod stack declares it: refused
+      const onProd = { ...ENV, DQ_BASE_URL: prod.emu.url, DQ_CLIENT_ID: PRD.id, DQ_CLIENT_SECRET: PRD.secret };
+      const refused = await app.run(['destroy', '--namespace', 'ret-two', '--auto-approve'], onProd);
+      expect(refused.code).toBe(1);
+      expect(refused.err).toContain('--namespace ret-two is declared by stack prod');
+      expect(stateDiff(pBefore, prod.state())).toEqual([]);
+      noSecrets(r.out, r.err, refused.out, refused.err);
+    } finally {
+      app.remove();
+    }
+  });
+
   it('adding a staging stack beside prod does not warn that the namespace was renamed, in text or markdown', async () => {
     const app = new App();
     // addresses no other test's namespace uses on this platform
@@ -394,6 +472,55 @@ describe('one source of desired state', () => {
       const code = await app.run(['plan', '--dir', 'cdktf.out'], env);
       expect(code.code).toBe(0);
       expect(code.out).toContain('namespace "src-code"');
+    } finally {
+      app.remove();
+    }
+  });
+});
+
+describe('a YAML stack on its own platform', () => {
+  it('dqform.yaml with baseUrl and credentialsFrom plans and applies against its own emulator (not DQ_BASE_URL, not DQ_CLIENT_ID), exactly as planned', async () => {
+    const app = new App();
+    try {
+      fs.writeFileSync(
+        app.path('dqform.yaml'),
+        [
+          'namespace: yaml-staging',
+          `baseUrl: ${staging.emu.url}`,
+          'credentialsFrom:',
+          '  clientId: DQ_STAGING_CLIENT_ID',
+          '  clientSecret: DQ_STAGING_CLIENT_SECRET',
+          'owners:',
+          '  team:',
+          '    title: YAML team',
+          'domains:',
+          '  sales:',
+          '    name: YAML sales',
+          '',
+        ].join('\n'),
+      );
+      // ENV's DQ_BASE_URL answers nothing and its DQ_CLIENT_ID/SECRET are wrong: only the file's platform and variables work
+      const planned = await app.run(['plan', '--out', 'plan.json'], ENV);
+      expect(planned.err).not.toMatch(/Error/);
+      expect(planned.code).toBe(0);
+      expect(planned.out).toContain(`dqform plan for namespace "yaml-staging" in workspace "demo" on ${staging.host}`);
+      expect(planned.out).toMatch(/Plan: 2 to add, 0 to change, 0 to destroy\./);
+      expect(readPlan(app, 'plan.json').platform).toBe(staging.host);
+      const [sBefore, pBefore] = [staging.state(), prod.state()];
+      const applied = await app.run(['apply', 'plan.json'], ENV);
+      expect(applied.err).not.toMatch(/Error/);
+      expect(applied.code).toBe(0);
+      const s = compareWithPlan(readPlan(app, 'plan.json'), sBefore, staging.state());
+      expect({ missing: s.missing, unexpected: s.unexpected }).toEqual({ missing: [], unexpected: [] });
+      expect(s.happened).toContain(`create dq_owner ${deriveId('demo', 'yaml-staging', 'dq_owner', 'team')}`);
+      expect(stateDiff(pBefore, prod.state())).toEqual([]);
+      const again = await app.run(['plan', '--detailed-exitcode'], ENV);
+      expect(again.code).toBe(0);
+      expect(again.out).toContain('No changes.');
+      // the same file with prod's credentials under the staging names: refused by staging's platform, nothing written
+      const wrong = await app.run(['plan'], { ...ENV, DQ_STAGING_CLIENT_ID: PRD.id, DQ_STAGING_CLIENT_SECRET: PRD.secret });
+      expect(wrong.code).toBe(1);
+      noSecrets(planned.out, planned.err, applied.out, applied.err, again.out, wrong.out, wrong.err);
     } finally {
       app.remove();
     }

@@ -7,6 +7,9 @@
  * | `grpc` | gRPC | gRPC |
  * | `rest` | REST; a rule REST cannot carry is a {@link PreviewUnavailableError} (effects unknown) | REST |
  *
+ * In `auto`, a client whose gRPC is unavailable ({@link DqClient.grpcUnavailable}: a stack on this
+ * machine with no grpcEndpoint) acts as `rest`, with that reason.
+ *
  * In `auto`, when the gRPC fallback fails too (after its retries), the error is a
  * PreviewUnavailableError naming both: the field REST cannot carry and the gRPC failure (its
  * `cause`). Handlers turn any preview failure into "effects unknown".
@@ -25,12 +28,17 @@ export interface PreviewAsk<T> {
 /** Runs a preview on the transport {@link DqClient.previewTransport} selects (table above). */
 export async function preview<T>(http: DqClient, ask: PreviewAsk<T>): Promise<T> {
   const mode = http.previewTransport;
-  if (mode === 'grpc') return ask.grpc();
+  if (mode === 'grpc') {
+    // never a silent try of a port nothing serves (a stack on this machine with no grpcEndpoint)
+    if (http.grpcUnavailable) throw new Error(`the preview needs gRPC (DQ_PREVIEW_TRANSPORT=grpc), and ${http.grpcUnavailable}`);
+    return ask.grpc();
+  }
   try {
     return await ask.rest();
   } catch (e) {
     if (!(e instanceof PreviewUnavailableError)) throw e;
     if (mode === 'rest') throw new PreviewUnavailableError(e.path, e.field, `${e.reason}; gRPC previews are off (DQ_PREVIEW_TRANSPORT=rest)`);
+    if (http.grpcUnavailable) throw new PreviewUnavailableError(e.path, e.field, `${e.reason}; ${http.grpcUnavailable}`);
     http.log(`${e.message}: asking over gRPC`);
     try {
       return await ask.grpc();
