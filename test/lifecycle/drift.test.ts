@@ -48,9 +48,8 @@ it('drift and plan --refresh-only print the same labelled entries (code value, l
     const host = new URL(emu.url).host;
     expect(drift.out).toMatch(new RegExp(`^dqform drift for namespace "drift-same" in workspace "[^"]+" on [^\\n]*${host.replace(/[.]/g, '\\.')}[^\\n]* \\(stack `, 'm'));
     expect(refresh.out).toMatch(new RegExp(`^dqform refresh-only plan for namespace "drift-same" in workspace "[^"]+" on [^\\n]*${host.replace(/[.]/g, '\\.')}`, 'm'));
-    const md = await s.run(['plan', '--refresh-only', '--format', 'markdown']);
-    expect(md.out).toContain(`### dqform refresh-only plan: \`drift-same\` in `);
-    expect(md.out).toMatch(new RegExp(`^### dqform refresh-only plan: .* on \`[^\`]*${host.replace(/[.]/g, '\\.')}`, 'm'));
+    expect(markdown.out).toContain(`### dqform refresh-only plan: \`drift-same\` in `);
+    expect(markdown.out).toMatch(new RegExp(`^### dqform refresh-only plan: .* on \`[^\`]*${host.replace(/[.]/g, '\\.')}`, 'm'));
 
     const shown = entries(drift.out);
     expect(shown).toHaveLength(2);
