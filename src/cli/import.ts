@@ -28,11 +28,11 @@ import { hasUnsafe, unsafeAsEscapes } from '../../schemas/inert';
 import type { PlatformClient } from '../client';
 import { RESOURCE_SCHEMAS, RESOURCE_TYPES, type ResourceType } from '../../schemas/manifest';
 import { SECTION_OF } from '../../schemas/dqform-yaml';
-import { HANDLERS } from '../handlers/registry';
+import { HANDLERS } from '../kinds/index';
 import { workspaceOf } from '../engine/reconcile';
 import { bareId, idOwner } from '../engine/identity';
 import { batched } from '../client/paging';
-import { LIST_PAGE_SIZE } from '../handlers/support';
+import { LIST_PAGE_SIZE } from '../kinds/shared/support';
 import { stableStringify } from '../engine/keys';
 
 type Json = Record<string, unknown>;

@@ -13,11 +13,11 @@
 import { ApiError, ConflictError, isConnectFailure, PlatformUnreachableError, type PlatformClient } from '../client';
 import { RESOURCE_TYPES, type ResourceType } from '../../schemas/manifest';
 import { Plan, PLAN_FORMAT_VERSION, type Change } from '../../schemas/plan';
-import { allows, HANDLERS, SCOPES } from '../handlers/registry';
-import type { LiveObject, ResourceHandler } from '../handlers/types';
-import { WriteConflictError } from '../handlers/support';
+import { allows, HANDLERS, SCOPES } from '../kinds/index';
+import type { LiveObject, ResourceHandler } from '../kinds/shared/types';
+import { WriteConflictError } from '../kinds/shared/support';
 import { idOwner } from './identity';
-import { fingerprint } from '../handlers/normalise';
+import { fingerprint } from '../kinds/shared/normalise';
 import { dependentsOf, executionWaves } from './graph';
 import { isWrite, repointedAway } from './planner';
 import { selfDisagreements } from './plan-check';

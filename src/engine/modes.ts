@@ -19,7 +19,7 @@
 import * as jsonpatch from 'fast-json-patch';
 import { RESOURCE_TYPES, TAG_PRUNED_TYPES, type ResourceType } from '../../schemas/manifest';
 import type { Change, Diagnostic, PatchOp, PlanRequest } from '../../schemas/plan';
-import type { LiveObject } from '../handlers/types';
+import type { LiveObject } from '../kinds/shared/types';
 import { bareId, carriesTag } from './identity';
 import type { ResolvedResource, Resolution } from './resolve';
 import { closest } from './unknown-fields';

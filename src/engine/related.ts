@@ -9,7 +9,7 @@
 import type { ResourceType } from '../../schemas/manifest';
 import { PRUNABLE_TYPES } from '../../schemas/manifest';
 import { Effects, type Cascade } from '../../schemas/plan';
-import type { LiveObject } from '../handlers/types';
+import type { LiveObject } from '../kinds/shared/types';
 import { bareId, idOwner, namespaceOfId } from './identity';
 
 type LiveState = Partial<Record<ResourceType, LiveObject[]>>;

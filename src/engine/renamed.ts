@@ -11,7 +11,7 @@
  */
 import { PRUNABLE_TYPES, TAG_PRUNED_TYPES, type ResourceType } from '../../schemas/manifest';
 import type { Diagnostic } from '../../schemas/plan';
-import type { LiveObject } from '../handlers/types';
+import type { LiveObject } from '../kinds/shared/types';
 import { carriesTag, defaultFqn, deriveId, parseAddress } from './identity';
 import type { Resolution } from './resolve';
 

@@ -16,8 +16,8 @@ import { manifestFromTerraformJson } from '../../src/engine/manifest';
 import { computePlan } from '../../src/engine/planner';
 import { plan as makePlan } from '../../src/engine/reconcile';
 import type { Resolution } from '../../src/engine/resolve';
-import { fingerprint } from '../../src/handlers/normalise';
-import type { LiveObject, ResourceHandler } from '../../src/handlers/types';
+import { fingerprint } from '../../src/kinds/shared/normalise';
+import type { LiveObject, ResourceHandler } from '../../src/kinds/shared/types';
 
 const NS = 'mem';
 /** The in-memory platform: per kind, id -> object (with configId and etag). */

@@ -8,13 +8,13 @@
  *   protojson zero values) are dropped when empty, on both sides.
  * - {@link ignoreNotFound}: `delete` treats NOT_FOUND as success.
  */
-import { NotFoundError } from '../client/errors';
-import { unmodelledOf } from '../../schemas/wire';
-import { queryToResolverQl } from '../../schemas/resolverql';
-import type { Query } from '../../schemas/entities';
-import type { Change } from '../../schemas/plan';
+import { NotFoundError } from '../../client/errors';
+import { unmodelledOf } from '../../../schemas/wire';
+import { queryToResolverQl } from '../../../schemas/resolverql';
+import type { Query } from '../../../schemas/entities';
+import type { Change } from '../../../schemas/plan';
 import { bare, fingerprint } from './normalise';
-import { tallyRetries } from '../client/attempts';
+import { tallyRetries } from '../../client/attempts';
 import type { LiveObject, ReadQuery } from './types';
 
 /** Page size of the prunable kinds' full-workspace lists (the emulator's maximum; servers that cap lower still page). */

@@ -11,13 +11,13 @@
  * - normalisation: `entityId` (`dataproduct-<uuid>`) is server-computed; an empty definition
  *   compares as absent.
  */
-import type { PlatformClient } from '../client';
-import type { DataProductWrite } from '../../schemas/governance';
-import type { Change } from '../../schemas/plan';
-import { canonicalParts } from './domains';
-import { normalise } from './normalise';
-import { afterOf, dropEmpty, GOVERNANCE_DROP, guardedUpsert, ignoreNotFound, keepForNamespace, LIST_PAGE_SIZE, omit, readByKeys } from './support';
-import type { LiveObject, ReadQuery, ResourceHandler } from './types';
+import type { PlatformClient } from '../../client';
+import type { DataProductWrite } from '../../../schemas/governance';
+import type { Change } from '../../../schemas/plan';
+import { canonicalParts } from '../domain/handler';
+import { normalise } from '../shared/normalise';
+import { afterOf, dropEmpty, GOVERNANCE_DROP, guardedUpsert, ignoreNotFound, keepForNamespace, LIST_PAGE_SIZE, omit, readByKeys } from '../shared/support';
+import type { LiveObject, ReadQuery, ResourceHandler } from '../shared/types';
 
 /** The comparable form of a data product (live or desired). */
 export function canonicalDataProduct(d: Record<string, unknown>): Record<string, unknown> {

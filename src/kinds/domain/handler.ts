@@ -13,12 +13,12 @@
  * - normalisation: ids in `parentId` and in `domainId`/`dataproductId` parts are compared bare
  *   and lower-case; a definition without parts compares as absent.
  */
-import type { PlatformClient } from '../client';
-import type { Domain, DomainWrite } from '../../schemas/governance';
-import type { Change } from '../../schemas/plan';
-import { normalise } from './normalise';
-import { afterOf, bareId, dropEmpty, GOVERNANCE_DROP, guardedUpsert, ignoreNotFound, isOurs, keepForNamespace, LIST_PAGE_SIZE, omit, readByKeys } from './support';
-import type { LiveObject, ReadQuery, ResourceHandler } from './types';
+import type { PlatformClient } from '../../client';
+import type { Domain, DomainWrite } from '../../../schemas/governance';
+import type { Change } from '../../../schemas/plan';
+import { normalise } from '../shared/normalise';
+import { afterOf, bareId, dropEmpty, GOVERNANCE_DROP, guardedUpsert, ignoreNotFound, isOurs, keepForNamespace, LIST_PAGE_SIZE, omit, readByKeys } from '../shared/support';
+import type { LiveObject, ReadQuery, ResourceHandler } from '../shared/types';
 
 /**
  * Canonical definition parts: member ids bare; the server-minted part `id` dropped (a part is

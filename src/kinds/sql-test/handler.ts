@@ -9,13 +9,13 @@
  * - delete: BatchDelete of one id; a per-item "not found" is success. SQL tests have no etag.
  * - normalisation: timezone `UTC` is the server default and compares as absent.
  */
-import type { PlatformClient } from '../client';
-import { sqlTestFromWire, sqlTestToWire, type SqlTestWrite } from '../../schemas/sql-tests';
-import type { Change } from '../../schemas/plan';
-import { fingerprint, normalise } from './normalise';
-import { tallyRetries } from '../client/attempts';
-import { afterOf, bareId, errorsByAddress, ignoreNotFound, isNotFoundReason, ItemWriteError, LIST_PAGE_SIZE, liveObject, omit, readByKeys, WriteConflictError } from './support';
-import type { HandlerContext, LiveObject, ReadQuery, ResourceHandler } from './types';
+import type { PlatformClient } from '../../client';
+import { sqlTestFromWire, sqlTestToWire, type SqlTestWrite } from '../../../schemas/sql-tests';
+import type { Change } from '../../../schemas/plan';
+import { fingerprint, normalise } from '../shared/normalise';
+import { tallyRetries } from '../../client/attempts';
+import { afterOf, bareId, errorsByAddress, ignoreNotFound, isNotFoundReason, ItemWriteError, LIST_PAGE_SIZE, liveObject, omit, readByKeys, WriteConflictError } from '../shared/support';
+import type { HandlerContext, LiveObject, ReadQuery, ResourceHandler } from '../shared/types';
 
 /** Server-computed and identity fields of a SQL test. */
 export const SQL_TEST_DROP = ['id', 'configId', 'source', 'deploymentRuleId'] as const;

@@ -1,14 +1,14 @@
 /** The handler of every resource type. */
 import type { ResourceType } from '../../schemas/manifest';
-import { alertsHandler } from './alerts';
-import { dataProductsHandler } from './data-products';
-import { domainsHandler } from './domains';
-import { monitorDeploymentRulesHandler } from './monitor-deployment-rules';
-import { ownershipsHandler } from './ownerships';
-import { ownersHandler } from './owners';
-import { sqlTestDeploymentRulesHandler } from './sql-test-deployment-rules';
-import { sqlTestsHandler } from './sql-tests';
-import type { ResourceHandler } from './types';
+import { alertsHandler } from './alert/handler';
+import { dataProductsHandler } from './data-product/handler';
+import { domainsHandler } from './domain/handler';
+import { monitorDeploymentRulesHandler } from './monitor-deployment-rule/handler';
+import { ownershipsHandler } from './ownership/handler';
+import { ownersHandler } from './owner/handler';
+import { sqlTestDeploymentRulesHandler } from './sql-test-deployment-rule/handler';
+import { sqlTestsHandler } from './sql-test/handler';
+import type { ResourceHandler } from './shared/types';
 
 /** One handler per resource type (keys in the manifest's dependency order). */
 export const HANDLERS: Record<ResourceType, ResourceHandler> = {

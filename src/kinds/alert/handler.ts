@@ -17,16 +17,16 @@
  *   SOURCE_API for API writes.
  * - kind and `issueLifecycle.owner` cannot change in place: {@link alertsHandler.replaceReasons}.
  */
-import { AlreadyExistsError, type PlatformClient } from '../client';
-import type { Alert, AlertWrite } from '../../schemas/alerts';
-import { BATCH_LIMIT } from '../../schemas/common';
-import { chunk } from '../client/paging';
-import { alertKind } from '../../schemas/alerts';
-import type { Change } from '../../schemas/plan';
-import { fingerprint, normalise } from './normalise';
-import { tallyRetries } from '../client/attempts';
-import { afterOf, dropEmpty, etagVersion, ignoreNotFound, liveObject, omit, qlFormAt, WriteConflictError } from './support';
-import type { HandlerContext, LiveObject, ReadQuery, ResourceHandler } from './types';
+import { AlreadyExistsError, type PlatformClient } from '../../client';
+import type { Alert, AlertWrite } from '../../../schemas/alerts';
+import { BATCH_LIMIT } from '../../../schemas/common';
+import { chunk } from '../../client/paging';
+import { alertKind } from '../../../schemas/alerts';
+import type { Change } from '../../../schemas/plan';
+import { fingerprint, normalise } from '../shared/normalise';
+import { tallyRetries } from '../../client/attempts';
+import { afterOf, dropEmpty, etagVersion, ignoreNotFound, liveObject, omit, qlFormAt, WriteConflictError } from '../shared/support';
+import type { HandlerContext, LiveObject, ReadQuery, ResourceHandler } from '../shared/types';
 
 /** Server-computed and identity fields of an alert. */
 export const ALERT_DROP = ['id', 'fqn', 'etag', 'createdAt', 'configId', 'source'] as const;

@@ -12,12 +12,12 @@
  * - normalisation: the read form's plain `contacts[]` compares with the desired `contacts[]`
  *   (unordered); `entityId` (`owner-<uuid>`) is server-computed.
  */
-import type { PlatformClient } from '../client';
-import type { OwnerWrite } from '../../schemas/governance';
-import type { Change } from '../../schemas/plan';
-import { normalise } from './normalise';
-import { afterOf, GOVERNANCE_DROP, guardedUpsert, ignoreNotFound, keepForNamespace, LIST_PAGE_SIZE, omit, readByKeys } from './support';
-import type { LiveObject, ReadQuery, ResourceHandler } from './types';
+import type { PlatformClient } from '../../client';
+import type { OwnerWrite } from '../../../schemas/governance';
+import type { Change } from '../../../schemas/plan';
+import { normalise } from '../shared/normalise';
+import { afterOf, GOVERNANCE_DROP, guardedUpsert, ignoreNotFound, keepForNamespace, LIST_PAGE_SIZE, omit, readByKeys } from '../shared/support';
+import type { LiveObject, ReadQuery, ResourceHandler } from '../shared/types';
 
 /** The comparable form of an owner (live or desired). */
 export function canonicalOwner(o: Record<string, unknown>): Record<string, unknown> {

@@ -10,12 +10,12 @@
  * - preview: the deploy overview (create, update, replace) or the delete overview (delete), over
  *   the transport the client picks (REST, or gRPC for `metricOptions`); a failure is "effects unknown".
  */
-import type { PlatformClient } from '../client';
-import { MetricIdEnum, RULE_CONFIG_KINDS, type DeploymentOverview, type DeploymentRuleWrite, type MonitorSettings } from '../../schemas/deployment-rules';
-import { Effects, type Change } from '../../schemas/plan';
-import { normalise } from './normalise';
-import { afterOf, bareId, effectsUnknown, errorsByAddress, ignoreNotFound, LIST_PAGE_SIZE, liveObject, omit, qlForm } from './support';
-import type { HandlerContext, LiveObject, ReadQuery, ResourceHandler } from './types';
+import type { PlatformClient } from '../../client';
+import { MetricIdEnum, RULE_CONFIG_KINDS, type DeploymentOverview, type DeploymentRuleWrite, type MonitorSettings } from '../../../schemas/deployment-rules';
+import { Effects, type Change } from '../../../schemas/plan';
+import { normalise } from '../shared/normalise';
+import { afterOf, bareId, effectsUnknown, errorsByAddress, ignoreNotFound, LIST_PAGE_SIZE, liveObject, omit, qlForm } from '../shared/support';
+import type { HandlerContext, LiveObject, ReadQuery, ResourceHandler } from '../shared/types';
 
 /** Server-computed and identity fields of a rule. */
 export const RULE_DROP = ['id', 'configId', 'source', 'monitorCount'] as const;

@@ -21,14 +21,14 @@
  * - moving an ownership to another owner is done in place by the emulator (the owner is in the
  *   path); no replace reason.
  */
-import type { PlatformClient } from '../client';
-import type { OwnershipWrite } from '../../schemas/governance';
-import type { Change } from '../../schemas/plan';
-import { normalise } from './normalise';
-import { Limiter } from '../client/limiter';
-import type { Ownership } from '../../schemas/governance';
-import { afterOf, bareId, dropEmpty, GOVERNANCE_DROP, guardedUpsert, ignoreNotFound, isNotFound, keepForNamespace, LIST_PAGE_SIZE, omit, readByKeys } from './support';
-import type { LiveObject, ReadQuery, ResourceHandler } from './types';
+import type { PlatformClient } from '../../client';
+import type { OwnershipWrite } from '../../../schemas/governance';
+import type { Change } from '../../../schemas/plan';
+import { normalise } from '../shared/normalise';
+import { Limiter } from '../../client/limiter';
+import type { Ownership } from '../../../schemas/governance';
+import { afterOf, bareId, dropEmpty, GOVERNANCE_DROP, guardedUpsert, ignoreNotFound, isNotFound, keepForNamespace, LIST_PAGE_SIZE, omit, readByKeys } from '../shared/support';
+import type { LiveObject, ReadQuery, ResourceHandler } from '../shared/types';
 
 /** The comparable form of an ownership (live or desired). */
 export function canonicalOwnership(o: Record<string, unknown>): Record<string, unknown> {

@@ -10,14 +10,14 @@
  *   delete overview with `losesHistory: true`; a failure is "effects unknown".
  * - normalisation: timezone `UTC` (the default) compares as absent at the config level.
  */
-import type { PlatformClient } from '../client';
-import { SQL_TEST_RULE_CONFIG_KINDS, sqlTestRuleFromWire, sqlTestRuleToWire, type SqlTestDeployOverview, type SqlTestDeploymentRuleWrite } from '../../schemas/sql-tests';
-import { Effects, type Change } from '../../schemas/plan';
-import { normalise } from './normalise';
-import { configKind } from './monitor-deployment-rules';
-import { dropDefaultTimezone, withTestProblems } from './sql-tests';
-import { afterOf, effectsUnknown, errorsByAddress, ignoreNotFound, LIST_PAGE_SIZE, liveObject, omit, qlForm, readByKeys } from './support';
-import type { HandlerContext, LiveObject, ReadQuery, ResourceHandler } from './types';
+import type { PlatformClient } from '../../client';
+import { SQL_TEST_RULE_CONFIG_KINDS, sqlTestRuleFromWire, sqlTestRuleToWire, type SqlTestDeployOverview, type SqlTestDeploymentRuleWrite } from '../../../schemas/sql-tests';
+import { Effects, type Change } from '../../../schemas/plan';
+import { normalise } from '../shared/normalise';
+import { configKind } from '../monitor-deployment-rule/handler';
+import { dropDefaultTimezone, withTestProblems } from '../sql-test/handler';
+import { afterOf, effectsUnknown, errorsByAddress, ignoreNotFound, LIST_PAGE_SIZE, liveObject, omit, qlForm, readByKeys } from '../shared/support';
+import type { HandlerContext, LiveObject, ReadQuery, ResourceHandler } from '../shared/types';
 
 /** Server-computed and identity fields of a SQL-test rule. */
 export const SQL_TEST_RULE_DROP = ['id', 'configId', 'source', 'testCount'] as const;

@@ -9,9 +9,9 @@
  * - `delete` treats 404 as success.
  * - the pure members are deterministic functions of their arguments.
  */
-import type { PlatformClient } from '../client';
-import type { ResourceType } from '../../schemas/manifest';
-import type { Change, Effects } from '../../schemas/plan';
+import type { PlatformClient } from '../../client';
+import type { ResourceType } from '../../../schemas/manifest';
+import type { Change, Effects } from '../../../schemas/plan';
 
 /** A live object as read, with the fields the engine reasons about lifted out. */
 export interface LiveObject {
