@@ -24,6 +24,7 @@ import { selfDisagreements } from './plan-check';
 import { readLiveState } from './reconcile';
 import { mapLimit } from './concurrency';
 import { destructiveEffects, guardRefusals, previewedKinds, type GuardOptions } from './guards';
+import { ETAGLESS } from '../kinds/descriptors';
 
 export class PlanRefusedError extends Error {
   constructor(
@@ -270,7 +271,6 @@ export function preflight(plan: Plan, opts: GuardOptions = {}, handlers: Record<
 }
 
 /** Kinds whose objects carry no etag (wire-facts: SQL tests and both kinds of rule): checked per wave and read back. */
-const ETAGLESS: ReadonlySet<string> = new Set(['dq_monitor_deployment_rule', 'dq_sql_test', 'dq_sql_test_deployment_rule']);
 
 /** Objects of another namespace or made in the UI in a plan's writes: refused before any write, whatever the plan says. */
 export class NotOursError extends PlanRefusedError {

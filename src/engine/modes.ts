@@ -17,7 +17,8 @@
  * ({@link checkRequestedAddresses}).
  */
 import * as jsonpatch from 'fast-json-patch';
-import { RESOURCE_TYPES, TAG_PRUNED_TYPES, type ResourceType } from '../../schemas/manifest';
+import { RESOURCE_TYPES, type ResourceType } from '../../schemas/manifest';
+import { TAG_PRUNED_TYPES } from '../kinds/descriptors';
 import type { Change, Diagnostic, PatchOp, PlanRequest } from '../../schemas/plan';
 import type { LiveObject } from '../kinds/shared/types';
 import { bareId, carriesTag } from './identity';

@@ -4,7 +4,8 @@
  */
 import * as jsonpatch from 'fast-json-patch';
 import type { ResourceType } from '../../schemas/manifest';
-import { PRUNABLE_TYPES, RESOURCE_TYPES, TAG_PRUNED_TYPES } from '../../schemas/manifest';
+import { RESOURCE_TYPES } from '../../schemas/manifest';
+import { PRUNABLE_TYPES, TAG_PRUNED_TYPES } from '../kinds/descriptors';
 import { DEFAULT_REQUEST, PLAN_FORMAT_VERSION, type Change, type Diagnostic, type Effects, type Plan, type PatchOp, type PlanRequest } from '../../schemas/plan';
 import type { LiveObject, ResourceHandler } from '../kinds/shared/types';
 import { fingerprint } from '../kinds/shared/normalise';

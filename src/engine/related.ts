@@ -7,24 +7,13 @@
  * they select.
  */
 import type { ResourceType } from '../../schemas/manifest';
-import { PRUNABLE_TYPES } from '../../schemas/manifest';
 import { Effects, type Cascade } from '../../schemas/plan';
 import type { LiveObject } from '../kinds/shared/types';
 import { bareId, idOwner, namespaceOfId } from './identity';
+import { LABEL, PRUNABLE_TYPES } from '../kinds/descriptors';
 
 type LiveState = Partial<Record<ResourceType, LiveObject[]>>;
 type Json = Record<string, unknown>;
-
-const LABEL: Record<ResourceType, string> = {
-  dq_owner: 'owner',
-  dq_domain: 'domain',
-  dq_data_product: 'data product',
-  dq_ownership: 'ownership',
-  dq_alert: 'alert',
-  dq_monitor_deployment_rule: 'monitor deployment rule',
-  dq_sql_test: 'SQL test',
-  dq_sql_test_deployment_rule: 'SQL-test deployment rule',
-};
 
 const norm = (id: unknown): string => (typeof id === 'string' ? bareId(id).toLowerCase() : '');
 

@@ -9,7 +9,8 @@
  * ever held domains, data products, owners or ownerships is not known by name (its tag is a
  * hash), so a rename of such a stack is not detected.
  */
-import { PRUNABLE_TYPES, TAG_PRUNED_TYPES, type ResourceType } from '../../schemas/manifest';
+import type { ResourceType } from '../../schemas/manifest';
+import { PRUNABLE_TYPES, TAG_PRUNED_TYPES } from '../kinds/descriptors';
 import type { Diagnostic } from '../../schemas/plan';
 import type { LiveObject } from '../kinds/shared/types';
 import { carriesTag, defaultFqn, deriveId, parseAddress } from './identity';

@@ -13,6 +13,7 @@ import { bareId, defaultFqn, deriveId, ENTITY_ID_PREFIX, idOwner, namespaceOfId,
 import { camelToSnake } from './keys';
 import { closest, fieldPathProblem, unknownFields } from './unknown-fields';
 import { textFieldProblems } from '../../schemas/text-checks';
+import { UUID_KINDS } from '../kinds/descriptors';
 
 export interface ResolvedResource {
   address: string;
@@ -389,8 +390,6 @@ function resolverQlProblem(text: string): { error?: string; warnings: string[] }
 
 export type { ManifestResource };
 
-/** Kinds whose ids are UUIDs chosen by the caller (SQL test ids are free-form keys). */
-const UUID_KINDS: readonly ResourceType[] = ['dq_owner', 'dq_domain', 'dq_data_product', 'dq_ownership', 'dq_monitor_deployment_rule', 'dq_sql_test_deployment_rule'];
 const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 /** The canonical form of a caller-chosen id: the bare, lower-case UUID (`owner-<uuid>` accepted). */

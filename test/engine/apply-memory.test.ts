@@ -7,7 +7,8 @@
  * marked.
  */
 import { SCOPES as ALL_SCOPES } from '../../schemas/common';
-import { RESOURCE_TYPES, TAG_PRUNED_TYPES, type ResourceType } from '../../schemas/manifest';
+import { RESOURCE_TYPES, type ResourceType } from '../../schemas/manifest';
+import { TAG_PRUNED_TYPES } from '../../src/kinds/descriptors';
 import { deriveId } from '../../src/engine/identity';
 import { Change, Effects, Plan } from '../../schemas/plan';
 import type { PlatformClient } from '../../src/client';

@@ -27,6 +27,7 @@ import { fingerprint, normalise } from '../shared/normalise';
 import { tallyRetries } from '../../client/attempts';
 import { afterOf, dropEmpty, etagVersion, ignoreNotFound, liveObject, omit, qlFormAt, WriteConflictError } from '../shared/support';
 import type { HandlerContext, LiveObject, ReadQuery, ResourceHandler } from '../shared/types';
+import { alertDescriptor } from './descriptor';
 
 /** Server-computed and identity fields of an alert. */
 export const ALERT_DROP = ['id', 'fqn', 'etag', 'createdAt', 'configId', 'source'] as const;
@@ -125,9 +126,9 @@ async function create(client: PlatformClient, change: Change, ctx: HandlerContex
 
 /** The `dq_alert` handler. */
 export const alertsHandler: ResourceHandler = {
-  type: 'dq_alert',
-  label: 'alert',
-  prunable: true,
+  type: alertDescriptor.type,
+  label: alertDescriptor.label,
+  prunable: alertDescriptor.ownership === 'configId',
 
   async read(client: PlatformClient, _q: ReadQuery): Promise<LiveObject[]> {
     const ids = await client.alerts.list();

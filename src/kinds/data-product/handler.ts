@@ -18,6 +18,7 @@ import { canonicalParts } from '../domain/handler';
 import { normalise } from '../shared/normalise';
 import { afterOf, dropEmpty, GOVERNANCE_DROP, guardedUpsert, ignoreNotFound, keepForNamespace, LIST_PAGE_SIZE, omit, readByKeys } from '../shared/support';
 import type { LiveObject, ReadQuery, ResourceHandler } from '../shared/types';
+import { dataProductDescriptor } from './descriptor';
 
 /** The comparable form of a data product (live or desired). */
 export function canonicalDataProduct(d: Record<string, unknown>): Record<string, unknown> {
@@ -40,9 +41,9 @@ function dataProductWrite(change: Change): DataProductWrite {
 
 /** The `dq_data_product` handler. */
 export const dataProductsHandler: ResourceHandler = {
-  type: 'dq_data_product',
-  label: 'data product',
-  prunable: false,
+  type: dataProductDescriptor.type,
+  label: dataProductDescriptor.label,
+  prunable: dataProductDescriptor.ownership === 'configId',
 
   async read(client: PlatformClient, q: ReadQuery): Promise<LiveObject[]> {
     if (q.keysOnly) return readByKeys(q.keys, (ids) => client.dataProducts.batchGet(ids, { includeDeleted: q.includeDeleted }));

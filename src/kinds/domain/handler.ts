@@ -19,6 +19,7 @@ import type { Change } from '../../../schemas/plan';
 import { normalise } from '../shared/normalise';
 import { afterOf, bareId, dropEmpty, GOVERNANCE_DROP, guardedUpsert, ignoreNotFound, isOurs, keepForNamespace, LIST_PAGE_SIZE, omit, readByKeys } from '../shared/support';
 import type { LiveObject, ReadQuery, ResourceHandler } from '../shared/types';
+import { domainDescriptor } from './descriptor';
 
 /**
  * Canonical definition parts: member ids bare; the server-minted part `id` dropped (a part is
@@ -60,9 +61,9 @@ function domainWrite(change: Change): DomainWrite {
 
 /** The `dq_domain` handler. */
 export const domainsHandler: ResourceHandler = {
-  type: 'dq_domain',
-  label: 'domain',
-  prunable: false,
+  type: domainDescriptor.type,
+  label: domainDescriptor.label,
+  prunable: domainDescriptor.ownership === 'configId',
 
   async read(client: PlatformClient, q: ReadQuery): Promise<LiveObject[]> {
     if (q.keysOnly) return readByKeys(q.keys, (ids) => client.domains.batchGet(ids, { includeDeleted: q.includeDeleted }));

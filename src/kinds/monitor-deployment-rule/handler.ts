@@ -16,6 +16,7 @@ import { Effects, type Change } from '../../../schemas/plan';
 import { normalise } from '../shared/normalise';
 import { afterOf, bareId, effectsUnknown, errorsByAddress, ignoreNotFound, LIST_PAGE_SIZE, liveObject, omit, qlForm } from '../shared/support';
 import type { HandlerContext, LiveObject, ReadQuery, ResourceHandler } from '../shared/types';
+import { monitorDeploymentRuleDescriptor } from './descriptor';
 
 /** Server-computed and identity fields of a rule. */
 export const RULE_DROP = ['id', 'configId', 'source', 'monitorCount'] as const;
@@ -126,9 +127,9 @@ export function overviewEffects(source: 'deploy-overview' | 'delete-overview', o
 
 /** The `dq_monitor_deployment_rule` handler. */
 export const monitorDeploymentRulesHandler: ResourceHandler = {
-  type: 'dq_monitor_deployment_rule',
-  label: 'monitor deployment rule',
-  prunable: true,
+  type: monitorDeploymentRuleDescriptor.type,
+  label: monitorDeploymentRuleDescriptor.label,
+  prunable: monitorDeploymentRuleDescriptor.ownership === 'configId',
 
   async read(client: PlatformClient, _q: ReadQuery): Promise<LiveObject[]> {
     // keysOnly too: BatchGet takes SCOPE_MONITORS_AUTOMATIC_EDIT only, List also SCOPE_MCP_READ

@@ -18,6 +18,7 @@ import type { Change } from '../../../schemas/plan';
 import { normalise } from '../shared/normalise';
 import { afterOf, GOVERNANCE_DROP, guardedUpsert, ignoreNotFound, keepForNamespace, LIST_PAGE_SIZE, omit, readByKeys } from '../shared/support';
 import type { LiveObject, ReadQuery, ResourceHandler } from '../shared/types';
+import { ownerDescriptor } from './descriptor';
 
 /** The comparable form of an owner (live or desired). */
 export function canonicalOwner(o: Record<string, unknown>): Record<string, unknown> {
@@ -31,9 +32,9 @@ function ownerWrite(change: Change): OwnerWrite {
 
 /** The `dq_owner` handler. */
 export const ownersHandler: ResourceHandler = {
-  type: 'dq_owner',
-  label: 'owner',
-  prunable: false,
+  type: ownerDescriptor.type,
+  label: ownerDescriptor.label,
+  prunable: ownerDescriptor.ownership === 'configId',
 
   async read(client: PlatformClient, q: ReadQuery): Promise<LiveObject[]> {
     if (q.keysOnly) return readByKeys(q.keys, (ids) => client.owners.batchGetOwners(ids, { includeDeleted: q.includeDeleted }));

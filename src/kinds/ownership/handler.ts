@@ -29,6 +29,7 @@ import { Limiter } from '../../client/limiter';
 import type { Ownership } from '../../../schemas/governance';
 import { afterOf, bareId, dropEmpty, GOVERNANCE_DROP, guardedUpsert, ignoreNotFound, isNotFound, keepForNamespace, LIST_PAGE_SIZE, omit, readByKeys } from '../shared/support';
 import type { LiveObject, ReadQuery, ResourceHandler } from '../shared/types';
+import { ownershipDescriptor } from './descriptor';
 
 /** The comparable form of an ownership (live or desired). */
 export function canonicalOwnership(o: Record<string, unknown>): Record<string, unknown> {
@@ -68,9 +69,9 @@ async function ownershipsOf(client: PlatformClient, ownerId: string): Promise<Ow
 
 /** The `dq_ownership` handler. */
 export const ownershipsHandler: ResourceHandler = {
-  type: 'dq_ownership',
-  label: 'ownership',
-  prunable: false,
+  type: ownershipDescriptor.type,
+  label: ownershipDescriptor.label,
+  prunable: ownershipDescriptor.ownership === 'configId',
 
   async read(client: PlatformClient, q: ReadQuery): Promise<LiveObject[]> {
     if (q.keysOnly) return readByKeys(q.keys, (ids) => client.owners.batchGetOwnerships(ids, { includeDeleted: q.includeDeleted }));

@@ -18,6 +18,7 @@ import { configKind } from '../monitor-deployment-rule/handler';
 import { dropDefaultTimezone, withTestProblems } from '../sql-test/handler';
 import { afterOf, effectsUnknown, errorsByAddress, ignoreNotFound, LIST_PAGE_SIZE, liveObject, omit, qlForm, readByKeys } from '../shared/support';
 import type { HandlerContext, LiveObject, ReadQuery, ResourceHandler } from '../shared/types';
+import { sqlTestDeploymentRuleDescriptor } from './descriptor';
 
 /** Server-computed and identity fields of a SQL-test rule. */
 export const SQL_TEST_RULE_DROP = ['id', 'configId', 'source', 'testCount'] as const;
@@ -62,9 +63,9 @@ export function sqlTestOverviewEffects(source: 'sql-test-overview' | 'sql-test-d
 
 /** The `dq_sql_test_deployment_rule` handler. */
 export const sqlTestDeploymentRulesHandler: ResourceHandler = {
-  type: 'dq_sql_test_deployment_rule',
-  label: 'SQL-test deployment rule',
-  prunable: true,
+  type: sqlTestDeploymentRuleDescriptor.type,
+  label: sqlTestDeploymentRuleDescriptor.label,
+  prunable: sqlTestDeploymentRuleDescriptor.ownership === 'configId',
 
   async read(client: PlatformClient, q: ReadQuery): Promise<LiveObject[]> {
     // the applier's re-reads of the objects a plan writes: a batch get of those ids only

@@ -1,0 +1,11 @@
+import { sameScopes, type KindDescriptor } from '../shared/descriptor';
+
+// scopes: Deploy, Delete (EDIT or MCP_WRITE); BatchDeploy (EDIT only) | List (EDIT or MCP_READ)
+export const monitorDeploymentRuleDescriptor: KindDescriptor = {
+  type: 'dq_monitor_deployment_rule',
+  label: 'monitor deployment rule',
+  identity: { key: 'id', derivedUuid: true },
+  ownership: 'configId',
+  concurrency: 'readback',
+  scopes: sameScopes(['SCOPE_MONITORS_AUTOMATIC_EDIT', 'SCOPE_MCP_WRITE'], ['SCOPE_MONITORS_AUTOMATIC_EDIT', 'SCOPE_MCP_READ'], ['SCOPE_MONITORS_AUTOMATIC_EDIT']),
+};
