@@ -24,7 +24,7 @@ import { selfDisagreements } from './plan-check';
 import { readLiveState } from './reconcile';
 import { mapLimit } from './concurrency';
 import { destructiveEffects, guardRefusals, previewedKinds, type GuardOptions } from './guards';
-import { ETAGLESS } from '../kinds/descriptors';
+import { DELETES_DEPENDENTS, ETAGLESS } from '../kinds/descriptors';
 
 export class PlanRefusedError extends Error {
   constructor(
@@ -196,7 +196,7 @@ export function missingScopes(writes: readonly Change[], granted: ReadonlySet<st
  * ownership the plan did not show makes the plan stale.
  */
 async function ownershipsAddedSince(client: PlatformClient, writes: readonly Change[]): Promise<{ address: string; why: string }[]> {
-  const owners = writes.filter((c) => c.type === 'dq_owner' && (c.action === 'delete' || c.action === 'replace'));
+  const owners = writes.filter((c) => DELETES_DEPENDENTS.has(c.type) && (c.action === 'delete' || c.action === 'replace'));
   if (owners.length === 0) return [];
   const out: { address: string; why: string }[] = [];
   await mapLimit(owners, 8, async (c) => {

@@ -9,11 +9,11 @@ import { domainDescriptor } from './domain/descriptor';
 import { monitorDeploymentRuleDescriptor } from './monitor-deployment-rule/descriptor';
 import { ownerDescriptor } from './owner/descriptor';
 import { ownershipDescriptor } from './ownership/descriptor';
-import type { KindDescriptor, KindScopes } from './shared/descriptor';
+import type { KindDescriptor, KindReference, KindScopes } from './shared/descriptor';
 import { sqlTestDeploymentRuleDescriptor } from './sql-test-deployment-rule/descriptor';
 import { sqlTestDescriptor } from './sql-test/descriptor';
 
-export type { ConcurrencyPolicy, KindDescriptor, KindIdentity, KindScopes, OwnershipPolicy } from './shared/descriptor';
+export type { ConcurrencyPolicy, KindDescriptor, KindIdentity, KindReference, KindScopes, OwnershipPolicy, TitleOf } from './shared/descriptor';
 
 /** The descriptors, in dependency order (what a kind references comes before it). */
 export const KINDS: readonly KindDescriptor[] = [ownerDescriptor, domainDescriptor, dataProductDescriptor, ownershipDescriptor, alertDescriptor, monitorDeploymentRuleDescriptor, sqlTestDescriptor, sqlTestDeploymentRuleDescriptor];
@@ -58,3 +58,20 @@ const ENTITY_PREFIX_RE = new RegExp(`^(${prefixAlternatives})-(?=[0-9a-f]{8}-)`,
 export function stripEntityPrefix(id: string): string {
   return id.replace(ENTITY_PREFIX_RE, '');
 }
+
+/** Whether objects of `type` are keyed by fqn (alerts) rather than by id. */
+export const isFqnKeyed = (type: string): boolean => FQN_KEYED.has(type);
+
+/** The prefix of every resource type dqform manages (`dq_alert`, ...): other prefixes belong to other providers. */
+export const TYPE_PREFIX = 'dq_';
+
+/** The references (cascade capability) of every kind, with the kind that holds them, in dependency order. */
+export const REFERENCES: readonly { from: ResourceType; ref: KindReference }[] = KINDS.flatMap((k) => (k.references ?? []).map((ref) => ({ from: k.type, ref })));
+
+/** The reference through which deleting an object of `to` deletes objects of `from` (an owner's ownerships). */
+export function deletingReference(from: string, to: string): KindReference | undefined {
+  return REFERENCES.find((r) => r.from === from && r.ref.to === to && r.ref.effect === 'deleted')?.ref;
+}
+
+/** Kinds whose delete deletes objects of another kind with it (owners: their ownerships). */
+export const DELETES_DEPENDENTS: ReadonlySet<string> = new Set(REFERENCES.filter((r) => r.ref.effect === 'deleted').map((r) => r.ref.to));

@@ -3,7 +3,7 @@
  * must say exactly what the hand-written tables they replace said.
  */
 import { RESOURCE_TYPES } from '../../schemas/manifest';
-import { ENTITY_ID_PREFIX, ETAGLESS, FQN_KEYED, hasConfigId, KINDS, kindOf, LABEL, PRUNABLE_TYPES, SCOPES, stripEntityPrefix, TAG_PRUNED_TYPES, TYPES_WITH_ENTITY_ID, UUID_KINDS } from '../../src/kinds/descriptors';
+import { DELETES_DEPENDENTS, deletingReference, REFERENCES, ENTITY_ID_PREFIX, ETAGLESS, FQN_KEYED, hasConfigId, KINDS, kindOf, LABEL, PRUNABLE_TYPES, SCOPES, stripEntityPrefix, TAG_PRUNED_TYPES, TYPES_WITH_ENTITY_ID, UUID_KINDS } from '../../src/kinds/descriptors';
 import { HANDLERS } from '../../src/kinds/index';
 import { bareId } from '../../src/engine/identity';
 
@@ -46,5 +46,21 @@ describe('kind descriptors', () => {
     expect(SCOPES.dq_alert.update).toEqual(['SCOPE_MCP_WRITE']);
     expect(SCOPES.dq_monitor_deployment_rule.batch).toEqual(['SCOPE_MONITORS_AUTOMATIC_EDIT']);
     expect(SCOPES.dq_owner.batch).toBeUndefined();
+  });
+
+  it('declare the cascade references the engine used to hard-code', () => {
+    expect(REFERENCES.map(({ from, ref }) => `${from} -> ${ref.to}: ${ref.effect}`)).toEqual([
+      'dq_domain -> dq_domain: loses-parent',
+      'dq_domain -> dq_domain: loses-member',
+      'dq_domain -> dq_data_product: loses-member',
+      'dq_ownership -> dq_owner: deleted',
+      'dq_ownership -> dq_data_product: loses-selection',
+      'dq_monitor_deployment_rule -> dq_data_product: loses-selection',
+    ]);
+    expect([...DELETES_DEPENDENTS]).toEqual(['dq_owner']);
+    expect(deletingReference('dq_ownership', 'dq_owner')?.ids({ ownerId: 'o1' })).toEqual(['o1']);
+    expect(deletingReference('dq_domain', 'dq_owner')).toBeUndefined();
+    expect(kindOf('dq_monitor_deployment_rule')?.preview).toEqual({ source: 'deploy-overview', overlapping: true });
+    expect(kindOf('dq_sql_test_deployment_rule')?.preview).toEqual({ source: 'sql-test-overview', overlapping: false });
   });
 });

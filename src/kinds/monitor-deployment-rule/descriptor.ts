@@ -8,4 +8,6 @@ export const monitorDeploymentRuleDescriptor: KindDescriptor = {
   ownership: 'configId',
   concurrency: 'readback',
   scopes: sameScopes(['SCOPE_MONITORS_AUTOMATIC_EDIT', 'SCOPE_MCP_WRITE'], ['SCOPE_MONITORS_AUTOMATIC_EDIT', 'SCOPE_MCP_READ'], ['SCOPE_MONITORS_AUTOMATIC_EDIT']),
+  references: [{ to: 'dq_data_product', ids: (raw) => [(raw.productConfig as Record<string, unknown> | undefined)?.productId], effect: 'loses-selection' }],
+  preview: { source: 'deploy-overview', overlapping: true },
 };

@@ -51,6 +51,34 @@ export interface KindScopes {
 /** The same set for create, update and delete. */
 export const sameScopes = (write: readonly string[], read: readonly string[], batch?: readonly string[]): KindScopes => ({ read, create: write, update: write, delete: write, ...(batch ? { batch } : {}) });
 
+type Json = Record<string, unknown>;
+
+/** What an object undergoes when an object it references is deleted (schemas/plan.ts CASCADE_EFFECTS). */
+export type CascadeEffect = 'deleted' | 'loses-parent' | 'loses-member' | 'loses-selection';
+
+/** The title of an object by type and id (the code's, else live's), as the plan's index knows it. */
+export type TitleOf = (type: ResourceType, id: unknown) => string | undefined;
+
+/**
+ * A reference this kind's objects hold to another kind's (the cascade capability): deleting the
+ * referenced object does `effect` to the referencing one, and the plan lists it.
+ */
+export interface KindReference {
+  readonly to: ResourceType;
+  /** The ids referenced, in the live (read) form. */
+  readonly ids: (raw: Json) => readonly unknown[];
+  readonly effect: CascadeEffect;
+  /** How the cascade names the referencing object (default: its display name). */
+  readonly name?: (raw: Json, titleOf: TitleOf) => string;
+}
+
+/** The preview capability: the platform's overview of a write, as the plan's effects. */
+export interface KindPreview {
+  readonly source: 'deploy-overview' | 'sql-test-overview';
+  /** Previews of several objects the same plan writes can overlap (each is made against what exists). */
+  readonly overlapping: boolean;
+}
+
 export interface KindDescriptor {
   readonly type: ResourceType;
   /** Human label: `alert`, `monitor deployment rule`, ... */
@@ -60,4 +88,13 @@ export interface KindDescriptor {
   readonly concurrency: ConcurrencyPolicy;
   /** The any-of scope sets of the operations its handler calls (src/client/services/ROUTES.md). */
   readonly scopes: KindScopes;
+  /** Cascade: the references whose target's delete changes this kind's objects. */
+  readonly references?: readonly KindReference[];
+  /** How a person knows an object of the kind, when not `<label> "<title or name>"`. */
+  readonly describe?: (raw: Json, titleOf: TitleOf) => string;
+  readonly preview?: KindPreview;
+  /** Config validation: its schedule fields are checked as a rule's (RRULE with an inline DTSTART). */
+  readonly ruleSchedule?: boolean;
+  /** Config validation: the field naming a parent of the same kind (a cycle is an error). */
+  readonly parentField?: string;
 }

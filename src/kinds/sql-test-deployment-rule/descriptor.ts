@@ -8,4 +8,6 @@ export const sqlTestDeploymentRuleDescriptor: KindDescriptor = {
   ownership: 'configId',
   concurrency: 'readback',
   scopes: sameScopes(['SCOPE_DATACHECKS_SQLTESTS_EDIT', 'SCOPE_MCP_WRITE'], ['SCOPE_DATACHECKS_SQLTESTS_READ', 'SCOPE_SRE_AGENT', 'SCOPE_MCP_READ'], ['SCOPE_DATACHECKS_SQLTESTS_EDIT']),
+  preview: { source: 'sql-test-overview', overlapping: false },
+  ruleSchedule: true,
 };
