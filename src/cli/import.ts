@@ -29,6 +29,8 @@ import type { PlatformClient } from '../client';
 import { RESOURCE_SCHEMAS, RESOURCE_TYPES, type ResourceType } from '../../schemas/manifest';
 import { SECTION_OF } from '../../schemas/dqform-yaml';
 import { HANDLERS } from '../kinds/index';
+import { ENTITY_ID_PREFIX, hasConfigId, isFqnKeyed } from '../kinds/descriptors';
+import { importRenderingOf } from '../kinds/import';
 import { workspaceOf } from '../engine/reconcile';
 import { bareId, idOwner } from '../engine/identity';
 import { batched } from '../client/paging';
@@ -84,14 +86,12 @@ export interface ImportResult {
   namespacesSeen: string[];
 }
 
-const PRUNABLE = new Set<ResourceType>(['dq_alert', 'dq_monitor_deployment_rule', 'dq_sql_test', 'dq_sql_test_deployment_rule']);
-
 /** Reads what `import` looks at: every object of every kind in the workspace, and the workspace. */
 export async function readForImport(client: PlatformClient, namespace: string): Promise<{ workspace: string; items: LiveItem[] }> {
   const workspace = await workspaceOf(client);
   const out: LiveItem[] = [];
   for (const type of RESOURCE_TYPES) {
-    if (!PRUNABLE.has(type)) continue;
+    if (!hasConfigId(type)) continue;
     for (const o of await HANDLERS[type].read(client, { workspace, namespace, keys: [] })) {
       out.push({ type, key: o.key, configId: o.configId, source: o.source, deploymentRuleId: o.deploymentRuleId, raw: o.raw });
     }
@@ -108,10 +108,10 @@ export async function readForImport(client: PlatformClient, namespace: string): 
 
 /** Who owns a live item, seen from `namespace`: its configId (kinds that have one) or the tag of its id. */
 export function ownerOf(item: LiveItem, workspace: string, namespace: string): 'namespace' | 'other' | 'none' {
-  if (PRUNABLE.has(item.type)) {
+  if (hasConfigId(item.type)) {
     if (item.configId === namespace) return 'namespace';
     if (item.configId) return 'other';
-    return item.type !== 'dq_alert' && idOwner(item.key, workspace, namespace) === 'other' ? 'other' : 'none';
+    return !isFqnKeyed(item.type) && idOwner(item.key, workspace, namespace) === 'other' ? 'other' : 'none';
   }
   return idOwner(item.key, workspace, namespace);
 }
@@ -151,7 +151,7 @@ export function desiredFromLive(item: LiveItem): Json {
   const c = clean(Object.fromEntries(Object.entries(raw).filter(([k]) => !SERVER_FIELDS.includes(k)))) as Json;
   if (isObj(c.definition) && Object.keys(c.definition).length === 0) delete c.definition;
   for (const k of ['template', 'alert']) if (isObj(c[k]) && Object.keys(c[k] as Json).length === 0) delete c[k];
-  return item.type === 'dq_alert' ? { fqn: item.key, ...c } : { id: item.key, ...c };
+  return isFqnKeyed(item.type) ? { fqn: item.key, ...c } : { id: item.key, ...c };
 }
 
 /** `Commerce data team` -> `commerce_data_team`. */
@@ -172,7 +172,7 @@ export function slug(s: string, fallback: string): string {
 function baseName(item: LiveItem, namespace: string): string {
   const r = item.raw;
   const kind = item.type.slice(3);
-  if (item.type === 'dq_alert') return slug(item.key.startsWith(`${namespace}.`) ? item.key.slice(namespace.length + 1) : item.key, kind);
+  if (isFqnKeyed(item.type)) return slug(item.key.startsWith(`${namespace}.`) ? item.key.slice(namespace.length + 1) : item.key, kind);
   if (item.type === 'dq_ownership') return slug('', kind);
   const label = (r.title ?? r.name) as string | undefined;
   return slug(label ?? '', kind);
@@ -258,33 +258,7 @@ function withRefs(type: ResourceType, c: Json, ref: (t: ResourceType, id: string
   const sub = (o: Json, k: string, t: ResourceType) => {
     if (typeof o[k] === 'string') o[k] = ref(t, o[k] as string) ?? o[k];
   };
-  switch (type) {
-    case 'dq_ownership':
-      sub(x, 'ownerId', 'dq_owner');
-      if (isObj(x.selection)) sub(x.selection, 'dataproductId', 'dq_data_product');
-      break;
-    case 'dq_domain':
-      sub(x, 'parentId', 'dq_domain');
-      if (isObj(x.definition) && Array.isArray(x.definition.parts))
-        for (const p of x.definition.parts as Json[]) {
-          sub(p, 'dataproductId', 'dq_data_product');
-          sub(p, 'domainId', 'dq_domain');
-        }
-      break;
-    case 'dq_alert':
-      for (const kind of ['issueLifecycle', 'schemaChange', 'incidentLifecycle']) {
-        const body = x[kind];
-        if (!isObj(body)) continue;
-        if (kind === 'issueLifecycle') sub(body, 'owner', 'dq_owner');
-        for (const t of (body.targets as Json[] | undefined) ?? []) if (isObj(t.owner)) sub(t.owner, 'ownerPath', 'dq_owner');
-      }
-      break;
-    case 'dq_monitor_deployment_rule':
-      if (isObj(x.productConfig)) sub(x.productConfig, 'productId', 'dq_data_product');
-      break;
-    default:
-      break;
-  }
+  importRenderingOf(type).refs?.(x, sub);
   return x;
 }
 
@@ -306,71 +280,7 @@ function ordered(o: Json): Json {
 /** The friendly YAML form of a config (inverse of the loader's translation). */
 function friendly(type: ResourceType, c: Json): Json {
   const x = structuredClone(c);
-  switch (type) {
-    case 'dq_ownership': {
-      const o = refName(x.ownerId, 'dq_owner', 'id');
-      if (o) {
-        delete x.ownerId;
-        x.owner = o;
-      }
-      const sel = x.selection as Json | undefined;
-      const dp = sel && Object.keys(sel).length === 1 ? refName(sel.dataproductId, 'dq_data_product', 'id') : undefined;
-      const q = sel && Object.keys(sel).length === 1 ? qlOnly(sel.query) : undefined;
-      if (dp) {
-        delete x.selection;
-        x.dataProduct = dp;
-      } else if (q !== undefined) {
-        delete x.selection;
-        x.query = q;
-      }
-      break;
-    }
-    case 'dq_domain': {
-      const p = refName(x.parentId, 'dq_domain', 'id');
-      if (p) {
-        delete x.parentId;
-        x.parent = p;
-      }
-      if (isObj(x.definition) && Array.isArray(x.definition.parts)) {
-        x.definition.parts = (x.definition.parts as Json[]).map((part) => {
-          const dp = refName(part.dataproductId, 'dq_data_product', 'id');
-          const d = refName(part.domainId, 'dq_domain', 'id');
-          const q = qlOnly(part.query);
-          return dp ? { dataProduct: dp } : d ? { domain: d } : q !== undefined ? { query: q } : part;
-        });
-      }
-      break;
-    }
-    case 'dq_data_product':
-      if (isObj(x.definition) && Array.isArray(x.definition.parts)) {
-        x.definition.parts = (x.definition.parts as Json[]).map((part) => (qlOnly(part.query) !== undefined ? { query: qlOnly(part.query) } : part));
-      }
-      break;
-    case 'dq_alert':
-      for (const kind of ['issueLifecycle', 'schemaChange', 'incidentLifecycle']) {
-        const body = x[kind];
-        if (!isObj(body)) continue;
-        if (qlOnly(body.trigger) !== undefined) body.trigger = qlOnly(body.trigger);
-        if (Array.isArray(body.targets)) {
-          body.targets = (body.targets as Json[]).map((t) => {
-            const n = isObj(t.owner) && Object.keys(t.owner).length === 1 ? refName(t.owner.ownerPath, 'dq_owner', 'entity_id') : undefined;
-            return n ? { owner: n } : t;
-          });
-        }
-      }
-      break;
-    case 'dq_monitor_deployment_rule':
-      if (isObj(x.productConfig)) {
-        const n = refName(x.productConfig.productId, 'dq_data_product', 'id');
-        if (n) {
-          delete x.productConfig.productId;
-          x.productConfig = { product: n, ...x.productConfig };
-        }
-      }
-      break;
-    default:
-      break;
-  }
+  importRenderingOf(type).yaml?.(x, { refName, qlOnly });
   return ordered(x);
 }
 
@@ -493,7 +403,7 @@ export function renderTs(r: ImportResult, opts: ImportOptions): string {
     const m = typeof v === 'string' ? REF_ONLY.exec(v) : null;
     if (!m) return v as string;
     const o = r.objects.find((x) => x.type === m[1] && x.name === m[2]);
-    return o ? (m[3] === 'entity_id' ? `${{ dq_owner: 'owner-', dq_domain: 'domain-', dq_data_product: 'dataproduct-' }[o.type as 'dq_owner']}${o.key}` : o.key) : (v as string);
+    return o ? (m[3] === 'entity_id' ? `${ENTITY_ID_PREFIX[o.type]}${o.key}` : o.key) : (v as string);
   };
   const queryInput = (sel: Json): unknown => {
     if (typeof sel.resolverQl === 'string') return sel.resolverQl;

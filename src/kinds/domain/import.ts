@@ -1,0 +1,34 @@
+/** Import rendering of a domain: parent and parts as references; friendly `parent`, `dataProduct`, `domain`, `query`. */
+import { dataProductDescriptor } from '../data-product/descriptor';
+import type { ImportRendering } from '../shared/import';
+import { isObj, type Json } from '../shared/yaml';
+import { domainDescriptor } from './descriptor';
+
+const DOMAIN = domainDescriptor.type;
+const PRODUCT = dataProductDescriptor.type;
+
+export const domainImport: ImportRendering = {
+  refs(x, sub) {
+    sub(x, 'parentId', DOMAIN);
+    if (isObj(x.definition) && Array.isArray(x.definition.parts))
+      for (const p of x.definition.parts as Json[]) {
+        sub(p, 'dataproductId', PRODUCT);
+        sub(p, 'domainId', DOMAIN);
+      }
+  },
+  yaml(x, { refName, qlOnly }) {
+    const p = refName(x.parentId, DOMAIN, 'id');
+    if (p) {
+      delete x.parentId;
+      x.parent = p;
+    }
+    if (isObj(x.definition) && Array.isArray(x.definition.parts)) {
+      x.definition.parts = (x.definition.parts as Json[]).map((part) => {
+        const dp = refName(part.dataproductId, PRODUCT, 'id');
+        const d = refName(part.domainId, DOMAIN, 'id');
+        const q = qlOnly(part.query);
+        return dp ? { dataProduct: dp } : d ? { domain: d } : q !== undefined ? { query: q } : part;
+      });
+    }
+  },
+};

@@ -1,0 +1,27 @@
+/** The kinds' import renderings (src/kinds/shared/import.ts), by type. */
+import { alertDescriptor } from './alert/descriptor';
+import { alertImport } from './alert/import';
+import { dataProductDescriptor } from './data-product/descriptor';
+import { dataProductImport } from './data-product/import';
+import { domainDescriptor } from './domain/descriptor';
+import { domainImport } from './domain/import';
+import { monitorDeploymentRuleDescriptor } from './monitor-deployment-rule/descriptor';
+import { monitorDeploymentRuleImport } from './monitor-deployment-rule/import';
+import { ownershipDescriptor } from './ownership/descriptor';
+import { ownershipImport } from './ownership/import';
+import type { ImportRendering } from './shared/import';
+
+export type { ImportRendering, Sub, YamlRenderHelpers } from './shared/import';
+
+const RENDERINGS: ReadonlyMap<string, ImportRendering> = new Map([
+  [ownershipDescriptor.type, ownershipImport],
+  [domainDescriptor.type, domainImport],
+  [dataProductDescriptor.type, dataProductImport],
+  [alertDescriptor.type, alertImport],
+  [monitorDeploymentRuleDescriptor.type, monitorDeploymentRuleImport],
+]);
+
+/** The import rendering of `type` (empty for kinds with nothing to render specially). */
+export function importRenderingOf(type: string): ImportRendering {
+  return RENDERINGS.get(type) ?? {};
+}
