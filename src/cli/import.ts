@@ -29,8 +29,8 @@ import type { PlatformClient } from '../client';
 import { RESOURCE_SCHEMAS, RESOURCE_TYPES, type ResourceType } from '../../schemas/manifest';
 import { SECTION_OF } from '../../schemas/dqform-yaml';
 import { HANDLERS } from '../kinds/index';
-import { ENTITY_ID_PREFIX, hasConfigId, isFqnKeyed } from '../kinds/descriptors';
-import { importRenderingOf } from '../kinds/import';
+import { ENTITY_ID_PREFIX, hasConfigId, isFqnKeyed, kindOf } from '../kinds/descriptors';
+import { importRenderingOf, type TsRenderHelpers } from '../kinds/import';
 import { workspaceOf } from '../engine/reconcile';
 import { bareId, idOwner } from '../engine/identity';
 import { batched } from '../client/paging';
@@ -369,18 +369,9 @@ function lit(v: unknown, indent: number): string {
   return 'undefined';
 }
 
-const VAR_SUFFIX: Partial<Record<ResourceType, string>> = { dq_owner: 'Owner', dq_domain: 'Domain', dq_data_product: 'Product' };
-const CLASS: Record<ResourceType, string> = {
-  dq_owner: 'Owner',
-  dq_domain: 'Domain',
-  dq_data_product: 'DataProduct',
-  dq_ownership: 'Ownership',
-  dq_alert: 'Alert',
-  dq_monitor_deployment_rule: 'MonitorDeploymentRule',
-  dq_sql_test: 'SqlTest',
-  dq_sql_test_deployment_rule: 'SqlTestDeploymentRule',
-};
-const varName = (type: ResourceType, name: string) => `${name.replace(/_([a-z0-9])/g, (_, ch: string) => ch.toUpperCase())}${VAR_SUFFIX[type] ?? ''}`;
+const VAR_SUFFIX = (type: ResourceType): string | undefined => kindOf(type)?.construct.varSuffix;
+const CLASS = (type: ResourceType): string => kindOf(type)?.construct.className ?? '';
+const varName = (type: ResourceType, name: string) => `${name.replace(/_([a-z0-9])/g, (_, ch: string) => ch.toUpperCase())}${VAR_SUFFIX(type) ?? ''}`;
 
 /** Renders the objects as a `main.ts` CDKTF app. */
 export function renderTs(r: ImportResult, opts: ImportOptions): string {
@@ -410,102 +401,11 @@ export function renderTs(r: ImportResult, opts: ImportOptions): string {
     used.add('Query');
     return code(`Query.model(${tsLiteral(sel.query ?? { parts: [] }, 4)})`);
   };
-  const contact = (c: Json): unknown => {
-    used.add('Contact');
-    const [k] = Object.keys(c);
-    const b = c[k] as Json;
-    if (k === 'slack') return code(`Contact.slack(${quote(String(b.channel))})`);
-    if (k === 'email') return code(`Contact.email(${tsLiteral(b.recipientEmails)})`);
-    if (k === 'msTeams') return code(`Contact.msTeams(${quote(String(b.channelId))})`);
-    if (k === 'users') return code(`Contact.users(${tsLiteral(b.userEmails)})`);
-    return c;
-  };
-  const target = (t: Json): unknown => {
-    if (isObj(t.owner) && typeof t.owner.ownerPath === 'string') {
-      const m = REF_ONLY.exec(t.owner.ownerPath);
-      const v = m && m[3] === 'entity_id' ? asVar(t.owner.ownerPath, 'dq_owner') : undefined;
-      if (v) {
-        used.add('Target');
-        return code(`Target.owner(${v.code})`);
-      }
-      return { owner: { ownerPath: idOf(t.owner.ownerPath) } };
-    }
-    return t;
-  };
-
+  const helpers: TsRenderHelpers = { asVar, idOf, queryInput, refName, use: (cls) => used.add(cls), code, quote, literal: (v, indent) => tsLiteral(v, indent), ordered };
   const props = (o: ImportedObject): Json => {
     const c = structuredClone(o.config);
-    switch (o.type) {
-      case 'dq_owner':
-        if (Array.isArray(c.contacts)) c.contacts = (c.contacts as Json[]).map(contact);
-        return ordered(c);
-      case 'dq_data_product': {
-        const def = c.definition as Json | undefined;
-        delete c.definition;
-        if (def) c.parts = ((def.parts as Json[] | undefined) ?? []).map((p) => (isObj(p.query) ? { query: queryInput(p.query) } : p));
-        return ordered(c);
-      }
-      case 'dq_domain': {
-        if (c.parentId !== undefined) {
-          c.parent = asVar(c.parentId, 'dq_domain') ?? idOf(c.parentId);
-          delete c.parentId;
-        }
-        const def = c.definition as Json | undefined;
-        delete c.definition;
-        if (def) {
-          c.parts = ((def.parts as Json[] | undefined) ?? []).map((p) => {
-            if (p.dataproductId !== undefined) return { dataProduct: asVar(p.dataproductId, 'dq_data_product') ?? idOf(p.dataproductId) };
-            if (p.domainId !== undefined) return { domain: asVar(p.domainId, 'dq_domain') ?? idOf(p.domainId) };
-            if (isObj(p.query)) return { query: queryInput(p.query) };
-            return p;
-          });
-        }
-        return ordered(c);
-      }
-      case 'dq_ownership': {
-        const sel = (c.selection ?? {}) as Json;
-        const out: Json = { id: c.id, owner: asVar(c.ownerId, 'dq_owner') ?? idOf(c.ownerId) };
-        if (sel.dataproductId !== undefined) out.dataProduct = asVar(sel.dataproductId, 'dq_data_product') ?? idOf(sel.dataproductId);
-        if (isObj(sel.query)) out.query = queryInput(sel.query);
-        if (c.alert !== undefined) out.alert = c.alert;
-        return out;
-      }
-      case 'dq_alert': {
-        for (const kind of ['issueLifecycle', 'schemaChange', 'incidentLifecycle']) {
-          const body = c[kind];
-          if (!isObj(body)) continue;
-          if (isObj(body.trigger)) body.trigger = queryInput(body.trigger);
-          if (Array.isArray(body.targets)) body.targets = (body.targets as Json[]).map(target);
-          if (body.owner !== undefined) body.owner = /^owner-/i.test(String(idOf(body.owner))) ? (asVar(body.owner, 'dq_owner') ?? idOf(body.owner)) : idOf(body.owner);
-        }
-        return ordered(c);
-      }
-      case 'dq_monitor_deployment_rule':
-      case 'dq_sql_test_deployment_rule': {
-        for (const k of ['queryConfig', 'exclusiveQueryConfig']) {
-          const qc = c[k];
-          if (!isObj(qc)) continue;
-          const q = queryInput(qc);
-          delete qc.resolverQl;
-          delete qc.query;
-          c[k] = { query: q, ...qc };
-        }
-        const pc = c.productConfig;
-        if (isObj(pc)) {
-          const product = asVar(pc.productId, 'dq_data_product') ?? idOf(pc.productId);
-          delete pc.productId;
-          const self = pc.self as Json | undefined;
-          if (self && isObj(self.selection) && isObj(self.selection.query)) {
-            used.add('Query');
-            pc.self = { ...self, selection: code(`Query.model(${tsLiteral(self.selection.query, 6)})`) };
-          }
-          c.productConfig = { product, ...pc };
-        }
-        return ordered(c);
-      }
-      default:
-        return ordered(c);
-    }
+    const ts = importRenderingOf(o.type).ts;
+    return ts ? ts(c, helpers) : ordered(c);
   };
 
   // domains in dependency order (parent and sub-domain parts first), the rest in kind order
@@ -533,11 +433,11 @@ export function renderTs(r: ImportResult, opts: ImportOptions): string {
 
   const statements: { key: string; text: (isVar: boolean) => string }[] = [];
   for (const o of sequence) {
-    used.add(CLASS[o.type]);
+    used.add(CLASS(o.type));
     const p = props(o);
     const key = `${o.type}.${o.name}`;
     declared.add(key);
-    const expr = `new ${CLASS[o.type]}(stack, ${quote(o.name)}, ${tsLiteral(p, 2, 60)})`;
+    const expr = `new ${CLASS(o.type)}(stack, ${quote(o.name)}, ${tsLiteral(p, 2, 60)})`;
     const imp = o.adopted ? `.importFrom(${quote(o.key)})` : '';
     statements.push({
       key,

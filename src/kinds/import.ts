@@ -9,16 +9,22 @@ import { monitorDeploymentRuleDescriptor } from './monitor-deployment-rule/descr
 import { monitorDeploymentRuleImport } from './monitor-deployment-rule/import';
 import { ownershipDescriptor } from './ownership/descriptor';
 import { ownershipImport } from './ownership/import';
+import { ownerDescriptor } from './owner/descriptor';
+import { ownerImport } from './owner/import';
 import type { ImportRendering } from './shared/import';
+import { sqlTestDeploymentRuleDescriptor } from './sql-test-deployment-rule/descriptor';
+import { sqlTestDeploymentRuleImport } from './sql-test-deployment-rule/import';
 
-export type { ImportRendering, Sub, YamlRenderHelpers } from './shared/import';
+export type { ImportRendering, Sub, TsRenderHelpers, YamlRenderHelpers } from './shared/import';
 
 const RENDERINGS: ReadonlyMap<string, ImportRendering> = new Map([
+  [ownerDescriptor.type, ownerImport],
   [ownershipDescriptor.type, ownershipImport],
   [domainDescriptor.type, domainImport],
   [dataProductDescriptor.type, dataProductImport],
   [alertDescriptor.type, alertImport],
   [monitorDeploymentRuleDescriptor.type, monitorDeploymentRuleImport],
+  [sqlTestDeploymentRuleDescriptor.type, sqlTestDeploymentRuleImport],
 ]);
 
 /** The import rendering of `type` (empty for kinds with nothing to render specially). */

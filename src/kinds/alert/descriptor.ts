@@ -8,5 +8,6 @@ export const alertDescriptor: KindDescriptor = {
   identity: { key: 'fqn', derivedUuid: false },
   ownership: 'configId',
   concurrency: 'etag',
+  construct: { className: 'Alert' },
   scopes: { read: ['SCOPE_ALERTS_READ'], create: ['SCOPE_ALERTS_EDIT', 'SCOPE_MCP_WRITE'], update: ['SCOPE_MCP_WRITE'], delete: ['SCOPE_ALERTS_EDIT', 'SCOPE_MCP_WRITE'] },
 };

@@ -7,5 +7,6 @@ export const dataProductDescriptor: KindDescriptor = {
   identity: { key: 'id', entityIdPrefix: 'dataproduct-', derivedUuid: true },
   ownership: 'idTag',
   concurrency: 'etag',
+  construct: { className: 'DataProduct', varSuffix: 'Product' },
   scopes: sameScopes(['SCOPE_DATAPRODUCT_EDIT', 'SCOPE_MCP_WRITE'], ['SCOPE_DATAPRODUCT_READ', 'SCOPE_SRE_AGENT', 'SCOPE_MCP_READ']),
 };

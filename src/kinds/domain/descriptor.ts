@@ -10,6 +10,7 @@ export const domainDescriptor: KindDescriptor = {
   identity: { key: 'id', entityIdPrefix: 'domain-', derivedUuid: true },
   ownership: 'idTag',
   concurrency: 'etag',
+  construct: { className: 'Domain', varSuffix: 'Domain' },
   scopes: sameScopes(['SCOPE_DOMAIN_EDIT', 'SCOPE_MCP_WRITE'], ['SCOPE_DOMAIN_READ', 'SCOPE_SRE_AGENT', 'SCOPE_MCP_READ']),
   references: [
     { to: 'dq_domain', ids: (raw) => [raw.parentId], effect: 'loses-parent' },

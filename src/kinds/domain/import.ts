@@ -8,6 +8,23 @@ const DOMAIN = domainDescriptor.type;
 const PRODUCT = dataProductDescriptor.type;
 
 export const domainImport: ImportRendering = {
+  ts(c, h) {
+    if (c.parentId !== undefined) {
+      c.parent = h.asVar(c.parentId, DOMAIN) ?? h.idOf(c.parentId);
+      delete c.parentId;
+    }
+    const def = c.definition as Json | undefined;
+    delete c.definition;
+    if (def) {
+      c.parts = ((def.parts as Json[] | undefined) ?? []).map((p) => {
+        if (p.dataproductId !== undefined) return { dataProduct: h.asVar(p.dataproductId, PRODUCT) ?? h.idOf(p.dataproductId) };
+        if (p.domainId !== undefined) return { domain: h.asVar(p.domainId, DOMAIN) ?? h.idOf(p.domainId) };
+        if (isObj(p.query)) return { query: h.queryInput(p.query) };
+        return p;
+      });
+    }
+    return h.ordered(c);
+  },
   refs(x, sub) {
     sub(x, 'parentId', DOMAIN);
     if (isObj(x.definition) && Array.isArray(x.definition.parts))

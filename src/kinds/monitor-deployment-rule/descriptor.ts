@@ -7,6 +7,7 @@ export const monitorDeploymentRuleDescriptor: KindDescriptor = {
   identity: { key: 'id', derivedUuid: true },
   ownership: 'configId',
   concurrency: 'readback',
+  construct: { className: 'MonitorDeploymentRule' },
   scopes: sameScopes(['SCOPE_MONITORS_AUTOMATIC_EDIT', 'SCOPE_MCP_WRITE'], ['SCOPE_MONITORS_AUTOMATIC_EDIT', 'SCOPE_MCP_READ'], ['SCOPE_MONITORS_AUTOMATIC_EDIT']),
   references: [{ to: 'dq_data_product', ids: (raw) => [(raw.productConfig as Record<string, unknown> | undefined)?.productId], effect: 'loses-selection' }],
   preview: { source: 'deploy-overview', overlapping: true },

@@ -7,5 +7,6 @@ export const ownerDescriptor: KindDescriptor = {
   identity: { key: 'id', entityIdPrefix: 'owner-', derivedUuid: true },
   ownership: 'idTag',
   concurrency: 'etag',
+  construct: { className: 'Owner', varSuffix: 'Owner' },
   scopes: sameScopes(['SCOPE_OWNERS_EDIT', 'SCOPE_MCP_WRITE'], ['SCOPE_OWNERS_READ', 'SCOPE_SRE_AGENT', 'SCOPE_MCP_READ']),
 };

@@ -27,6 +27,7 @@ export const ownershipDescriptor: KindDescriptor = {
   identity: { key: 'id', derivedUuid: true },
   ownership: 'idTag',
   concurrency: 'etag',
+  construct: { className: 'Ownership' },
   scopes: sameScopes(['SCOPE_OWNERSHIP_EDIT', 'SCOPE_MCP_WRITE'], ['SCOPE_OWNERSHIP_READ', 'SCOPE_SRE_AGENT', 'SCOPE_MCP_READ']),
   references: [
     // deleting an owner deletes its ownerships

@@ -5,6 +5,14 @@ import type { ImportRendering } from '../shared/import';
 import { isObj, type Json } from '../shared/yaml';
 
 export const ownershipImport: ImportRendering = {
+  ts(c, h) {
+    const sel = (c.selection ?? {}) as Json;
+    const out: Json = { id: c.id, owner: h.asVar(c.ownerId, ownerDescriptor.type) ?? h.idOf(c.ownerId) };
+    if (sel.dataproductId !== undefined) out.dataProduct = h.asVar(sel.dataproductId, dataProductDescriptor.type) ?? h.idOf(sel.dataproductId);
+    if (isObj(sel.query)) out.query = h.queryInput(sel.query);
+    if (c.alert !== undefined) out.alert = c.alert;
+    return out;
+  },
   refs(x, sub) {
     sub(x, 'ownerId', ownerDescriptor.type);
     if (isObj(x.selection)) sub(x.selection, 'dataproductId', dataProductDescriptor.type);

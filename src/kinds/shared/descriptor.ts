@@ -88,6 +88,8 @@ export interface KindDescriptor {
   readonly concurrency: ConcurrencyPolicy;
   /** The any-of scope sets of the operations its handler calls (src/client/services/ROUTES.md). */
   readonly scopes: KindScopes;
+  /** The L2 construct (constructs/) and the suffix of a variable holding one in imported code. */
+  readonly construct: { readonly className: string; readonly varSuffix?: string };
   /** Cascade: the references whose target's delete changes this kind's objects. */
   readonly references?: readonly KindReference[];
   /** How a person knows an object of the kind, when not `<label> "<title or name>"`. */

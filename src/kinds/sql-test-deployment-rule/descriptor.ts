@@ -7,6 +7,7 @@ export const sqlTestDeploymentRuleDescriptor: KindDescriptor = {
   identity: { key: 'id', derivedUuid: true },
   ownership: 'configId',
   concurrency: 'readback',
+  construct: { className: 'SqlTestDeploymentRule' },
   scopes: sameScopes(['SCOPE_DATACHECKS_SQLTESTS_EDIT', 'SCOPE_MCP_WRITE'], ['SCOPE_DATACHECKS_SQLTESTS_READ', 'SCOPE_SRE_AGENT', 'SCOPE_MCP_READ'], ['SCOPE_DATACHECKS_SQLTESTS_EDIT']),
   preview: { source: 'sql-test-overview', overlapping: false },
   ruleSchedule: true,

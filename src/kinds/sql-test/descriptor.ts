@@ -7,5 +7,6 @@ export const sqlTestDescriptor: KindDescriptor = {
   identity: { key: 'id', derivedUuid: false },
   ownership: 'configId',
   concurrency: 'readback',
+  construct: { className: 'SqlTest' },
   scopes: sameScopes(['SCOPE_DATACHECKS_SQLTESTS_EDIT'], ['SCOPE_DATACHECKS_SQLTESTS_READ', 'SCOPE_SRE_AGENT', 'SCOPE_MCP_READ'], ['SCOPE_DATACHECKS_SQLTESTS_EDIT']),
 };
