@@ -21,7 +21,6 @@
  * -> data product) become construct references (TS) or names (YAML).
  */
 import * as fs from 'node:fs';
-import { sqlTestFromWire, sqlTestRuleFromWire } from '../../schemas/sql-tests';
 import * as path from 'node:path';
 import { Document as YamlDocument, visit } from 'yaml';
 import { hasUnsafe, unsafeAsEscapes } from '../../schemas/inert';
@@ -29,7 +28,7 @@ import type { PlatformClient } from '../client';
 import { RESOURCE_SCHEMAS, RESOURCE_TYPES, type ResourceType } from '../../schemas/manifest';
 import { SECTION_OF } from '../../schemas/dqform-yaml';
 import { HANDLERS } from '../kinds/index';
-import { ENTITY_ID_PREFIX, hasConfigId, isFqnKeyed, kindOf } from '../kinds/descriptors';
+import { ENTITY_ID_PREFIX, hasConfigId, isFqnKeyed, KINDS, kindOf, REFERENCES, TYPE_PREFIX } from '../kinds/descriptors';
 import { importRenderingOf, type TsRenderHelpers } from '../kinds/import';
 import { workspaceOf } from '../engine/reconcile';
 import { bareId, idOwner } from '../engine/identity';
@@ -140,10 +139,8 @@ function clean(v: unknown): unknown {
 
 /** The desired config of a live object (identity pinned, no references yet). */
 export function desiredFromLive(item: LiveItem): Json {
-  let raw = item.raw;
-  // the tests' platform messages (`notNullTest: { columnNames }`) read back in dqform's shape
-  if (item.type === 'dq_sql_test') raw = sqlTestFromWire(raw).value as Json;
-  if (item.type === 'dq_sql_test_deployment_rule') raw = sqlTestRuleFromWire(raw).value as Json;
+  const fromLive = importRenderingOf(item.type).fromLive;
+  let raw = fromLive ? fromLive(item.raw) : item.raw;
   // definition parts carry a server-minted id: not part of what code declares
   if (isObj(raw.definition) && Array.isArray(raw.definition.parts)) {
     raw = { ...raw, definition: { ...raw.definition, parts: (raw.definition.parts as Json[]).map((p) => (isObj(p) ? Object.fromEntries(Object.entries(p).filter(([k]) => k !== 'id')) : p)) } };
@@ -171,9 +168,9 @@ export function slug(s: string, fallback: string): string {
 
 function baseName(item: LiveItem, namespace: string): string {
   const r = item.raw;
-  const kind = item.type.slice(3);
+  const kind = item.type.slice(TYPE_PREFIX.length);
   if (isFqnKeyed(item.type)) return slug(item.key.startsWith(`${namespace}.`) ? item.key.slice(namespace.length + 1) : item.key, kind);
-  if (item.type === 'dq_ownership') return slug('', kind);
+  if (kindOf(item.type)?.namedAfter) return slug('', kind);
   const label = (r.title ?? r.name) as string | undefined;
   return slug(label ?? '', kind);
 }
@@ -198,10 +195,11 @@ export function planImport(items: readonly LiveItem[], opts: ImportOptions & { w
     else if (opts.adopt) chosen.push({ item, adopted: true });
     else left.madeInUi++;
   }
-  // an ownership made in the UI comes along only with its owner
-  const owners = new Set(chosen.filter((c) => c.item.type === 'dq_owner').map((c) => String(bareId(c.item.key)).toLowerCase()));
+  // an ownership made in the UI comes along only with its owner (the object whose delete deletes it)
+  const chosenKeys = new Set(chosen.map((c) => `${c.item.type}:${String(bareId(c.item.key)).toLowerCase()}`));
   chosen = chosen.filter((c) => {
-    const keep = !(c.adopted && c.item.type === 'dq_ownership') || owners.has(String(bareId(String(c.item.raw.ownerId ?? ''))).toLowerCase());
+    const parent = REFERENCES.find((r) => r.from === c.item.type && r.ref.effect === 'deleted');
+    const keep = !(c.adopted && parent) || chosenKeys.has(`${parent.ref.to}:${String(bareId(String(parent.ref.ids(c.item.raw)[0] ?? ''))).toLowerCase()}`);
     if (!keep) left.madeInUi++;
     return keep;
   });
@@ -223,12 +221,12 @@ export function planImport(items: readonly LiveItem[], opts: ImportOptions & { w
         byId.set(`${c.item.type}:${String(bareId(c.item.key)).toLowerCase()}`, name);
         return { ...c, name };
       });
-  const first = assign(chosen.filter((c) => c.item.type !== 'dq_ownership'), (i) => baseName(i, ns));
-  const ownerships = assign(chosen.filter((c) => c.item.type === 'dq_ownership'), (i) => {
-    const owner = nameOf('dq_owner', i.raw.ownerId);
-    const sel = (i.raw.selection ?? {}) as Json;
-    const dp = nameOf('dq_data_product', sel.dataproductId);
-    return owner ? slug(`${owner}_owns_${dp ?? 'selection'}`, 'ownership') : 'ownership';
+  const namedAfter = (t: ResourceType) => kindOf(t)?.namedAfter;
+  const first = assign(chosen.filter((c) => !namedAfter(c.item.type)), (i) => baseName(i, ns));
+  const ownerships = assign(chosen.filter((c) => namedAfter(c.item.type)), (i) => {
+    const kind = i.type.slice(TYPE_PREFIX.length);
+    const after = namedAfter(i.type)?.(i.raw, nameOf);
+    return after !== undefined ? slug(after, kind) : kind;
   });
   const withNames = [...first, ...ownerships];
   const ref = (type: ResourceType, id: string): string | undefined => {
@@ -373,6 +371,40 @@ const VAR_SUFFIX = (type: ResourceType): string | undefined => kindOf(type)?.con
 const CLASS = (type: ResourceType): string => kindOf(type)?.construct.className ?? '';
 const varName = (type: ResourceType, name: string) => `${name.replace(/_([a-z0-9])/g, (_, ch: string) => ch.toUpperCase())}${VAR_SUFFIX(type) ?? ''}`;
 
+/**
+ * The order constructs are declared in: kind order, except that a kind with a parent field
+ * (domains) comes after the kinds it references (data products) and its objects come parents and
+ * referenced siblings first.
+ */
+function declarationOrder(objects: readonly ImportedObject[]): ImportedObject[] {
+  const types = RESOURCE_TYPES.filter((t) => !kindOf(t)?.parentField);
+  for (const k of KINDS.filter((x) => x.parentField)) {
+    const last = Math.max(...REFERENCES.filter((r) => r.from === k.type).map((r) => types.indexOf(r.ref.to)));
+    types.splice(last + 1, 0, k.type);
+  }
+  return types.flatMap((t) => (kindOf(t)?.parentField ? parentsFirst(t, objects.filter((o) => o.type === t)) : objects.filter((o) => o.type === t)));
+}
+
+/** Objects of `type` with the ones they reference through references to their own kind first. */
+function parentsFirst(type: ResourceType, objects: readonly ImportedObject[]): ImportedObject[] {
+  const self = REFERENCES.filter((r) => r.from === type && r.ref.to === type).map((r) => r.ref);
+  const out: ImportedObject[] = [];
+  const state = new Map<string, 'visiting' | 'done'>();
+  const visit = (d: ImportedObject) => {
+    if (state.has(d.name)) return;
+    state.set(d.name, 'visiting');
+    for (const dep of self.flatMap((ref) => ref.ids(d.config))) {
+      const n = refName(dep, type);
+      const t = n ? objects.find((x) => x.name === n) : undefined;
+      if (t && !state.has(t.name)) visit(t);
+    }
+    state.set(d.name, 'done');
+    out.push(d);
+  };
+  objects.forEach(visit);
+  return out;
+}
+
 /** Renders the objects as a `main.ts` CDKTF app. */
 export function renderTs(r: ImportResult, opts: ImportOptions): string {
   const used = new Set<string>(['DqStack']);
@@ -408,28 +440,7 @@ export function renderTs(r: ImportResult, opts: ImportOptions): string {
     return ts ? ts(c, helpers) : ordered(c);
   };
 
-  // domains in dependency order (parent and sub-domain parts first), the rest in kind order
-  const domains = r.objects.filter((o) => o.type === 'dq_domain');
-  const domainOrder: ImportedObject[] = [];
-  const state = new Map<string, 'visiting' | 'done'>();
-  const visit = (d: ImportedObject) => {
-    if (state.has(d.name)) return;
-    state.set(d.name, 'visiting');
-    const deps = [d.config.parentId, ...(((d.config.definition as Json | undefined)?.parts as Json[] | undefined) ?? []).map((p) => p.domainId)];
-    for (const dep of deps) {
-      const n = refName(dep, 'dq_domain');
-      const t = n ? domains.find((x) => x.name === n) : undefined;
-      if (t && !state.has(t.name)) visit(t);
-    }
-    state.set(d.name, 'done');
-    domainOrder.push(d);
-  };
-  domains.forEach(visit);
-  const sequence = [
-    ...r.objects.filter((o) => o.type === 'dq_owner' || o.type === 'dq_data_product'),
-    ...domainOrder,
-    ...r.objects.filter((o) => o.type !== 'dq_owner' && o.type !== 'dq_data_product' && o.type !== 'dq_domain'),
-  ];
+  const sequence = declarationOrder(r.objects);
 
   const statements: { key: string; text: (isVar: boolean) => string }[] = [];
   for (const o of sequence) {

@@ -14,6 +14,8 @@ import { ownerImport } from './owner/import';
 import type { ImportRendering } from './shared/import';
 import { sqlTestDeploymentRuleDescriptor } from './sql-test-deployment-rule/descriptor';
 import { sqlTestDeploymentRuleImport } from './sql-test-deployment-rule/import';
+import { sqlTestDescriptor } from './sql-test/descriptor';
+import { sqlTestImport } from './sql-test/import';
 
 export type { ImportRendering, Sub, TsRenderHelpers, YamlRenderHelpers } from './shared/import';
 
@@ -24,6 +26,7 @@ const RENDERINGS: ReadonlyMap<string, ImportRendering> = new Map([
   [dataProductDescriptor.type, dataProductImport],
   [alertDescriptor.type, alertImport],
   [monitorDeploymentRuleDescriptor.type, monitorDeploymentRuleImport],
+  [sqlTestDescriptor.type, sqlTestImport],
   [sqlTestDeploymentRuleDescriptor.type, sqlTestDeploymentRuleImport],
 ]);
 

@@ -35,4 +35,9 @@ export const ownershipDescriptor: KindDescriptor = {
     { to: 'dq_data_product', ids: (raw) => [(raw.selection as Json | undefined)?.dataproductId], effect: 'loses-selection' },
   ],
   describe: describeOwnership,
+  namedAfter: (raw, nameOf) => {
+    const owner = nameOf('dq_owner', raw.ownerId);
+    const dp = nameOf('dq_data_product', ((raw.selection ?? {}) as Json).dataproductId);
+    return owner ? `${owner}_owns_${dp ?? 'selection'}` : undefined;
+  },
 };

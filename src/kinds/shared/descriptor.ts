@@ -95,6 +95,11 @@ export interface KindDescriptor {
   /** How a person knows an object of the kind, when not `<label> "<title or name>"`. */
   readonly describe?: (raw: Json, titleOf: TitleOf) => string;
   readonly preview?: KindPreview;
+  /**
+   * Imported code names objects of this kind after the objects they reference (undefined: after
+   * nothing known), not after their own title: `nameOf` answers the name given to an imported object.
+   */
+  readonly namedAfter?: (raw: Json, nameOf: TitleOf) => string | undefined;
   /** Config validation: its schedule fields are checked as a rule's (RRULE with an inline DTSTART). */
   readonly ruleSchedule?: boolean;
   /** Config validation: the field naming a parent of the same kind (a cycle is an error). */

@@ -38,6 +38,8 @@ export interface TsRenderHelpers {
 }
 
 export interface ImportRendering {
+  /** The read form in dqform's shape, when the platform's message differs from it. */
+  fromLive?(raw: Json): Json;
   /** The construct props of a config (a copy); default: the config, ordered. */
   ts?(c: Json, h: TsRenderHelpers): Json;
   /** Calls `sub` on every field of `x` that holds the id of another object. */
