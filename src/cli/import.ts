@@ -28,12 +28,11 @@ import type { PlatformClient } from '../client';
 import { RESOURCE_SCHEMAS, RESOURCE_TYPES, type ResourceType } from '../../schemas/manifest';
 import { SECTION_OF } from '../../schemas/dqform-yaml';
 import { HANDLERS } from '../kinds/index';
+import type { ListedObject } from '../kinds/shared/types';
 import { ENTITY_ID_PREFIX, hasConfigId, isFqnKeyed, KINDS, kindOf, REFERENCES, TYPE_PREFIX } from '../kinds/descriptors';
 import { importRenderingOf, type TsRenderHelpers } from '../kinds/import';
 import { workspaceOf } from '../engine/reconcile';
 import { bareId, idOwner } from '../engine/identity';
-import { batched } from '../client/paging';
-import { LIST_PAGE_SIZE } from '../kinds/shared/support';
 import { stableStringify } from '../engine/keys';
 
 type Json = Record<string, unknown>;
@@ -95,13 +94,15 @@ export async function readForImport(client: PlatformClient, namespace: string): 
       out.push({ type, key: o.key, configId: o.configId, source: o.source, deploymentRuleId: o.deploymentRuleId, raw: o.raw });
     }
   }
-  const [owners, domains, products] = await Promise.all([client.owners.listOwners(LIST_PAGE_SIZE), client.domains.list(LIST_PAGE_SIZE), client.dataProducts.list(LIST_PAGE_SIZE)]);
-  for (const o of owners) out.push({ type: 'dq_owner', key: o.id, source: o.source, raw: o as unknown as Json });
-  for (const d of domains) out.push({ type: 'dq_domain', key: d.id, source: d.source, raw: d as unknown as Json });
-  for (const d of products) out.push({ type: 'dq_data_product', key: d.id, source: d.source, raw: d as unknown as Json });
-  // no workspace-wide list of ownerships: every owner's, 8 owners at a time
-  const ownerships = await batched(owners.map((o) => o.id).sort(), async ([id]) => ({ items: await client.owners.listOwnerships(id, LIST_PAGE_SIZE) }), { limit: 1, concurrency: 8 });
-  for (const s of ownerships.items) out.push({ type: 'dq_ownership', key: s.id, raw: s as unknown as Json });
+  // the kinds whose read answers only the namespace's list the whole workspace, all at once
+  const lists = new Map<ResourceType, Promise<readonly ListedObject[]>>();
+  const listOf = (t: ResourceType) => lists.get(t) ?? Promise.resolve([]);
+  for (const type of RESOURCE_TYPES) {
+    const h = HANDLERS[type];
+    if (!hasConfigId(type) && h.listAll) lists.set(type, h.listAll(client, listOf));
+  }
+  const listsRead = await Promise.all([...lists.values()]);
+  [...lists.keys()].forEach((type, i) => listsRead[i].forEach((o) => out.push({ type, ...o })));
   return { workspace, items: out };
 }
 

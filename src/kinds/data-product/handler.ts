@@ -16,7 +16,7 @@ import type { DataProductWrite } from '../../../schemas/governance';
 import type { Change } from '../../../schemas/plan';
 import { canonicalParts } from '../domain/handler';
 import { normalise } from '../shared/normalise';
-import { afterOf, dropEmpty, GOVERNANCE_DROP, guardedUpsert, ignoreNotFound, keepForNamespace, LIST_PAGE_SIZE, omit, readByKeys } from '../shared/support';
+import { afterOf, dropEmpty, GOVERNANCE_DROP, guardedUpsert, ignoreNotFound, keepForNamespace, LIST_PAGE_SIZE, listed, omit, readByKeys } from '../shared/support';
 import type { LiveObject, ReadQuery, ResourceHandler } from '../shared/types';
 import { dataProductDescriptor } from './descriptor';
 
@@ -44,6 +44,7 @@ export const dataProductsHandler: ResourceHandler = {
   type: dataProductDescriptor.type,
   label: dataProductDescriptor.label,
   prunable: dataProductDescriptor.ownership === 'configId',
+  listAll: async (client) => listed(await client.dataProducts.list(LIST_PAGE_SIZE)),
 
   async read(client: PlatformClient, q: ReadQuery): Promise<LiveObject[]> {
     if (q.keysOnly) return readByKeys(q.keys, (ids) => client.dataProducts.batchGet(ids, { includeDeleted: q.includeDeleted }));

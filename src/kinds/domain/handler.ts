@@ -17,7 +17,7 @@ import type { PlatformClient } from '../../client';
 import type { Domain, DomainWrite } from '../../../schemas/governance';
 import type { Change } from '../../../schemas/plan';
 import { normalise } from '../shared/normalise';
-import { afterOf, bareId, dropEmpty, GOVERNANCE_DROP, guardedUpsert, ignoreNotFound, isOurs, keepForNamespace, LIST_PAGE_SIZE, omit, readByKeys } from '../shared/support';
+import { afterOf, bareId, dropEmpty, GOVERNANCE_DROP, guardedUpsert, ignoreNotFound, isOurs, keepForNamespace, LIST_PAGE_SIZE, listed, omit, readByKeys } from '../shared/support';
 import type { LiveObject, ReadQuery, ResourceHandler } from '../shared/types';
 import { domainDescriptor } from './descriptor';
 
@@ -64,6 +64,7 @@ export const domainsHandler: ResourceHandler = {
   type: domainDescriptor.type,
   label: domainDescriptor.label,
   prunable: domainDescriptor.ownership === 'configId',
+  listAll: async (client) => listed(await client.domains.list(LIST_PAGE_SIZE)),
 
   async read(client: PlatformClient, q: ReadQuery): Promise<LiveObject[]> {
     if (q.keysOnly) return readByKeys(q.keys, (ids) => client.domains.batchGet(ids, { includeDeleted: q.includeDeleted }));

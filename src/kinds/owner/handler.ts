@@ -16,7 +16,7 @@ import type { PlatformClient } from '../../client';
 import type { OwnerWrite } from '../../../schemas/governance';
 import type { Change } from '../../../schemas/plan';
 import { normalise } from '../shared/normalise';
-import { afterOf, GOVERNANCE_DROP, guardedUpsert, ignoreNotFound, keepForNamespace, LIST_PAGE_SIZE, omit, readByKeys } from '../shared/support';
+import { afterOf, GOVERNANCE_DROP, guardedUpsert, ignoreNotFound, keepForNamespace, LIST_PAGE_SIZE, listed, omit, readByKeys } from '../shared/support';
 import type { LiveObject, ReadQuery, ResourceHandler } from '../shared/types';
 import { ownerDescriptor } from './descriptor';
 
@@ -35,6 +35,7 @@ export const ownersHandler: ResourceHandler = {
   type: ownerDescriptor.type,
   label: ownerDescriptor.label,
   prunable: ownerDescriptor.ownership === 'configId',
+  listAll: async (client) => listed(await client.owners.listOwners(LIST_PAGE_SIZE)),
 
   async read(client: PlatformClient, q: ReadQuery): Promise<LiveObject[]> {
     if (q.keysOnly) return readByKeys(q.keys, (ids) => client.owners.batchGetOwners(ids, { includeDeleted: q.includeDeleted }));

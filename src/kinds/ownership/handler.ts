@@ -30,6 +30,8 @@ import type { Ownership } from '../../../schemas/governance';
 import { afterOf, bareId, dropEmpty, GOVERNANCE_DROP, guardedUpsert, ignoreNotFound, isNotFound, keepForNamespace, LIST_PAGE_SIZE, omit, readByKeys } from '../shared/support';
 import type { LiveObject, ReadQuery, ResourceHandler } from '../shared/types';
 import { ownershipDescriptor } from './descriptor';
+import { ownerDescriptor } from '../owner/descriptor';
+import { batched } from '../../client/paging';
 
 /** The comparable form of an ownership (live or desired). */
 export function canonicalOwnership(o: Record<string, unknown>): Record<string, unknown> {
@@ -72,6 +74,12 @@ export const ownershipsHandler: ResourceHandler = {
   type: ownershipDescriptor.type,
   label: ownershipDescriptor.label,
   prunable: ownershipDescriptor.ownership === 'configId',
+  // no workspace-wide list of ownerships: every owner's, 8 owners at a time
+  async listAll(client, listOf) {
+    const owners = (await listOf(ownerDescriptor.type)).map((o) => o.key).sort();
+    const r = await batched(owners, async ([id]) => ({ items: await client.owners.listOwnerships(id, LIST_PAGE_SIZE) }), { limit: 1, concurrency: 8 });
+    return r.items.map((o) => ({ key: o.id, raw: o as unknown as Record<string, unknown> }));
+  },
 
   async read(client: PlatformClient, q: ReadQuery): Promise<LiveObject[]> {
     if (q.keysOnly) return readByKeys(q.keys, (ids) => client.owners.batchGetOwnerships(ids, { includeDeleted: q.includeDeleted }));

@@ -84,6 +84,13 @@ export interface ReadQuery extends HandlerContext {
   readOf?: (type: ResourceType) => Promise<readonly LiveObject[] | undefined>;
 }
 
+/** An object as `dqform import` lists it ({@link ResourceHandler.listAll}). */
+export interface ListedObject {
+  key: string;
+  source?: string;
+  raw: Record<string, unknown>;
+}
+
 export interface ResourceHandler {
   readonly type: ResourceType;
   /** Human label: `alert`, `monitor deployment rule`, ... */
@@ -130,4 +137,9 @@ export interface ResourceHandler {
    * errors; addresses not in the result succeeded.
    */
   writeMany?(client: PlatformClient, changes: Change[], ctx: HandlerContext): Promise<Map<string, Error>>;
+  /**
+   * Import: every object of the workspace, for kinds whose `read` answers only the namespace's
+   * (the `idTag` kinds). `listOf` answers another kind's list (an owner's ownerships).
+   */
+  listAll?(client: PlatformClient, listOf: (type: ResourceType) => Promise<readonly ListedObject[]>): Promise<ListedObject[]>;
 }
