@@ -11,13 +11,14 @@
  * - normalisation: `entityId` (`dataproduct-<uuid>`) is server-computed; an empty definition
  *   compares as absent.
  */
-import type { PlatformClient } from '../../client';
+
 import type { DataProductWrite } from '../../../schemas/governance';
 import type { Change } from '../../../schemas/plan';
 import { canonicalParts } from '../domain/handler';
 import { normalise } from '../shared/normalise';
-import { afterOf, dropEmpty, GOVERNANCE_DROP, guardedUpsert, ignoreNotFound, keepForNamespace, LIST_PAGE_SIZE, listed, omit, readByKeys } from '../shared/support';
-import type { LiveObject, ReadQuery, ResourceHandler } from '../shared/types';
+import { afterOf, dropEmpty, GOVERNANCE_DROP, LIST_PAGE_SIZE, omit } from '../shared/support';
+import { governanceHandler } from '../shared/governance';
+import type { ResourceHandler } from '../shared/types';
 import { dataProductDescriptor } from './descriptor';
 
 /** The comparable form of a data product (live or desired). */
@@ -39,31 +40,15 @@ function dataProductWrite(change: Change): DataProductWrite {
   };
 }
 
-/** The `dq_data_product` handler. */
-export const dataProductsHandler: ResourceHandler = {
-  type: dataProductDescriptor.type,
-  label: dataProductDescriptor.label,
-  prunable: dataProductDescriptor.ownership === 'configId',
-  listAll: async (client) => listed(await client.dataProducts.list(LIST_PAGE_SIZE)),
-
-  async read(client: PlatformClient, q: ReadQuery): Promise<LiveObject[]> {
-    if (q.keysOnly) return readByKeys(q.keys, (ids) => client.dataProducts.batchGet(ids, { includeDeleted: q.includeDeleted }));
-    return keepForNamespace(await client.dataProducts.list(LIST_PAGE_SIZE), q);
+/** The data product handler (the governance family's). */
+export const dataProductsHandler: ResourceHandler = governanceHandler({
+  descriptor: dataProductDescriptor,
+  canonical: canonicalDataProduct,
+  write: dataProductWrite,
+  service: {
+    list: (client) => client.dataProducts.list(LIST_PAGE_SIZE),
+    batchGet: (client, ...a) => client.dataProducts.batchGet(...a),
+    upsert: (client, w, etag) => client.dataProducts.upsert(w, etag),
+    delete: (client, id, etag) => client.dataProducts.delete(id, { etag }),
   },
-
-  fromLive: canonicalDataProduct,
-  fromDesired: canonicalDataProduct,
-  replaceReasons: () => [],
-
-  async create(client, change) {
-    await guardedUpsert(change, 'data product', (etag) => client.dataProducts.upsert(dataProductWrite(change), etag), (id) => client.dataProducts.batchGet([id]), canonicalDataProduct);
-  },
-
-  async update(client, change) {
-    await guardedUpsert(change, 'data product', (etag) => client.dataProducts.upsert(dataProductWrite(change), etag), (id) => client.dataProducts.batchGet([id]), canonicalDataProduct);
-  },
-
-  async delete(client, change) {
-    await ignoreNotFound(client.dataProducts.delete(change.id, { etag: change.etag }));
-  },
-};
+});

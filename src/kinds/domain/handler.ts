@@ -13,12 +13,13 @@
  * - normalisation: ids in `parentId` and in `domainId`/`dataproductId` parts are compared bare
  *   and lower-case; a definition without parts compares as absent.
  */
-import type { PlatformClient } from '../../client';
+
 import type { Domain, DomainWrite } from '../../../schemas/governance';
 import type { Change } from '../../../schemas/plan';
 import { normalise } from '../shared/normalise';
-import { afterOf, bareId, dropEmpty, GOVERNANCE_DROP, guardedUpsert, ignoreNotFound, isOurs, keepForNamespace, LIST_PAGE_SIZE, listed, omit, readByKeys } from '../shared/support';
-import type { LiveObject, ReadQuery, ResourceHandler } from '../shared/types';
+import { afterOf, bareId, dropEmpty, GOVERNANCE_DROP, isOurs, LIST_PAGE_SIZE, omit } from '../shared/support';
+import { governanceHandler } from '../shared/governance';
+import type { ResourceHandler } from '../shared/types';
 import { domainDescriptor } from './descriptor';
 
 /**
@@ -59,32 +60,16 @@ function domainWrite(change: Change): DomainWrite {
   };
 }
 
-/** The `dq_domain` handler. */
-export const domainsHandler: ResourceHandler = {
-  type: domainDescriptor.type,
-  label: domainDescriptor.label,
-  prunable: domainDescriptor.ownership === 'configId',
-  listAll: async (client) => listed(await client.domains.list(LIST_PAGE_SIZE)),
-
-  async read(client: PlatformClient, q: ReadQuery): Promise<LiveObject[]> {
-    if (q.keysOnly) return readByKeys(q.keys, (ids) => client.domains.batchGet(ids, { includeDeleted: q.includeDeleted }));
-    const related = (d: Domain) => isOurs(q, d.parentId) || (d.definition?.parts ?? []).some((p) => isOurs(q, p.domainId) || isOurs(q, p.dataproductId));
-    return keepForNamespace(await client.domains.list(LIST_PAGE_SIZE), q, related);
+/** The domain handler (the governance family's): sub-domains and domains listing one of the namespace's are read as context. */
+export const domainsHandler: ResourceHandler = governanceHandler({
+  descriptor: domainDescriptor,
+  canonical: canonicalDomain,
+  write: domainWrite,
+  service: {
+    list: (client) => client.domains.list(LIST_PAGE_SIZE),
+    batchGet: (client, ...a) => client.domains.batchGet(...a),
+    upsert: (client, w, etag) => client.domains.upsert(w, etag),
+    delete: (client, id, etag) => client.domains.delete(id, { etag }),
   },
-
-  fromLive: canonicalDomain,
-  fromDesired: canonicalDomain,
-  replaceReasons: () => [],
-
-  async create(client, change) {
-    await guardedUpsert(change, 'domain', (etag) => client.domains.upsert(domainWrite(change), etag), (id) => client.domains.batchGet([id]), canonicalDomain);
-  },
-
-  async update(client, change) {
-    await guardedUpsert(change, 'domain', (etag) => client.domains.upsert(domainWrite(change), etag), (id) => client.domains.batchGet([id]), canonicalDomain);
-  },
-
-  async delete(client, change) {
-    await ignoreNotFound(client.domains.delete(change.id, { etag: change.etag }));
-  },
-};
+  related: (q) => (d: Domain) => isOurs(q, d.parentId) || (d.definition?.parts ?? []).some((p) => isOurs(q, p.domainId) || isOurs(q, p.dataproductId)),
+});

@@ -12,12 +12,12 @@
  * - normalisation: the read form's plain `contacts[]` compares with the desired `contacts[]`
  *   (unordered); `entityId` (`owner-<uuid>`) is server-computed.
  */
-import type { PlatformClient } from '../../client';
 import type { OwnerWrite } from '../../../schemas/governance';
 import type { Change } from '../../../schemas/plan';
 import { normalise } from '../shared/normalise';
-import { afterOf, GOVERNANCE_DROP, guardedUpsert, ignoreNotFound, keepForNamespace, LIST_PAGE_SIZE, listed, omit, readByKeys } from '../shared/support';
-import type { LiveObject, ReadQuery, ResourceHandler } from '../shared/types';
+import { afterOf, GOVERNANCE_DROP, LIST_PAGE_SIZE, omit } from '../shared/support';
+import { governanceHandler } from '../shared/governance';
+import type { ResourceHandler } from '../shared/types';
 import { ownerDescriptor } from './descriptor';
 
 /** The comparable form of an owner (live or desired). */
@@ -30,31 +30,15 @@ function ownerWrite(change: Change): OwnerWrite {
   return { id: change.id, title: a.title as string, contacts: { contacts: (a.contacts as NonNullable<OwnerWrite['contacts']>['contacts'] | undefined) ?? [] } };
 }
 
-/** The `dq_owner` handler. */
-export const ownersHandler: ResourceHandler = {
-  type: ownerDescriptor.type,
-  label: ownerDescriptor.label,
-  prunable: ownerDescriptor.ownership === 'configId',
-  listAll: async (client) => listed(await client.owners.listOwners(LIST_PAGE_SIZE)),
-
-  async read(client: PlatformClient, q: ReadQuery): Promise<LiveObject[]> {
-    if (q.keysOnly) return readByKeys(q.keys, (ids) => client.owners.batchGetOwners(ids, { includeDeleted: q.includeDeleted }));
-    return keepForNamespace(await client.owners.listOwners(LIST_PAGE_SIZE), q);
+/** The owner handler (the governance family's). */
+export const ownersHandler: ResourceHandler = governanceHandler({
+  descriptor: ownerDescriptor,
+  canonical: canonicalOwner,
+  write: ownerWrite,
+  service: {
+    list: (client) => client.owners.listOwners(LIST_PAGE_SIZE),
+    batchGet: (client, ...a) => client.owners.batchGetOwners(...a),
+    upsert: (client, w, etag) => client.owners.upsertOwner(w, etag),
+    delete: (client, id, etag) => client.owners.deleteOwner(id, etag),
   },
-
-  fromLive: canonicalOwner,
-  fromDesired: canonicalOwner,
-  replaceReasons: () => [],
-
-  async create(client, change) {
-    await guardedUpsert(change, 'owner', (etag) => client.owners.upsertOwner(ownerWrite(change), etag), (id) => client.owners.batchGetOwners([id]), canonicalOwner);
-  },
-
-  async update(client, change) {
-    await guardedUpsert(change, 'owner', (etag) => client.owners.upsertOwner(ownerWrite(change), etag), (id) => client.owners.batchGetOwners([id]), canonicalOwner);
-  },
-
-  async delete(client, change) {
-    await ignoreNotFound(client.owners.deleteOwner(change.id, change.etag));
-  },
-};
+});

@@ -27,7 +27,8 @@ import type { Change } from '../../../schemas/plan';
 import { normalise } from '../shared/normalise';
 import { Limiter } from '../../client/limiter';
 import type { Ownership } from '../../../schemas/governance';
-import { afterOf, bareId, dropEmpty, GOVERNANCE_DROP, guardedUpsert, ignoreNotFound, isNotFound, keepForNamespace, LIST_PAGE_SIZE, omit, readByKeys } from '../shared/support';
+import { afterOf, bareId, dropEmpty, GOVERNANCE_DROP, isNotFound, keepForNamespace, LIST_PAGE_SIZE, omit } from '../shared/support';
+import { governanceHandler } from '../shared/governance';
 import type { LiveObject, ReadQuery, ResourceHandler } from '../shared/types';
 import { ownershipDescriptor } from './descriptor';
 import { ownerDescriptor } from '../owner/descriptor';
@@ -69,53 +70,46 @@ async function ownershipsOf(client: PlatformClient, ownerId: string): Promise<Ow
   }
 }
 
-/** The `dq_ownership` handler. */
-export const ownershipsHandler: ResourceHandler = {
-  type: ownershipDescriptor.type,
-  label: ownershipDescriptor.label,
-  prunable: ownershipDescriptor.ownership === 'configId',
+/**
+ * The ownerships of the owners the code names or the namespace owns (there is no workspace-wide
+ * list), and the keys asked for.
+ */
+async function readOwned(client: PlatformClient, q: ReadQuery): Promise<LiveObject[]> {
+  // The owners the code names are known now: their listings start at once, alongside every
+  // other kind's read; the owners the namespace owns follow as soon as the owners are read.
+  const lists = new Map<string, Promise<Ownership[]>>();
+  const limit = new Limiter(LIST_CONCURRENCY);
+  const list = (ownerId: string) => {
+    if (!lists.has(ownerId)) lists.set(ownerId, limit.run(() => ownershipsOf(client, ownerId)));
+  };
+  for (const d of q.desired ?? []) if (typeof d.ownerId === 'string' && d.ownerId) list(String(bareId(d.ownerId)));
+  const owners = (q.readOf ? await q.readOf(ownerDescriptor.type) : q.before?.[ownerDescriptor.type]) ?? [];
+  for (const o of owners) if (!o.context) list(String(bareId(o.id)));
+  const ids = [...lists.keys()].sort();
+  const pages = await Promise.all(ids.map((id) => lists.get(id)!));
+  const listed = pages.flat();
+  const found = new Set(listed.map((o) => String(bareId(o.id))));
+  const missing = q.keys.filter((k) => !found.has(String(bareId(k))));
+  const extra = missing.length ? Object.values(await client.owners.batchGetOwnerships([...new Set(missing)].sort())) : [];
+  // every ownership of a listed owner is context at least: deleting the owner deletes it
+  return keepForNamespace<Ownership>([...listed, ...extra], q, (o) => lists.has(String(bareId(o.ownerId))));
+}
+
+/** The ownership handler (the governance family's). */
+export const ownershipsHandler: ResourceHandler = governanceHandler({
+  descriptor: ownershipDescriptor,
+  canonical: canonicalOwnership,
+  write: ownershipWrite,
+  service: {
+    batchGet: (client, ...a) => client.owners.batchGetOwnerships(...a),
+    upsert: (client, w, etag) => client.owners.upsertOwnership(w, etag),
+    delete: (client, id, etag) => client.owners.deleteOwnership(id, etag),
+  },
+  readOwned,
   // no workspace-wide list of ownerships: every owner's, 8 owners at a time
   async listAll(client, listOf) {
     const owners = (await listOf(ownerDescriptor.type)).map((o) => o.key).sort();
     const r = await batched(owners, async ([id]) => ({ items: await client.owners.listOwnerships(id, LIST_PAGE_SIZE) }), { limit: 1, concurrency: 8 });
     return r.items.map((o) => ({ key: o.id, raw: o as unknown as Record<string, unknown> }));
   },
-
-  async read(client: PlatformClient, q: ReadQuery): Promise<LiveObject[]> {
-    if (q.keysOnly) return readByKeys(q.keys, (ids) => client.owners.batchGetOwnerships(ids, { includeDeleted: q.includeDeleted }));
-    // The owners the code names are known now: their listings start at once, alongside every
-    // other kind's read; the owners the namespace owns follow as soon as the owners are read.
-    const lists = new Map<string, Promise<Ownership[]>>();
-    const limit = new Limiter(LIST_CONCURRENCY);
-    const list = (ownerId: string) => {
-      if (!lists.has(ownerId)) lists.set(ownerId, limit.run(() => ownershipsOf(client, ownerId)));
-    };
-    for (const d of q.desired ?? []) if (typeof d.ownerId === 'string' && d.ownerId) list(String(bareId(d.ownerId)));
-    const owners = (q.readOf ? await q.readOf('dq_owner') : q.before?.dq_owner) ?? [];
-    for (const o of owners) if (!o.context) list(String(bareId(o.id)));
-    const ids = [...lists.keys()].sort();
-    const pages = await Promise.all(ids.map((id) => lists.get(id)!));
-    const listed = pages.flat();
-    const found = new Set(listed.map((o) => String(bareId(o.id))));
-    const missing = q.keys.filter((k) => !found.has(String(bareId(k))));
-    const extra = missing.length ? Object.values(await client.owners.batchGetOwnerships([...new Set(missing)].sort())) : [];
-    // every ownership of a listed owner is context at least: deleting the owner deletes it
-    return keepForNamespace<Ownership>([...listed, ...extra], q, (o) => lists.has(String(bareId(o.ownerId))));
-  },
-
-  fromLive: canonicalOwnership,
-  fromDesired: canonicalOwnership,
-  replaceReasons: () => [],
-
-  async create(client, change) {
-    await guardedUpsert(change, 'ownership', (etag) => client.owners.upsertOwnership(ownershipWrite(change), etag), (id) => client.owners.batchGetOwnerships([id]), canonicalOwnership);
-  },
-
-  async update(client, change) {
-    await guardedUpsert(change, 'ownership', (etag) => client.owners.upsertOwnership(ownershipWrite(change), etag), (id) => client.owners.batchGetOwnerships([id]), canonicalOwnership);
-  },
-
-  async delete(client, change) {
-    await ignoreNotFound(client.owners.deleteOwnership(change.id, change.etag));
-  },
-};
+});

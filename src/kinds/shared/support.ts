@@ -79,8 +79,8 @@ export function bareId(id: unknown): unknown {
 }
 
 /** Listed governance objects as `dqform import` reads them. */
-export function listed(objects: readonly { id: string; source?: string }[]): ListedObject[] {
-  return objects.map((o) => ({ key: o.id, source: o.source, raw: o as unknown as Record<string, unknown> }));
+export function listed(objects: readonly { id: string; source?: unknown }[]): ListedObject[] {
+  return objects.map((o) => ({ key: o.id, source: o.source as string | undefined, raw: o as unknown as Record<string, unknown> }));
 }
 
 /** True when the error is the client's NOT_FOUND. */
