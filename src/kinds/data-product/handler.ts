@@ -16,8 +16,8 @@ import type { DataProductWrite } from '../../../schemas/governance';
 import type { Change } from '../../../schemas/plan';
 import { canonicalParts } from '../domain/handler';
 import { normalise } from '../shared/normalise';
-import { afterOf, dropEmpty, GOVERNANCE_DROP, LIST_PAGE_SIZE, omit } from '../shared/support';
-import { governanceHandler } from '../shared/governance';
+import { dropEmpty, GOVERNANCE_DROP, omit } from '../shared/support';
+import { governanceHandler, v2Service, writeOf } from '../shared/governance';
 import type { ResourceHandler } from '../shared/types';
 import { dataProductDescriptor } from './descriptor';
 
@@ -28,27 +28,12 @@ export function canonicalDataProduct(d: Record<string, unknown>): Record<string,
   return dropEmpty(normalise(o), 'definition');
 }
 
-function dataProductWrite(change: Change): DataProductWrite {
-  const a = afterOf(change);
-  return {
-    id: change.id,
-    title: a.title as string,
-    description: (a.description as string | undefined) ?? '',
-    folder: (a.folder as string | undefined) ?? '',
-    priority: (a.priority as DataProductWrite['priority']) ?? 'PRIORITY_UNSPECIFIED',
-    definition: (a.definition as DataProductWrite['definition']) ?? { parts: [] },
-  };
-}
+const dataProductWrite = (change: Change): DataProductWrite => writeOf<DataProductWrite>(change, { title: undefined, description: '', folder: '', priority: 'PRIORITY_UNSPECIFIED', definition: { parts: [] } });
 
 /** The data product handler (the governance family's). */
 export const dataProductsHandler: ResourceHandler = governanceHandler({
   descriptor: dataProductDescriptor,
   canonical: canonicalDataProduct,
   write: dataProductWrite,
-  service: {
-    list: (client) => client.dataProducts.list(LIST_PAGE_SIZE),
-    batchGet: (client, ...a) => client.dataProducts.batchGet(...a),
-    upsert: (client, w, etag) => client.dataProducts.upsert(w, etag),
-    delete: (client, id, etag) => client.dataProducts.delete(id, { etag }),
-  },
+  service: v2Service((client) => client.dataProducts),
 });

@@ -17,8 +17,8 @@
 import type { Domain, DomainWrite } from '../../../schemas/governance';
 import type { Change } from '../../../schemas/plan';
 import { normalise } from '../shared/normalise';
-import { afterOf, bareId, dropEmpty, GOVERNANCE_DROP, isOurs, LIST_PAGE_SIZE, omit } from '../shared/support';
-import { governanceHandler } from '../shared/governance';
+import { bareId, dropEmpty, GOVERNANCE_DROP, isOurs, omit } from '../shared/support';
+import { governanceHandler, v2Service, writeOf } from '../shared/governance';
 import type { ResourceHandler } from '../shared/types';
 import { domainDescriptor } from './descriptor';
 
@@ -49,27 +49,13 @@ export function canonicalDomain(d: Record<string, unknown>): Record<string, unkn
   return dropEmpty(normalise(o), 'definition');
 }
 
-function domainWrite(change: Change): DomainWrite {
-  const a = afterOf(change);
-  return {
-    id: change.id,
-    name: a.name as string,
-    description: (a.description as string | undefined) ?? '',
-    parentId: (a.parentId as string | undefined) ?? '',
-    definition: (a.definition as DomainWrite['definition']) ?? { parts: [] },
-  };
-}
+const domainWrite = (change: Change): DomainWrite => writeOf<DomainWrite>(change, { name: undefined, description: '', parentId: '', definition: { parts: [] } });
 
 /** The domain handler (the governance family's): sub-domains and domains listing one of the namespace's are read as context. */
 export const domainsHandler: ResourceHandler = governanceHandler({
   descriptor: domainDescriptor,
   canonical: canonicalDomain,
   write: domainWrite,
-  service: {
-    list: (client) => client.domains.list(LIST_PAGE_SIZE),
-    batchGet: (client, ...a) => client.domains.batchGet(...a),
-    upsert: (client, w, etag) => client.domains.upsert(w, etag),
-    delete: (client, id, etag) => client.domains.delete(id, { etag }),
-  },
+  service: v2Service((client) => client.domains),
   related: (q) => (d: Domain) => isOurs(q, d.parentId) || (d.definition?.parts ?? []).some((p) => isOurs(q, p.domainId) || isOurs(q, p.dataproductId)),
 });

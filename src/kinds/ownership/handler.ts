@@ -27,8 +27,8 @@ import type { Change } from '../../../schemas/plan';
 import { normalise } from '../shared/normalise';
 import { Limiter } from '../../client/limiter';
 import type { Ownership } from '../../../schemas/governance';
-import { afterOf, bareId, dropEmpty, GOVERNANCE_DROP, isNotFound, keepForNamespace, LIST_PAGE_SIZE, omit } from '../shared/support';
-import { governanceHandler } from '../shared/governance';
+import { bareId, dropEmpty, GOVERNANCE_DROP, isNotFound, keepForNamespace, LIST_PAGE_SIZE, omit } from '../shared/support';
+import { governanceHandler, writeOf } from '../shared/governance';
 import type { LiveObject, ReadQuery, ResourceHandler } from '../shared/types';
 import { ownershipDescriptor } from './descriptor';
 import { ownerDescriptor } from '../owner/descriptor';
@@ -43,15 +43,7 @@ export function canonicalOwnership(o: Record<string, unknown>): Record<string, u
   return dropEmpty(normalise(x), 'alert');
 }
 
-function ownershipWrite(change: Change): OwnershipWrite {
-  const a = afterOf(change);
-  return {
-    id: change.id,
-    ownerId: a.ownerId as string,
-    selection: a.selection as OwnershipWrite['selection'],
-    alert: (a.alert as OwnershipWrite['alert']) ?? { severities: [] },
-  };
-}
+const ownershipWrite = (change: Change): OwnershipWrite => writeOf<OwnershipWrite>(change, { ownerId: undefined, selection: undefined, alert: { severities: [] } });
 
 /**
  * ListOwnerships calls in flight at once. There is no workspace-wide list, so a plan makes one

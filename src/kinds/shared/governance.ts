@@ -7,7 +7,7 @@
 import type { PlatformClient } from '../../client';
 import type { Change } from '../../../schemas/plan';
 import type { KindDescriptor } from './descriptor';
-import { guardedUpsert, ignoreNotFound, keepForNamespace, listed, readByKeys } from './support';
+import { afterOf, guardedUpsert, ignoreNotFound, keepForNamespace, LIST_PAGE_SIZE, listed, readByKeys } from './support';
 import type { LiveObject, ReadQuery, ResourceHandler } from './types';
 
 type Json = Record<string, unknown>;
@@ -35,6 +35,36 @@ export interface GovernanceKind<W, T extends Stored> {
   readOwned?(client: PlatformClient, q: ReadQuery): Promise<LiveObject[]>;
   /** Import's list of the workspace, when it is not {@link GovernanceService.list}. */
   listAll?: ResourceHandler['listAll'];
+}
+
+/**
+ * The write message of a governance change: `id`, then `fields` in their order, each the desired
+ * value, or its default when the desired config leaves it out (`undefined`: no default; the API
+ * leaves an omitted field unchanged, so what code no longer declares is written as its default).
+ */
+export function writeOf<W>(change: Change, fields: Record<string, unknown>): W {
+  const a = afterOf(change);
+  const out: Record<string, unknown> = { id: change.id };
+  for (const [k, d] of Object.entries(fields)) out[k] = d === undefined ? a[k] : (a[k] ?? d);
+  return out as W;
+}
+
+/** The calls of a v2 governance service (domains, data products: list, batchGet, upsert, soft delete with the etag). */
+interface V2Service<W, T extends Stored> {
+  list(pageSize: number): Promise<T[]>;
+  batchGet(ids: readonly string[], opts?: { includeDeleted?: boolean }): Promise<Record<string, T>>;
+  upsert(write: W, etag?: string): Promise<{ etag?: string }>;
+  delete(id: string, opts?: { etag?: string }): Promise<void>;
+}
+
+/** The {@link GovernanceService} of a v2 service of the client. */
+export function v2Service<W, T extends Stored>(of: (client: PlatformClient) => V2Service<W, T>): GovernanceService<W, T> {
+  return {
+    list: (client) => of(client).list(LIST_PAGE_SIZE),
+    batchGet: (client, ...a) => of(client).batchGet(...a),
+    upsert: (client, w, etag) => of(client).upsert(w, etag),
+    delete: (client, id, etag) => of(client).delete(id, { etag }),
+  };
 }
 
 /** The handler of a governance kind. */
