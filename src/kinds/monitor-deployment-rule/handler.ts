@@ -14,9 +14,10 @@ import type { PlatformClient } from '../../client';
 import { MetricIdEnum, RULE_CONFIG_KINDS, type DeploymentOverview, type DeploymentRuleWrite, type MonitorSettings } from '../../../schemas/deployment-rules';
 import { Effects, type Change } from '../../../schemas/plan';
 import { normalise } from '../shared/normalise';
-import { afterOf, bareId, effectsUnknown, errorsByAddress, ignoreNotFound, LIST_PAGE_SIZE, liveObject, omit, qlForm } from '../shared/support';
+import { afterOf, bareId, effectsUnknown, LIST_PAGE_SIZE, liveObject, omit, qlForm } from '../shared/support';
 import type { HandlerContext, LiveObject, ReadQuery, ResourceHandler } from '../shared/types';
 import { monitorDeploymentRuleDescriptor } from './descriptor';
+import { ruleWrites } from '../shared/rule';
 
 /** Server-computed and identity fields of a rule. */
 export const RULE_DROP = ['id', 'configId', 'source', 'monitorCount'] as const;
@@ -154,21 +155,5 @@ export const monitorDeploymentRulesHandler: ResourceHandler = {
     }
   },
 
-  async create(client, change, ctx) {
-    await client.deploymentRules.deploy(ruleWrite(change, ctx));
-  },
-
-  async update(client, change, ctx) {
-    await client.deploymentRules.deploy(ruleWrite(change, ctx));
-  },
-
-  async delete(client, change) {
-    await ignoreNotFound(client.deploymentRules.delete(change.id));
-  },
-
-  async writeMany(client, changes, ctx) {
-    if (changes.length === 0) return new Map();
-    const res = await client.deploymentRules.batchDeploy(changes.map((c) => ruleWrite(c, ctx)));
-    return errorsByAddress(changes, res.errors);
-  },
+  ...ruleWrites(ruleWrite, (client) => client.deploymentRules),
 };

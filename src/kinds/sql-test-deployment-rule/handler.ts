@@ -16,9 +16,10 @@ import { Effects, type Change } from '../../../schemas/plan';
 import { normalise } from '../shared/normalise';
 import { configKind } from '../monitor-deployment-rule/handler';
 import { dropDefaultTimezone, withTestProblems } from '../sql-test/handler';
-import { afterOf, effectsUnknown, errorsByAddress, ignoreNotFound, LIST_PAGE_SIZE, liveObject, omit, qlForm, readByKeys } from '../shared/support';
+import { afterOf, effectsUnknown, LIST_PAGE_SIZE, liveObject, omit, qlForm, readByKeys } from '../shared/support';
 import type { HandlerContext, LiveObject, ReadQuery, ResourceHandler } from '../shared/types';
 import { sqlTestDeploymentRuleDescriptor } from './descriptor';
+import { ruleWrites } from '../shared/rule';
 
 /** Server-computed and identity fields of a SQL-test rule. */
 export const SQL_TEST_RULE_DROP = ['id', 'configId', 'source', 'testCount'] as const;
@@ -90,21 +91,5 @@ export const sqlTestDeploymentRulesHandler: ResourceHandler = {
     }
   },
 
-  async create(client, change, ctx) {
-    await client.sqlTestRules.deploy(sqlTestRuleWrite(change, ctx));
-  },
-
-  async update(client, change, ctx) {
-    await client.sqlTestRules.deploy(sqlTestRuleWrite(change, ctx));
-  },
-
-  async delete(client, change) {
-    await ignoreNotFound(client.sqlTestRules.delete(change.id));
-  },
-
-  async writeMany(client, changes, ctx) {
-    if (changes.length === 0) return new Map();
-    const res = await client.sqlTestRules.batchDeploy(changes.map((c) => sqlTestRuleWrite(c, ctx)));
-    return errorsByAddress(changes, res.errors);
-  },
+  ...ruleWrites(sqlTestRuleWrite, (client) => client.sqlTestRules),
 };
