@@ -55,12 +55,12 @@ export function summariseCpuProfile(p: CpuProfile, top = 15): { totalMs: number;
  */
 const ZOD = /node_modules\/zod\/|schemas\/wire\.js|schemas\/text-checks\.js/;
 const PHASES: { phase: string; test: (url: string, fn: string) => boolean }[] = [
-  { phase: 'normalise', test: (u) => /handlers\/normalise\.js/.test(u) },
+  { phase: 'normalise', test: (u) => /kinds\/shared\/normalise\.js/.test(u) },
   { phase: 'render', test: (u) => /cli\/render\.js/.test(u) },
   { phase: 'diff (planner)', test: (u) => /engine\/planner\.js/.test(u) },
   { phase: 'manifest + resolve', test: (u) => /engine\/(manifest|resolve|identity|keys|unknown-fields|renamed)\.js/.test(u) },
   { phase: 'token', test: (u) => /client\/auth\.js/.test(u) },
-  { phase: 'reads (handlers)', test: (u) => /src\/handlers\//.test(u) },
+  { phase: 'reads (handlers)', test: (u) => /src\/kinds\//.test(u) },
   { phase: 'http client (undici, client)', test: (u) => /node_modules\/undici\/|src\/client\//.test(u) },
 ];
 
@@ -89,7 +89,7 @@ export function phasesOfCpuProfile(p: CpuProfile): Record<string, number> {
         }
         const r = PHASES.find((x) => x.test(n.callFrame.url, n.callFrame.functionName));
         if (r) {
-          phase = !zod ? r.phase : /src\/(client|handlers)\//.test(n.callFrame.url) ? 'parse of reads (zod, wire decode)' : 'validation of desired state (zod)';
+          phase = !zod ? r.phase : /src\/(client|kinds)\//.test(n.callFrame.url) ? 'parse of reads (zod, wire decode)' : 'validation of desired state (zod)';
           break;
         }
       }

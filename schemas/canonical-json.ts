@@ -1,7 +1,7 @@
 /**
  * Canonical JSON (object keys sorted at every depth) is what dqform hashes and compares: the
  * manifest hash, live fingerprints, saved plans. Its writers (src/engine/keys.ts
- * `stableStringify`, src/handlers/normalise.ts) sort through a JSON.stringify replacer, which is
+ * `stableStringify`, src/kinds/shared/normalise.ts) sort through a JSON.stringify replacer, which is
  * slow on large values; most values they are given (normalised objects) are sorted already, and
  * for those JSON.stringify alone writes the same text.
  */

@@ -128,13 +128,6 @@ export const RESOURCE_SCHEMAS = {
 } as const;
 export type ResourceType = keyof typeof RESOURCE_SCHEMAS;
 export const RESOURCE_TYPES = Object.keys(RESOURCE_SCHEMAS) as ResourceType[];
-/** Kinds with `configId` upstream: pruned by namespace through their configId. */
-export const PRUNABLE_TYPES: readonly ResourceType[] = ['dq_alert', 'dq_monitor_deployment_rule', 'dq_sql_test', 'dq_sql_test_deployment_rule'];
-/**
- * Kinds without `configId` upstream: pruned by the namespace tag their id carries (design.md,
- * "Identity and ownership"; `src/engine/identity.ts`).
- */
-export const TAG_PRUNED_TYPES: readonly ResourceType[] = ['dq_owner', 'dq_domain', 'dq_data_product', 'dq_ownership'];
 
 export const Lifecycle = z.object({
   preventDestroy: z.boolean().optional().describe('any plan that would delete or replace the object is an error'),

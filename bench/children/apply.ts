@@ -7,7 +7,7 @@ const t0 = process.hrtime.bigint();
 import * as fs from 'node:fs';
 import { PlatformClient } from '../../src/client';
 import { apply, loadPlan } from '../../src/engine/applier';
-import { HANDLERS } from '../../src/handlers/registry';
+import { HANDLERS } from '../../src/kinds/index';
 import type { ResourceType } from '../../schemas/manifest';
 
 async function run(): Promise<void> {

@@ -21,18 +21,18 @@
  * -> data product) become construct references (TS) or names (YAML).
  */
 import * as fs from 'node:fs';
-import { sqlTestFromWire, sqlTestRuleFromWire } from '../../schemas/sql-tests';
 import * as path from 'node:path';
 import { Document as YamlDocument, visit } from 'yaml';
 import { hasUnsafe, unsafeAsEscapes } from '../../schemas/inert';
 import type { PlatformClient } from '../client';
 import { RESOURCE_SCHEMAS, RESOURCE_TYPES, type ResourceType } from '../../schemas/manifest';
 import { SECTION_OF } from '../../schemas/dqform-yaml';
-import { HANDLERS } from '../handlers/registry';
+import { HANDLERS } from '../kinds/index';
+import type { ListedObject } from '../kinds/shared/types';
+import { ENTITY_ID_PREFIX, hasConfigId, isFqnKeyed, KINDS, kindOf, REFERENCES, TYPE_PREFIX } from '../kinds/descriptors';
+import { importRenderingOf, type TsRenderHelpers } from '../kinds/import';
 import { workspaceOf } from '../engine/reconcile';
 import { bareId, idOwner } from '../engine/identity';
-import { batched } from '../client/paging';
-import { LIST_PAGE_SIZE } from '../handlers/support';
 import { stableStringify } from '../engine/keys';
 
 type Json = Record<string, unknown>;
@@ -84,34 +84,34 @@ export interface ImportResult {
   namespacesSeen: string[];
 }
 
-const PRUNABLE = new Set<ResourceType>(['dq_alert', 'dq_monitor_deployment_rule', 'dq_sql_test', 'dq_sql_test_deployment_rule']);
-
 /** Reads what `import` looks at: every object of every kind in the workspace, and the workspace. */
 export async function readForImport(client: PlatformClient, namespace: string): Promise<{ workspace: string; items: LiveItem[] }> {
   const workspace = await workspaceOf(client);
   const out: LiveItem[] = [];
   for (const type of RESOURCE_TYPES) {
-    if (!PRUNABLE.has(type)) continue;
+    if (!hasConfigId(type)) continue;
     for (const o of await HANDLERS[type].read(client, { workspace, namespace, keys: [] })) {
       out.push({ type, key: o.key, configId: o.configId, source: o.source, deploymentRuleId: o.deploymentRuleId, raw: o.raw });
     }
   }
-  const [owners, domains, products] = await Promise.all([client.owners.listOwners(LIST_PAGE_SIZE), client.domains.list(LIST_PAGE_SIZE), client.dataProducts.list(LIST_PAGE_SIZE)]);
-  for (const o of owners) out.push({ type: 'dq_owner', key: o.id, source: o.source, raw: o as unknown as Json });
-  for (const d of domains) out.push({ type: 'dq_domain', key: d.id, source: d.source, raw: d as unknown as Json });
-  for (const d of products) out.push({ type: 'dq_data_product', key: d.id, source: d.source, raw: d as unknown as Json });
-  // no workspace-wide list of ownerships: every owner's, 8 owners at a time
-  const ownerships = await batched(owners.map((o) => o.id).sort(), async ([id]) => ({ items: await client.owners.listOwnerships(id, LIST_PAGE_SIZE) }), { limit: 1, concurrency: 8 });
-  for (const s of ownerships.items) out.push({ type: 'dq_ownership', key: s.id, raw: s as unknown as Json });
+  // the kinds whose read answers only the namespace's list the whole workspace, all at once
+  const lists = new Map<ResourceType, Promise<readonly ListedObject[]>>();
+  const listOf = (t: ResourceType) => lists.get(t) ?? Promise.resolve([]);
+  for (const type of RESOURCE_TYPES) {
+    const h = HANDLERS[type];
+    if (!hasConfigId(type) && h.listAll) lists.set(type, h.listAll(client, listOf));
+  }
+  const listsRead = await Promise.all([...lists.values()]);
+  [...lists.keys()].forEach((type, i) => listsRead[i].forEach((o) => out.push({ type, ...o })));
   return { workspace, items: out };
 }
 
 /** Who owns a live item, seen from `namespace`: its configId (kinds that have one) or the tag of its id. */
 export function ownerOf(item: LiveItem, workspace: string, namespace: string): 'namespace' | 'other' | 'none' {
-  if (PRUNABLE.has(item.type)) {
+  if (hasConfigId(item.type)) {
     if (item.configId === namespace) return 'namespace';
     if (item.configId) return 'other';
-    return item.type !== 'dq_alert' && idOwner(item.key, workspace, namespace) === 'other' ? 'other' : 'none';
+    return !isFqnKeyed(item.type) && idOwner(item.key, workspace, namespace) === 'other' ? 'other' : 'none';
   }
   return idOwner(item.key, workspace, namespace);
 }
@@ -140,10 +140,8 @@ function clean(v: unknown): unknown {
 
 /** The desired config of a live object (identity pinned, no references yet). */
 export function desiredFromLive(item: LiveItem): Json {
-  let raw = item.raw;
-  // the tests' platform messages (`notNullTest: { columnNames }`) read back in dqform's shape
-  if (item.type === 'dq_sql_test') raw = sqlTestFromWire(raw).value as Json;
-  if (item.type === 'dq_sql_test_deployment_rule') raw = sqlTestRuleFromWire(raw).value as Json;
+  const fromLive = importRenderingOf(item.type).fromLive;
+  let raw = fromLive ? fromLive(item.raw) : item.raw;
   // definition parts carry a server-minted id: not part of what code declares
   if (isObj(raw.definition) && Array.isArray(raw.definition.parts)) {
     raw = { ...raw, definition: { ...raw.definition, parts: (raw.definition.parts as Json[]).map((p) => (isObj(p) ? Object.fromEntries(Object.entries(p).filter(([k]) => k !== 'id')) : p)) } };
@@ -151,7 +149,7 @@ export function desiredFromLive(item: LiveItem): Json {
   const c = clean(Object.fromEntries(Object.entries(raw).filter(([k]) => !SERVER_FIELDS.includes(k)))) as Json;
   if (isObj(c.definition) && Object.keys(c.definition).length === 0) delete c.definition;
   for (const k of ['template', 'alert']) if (isObj(c[k]) && Object.keys(c[k] as Json).length === 0) delete c[k];
-  return item.type === 'dq_alert' ? { fqn: item.key, ...c } : { id: item.key, ...c };
+  return isFqnKeyed(item.type) ? { fqn: item.key, ...c } : { id: item.key, ...c };
 }
 
 /** `Commerce data team` -> `commerce_data_team`. */
@@ -171,9 +169,9 @@ export function slug(s: string, fallback: string): string {
 
 function baseName(item: LiveItem, namespace: string): string {
   const r = item.raw;
-  const kind = item.type.slice(3);
-  if (item.type === 'dq_alert') return slug(item.key.startsWith(`${namespace}.`) ? item.key.slice(namespace.length + 1) : item.key, kind);
-  if (item.type === 'dq_ownership') return slug('', kind);
+  const kind = item.type.slice(TYPE_PREFIX.length);
+  if (isFqnKeyed(item.type)) return slug(item.key.startsWith(`${namespace}.`) ? item.key.slice(namespace.length + 1) : item.key, kind);
+  if (kindOf(item.type)?.namedAfter) return slug('', kind);
   const label = (r.title ?? r.name) as string | undefined;
   return slug(label ?? '', kind);
 }
@@ -198,10 +196,11 @@ export function planImport(items: readonly LiveItem[], opts: ImportOptions & { w
     else if (opts.adopt) chosen.push({ item, adopted: true });
     else left.madeInUi++;
   }
-  // an ownership made in the UI comes along only with its owner
-  const owners = new Set(chosen.filter((c) => c.item.type === 'dq_owner').map((c) => String(bareId(c.item.key)).toLowerCase()));
+  // an ownership made in the UI comes along only with its owner (the object whose delete deletes it)
+  const chosenKeys = new Set(chosen.map((c) => `${c.item.type}:${String(bareId(c.item.key)).toLowerCase()}`));
   chosen = chosen.filter((c) => {
-    const keep = !(c.adopted && c.item.type === 'dq_ownership') || owners.has(String(bareId(String(c.item.raw.ownerId ?? ''))).toLowerCase());
+    const parent = REFERENCES.find((r) => r.from === c.item.type && r.ref.effect === 'deleted');
+    const keep = !(c.adopted && parent) || chosenKeys.has(`${parent.ref.to}:${String(bareId(String(parent.ref.ids(c.item.raw)[0] ?? ''))).toLowerCase()}`);
     if (!keep) left.madeInUi++;
     return keep;
   });
@@ -223,12 +222,12 @@ export function planImport(items: readonly LiveItem[], opts: ImportOptions & { w
         byId.set(`${c.item.type}:${String(bareId(c.item.key)).toLowerCase()}`, name);
         return { ...c, name };
       });
-  const first = assign(chosen.filter((c) => c.item.type !== 'dq_ownership'), (i) => baseName(i, ns));
-  const ownerships = assign(chosen.filter((c) => c.item.type === 'dq_ownership'), (i) => {
-    const owner = nameOf('dq_owner', i.raw.ownerId);
-    const sel = (i.raw.selection ?? {}) as Json;
-    const dp = nameOf('dq_data_product', sel.dataproductId);
-    return owner ? slug(`${owner}_owns_${dp ?? 'selection'}`, 'ownership') : 'ownership';
+  const namedAfter = (t: ResourceType) => kindOf(t)?.namedAfter;
+  const first = assign(chosen.filter((c) => !namedAfter(c.item.type)), (i) => baseName(i, ns));
+  const ownerships = assign(chosen.filter((c) => namedAfter(c.item.type)), (i) => {
+    const kind = i.type.slice(TYPE_PREFIX.length);
+    const after = namedAfter(i.type)?.(i.raw, nameOf);
+    return after !== undefined ? slug(after, kind) : kind;
   });
   const withNames = [...first, ...ownerships];
   const ref = (type: ResourceType, id: string): string | undefined => {
@@ -258,33 +257,7 @@ function withRefs(type: ResourceType, c: Json, ref: (t: ResourceType, id: string
   const sub = (o: Json, k: string, t: ResourceType) => {
     if (typeof o[k] === 'string') o[k] = ref(t, o[k] as string) ?? o[k];
   };
-  switch (type) {
-    case 'dq_ownership':
-      sub(x, 'ownerId', 'dq_owner');
-      if (isObj(x.selection)) sub(x.selection, 'dataproductId', 'dq_data_product');
-      break;
-    case 'dq_domain':
-      sub(x, 'parentId', 'dq_domain');
-      if (isObj(x.definition) && Array.isArray(x.definition.parts))
-        for (const p of x.definition.parts as Json[]) {
-          sub(p, 'dataproductId', 'dq_data_product');
-          sub(p, 'domainId', 'dq_domain');
-        }
-      break;
-    case 'dq_alert':
-      for (const kind of ['issueLifecycle', 'schemaChange', 'incidentLifecycle']) {
-        const body = x[kind];
-        if (!isObj(body)) continue;
-        if (kind === 'issueLifecycle') sub(body, 'owner', 'dq_owner');
-        for (const t of (body.targets as Json[] | undefined) ?? []) if (isObj(t.owner)) sub(t.owner, 'ownerPath', 'dq_owner');
-      }
-      break;
-    case 'dq_monitor_deployment_rule':
-      if (isObj(x.productConfig)) sub(x.productConfig, 'productId', 'dq_data_product');
-      break;
-    default:
-      break;
-  }
+  importRenderingOf(type).refs?.(x, sub);
   return x;
 }
 
@@ -306,71 +279,7 @@ function ordered(o: Json): Json {
 /** The friendly YAML form of a config (inverse of the loader's translation). */
 function friendly(type: ResourceType, c: Json): Json {
   const x = structuredClone(c);
-  switch (type) {
-    case 'dq_ownership': {
-      const o = refName(x.ownerId, 'dq_owner', 'id');
-      if (o) {
-        delete x.ownerId;
-        x.owner = o;
-      }
-      const sel = x.selection as Json | undefined;
-      const dp = sel && Object.keys(sel).length === 1 ? refName(sel.dataproductId, 'dq_data_product', 'id') : undefined;
-      const q = sel && Object.keys(sel).length === 1 ? qlOnly(sel.query) : undefined;
-      if (dp) {
-        delete x.selection;
-        x.dataProduct = dp;
-      } else if (q !== undefined) {
-        delete x.selection;
-        x.query = q;
-      }
-      break;
-    }
-    case 'dq_domain': {
-      const p = refName(x.parentId, 'dq_domain', 'id');
-      if (p) {
-        delete x.parentId;
-        x.parent = p;
-      }
-      if (isObj(x.definition) && Array.isArray(x.definition.parts)) {
-        x.definition.parts = (x.definition.parts as Json[]).map((part) => {
-          const dp = refName(part.dataproductId, 'dq_data_product', 'id');
-          const d = refName(part.domainId, 'dq_domain', 'id');
-          const q = qlOnly(part.query);
-          return dp ? { dataProduct: dp } : d ? { domain: d } : q !== undefined ? { query: q } : part;
-        });
-      }
-      break;
-    }
-    case 'dq_data_product':
-      if (isObj(x.definition) && Array.isArray(x.definition.parts)) {
-        x.definition.parts = (x.definition.parts as Json[]).map((part) => (qlOnly(part.query) !== undefined ? { query: qlOnly(part.query) } : part));
-      }
-      break;
-    case 'dq_alert':
-      for (const kind of ['issueLifecycle', 'schemaChange', 'incidentLifecycle']) {
-        const body = x[kind];
-        if (!isObj(body)) continue;
-        if (qlOnly(body.trigger) !== undefined) body.trigger = qlOnly(body.trigger);
-        if (Array.isArray(body.targets)) {
-          body.targets = (body.targets as Json[]).map((t) => {
-            const n = isObj(t.owner) && Object.keys(t.owner).length === 1 ? refName(t.owner.ownerPath, 'dq_owner', 'entity_id') : undefined;
-            return n ? { owner: n } : t;
-          });
-        }
-      }
-      break;
-    case 'dq_monitor_deployment_rule':
-      if (isObj(x.productConfig)) {
-        const n = refName(x.productConfig.productId, 'dq_data_product', 'id');
-        if (n) {
-          delete x.productConfig.productId;
-          x.productConfig = { product: n, ...x.productConfig };
-        }
-      }
-      break;
-    default:
-      break;
-  }
+  importRenderingOf(type).yaml?.(x, { refName, qlOnly });
   return ordered(x);
 }
 
@@ -459,18 +368,43 @@ function lit(v: unknown, indent: number): string {
   return 'undefined';
 }
 
-const VAR_SUFFIX: Partial<Record<ResourceType, string>> = { dq_owner: 'Owner', dq_domain: 'Domain', dq_data_product: 'Product' };
-const CLASS: Record<ResourceType, string> = {
-  dq_owner: 'Owner',
-  dq_domain: 'Domain',
-  dq_data_product: 'DataProduct',
-  dq_ownership: 'Ownership',
-  dq_alert: 'Alert',
-  dq_monitor_deployment_rule: 'MonitorDeploymentRule',
-  dq_sql_test: 'SqlTest',
-  dq_sql_test_deployment_rule: 'SqlTestDeploymentRule',
-};
-const varName = (type: ResourceType, name: string) => `${name.replace(/_([a-z0-9])/g, (_, ch: string) => ch.toUpperCase())}${VAR_SUFFIX[type] ?? ''}`;
+const VAR_SUFFIX = (type: ResourceType): string | undefined => kindOf(type)?.construct.varSuffix;
+const CLASS = (type: ResourceType): string => kindOf(type)?.construct.className ?? '';
+const varName = (type: ResourceType, name: string) => `${name.replace(/_([a-z0-9])/g, (_, ch: string) => ch.toUpperCase())}${VAR_SUFFIX(type) ?? ''}`;
+
+/**
+ * The order constructs are declared in: kind order, except that a kind with a parent field
+ * (domains) comes after the kinds it references (data products) and its objects come parents and
+ * referenced siblings first.
+ */
+function declarationOrder(objects: readonly ImportedObject[]): ImportedObject[] {
+  const types = RESOURCE_TYPES.filter((t) => !kindOf(t)?.parentField);
+  for (const k of KINDS.filter((x) => x.parentField)) {
+    const last = Math.max(...REFERENCES.filter((r) => r.from === k.type).map((r) => types.indexOf(r.ref.to)));
+    types.splice(last + 1, 0, k.type);
+  }
+  return types.flatMap((t) => (kindOf(t)?.parentField ? parentsFirst(t, objects.filter((o) => o.type === t)) : objects.filter((o) => o.type === t)));
+}
+
+/** Objects of `type` with the ones they reference through references to their own kind first. */
+function parentsFirst(type: ResourceType, objects: readonly ImportedObject[]): ImportedObject[] {
+  const self = REFERENCES.filter((r) => r.from === type && r.ref.to === type).map((r) => r.ref);
+  const out: ImportedObject[] = [];
+  const state = new Map<string, 'visiting' | 'done'>();
+  const visit = (d: ImportedObject) => {
+    if (state.has(d.name)) return;
+    state.set(d.name, 'visiting');
+    for (const dep of self.flatMap((ref) => ref.ids(d.config))) {
+      const n = refName(dep, type);
+      const t = n ? objects.find((x) => x.name === n) : undefined;
+      if (t && !state.has(t.name)) visit(t);
+    }
+    state.set(d.name, 'done');
+    out.push(d);
+  };
+  objects.forEach(visit);
+  return out;
+}
 
 /** Renders the objects as a `main.ts` CDKTF app. */
 export function renderTs(r: ImportResult, opts: ImportOptions): string {
@@ -493,141 +427,29 @@ export function renderTs(r: ImportResult, opts: ImportOptions): string {
     const m = typeof v === 'string' ? REF_ONLY.exec(v) : null;
     if (!m) return v as string;
     const o = r.objects.find((x) => x.type === m[1] && x.name === m[2]);
-    return o ? (m[3] === 'entity_id' ? `${{ dq_owner: 'owner-', dq_domain: 'domain-', dq_data_product: 'dataproduct-' }[o.type as 'dq_owner']}${o.key}` : o.key) : (v as string);
+    return o ? (m[3] === 'entity_id' ? `${ENTITY_ID_PREFIX[o.type]}${o.key}` : o.key) : (v as string);
   };
   const queryInput = (sel: Json): unknown => {
     if (typeof sel.resolverQl === 'string') return sel.resolverQl;
     used.add('Query');
     return code(`Query.model(${tsLiteral(sel.query ?? { parts: [] }, 4)})`);
   };
-  const contact = (c: Json): unknown => {
-    used.add('Contact');
-    const [k] = Object.keys(c);
-    const b = c[k] as Json;
-    if (k === 'slack') return code(`Contact.slack(${quote(String(b.channel))})`);
-    if (k === 'email') return code(`Contact.email(${tsLiteral(b.recipientEmails)})`);
-    if (k === 'msTeams') return code(`Contact.msTeams(${quote(String(b.channelId))})`);
-    if (k === 'users') return code(`Contact.users(${tsLiteral(b.userEmails)})`);
-    return c;
-  };
-  const target = (t: Json): unknown => {
-    if (isObj(t.owner) && typeof t.owner.ownerPath === 'string') {
-      const m = REF_ONLY.exec(t.owner.ownerPath);
-      const v = m && m[3] === 'entity_id' ? asVar(t.owner.ownerPath, 'dq_owner') : undefined;
-      if (v) {
-        used.add('Target');
-        return code(`Target.owner(${v.code})`);
-      }
-      return { owner: { ownerPath: idOf(t.owner.ownerPath) } };
-    }
-    return t;
-  };
-
+  const helpers: TsRenderHelpers = { asVar, idOf, queryInput, refName, use: (cls) => used.add(cls), code, quote, literal: (v, indent) => tsLiteral(v, indent), ordered };
   const props = (o: ImportedObject): Json => {
     const c = structuredClone(o.config);
-    switch (o.type) {
-      case 'dq_owner':
-        if (Array.isArray(c.contacts)) c.contacts = (c.contacts as Json[]).map(contact);
-        return ordered(c);
-      case 'dq_data_product': {
-        const def = c.definition as Json | undefined;
-        delete c.definition;
-        if (def) c.parts = ((def.parts as Json[] | undefined) ?? []).map((p) => (isObj(p.query) ? { query: queryInput(p.query) } : p));
-        return ordered(c);
-      }
-      case 'dq_domain': {
-        if (c.parentId !== undefined) {
-          c.parent = asVar(c.parentId, 'dq_domain') ?? idOf(c.parentId);
-          delete c.parentId;
-        }
-        const def = c.definition as Json | undefined;
-        delete c.definition;
-        if (def) {
-          c.parts = ((def.parts as Json[] | undefined) ?? []).map((p) => {
-            if (p.dataproductId !== undefined) return { dataProduct: asVar(p.dataproductId, 'dq_data_product') ?? idOf(p.dataproductId) };
-            if (p.domainId !== undefined) return { domain: asVar(p.domainId, 'dq_domain') ?? idOf(p.domainId) };
-            if (isObj(p.query)) return { query: queryInput(p.query) };
-            return p;
-          });
-        }
-        return ordered(c);
-      }
-      case 'dq_ownership': {
-        const sel = (c.selection ?? {}) as Json;
-        const out: Json = { id: c.id, owner: asVar(c.ownerId, 'dq_owner') ?? idOf(c.ownerId) };
-        if (sel.dataproductId !== undefined) out.dataProduct = asVar(sel.dataproductId, 'dq_data_product') ?? idOf(sel.dataproductId);
-        if (isObj(sel.query)) out.query = queryInput(sel.query);
-        if (c.alert !== undefined) out.alert = c.alert;
-        return out;
-      }
-      case 'dq_alert': {
-        for (const kind of ['issueLifecycle', 'schemaChange', 'incidentLifecycle']) {
-          const body = c[kind];
-          if (!isObj(body)) continue;
-          if (isObj(body.trigger)) body.trigger = queryInput(body.trigger);
-          if (Array.isArray(body.targets)) body.targets = (body.targets as Json[]).map(target);
-          if (body.owner !== undefined) body.owner = /^owner-/i.test(String(idOf(body.owner))) ? (asVar(body.owner, 'dq_owner') ?? idOf(body.owner)) : idOf(body.owner);
-        }
-        return ordered(c);
-      }
-      case 'dq_monitor_deployment_rule':
-      case 'dq_sql_test_deployment_rule': {
-        for (const k of ['queryConfig', 'exclusiveQueryConfig']) {
-          const qc = c[k];
-          if (!isObj(qc)) continue;
-          const q = queryInput(qc);
-          delete qc.resolverQl;
-          delete qc.query;
-          c[k] = { query: q, ...qc };
-        }
-        const pc = c.productConfig;
-        if (isObj(pc)) {
-          const product = asVar(pc.productId, 'dq_data_product') ?? idOf(pc.productId);
-          delete pc.productId;
-          const self = pc.self as Json | undefined;
-          if (self && isObj(self.selection) && isObj(self.selection.query)) {
-            used.add('Query');
-            pc.self = { ...self, selection: code(`Query.model(${tsLiteral(self.selection.query, 6)})`) };
-          }
-          c.productConfig = { product, ...pc };
-        }
-        return ordered(c);
-      }
-      default:
-        return ordered(c);
-    }
+    const ts = importRenderingOf(o.type).ts;
+    return ts ? ts(c, helpers) : ordered(c);
   };
 
-  // domains in dependency order (parent and sub-domain parts first), the rest in kind order
-  const domains = r.objects.filter((o) => o.type === 'dq_domain');
-  const domainOrder: ImportedObject[] = [];
-  const state = new Map<string, 'visiting' | 'done'>();
-  const visit = (d: ImportedObject) => {
-    if (state.has(d.name)) return;
-    state.set(d.name, 'visiting');
-    const deps = [d.config.parentId, ...(((d.config.definition as Json | undefined)?.parts as Json[] | undefined) ?? []).map((p) => p.domainId)];
-    for (const dep of deps) {
-      const n = refName(dep, 'dq_domain');
-      const t = n ? domains.find((x) => x.name === n) : undefined;
-      if (t && !state.has(t.name)) visit(t);
-    }
-    state.set(d.name, 'done');
-    domainOrder.push(d);
-  };
-  domains.forEach(visit);
-  const sequence = [
-    ...r.objects.filter((o) => o.type === 'dq_owner' || o.type === 'dq_data_product'),
-    ...domainOrder,
-    ...r.objects.filter((o) => o.type !== 'dq_owner' && o.type !== 'dq_data_product' && o.type !== 'dq_domain'),
-  ];
+  const sequence = declarationOrder(r.objects);
 
   const statements: { key: string; text: (isVar: boolean) => string }[] = [];
   for (const o of sequence) {
-    used.add(CLASS[o.type]);
+    used.add(CLASS(o.type));
     const p = props(o);
     const key = `${o.type}.${o.name}`;
     declared.add(key);
-    const expr = `new ${CLASS[o.type]}(stack, ${quote(o.name)}, ${tsLiteral(p, 2, 60)})`;
+    const expr = `new ${CLASS(o.type)}(stack, ${quote(o.name)}, ${tsLiteral(p, 2, 60)})`;
     const imp = o.adopted ? `.importFrom(${quote(o.key)})` : '';
     statements.push({
       key,

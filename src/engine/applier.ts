@@ -13,17 +13,18 @@
 import { ApiError, ConflictError, isConnectFailure, PlatformUnreachableError, type PlatformClient } from '../client';
 import { RESOURCE_TYPES, type ResourceType } from '../../schemas/manifest';
 import { Plan, PLAN_FORMAT_VERSION, type Change } from '../../schemas/plan';
-import { allows, HANDLERS, SCOPES } from '../handlers/registry';
-import type { LiveObject, ResourceHandler } from '../handlers/types';
-import { WriteConflictError } from '../handlers/support';
+import { allows, HANDLERS, SCOPES } from '../kinds/index';
+import type { LiveObject, ResourceHandler } from '../kinds/shared/types';
+import { WriteConflictError } from '../kinds/shared/support';
 import { idOwner } from './identity';
-import { fingerprint } from '../handlers/normalise';
+import { fingerprint } from '../kinds/shared/normalise';
 import { dependentsOf, executionWaves } from './graph';
 import { isWrite, repointedAway } from './planner';
 import { selfDisagreements } from './plan-check';
 import { readLiveState } from './reconcile';
 import { mapLimit } from './concurrency';
 import { destructiveEffects, guardRefusals, previewedKinds, type GuardOptions } from './guards';
+import { DELETES_DEPENDENTS, ETAGLESS } from '../kinds/descriptors';
 
 export class PlanRefusedError extends Error {
   constructor(
@@ -195,7 +196,7 @@ export function missingScopes(writes: readonly Change[], granted: ReadonlySet<st
  * ownership the plan did not show makes the plan stale.
  */
 async function ownershipsAddedSince(client: PlatformClient, writes: readonly Change[]): Promise<{ address: string; why: string }[]> {
-  const owners = writes.filter((c) => c.type === 'dq_owner' && (c.action === 'delete' || c.action === 'replace'));
+  const owners = writes.filter((c) => DELETES_DEPENDENTS.has(c.type) && (c.action === 'delete' || c.action === 'replace'));
   if (owners.length === 0) return [];
   const out: { address: string; why: string }[] = [];
   await mapLimit(owners, 8, async (c) => {
@@ -270,7 +271,6 @@ export function preflight(plan: Plan, opts: GuardOptions = {}, handlers: Record<
 }
 
 /** Kinds whose objects carry no etag (wire-facts: SQL tests and both kinds of rule): checked per wave and read back. */
-const ETAGLESS: ReadonlySet<string> = new Set(['dq_monitor_deployment_rule', 'dq_sql_test', 'dq_sql_test_deployment_rule']);
 
 /** Objects of another namespace or made in the UI in a plan's writes: refused before any write, whatever the plan says. */
 export class NotOursError extends PlanRefusedError {

@@ -20,8 +20,8 @@
  */
 import type { ResourceType } from '../../schemas/manifest';
 import type { Change, Effects, Plan } from '../../schemas/plan';
-import { HANDLERS } from '../handlers/registry';
-import type { ResourceHandler } from '../handlers/types';
+import { HANDLERS } from '../kinds/index';
+import type { ResourceHandler } from '../kinds/shared/types';
 import { DEFAULT_MAX_DELETES, DEFAULT_MAX_EFFECT_DELETES } from './limits';
 
 export { DEFAULT_MAX_DELETES, DEFAULT_MAX_EFFECT_DELETES } from './limits';

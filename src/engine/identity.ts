@@ -24,6 +24,7 @@
  */
 import { hash } from 'node:crypto';
 import type { ResourceType } from '../../schemas/manifest';
+import { ENTITY_ID_PREFIX, stripEntityPrefix } from '../kinds/descriptors';
 
 /** sha256 of the JSON of `parts`, as 64 lower-case hex digits (one-shot `crypto.hash`: no Hash object per id). */
 const sha256 = (parts: readonly string[]): string => hash('sha256', JSON.stringify(parts), 'hex');
@@ -102,15 +103,11 @@ export function defaultFqn(namespace: string, name: string): string {
 }
 
 /** Entity-id prefixes of the kinds that have one (`owner-<uuid>`, what alerts' owner targets name). */
-export const ENTITY_ID_PREFIX: Partial<Record<ResourceType, string>> = {
-  dq_owner: 'owner-',
-  dq_data_product: 'dataproduct-',
-  dq_domain: 'domain-',
-};
+export { ENTITY_ID_PREFIX };
 
 /** Strips a `owner-`/`domain-`/`dataproduct-` prefix: the platform accepts both forms. */
 export function bareId(id: string): string {
-  return id.replace(/^(owner|domain|dataproduct)-(?=[0-9a-f]{8}-)/i, '');
+  return stripEntityPrefix(id);
 }
 
 /** Splits `dq_alert.name` into its parts; undefined when it is not an address. */

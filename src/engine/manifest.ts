@@ -10,6 +10,7 @@ import { Manifest, ManifestResource, RESOURCE_SCHEMAS, RESOURCE_TYPES, type Reso
 import type { Diagnostic } from '../../schemas/plan';
 import { mapKeysDeep, snakeToCamel, stableStringify } from './keys';
 import { parseAddress } from './identity';
+import { TYPE_PREFIX } from '../kinds/descriptors';
 
 /** Thrown when input cannot become a manifest; carries every diagnostic found, not the first. */
 export class ManifestError extends Error {
@@ -46,7 +47,7 @@ export function manifestFromTerraformJson(doc: unknown, opts: { stack: string; f
   const resBlock = isObj(doc.resource) ? doc.resource : {};
   for (const type of Object.keys(resBlock).sort()) {
     const byName = resBlock[type];
-    if (!type.startsWith('dq_')) {
+    if (!type.startsWith(TYPE_PREFIX)) {
       diags.push({ severity: 'warning', summary: `resource type ${type} is not dqform's and is ignored`, address: type });
       continue;
     }

@@ -17,9 +17,10 @@
  * ({@link checkRequestedAddresses}).
  */
 import * as jsonpatch from 'fast-json-patch';
-import { RESOURCE_TYPES, TAG_PRUNED_TYPES, type ResourceType } from '../../schemas/manifest';
+import { RESOURCE_TYPES, type ResourceType } from '../../schemas/manifest';
+import { isFqnKeyed, TAG_PRUNED_TYPES } from '../kinds/descriptors';
 import type { Change, Diagnostic, PatchOp, PlanRequest } from '../../schemas/plan';
-import type { LiveObject } from '../handlers/types';
+import type { LiveObject } from '../kinds/shared/types';
 import { bareId, carriesTag } from './identity';
 import type { ResolvedResource, Resolution } from './resolve';
 import { closest } from './unknown-fields';
@@ -33,7 +34,7 @@ export const REPLACE_REQUESTED = 'replacement requested with --replace';
 type LiveState = Partial<Record<ResourceType, LiveObject[]>>;
 
 /** A live key as the planner compares it: alerts by fqn, the other kinds by bare id, lower case. */
-const keyOf = (type: string, id: string) => `${type}\u0000${type === 'dq_alert' ? id : bareId(id).toLowerCase()}`;
+const keyOf = (type: string, id: string) => `${type}\u0000${isFqnKeyed(type) ? id : bareId(id).toLowerCase()}`;
 
 /**
  * A resource address given on the command line, in its canonical form: `dq_alert.orders`, or

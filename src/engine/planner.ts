@@ -4,10 +4,11 @@
  */
 import * as jsonpatch from 'fast-json-patch';
 import type { ResourceType } from '../../schemas/manifest';
-import { PRUNABLE_TYPES, RESOURCE_TYPES, TAG_PRUNED_TYPES } from '../../schemas/manifest';
+import { RESOURCE_TYPES } from '../../schemas/manifest';
+import { deletingReference, isFqnKeyed, kindOf, PRUNABLE_TYPES, TAG_PRUNED_TYPES } from '../kinds/descriptors';
 import { DEFAULT_REQUEST, PLAN_FORMAT_VERSION, type Change, type Diagnostic, type Effects, type Plan, type PatchOp, type PlanRequest } from '../../schemas/plan';
-import type { LiveObject, ResourceHandler } from '../handlers/types';
-import { fingerprint } from '../handlers/normalise';
+import type { LiveObject, ResourceHandler } from '../kinds/shared/types';
+import { fingerprint } from '../kinds/shared/normalise';
 import { planSummary } from './plan-check';
 import type { ResolvedResource, Resolution } from './resolve';
 import { bareId, carriesTag } from './identity';
@@ -182,10 +183,11 @@ function replacedCascades(changes: Change[], names: LiveIndex, deleted: Readonly
  * updated, and only then the old owner deleted): the platform does not delete it.
  */
 export function repointedAway(x: { type: string; id: string }, owner: Pick<Change, 'type' | 'id'>, changes: readonly Change[]): boolean {
-  if (owner.type !== 'dq_owner' || x.type !== 'dq_ownership') return false;
+  const ref = deletingReference(x.type, owner.type);
+  if (!ref) return false;
   const id = bareId(x.id).toLowerCase();
-  const k = changes.find((c) => c.type === 'dq_ownership' && (c.action === 'update' || c.action === 'noop') && bareId(c.id).toLowerCase() === id);
-  const to = (k?.after as { ownerId?: unknown } | null | undefined)?.ownerId;
+  const k = changes.find((c) => c.type === x.type && (c.action === 'update' || c.action === 'noop') && bareId(c.id).toLowerCase() === id);
+  const to = k?.after ? ref.ids(k.after as Record<string, unknown>)[0] : undefined;
   return typeof to === 'string' && bareId(to).toLowerCase() !== bareId(owner.id).toLowerCase();
 }
 
@@ -198,7 +200,7 @@ export function repointedAway(x: { type: string; id: string }, owner: Pick<Chang
  * undefined when the plan's rule previews cannot overlap.
  */
 export function sharedPreviewsWarning(changes: readonly Change[]): Diagnostic | undefined {
-  const rules = changes.filter((c) => c.type === 'dq_monitor_deployment_rule' && (c.action === 'create' || c.action === 'update' || c.action === 'replace'));
+  const rules = changes.filter((c) => kindOf(c.type)?.preview?.overlapping === true && (c.action === 'create' || c.action === 'update' || c.action === 'replace'));
   if (rules.length < 2) return undefined;
   const byAsset = new Map<string, string[]>();
   for (const c of rules) for (const a of c.effects?.monitorsToCreate ?? []) byAsset.set(a, [...(byAsset.get(a) ?? []), c.address]);
@@ -269,7 +271,7 @@ export function computePlan(input: PlanInput): Plan {
       address: r.address,
       type: r.type,
       id: obj?.key ?? r.id,
-      fqn: r.type === 'dq_alert' ? (obj && r.importedId ? obj.key : r.fqn) : undefined,
+      fqn: isFqnKeyed(r.type) ? (obj && r.importedId ? obj.key : r.fqn) : undefined,
       source: r.source,
       dependsOn: r.dependsOn,
       movedFrom: r.movedFrom,
@@ -508,7 +510,7 @@ export function computePlan(input: PlanInput): Plan {
           type,
           action: 'delete',
           id: obj.key,
-          fqn: type === 'dq_alert' ? obj.key : undefined,
+          fqn: isFqnKeyed(type) ? obj.key : undefined,
           before,
           after: null,
           patch: [],
@@ -524,7 +526,7 @@ export function computePlan(input: PlanInput): Plan {
           type,
           action: 'unmanaged',
           id: obj.key,
-          fqn: type === 'dq_alert' ? obj.key : undefined,
+          fqn: isFqnKeyed(type) ? obj.key : undefined,
           before,
           after: null,
           patch: [],
@@ -626,7 +628,7 @@ function unmanagedChange(type: ResourceType, obj: LiveObject, before: Record<str
     type,
     action: 'unmanaged',
     id: obj.key,
-    fqn: type === 'dq_alert' ? obj.key : undefined,
+    fqn: isFqnKeyed(type) ? obj.key : undefined,
     before,
     after: null,
     patch: [],

@@ -7,14 +7,15 @@ import type { PlatformClient } from '../client';
 import type { Manifest, ResourceType } from '../../schemas/manifest';
 import { RESOURCE_TYPES } from '../../schemas/manifest';
 import { Effects, type Diagnostic, type Plan, type PlanRequest } from '../../schemas/plan';
-import { allows, HANDLERS, SCOPES } from '../handlers/registry';
-import type { LiveObject, ResourceHandler } from '../handlers/types';
+import { allows, HANDLERS, SCOPES } from '../kinds/index';
+import type { LiveObject, ResourceHandler } from '../kinds/shared/types';
 import { manifestHash } from './manifest';
 import { computePlan, sharedPreviewsWarning, type LiveState } from './planner';
 import { resolveManifest, type Resolution, type SiblingStack } from './resolve';
 import { mapLimit } from './concurrency';
 import { bareId, carriesTag } from './identity';
 import { candidateNamespaces, keysUnder, LOOKED_UP, ownsNothing, renameWarning } from './renamed';
+import { kindOf } from '../kinds/descriptors';
 
 export interface PlanOptions {
   /** Progress lines (reading live state, previews). */
@@ -176,7 +177,7 @@ export function readableKinds(resolution: Pick<Resolution, 'namespace' | 'resour
 export function knownAfterApply(type: string, deps: readonly string[]): Effects {
   const one = deps.length === 1;
   return Effects.parse({
-    source: type === 'dq_sql_test_deployment_rule' ? 'sql-test-overview' : 'deploy-overview',
+    source: kindOf(type)?.preview?.source ?? 'deploy-overview',
     afterApply: `it depends on ${deps.join(', ')}, which this plan creates; the platform can preview it only once ${one ? 'that exists' : 'they exist'}`,
   });
 }

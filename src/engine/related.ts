@@ -7,24 +7,13 @@
  * they select.
  */
 import type { ResourceType } from '../../schemas/manifest';
-import { PRUNABLE_TYPES } from '../../schemas/manifest';
 import { Effects, type Cascade } from '../../schemas/plan';
-import type { LiveObject } from '../handlers/types';
+import type { LiveObject } from '../kinds/shared/types';
 import { bareId, idOwner, namespaceOfId } from './identity';
+import { kindOf, LABEL, PRUNABLE_TYPES, REFERENCES } from '../kinds/descriptors';
 
 type LiveState = Partial<Record<ResourceType, LiveObject[]>>;
 type Json = Record<string, unknown>;
-
-const LABEL: Record<ResourceType, string> = {
-  dq_owner: 'owner',
-  dq_domain: 'domain',
-  dq_data_product: 'data product',
-  dq_ownership: 'ownership',
-  dq_alert: 'alert',
-  dq_monitor_deployment_rule: 'monitor deployment rule',
-  dq_sql_test: 'SQL test',
-  dq_sql_test_deployment_rule: 'SQL-test deployment rule',
-};
 
 const norm = (id: unknown): string => (typeof id === 'string' ? bareId(id).toLowerCase() : '');
 
@@ -63,11 +52,11 @@ export class LiveIndex {
   }
 
   /** The title or name of an object by id: the code's, else live's. */
-  private titleOf(type: ResourceType, id: unknown): string | undefined {
+  readonly titleOf = (type: ResourceType, id: unknown): string | undefined => {
     const raw = this.declaredById.get(`${type}\u0000${norm(id)}`) ?? this.get(type, id)?.raw;
     const t = raw?.title ?? raw?.name;
     return typeof t === 'string' ? t : undefined;
-  }
+  };
 
   /**
    * How the plan names an object for a person (the change header): `alert "Orders"`, `owner
@@ -76,7 +65,7 @@ export class LiveIndex {
    */
   nameOf(type: ResourceType, raw: Json | null | undefined): string | undefined {
     if (!raw) return undefined;
-    if (type === 'dq_ownership') return this.displayName(type, raw);
+    if (kindOf(type)?.describe) return this.displayName(type, raw);
     const name = raw.title ?? raw.name;
     return typeof name === 'string' && name !== '' ? `${LABEL[type]} ${JSON.stringify(name)}` : undefined;
   }
@@ -101,24 +90,10 @@ export class LiveIndex {
 
   /** The object's name as a user knows it: `owner "Data team"`, `ownership of "Data team" over data product "Orders"`. */
   displayName(type: ResourceType, raw: Json): string {
-    if (type === 'dq_ownership') {
-      const owner = this.titleOf('dq_owner', raw.ownerId);
-      return `ownership of ${owner !== undefined ? JSON.stringify(owner) : `owner ${String(raw.ownerId ?? '?')}`} over ${this.selectionName(raw)}`;
-    }
+    const describe = kindOf(type)?.describe;
+    if (describe) return describe(raw, this.titleOf);
     const name = raw.title ?? raw.name;
     return `${LABEL[type]} ${JSON.stringify(typeof name === 'string' ? name : String(raw.id ?? raw.fqn ?? ''))}`;
-  }
-
-  /** What an ownership selects: `data product "Orders"` or its ResolverQL. */
-  selectionName(raw: Json): string {
-    const sel = (raw.selection ?? {}) as Json;
-    if (typeof sel.dataproductId === 'string') {
-      const title = this.titleOf('dq_data_product', sel.dataproductId);
-      return title !== undefined ? `data product ${JSON.stringify(title)}` : `data product ${sel.dataproductId}`;
-    }
-    const q = (sel.query ?? {}) as Json;
-    const ql = q.renderedResolverQl ?? q.resolverQl;
-    return typeof ql === 'string' && ql ? ql : 'a query';
   }
 }
 
@@ -134,22 +109,10 @@ export function cascadeOf(type: ResourceType, id: string, ix: LiveIndex, deleted
     if (t === type && norm(o.id) === target) return;
     out.push({ effect, type: t, id: o.id, name, managedBy: ix.managedBy(t, o), alsoDeleted: deleted.has(`${t}\u0000${norm(o.id)}`) });
   };
-  const objs = (t: ResourceType) => ix.live[t] ?? [];
-  const parts = (o: LiveObject) => (((o.raw.definition as Json | undefined)?.parts ?? []) as Json[]);
-  if (type === 'dq_owner') {
-    for (const o of objs('dq_ownership')) if (norm(o.raw.ownerId) === target) add('deleted', 'dq_ownership', o, `ownership over ${ix.selectionName(o.raw)}`);
-  }
-  if (type === 'dq_domain') {
-    for (const d of objs('dq_domain')) {
-      if (norm(d.raw.parentId) === target) add('loses-parent', 'dq_domain', d, ix.displayName('dq_domain', d.raw));
-      if (parts(d).some((p) => norm(p.domainId) === target)) add('loses-member', 'dq_domain', d, ix.displayName('dq_domain', d.raw));
-    }
-  }
-  if (type === 'dq_data_product') {
-    for (const o of objs('dq_ownership')) if (norm((o.raw.selection as Json | undefined)?.dataproductId) === target) add('loses-selection', 'dq_ownership', o, ix.displayName('dq_ownership', o.raw));
-    for (const d of objs('dq_domain')) if (parts(d).some((p) => norm(p.dataproductId) === target)) add('loses-member', 'dq_domain', d, ix.displayName('dq_domain', d.raw));
-    for (const r of objs('dq_monitor_deployment_rule')) {
-      if (norm((r.raw.productConfig as Json | undefined)?.productId) === target) add('loses-selection', 'dq_monitor_deployment_rule', r, ix.displayName('dq_monitor_deployment_rule', r.raw));
+  for (const { from, ref } of REFERENCES) {
+    if (ref.to !== type) continue;
+    for (const o of ix.live[from] ?? []) {
+      if (ref.ids(o.raw).some((x) => norm(x) === target)) add(ref.effect, from, o, ref.name ? ref.name(o.raw, ix.titleOf) : ix.displayName(from, o.raw));
     }
   }
   const key = (c: Cascade) => [c.effect, c.type, c.name, c.id];

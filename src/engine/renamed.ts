@@ -9,9 +9,10 @@
  * ever held domains, data products, owners or ownerships is not known by name (its tag is a
  * hash), so a rename of such a stack is not detected.
  */
-import { PRUNABLE_TYPES, TAG_PRUNED_TYPES, type ResourceType } from '../../schemas/manifest';
+import type { ResourceType } from '../../schemas/manifest';
+import { isFqnKeyed, PRUNABLE_TYPES, TAG_PRUNED_TYPES } from '../kinds/descriptors';
 import type { Diagnostic } from '../../schemas/plan';
-import type { LiveObject } from '../handlers/types';
+import type { LiveObject } from '../kinds/shared/types';
 import { carriesTag, defaultFqn, deriveId, parseAddress } from './identity';
 import type { Resolution } from './resolve';
 
@@ -49,10 +50,10 @@ export function keysUnder(resolution: Pick<Resolution, 'workspace' | 'resources'
   const out: { address: string; type: ResourceType; key: string }[] = [];
   for (const r of resolution.resources) {
     if (r.importedId) continue;
-    const pinned = r.type === 'dq_alert' ? typeof r.desired.fqn === 'string' : typeof r.desired.id === 'string';
+    const pinned = isFqnKeyed(r.type) ? typeof r.desired.fqn === 'string' : typeof r.desired.id === 'string';
     if (pinned) continue;
     const name = (r.movedFrom ? parseAddress(r.movedFrom)?.name : undefined) ?? r.name;
-    const key = r.type === 'dq_alert' ? defaultFqn(candidate, name) : deriveId(resolution.workspace, candidate, r.type, name);
+    const key = isFqnKeyed(r.type) ? defaultFqn(candidate, name) : deriveId(resolution.workspace, candidate, r.type, name);
     out.push({ address: r.address, type: r.type, key });
   }
   return out;

@@ -3,7 +3,6 @@
  * replaced and desired configs validated. Pure: no I/O. Every problem is collected.
  */
 import { z } from 'zod';
-import { alertRuleViolations, type AlertWrite } from '../../schemas/alerts';
 import type { Manifest, ManifestResource, ResourceType, Lifecycle } from '../../schemas/manifest';
 import { RESOURCE_SCHEMAS } from '../../schemas/manifest';
 import type { Diagnostic } from '../../schemas/plan';
@@ -13,6 +12,8 @@ import { bareId, defaultFqn, deriveId, ENTITY_ID_PREFIX, idOwner, namespaceOfId,
 import { camelToSnake } from './keys';
 import { closest, fieldPathProblem, unknownFields } from './unknown-fields';
 import { textFieldProblems } from '../../schemas/text-checks';
+import { isFqnKeyed, kindOf, KINDS, UUID_KINDS, type KindDescriptor } from '../kinds/descriptors';
+import { configProblems } from '../kinds/validation';
 
 export interface ResolvedResource {
   address: string;
@@ -85,12 +86,12 @@ const REF = /\$\{([a-z][a-z0-9_]*)\.([^.}\s]+)\.([a-z_]+)\}/g;
 
 /** The form of a reference's attribute value. */
 function refValue(target: { type: ResourceType; id: string; fqn?: string }, attr: string): string | undefined {
-  if (attr === 'id') return target.type === 'dq_alert' ? target.fqn : target.id;
+  if (attr === 'id') return isFqnKeyed(target.type) ? target.fqn : target.id;
   if (attr === 'entity_id') {
     const p = ENTITY_ID_PREFIX[target.type];
     return p ? `${p}${target.id}` : undefined;
   }
-  if (attr === 'fqn' && target.type === 'dq_alert') return target.fqn;
+  if (attr === 'fqn' && isFqnKeyed(target.type)) return target.fqn;
   return undefined;
 }
 
@@ -115,12 +116,12 @@ export function resolveManifest(manifest: Manifest, workspace: string, opts: Res
   // 2. duplicates
   const seen = new Map<string, string>();
   for (const p of pre) {
-    const key = `${p.r.type}:${p.r.type === 'dq_alert' ? `fqn:${p.fqn}` : p.id}`;
+    const key = `${p.r.type}:${isFqnKeyed(p.r.type) ? `fqn:${p.fqn}` : p.id}`;
     const other = seen.get(key);
     if (other) {
       diags.push({
         severity: 'error',
-        summary: `${p.r.type === 'dq_alert' ? `fqn "${p.fqn}"` : `id ${p.id}`} is declared twice (${other} and ${p.r.address})`,
+        summary: `${isFqnKeyed(p.r.type) ? `fqn "${p.fqn}"` : `id ${p.id}`} is declared twice (${other} and ${p.r.address})`,
         address: p.r.address,
         source: p.r.source,
         hint: 'Pin a different id or fqn on one of them.',
@@ -224,10 +225,8 @@ export function resolveManifest(manifest: Manifest, workspace: string, opts: Res
         hint: `Replace "${d.old}" with "${d.now}" in ${r.source ?? r.address} (the platform's own name; the old spelling still works for now).`,
       });
     }
-    if (r.type === 'dq_alert') {
-      for (const v of alertRuleViolations({ ...(desired as object), fqn: p.fqn ?? '' } as AlertWrite)) {
-        diags.push({ severity: 'error', summary: `${v.field}: ${v.message}`, address: r.address, source: r.source, field: v.field, hint: `rule ${v.ruleId}` });
-      }
+    for (const v of configProblems(r.type, desired, { fqn: p.fqn })) {
+      diags.push({ severity: 'error', summary: `${v.field}: ${v.message}`, address: r.address, source: r.source, field: v.field, hint: v.hint });
     }
     checkResolverQl(
       desired,
@@ -244,7 +243,7 @@ export function resolveManifest(manifest: Manifest, workspace: string, opts: Res
         }),
     );
     // RRULEs (a SQL-test rule's with an inline DTSTART:), time zones, cron: caught here (validate, plan), not by the server at apply
-    for (const t of textFieldProblems(desired, '', { ruleSchedule: r.type === 'dq_sql_test_deployment_rule' })) {
+    for (const t of textFieldProblems(desired, '', { ruleSchedule: kindOf(r.type)?.ruleSchedule === true })) {
       diags.push({ severity: 'error', summary: `${t.field}: ${t.summary}`, address: r.address, source: r.source, field: t.field, hint: `Fix it in ${r.source ?? r.address}: ${t.hint}.` });
     }
     resources.push({
@@ -262,33 +261,14 @@ export function resolveManifest(manifest: Manifest, workspace: string, opts: Res
     });
   }
 
-  // 4. domain cycles through parentId
-  const domainByRef = new Map<string, ResolvedResource>();
-  for (const r of resources) if (r.type === 'dq_domain') domainByRef.set(r.id, r);
-  for (const r of resources) {
-    if (r.type !== 'dq_domain') continue;
-    const chain = [r.address];
-    let cur: ResolvedResource | undefined = r;
-    while (cur) {
-      const parent = (cur.desired.parentId as string | undefined)?.replace(/^domain-/, '');
-      if (!parent) break;
-      const next = domainByRef.get(parent);
-      if (!next) break;
-      chain.push(next.address);
-      if (next === r) {
-        diags.push({ severity: 'error', summary: `domain cycle: ${chain.join(' -> ')}`, address: r.address, source: r.source, field: 'parentId', hint: 'A domain cannot be its own ancestor; break the loop.' });
-        break;
-      }
-      if (chain.length > domainByRef.size + 1) break;
-      cur = next;
-    }
-  }
+  // 4. cycles through a parent field (domains' parentId)
+  for (const k of KINDS) if (k.parentField) parentCycles(k, resources, diags);
 
   // 5. removed declarations
   const removed: RemovedResource[] = manifest.removed.map((x) => {
     const a = parseAddress(x.from)!;
     const type = a.type as ResourceType;
-    if (type === 'dq_alert') {
+    if (isFqnKeyed(type)) {
       const fqn = x.id ?? defaultFqn(namespace, a.name);
       return { address: x.from, type, id: fqn, fqn, explicitId: x.id !== undefined, destroy: x.destroy };
     }
@@ -389,8 +369,33 @@ function resolverQlProblem(text: string): { error?: string; warnings: string[] }
 
 export type { ManifestResource };
 
-/** Kinds whose ids are UUIDs chosen by the caller (SQL test ids are free-form keys). */
-const UUID_KINDS: readonly ResourceType[] = ['dq_owner', 'dq_domain', 'dq_data_product', 'dq_ownership', 'dq_monitor_deployment_rule', 'dq_sql_test_deployment_rule'];
+/** Errors for objects of kind `k` that are their own ancestor through `k.parentField`. */
+function parentCycles(k: KindDescriptor, resources: readonly ResolvedResource[], diags: Diagnostic[]): void {
+  const field = k.parentField as string;
+  const prefix = k.identity.entityIdPrefix ?? '';
+  const byRef = new Map<string, ResolvedResource>();
+  for (const r of resources) if (r.type === k.type) byRef.set(r.id, r);
+  for (const r of resources) {
+    if (r.type !== k.type) continue;
+    const chain = [r.address];
+    let cur: ResolvedResource | undefined = r;
+    while (cur) {
+      const raw = cur.desired[field] as string | undefined;
+      const parent = prefix && raw?.startsWith(prefix) ? raw.slice(prefix.length) : raw;
+      if (!parent) break;
+      const next = byRef.get(parent);
+      if (!next) break;
+      chain.push(next.address);
+      if (next === r) {
+        diags.push({ severity: 'error', summary: `${k.label} cycle: ${chain.join(' -> ')}`, address: r.address, source: r.source, field, hint: `A ${k.label} cannot be its own ancestor; break the loop.` });
+        break;
+      }
+      if (chain.length > byRef.size + 1) break;
+      cur = next;
+    }
+  }
+}
+
 const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 /** The canonical form of a caller-chosen id: the bare, lower-case UUID (`owner-<uuid>` accepted). */
@@ -433,12 +438,12 @@ function identitiesOf(manifest: Manifest, workspace: string, diags: Diagnostic[]
     const importedId = importTo.get(r.address);
     let id = pinnedId ?? importedId ?? deriveId(workspace, namespace, r.type, identityName);
     let fqn: string | undefined;
-    if (r.type === 'dq_alert') {
+    if (isFqnKeyed(r.type)) {
       const pinnedFqn = typeof r.config.fqn === 'string' ? r.config.fqn : undefined;
       fqn = pinnedFqn ?? defaultFqn(namespace, identityName);
       id = importedId ?? fqn;
     }
-    const pinned = r.type === 'dq_alert' ? typeof r.config.fqn === 'string' : pinnedId !== undefined;
+    const pinned = isFqnKeyed(r.type) ? typeof r.config.fqn === 'string' : pinnedId !== undefined;
     return { r, id, fqn, movedFrom: from, importedId, pinned };
   });
 }
@@ -453,7 +458,7 @@ function holdsIdentityInfo(pre: readonly Identity[], diags: Diagnostic[]): void 
   const imports = held.filter((p) => p.importedId).length;
   const moved = held.length - imports;
   const what = [moved ? `${moved} moved` : '', imports ? `${imports} import` : ''].filter(Boolean).join(' and ');
-  const pin = (p: Identity) => (p.r.type === 'dq_alert' ? `fqn = ${JSON.stringify(p.importedId ?? p.fqn)}` : `id = ${JSON.stringify(p.importedId ?? p.id)}`);
+  const pin = (p: Identity) => (isFqnKeyed(p.r.type) ? `fqn = ${JSON.stringify(p.importedId ?? p.fqn)}` : `id = ${JSON.stringify(p.importedId ?? p.id)}`);
   diags.push({
     severity: 'info',
     summary: `${what} block(s) hold the identity of ${held.length === 1 ? 'their object' : 'their objects'}: keep them, or pin the id/fqn (dqform keeps no state; without either, a later plan replaces the object)`,
@@ -470,7 +475,7 @@ function holdsIdentityInfo(pre: readonly Identity[], diags: Diagnostic[]): void 
  */
 function foreignTags(pre: readonly Identity[], workspace: string, namespace: string, siblings: readonly SiblingStack[], diags: Diagnostic[]): void {
   for (const p of pre) {
-    if (p.r.type === 'dq_alert' || !(p.pinned || p.importedId)) continue;
+    if (isFqnKeyed(p.r.type) || !(p.pinned || p.importedId)) continue;
     const id = bareId(p.importedId ?? p.id).toLowerCase();
     if (idOwner(id, workspace, namespace) !== 'other') continue;
     const ns = namespaceOfId(id, workspace, siblings.map((s) => s.namespace));
@@ -489,7 +494,7 @@ function foreignTags(pre: readonly Identity[], workspace: string, namespace: str
 
 /** Two stacks of one app must not share a namespace or declare the same object. */
 function sharedWithSiblings(manifest: Manifest, pre: readonly Identity[], workspace: string, siblings: readonly SiblingStack[], diags: Diagnostic[]): void {
-  const keyOf = (p: Identity) => `${p.r.type}\u0000${p.r.type === 'dq_alert' ? (p.importedId ?? p.fqn) : bareId(p.importedId ?? p.id).toLowerCase()}`;
+  const keyOf = (p: Identity) => `${p.r.type}\u0000${isFqnKeyed(p.r.type) ? (p.importedId ?? p.fqn) : bareId(p.importedId ?? p.id).toLowerCase()}`;
   const mine = new Map(pre.map((p) => [keyOf(p), p]));
   for (const s of [...siblings].sort((a, b) => (a.stack < b.stack ? -1 : 1))) {
     if (s.stack === manifest.stack) continue;
@@ -504,7 +509,7 @@ function sharedWithSiblings(manifest: Manifest, pre: readonly Identity[], worksp
     for (const q of identitiesOf(s.manifest, workspace, [])) {
       const p = mine.get(keyOf(q));
       if (!p) continue;
-      const what = p.r.type === 'dq_alert' ? `alert fqn ${JSON.stringify(p.importedId ?? p.fqn)}` : `${p.r.type.replace(/^dq_/, '').replace(/_/g, ' ')} ${JSON.stringify(bareId(p.importedId ?? p.id).toLowerCase())}`;
+      const what = isFqnKeyed(p.r.type) ? `alert fqn ${JSON.stringify(p.importedId ?? p.fqn)}` : `${p.r.type.replace(/^dq_/, '').replace(/_/g, ' ')} ${JSON.stringify(bareId(p.importedId ?? p.id).toLowerCase())}`;
       diags.push({
         severity: 'error',
         summary: `${p.r.address} (stack "${manifest.stack}", namespace "${manifest.namespace}") and ${q.r.address} (stack "${s.stack}", namespace "${s.namespace}") declare the same ${what}: two stacks would fight over it`,

@@ -20,6 +20,7 @@ import { checkResolverQlText, ResolverQlError } from '../../schemas/resolverql';
 import { parseAddress } from './identity';
 import { ManifestError } from './manifest';
 import { closest, unknownFields } from './unknown-fields';
+import { translateYaml } from '../kinds/yaml';
 export { unknownFields };
 
 type Json = Record<string, unknown>;
@@ -268,7 +269,7 @@ export function manifestFromYaml(text: string, opts: { file: string; stack?: str
         return ref(t, s, attr);
       };
       const { lifecycle, dependsOn, ...rest } = entry as Json & { lifecycle?: Json; dependsOn?: unknown };
-      const config = translate(type, rest, named);
+      const config = translateYaml(type, rest, named);
       // references written as ${...}
       walkStrings(config, [], (s, at) => {
         for (const m of s.matchAll(REF)) {
@@ -391,83 +392,6 @@ function walkStrings(v: unknown, path: PathSeg[], f: (s: string, path: PathSeg[]
   if (typeof v === 'string') f(v, path);
   else if (Array.isArray(v)) v.forEach((x, i) => walkStrings(x, [...path, i], f));
   else if (isObj(v)) for (const [k, x] of Object.entries(v)) walkStrings(x, [...path, k], f);
-}
-
-type Named = (type: ResourceType, name: unknown, at: PathSeg[], attr: 'id' | 'entity_id') => string;
-
-/** Friendly forms -> the desired shape (references as `${type.name.attr}`). Leaves other values as they are. */
-function translate(type: ResourceType, entry: Json, named: Named): Json {
-  const c: Json = structuredClone(entry);
-  const qlSel = (v: unknown) => (typeof v === 'string' ? { resolverQl: v } : v);
-  switch (type) {
-    case 'dq_ownership': {
-      if (c.owner !== undefined) {
-        c.ownerId = named('dq_owner', c.owner, ['owner'], 'id');
-        delete c.owner;
-      }
-      if (c.dataProduct !== undefined) {
-        c.selection = { dataproductId: named('dq_data_product', c.dataProduct, ['dataProduct'], 'id') };
-        delete c.dataProduct;
-      } else if (c.query !== undefined) {
-        c.selection = { query: qlSel(c.query) };
-        delete c.query;
-      }
-      break;
-    }
-    case 'dq_domain': {
-      if (c.parent !== undefined) {
-        c.parentId = named('dq_domain', c.parent, ['parent'], 'id');
-        delete c.parent;
-      }
-      const parts = isObj(c.definition) && Array.isArray(c.definition.parts) ? (c.definition.parts as unknown[]) : undefined;
-      if (parts) {
-        (c.definition as Json).parts = parts.map((p, i) => {
-          if (!isObj(p)) return p;
-          const q = { ...p };
-          if (q.dataProduct !== undefined) {
-            q.dataproductId = named('dq_data_product', q.dataProduct, ['definition', 'parts', i, 'dataProduct'], 'id');
-            delete q.dataProduct;
-          }
-          if (q.domain !== undefined) {
-            q.domainId = named('dq_domain', q.domain, ['definition', 'parts', i, 'domain'], 'id');
-            delete q.domain;
-          }
-          if (q.query !== undefined) q.query = qlSel(q.query);
-          return q;
-        });
-      }
-      break;
-    }
-    case 'dq_data_product': {
-      const parts = isObj(c.definition) && Array.isArray(c.definition.parts) ? (c.definition.parts as unknown[]) : undefined;
-      if (parts) (c.definition as Json).parts = parts.map((p) => (isObj(p) && p.query !== undefined ? { ...p, query: qlSel(p.query) } : p));
-      break;
-    }
-    case 'dq_alert': {
-      for (const kind of ['issueLifecycle', 'schemaChange', 'incidentLifecycle']) {
-        const body = c[kind];
-        if (!isObj(body)) continue;
-        if (typeof body.trigger === 'string') body.trigger = { resolverQl: body.trigger };
-        if (Array.isArray(body.targets)) {
-          body.targets = body.targets.map((t, i) =>
-            isObj(t) && typeof t.owner === 'string' ? { ...t, owner: { ownerPath: named('dq_owner', t.owner, [kind, 'targets', i, 'owner'], 'entity_id') } } : t,
-          );
-        }
-      }
-      break;
-    }
-    case 'dq_monitor_deployment_rule': {
-      const pc = c.productConfig;
-      if (isObj(pc) && pc.product !== undefined) {
-        pc.productId = named('dq_data_product', pc.product, ['productConfig', 'product'], 'id');
-        delete pc.product;
-      }
-      break;
-    }
-    default:
-      break;
-  }
-  return c;
 }
 
 /** Reads a `dqform.yaml` file into a manifest (see {@link manifestFromYaml}). */

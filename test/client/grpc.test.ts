@@ -25,8 +25,8 @@ import {
   type PreviewTransport,
 } from '../../src/client';
 import { startEmulator, type RunningEmulator } from '../../src/emulator';
-import { monitorDeploymentRulesHandler } from '../../src/handlers/monitor-deployment-rules';
-import { sqlTestDeploymentRulesHandler } from '../../src/handlers/sql-test-deployment-rules';
+import { monitorDeploymentRulesHandler } from '../../src/kinds/monitor-deployment-rule/handler';
+import { sqlTestDeploymentRulesHandler } from '../../src/kinds/sql-test-deployment-rule/handler';
 import type { Change } from '../../schemas/plan';
 
 const MID = '5b0c7f3e-9a1d-4e2b-8c6f-0d1e2f3a4b5c';

@@ -20,7 +20,7 @@ const CHILD_PROCESS = [
 ];
 
 /**
- * Suites that import nothing of src/engine, src/handlers or src/client (the emulator and the
+ * Suites that import nothing of src/engine, src/kinds or src/client (the emulator and the
  * constructs depend on schemas/ only; gateway-pass reads jest configurations; test/repo reads the
  * repository's files; test/golden tests the golden-file writer): they cover no mutant;
  * left out to save the first run's time.

@@ -11,7 +11,7 @@
 import { buildCatalog, createCatalog } from '../../src/emulator/catalog';
 import { startEmulator, type RunningEmulator } from '../../src/emulator';
 import { PlatformClient } from '../../src/client';
-import { overviewEffects } from '../../src/handlers/monitor-deployment-rules';
+import { overviewEffects } from '../../src/kinds/monitor-deployment-rule/handler';
 import type { DeploymentOverview } from '../../schemas/deployment-rules';
 
 const uid = (n: number) => `00000000-0000-4000-8000-${n.toString(16).padStart(12, '0')}`;

@@ -9,10 +9,10 @@
 import { ConflictError, UnavailableError } from '../../src/client/errors';
 import { apply, isConflict, loadPlan, missingScopes, NotOursError, PlanRefusedError, preflight, StalePlanError, type ApplyOptions } from '../../src/engine/applier';
 import { deriveId } from '../../src/engine/identity';
-import { fingerprint, normalise } from '../../src/handlers/normalise';
-import { HANDLERS, SCOPES } from '../../src/handlers/registry';
-import { WriteConflictError } from '../../src/handlers/support';
-import type { LiveObject, ResourceHandler } from '../../src/handlers/types';
+import { fingerprint, normalise } from '../../src/kinds/shared/normalise';
+import { HANDLERS, SCOPES } from '../../src/kinds/index';
+import { WriteConflictError } from '../../src/kinds/shared/support';
+import type { LiveObject, ResourceHandler } from '../../src/kinds/shared/types';
 import { RESOURCE_TYPES, type ResourceType } from '../../schemas/manifest';
 import { Plan, type Change } from '../../schemas/plan';
 import { fakeClient } from '../handlers/fake-client';

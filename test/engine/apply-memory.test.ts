@@ -7,7 +7,8 @@
  * marked.
  */
 import { SCOPES as ALL_SCOPES } from '../../schemas/common';
-import { RESOURCE_TYPES, TAG_PRUNED_TYPES, type ResourceType } from '../../schemas/manifest';
+import { RESOURCE_TYPES, type ResourceType } from '../../schemas/manifest';
+import { TAG_PRUNED_TYPES } from '../../src/kinds/descriptors';
 import { deriveId } from '../../src/engine/identity';
 import { Change, Effects, Plan } from '../../schemas/plan';
 import type { PlatformClient } from '../../src/client';
@@ -16,8 +17,8 @@ import { manifestFromTerraformJson } from '../../src/engine/manifest';
 import { computePlan } from '../../src/engine/planner';
 import { plan as makePlan } from '../../src/engine/reconcile';
 import type { Resolution } from '../../src/engine/resolve';
-import { fingerprint } from '../../src/handlers/normalise';
-import type { LiveObject, ResourceHandler } from '../../src/handlers/types';
+import { fingerprint } from '../../src/kinds/shared/normalise';
+import type { LiveObject, ResourceHandler } from '../../src/kinds/shared/types';
 
 const NS = 'mem';
 /** The in-memory platform: per kind, id -> object (with configId and etag). */

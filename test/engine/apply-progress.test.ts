@@ -10,7 +10,7 @@ import { PlatformClient } from '../../src/client';
 import { apply, type ApplyClock } from '../../src/engine/applier';
 import { manifestFromTerraformJson } from '../../src/engine/manifest';
 import { plan } from '../../src/engine/reconcile';
-import { HANDLERS } from '../../src/handlers/registry';
+import { HANDLERS } from '../../src/kinds/index';
 import type { ResourceType } from '../../schemas/manifest';
 
 type Emu = Awaited<ReturnType<typeof startEmulator>>;

@@ -15,10 +15,10 @@ import { apply } from '../../src/engine/applier';
 import { manifestFromTerraformJson } from '../../src/engine/manifest';
 import { plan } from '../../src/engine/reconcile';
 import { deriveId } from '../../src/engine/identity';
-import { checkWriteVersion, etagVersion } from '../../src/handlers/support';
+import { checkWriteVersion, etagVersion } from '../../src/kinds/shared/support';
 import { Change } from '../../schemas/plan';
-import { HANDLERS } from '../../src/handlers/registry';
-import type { ResourceHandler } from '../../src/handlers/types';
+import { HANDLERS } from '../../src/kinds/index';
+import type { ResourceHandler } from '../../src/kinds/shared/types';
 
 let emu: RunningEmulator;
 let client: PlatformClient;

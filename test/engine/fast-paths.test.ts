@@ -13,7 +13,7 @@ import * as jsonpatch from 'fast-json-patch';
 import { isCanonicalJson } from '../../schemas/canonical-json';
 import { stableStringify } from '../../src/engine/keys';
 import { sameJson } from '../../src/engine/planner';
-import { fingerprint } from '../../src/handlers/normalise';
+import { fingerprint } from '../../src/kinds/shared/normalise';
 
 /** The replacer-only canonical JSON writer, as it was before the fast path (the reference). */
 function referenceStable(value: unknown, indent?: number): string {

@@ -14,7 +14,7 @@ import { apply, NotOursError, notOursWhy } from '../../src/engine/applier';
 import { deriveId } from '../../src/engine/identity';
 import { manifestFromTerraformJson } from '../../src/engine/manifest';
 import { plan as makePlan } from '../../src/engine/reconcile';
-import type { LiveObject } from '../../src/handlers/types';
+import type { LiveObject } from '../../src/kinds/shared/types';
 
 let emu: RunningEmulator;
 let client: PlatformClient;

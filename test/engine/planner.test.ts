@@ -1,7 +1,7 @@
 import type { Manifest } from '../../schemas/manifest';
 import { RESOURCE_TYPES, type ResourceType } from '../../schemas/manifest';
-import { normalise } from '../../src/handlers/normalise';
-import type { LiveObject } from '../../src/handlers/types';
+import { normalise } from '../../src/kinds/shared/normalise';
+import type { LiveObject } from '../../src/kinds/shared/types';
 import { manifestFromTerraformJson, ManifestError } from '../../src/engine/manifest';
 import { computePlan, type HandlerMap, type LiveState } from '../../src/engine/planner';
 import { resolveManifest } from '../../src/engine/resolve';

@@ -4,8 +4,8 @@
  * id carries its tag; what a delete takes with it is shown; `removed` never deletes an object
  * made in the UI or tagged for another namespace; two stacks never share an object.
  */
-import type { LiveObject } from '../../src/handlers/types';
-import { HANDLERS } from '../../src/handlers/registry';
+import type { LiveObject } from '../../src/kinds/shared/types';
+import { HANDLERS } from '../../src/kinds/index';
 import { manifestFromTerraformJson } from '../../src/engine/manifest';
 import { computePlan, type LiveState } from '../../src/engine/planner';
 import { resolveManifest, type SiblingStack } from '../../src/engine/resolve';

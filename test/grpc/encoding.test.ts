@@ -12,7 +12,7 @@ import * as grpc from '@grpc/grpc-js';
 import { PREVIEW_METHODS, type PreviewMethodName } from '../../schemas/grpc';
 import { PlatformClient, ResponseShapeError } from '../../src/client';
 import { startEmulator, type RunningEmulator } from '../../src/emulator';
-import { overviewEffects } from '../../src/handlers/monitor-deployment-rules';
+import { overviewEffects } from '../../src/kinds/monitor-deployment-rule/handler';
 import { sqlTestRuleToWire } from '../../schemas/sql-tests';
 import { readFacts } from './facts';
 import { decodeWith, message, readFields, type WireField } from './wire-reader';

@@ -7,8 +7,8 @@ import { startEmulator, type RunningEmulator } from '../../src/emulator';
 import { PlatformClient } from '../../src/client';
 import { Change } from '../../schemas/plan';
 import type { ResourceType } from '../../schemas/manifest';
-import { handlerFor } from '../../src/handlers/registry';
-import type { HandlerContext } from '../../src/handlers/types';
+import { handlerFor } from '../../src/kinds/index';
+import type { HandlerContext } from '../../src/kinds/shared/types';
 
 const ctx: HandlerContext = { workspace: 'demo', namespace: 'hdl-batch' };
 let emu: RunningEmulator;

@@ -5,8 +5,8 @@
  *
  * @gateway
  */
-import { canonicalDomain, canonicalParts } from '../../src/handlers/domains';
-import { canonicalSqlTestRule } from '../../src/handlers/sql-test-deployment-rules';
+import { canonicalDomain, canonicalParts } from '../../src/kinds/domain/handler';
+import { canonicalSqlTestRule } from '../../src/kinds/sql-test-deployment-rule/handler';
 import { parseResolverQl, resolverQlToQuery } from '../../schemas/resolverql';
 
 test('part ids are dropped; member ids (UUIDs) are compared bare and lower-case; other part fields are kept', () => {

@@ -8,8 +8,8 @@
  */
 import { DeploymentOverview } from '../../schemas/deployment-rules';
 import { SqlTestDeployOverview } from '../../schemas/sql-tests';
-import { metricsText, overviewEffects, renderSettings } from '../../src/handlers/monitor-deployment-rules';
-import { sqlTestOverviewEffects } from '../../src/handlers/sql-test-deployment-rules';
+import { metricsText, overviewEffects, renderSettings } from '../../src/kinds/monitor-deployment-rule/handler';
+import { sqlTestOverviewEffects } from '../../src/kinds/sql-test-deployment-rule/handler';
 
 test('monitor rules: skipped assets sorted by path, ties in the order given', () => {
   const ov = DeploymentOverview.parse({

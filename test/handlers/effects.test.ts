@@ -5,10 +5,10 @@
  */
 import { DeploymentOverview } from '../../schemas/deployment-rules';
 import { SqlTestDeployOverview } from '../../schemas/sql-tests';
-import { alertsHandler } from '../../src/handlers/alerts';
-import { overviewEffects, renderSettings } from '../../src/handlers/monitor-deployment-rules';
-import { sqlTestOverviewEffects } from '../../src/handlers/sql-test-deployment-rules';
-import { HANDLERS } from '../../src/handlers/registry';
+import { alertsHandler } from '../../src/kinds/alert/handler';
+import { overviewEffects, renderSettings } from '../../src/kinds/monitor-deployment-rule/handler';
+import { sqlTestOverviewEffects } from '../../src/kinds/sql-test-deployment-rule/handler';
+import { HANDLERS } from '../../src/kinds/index';
 
 const issue = (owner?: string) => ({ name: 'a', issueLifecycle: { trigger: { resolverQl: 'with_tag("x")' }, targets: [{ slack: { channel: '#a' } }], settings: { severities: ['SEVERITY_ERROR'] }, ...(owner ? { owner: { ownerPath: owner, ownershipId: `${owner}-ownership` } } : {}) } });
 

@@ -9,7 +9,7 @@
  */
 import { Change } from '../../schemas/plan';
 import type { PlatformClient } from '../../src/client';
-import { handlerFor } from '../../src/handlers/registry';
+import { handlerFor } from '../../src/kinds/index';
 import type { ResourceType } from '../../schemas/manifest';
 
 /** The calls the fake client received: [method, args]. */

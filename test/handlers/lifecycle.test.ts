@@ -12,8 +12,8 @@ import { discoverRouteModules, EmulatorApp, startEmulator, type RunningEmulator 
 import { PlatformClient } from '../../src/client';
 import { Change } from '../../schemas/plan';
 import { RESOURCE_SCHEMAS, type ResourceType } from '../../schemas/manifest';
-import { handlerFor } from '../../src/handlers/registry';
-import type { HandlerContext, LiveObject } from '../../src/handlers/types';
+import { handlerFor } from '../../src/kinds/index';
+import type { HandlerContext, LiveObject } from '../../src/kinds/shared/types';
 
 const routes = new EmulatorApp({ seed: 'empty' });
 for (const m of discoverRouteModules()) m.register(routes);

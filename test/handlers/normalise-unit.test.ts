@@ -6,7 +6,7 @@
  *
  * @gateway
  */
-import { canonicalOrSelf, fingerprint, normalise, UNORDERED_KEYS } from '../../src/handlers/normalise';
+import { canonicalOrSelf, fingerprint, normalise, UNORDERED_KEYS } from '../../src/kinds/shared/normalise';
 
 test('the unordered lists', () => {
   expect([...UNORDERED_KEYS].sort()).toEqual(['acceptedValues', 'annotations', 'contacts', 'metricIds', 'metricOptions', 'recipientEmails', 'severities', 'states', 'targets', 'userEmails', 'values']);

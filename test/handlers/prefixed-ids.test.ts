@@ -11,9 +11,9 @@
  */
 import { PlatformClient } from '../../src/client';
 import { deriveId, idOwner } from '../../src/engine/identity';
-import { HANDLERS } from '../../src/handlers/registry';
-import { entryFor, keepForNamespace } from '../../src/handlers/support';
-import type { ReadQuery } from '../../src/handlers/types';
+import { HANDLERS } from '../../src/kinds/index';
+import { entryFor, keepForNamespace } from '../../src/kinds/shared/support';
+import type { ReadQuery } from '../../src/kinds/shared/types';
 import { serverPerTest } from '../client/helpers/client';
 
 const WS = 'demo';

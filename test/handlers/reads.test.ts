@@ -7,9 +7,9 @@
  */
 import { NotFoundError, UnavailableError } from '../../src/client/errors';
 import { deriveId, namespaceTag } from '../../src/engine/identity';
-import { HANDLERS } from '../../src/handlers/registry';
-import { isOurs, keepForNamespace, liveObject, readByKeys } from '../../src/handlers/support';
-import type { LiveObject, ReadQuery } from '../../src/handlers/types';
+import { HANDLERS } from '../../src/kinds/index';
+import { isOurs, keepForNamespace, liveObject, readByKeys } from '../../src/kinds/shared/support';
+import type { LiveObject, ReadQuery } from '../../src/kinds/shared/types';
 import { UNMODELLED } from '../../schemas/wire';
 import { fakeClient } from './fake-client';
 

@@ -5,7 +5,7 @@
  *
  * @gateway
  */
-import { HANDLERS, SCOPES } from '../../src/handlers/registry';
+import { HANDLERS, SCOPES } from '../../src/kinds/index';
 
 test('type, label and pruning of every kind', () => {
   expect(Object.values(HANDLERS).map((h) => [h.type, h.label, h.prunable])).toEqual([

@@ -7,7 +7,7 @@
  */
 import { canonicalResolverQl, parseResolverQl, queryToResolverQl, resolverQlToQuery } from '../../schemas/resolverql';
 import { RESOURCE_SCHEMAS, type ResourceType } from '../../schemas/manifest';
-import { HANDLERS, handlerFor } from '../../src/handlers/registry';
+import { HANDLERS, handlerFor } from '../../src/kinds/index';
 
 const OWNER = '11111111-1111-4111-8111-111111111111';
 const DOMAIN = '22222222-2222-4222-8222-222222222222';

@@ -7,7 +7,7 @@
  */
 import { parseResolverQl, resolverQlToQuery } from '../../schemas/resolverql';
 import { ApiError } from '../../src/client';
-import { effectsUnknown, etagVersion, qlForm, qlFormAt } from '../../src/handlers/support';
+import { effectsUnknown, etagVersion, qlForm, qlFormAt } from '../../src/kinds/shared/support';
 
 test('effectsUnknown drops request ids and query strings, keeps the rest', () => {
   const e = new ApiError({ method: 'GET', path: '/api/monitors/automated/v1/deploy-overview?deploymentRule.id=1&x=2', status: 503, requestId: 'req-123', serverMessage: 'down' });

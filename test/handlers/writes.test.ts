@@ -8,8 +8,8 @@
 import { noteRetry } from '../../src/client/attempts';
 import { AlreadyExistsError, ConflictError, NotFoundError, ValidationError } from '../../src/client/errors';
 import type { Change } from '../../schemas/plan';
-import { HANDLERS } from '../../src/handlers/registry';
-import type { HandlerContext } from '../../src/handlers/types';
+import { HANDLERS } from '../../src/kinds/index';
+import type { HandlerContext } from '../../src/kinds/shared/types';
 import { fakeClient } from './fake-client';
 
 const ctx: HandlerContext = { workspace: 'demo', namespace: 'shop' };

@@ -34,7 +34,7 @@ const BASE = '/api/alerts/v2';
 /**
  * Alerts v2. Upsert, Delete and UpdateSettings take an optional etag guard (stale: ConflictError);
  * Rename, UpdateTargets, UpdateTemplate and ToggleEnabled declare none (wire-facts 3), so none is
- * sent: a caller guards those by reading before and after (src/handlers/alerts.ts).
+ * sent: a caller guards those by reading before and after (src/kinds/alert/handler.ts).
  */
 export class AlertsService extends Service {
   /** Create POST `/api/alerts/v2` (flat body: the alert's fields). Not retried (use {@link upsert} for idempotent writes). */

@@ -9,13 +9,14 @@
  * - delete: BatchDelete of one id; a per-item "not found" is success. SQL tests have no etag.
  * - normalisation: timezone `UTC` is the server default and compares as absent.
  */
-import type { PlatformClient } from '../client';
-import { sqlTestFromWire, sqlTestToWire, type SqlTestWrite } from '../../schemas/sql-tests';
-import type { Change } from '../../schemas/plan';
-import { fingerprint, normalise } from './normalise';
-import { tallyRetries } from '../client/attempts';
-import { afterOf, bareId, errorsByAddress, ignoreNotFound, isNotFoundReason, ItemWriteError, LIST_PAGE_SIZE, liveObject, omit, readByKeys, WriteConflictError } from './support';
-import type { HandlerContext, LiveObject, ReadQuery, ResourceHandler } from './types';
+import type { PlatformClient } from '../../client';
+import { sqlTestFromWire, sqlTestToWire, type SqlTestWrite } from '../../../schemas/sql-tests';
+import type { Change } from '../../../schemas/plan';
+import { fingerprint, normalise } from '../shared/normalise';
+import { tallyRetries } from '../../client/attempts';
+import { afterOf, bareId, errorsByAddress, ignoreNotFound, isNotFoundReason, ItemWriteError, LIST_PAGE_SIZE, liveObject, omit, readByKeys, WriteConflictError } from '../shared/support';
+import type { HandlerContext, LiveObject, ReadQuery, ResourceHandler } from '../shared/types';
+import { sqlTestDescriptor } from './descriptor';
 
 /** Server-computed and identity fields of a SQL test. */
 export const SQL_TEST_DROP = ['id', 'configId', 'source', 'deploymentRuleId'] as const;
@@ -63,9 +64,9 @@ export function sqlTestWrite(change: Change, ctx: HandlerContext): SqlTestWrite 
 
 /** The `dq_sql_test` handler. */
 export const sqlTestsHandler: ResourceHandler = {
-  type: 'dq_sql_test',
-  label: 'SQL test',
-  prunable: true,
+  type: sqlTestDescriptor.type,
+  label: sqlTestDescriptor.label,
+  prunable: sqlTestDescriptor.ownership === 'configId',
 
   async read(client: PlatformClient, q: ReadQuery): Promise<LiveObject[]> {
     // the applier's re-reads of the objects a plan writes: a batch get of those ids only

@@ -11,9 +11,10 @@
  * - unordered lists (e-mail recipients, severities, metric ids, states, ...) are sorted.
  * - keys are sorted, so JSON comparison and patches are deterministic.
  */
-import { canonicalResolverQlLenient } from '../../schemas/resolverql';
+import { canonicalResolverQlLenient } from '../../../schemas/resolverql';
 import { hash } from 'node:crypto';
-import { isCanonicalJson } from '../../schemas/canonical-json';
+import { isCanonicalJson } from '../../../schemas/canonical-json';
+import { stripEntityPrefix } from '../descriptors';
 
 /** Lists whose order carries no meaning. */
 export const UNORDERED_KEYS = new Set([
@@ -144,5 +145,5 @@ export function fingerprint(v: unknown): string {
 
 /** Strips an `owner-`/`domain-`/`dataproduct-` prefix from an id. */
 export function bare(id: unknown): unknown {
-  return typeof id === 'string' ? id.replace(/^(owner|domain|dataproduct)-(?=[0-9a-f]{8}-)/i, '') : id;
+  return typeof id === 'string' ? stripEntityPrefix(id) : id;
 }

@@ -17,16 +17,17 @@
  *   SOURCE_API for API writes.
  * - kind and `issueLifecycle.owner` cannot change in place: {@link alertsHandler.replaceReasons}.
  */
-import { AlreadyExistsError, type PlatformClient } from '../client';
-import type { Alert, AlertWrite } from '../../schemas/alerts';
-import { BATCH_LIMIT } from '../../schemas/common';
-import { chunk } from '../client/paging';
-import { alertKind } from '../../schemas/alerts';
-import type { Change } from '../../schemas/plan';
-import { fingerprint, normalise } from './normalise';
-import { tallyRetries } from '../client/attempts';
-import { afterOf, dropEmpty, etagVersion, ignoreNotFound, liveObject, omit, qlFormAt, WriteConflictError } from './support';
-import type { HandlerContext, LiveObject, ReadQuery, ResourceHandler } from './types';
+import { AlreadyExistsError, type PlatformClient } from '../../client';
+import type { Alert, AlertWrite } from '../../../schemas/alerts';
+import { BATCH_LIMIT } from '../../../schemas/common';
+import { chunk } from '../../client/paging';
+import { alertKind } from '../../../schemas/alerts';
+import type { Change } from '../../../schemas/plan';
+import { fingerprint, normalise } from '../shared/normalise';
+import { tallyRetries } from '../../client/attempts';
+import { afterOf, dropEmpty, etagVersion, ignoreNotFound, liveObject, omit, qlFormAt, WriteConflictError } from '../shared/support';
+import type { HandlerContext, LiveObject, ReadQuery, ResourceHandler } from '../shared/types';
+import { alertDescriptor } from './descriptor';
 
 /** Server-computed and identity fields of an alert. */
 export const ALERT_DROP = ['id', 'fqn', 'etag', 'createdAt', 'configId', 'source'] as const;
@@ -125,9 +126,9 @@ async function create(client: PlatformClient, change: Change, ctx: HandlerContex
 
 /** The `dq_alert` handler. */
 export const alertsHandler: ResourceHandler = {
-  type: 'dq_alert',
-  label: 'alert',
-  prunable: true,
+  type: alertDescriptor.type,
+  label: alertDescriptor.label,
+  prunable: alertDescriptor.ownership === 'configId',
 
   async read(client: PlatformClient, _q: ReadQuery): Promise<LiveObject[]> {
     const ids = await client.alerts.list();

@@ -13,12 +13,14 @@
  * - normalisation: ids in `parentId` and in `domainId`/`dataproductId` parts are compared bare
  *   and lower-case; a definition without parts compares as absent.
  */
-import type { PlatformClient } from '../client';
-import type { Domain, DomainWrite } from '../../schemas/governance';
-import type { Change } from '../../schemas/plan';
-import { normalise } from './normalise';
-import { afterOf, bareId, dropEmpty, GOVERNANCE_DROP, guardedUpsert, ignoreNotFound, isOurs, keepForNamespace, LIST_PAGE_SIZE, omit, readByKeys } from './support';
-import type { LiveObject, ReadQuery, ResourceHandler } from './types';
+
+import type { Domain, DomainWrite } from '../../../schemas/governance';
+import type { Change } from '../../../schemas/plan';
+import { normalise } from '../shared/normalise';
+import { bareId, dropEmpty, GOVERNANCE_DROP, isOurs, omit } from '../shared/support';
+import { governanceHandler, v2Service, writeOf } from '../shared/governance';
+import type { ResourceHandler } from '../shared/types';
+import { domainDescriptor } from './descriptor';
 
 /**
  * Canonical definition parts: member ids bare; the server-minted part `id` dropped (a part is
@@ -47,42 +49,13 @@ export function canonicalDomain(d: Record<string, unknown>): Record<string, unkn
   return dropEmpty(normalise(o), 'definition');
 }
 
-function domainWrite(change: Change): DomainWrite {
-  const a = afterOf(change);
-  return {
-    id: change.id,
-    name: a.name as string,
-    description: (a.description as string | undefined) ?? '',
-    parentId: (a.parentId as string | undefined) ?? '',
-    definition: (a.definition as DomainWrite['definition']) ?? { parts: [] },
-  };
-}
+const domainWrite = (change: Change): DomainWrite => writeOf<DomainWrite>(change, { name: undefined, description: '', parentId: '', definition: { parts: [] } });
 
-/** The `dq_domain` handler. */
-export const domainsHandler: ResourceHandler = {
-  type: 'dq_domain',
-  label: 'domain',
-  prunable: false,
-
-  async read(client: PlatformClient, q: ReadQuery): Promise<LiveObject[]> {
-    if (q.keysOnly) return readByKeys(q.keys, (ids) => client.domains.batchGet(ids, { includeDeleted: q.includeDeleted }));
-    const related = (d: Domain) => isOurs(q, d.parentId) || (d.definition?.parts ?? []).some((p) => isOurs(q, p.domainId) || isOurs(q, p.dataproductId));
-    return keepForNamespace(await client.domains.list(LIST_PAGE_SIZE), q, related);
-  },
-
-  fromLive: canonicalDomain,
-  fromDesired: canonicalDomain,
-  replaceReasons: () => [],
-
-  async create(client, change) {
-    await guardedUpsert(change, 'domain', (etag) => client.domains.upsert(domainWrite(change), etag), (id) => client.domains.batchGet([id]), canonicalDomain);
-  },
-
-  async update(client, change) {
-    await guardedUpsert(change, 'domain', (etag) => client.domains.upsert(domainWrite(change), etag), (id) => client.domains.batchGet([id]), canonicalDomain);
-  },
-
-  async delete(client, change) {
-    await ignoreNotFound(client.domains.delete(change.id, { etag: change.etag }));
-  },
-};
+/** The domain handler (the governance family's): sub-domains and domains listing one of the namespace's are read as context. */
+export const domainsHandler: ResourceHandler = governanceHandler({
+  descriptor: domainDescriptor,
+  canonical: canonicalDomain,
+  write: domainWrite,
+  service: v2Service((client) => client.domains),
+  related: (q) => (d: Domain) => isOurs(q, d.parentId) || (d.definition?.parts ?? []).some((p) => isOurs(q, p.domainId) || isOurs(q, p.dataproductId)),
+});

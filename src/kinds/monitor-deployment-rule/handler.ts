@@ -10,12 +10,14 @@
  * - preview: the deploy overview (create, update, replace) or the delete overview (delete), over
  *   the transport the client picks (REST, or gRPC for `metricOptions`); a failure is "effects unknown".
  */
-import type { PlatformClient } from '../client';
-import { MetricIdEnum, RULE_CONFIG_KINDS, type DeploymentOverview, type DeploymentRuleWrite, type MonitorSettings } from '../../schemas/deployment-rules';
-import { Effects, type Change } from '../../schemas/plan';
-import { normalise } from './normalise';
-import { afterOf, bareId, effectsUnknown, errorsByAddress, ignoreNotFound, LIST_PAGE_SIZE, liveObject, omit, qlForm } from './support';
-import type { HandlerContext, LiveObject, ReadQuery, ResourceHandler } from './types';
+import type { PlatformClient } from '../../client';
+import { MetricIdEnum, RULE_CONFIG_KINDS, type DeploymentOverview, type DeploymentRuleWrite, type MonitorSettings } from '../../../schemas/deployment-rules';
+import { Effects, type Change } from '../../../schemas/plan';
+import { normalise } from '../shared/normalise';
+import { afterOf, bareId, effectsUnknown, LIST_PAGE_SIZE, liveObject, omit, qlForm } from '../shared/support';
+import type { HandlerContext, LiveObject, ReadQuery, ResourceHandler } from '../shared/types';
+import { monitorDeploymentRuleDescriptor } from './descriptor';
+import { ruleWrites } from '../shared/rule';
 
 /** Server-computed and identity fields of a rule. */
 export const RULE_DROP = ['id', 'configId', 'source', 'monitorCount'] as const;
@@ -126,9 +128,9 @@ export function overviewEffects(source: 'deploy-overview' | 'delete-overview', o
 
 /** The `dq_monitor_deployment_rule` handler. */
 export const monitorDeploymentRulesHandler: ResourceHandler = {
-  type: 'dq_monitor_deployment_rule',
-  label: 'monitor deployment rule',
-  prunable: true,
+  type: monitorDeploymentRuleDescriptor.type,
+  label: monitorDeploymentRuleDescriptor.label,
+  prunable: monitorDeploymentRuleDescriptor.ownership === 'configId',
 
   async read(client: PlatformClient, _q: ReadQuery): Promise<LiveObject[]> {
     // keysOnly too: BatchGet takes SCOPE_MONITORS_AUTOMATIC_EDIT only, List also SCOPE_MCP_READ
@@ -153,21 +155,5 @@ export const monitorDeploymentRulesHandler: ResourceHandler = {
     }
   },
 
-  async create(client, change, ctx) {
-    await client.deploymentRules.deploy(ruleWrite(change, ctx));
-  },
-
-  async update(client, change, ctx) {
-    await client.deploymentRules.deploy(ruleWrite(change, ctx));
-  },
-
-  async delete(client, change) {
-    await ignoreNotFound(client.deploymentRules.delete(change.id));
-  },
-
-  async writeMany(client, changes, ctx) {
-    if (changes.length === 0) return new Map();
-    const res = await client.deploymentRules.batchDeploy(changes.map((c) => ruleWrite(c, ctx)));
-    return errorsByAddress(changes, res.errors);
-  },
+  ...ruleWrites(ruleWrite, (client) => client.deploymentRules),
 };

@@ -10,14 +10,16 @@
  *   delete overview with `losesHistory: true`; a failure is "effects unknown".
  * - normalisation: timezone `UTC` (the default) compares as absent at the config level.
  */
-import type { PlatformClient } from '../client';
-import { SQL_TEST_RULE_CONFIG_KINDS, sqlTestRuleFromWire, sqlTestRuleToWire, type SqlTestDeployOverview, type SqlTestDeploymentRuleWrite } from '../../schemas/sql-tests';
-import { Effects, type Change } from '../../schemas/plan';
-import { normalise } from './normalise';
-import { configKind } from './monitor-deployment-rules';
-import { dropDefaultTimezone, withTestProblems } from './sql-tests';
-import { afterOf, effectsUnknown, errorsByAddress, ignoreNotFound, LIST_PAGE_SIZE, liveObject, omit, qlForm, readByKeys } from './support';
-import type { HandlerContext, LiveObject, ReadQuery, ResourceHandler } from './types';
+import type { PlatformClient } from '../../client';
+import { SQL_TEST_RULE_CONFIG_KINDS, sqlTestRuleFromWire, sqlTestRuleToWire, type SqlTestDeployOverview, type SqlTestDeploymentRuleWrite } from '../../../schemas/sql-tests';
+import { Effects, type Change } from '../../../schemas/plan';
+import { normalise } from '../shared/normalise';
+import { configKind } from '../monitor-deployment-rule/handler';
+import { dropDefaultTimezone, withTestProblems } from '../sql-test/handler';
+import { afterOf, effectsUnknown, LIST_PAGE_SIZE, liveObject, omit, qlForm, readByKeys } from '../shared/support';
+import type { HandlerContext, LiveObject, ReadQuery, ResourceHandler } from '../shared/types';
+import { sqlTestDeploymentRuleDescriptor } from './descriptor';
+import { ruleWrites } from '../shared/rule';
 
 /** Server-computed and identity fields of a SQL-test rule. */
 export const SQL_TEST_RULE_DROP = ['id', 'configId', 'source', 'testCount'] as const;
@@ -62,9 +64,9 @@ export function sqlTestOverviewEffects(source: 'sql-test-overview' | 'sql-test-d
 
 /** The `dq_sql_test_deployment_rule` handler. */
 export const sqlTestDeploymentRulesHandler: ResourceHandler = {
-  type: 'dq_sql_test_deployment_rule',
-  label: 'SQL-test deployment rule',
-  prunable: true,
+  type: sqlTestDeploymentRuleDescriptor.type,
+  label: sqlTestDeploymentRuleDescriptor.label,
+  prunable: sqlTestDeploymentRuleDescriptor.ownership === 'configId',
 
   async read(client: PlatformClient, q: ReadQuery): Promise<LiveObject[]> {
     // the applier's re-reads of the objects a plan writes: a batch get of those ids only
@@ -89,21 +91,5 @@ export const sqlTestDeploymentRulesHandler: ResourceHandler = {
     }
   },
 
-  async create(client, change, ctx) {
-    await client.sqlTestRules.deploy(sqlTestRuleWrite(change, ctx));
-  },
-
-  async update(client, change, ctx) {
-    await client.sqlTestRules.deploy(sqlTestRuleWrite(change, ctx));
-  },
-
-  async delete(client, change) {
-    await ignoreNotFound(client.sqlTestRules.delete(change.id));
-  },
-
-  async writeMany(client, changes, ctx) {
-    if (changes.length === 0) return new Map();
-    const res = await client.sqlTestRules.batchDeploy(changes.map((c) => sqlTestRuleWrite(c, ctx)));
-    return errorsByAddress(changes, res.errors);
-  },
+  ...ruleWrites(sqlTestRuleWrite, (client) => client.sqlTestRules),
 };

@@ -9,9 +9,9 @@
  * - `delete` treats 404 as success.
  * - the pure members are deterministic functions of their arguments.
  */
-import type { PlatformClient } from '../client';
-import type { ResourceType } from '../../schemas/manifest';
-import type { Change, Effects } from '../../schemas/plan';
+import type { PlatformClient } from '../../client';
+import type { ResourceType } from '../../../schemas/manifest';
+import type { Change, Effects } from '../../../schemas/plan';
 
 /** A live object as read, with the fields the engine reasons about lifted out. */
 export interface LiveObject {
@@ -84,11 +84,22 @@ export interface ReadQuery extends HandlerContext {
   readOf?: (type: ResourceType) => Promise<readonly LiveObject[] | undefined>;
 }
 
+/** An object as `dqform import` lists it ({@link ResourceHandler.listAll}). */
+export interface ListedObject {
+  key: string;
+  source?: string;
+  raw: Record<string, unknown>;
+}
+
 export interface ResourceHandler {
   readonly type: ResourceType;
   /** Human label: `alert`, `monitor deployment rule`, ... */
   readonly label: string;
-  /** Kinds with configId: objects of the namespace that code no longer declares are deleted. */
+  /**
+   * True when the kind's ownership policy is `configId` (src/kinds/shared/descriptor.ts): the
+   * namespace is read from the object's configId. Both policies prune; kinds with `idTag` are
+   * pruned through the namespace tag of their ids. Derived from the descriptor.
+   */
   readonly prunable: boolean;
   /** JSON pointers (in normalised form) of write-only values rendered `(sensitive)`. */
   readonly sensitive?: readonly string[];
@@ -126,4 +137,9 @@ export interface ResourceHandler {
    * errors; addresses not in the result succeeded.
    */
   writeMany?(client: PlatformClient, changes: Change[], ctx: HandlerContext): Promise<Map<string, Error>>;
+  /**
+   * Import: every object of the workspace, for kinds whose `read` answers only the namespace's
+   * (the `idTag` kinds). `listOf` answers another kind's list (an owner's ownerships).
+   */
+  listAll?(client: PlatformClient, listOf: (type: ResourceType) => Promise<readonly ListedObject[]>): Promise<ListedObject[]>;
 }

@@ -8,14 +8,14 @@
  *   protojson zero values) are dropped when empty, on both sides.
  * - {@link ignoreNotFound}: `delete` treats NOT_FOUND as success.
  */
-import { NotFoundError } from '../client/errors';
-import { unmodelledOf } from '../../schemas/wire';
-import { queryToResolverQl } from '../../schemas/resolverql';
-import type { Query } from '../../schemas/entities';
-import type { Change } from '../../schemas/plan';
+import { NotFoundError } from '../../client/errors';
+import { unmodelledOf } from '../../../schemas/wire';
+import { queryToResolverQl } from '../../../schemas/resolverql';
+import type { Query } from '../../../schemas/entities';
+import type { Change } from '../../../schemas/plan';
 import { bare, fingerprint } from './normalise';
-import { tallyRetries } from '../client/attempts';
-import type { LiveObject, ReadQuery } from './types';
+import { tallyRetries } from '../../client/attempts';
+import type { ListedObject, LiveObject, ReadQuery } from './types';
 
 /** Page size of the prunable kinds' full-workspace lists (the emulator's maximum; servers that cap lower still page). */
 export const LIST_PAGE_SIZE = 1000;
@@ -76,6 +76,11 @@ export function qlFormAt(o: Record<string, unknown>, key: string): Record<string
 export function bareId(id: unknown): unknown {
   const b = bare(id);
   return typeof b === 'string' ? b.toLowerCase() : b;
+}
+
+/** Listed governance objects as `dqform import` reads them. */
+export function listed(objects: readonly { id: string; source?: unknown }[]): ListedObject[] {
+  return objects.map((o) => ({ key: o.id, source: o.source as string | undefined, raw: o as unknown as Record<string, unknown> }));
 }
 
 /** True when the error is the client's NOT_FOUND. */

@@ -1,0 +1,42 @@
+/** The handler of every resource type. */
+import type { ResourceType } from '../../schemas/manifest';
+import { alertsHandler } from './alert/handler';
+import { dataProductsHandler } from './data-product/handler';
+import { domainsHandler } from './domain/handler';
+import { monitorDeploymentRulesHandler } from './monitor-deployment-rule/handler';
+import { ownershipsHandler } from './ownership/handler';
+import { ownersHandler } from './owner/handler';
+import { sqlTestDeploymentRulesHandler } from './sql-test-deployment-rule/handler';
+import { sqlTestsHandler } from './sql-test/handler';
+import type { ResourceHandler } from './shared/types';
+import { KINDS, SCOPES } from './descriptors';
+
+export { KINDS, SCOPES };
+export type { KindScopes } from './descriptors';
+
+/** The handler objects (any order: {@link HANDLERS} orders them by {@link KINDS}). */
+const ALL: readonly ResourceHandler[] = [ownersHandler, domainsHandler, dataProductsHandler, ownershipsHandler, alertsHandler, monitorDeploymentRulesHandler, sqlTestsHandler, sqlTestDeploymentRulesHandler];
+
+/** One handler per resource type (keys in the manifest's dependency order: {@link KINDS}). */
+export const HANDLERS: Record<ResourceType, ResourceHandler> = Object.fromEntries(KINDS.map((k) => [k.type, ALL.find((h) => h.type === k.type)])) as Record<ResourceType, ResourceHandler>;
+
+/** The handler of `type`; throws for an unknown type (a bug: the manifest schema checks types). */
+export function handlerFor(type: ResourceType | string): ResourceHandler {
+  const h = (HANDLERS as Record<string, ResourceHandler | undefined>)[type];
+  if (!h) throw new Error(`no handler for resource type ${type}`);
+  return h;
+}
+
+/** Whether `granted` holds any scope of `need` (an empty set needs nothing). */
+export function allows(granted: ReadonlySet<string> | readonly string[], need: readonly string[]): boolean {
+  const set = granted instanceof Set ? granted : new Set(granted as readonly string[]);
+  return need.length === 0 || need.some((s) => set.has(s));
+}
+
+/**
+ * @deprecated the union of each kind's create/update/delete sets; use {@link SCOPES}, which is
+ * per operation.
+ */
+export const WRITE_SCOPES: Record<ResourceType, readonly string[]> = Object.fromEntries(
+  Object.entries(SCOPES).map(([k, v]) => [k, [...new Set([...v.create, ...v.update, ...v.delete])]]),
+) as unknown as Record<ResourceType, readonly string[]>;

@@ -1,0 +1,42 @@
+/**
+ * The engine and the CLI hold no kind literals (issue 24): a fact about a kind (its type string,
+ * what it references, how it is named, read or rendered) lives in its folder under src/kinds/,
+ * and the engine and the CLI ask the descriptors. Comments may name kinds; code may not.
+ */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import * as ts from 'typescript';
+
+const ROOT = path.join(__dirname, '..', '..');
+
+/** The string and template literals (parts) of `text` that begin with `dq_`, as `line: literal`. */
+export function kindLiterals(text: string): string[] {
+  const file = ts.createSourceFile('x.ts', text, ts.ScriptTarget.Latest, true);
+  const out: string[] = [];
+  const visit = (n: ts.Node): void => {
+    if ((ts.isStringLiteral(n) || ts.isNoSubstitutionTemplateLiteral(n) || ts.isTemplateHead(n) || ts.isTemplateMiddle(n) || ts.isTemplateTail(n)) && n.text.startsWith('dq_')) {
+      out.push(`${file.getLineAndCharacterOfPosition(n.getStart()).line + 1}: ${n.getText()}`);
+    }
+    ts.forEachChild(n, visit);
+  };
+  visit(file);
+  return out;
+}
+
+describe('no kind literals in the engine and the CLI', () => {
+  it('finds the literals it looks for (and not comments)', () => {
+    expect(kindLiterals("// 'dq_alert'\n/** `dq_owner.x` */\nconst a = 'dq_alert';\nconst b = \"dq_owner\";\nconst c = `dq_domain.${x}`;\nconst d = 'not dq_';")).toEqual([
+      "3: 'dq_alert'",
+      '4: "dq_owner"',
+      '5: `dq_domain.${',
+    ]);
+  });
+
+  it.each(['src/engine', 'src/cli'])('%s holds none', (dir) => {
+    const found: string[] = [];
+    for (const f of fs.readdirSync(path.join(ROOT, dir)).filter((x) => x.endsWith('.ts')).sort()) {
+      for (const l of kindLiterals(fs.readFileSync(path.join(ROOT, dir, f), 'utf8'))) found.push(`${dir}/${f}:${l}`);
+    }
+    expect(found).toEqual([]);
+  });
+});
