@@ -6,7 +6,7 @@
  * mutation run (issue 23).
  */
 import { Change, type Diagnostic, type PlanRequest } from '../../schemas/plan';
-import { asRefreshOnly, destroyDeclared, DRIFT_REPLACED, narrowToTargets, targetingWarning } from '../../src/engine/modes';
+import { asRefreshOnly, canonicalAddress, checkRequestedAddresses, destroyDeclared, DRIFT_REPLACED, narrowToTargets, targetingWarning } from '../../src/engine/modes';
 import { deriveId } from '../../src/engine/identity';
 import type { ResolvedResource, Resolution } from '../../src/engine/resolve';
 
@@ -176,5 +176,56 @@ describe('destroyDeclared', () => {
     destroyDeclared(changes, resolution([adopted]), { dq_owner: [{ key: 'ui-made', id: 'ui-made', raw: {} }] }, diags, []);
     expect(changes[0].address).toBe('dq_owner.adopted');
     expect(diags.map((d) => d.summary)).toEqual(['stays in place: destroy deletes only what namespace "ns" owns, and this object\'s id ui-made carries no namespace tag (pinned or adopted)']);
+  });
+});
+
+describe('canonicalAddress: quoted keys (Stryker survivors of modes.ts)', () => {
+  test('a JSON-quoted key is unescaped; only a fully quoted key is read as JSON', () => {
+    expect(canonicalAddress('dq_alert["a\\"b"]')).toBe('dq_alert["a\\"b"]');
+    expect(canonicalAddress('dq_alert[ "shop.x" ]')).toBe('dq_alert["shop.x"]');
+    // quotes that do not enclose the whole key are part of it
+    expect(canonicalAddress('dq_alert["a"b]')).toBe('dq_alert["\\"a\\"b"]');
+    expect(canonicalAddress("dq_alert['a'b]")).toBe('dq_alert["\'a\'b"]');
+    expect(canonicalAddress("dq_alert[a'b']")).toBe('dq_alert["a\'b\'"]');
+  });
+
+  test('an empty key is refused, quoted or not', () => {
+    expect(() => canonicalAddress('dq_alert[""]')).toThrow('"dq_alert[""]": the key in brackets is empty');
+    expect(() => canonicalAddress("dq_alert['']")).toThrow('the key in brackets is empty');
+    expect(() => canonicalAddress('dq_alert[ ]')).toThrow('the key in brackets is empty');
+  });
+});
+
+describe('checkRequestedAddresses without live state', () => {
+  test("a live object's address is not checked when live state was not read; a declared one still is", () => {
+    const diags: Diagnostic[] = [];
+    checkRequestedAddresses(request({ targets: ['dq_owner["x"]', 'dq_owner.nope'] }), resolution([resource('dq_owner.a')]), [], diags, false);
+    expect(diags.map((d) => d.summary)).toEqual(['--target dq_owner.nope: neither the code nor live state has an object at this address']);
+    checkRequestedAddresses(request({ targets: ['dq_owner["x"]'] }), resolution([resource('dq_owner.a')]), [], diags);
+    expect(diags.map((d) => d.address)).toEqual(['dq_owner.nope', 'dq_owner["x"]']);
+  });
+
+  test('--replace of a declared-removed address: only declared objects can be replaced', () => {
+    const diags: Diagnostic[] = [];
+    const res = { ...resolution([]), removed: [{ address: 'dq_owner.gone', type: 'dq_owner' as const, id: 'i', destroy: true }] };
+    checkRequestedAddresses(request({ replace: ['dq_owner.gone'] }), res, [], diags);
+    expect(diags).toEqual([
+      { severity: 'error', summary: '--replace dq_owner.gone: only an object the code declares can be replaced (it is declared removed)', address: 'dq_owner.gone', hint: 'Declare it in the code to replace it, or drop --replace.' },
+    ]);
+  });
+
+  test('a live object named by its id, fqn or display name suggests its address', () => {
+    const live = [
+      change({ address: 'dq_owner["u1"]', type: 'dq_owner', action: 'delete', id: 'Owner-ID', name: 'owner "Data Team"' }),
+      change({ address: 'dq_alert["shop.a"]', type: 'dq_alert', action: 'unmanaged', id: 'x', fqn: 'Shop.A' }),
+    ];
+    const hint = (t: string) => {
+      const diags: Diagnostic[] = [];
+      checkRequestedAddresses(request({ targets: [t] }), resolution([]), live, diags);
+      return diags[0]?.hint;
+    };
+    expect(hint('dq_owner["OWNER-id"]')).toBe('Did you mean dq_owner["u1"]?'); // by id, whatever its case
+    expect(hint('dq_owner["data team"]')).toBe('Did you mean dq_owner["u1"]?');
+    expect(hint('dq_alert["SHOP.A"]')).toBe('Did you mean dq_alert["shop.a"]?');
   });
 });
