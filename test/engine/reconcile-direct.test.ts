@@ -8,7 +8,7 @@ import { RESOURCE_TYPES, type ResourceType } from '../../schemas/manifest';
 import { knownAfterApply, readableKinds } from '../../src/engine/reconcile';
 import { PlanMismatchError, type PlanDifference } from '../../src/engine/bind';
 import { unpreviewedChanges } from '../../src/engine/guards';
-import type { ResourceHandler } from '../../src/handlers/types';
+import type { ResourceHandler } from '../../src/kinds/shared/types';
 
 describe('knownAfterApply', () => {
   test('names the dependency the plan creates, in the singular, with the overview of its kind', () => {

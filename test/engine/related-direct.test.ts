@@ -6,7 +6,8 @@
  */
 import { deriveId } from '../../src/engine/identity';
 import { cascadeEffects, cascadeOf, LiveIndex } from '../../src/engine/related';
-import type { LiveObject } from '../../src/handlers/types';
+import { selectionName } from '../../src/kinds/ownership/descriptor';
+import type { LiveObject } from '../../src/kinds/shared/types';
 
 /** A UUID (the `owner-`/`domain-`/`dataproduct-` prefixes are stripped only before one). */
 const U = (n: number) => `${String(n).padStart(8, 'a')}-0000-4000-8000-000000000000`;
@@ -55,8 +56,9 @@ describe('names', () => {
     expect(ix.displayName('dq_ownership', raw)).toBe('ownership of "Code team" over data product "Orders"');
     expect(ix.displayName('dq_ownership', { ownerId: 'o9', selection: { dataproductId: 'p9' } })).toBe('ownership of owner o9 over data product p9');
     expect(ix.displayName('dq_ownership', { selection: { query: { resolverQl: 'table = "t"' } } })).toBe('ownership of owner ? over table = "t"');
-    expect(ix.selectionName({ selection: { query: { renderedResolverQl: 'a', resolverQl: 'b' } } })).toBe('a');
-    expect(ix.selectionName({})).toBe('a query');
+    const titleOf = () => undefined;
+    expect(selectionName({ selection: { query: { renderedResolverQl: 'a', resolverQl: 'b' } } }, titleOf)).toBe('a');
+    expect(selectionName({}, titleOf)).toBe('a query');
   });
 
   test('an object without a name shows its id', () => {
