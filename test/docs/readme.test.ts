@@ -10,7 +10,7 @@ import { main } from '../../src/cli/main';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const README = fs.readFileSync(path.join(ROOT, 'README.md'), 'utf8');
-const DOCS = ['README.md', 'CHANGELOG.md', 'examples/ci/README.md', 'examples/acme/README.md', 'examples/quickstart/README.md', 'examples/yaml/README.md', 'bench/README.md', 'src/emulator/README.md', 'src/client/services/ROUTES.md'];
+const DOCS = ['README.md', 'CHANGELOG.md', 'examples/ci/README.md', 'examples/acme/README.md', 'examples/quickstart/README.md', 'examples/yaml/README.md', 'bench/README.md', 'src/emulator/README.md', 'src/client/services/ROUTES.md', 'docs/architecture.md'];
 
 /** Text outside fenced code blocks (a link inside a code sample is not a link). */
 const prose = (md: string) => md.replace(/```[\s\S]*?```/g, '');
