@@ -1,7 +1,8 @@
 /**
  * The view of `apply` and `destroy`: renders the applier's events ({@link ApplyEvent}). Progress
- * goes to stderr as it happens (`progressLine`); at `apply.done`, the report of its summary: one
- * line per write done and per write that failed, then the totals.
+ * goes to stderr as it happens (`progressLine`); at `apply.done`, the report of its summary (one
+ * line per write done and per write that failed, then the totals), and after a targeted plan,
+ * the warning that other changes may remain.
  */
 import { progressLine, type ApplyEvent, type ApplyResult } from '../engine/apply-events';
 
@@ -13,15 +14,25 @@ export interface ApplyViewIo {
 
 const seconds = (ms: number) => `${(ms / 1000).toFixed(1)}s`;
 
-/**
- * A listener that renders one apply's events. `started`: when the command started the apply
- * (the report's "Took" counts from it: a saved plan's re-plan included).
- */
-export function applyView(io: ApplyViewIo, what: 'Apply' | 'Destroy', started: number): (e: ApplyEvent) => void {
+export interface ApplyViewOptions {
+  /** The report's words. */
+  what: 'Apply' | 'Destroy';
+  /** When the command started the apply: the report's "Took" counts from it (a saved plan's re-plan included). */
+  started: number;
+  /** The plan's `--target`s: after the report, Terraform's warning that other changes may remain. */
+  targets?: readonly string[];
+}
+
+/** A listener that renders one apply's events. */
+export function applyView(io: ApplyViewIo, { what, started, targets = [] }: ApplyViewOptions): (e: ApplyEvent) => void {
   return (e) => {
     const line = progressLine(e);
     if (line !== undefined) io.err(line);
-    if (e.type === 'apply.done') report(io, e.summary, Date.now() - started, what);
+    if (e.type !== 'apply.done') return;
+    report(io, e.summary, Date.now() - started, what);
+    if (targets.length) {
+      io.err(`Warning: applied changes may be incomplete: this plan was targeted (${targets.join(', ')}), so other changes the code asks for may remain.\n  Run dqform plan without --target to see them.`);
+    }
   };
 }
 

@@ -9,7 +9,6 @@ import * as path from 'node:path';
 import type { HttpTrace, PlatformClient, StackPlatform } from '../client';
 import type { Manifest } from '../../schemas/manifest';
 import type { Diagnostic, Plan, PlanRequest } from '../../schemas/plan';
-import type { ApplyResult } from '../engine/applier';
 import { stableStringify } from '../engine/keys';
 import { inertText } from '../../schemas/inert';
 import { listedStacks, loadSiblingStacks, loadSynthOutput, ManifestError } from '../engine/manifest';
@@ -727,22 +726,14 @@ export async function cmdApply(io: Io, file: string | undefined, o: ApplyOptions
   try {
     const opts = applyOptions(io, o, every);
     const started = Date.now();
-    /** The view of the apply's events (its report at the end). */
-    const onEvent = (p: Plan) => view().applyView(io, p.options.destroy ? 'Destroy' : words.what, started);
-    /** Terraform's warning after a targeted apply. */
-    const done = (r: ApplyResult, p: Plan): number => {
-      const code = view().exitCode(r);
-      if (p.options.targets.length) {
-        io.err(`Warning: applied changes may be incomplete: this plan was targeted (${p.options.targets.join(', ')}), so other changes the code asks for may remain.\n  Run dqform plan without --target to see them.`);
-      }
-      return code;
-    };
+    /** The view of the apply's events: progress, then the report (and a targeted plan's warning). */
+    const onEvent = (p: Plan) => view().applyView(io, { what: p.options.destroy ? 'Destroy' : words.what, started, targets: p.options.targets });
     if (saved && manifest) {
       const c = clients.for(manifest);
       samePlatform(saved, c, file!);
       // applyReviewed plans again with the saved plan's own options (destroy, targets, replace)
       const r = await applyReviewed(c, saved, manifest, { ...opts, onEvent: onEvent(saved), siblings: siblingStacks(src, manifest, io.env), onNote: (l) => io.err(`Note: ${l}`) });
-      return done(r, saved);
+      return view().exitCode(r);
     }
     const m = manifest ?? loadStack(io, src, o.stack);
     const p = await planManifest(io, (x) => clients.for(x), o.namespace ? undefined : src, m, request);
@@ -764,7 +755,7 @@ export async function cmdApply(io: Io, file: string | undefined, o: ApplyOptions
       }
     }
     const r = await apply(clients.for(m), p, { ...opts, onEvent: onEvent(p) });
-    return done(r, p);
+    return view().exitCode(r);
   } finally {
     await clients.close();
   }
@@ -909,7 +900,7 @@ async function applyAllStacks(io: Io, src: Source, o: ApplyOptions, request: Pla
       io.out(`Stack ${x.plan.stack}:`);
       const started = Date.now();
       try {
-        const r = await apply(clients.for(x.manifest), x.plan, { ...opts, onEvent: view().applyView(io, words.what, started) });
+        const r = await apply(clients.for(x.manifest), x.plan, { ...opts, onEvent: view().applyView(io, { what: words.what, started }) });
         const code = view().exitCode(r);
         outcomes.push({ stack: x.plan.stack, code, line: `${r.applied.length} applied, ${r.failed.length} failed, ${r.skipped.length} not attempted` });
         if (code !== 0) stopped = true;

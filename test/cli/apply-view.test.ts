@@ -5,9 +5,9 @@
 import { applyView, exitCode } from '../../src/cli/apply-view';
 import type { ApplyEvent, ApplyResult } from '../../src/engine/applier';
 
-function render(events: ApplyEvent[], what: 'Apply' | 'Destroy' = 'Apply'): string[] {
+function render(events: ApplyEvent[], what: 'Apply' | 'Destroy' = 'Apply', targets?: string[]): string[] {
   const lines: string[] = [];
-  const view = applyView({ out: (s) => lines.push(`out: ${s}`), err: (s) => lines.push(`err: ${s}`) }, what, Date.now());
+  const view = applyView({ out: (s) => lines.push(`out: ${s}`), err: (s) => lines.push(`err: ${s}`) }, { what, started: Date.now(), targets });
   for (const e of events) view(e);
   return lines.map((l) => l.replace(/Took \d+\.\ds\./, 'Took Ns.'));
 }
@@ -61,4 +61,12 @@ it('a complete destroy: its words, exit code 0', () => {
   const summary: ApplyResult = { applied: [{ address: 'dq_owner.a', action: 'delete', ms: 50 }], failed: [], skipped: [] };
   expect(render([{ type: 'apply.done', summary }], 'Destroy')).toEqual(['out:   delete dq_owner.a: done in 0.1s', 'out: Destroy complete: 1 applied, 0 failed, 0 not attempted. Took Ns.']);
   expect(exitCode(summary)).toBe(0);
+});
+
+it('a targeted plan: the warning after the report', () => {
+  const summary: ApplyResult = { applied: [], failed: [], skipped: [] };
+  expect(render([{ type: 'apply.done', summary }], 'Apply', ['dq_owner.a'])).toEqual([
+    'out: Apply complete: 0 applied, 0 failed, 0 not attempted. Took Ns.',
+    'err: Warning: applied changes may be incomplete: this plan was targeted (dq_owner.a), so other changes the code asks for may remain.\n  Run dqform plan without --target to see them.',
+  ]);
 });
