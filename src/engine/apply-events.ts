@@ -69,13 +69,16 @@ const byAddress = (a: { address: string }, b: { address: string }) => (a.address
 /** Folds the events of one apply into its {@link ApplyResult}. */
 export class ApplyRecorder {
   private readonly result: ApplyResult = { applied: [], failed: [], skipped: [] };
+  private readonly applied = new Set<string>();
 
   on(e: ApplyEvent): void {
     const r = this.result;
-    if (e.type === 'step.done') r.applied.push({ address: e.address, action: e.action, ms: e.durationMs });
-    else if (e.type === 'step.failed') {
+    if (e.type === 'step.done') {
+      r.applied.push({ address: e.address, action: e.action, ms: e.durationMs });
+      this.applied.add(e.address);
+    } else if (e.type === 'step.failed') {
       // a change that fails its read-back was applied first: it moves to failed, with the write's time
-      const i = r.applied.findIndex((x) => x.address === e.address);
+      const i = this.applied.delete(e.address) ? r.applied.findIndex((x) => x.address === e.address) : -1;
       const ms = e.durationMs ?? (i >= 0 ? r.applied[i].ms : undefined);
       if (i >= 0) r.applied.splice(i, 1);
       r.failed.push({ address: e.address, action: e.action, error: e.error, ...(ms !== undefined ? { ms } : {}), ...(e.mayHaveLanded ? { mayHaveLanded: true as const } : {}) });
@@ -87,7 +90,7 @@ export class ApplyRecorder {
 
   /** Whether `address` is applied (and not failed since, at its read-back). */
   isApplied(address: string): boolean {
-    return this.result.applied.some((x) => x.address === address);
+    return this.applied.has(address);
   }
 
   /** The result so far, each list sorted by address. */

@@ -183,7 +183,10 @@ export class StepExecutor {
   /** Writes one wave: batches where the kind has them, the rest one by one (bounded concurrency). */
   private async write(steps: readonly Step[]): Promise<void> {
     const byType = new Map<string, Change[]>();
-    for (const s of steps.filter((x) => x.batched)) byType.set(s.change.type, [...(byType.get(s.change.type) ?? []), s.change]);
+    for (const s of steps.filter((x) => x.batched)) {
+      if (!byType.has(s.change.type)) byType.set(s.change.type, []);
+      byType.get(s.change.type)!.push(s.change);
+    }
     for (const type of [...byType.keys()].sort()) await this.writeBatch(type as ResourceType, byType.get(type)!);
     await mapLimit(
       steps.filter((s) => !s.batched),
