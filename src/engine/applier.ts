@@ -22,7 +22,7 @@ import type { ResourceHandler } from '../kinds/shared/types';
 import { isWrite } from './planner';
 import { selfDisagreements } from './plan-check';
 import { guardRefusals, previewedKinds, type GuardOptions } from './guards';
-import { liveCheck } from './apply-checks';
+import { liveCheck, type ApplyContext } from './apply-checks';
 import { planSteps } from './apply-steps';
 import { StepExecutor, type ApplyClock } from './apply-executor';
 import { ApplyRecorder, progressLine, type ApplyEvent, type ApplyListener, type ApplyResult } from './apply-events';
@@ -270,7 +270,30 @@ function listenerOf(opts: ApplyOptions): ApplyListener {
   };
 }
 
-/** Applies `plan`. Throws {@link PlanRefusedError} (nothing written) or returns what happened. */
+/**
+ * The guards: the offline checks ({@link preflight}), the credential's workspace, then (when the
+ * plan writes anything) the write and read scopes. Throws {@link PlanRefusedError}.
+ */
+async function guard(client: PlatformClient, plan: Plan, opts: ApplyOptions, handlers: Record<ResourceType, ResourceHandler>) {
+  preflight(plan, opts, handlers);
+  const iam = await client.iam.get();
+  if (iam.workspace !== plan.workspace) {
+    throw new PlanRefusedError(`the plan was made for workspace "${plan.workspace}", but these credentials act in "${iam.workspace}"`, 'Use the credentials of the plan\'s workspace, or plan again.');
+  }
+  const writes = plan.changes.filter(isWrite);
+  if (writes.length) checkScopes(writes, iam.scopes, handlers);
+  return { ctx: { workspace: iam.workspace, namespace: plan.namespace }, scopes: iam.scopes, writes };
+}
+
+/** The live checks ({@link liveCheck}): the tombstones creates continue from, or throws {@link NotOursError} / {@link StalePlanError}. */
+async function checkLive(client: PlatformClient, ctx: ApplyContext, writes: Change[], handlers: Record<ResourceType, ResourceHandler>): Promise<Map<string, string>> {
+  const live = await liveCheck(client, ctx, writes, handlers);
+  if (live.notOurs.length) throw new NotOursError(ctx.namespace, live.notOurs);
+  if (live.stale.length) throw new StalePlanError(live.stale);
+  return live.tombstones;
+}
+
+/** Applies `plan`: guards, live checks, then its steps. Throws {@link PlanRefusedError} (nothing written) or returns what happened. */
 export async function apply(client: PlatformClient, plan: Plan, opts: ApplyOptions = {}): Promise<ApplyResult> {
   const handlers = opts.handlers ?? HANDLERS;
   const listener = listenerOf(opts);
@@ -279,27 +302,15 @@ export async function apply(client: PlatformClient, plan: Plan, opts: ApplyOptio
     record.on(e);
     listener(e);
   };
-  // 1. guards
-  preflight(plan, opts, handlers);
-  const iam = await client.iam.get();
-  const workspace = iam.workspace;
-  if (workspace !== plan.workspace) {
-    throw new PlanRefusedError(`the plan was made for workspace "${plan.workspace}", but these credentials act in "${workspace}"`, 'Use the credentials of the plan\'s workspace, or plan again.');
-  }
-  const writes = plan.changes.filter(isWrite);
-  const ctx = { workspace, namespace: plan.namespace };
+  const { ctx, scopes, writes } = await guard(client, plan, opts, handlers);
   let tombstones = new Map<string, string>();
   if (writes.length) {
-    checkScopes(writes, iam.scopes, handlers);
-    // 2. live checks: re-read what the plan writes (soft-deleted objects too)
+    // re-read what the plan writes (soft-deleted objects too) before the first write
     emit({ type: 'checks.start', objects: writes.length });
-    const live = await liveCheck(client, ctx, plan, writes, handlers);
-    if (live.notOurs.length) throw new NotOursError(plan.namespace, live.notOurs);
-    if (live.stale.length) throw new StalePlanError(live.stale);
-    tombstones = live.tombstones;
+    tombstones = await checkLive(client, ctx, writes, handlers);
   }
-  // 3. steps, run wave by wave by the executor; the first conflict stops the writing
-  const { steps, waves } = planSteps(plan, { handlers, granted: new Set(iam.scopes), tombstones });
+  // steps, run wave by wave by the executor; the first conflict stops the writing
+  const { steps, waves } = planSteps(plan, { handlers, granted: new Set(scopes), tombstones });
   emit({ type: 'apply.start', ...ctx, steps: steps.length, waves: waves.length });
   const executor = new StepExecutor({
     client,

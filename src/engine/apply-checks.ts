@@ -5,7 +5,7 @@
  */
 import { ConflictError, type PlatformClient } from '../client';
 import type { ResourceType } from '../../schemas/manifest';
-import type { Change, Plan } from '../../schemas/plan';
+import type { Change } from '../../schemas/plan';
 import type { LiveObject, ResourceHandler } from '../kinds/shared/types';
 import { WriteConflictError } from '../kinds/shared/support';
 import { fingerprint } from '../kinds/shared/normalise';
@@ -127,7 +127,7 @@ export interface LiveCheck {
  * ({@link notOursWhy}) and as the plan read it ({@link staleWhy}), and no ownership may have been
  * added to an owner the plan deletes.
  */
-export async function liveCheck(client: PlatformClient, ctx: ApplyContext, plan: Pick<Plan, 'namespace'>, writes: readonly Change[], handlers: Record<ResourceType, ResourceHandler>): Promise<LiveCheck> {
+export async function liveCheck(client: PlatformClient, ctx: ApplyContext, writes: readonly Change[], handlers: Record<ResourceType, ResourceHandler>): Promise<LiveCheck> {
   const found = await lookup(client, ctx, writes, handlers, true);
   const out: LiveCheck = { notOurs: [], stale: [], tombstones: new Map() };
   for (const c of writes) {
@@ -135,7 +135,7 @@ export async function liveCheck(client: PlatformClient, ctx: ApplyContext, plan:
     const f = found(c);
     const obj = f && !f.deleted ? f : undefined;
     if (c.action === 'create' && f?.deleted && f.etag) out.tombstones.set(c.address, f.etag);
-    const theirs = obj && c.action !== 'create' ? notOursWhy(c, obj, h, ctx.workspace, plan.namespace) : undefined;
+    const theirs = obj && c.action !== 'create' ? notOursWhy(c, obj, h, ctx.workspace, ctx.namespace) : undefined;
     if (theirs) out.notOurs.push({ address: c.address, why: theirs });
     else {
       const why = staleWhy(c, obj, h);
