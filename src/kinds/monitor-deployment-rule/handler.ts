@@ -130,7 +130,6 @@ export function overviewEffects(source: 'deploy-overview' | 'delete-overview', o
 export const monitorDeploymentRulesHandler: ResourceHandler = {
   type: monitorDeploymentRuleDescriptor.type,
   label: monitorDeploymentRuleDescriptor.label,
-  prunable: monitorDeploymentRuleDescriptor.ownership === 'configId',
 
   async read(client: PlatformClient, _q: ReadQuery): Promise<LiveObject[]> {
     // keysOnly too: BatchGet takes SCOPE_MONITORS_AUTOMATIC_EDIT only, List also SCOPE_MCP_READ

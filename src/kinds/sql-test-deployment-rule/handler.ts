@@ -66,7 +66,6 @@ export function sqlTestOverviewEffects(source: 'sql-test-overview' | 'sql-test-d
 export const sqlTestDeploymentRulesHandler: ResourceHandler = {
   type: sqlTestDeploymentRuleDescriptor.type,
   label: sqlTestDeploymentRuleDescriptor.label,
-  prunable: sqlTestDeploymentRuleDescriptor.ownership === 'configId',
 
   async read(client: PlatformClient, q: ReadQuery): Promise<LiveObject[]> {
     // the applier's re-reads of the objects a plan writes: a batch get of those ids only

@@ -66,7 +66,6 @@ export function sqlTestWrite(change: Change, ctx: HandlerContext): SqlTestWrite 
 export const sqlTestsHandler: ResourceHandler = {
   type: sqlTestDescriptor.type,
   label: sqlTestDescriptor.label,
-  prunable: sqlTestDescriptor.ownership === 'configId',
 
   async read(client: PlatformClient, q: ReadQuery): Promise<LiveObject[]> {
     // the applier's re-reads of the objects a plan writes: a batch get of those ids only
