@@ -17,10 +17,11 @@ describe('generated registries', () => {
     expect(committed).toBe(registries().get(file));
   });
 
-  it('a new kind folder is registered in every capability it has, in folder order', () => {
+  it('a new kind (its folder, wire schema, service and route module) is registered everywhere it has a module, in file order', () => {
     const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'dq-registries-'));
     try {
-      fs.cpSync(path.join(ROOT, 'src'), path.join(tmp, 'src'), { recursive: true });
+      for (const d of ['src', 'schemas']) fs.cpSync(path.join(ROOT, d), path.join(tmp, d), { recursive: true });
+      fs.writeFileSync(path.join(tmp, 'schemas', 'saved-views.ts'), 'export const SavedView = z.object({});\nexport const savedViewKindRecord = defineKind({});\n');
       const dir = path.join(tmp, 'src', 'kinds', 'saved-view');
       fs.mkdirSync(dir);
       fs.writeFileSync(path.join(dir, 'descriptor.ts'), 'export const savedViewDescriptor: KindDescriptor = {};\n');
@@ -29,6 +30,8 @@ describe('generated registries', () => {
       fs.writeFileSync(path.join(tmp, 'src', 'client', 'services', 'saved-views.ts'), 'export class SavedViewsService extends Service {}\n');
       fs.writeFileSync(path.join(tmp, 'src', 'emulator', 'routes', 'saved-views.ts'), 'export function register() {}\n');
       const out = registries(tmp);
+      expect(out.get('schemas/kinds.generated.ts')).toContain("import { savedViewKindRecord } from './saved-views';");
+      expect(out.get('schemas/kinds.generated.ts')).toMatch(/ownershipKindRecord, savedViewKindRecord, sqlTestKindRecord/);
       expect(out.get('src/kinds/descriptors.generated.ts')).toMatch(/ {2}ownershipDescriptor,\n {2}savedViewDescriptor,\n {2}sqlTestDescriptor,/);
       expect(out.get('src/kinds/handlers.generated.ts')).toContain("import { savedViewsHandler } from './saved-view/handler';");
       expect(out.get('src/kinds/yaml.generated.ts')).toContain('  [savedViewDescriptor.type, savedViewYaml],');
