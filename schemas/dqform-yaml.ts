@@ -1,5 +1,5 @@
 /**
- * The `dqform.yaml` workspace document: the YAML front end's shape. It describes the same eight
+ * The `dqform.yaml` workspace document: the YAML front end's shape. It describes the same
  * kinds as the constructs, in the manifest's desired shapes (lowerCamelCase, as in
  * `RESOURCE_SCHEMAS`), keyed by name (the name becomes the address `dq_<type>.<name>`), plus a
  * few friendlier forms for references that the loader translates:
@@ -19,10 +19,7 @@ import { z } from 'zod';
 import { CredentialsFrom, KIND_RECORDS, Manifest, type ResourceType } from './manifest';
 import type { SCHEMA_KINDS } from './kinds.generated';
 
-export { YamlAlert, YamlAlertTarget } from './alerts';
-export { YamlMonitorDeploymentRule } from './deployment-rules';
-export { YamlDataProduct, YamlDataProductPart, YamlDomain, YamlDomainPart, YamlOwner, YamlOwnership } from './governance';
-export { YamlSqlTest, YamlSqlTestDeploymentRule } from './sql-tests';
+// each kind's entry shape (`Yaml<Kind>`) lives in its wire schema file with its record
 
 type AnyKind = (typeof SCHEMA_KINDS)[number];
 

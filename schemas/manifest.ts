@@ -15,10 +15,7 @@ import { z } from 'zod';
 import { SCHEMA_KINDS } from './kinds.generated';
 import { Lifecycle, type SchemaKind } from './kind';
 
-export { DesiredAlert } from './alerts';
-export { DesiredMonitorDeploymentRule } from './deployment-rules';
-export { DesiredDataProduct, DesiredDomain, DesiredOwner, DesiredOwnership } from './governance';
-export { DesiredSqlTest, DesiredSqlTestDeploymentRule } from './sql-tests';
+// each kind's desired shape (`Desired<Kind>`) lives in its wire schema file with its record
 export { Lifecycle };
 
 /** Every kind's record (schemas/kind.ts), in dependency order (`order`). */
