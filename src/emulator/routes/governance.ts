@@ -233,10 +233,7 @@ function upsertDomain(ctx: RouteContext): { domain: DomainRecord } {
     ...(parentId !== undefined ? { parentId } : {}),
     ...(definition !== undefined ? { definition } : {}),
     source: sourceOf(w.source, current?.source),
-    createdBy: current?.createdBy ?? ctx.principal.subject,
-    updatedBy: ctx.principal.subject,
-    createdAt: current?.createdAt ?? now,
-    updatedAt: now,
+    ...authored(current, ctx.principal.subject, now),
   };
   const loop = findLoop(w.id, containedBy(ctx.store, new Map([[w.id, next]])));
   if (loop) {
@@ -316,10 +313,7 @@ function upsertDataProduct(ctx: RouteContext): { dataproduct: DataProductRecord 
     ...(pick('priority') !== undefined && pick('priority') !== 'PRIORITY_UNSPECIFIED' ? { priority: pick('priority') } : {}),
     ...(definition !== undefined ? { definition } : {}),
     source: sourceOf(w.source, current?.source),
-    createdBy: current?.createdBy ?? ctx.principal.subject,
-    updatedBy: ctx.principal.subject,
-    createdAt: current?.createdAt ?? now,
-    updatedAt: now,
+    ...authored(current, ctx.principal.subject, now),
   };
   return { dataproduct: all.put(w.id, sortKeys(next)) };
 }
@@ -335,6 +329,11 @@ function ownerships(store: Store): Collection<OwnershipRecord> {
 }
 
 /** The stored `source`: the one written, else the stored one, else native (0). */
+/** Who wrote a governance object and when: the creator and creation time kept from `current`. */
+function authored<C>(current: { createdBy?: C; createdAt?: string } | undefined, subject: C, at: string): { createdBy: C; updatedBy: C; createdAt: string; updatedAt: string } {
+  return { createdBy: current?.createdBy ?? subject, updatedBy: subject, createdAt: current?.createdAt ?? at, updatedAt: at };
+}
+
 function sourceOf(written: GovernanceSource | undefined, stored: GovernanceSource | undefined): GovernanceSource {
   return written ?? stored ?? 'SOURCE_NATIVE';
 }
@@ -355,10 +354,7 @@ export function upsertOwnerIn(store: Store, w: z.output<typeof UpsertOwnerReques
     title: w.title ?? current!.title,
     contacts: w.contacts !== undefined ? w.contacts.contacts : (current?.contacts ?? []),
     source: sourceOf(w.source, current?.source),
-    createdBy: current?.createdBy ?? subject,
-    updatedBy: subject,
-    createdAt: current?.createdAt ?? at,
-    updatedAt: at,
+    ...authored(current, subject, at),
   };
   return all.put(w.id, sortKeys(next));
 }
@@ -386,10 +382,7 @@ function upsertOwnership(ctx: RouteContext): { ownership: OwnershipRecord } {
     ownerId,
     selection,
     ...(w.alert !== undefined ? { alert: w.alert } : current?.alert !== undefined ? { alert: current.alert } : {}),
-    createdBy: current?.createdBy ?? ctx.principal.subject,
-    updatedBy: ctx.principal.subject,
-    createdAt: current?.createdAt ?? at,
-    updatedAt: at,
+    ...authored(current, ctx.principal.subject, at),
   };
   // Owning a data product already owned elsewhere moves it.
   if (selection.dataproductId !== undefined) {
