@@ -2,6 +2,8 @@
  * The registries that only list modules are generated (`npm run registries`, tools/registries.ts)
  * from the folders' contents: adding a kind folder, a client service or an emulator route module
  * registers nothing by hand (issue 24). Committed registries must be what the script writes now.
+ *
+ * @gateway-exempt starts no emulator: it only reads the folders and writes registry text (it names the route modules' folder)
  */
 import * as fs from 'node:fs';
 import * as os from 'node:os';
