@@ -9,7 +9,7 @@ import type { Change } from '../../schemas/plan';
 import type { LiveObject, ResourceHandler } from '../kinds/shared/types';
 import { WriteConflictError } from '../kinds/shared/support';
 import { fingerprint } from '../kinds/shared/normalise';
-import { DELETES_DEPENDENTS } from '../kinds/descriptors';
+import { DELETES_DEPENDENTS, hasConfigId } from '../kinds/descriptors';
 import { idOwner } from './identity';
 import { repointedAway } from './planner';
 import { readLiveState } from './reconcile';
@@ -52,10 +52,10 @@ export async function lookup(
  * a governance object whose id carries no namespace tag may be updated only when the code adopts
  * it with an import block (issue 23), and is never deleted.
  */
-export function notOursWhy(c: Change, obj: LiveObject, h: Pick<ResourceHandler, 'prunable' | 'label'>, workspace: string, namespace: string): string | undefined {
+export function notOursWhy(c: Change, obj: LiveObject, h: Pick<ResourceHandler, 'label'>, workspace: string, namespace: string): string | undefined {
   if (obj.unmanageable?.length) return `this version of dqform cannot model it (${obj.unmanageable.join('; ')})`;
   if (obj.deploymentRuleId) return `SQL-test rule ${obj.deploymentRuleId} made it; only the rule manages it`;
-  if (h.prunable) {
+  if (hasConfigId(c.type)) {
     if (obj.configId === namespace || (c.action === 'update' && c.importedId && !obj.configId)) return undefined;
     if (obj.configId) return `it is managed by namespace "${obj.configId}"`;
     return obj.source === 'SOURCE_API' ? 'it was made by another API client (source SOURCE_API, no configId)' : 'it was made in the UI';
@@ -79,9 +79,9 @@ export function staleWhy(c: Change, obj: LiveObject | undefined, h: Pick<Resourc
 }
 
 /** Why an object does not read back as what the change wrote (undefined: it does). */
-export function readBackWhy(c: Change, obj: LiveObject | undefined, h: Pick<ResourceHandler, 'label' | 'fromLive' | 'prunable'>, namespace: string): string | undefined {
+export function readBackWhy(c: Change, obj: LiveObject | undefined, h: Pick<ResourceHandler, 'label' | 'fromLive'>, namespace: string): string | undefined {
   if (!obj || obj.deleted) return `the ${h.label} is gone (deleted by someone else)`;
-  if (h.prunable && obj.configId !== namespace) return `the ${h.label} is now managed by ${obj.configId ? `namespace "${obj.configId}"` : 'the UI'}`;
+  if (hasConfigId(c.type) && obj.configId !== namespace) return `the ${h.label} is now managed by ${obj.configId ? `namespace "${obj.configId}"` : 'the UI'}`;
   if (fingerprint(h.fromLive(obj.raw)) !== fingerprint(c.after)) return `the ${h.label} holds something other than what this apply wrote (someone else wrote it at the same time)`;
   return undefined;
 }

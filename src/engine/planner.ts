@@ -5,7 +5,7 @@
 import * as jsonpatch from 'fast-json-patch';
 import type { ResourceType } from '../../schemas/manifest';
 import { RESOURCE_TYPES } from '../../schemas/manifest';
-import { deletingReference, isFqnKeyed, kindOf, PRUNABLE_TYPES, TAG_PRUNED_TYPES } from '../kinds/descriptors';
+import { deletingReference, hasConfigId, isFqnKeyed, kindOf, PRUNABLE_TYPES, TAG_PRUNED_TYPES } from '../kinds/descriptors';
 import { DEFAULT_REQUEST, PLAN_FORMAT_VERSION, type Change, type Diagnostic, type Effects, type Plan, type PatchOp, type PlanRequest } from '../../schemas/plan';
 import type { LiveObject, ResourceHandler } from '../kinds/shared/types';
 import { fingerprint } from '../kinds/shared/normalise';
@@ -16,7 +16,7 @@ import { cascadeEffects, cascadeOf, LiveIndex } from './related';
 import { asRefreshOnly, checkRequestedAddresses, destroyDeclared, narrowToTargets, REPLACE_REQUESTED, targetingWarning } from './modes';
 
 export type LiveState = Partial<Record<ResourceType, LiveObject[]>>;
-export type HandlerMap = Record<ResourceType, Pick<ResourceHandler, 'fromLive' | 'fromDesired' | 'replaceReasons' | 'prunable' | 'label' | 'sensitive'>>;
+export type HandlerMap = Record<ResourceType, Pick<ResourceHandler, 'fromLive' | 'fromDesired' | 'replaceReasons' | 'label' | 'sensitive'>>;
 
 const SECRET_KEY = /^(password|token|privateKey|serviceAccountKey|apiKey|secret|clientSecret)$/;
 
@@ -311,7 +311,7 @@ export function computePlan(input: PlanInput): Plan {
       });
       return;
     }
-    const foreign = h.prunable && obj.configId !== namespace;
+    const foreign = hasConfigId(r.type) && obj.configId !== namespace;
     if (foreign && r.importedId && obj.configId) {
       // an import block adopts what the UI made, never another namespace's object (tagged kinds:
       // resolve refuses their ids; alerts and untagged ids are told by their configId)
