@@ -24,7 +24,12 @@ export const Diagnostic = z.object({
 });
 export type Diagnostic = z.infer<typeof Diagnostic>;
 
-export const ACTIONS = ['create', 'update', 'replace', 'delete', 'noop', 'unmanaged'] as const;
+/**
+ * What a change does. `unmanaged`: a live object this stack does not manage (listed, never
+ * written). `forget`: a `removed` declaration with destroy = false: the object is no longer
+ * managed and stays in place (Terraform's `forget`); apply writes nothing for it.
+ */
+export const ACTIONS = ['create', 'update', 'replace', 'delete', 'noop', 'unmanaged', 'forget'] as const;
 export const Action = z.enum(ACTIONS);
 export type Action = z.infer<typeof Action>;
 
@@ -183,6 +188,7 @@ export const Plan = z.object({
     replace: z.number().int(),
     destroy: z.number().int(),
     unchanged: z.number().int(),
+    /** Objects not managed here: `unmanaged` and `forget` changes. */
     unmanaged: z.number().int(),
   }),
   diagnostics: z.array(Diagnostic).default([]),

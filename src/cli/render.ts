@@ -8,7 +8,7 @@ import { DRIFT_REPLACED } from '../engine/modes';
 import { effectDeleteCounts, effectDeletesText, guardRefusals, unpreviewedChanges } from '../engine/guards';
 import { htmlText, inertText, mdCode, mdFence, mdText } from '../../schemas/inert';
 
-const SYMBOL: Record<Change['action'], string> = { create: '+', update: '~', replace: '-/+', delete: '-', noop: ' ', unmanaged: '?' };
+const SYMBOL: Record<Change['action'], string> = { create: '+', update: '~', replace: '-/+', delete: '-', noop: ' ', unmanaged: '?', forget: '?' };
 const VERB: Record<Change['action'], string> = {
   create: 'will be created',
   update: 'will be updated in place',
@@ -16,6 +16,7 @@ const VERB: Record<Change['action'], string> = {
   delete: 'will be destroyed',
   noop: 'is unchanged',
   unmanaged: 'is not managed here',
+  forget: 'will no longer be managed; the object stays',
 };
 
 export interface RenderOptions {
@@ -27,7 +28,7 @@ export interface RenderOptions {
 function paint(on: boolean | undefined, code: number, s: string): string {
   return on ? `\u001b[${code}m${s}\u001b[0m` : s;
 }
-const COLOR: Record<Change['action'], number> = { create: 32, update: 33, replace: 35, delete: 31, noop: 0, unmanaged: 36 };
+const COLOR: Record<Change['action'], number> = { create: 32, update: 33, replace: 35, delete: 31, noop: 0, unmanaged: 36, forget: 36 };
 
 function flatten(v: unknown, base = ''): [string, unknown][] {
   if (Array.isArray(v)) return v.length === 0 ? [[base, []]] : v.flatMap((x, i) => flatten(x, `${base}/${i}`));
@@ -207,7 +208,7 @@ function preview(list: readonly string[], n = 3): string {
 }
 
 /** Does the plan write anything? (Refresh-only plans never do.) */
-const writes = (plan: Plan) => plan.changes.filter((c) => c.action !== 'noop' && c.action !== 'unmanaged');
+const writes = (plan: Plan) => plan.changes.filter((c) => c.action !== 'noop' && c.action !== 'unmanaged' && c.action !== 'forget');
 
 /**
  * Terraform's summary line: `Plan: 1 to import, 2 to add, 0 to change, 1 to destroy.` A replace
@@ -292,9 +293,9 @@ function headerLines(plan: Plan): string[] {
 
 /** Not-managed objects, split into those that concern this stack (always listed) and the others (counted unless shown). */
 function unmanagedParts(plan: Plan, show: boolean): { listed: Change[]; others: Change[]; groups: string } {
-  const all = plan.changes.filter((c) => c.action === 'unmanaged');
-  // a `removed` block's object (a declared address) and objects this version cannot model concern this stack
-  const concerns = (c: Change) => !c.address.includes('[') || c.reasons.some((r) => r.startsWith('cannot be managed'));
+  const all = plan.changes.filter((c) => c.action === 'unmanaged' || c.action === 'forget');
+  // a `removed` block's object (a forget) and objects this version cannot model concern this stack
+  const concerns = (c: Change) => c.action === 'forget' || !c.address.includes('[') || c.reasons.some((r) => r.startsWith('cannot be managed'));
   const listed = show ? all : all.filter(concerns);
   const others = show ? [] : all.filter((c) => !concerns(c));
   const counts = new Map<string, number>();

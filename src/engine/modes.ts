@@ -136,7 +136,7 @@ export function checkRequestedAddresses(request: PlanRequest, resolution: Resolu
       const c = changes.find((x) => x.address === a);
       diags.push({
         severity: 'error',
-        summary: `--replace ${a}: only an object the code declares can be replaced${c ? ` (this plan ${c.action === 'delete' ? 'destroys it' : c.action === 'unmanaged' ? 'does not manage it' : 'leaves it'})` : ' (it is declared removed)'}`,
+        summary: `--replace ${a}: only an object the code declares can be replaced${c ? ` (this plan ${c.action === 'delete' ? 'destroys it' : c.action === 'unmanaged' || c.action === 'forget' ? 'does not manage it' : 'leaves it'})` : ' (it is declared removed)'}`,
         address: a,
         hint: 'Declare it in the code to replace it, or drop --replace.',
       });
@@ -206,7 +206,7 @@ export function asRefreshOnly(changes: Change[]): Change[] {
   const drift: Change[] = [];
   const keep: Change[] = [];
   for (const c of changes) {
-    if (c.action === 'noop' || c.action === 'unmanaged') {
+    if (c.action === 'noop' || c.action === 'unmanaged' || c.action === 'forget') {
       keep.push(c);
       continue;
     }

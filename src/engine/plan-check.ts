@@ -29,7 +29,7 @@ export function planSummary(changes: readonly Change[]): Plan['summary'] {
     replace: count('replace'),
     destroy: count('delete'),
     unchanged: count('noop'),
-    unmanaged: count('unmanaged'),
+    unmanaged: count('unmanaged') + count('forget'),
   };
 }
 

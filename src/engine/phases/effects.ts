@@ -32,7 +32,7 @@ export function knownAfterApply(type: string, deps: readonly string[]): Effects 
  * the effects of those that depend on an object this plan creates (apply previews them once it exists).
  */
 export function previewRequests(changes: readonly Change[], handlers: HandlerMap): { fetch: Change[]; afterApply: Map<string, Effects> } {
-  const want = changes.filter((c) => c.action !== 'noop' && c.action !== 'unmanaged' && handlers[c.type as ResourceType].preview);
+  const want = changes.filter((c) => c.action !== 'noop' && c.action !== 'unmanaged' && c.action !== 'forget' && handlers[c.type as ResourceType].preview);
   const created = new Set(changes.filter((c) => c.action === 'create' || c.action === 'replace').map((c) => c.address));
   const fetch: Change[] = [];
   const afterApply = new Map<string, Effects>();

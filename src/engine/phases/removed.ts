@@ -28,13 +28,13 @@ function absentWarning(ctx: PlanContext, rm: RemovedResource): Diagnostic {
   };
 }
 
-/** `removed` with destroy = false: the object stays in place, no longer managed. */
+/** `removed` with destroy = false: a `forget`: the object stays in place, no longer managed. */
 function leftInPlace(rm: RemovedResource, obj: LiveObject, before: Record<string, unknown>, name: string, ours: boolean): Change {
   const tagged = TAG_PRUNED_TYPES.includes(rm.type);
   return {
     address: rm.address,
     type: rm.type,
-    action: 'unmanaged',
+    action: 'forget',
     id: obj.key,
     fqn: rm.fqn,
     before,
