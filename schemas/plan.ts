@@ -96,6 +96,45 @@ export const Effects = z.object({
 });
 export type Effects = z.infer<typeof Effects>;
 
+/**
+ * Why a change is what it is, as a code with its data (Terraform's typed action reasons). The
+ * planner records these; the prose (`Change.reasons`) is made from them by one function
+ * (src/engine/reasons.ts), and code that branches on a reason reads the code, never the prose.
+ * - `moved`: a moved block (`from`); `imported`: an import block (the kind's `label`, the `id`,
+ *   and who had it, `was`, when another namespace or the UI did); `claims`: an unchanged object
+ *   that this namespace takes over (`namespace`).
+ * - `fixed-field`: a replace because a field fixed at create changes (the kind's `text`);
+ *   `replace-requested`: `--replace`; `replaced-with`: the platform deletes it with `address`,
+ *   which the plan replaces.
+ * - `forget`: removed with destroy = false (`name`; `ours`: this namespace owns it, `tagged`: by
+ *   its id's tag); `declared-removed`: removed with destroy = true (`name`); `not-declared`: the
+ *   namespace's object the code no longer declares (`name`, `namespace`); `destroy`: a destroy
+ *   plan (`namespace`).
+ * - `managed-by` (another `namespace`), `made-in-ui`, `not-dqform`, `unmanageable` (the `fields`
+ *   this version does not model): why a live object is not managed here.
+ * - Drift: `drift-absent` (declared, absent live), `drift-replaced` (a normal apply replaces it).
+ */
+export const Reason = z.discriminatedUnion('code', [
+  z.object({ code: z.literal('moved'), from: z.string() }),
+  z.object({ code: z.literal('imported'), label: z.string(), id: z.string(), was: z.string().optional() }),
+  z.object({ code: z.literal('claims'), namespace: z.string() }),
+  z.object({ code: z.literal('fixed-field'), text: z.string() }),
+  z.object({ code: z.literal('replace-requested') }),
+  z.object({ code: z.literal('replaced-with'), address: z.string() }),
+  z.object({ code: z.literal('forget'), name: z.string(), ours: z.boolean(), tagged: z.boolean() }),
+  z.object({ code: z.literal('declared-removed'), name: z.string() }),
+  z.object({ code: z.literal('not-declared'), name: z.string(), namespace: z.string() }),
+  z.object({ code: z.literal('destroy'), namespace: z.string() }),
+  z.object({ code: z.literal('managed-by'), namespace: z.string() }),
+  z.object({ code: z.literal('made-in-ui') }),
+  z.object({ code: z.literal('not-dqform') }),
+  z.object({ code: z.literal('unmanageable'), fields: z.array(z.string()) }),
+  z.object({ code: z.literal('drift-absent') }),
+  z.object({ code: z.literal('drift-replaced') }),
+]);
+export type Reason = z.infer<typeof Reason>;
+export type ReasonCode = Reason['code'];
+
 export const Change = z.object({
   address: z.string(),
   type: z.string(),
@@ -120,7 +159,10 @@ export const Change = z.object({
   etag: z.string().optional(),
   /** A fingerprint of the normalised live object at plan time (for kinds without etags). */
   liveHash: z.string().optional(),
+  /** Why, in prose (made from `reasonCodes` for the changes dqform plans; a hand-written plan may hold prose only). */
   reasons: z.array(z.string()).default([]),
+  /** Why, typed: `reasons[i]` is the prose of `reasonCodes[i]`. Absent when there is no reason. */
+  reasonCodes: z.array(Reason).optional(),
   effects: Effects.optional(),
   /** Where the object came from when it is adopted or moved. */
   movedFrom: z.string().optional(),

@@ -4,7 +4,7 @@
  */
 import type { Cascade, Change, Diagnostic, Effects, Plan } from '../../schemas/plan';
 import { stableStringify } from '../engine/keys';
-import { DRIFT_REPLACED } from '../engine/modes';
+import { hasReason } from '../engine/reasons';
 import { effectDeleteCounts, effectDeletesText, guardRefusals, unpreviewedChanges } from '../engine/guards';
 import { htmlText, inertText, mdCode, mdFence, mdText } from '../../schemas/inert';
 
@@ -116,7 +116,7 @@ const DRIFT_VERB: Partial<Record<Change['action'], string>> = {
 
 /** What dqform plan and apply would do about a live difference (a drift entry), the same for `drift` and `plan --refresh-only`. */
 function driftRemedy(c: Change): string {
-  if (c.reasons.includes(DRIFT_REPLACED)) return 'replace it (destroy it, then create it from the code)';
+  if (hasReason(c, 'drift-replaced')) return 'replace it (destroy it, then create it from the code)';
   if (c.action === 'update') return "update it in place to the code's values";
   if (c.action === 'delete') return 'create it from the code';
   if (c.action === 'create') return "delete it (this namespace owns it and the code no longer declares it)";
@@ -295,7 +295,7 @@ function headerLines(plan: Plan): string[] {
 function unmanagedParts(plan: Plan, show: boolean): { listed: Change[]; others: Change[]; groups: string } {
   const all = plan.changes.filter((c) => c.action === 'unmanaged' || c.action === 'forget');
   // a `removed` block's object (a forget) and objects this version cannot model concern this stack
-  const concerns = (c: Change) => c.action === 'forget' || !c.address.includes('[') || c.reasons.some((r) => r.startsWith('cannot be managed'));
+  const concerns = (c: Change) => c.action === 'forget' || !c.address.includes('[') || hasReason(c, 'unmanageable');
   const listed = show ? all : all.filter(concerns);
   const others = show ? [] : all.filter((c) => !concerns(c));
   const counts = new Map<string, number>();

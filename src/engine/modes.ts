@@ -19,17 +19,18 @@
 import * as jsonpatch from 'fast-json-patch';
 import { RESOURCE_TYPES, type ResourceType } from '../../schemas/manifest';
 import { isFqnKeyed, TAG_PRUNED_TYPES } from '../kinds/descriptors';
-import type { Change, Diagnostic, PatchOp, PlanRequest } from '../../schemas/plan';
+import type { Change, Diagnostic, PatchOp, PlanRequest, Reason } from '../../schemas/plan';
 import type { LiveObject } from '../kinds/shared/types';
 import { bareId, carriesTag } from './identity';
 import type { ResolvedResource, Resolution } from './resolve';
 import { closest } from './unknown-fields';
+import { because, reasonText } from './reasons';
 
-/** The drift reason of a change a normal plan replaces (the renderer says "replace it"). */
-export const DRIFT_REPLACED = 'dqform apply replaces it: it cannot be updated in place';
+/** The drift reason of a change a normal plan replaces (code `drift-replaced`: the renderer says "replace it"). */
+export const DRIFT_REPLACED = reasonText({ code: 'drift-replaced' });
 
-/** The reason of a replacement asked for with `--replace`. */
-export const REPLACE_REQUESTED = 'replacement requested with --replace';
+/** The reason of a replacement asked for with `--replace` (code `replace-requested`). */
+export const REPLACE_REQUESTED = reasonText({ code: 'replace-requested' });
 
 type LiveState = Partial<Record<ResourceType, LiveObject[]>>;
 
@@ -82,7 +83,7 @@ export function destroyDeclared(changes: Change[], resolution: Resolution, live:
     if (!r) continue;
     c.address = r.address;
     if (r.source) c.source = r.source;
-    c.reasons = [`destroy: everything namespace "${resolution.namespace}" owns is deleted`];
+    Object.assign(c, because({ code: 'destroy', namespace: resolution.namespace }));
     if (r.lifecycle.preventDestroy) {
       guards.push({
         severity: 'error',
@@ -225,16 +226,16 @@ export function asRefreshOnly(changes: Change[]): Change[] {
       liveHash: c.liveHash,
     };
     if (c.action === 'create') {
-      drift.push({ ...base, action: 'delete', before: c.after, after: null, patch: [], reasons: ['declared in the code, but absent live: deleted outside dqform, or not created yet'] });
+      drift.push({ ...base, action: 'delete', before: c.after, after: null, patch: [], ...because({ code: 'drift-absent' }) });
     } else if (c.action === 'delete') {
-      drift.push({ ...base, action: 'create', before: null, after: c.before, patch: [], reasons: c.reasons });
+      drift.push({ ...base, action: 'create', before: null, after: c.before, patch: [], reasons: c.reasons, ...(c.reasonCodes ? { reasonCodes: c.reasonCodes } : {}) });
     } else {
       const patch = jsonpatch.compare((c.after ?? {}) as object, (c.before ?? {}) as object) as PatchOp[];
       // the plan's replace reasons speak of the code's change; import and move notes still hold
-      const reasons = c.reasons.filter((r) => /^(imported|claims|moved) /.test(r));
+      const kept: Reason[] = (c.reasonCodes ?? []).filter((r) => r.code === 'imported' || r.code === 'claims' || r.code === 'moved');
       // what a normal apply does about it: update in place, or (a field fixed at create) replace
-      if (c.action === 'replace') reasons.push(DRIFT_REPLACED);
-      drift.push({ ...base, action: 'update', before: c.after, after: c.before, patch, reasons });
+      if (c.action === 'replace') kept.push({ code: 'drift-replaced' });
+      drift.push({ ...base, action: 'update', before: c.after, after: c.before, patch, ...because(...kept) });
     }
   }
   changes.splice(0, changes.length, ...keep);

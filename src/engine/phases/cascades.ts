@@ -9,6 +9,7 @@ import { deletingReference, TAG_PRUNED_TYPES } from '../../kinds/descriptors';
 import { bareId } from '../identity';
 import { cascadeEffects, cascadeOf, type LiveIndex } from '../related';
 import type { PlanContext } from './context';
+import { addReasons } from '../reasons';
 
 const keyOf = (type: string, id: string) => `${type}\u0000${bareId(id).toLowerCase()}`;
 
@@ -42,7 +43,7 @@ function replacedCascades(changes: Change[], names: LiveIndex, deleted: Readonly
       const k = kept.get(keyOf(x.type, x.id));
       if (!k || k.action === 'replace') continue;
       k.action = 'replace';
-      k.reasons = [...k.reasons, `the platform deletes it with ${c.address}, which this plan replaces: created again after it`];
+      addReasons(k, { code: 'replaced-with', address: c.address });
       if (!k.dependsOn.includes(c.address)) k.dependsOn = [...k.dependsOn, c.address].sort();
       x.alsoDeleted = true;
     }

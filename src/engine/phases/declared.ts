@@ -5,12 +5,12 @@
  */
 import * as jsonpatch from 'fast-json-patch';
 import { isFqnKeyed, TAG_PRUNED_TYPES } from '../../kinds/descriptors';
-import type { Change, Diagnostic, PatchOp } from '../../../schemas/plan';
+import type { Change, Diagnostic, PatchOp, Reason } from '../../../schemas/plan';
 import type { LiveObject } from '../../kinds/shared/types';
 import { fingerprint } from '../../kinds/shared/normalise';
 import type { ResolvedResource } from '../resolve';
 import { carriesTag } from '../identity';
-import { REPLACE_REQUESTED } from '../modes';
+import { addReasons, reasonText } from '../reasons';
 import { emptyOutput, type HandlerMap, type PhaseOutput, type PlanContext } from './context';
 import { applyIgnore, sameJson, secretPointers, secretPointersOf } from './values';
 
@@ -29,9 +29,10 @@ function baseOf(r: ResolvedResource, obj: LiveObject | undefined) {
     importedId: r.importedId,
     sensitive: [] as string[],
     reasons: [] as string[],
+    reasonCodes: undefined as Reason[] | undefined,
     patch: [] as PatchOp[],
   };
-  if (r.movedFrom) base.reasons.push(`moved from ${r.movedFrom}: keeps its identity`);
+  if (r.movedFrom) addReasons(base, { code: 'moved', from: r.movedFrom });
   return base;
 }
 type Base = ReturnType<typeof baseOf>;
@@ -108,30 +109,33 @@ function existing(ctx: PlanContext, r: ResolvedResource, obj: LiveObject, after:
   const patch = sameJson(before, effective) ? [] : (jsonpatch.compare(before, effective) as PatchOp[]);
   const liveHash = fingerprint(before);
   const sensitive = secretPointersOf(before, effective);
-  if (r.importedId) base.reasons.push(`imported from existing ${h.label} ${JSON.stringify(r.importedId)}${foreign ? ` (was ${obj.configId ? `namespace "${obj.configId}"` : 'made in the UI'})` : ''}`);
+  if (r.importedId) addReasons(base, { code: 'imported', label: h.label, id: r.importedId, ...(foreign ? { was: obj.configId ? `namespace "${obj.configId}"` : 'made in the UI' } : {}) });
   const forced = ctx.forceReplace.has(r.address);
   if (patch.length === 0 && !(foreign && r.importedId) && !forced) {
     out.changes.push(unchanged(base, before, effective, obj, liveHash, sensitive));
     return;
   }
   const common = { ...base, before, after: effective, etag: obj.etag, liveHash, sensitive };
-  const replace = h.replaceReasons(before, effective);
-  if (forced) replace.push(REPLACE_REQUESTED);
+  const replace: Reason[] = h.replaceReasons(before, effective).map((text) => ({ code: 'fixed-field', text }));
+  if (forced) replace.push({ code: 'replace-requested' });
   if (replace.length > 0) {
     if (r.lifecycle.preventDestroy && !ctx.request.refreshOnly) {
       out.guards.push({
         severity: 'error',
-        summary: `this change replaces the ${h.label} (${replace.join('; ')}), and lifecycle.preventDestroy forbids destroying it`,
+        summary: `this change replaces the ${h.label} (${replace.map(reasonText).join('; ')}), and lifecycle.preventDestroy forbids destroying it`,
         address: r.address,
         source: r.source,
         hint: 'Revert the change, or drop preventDestroy deliberately.',
       });
     }
-    out.changes.push({ ...common, action: 'replace', patch, reasons: [...common.reasons, ...replace] });
+    const change: Change = { ...common, action: 'replace', patch };
+    addReasons(change, ...replace);
+    out.changes.push(change);
     return;
   }
-  if (patch.length === 0) common.reasons.push(`claims it for namespace "${ctx.namespace}"`);
-  out.changes.push({ ...common, action: 'update', patch });
+  const change: Change = { ...common, action: 'update', patch };
+  if (patch.length === 0) addReasons(change, { code: 'claims', namespace: ctx.namespace });
+  out.changes.push(change);
 }
 
 /**
@@ -151,6 +155,7 @@ function unchanged(base: Base, before: Record<string, unknown>, after: Record<st
     importedId: base.importedId,
     sensitive,
     reasons: base.reasons,
+    reasonCodes: base.reasonCodes,
     patch: base.patch,
     before,
     after,
@@ -179,5 +184,5 @@ export function declaredPhase(ctx: PlanContext): PhaseOutput {
 
 /** Why a live object cannot be managed: `cannot be managed by this version: unknown field X; ...`. */
 export function unmanageableText(obj: Pick<LiveObject, 'unmanageable'>): string {
-  return `cannot be managed by this version: ${(obj.unmanageable ?? []).join('; ')}`;
+  return reasonText({ code: 'unmanageable', fields: [...(obj.unmanageable ?? [])] });
 }

@@ -5,17 +5,17 @@
  * namespaces' and UI-made ones are not even read. Pure.
  */
 import type { ResourceType } from '../../../schemas/manifest';
-import type { Change } from '../../../schemas/plan';
+import type { Change, Reason } from '../../../schemas/plan';
+import { because } from '../reasons';
 import { isFqnKeyed, PRUNABLE_TYPES, TAG_PRUNED_TYPES } from '../../kinds/descriptors';
 import type { LiveObject } from '../../kinds/shared/types';
 import { fingerprint } from '../../kinds/shared/normalise';
 import { carriesTag } from '../identity';
-import { unmanageableText } from './declared';
 import { emptyOutput, type PhaseOutput, type PlanContext } from './context';
 import { liveAddress, secretPointers } from './values';
 
 /** The `unmanaged` entry of a live object nobody declares (listed, never written). */
-function unmanagedChange(type: ResourceType, obj: LiveObject, before: Record<string, unknown>, reason: string): Change {
+function unmanagedChange(type: ResourceType, obj: LiveObject, before: Record<string, unknown>, reason: Reason): Change {
   return {
     address: liveAddress(type, obj.key),
     type,
@@ -25,7 +25,7 @@ function unmanagedChange(type: ResourceType, obj: LiveObject, before: Record<str
     before,
     after: null,
     patch: [],
-    reasons: [reason],
+    ...because(reason),
     sensitive: [],
     dependsOn: [],
   };
@@ -44,15 +44,15 @@ function pruned(ctx: PlanContext, type: ResourceType, obj: LiveObject, before: R
     patch: [],
     etag: obj.etag,
     liveHash: fingerprint(before),
-    reasons: [`${ctx.names.displayName(type, obj.raw)} is no longer declared in namespace "${ctx.namespace}"`],
+    ...because({ code: 'not-declared', name: ctx.names.displayName(type, obj.raw), namespace: ctx.namespace }),
     sensitive: secretPointers(before),
     dependsOn: [],
   };
 }
 
 /** Who has a live object of a prunable kind that is not this namespace's. */
-function notHereReason(obj: LiveObject): string {
-  return obj.configId ? `managed by namespace "${obj.configId}"` : (obj.source ?? 'SOURCE_APP') === 'SOURCE_APP' ? 'made in the UI' : 'not managed by dqform';
+function notHereReason(obj: LiveObject): Reason {
+  return obj.configId ? { code: 'managed-by', namespace: obj.configId } : (obj.source ?? 'SOURCE_APP') === 'SOURCE_APP' ? { code: 'made-in-ui' } : { code: 'not-dqform' };
 }
 
 /** Pruning by configId. */
@@ -63,7 +63,7 @@ function pruneByConfigId(ctx: PlanContext, out: PhaseOutput): void {
       if (ctx.claimed.get(type)!.has(obj.key)) continue;
       if (obj.deploymentRuleId) continue; // made by a SQL-test rule: the rule manages it
       const before = h.fromLive(obj.raw);
-      if (obj.unmanageable?.length) out.changes.push(unmanagedChange(type, obj, before, unmanageableText(obj)));
+      if (obj.unmanageable?.length) out.changes.push(unmanagedChange(type, obj, before, { code: 'unmanageable', fields: [...obj.unmanageable] }));
       else if (obj.configId === ctx.namespace) out.changes.push(pruned(ctx, type, obj, before, true));
       else out.changes.push(unmanagedChange(type, obj, before, notHereReason(obj)));
     }
@@ -78,7 +78,7 @@ function pruneByTag(ctx: PlanContext, out: PhaseOutput): void {
     for (const obj of ctx.live[type] ?? []) {
       if (obj.context || ctx.claimed.get(type)!.has(obj.key) || !carriesTag(obj.id, workspace, ctx.namespace)) continue;
       const before = h.fromLive(obj.raw);
-      if (obj.unmanageable?.length) out.changes.push(unmanagedChange(type, obj, before, unmanageableText(obj)));
+      if (obj.unmanageable?.length) out.changes.push(unmanagedChange(type, obj, before, { code: 'unmanageable', fields: [...obj.unmanageable] }));
       else out.changes.push(pruned(ctx, type, obj, before, false));
     }
   }

@@ -12,6 +12,7 @@ import { carriesTag } from '../identity';
 import { unmanageableText } from './declared';
 import { emptyOutput, type PhaseOutput, type PlanContext } from './context';
 import { secretPointers } from './values';
+import { because } from '../reasons';
 
 /** The warning of a removed declaration whose object does not exist. */
 function absentWarning(ctx: PlanContext, rm: RemovedResource): Diagnostic {
@@ -30,7 +31,6 @@ function absentWarning(ctx: PlanContext, rm: RemovedResource): Diagnostic {
 
 /** `removed` with destroy = false: a `forget`: the object stays in place, no longer managed. */
 function leftInPlace(rm: RemovedResource, obj: LiveObject, before: Record<string, unknown>, name: string, ours: boolean): Change {
-  const tagged = TAG_PRUNED_TYPES.includes(rm.type);
   return {
     address: rm.address,
     type: rm.type,
@@ -40,11 +40,7 @@ function leftInPlace(rm: RemovedResource, obj: LiveObject, before: Record<string
     before,
     after: null,
     patch: [],
-    reasons: [
-      `removed with destroy = false: ${name} stays in place, no longer managed${
-        ours ? `; keep the removed block while it exists (it ${tagged ? "carries this namespace's tag" : 'has this namespace as configId'}, so without the block the next plan deletes it)` : ''
-      }`,
-    ],
+    ...because({ code: 'forget', name, ours, tagged: TAG_PRUNED_TYPES.includes(rm.type) }),
     sensitive: [],
     dependsOn: [],
   };
@@ -94,7 +90,7 @@ function removedOne(ctx: PlanContext, rm: RemovedResource, obj: LiveObject, out:
       patch: [],
       etag: obj.etag,
       liveHash: fingerprint(before),
-      reasons: [`declared removed: ${name}`],
+      ...because({ code: 'declared-removed', name }),
       sensitive: secretPointers(before),
       dependsOn: [],
     });
