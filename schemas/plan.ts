@@ -176,6 +176,41 @@ export const Change = z.object({
 });
 export type Change = z.infer<typeof Change>;
 
+/** How live state differs from the code ({@link Drift}). */
+export const DIFFERENCES = ['changed', 'absent', 'undeclared'] as const;
+
+/**
+ * One way live state differs from the code (refresh-only plans, `dqform drift`): what the code
+ * says beside what live has, and what a normal plan and apply would do about it. Nothing here is
+ * written. `difference`: `changed` (changed outside dqform), `absent` (declared, absent live:
+ * deleted outside dqform, or never created), `undeclared` (live, this namespace's, not declared).
+ */
+export const Drift = z.object({
+  address: z.string(),
+  type: z.string(),
+  name: z.string().optional(),
+  difference: z.enum(DIFFERENCES),
+  /** What a normal plan and apply would do: update or replace (changed), create (absent), delete (undeclared). */
+  remedy: z.enum(['update', 'replace', 'create', 'delete']),
+  id: z.string(),
+  fqn: z.string().optional(),
+  /** What the code declares, normalised (null when it declares nothing). */
+  code: z.unknown().nullable(),
+  /** What is live, normalised (null when absent). */
+  live: z.unknown().nullable(),
+  /** RFC 6902 patch from the code's object to live's (`changed` only). */
+  patch: z.array(PatchOp).default([]),
+  etag: z.string().optional(),
+  liveHash: z.string().optional(),
+  reasons: z.array(z.string()).default([]),
+  reasonCodes: z.array(Reason).optional(),
+  movedFrom: z.string().optional(),
+  importedId: z.string().optional(),
+  sensitive: z.array(z.string()).default([]),
+  source: z.string().optional(),
+});
+export type Drift = z.infer<typeof Drift>;
+
 /**
  * How the plan was asked for (Terraform's flags): recorded so that a saved plan says what it
  * is, and so that apply plans again with the same options before its first write.
@@ -211,13 +246,8 @@ export const Plan = z.object({
   /** The options the plan was made with (absent in plans made before they existed: the defaults). */
   options: PlanRequest.default(DEFAULT_REQUEST),
   changes: z.array(Change),
-  /**
-   * Refresh-only plans: how live state differs from the code, per object; nothing here is
-   * written. `before` is what the code declares, `after` what is live (null when absent); the
-   * action says how live differs: `update` changed outside dqform, `delete` missing live (deleted
-   * outside dqform, or never created), `create` live but not declared (a normal plan deletes it).
-   */
-  drift: z.array(Change).default([]),
+  /** Refresh-only plans: how live state differs from the code, per object ({@link Drift}); nothing here is written. */
+  drift: z.array(Drift).default([]),
   /**
    * Counts by action: `replace` is counted here on its own, and Terraform's summary line
    * (`Plan: 1 to import, 2 to add, 0 to change, 1 to destroy.`) counts it in add and destroy.

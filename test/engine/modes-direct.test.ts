@@ -32,14 +32,15 @@ describe('asRefreshOnly', () => {
     const drift = asRefreshOnly(changes);
     // the plan keeps only what writes nothing
     expect(changes.map((c) => c.address)).toEqual(['dq_owner.same', 'dq_owner.ui']);
-    expect(drift.map((d) => [d.address, d.action, d.before, d.after])).toEqual([
-      ['dq_owner.missing', 'delete', { name: 'm' }, null],
-      ['dq_owner.extra', 'create', null, { name: 'x' }],
+    // drift's own type (issue 24): how live differs, the code's object, live's, what apply would do
+    expect(drift.map((d) => [d.address, d.difference, d.code, d.live, d.remedy])).toEqual([
+      ['dq_owner.missing', 'absent', { name: 'm' }, null, 'create'],
+      ['dq_owner.extra', 'undeclared', null, { name: 'x' }, 'delete'],
     ]);
     expect(drift[0].reasons).toEqual(['declared in the code, but absent live: deleted outside dqform, or not created yet']);
     expect(drift[1].reasons).toEqual(['not declared']);
     // drift is never applied: it depends on nothing, but keeps the concurrency marks it was read with
-    expect(drift[0].dependsOn).toEqual([]);
+    expect('dependsOn' in drift[0]).toBe(false);
     expect(drift[0].etag).toBe('e1');
     expect(drift.every((d) => d.patch.length === 0)).toBe(true);
   });
@@ -58,11 +59,11 @@ describe('asRefreshOnly', () => {
     ];
     const drift = asRefreshOnly(changes);
     expect(changes).toEqual([]);
-    expect(drift[0]).toMatchObject({ action: 'update', before: { title: 'code' }, after: { title: 'live' }, patch: [{ op: 'replace', path: '/title', value: 'live' }] });
+    expect(drift[0]).toMatchObject({ difference: 'changed', remedy: 'update', code: { title: 'code' }, live: { title: 'live' }, patch: [{ op: 'replace', path: '/title', value: 'live' }] });
     expect(drift[0].reasons).toEqual(['imported from existing alert "x"', 'moved from dq_alert.b: keeps its identity', 'claims it for namespace "y"']);
     expect(drift[0].reasonCodes?.map((r) => r.code)).toEqual(['imported', 'moved', 'claims']);
-    // a replace shows as an update of live state, with what a normal apply would do about it
-    expect(drift[1]).toMatchObject({ action: 'update', before: { k: 2 }, after: { k: 1 }, reasons: [DRIFT_REPLACED], reasonCodes: [{ code: 'drift-replaced' }] });
+    // a replace shows as a change of live state, with what a normal apply would do about it
+    expect(drift[1]).toMatchObject({ difference: 'changed', remedy: 'replace', code: { k: 2 }, live: { k: 1 }, reasons: [DRIFT_REPLACED], reasonCodes: [{ code: 'drift-replaced' }] });
   });
 });
 

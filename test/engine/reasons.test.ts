@@ -5,7 +5,7 @@
  * prose.
  */
 import { build as buildAcme } from '../../examples/acme/main';
-import { Plan, type Change } from '../../schemas/plan';
+import { Plan, type Change, type Drift } from '../../schemas/plan';
 import { HANDLERS } from '../../src/kinds/index';
 import { manifestFromTerraformJson, manifestHash } from '../../src/engine/manifest';
 import { computePlan, type LiveState } from '../../src/engine/planner';
@@ -31,7 +31,7 @@ describe('the planner records a code for every reason, and the prose is the code
     ...['actions', 'governance-pruning', 'moved-import-ignore', 'overviews'].map(goldenPlan),
     computePlan({ resolution: resolveManifest(acme, 'demo'), live: {}, handlers: HANDLERS, manifestHash: 'h' }),
   ];
-  const changes = plans.flatMap((p) => [...p.changes, ...p.drift]);
+  const changes: { address: string; reasons: string[]; reasonCodes?: Change['reasonCodes'] }[] = plans.flatMap((p) => [...p.changes, ...p.drift]);
 
   it.each(['moved', 'imported', 'fixed-field', 'forget', 'declared-removed', 'not-declared', 'managed-by', 'made-in-ui'])('some change has a %s reason', (code) => {
     expect(changes.some((c) => c.reasonCodes?.some((r) => r.code === code))).toBe(true);
@@ -45,14 +45,17 @@ describe('the planner records a code for every reason, and the prose is the code
 });
 
 describe('renderers branch on codes, not prose', () => {
-  const drift = (over: Partial<Change>): Change => ({ address: 'dq_owner.a', type: 'dq_owner', action: 'update', id: 'a', before: { title: 'code' }, after: { title: 'live' }, patch: [{ op: 'replace', path: '/title', value: 'live' }], reasons: [], sensitive: [], dependsOn: [], ...over });
-  const refreshOnly = (d: Change) =>
+  const drift = (over: Partial<Drift>): Drift => ({ address: 'dq_owner.a', type: 'dq_owner', difference: 'changed', remedy: 'update', id: 'a', code: { title: 'code' }, live: { title: 'live' }, patch: [{ op: 'replace', path: '/title', value: 'live' }], reasons: [], sensitive: [], ...over });
+  const refreshOnly = (d: Drift) =>
     Plan.parse({ formatVersion: 1, workspace: 'w', namespace: 'ns', stack: 'ns', manifestHash: 'h', options: { refreshOnly: true }, changes: [], drift: [d], summary: { add: 0, change: 0, replace: 0, destroy: 0, unchanged: 0, unmanaged: 0 } });
 
-  it('the drift remedy "replace it" comes from the drift-replaced code', () => {
-    expect(renderText(refreshOnly(drift(because({ code: 'drift-replaced' }))))).toContain('dqform plan and apply would replace it (destroy it, then create it from the code)');
-    // the same words without the code are a note, not the remedy
+  it('the drift remedy "replace it" comes from the typed remedy, its note from the drift-replaced code', () => {
+    const text = renderText(refreshOnly(drift({ remedy: 'replace', ...because({ code: 'drift-replaced' }) })));
+    expect(text).toContain('dqform plan and apply would replace it (destroy it, then create it from the code)');
+    expect(text).toContain(`  #   (${DRIFT_REPLACED})`);
+    // the same words as a note, with an update remedy: the remedy says update
     expect(renderText(refreshOnly(drift({ reasons: [DRIFT_REPLACED] })))).toContain("dqform plan and apply would update it in place to the code's values");
+    expect(renderText(refreshOnly(drift({ code: { title: 'code' }, live: { title: 'live' } })))).toContain('~ title: code "code", live "live"');
   });
 
   it('an unmanaged live object concerns this stack (listed, not counted) by its unmanageable code', () => {
