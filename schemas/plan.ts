@@ -186,6 +186,8 @@ export const DIFFERENCES = ['changed', 'absent', 'undeclared'] as const;
  * deleted outside dqform, or never created), `undeclared` (live, this namespace's, not declared).
  */
 export const Drift = z.object({
+  /** Never set: a drift entry written before Drift had its own type held a change's `action` (issue 24). */
+  action: z.undefined({ error: 'this drift entry was written by an older dqform (a change read backwards, before drift had its own type); plan again with this dqform version' }).optional(),
   address: z.string(),
   type: z.string(),
   name: z.string().optional(),
