@@ -186,7 +186,7 @@ export function checkReadScopes(plan: Pick<Plan, 'changes'>, scopes: readonly st
   for (const type of RESOURCE_TYPES) {
     const need = SCOPES[type]?.read ?? [];
     if (allows(granted, need)) continue;
-    const held = plan.changes.filter((c) => c.type === type && c.action !== 'unmanaged').map((c) => c.address);
+    const held = plan.changes.filter((c) => c.type === type && c.action !== 'unmanaged' && c.action !== 'forget').map((c) => c.address);
     if (held.length === 0) continue;
     lines.push(
       `these credentials cannot read ${handlers[type].label}s (they need one of ${need.join(', ')}), and the plan holds ${held.length} of them (${held.slice(0, 5).join(', ')}${held.length > 5 ? `, and ${held.length - 5} more` : ''})`,
