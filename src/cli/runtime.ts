@@ -11,9 +11,10 @@ import type { Diagnostic, Plan, PlanRequest } from '../../schemas/plan';
 import { stableStringify } from '../engine/keys';
 import { inertText } from '../../schemas/inert';
 import { listedStacks, loadSiblingStacks, loadSynthOutput, ManifestError } from '../engine/manifest';
-import { readCdktfApp, staleness, synthesisedStacks, SynthSetupError, type CdktfApp } from './synth';
+import { readCdktfApp, staleness, synthesisedStacks, type CdktfApp } from './synth';
 import type { Io, ModeFlags, RenderFlags, SourceOptions, StacksOptions } from './command';
 import { UsageError } from './usage-error';
+import { codeFamily, isFamily } from '../../schemas/errors';
 import { lazy } from './lazy';
 
 export type { Io } from './command';
@@ -40,24 +41,26 @@ export function printDiagnostics(io: Io, diags: readonly Diagnostic[]): void {
 
 /** Prints a failure as a user should see it (a diagnostic, or "internal error" for a bug); returns 1. */
 export function reportError(io: Io, e: unknown): number {
-  if (e instanceof ManifestError) {
+  if (isFamily(e, ['manifest']) && e.diagnostics) {
     printDiagnostics(io, e.diagnostics);
-  } else if (e instanceof lazy.applier().PlanRefusedError || e instanceof SynthSetupError) {
-    io.err(`Error: ${e.message}\n  ${e.hint}`);
-  } else if (e instanceof lazy.client().ConfigError) {
-    io.err(`Error: ${e.message}\n  ${/the stack's /.test(e.message) ? "Fix the stack's baseUrl/region/grpcEndpoint in the code." : 'Set the variables in the environment (never in code).'}`);
-  } else if (e instanceof lazy.client().ApiError) {
-    io.err(`Error: ${e.message}`);
-  } else if (e instanceof lazy.client().ServerMisbehaviourError) {
-    io.err(`Error: the platform misbehaved: ${e.message}\n  This is a fault of the server (or of a proxy in between), not a bug in dqform; report it to the platform's operators.`);
-  } else if (e instanceof UsageError) {
-    io.err(`Error: ${e.message}\n  ${e.command ? `Run dqform ${e.command} --help for its options.` : 'Run dqform --help for the commands.'}`);
+  } else if (isFamily(e, SHOWN)) {
+    const what = codeFamily(e.code) === 'server-misbehaviour' ? 'the platform misbehaved: ' : '';
+    io.err(`Error: ${what}${e.message}${e.hint === undefined ? '' : `\n  ${e.hint}`}`);
   } else {
     const err = e as Error;
     io.err(`Internal error: ${err?.message ?? String(e)}${io.env.DQFORM_DEBUG ? `\n${err?.stack ?? ''}` : '\n  This is a bug in dqform; set DQFORM_DEBUG=1 for the stack trace and report it.'}`);
   }
   return 1;
 }
+
+/**
+ * The code families (docs/errors.md) a user is shown as an error with its hint: a mistake to fix
+ * or a refusal. Any other error is a bug in dqform ("internal error").
+ */
+const SHOWN = ['usage', 'synth-setup', 'manifest', 'plan-refused', 'config', 'api', 'server-misbehaviour'];
+
+/** The failures of one stack that --all-stacks reports before going on with the next. */
+export const STACK_FAILURES = ['manifest', 'api', 'config', 'plan-refused'];
 
 /**
  * The API client from the environment (credentials, base URL, proxies). Retries are noted on
@@ -309,7 +312,7 @@ export async function overStacks(io: Io, stacks: (string | undefined)[], summary
       outcomes.push(await fn(stack));
     } catch (e) {
       // A stack whose manifest cannot be loaded (or whose reads failed) is reported and skipped.
-      if (e instanceof UsageError || !(e instanceof ManifestError || e instanceof lazy.client().ApiError || e instanceof lazy.client().ConfigError || e instanceof lazy.applier().PlanRefusedError)) throw e;
+      if (!isFamily(e, STACK_FAILURES)) throw e;
       reportError(io, e);
       outcomes.push({ stack: stack ?? '?', code: 1, line: 'failed (see the errors above)' });
     }

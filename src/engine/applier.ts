@@ -15,7 +15,7 @@ import { RESOURCE_TYPES, type ResourceType } from '../../schemas/manifest';
 import { Plan, PLAN_FORMAT_VERSION, type Change } from '../../schemas/plan';
 import { allows, HANDLERS, SCOPES } from '../kinds/index';
 import type { LiveObject, ResourceHandler } from '../kinds/shared/types';
-import { WriteConflictError } from '../kinds/shared/support';
+import { isNotFound, WriteConflictError } from '../kinds/shared/support';
 import { idOwner } from './identity';
 import { fingerprint } from '../kinds/shared/normalise';
 import { dependentsOf, executionWaves } from './graph';
@@ -25,11 +25,13 @@ import { readLiveState } from './reconcile';
 import { mapLimit } from './concurrency';
 import { destructiveEffects, guardRefusals, previewedKinds, type GuardOptions } from './guards';
 import { DELETES_DEPENDENTS, ETAGLESS } from '../kinds/descriptors';
+import { DqformError, isErrorOf } from '../../schemas/errors';
 
-export class PlanRefusedError extends Error {
+export class PlanRefusedError extends DqformError {
+  static override readonly code: string = 'plan-refused';
   constructor(
     message: string,
-    readonly hint: string,
+    override readonly hint: string,
     readonly addresses: string[] = [],
   ) {
     super(message);
@@ -39,6 +41,7 @@ export class PlanRefusedError extends Error {
 
 /** Live state moved since the plan: nothing was written. */
 export class StalePlanError extends PlanRefusedError {
+  static override readonly code: string = 'plan-refused.stale';
   constructor(readonly stale: { address: string; why: string }[]) {
     super(
       `stale plan: ${stale.length} object(s) changed since the plan was made, re-run plan:\n${stale.map((s) => `  ${s.address}: ${s.why}`).join('\n')}`,
@@ -207,7 +210,7 @@ async function ownershipsAddedSince(client: PlatformClient, writes: readonly Cha
     try {
       now = await client.owners.listOwnerships(c.id);
     } catch (e) {
-      if ((e as { name?: string }).name === 'NotFoundError') return;
+      if (isNotFound(e)) return;
       throw e;
     }
     const added = now.map((o) => o.id).filter((id) => !shown.has(id.toLowerCase())).sort();
@@ -274,6 +277,7 @@ export function preflight(plan: Plan, opts: GuardOptions = {}, handlers: Record<
 
 /** Objects of another namespace or made in the UI in a plan's writes: refused before any write, whatever the plan says. */
 export class NotOursError extends PlanRefusedError {
+  static override readonly code: string = 'plan-refused.not-ours';
   constructor(
     namespace: string,
     readonly objects: { address: string; why: string }[],
@@ -289,7 +293,7 @@ export class NotOursError extends PlanRefusedError {
 
 /** Whether an error is a lost race: an etag refused (ABORTED, ALREADY_EXISTS) or a write that met someone else's. */
 export function isConflict(e: unknown): boolean {
-  return e instanceof ConflictError || e instanceof WriteConflictError || (e as { name?: string } | undefined)?.name === 'WriteConflictError';
+  return e instanceof ConflictError || isErrorOf(e, WriteConflictError);
 }
 
 /**

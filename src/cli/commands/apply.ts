@@ -14,6 +14,7 @@ import type { Source, StackOutcome } from '../runtime';
 import { DEFAULT_MAX_DELETES, DEFAULT_MAX_EFFECT_DELETES } from '../../engine/limits';
 import { allStacks, modeFlags, noColor, noSynth, showUnmanaged, sourceFlags, wholeNumber } from '../flags';
 import { UsageError } from '../usage-error';
+import { isFamily } from '../../../schemas/errors';
 
 export interface ApplyOptions extends StacksOptions, RenderFlags, ModeFlags {
   /** destroy --namespace: retire a namespace no code declares. */
@@ -301,7 +302,7 @@ async function planEveryStack(
       lazy.applier().preflight(plan, opts); // the guards, before anything of any stack is written
       plans.push({ plan, manifest });
     } catch (e) {
-      if (e instanceof UsageError || !(e instanceof lazy.manifest().ManifestError || e instanceof lazy.client().ApiError || e instanceof lazy.client().ConfigError || e instanceof lazy.applier().PlanRefusedError)) throw e;
+      if (!isFamily(e, lazy.runtime().STACK_FAILURES)) throw e;
       reportError(io, e);
       failed.push({ stack: stack ?? '?', code: 1, line: 'failed (see the errors above): nothing applied' });
     }
@@ -366,7 +367,7 @@ async function applyAllStacks(io: Io, src: Source, o: ApplyOptions, request: Pla
         outcomes.push({ stack: x.plan.stack, code, line: `${r.applied.length} applied, ${r.failed.length} failed, ${r.skipped.length} not attempted` });
         if (code !== 0) stopped = true;
       } catch (e) {
-        if (!(e instanceof lazy.client().ApiError || e instanceof lazy.applier().PlanRefusedError)) throw e;
+        if (!isFamily(e, ['api', 'plan-refused'])) throw e;
         reportError(io, e);
         outcomes.push({ stack: x.plan.stack, code: 1, line: 'failed (see the errors above)' });
         stopped = true;
