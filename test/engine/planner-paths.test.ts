@@ -334,3 +334,45 @@ describe('the plan as a whole', () => {
     expect([p.formatVersion, p.workspace, p.namespace, p.stack, p.manifestHash, p.changes, p.drift]).toEqual([1, WS, NS, NS, 'h', [], []]);
   });
 });
+
+describe('a replace takes its cascade with it', () => {
+  const ownerId = mine('dq_owner', 'team');
+  const ownershipId = mine('dq_ownership', 'mine');
+  const UI_OWNERSHIP = '5eed0000-0000-4000-8000-0000000005e1';
+  const sel = { query: { resolverQl: 'with_tag("x")', renderedResolverQl: 'with_tag("x")' } };
+  const ownership = (id: string, context = false): LiveObject => ({ key: id, id, etag: `W/"${id}-1"`, raw: { id, ownerId, selection: sel, etag: `W/"${id}-1"` }, ...(context ? { context: true } : {}) });
+  const live: LiveState = { dq_owner: [owner(ownerId, 'Team')], dq_ownership: [ownership(ownershipId), ownership(UI_OWNERSHIP, true)] };
+  const doc = tf({ dq_owner: { team: { title: 'Team' } }, dq_ownership: { mine: { owner_id: '${dq_owner.team.id}', selection: { query: { resolver_ql: 'with_tag("x")' } } } } });
+
+  it('an ownership the plan keeps is replaced after its owner; a UI-made one is deleted for good, counted in the owner\'s effects', () => {
+    const p = planOf(doc, live, { replace: ['dq_owner.team'] });
+    expect(p.diagnostics).toEqual([]);
+    const own = p.changes.find((c) => c.address === 'dq_ownership.mine')!;
+    expect([own.action, own.dependsOn, own.reasons]).toEqual(['replace', ['dq_owner.team'], ['the platform deletes it with dq_owner.team, which this plan replaces: created again after it']]);
+    const team = p.changes.find((c) => c.address === 'dq_owner.team')!;
+    expect(team.action).toBe('replace');
+    expect(team.effects?.source).toBe('cascade');
+    expect(team.effects?.cascade.map((x) => [x.effect, x.type, x.id, x.alsoDeleted])).toEqual([
+      ['deleted', 'dq_ownership', UI_OWNERSHIP, false],
+      ['deleted', 'dq_ownership', ownershipId, true],
+    ]);
+  });
+
+  it('without --replace nothing is replaced and nothing cascades', () => {
+    const p = planOf(doc, live);
+    expect(p.changes.map((c) => [c.address, c.action, c.effects])).toEqual([
+      ['dq_owner.team', 'noop', undefined],
+      ['dq_ownership.mine', 'noop', undefined],
+    ]);
+  });
+
+  it('an owner deleted (no longer declared) shows the ownerships that go with it, its own and the UI-made one', () => {
+    const p = planOf(tf({}), live);
+    const team = p.changes.find((c) => c.type === 'dq_owner')!;
+    expect(team.action).toBe('delete');
+    expect(team.effects?.cascade.map((x) => [x.id, x.alsoDeleted])).toEqual([
+      [UI_OWNERSHIP, false],
+      [ownershipId, true],
+    ]);
+  });
+});
