@@ -250,3 +250,25 @@ describe('domain cycles', () => {
     expect(r.diagnostics).toEqual([]);
   });
 });
+
+describe('text fields checked offline', () => {
+  it('a bad RRULE of a SQL test: an error at the field, the hint with where to fix it; the resource is still resolved', () => {
+    const r = resolveManifest(load({ dq_sql_test: { t: { name: 'T', platform: { warehouse_account: { account: 'a', database: 'd' } }, sql_expression: 'select 1', recurrence_rule: 'FREQ=NOPE', ...meta('shop/t') } } }), WS);
+    expect(r.diagnostics).toEqual([
+      {
+        severity: 'error',
+        summary: expect.stringMatching(/^recurrenceRule: bad RRULE "FREQ=NOPE": \S/),
+        address: 'dq_sql_test.t',
+        source: 'shop/t',
+        field: 'recurrenceRule',
+        hint: 'Fix it in shop/t: write an iCal RRULE, e.g. "FREQ=DAILY;BYHOUR=6" (leave it out to run on demand).',
+      },
+    ]);
+    expect(r.resources.map((x) => x.address)).toEqual(['dq_sql_test.t']);
+  });
+
+  it('a good RRULE says nothing', () => {
+    const r = resolveManifest(load({ dq_sql_test: { t: { name: 'T', platform: { warehouse_account: { account: 'a', database: 'd' } }, sql_expression: 'select 1', recurrence_rule: 'FREQ=DAILY;BYHOUR=6' } } }), WS);
+    expect(r.diagnostics).toEqual([]);
+  });
+});
