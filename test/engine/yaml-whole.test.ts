@@ -188,3 +188,21 @@ describe('loadYamlWorkspace', () => {
     ]);
   });
 });
+
+test('moved to nothing, import into nothing, removed and declared at once: each with what to do', () => {
+  expect(of(`namespace: a\n${OWNER}moved:\n  - { from: dq_owner.old, to: dq_owner.new }\nimport:\n  - { to: dq_owner.x, id: abc }\nremoved:\n  - dq_owner.team\n`)).toEqual([
+    { severity: 'error', summary: 'moved[0]: dq_owner.new is not declared', source: 'w.yaml:6:31', address: 'dq_owner.new', hint: 'Move to an address that exists in this file.' },
+    { severity: 'error', summary: 'import[0]: dq_owner.x is not declared', source: 'w.yaml:8:11', address: 'dq_owner.x', hint: 'Declare the resource the object is imported into.' },
+    { severity: 'error', summary: 'removed[0]: dq_owner.team is declared and removed at once', source: 'w.yaml:10:5', address: 'dq_owner.team', hint: 'Delete the entry, or drop the removed declaration.' },
+  ]);
+});
+
+test('the same mistake in two entries is reported for each, at its own place, in entry order', () => {
+  const d = of(`namespace: a\n${OWNER}ownerships:\n  o:\n    owner: nobody\n    query: with_tag("x")\n  p:\n    owner: nobody\n    query: with_tag("x")\n`);
+  expect(d.map((x) => `${x.source} ${x.summary}`)).toEqual([
+    'w.yaml:7:12 owner: no owner named "nobody" in this file',
+    'w.yaml:6:3 ownerId: reference ${dq_owner.nobody.id} points to nothing',
+    'w.yaml:10:12 owner: no owner named "nobody" in this file',
+    'w.yaml:9:3 ownerId: reference ${dq_owner.nobody.id} points to nothing',
+  ]);
+});
