@@ -376,3 +376,25 @@ describe('a replace takes its cascade with it', () => {
     ]);
   });
 });
+
+describe('lifecycle.ignore_changes', () => {
+  const id = mine('dq_owner', 't');
+  const live: LiveState = { dq_owner: [owner(id, 'Live title')] };
+
+  it('"all": the live object is kept as it is, whatever the code says', () => {
+    const p = planOf(tf({ dq_owner: { t: { title: 'Code title', lifecycle: { ignore_changes: 'all' } } } }), live);
+    expect(p.changes.map((c) => [c.action, c.patch, (c.after as { title: string }).title])).toEqual([['noop', [], 'Live title']]);
+  });
+
+  it('a field the live object does not have: the code\'s value is dropped, not written', () => {
+    const p = planOf(tf({ dq_data_product: { p: { title: 'P', description: 'from code', lifecycle: { ignore_changes: ['description'] } } } }), {
+      dq_data_product: [{ key: mine('dq_data_product', 'p'), id: mine('dq_data_product', 'p'), raw: { id: mine('dq_data_product', 'p'), title: 'P', entityId: `dataproduct-${mine('dq_data_product', 'p')}` } }],
+    });
+    expect(p.changes.map((c) => [c.action, c.after])).toEqual([['noop', expect.not.objectContaining({ description: expect.anything() })]]);
+  });
+
+  it('another field still changes', () => {
+    const p = planOf(tf({ dq_owner: { t: { title: 'Code title', lifecycle: { ignore_changes: ['contacts'] } } } }), live);
+    expect(p.changes.map((c) => [c.action, c.patch])).toEqual([['update', [{ op: 'replace', path: '/title', value: 'Code title' }]]]);
+  });
+});
