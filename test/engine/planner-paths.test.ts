@@ -398,3 +398,22 @@ describe('lifecycle.ignore_changes', () => {
     expect(p.changes.map((c) => [c.action, c.patch])).toEqual([['update', [{ op: 'replace', path: '/title', value: 'Code title' }]]]);
   });
 });
+
+describe('change names', () => {
+  it('every change but an unchanged one is named for a person: by the code\'s title, else live\'s', () => {
+    const keep = mine('dq_owner', 'keep');
+    const upd = mine('dq_owner', 'upd');
+    const gone = mine('dq_owner', 'gone');
+    const p = planOf(tf({ dq_owner: { keep: { title: 'Keep' }, upd: { title: 'New title' }, add: { title: 'Added' } } }), {
+      dq_owner: [owner(keep, 'Keep'), owner(upd, 'Old title'), owner(gone, 'Gone team')],
+      dq_alert: [alert('ui.x', { configId: undefined })],
+    });
+    expect(p.changes.map((c) => [c.address, c.action, c.name])).toEqual([
+      ['dq_alert["ui.x"]', 'unmanaged', 'alert "Alert ui.x"'],
+      ['dq_owner.add', 'create', 'owner "Added"'],
+      ['dq_owner.keep', 'noop', undefined],
+      ['dq_owner.upd', 'update', 'owner "New title"'],
+      [`dq_owner["${gone}"]`, 'delete', 'owner "Gone team"'],
+    ]);
+  });
+});
