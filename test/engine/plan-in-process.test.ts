@@ -61,6 +61,39 @@ test('a request is planned and recorded: --target keeps the target and says so',
   expect(p.diagnostics.map((d) => d.summary)).toEqual(['resource targeting is in effect: this plan holds only the changes of dq_owner.team and of what it depends on']);
 });
 
+describe('credentials that cannot read every kind', () => {
+  const scopes = ['SCOPE_OWNERS_READ', 'SCOPE_DOMAIN_READ', 'SCOPE_DATAPRODUCT_READ', 'SCOPE_OWNERSHIP_READ', 'SCOPE_MONITORS_AUTOMATIC_EDIT', 'SCOPE_DATACHECKS_SQLTESTS_READ'];
+  let blind: PlatformClient;
+  beforeAll(() => {
+    emu.app.addCredential('pip-no-alerts', 'pip-no-alerts-secret', scopes, 'demo');
+    blind = PlatformClient.create({ baseUrl: emu.url, clientId: 'pip-no-alerts', clientSecret: 'pip-no-alerts-secret' }, { retry: { scale: 0.01, maxElapsedMs: 3_600_000 } });
+  });
+  afterAll(() => blind.close());
+
+  test('a kind the stack does not declare is skipped with a warning; the rest is planned', async () => {
+    const lines: string[] = [];
+    const p = await plan(blind, manifest('pip-blind', { dq_owner: { team: { title: 'Team' } } }), { onProgress: (l) => lines.push(l) });
+    expect(p.changes.map((c) => `${c.action} ${c.address}`)).toEqual(['create dq_owner.team']);
+    expect(p.diagnostics).toEqual([
+      {
+        severity: 'warning',
+        summary: 'these credentials cannot read alerts (they need one of SCOPE_ALERTS_READ): alerts of namespace "pip-blind" that the code no longer declares are not listed, nor deleted',
+        hint: 'Plan with a credential that has one of SCOPE_ALERTS_READ to see them.',
+      },
+    ]);
+    expect(lines).toEqual(['reading live state of namespace "pip-blind" in workspace "demo"']);
+  });
+
+  test('a kind the stack declares: an error, and live state is not read', async () => {
+    const lines: string[] = [];
+    const p = await plan(blind, manifest('pip-blind2', { dq_alert: { orders: alert('Orders') } }), { onProgress: (l) => lines.push(l) });
+    // planned against no live state (the plan has errors and cannot be applied)
+    expect(p.changes.map((c) => `${c.action} ${c.address}`)).toEqual(['create dq_alert.orders']);
+    expect(p.diagnostics.map((d) => [d.severity, d.summary])).toEqual([['error', 'these credentials cannot read alerts (they need one of SCOPE_ALERTS_READ), and this stack declares some']]);
+    expect(lines).toEqual([]);
+  });
+});
+
 describe('a renamed namespace', () => {
   beforeAll(async () => {
     const { p } = await planned('pip-old', CODE);
