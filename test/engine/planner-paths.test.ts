@@ -417,3 +417,20 @@ describe('change names', () => {
     ]);
   });
 });
+
+describe('what is left out of changes that write nothing (mutation run survivors)', () => {
+  it('unmanaged and deleted entries carry no patch, no sensitive pointers and no dependencies', () => {
+    const kept = planOf(tf({}, removed('dq_alert.orders', { destroy: false })), { dq_alert: [alert('shop.orders')] });
+    const pruned = planOf(tf({}), { dq_alert: [alert('shop.a'), alert('x.b', { configId: 'other' })] });
+    for (const c of [...kept.changes, ...pruned.changes]) expect([c.address, c.patch, c.sensitive, c.dependsOn]).toEqual([c.address, [], [], []]);
+    expect(pruned.changes.map((c) => c.action)).toEqual(['delete', 'unmanaged']);
+  });
+
+  it('the "no namespace tag" detail is only for a tag-pruned kind made in the UI: not for a UI-made alert, nor an owner of another namespace', () => {
+    const ui = planOf(tf({}, removed('dq_alert.x', { id: 'ui.x' })), { dq_alert: [alert('ui.x', { configId: undefined })] });
+    expect(ui.diagnostics).toEqual([expect.objectContaining({ summary: 'declared removed, but alert "Alert ui.x" ("ui.x") was made in the UI, not by namespace "shop": dqform never deletes it', detail: undefined })]);
+    const theirs = deriveId(WS, 'billing', 'dq_owner', 'team');
+    const other = planOf(tf({}, removed('dq_owner.b', { id: theirs })), { dq_owner: [owner(theirs, 'Billing team')] });
+    expect(other.diagnostics).toEqual([expect.objectContaining({ summary: `declared removed, but owner "Billing team" ("${theirs}") is managed by another namespace, not namespace "shop": dqform never deletes it`, detail: undefined })]);
+  });
+});
