@@ -294,7 +294,7 @@ export function renderYaml(r: ImportResult, opts: ImportOptions): string {
   const imports = r.objects.filter((o) => o.adopted).map((o) => ({ to: `${o.type}.${o.name}`, id: o.key }));
   if (imports.length) doc.import = imports;
   const head = [
-    '# yaml-language-server: $schema=https://unpkg.com/dqform/schemas/dqform.schema.json',
+    '# yaml-language-server: $schema=node_modules/dqform/schemas/dqform.schema.json',
     `# Imported by \`dqform import --namespace ${opts.namespace}\`. Ids are pinned: rename entries freely.`,
     '',
   ].join('\n');

@@ -1,5 +1,9 @@
 /**
- * SLOW (about 20-30 s: it runs `npm run build` through `npm pack`'s prepack).
+ * SLOW (about 20-30 s: it runs `npm run build` through `npm pack`'s prepack, once for the file).
+ *
+ * What the tarball holds (`npm pack --json` lists it): the compiled package and the schemas, no
+ * build tools (codegen, schema generator, bench), no source maps (the sources are not shipped),
+ * and the JSON Schema where editors find it from node_modules.
  *
  * A new user's view: `npm pack` the repository, install the tarball into an empty directory
  * next to cdktf and constructs, write a `main.ts` that imports every construct from `dqform`,
@@ -57,12 +61,35 @@ function run(cmd: string, args: string[], cwd: string, env: NodeJS.ProcessEnv): 
   }
 }
 
+const env = { ...process.env, CHECKPOINT_DISABLE: '1', npm_config_audit: 'false', npm_config_fund: 'false', npm_config_update_notifier: 'false' };
+let tmp: string;
+let tarball: string;
+let files: string[];
+beforeAll(() => {
+  tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'dq-pack-'));
+  const out = execFileSync('npm', ['pack', '--json', '--pack-destination', tmp], { cwd: ROOT, env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+  // prepack's build prints to stdout before the JSON
+  const [packed] = JSON.parse(out.slice(out.indexOf('[\n'))) as { filename: string; files: { path: string }[] }[];
+  tarball = path.join(tmp, packed.filename);
+  files = packed.files.map((f) => f.path).sort();
+}, 120_000);
+afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
+
+it('the tarball holds the compiled package and its schemas: no build tools, no source maps without sources', () => {
+  expect(files).toEqual(expect.arrayContaining(['package.json', 'README.md', 'bin/dqform.js', 'dist/src/index.js', 'dist/src/index.d.ts', 'dist/src/cli/main.js', 'dist/constructs/index.js', 'schemas/dqform.schema.json']));
+  const unexpected = files.filter((f) => !/^(package\.json|README\.md|LICENSE|bin\/dqform\.js|dist\/.+\.(js|d\.ts)|schemas\/[^/]+\.json|schemas\/proto\/.+\.proto)$/.test(f));
+  expect(unexpected).toEqual([]);
+  // no source maps: the .ts sources are not in the package, a map pointing at them would dangle
+  expect(files.filter((f) => f.endsWith('.map'))).toEqual([]);
+  expect(files.filter((f) => f.endsWith('.ts') && !f.endsWith('.d.ts'))).toEqual([]);
+  // no build tools: the constructs' code generator, the JSON Schema generator, the benchmark
+  expect(files.filter((f) => /codegen|generate-json-schema|bench\//.test(f))).toEqual([]);
+  // the schema editors are pointed at, at the path an installed package has it
+  expect(files).toContain('schemas/dqform.schema.json');
+});
+
 it('npm pack -> install into an empty directory -> import every construct from "dqform" -> synth', () => {
-  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'dq-pack-'));
-  try {
-    const env = { ...process.env, CHECKPOINT_DISABLE: '1', npm_config_audit: 'false', npm_config_fund: 'false', npm_config_update_notifier: 'false' };
-    const out = execFileSync('npm', ['pack', '--silent', '--pack-destination', tmp], { cwd: ROOT, env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
-    const tarball = path.join(tmp, out.trim().split('\n').pop() as string);
+  {
     expect(fs.existsSync(tarball)).toBe(true);
 
     const app = path.join(tmp, 'app');
@@ -103,7 +130,5 @@ it('npm pack -> install into an empty directory -> import every construct from "
     expect(json.provider).toEqual({ dq: [{ namespace: 'newcomer' }] });
     expect(json.resource.dq_ownership.mine).toMatchObject({ owner_id: '${dq_owner.me.id}', selection: { dataproduct_id: '${dq_data_product.stuff.id}' } });
     expect(json.resource.dq_alert.errors).toMatchObject({ issue_lifecycle: { targets: [{ owner: { owner_path: '${dq_owner.me.entity_id}' } }] } });
-  } finally {
-    fs.rmSync(tmp, { recursive: true, force: true });
   }
 }, 120_000);

@@ -344,7 +344,8 @@ describe('dqform import via the CLI', () => {
   it('writes the file and prints a Next: line that works as printed; missing flags: exit 1 with a diagnostic', async () => {
     const r = await run(['import', '--namespace', NS, '--out', 'cli.yaml']);
     expect(r.code).toBe(0);
-    expect(fs.readFileSync(path.join(workDir, 'cli.yaml'), 'utf8')).toMatch(/^# yaml-language-server/);
+    // the editors' schema where an installed dqform has it (dqform is not on a public registry)
+    expect(fs.readFileSync(path.join(workDir, 'cli.yaml'), 'utf8')).toMatch(/^# yaml-language-server: \$schema=node_modules\/dqform\/schemas\/dqform\.schema\.json\n/);
     expect(r.out).toMatch(/Imported \d+ object\(s\) of namespace "team" into cli.yaml; left out: \d+ of other namespaces, \d+ made in the UI \(--adopt takes those\), \d+ deployed by SQL-test rules\./);
     const next = /^Next: (.*)$/m.exec(r.out)![1];
     expect(next).toBe('dqform plan --file cli.yaml');
