@@ -276,6 +276,15 @@ describe('structure', () => {
     }
   });
 
+  it("the project's own .github/workflows/ci.yml: npm ci && npm test on Node 20, 22, 24 and 26 with the npm cache (issue 26)", () => {
+    const ci = parse(fs.readFileSync(path.join(ROOT, '.github', 'workflows', 'ci.yml'), 'utf8')) as { jobs: Record<string, Job & { strategy: { matrix: { node: number[] } } }> };
+    const test = ci.jobs.test;
+    expect(test.strategy.matrix.node).toEqual([20, 22, 24, 26]);
+    expect(test['timeout-minutes']).toBeGreaterThan(0);
+    expect(test.steps.find((x) => x.uses?.startsWith('actions/setup-node@'))!.with).toEqual({ 'node-version': '${{ matrix.node }}', cache: 'npm' });
+    expect(test.steps.map((x) => x.run).filter(Boolean)).toEqual(['npm ci && npm test']);
+  });
+
   it('both scripts are valid JavaScript for github-script', () => {
     expect(() => compile(scriptOf('comment'))).not.toThrow();
     expect(() => compile(scriptOf('apply', 'reviewed'))).not.toThrow();
