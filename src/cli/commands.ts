@@ -144,6 +144,9 @@ export interface ImportOptions {
   out?: string;
   format?: string;
   adopt?: boolean;
+  /** Narrow --adopt: kinds (`dq_alert` or `alerts`) and ids, comma-separated; each implies --adopt. */
+  adoptKind?: string;
+  adoptId?: string;
   constructsModule?: string;
   stack?: string;
   /** Overwrite `out` when it exists. */

@@ -68,6 +68,10 @@ export interface ImportOptions {
   workspace?: string;
   /** Also adopt UI-made objects (no configId) of the prunable kinds. */
   adopt?: boolean;
+  /** With `adopt`: only UI-made objects of these kinds (every kind when unset). */
+  adoptKinds?: readonly ResourceType[];
+  /** With `adopt`: only the UI-made objects with these ids (alerts: fqns; every one when unset). */
+  adoptIds?: readonly string[];
   /** Stack name. @default the namespace */
   stack?: string;
   /** Module specifier the generated TS imports constructs from. @default "dqform" */
@@ -193,7 +197,7 @@ export function planImport(items: readonly LiveItem[], opts: ImportOptions & { w
     const owner = ownerOf(item, opts.workspace, ns);
     if (owner === 'namespace') chosen.push({ item, adopted: false });
     else if (owner === 'other') left.otherNamespace++;
-    else if (opts.adopt) chosen.push({ item, adopted: true });
+    else if (opts.adopt && adoptable(item, opts)) chosen.push({ item, adopted: true });
     else left.madeInUi++;
   }
   // an ownership made in the UI comes along only with its owner (the object whose delete deletes it)
@@ -406,6 +410,12 @@ function parentsFirst(type: ResourceType, objects: readonly ImportedObject[]): I
   return out;
 }
 
+/** Does the --adopt narrowing (`adoptKinds`, `adoptIds`) take this UI-made object? Ids compare case-insensitively. */
+function adoptable(item: LiveItem, opts: ImportOptions): boolean {
+  if (opts.adoptKinds && !opts.adoptKinds.includes(item.type)) return false;
+  return !opts.adoptIds || opts.adoptIds.some((id) => id.toLowerCase() === item.key.toLowerCase());
+}
+
 /** Renders the objects as a `main.ts` CDKTF app. */
 export function renderTs(r: ImportResult, opts: ImportOptions): string {
   const used = new Set<string>(['DqStack']);
@@ -472,11 +482,13 @@ export function renderTs(r: ImportResult, opts: ImportOptions): string {
     '  return stack;',
     '}',
     '',
-    'if (require.main === module) {',
-    '  const app = new App();',
-    '  build(app);',
-    '  app.synth();',
-    '}',
+    // No `require.main` check: it does not exist in an ES module. This file is the app that
+    // cdktf runs (cdktf.json), in a CommonJS or an ESM project alike.
+    '// The app cdktf runs (cdktf.json: "app": "npx tsx <this file>"). To reuse build() in another app,',
+    '// move it into a module of its own.',
+    'const app = new App();',
+    'build(app);',
+    'app.synth();',
     '',
   ].join('\n');
 }
@@ -498,7 +510,7 @@ export interface ImportIo {
 /** `dqform import`: returns the exit code. */
 export async function runImport(
   io: ImportIo,
-  flags: { namespace?: string; out?: string; format?: string; adopt?: boolean; constructsModule?: string; stack?: string; force?: boolean },
+  flags: { namespace?: string; out?: string; format?: string; adopt?: boolean; adoptKind?: string; adoptId?: string; constructsModule?: string; stack?: string; force?: boolean },
   makeClient: () => PlatformClient,
 ): Promise<number> {
   if (!flags.namespace || !flags.out) {
@@ -510,6 +522,12 @@ export async function runImport(
     io.err(`Error: --format must be ts or yaml; got "${format}"`);
     return 1;
   }
+  const narrow = adoptNarrowing(flags);
+  if (typeof narrow === 'string') {
+    io.err(`Error: ${narrow}`);
+    return 1;
+  }
+  const adopt = flags.adopt || narrow.adoptKinds !== undefined || narrow.adoptIds !== undefined;
   const file = path.resolve(io.cwd, flags.out);
   if (fs.existsSync(file) && !flags.force) {
     io.err(`Error: ${flags.out} already exists; dqform import does not overwrite it\n  Choose another --out, or pass --force to replace it.`);
@@ -517,23 +535,48 @@ export async function runImport(
   }
   const client = makeClient();
   try {
-    const r = await importNamespace(client, { namespace: flags.namespace, format, adopt: flags.adopt, constructsModule: flags.constructsModule, stack: flags.stack });
-    const leftOut = `${r.left.otherNamespace} of other namespaces, ${r.left.madeInUi} made in the UI${flags.adopt || r.left.madeInUi === 0 ? '' : ' (--adopt takes those)'}, ${r.left.byRule} deployed by SQL-test rules`;
+    const r = await importNamespace(client, { namespace: flags.namespace, format, adopt, ...narrow, constructsModule: flags.constructsModule, stack: flags.stack });
+    const leftOut = `${r.left.otherNamespace} of other namespaces, ${r.left.madeInUi} made in the UI${adopt || r.left.madeInUi === 0 ? '' : ' (--adopt takes those)'}, ${r.left.byRule} deployed by SQL-test rules`;
+    const missing = (narrow.adoptIds ?? []).filter((id) => !r.objects.some((o) => o.adopted && o.key.toLowerCase() === id.toLowerCase()));
+    if (missing.length) {
+      io.err(`Error: --adopt-id ${missing.join(', ')}: no object made in the UI${narrow.adoptKinds ? ` of kind ${narrow.adoptKinds.join(', ')}` : ''} has this id in workspace "${r.workspace}"; nothing was written.`);
+      io.err("  Objects of a namespace are never adopted (import that namespace instead); a UI-made ownership comes only with its owner.");
+      return 1;
+    }
     if (r.objects.length === 0) {
-      io.err(`Error: found no objects of namespace "${flags.namespace}" in workspace "${r.workspace}"${flags.adopt ? ' and nothing made in the UI' : ''}; nothing was written.`);
+      io.err(`Error: found no objects of namespace "${flags.namespace}" in workspace "${r.workspace}"${adopt ? ' and nothing made in the UI' : ''}; nothing was written.`);
       io.err(`  Left out: ${leftOut}.`);
       if (r.namespacesSeen.length) io.err(`  Namespaces seen on alerts, rules and SQL tests: ${r.namespacesSeen.map((n) => `"${n}"`).join(', ')}. Check the spelling of --namespace.`);
       return 1;
     }
     fs.writeFileSync(file, r.text);
+    // cdktf (and dqform synth) find the app through cdktf.json: write one when there is none
+    const cdktfJson = path.join(path.dirname(file), 'cdktf.json');
+    const wroteCdktfJson = format === 'ts' && !fs.existsSync(cdktfJson);
+    if (wroteCdktfJson) fs.writeFileSync(cdktfJson, `${JSON.stringify({ language: 'typescript', app: `npx tsx ${path.basename(file)}` }, null, 2)}\n`);
     for (const w of r.warnings) io.err(`Warning: ${w}`);
     const adopted = r.objects.filter((o) => o.adopted).length;
     io.out(`Imported ${r.objects.length} object(s) of namespace "${flags.namespace}" into ${flags.out}${adopted ? ` (${adopted} adopted with import blocks)` : ''}; left out: ${leftOut}.`);
+    if (wroteCdktfJson) io.out(`Wrote ${path.relative(io.cwd, cdktfJson) || 'cdktf.json'} (app: npx tsx ${path.basename(file)}).`);
+    if (adopted) io.out(`The first plan imports the ${adopted} adopted object(s) (alerts, rules and SQL tests take namespace "${flags.namespace}"; nothing else changes); after its apply, the plan shows no changes.`);
     for (const line of nextSteps(io.cwd, file, format, flags.constructsModule ?? 'dqform')) io.out(line);
     return 0;
   } finally {
     await client.close();
   }
+}
+
+/** `--adopt-kind` and `--adopt-id` as options, or the error to report. */
+function adoptNarrowing(flags: { adoptKind?: string; adoptId?: string }): Pick<ImportOptions, 'adoptKinds' | 'adoptIds'> | string {
+  const list = (v: string | undefined) => (v === undefined ? undefined : v.split(',').map((x) => x.trim()).filter(Boolean));
+  const kinds = list(flags.adoptKind);
+  const ids = list(flags.adoptId);
+  if (kinds?.length === 0) return '--adopt-kind needs at least one kind';
+  if (ids?.length === 0) return '--adopt-id needs at least one id';
+  const adoptKinds = kinds?.map((k) => RESOURCE_TYPES.find((t) => t === k || SECTION_OF[t] === k) ?? k);
+  const unknown = (adoptKinds ?? []).filter((k) => !(RESOURCE_TYPES as readonly string[]).includes(k));
+  if (unknown.length) return `--adopt-kind: unknown kind ${unknown.map((k) => `"${k}"`).join(', ')}; the kinds are ${RESOURCE_TYPES.map((t) => `${t} (${SECTION_OF[t]})`).join(', ')}`;
+  return { adoptKinds: adoptKinds as ResourceType[] | undefined, adoptIds: ids };
 }
 
 /** A shell word: quoted when it holds anything but safe characters. */

@@ -300,12 +300,14 @@ function buildProgram(io: Io, outcome: Outcome, argv: readonly string[]): Comman
     .option('--out <FILE>', 'the file to write: main.ts or dqform.yaml (required)')
     .option('--format <ts|yaml>', 'what to write (default: from the --out extension)')
     .option('--adopt', 'also adopt objects made in the UI, through import blocks')
+    .option('--adopt-kind <KINDS>', 'adopt only UI-made objects of these kinds (comma-separated: dq_alert or alerts, ...; implies --adopt)')
+    .option('--adopt-id <IDS>', 'adopt only the UI-made objects with these ids (comma-separated; alerts: the fqn; implies --adopt)')
     .option('--constructs-module <M>', 'the module the generated code imports the constructs from (default dqform)')
     .option('--stack <NAME>', 'the stack name in the generated code (default: the namespace)')
     .option('--force', 'overwrite --out if it exists')
     .addHelpText(
       'after',
-      "\nReads the live objects of namespace NS (with --adopt, also objects made in the UI; never\nanother namespace's) and writes code whose plan against live shows no changes. Finding\nnothing is exit 1. Read scopes suffice.\nExample: dqform import --namespace shop --out main.ts --format ts",
+      "\nReads the live objects of namespace NS (with --adopt, also objects made in the UI, narrowed\nby --adopt-kind and --adopt-id; never another namespace's) and writes code whose plan against\nlive shows no changes; with adopted objects, the first plan imports them (alerts, rules and SQL\ntests take the namespace), and after its apply the plan shows no changes. A TypeScript --out\ngets a cdktf.json beside it when there is none. Finding nothing is exit 1. Read scopes suffice.\nExample: dqform import --namespace shop --out main.ts --format ts",
     )
     .action(run((o: ImportOptions) => cmdImport(io, o)));
 

@@ -15,6 +15,8 @@ import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { planImport, renderTs } from '../../src/cli/import';
+import { deriveId } from '../../src/engine/identity';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const BIN = path.join(ROOT, 'node_modules', '.bin');
@@ -75,6 +77,19 @@ beforeAll(() => {
 }, 120_000);
 afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
 
+/** Unpacks the tarball into `app`/node_modules/dqform, its runtime dependencies symlinked from this repository (what npm install would put there). */
+function installPacked(app: string): { pkgDir: string; manifest: { dependencies: Record<string, string>; main: string } } {
+  const pkgDir = path.join(app, 'node_modules', 'dqform');
+  fs.mkdirSync(pkgDir, { recursive: true });
+  execFileSync('tar', ['-xzf', tarball, '-C', pkgDir, '--strip-components=1']);
+  const manifest = JSON.parse(fs.readFileSync(path.join(pkgDir, 'package.json'), 'utf8')) as { dependencies: Record<string, string>; main: string };
+  for (const dep of Object.keys(manifest.dependencies)) {
+    fs.mkdirSync(path.dirname(path.join(app, 'node_modules', dep)), { recursive: true });
+    fs.symlinkSync(path.join(ROOT, 'node_modules', dep), path.join(app, 'node_modules', dep), 'dir');
+  }
+  return { pkgDir, manifest };
+}
+
 it('the tarball holds the compiled package and its schemas: no build tools, no source maps without sources', () => {
   expect(files).toEqual(expect.arrayContaining(['package.json', 'README.md', 'bin/dqform.js', 'dist/src/index.js', 'dist/src/index.d.ts', 'dist/src/cli/main.js', 'dist/constructs/index.js', 'schemas/dqform.schema.json']));
   const unexpected = files.filter((f) => !/^(package\.json|README\.md|LICENSE|bin\/dqform\.js|dist\/.+\.(js|d\.ts)|schemas\/[^/]+\.json|schemas\/proto\/.+\.proto)$/.test(f));
@@ -93,14 +108,7 @@ it('npm pack -> install into an empty directory -> import every construct from "
     expect(fs.existsSync(tarball)).toBe(true);
 
     const app = path.join(tmp, 'app');
-    const pkgDir = path.join(app, 'node_modules', 'dqform');
-    fs.mkdirSync(pkgDir, { recursive: true });
-    execFileSync('tar', ['-xzf', tarball, '-C', pkgDir, '--strip-components=1']);
-    const manifest = JSON.parse(fs.readFileSync(path.join(pkgDir, 'package.json'), 'utf8')) as { dependencies: Record<string, string>; main: string };
-    for (const dep of Object.keys(manifest.dependencies)) {
-      fs.mkdirSync(path.dirname(path.join(app, 'node_modules', dep)), { recursive: true });
-      fs.symlinkSync(path.join(ROOT, 'node_modules', dep), path.join(app, 'node_modules', dep), 'dir');
-    }
+    const { pkgDir, manifest } = installPacked(app);
     // The tarball holds compiled JS and declarations, not the sources.
     expect(fs.existsSync(path.join(pkgDir, manifest.main))).toBe(true);
     expect(fs.existsSync(path.join(pkgDir, 'constructs'))).toBe(false);
@@ -132,3 +140,17 @@ it('npm pack -> install into an empty directory -> import every construct from "
     expect(json.resource.dq_alert.errors).toMatchObject({ issue_lifecycle: { targets: [{ owner: { owner_path: '${dq_owner.me.entity_id}' } }] } });
   }
 }, 120_000);
+
+it("dqform import's TypeScript runs as the app of an ES module project (\"type\": \"module\": no require.main) against the packed dqform", () => {
+  const app = path.join(tmp, 'esm-app');
+  installPacked(app);
+  const id = deriveId('demo', 'shop', 'dq_owner', 'data_team');
+  const r = planImport([{ type: 'dq_owner', key: id, raw: { id, title: 'Data team' } }], { namespace: 'shop', workspace: 'demo' });
+  const text = renderTs(r, { namespace: 'shop' });
+  expect(text).not.toMatch(/require\.main/);
+  fs.writeFileSync(path.join(app, 'package.json'), JSON.stringify({ name: 'esm-app', private: true, type: 'module' }));
+  fs.writeFileSync(path.join(app, 'main.ts'), text);
+  run(path.join(BIN, 'tsx'), ['main.ts'], app, env);
+  const json = JSON.parse(fs.readFileSync(path.join(app, 'cdktf.out', 'stacks', 'shop', 'cdk.tf.json'), 'utf8')) as { resource: Record<string, Record<string, Record<string, unknown>>> };
+  expect(Object.values(json.resource.dq_owner)).toEqual([expect.objectContaining({ id, title: 'Data team' })]);
+}, 60_000);
