@@ -93,10 +93,11 @@ describe('structure', () => {
     }
     expect(wf.jobs.plan.if).toBe("github.event_name == 'pull_request' || github.event_name == 'push' || (github.event_name == 'workflow_dispatch' && inputs.action == 'plan')");
     // a merge applies the reviewed run's plans even if this run's own plan job failed
-    expect(wf.jobs.apply.if).toBe("always() && needs.dqform.result == 'success' && needs.synth.result == 'success' && (github.event_name == 'push' || (github.event_name == 'workflow_dispatch' && inputs.action == 'apply'))");
+    expect(wf.jobs.apply.if).toBe("${{ !cancelled() && needs.dqform.result == 'success' && needs.synth.result == 'success' && (github.event_name == 'push' || (github.event_name == 'workflow_dispatch' && inputs.action == 'apply')) }}");
     expect(wf.jobs.drift.if).toBe("github.event_name == 'schedule' || (github.event_name == 'workflow_dispatch' && inputs.action == 'drift')");
     expect(wf.jobs.comment.needs).toEqual(['synth', 'plan']);
-    expect(wf.jobs.comment.if).toMatch(/always\(\) && github\.event_name == 'pull_request'/);
+    // a run cancelled by a newer push does not comment (always() would)
+    expect(wf.jobs.comment.if).toBe("${{ !cancelled() && github.event_name == 'pull_request' && needs.synth.result == 'success' }}");
   });
 
   it('the active Node LTS (26 since 2026-10-28; 24 is in maintenance, 20 end of life since 2026-04-30) and current action majors, nothing else', () => {
