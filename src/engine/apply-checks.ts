@@ -7,9 +7,10 @@ import { ConflictError, type PlatformClient } from '../client';
 import type { ResourceType } from '../../schemas/manifest';
 import type { Change } from '../../schemas/plan';
 import type { LiveObject, ResourceHandler } from '../kinds/shared/types';
-import { WriteConflictError } from '../kinds/shared/support';
+import { isNotFound, WriteConflictError } from '../kinds/shared/support';
+import { isErrorOf } from '../../schemas/errors';
 import { fingerprint } from '../kinds/shared/normalise';
-import { DELETES_DEPENDENTS } from '../kinds/descriptors';
+import { DELETES_DEPENDENTS, hasConfigId } from '../kinds/descriptors';
 import { idOwner } from './identity';
 import { repointedAway } from './planner';
 import { readLiveState } from './reconcile';
@@ -22,7 +23,7 @@ export type Refusal = { address: string; why: string };
 
 /** Whether an error is a lost race: an etag refused (ABORTED, ALREADY_EXISTS) or a write that met someone else's. */
 export function isConflict(e: unknown): boolean {
-  return e instanceof ConflictError || e instanceof WriteConflictError || (e as { name?: string } | undefined)?.name === 'WriteConflictError';
+  return e instanceof ConflictError || isErrorOf(e, WriteConflictError);
 }
 
 /**
@@ -52,10 +53,10 @@ export async function lookup(
  * a governance object whose id carries no namespace tag may be updated only when the code adopts
  * it with an import block (issue 23), and is never deleted.
  */
-export function notOursWhy(c: Change, obj: LiveObject, h: Pick<ResourceHandler, 'prunable' | 'label'>, workspace: string, namespace: string): string | undefined {
+export function notOursWhy(c: Change, obj: LiveObject, h: Pick<ResourceHandler, 'label'>, workspace: string, namespace: string): string | undefined {
   if (obj.unmanageable?.length) return `this version of dqform cannot model it (${obj.unmanageable.join('; ')})`;
   if (obj.deploymentRuleId) return `SQL-test rule ${obj.deploymentRuleId} made it; only the rule manages it`;
-  if (h.prunable) {
+  if (hasConfigId(c.type)) {
     if (obj.configId === namespace || (c.action === 'update' && c.importedId && !obj.configId)) return undefined;
     if (obj.configId) return `it is managed by namespace "${obj.configId}"`;
     return obj.source === 'SOURCE_API' ? 'it was made by another API client (source SOURCE_API, no configId)' : 'it was made in the UI';
@@ -79,9 +80,9 @@ export function staleWhy(c: Change, obj: LiveObject | undefined, h: Pick<Resourc
 }
 
 /** Why an object does not read back as what the change wrote (undefined: it does). */
-export function readBackWhy(c: Change, obj: LiveObject | undefined, h: Pick<ResourceHandler, 'label' | 'fromLive' | 'prunable'>, namespace: string): string | undefined {
+export function readBackWhy(c: Change, obj: LiveObject | undefined, h: Pick<ResourceHandler, 'label' | 'fromLive'>, namespace: string): string | undefined {
   if (!obj || obj.deleted) return `the ${h.label} is gone (deleted by someone else)`;
-  if (h.prunable && obj.configId !== namespace) return `the ${h.label} is now managed by ${obj.configId ? `namespace "${obj.configId}"` : 'the UI'}`;
+  if (hasConfigId(c.type) && obj.configId !== namespace) return `the ${h.label} is now managed by ${obj.configId ? `namespace "${obj.configId}"` : 'the UI'}`;
   if (fingerprint(h.fromLive(obj.raw)) !== fingerprint(c.after)) return `the ${h.label} holds something other than what this apply wrote (someone else wrote it at the same time)`;
   return undefined;
 }
@@ -104,7 +105,7 @@ async function ownershipsAddedSince(client: PlatformClient, writes: readonly Cha
     try {
       now = await client.owners.listOwnerships(c.id);
     } catch (e) {
-      if ((e as { name?: string }).name === 'NotFoundError') return;
+      if (isNotFound(e)) return;
       throw e;
     }
     const added = now.map((o) => o.id).filter((id) => !shown.has(id.toLowerCase())).sort();

@@ -101,7 +101,7 @@ export class ApplyRecorder {
 }
 
 /** The present participle of an action, for progress lines (Terraform's wording). */
-const DOING: Record<ApplyAction, string> = { create: 'creating', update: 'updating', replace: 'replacing', delete: 'destroying', noop: 'reading', unmanaged: 'reading' };
+const DOING: Record<ApplyAction, string> = { create: 'creating', update: 'updating', replace: 'replacing', delete: 'destroying', noop: 'reading', unmanaged: 'reading', forget: 'reading' };
 
 const elapsed = (ms: number) => `[${Math.round(ms / 1000)}s elapsed]`;
 

@@ -73,7 +73,7 @@ function constructive(e: Effects | undefined): Record<string, unknown> | undefin
   return { monitorsToCreate: e.monitorsToCreate, activeMonitors: e.activeMonitors, settingsChanges: e.settingsChanges, skipped: e.skipped, testsToCreate: e.testsToCreate, testsToUpdate: e.testsToUpdate, testsToKeep: e.testsToKeep };
 }
 
-const VERB: Record<Change['action'], string> = { create: 'create it', update: 'update it', replace: 'replace it', delete: 'delete it', noop: 'leave it unchanged', unmanaged: 'leave it alone (not managed here)' };
+const VERB: Record<Change['action'], string> = { create: 'create it', update: 'update it', replace: 'replace it', delete: 'delete it', noop: 'leave it unchanged', unmanaged: 'leave it alone (not managed here)', forget: 'stop managing it (the object stays)' };
 
 /** Whether the live object read differs between the two plans (etag, or content). */
 function liveMoved(s: Change, f: Change): boolean {
@@ -173,6 +173,7 @@ export function comparePlans(saved: Plan, fresh: Plan, opts: { allowUnpreviewed?
 
 /** The saved plan does not match a plan made now: nothing was written. */
 export class PlanMismatchError extends PlanRefusedError {
+  static override readonly code: string = 'plan-refused.mismatch';
   constructor(readonly differences: PlanDifference[]) {
     const causes = new Set(differences.map((d) => d.cause));
     const headline = causes.has('code')

@@ -15,7 +15,7 @@ import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { planImport, renderTs } from '../../src/cli/import';
+import { planImport, renderTs } from '../../src/engine/import';
 import { deriveId } from '../../src/engine/identity';
 
 const ROOT = path.resolve(__dirname, '..', '..');
