@@ -15,6 +15,7 @@ import { ALERT_BODIES } from '../../src/kinds/shared/import';
 import { ruleTs } from '../../src/kinds/shared/rule-import';
 import { sqlTestDeploymentRuleImport } from '../../src/kinds/sql-test-deployment-rule/import';
 import { sqlTestImport } from '../../src/kinds/sql-test/import';
+import { importRenderingOf } from '../../src/kinds/import';
 import type { Json } from '../../src/kinds/shared/yaml';
 import { recordingSub, tsHelpers, yamlHelpers, type Imported } from './fixtures/render';
 
@@ -362,5 +363,19 @@ describe('SQL test imports read the platform messages back in dqform’s shape',
     const wire = sqlTestRuleToWire(rule);
     expect(wire).not.toEqual(rule);
     expect(sqlTestDeploymentRuleImport.fromLive!(wire)).toEqual(rule);
+  });
+});
+
+describe('importRenderingOf', () => {
+  it('gives each kind its own rendering, and nothing for an unknown type', () => {
+    expect(importRenderingOf('dq_owner')).toBe(ownerImport);
+    expect(importRenderingOf('dq_ownership')).toBe(ownershipImport);
+    expect(importRenderingOf('dq_domain')).toBe(domainImport);
+    expect(importRenderingOf('dq_data_product')).toBe(dataProductImport);
+    expect(importRenderingOf('dq_alert')).toBe(alertImport);
+    expect(importRenderingOf('dq_monitor_deployment_rule')).toBe(monitorDeploymentRuleImport);
+    expect(importRenderingOf('dq_sql_test')).toBe(sqlTestImport);
+    expect(importRenderingOf('dq_sql_test_deployment_rule')).toBe(sqlTestDeploymentRuleImport);
+    expect(importRenderingOf('dq_widget')).toStrictEqual({});
   });
 });
