@@ -101,7 +101,7 @@ describe('ownership import', () => {
   });
 
   it('yaml: keeps a selection it cannot name whole', () => {
-    for (const selection of [{ dataproductId: 'raw' }, { dataproductId: '${dq_data_product.sales.id}', other: 1 }, { query: { resolverQl: 'Q' }, other: 1 }, { query: { resolverQl: 'Q', parts: [] } }, { dataproductId: '${dq_domain.root.id}' }]) {
+    for (const selection of [{ dataproductId: 'raw' }, { dataproductId: '${dq_data_product.sales.id}', other: 1 }, { query: { resolverQl: 'Q' }, other: 1 }, { query: { resolverQl: 'Q', parts: [] } }, { dataproductId: '${dq_domain.root.id}' }, { dataproductId: '${dq_data_product.sales.entity_id}' }]) {
       const x: Json = { ownerId: 'raw', selection };
       ownershipImport.yaml!(x, yamlHelpers);
       expect(x).toStrictEqual({ ownerId: 'raw', selection });
@@ -171,12 +171,13 @@ describe('domain import', () => {
           { query: { resolverQl: '' } },
           { dataproductId: 'raw' },
           { dataproductId: '${dq_data_product.sales.entity_id}' },
+          { domainId: '${dq_domain.sub.entity_id}' },
         ],
       },
     };
     domainImport.yaml!(x, yamlHelpers);
     expect(x).toStrictEqual({
-      definition: { parts: [{ dataProduct: 'sales' }, { domain: 'sub' }, { query: '' }, { dataproductId: 'raw' }, { dataproductId: '${dq_data_product.sales.entity_id}' }] },
+      definition: { parts: [{ dataProduct: 'sales' }, { domain: 'sub' }, { query: '' }, { dataproductId: 'raw' }, { dataproductId: '${dq_data_product.sales.entity_id}' }, { domainId: '${dq_domain.sub.entity_id}' }] },
       parent: 'root',
     });
     for (const y of [{ parentId: 'raw' }, { parentId: '${dq_domain.root.entity_id}', definition: { parts: 'x' } }, { definition: 'x' }]) {
@@ -223,7 +224,7 @@ describe('alert import', () => {
       issueLifecycle: {
         trigger: { resolverQl: 'Q' },
         owner: '${dq_owner.ops.entity_id}',
-        targets: [{ owner: { ownerPath: '${dq_owner.ops.entity_id}' } }, { owner: { ownerPath: '${dq_owner.later.entity_id}' } }, { owner: { ownerPath: '${dq_owner.ops.id}' } }, { owner: { ownerPath: 7 } }, { owner: 'x' }, { slack: { channel: '#c' } }],
+        targets: [{ owner: { ownerPath: '${dq_owner.ops.entity_id}' } }, { owner: { ownerPath: '${dq_owner.later.entity_id}' } }, { owner: { ownerPath: '${dq_owner.ops.id}' } }, { owner: { ownerPath: 7, extra: 1 }, note: 'n' }, { owner: 'x' }, { slack: { channel: '#c' } }],
       },
       schemaChange: { trigger: { query: { parts: [3] } }, owner: '${dq_owner.later.entity_id}', targets: 'x' },
       incidentLifecycle: { trigger: 'raw', owner: '${dq_owner.ops.id}' },
@@ -235,7 +236,7 @@ describe('alert import', () => {
       issueLifecycle: {
         trigger: 'Q',
         owner: { code: 'var_ops' },
-        targets: [{ code: 'Target.owner(var_ops)' }, { owner: { ownerPath: 'owner-k-later' } }, { owner: { ownerPath: 'k-ops' } }, { owner: { ownerPath: 7 } }, { owner: 'x' }, { slack: { channel: '#c' } }],
+        targets: [{ code: 'Target.owner(var_ops)' }, { owner: { ownerPath: 'owner-k-later' } }, { owner: { ownerPath: 'k-ops' } }, { owner: { ownerPath: 7, extra: 1 }, note: 'n' }, { owner: 'x' }, { slack: { channel: '#c' } }],
       },
       schemaChange: { trigger: { code: 'Query.model({"parts":[3]})' }, owner: 'owner-k-later', targets: 'x' },
     });
