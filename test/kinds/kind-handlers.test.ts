@@ -1,0 +1,197 @@
+/**
+ * The alert, monitor-rule and SQL-test handlers against a recording fake client: the write bodies,
+ * the read's calls and order, replace reasons and conflict messages word for word. In-process.
+ */
+import { AlreadyExistsError, type PlatformClient } from '../../src/client';
+import type { Change } from '../../schemas/plan';
+import { alertsHandler, canonicalAlert } from '../../src/kinds/alert/handler';
+import type { HandlerContext } from '../../src/kinds/shared/types';
+
+type Json = Record<string, unknown>;
+const ctx = { namespace: 'ns' } as HandlerContext;
+const change = (o: Partial<Change>): Change => ({ address: 'dq_alert.a', type: 'dq_alert', action: 'create', id: 'f.q.n', before: null, after: {}, patch: [], reasons: [], ...o }) as Change;
+const exists = () => new AlreadyExistsError({ method: 'post', path: '/alerts', status: 409 } as ConstructorParameters<typeof AlreadyExistsError>[0]);
+
+function fakeAlerts(o: { ids?: string[]; byId?: Record<string, Json>; createError?: Error; byFqn?: Json } = {}) {
+  const calls: unknown[][] = [];
+  const client = {
+    alerts: {
+      list: async () => (calls.push(['list']), o.ids ?? []),
+      batchGet: async (refs: { id?: string; fqn?: string }[]) => {
+        calls.push(['batchGet', refs]);
+        if (refs[0]?.fqn !== undefined) return o.byFqn ? { x: o.byFqn } : {};
+        return Object.fromEntries(refs.filter((r) => o.byId?.[r.id!]).map((r) => [r.id, o.byId![r.id!]]));
+      },
+      create: async (w: Json) => {
+        calls.push(['create', w]);
+        if (o.createError) throw o.createError;
+        return { ...w, id: 'new', etag: 'W/"new-1"' };
+      },
+      upsert: async (w: Json, etag?: string) => (calls.push(['upsert', w, etag]), { ...w, id: 'u', etag: 'W/"u-2"' }),
+      delete: async (ref: Json, etag?: string) => void calls.push(['delete', ref, etag]),
+      toggleEnabled: async (ref: Json, enabled: boolean) => void calls.push(['toggleEnabled', ref, enabled]),
+    },
+  } as unknown as PlatformClient;
+  return { client, calls };
+}
+
+const body = { trigger: { resolverQl: 'Q' }, targets: [{ slack: { channel: '#a' } }] };
+
+describe('alerts: identity and read', () => {
+  it('is the configId-pruned dq_alert kind', () => {
+    expect([alertsHandler.type, alertsHandler.label, alertsHandler.prunable]).toEqual(['dq_alert', 'alert', true]);
+  });
+
+  it('reads nothing more for an empty workspace', async () => {
+    const { client, calls } = fakeAlerts();
+    expect(await alertsHandler.read(client, { keys: [] } as never)).toEqual([]);
+    expect(calls).toEqual([['list']]);
+  });
+
+  it('batch-gets the distinct ids sorted, in chunks of 200, and answers by fqn, sorted', async () => {
+    const ids = Array.from({ length: 401 }, (_, i) => `id${String(i).padStart(3, '0')}`);
+    const byId = Object.fromEntries(ids.map((id, i) => [id, { id, fqn: `fqn-${String(400 - i).padStart(3, '0')}`, etag: `W/"${id}-1"` }]));
+    const { client, calls } = fakeAlerts({ ids: [...ids].reverse().concat(['id000']), byId });
+    const read = await alertsHandler.read(client, { keys: [] } as never);
+    expect(read).toHaveLength(401);
+    expect(read[0]).toMatchObject({ key: 'fqn-000', id: 'id400', etag: 'W/"id400-1"' });
+    expect(read.map((r) => r.key)).toEqual([...read.map((r) => r.key)].sort());
+    const gets = calls.filter((c) => c[0] === 'batchGet') as [string, { id: string }[]][];
+    expect(gets.map((g) => g[1].length)).toEqual([200, 200, 1]);
+    expect(gets[0][1][0]).toEqual({ id: 'id000' });
+    expect(gets[2][1]).toEqual([{ id: 'id400' }]);
+  });
+});
+
+describe('alerts: comparable form and replace reasons', () => {
+  it('drops identity, keeps the kind’s trigger as ResolverQL, drops empty template and settings', () => {
+    expect(canonicalAlert({ id: 'i', fqn: 'f', etag: 'e', createdAt: 't', configId: 'ns', source: 'SOURCE_API', name: 'N', template: {}, issueLifecycle: { trigger: { resolverQl: 'Q' }, settings: {} } })).toEqual({
+      name: 'N',
+      issueLifecycle: { trigger: { resolverQl: 'Q' } },
+    });
+    expect(canonicalAlert({ name: 'N', template: { x: 1 }, schemaChange: { settings: { a: 1 } } })).toEqual({ name: 'N', template: { x: 1 }, schemaChange: { settings: { a: 1 } } });
+  });
+
+  it('replaces when the kind changes', () => {
+    expect(alertsHandler.replaceReasons({ issueLifecycle: {} }, { schemaChange: {} })).toEqual(['the alert kind changes from issueLifecycle to schemaChange; the API cannot change an alert\'s kind in place']);
+    expect(alertsHandler.replaceReasons({}, { schemaChange: {} })).toEqual([]);
+  });
+
+  it('replaces when the owner of an issue or schema-change alert changes, not of an incident alert', () => {
+    const o = (ownerPath?: string, ownershipId?: string) => ({ owner: { ownerPath, ownershipId } });
+    expect(alertsHandler.replaceReasons({ issueLifecycle: o('a', 's1') }, { issueLifecycle: o('b', 's1') })).toEqual(['issueLifecycle.owner changes from a (ownership s1) to b (ownership s1); an alert\'s owner is fixed at create']);
+    expect(alertsHandler.replaceReasons({ schemaChange: {} }, { schemaChange: o('b') })).toEqual(['schemaChange.owner changes from (none) to b (ownership ); an alert\'s owner is fixed at create']);
+    expect(alertsHandler.replaceReasons({ schemaChange: o(undefined, 's') }, { schemaChange: o('', 's') })).toEqual([]);
+    expect(alertsHandler.replaceReasons({ issueLifecycle: o('a') }, { issueLifecycle: o('a') })).toEqual([]);
+    expect(alertsHandler.replaceReasons({ incidentLifecycle: o('a') }, { incidentLifecycle: o('b') })).toEqual([]);
+  });
+});
+
+describe('alerts: writes', () => {
+  it('creates with the fqn, the namespace as configId and SOURCE_API, without isDisabled', async () => {
+    const { client, calls } = fakeAlerts();
+    await alertsHandler.create(client, change({ fqn: 'the.fqn', after: { name: 'N', isDisabled: false, issueLifecycle: body } }), ctx);
+    expect(calls).toEqual([['create', { name: 'N', issueLifecycle: body, fqn: 'the.fqn', configId: 'ns', source: 'SOURCE_API' }]]);
+    const b = fakeAlerts();
+    await alertsHandler.create(b.client, change({ after: { name: 'N' } }), ctx);
+    expect(b.calls).toEqual([['create', { name: 'N', fqn: 'f.q.n', configId: 'ns', source: 'SOURCE_API' }]]);
+  });
+
+  it('updates with the plan’s etag and deletes by fqn (else id) with it', async () => {
+    const { client, calls } = fakeAlerts();
+    await alertsHandler.update(client, change({ action: 'update', fqn: 'x.y', etag: 'W/"u-1"', after: { name: 'N' } }), ctx);
+    await alertsHandler.delete(client, change({ action: 'delete', fqn: 'x.y', etag: 'e' }), ctx);
+    await alertsHandler.delete(client, change({ action: 'delete', etag: 'e2' }), ctx);
+    expect(calls).toEqual([
+      ['upsert', { name: 'N', fqn: 'x.y', configId: 'ns', source: 'SOURCE_API' }, 'W/"u-1"'],
+      ['delete', { fqn: 'x.y' }, 'e'],
+      ['delete', { fqn: 'f.q.n' }, 'e2'],
+    ]);
+  });
+
+  it('a create that meets a taken fqn names who holds it and overwrites nothing', async () => {
+    const cases: [Json | undefined, string][] = [
+      [undefined, 'someone else'],
+      [{ id: 'o', fqn: 'f.q.n', configId: 'other', name: 'N' }, 'namespace "other"'],
+      [{ id: 'o', fqn: 'f.q.n', name: 'N' }, 'someone in the UI'],
+      [{ id: 'o', fqn: 'f.q.n', name: 'N', source: 'SOURCE_APP' }, 'someone in the UI'],
+      [{ id: 'o', fqn: 'f.q.n', name: 'N', source: 'SOURCE_API' }, 'an API client outside dqform'],
+      [{ id: 'o', fqn: 'f.q.n', name: 'other', configId: 'ns' }, 'namespace "ns"'],
+    ];
+    for (const [found, who] of cases) {
+      const { client, calls } = fakeAlerts({ createError: exists(), byFqn: found });
+      await expect(alertsHandler.create(client, change({ after: { name: 'N' } }), ctx)).rejects.toThrow(
+        `conflict: an alert with fqn "f.q.n" was created by ${who} after the plan; dqform did not overwrite it. Plan again: adopt it with an import block, or pin another fqn`,
+      );
+      expect(calls.map((c) => c[0])).toEqual(['create', 'batchGet']);
+      expect(calls[1]).toEqual(['batchGet', [{ fqn: 'f.q.n' }]]);
+    }
+  });
+
+  it('a create that meets the identical alert of this namespace counts as done; other errors pass through', async () => {
+    const { client, calls } = fakeAlerts({ createError: exists(), byFqn: { id: 'o', fqn: 'f.q.n', name: 'N', configId: 'ns', etag: 'W/"o-1"' } });
+    await expect(alertsHandler.create(client, change({ after: { name: 'N' } }), ctx)).resolves.toBeUndefined();
+    expect(calls.map((c) => c[0])).toEqual(['create', 'batchGet']);
+    const b = fakeAlerts({ createError: new Error('boom') });
+    await expect(alertsHandler.create(b.client, change({ after: { name: 'N' } }), ctx)).rejects.toThrow('boom');
+  });
+});
+
+describe('alerts: enabling and disabling', () => {
+  const stored = { id: 'new', fqn: 'f.q.n', name: 'N', configId: 'ns', source: 'SOURCE_API', etag: 'W/"new-1"' };
+
+  it('toggles after a create that wants it disabled, checked before and read back after', async () => {
+    let n = 0;
+    const { client, calls } = fakeAlerts();
+    (client.alerts as unknown as Json).batchGet = async (refs: Json[]) => {
+      calls.push(['batchGet', refs]);
+      n++;
+      return { new: n === 1 ? stored : { ...stored, isDisabled: true, etag: 'W/"new-2"' } };
+    };
+    await alertsHandler.create(client, change({ after: { name: 'N', isDisabled: true } }), ctx);
+    expect(calls.map((c) => c[0])).toEqual(['create', 'batchGet', 'toggleEnabled', 'batchGet']);
+    expect(calls[1]).toEqual(['batchGet', [{ id: 'new' }]]);
+    expect(calls[2]).toEqual(['toggleEnabled', { id: 'new' }, false]);
+  });
+
+  it('refuses to toggle an alert changed since the write, and says so', async () => {
+    const { client, calls } = fakeAlerts({ byId: { new: { ...stored, name: 'renamed' } } });
+    await expect(alertsHandler.create(client, change({ after: { name: 'N', isDisabled: true } }), ctx)).rejects.toThrow(
+      'conflict: the alert holds something other than what dqform wrote (someone else wrote it at the same time), checked right before dqform disabled it; not disabled. Plan again and review what live state holds now',
+    );
+    expect(calls.map((c) => c[0])).toEqual(['create', 'batchGet']);
+    const gone = fakeAlerts();
+    await expect(alertsHandler.create(gone.client, change({ after: { name: 'N', isDisabled: true } }), ctx)).rejects.toThrow('conflict: the alert is gone (deleted by someone else), checked right before dqform disabled it');
+    const moved = fakeAlerts({ byId: { new: { ...stored, etag: 'W/"new-3"' } } });
+    await expect(alertsHandler.create(moved.client, change({ after: { name: 'N', isDisabled: true } }), ctx)).rejects.toThrow('conflict: the alert is at version 3, expected 1 (someone else wrote it in between)');
+    const flipped = fakeAlerts({ byId: { new: { ...stored, isDisabled: true } } });
+    await expect(alertsHandler.create(flipped.client, change({ after: { name: 'N', isDisabled: true } }), ctx)).rejects.toThrow('conflict: the alert is disabled (someone else switched it)');
+  });
+
+  it('reports what the read-back finds after the toggle', async () => {
+    const { client } = fakeAlerts();
+    let n = 0;
+    (client.alerts as unknown as Json).batchGet = async () => (++n === 1 ? { new: stored } : { new: { ...stored, isDisabled: true, etag: 'W/"new-4"' } });
+    await expect(alertsHandler.create(client, change({ after: { name: 'N', isDisabled: true } }), ctx)).rejects.toThrow(
+      'conflict: the alert is at version 4, expected 1 or 2 (someone else wrote it in between), read back after dqform disabled it. Plan again and review what live state holds now',
+    );
+    const b = fakeAlerts();
+    let m = 0;
+    (b.client.alerts as unknown as Json).batchGet = async () => (++m === 1 ? { new: stored } : { new: stored });
+    await expect(alertsHandler.create(b.client, change({ after: { name: 'N', isDisabled: true } }), ctx)).rejects.toThrow('conflict: the alert is enabled (someone else switched it), read back after dqform disabled it');
+  });
+
+  it('enables a disabled alert on update; makes no toggle when the flag already matches', async () => {
+    const { client, calls } = fakeAlerts();
+    let n = 0;
+    const disabledStored = { id: 'u', fqn: 'f', name: 'N', etag: 'W/"u-2"', isDisabled: true };
+    (client.alerts as unknown as Json).upsert = async (w: Json, etag?: string) => (calls.push(['upsert', w, etag]), disabledStored);
+    (client.alerts as unknown as Json).batchGet = async () => (++n === 1 ? { u: disabledStored } : { u: { ...disabledStored, isDisabled: false } });
+    await alertsHandler.update(client, change({ action: 'update', after: { name: 'N' } }), ctx);
+    expect(calls.map((c) => c[0])).toEqual(['upsert', 'toggleEnabled']);
+    expect(calls[1]).toEqual(['toggleEnabled', { id: 'u' }, true]);
+    const same = fakeAlerts();
+    await alertsHandler.update(same.client, change({ action: 'update', after: { name: 'N', isDisabled: false } }), ctx);
+    expect(same.calls.map((c) => c[0])).toEqual(['upsert']);
+  });
+});
