@@ -6,6 +6,9 @@ import { AlreadyExistsError, type PlatformClient } from '../../src/client';
 import type { Change } from '../../schemas/plan';
 import { alertsHandler, canonicalAlert } from '../../src/kinds/alert/handler';
 import type { HandlerContext } from '../../src/kinds/shared/types';
+import { canonicalSqlTest, dropDefaultTimezone, sqlTestsHandler } from '../../src/kinds/sql-test/handler';
+import { noteRetry } from '../../src/client/attempts';
+import { sqlTestToWire } from '../../schemas/sql-tests';
 
 type Json = Record<string, unknown>;
 const ctx = { namespace: 'ns' } as HandlerContext;
@@ -193,5 +196,90 @@ describe('alerts: enabling and disabling', () => {
     const same = fakeAlerts();
     await alertsHandler.update(same.client, change({ action: 'update', after: { name: 'N', isDisabled: false } }), ctx);
     expect(same.calls.map((c) => c[0])).toEqual(['upsert']);
+  });
+});
+
+describe('SQL tests', () => {
+  type Res = { errors: { id: string; reason: string }[]; createdIds: string[]; updatedIds: string[] };
+  function fakeSql(o: { res?: Res; retry?: boolean; live?: Record<string, Json>; list?: Json[]; delErrors?: { id: string; reason: string }[] } = {}) {
+    const calls: unknown[][] = [];
+    const client = {
+      sqlTests: {
+        list: async (f: Json, n: number) => (calls.push(['list', f, n]), o.list ?? []),
+        batchGet: async (ids: string[]) => (calls.push(['batchGet', ids]), Object.fromEntries(ids.filter((i) => o.live?.[i]).map((i) => [i, o.live![i]]))),
+        batchUpsert: async (ws: Json[]) => {
+          calls.push(['batchUpsert', ws]);
+          if (o.retry) noteRetry();
+          return o.res ?? { errors: [], createdIds: ws.map((w) => w.id as string), updatedIds: [] };
+        },
+        batchDelete: async (ids: string[]) => (calls.push(['batchDelete', ids]), { errors: o.delErrors ?? [] }),
+      },
+    } as unknown as PlatformClient;
+    return { client, calls };
+  }
+  const t = { title: 'T', template: { identifier: { tablePath: 'a.b' }, notNull: { columns: ['c'] } } };
+  const wire = sqlTestToWire(t);
+  const sc = (o: Partial<Change>) => change({ type: 'dq_sql_test', address: 'dq_sql_test.t', id: 'T1', after: t, ...o });
+
+  it('drops only the default timezone', () => {
+    expect(dropDefaultTimezone({ a: 1, timezone: 'UTC' })).toEqual({ a: 1 });
+    const other = { a: 1, timezone: 'Europe/Paris' };
+    expect(dropDefaultTimezone(other)).toBe(other);
+    expect(canonicalSqlTest({ id: 'i', configId: 'n', source: 's', deploymentRuleId: 'd', timezone: 'UTC', title: 'T' })).toEqual({ title: 'T' });
+  });
+
+  it('writes the platform message with id, namespace and SOURCE_API; create and update go through one batch upsert', async () => {
+    const { client, calls } = fakeSql();
+    await sqlTestsHandler.create(client, sc({}), ctx);
+    expect(calls).toEqual([['batchUpsert', [{ ...wire, id: 'T1', configId: 'ns', source: 'SOURCE_API' }]]]);
+    expect(await sqlTestsHandler.writeMany!(client, [], ctx)).toEqual(new Map());
+    expect(calls).toHaveLength(1);
+    const u = fakeSql({ res: { errors: [], createdIds: [], updatedIds: ['t2'] } });
+    await sqlTestsHandler.update(u.client, sc({ action: 'update', id: 'T2' }), ctx);
+    expect(u.calls).toEqual([['batchUpsert', [{ ...wire, id: 'T2', configId: 'ns', source: 'SOURCE_API' }]]]);
+  });
+
+  it('an update the platform reports as a create, and a create it reports as an update, are conflicts', async () => {
+    const up = fakeSql({ res: { errors: [], createdIds: ['t2'], updatedIds: [] } });
+    await expect(sqlTestsHandler.update(up.client, sc({ action: 'update', id: 'T2' }), ctx)).rejects.toThrow(
+      'conflict: the SQL test "T2" was deleted by someone else after the plan, and this write made it again (the platform reported a create, not an update). Plan again',
+    );
+    const cr = fakeSql({ res: { errors: [], createdIds: [], updatedIds: ['T1'] } });
+    await expect(sqlTestsHandler.create(cr.client, sc({}), ctx)).rejects.toThrow(
+      'conflict: the SQL test "T1" was created by someone else after the plan, and this write replaced it (the platform reported an update, not a create). Plan again and review what live state holds now',
+    );
+    expect(cr.calls.map((c) => c[0])).toEqual(['batchUpsert']);
+  });
+
+  it('a per-item error wins over the surprise; after a retry, a test holding what was written counts as written', async () => {
+    const err = fakeSql({ res: { errors: [{ id: 'T1', reason: 'bad sql' }], createdIds: [], updatedIds: ['T1'] } });
+    await expect(sqlTestsHandler.create(err.client, sc({}), ctx)).rejects.toThrow('dq_sql_test.t (T1): bad sql');
+    const mine = fakeSql({ retry: true, res: { errors: [], createdIds: [], updatedIds: ['T1'] }, live: { T1: { ...wire, id: 'T1', configId: 'ns' } } });
+    await expect(sqlTestsHandler.create(mine.client, sc({}), ctx)).resolves.toBeUndefined();
+    expect(mine.calls.map((c) => c[0])).toEqual(['batchUpsert', 'batchGet']);
+    expect(mine.calls[1]).toEqual(['batchGet', ['T1']]);
+    const theirs = fakeSql({ retry: true, res: { errors: [], createdIds: [], updatedIds: ['T1'] }, live: { T1: { ...wire, id: 'T1', configId: 'other' } } });
+    await expect(sqlTestsHandler.create(theirs.client, sc({}), ctx)).rejects.toThrow('conflict: the SQL test "T1" was created by someone else');
+    const changed = fakeSql({ retry: true, res: { errors: [], createdIds: [], updatedIds: ['T1'] }, live: { T1: { ...wire, title: 'X', id: 'T1', configId: 'ns' } } });
+    await expect(sqlTestsHandler.create(changed.client, sc({}), ctx)).rejects.toThrow('conflict: the SQL test "T1" was created by someone else');
+  });
+
+  it('deletes by batch; a not-found reason is success, another reason an error naming the address', async () => {
+    const ok = fakeSql({ delErrors: [{ id: 'T1', reason: 'NOT_FOUND: no such test' }] });
+    await expect(sqlTestsHandler.delete(ok.client, sc({ action: 'delete' }), ctx)).resolves.toBeUndefined();
+    expect(ok.calls).toEqual([['batchDelete', ['T1']]]);
+    const bad = fakeSql({ delErrors: [{ id: 'T1', reason: 'in use by a rule' }] });
+    await expect(sqlTestsHandler.delete(bad.client, sc({ action: 'delete' }), ctx)).rejects.toThrow('dq_sql_test.t (T1): in use by a rule');
+  });
+
+  it('reads the list sorted, or only the keys, in dqform’s shape', async () => {
+    const { client, calls } = fakeSql({ list: [{ ...wire, id: 'b' }, { ...wire, id: 'a' }], live: { k: { ...wire, id: 'k' } } });
+    const all = await sqlTestsHandler.read(client, { keys: [] } as never);
+    expect(all.map((o) => o.key)).toEqual(['a', 'b']);
+    expect(all[0].unmanageable).toBeUndefined();
+    expect(sqlTestsHandler.fromLive(all[0].raw)).toEqual(canonicalSqlTest(t));
+    const some = await sqlTestsHandler.read(client, { keys: ['k'], keysOnly: true } as never);
+    expect(some.map((o) => o.key)).toEqual(['k']);
+    expect(calls).toEqual([['list', {}, 1000], ['batchGet', ['k']]]);
   });
 });
