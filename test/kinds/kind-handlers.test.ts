@@ -8,7 +8,11 @@ import { alertsHandler, canonicalAlert } from '../../src/kinds/alert/handler';
 import type { HandlerContext } from '../../src/kinds/shared/types';
 import { canonicalSqlTest, dropDefaultTimezone, sqlTestsHandler } from '../../src/kinds/sql-test/handler';
 import { noteRetry } from '../../src/client/attempts';
-import { sqlTestToWire } from '../../schemas/sql-tests';
+import { SqlTestDeployOverview, sqlTestRuleToWire, sqlTestToWire } from '../../schemas/sql-tests';
+import { DeploymentOverview } from '../../schemas/deployment-rules';
+import { Effects } from '../../schemas/plan';
+import { canonicalRule, configKind, metricsText, monitorDeploymentRulesHandler, renderSettings, ruleWrite } from '../../src/kinds/monitor-deployment-rule/handler';
+import { canonicalLiveSqlTestRule, canonicalSqlTestRule, sqlTestDeploymentRulesHandler, sqlTestRuleWrite } from '../../src/kinds/sql-test-deployment-rule/handler';
 
 type Json = Record<string, unknown>;
 const ctx = { namespace: 'ns' } as HandlerContext;
@@ -281,5 +285,134 @@ describe('SQL tests', () => {
     const some = await sqlTestsHandler.read(client, { keys: ['k'], keysOnly: true } as never);
     expect(some.map((o) => o.key)).toEqual(['k']);
     expect(calls).toEqual([['list', {}, 1000], ['batchGet', ['k']]]);
+  });
+});
+
+describe('monitor deployment rules', () => {
+  const P = 'abcdef01-1111-2222-3333-444455556666';
+  function fakeRules(o: { list?: Json[]; fail?: Error } = {}) {
+    const calls: unknown[][] = [];
+    const client = {
+      deploymentRules: {
+        list: async (f: Json, n: number) => (calls.push(['list', f, n]), o.list ?? []),
+        deployOverview: async (w: Json) => {
+          calls.push(['deployOverview', w]);
+          if (o.fail) throw o.fail;
+          return DeploymentOverview.parse({ monitorsToCreateFor: ['b', 'a'] });
+        },
+        deleteOverview: async (id: string) => (calls.push(['deleteOverview', id]), DeploymentOverview.parse({ monitorsToDeleteFor: ['x'] })),
+      },
+    } as unknown as PlatformClient;
+    return { client, calls };
+  }
+  const rc = (o: Partial<Change>) => change({ type: 'dq_monitor_deployment_rule', address: 'dq_monitor_deployment_rule.r', id: 'R1', after: { title: 'T', staticConfig: { x: 1 } }, ...o });
+
+  it('finds the config kind a rule holds', () => {
+    expect(configKind({ title: 't', productConfig: {} })).toBe('productConfig');
+    expect(configKind({ staticConfig: {}, queryConfig: {} })).toBe('queryConfig');
+    expect(configKind({ title: 't' })).toBeUndefined();
+    expect(configKind({ a: 1, b: 2 }, ['b', 'a'])).toBe('b');
+  });
+
+  it('compares the product bare and lower-case, query configs as ResolverQL, without identity', () => {
+    expect(canonicalRule({ id: 'i', configId: 'n', source: 's', monitorCount: 3, title: 'T', productConfig: { productId: `DATAPRODUCT-${P.toUpperCase()}`, x: 1 } })).toEqual({ title: 'T', productConfig: { productId: P, x: 1 } });
+    expect(canonicalRule({ productConfig: { productId: 7 } })).toEqual({ productConfig: { productId: 7 } });
+    expect(canonicalRule({ queryConfig: { resolverQl: 'Q', query: { parts: [] } } })).toEqual({ queryConfig: { resolverQl: 'Q' } });
+    expect(canonicalRule({ exclusiveQueryConfig: { resolverQl: 'Q', query: { parts: [] } } })).toEqual({ exclusiveQueryConfig: { resolverQl: 'Q' } });
+    expect(canonicalRule({ staticConfig: { productId: 'X' } })).toEqual({ staticConfig: { productId: 'X' } });
+  });
+
+  it('writes the rule with id, namespace and SOURCE_API', () => {
+    expect(ruleWrite(rc({}), ctx)).toEqual({ title: 'T', staticConfig: { x: 1 }, id: 'R1', configId: 'ns', source: 'SOURCE_API' });
+    expect(ruleWrite(rc({ after: { id: 'other', configId: 'x', source: 'y' } }), ctx)).toEqual({ id: 'R1', configId: 'ns', source: 'SOURCE_API' });
+  });
+
+  it('metrics and settings as short text', () => {
+    expect(metricsText(undefined)).toBe('-');
+    expect(metricsText([])).toBe('-');
+    expect(metricsText([99, 'METRIC_ID_DELAY', 'METRIC_ID_ROW_COUNT', 'METRIC_ID_DELAY'])).toBe('ROW_COUNT,DELAY,unknown(99)');
+    expect(renderSettings({})).toBe('-/-/-');
+  });
+
+  it('reads every rule by one list, sorted by id', async () => {
+    const { client, calls } = fakeRules({ list: [{ id: 'b', configId: 'ns' }, { id: 'a' }] });
+    const read = await monitorDeploymentRulesHandler.read(client, { keys: [] } as never);
+    expect(read.map((r) => [r.key, r.configId])).toEqual([
+      ['a', undefined],
+      ['b', 'ns'],
+    ]);
+    expect(calls).toEqual([['list', {}, 1000]]);
+    expect(monitorDeploymentRulesHandler.replaceReasons({}, {})).toEqual([]);
+    expect([monitorDeploymentRulesHandler.type, monitorDeploymentRulesHandler.prunable]).toEqual(['dq_monitor_deployment_rule', true]);
+  });
+
+  it('previews a write by its deploy overview, a delete by the delete overview, a failure as effects unknown', async () => {
+    const { client, calls } = fakeRules();
+    expect(await monitorDeploymentRulesHandler.preview!(client, rc({}), ctx)).toMatchObject({ source: 'deploy-overview', monitorsToCreate: ['a', 'b'] });
+    expect(await monitorDeploymentRulesHandler.preview!(client, rc({ action: 'delete' }), ctx)).toMatchObject({ source: 'delete-overview', monitorsToDelete: ['x'] });
+    expect(calls).toEqual([
+      ['deployOverview', { title: 'T', staticConfig: { x: 1 }, id: 'R1', configId: 'ns', source: 'SOURCE_API' }],
+      ['deleteOverview', 'R1'],
+    ]);
+    const bad = fakeRules({ fail: new Error('GET /x?secret=1 failed (request id abc)') });
+    expect(await monitorDeploymentRulesHandler.preview!(bad.client, rc({}), ctx)).toEqual(Effects.parse({ source: 'deploy-overview', error: 'effects unknown: GET /x failed' }));
+  });
+});
+
+describe('SQL-test deployment rules', () => {
+  function fakeStr(o: { list?: Json[]; live?: Record<string, Json>; fail?: Error } = {}) {
+    const calls: unknown[][] = [];
+    const client = {
+      sqlTestRules: {
+        list: async (f: Json, n: number) => (calls.push(['list', f, n]), o.list ?? []),
+        batchGet: async (ids: string[]) => (calls.push(['batchGet', ids]), Object.fromEntries(ids.filter((i) => o.live?.[i]).map((i) => [i, o.live![i]]))),
+        overview: async (w: Json) => {
+          calls.push(['overview', w]);
+          if (o.fail) throw o.fail;
+          return SqlTestDeployOverview.parse({ testsToCreate: [{ tablePath: 't', testName: 'n' }] });
+        },
+        deleteOverview: async (id: string) => {
+          calls.push(['deleteOverview', id]);
+          if (o.fail) throw o.fail;
+          return SqlTestDeployOverview.parse({ testsToDelete: [{ tablePath: 't', testName: 'n' }] });
+        },
+      },
+    } as unknown as PlatformClient;
+    return { client, calls };
+  }
+  const rule = { title: 'r', queryConfig: { resolverQl: 'Q', timezone: 'UTC', tests: [{ testName: 'n', notNull: { columns: ['c'] } }] } };
+  const wire = sqlTestRuleToWire(rule);
+  const rc = (o: Partial<Change>) => change({ type: 'dq_sql_test_deployment_rule', address: 'dq_sql_test_deployment_rule.r', id: 'S1', after: rule, ...o });
+
+  it('compares without identity and the default timezone of its config; reads live tests in dqform’s shape', () => {
+    expect(canonicalSqlTestRule({ id: 'i', configId: 'n', source: 's', testCount: 2, ...rule })).toEqual({ title: 'r', queryConfig: { resolverQl: 'Q', tests: [{ testName: 'n', notNull: { columns: ['c'] } }] } });
+    expect(canonicalSqlTestRule({ staticConfig: { timezone: 'Europe/Paris' } })).toEqual({ staticConfig: { timezone: 'Europe/Paris' } });
+    expect(canonicalSqlTestRule({ staticConfig: { timezone: 'UTC', query: 'kept' } })).toEqual({ staticConfig: { query: 'kept' } });
+    expect(canonicalSqlTestRule({ title: 't' })).toEqual({ title: 't' });
+    expect(canonicalLiveSqlTestRule(wire)).toEqual(canonicalSqlTestRule(rule));
+  });
+
+  it('writes the platform message with id, namespace and SOURCE_API', () => {
+    expect(sqlTestRuleWrite(rc({}), ctx)).toEqual({ ...wire, id: 'S1', configId: 'ns', source: 'SOURCE_API' });
+  });
+
+  it('reads the list sorted, or only the keys', async () => {
+    const { client, calls } = fakeStr({ list: [{ ...wire, id: 'b' }, { ...wire, id: 'a' }], live: { k: { ...wire, id: 'k' } } });
+    expect((await sqlTestDeploymentRulesHandler.read(client, { keys: [] } as never)).map((o) => o.key)).toEqual(['a', 'b']);
+    expect((await sqlTestDeploymentRulesHandler.read(client, { keys: ['k'], keysOnly: true } as never)).map((o) => o.key)).toEqual(['k']);
+    expect(calls).toEqual([['list', {}, 1000], ['batchGet', ['k']]]);
+  });
+
+  it('previews by overview or delete overview; a failure is effects unknown, losing history only on delete', async () => {
+    const { client, calls } = fakeStr();
+    expect(await sqlTestDeploymentRulesHandler.preview!(client, rc({}), ctx)).toMatchObject({ source: 'sql-test-overview', testsToCreate: ['t/n'], losesHistory: false });
+    expect(await sqlTestDeploymentRulesHandler.preview!(client, rc({ action: 'delete' }), ctx)).toMatchObject({ source: 'sql-test-delete-overview', testsToDelete: ['t/n'], losesHistory: true });
+    expect(calls).toEqual([
+      ['overview', { ...wire, id: 'S1', configId: 'ns', source: 'SOURCE_API' }],
+      ['deleteOverview', 'S1'],
+    ]);
+    const bad = fakeStr({ fail: new Error('down') });
+    expect(await sqlTestDeploymentRulesHandler.preview!(bad.client, rc({}), ctx)).toEqual(Effects.parse({ source: 'sql-test-overview', error: 'effects unknown: down', losesHistory: false }));
+    expect(await sqlTestDeploymentRulesHandler.preview!(bad.client, rc({ action: 'delete' }), ctx)).toEqual(Effects.parse({ source: 'sql-test-delete-overview', error: 'effects unknown: down', losesHistory: true }));
   });
 });
