@@ -60,7 +60,8 @@ describe('ownership names', () => {
 
   it('namedAfter: owner_owns_product, or _selection; nothing without a named owner', () => {
     const n = ownershipDescriptor.namedAfter!;
-    const nameOf: TitleOf = (type, id) => ({ 'dq_owner:o1': 'team', 'dq_data_product:p1': 'orders' })[`${type}:${String(id)}`];
+    const names: Record<string, string> = { 'dq_owner:o1': 'team', 'dq_data_product:p1': 'orders' };
+    const nameOf: TitleOf = (type, id) => names[`${type}:${String(id)}`];
     expect(n({ ownerId: 'o1', selection: { dataproductId: 'p1' } }, nameOf)).toBe('team_owns_orders');
     expect(n({ ownerId: 'o1', selection: { query: {} } }, nameOf)).toBe('team_owns_selection');
     expect(n({ ownerId: 'o1' }, nameOf)).toBe('team_owns_selection');
