@@ -7,7 +7,6 @@ import type { PlatformClient } from '../../src/client';
 import type { Change } from '../../schemas/plan';
 import { domainDescriptor } from '../../src/kinds/domain/descriptor';
 import { governanceHandler, v2Service, writeOf, type GovernanceService } from '../../src/kinds/shared/governance';
-import type { KindDescriptor } from '../../src/kinds/shared/descriptor';
 import { ruleWrites, type RuleService } from '../../src/kinds/shared/rule';
 import { ItemWriteError } from '../../src/kinds/shared/support';
 import type { HandlerContext, ReadQuery } from '../../src/kinds/shared/types';
@@ -75,14 +74,12 @@ const canonical = (o: Json): Json => ({ canon: o.title });
 const q = (o: Partial<ReadQuery>): ReadQuery => ({ keys: [], ...o }) as ReadQuery;
 
 describe('governanceHandler', () => {
-  it('takes type, label and prunability from the descriptor, canonical both ways, no replace reasons', () => {
+  it('takes type and label from the descriptor (and carries no prunable flag: the ownership policy of its descriptor says it), canonical both ways, no replace reasons', () => {
     const h = governanceHandler({ descriptor: domainDescriptor, canonical, write: () => ({}), service: fakeService([]).s });
-    expect([h.type, h.label, h.prunable]).toEqual(['dq_domain', 'domain', false]);
+    expect([h.type, h.label, 'prunable' in h]).toEqual(['dq_domain', 'domain', false]);
     expect(h.fromLive({ title: 'a' })).toEqual({ canon: 'a' });
     expect(h.fromDesired({ title: 'b' })).toEqual({ canon: 'b' });
     expect(h.replaceReasons({}, {})).toEqual([]);
-    const d = { ...domainDescriptor, ownership: 'configId' } as KindDescriptor;
-    expect(governanceHandler({ descriptor: d, canonical, write: () => ({}), service: fakeService([]).s }).prunable).toBe(true);
   });
 
   it('lists the workspace for import, or uses the kind’s own listAll, or has none', async () => {

@@ -5,6 +5,7 @@
 import { AlreadyExistsError, type PlatformClient } from '../../src/client';
 import type { Change } from '../../schemas/plan';
 import { alertsHandler, canonicalAlert } from '../../src/kinds/alert/handler';
+import { hasConfigId } from '../../src/kinds/descriptors';
 import type { HandlerContext } from '../../src/kinds/shared/types';
 import { canonicalSqlTest, dropDefaultTimezone, sqlTestsHandler } from '../../src/kinds/sql-test/handler';
 import { noteRetry } from '../../src/client/attempts';
@@ -46,7 +47,7 @@ const body = { trigger: { resolverQl: 'Q' }, targets: [{ slack: { channel: '#a' 
 
 describe('alerts: identity and read', () => {
   it('is the configId-pruned dq_alert kind', () => {
-    expect([alertsHandler.type, alertsHandler.label, alertsHandler.prunable]).toEqual(['dq_alert', 'alert', true]);
+    expect([alertsHandler.type, alertsHandler.label, hasConfigId(alertsHandler.type)]).toEqual(['dq_alert', 'alert', true]);
   });
 
   it('reads nothing more for an empty workspace', async () => {
@@ -343,7 +344,7 @@ describe('monitor deployment rules', () => {
     ]);
     expect(calls).toEqual([['list', {}, 1000]]);
     expect(monitorDeploymentRulesHandler.replaceReasons({}, {})).toEqual([]);
-    expect([monitorDeploymentRulesHandler.type, monitorDeploymentRulesHandler.prunable]).toEqual(['dq_monitor_deployment_rule', true]);
+    expect([monitorDeploymentRulesHandler.type, hasConfigId(monitorDeploymentRulesHandler.type)]).toEqual(['dq_monitor_deployment_rule', true]);
   });
 
   it('previews a write by its deploy overview, a delete by the delete overview, a failure as effects unknown', async () => {
