@@ -24,6 +24,7 @@ import {
   DesiredAlert,
   DesiredDataProduct,
   DesiredDomain,
+  DesiredIntegration,
   DesiredMonitorDeploymentRule,
   DesiredOwner,
   DesiredOwnership,
@@ -151,6 +152,8 @@ export const YamlMonitorDeploymentRule = withOneof(
 );
 export const YamlSqlTest = DesiredSqlTest.safeExtend(meta);
 export const YamlSqlTestDeploymentRule = DesiredSqlTestDeploymentRule.safeExtend(meta);
+/** Integrations: secrets as `password: { fromEnv: NAME }` or `{ fromFile: PATH }`, never values. */
+export const YamlIntegration = DesiredIntegration.safeExtend(meta);
 
 /** Section name -> resource type, in the document's (dependency) order. */
 export const YAML_SECTIONS = {
@@ -162,6 +165,7 @@ export const YAML_SECTIONS = {
   monitorDeploymentRules: 'dq_monitor_deployment_rule',
   sqlTests: 'dq_sql_test',
   sqlTestDeploymentRules: 'dq_sql_test_deployment_rule',
+  integrations: 'dq_integration',
 } as const satisfies Record<string, ResourceType>;
 export type YamlSection = keyof typeof YAML_SECTIONS;
 /** Resource type -> section name. */
@@ -192,6 +196,7 @@ export const DqformYaml = z
     monitorDeploymentRules: section(YamlMonitorDeploymentRule, 'automated-monitor deployment rules (dq_monitor_deployment_rule)'),
     sqlTests: section(YamlSqlTest, 'SQL tests (dq_sql_test)'),
     sqlTestDeploymentRules: section(YamlSqlTestDeploymentRule, 'SQL-test deployment rules (dq_sql_test_deployment_rule)'),
+    integrations: section(YamlIntegration, 'integrations (dq_integration): connections to data systems, secrets as references'),
     /** Identity follows a renamed resource: `{ from: dq_owner.old, to: dq_owner.new }`. */
     moved: z
       .array(z.object({ from: z.string().describe('the old address, e.g. dq_owner.old'), to: z.string().describe('the new address, e.g. dq_owner.new') }))
@@ -230,6 +235,7 @@ export const YAML_ENTRY_SCHEMAS: Record<ResourceType, z.ZodType> = {
   dq_monitor_deployment_rule: YamlMonitorDeploymentRule,
   dq_sql_test: YamlSqlTest,
   dq_sql_test_deployment_rule: YamlSqlTestDeploymentRule,
+  dq_integration: YamlIntegration,
 };
 
 /**

@@ -18,6 +18,7 @@ import { ExclusiveQueryConfig, ExclusiveStaticConfig, ProductConfig, QueryConfig
 import { SqlTestExclusiveQueryConfig, SqlTestExclusiveStaticConfig, SqlTestQueryConfig, SqlTestStaticConfig, SqlTestTemplate, SqlTestAnnotation, DataPlatform } from './sql-tests';
 import { DesiredDataProductDefinition, DesiredDomainDefinition, DesiredOwnershipSelection, OwnerContact, OwnershipAlert, Priority } from './governance';
 import { Severity } from './deployment-rules';
+import { DESIRED_CONFIG_VARIANTS } from './integrations';
 
 const pinnedId = z.string().min(1).optional().describe('pinned id (a UUID); default: derived from workspace, namespace and name, so re-runs adopt what they created');
 
@@ -115,6 +116,14 @@ export const DesiredOwnership = z.object({
 });
 export type DesiredOwnership = z.infer<typeof DesiredOwnership>;
 
+export const DesiredIntegration = z.object({
+  id: z.string().min(1).optional().describe('pinned id: the platform\'s id of an integration adopted with import, or the id dqform gave one it created; default: derived from workspace, namespace and name and carried in the title\'s [dqform:...] marker'),
+  title: z.string().min(1).max(255).describe('the integration\'s title (dqform appends its identity marker [dqform:<id>] on the platform)'),
+  enabled: z.boolean().optional().describe('false: keep the integration disabled (default true)'),
+  config: withOneof({}, DESIRED_CONFIG_VARIANTS).describe('the connection: exactly one config variant; a change of variant is a replace'),
+});
+export type DesiredIntegration = z.infer<typeof DesiredIntegration>;
+
 /** The eight resource types, their desired schemas, in dependency order. */
 export const RESOURCE_SCHEMAS = {
   dq_owner: DesiredOwner,
@@ -125,6 +134,7 @@ export const RESOURCE_SCHEMAS = {
   dq_monitor_deployment_rule: DesiredMonitorDeploymentRule,
   dq_sql_test: DesiredSqlTest,
   dq_sql_test_deployment_rule: DesiredSqlTestDeploymentRule,
+  dq_integration: DesiredIntegration,
 } as const;
 export type ResourceType = keyof typeof RESOURCE_SCHEMAS;
 export const RESOURCE_TYPES = Object.keys(RESOURCE_SCHEMAS) as ResourceType[];

@@ -16,7 +16,7 @@ import { cascadeEffects, cascadeOf, LiveIndex } from './related';
 import { asRefreshOnly, checkRequestedAddresses, destroyDeclared, narrowToTargets, REPLACE_REQUESTED, targetingWarning } from './modes';
 
 export type LiveState = Partial<Record<ResourceType, LiveObject[]>>;
-export type HandlerMap = Record<ResourceType, Pick<ResourceHandler, 'fromLive' | 'fromDesired' | 'replaceReasons' | 'prunable' | 'label' | 'sensitive'>>;
+export type HandlerMap = Record<ResourceType, Pick<ResourceHandler, 'fromLive' | 'fromDesired' | 'replaceReasons' | 'prunable' | 'label' | 'sensitive' | 'notes'>>;
 
 const SECRET_KEY = /^(password|token|privateKey|serviceAccountKey|apiKey|secret|clientSecret)$/;
 
@@ -598,6 +598,7 @@ export function computePlan(input: PlanInput): Plan {
     const e = previews?.get(c.address);
     if (e) c.effects = e;
   }
+  for (const c of changes) if (handlers[c.type as ResourceType].notes) c.reasons = [...c.reasons, ...handlers[c.type as ResourceType].notes!(c)];
   changes.sort((a, b) => (a.address < b.address ? -1 : a.address > b.address ? 1 : 0));
   // refresh-only: nothing proposed; how live differs from the code goes to `drift`
   const drift = request.refreshOnly ? asRefreshOnly(changes) : [];

@@ -5,6 +5,8 @@ import { dataProductDescriptor } from './data-product/descriptor';
 import { dataProductImport } from './data-product/import';
 import { domainDescriptor } from './domain/descriptor';
 import { domainImport } from './domain/import';
+import { integrationDescriptor } from './integration/descriptor';
+import { integrationImport } from './integration/import';
 import { monitorDeploymentRuleDescriptor } from './monitor-deployment-rule/descriptor';
 import { monitorDeploymentRuleImport } from './monitor-deployment-rule/import';
 import { ownershipDescriptor } from './ownership/descriptor';
@@ -28,6 +30,7 @@ const RENDERINGS: ReadonlyMap<string, ImportRendering> = new Map([
   [monitorDeploymentRuleDescriptor.type, monitorDeploymentRuleImport],
   [sqlTestDescriptor.type, sqlTestImport],
   [sqlTestDeploymentRuleDescriptor.type, sqlTestDeploymentRuleImport],
+  [integrationDescriptor.type, integrationImport],
 ]);
 
 /** The import rendering of `type` (empty for kinds with nothing to render specially). */

@@ -138,6 +138,16 @@ export interface ResourceHandler {
    */
   writeMany?(client: PlatformClient, changes: Change[], ctx: HandlerContext): Promise<Map<string, Error>>;
   /**
+   * Notes the plan adds to a change's reasons (write-only values: whether apply sends them,
+   * `(secret: rotated)`, `(secret: unchanged, not readable)`).
+   */
+  notes?(c: Pick<Change, 'action' | 'before' | 'after'>): string[];
+  /**
+   * Remembers what apply needs of the declared resources and the plan does not hold (references
+   * of write-only values, read at apply time only); plan calls it with the resolved resources.
+   */
+  bindDesired?(resources: readonly { address: string; desired: Record<string, unknown> }[], ctx: HandlerContext): void;
+  /**
    * Import: every object of the workspace, for kinds whose `read` answers only the namespace's
    * (the `idTag` kinds). `listOf` answers another kind's list (an owner's ownerships).
    */

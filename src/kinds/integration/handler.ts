@@ -1,0 +1,191 @@
+/**
+ * `dq_integration`: integrations v1 (server-assigned ids, etag guard, write-only secrets).
+ *
+ * - identity: the title's marker `[dqform:<id> ...]` (./marker.ts) carries the derived id of the
+ *   resource's address: a live integration's `id` (for the engine) is that id, its `key` the
+ *   platform's id. Integrations without a marker have no namespace tag: never pruned, written
+ *   only through an import block.
+ * - read: List (unpaged, one request), keeping those whose marker carries the namespace tag and
+ *   the ids asked for (platform ids or marker ids).
+ * - comparable form: `{ config, enabled, secrets?, title }`: the title without the marker, the
+ *   config variant without secrets, and `secrets` = path -> version (from the marker live, from
+ *   the code desired). Secret values are never compared: the platform returns them empty.
+ * - create: Create with every declared secret read from its reference, then Disable when
+ *   `enabled: false`. Never retried (every call mints an id); a re-run finds it by its marker.
+ * - update: Update with the whole config (the platform requires it) and the plan's etag; a
+ *   secret is sent only when its version differs from the marker's (else omitted: kept), then
+ *   Enable/Disable when that changed. A change of config variant is a replace.
+ * - delete: Delete with the plan's etag; NOT_FOUND is success.
+ */
+import { oneofKey } from '../../../schemas/common';
+import type { Integration } from '../../../schemas/integrations';
+import type { Change } from '../../../schemas/plan';
+import type { PlatformClient } from '../../client';
+import { normalise } from '../shared/normalise';
+import { afterOf, ignoreNotFound, liveObject } from '../shared/support';
+import type { HandlerContext, ListedObject, LiveObject, ResourceHandler } from '../shared/types';
+import { integrationDescriptor } from './descriptor';
+import { markedTitle, parseTitle } from './marker';
+import { bindSecretRefs, boundSecrets, declaredSecrets, readSecret, setPath, withoutSecrets } from './secrets';
+
+type Json = Record<string, unknown>;
+/** A dqform-derived id (UUIDv8, RFC variant: src/engine/identity.ts): what a created integration's marker carries. */
+const DERIVED = /^[0-9a-f]{8}-[0-9a-f]{4}-8[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/i;
+const isObj = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** Drops what protojson may emit for unset fields (0 ports, empty objects) after {@link normalise}. */
+function dropUnset(v: unknown): unknown {
+  if (Array.isArray(v)) return v.map(dropUnset);
+  if (!isObj(v)) return v;
+  const out: Json = {};
+  for (const [k, x] of Object.entries(v)) {
+    const y = dropUnset(x);
+    if (y === 0 || (isObj(y) && Object.keys(y).length === 0)) continue;
+    out[k] = y;
+  }
+  return out;
+}
+
+/** The comparable config: `{ <variant>: fields without secrets }`, or `{}` without a variant. */
+function canonicalConfig(config: unknown): Json {
+  if (!isObj(config)) return {};
+  const variant = oneofKey(config);
+  if (!variant) return {};
+  return { [variant]: dropUnset(normalise({ v: withoutSecrets(config[variant]) }).v ?? {}) as Json };
+}
+
+function comparable(title: string, disabled: boolean, config: Json, secrets: Record<string, number>): Json {
+  const out: Json = { config, enabled: !disabled };
+  if (Object.keys(secrets).length) out.secrets = Object.fromEntries(Object.keys(secrets).sort().map((k) => [k, secrets[k]]));
+  out.title = title;
+  return out;
+}
+
+/** The comparable form of a live integration. */
+export function canonicalLive(raw: Json): Json {
+  const m = parseTitle(raw.title);
+  return comparable(m.title, raw.disabled === true, canonicalConfig(raw.config), m.versions);
+}
+
+/** The comparable form of a desired integration (secrets as their versions). */
+export function canonicalDesired(d: Json): Json {
+  const config = isObj(d.config) ? d.config : {};
+  const variant = oneofKey(config);
+  const versions: Record<string, number> = {};
+  if (variant) for (const s of declaredSecrets(config[variant])) versions[s.path] = s.version;
+  return comparable(String(d.title ?? ''), d.enabled === false, canonicalConfig(config), versions);
+}
+
+/** The config variant of a comparable form. */
+const variantOf = (c: unknown): string | undefined => (isObj(c) && isObj(c.config) ? oneofKey(c.config) : undefined);
+const secretsOf = (c: unknown): Record<string, number> => (isObj(c) && isObj(c.secrets) ? (c.secrets as Record<string, number>) : {});
+
+/**
+ * The plan's notes on secrets (Change reasons): on an update, each declared secret is
+ * `(secret: rotated)` when its version changes (or it was never set by dqform) and `(secret:
+ * unchanged, not readable)` otherwise; a create or replace sends them all.
+ */
+export function secretNotes(c: Pick<Change, 'action' | 'before' | 'after'>): string[] {
+  const after = secretsOf(c.after);
+  const paths = Object.keys(after).sort();
+  if (c.action === 'create') return paths.map((p) => `config.${variantOf(c.after)}.${p} (secret: set from its reference at apply)`);
+  if (c.action === 'replace') return paths.map((p) => `config.${variantOf(c.after)}.${p} (secret: rotated, sent to the new integration)`);
+  if (c.action !== 'update') return [];
+  const before = secretsOf(c.before);
+  return paths.map((p) => `config.${variantOf(c.after)}.${p} ${before[p] === after[p] ? '(secret: unchanged, not readable)' : '(secret: rotated)'}`);
+}
+
+/** The wire config of `after` with the secrets at `send` read from their references. */
+function wireConfig(change: Change, after: Json, send: (path: string) => boolean, ctx: HandlerContext): { variant: string; config: Json } {
+  const config = after.config as Json;
+  const variant = oneofKey(config)!;
+  const body = structuredClone(config[variant]) as Json;
+  const secrets = boundSecrets(ctx.namespace, change.address);
+  const versions = secretsOf(after);
+  for (const s of secrets) {
+    if (versions[s.path] !== s.version) throw new Error(`${change.address}: the code's ${s.path} is at version ${s.version}, the plan's at ${versions[s.path] ?? 'none'}: plan again`);
+    if (send(s.path)) setPath(body, s.path, readSecret(s.ref, `${change.address}: config.${variant}.${s.path}`));
+  }
+  return { variant, config: { [variant]: body } };
+}
+
+function toLive(i: Integration): LiveObject {
+  const m = parseTitle(i.title);
+  const o = liveObject(i.id, i as unknown as Json);
+  return { ...o, id: m.id ?? i.id };
+}
+
+/** The integration handler. */
+export const integrationsHandler: ResourceHandler = {
+  type: integrationDescriptor.type,
+  label: integrationDescriptor.label,
+  prunable: false,
+  sensitive: [],
+
+  async read(client, q) {
+    const keys = new Set(q.keys.map((k) => k.toLowerCase()));
+    const all = await client.integrations.list();
+    return all
+      .filter((i) => {
+        const m = parseTitle(i.title);
+        return (m.id !== undefined && (q.owns?.(m.id) || keys.has(m.id))) || keys.has(i.id.toLowerCase());
+      })
+      .map(toLive)
+      .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+  },
+
+  fromLive: canonicalLive,
+  fromDesired: canonicalDesired,
+
+  replaceReasons(before, after) {
+    const a = variantOf(before);
+    const b = variantOf(after);
+    return a !== b ? [`the config variant is fixed at create (${a ?? 'none'} -> ${b ?? 'none'}): a new integration replaces it`] : [];
+  },
+
+  notes: secretNotes,
+
+  bindDesired(resources, ctx) {
+    bindSecretRefs(resources, ctx.namespace);
+  },
+
+  async create(client, change, ctx) {
+    const after = afterOf(change);
+    if (!DERIVED.test(change.id)) {
+      throw new Error(`${change.address}: no integration ${JSON.stringify(change.id)} exists to write, and the platform assigns integration ids: drop the pinned id to create a new integration`);
+    }
+    const { config } = wireConfig(change, after, () => true, ctx);
+    const created = await client.integrations.create({ title: markedTitle(String(after.title), change.id.toLowerCase(), secretsOf(after)), config: config as never });
+    if (after.enabled === false) await client.integrations.disable(created.id);
+  },
+
+  async update(client, change, ctx) {
+    const after = afterOf(change);
+    const before = (change.before ?? {}) as Json;
+    const live = (await client.integrations.batchGet([change.id]))[change.id];
+    if (!live) throw new Error(`${change.address}: integration ${change.id} is gone (deleted since the plan)`);
+    const m = parseTitle(live.title);
+    const was = secretsOf(before);
+    const now = secretsOf(after);
+    const { enabled: _b, ...restBefore } = before;
+    const { enabled: _a, ...restAfter } = after;
+    if (JSON.stringify(normalise(restBefore)) !== JSON.stringify(normalise(restAfter))) {
+      const { config } = wireConfig(change, after, (p) => was[p] !== now[p], ctx);
+      await client.integrations.update(change.id, { title: markedTitle(String(after.title), m.id, now), config: config as never }, change.etag);
+    }
+    if ((before.enabled !== false) !== (after.enabled !== false)) {
+      if (after.enabled === false) await client.integrations.disable(change.id);
+      else await client.integrations.enable(change.id);
+    }
+  },
+
+  async delete(client, change) {
+    await ignoreNotFound(client.integrations.delete(change.id, change.etag));
+  },
+
+  async listAll(client): Promise<ListedObject[]> {
+    return (await client.integrations.list()).map((i) => ({ key: parseTitle(i.title).id ?? i.id, raw: i as unknown as Json }));
+  },
+};
+
+export type { PlatformClient };
