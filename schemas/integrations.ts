@@ -260,14 +260,23 @@ function desiredVariant(o: z.ZodObject): z.ZodObject {
       out[versionField(k)] = z.number().int().min(1).optional().describe(`rotation counter of ${k} (default 1): raise it to send the secret again`);
       continue;
     }
-    const optional = f instanceof z.ZodOptional;
-    const inner = optional ? (f as z.ZodOptional<z.ZodType>).unwrap() : f;
-    if (inner instanceof z.ZodObject) {
-      const d = desiredVariant(inner);
-      out[k] = optional ? d.optional() : d;
-    } else out[k] = f;
+    out[k] = described(f, k);
   }
   return z.object(out);
+}
+
+/** `fetchQueryLogs` -> `fetch query logs`. */
+const words = (k: string): string => k.replace(/([a-z0-9])([A-Z])/g, '$1 $2').toLowerCase();
+
+/** `f` with a description on it and on every field below it (the platform's setting named `key`), secrets made references. */
+function described(f: z.ZodType, key: string): z.ZodType {
+  const optional = f instanceof z.ZodOptional;
+  const inner = optional ? (f as z.ZodOptional<z.ZodType>).unwrap() : f;
+  let d: z.ZodType = inner;
+  if (inner instanceof z.ZodObject) d = desiredVariant(inner);
+  else if (inner instanceof z.ZodArray) d = z.array(described((inner as z.ZodArray<z.ZodType>).element, key));
+  d = d.describe(`the ${words(key)} setting of the connection`);
+  return optional ? d.optional() : d;
 }
 
 /** The config variants as code declares them (secrets as references). */
