@@ -12,4 +12,6 @@ export const integrationDescriptor: KindDescriptor = {
   construct: { className: 'Integration', varSuffix: 'Integration' },
   scopes: sameScopes(['SCOPE_INTEGRATION_EDIT'], ['SCOPE_INTEGRATION_READ', 'SCOPE_INTEGRATION_EDIT']),
   describe: (raw) => `integration ${JSON.stringify(titleOf(raw.title))}`,
+  // imported code names an integration after its title without the marker
+  namedAfter: (raw) => titleOf(raw.title),
 };

@@ -109,10 +109,24 @@ function wireConfig(change: Change, after: Json, send: (path: string) => boolean
   return { variant, config: { [variant]: body } };
 }
 
+/**
+ * Marker id -> platform id of the integrations read in this process. A marked integration is
+ * known to the engine by its marker id (key and id), which stays the same when a replace makes a
+ * new integration with a new platform id; the writes need the platform id, and apply reads every
+ * object it writes before writing.
+ */
+const platformIds = new Map<string, string>();
+
+/** The platform id of the integration a change names (its marker id, or its platform id when it has no marker). */
+function platformIdOf(change: Change): string {
+  return platformIds.get(change.id.toLowerCase()) ?? change.id;
+}
+
 function toLive(i: Integration): LiveObject {
   const m = parseTitle(i.title);
-  const o = liveObject(i.id, i as unknown as Json);
-  return { ...o, id: m.id ?? i.id };
+  const key = m.id ?? i.id;
+  if (m.id) platformIds.set(m.id, i.id);
+  return { ...liveObject(key, i as unknown as Json), id: key };
 }
 
 /** The integration handler. */
@@ -128,7 +142,7 @@ export const integrationsHandler: ResourceHandler = {
     return all
       .filter((i) => {
         const m = parseTitle(i.title);
-        return (m.id !== undefined && (q.owns?.(m.id) || keys.has(m.id))) || keys.has(i.id.toLowerCase());
+        return (m.id !== undefined && (q.owns?.(m.id) || keys.has(m.id))) || (m.id === undefined && keys.has(i.id.toLowerCase()));
       })
       .map(toLive)
       .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
@@ -151,19 +165,21 @@ export const integrationsHandler: ResourceHandler = {
 
   async create(client, change, ctx) {
     const after = afterOf(change);
-    if (!DERIVED.test(change.id)) {
+    const id = DERIVED.test(change.id) ? change.id.toLowerCase() : undefined;
+    if (!id) {
       throw new Error(`${change.address}: no integration ${JSON.stringify(change.id)} exists to write, and the platform assigns integration ids: drop the pinned id to create a new integration`);
     }
     const { config } = wireConfig(change, after, () => true, ctx);
-    const created = await client.integrations.create({ title: markedTitle(String(after.title), change.id.toLowerCase(), secretsOf(after)), config: config as never });
+    const created = await client.integrations.create({ title: markedTitle(String(after.title), id, secretsOf(after)), config: config as never });
     if (after.enabled === false) await client.integrations.disable(created.id);
   },
 
   async update(client, change, ctx) {
     const after = afterOf(change);
     const before = (change.before ?? {}) as Json;
-    const live = (await client.integrations.batchGet([change.id]))[change.id];
-    if (!live) throw new Error(`${change.address}: integration ${change.id} is gone (deleted since the plan)`);
+    const pid = platformIdOf(change);
+    const live = (await client.integrations.batchGet([pid]))[pid];
+    if (!live) throw new Error(`${change.address}: integration ${pid} is gone (deleted since the plan)`);
     const m = parseTitle(live.title);
     const was = secretsOf(before);
     const now = secretsOf(after);
@@ -171,20 +187,26 @@ export const integrationsHandler: ResourceHandler = {
     const { enabled: _a, ...restAfter } = after;
     if (JSON.stringify(normalise(restBefore)) !== JSON.stringify(normalise(restAfter))) {
       const { config } = wireConfig(change, after, (p) => was[p] !== now[p], ctx);
-      await client.integrations.update(change.id, { title: markedTitle(String(after.title), m.id, now), config: config as never }, change.etag);
+      await client.integrations.update(pid, { title: markedTitle(String(after.title), m.id, now), config: config as never }, change.etag);
     }
     if ((before.enabled !== false) !== (after.enabled !== false)) {
-      if (after.enabled === false) await client.integrations.disable(change.id);
-      else await client.integrations.enable(change.id);
+      if (after.enabled === false) await client.integrations.disable(pid);
+      else await client.integrations.enable(pid);
     }
   },
 
   async delete(client, change) {
-    await ignoreNotFound(client.integrations.delete(change.id, change.etag));
+    if (change.action === 'replace' && !DERIVED.test(change.id)) {
+      // refused before the delete: the new integration would have no identity dqform can find again
+      throw new Error(
+        `${change.address}: integration ${change.id} was adopted with an import block (its title carries no dqform id), so a new one cannot take its place: delete it in the platform and drop the import block (and pinned id) so that dqform creates its own`,
+      );
+    }
+    await ignoreNotFound(client.integrations.delete(platformIdOf(change), change.etag));
   },
 
   async listAll(client): Promise<ListedObject[]> {
-    return (await client.integrations.list()).map((i) => ({ key: parseTitle(i.title).id ?? i.id, raw: i as unknown as Json }));
+    return (await client.integrations.list()).map((i) => ({ key: toLive(i).key, raw: i as unknown as Json }));
   },
 };
 

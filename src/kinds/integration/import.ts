@@ -37,6 +37,19 @@ function refs(v: unknown, title: string, versions: Record<string, number>, prefi
   return out;
 }
 
+/** The variant with a reference at every secret the marker lists (the read answers them empty, or not at all). */
+function withMarkedSecrets(variant: Json, title: string, versions: Record<string, number>): Json {
+  for (const path of Object.keys(versions).sort()) {
+    const parts = path.split('.');
+    let cur = variant;
+    for (const p of parts.slice(0, -1)) cur = (cur[p] = isObj(cur[p]) ? cur[p] : {}) as Json;
+    const last = parts[parts.length - 1];
+    cur[last] = { fromEnv: todoName(title, path) };
+    if (versions[path] !== 1) cur[versionField(last)] = versions[path];
+  }
+  return variant;
+}
+
 export const integrationImport: ImportRendering = {
   fromLive(raw) {
     const m = parseTitle(raw.title);
@@ -44,7 +57,7 @@ export const integrationImport: ImportRendering = {
     const variant = oneofKey(config);
     const out: Json = { title: m.title };
     if (raw.disabled === true) out.enabled = false;
-    if (variant) out.config = { [variant]: refs(config[variant], m.title, m.versions) };
+    if (variant) out.config = { [variant]: withMarkedSecrets(refs(config[variant], m.title, m.versions) as Json, m.title, m.versions) };
     return out;
   },
   ts(c, h) {
