@@ -7,9 +7,10 @@
  *   only through an import block.
  * - read: List (unpaged, one request), keeping those whose marker carries the namespace tag and
  *   the ids asked for (platform ids or marker ids).
- * - comparable form: `{ config, enabled, secrets?, title }`: the title without the marker, the
- *   config variant without secrets, and `secrets` = path -> version (from the marker live, from
- *   the code desired). Secret values are never compared: the platform returns them empty.
+ * - comparable form: `{ config, enabled, title }`: the title without the marker, the config
+ *   variant without secret values, each secret dqform set shown as its `<secret>Version` (from
+ *   the marker live, from the code desired, default 1). Secret values are never compared: the
+ *   platform returns them empty.
  * - create: Create with every declared secret read from its reference, then Disable when
  *   `enabled: false`. Never retried (every call mints an id); a re-run finds it by its marker.
  * - update: Update with the whole config (the platform requires it) and the plan's etag; a
@@ -26,9 +27,11 @@ import { afterOf, ignoreNotFound, liveObject } from '../shared/support';
 import type { HandlerContext, ListedObject, LiveObject, ResourceHandler } from '../shared/types';
 import { integrationDescriptor } from './descriptor';
 import { markedTitle, parseTitle } from './marker';
+import { SECRET_FIELDS } from '../../../schemas/integrations';
 import { bindSecretRefs, boundSecrets, declaredSecrets, readSecret, setPath, withoutSecrets } from './secrets';
 
 type Json = Record<string, unknown>;
+const SECRETS: ReadonlySet<string> = new Set(SECRET_FIELDS);
 /** A dqform-derived id (UUIDv8, RFC variant: src/engine/identity.ts): what a created integration's marker carries. */
 const DERIVED = /^[0-9a-f]{8}-[0-9a-f]{4}-8[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/i;
 const isObj = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -46,39 +49,59 @@ function dropUnset(v: unknown): unknown {
   return out;
 }
 
-/** The comparable config: `{ <variant>: fields without secrets }`, or `{}` without a variant. */
-function canonicalConfig(config: unknown): Json {
+/** `keyPair.privateKeySecret` -> `keyPair.privateKeySecretVersion`: where a secret's version shows in the comparable form. */
+const versionPath = (path: string): string => `${path}Version`;
+
+/**
+ * The comparable config: `{ <variant>: fields without secret values }`, each secret dqform set
+ * shown by its version counter (`passwordVersion`, as code writes it), or `{}` without a variant.
+ */
+function canonicalConfig(config: unknown, versions: Readonly<Record<string, number>>): Json {
   if (!isObj(config)) return {};
   const variant = oneofKey(config);
   if (!variant) return {};
-  return { [variant]: dropUnset(normalise({ v: withoutSecrets(config[variant]) }).v ?? {}) as Json };
+  const body = withoutSecrets(config[variant]) as Json;
+  for (const path of Object.keys(versions)) setPath(body, versionPath(path), versions[path]);
+  return { [variant]: dropUnset(normalise({ v: body }).v ?? {}) as Json };
 }
 
-function comparable(title: string, disabled: boolean, config: Json, secrets: Record<string, number>): Json {
-  const out: Json = { config, enabled: !disabled };
-  if (Object.keys(secrets).length) out.secrets = Object.fromEntries(Object.keys(secrets).sort().map((k) => [k, secrets[k]]));
-  out.title = title;
-  return out;
+function comparable(title: string, disabled: boolean, config: Json): Json {
+  return { config, enabled: !disabled, title };
 }
 
-/** The comparable form of a live integration. */
+/** The comparable form of a live integration (secret versions from the title's marker). */
 export function canonicalLive(raw: Json): Json {
   const m = parseTitle(raw.title);
-  return comparable(m.title, raw.disabled === true, canonicalConfig(raw.config), m.versions);
+  return comparable(m.title, raw.disabled === true, canonicalConfig(raw.config, m.versions));
 }
 
-/** The comparable form of a desired integration (secrets as their versions). */
+/** The comparable form of a desired integration (secrets as their versions, default 1). */
 export function canonicalDesired(d: Json): Json {
   const config = isObj(d.config) ? d.config : {};
   const variant = oneofKey(config);
   const versions: Record<string, number> = {};
   if (variant) for (const s of declaredSecrets(config[variant])) versions[s.path] = s.version;
-  return comparable(String(d.title ?? ''), d.enabled === false, canonicalConfig(config), versions);
+  return comparable(String(d.title ?? ''), d.enabled === false, canonicalConfig(config, versions));
 }
 
 /** The config variant of a comparable form. */
 const variantOf = (c: unknown): string | undefined => (isObj(c) && isObj(c.config) ? oneofKey(c.config) : undefined);
-const secretsOf = (c: unknown): Record<string, number> => (isObj(c) && isObj(c.secrets) ? (c.secrets as Record<string, number>) : {});
+
+/** Secret path -> version of a comparable form (its `<secret>Version` fields). */
+export function secretsOf(c: unknown): Record<string, number> {
+  const out: Record<string, number> = {};
+  const variant = variantOf(c);
+  const walk = (v: unknown, prefix: string): void => {
+    if (!isObj(v)) return;
+    for (const [k, x] of Object.entries(v)) {
+      const base = k.endsWith('Version') ? k.slice(0, -'Version'.length) : undefined;
+      if (base !== undefined && SECRETS.has(base) && typeof x === 'number') out[prefix + base] = x;
+      else walk(x, `${prefix}${k}.`);
+    }
+  };
+  if (variant) walk(((c as Json).config as Json)[variant], '');
+  return out;
+}
 
 /**
  * The plan's notes on secrets (Change reasons): on an update, each declared secret is
@@ -99,7 +122,7 @@ export function secretNotes(c: Pick<Change, 'action' | 'before' | 'after'>): str
 function wireConfig(change: Change, after: Json, send: (path: string) => boolean, ctx: HandlerContext): { variant: string; config: Json } {
   const config = after.config as Json;
   const variant = oneofKey(config)!;
-  const body = structuredClone(config[variant]) as Json;
+  const body = withoutSecrets(config[variant]) as Json;
   const secrets = boundSecrets(ctx.namespace, change.address);
   const versions = secretsOf(after);
   for (const s of secrets) {
