@@ -1,8 +1,8 @@
 /**
  * The hand-written (L2) resource constructs, and `Secret` (an integration secret's reference).
- * Each extends its generated L1 class (so the resource type, the logical id, `id`/`entityId` attribute tokens, `lifecycle`, `moveTo`,
- * `moveFromId` and `importFrom` are cdktf's own) and takes props named as the API names the
- * fields. Ids are never computed here: `id` (and an alert's `fqn`) is written only when pinned;
+ * Each extends its generated L1 class (so the resource type, the logical id, `id`/`entityId`
+ * attribute tokens, `lifecycle`, `moveTo`, `moveFromId` and `importFrom` are cdktf's own) and
+ * takes props named as the API names the fields. Ids are never computed here: `id` (and an alert's `fqn`) is written only when pinned;
  * the engine derives the rest at plan time from (workspace, namespace, type, logical id).
  */
 import type { ITerraformDependable, TerraformResourceLifecycle } from 'cdktf';
