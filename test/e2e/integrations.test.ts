@@ -176,6 +176,14 @@ describe('dq_integration lifecycle', () => {
     expect(text).not.toContain('[dqform');
     const p = await cli(['plan'], 'imported.yaml');
     expect([p.code, p.out]).toEqual([0, expect.stringContaining('No changes.')]);
+    // the construct code: Secret.fromEnv references, the marker's id pinned
+    const ts = path.join(dir, 'imported.ts');
+    expect((await cli(['import', '--namespace', 'team-a', '--out', ts])).code).toBe(0);
+    const code = fs.readFileSync(ts, 'utf8');
+    expect(code).toContain("Secret.fromEnv('TODO_WAREHOUSE_PG_PASSWORD')");
+    expect(code).toMatch(/import \{[^}]*\bSecret\b[^}]*\} from/);
+    expect(code).toContain(`id: '${deriveId('demo', 'team-a', 'dq_integration', 'pg')}'`);
+    expect(code).not.toContain(FIRST);
   });
 
   it('the quota error names the quota', async () => {
