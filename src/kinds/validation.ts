@@ -7,10 +7,7 @@ import type { ConfigProblem, ConfigValidator } from './shared/validation';
 
 export type { ConfigProblem, ConfigValidator };
 
-const VALIDATORS: ReadonlyMap<string, ConfigValidator> = new Map([
-  [alertDescriptor.type, validateAlert],
-  [integrationDescriptor.type, validateIntegration],
-]);
+const VALIDATORS: ReadonlyMap<string, ConfigValidator> = new Map([[alertDescriptor.type, validateAlert], [integrationDescriptor.type, validateIntegration]]);
 
 /** The problems the kind of `type` finds in `desired` (none when it has no validator). */
 export function configProblems(type: string, desired: Record<string, unknown>, ctx: { fqn?: string }): ConfigProblem[] {
