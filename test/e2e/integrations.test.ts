@@ -186,6 +186,21 @@ describe('dq_integration lifecycle', () => {
     expect(code).not.toContain(FIRST);
   });
 
+  it('adopting a UI-made integration: import --adopt writes an import block, the plan is empty; a variant change is refused before any delete', async () => {
+    const ui = await raw.integrations.create({ title: 'Made in the UI', config: { relational: { host: 'ui.example.com', port: 5432 } } });
+    const out = path.join(dir, 'adopted.yaml');
+    expect((await cli(['import', '--namespace', 'team-a', '--adopt', '--out', out])).code).toBe(0);
+    const text = fs.readFileSync(out, 'utf8');
+    expect(text).toContain(`id: ${ui.id}`);
+    const p = await cli(['plan'], 'adopted.yaml');
+    expect([p.code, p.out]).toEqual([0, expect.stringContaining('No changes.')]);
+    write(text.replace('relational:', 'mysqlLike:'), 'adopted.yaml');
+    const a = await cli(['apply', '--auto-approve'], 'adopted.yaml');
+    expect(a.code).toBe(1);
+    expect(a.out + a.err).toMatch(/was adopted with an import block|dqform never deletes such an object/);
+    expect(stored().map((s) => s.id)).toEqual([ui.id]);
+  });
+
   it('the quota error names the quota', async () => {
     setIntegrationQuota(emu.app, 0);
     write(yaml('team-a', pg()));

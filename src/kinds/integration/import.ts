@@ -1,8 +1,8 @@
 /**
  * Import rendering of an integration: the title without dqform's marker, `enabled: false` for a
- * disabled one, and every secret the platform holds (returned empty) as a reference to fill in,
- * `Secret.fromEnv('TODO_...')` (YAML `{ fromEnv: TODO_... }`), never a value; its version from
- * the marker.
+ * disabled one, and every secret dqform set (the marker lists them; a read answers them empty or
+ * not at all) as a reference to fill in, `Secret.fromEnv('TODO_...')` (YAML `{ fromEnv:
+ * TODO_... }`), never a value, with its version from the marker.
  */
 import { oneofKey } from '../../../schemas/common';
 import { SECRET_FIELDS, versionField } from '../../../schemas/integrations';
