@@ -206,7 +206,7 @@ describe('dq_integration lifecycle', () => {
     write(yaml('team-a', pg()));
     const a = await cli(['apply', '--auto-approve']);
     expect(a.code).toBe(1);
-    expect(`${a.out}\n${a.err}`).toMatch(/quota/i);
+    expect(`${a.out}\n${a.err}`).toMatch(/integrations, its quota is 0/);
     expect(`${a.out}\n${a.err}`).not.toContain(FIRST);
   });
 
