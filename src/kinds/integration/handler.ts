@@ -21,7 +21,6 @@
 import { oneofKey } from '../../../schemas/common';
 import type { Integration } from '../../../schemas/integrations';
 import type { Change } from '../../../schemas/plan';
-import type { PlatformClient } from '../../client';
 import { normalise } from '../shared/normalise';
 import { afterOf, ignoreNotFound, liveObject } from '../shared/support';
 import type { HandlerContext, ListedObject, LiveObject, ResourceHandler } from '../shared/types';
@@ -233,4 +232,3 @@ export const integrationsHandler: ResourceHandler = {
   },
 };
 
-export type { PlatformClient };
