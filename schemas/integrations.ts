@@ -7,7 +7,8 @@
  * "neutral keys stay"); their fields are wire-facts 8.1's.
  */
 import { z } from 'zod';
-import { Etag, oneof, Timestamp } from './common';
+import { Etag, oneof, Timestamp, withOneof } from './common';
+import { defineKind, yamlMeta } from './kind';
 import { tolerant } from './wire';
 
 /** A write-only credential field. */
@@ -283,3 +284,23 @@ function described(f: z.ZodType, key: string): z.ZodType {
 export const DESIRED_CONFIG_VARIANTS: Record<keyof typeof CONFIG_VARIANTS, z.ZodObject> = Object.fromEntries(
   Object.entries(CONFIG_VARIANTS).map(([k, v]) => [k, desiredVariant(v as unknown as z.ZodObject).describe(`the ${k} config variant (wire-facts 8.1)`)]),
 ) as Record<keyof typeof CONFIG_VARIANTS, z.ZodObject>;
+
+// ---- the kind's record: desired (manifest) shape, dqform.yaml entry ----
+
+export const DesiredIntegration = z.object({
+  id: z.string().min(1).optional().describe('pinned id: the platform\'s id of an integration adopted with import, or the id dqform gave one it created; default: derived from workspace, namespace and name and carried in the title\'s [dqform:...] marker'),
+  title: z.string().min(1).max(255).describe('the integration\'s title (dqform appends its identity marker [dqform:<id>] on the platform)'),
+  enabled: z.boolean().optional().describe('false: keep the integration disabled (default true)'),
+  config: withOneof({}, DESIRED_CONFIG_VARIANTS).describe('the connection: exactly one config variant; a change of variant is a replace'),
+});
+export type DesiredIntegration = z.infer<typeof DesiredIntegration>;
+
+/** Integrations: secrets as `password: { fromEnv: NAME }` or `{ fromFile: PATH }`, never values. */
+export const YamlIntegration = DesiredIntegration.safeExtend(yamlMeta);
+
+export const integrationKindRecord = defineKind({
+  type: 'dq_integration',
+  order: 90,
+  desired: DesiredIntegration,
+  yaml: { section: 'integrations', entry: YamlIntegration, what: 'integrations' },
+});

@@ -4,6 +4,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { RESOURCE_SCHEMAS } from '../../schemas/manifest';
 import { redact } from '../../src/client/redact';
+import { reasonText } from '../../src/engine/reasons';
 import { integrationsHandler, secretNotes } from '../../src/kinds/integration/handler';
 import { integrationImport, todoName } from '../../src/kinds/integration/import';
 import { markedTitle, parseTitle } from '../../src/kinds/integration/marker';
@@ -64,10 +65,14 @@ describe('comparable forms', () => {
   it('notes each secret: rotated when its version changes, unchanged otherwise', () => {
     const v1 = integrationsHandler.fromDesired(pg());
     const v2 = integrationsHandler.fromDesired(pg(undefined, { passwordVersion: 2 }));
-    expect(secretNotes({ action: 'update', before: v1, after: v2 })).toEqual(['config.relational.password (secret: rotated)']);
-    expect(secretNotes({ action: 'update', before: v1, after: { ...v1, title: 'x' } })).toEqual(['config.relational.password (secret: unchanged, not readable)']);
-    expect(secretNotes({ action: 'create', before: null, after: v1 })).toEqual(['config.relational.password (secret: set from its reference at apply)']);
+    const text = (c: Parameters<typeof secretNotes>[0]) => secretNotes(c).map(reasonText);
+    expect(text({ action: 'update', before: v1, after: v2 })).toEqual(['config.relational.password (secret: rotated)']);
+    expect(text({ action: 'update', before: v1, after: { ...v1, title: 'x' } })).toEqual(['config.relational.password (secret: unchanged, not readable)']);
+    expect(text({ action: 'create', before: null, after: v1 })).toEqual(['config.relational.password (secret: set from its reference at apply)']);
+    expect(text({ action: 'replace', before: v1, after: v2 })).toEqual(['config.relational.password (secret: rotated, sent to the new integration)']);
     expect(secretNotes({ action: 'noop', before: v1, after: v1 })).toEqual([]);
+    // typed: code `secret` with the field and what apply does with it
+    expect(secretNotes({ action: 'update', before: v1, after: v2 })).toEqual([{ code: 'secret', field: 'config.relational.password', state: 'rotated' }]);
   });
 });
 

@@ -20,7 +20,7 @@
  */
 import { oneofKey } from '../../../schemas/common';
 import type { Integration } from '../../../schemas/integrations';
-import type { Change } from '../../../schemas/plan';
+import type { Change, Reason } from '../../../schemas/plan';
 import { normalise } from '../shared/normalise';
 import { afterOf, ignoreNotFound, liveObject } from '../shared/support';
 import type { HandlerContext, ListedObject, LiveObject, ResourceHandler } from '../shared/types';
@@ -103,18 +103,19 @@ export function secretsOf(c: unknown): Record<string, number> {
 }
 
 /**
- * The plan's notes on secrets (Change reasons): on an update, each declared secret is
- * `(secret: rotated)` when its version changes (or it was never set by dqform) and `(secret:
- * unchanged, not readable)` otherwise; a create or replace sends them all.
+ * The plan's notes on secrets (reason code `secret`, src/engine/reasons.ts): on an update, each
+ * declared secret is `rotated` when its version changes (or it was never set by dqform) and
+ * `unchanged` (not readable) otherwise; a create (`set`) or replace (`replaced`) sends them all.
  */
-export function secretNotes(c: Pick<Change, 'action' | 'before' | 'after'>): string[] {
+export function secretNotes(c: Pick<Change, 'action' | 'before' | 'after'>): Reason[] {
   const after = secretsOf(c.after);
   const paths = Object.keys(after).sort();
-  if (c.action === 'create') return paths.map((p) => `config.${variantOf(c.after)}.${p} (secret: set from its reference at apply)`);
-  if (c.action === 'replace') return paths.map((p) => `config.${variantOf(c.after)}.${p} (secret: rotated, sent to the new integration)`);
+  const note = (p: string, state: 'set' | 'replaced' | 'rotated' | 'unchanged'): Reason => ({ code: 'secret', field: `config.${variantOf(c.after)}.${p}`, state });
+  if (c.action === 'create') return paths.map((p) => note(p, 'set'));
+  if (c.action === 'replace') return paths.map((p) => note(p, 'replaced'));
   if (c.action !== 'update') return [];
   const before = secretsOf(c.before);
-  return paths.map((p) => `config.${variantOf(c.after)}.${p} ${before[p] === after[p] ? '(secret: unchanged, not readable)' : '(secret: rotated)'}`);
+  return paths.map((p) => note(p, before[p] === after[p] ? 'unchanged' : 'rotated'));
 }
 
 /** The wire config of `after` with the secrets at `send` read from their references. */
@@ -155,7 +156,6 @@ function toLive(i: Integration): LiveObject {
 export const integrationsHandler: ResourceHandler = {
   type: integrationDescriptor.type,
   label: integrationDescriptor.label,
-  prunable: false,
   sensitive: [],
 
   async read(client, q) {

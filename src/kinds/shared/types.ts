@@ -11,7 +11,7 @@
  */
 import type { PlatformClient } from '../../client';
 import type { ResourceType } from '../../../schemas/manifest';
-import type { Change, Effects } from '../../../schemas/plan';
+import type { Change, Effects, Reason } from '../../../schemas/plan';
 
 /** A live object as read, with the fields the engine reasons about lifted out. */
 export interface LiveObject {
@@ -95,12 +95,6 @@ export interface ResourceHandler {
   readonly type: ResourceType;
   /** Human label: `alert`, `monitor deployment rule`, ... */
   readonly label: string;
-  /**
-   * True when the kind's ownership policy is `configId` (src/kinds/shared/descriptor.ts): the
-   * namespace is read from the object's configId. Both policies prune; kinds with `idTag` are
-   * pruned through the namespace tag of their ids. Derived from the descriptor.
-   */
-  readonly prunable: boolean;
   /** JSON pointers (in normalised form) of write-only values rendered `(sensitive)`. */
   readonly sensitive?: readonly string[];
 
@@ -138,10 +132,10 @@ export interface ResourceHandler {
    */
   writeMany?(client: PlatformClient, changes: Change[], ctx: HandlerContext): Promise<Map<string, Error>>;
   /**
-   * Notes the plan adds to a change's reasons (write-only values: whether apply sends them,
-   * `(secret: rotated)`, `(secret: unchanged, not readable)`).
+   * Reasons the plan adds to a declared change (write-only values: whether apply sends them,
+   * code `secret`: `(secret: rotated)`, `(secret: unchanged, not readable)`).
    */
-  notes?(c: Pick<Change, 'action' | 'before' | 'after'>): string[];
+  notes?(c: Pick<Change, 'action' | 'before' | 'after'>): Reason[];
   /**
    * Remembers what apply needs of the declared resources and the plan does not hold (references
    * of write-only values, read at apply time only); plan calls it with the resolved resources.
