@@ -102,4 +102,5 @@ it('no command prints, logs or writes an integration secret value', async () => 
   for (const [what, text] of texts) {
     for (const value of [ENV_SECRET, FILE_SECRET, ROTATED]) expect([what, text.includes(value)]).toEqual([what, false]);
   }
-});
+  // a dozen spawned commands: the default 30 s is too short on a loaded machine (as test/cli/commands.test.ts)
+}, 120_000);
