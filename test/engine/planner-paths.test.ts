@@ -121,7 +121,7 @@ describe('removed declarations of objects that are not the namespace\'s', () => 
     // with destroy = false it is left in place, no error
     const kept = planOf(tf({}, removed('dq_owner.team', { destroy: false })), { dq_owner: [owner(id, 'Data team', { unmanageable: ['x'] })] });
     expect(kept.diagnostics).toEqual([]);
-    expect(kept.changes.map((c) => `${c.action} ${c.address}`)).toEqual(['unmanaged dq_owner.team']);
+    expect(kept.changes.map((c) => `${c.action} ${c.address}`)).toEqual(['forget dq_owner.team']);
   });
 });
 
@@ -136,11 +136,11 @@ describe('removed declarations that act', () => {
     expect(p.summary).toMatchObject({ add: 0, change: 0, destroy: 1 });
   });
 
-  it('destroy = false of an alert of the namespace: unmanaged, saying its configId would prune it without the block', () => {
+  it('destroy = false of an alert of the namespace: forget, saying its configId would prune it without the block', () => {
     const p = planOf(tf({}, removed('dq_alert.orders', { destroy: false })), { dq_alert: [alert('shop.orders')] });
     expect(p.changes.map((c) => [c.action, c.address, c.id, c.fqn, c.reasons])).toEqual([
       [
-        'unmanaged',
+        'forget',
         'dq_alert.orders',
         'shop.orders',
         'shop.orders',
