@@ -9,7 +9,8 @@ export const integrationDescriptor: KindDescriptor = {
   identity: { key: 'id', derivedUuid: false },
   ownership: 'idTag',
   concurrency: 'etag',
-  construct: { className: 'Integration', varSuffix: 'Integration' },
+  // no varSuffix: nothing references an integration, so imported code never names one in a variable
+  construct: { className: 'Integration' },
   scopes: sameScopes(['SCOPE_INTEGRATION_EDIT'], ['SCOPE_INTEGRATION_READ', 'SCOPE_INTEGRATION_EDIT']),
   describe: (raw) => `integration ${JSON.stringify(titleOf(raw.title))}`,
   // imported code names an integration after its title without the marker
