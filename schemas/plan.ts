@@ -113,6 +113,9 @@ export type Effects = z.infer<typeof Effects>;
  * - `managed-by` (another `namespace`), `made-in-ui`, `not-dqform`, `unmanageable` (the `fields`
  *   this version does not model): why a live object is not managed here.
  * - Drift: `drift-absent` (declared, absent live), `drift-replaced` (a normal apply replaces it).
+ * - `secret`: what apply does with a write-only value the code gives by reference (`field`, its
+ *   path in the desired form): `set` on create, `replaced` (sent to the new object), `rotated`
+ *   (its version counter changed: sent again) or `unchanged` (not sent, not readable).
  */
 export const Reason = z.discriminatedUnion('code', [
   z.object({ code: z.literal('moved'), from: z.string() }),
@@ -131,6 +134,7 @@ export const Reason = z.discriminatedUnion('code', [
   z.object({ code: z.literal('unmanageable'), fields: z.array(z.string()) }),
   z.object({ code: z.literal('drift-absent') }),
   z.object({ code: z.literal('drift-replaced') }),
+  z.object({ code: z.literal('secret'), field: z.string(), state: z.enum(['set', 'replaced', 'rotated', 'unchanged']) }),
 ]);
 export type Reason = z.infer<typeof Reason>;
 export type ReasonCode = Reason['code'];

@@ -4,6 +4,7 @@ import type { KindDescriptor } from './shared/descriptor';
 import { alertDescriptor } from './alert/descriptor';
 import { dataProductDescriptor } from './data-product/descriptor';
 import { domainDescriptor } from './domain/descriptor';
+import { integrationDescriptor } from './integration/descriptor';
 import { monitorDeploymentRuleDescriptor } from './monitor-deployment-rule/descriptor';
 import { ownerDescriptor } from './owner/descriptor';
 import { ownershipDescriptor } from './ownership/descriptor';
@@ -14,6 +15,7 @@ export const DESCRIPTORS: readonly KindDescriptor[] = [
   alertDescriptor,
   dataProductDescriptor,
   domainDescriptor,
+  integrationDescriptor,
   monitorDeploymentRuleDescriptor,
   ownerDescriptor,
   ownershipDescriptor,

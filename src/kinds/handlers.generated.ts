@@ -4,6 +4,7 @@ import type { ResourceHandler } from './shared/types';
 import { alertsHandler } from './alert/handler';
 import { dataProductsHandler } from './data-product/handler';
 import { domainsHandler } from './domain/handler';
+import { integrationsHandler } from './integration/handler';
 import { monitorDeploymentRulesHandler } from './monitor-deployment-rule/handler';
 import { ownersHandler } from './owner/handler';
 import { ownershipsHandler } from './ownership/handler';
@@ -14,6 +15,7 @@ export const HANDLER_LIST: readonly ResourceHandler[] = [
   alertsHandler,
   dataProductsHandler,
   domainsHandler,
+  integrationsHandler,
   monitorDeploymentRulesHandler,
   ownersHandler,
   ownershipsHandler,

@@ -3,7 +3,10 @@
 import type { ConfigValidator } from './shared/validation';
 import { alertDescriptor } from './alert/descriptor';
 import { validateAlert } from './alert/validate';
+import { integrationDescriptor } from './integration/descriptor';
+import { validateIntegration } from './integration/validate';
 
 export const CONFIG_VALIDATORS: ReadonlyMap<string, ConfigValidator> = new Map<string, ConfigValidator>([
   [alertDescriptor.type, validateAlert],
+  [integrationDescriptor.type, validateIntegration],
 ]);

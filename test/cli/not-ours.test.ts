@@ -2,8 +2,8 @@
  * Issue 12, "never touch what is not ours, whatever a plan file or `removed` says", for every
  * kind, through the spawned CLI as a user (or an attacker with write access to a plan artifact
  * or a pull request) meets it. Another namespace ("theirs", applied through the CLI) holds one
- * object of each of the eight kinds, and the UI made one of each. Stack "mine" then tries, in
- * the three ways a user can express it, to write or delete all sixteen:
+ * object of each kind, and the UI made one of each. Stack "mine" then tries, in the three ways a
+ * user can express it, to write or delete them all:
  * - a saved plan file with their deletes (and an update of each) added by hand;
  * - `removed` blocks with `destroy = true` naming each of them by id;
  * - `import` blocks adopting each of the other namespace's objects (adopting what the UI made is
@@ -37,6 +37,8 @@ interface Foreign {
 const foreign: Foreign[] = [];
 
 const uiId = (n: number) => `0d0d0d0d-0000-4000-8000-${String(n).padStart(12, '0')}`;
+/** An integration (the bench fixtures have none): no secret, so no variable is needed to apply it. */
+const INTEGRATION = { title: 'Their warehouse', config: { relational: { host: 'db.theirs.example.com' } } };
 
 beforeAll(async () => {
   emu = await startEmulator({ port: 0, seed: 'empty' });
@@ -44,6 +46,7 @@ beforeAll(async () => {
 
   // another namespace: one object of every kind, applied by dqform (so tagged and configId'd as dqform does)
   const theirs = terraformJson('theirs', RESOURCE_TYPES.length);
+  (theirs as { resource: Record<string, unknown> }).resource.dq_integration = { their_integration: INTEGRATION };
   ws.stack('theirs', (theirs as { resource: Record<string, unknown> }).resource);
   const io = { out: () => undefined, err: () => undefined, env: env(), cwd: ws.dir, isTty: false };
   expect(await main(['plan', '--stack', 'theirs', '--out', ws.path('theirs.json')], io)).toBe(0);
@@ -64,6 +67,7 @@ beforeAll(async () => {
   await raw.domains.upsert({ id: uiId(5), name: 'UI domain' });
   await raw.dataProducts.upsert({ id: uiId(6), title: 'UI product' });
   await raw.owners.upsertOwnership({ ownerId: uiId(4), id: uiId(7), selection: { query: { resolverQl: 'with_tag("pii")' } } });
+  const uiIntegration = await raw.integrations.create({ title: 'UI integration', config: { relational: { host: 'ui.example.com' } } });
   const ui: [string, string][] = [
     ['dq_alert', 'ui.alert'],
     ['dq_monitor_deployment_rule', uiId(1)],
@@ -73,6 +77,7 @@ beforeAll(async () => {
     ['dq_domain', uiId(5)],
     ['dq_data_product', uiId(6)],
     ['dq_ownership', uiId(7)],
+    ['dq_integration', uiIntegration.id],
   ];
   for (const [type, id] of ui) foreign.push({ type, id, whose: 'ui' });
 }, 120_000);
@@ -97,7 +102,7 @@ const resetCounters = () => fetch(`${emu.url}/__emulator/requests/reset`, { meth
 /** A fingerprint of everything in the workspace: equal before and after means nothing was touched. */
 function snapshot(): string {
   const store = emu.app.store.workspace('demo');
-  return JSON.stringify(['alerts', 'deploymentRules', 'sqlTests', 'sqlTestDeploymentRules', 'owners', 'domains', 'dataproducts', 'ownerships'].map((c) => store.collection<Record<string, unknown>>(c).filter(() => true)));
+  return JSON.stringify(['alerts', 'deploymentRules', 'sqlTests', 'sqlTestDeploymentRules', 'owners', 'domains', 'dataproducts', 'ownerships', 'integrations'].map((c) => store.collection<Record<string, unknown>>(c).filter(() => true)));
 }
 
 const addressOf = (f: Foreign) => `${f.type}["${f.id}"]`;
@@ -159,7 +164,7 @@ it('removed blocks (destroy = true) naming another namespace\'s and UI-made obje
 }, 90_000);
 
 it.each([
-  ['the seven kinds whose ids carry the namespace tag (refused as the code is resolved)', (f: Foreign) => f.type !== 'dq_alert'],
+  ['the kinds whose ids carry the namespace tag (refused as the code is resolved)', (f: Foreign) => f.type !== 'dq_alert'],
   ['an alert (its fqn carries no tag: refused by its configId once live state is read)', (f: Foreign) => f.type === 'dq_alert'],
 ])("import blocks adopting another namespace's objects, %s: plan and apply exit 1 naming each, nothing written", async (_which, pick) => {
   const theirs = foreign.filter((f) => f.whose === 'theirs' && pick(f));
@@ -168,7 +173,7 @@ it.each([
   // the declarations: the other namespace's own bodies, under addresses of this stack
   const bodies = (terraformJson('theirs', RESOURCE_TYPES.length) as { resource: Record<string, Record<string, Record<string, unknown>>> }).resource;
   for (const f of theirs) {
-    const body = { ...Object.values(bodies[f.type])[0] };
+    const body = { ...Object.values(bodies[f.type] ?? { x: INTEGRATION })[0] };
     if (f.type === 'dq_ownership') body.owner_id = '${dq_owner.adopted_dq_owner.id}';
     resource[f.type] = { [`adopted_${f.type}`]: body };
     imports.push({ to: `${f.type}.adopted_${f.type}`, id: f.id });

@@ -18,6 +18,7 @@ test('type, label and pruning of every kind', () => {
     ['dq_monitor_deployment_rule', 'monitor deployment rule', true],
     ['dq_sql_test', 'SQL test', true],
     ['dq_sql_test_deployment_rule', 'SQL-test deployment rule', true],
+    ['dq_integration', 'integration', false],
   ]);
   for (const [type, h] of Object.entries(HANDLERS)) expect(h.type).toBe(type);
 });
@@ -60,5 +61,7 @@ test('the scope sets apply checks before the first write, as wire-facts lists th
       delete: ['SCOPE_DATACHECKS_SQLTESTS_EDIT', 'SCOPE_MCP_WRITE'],
       batch: ['SCOPE_DATACHECKS_SQLTESTS_EDIT'],
     },
+    // wire-facts 8: writes INTEGRATION_EDIT; BatchGet and List INTEGRATION_READ or INTEGRATION_EDIT
+    dq_integration: { read: ['SCOPE_INTEGRATION_READ', 'SCOPE_INTEGRATION_EDIT'], create: ['SCOPE_INTEGRATION_EDIT'], update: ['SCOPE_INTEGRATION_EDIT'], delete: ['SCOPE_INTEGRATION_EDIT'] },
   });
 });
