@@ -1,5 +1,5 @@
 /**
- * The README and the other project docs: no link or path to a file that does not exist, and one
+ * The README: no repository path that does not exist (links and anchors: links.test.ts), and one
  * figure for the test suite's time (in docs/testing.md). Every flag of every command is in the
  * generated docs/cli.md (test/docs/generated.test.ts).
  *
@@ -10,17 +10,9 @@ import * as path from 'node:path';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const README = fs.readFileSync(path.join(ROOT, 'README.md'), 'utf8');
-const DOCS = ['README.md', 'CHANGELOG.md', 'examples/ci/README.md', 'examples/acme/README.md', 'examples/quickstart/README.md', 'examples/yaml/README.md', 'bench/README.md', 'src/emulator/README.md', 'src/client/services/ROUTES.md', ...fs.readdirSync(path.join(ROOT, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)];
 
 /** Text outside fenced code blocks (a link inside a code sample is not a link). */
 const prose = (md: string) => md.replace(/```[\s\S]*?```/g, '');
-
-it.each(DOCS)('%s: every relative link resolves to a file or directory of the repository', (doc) => {
-  const md = prose(fs.readFileSync(path.join(ROOT, doc), 'utf8'));
-  const links = [...md.matchAll(/\]\(([^)\s]+)\)/g)].map((m) => m[1]).filter((l) => !/^(https?:|mailto:|#)/.test(l));
-  const broken = links.filter((l) => !fs.existsSync(path.resolve(ROOT, path.dirname(doc), decodeURIComponent(l.split('#')[0]))));
-  expect(broken).toEqual([]);
-});
 
 it('README.md: every repository path it names in backticks exists', () => {
   const paths = [...prose(README).matchAll(/`((?:schemas|src|examples|test|bench|constructs|bin)\/[^`\s]*)`/g)].map((m) => m[1]).filter((p) => !/[<>{}*]/.test(p));
