@@ -6,6 +6,8 @@
  * Terraform's single-dash spellings rewritten as main does): the verb exists, every flag exists
  * for it and has its value, no argument is left over. Nothing runs. The tutorial's commands also
  * run for real (tutorial-e2e.test.ts); docs/cli.md is generated from the same definitions.
+ *
+ * @gateway-exempt starts no emulator: it only names the `emulator` command (the gateway-pass heuristic matches the word)
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';

@@ -4,6 +4,8 @@
  * schemas/dqform.schema.json. Stale pages fail here; the generator itself is checked against the
  * CLI's real help (every command and flag that `dqform <command> --help` lists is on the page).
  * docs/troubleshooting.md has a section for every error code of docs/errors.md.
+ *
+ * @gateway-exempt starts no emulator: it only names the `emulator` command (the gateway-pass heuristic matches the word)
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
