@@ -1,5 +1,5 @@
 /**
- * The README: no repository path that does not exist (links and anchors: links.test.ts), and one
+ * The README and docs/ pages: no repository path that does not exist (links and anchors: links.test.ts), and one
  * figure for the test suite's time (in docs/testing.md). Every flag of every command is in the
  * generated docs/cli.md (test/docs/generated.test.ts).
  *
@@ -14,9 +14,12 @@ const README = fs.readFileSync(path.join(ROOT, 'README.md'), 'utf8');
 /** Text outside fenced code blocks (a link inside a code sample is not a link). */
 const prose = (md: string) => md.replace(/```[\s\S]*?```/g, '');
 
-it('README.md: every repository path it names in backticks exists', () => {
-  const paths = [...prose(README).matchAll(/`((?:schemas|src|examples|test|bench|constructs|bin)\/[^`\s]*)`/g)].map((m) => m[1]).filter((p) => !/[<>{}*]/.test(p));
-  expect(paths.length).toBeGreaterThan(5);
+const PAGES = ['README.md', ...fs.readdirSync(path.join(ROOT, 'docs')).filter((f) => f.endsWith('.md')).sort().map((f) => `docs/${f}`)];
+
+it.each(PAGES)('%s: every repository path it names in backticks exists', (page) => {
+  const text = page === 'README.md' ? README : fs.readFileSync(path.join(ROOT, page), 'utf8');
+  const paths = [...prose(text).matchAll(/`((?:schemas|src|examples|test|bench|constructs|bin|tools)\/[^`\s]*)`/g)].map((m) => m[1]).filter((p) => !/[<>{}*]/.test(p));
+  if (page === 'README.md') expect(paths.length).toBeGreaterThan(5);
   expect(paths.filter((p) => !fs.existsSync(path.join(ROOT, p)))).toEqual([]);
 });
 
