@@ -18,6 +18,7 @@ import { UsageError } from './usage-error';
 import { credentialVariables } from './credential-variables';
 import { deferZodLocales } from '../../schemas/zod-locales';
 import { lazy } from './lazy';
+import { terraformVerbAnswer } from './terraform-verbs';
 import type { CommandContext, CommandModule, Io } from './command';
 
 export type { Io } from './command';
@@ -187,6 +188,12 @@ export async function main(argvIn: string[], ioIn: Partial<Io> = {}): Promise<nu
     // No command: the help, and exit 1 (a usage mistake, as Terraform does).
     program.outputHelp();
     return 1;
+  }
+  // A Terraform command dqform does not have: what to use instead, exit 2 (a usage answer).
+  const instead = terraformVerbAnswer(argv, (verb) => Object.hasOwn(COMMANDS, verb));
+  if (instead !== undefined) {
+    io.err(instead);
+    return 2;
   }
   try {
     await program.parseAsync(argv, { from: 'user' });
