@@ -5,7 +5,7 @@
  */
 import * as os from 'node:os';
 import { main } from '../../src/cli/main';
-import { dqform, STACK_FRAME } from './helpers';
+import { alert, dqform, STACK_FRAME, Workspace } from './helpers';
 
 /** Runs `dqform ...argv` in-process; what it printed and its exit code. */
 async function run(argv: string[], extra: { isTty?: boolean; confirm?: (q: string) => Promise<boolean>; cwd?: string } = {}) {
@@ -54,5 +54,35 @@ describe('Terraform commands dqform does not have answer with what to use instea
     expect({ code: r.code, out: r.out }).toEqual({ code: 2, out: '' });
     expect(r.err).toMatch(/^dqform has no "refresh": .*dqform plan --refresh-only/);
     expect(r.err).not.toMatch(STACK_FRAME);
+  });
+});
+
+describe('-input=false is accepted by every command', () => {
+  const ws = new Workspace();
+  ws.stack('tf-input', { dq_alert: { a: alert('A') } });
+  afterAll(() => ws.remove());
+
+  it.each([['-input=false'], ['--input=false'], ['-input=true']])('validate %s validates; version %s prints the version', async (flag) => {
+    const v = await run(['validate', flag], { cwd: ws.dir });
+    expect(v).toEqual({ code: 0, out: expect.stringMatching(/Stack tf-input .*valid\./), err: '' });
+    const ver = await run(['version', flag]);
+    expect(ver.code).toBe(0);
+    expect(ver.out).toMatch(/\d+\.\d+\.\d+/);
+  });
+
+  it.each([['apply'], ['destroy']])('%s -input=false on a terminal asks nothing: it fails before reading anything, naming --auto-approve', async (verb) => {
+    const confirm = jest.fn(async () => true);
+    const r = await run([verb, '-input=false'], { cwd: ws.dir, isTty: true, confirm });
+    expect(r.code).toBe(1);
+    expect(r.err).toMatch(/needs confirmation, and -input=false forbids asking\.\n {2}.*or pass --auto-approve\./);
+    expect(confirm).not.toHaveBeenCalled();
+  });
+
+  it('--input with another value is a usage error; after -- it is left to the command', async () => {
+    const r = await run(['validate', '--input=no'], { cwd: ws.dir });
+    expect(r.code).toBe(1);
+    expect(r.err).toMatch(/--input takes true or false/);
+    const { inputFlag } = await import('../../src/cli/main');
+    expect(inputFlag(['emulator', '--', '--input=false'])).toEqual({ argv: ['emulator', '--', '--input=false'], noInput: false });
   });
 });

@@ -115,8 +115,8 @@ export async function applyCommand({ io }: CommandContext, file: string | undefi
     const read = readSavedPlan(io, file, o, request);
     if (typeof read === 'number') return read;
     saved = read;
-  } else if (!io.isTty && !o.autoApprove && !request.refreshOnly) {
-    io.err(`Error: ${words.command} needs confirmation, and there is no terminal to ask on.\n  ${words.reviewed}`);
+  } else if ((!io.isTty || io.noInput) && !o.autoApprove && !request.refreshOnly) {
+    io.err(`Error: ${words.command} needs confirmation, and ${io.noInput ? '-input=false forbids asking' : 'there is no terminal to ask on'}.\n  ${words.reviewed}`);
     return 1;
   }
   // A saved plan is checked against the desired state it was made from, read from the same
