@@ -23,6 +23,7 @@ export const lazy = {
   planner: () => require('../engine/planner') as typeof import('../engine/planner'),
   reconcile: () => require('../engine/reconcile') as typeof import('../engine/reconcile'),
   modes: () => require('../engine/modes') as typeof import('../engine/modes'),
+  list: () => require('../engine/list') as typeof import('../engine/list'),
   unknownFields: () => require('../engine/unknown-fields') as typeof import('../engine/unknown-fields'),
   emulator: () => require('../emulator') as typeof import('../emulator'),
 };

@@ -36,6 +36,8 @@ const COMMANDS: Record<string, () => CommandModule> = {
   destroy: () => require('./commands/destroy').command,
   drift: () => require('./commands/drift').command,
   show: () => require('./commands/show').command,
+  list: () => require('./commands/list').command,
+  output: () => require('./commands/output').command,
   import: () => require('./commands/import').command,
   emulator: () => require('./commands/emulator').command,
   version: () => require('./commands/version').command,
