@@ -11,6 +11,7 @@ export const lazy = {
   runtime: () => require('./runtime') as typeof import('./runtime'),
   render: () => require('./render') as typeof import('./render'),
   applyView: () => require('./apply-view') as typeof import('./apply-view'),
+  jsonStream: () => require('./json-stream') as typeof import('./json-stream'),
   synth: () => require('./synth') as typeof import('./synth'),
   client: () => require('../client') as typeof import('../client'),
   manifest: () => require('../engine/manifest') as typeof import('../engine/manifest'),
