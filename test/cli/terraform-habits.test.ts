@@ -2,6 +2,8 @@
  * Terraform's habits (issue 26): a Terraform command dqform does not have answers with what to
  * use instead (exit 2), `-input=false` is accepted by every command. In-process through `main`
  * (no emulator: none of these reads live state), one spawned run for the exit status.
+ *
+ * @gateway-exempt starts no emulator: nothing here reads live state (the heuristic matches the word)
  */
 import * as os from 'node:os';
 import { main } from '../../src/cli/main';
