@@ -85,6 +85,21 @@ describe('plan --json', () => {
     expect(r.err).toMatch(/reading live state/);
   });
 
+  it('--all-stacks --json: one stream, stack after stack (one version line); the combined summary on stderr', async () => {
+    const ws = workspace('stream-one', { dq_alert: { a: alert('A') } });
+    ws.stack('stream-two', {});
+    const r = await run(ws, ['plan', '--all-stacks', '--json']);
+    expect(r.code).toBe(0);
+    const ls = lines(r.out);
+    expect(ls.map((l) => [l.type, l.stack])).toEqual([
+      ['version', undefined],
+      ['planned_change', 'stream-one'],
+      ['change_summary', 'stream-one'],
+      ['change_summary', 'stream-two'],
+    ]);
+    expect(r.err).toMatch(/All stacks \(2\): none failed\./);
+  });
+
   it('--refresh-only --json: a resource_drift line per difference', async () => {
     const ws = workspace('stream-drift', { dq_alert: { a: alert('A') } });
     const r = await run(ws, ['plan', '--refresh-only', '--json']);
