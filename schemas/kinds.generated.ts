@@ -3,6 +3,7 @@
 import { alertKindRecord } from './alerts';
 import { monitorDeploymentRuleKindRecord } from './deployment-rules';
 import { ownerKindRecord, domainKindRecord, dataProductKindRecord, ownershipKindRecord } from './governance';
+import { savedViewKindRecord } from './saved-views';
 import { sqlTestKindRecord, sqlTestDeploymentRuleKindRecord } from './sql-tests';
 
-export const SCHEMA_KINDS = [alertKindRecord, monitorDeploymentRuleKindRecord, ownerKindRecord, domainKindRecord, dataProductKindRecord, ownershipKindRecord, sqlTestKindRecord, sqlTestDeploymentRuleKindRecord] as const;
+export const SCHEMA_KINDS = [alertKindRecord, monitorDeploymentRuleKindRecord, ownerKindRecord, domainKindRecord, dataProductKindRecord, ownershipKindRecord, savedViewKindRecord, sqlTestKindRecord, sqlTestDeploymentRuleKindRecord] as const;

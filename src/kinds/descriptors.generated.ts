@@ -7,6 +7,7 @@ import { domainDescriptor } from './domain/descriptor';
 import { monitorDeploymentRuleDescriptor } from './monitor-deployment-rule/descriptor';
 import { ownerDescriptor } from './owner/descriptor';
 import { ownershipDescriptor } from './ownership/descriptor';
+import { savedViewDescriptor } from './saved-view/descriptor';
 import { sqlTestDescriptor } from './sql-test/descriptor';
 import { sqlTestDeploymentRuleDescriptor } from './sql-test-deployment-rule/descriptor';
 
@@ -17,6 +18,7 @@ export const DESCRIPTORS: readonly KindDescriptor[] = [
   monitorDeploymentRuleDescriptor,
   ownerDescriptor,
   ownershipDescriptor,
+  savedViewDescriptor,
   sqlTestDescriptor,
   sqlTestDeploymentRuleDescriptor,
 ];

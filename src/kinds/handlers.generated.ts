@@ -7,6 +7,7 @@ import { domainsHandler } from './domain/handler';
 import { monitorDeploymentRulesHandler } from './monitor-deployment-rule/handler';
 import { ownersHandler } from './owner/handler';
 import { ownershipsHandler } from './ownership/handler';
+import { savedViewsHandler } from './saved-view/handler';
 import { sqlTestsHandler } from './sql-test/handler';
 import { sqlTestDeploymentRulesHandler } from './sql-test-deployment-rule/handler';
 
@@ -17,6 +18,7 @@ export const HANDLER_LIST: readonly ResourceHandler[] = [
   monitorDeploymentRulesHandler,
   ownersHandler,
   ownershipsHandler,
+  savedViewsHandler,
   sqlTestsHandler,
   sqlTestDeploymentRulesHandler,
 ];

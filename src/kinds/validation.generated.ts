@@ -3,7 +3,10 @@
 import type { ConfigValidator } from './shared/validation';
 import { alertDescriptor } from './alert/descriptor';
 import { validateAlert } from './alert/validate';
+import { savedViewDescriptor } from './saved-view/descriptor';
+import { validateSavedView } from './saved-view/validate';
 
 export const CONFIG_VALIDATORS: ReadonlyMap<string, ConfigValidator> = new Map<string, ConfigValidator>([
   [alertDescriptor.type, validateAlert],
+  [savedViewDescriptor.type, validateSavedView],
 ]);
