@@ -18,6 +18,7 @@ test('type, label and pruning of every kind', () => {
     ['dq_monitor_deployment_rule', 'monitor deployment rule', true],
     ['dq_sql_test', 'SQL test', true],
     ['dq_sql_test_deployment_rule', 'SQL-test deployment rule', true],
+    ['dq_saved_view', 'saved view', false],
   ]);
   for (const [type, h] of Object.entries(HANDLERS)) expect(h.type).toBe(type);
 });
@@ -59,6 +60,13 @@ test('the scope sets apply checks before the first write, as wire-facts lists th
       update: ['SCOPE_DATACHECKS_SQLTESTS_EDIT', 'SCOPE_MCP_WRITE'],
       delete: ['SCOPE_DATACHECKS_SQLTESTS_EDIT', 'SCOPE_MCP_WRITE'],
       batch: ['SCOPE_DATACHECKS_SQLTESTS_EDIT'],
+    },
+    // wire-facts 10; spec note 8: edit covers the credential's own views, admin all of them
+    dq_saved_view: {
+      read: ['SCOPE_SAVED_VIEW_READ', 'SCOPE_SRE_AGENT', 'SCOPE_MCP_READ'],
+      create: ['SCOPE_SAVED_VIEW_EDIT', 'SCOPE_SAVED_VIEW_ADMIN', 'SCOPE_MCP_WRITE'],
+      update: ['SCOPE_SAVED_VIEW_EDIT', 'SCOPE_SAVED_VIEW_ADMIN', 'SCOPE_MCP_WRITE'],
+      delete: ['SCOPE_SAVED_VIEW_EDIT', 'SCOPE_SAVED_VIEW_ADMIN', 'SCOPE_MCP_WRITE'],
     },
   });
 });
