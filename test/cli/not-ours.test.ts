@@ -2,8 +2,8 @@
  * Issue 12, "never touch what is not ours, whatever a plan file or `removed` says", for every
  * kind, through the spawned CLI as a user (or an attacker with write access to a plan artifact
  * or a pull request) meets it. Another namespace ("theirs", applied through the CLI) holds one
- * object of each of the eight kinds, and the UI made one of each. Stack "mine" then tries, in
- * the three ways a user can express it, to write or delete all sixteen:
+ * object of each kind, and the UI made one of each. Stack "mine" then tries, in the three ways a
+ * user can express it, to write or delete all of them:
  * - a saved plan file with their deletes (and an update of each) added by hand;
  * - `removed` blocks with `destroy = true` naming each of them by id;
  * - `import` blocks adopting each of the other namespace's objects (adopting what the UI made is
@@ -64,6 +64,7 @@ beforeAll(async () => {
   await raw.domains.upsert({ id: uiId(5), name: 'UI domain' });
   await raw.dataProducts.upsert({ id: uiId(6), title: 'UI product' });
   await raw.owners.upsertOwnership({ ownerId: uiId(4), id: uiId(7), selection: { query: { resolverQl: 'with_tag("pii")' } } });
+  await raw.savedViews.upsert({ id: uiId(8), title: 'UI view', visibility: 'VISIBILITY_WORKSPACE' });
   const ui: [string, string][] = [
     ['dq_alert', 'ui.alert'],
     ['dq_monitor_deployment_rule', uiId(1)],
@@ -73,6 +74,7 @@ beforeAll(async () => {
     ['dq_domain', uiId(5)],
     ['dq_data_product', uiId(6)],
     ['dq_ownership', uiId(7)],
+    ['dq_saved_view', uiId(8)],
   ];
   for (const [type, id] of ui) foreign.push({ type, id, whose: 'ui' });
 }, 120_000);
@@ -97,7 +99,7 @@ const resetCounters = () => fetch(`${emu.url}/__emulator/requests/reset`, { meth
 /** A fingerprint of everything in the workspace: equal before and after means nothing was touched. */
 function snapshot(): string {
   const store = emu.app.store.workspace('demo');
-  return JSON.stringify(['alerts', 'deploymentRules', 'sqlTests', 'sqlTestDeploymentRules', 'owners', 'domains', 'dataproducts', 'ownerships'].map((c) => store.collection<Record<string, unknown>>(c).filter(() => true)));
+  return JSON.stringify(['alerts', 'deploymentRules', 'sqlTests', 'sqlTestDeploymentRules', 'owners', 'domains', 'dataproducts', 'ownerships', 'savedViews'].map((c) => store.collection<Record<string, unknown>>(c).filter(() => true)));
 }
 
 const addressOf = (f: Foreign) => `${f.type}["${f.id}"]`;
@@ -159,7 +161,7 @@ it('removed blocks (destroy = true) naming another namespace\'s and UI-made obje
 }, 90_000);
 
 it.each([
-  ['the seven kinds whose ids carry the namespace tag (refused as the code is resolved)', (f: Foreign) => f.type !== 'dq_alert'],
+  ['the kinds whose ids carry the namespace tag (refused as the code is resolved)', (f: Foreign) => f.type !== 'dq_alert'],
   ['an alert (its fqn carries no tag: refused by its configId once live state is read)', (f: Foreign) => f.type === 'dq_alert'],
 ])("import blocks adopting another namespace's objects, %s: plan and apply exit 1 naming each, nothing written", async (_which, pick) => {
   const theirs = foreign.filter((f) => f.whose === 'theirs' && pick(f));
