@@ -102,7 +102,7 @@ it('plan, apply, plan empty, drift, pins ignored, import round trip, prune; appl
   expect((await cli(['drift', '--file', 'dqform.yaml'])).code).toBe(0);
 
   // a user's pin is theirs: never a change
-  await raw.http.call({ method: 'POST', path: '/api/saved-views/v1/set-pin', body: { id: triageId, pinned: true }, requestSchema: SetPinRequest, responseSchema: z.object({}) });
+  await raw.http.call({ method: 'POST', path: '/api/saved-views/v1/set-pin', body: { id: triageId, pinned: true }, requestSchema: SetPinRequest, responseSchema: z.object({}), idempotent: true });
   expect((await plan()).code).toBe(0);
 
   // import round trip: the namespace's views, and only those, plan empty from the imported YAML

@@ -127,7 +127,7 @@ describe.each(MODES)('saved views v1 ($name)', (mode) => {
     // an invisible view cannot be deleted (nor told apart from a missing one)
     expectStatus((await api('/delete', { id: priv })).body, 5);
 
-    const ids = async (body: Record<string, unknown>) => (await list(body)).map((v) => v.id).filter((i) => [own, priv, shared, open].includes(i)).sort();
+    const ids = async (body: Record<string, unknown>) => (await list(body)).map((v) => v.id).filter((i) => ([own, priv, shared, open] as string[]).includes(i)).sort();
     expect(await ids({})).toEqual([own, shared, open].sort());
     expect(await ids({ scopes: ['RELATIONSHIP_OWNED'] })).toEqual([own]);
     expect(await ids({ scopes: [2] })).toEqual([shared]);
