@@ -11,6 +11,8 @@ import { manifestFromYaml } from '../../src/engine/yaml';
 import { configProblems } from '../../src/kinds/validation';
 import { canonicalSavedView, savedViewWrite } from '../../src/kinds/saved-view/handler';
 import { synth, synthError } from '../constructs/synth';
+import { decodeRead, unmodelledOf } from '../../schemas/wire';
+import { ListSavedViewsResponse } from '../../schemas/saved-views';
 
 const problems = (desired: Record<string, unknown>) => configProblems('dq_saved_view', { title: 'V', ...desired }, {}).map((p) => [p.field, p.message]);
 
@@ -97,5 +99,23 @@ describe('saved view handler', () => {
   it('writes every field, so what code no longer declares is cleared', () => {
     const change = Change.parse({ address: 'dq_saved_view.v', type: 'dq_saved_view', action: 'update', id: 'id-1', before: null, after: { title: 'V' }, etag: 'W/"id-1-2"' });
     expect(savedViewWrite(change)).toEqual({ id: 'id-1', title: 'V', description: '', context: '', selection: {}, config: {}, visibility: 'VISIBILITY_PRIVATE', grants: { grants: [] } });
+  });
+});
+
+describe('saved view reads', () => {
+  it('read what the platform sends: numbers, nulls and zero values as absent; an unknown enum value or field marks only that view', () => {
+    const r = decodeRead(ListSavedViewsResponse, {
+      views: [
+        { id: 'a', title: 'A', description: '', selection: null, config: null, visibility: 2, grants: [{ groupId: 'g', permission: 2, userEmail: '' }], pinned: false, etag: 'W/"a-1"' },
+        { id: 'b', title: 'B', visibility: 9, sharedWithTeams: ['x'] },
+      ],
+      pageInfo: { lastId: '' },
+    });
+    expect(r.success).toBe(true);
+    const [a, b] = r.data!.views;
+    expect(a).toMatchObject({ id: 'a', visibility: 'VISIBILITY_WORKSPACE', grants: [{ groupId: 'g', permission: 'PERMISSION_EDIT' }] });
+    expect(a.selection).toBeUndefined();
+    expect(unmodelledOf(a)).toBeUndefined();
+    expect(unmodelledOf(b)?.join('; ')).toMatch(/visibility[\s\S]*sharedWithTeams|sharedWithTeams[\s\S]*visibility/);
   });
 });
