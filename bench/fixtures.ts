@@ -1,10 +1,10 @@
 /**
  * Synthetic Terraform JSON (`cdk.tf.json`) for the benchmarks and the resilience tests: `n`
- * objects of the eight kinds in equal shares, deterministic, with a fraction `changed` of them
+ * objects of the kinds in equal shares, deterministic, with a fraction `changed` of them
  * edited (one field each) so a plan against the unedited state shows exactly that many updates.
  */
 
-/** The eight kinds, in the order objects are dealt out. */
+/** The kinds, in the order objects are dealt out. */
 export const BENCH_KINDS = [
   'dq_owner',
   'dq_domain',
@@ -14,6 +14,7 @@ export const BENCH_KINDS = [
   'dq_monitor_deployment_rule',
   'dq_sql_test',
   'dq_sql_test_deployment_rule',
+  'dq_saved_view',
 ] as const;
 export type BenchKind = (typeof BENCH_KINDS)[number];
 
@@ -53,6 +54,8 @@ export function resourceBody(kind: BenchKind, i: number, v: 0 | 1): Json {
         title: `SQL rule ${i}${tag}`,
         static_config: { path: `bench-wh::none::t${i}`, recurrence_rule: 'DTSTART:20260101T000000Z\nRRULE:FREQ=DAILY', tests: [{ name: 'ids', not_null: { columns: ['id'] } }] },
       };
+    case 'dq_saved_view':
+      return { title: `View ${i}${tag}`, context: 'issues', selection: { resolver_ql: `with_name("t${i}")` } };
   }
 }
 

@@ -12,6 +12,7 @@ import type { DelayModel, MetricId, Sensitivity, Severity } from '../schemas/dep
 import type { EntityIdentifier, Query as QueryModel } from '../schemas/entities';
 import type { OwnerContact, OwnershipAlert, Priority } from '../schemas/governance';
 import type { DataPlatform, RuleTest, SqlTestAnnotation, SqlTestTemplate } from '../schemas/sql-tests';
+import type { SavedViewGrant, Visibility } from '../schemas/saved-views';
 import * as l1alert from './generated/alert';
 import { SECRET_FIELDS, type CONFIG_VARIANTS } from '../schemas/integrations';
 import type { z } from 'zod';
@@ -23,6 +24,7 @@ import * as l1owner from './generated/owner';
 import * as l1ownership from './generated/ownership';
 import * as l1sqltest from './generated/sql-test';
 import * as l1sqlrule from './generated/sql-test-deployment-rule';
+import * as l1view from './generated/saved-view';
 import { OwnerTarget, queryExpr, type QueryInput, type TargetInput } from './helpers';
 import { addLocalDiagnostic, reference, toL1, type Referenceable } from './internal';
 import { checkProps } from './prop-keys';
@@ -609,5 +611,64 @@ function literalSecrets(c: Construct, at: string, v: unknown): void {
     if (SECRET_NAMES.has(k) && x !== undefined && !(x instanceof Secret)) {
       addLocalDiagnostic(c, { field: `${at}.${k}`, summary: `${at}.${k} is a write-only secret and cannot be a value in code`, hint: "use Secret.fromEnv('NAME') or Secret.fromFile(path): apply reads it, synth never does" });
     } else literalSecrets(c, `${at}.${k}`, x);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Saved views
+
+/** How a saved view shows what it selects. */
+export interface SavedViewDisplay {
+  /** The columns shown, in order. @default - the platform's */
+  readonly columns?: string[];
+  /** The column sorted by (one of `columns` when they are given). @default - none */
+  readonly sortBy?: string;
+  /** Sort descending (needs `sortBy`). @default false */
+  readonly sortDescending?: boolean;
+  /** The column grouped by (one of `columns` when they are given). @default - none */
+  readonly groupBy?: string;
+}
+/** Props of {@link SavedView}. */
+export interface SavedViewProps extends DqResourceProps {
+  /** Pinned id (a UUID). @default - derived by the engine */
+  readonly id?: string;
+  /** Title (1-200 characters). */
+  readonly title: string;
+  /** @default - none */
+  readonly description?: string;
+  /** The screen the view belongs to, e.g. `issues`. @default - none */
+  readonly context?: string;
+  /** What the view shows: ResolverQL text or a {@link Query} with a ResolverQL form. @default - everything */
+  readonly selection?: QueryInput;
+  /** Columns, sorting, grouping. @default - the platform's */
+  readonly config?: SavedViewDisplay;
+  /** `VISIBILITY_PRIVATE` (its owner and grantees) or `VISIBILITY_WORKSPACE`. @default VISIBILITY_PRIVATE */
+  readonly visibility?: Visibility;
+  /** Who the view is shared with: `{ userEmail }` or `{ groupId }`, and a `permission`. @default - none */
+  readonly grants?: SavedViewGrant[];
+}
+/**
+ * A saved view (`dq_saved_view`). Writing one needs SCOPE_SAVED_VIEW_EDIT (views the credential
+ * owns) or SCOPE_SAVED_VIEW_ADMIN (any view). Per-user pins are each user's own: not managed.
+ */
+export class SavedView extends l1view.SavedView {
+  constructor(scope: Construct, id: string, props: SavedViewProps) {
+    super(scope, id, {
+      ...meta(props),
+      ...toL1<l1view.SavedViewConfig>('dq_saved_view', clean({
+        id: props.id,
+        title: props.title,
+        description: props.description,
+        context: props.context,
+        config: props.config && clean({ ...props.config }),
+        visibility: props.visibility,
+        grants: props.grants,
+      })),
+    });
+    checkProps(this, 'dq_saved_view', props);
+    if (props.selection !== undefined) {
+      const selection = { resolverQl: resolverQlOnly(this, 'selection.resolverQl', props.selection) };
+      this.putSelection(toL1<l1view.SavedViewConfig>('dq_saved_view', { selection }).selection!);
+    }
   }
 }

@@ -4,6 +4,7 @@ import { alertKindRecord } from './alerts';
 import { monitorDeploymentRuleKindRecord } from './deployment-rules';
 import { ownerKindRecord, domainKindRecord, dataProductKindRecord, ownershipKindRecord } from './governance';
 import { integrationKindRecord } from './integrations';
+import { savedViewKindRecord } from './saved-views';
 import { sqlTestKindRecord, sqlTestDeploymentRuleKindRecord } from './sql-tests';
 
-export const SCHEMA_KINDS = [alertKindRecord, monitorDeploymentRuleKindRecord, ownerKindRecord, domainKindRecord, dataProductKindRecord, ownershipKindRecord, integrationKindRecord, sqlTestKindRecord, sqlTestDeploymentRuleKindRecord] as const;
+export const SCHEMA_KINDS = [alertKindRecord, monitorDeploymentRuleKindRecord, ownerKindRecord, domainKindRecord, dataProductKindRecord, ownershipKindRecord, integrationKindRecord, savedViewKindRecord, sqlTestKindRecord, sqlTestDeploymentRuleKindRecord] as const;

@@ -6,6 +6,7 @@ export * as integration from './integration';
 export * as monitorDeploymentRule from './monitor-deployment-rule';
 export * as owner from './owner';
 export * as ownership from './ownership';
+export * as savedView from './saved-view';
 export * as sqlTest from './sql-test';
 export * as sqlTestDeploymentRule from './sql-test-deployment-rule';
 export * as provider from './provider';

@@ -1879,6 +1879,78 @@ export const SHAPES: Record<string, Record<string, ShapeNode>> = {
       }
     }
   },
+  "dq_saved_view": {
+    "config": {
+      "ts": "config",
+      "kind": "block",
+      "children": {
+        "columns": {
+          "ts": "columns",
+          "kind": "scalar"
+        },
+        "group_by": {
+          "ts": "groupBy",
+          "kind": "scalar"
+        },
+        "sort_by": {
+          "ts": "sortBy",
+          "kind": "scalar"
+        },
+        "sort_descending": {
+          "ts": "sortDescending",
+          "kind": "scalar"
+        }
+      }
+    },
+    "context": {
+      "ts": "context",
+      "kind": "scalar"
+    },
+    "description": {
+      "ts": "description",
+      "kind": "scalar"
+    },
+    "grants": {
+      "ts": "grants",
+      "kind": "list",
+      "children": {
+        "group_id": {
+          "ts": "groupId",
+          "kind": "scalar"
+        },
+        "permission": {
+          "ts": "permission",
+          "kind": "scalar"
+        },
+        "user_email": {
+          "ts": "userEmail",
+          "kind": "scalar"
+        }
+      }
+    },
+    "id": {
+      "ts": "id",
+      "kind": "scalar"
+    },
+    "selection": {
+      "ts": "selection",
+      "kind": "block",
+      "children": {
+        "resolver_ql": {
+          "ts": "resolverQl",
+          "kind": "scalar"
+        }
+      }
+    },
+    "title": {
+      "ts": "title",
+      "kind": "scalar"
+    },
+    "visibility": {
+      "ts": "visibility",
+      "kind": "scalar"
+    }
+  },
   "dq_sql_test": {
     "annotations": {
       "ts": "annotations",

@@ -16,6 +16,7 @@ import {
   Owner,
   Ownership,
   Query,
+  SavedView,
   SqlTest,
   SqlTestDeploymentRule,
   Target,
@@ -212,6 +213,17 @@ export function build(app: App): DqStack {
       timezone: 'UTC',
       severity: 'SEVERITY_WARNING',
     },
+  });
+
+  // ---- saved views (per-user pins are each user's own: not managed) --------------------------
+  new SavedView(stack, 'pii_issues', {
+    title: 'Open issues on PII tables',
+    description: 'The privacy team triages these every morning',
+    context: 'issues',
+    selection: Query.withTag('pii'),
+    config: { columns: ['title', 'severity', 'asset'], sortBy: 'severity', sortDescending: true },
+    visibility: 'VISIBILITY_WORKSPACE',
+    grants: [{ groupId: 'privacy-team', permission: 'PERMISSION_EDIT' }],
   });
 
   // The old "marketing" domain was retired: delete it on the next apply.

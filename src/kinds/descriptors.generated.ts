@@ -8,6 +8,7 @@ import { integrationDescriptor } from './integration/descriptor';
 import { monitorDeploymentRuleDescriptor } from './monitor-deployment-rule/descriptor';
 import { ownerDescriptor } from './owner/descriptor';
 import { ownershipDescriptor } from './ownership/descriptor';
+import { savedViewDescriptor } from './saved-view/descriptor';
 import { sqlTestDescriptor } from './sql-test/descriptor';
 import { sqlTestDeploymentRuleDescriptor } from './sql-test-deployment-rule/descriptor';
 
@@ -19,6 +20,7 @@ export const DESCRIPTORS: readonly KindDescriptor[] = [
   monitorDeploymentRuleDescriptor,
   ownerDescriptor,
   ownershipDescriptor,
+  savedViewDescriptor,
   sqlTestDescriptor,
   sqlTestDeploymentRuleDescriptor,
 ];

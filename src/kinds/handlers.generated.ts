@@ -8,6 +8,7 @@ import { integrationsHandler } from './integration/handler';
 import { monitorDeploymentRulesHandler } from './monitor-deployment-rule/handler';
 import { ownersHandler } from './owner/handler';
 import { ownershipsHandler } from './ownership/handler';
+import { savedViewsHandler } from './saved-view/handler';
 import { sqlTestsHandler } from './sql-test/handler';
 import { sqlTestDeploymentRulesHandler } from './sql-test-deployment-rule/handler';
 
@@ -19,6 +20,7 @@ export const HANDLER_LIST: readonly ResourceHandler[] = [
   monitorDeploymentRulesHandler,
   ownersHandler,
   ownershipsHandler,
+  savedViewsHandler,
   sqlTestsHandler,
   sqlTestDeploymentRulesHandler,
 ];

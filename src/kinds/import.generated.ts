@@ -15,6 +15,8 @@ import { ownerDescriptor } from './owner/descriptor';
 import { ownerImport } from './owner/import';
 import { ownershipDescriptor } from './ownership/descriptor';
 import { ownershipImport } from './ownership/import';
+import { savedViewDescriptor } from './saved-view/descriptor';
+import { savedViewImport } from './saved-view/import';
 import { sqlTestDescriptor } from './sql-test/descriptor';
 import { sqlTestImport } from './sql-test/import';
 import { sqlTestDeploymentRuleDescriptor } from './sql-test-deployment-rule/descriptor';
@@ -28,6 +30,7 @@ export const IMPORT_RENDERINGS: ReadonlyMap<string, ImportRendering> = new Map<s
   [monitorDeploymentRuleDescriptor.type, monitorDeploymentRuleImport],
   [ownerDescriptor.type, ownerImport],
   [ownershipDescriptor.type, ownershipImport],
+  [savedViewDescriptor.type, savedViewImport],
   [sqlTestDescriptor.type, sqlTestImport],
   [sqlTestDeploymentRuleDescriptor.type, sqlTestDeploymentRuleImport],
 ]);

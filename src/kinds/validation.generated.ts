@@ -5,8 +5,11 @@ import { alertDescriptor } from './alert/descriptor';
 import { validateAlert } from './alert/validate';
 import { integrationDescriptor } from './integration/descriptor';
 import { validateIntegration } from './integration/validate';
+import { savedViewDescriptor } from './saved-view/descriptor';
+import { validateSavedView } from './saved-view/validate';
 
 export const CONFIG_VALIDATORS: ReadonlyMap<string, ConfigValidator> = new Map<string, ConfigValidator>([
   [alertDescriptor.type, validateAlert],
   [integrationDescriptor.type, validateIntegration],
+  [savedViewDescriptor.type, validateSavedView],
 ]);

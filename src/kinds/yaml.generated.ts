@@ -11,6 +11,8 @@ import { monitorDeploymentRuleDescriptor } from './monitor-deployment-rule/descr
 import { monitorDeploymentRuleYaml } from './monitor-deployment-rule/yaml';
 import { ownershipDescriptor } from './ownership/descriptor';
 import { ownershipYaml } from './ownership/yaml';
+import { savedViewDescriptor } from './saved-view/descriptor';
+import { savedViewYaml } from './saved-view/yaml';
 
 export const YAML_BINDINGS: ReadonlyMap<string, YamlBinding> = new Map<string, YamlBinding>([
   [alertDescriptor.type, alertYaml],
@@ -18,4 +20,5 @@ export const YAML_BINDINGS: ReadonlyMap<string, YamlBinding> = new Map<string, Y
   [domainDescriptor.type, domainYaml],
   [monitorDeploymentRuleDescriptor.type, monitorDeploymentRuleYaml],
   [ownershipDescriptor.type, ownershipYaml],
+  [savedViewDescriptor.type, savedViewYaml],
 ]);

@@ -68,6 +68,7 @@ beforeAll(async () => {
   await raw.dataProducts.upsert({ id: uiId(6), title: 'UI product' });
   await raw.owners.upsertOwnership({ ownerId: uiId(4), id: uiId(7), selection: { query: { resolverQl: 'with_tag("pii")' } } });
   const uiIntegration = await raw.integrations.create({ title: 'UI integration', config: { relational: { host: 'ui.example.com' } } });
+  await raw.savedViews.upsert({ id: uiId(8), title: 'UI view', visibility: 'VISIBILITY_WORKSPACE' });
   const ui: [string, string][] = [
     ['dq_alert', 'ui.alert'],
     ['dq_monitor_deployment_rule', uiId(1)],
@@ -78,6 +79,7 @@ beforeAll(async () => {
     ['dq_data_product', uiId(6)],
     ['dq_ownership', uiId(7)],
     ['dq_integration', uiIntegration.id],
+    ['dq_saved_view', uiId(8)],
   ];
   for (const [type, id] of ui) foreign.push({ type, id, whose: 'ui' });
 }, 120_000);
@@ -102,7 +104,7 @@ const resetCounters = () => fetch(`${emu.url}/__emulator/requests/reset`, { meth
 /** A fingerprint of everything in the workspace: equal before and after means nothing was touched. */
 function snapshot(): string {
   const store = emu.app.store.workspace('demo');
-  return JSON.stringify(['alerts', 'deploymentRules', 'sqlTests', 'sqlTestDeploymentRules', 'owners', 'domains', 'dataproducts', 'ownerships', 'integrations'].map((c) => store.collection<Record<string, unknown>>(c).filter(() => true)));
+  return JSON.stringify(['alerts', 'deploymentRules', 'sqlTests', 'sqlTestDeploymentRules', 'owners', 'domains', 'dataproducts', 'ownerships', 'integrations', 'savedViews'].map((c) => store.collection<Record<string, unknown>>(c).filter(() => true)));
 }
 
 const addressOf = (f: Foreign) => `${f.type}["${f.id}"]`;

@@ -5,7 +5,7 @@
  * `as` casts do not, so the props are cast here as such code would pass them.)
  */
 import type { App } from 'cdktf';
-import { Alert, Contact, DataProduct, Domain, DqStack, MonitorDeploymentRule, Owner, Ownership, Query, SqlTest, SqlTestDeploymentRule, Target, validateApp } from '../../constructs';
+import { Alert, Contact, DataProduct, Domain, DqStack, MonitorDeploymentRule, Owner, Ownership, Query, SavedView, SqlTest, SqlTestDeploymentRule, Target, validateApp } from '../../constructs';
 import { unknownProps } from '../../constructs/prop-keys';
 import { newApp, synth, synthError } from './synth';
 
@@ -98,6 +98,21 @@ const cases: Case[] = [
     what: 'an owner contact',
     build: (app) => new Owner(stack(app), 'o', loose({ title: 'T', contacts: [{ slack: { channnel: '#t' } }] })),
     path: 's/o', field: 'contacts[0].slack.channnel', guess: 'channel',
+  },
+  {
+    what: 'a saved view\'s visiblity (the view would stay private)',
+    build: (app) => new SavedView(stack(app), 'v', loose({ title: 'V', visiblity: 'VISIBILITY_WORKSPACE' })),
+    path: 's/v', field: 'visiblity', guess: 'visibility',
+  },
+  {
+    what: 'a key of a saved view\'s config',
+    build: (app) => new SavedView(stack(app), 'v', loose({ title: 'V', config: { columns: ['a'], sortBY: 'a' } })),
+    path: 's/v', field: 'config.sortBY', guess: 'sortBy',
+  },
+  {
+    what: 'a key of a saved view\'s grant',
+    build: (app) => new SavedView(stack(app), 'v', loose({ title: 'V', grants: [{ gruopId: 'g', permission: 'PERMISSION_VIEW' }] })),
+    path: 's/v', field: 'grants[0].gruopId', guess: 'groupId',
   },
   {
     what: 'DqStack props: baseURL (the stack would plan against DQ_BASE_URL, i.e. prod)',

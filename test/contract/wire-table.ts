@@ -98,6 +98,11 @@ export const WIRE: readonly WireRow[] = [
   { op: 'integrations.batchGet', method: 'POST', path: '/api/integrations/v1/by-id', body: ['integrationIds'], source: 'wire 8' },
   { op: 'integrations.list', method: 'GET', path: '/api/integrations/v1', body: null, query: ['disabled'], source: 'wire 8' },
   { op: 'integrations.delete', method: 'DELETE', path: '/api/integrations/v1/:integration_id', body: null, query: ['etag'], source: 'wire 8' },
+  // saved views v1: wire-facts 10 (every operation POST, body "*"; inner shapes a choice: schemas/saved-views.ts)
+  { op: 'savedViews.upsert', method: 'POST', path: '/api/saved-views/v1', body: ['id', 'title', 'description', 'context', 'selection', 'config', 'visibility', 'grants', 'etag'], enums: ['visibility', 'grants.grants[].permission'], envelope: 'view', source: 'wire 10' },
+  { op: 'savedViews.batchGet', method: 'POST', path: '/api/saved-views/v1/batch-get', body: ['ids'], source: 'wire 10' },
+  { op: 'savedViews.list', method: 'POST', path: '/api/saved-views/v1/list', body: ['scopes', 'context', 'onlyPinned', 'pagination'], enums: ['scopes[]'], source: 'wire 10' },
+  { op: 'savedViews.delete', method: 'POST', path: '/api/saved-views/v1/delete', body: ['id', 'etag'], source: 'wire 10' },
   // queries v1: wire-facts 9
   { op: 'queries.translateResolverQl', method: 'POST', path: '/api/queries/v1/translate-resolver-ql', body: ['resolverQl'], source: 'wire 9' },
   { op: 'queries.resolveQuery', method: 'POST', path: '/api/queries/v1/resolve', body: ['resolverQl', 'query', 'pagination'], source: 'wire 9' },

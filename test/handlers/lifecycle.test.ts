@@ -30,6 +30,7 @@ const OWNERSHIP_Q = '0a000000-0000-4000-8000-000000000006';
 const RULE = '0a000000-0000-4000-8000-000000000007';
 const TEST_ID = 'hdl-test-orders-not-negative';
 const SQL_RULE = '0a000000-0000-4000-8000-000000000008';
+const VIEW = '0a000000-0000-4000-8000-000000000009';
 
 interface Spec {
   type: ResourceType;
@@ -112,6 +113,17 @@ const specs: Spec[] = [
     check: (raw) => expect((raw.staticConfig as { severity: string }).severity).toBe('SEVERITY_WARNING'),
   },
   {
+    type: 'dq_saved_view', name: 'shared saved view', id: VIEW, route: ['POST', '/api/saved-views/v1'],
+    desired: { title: 'Open PII issues', description: 'triage', context: 'issues', selection: { resolverQl: 'with_tag( "pii" )' }, config: { columns: ['title', 'severity'], sortBy: 'severity', sortDescending: true }, visibility: 'VISIBILITY_WORKSPACE', grants: [{ userEmail: 'b@x.io', permission: 'PERMISSION_EDIT' }, { groupId: 'analysts', permission: 'PERMISSION_EDIT' }] },
+    updated: { title: 'Open PII issues', context: 'issues', config: { columns: ['title'] } },
+    check: (raw) => {
+      expect(raw.description ?? '').toBe('');
+      expect(raw.selection).toBeUndefined();
+      expect(raw.grants ?? []).toEqual([]);
+      expect(raw.visibility).toBe('VISIBILITY_PRIVATE');
+    },
+  },
+  {
     type: 'dq_sql_test', name: 'expression test', id: TEST_ID, route: ['POST', '/api/datachecks/sqltests/v1'],
     desired: { name: 'No negative totals', platform: { integrationId: 'int-1' }, recurrenceRule: 'FREQ=DAILY;BYHOUR=6', sqlExpression: 'select * from orders where total < 0' },
     updated: { name: 'No negative totals', platform: { integrationId: 'int-1' }, recurrenceRule: 'FREQ=DAILY;BYHOUR=7', sqlExpression: 'select * from orders where total < 0' },
@@ -142,6 +154,7 @@ const REPEATED_CREATE: Record<ResourceType, string> = {
   dq_data_product: 'WriteConflictError',
   dq_ownership: 'WriteConflictError',
   dq_sql_test: 'WriteConflictError',
+  dq_saved_view: 'WriteConflictError',
   dq_alert: 'done',
   dq_monitor_deployment_rule: 'done',
   dq_sql_test_deployment_rule: 'done',

@@ -19,6 +19,7 @@ test('type, label and pruning of every kind', () => {
     ['dq_sql_test', 'SQL test', true],
     ['dq_sql_test_deployment_rule', 'SQL-test deployment rule', true],
     ['dq_integration', 'integration', false],
+    ['dq_saved_view', 'saved view', false],
   ]);
   for (const [type, h] of Object.entries(HANDLERS)) expect(h.type).toBe(type);
 });
@@ -63,5 +64,12 @@ test('the scope sets apply checks before the first write, as wire-facts lists th
     },
     // wire-facts 8: writes INTEGRATION_EDIT; BatchGet and List INTEGRATION_READ or INTEGRATION_EDIT
     dq_integration: { read: ['SCOPE_INTEGRATION_READ', 'SCOPE_INTEGRATION_EDIT'], create: ['SCOPE_INTEGRATION_EDIT'], update: ['SCOPE_INTEGRATION_EDIT'], delete: ['SCOPE_INTEGRATION_EDIT'] },
+    // wire-facts 10; spec note 8: edit covers the credential's own views, admin all of them
+    dq_saved_view: {
+      read: ['SCOPE_SAVED_VIEW_READ', 'SCOPE_SRE_AGENT', 'SCOPE_MCP_READ'],
+      create: ['SCOPE_SAVED_VIEW_EDIT', 'SCOPE_SAVED_VIEW_ADMIN', 'SCOPE_MCP_WRITE'],
+      update: ['SCOPE_SAVED_VIEW_EDIT', 'SCOPE_SAVED_VIEW_ADMIN', 'SCOPE_MCP_WRITE'],
+      delete: ['SCOPE_SAVED_VIEW_EDIT', 'SCOPE_SAVED_VIEW_ADMIN', 'SCOPE_MCP_WRITE'],
+    },
   });
 });

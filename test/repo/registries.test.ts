@@ -23,23 +23,23 @@ describe('generated registries', () => {
     const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'dq-registries-'));
     try {
       for (const d of ['src', 'schemas']) fs.cpSync(path.join(ROOT, d), path.join(tmp, d), { recursive: true });
-      fs.writeFileSync(path.join(tmp, 'schemas', 'saved-views.ts'), 'export const SavedView = z.object({});\nexport const savedViewKindRecord = defineKind({});\n');
-      const dir = path.join(tmp, 'src', 'kinds', 'saved-view');
+      fs.writeFileSync(path.join(tmp, 'schemas', 'report-boards.ts'), 'export const ReportBoard = z.object({});\nexport const reportBoardKindRecord = defineKind({});\n');
+      const dir = path.join(tmp, 'src', 'kinds', 'report-board');
       fs.mkdirSync(dir);
-      fs.writeFileSync(path.join(dir, 'descriptor.ts'), 'export const savedViewDescriptor: KindDescriptor = {};\n');
-      fs.writeFileSync(path.join(dir, 'handler.ts'), 'export const savedViewsHandler: ResourceHandler = {};\n');
-      fs.writeFileSync(path.join(dir, 'yaml.ts'), 'export const savedViewYaml: YamlBinding = (c) => c;\n');
-      fs.writeFileSync(path.join(tmp, 'src', 'client', 'services', 'saved-views.ts'), 'export class SavedViewsService extends Service {}\n');
-      fs.writeFileSync(path.join(tmp, 'src', 'emulator', 'routes', 'saved-views.ts'), 'export function register() {}\n');
+      fs.writeFileSync(path.join(dir, 'descriptor.ts'), 'export const reportBoardDescriptor: KindDescriptor = {};\n');
+      fs.writeFileSync(path.join(dir, 'handler.ts'), 'export const reportBoardsHandler: ResourceHandler = {};\n');
+      fs.writeFileSync(path.join(dir, 'yaml.ts'), 'export const reportBoardYaml: YamlBinding = (c) => c;\n');
+      fs.writeFileSync(path.join(tmp, 'src', 'client', 'services', 'report-boards.ts'), 'export class ReportBoardsService extends Service {}\n');
+      fs.writeFileSync(path.join(tmp, 'src', 'emulator', 'routes', 'report-boards.ts'), 'export function register() {}\n');
       const out = registries(tmp);
-      expect(out.get('schemas/kinds.generated.ts')).toContain("import { savedViewKindRecord } from './saved-views';");
-      expect(out.get('schemas/kinds.generated.ts')).toMatch(/integrationKindRecord, savedViewKindRecord, sqlTestKindRecord/);
-      expect(out.get('src/kinds/descriptors.generated.ts')).toMatch(/ {2}ownershipDescriptor,\n {2}savedViewDescriptor,\n {2}sqlTestDescriptor,/);
-      expect(out.get('src/kinds/handlers.generated.ts')).toContain("import { savedViewsHandler } from './saved-view/handler';");
-      expect(out.get('src/kinds/yaml.generated.ts')).toContain('  [savedViewDescriptor.type, savedViewYaml],');
-      expect(out.get('src/kinds/import.generated.ts')).not.toContain('savedView');
-      expect(out.get('src/client/services/index.generated.ts')).toContain('    this.savedViews = new SavedViewsService(http);');
-      expect(out.get('src/emulator/routes/index.generated.ts')).toContain("import * as savedViews from './saved-views';");
+      expect(out.get('schemas/kinds.generated.ts')).toContain("import { reportBoardKindRecord } from './report-boards';");
+      expect(out.get('schemas/kinds.generated.ts')).toMatch(/ownershipKindRecord, integrationKindRecord, reportBoardKindRecord, savedViewKindRecord, sqlTestKindRecord/);
+      expect(out.get('src/kinds/descriptors.generated.ts')).toMatch(/ {2}ownershipDescriptor,\n {2}reportBoardDescriptor,\n {2}savedViewDescriptor,\n {2}sqlTestDescriptor,/);
+      expect(out.get('src/kinds/handlers.generated.ts')).toContain("import { reportBoardsHandler } from './report-board/handler';");
+      expect(out.get('src/kinds/yaml.generated.ts')).toContain('  [reportBoardDescriptor.type, reportBoardYaml],');
+      expect(out.get('src/kinds/import.generated.ts')).not.toContain('reportBoard');
+      expect(out.get('src/client/services/index.generated.ts')).toContain('    this.reportBoards = new ReportBoardsService(http);');
+      expect(out.get('src/emulator/routes/index.generated.ts')).toContain("import * as reportBoards from './report-boards';");
     } finally {
       fs.rmSync(tmp, { recursive: true, force: true });
     }

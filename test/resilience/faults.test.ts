@@ -12,7 +12,7 @@ import type { PlatformClient } from '../../src/client';
 import { kindCounts, terraformJson } from '../../bench/fixtures';
 import { comparable, countsByKind, emulator, fastClient, manifestOf, setFaults, type RunningEmulator } from './helpers';
 
-const N = 64; // 8 objects of each of the 8 kinds
+const N = 72; // 8 objects of each of the 9 kinds
 const FAULTS = [
   { type: 'rateLimit', rate: 0.12, retryAfterSeconds: 1, pathPrefix: '/api/' },
   { type: 'unavailable', rate: 0.12, pathPrefix: '/api/' },
@@ -97,7 +97,7 @@ it('apply under faults completes or stops with an exact report; a re-run converg
   expect(final.changes.filter((ch) => ch.action !== 'noop')).toEqual([]);
   expect(countsByKind(emu)).toEqual(expected());
   const owners = emu.app.store.workspace('demo').collection<{ title: string }>('owners').values().map((o) => o.title);
-  expect(owners.filter((t) => t.endsWith(' v2'))).toHaveLength(N / 8 / 2);
+  expect(owners.filter((t) => t.endsWith(' v2'))).toHaveLength(N / 9 / 2);
 });
 
 it('a burst of 503s longer than the retry budget stops apply with an exact report, and nothing half-written is duplicated on re-run', async () => {

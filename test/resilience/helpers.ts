@@ -49,6 +49,7 @@ const COLLECTION: Record<string, string> = {
   dq_monitor_deployment_rule: 'deploymentRules',
   dq_sql_test: 'sqlTests',
   dq_sql_test_deployment_rule: 'sqlTestDeploymentRules',
+  dq_saved_view: 'savedViews',
 };
 
 /** Live objects per kind in `workspace`, straight from the emulator's store. */

@@ -12,7 +12,7 @@ import { ENTITY_ID_PREFIX, TYPES_WITH_ENTITY_ID } from '../../src/kinds/descript
 
 describe('kind records', () => {
   it('give the resource types in dependency order, each with its desired shape', () => {
-    expect(RESOURCE_TYPES).toEqual(['dq_owner', 'dq_domain', 'dq_data_product', 'dq_ownership', 'dq_alert', 'dq_monitor_deployment_rule', 'dq_sql_test', 'dq_sql_test_deployment_rule', 'dq_integration']);
+    expect(RESOURCE_TYPES).toEqual(['dq_owner', 'dq_domain', 'dq_data_product', 'dq_ownership', 'dq_alert', 'dq_monitor_deployment_rule', 'dq_sql_test', 'dq_sql_test_deployment_rule', 'dq_integration', 'dq_saved_view']);
     expect(KIND_RECORDS.map((k) => k.type)).toEqual(RESOURCE_TYPES);
     for (const k of KIND_RECORDS) expect(RESOURCE_SCHEMAS[k.type as keyof typeof RESOURCE_SCHEMAS]).toBe(k.desired);
     expect(RESOURCE_SCHEMAS.dq_domain).toBe(DesiredDomain);
@@ -30,6 +30,7 @@ describe('kind records', () => {
       sqlTests: 'dq_sql_test',
       sqlTestDeploymentRules: 'dq_sql_test_deployment_rule',
       integrations: 'dq_integration',
+      savedViews: 'dq_saved_view',
     });
     expect(Object.keys(YAML_SECTIONS)).toEqual(RESOURCE_TYPES.map((t) => SECTION_OF[t]));
     expect(YAML_ENTRY_SCHEMAS.dq_domain).toBe(YamlDomain);

@@ -8,6 +8,7 @@ import { DomainsService, DataProductsService, OwnersService } from './governance
 import { IamService } from './iam';
 import { IntegrationsService } from './integrations';
 import { QueriesService } from './queries';
+import { SavedViewsService } from './saved-views';
 import { SqlTestRulesService } from './sql-test-rules';
 import { SqlTestsService } from './sql-tests';
 
@@ -18,6 +19,7 @@ export * from './governance';
 export * from './iam';
 export * from './integrations';
 export * from './queries';
+export * from './saved-views';
 export * from './sql-test-rules';
 export * from './sql-tests';
 
@@ -32,6 +34,7 @@ export abstract class ServiceMembers {
   readonly iam: IamService;
   readonly integrations: IntegrationsService;
   readonly queries: QueriesService;
+  readonly savedViews: SavedViewsService;
   readonly sqlTestRules: SqlTestRulesService;
   readonly sqlTests: SqlTestsService;
 
@@ -45,6 +48,7 @@ export abstract class ServiceMembers {
     this.iam = new IamService(http);
     this.integrations = new IntegrationsService(http);
     this.queries = new QueriesService(http);
+    this.savedViews = new SavedViewsService(http);
     this.sqlTestRules = new SqlTestRulesService(http);
     this.sqlTests = new SqlTestsService(http);
   }

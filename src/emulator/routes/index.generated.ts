@@ -8,6 +8,7 @@ import * as governance from './governance';
 import * as iam from './iam';
 import * as integrations from './integrations';
 import * as queries from './queries';
+import * as savedViews from './saved-views';
 import * as sqlTestRules from './sql-test-rules';
 import * as sqlTests from './sql-tests';
 
@@ -19,6 +20,7 @@ export const ROUTE_MODULES: readonly RouteModule[] = [
   iam,
   integrations,
   queries,
+  savedViews,
   sqlTestRules,
   sqlTests,
 ];

@@ -1,0 +1,130 @@
+/**
+ * Saved views v1 (`savedviews.v1.SavedViewsService`; spec 4.x "saved views", SCOPE_SAVED_VIEW_*;
+ * wire-facts 10). Ids are UUIDs chosen by the caller. Every operation is POST with `body: "*"`.
+ *
+ * The facts name the fields (`title` 1-200, `description`, `context`, `selection`, `config`,
+ * `visibility`, `grants: { grants[] <= 200 }`, `etag`) and not their inner shapes; the shapes below
+ * are dqform's choice, kept small and read tolerantly (an unknown field, variant or enum value
+ * marks the view as not manageable instead of failing the read):
+ * - `context`: the screen the view belongs to (free text, e.g. `issues`); also List's filter.
+ * - `selection`: what the view shows, as ResolverQL (`{ resolverQl }`).
+ * - `config`: how it shows it (`columns`, `sortBy`, `sortDescending`, `groupBy`).
+ * - `visibility`: `VISIBILITY_PRIVATE` (its owner and its grantees), `VISIBILITY_WORKSPACE`
+ *   (everyone in the workspace).
+ * - `grants`: a user (`userEmail`) or a group (`groupId`) and a `permission` (`PERMISSION_VIEW`,
+ *   `PERMISSION_EDIT`). The presence wrapper `{ grants: [...] }`: absent keeps, present replaces.
+ * Per-user pins (`pinned`, SetPin) are the reader's own state: read, never managed.
+ */
+import { z } from 'zod';
+import { Etag, PageInfo, Pagination, protoEnum, required, Timestamp, Uuid, withOneof } from './common';
+import { tolerant } from './wire';
+import { defineKind, pinnedId, ql, yamlMeta } from './kind';
+
+export const VisibilityEnum = protoEnum({ VISIBILITY_UNSPECIFIED: 0, VISIBILITY_PRIVATE: 1, VISIBILITY_WORKSPACE: 2 });
+export const Visibility = VisibilityEnum.schema;
+export type Visibility = z.infer<typeof Visibility>;
+
+export const GrantPermissionEnum = protoEnum({ PERMISSION_UNSPECIFIED: 0, PERMISSION_VIEW: 1, PERMISSION_EDIT: 2 });
+
+/** List's `scopes[]`: how the caller relates to a view (none given: every view the caller may see). */
+export const RelationshipEnum = protoEnum({ RELATIONSHIP_UNSPECIFIED: 0, RELATIONSHIP_OWNED: 1, RELATIONSHIP_SHARED: 2, RELATIONSHIP_WORKSPACE: 3 });
+
+/** Who a view is shared with, and what they may do with it. */
+export const SavedViewGrant = withOneof(
+  { permission: required(GrantPermissionEnum).describe('PERMISSION_VIEW or PERMISSION_EDIT') },
+  {
+    userEmail: z.string().min(3).max(320).describe('a user by e-mail'),
+    groupId: z.string().min(1).max(200).describe('a group by id'),
+  },
+);
+export type SavedViewGrant = z.infer<typeof SavedViewGrant>;
+
+/** What a view shows; on the wire an empty `selection: {}` clears it (an omitted one is left unchanged). */
+export const SavedViewSelection = z.object({
+  resolverQl: z.string().min(1).max(20000).optional().describe('what the view shows, as ResolverQL, e.g. with_tag("pii")'),
+});
+export const SavedViewConfig = z.object({
+  columns: z.array(z.string().min(1).max(200)).max(100).optional().describe('the columns shown, in order'),
+  sortBy: z.string().min(1).max(200).optional().describe('the column sorted by'),
+  sortDescending: z.boolean().optional().describe('sort descending'),
+  groupBy: z.string().min(1).max(200).optional().describe('the column grouped by'),
+});
+
+/** Upsert fields (flat body): an omitted optional field is left unchanged, an empty one (`""`, `{}`) clears it; `grants` present replaces the grants. */
+export const SavedViewWrite = z.object({
+  id: Uuid,
+  title: z.string().min(1).max(200).optional(),
+  description: z.string().max(2000).optional(),
+  context: z.string().max(200).optional(),
+  selection: SavedViewSelection.optional(),
+  config: SavedViewConfig.optional(),
+  visibility: Visibility.optional(),
+  grants: z.object({ grants: z.array(SavedViewGrant).max(200) }).optional(),
+});
+export type SavedViewWrite = z.infer<typeof SavedViewWrite>;
+
+export const SavedView = z.object({
+  id: z.string(),
+  title: z.string(),
+  description: z.string().optional(),
+  context: z.string().optional(),
+  selection: SavedViewSelection.optional(),
+  config: SavedViewConfig.optional(),
+  visibility: Visibility.optional(),
+  grants: z.array(SavedViewGrant).default([]),
+  /** Output: the view's owner (its creator), e.g. `user:ada@example.com`. */
+  ownerId: z.string().optional(),
+  /** Output: pinned to the caller's main screen (the caller's own state; never managed). */
+  pinned: z.boolean().optional(),
+  etag: Etag.optional(),
+  createdAt: Timestamp.optional(),
+  updatedAt: Timestamp.optional(),
+});
+export type SavedView = z.infer<typeof SavedView>;
+
+// ---- requests and responses ----
+
+/** Upsert POST `/api/saved-views/v1`: `{ id, title?, description?, context?, selection?, config?, visibility?, grants?, etag? }`. */
+export const UpsertSavedViewRequest = SavedViewWrite.extend({ etag: Etag.optional() });
+export const SavedViewResponse = z.object({ view: SavedView });
+/** Delete POST `/api/saved-views/v1/delete`: `{ id, etag? }`. */
+export const DeleteSavedViewRequest = z.object({ id: z.string().min(1), etag: Etag.optional() });
+/** BatchGet POST `/api/saved-views/v1/batch-get`: `{ ids }` (1-200 UUIDs, unique). */
+export const BatchGetSavedViewsRequest = z.object({ ids: z.array(Uuid).min(1).max(200).refine((a) => new Set(a).size === a.length, 'ids must be unique') });
+export const BatchGetSavedViewsResponse = z.object({ views: z.record(z.string(), tolerant(SavedView)).default({}) });
+/** List POST `/api/saved-views/v1/list`: `{ scopes[]?, context?, onlyPinned?, pagination? }`. */
+export const ListSavedViewsRequest = z.object({
+  scopes: z.array(RelationshipEnum.schema).optional(),
+  context: z.string().optional(),
+  onlyPinned: z.boolean().optional(),
+  pagination: Pagination.optional(),
+});
+export const ListSavedViewsResponse = z.object({ views: z.array(tolerant(SavedView)).default([]), pageInfo: PageInfo.optional() });
+/** SetPin POST `/api/saved-views/v1/set-pin`: `{ id, pinned }` (the caller's own pin; read scope). */
+export const SetPinRequest = z.object({ id: Uuid, pinned: z.boolean().optional() });
+
+// ---- the kind (schemas/kind.ts) ----
+
+export const DesiredSavedView = z.object({
+  id: pinnedId,
+  title: z.string().min(1).max(200).describe('the view\'s title'),
+  description: z.string().max(2000).optional().describe('what the view is for'),
+  context: z.string().max(200).optional().describe('the screen the view belongs to, e.g. issues'),
+  selection: SavedViewSelection.optional().describe('what the view shows: { resolverQl }'),
+  config: SavedViewConfig.optional().describe('how the view shows it: columns, sorting, grouping'),
+  visibility: Visibility.optional().describe('VISIBILITY_PRIVATE (owner and grantees; the default) or VISIBILITY_WORKSPACE'),
+  grants: z.array(SavedViewGrant).max(200).optional().describe('who the view is shared with: userEmail or groupId, and a permission'),
+});
+export type DesiredSavedView = z.infer<typeof DesiredSavedView>;
+
+export const YamlSavedView = DesiredSavedView.extend({
+  selection: z.union([ql, SavedViewSelection]).optional().describe('what the view shows: ResolverQL text, or { resolverQl }'),
+  ...yamlMeta,
+});
+
+export const savedViewKindRecord = defineKind({
+  type: 'dq_saved_view',
+  order: 95,
+  desired: DesiredSavedView,
+  yaml: { section: 'savedViews', entry: YamlSavedView, what: 'saved views (per-user pins are not managed)' },
+});
