@@ -2,6 +2,7 @@
 import { ClientConfig, resolveConfig, resolveGrpcConfig, resolveLimits, resolveProxy } from '../config';
 import { DqClient, DqClientOptions } from '../http';
 import { AlertsService } from './alerts';
+import { CategorisationRulesService } from './categorisation-rules';
 import { DeploymentRulesService } from './deployment-rules';
 import { EntitiesService } from './entities';
 import { DataProductsService, DomainsService, OwnersService } from './governance';
@@ -13,6 +14,7 @@ import { SqlTestsService } from './sql-tests';
 
 export * from './_base';
 export * from './alerts';
+export * from './categorisation-rules';
 export * from './deployment-rules';
 export * from './entities';
 export * from './governance';
@@ -32,6 +34,7 @@ export class PlatformClient {
   readonly domains: DomainsService;
   readonly dataProducts: DataProductsService;
   readonly owners: OwnersService;
+  readonly categorisationRules: CategorisationRulesService;
   readonly integrations: IntegrationsService;
   readonly queries: QueriesService;
   readonly iam: IamService;
@@ -45,6 +48,7 @@ export class PlatformClient {
     this.domains = new DomainsService(http);
     this.dataProducts = new DataProductsService(http);
     this.owners = new OwnersService(http);
+    this.categorisationRules = new CategorisationRulesService(http);
     this.integrations = new IntegrationsService(http);
     this.queries = new QueriesService(http);
     this.iam = new IamService(http);
