@@ -92,7 +92,7 @@ export type CategorisationRule = z.infer<typeof CategorisationRule>;
 
 /** A categorisation rule as code declares it (dq_check_categorisation_rule). */
 export const DesiredCategorisationRule = z.object({
-  id: Uuid.optional().describe('pin the rule\'s id (a UUID); absent: derived from the namespace and the name'),
+  id: z.string().min(1).optional().describe('pinned id (a UUID); default: derived from workspace, namespace and name, so re-runs adopt what they created'),
   dimension: z.enum(['TECHNICAL', 'GOVERNANCE']).describe('the dimension categorised: TECHNICAL or GOVERNANCE'),
   title: z.string().min(1).max(RULE_TEXT_MAX).describe('the rule\'s title'),
   category: z.string().min(1).max(RULE_TEXT_MAX).describe('the category given to the checks it matches, e.g. Freshness'),

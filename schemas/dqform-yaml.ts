@@ -11,7 +11,8 @@
  *   `domain: sub`, `query: "<ResolverQL>"`;
  * - data products: definition parts `query: "<ResolverQL>"`;
  * - alerts: `trigger: "<ResolverQL>"`, targets `- owner: team` (the owner's entity id);
- * - monitor deployment rules: `productConfig.product: orders` (for `productId`).
+ * - monitor deployment rules: `productConfig.product: orders` (for `productId`);
+ * - categorisation rules: `matcher: "<ResolverQL>"` (for `matcher: { expression }`).
  *
  * `schemas/dqform.schema.json` is generated from {@link DqformYaml} (`npm run schema`).
  */
@@ -20,6 +21,7 @@ import { oneof, oneofIssue, withOneof } from './common';
 import { AlertTarget, AlertTrigger, IncidentLifecycleAlert, IssueLifecycleAlert, SchemaChangeAlert } from './alerts';
 import { ProductConfig } from './deployment-rules';
 import { QuerySelection } from './governance';
+import { DesiredCategorisationRule, RuleMatcher } from './categorisation-rules';
 import {
   DesiredAlert,
   DesiredDataProduct,
@@ -151,6 +153,10 @@ export const YamlMonitorDeploymentRule = withOneof(
 );
 export const YamlSqlTest = DesiredSqlTest.safeExtend(meta);
 export const YamlSqlTestDeploymentRule = DesiredSqlTestDeploymentRule.safeExtend(meta);
+export const YamlCategorisationRule = DesiredCategorisationRule.extend({
+  matcher: z.union([ql.describe('short for { expression: <ResolverQL> }'), RuleMatcher]).describe('what the rule matches: attributes, expression, or a ResolverQL string (the expression)'),
+  ...meta,
+});
 
 /** Section name -> resource type, in the document's (dependency) order. */
 export const YAML_SECTIONS = {
@@ -162,6 +168,7 @@ export const YAML_SECTIONS = {
   monitorDeploymentRules: 'dq_monitor_deployment_rule',
   sqlTests: 'dq_sql_test',
   sqlTestDeploymentRules: 'dq_sql_test_deployment_rule',
+  categorisationRules: 'dq_check_categorisation_rule',
 } as const satisfies Record<string, ResourceType>;
 export type YamlSection = keyof typeof YAML_SECTIONS;
 /** Resource type -> section name. */
@@ -192,6 +199,7 @@ export const DqformYaml = z
     monitorDeploymentRules: section(YamlMonitorDeploymentRule, 'automated-monitor deployment rules (dq_monitor_deployment_rule)'),
     sqlTests: section(YamlSqlTest, 'SQL tests (dq_sql_test)'),
     sqlTestDeploymentRules: section(YamlSqlTestDeploymentRule, 'SQL-test deployment rules (dq_sql_test_deployment_rule)'),
+    categorisationRules: section(YamlCategorisationRule, 'check categorisation rules (dq_check_categorisation_rule)'),
     /** Identity follows a renamed resource: `{ from: dq_owner.old, to: dq_owner.new }`. */
     moved: z
       .array(z.object({ from: z.string().describe('the old address, e.g. dq_owner.old'), to: z.string().describe('the new address, e.g. dq_owner.new') }))
@@ -230,6 +238,7 @@ export const YAML_ENTRY_SCHEMAS: Record<ResourceType, z.ZodType> = {
   dq_monitor_deployment_rule: YamlMonitorDeploymentRule,
   dq_sql_test: YamlSqlTest,
   dq_sql_test_deployment_rule: YamlSqlTestDeploymentRule,
+  dq_check_categorisation_rule: YamlCategorisationRule,
 };
 
 /**

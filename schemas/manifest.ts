@@ -18,6 +18,7 @@ import { ExclusiveQueryConfig, ExclusiveStaticConfig, ProductConfig, QueryConfig
 import { SqlTestExclusiveQueryConfig, SqlTestExclusiveStaticConfig, SqlTestQueryConfig, SqlTestStaticConfig, SqlTestTemplate, SqlTestAnnotation, DataPlatform } from './sql-tests';
 import { DesiredDataProductDefinition, DesiredDomainDefinition, DesiredOwnershipSelection, OwnerContact, OwnershipAlert, Priority } from './governance';
 import { Severity } from './deployment-rules';
+import { DesiredCategorisationRule } from './categorisation-rules';
 
 const pinnedId = z.string().min(1).optional().describe('pinned id (a UUID); default: derived from workspace, namespace and name, so re-runs adopt what they created');
 
@@ -125,6 +126,7 @@ export const RESOURCE_SCHEMAS = {
   dq_monitor_deployment_rule: DesiredMonitorDeploymentRule,
   dq_sql_test: DesiredSqlTest,
   dq_sql_test_deployment_rule: DesiredSqlTestDeploymentRule,
+  dq_check_categorisation_rule: DesiredCategorisationRule,
 } as const;
 export type ResourceType = keyof typeof RESOURCE_SCHEMAS;
 export const RESOURCE_TYPES = Object.keys(RESOURCE_SCHEMAS) as ResourceType[];

@@ -61,7 +61,7 @@ export type Cascade = z.infer<typeof Cascade>;
 
 /** Second-order effects of a change: the platform's deploy and delete overviews, or the cascade of a delete. */
 export const Effects = z.object({
-  source: z.enum(['deploy-overview', 'delete-overview', 'sql-test-overview', 'sql-test-delete-overview', 'cascade']),
+  source: z.enum(['deploy-overview', 'delete-overview', 'sql-test-overview', 'sql-test-delete-overview', 'cascade', 'categorisation-preview']),
   monitorsToCreate: z.array(z.string()).default([]),
   monitorsToDelete: z.array(z.string()).default([]),
   activeMonitors: z.number().int().default(0),
@@ -78,6 +78,14 @@ export const Effects = z.object({
   testsToKeep: z.array(z.string()).default([]),
   /** Deleting a SQL-test rule deletes the history of every test it deployed. */
   losesHistory: z.boolean().default(false),
+  /** Categorisation rules (source `categorisation-preview`): checks the rule's matcher selects (creates and updates). */
+  checksMatched: z.number().int().optional(),
+  /** Checks whose category on the rule's dimension would come from the rule (0 for a delete). */
+  checksCategorised: z.number().int().optional(),
+  /** Checks whose category changes (a delete: checks that lose the rule's category). */
+  categoryChangeCount: z.number().int().optional(),
+  /** A few of those, as the platform names them: check, category now ("" none), category after ("" none, or a delete's fallback). */
+  categoryChanges: z.array(z.object({ check: z.string(), from: z.string(), to: z.string() })).optional(),
   /** Set when the overview could not be fetched; the plan says so instead of guessing. */
   error: z.string().optional(),
   /**

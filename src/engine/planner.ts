@@ -543,7 +543,12 @@ export function computePlan(input: PlanInput): Plan {
   for (const type of TAG_PRUNED_TYPES) {
     const h = handlers[type];
     for (const obj of live[type] ?? []) {
-      if (obj.context || isClaimed(type, obj.key) || !carriesTag(obj.id, resolution.workspace, namespace)) continue;
+      if (obj.context || isClaimed(type, obj.key)) continue;
+      // an untagged object a handler reads anyway is one it cannot manage (a platform-provided rule): listed
+      if (!carriesTag(obj.id, resolution.workspace, namespace)) {
+        if (obj.unmanageable?.length) changes.push(unmanagedChange(type, obj, h.fromLive(obj.raw), unmanageableText(obj)));
+        continue;
+      }
       const before = h.fromLive(obj.raw);
       if (obj.unmanageable?.length) {
         changes.push(unmanagedChange(type, obj, before, unmanageableText(obj)));

@@ -4,6 +4,7 @@
  */
 import type { ResourceType } from '../../schemas/manifest';
 import { alertDescriptor } from './alert/descriptor';
+import { checkCategorisationRuleDescriptor } from './check-categorisation-rule/descriptor';
 import { dataProductDescriptor } from './data-product/descriptor';
 import { domainDescriptor } from './domain/descriptor';
 import { monitorDeploymentRuleDescriptor } from './monitor-deployment-rule/descriptor';
@@ -16,7 +17,7 @@ import { sqlTestDescriptor } from './sql-test/descriptor';
 export type { ConcurrencyPolicy, KindDescriptor, KindIdentity, KindReference, KindScopes, OwnershipPolicy, TitleOf } from './shared/descriptor';
 
 /** The descriptors, in dependency order (what a kind references comes before it). */
-export const KINDS: readonly KindDescriptor[] = [ownerDescriptor, domainDescriptor, dataProductDescriptor, ownershipDescriptor, alertDescriptor, monitorDeploymentRuleDescriptor, sqlTestDescriptor, sqlTestDeploymentRuleDescriptor];
+export const KINDS: readonly KindDescriptor[] = [ownerDescriptor, domainDescriptor, dataProductDescriptor, ownershipDescriptor, alertDescriptor, monitorDeploymentRuleDescriptor, sqlTestDescriptor, sqlTestDeploymentRuleDescriptor, checkCategorisationRuleDescriptor];
 
 const byType = new Map<string, KindDescriptor>(KINDS.map((k) => [k.type, k]));
 const typesWhere = (p: (k: KindDescriptor) => boolean): readonly ResourceType[] => KINDS.filter(p).map((k) => k.type);

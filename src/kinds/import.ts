@@ -1,6 +1,8 @@
 /** The kinds' import renderings (src/kinds/shared/import.ts), by type. */
 import { alertDescriptor } from './alert/descriptor';
 import { alertImport } from './alert/import';
+import { checkCategorisationRuleDescriptor } from './check-categorisation-rule/descriptor';
+import { checkCategorisationRuleImport } from './check-categorisation-rule/import';
 import { dataProductDescriptor } from './data-product/descriptor';
 import { dataProductImport } from './data-product/import';
 import { domainDescriptor } from './domain/descriptor';
@@ -28,6 +30,7 @@ const RENDERINGS: ReadonlyMap<string, ImportRendering> = new Map([
   [monitorDeploymentRuleDescriptor.type, monitorDeploymentRuleImport],
   [sqlTestDescriptor.type, sqlTestImport],
   [sqlTestDeploymentRuleDescriptor.type, sqlTestDeploymentRuleImport],
+  [checkCategorisationRuleDescriptor.type, checkCategorisationRuleImport],
 ]);
 
 /** The import rendering of `type` (empty for kinds with nothing to render specially). */

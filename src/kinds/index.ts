@@ -1,6 +1,7 @@
 /** The handler of every resource type. */
 import type { ResourceType } from '../../schemas/manifest';
 import { alertsHandler } from './alert/handler';
+import { checkCategorisationRulesHandler } from './check-categorisation-rule/handler';
 import { dataProductsHandler } from './data-product/handler';
 import { domainsHandler } from './domain/handler';
 import { monitorDeploymentRulesHandler } from './monitor-deployment-rule/handler';
@@ -15,7 +16,7 @@ export { KINDS, SCOPES };
 export type { KindScopes } from './descriptors';
 
 /** The handler objects (any order: {@link HANDLERS} orders them by {@link KINDS}). */
-const ALL: readonly ResourceHandler[] = [ownersHandler, domainsHandler, dataProductsHandler, ownershipsHandler, alertsHandler, monitorDeploymentRulesHandler, sqlTestsHandler, sqlTestDeploymentRulesHandler];
+const ALL: readonly ResourceHandler[] = [ownersHandler, domainsHandler, dataProductsHandler, ownershipsHandler, alertsHandler, monitorDeploymentRulesHandler, sqlTestsHandler, sqlTestDeploymentRulesHandler, checkCategorisationRulesHandler];
 
 /** One handler per resource type (keys in the manifest's dependency order: {@link KINDS}). */
 export const HANDLERS: Record<ResourceType, ResourceHandler> = Object.fromEntries(KINDS.map((k) => [k.type, ALL.find((h) => h.type === k.type)])) as Record<ResourceType, ResourceHandler>;

@@ -1,6 +1,8 @@
 /** The kinds' YAML bindings (src/kinds/shared/yaml.ts): `dqform.yaml`'s friendly forms per kind. */
 import { alertDescriptor } from './alert/descriptor';
 import { alertYaml } from './alert/yaml';
+import { checkCategorisationRuleDescriptor } from './check-categorisation-rule/descriptor';
+import { checkCategorisationRuleYaml } from './check-categorisation-rule/yaml';
 import { dataProductDescriptor } from './data-product/descriptor';
 import { dataProductYaml } from './data-product/yaml';
 import { domainDescriptor } from './domain/descriptor';
@@ -19,6 +21,7 @@ const BINDINGS: ReadonlyMap<string, YamlBinding> = new Map([
   [dataProductDescriptor.type, dataProductYaml],
   [alertDescriptor.type, alertYaml],
   [monitorDeploymentRuleDescriptor.type, monitorDeploymentRuleYaml],
+  [checkCategorisationRuleDescriptor.type, checkCategorisationRuleYaml],
 ]);
 
 /** Friendly forms -> the desired shape (references as `${type.name.attr}`). Leaves other values as they are. */
