@@ -5,6 +5,7 @@
 export { DqStack, type DqStackProps, type CredentialsFromProps, type RemovedOptions } from './stack';
 export {
   Alert,
+  CheckCategorisationRule,
   DataProduct,
   Domain,
   MonitorDeploymentRule,
@@ -13,6 +14,9 @@ export {
   SqlTest,
   SqlTestDeploymentRule,
   type AlertProps,
+  type CategorisationAttributesProps,
+  type CategorisationMatcherProps,
+  type CheckCategorisationRuleProps,
   type DataProductPartInput,
   type DataProductProps,
   type DomainPartInput,
