@@ -44,6 +44,7 @@ export const KIND_COLLECTIONS: Record<string, string> = {
   deploymentRules: 'dq_monitor_deployment_rule',
   sqlTests: 'dq_sql_test',
   sqlTestDeploymentRules: 'dq_sql_test_deployment_rule',
+  categorisationRules: 'dq_check_categorisation_rule',
 };
 
 /** `GET /__emulator/state`: workspace -> collection -> items (id -> [version, object]). */
