@@ -262,9 +262,11 @@ export function effectsLine(plan: Plan): string | undefined {
   const made = [monitorsNew ? `${monitorsNew} monitor(s)` : '', testsNew ? `${testsNew} SQL test(s)` : ''].filter(Boolean);
   const unknown = unpreviewedChanges(plan).length;
   const later = writes(plan).filter((c) => c.effects?.afterApply !== undefined).length;
+  const recategorised = writes(plan).reduce((n, c) => n + (c.effects?.categoryChangeCount ?? 0), 0);
   const out = [
     gone.total ? `The platform also deletes ${effectDeletesText(gone)}.` : '',
     made.length ? `${gone.total ? 'It' : 'The platform'} also creates ${andList(made)}.` : '',
+    recategorised ? `Categorisation rules change the category of ${recategorised} check(s).` : '',
     unknown ? `Effects unknown for ${unknown} change(s).` : '',
     later ? `Effects known after apply for ${later} change(s).` : '',
   ].filter(Boolean);

@@ -546,7 +546,7 @@ export function computePlan(input: PlanInput): Plan {
       if (obj.context || isClaimed(type, obj.key)) continue;
       // an untagged object a handler reads anyway is one it cannot manage (a platform-provided rule): listed
       if (!carriesTag(obj.id, resolution.workspace, namespace)) {
-        if (obj.unmanageable?.length) changes.push(unmanagedChange(type, obj, h.fromLive(obj.raw), unmanageableText(obj)));
+        if (obj.unmanageable?.length) changes.push(unmanagedChange(type, obj, h.fromLive(obj.raw), `not managed by dqform: ${obj.unmanageable.join('; ')}`));
         continue;
       }
       const before = h.fromLive(obj.raw);
