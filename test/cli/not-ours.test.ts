@@ -2,8 +2,8 @@
  * Issue 12, "never touch what is not ours, whatever a plan file or `removed` says", for every
  * kind, through the spawned CLI as a user (or an attacker with write access to a plan artifact
  * or a pull request) meets it. Another namespace ("theirs", applied through the CLI) holds one
- * object of each of the eight kinds, and the UI made one of each. Stack "mine" then tries, in
- * the three ways a user can express it, to write or delete all sixteen:
+ * object of each kind, and the UI made one of each. Stack "mine" then tries, in
+ * the three ways a user can express it, to write or delete every one:
  * - a saved plan file with their deletes (and an update of each) added by hand;
  * - `removed` blocks with `destroy = true` naming each of them by id;
  * - `import` blocks adopting each of the other namespace's objects (adopting what the UI made is
@@ -18,7 +18,7 @@ import { PlatformClient } from '../../src/client';
 import { startEmulator, type RunningEmulator } from '../../src/emulator';
 import { createAlert } from '../../src/emulator/routes/alerts';
 import { main } from '../../src/cli/main';
-import { terraformJson } from '../../bench/fixtures';
+import { BENCH_KINDS, terraformJson } from '../../bench/fixtures';
 import { RESOURCE_TYPES } from '../../schemas/manifest';
 import type { Change, Plan } from '../../schemas/plan';
 import { planSummary } from '../../src/engine/plan-check';
@@ -36,6 +36,13 @@ interface Foreign {
 }
 const foreign: Foreign[] = [];
 
+/** One object of every kind for namespace "theirs": the bench fixture's eight kinds and a categorisation rule. */
+function theirsDoc(): { resource: Record<string, Record<string, Record<string, unknown>>> } {
+  const doc = terraformJson('theirs', BENCH_KINDS.length) as { resource: Record<string, Record<string, Record<string, unknown>>> };
+  doc.resource.dq_check_categorisation_rule = { catrule0: { dimension: 'TECHNICAL', title: 'Their rule', category: 'Theirs', matcher: { attributes: { name_contains: 'theirs' } } } };
+  return doc;
+}
+
 const uiId = (n: number) => `0d0d0d0d-0000-4000-8000-${String(n).padStart(12, '0')}`;
 
 beforeAll(async () => {
@@ -43,8 +50,8 @@ beforeAll(async () => {
   raw = PlatformClient.create({ baseUrl: emu.url, clientId: 'demo-admin', clientSecret: 'demo-secret' }, { grpc: { endpoint: emu.grpcEndpoint } });
 
   // another namespace: one object of every kind, applied by dqform (so tagged and configId'd as dqform does)
-  const theirs = terraformJson('theirs', RESOURCE_TYPES.length);
-  ws.stack('theirs', (theirs as { resource: Record<string, unknown> }).resource);
+  const theirs = theirsDoc();
+  ws.stack('theirs', theirs.resource);
   const io = { out: () => undefined, err: () => undefined, env: env(), cwd: ws.dir, isTty: false };
   expect(await main(['plan', '--stack', 'theirs', '--out', ws.path('theirs.json')], io)).toBe(0);
   expect(await main(['apply', ws.path('theirs.json'), '--stack', 'theirs', '--allow-unpreviewed'], io)).toBe(0);
@@ -64,6 +71,7 @@ beforeAll(async () => {
   await raw.domains.upsert({ id: uiId(5), name: 'UI domain' });
   await raw.dataProducts.upsert({ id: uiId(6), title: 'UI product' });
   await raw.owners.upsertOwnership({ ownerId: uiId(4), id: uiId(7), selection: { query: { resolverQl: 'with_tag("pii")' } } });
+  await raw.categorisationRules.upsert({ id: uiId(8), dimension: 'GOVERNANCE', title: 'UI rule', category: 'UI', matcher: { attributes: { nameContains: 'ui' } } });
   const ui: [string, string][] = [
     ['dq_alert', 'ui.alert'],
     ['dq_monitor_deployment_rule', uiId(1)],
@@ -73,6 +81,7 @@ beforeAll(async () => {
     ['dq_domain', uiId(5)],
     ['dq_data_product', uiId(6)],
     ['dq_ownership', uiId(7)],
+    ['dq_check_categorisation_rule', uiId(8)],
   ];
   for (const [type, id] of ui) foreign.push({ type, id, whose: 'ui' });
 }, 120_000);
@@ -90,14 +99,14 @@ const cli = (args: string[]) => dqform(args, { cwd: ws.dir, env: env(), timeoutM
 /** Requests under /api that write (every method but GET, except the read POSTs). */
 async function writes(): Promise<string[]> {
   const r = (await (await fetch(`${emu.url}/__emulator/requests`)).json()) as { routes: Record<string, number> };
-  return Object.keys(r.routes).filter((k) => !k.startsWith('GET ') && k.includes(' /api/') && !/(batch-get|by-id|\/list|\/get|overview|translate-resolver-ql)$/.test(k));
+  return Object.keys(r.routes).filter((k) => !k.startsWith('GET ') && k.includes(' /api/') && !/(batch-get|by-id|\/list|\/get|overview|translate-resolver-ql|\/preview|\/matches)$/.test(k));
 }
 const resetCounters = () => fetch(`${emu.url}/__emulator/requests/reset`, { method: 'POST' });
 
 /** A fingerprint of everything in the workspace: equal before and after means nothing was touched. */
 function snapshot(): string {
   const store = emu.app.store.workspace('demo');
-  return JSON.stringify(['alerts', 'deploymentRules', 'sqlTests', 'sqlTestDeploymentRules', 'owners', 'domains', 'dataproducts', 'ownerships'].map((c) => store.collection<Record<string, unknown>>(c).filter(() => true)));
+  return JSON.stringify(['alerts', 'deploymentRules', 'sqlTests', 'sqlTestDeploymentRules', 'owners', 'domains', 'dataproducts', 'ownerships', 'categorisationRules'].map((c) => store.collection<Record<string, unknown>>(c).filter(() => true)));
 }
 
 const addressOf = (f: Foreign) => `${f.type}["${f.id}"]`;
@@ -166,7 +175,7 @@ it.each([
   const resource: Record<string, Record<string, unknown>> = {};
   const imports: { to: string; id: string }[] = [];
   // the declarations: the other namespace's own bodies, under addresses of this stack
-  const bodies = (terraformJson('theirs', RESOURCE_TYPES.length) as { resource: Record<string, Record<string, Record<string, unknown>>> }).resource;
+  const bodies = theirsDoc().resource;
   for (const f of theirs) {
     const body = { ...Object.values(bodies[f.type])[0] };
     if (f.type === 'dq_ownership') body.owner_id = '${dq_owner.adopted_dq_owner.id}';
