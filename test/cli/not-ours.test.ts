@@ -168,7 +168,7 @@ it('removed blocks (destroy = true) naming another namespace\'s and UI-made obje
 }, 90_000);
 
 it.each([
-  ['the seven kinds whose ids carry the namespace tag (refused as the code is resolved)', (f: Foreign) => f.type !== 'dq_alert'],
+  ['the kinds whose ids carry the namespace tag (refused as the code is resolved)', (f: Foreign) => f.type !== 'dq_alert'],
   ['an alert (its fqn carries no tag: refused by its configId once live state is read)', (f: Foreign) => f.type === 'dq_alert'],
 ])("import blocks adopting another namespace's objects, %s: plan and apply exit 1 naming each, nothing written", async (_which, pick) => {
   const theirs = foreign.filter((f) => f.whose === 'theirs' && pick(f));
