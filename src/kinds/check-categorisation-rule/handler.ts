@@ -37,6 +37,7 @@ const isGlobal = (r: { scope?: unknown }): boolean => r.scope === 'GLOBAL';
 /** The comparable form of a rule (live or desired). */
 export function canonicalCategorisationRule(r: Json): Json {
   const o = omit(r, [...GOVERNANCE_DROP, 'scope']);
+  if (o.priority === 0) delete o.priority; // the default: written explicitly, read back as 0 or absent
   const m = o.matcher as Json | undefined;
   if (m && typeof m === 'object') {
     const c: Json = { ...m };
