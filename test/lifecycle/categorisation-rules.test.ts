@@ -3,7 +3,7 @@
  * a YAML workspace (`categorisationRules:`). Plan (the preview: how many checks each rule would
  * categorise, from the emulator's PreviewRule; the platform-provided rule listed as not managed),
  * apply exactly as planned, plan again empty, drift after a change made in the platform, prune
- * (with the checks that lose the rule's category), import round trip.
+ * (with the checks that lose the rule's category), created again, import round trip.
  *
  * @gateway
  */
@@ -115,6 +115,13 @@ it('plans with the preview, applies as planned, is empty after, shows drift, pru
     expect(pruned.unexpected).toEqual([]);
     expect(pruned.happened).toEqual([`delete dq_check_categorisation_rule ${gone.id}`]);
     expect((await client.categorisationRules.batchGet([DEMO_GLOBAL_RULE_ID]))[DEMO_GLOBAL_RULE_ID]).toBeDefined();
+
+    // declared again: created again at the same id (a hard delete leaves nothing to conflict with)
+    fs.writeFileSync(s.path('dqform.yaml'), YAML(true));
+    const back = await s.plan(['--file', 'dqform.yaml']);
+    expect(changeOf(back.plan!, 'dq_check_categorisation_rule.orders_governance')).toMatchObject({ action: 'create', id: governanceId });
+    const recreated = await s.applyChecked(back.plan!, ['apply', back.file]);
+    expect([recreated.run.code, recreated.missing, recreated.unexpected]).toEqual([0, [], []]);
 
     // import round trip: the namespace's rule (never the platform's) comes back as YAML that plans empty
     const imported = await s.run(['import', '--namespace', 'catrules', '--out', 'imported.yaml']);

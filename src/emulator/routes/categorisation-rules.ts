@@ -19,7 +19,8 @@
  * - Upsert creates with `dimension`, `title`, `category` and `matcher` required; an omitted
  *   field is left unchanged on update; `scope` defaults to WORKSPACE. Platform-provided rules
  *   (scope GLOBAL) cannot be created, edited or deleted: FAILED_PRECONDITION, rule id
- *   `<op>.scope.global_read_only`. Delete of a missing rule: `{}`.
+ *   `<op>.scope.global_read_only`. Delete is hard (a rule created again at the same id starts at
+ *   version 1); delete of a missing rule: `{}`.
  * - PreviewRule compares the categories of every check with and without the rule (replacing the
  *   stored rule of the same id); ListRuleMatches lists the checks a stored rule matches, sorted
  *   by check id, with the category each has now and whether this rule gives it.
@@ -218,7 +219,8 @@ export function register(app: EmulatorApp): void {
     if (!current) return {};
     if (current.scope === 'GLOBAL') refuseGlobal('delete_rule', id);
     checkEtag(current, req.etag, `categorisation rule ${id}`);
-    c.delete(id);
+    // a hard delete: the id starts a new life (a rule created again answers version 1)
+    c.delete(id, { forgetVersion: true });
     return {};
   });
 
