@@ -7,6 +7,7 @@
 import { App } from 'cdktf';
 import {
   Alert,
+  CheckCategorisationRule,
   Contact,
   DataProduct,
   Domain,
@@ -212,6 +213,14 @@ export function build(app: App): DqStack {
       timezone: 'UTC',
       severity: 'SEVERITY_WARNING',
     },
+  });
+
+  // Policy: every check on a PII asset counts as a privacy check (the plan previews how many)
+  new CheckCategorisationRule(stack, 'pii_checks', {
+    dimension: 'GOVERNANCE',
+    title: 'Checks on PII assets',
+    category: 'Privacy',
+    matcher: { expression: Query.withAnnotation('pii') },
   });
 
   // The old "marketing" domain was retired: delete it on the next apply.
