@@ -6,7 +6,7 @@ import type { Construct } from 'constructs';
 import { DqProvider } from './generated/provider';
 import { addLocalDiagnostic } from './internal';
 import { checkKeys } from './prop-keys';
-import { CLIENT_SECRET_NAME_MESSAGE, CLIENT_SECRET_SUFFIX } from '../schemas/manifest';
+import { CLIENT_SECRET_NAME_MESSAGE, CLIENT_SECRET_SUFFIX, RESOURCE_TYPES } from '../schemas/manifest';
 import { diagnosticsWith, formatDiagnostic, resolveStack } from './validation';
 
 /** Props of {@link DqStack}. Credentials never go here: they come from the environment. */
@@ -63,7 +63,8 @@ const CREDENTIALS_FROM_KEYS = { clientId: 'client_id', clientSecret: 'client_sec
 const STACK_PROPS_KEYS: readonly (keyof DqStackProps)[] = ['namespace', 'region', 'baseUrl', 'grpcEndpoint', 'credentialsFrom'];
 const REMOVED_OPTIONS_KEYS: readonly (keyof RemovedOptions)[] = ['id', 'destroy'];
 
-const REMOVABLE = ['dq_alert', 'dq_monitor_deployment_rule', 'dq_sql_test', 'dq_sql_test_deployment_rule', 'dq_domain', 'dq_data_product', 'dq_owner', 'dq_ownership', 'dq_check_categorisation_rule'];
+/** The types a `removed` address may name: every resource type (schemas/manifest.ts), sorted. */
+const REMOVABLE: readonly string[] = [...RESOURCE_TYPES].sort();
 
 /** Options of {@link DqStack.removed}. */
 export interface RemovedOptions {

@@ -24,6 +24,7 @@ import { z } from 'zod';
 import { Etag, oneof, PageInfo, Pagination, protoEnum, Timestamp, Uuid } from './common';
 import { Actor } from './governance';
 import { tolerant } from './wire';
+import { defineKind, pinnedId, ql, yamlMeta } from './kind';
 
 /** The dimension a rule categorises (wire-facts 10: TECHNICAL=1, GOVERNANCE=2). */
 export const CategoryDimensionEnum = protoEnum({ DIMENSION_UNSPECIFIED: 0, TECHNICAL: 1, GOVERNANCE: 2 });
@@ -92,7 +93,7 @@ export type CategorisationRule = z.infer<typeof CategorisationRule>;
 
 /** A categorisation rule as code declares it (dq_check_categorisation_rule). */
 export const DesiredCategorisationRule = z.object({
-  id: z.string().min(1).optional().describe('pinned id (a UUID); default: derived from workspace, namespace and name, so re-runs adopt what they created'),
+  id: pinnedId,
   dimension: z.enum(['TECHNICAL', 'GOVERNANCE']).describe('the dimension categorised: TECHNICAL or GOVERNANCE'),
   title: z.string().min(1).max(RULE_TEXT_MAX).describe('the rule\'s title'),
   category: z.string().min(1).max(RULE_TEXT_MAX).describe('the category given to the checks it matches, e.g. Freshness'),
@@ -100,6 +101,19 @@ export const DesiredCategorisationRule = z.object({
   priority: priority.optional().describe('among matching rules the highest priority wins (-1000000 to 1000000; default 0)'),
 });
 export type DesiredCategorisationRule = z.infer<typeof DesiredCategorisationRule>;
+
+/** A `categorisationRules:` entry of `dqform.yaml`: `matcher: "<ResolverQL>"` is short for `matcher: { expression }`. */
+export const YamlCategorisationRule = DesiredCategorisationRule.extend({
+  matcher: z.union([ql.describe('short for { expression: <ResolverQL> }'), RuleMatcher]).describe('what the rule matches: attributes, expression, or a ResolverQL string (the expression)'),
+  ...yamlMeta,
+});
+
+export const checkCategorisationRuleKindRecord = defineKind({
+  type: 'dq_check_categorisation_rule',
+  order: 90,
+  desired: DesiredCategorisationRule,
+  yaml: { section: 'categorisationRules', entry: YamlCategorisationRule, what: 'check categorisation rules' },
+});
 
 // ---- requests and responses ----
 

@@ -12,131 +12,20 @@
  * lowerCamelCase before validating against these schemas.
  */
 import { z } from 'zod';
-import { withOneof } from './common';
-import { AlertTemplate, IncidentLifecycleAlert, IssueLifecycleAlert, SchemaChangeAlert } from './alerts';
-import { ExclusiveQueryConfig, ExclusiveStaticConfig, ProductConfig, QueryConfig, StaticConfig } from './deployment-rules';
-import { SqlTestExclusiveQueryConfig, SqlTestExclusiveStaticConfig, SqlTestQueryConfig, SqlTestStaticConfig, SqlTestTemplate, SqlTestAnnotation, DataPlatform } from './sql-tests';
-import { DesiredDataProductDefinition, DesiredDomainDefinition, DesiredOwnershipSelection, OwnerContact, OwnershipAlert, Priority } from './governance';
-import { Severity } from './deployment-rules';
-import { DesiredCategorisationRule } from './categorisation-rules';
+import { SCHEMA_KINDS } from './kinds.generated';
+import { Lifecycle, type SchemaKind } from './kind';
 
-const pinnedId = z.string().min(1).optional().describe('pinned id (a UUID); default: derived from workspace, namespace and name, so re-runs adopt what they created');
+// each kind's desired shape (`Desired<Kind>`) lives in its wire schema file with its record
+export { Lifecycle };
 
-export const DesiredAlert = withOneof(
-  {
-    /** Pinned fqn; default `<namespace>.<resource name>`. */
-    fqn: z.string().min(1).max(500).optional().describe('pinned fully qualified name (the alert\'s identity); default <namespace>.<name>'),
-    name: z.string().min(1).max(255).describe('the alert\'s display name'),
-    isDisabled: z.boolean().optional().describe('create or keep the alert switched off'),
-    template: AlertTemplate.optional().describe('the message template (title and plain or structured text)'),
-  },
-  {
-    issueLifecycle: IssueLifecycleAlert.describe('alert on data-quality issues of the entities the trigger selects'),
-    schemaChange: SchemaChangeAlert.describe('alert on schema changes of the entities the trigger selects'),
-    incidentLifecycle: IncidentLifecycleAlert.describe('alert on incidents opening, closing or being cancelled'),
-  },
-);
-export type DesiredAlert = z.infer<typeof DesiredAlert>;
+/** Every kind's record (schemas/kind.ts), in dependency order (`order`). */
+export const KIND_RECORDS: readonly SchemaKind[] = [...SCHEMA_KINDS].sort((a, b) => a.order - b.order);
+type AnyKind = (typeof SCHEMA_KINDS)[number];
 
-export const DesiredMonitorDeploymentRule = withOneof(
-  { id: pinnedId, title: z.string().min(1).max(100).describe('the rule\'s title') },
-  {
-    queryConfig: QueryConfig.describe('deploy monitors on every asset a query selects'),
-    exclusiveQueryConfig: ExclusiveQueryConfig.describe('exclude the assets a query selects from other rules'),
-    staticConfig: StaticConfig.describe('deploy monitors on one asset'),
-    exclusiveStaticConfig: ExclusiveStaticConfig.describe('exclude one asset from other rules'),
-    productConfig: ProductConfig.describe('deploy monitors on a data product\'s assets'),
-  },
-);
-export type DesiredMonitorDeploymentRule = z.infer<typeof DesiredMonitorDeploymentRule>;
-
-export const DesiredSqlTest = withOneof(
-  {
-    id: pinnedId,
-    name: z.string().min(1).max(255).describe('the test\'s name'),
-    description: z.string().optional().describe('what the test is for'),
-    severity: Severity.optional().describe('severity of the test\'s failures'),
-    platform: DataPlatform.describe('the data platform the test runs on: exactly one key'),
-    /** iCal RRULE; absent: the test runs on demand. */
-    recurrenceRule: z.string().min(1).optional().describe('iCal RRULE for when the test runs, e.g. FREQ=DAILY;BYHOUR=6; absent: on demand'),
-    timezone: z.string().optional().describe('IANA time zone of the schedule (default UTC)'),
-    annotations: z.array(SqlTestAnnotation).optional().describe('annotations to find the test by'),
-    saveFailures: z.boolean().optional().describe('keep the failing rows for inspection'),
-  },
-  {
-    sqlExpression: z.string().min(1).describe('SQL query; every row it returns is a failure'),
-    template: SqlTestTemplate.describe('a template test on one table (notNull, unique, freshness, ...)'),
-  },
-);
-export type DesiredSqlTest = z.infer<typeof DesiredSqlTest>;
-
-export const DesiredSqlTestDeploymentRule = withOneof(
-  { id: pinnedId, title: z.string().min(1).max(100).describe('the rule\'s title') },
-  {
-    queryConfig: SqlTestQueryConfig.describe('deploy the tests on every table a query selects'),
-    exclusiveQueryConfig: SqlTestExclusiveQueryConfig.describe('exclude the tables a query selects from other rules'),
-    staticConfig: SqlTestStaticConfig.describe('deploy the tests on one table'),
-    exclusiveStaticConfig: SqlTestExclusiveStaticConfig.describe('exclude one table from other rules'),
-  },
-);
-export type DesiredSqlTestDeploymentRule = z.infer<typeof DesiredSqlTestDeploymentRule>;
-
-export const DesiredDomain = z.object({
-  id: pinnedId,
-  name: z.string().min(1).max(100).describe('the domain\'s name'),
-  description: z.string().optional().describe('what the domain covers'),
-  /** A parent domain's id (or a reference to it); absent = top level. */
-  parentId: z.string().optional().describe('the parent domain\'s id or ${dq_domain.<name>.id}; absent: top level'),
-  definition: DesiredDomainDefinition.optional().describe('what belongs to the domain'),
-});
-export type DesiredDomain = z.infer<typeof DesiredDomain>;
-
-export const DesiredDataProduct = z.object({
-  id: pinnedId,
-  title: z.string().min(1).max(500).describe('the data product\'s title'),
-  description: z.string().optional().describe('what the data product is'),
-  folder: z.string().optional().describe('folder the data product is shown in'),
-  priority: Priority.optional().describe('business priority: PRIORITY_P1 (highest), PRIORITY_P2 or PRIORITY_P3'),
-  definition: DesiredDataProductDefinition.optional().describe('the assets that make up the data product'),
-});
-export type DesiredDataProduct = z.infer<typeof DesiredDataProduct>;
-
-export const DesiredOwner = z.object({
-  id: pinnedId,
-  title: z.string().min(1).max(500).describe('the owner\'s name, e.g. a team'),
-  contacts: z.array(OwnerContact).optional().describe('how to reach the owner (e-mail, Slack, Teams, users)'),
-});
-export type DesiredOwner = z.infer<typeof DesiredOwner>;
-
-export const DesiredOwnership = z.object({
-  id: pinnedId,
-  ownerId: z.string().min(1).describe('the owner\'s id or ${dq_owner.<name>.id}'),
-  selection: DesiredOwnershipSelection.describe('what the owner owns: a query or a data product'),
-  alert: OwnershipAlert.optional().describe('alert the owner about issues on what they own'),
-});
-export type DesiredOwnership = z.infer<typeof DesiredOwnership>;
-
-/** The eight resource types, their desired schemas, in dependency order. */
-export const RESOURCE_SCHEMAS = {
-  dq_owner: DesiredOwner,
-  dq_domain: DesiredDomain,
-  dq_data_product: DesiredDataProduct,
-  dq_ownership: DesiredOwnership,
-  dq_alert: DesiredAlert,
-  dq_monitor_deployment_rule: DesiredMonitorDeploymentRule,
-  dq_sql_test: DesiredSqlTest,
-  dq_sql_test_deployment_rule: DesiredSqlTestDeploymentRule,
-  dq_check_categorisation_rule: DesiredCategorisationRule,
-} as const;
+/** The resource types, their desired schemas, in dependency order (from the kinds' records). */
+export const RESOURCE_SCHEMAS = Object.fromEntries(KIND_RECORDS.map((k) => [k.type, k.desired])) as { readonly [K in AnyKind as K['type']]: K['desired'] };
 export type ResourceType = keyof typeof RESOURCE_SCHEMAS;
 export const RESOURCE_TYPES = Object.keys(RESOURCE_SCHEMAS) as ResourceType[];
-
-export const Lifecycle = z.object({
-  preventDestroy: z.boolean().optional().describe('any plan that would delete or replace the object is an error'),
-  /** Field paths (lowerCamelCase, dot-separated) that plan ignores, or `all`. */
-  ignoreChanges: z.union([z.array(z.string()), z.literal('all')]).optional().describe('field paths (e.g. issueLifecycle.targets) that plan ignores, or all'),
-});
-export type Lifecycle = z.infer<typeof Lifecycle>;
 
 export const ManifestResource = z.object({
   /** `<type>.<name>`, e.g. `dq_alert.orders_issues`. */

@@ -24,7 +24,12 @@ export const Diagnostic = z.object({
 });
 export type Diagnostic = z.infer<typeof Diagnostic>;
 
-export const ACTIONS = ['create', 'update', 'replace', 'delete', 'noop', 'unmanaged'] as const;
+/**
+ * What a change does. `unmanaged`: a live object this stack does not manage (listed, never
+ * written). `forget`: a `removed` declaration with destroy = false: the object is no longer
+ * managed and stays in place (Terraform's `forget`); apply writes nothing for it.
+ */
+export const ACTIONS = ['create', 'update', 'replace', 'delete', 'noop', 'unmanaged', 'forget'] as const;
 export const Action = z.enum(ACTIONS);
 export type Action = z.infer<typeof Action>;
 
@@ -99,6 +104,48 @@ export const Effects = z.object({
 });
 export type Effects = z.infer<typeof Effects>;
 
+/**
+ * Why a change is what it is, as a code with its data (Terraform's typed action reasons). The
+ * planner records these; the prose (`Change.reasons`) is made from them by one function
+ * (src/engine/reasons.ts), and code that branches on a reason reads the code, never the prose.
+ * - `moved`: a moved block (`from`); `imported`: an import block (the kind's `label`, the `id`,
+ *   and who had it, `was`, when another namespace or the UI did); `claims`: an unchanged object
+ *   that this namespace takes over (`namespace`).
+ * - `fixed-field`: a replace because a field fixed at create changes (the kind's `text`);
+ *   `replace-requested`: `--replace`; `replaced-with`: the platform deletes it with `address`,
+ *   which the plan replaces.
+ * - `forget`: removed with destroy = false (`name`; `ours`: this namespace owns it, `tagged`: by
+ *   its id's tag); `declared-removed`: removed with destroy = true (`name`); `not-declared`: the
+ *   namespace's object the code no longer declares (`name`, `namespace`); `destroy`: a destroy
+ *   plan (`namespace`).
+ * - `managed-by` (another `namespace`), `made-in-ui`, `not-dqform`, `unmanageable` (the `fields`
+ *   this version does not model): why a live object is not managed here. `not-ours-unmanageable`:
+ *   an object without the namespace's tag that its kind reads anyway because it can never be
+ *   managed (`why`, the kind's words: a platform-provided categorisation rule).
+ * - Drift: `drift-absent` (declared, absent live), `drift-replaced` (a normal apply replaces it).
+ */
+export const Reason = z.discriminatedUnion('code', [
+  z.object({ code: z.literal('moved'), from: z.string() }),
+  z.object({ code: z.literal('imported'), label: z.string(), id: z.string(), was: z.string().optional() }),
+  z.object({ code: z.literal('claims'), namespace: z.string() }),
+  z.object({ code: z.literal('fixed-field'), text: z.string() }),
+  z.object({ code: z.literal('replace-requested') }),
+  z.object({ code: z.literal('replaced-with'), address: z.string() }),
+  z.object({ code: z.literal('forget'), name: z.string(), ours: z.boolean(), tagged: z.boolean() }),
+  z.object({ code: z.literal('declared-removed'), name: z.string() }),
+  z.object({ code: z.literal('not-declared'), name: z.string(), namespace: z.string() }),
+  z.object({ code: z.literal('destroy'), namespace: z.string() }),
+  z.object({ code: z.literal('managed-by'), namespace: z.string() }),
+  z.object({ code: z.literal('made-in-ui') }),
+  z.object({ code: z.literal('not-dqform') }),
+  z.object({ code: z.literal('unmanageable'), fields: z.array(z.string()) }),
+  z.object({ code: z.literal('not-ours-unmanageable'), why: z.array(z.string()) }),
+  z.object({ code: z.literal('drift-absent') }),
+  z.object({ code: z.literal('drift-replaced') }),
+]);
+export type Reason = z.infer<typeof Reason>;
+export type ReasonCode = Reason['code'];
+
 export const Change = z.object({
   address: z.string(),
   type: z.string(),
@@ -123,7 +170,10 @@ export const Change = z.object({
   etag: z.string().optional(),
   /** A fingerprint of the normalised live object at plan time (for kinds without etags). */
   liveHash: z.string().optional(),
+  /** Why, in prose (made from `reasonCodes` for the changes dqform plans; a hand-written plan may hold prose only). */
   reasons: z.array(z.string()).default([]),
+  /** Why, typed: `reasons[i]` is the prose of `reasonCodes[i]`. Absent when there is no reason. */
+  reasonCodes: z.array(Reason).optional(),
   effects: Effects.optional(),
   /** Where the object came from when it is adopted or moved. */
   movedFrom: z.string().optional(),
@@ -136,6 +186,43 @@ export const Change = z.object({
   source: z.string().optional(),
 });
 export type Change = z.infer<typeof Change>;
+
+/** How live state differs from the code ({@link Drift}). */
+export const DIFFERENCES = ['changed', 'absent', 'undeclared'] as const;
+
+/**
+ * One way live state differs from the code (refresh-only plans, `dqform drift`): what the code
+ * says beside what live has, and what a normal plan and apply would do about it. Nothing here is
+ * written. `difference`: `changed` (changed outside dqform), `absent` (declared, absent live:
+ * deleted outside dqform, or never created), `undeclared` (live, this namespace's, not declared).
+ */
+export const Drift = z.object({
+  /** Never set: a drift entry written before Drift had its own type held a change's `action` (issue 24). */
+  action: z.undefined({ error: 'this drift entry was written by an older dqform (a change read backwards, before drift had its own type); plan again with this dqform version' }).optional(),
+  address: z.string(),
+  type: z.string(),
+  name: z.string().optional(),
+  difference: z.enum(DIFFERENCES),
+  /** What a normal plan and apply would do: update or replace (changed), create (absent), delete (undeclared). */
+  remedy: z.enum(['update', 'replace', 'create', 'delete']),
+  id: z.string(),
+  fqn: z.string().optional(),
+  /** What the code declares, normalised (null when it declares nothing). */
+  code: z.unknown().nullable(),
+  /** What is live, normalised (null when absent). */
+  live: z.unknown().nullable(),
+  /** RFC 6902 patch from the code's object to live's (`changed` only). */
+  patch: z.array(PatchOp).default([]),
+  etag: z.string().optional(),
+  liveHash: z.string().optional(),
+  reasons: z.array(z.string()).default([]),
+  reasonCodes: z.array(Reason).optional(),
+  movedFrom: z.string().optional(),
+  importedId: z.string().optional(),
+  sensitive: z.array(z.string()).default([]),
+  source: z.string().optional(),
+});
+export type Drift = z.infer<typeof Drift>;
 
 /**
  * How the plan was asked for (Terraform's flags): recorded so that a saved plan says what it
@@ -172,13 +259,8 @@ export const Plan = z.object({
   /** The options the plan was made with (absent in plans made before they existed: the defaults). */
   options: PlanRequest.default(DEFAULT_REQUEST),
   changes: z.array(Change),
-  /**
-   * Refresh-only plans: how live state differs from the code, per object; nothing here is
-   * written. `before` is what the code declares, `after` what is live (null when absent); the
-   * action says how live differs: `update` changed outside dqform, `delete` missing live (deleted
-   * outside dqform, or never created), `create` live but not declared (a normal plan deletes it).
-   */
-  drift: z.array(Change).default([]),
+  /** Refresh-only plans: how live state differs from the code, per object ({@link Drift}); nothing here is written. */
+  drift: z.array(Drift).default([]),
   /**
    * Counts by action: `replace` is counted here on its own, and Terraform's summary line
    * (`Plan: 1 to import, 2 to add, 0 to change, 1 to destroy.`) counts it in add and destroy.
@@ -191,6 +273,7 @@ export const Plan = z.object({
     replace: z.number().int(),
     destroy: z.number().int(),
     unchanged: z.number().int(),
+    /** Objects not managed here: `unmanaged` and `forget` changes. */
     unmanaged: z.number().int(),
   }),
   diagnostics: z.array(Diagnostic).default([]),

@@ -16,7 +16,7 @@
  *   `Alert` construct writes a pinned fqn with `addOverride('fqn', ...)`.
  */
 import type { z } from 'zod';
-import { RESOURCE_SCHEMAS, type ResourceType } from '../../schemas/manifest';
+import { KIND_RECORDS, RESOURCE_SCHEMAS, type ResourceType } from '../../schemas/manifest';
 
 /** The registry address of the provider (what `required_providers.dq.source` says). */
 export const PROVIDER_SOURCE = 'dqform/dq';
@@ -137,7 +137,7 @@ function blockOf(shape: Record<string, z.ZodType>, skip: readonly string[] = [])
 }
 
 /** Types whose objects have an `entity_id` (`owner-<uuid>`, `domain-<uuid>`, `dataproduct-<uuid>`). */
-export const TYPES_WITH_ENTITY_ID: readonly ResourceType[] = ['dq_owner', 'dq_domain', 'dq_data_product'];
+export const TYPES_WITH_ENTITY_ID: readonly ResourceType[] = KIND_RECORDS.filter((k) => k.entityIdPrefix !== undefined).map((k) => k.type as ResourceType);
 
 /** The resource block of one desired schema. */
 export function resourceBlock(type: ResourceType): TfBlock {

@@ -9,7 +9,6 @@ import * as path from 'node:path';
 import type { HttpTrace, PlatformClient, StackPlatform } from '../client';
 import type { Manifest } from '../../schemas/manifest';
 import type { Diagnostic, Plan, PlanRequest } from '../../schemas/plan';
-import type { ApplyResult } from '../engine/applier';
 import { stableStringify } from '../engine/keys';
 import { inertText } from '../../schemas/inert';
 import { listedStacks, loadSiblingStacks, loadSynthOutput, ManifestError } from '../engine/manifest';
@@ -28,6 +27,7 @@ export const importer = () => require('./import') as typeof import('./import');
 const clientModule = () => require('../client') as typeof import('../client');
 const applier = () => require('../engine/applier') as typeof import('../engine/applier');
 const render = () => require('./render') as typeof import('./render');
+const view = () => require('./apply-view') as typeof import('./apply-view');
 const apply: typeof import('../engine/applier').apply = (...a) => applier().apply(...a);
 const loadPlan: typeof import('../engine/applier').loadPlan = (...a) => applier().loadPlan(...a);
 const preflight: typeof import('../engine/applier').preflight = (...a) => applier().preflight(...a);
@@ -613,38 +613,6 @@ export async function cmdShow(io: Io, file: string, o: ShowOptions): Promise<num
   return failed ? 1 : 0;
 }
 
-/**
- * The apply report: one line per write done and per write that failed, then the summary. When
- * the apply stopped early (a conflict, or the platform gone), what was not attempted is one line,
- * not one per change; when the platform is gone, the writes that failed for it are in that line
- * too (they were in flight: they may or may not have landed).
- */
-function report(io: Io, r: ApplyResult, elapsedMs: number, what: 'Apply' | 'Destroy' = 'Apply'): number {
-  const took = (ms: number | undefined) => (ms === undefined ? '' : ` in ${seconds(ms)}`);
-  const list = (xs: { address: string }[]) => `${xs.slice(0, 5).map((x) => x.address).join(', ')}${xs.length > 5 ? `, and ${xs.length - 5} more` : ''}`;
-  const halt = r.halted;
-  const gone = halt?.kind === 'unreachable';
-  // failed for the outage: not sent at all (could not connect, on every attempt), or sent and cut
-  // off (may have landed: also a write retried after a lost response that then could not connect)
-  const notSent = gone ? r.failed.filter((f) => !f.mayHaveLanded && /is not answering|\((ECONNREFUSED|ENOTFOUND|EHOSTUNREACH|ENETUNREACH|EAI_AGAIN|UND_ERR_CONNECT_TIMEOUT)\)/.test(f.error)) : [];
-  const inFlight = gone ? r.failed.filter((f) => !notSent.includes(f) && (f.mayHaveLanded || /connection failed/.test(f.error))) : [];
-  const rest = halt ? r.skipped.filter((x) => x.because === halt.reason) : [];
-  for (const a of r.applied) io.out(`  ${a.action} ${a.address}: done${took(a.ms)}`);
-  for (const f of r.failed) if (!inFlight.includes(f) && !notSent.includes(f)) io.err(`  ${f.action} ${f.address}: FAILED: ${f.error}${f.ms === undefined ? '' : ` (after ${seconds(f.ms)})`}`);
-  for (const x of r.skipped) if (!rest.includes(x)) io.err(`  ${x.action} ${x.address}: not attempted (${x.because})`);
-  if (gone) {
-    io.err(
-      `Error: ${halt.reason.replace(/: nothing more was written$/, '')}. ${what} stopped: ${r.applied.length} applied${notSent.length ? `; ${notSent.length} could not connect (not written)` : ''}${inFlight.length ? `; ${inFlight.length} in flight when it went away may or may not have landed (${list(inFlight)})` : ''}; ${rest.length} not attempted. Run dqform plan when it answers again: plan and apply converge.`,
-    );
-  } else if (rest.length) io.err(`  ${rest.length} change(s) not attempted (${list(rest)}): ${halt!.reason}`);
-  io.out(`${what} ${r.failed.length || r.skipped.length ? 'stopped' : 'complete'}: ${r.applied.length} applied, ${r.failed.length} failed, ${r.skipped.length} not attempted. Took ${seconds(elapsedMs)}.`);
-  if (r.failed.length || r.skipped.length) {
-    if (!gone) io.err('Run `dqform plan` to see what remains; re-running plan and apply converges.');
-    return 1;
-  }
-  return 0;
-}
-
 /** Reads and checks a saved plan file, or prints why it cannot (returns undefined). */
 function readPlanFile(io: Io, file: string): Plan | undefined {
   let text: string;
@@ -758,20 +726,14 @@ export async function cmdApply(io: Io, file: string | undefined, o: ApplyOptions
   try {
     const opts = applyOptions(io, o, every);
     const started = Date.now();
-    /** The report, and Terraform's warning after a targeted apply. */
-    const done = (r: ApplyResult, p: Plan): number => {
-      const code = report(io, r, Date.now() - started, p.options.destroy ? 'Destroy' : words.what);
-      if (p.options.targets.length) {
-        io.err(`Warning: applied changes may be incomplete: this plan was targeted (${p.options.targets.join(', ')}), so other changes the code asks for may remain.\n  Run dqform plan without --target to see them.`);
-      }
-      return code;
-    };
+    /** The view of the apply's events: progress, then the report (and a targeted plan's warning). */
+    const onEvent = (p: Plan) => view().applyView(io, { what: p.options.destroy ? 'Destroy' : words.what, started, targets: p.options.targets });
     if (saved && manifest) {
       const c = clients.for(manifest);
       samePlatform(saved, c, file!);
       // applyReviewed plans again with the saved plan's own options (destroy, targets, replace)
-      const r = await applyReviewed(c, saved, manifest, { ...opts, siblings: siblingStacks(src, manifest, io.env), onNote: (l) => io.err(`Note: ${l}`) });
-      return done(r, saved);
+      const r = await applyReviewed(c, saved, manifest, { ...opts, onEvent: onEvent(saved), siblings: siblingStacks(src, manifest, io.env), onNote: (l) => io.err(`Note: ${l}`) });
+      return view().exitCode(r);
     }
     const m = manifest ?? loadStack(io, src, o.stack);
     const p = await planManifest(io, (x) => clients.for(x), o.namespace ? undefined : src, m, request);
@@ -792,8 +754,8 @@ export async function cmdApply(io: Io, file: string | undefined, o: ApplyOptions
         return 1;
       }
     }
-    const r = await apply(clients.for(m), p, opts);
-    return done(r, p);
+    const r = await apply(clients.for(m), p, { ...opts, onEvent: onEvent(p) });
+    return view().exitCode(r);
   } finally {
     await clients.close();
   }
@@ -938,8 +900,8 @@ async function applyAllStacks(io: Io, src: Source, o: ApplyOptions, request: Pla
       io.out(`Stack ${x.plan.stack}:`);
       const started = Date.now();
       try {
-        const r = await apply(clients.for(x.manifest), x.plan, opts);
-        const code = report(io, r, Date.now() - started, words.what);
+        const r = await apply(clients.for(x.manifest), x.plan, { ...opts, onEvent: view().applyView(io, { what: words.what, started }) });
+        const code = view().exitCode(r);
         outcomes.push({ stack: x.plan.stack, code, line: `${r.applied.length} applied, ${r.failed.length} failed, ${r.skipped.length} not attempted` });
         if (code !== 0) stopped = true;
       } catch (e) {

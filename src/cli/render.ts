@@ -2,13 +2,13 @@
  * Plan renderers: text (Terraform-like), markdown (a pull-request comment) and JSON. All are
  * pure and deterministic; secrets at the plan's `sensitive` pointers print as `(sensitive)`.
  */
-import type { Cascade, Change, Diagnostic, Effects, Plan } from '../../schemas/plan';
+import type { Cascade, Change, Diagnostic, Drift, Effects, Plan } from '../../schemas/plan';
 import { stableStringify } from '../engine/keys';
-import { DRIFT_REPLACED } from '../engine/modes';
+import { hasReason } from '../engine/reasons';
 import { effectDeleteCounts, effectDeletesText, guardRefusals, unpreviewedChanges } from '../engine/guards';
 import { htmlText, inertText, mdCode, mdFence, mdText } from '../../schemas/inert';
 
-const SYMBOL: Record<Change['action'], string> = { create: '+', update: '~', replace: '-/+', delete: '-', noop: ' ', unmanaged: '?' };
+const SYMBOL: Record<Change['action'], string> = { create: '+', update: '~', replace: '-/+', delete: '-', noop: ' ', unmanaged: '?', forget: '?' };
 const VERB: Record<Change['action'], string> = {
   create: 'will be created',
   update: 'will be updated in place',
@@ -16,6 +16,7 @@ const VERB: Record<Change['action'], string> = {
   delete: 'will be destroyed',
   noop: 'is unchanged',
   unmanaged: 'is not managed here',
+  forget: 'will no longer be managed; the object stays',
 };
 
 export interface RenderOptions {
@@ -27,7 +28,7 @@ export interface RenderOptions {
 function paint(on: boolean | undefined, code: number, s: string): string {
   return on ? `\u001b[${code}m${s}\u001b[0m` : s;
 }
-const COLOR: Record<Change['action'], number> = { create: 32, update: 33, replace: 35, delete: 31, noop: 0, unmanaged: 36 };
+const COLOR: Record<Change['action'], number> = { create: 32, update: 33, replace: 35, delete: 31, noop: 0, unmanaged: 36, forget: 36 };
 
 function flatten(v: unknown, base = ''): [string, unknown][] {
   if (Array.isArray(v)) return v.length === 0 ? [[base, []]] : v.flatMap((x, i) => flatten(x, `${base}/${i}`));
@@ -71,7 +72,7 @@ const isScalar = (v: unknown): boolean => v === null || typeof v !== 'object';
  * leaves (so nested secrets stay masked and every line names one field); a list of scalars that
  * changed is shown whole, before and after, instead of index by index.
  */
-function patchLines(c: Change, labelled = false): string[] {
+function patchLines(c: Pick<Change, 'patch' | 'before' | 'after' | 'sensitive'>, labelled = false): string[] {
   const out: string[] = [];
   // a live difference (drift): `before` is the code's value, `after` live's, each labelled
   const changed = (name: string, a: string, b: string) => (labelled ? `~ ${name}: code ${a}, live ${b}` : `~ ${name} = ${a} -> ${b}`);
@@ -106,20 +107,26 @@ function verb(c: Change): string {
   return VERB[c.action];
 }
 
-/** The header verb of a refresh-only plan's drift entry (live seen from the code). */
-const DRIFT_VERB: Partial<Record<Change['action'], string>> = {
-  update: 'has changed outside dqform',
-  delete: 'is absent live',
-  create: 'exists live but is not declared in the code',
+/** The header verb of a drift entry (live seen from the code), its symbol and colour. */
+const DRIFT_VERB: Record<Drift['difference'], string> = {
+  changed: 'has changed outside dqform',
+  absent: 'is absent live',
+  undeclared: 'exists live but is not declared in the code',
 };
+const DRIFT_SYMBOL: Record<Drift['difference'], string> = { changed: '~', absent: '-', undeclared: '+' };
+const DRIFT_COLOR: Record<Drift['difference'], number> = { changed: 33, absent: 31, undeclared: 32 };
 
 /** What dqform plan and apply would do about a live difference (a drift entry), the same for `drift` and `plan --refresh-only`. */
-function driftRemedy(c: Change): string {
-  if (c.reasons.includes(DRIFT_REPLACED)) return 'replace it (destroy it, then create it from the code)';
-  if (c.action === 'update') return "update it in place to the code's values";
-  if (c.action === 'delete') return 'create it from the code';
-  if (c.action === 'create') return "delete it (this namespace owns it and the code no longer declares it)";
-  return 'nothing';
+const DRIFT_REMEDY: Record<Drift['remedy'], string> = {
+  replace: 'replace it (destroy it, then create it from the code)',
+  update: "update it in place to the code's values",
+  create: 'create it from the code',
+  delete: 'delete it (this namespace owns it and the code no longer declares it)',
+};
+
+/** A drift entry's changed fields, each with the code's value and live's. */
+function driftFieldLines(d: Drift): string[] {
+  return patchLines({ patch: d.patch, before: d.code, after: d.live, sensitive: d.sensitive }, true);
 }
 
 /**
@@ -127,13 +134,13 @@ function driftRemedy(c: Change): string {
  * labelled as the diff blocks label them (code's value, live's value), then what dqform plan and
  * apply would do, which is never clipped away.
  */
-function driftCell(c: Change): string {
-  const fields = c.action === 'update' || c.action === 'replace' ? patchLines(c, true).map((l) => l.replace(/^[~+-] /, '')) : [];
-  return `${fields.length ? `${clip(fields.join('; '), 160)}; ` : ''}dqform plan and apply would ${driftRemedy(c)}`;
+function driftCell(d: Drift): string {
+  const fields = d.difference === 'changed' ? driftFieldLines(d).map((l) => l.replace(/^[~+-] /, '')) : [];
+  return `${fields.length ? `${clip(fields.join('; '), 160)}; ` : ''}dqform plan and apply would ${DRIFT_REMEDY[d.remedy]}`;
 }
 
 /** `dq_alert.orders (alert "Orders")`: the address and, when it has one, the object's name. */
-function title(c: Change): string {
+function title(c: Pick<Change, 'address' | 'name'>): string {
   return inertText(c.name ? `${c.address} (${c.name})` : c.address);
 }
 
@@ -220,7 +227,7 @@ function preview(list: readonly string[], n = 3): string {
 }
 
 /** Does the plan write anything? (Refresh-only plans never do.) */
-const writes = (plan: Plan) => plan.changes.filter((c) => c.action !== 'noop' && c.action !== 'unmanaged');
+const writes = (plan: Plan) => plan.changes.filter((c) => c.action !== 'noop' && c.action !== 'unmanaged' && c.action !== 'forget');
 
 /**
  * Terraform's summary line: `Plan: 1 to import, 2 to add, 0 to change, 1 to destroy.` A replace
@@ -235,12 +242,12 @@ export function summaryLine(plan: Plan): string {
 
 /** `Refresh-only: 3 object(s) differ from the code (1 changed outside dqform, ...). Nothing to apply.` */
 function refreshOnlyLine(plan: Plan): string {
-  const n = (a: Change['action']) => plan.drift.filter((c) => c.action === a).length;
+  const n = (d: Drift['difference']) => plan.drift.filter((c) => c.difference === d).length;
   if (plan.drift.length === 0) return 'Refresh-only: live state matches the code. Nothing to apply.';
   const parts = [
-    n('update') ? `${n('update')} changed outside dqform` : '',
-    n('delete') ? `${n('delete')} absent live` : '',
-    n('create') ? `${n('create')} live but not declared` : '',
+    n('changed') ? `${n('changed')} changed outside dqform` : '',
+    n('absent') ? `${n('absent')} absent live` : '',
+    n('undeclared') ? `${n('undeclared')} live but not declared` : '',
   ].filter(Boolean);
   return `Refresh-only: ${plan.drift.length} object(s) differ from the code (${parts.join(', ')}). Nothing to apply.`;
 }
@@ -307,9 +314,9 @@ function headerLines(plan: Plan): string[] {
 
 /** Not-managed objects, split into those that concern this stack (always listed) and the others (counted unless shown). */
 function unmanagedParts(plan: Plan, show: boolean): { listed: Change[]; others: Change[]; groups: string } {
-  const all = plan.changes.filter((c) => c.action === 'unmanaged');
-  // a `removed` block's object (a declared address) and objects this version cannot model concern this stack
-  const concerns = (c: Change) => !c.address.includes('[') || c.reasons.some((r) => r.startsWith('cannot be managed'));
+  const all = plan.changes.filter((c) => c.action === 'unmanaged' || c.action === 'forget');
+  // a `removed` block's object (a forget) and objects this version cannot model concern this stack
+  const concerns = (c: Change) => c.action === 'forget' || !c.address.includes('[') || hasReason(c, 'unmanageable');
   const listed = show ? all : all.filter(concerns);
   const others = show ? [] : all.filter((c) => !concerns(c));
   const counts = new Map<string, number>();
@@ -322,10 +329,10 @@ function unmanagedParts(plan: Plan, show: boolean): { listed: Change[]; others: 
 }
 
 /** The lines of one change (header, reasons, fields, effects), as the text plan prints them. */
-function changeLines(c: Change, opts: RenderOptions, drift = false): string[] {
+function changeLines(c: Change, opts: RenderOptions): string[] {
   const lines: string[] = [];
   const sym = SYMBOL[c.action];
-  lines.push(paint(opts.color, COLOR[c.action], `  # ${title(c)} ${drift ? DRIFT_VERB[c.action] : verb(c)}`));
+  lines.push(paint(opts.color, COLOR[c.action], `  # ${title(c)} ${verb(c)}`));
   for (const r of c.reasons) lines.push(inertText(`  #   (${r})`));
   lines.push(paint(opts.color, COLOR[c.action], `  ${sym} ${inertText(c.type)} ${inertText(JSON.stringify(c.id))} {`));
   // field names are keys of the config and values are JSON: both inert (JSON leaves bidi and C1 characters raw)
@@ -334,13 +341,31 @@ function changeLines(c: Change, opts: RenderOptions, drift = false): string[] {
   } else if (c.action === 'delete') {
     for (const [p, v] of flatten(c.before)) lines.push(inertText(`      - ${fieldName(p)} = ${show(v, p, c.sensitive)}`));
   } else {
-    const fields = patchLines(c, drift);
+    const fields = patchLines(c);
     if (fields.length === 0) lines.push('      (no field changes)');
     for (const l of fields) lines.push(inertText(`      ${l}`));
   }
   lines.push('    }');
-  if (c.effects && !drift) for (const l of effectLines(c.effects)) lines.push(inertText(`    ${l}`));
-  if (drift) lines.push(inertText(`    dqform plan and apply would ${driftRemedy(c)}`));
+  if (c.effects) for (const l of effectLines(c.effects)) lines.push(inertText(`    ${l}`));
+  return lines;
+}
+
+/** The lines of one drift entry (header, reasons, fields: the code's value and live's, what plan and apply would do). */
+function driftLines(d: Drift, opts: RenderOptions): string[] {
+  const color = DRIFT_COLOR[d.difference];
+  const lines: string[] = [paint(opts.color, color, `  # ${title(d)} ${DRIFT_VERB[d.difference]}`)];
+  for (const r of d.reasons) lines.push(inertText(`  #   (${r})`));
+  lines.push(paint(opts.color, color, `  ${DRIFT_SYMBOL[d.difference]} ${inertText(d.type)} ${inertText(JSON.stringify(d.id))} {`));
+  if (d.difference === 'undeclared') {
+    for (const [p, v] of flatten(d.live)) lines.push(inertText(`      + ${fieldName(p)} = ${show(v, p, d.sensitive)}`));
+  } else if (d.difference === 'absent') {
+    for (const [p, v] of flatten(d.code)) lines.push(inertText(`      - ${fieldName(p)} = ${show(v, p, d.sensitive)}`));
+  } else {
+    const fields = driftFieldLines(d);
+    if (fields.length === 0) lines.push('      (no field changes)');
+    for (const l of fields) lines.push(inertText(`      ${l}`));
+  }
+  lines.push('    }', inertText(`    dqform plan and apply would ${DRIFT_REMEDY[d.remedy]}`));
   return lines;
 }
 
@@ -378,9 +403,9 @@ const DRIFT_INTRO = [
 ];
 
 /** The entries of live differences, one block each (drift entries: `before` is the code, `after` live). */
-function driftEntryLines(drift: readonly Change[], opts: RenderOptions): string[] {
+function driftEntryLines(drift: readonly Drift[], opts: RenderOptions): string[] {
   const lines: string[] = [];
-  for (const c of drift) lines.push(...changeLines(c, opts, true), '');
+  for (const d of drift) lines.push(...driftLines(d, opts), '');
   return lines;
 }
 
@@ -389,7 +414,7 @@ function driftEntryLines(drift: readonly Change[], opts: RenderOptions): string[
  * plan (`drift`: the plan's changes seen from live, engine/modes asRefreshOnly), each saying what
  * dqform plan and apply would do about it.
  */
-export function renderDrift(plan: Plan, drift: readonly Change[], opts: RenderOptions = {}): string {
+export function renderDrift(plan: Plan, drift: readonly Drift[], opts: RenderOptions = {}): string {
   // names the platform it read, as the plan header does (headerLines)
   const lines: string[] = [`dqform drift for namespace "${plan.namespace}" in workspace "${plan.workspace}"${plan.platform ? ` on ${plan.platform}` : ''} (stack ${plan.stack})`, ''];
   for (const d of plan.diagnostics) lines.push(...diagnosticLines(d));
@@ -447,6 +472,27 @@ function diffLines(text: readonly string[]): string[] {
   );
 }
 
+/** A change or a drift entry as the markdown plan shows it: its diff lines, and its table row's action and last cell. */
+interface MarkdownEntry {
+  address: string;
+  name?: string;
+  type: string;
+  what: string;
+  lines(): string[];
+  cell(): string;
+}
+
+const changeEntry = (c: Change): MarkdownEntry => ({
+  address: c.address,
+  name: c.name,
+  type: c.type,
+  what: c.action,
+  lines: () => changeLines(c, {}),
+  cell: () => (c.effects ? escapeMd(effectLines(c.effects).join('; ').slice(0, 200)) : ''),
+});
+
+const driftEntry = (d: Drift): MarkdownEntry => ({ address: d.address, name: d.name, type: d.type, what: DRIFT_VERB[d.difference], lines: () => driftLines(d, {}), cell: () => escapeMd(driftCell(d)) });
+
 /**
  * The markdown plan for a pull-request comment: the head (summary, effects, warnings), then one
  * collapsed ```diff block per resource type. When that exceeds `limit`, the kinds whose blocks
@@ -457,7 +503,7 @@ export function renderMarkdown(plan: Plan, opts: { limit?: number; showUnmanaged
   const limit = opts.limit ?? MARKDOWN_LIMIT;
   const head = `${markdownHead(plan).join('\n')}\n`;
   const drift = plan.options.refreshOnly;
-  const ws = drift ? plan.drift : writes(plan);
+  const ws: MarkdownEntry[] = drift ? plan.drift.map(driftEntry) : writes(plan).map(changeEntry);
   const intro: string[] = [];
   if (ws.length === 0) intro.push(plan.options.destroy ? `No changes. Namespace ${mdCode(plan.namespace)} owns nothing to destroy.` : 'No changes. Live state matches the code.', '');
   else if (drift) intro.push('Objects differ from the code (dqform keeps no state: "changed outside dqform" means live differs from the code; each field line gives the code\'s value and live\'s value). Nothing is proposed, and apply writes nothing for this plan.', '');
@@ -465,11 +511,13 @@ export function renderMarkdown(plan: Plan, opts: { limit?: number; showUnmanaged
   if (moved.length && !drift) intro.push(...moved.map((c) => `- moved without changes: ${mdCode(c.movedFrom ?? '')} -> ${mdCode(c.address)}`), '');
   const kinds = [...new Set(ws.map((c) => c.type))].sort().map((type) => {
     const cs = ws.filter((c) => c.type === type);
-    const diff = cs.flatMap((c) => diffLines(changeLines(c, {}, drift)));
+    const diff = cs.flatMap((c) => diffLines(c.lines()));
     const fence = mdFence(diff.join('\n'));
     const block = [`<details><summary><code>${htmlText(type)}</code>: ${cs.length} ${drift ? 'difference(s)' : 'change(s)'}</summary>`, '', `${fence}diff`, ...diff, fence, '', '</details>', ''].join('\n');
-    const last = (c: Change) => (drift ? escapeMd(driftCell(c)) : c.effects ? escapeMd(effectLines(c.effects).join('; ').slice(0, 200)) : '');
-    const rows = cs.map((c) => `| ${mdCode(clip(c.address), { table: true })} | ${escapeMd(clip(c.name ?? ''))} | ${drift ? DRIFT_VERB[c.action] : c.action} |${last(c) ? ` ${last(c)}` : ''} |\n`);
+    const rows = cs.map((c) => {
+      const last = c.cell();
+      return `| ${mdCode(clip(c.address), { table: true })} | ${escapeMd(clip(c.name ?? ''))} | ${c.what} |${last ? ` ${last}` : ''} |\n`;
+    });
     return { block: `${block}\n`, rows };
   });
   const unmanaged = unmanagedMarkdown(plan, !!opts.showUnmanaged, Math.floor(limit / 4)).join('\n');

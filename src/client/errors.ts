@@ -206,25 +206,10 @@ export class QuotaError extends ApiError {
   }
 }
 
-/** 429 / RESOURCE_EXHAUSTED that is not a quota: retried after {@link retryAfterMs}. */
-export class RateLimitedError extends ApiError {
-  override name = 'RateLimitedError';
+/** A retryable failure that may say when to retry ({@link retryAfterMs}). */
+export abstract class RetryAfterError extends ApiError {
   override readonly retryable = true;
   /** From `Retry-After` (seconds or HTTP date) or RetryInfo `retryDelay`; undefined if neither. */
-  readonly retryAfterMs: number | undefined;
-  constructor(init: ApiErrorInit, retryAfterMs: number | undefined) {
-    super(init);
-    this.retryAfterMs = retryAfterMs;
-  }
-  protected override extra() {
-    return { retryAfterMs: this.retryAfterMs };
-  }
-}
-
-/** 502/503/504, UNAVAILABLE, DEADLINE_EXCEEDED, or a dropped/refused connection (status 0). */
-export class UnavailableError extends ApiError {
-  override name = 'UnavailableError';
-  override readonly retryable = true;
   readonly retryAfterMs: number | undefined;
   constructor(init: ApiErrorInit, retryAfterMs?: number) {
     super(init);
@@ -235,13 +220,22 @@ export class UnavailableError extends ApiError {
   }
 }
 
-/** A 2xx response whose body does not match the expected schema. Never retried. */
-export class ResponseShapeError extends ApiError {
-  override name = 'ResponseShapeError';
+/** 429 / RESOURCE_EXHAUSTED that is not a quota: retried after {@link retryAfterMs}. */
+export class RateLimitedError extends RetryAfterError {
+  override name = 'RateLimitedError';
+}
+
+/** 502/503/504, UNAVAILABLE, DEADLINE_EXCEEDED, or a dropped/refused connection (status 0). */
+export class UnavailableError extends RetryAfterError {
+  override name = 'UnavailableError';
+}
+
+/** A body that does not match its schema: {@link issues}, each problem with its path. */
+export abstract class ShapeError extends ApiError {
   /** Each problem with its path, e.g. `alerts.a1.targets[0]`. */
   readonly issues: { path: string; message: string }[];
-  constructor(init: ApiErrorInit, issues: { path: string; message: string }[]) {
-    super(init, `unexpected response shape: ${issues.map((i) => `${i.path || '(root)'}: ${i.message}`).join('; ')}`);
+  constructor(init: ApiErrorInit, issues: { path: string; message: string }[], what: string) {
+    super(init, `${what}: ${issues.map((i) => `${i.path || '(root)'}: ${i.message}`).join('; ')}`);
     this.issues = issues;
   }
   protected override extra() {
@@ -249,16 +243,19 @@ export class ResponseShapeError extends ApiError {
   }
 }
 
-/** A request body that fails its schema before it is sent (a caller bug; nothing was sent). */
-export class RequestShapeError extends ApiError {
-  override name = 'RequestShapeError';
-  readonly issues: { path: string; message: string }[];
+/** A 2xx response whose body does not match the expected schema. Never retried. */
+export class ResponseShapeError extends ShapeError {
+  override name = 'ResponseShapeError';
   constructor(init: ApiErrorInit, issues: { path: string; message: string }[]) {
-    super({ ...init, notSent: true }, `request body is invalid: ${issues.map((i) => `${i.path || '(root)'}: ${i.message}`).join('; ')}`);
-    this.issues = issues;
+    super(init, issues, 'unexpected response shape');
   }
-  protected override extra() {
-    return { issues: this.issues };
+}
+
+/** A request body that fails its schema before it is sent (a caller bug; nothing was sent). */
+export class RequestShapeError extends ShapeError {
+  override name = 'RequestShapeError';
+  constructor(init: ApiErrorInit, issues: { path: string; message: string }[]) {
+    super({ ...init, notSent: true }, issues, 'request body is invalid');
   }
 }
 

@@ -3,8 +3,9 @@
  * request pipeline (request id, faults, auth and scopes, JSON parsing, handler, durable write,
  * a `dropAfter` fault, google.rpc.Status errors). `server.ts` only binds it to a socket.
  *
- * Route modules (`src/emulator/routes/<service>.ts`) export `register(app)` and call
- * {@link EmulatorApp.route}; see `src/emulator/README.md`.
+ * Route modules (`src/emulator/routes/<service>.ts`, listed in the generated
+ * `routes/index.generated.ts`) export `register(app)` and call {@link EmulatorApp.route}; see
+ * `src/emulator/README.md`.
  */
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
 import { randomUUID } from 'node:crypto';

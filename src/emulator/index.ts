@@ -66,6 +66,11 @@ export function parseEmulatorArgs(argv: readonly string[]): EmulatorCliArgs {
       if (!/^\d+$/.test(v)) throw new Error(`${name} takes a non-negative integer, got "${v}"`);
       return Number(v);
     };
+    const choice = <T extends string>(a: T, b: T): T => {
+      const v = value();
+      if (v !== a && v !== b) throw new Error(`${name} takes ${a} or ${b}, got "${v}"`);
+      return v as T;
+    };
     switch (name) {
       case '--port':
         out.port = int(value());
@@ -77,27 +82,18 @@ export function parseEmulatorArgs(argv: readonly string[]): EmulatorCliArgs {
       case '--data':
         out.dataFile = value();
         break;
-      case '--seed': {
-        const v = value();
-        if (v !== 'demo' && v !== 'empty') throw new Error(`--seed takes demo or empty, got "${v}"`);
-        out.seed = v;
+      case '--seed':
+        out.seed = choice('demo', 'empty');
         break;
-      }
       case '--seed-size':
         out.seedSize = int(value());
         break;
-      case '--marshal': {
-        const v = value();
-        if (v !== 'omit' && v !== 'emit-unpopulated') throw new Error(`--marshal takes omit or emit-unpopulated, got "${v}"`);
-        out.marshal = v;
+      case '--marshal':
+        out.marshal = choice('omit', 'emit-unpopulated');
         break;
-      }
-      case '--enums': {
-        const v = value();
-        if (v !== 'names' && v !== 'numbers') throw new Error(`--enums takes names or numbers, got "${v}"`);
-        out.enums = v;
+      case '--enums':
+        out.enums = choice('names', 'numbers');
         break;
-      }
       case '--grpc-port':
         out.grpcPort = int(value());
         if (out.grpcPort > 65535) throw new Error('--grpc-port must be at most 65535');

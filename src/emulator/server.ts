@@ -12,6 +12,7 @@ import { EmulatorApp, type EmulatorAppOptions, type EmulatorSeed, type RouteModu
 import type { FaultConfig } from './faults';
 import { startGrpcServer, type RunningGrpcServer } from './grpc';
 import { Persistence } from './store';
+import { ROUTE_MODULES } from './routes/index.generated';
 
 /** Options of {@link startEmulator}. */
 export interface StartEmulatorOptions {
@@ -111,8 +112,13 @@ export interface RunningEmulator {
   close(): Promise<void>;
 }
 
-/** The route modules in `routes/`: every `*.ts` (or `*.js` when compiled) not starting with `_`, sorted. */
-export function discoverRouteModules(dir = path.join(__dirname, 'routes')): RouteModule[] {
+/**
+ * The route modules: without `dir`, those of `routes/` as `routes/index.generated.ts` lists them
+ * (written by `npm run registries`); with `dir`, every `*.ts` (or `*.js` when compiled) there
+ * not starting with `_`, sorted.
+ */
+export function discoverRouteModules(dir?: string): RouteModule[] {
+  if (dir === undefined) return [...ROUTE_MODULES];
   const ext = path.extname(__filename);
   const files = fs
     .readdirSync(dir)

@@ -73,7 +73,7 @@ function constructive(e: Effects | undefined): Record<string, unknown> | undefin
   return { monitorsToCreate: e.monitorsToCreate, activeMonitors: e.activeMonitors, settingsChanges: e.settingsChanges, skipped: e.skipped, testsToCreate: e.testsToCreate, testsToUpdate: e.testsToUpdate, testsToKeep: e.testsToKeep };
 }
 
-const VERB: Record<Change['action'], string> = { create: 'create it', update: 'update it', replace: 'replace it', delete: 'delete it', noop: 'leave it unchanged', unmanaged: 'leave it alone (not managed here)' };
+const VERB: Record<Change['action'], string> = { create: 'create it', update: 'update it', replace: 'replace it', delete: 'delete it', noop: 'leave it unchanged', unmanaged: 'leave it alone (not managed here)', forget: 'stop managing it (the object stays)' };
 
 /** Whether the live object read differs between the two plans (etag, or content). */
 function liveMoved(s: Change, f: Change): boolean {

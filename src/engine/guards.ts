@@ -49,7 +49,7 @@ export interface EffectDeletes {
 export function effectDeleteCounts(plan: Pick<Plan, 'changes'>): EffectDeletes {
   const out: EffectDeletes = { monitors: 0, tests: 0, cascaded: {}, total: 0, by: [] };
   for (const c of plan.changes) {
-    if (c.action === 'noop' || c.action === 'unmanaged' || !c.effects) continue;
+    if (c.action === 'noop' || c.action === 'unmanaged' || c.action === 'forget' || !c.effects) continue;
     const e = c.effects;
     const cascaded = e.cascade.filter((x) => x.effect === 'deleted' && !x.alsoDeleted);
     for (const x of cascaded) out.cascaded[x.type as ResourceType] = (out.cascaded[x.type as ResourceType] ?? 0) + 1;

@@ -25,6 +25,8 @@ const META_KEYS = new Set(['//', 'lifecycle', 'depends_on', 'provider', 'count',
 type Json = Record<string, unknown>;
 const isObj = (v: unknown): v is Json => !!v && typeof v === 'object' && !Array.isArray(v);
 
+type Report = (summary: string, extra?: Partial<Diagnostic>) => void;
+
 /**
  * Turns a Terraform JSON document into a manifest. Collects every problem and throws one
  * {@link ManifestError}. `file` names the source in messages.
@@ -32,7 +34,7 @@ const isObj = (v: unknown): v is Json => !!v && typeof v === 'object' && !Array.
 export function manifestFromTerraformJson(doc: unknown, opts: { stack: string; file?: string }): Manifest {
   const diags: Diagnostic[] = [];
   const where = opts.file ?? `stack ${opts.stack}`;
-  const err = (summary: string, extra: Partial<Diagnostic> = {}) => diags.push({ severity: 'error', summary, ...extra });
+  const err: Report = (summary, extra = {}) => diags.push({ severity: 'error', summary, ...extra });
   if (!isObj(doc)) throw new ManifestError([{ severity: 'error', summary: `${where}: not a Terraform JSON object`, hint: 'Re-run `dqform synth`.' }]);
 
   const providers = isObj(doc.provider) ? doc.provider : {};
@@ -42,7 +44,31 @@ export function manifestFromTerraformJson(doc: unknown, opts: { stack: string; f
   if (!namespace) {
     err(`${where}: the stack has no namespace`, { hint: 'Declare the stack with `new DqStack(app, id, { namespace })` (provider "dq" needs a namespace).' });
   }
+  const resources = tfResources(doc, diags, err);
+  const { moved, imports, removed } = tfBlocks(doc, resources, err);
+  const manifest = {
+    formatVersion: 1 as const,
+    stack: opts.stack,
+    namespace,
+    region: typeof provider.region === 'string' ? provider.region : undefined,
+    baseUrl: typeof provider.base_url === 'string' ? provider.base_url : undefined,
+    grpcEndpoint: typeof provider.grpc_endpoint === 'string' ? provider.grpc_endpoint : undefined,
+    credentialsFrom: credentialsFromJson(provider.credentials_from),
+    resources,
+    moved,
+    imports,
+    removed,
+  };
+  const parsed = Manifest.safeParse(manifest);
+  if (!parsed.success) {
+    for (const i of parsed.error.issues) err(`${where}: ${i.path.join('.')}: ${i.message}`);
+  }
+  if (diags.some((d) => d.severity === 'error')) throw new ManifestError(diags);
+  return parsed.data as Manifest;
+}
 
+/** The `resource` block's dqform resources, by type and name (other providers' types: a warning). */
+function tfResources(doc: Json, diags: Diagnostic[], err: Report): ManifestResource[] {
   const resources: ManifestResource[] = [];
   const resBlock = isObj(doc.resource) ? doc.resource : {};
   for (const type of Object.keys(resBlock).sort()) {
@@ -60,42 +86,48 @@ export function manifestFromTerraformJson(doc: unknown, opts: { stack: string; f
       continue;
     }
     for (const name of Object.keys(byName).sort()) {
-      const address = `${type}.${name}`;
       const raw = byName[name];
-      if (!isObj(raw)) {
-        err('resource body must be an object', { address });
-        continue;
-      }
-      const meta = isObj(raw['//']) && isObj((raw['//'] as Json).metadata) ? ((raw['//'] as Json).metadata as Json) : {};
-      const source = typeof meta.path === 'string' ? meta.path : undefined;
-      for (const k of ['count', 'for_each', 'provisioner', 'connection']) {
-        if (k in raw) err(`"${k}" is not supported by dqform`, { address, source, field: k, hint: 'Declare one construct per object.' });
-      }
-      const attrs: Json = {};
-      for (const [k, v] of Object.entries(raw)) if (!META_KEYS.has(k)) attrs[k] = v;
-      const config = mapKeysDeep(attrs, snakeToCamel) as Json;
-      const lc = isObj(raw.lifecycle) ? raw.lifecycle : {};
-      const ignore = lc.ignore_changes;
-      if (ignore !== undefined && !Array.isArray(ignore) && ignore !== 'all' && ignore !== 'ALL') {
-        err('lifecycle.ignore_changes must be a list of attribute names, or "all"', { address, source, field: 'lifecycle.ignore_changes', hint: `Write ignore_changes: [${JSON.stringify(ignore)}].` });
-      }
-      if (Array.isArray(ignore) && ignore.some((p) => typeof p !== 'string')) {
-        err('lifecycle.ignore_changes must list attribute names as strings', { address, source, field: 'lifecycle.ignore_changes' });
-      }
-      const lifecycle = {
-        preventDestroy: lc.prevent_destroy === true ? true : undefined,
-        ignoreChanges:
-          ignore === 'all' || ignore === 'ALL'
-            ? ('all' as const)
-            : Array.isArray(ignore)
-              ? ignore.map((p) => String(p).split('.').map(snakeToCamel).join('.'))
-              : undefined,
-      };
-      const dependsOn = Array.isArray(raw.depends_on) ? raw.depends_on.map(String) : [];
-      resources.push({ address, type: type as ResourceType, name, config, source, lifecycle, dependsOn });
+      if (!isObj(raw)) err('resource body must be an object', { address: `${type}.${name}` });
+      else resources.push(tfResource(type as ResourceType, name, raw, err));
     }
   }
+  return resources;
+}
 
+/** One resource body: its attributes in camelCase, construct path, lifecycle and depends_on. */
+function tfResource(type: ResourceType, name: string, raw: Json, err: Report): ManifestResource {
+  const address = `${type}.${name}`;
+  const meta = isObj(raw['//']) && isObj((raw['//'] as Json).metadata) ? ((raw['//'] as Json).metadata as Json) : {};
+  const source = typeof meta.path === 'string' ? meta.path : undefined;
+  for (const k of ['count', 'for_each', 'provisioner', 'connection']) {
+    if (k in raw) err(`"${k}" is not supported by dqform`, { address, source, field: k, hint: 'Declare one construct per object.' });
+  }
+  const attrs: Json = {};
+  for (const [k, v] of Object.entries(raw)) if (!META_KEYS.has(k)) attrs[k] = v;
+  const config = mapKeysDeep(attrs, snakeToCamel) as Json;
+  const lc = isObj(raw.lifecycle) ? raw.lifecycle : {};
+  const ignore = lc.ignore_changes;
+  if (ignore !== undefined && !Array.isArray(ignore) && ignore !== 'all' && ignore !== 'ALL') {
+    err('lifecycle.ignore_changes must be a list of attribute names, or "all"', { address, source, field: 'lifecycle.ignore_changes', hint: `Write ignore_changes: [${JSON.stringify(ignore)}].` });
+  }
+  if (Array.isArray(ignore) && ignore.some((p) => typeof p !== 'string')) {
+    err('lifecycle.ignore_changes must list attribute names as strings', { address, source, field: 'lifecycle.ignore_changes' });
+  }
+  const lifecycle = {
+    preventDestroy: lc.prevent_destroy === true ? true : undefined,
+    ignoreChanges:
+      ignore === 'all' || ignore === 'ALL'
+        ? ('all' as const)
+        : Array.isArray(ignore)
+          ? ignore.map((p) => String(p).split('.').map(snakeToCamel).join('.'))
+          : undefined,
+  };
+  const dependsOn = Array.isArray(raw.depends_on) ? raw.depends_on.map(String) : [];
+  return { address, type, name, config, source, lifecycle, dependsOn };
+}
+
+/** The `moved`, `import` and `removed` blocks, checked against the declared resources. */
+function tfBlocks(doc: Json, resources: readonly ManifestResource[], err: Report) {
   const list = (v: unknown): Json[] => (Array.isArray(v) ? v.filter(isObj) : isObj(v) ? [v] : []);
   const moved = list(doc.moved).map((m) => ({ from: String(m.from ?? ''), to: String(m.to ?? '') }));
   const imports = list(doc.import).map((m) => ({ to: String(m.to ?? ''), id: String(m.id ?? '') }));
@@ -124,26 +156,7 @@ export function manifestFromTerraformJson(doc: unknown, opts: { stack: string; f
     if (!a || !(RESOURCE_TYPES as string[]).includes(a.type)) err(`removed block needs a dq_* address; got "${r.from}"`);
     else if (addresses.has(r.from)) err(`${r.from} is declared and removed at once`, { address: r.from, hint: 'Delete the construct, or drop the removed declaration.' });
   }
-
-  const manifest = {
-    formatVersion: 1 as const,
-    stack: opts.stack,
-    namespace,
-    region: typeof provider.region === 'string' ? provider.region : undefined,
-    baseUrl: typeof provider.base_url === 'string' ? provider.base_url : undefined,
-    grpcEndpoint: typeof provider.grpc_endpoint === 'string' ? provider.grpc_endpoint : undefined,
-    credentialsFrom: credentialsFromJson(provider.credentials_from),
-    resources,
-    moved,
-    imports,
-    removed,
-  };
-  const parsed = Manifest.safeParse(manifest);
-  if (!parsed.success) {
-    for (const i of parsed.error.issues) err(`${where}: ${i.path.join('.')}: ${i.message}`);
-  }
-  if (diags.some((d) => d.severity === 'error')) throw new ManifestError(diags);
-  return parsed.data as Manifest;
+  return { moved, imports, removed };
 }
 
 /** `provider.dq.credentials_from` ({ client_id, client_secret }: variable names) as the manifest's `credentialsFrom`. */

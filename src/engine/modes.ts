@@ -19,17 +19,18 @@
 import * as jsonpatch from 'fast-json-patch';
 import { RESOURCE_TYPES, type ResourceType } from '../../schemas/manifest';
 import { isFqnKeyed, TAG_PRUNED_TYPES } from '../kinds/descriptors';
-import type { Change, Diagnostic, PatchOp, PlanRequest } from '../../schemas/plan';
+import type { Change, Diagnostic, Drift, PatchOp, PlanRequest, Reason } from '../../schemas/plan';
 import type { LiveObject } from '../kinds/shared/types';
 import { bareId, carriesTag } from './identity';
 import type { ResolvedResource, Resolution } from './resolve';
 import { closest } from './unknown-fields';
+import { because, reasonText } from './reasons';
 
-/** The drift reason of a change a normal plan replaces (the renderer says "replace it"). */
-export const DRIFT_REPLACED = 'dqform apply replaces it: it cannot be updated in place';
+/** The drift reason of a change a normal plan replaces (code `drift-replaced`: the renderer says "replace it"). */
+export const DRIFT_REPLACED = reasonText({ code: 'drift-replaced' });
 
-/** The reason of a replacement asked for with `--replace`. */
-export const REPLACE_REQUESTED = 'replacement requested with --replace';
+/** The reason of a replacement asked for with `--replace` (code `replace-requested`). */
+export const REPLACE_REQUESTED = reasonText({ code: 'replace-requested' });
 
 type LiveState = Partial<Record<ResourceType, LiveObject[]>>;
 
@@ -82,7 +83,7 @@ export function destroyDeclared(changes: Change[], resolution: Resolution, live:
     if (!r) continue;
     c.address = r.address;
     if (r.source) c.source = r.source;
-    c.reasons = [`destroy: everything namespace "${resolution.namespace}" owns is deleted`];
+    Object.assign(c, because({ code: 'destroy', namespace: resolution.namespace }));
     if (r.lifecycle.preventDestroy) {
       guards.push({
         severity: 'error',
@@ -136,7 +137,7 @@ export function checkRequestedAddresses(request: PlanRequest, resolution: Resolu
       const c = changes.find((x) => x.address === a);
       diags.push({
         severity: 'error',
-        summary: `--replace ${a}: only an object the code declares can be replaced${c ? ` (this plan ${c.action === 'delete' ? 'destroys it' : c.action === 'unmanaged' ? 'does not manage it' : 'leaves it'})` : ' (it is declared removed)'}`,
+        summary: `--replace ${a}: only an object the code declares can be replaced${c ? ` (this plan ${c.action === 'delete' ? 'destroys it' : c.action === 'unmanaged' || c.action === 'forget' ? 'does not manage it' : 'leaves it'})` : ' (it is declared removed)'}`,
         address: a,
         hint: 'Declare it in the code to replace it, or drop --replace.',
       });
@@ -197,46 +198,43 @@ export function targetingWarning(request: PlanRequest): Diagnostic {
 }
 
 /**
- * Refresh-only: moves every change that would write out of `changes` and returns it as drift,
- * seen from the code towards live state (`before`: what the code declares, `after`: what is
- * live): `update` changed outside dqform, `delete` absent live, `create` live but not declared.
- * What remains in `changes` (unchanged, not managed here) writes nothing.
+ * Refresh-only: moves every change that would write out of `changes` and returns how live
+ * differs from the code ({@link Drift}): a create is `absent` live, a delete `undeclared`, an
+ * update or replace `changed` (its patch from the code to live). What remains in `changes`
+ * (unchanged, not managed here, forgotten) writes nothing.
  */
-export function asRefreshOnly(changes: Change[]): Change[] {
-  const drift: Change[] = [];
+export function asRefreshOnly(changes: Change[]): Drift[] {
+  const drift: Drift[] = [];
   const keep: Change[] = [];
   for (const c of changes) {
-    if (c.action === 'noop' || c.action === 'unmanaged') {
-      keep.push(c);
-      continue;
-    }
-    const base = {
-      address: c.address,
-      type: c.type,
-      name: c.name,
-      id: c.id,
-      fqn: c.fqn,
-      source: c.source,
-      movedFrom: c.movedFrom,
-      importedId: c.importedId,
-      sensitive: c.sensitive,
-      dependsOn: [] as string[],
-      etag: c.etag,
-      liveHash: c.liveHash,
-    };
-    if (c.action === 'create') {
-      drift.push({ ...base, action: 'delete', before: c.after, after: null, patch: [], reasons: ['declared in the code, but absent live: deleted outside dqform, or not created yet'] });
-    } else if (c.action === 'delete') {
-      drift.push({ ...base, action: 'create', before: null, after: c.before, patch: [], reasons: c.reasons });
-    } else {
-      const patch = jsonpatch.compare((c.after ?? {}) as object, (c.before ?? {}) as object) as PatchOp[];
-      // the plan's replace reasons speak of the code's change; import and move notes still hold
-      const reasons = c.reasons.filter((r) => /^(imported|claims|moved) /.test(r));
-      // what a normal apply does about it: update in place, or (a field fixed at create) replace
-      if (c.action === 'replace') reasons.push(DRIFT_REPLACED);
-      drift.push({ ...base, action: 'update', before: c.after, after: c.before, patch, reasons });
-    }
+    if (c.action === 'noop' || c.action === 'unmanaged' || c.action === 'forget') keep.push(c);
+    else drift.push(driftOf(c));
   }
   changes.splice(0, changes.length, ...keep);
   return drift;
+}
+
+/** The drift a change that writes stands for, seen from the code towards live state. */
+function driftOf(c: Change): Drift {
+  const base = {
+    address: c.address,
+    type: c.type,
+    name: c.name,
+    id: c.id,
+    fqn: c.fqn,
+    source: c.source,
+    movedFrom: c.movedFrom,
+    importedId: c.importedId,
+    sensitive: c.sensitive,
+    etag: c.etag,
+    liveHash: c.liveHash,
+  };
+  if (c.action === 'create') return { ...base, difference: 'absent', remedy: 'create', code: c.after, live: null, patch: [], ...because({ code: 'drift-absent' }) };
+  if (c.action === 'delete') return { ...base, difference: 'undeclared', remedy: 'delete', code: null, live: c.before, patch: [], reasons: c.reasons, ...(c.reasonCodes ? { reasonCodes: c.reasonCodes } : {}) };
+  const patch = jsonpatch.compare((c.after ?? {}) as object, (c.before ?? {}) as object) as PatchOp[];
+  // the plan's replace reasons speak of the code's change; import and move notes still hold
+  const kept: Reason[] = (c.reasonCodes ?? []).filter((r) => r.code === 'imported' || r.code === 'claims' || r.code === 'moved');
+  // what a normal apply does about it: update in place, or (a field fixed at create) replace
+  if (c.action === 'replace') kept.push({ code: 'drift-replaced' });
+  return { ...base, difference: 'changed', remedy: c.action === 'replace' ? 'replace' : 'update', code: c.after, live: c.before, patch, ...because(...kept) };
 }

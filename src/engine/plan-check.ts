@@ -7,7 +7,7 @@
  * removed by hand would hide a field apply writes, `summary.destroy = 0` would hide deletes.
  */
 import * as jsonpatch from 'fast-json-patch';
-import type { Change, PatchOp, Plan } from '../../schemas/plan';
+import type { Change, Drift, PatchOp, Plan } from '../../schemas/plan';
 import { stableStringify } from './keys';
 
 /**
@@ -17,6 +17,12 @@ import { stableStringify } from './keys';
 export function derivedPatch(c: Pick<Change, 'action' | 'before' | 'after'>): PatchOp[] {
   if (c.action !== 'update' && c.action !== 'replace') return [];
   return jsonpatch.compare((c.before ?? {}) as object, (c.after ?? {}) as object) as PatchOp[];
+}
+
+/** The patch a drift entry carries: from the code's object to live's when it `changed`, none otherwise. */
+export function derivedDriftPatch(d: Pick<Drift, 'difference' | 'code' | 'live'>): PatchOp[] {
+  if (d.difference !== 'changed') return [];
+  return jsonpatch.compare((d.code ?? {}) as object, (d.live ?? {}) as object) as PatchOp[];
 }
 
 /** A plan's summary: counts of its changes by action (`import`: imports that write). */
@@ -29,7 +35,7 @@ export function planSummary(changes: readonly Change[]): Plan['summary'] {
     replace: count('replace'),
     destroy: count('delete'),
     unchanged: count('noop'),
-    unmanaged: count('unmanaged'),
+    unmanaged: count('unmanaged') + count('forget'),
   };
 }
 
@@ -42,14 +48,14 @@ const opSet = (ops: readonly PatchOp[]) => ops.map((o) => stableStringify({ op: 
  */
 export function selfDisagreements(p: Plan): string[] {
   const out: string[] = [];
-  const check = (list: 'changes' | 'drift', changes: readonly Change[]) =>
-    changes.forEach((c, i) => {
-      if (stableStringify(opSet(c.patch)) !== stableStringify(opSet(derivedPatch(c)))) {
-        out.push(`${list}.${i} (${c.address}): its patch is not the difference between its before and after`);
+  const check = (list: 'changes' | 'drift', entries: readonly { address: string; patch: PatchOp[] }[], derive: (i: number) => PatchOp[], between: string) =>
+    entries.forEach((c, i) => {
+      if (stableStringify(opSet(c.patch)) !== stableStringify(opSet(derive(i)))) {
+        out.push(`${list}.${i} (${c.address}): its patch is not the difference between its ${between}`);
       }
     });
-  check('changes', p.changes);
-  check('drift', p.drift);
+  check('changes', p.changes, (i) => derivedPatch(p.changes[i]), 'before and after');
+  check('drift', p.drift, (i) => derivedDriftPatch(p.drift[i]), 'code and live');
   const derived = planSummary(p.changes);
   for (const k of Object.keys(derived) as (keyof Plan['summary'])[]) {
     if (p.summary[k] !== derived[k]) out.push(`summary.${k} is ${p.summary[k]}, and its changes count ${derived[k]}`);

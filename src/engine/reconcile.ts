@@ -6,16 +6,16 @@
 import type { PlatformClient } from '../client';
 import type { Manifest, ResourceType } from '../../schemas/manifest';
 import { RESOURCE_TYPES } from '../../schemas/manifest';
-import { Effects, type Diagnostic, type Plan, type PlanRequest } from '../../schemas/plan';
+import type { Change, Diagnostic, Effects, Plan, PlanRequest } from '../../schemas/plan';
 import { allows, HANDLERS, SCOPES } from '../kinds/index';
 import type { LiveObject, ResourceHandler } from '../kinds/shared/types';
 import { manifestHash } from './manifest';
-import { computePlan, sharedPreviewsWarning, type LiveState } from './planner';
+import { computePlan, draftPlan, finishPlan, previewed, previewRequests, type LiveState } from './planner';
+export { knownAfterApply } from './phases/effects';
 import { resolveManifest, type Resolution, type SiblingStack } from './resolve';
 import { mapLimit } from './concurrency';
 import { bareId, carriesTag } from './identity';
 import { candidateNamespaces, keysUnder, LOOKED_UP, ownsNothing, renameWarning } from './renamed';
-import { kindOf } from '../kinds/descriptors';
 
 export interface PlanOptions {
   /** Progress lines (reading live state, previews). */
@@ -173,15 +173,6 @@ export function readableKinds(resolution: Pick<Resolution, 'namespace' | 'resour
   return { types, diagnostics };
 }
 
-/** The effects of a rule change that depends on `deps`, which the same plan creates: known after apply. */
-export function knownAfterApply(type: string, deps: readonly string[]): Effects {
-  const one = deps.length === 1;
-  return Effects.parse({
-    source: kindOf(type)?.preview?.source ?? 'deploy-overview',
-    afterApply: `it depends on ${deps.join(', ')}, which this plan creates; the platform can preview it only once ${one ? 'that exists' : 'they exist'}`,
-  });
-}
-
 /** The whole plan: resolve, read, draft, preview, final. */
 export async function plan(client: PlatformClient, manifest: Manifest, opts: PlanOptions = {}): Promise<Plan> {
   const handlers = opts.handlers ?? HANDLERS;
@@ -205,38 +196,33 @@ export async function plan(client: PlatformClient, manifest: Manifest, opts: Pla
   }
   progress(`reading live state of namespace "${manifest.namespace}" in workspace "${workspace}"`);
   const live = await readLiveState(client, resolution, handlers, readable.types);
-  const draft = computePlan({ resolution, live, handlers, manifestHash: hash, knownNamespaces: (opts.siblings ?? []).map((s) => s.namespace), request: opts.request });
+  const draft = draftPlan({ resolution, live, handlers, manifestHash: hash, knownNamespaces: (opts.siblings ?? []).map((s) => s.namespace), request: opts.request });
   const renamed = await renamedNamespaceWarning(client, resolution, live, handlers, [...(opts.siblings ?? []).map((s) => s.namespace), ...(opts.appNamespaces ?? [])]);
-  if (renamed) {
-    draft.diagnostics.push(renamed);
-    draft.diagnostics.sort((a, b) => `${a.address ?? ''}${a.summary}`.localeCompare(`${b.address ?? ''}${b.summary}`));
-  }
-  const wantPreview = draft.changes.filter((c) => c.action !== 'noop' && c.action !== 'unmanaged' && handlers[c.type as ResourceType].preview);
-  // a change that depends on an object this plan creates cannot be previewed before that object
-  // exists: its effects are known after apply (apply previews it then, before writing it)
-  const created = new Set(draft.changes.filter((c) => c.action === 'create' || c.action === 'replace').map((c) => c.address));
-  const needPreview = wantPreview.filter((c) => {
-    const deps = c.action === 'delete' ? [] : c.dependsOn.filter((d) => created.has(d)).sort();
-    if (deps.length === 0) return true;
-    c.effects = knownAfterApply(c.type, deps);
-    return false;
+  const previews = previewed(draft.ctx) ? await fetchPreviews(client, draft.changes, handlers, { workspace, namespace: manifest.namespace }, opts) : undefined;
+  // the same effects and assemble phases as computePlan's, with what was gathered
+  return finishPlan(draft, { previews, diagnostics: renamed ? [renamed] : [] });
+}
+
+/**
+ * The platform's previews of the draft's rule changes that can be previewed now (one call per
+ * change, the API has no batch preview), by address. A change that depends on an object this
+ * plan creates is not asked for: the effects phase says its effects are known after apply.
+ */
+async function fetchPreviews(
+  client: PlatformClient,
+  changes: readonly Change[],
+  handlers: Record<ResourceType, ResourceHandler>,
+  ctx: { workspace: string; namespace: string },
+  opts: PlanOptions,
+): Promise<Map<string, Effects>> {
+  const { fetch } = previewRequests(changes, handlers);
+  const previews = new Map<string, Effects>();
+  if (fetch.length === 0) return previews;
+  (opts.onProgress ?? (() => undefined))(`asking the platform what ${fetch.length} rule change(s) would do`);
+  const results = await mapLimit<Change, Effects | undefined>(fetch, opts.previewConcurrency ?? 16, (c) => handlers[c.type as ResourceType].preview!(client, c, ctx));
+  fetch.forEach((c, i) => {
+    const e = results[i];
+    if (e) previews.set(c.address, e);
   });
-  if (needPreview.length > 0) {
-    progress(`asking the platform what ${needPreview.length} rule change(s) would do`);
-    const ctx = { workspace, namespace: manifest.namespace };
-    const results = await mapLimit<(typeof needPreview)[number], Effects | undefined>(needPreview, opts.previewConcurrency ?? 16, (c) => handlers[c.type as ResourceType].preview!(client, c, ctx));
-    // The final plan is the draft with the effects attached: computePlan is pure and previews
-    // only set `effects` (the last key) on the changes they name, so recomputing it (normalising
-    // and diffing every object a second time) would give the same plan, byte for byte.
-    needPreview.forEach((c, i) => {
-      const e = results[i];
-      if (e) c.effects = e;
-    });
-  }
-  const shared = sharedPreviewsWarning(draft.changes);
-  if (shared) {
-    draft.diagnostics.push(shared);
-    draft.diagnostics.sort((a, b) => `${a.address ?? ''}${a.summary}`.localeCompare(`${b.address ?? ''}${b.summary}`));
-  }
-  return draft;
+  return previews;
 }

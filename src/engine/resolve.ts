@@ -112,8 +112,40 @@ export function resolveManifest(manifest: Manifest, workspace: string, opts: Res
   holdsIdentityInfo(pre, diags);
   if (!opts.offline) foreignTags(pre, workspace, namespace, opts.siblings ?? [], diags);
   if (opts.siblings?.length) sharedWithSiblings(manifest, pre, workspace, opts.siblings, diags);
-
   // 2. duplicates
+  duplicateIdentities(pre, diags);
+  // 3. references, validation
+  const resources: ResolvedResource[] = [];
+  for (const p of pre) {
+    const { config, deps } = resolveReferences(p.r, idents, diags);
+    const desired = validatedConfig(p, config, diags);
+    if (!desired) continue;
+    resources.push({
+      address: p.r.address,
+      type: p.r.type,
+      name: p.r.name,
+      id: p.id,
+      fqn: p.fqn,
+      desired,
+      lifecycle: p.r.lifecycle,
+      source: p.r.source,
+      dependsOn: [...deps].filter((d) => d !== p.r.address).sort(),
+      movedFrom: p.movedFrom,
+      importedId: p.importedId,
+    });
+  }
+  // 4. cycles through a parent field (domains' parentId)
+  for (const k of KINDS) if (k.parentField) parentCycles(k, resources, diags);
+  // 5. removed declarations
+  const removed = removedDeclarations(manifest, workspace);
+  // 6. dependency cycles (explicit depends_on and references)
+  dependencyCycles(resources, diags);
+  resources.sort((a, b) => (a.address < b.address ? -1 : a.address > b.address ? 1 : 0));
+  return { workspace, namespace, stack: manifest.stack, resources, removed, diagnostics: diags };
+}
+
+/** Two declarations with one id (or fqn): an error on the second. */
+function duplicateIdentities(pre: readonly Identity[], diags: Diagnostic[]): void {
   const seen = new Map<string, string>();
   for (const p of pre) {
     const key = `${p.r.type}:${isFqnKeyed(p.r.type) ? `fqn:${p.fqn}` : p.id}`;
@@ -128,144 +160,152 @@ export function resolveManifest(manifest: Manifest, workspace: string, opts: Res
       });
     } else seen.set(key, p.r.address);
   }
+}
 
-  // 3. references, validation
-  const resources: ResolvedResource[] = [];
-  for (const p of pre) {
-    const r = p.r;
-    const deps = new Set(r.dependsOn);
-    // Where `walk` is (keys from the config's root): text only when a reference is reported.
-    const at: (string | number)[] = [];
-    const resolveStr = (s: string): string =>
-      !s.includes('${') ? s : s.replace(REF, (whole, type: string, name: string, attr: string) => {
-        const addr = `${type}.${name}`;
-        const target = idents.get(addr);
-        const v = target ? refValue(target, attr) : undefined;
-        if (!target || v === undefined) {
-          diags.push({
-            severity: 'error',
-            summary: target ? `reference ${whole} names an attribute dqform does not know` : `reference ${whole} points to nothing`,
-            address: r.address,
-            source: r.source,
-            field: fieldPath(at),
-            hint: target ? 'Use .id or .entity_id.' : `Declare ${addr} in this stack, or remove the reference (references across stacks are not supported).`,
-          });
-          return whole;
-        }
-        deps.add(addr);
-        return v;
-      });
-    // copy on write: a value holding no reference is kept as it is (the config is only read)
-    const walk = (v: unknown): unknown => {
-      if (typeof v === 'string') return resolveStr(v);
-      if (Array.isArray(v)) {
-        let out: unknown[] | undefined;
-        for (let i = 0; i < v.length; i++) {
-          at.push(i);
-          const x = walk(v[i]);
-          at.pop();
-          if (x !== v[i]) (out ??= v.slice())[i] = x;
-        }
-        return out ?? v;
+/** The config of `r` with its references (`${dq_x.name.id}`) replaced by their values, and the addresses it refers to. */
+function resolveReferences(r: ManifestResource, idents: ReadonlyMap<string, { type: ResourceType; id: string; fqn?: string }>, diags: Diagnostic[]): { config: Record<string, unknown>; deps: Set<string> } {
+  const deps = new Set(r.dependsOn);
+  // Where `walk` is (keys from the config's root): text only when a reference is reported.
+  const at: (string | number)[] = [];
+  const resolveStr = (s: string): string =>
+    !s.includes('${') ? s : s.replace(REF, (whole, type: string, name: string, attr: string) => {
+      const addr = `${type}.${name}`;
+      const target = idents.get(addr);
+      const v = target ? refValue(target, attr) : undefined;
+      if (!target || v === undefined) {
+        diags.push({
+          severity: 'error',
+          summary: target ? `reference ${whole} names an attribute dqform does not know` : `reference ${whole} points to nothing`,
+          address: r.address,
+          source: r.source,
+          field: fieldPath(at),
+          hint: target ? 'Use .id or .entity_id.' : `Declare ${addr} in this stack, or remove the reference (references across stacks are not supported).`,
+        });
+        return whole;
       }
-      if (v && typeof v === 'object') {
-        let out: Record<string, unknown> | undefined;
-        for (const k in v) {
-          const y = (v as Record<string, unknown>)[k];
-          at.push(k);
-          const x = walk(y);
-          at.pop();
-          if (x !== y) (out ??= { ...(v as Record<string, unknown>) })[k] = x;
-        }
-        return out ?? v;
-      }
+      deps.add(addr);
       return v;
-    };
-    const config = walk(r.config) as Record<string, unknown>;
-    const schema = RESOURCE_SCHEMAS[r.type] as unknown as z.ZodType<Record<string, unknown>>;
-    ignoreChangesProblems(r, schema, diags);
-    const unknown = unknownFields(schema, config);
-    for (const u of unknown) {
-      const field = fieldPath([...u.path, u.key]);
-      const near = closest(u.key, u.known);
+    });
+  const config = walkStrings(r.config, resolveStr, at) as Record<string, unknown>;
+  return { config, deps };
+}
+
+/**
+ * `v` with `f` applied to every string in it, copy on write: a value holding no changed string
+ * is kept as it is (the config is only read). `at` holds the keys from the root down to the
+ * string `f` is called on.
+ */
+function walkStrings(v: unknown, f: (s: string) => string, at: (string | number)[]): unknown {
+  if (typeof v === 'string') return f(v);
+  if (Array.isArray(v)) {
+    let out: unknown[] | undefined;
+    for (let i = 0; i < v.length; i++) {
+      at.push(i);
+      const x = walkStrings(v[i], f, at);
+      at.pop();
+      if (x !== v[i]) (out ??= v.slice())[i] = x;
+    }
+    return out ?? v;
+  }
+  if (v && typeof v === 'object') {
+    let out: Record<string, unknown> | undefined;
+    for (const k in v) {
+      const y = (v as Record<string, unknown>)[k];
+      at.push(k);
+      const x = walkStrings(y, f, at);
+      at.pop();
+      if (x !== y) (out ??= { ...(v as Record<string, unknown>) })[k] = x;
+    }
+    return out ?? v;
+  }
+  return v;
+}
+
+/** The desired object of a resolved config, or undefined when it has unknown fields or fails its schema (errors in `diags`). */
+function validatedConfig(p: Identity, config: Record<string, unknown>, diags: Diagnostic[]): Record<string, unknown> | undefined {
+  const r = p.r;
+  const schema = RESOURCE_SCHEMAS[r.type] as unknown as z.ZodType<Record<string, unknown>>;
+  ignoreChangesProblems(r, schema, diags);
+  const unknown = unknownFields(schema, config);
+  for (const u of unknown) {
+    const field = fieldPath([...u.path, u.key]);
+    const near = closest(u.key, u.known);
+    diags.push({
+      severity: 'error',
+      summary: `${field}: unknown field "${u.key}"${near ? ` (did you mean "${near}"?)` : ''}`,
+      address: r.address,
+      source: r.source,
+      field,
+      hint: `Remove it or correct its name in ${r.source ?? r.address}; known fields here: ${u.known.join(', ')}.`,
+    });
+  }
+  if (unknown.length) return undefined;
+  const aliasUses = ALIAS_USES.count;
+  const parsed = schema.safeParse(config);
+  if (!parsed.success) {
+    for (const i of parsed.error.issues) {
+      const field = fieldPath(i.path);
       diags.push({
         severity: 'error',
-        summary: `${field}: unknown field "${u.key}"${near ? ` (did you mean "${near}"?)` : ''}`,
+        summary: `${field ? `${field}: ` : ''}${i.message}`,
+        address: r.address,
+        source: r.source,
+        field: field || undefined,
+        hint: `Fix the ${field ? `"${field.split('.').map(camelToSnake).join('.')}" attribute` : 'resource'} in ${r.source ?? r.address}.`,
+      });
+    }
+    return undefined;
+  }
+  const desired = parsed.data;
+  if (ALIAS_USES.count !== aliasUses) deprecatedSpellings(r, schema, config, diags);
+  desiredProblems(p, desired, diags);
+  return desired;
+}
+
+/** Warnings for deprecated enum spellings in a config. */
+function deprecatedSpellings(r: ManifestResource, schema: z.ZodType<Record<string, unknown>>, config: Record<string, unknown>, diags: Diagnostic[]): void {
+  for (const d of deprecatedEnums(schema, config)) {
+    diags.push({
+      severity: 'warning',
+      summary: `${d.field}: "${d.old}" is a deprecated spelling; write "${d.now}"`,
+      address: r.address,
+      source: r.source,
+      field: d.field,
+      hint: `Replace "${d.old}" with "${d.now}" in ${r.source ?? r.address} (the platform's own name; the old spelling still works for now).`,
+    });
+  }
+}
+
+/** What the schema does not check of a desired object: the kind's config rules, ResolverQL, RRULEs, time zones, cron. */
+function desiredProblems(p: Identity, desired: Record<string, unknown>, diags: Diagnostic[]): void {
+  const r = p.r;
+  for (const v of configProblems(r.type, desired, { fqn: p.fqn })) {
+    diags.push({ severity: 'error', summary: `${v.field}: ${v.message}`, address: r.address, source: r.source, field: v.field, hint: v.hint });
+  }
+  checkResolverQl(
+    desired,
+    '',
+    (field, message) => diags.push({ severity: 'error', summary: `${field}: ${message}`, address: r.address, source: r.source, field, hint: 'Fix the ResolverQL text.' }),
+    (field, message) =>
+      diags.push({
+        severity: 'warning',
+        summary: `${field}: ${message}`,
         address: r.address,
         source: r.source,
         field,
-        hint: `Remove it or correct its name in ${r.source ?? r.address}; known fields here: ${u.known.join(', ')}.`,
-      });
-    }
-    if (unknown.length) continue;
-    const aliasUses = ALIAS_USES.count;
-    const parsed = schema.safeParse(config);
-    if (!parsed.success) {
-      for (const i of parsed.error.issues) {
-        const field = fieldPath(i.path);
-        diags.push({
-          severity: 'error',
-          summary: `${field ? `${field}: ` : ''}${i.message}`,
-          address: r.address,
-          source: r.source,
-          field: field || undefined,
-          hint: `Fix the ${field ? `"${field.split('.').map(camelToSnake).join('.')}" attribute` : 'resource'} in ${r.source ?? r.address}.`,
-        });
-      }
-      continue;
-    }
-    const desired = parsed.data;
-    for (const d of ALIAS_USES.count === aliasUses ? [] : deprecatedEnums(schema, config)) {
-      diags.push({
-        severity: 'warning',
-        summary: `${d.field}: "${d.old}" is a deprecated spelling; write "${d.now}"`,
-        address: r.address,
-        source: r.source,
-        field: d.field,
-        hint: `Replace "${d.old}" with "${d.now}" in ${r.source ?? r.address} (the platform's own name; the old spelling still works for now).`,
-      });
-    }
-    for (const v of configProblems(r.type, desired, { fqn: p.fqn })) {
-      diags.push({ severity: 'error', summary: `${v.field}: ${v.message}`, address: r.address, source: r.source, field: v.field, hint: v.hint });
-    }
-    checkResolverQl(
-      desired,
-      '',
-      (field, message) => diags.push({ severity: 'error', summary: `${field}: ${message}`, address: r.address, source: r.source, field, hint: 'Fix the ResolverQL text.' }),
-      (field, message) =>
-        diags.push({
-          severity: 'warning',
-          summary: `${field}: ${message}`,
-          address: r.address,
-          source: r.source,
-          field,
-          hint: 'dqform cannot check this function offline; the platform does (plan previews it, apply refuses what the platform refuses). Check the spelling if it is not a platform function.',
-        }),
-    );
-    // RRULEs (a SQL-test rule's with an inline DTSTART:), time zones, cron: caught here (validate, plan), not by the server at apply
-    for (const t of textFieldProblems(desired, '', { ruleSchedule: kindOf(r.type)?.ruleSchedule === true })) {
-      diags.push({ severity: 'error', summary: `${t.field}: ${t.summary}`, address: r.address, source: r.source, field: t.field, hint: `Fix it in ${r.source ?? r.address}: ${t.hint}.` });
-    }
-    resources.push({
-      address: r.address,
-      type: r.type,
-      name: r.name,
-      id: p.id,
-      fqn: p.fqn,
-      desired,
-      lifecycle: r.lifecycle,
-      source: r.source,
-      dependsOn: [...deps].filter((d) => d !== r.address).sort(),
-      movedFrom: p.movedFrom,
-      importedId: p.importedId,
-    });
+        hint: 'dqform cannot check this function offline; the platform does (plan previews it, apply refuses what the platform refuses). Check the spelling if it is not a platform function.',
+      }),
+  );
+  // RRULEs (a SQL-test rule's with an inline DTSTART:), time zones, cron: caught here (validate, plan), not by the server at apply
+  for (const t of textFieldProblems(desired, '', { ruleSchedule: kindOf(r.type)?.ruleSchedule === true })) {
+    diags.push({ severity: 'error', summary: `${t.field}: ${t.summary}`, address: r.address, source: r.source, field: t.field, hint: `Fix it in ${r.source ?? r.address}: ${t.hint}.` });
   }
+}
 
-  // 4. cycles through a parent field (domains' parentId)
-  for (const k of KINDS) if (k.parentField) parentCycles(k, resources, diags);
-
-  // 5. removed declarations
-  const removed: RemovedResource[] = manifest.removed.map((x) => {
+/** The manifest's `removed` declarations with the ids they name. */
+function removedDeclarations(manifest: Manifest, workspace: string): RemovedResource[] {
+  const { namespace } = manifest;
+  return manifest.removed.map((x) => {
     const a = parseAddress(x.from)!;
     const type = a.type as ResourceType;
     if (isFqnKeyed(type)) {
@@ -275,8 +315,10 @@ export function resolveManifest(manifest: Manifest, workspace: string, opts: Res
     const id = x.id !== undefined ? canonicalId(type, x.id) : deriveId(workspace, namespace, type, a.name);
     return { address: x.from, type, id, explicitId: x.id !== undefined, destroy: x.destroy };
   });
+}
 
-  // 6. dependency cycles (explicit depends_on and references)
+/** Dependency cycles (explicit depends_on and references): an error naming the chain. */
+function dependencyCycles(resources: readonly ResolvedResource[], diags: Diagnostic[]): void {
   const byAddr = new Map(resources.map((r) => [r.address, r]));
   const state = new Map<string, 1 | 2>();
   const visit = (r: ResolvedResource, stack: string[]): void => {
@@ -294,9 +336,6 @@ export function resolveManifest(manifest: Manifest, workspace: string, opts: Res
     state.set(r.address, 2);
   };
   for (const r of resources) visit(r, []);
-
-  resources.sort((a, b) => (a.address < b.address ? -1 : a.address > b.address ? 1 : 0));
-  return { workspace, namespace, stack: manifest.stack, resources, removed, diagnostics: diags };
 }
 
 /**

@@ -174,12 +174,57 @@ function duplicateKeys(doc: Document): { pos: number; message: string }[] {
   return out;
 }
 
+/** What the steps of {@link manifestFromYaml} share: where a path is in the file, and the diagnostics so far. */
+interface YamlRun {
+  loc: Locator;
+  diags: Diagnostic[];
+  /** Addresses with an error already (their translated config is not checked again). */
+  failed: Set<string | undefined>;
+  error(summary: string, source: string, extra?: Partial<Diagnostic>): void;
+}
+
 /**
  * Parses `dqform.yaml` text into a manifest. Throws one {@link ManifestError} with every
  * diagnostic (each with `source: "file:line:column"`).
  */
 export function manifestFromYaml(text: string, opts: { file: string; stack?: string }): Manifest {
-  const file = opts.file;
+  const { data, run } = parseYaml(text, opts.file);
+  // 1. unknown sections and fields; 2. types and values; 2b. ResolverQL, in the same pass as the
+  // schema (not only once the schema errors are fixed)
+  unknownYamlFields(data, run);
+  yamlSchemaErrors(data, run);
+  yamlResolverQlErrors(data, run);
+  // 3. resources
+  const declared = new Set<string>();
+  for (const [section, type] of Object.entries(YAML_SECTIONS) as [YamlSection, ResourceType][]) {
+    const entries = data[section];
+    if (isObj(entries)) for (const name of Object.keys(entries)) declared.add(`${type}.${name}`);
+  }
+  const resources = yamlResources(data, declared, run);
+  // 4. moved, import, removed
+  const { moved, imports, removed } = yamlBlocks(data, declared, run);
+  const namespace = typeof data.namespace === 'string' ? data.namespace : '';
+  const manifest = {
+    formatVersion: 1 as const,
+    stack: opts.stack ?? (typeof data.stack === 'string' ? data.stack : namespace),
+    namespace,
+    region: typeof data.region === 'string' ? data.region : undefined,
+    baseUrl: typeof data.baseUrl === 'string' ? data.baseUrl : undefined,
+    grpcEndpoint: typeof data.grpcEndpoint === 'string' ? data.grpcEndpoint : undefined,
+    credentialsFrom: isObj(data.credentialsFrom) ? data.credentialsFrom : undefined,
+    resources,
+    moved,
+    imports,
+    removed,
+  };
+  if (run.diags.some((d) => d.severity === 'error')) throw new ManifestError(dedupe(run.diags));
+  const m = Manifest.safeParse(manifest);
+  if (!m.success) throw new ManifestError(m.error.issues.map((i) => ({ severity: 'error' as const, summary: `${fieldPath(i.path as PathSeg[])}: ${i.message}`, source: run.loc.find(i.path as PathSeg[]) })));
+  return m.data;
+}
+
+/** The document as data (aliases expanded), or a {@link ManifestError} for its syntax errors or a document that is not a mapping. */
+function parseYaml(text: string, file: string): { data: Json; run: YamlRun } {
   const diags: Diagnostic[] = [];
   const bytes = text.length > MAX_YAML_BYTES / 3 ? Buffer.byteLength(text, 'utf8') : text.length;
   if (bytes > MAX_YAML_BYTES) throw tooLarge(file, bytes);
@@ -193,118 +238,130 @@ export function manifestFromYaml(text: string, opts: { file: string; stack?: str
     failed.add(extra.address);
     diags.push({ severity: 'error', summary, source, ...extra });
   };
-
   const syntax = [...doc.errors.map((e) => ({ pos: e.pos[0], message: e.message.split('\n')[0] })), ...duplicateKeys(doc)].sort((a, b) => a.pos - b.pos);
   for (const e of syntax) error(`YAML: ${e.message}`, loc.offset(e.pos), { hint: 'Fix the YAML syntax.' });
   for (const w of doc.warnings) diags.push({ severity: 'warning', summary: `YAML: ${w.message.split('\n')[0]}`, source: loc.offset(w.pos[0]) });
   if (syntax.length) throw new ManifestError(diags);
-
   const data = expandAliases(doc, loc);
   if (!isObj(data)) {
     throw new ManifestError([{ severity: 'error', summary: 'the document must be a mapping with at least "namespace"', source: loc.find([]), hint: 'Start the file with `namespace: <your namespace>`.' }]);
   }
+  return { data, run: { loc, diags, failed, error } };
+}
 
-  // 1. unknown sections and fields
+/** Unknown sections and fields, with a "did you mean". */
+function unknownYamlFields(data: Json, run: YamlRun): void {
   for (const u of unknownFields(DqformYaml, data)) {
     const top = u.path.length === 0;
     const guess = closest(u.key, u.known);
-    error(top ? `unknown section "${u.key}"` : `unknown field "${u.key}"${u.path.length ? ` in ${fieldPath(u.path)}` : ''}`, loc.find([...u.path, u.key], true), {
+    run.error(top ? `unknown section "${u.key}"` : `unknown field "${u.key}"${u.path.length ? ` in ${fieldPath(u.path)}` : ''}`, run.loc.find([...u.path, u.key], true), {
       field: fieldPath([...u.path, u.key]),
       hint: guess ? `Did you mean "${guess}"?` : `Known ${top ? 'sections' : 'fields'} here: ${u.known.join(', ')}.`,
     });
   }
-  // 2. types and values
-  const parsed = DqformYaml.safeParse(data);
-  if (!parsed.success) {
-    for (const i of parsed.error.issues) {
-      if (i.code === 'unrecognized_keys') continue;
-      const p = i.path as PathSeg[];
-      const sectionType = typeof p[0] === 'string' ? (YAML_SECTIONS as Record<string, ResourceType>)[p[0]] : undefined;
-      const address = sectionType && p.length >= 2 ? `${sectionType}.${String(p[1])}` : undefined;
-      const inner = sectionType ? p.slice(2) : p;
-      const nested = (i as { issues?: { message: string }[] }).issues?.[0]?.message;
-      const message = i.code === 'invalid_key' && nested ? nested : /received undefined$/.test(i.message) ? 'required, missing' : i.message;
-      const hint = p.length === 1 && p[0] === 'namespace' ? 'Start the file with `namespace: <your namespace>`.' : undefined;
-      error(`${inner.length ? `${fieldPath(inner)}: ` : ''}${message}`, loc.find(p, i.code === 'invalid_key'), { address, field: fieldPath(inner) || undefined, hint });
-    }
-  }
+}
 
-  // 2b. ResolverQL, in the same pass as the schema (not only once the schema errors are fixed)
+/** Types and values, by the document's schema. */
+function yamlSchemaErrors(data: Json, run: YamlRun): void {
+  const parsed = DqformYaml.safeParse(data);
+  if (parsed.success) return;
+  for (const i of parsed.error.issues) {
+    if (i.code === 'unrecognized_keys') continue;
+    const p = i.path as PathSeg[];
+    const sectionType = typeof p[0] === 'string' ? (YAML_SECTIONS as Record<string, ResourceType>)[p[0]] : undefined;
+    const address = sectionType && p.length >= 2 ? `${sectionType}.${String(p[1])}` : undefined;
+    const inner = sectionType ? p.slice(2) : p;
+    const nested = (i as { issues?: { message: string }[] }).issues?.[0]?.message;
+    const message = i.code === 'invalid_key' && nested ? nested : /received undefined$/.test(i.message) ? 'required, missing' : i.message;
+    const hint = p.length === 1 && p[0] === 'namespace' ? 'Start the file with `namespace: <your namespace>`.' : undefined;
+    run.error(`${inner.length ? `${fieldPath(inner)}: ` : ''}${message}`, run.loc.find(p, i.code === 'invalid_key'), { address, field: fieldPath(inner) || undefined, hint });
+  }
+}
+
+/** ResolverQL texts that do not parse. */
+function yamlResolverQlErrors(data: Json, run: YamlRun): void {
   for (const [section, type] of Object.entries(YAML_SECTIONS) as [YamlSection, ResourceType][]) {
     const entries = data[section];
     if (!isObj(entries)) continue;
     for (const name of Object.keys(entries).sort()) {
       resolverQlStrings(entries[name], [], (text, at) => {
         const problem = resolverQlProblem(text);
-        if (problem) error(`${fieldPath(at)}: ${problem}`, loc.find([section, name, ...at]), { address: `${type}.${name}`, field: fieldPath(at), hint: 'Fix the ResolverQL text.' });
+        if (problem) run.error(`${fieldPath(at)}: ${problem}`, run.loc.find([section, name, ...at]), { address: `${type}.${name}`, field: fieldPath(at), hint: 'Fix the ResolverQL text.' });
       });
     }
   }
+}
 
-  // 3. resources
-  const declared = new Set<string>();
-  for (const [section, type] of Object.entries(YAML_SECTIONS) as [YamlSection, ResourceType][]) {
-    const entries = data[section];
-    if (isObj(entries)) for (const name of Object.keys(entries)) declared.add(`${type}.${name}`);
-  }
+/** The resources of every section, in section order and by name. */
+function yamlResources(data: Json, declared: ReadonlySet<string>, run: YamlRun): ManifestResource[] {
   const resources: ManifestResource[] = [];
   for (const [section, type] of Object.entries(YAML_SECTIONS) as [YamlSection, ResourceType][]) {
     const entries = data[section];
     if (!isObj(entries)) continue;
     for (const name of Object.keys(entries).sort()) {
       const entry = entries[name];
-      const address = `${type}.${name}`;
-      const base: PathSeg[] = [section, name];
-      const source = loc.find(base, true);
       if (!isObj(entry)) continue; // reported by the schema
-      const named = (t: ResourceType, n: unknown, at: PathSeg[], attr: 'id' | 'entity_id'): string => {
-        const s = String(n);
-        if (!declared.has(`${t}.${s}`)) {
-          error(`${fieldPath(at)}: no ${t.slice(3).replace(/_/g, ' ')} named "${s}" in this file`, loc.find([...base, ...at]), {
-            address,
-            field: fieldPath(at),
-            hint: `Declare it under ${(Object.entries(YAML_SECTIONS).find(([, x]) => x === t) ?? ['?'])[0]}, or use its id.`,
-          });
-        }
-        return ref(t, s, attr);
-      };
-      const { lifecycle, dependsOn, ...rest } = entry as Json & { lifecycle?: Json; dependsOn?: unknown };
-      const config = translateYaml(type, rest, named);
-      // references written as ${...}
-      walkStrings(config, [], (s, at) => {
-        for (const m of s.matchAll(REF)) {
-          const target = `${m[1]}.${m[2]}`;
-          if (!declared.has(target)) {
-            error(`${fieldPath(at)}: reference ${m[0]} points to nothing`, loc.find([...base, ...at]), { address, field: fieldPath(at), hint: `Declare ${target} in this file.` });
-          }
-        }
-      });
-      const deps = Array.isArray(dependsOn) ? dependsOn.map(String) : [];
-      deps.forEach((d, i) => {
-        if (!declared.has(d)) error(`dependsOn[${i}]: ${d} is not declared in this file`, loc.find([...base, 'dependsOn', i]), { address, field: `dependsOn[${i}]` });
-      });
-      // the translated config must be the desired shape (e.g. a friendly form left a hole)
-      if (!failed.has(address)) {
-        const r = (RESOURCE_SCHEMAS[type] as unknown as z.ZodType).safeParse(config);
-        if (!r.success) for (const i of r.error.issues) error(`${fieldPath(i.path as PathSeg[]) ? `${fieldPath(i.path as PathSeg[])}: ` : ''}${i.message}`, loc.find([...base, ...(i.path as PathSeg[])]), { address });
-      }
-      const lc = isObj(lifecycle) ? lifecycle : {};
-      resources.push({
-        address,
-        type,
-        name,
-        config,
-        source,
-        lifecycle: {
-          preventDestroy: lc.preventDestroy === true ? true : undefined,
-          ignoreChanges: lc.ignoreChanges === 'all' ? 'all' : Array.isArray(lc.ignoreChanges) ? lc.ignoreChanges.map(String) : undefined,
-        },
-        dependsOn: deps,
-      });
+      resources.push(yamlResource(section, type, name, entry, declared, run));
     }
   }
+  return resources;
+}
 
-  // 4. moved, import, removed
+/** One entry of a section as a manifest resource: friendly forms translated, references checked. */
+function yamlResource(section: YamlSection, type: ResourceType, name: string, entry: Json, declared: ReadonlySet<string>, run: YamlRun): ManifestResource {
+  const { loc, error } = run;
+  const address = `${type}.${name}`;
+  const base: PathSeg[] = [section, name];
+  const source = loc.find(base, true);
+  const named = (t: ResourceType, n: unknown, at: PathSeg[], attr: 'id' | 'entity_id'): string => {
+    const s = String(n);
+    if (!declared.has(`${t}.${s}`)) {
+      error(`${fieldPath(at)}: no ${t.slice(3).replace(/_/g, ' ')} named "${s}" in this file`, loc.find([...base, ...at]), {
+        address,
+        field: fieldPath(at),
+        hint: `Declare it under ${(Object.entries(YAML_SECTIONS).find(([, x]) => x === t) ?? ['?'])[0]}, or use its id.`,
+      });
+    }
+    return ref(t, s, attr);
+  };
+  const { lifecycle, dependsOn, ...rest } = entry as Json & { lifecycle?: Json; dependsOn?: unknown };
+  const config = translateYaml(type, rest, named);
+  // references written as ${...}
+  walkStrings(config, [], (s, at) => {
+    for (const m of s.matchAll(REF)) {
+      const target = `${m[1]}.${m[2]}`;
+      if (!declared.has(target)) {
+        error(`${fieldPath(at)}: reference ${m[0]} points to nothing`, loc.find([...base, ...at]), { address, field: fieldPath(at), hint: `Declare ${target} in this file.` });
+      }
+    }
+  });
+  const deps = Array.isArray(dependsOn) ? dependsOn.map(String) : [];
+  deps.forEach((d, i) => {
+    if (!declared.has(d)) error(`dependsOn[${i}]: ${d} is not declared in this file`, loc.find([...base, 'dependsOn', i]), { address, field: `dependsOn[${i}]` });
+  });
+  // the translated config must be the desired shape (e.g. a friendly form left a hole)
+  if (!run.failed.has(address)) {
+    const r = (RESOURCE_SCHEMAS[type] as unknown as z.ZodType).safeParse(config);
+    if (!r.success) for (const i of r.error.issues) error(`${fieldPath(i.path as PathSeg[]) ? `${fieldPath(i.path as PathSeg[])}: ` : ''}${i.message}`, loc.find([...base, ...(i.path as PathSeg[])]), { address });
+  }
+  const lc = isObj(lifecycle) ? lifecycle : {};
+  return {
+    address,
+    type,
+    name,
+    config,
+    source,
+    lifecycle: {
+      preventDestroy: lc.preventDestroy === true ? true : undefined,
+      ignoreChanges: lc.ignoreChanges === 'all' ? 'all' : Array.isArray(lc.ignoreChanges) ? lc.ignoreChanges.map(String) : undefined,
+    },
+    dependsOn: deps,
+  };
+}
+
+/** The `moved`, `import` and `removed` lists, checked against what the file declares. */
+function yamlBlocks(data: Json, declared: ReadonlySet<string>, run: YamlRun) {
+  const { loc, error } = run;
   const list = (k: string): Json[] => (Array.isArray(data[k]) ? (data[k] as unknown[]).map((x) => (isObj(x) ? x : typeof x === 'string' ? { from: x } : {})) : []);
   const moved = list('moved').map((m) => ({ from: String(m.from ?? ''), to: String(m.to ?? '') }));
   const imports = list('import').map((m) => ({ to: String(m.to ?? ''), id: String(m.id ?? '') }));
@@ -327,25 +384,7 @@ export function manifestFromYaml(text: string, opts: { file: string; stack?: str
     if (!isDq(m.from)) error(`removed[${i}]: "${m.from}" is not a dq_* address`, loc.find(['removed', i]));
     else if (declared.has(m.from)) error(`removed[${i}]: ${m.from} is declared and removed at once`, loc.find(['removed', i]), { address: m.from, hint: 'Delete the entry, or drop the removed declaration.' });
   });
-
-  const namespace = typeof data.namespace === 'string' ? data.namespace : '';
-  const manifest = {
-    formatVersion: 1 as const,
-    stack: opts.stack ?? (typeof data.stack === 'string' ? data.stack : namespace),
-    namespace,
-    region: typeof data.region === 'string' ? data.region : undefined,
-    baseUrl: typeof data.baseUrl === 'string' ? data.baseUrl : undefined,
-    grpcEndpoint: typeof data.grpcEndpoint === 'string' ? data.grpcEndpoint : undefined,
-    credentialsFrom: isObj(data.credentialsFrom) ? data.credentialsFrom : undefined,
-    resources,
-    moved,
-    imports,
-    removed,
-  };
-  if (diags.some((d) => d.severity === 'error')) throw new ManifestError(dedupe(diags));
-  const m = Manifest.safeParse(manifest);
-  if (!m.success) throw new ManifestError(m.error.issues.map((i) => ({ severity: 'error' as const, summary: `${fieldPath(i.path as PathSeg[])}: ${i.message}`, source: loc.find(i.path as PathSeg[]) })));
-  return m.data;
+  return { moved, imports, removed };
 }
 
 function dedupe(diags: Diagnostic[]): Diagnostic[] {

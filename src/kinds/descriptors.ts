@@ -2,22 +2,21 @@
  * Every kind's descriptor, in the manifest's dependency order, and the per-kind tables derived
  * from them. Loads no handler (and so no client): the engine's pure modules read kind facts here.
  */
-import type { ResourceType } from '../../schemas/manifest';
-import { alertDescriptor } from './alert/descriptor';
-import { checkCategorisationRuleDescriptor } from './check-categorisation-rule/descriptor';
-import { dataProductDescriptor } from './data-product/descriptor';
-import { domainDescriptor } from './domain/descriptor';
-import { monitorDeploymentRuleDescriptor } from './monitor-deployment-rule/descriptor';
-import { ownerDescriptor } from './owner/descriptor';
-import { ownershipDescriptor } from './ownership/descriptor';
+import { RESOURCE_TYPES, type ResourceType } from '../../schemas/manifest';
+import { DESCRIPTORS } from './descriptors.generated';
 import type { KindDescriptor, KindReference, KindScopes } from './shared/descriptor';
-import { sqlTestDeploymentRuleDescriptor } from './sql-test-deployment-rule/descriptor';
-import { sqlTestDescriptor } from './sql-test/descriptor';
 
 export type { ConcurrencyPolicy, KindDescriptor, KindIdentity, KindReference, KindScopes, OwnershipPolicy, TitleOf } from './shared/descriptor';
 
-/** The descriptors, in dependency order (what a kind references comes before it). */
-export const KINDS: readonly KindDescriptor[] = [ownerDescriptor, domainDescriptor, dataProductDescriptor, ownershipDescriptor, alertDescriptor, monitorDeploymentRuleDescriptor, sqlTestDescriptor, sqlTestDeploymentRuleDescriptor, checkCategorisationRuleDescriptor];
+/**
+ * The descriptors (src/kinds/<kind>/descriptor.ts, listed by `npm run registries`), in the
+ * manifest's dependency order (`RESOURCE_TYPES`: what a kind references comes before it).
+ */
+export const KINDS: readonly KindDescriptor[] = RESOURCE_TYPES.map((type) => {
+  const k = DESCRIPTORS.find((d) => d.type === type);
+  if (!k) throw new Error(`resource type ${type} has no src/kinds/<kind>/descriptor.ts (run \`npm run registries\`)`);
+  return k;
+});
 
 const byType = new Map<string, KindDescriptor>(KINDS.map((k) => [k.type, k]));
 const typesWhere = (p: (k: KindDescriptor) => boolean): readonly ResourceType[] => KINDS.filter(p).map((k) => k.type);

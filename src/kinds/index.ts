@@ -1,25 +1,14 @@
 /** The handler of every resource type. */
 import type { ResourceType } from '../../schemas/manifest';
-import { alertsHandler } from './alert/handler';
-import { checkCategorisationRulesHandler } from './check-categorisation-rule/handler';
-import { dataProductsHandler } from './data-product/handler';
-import { domainsHandler } from './domain/handler';
-import { monitorDeploymentRulesHandler } from './monitor-deployment-rule/handler';
-import { ownershipsHandler } from './ownership/handler';
-import { ownersHandler } from './owner/handler';
-import { sqlTestDeploymentRulesHandler } from './sql-test-deployment-rule/handler';
-import { sqlTestsHandler } from './sql-test/handler';
+import { HANDLER_LIST } from './handlers.generated';
 import type { ResourceHandler } from './shared/types';
 import { KINDS, SCOPES } from './descriptors';
 
 export { KINDS, SCOPES };
 export type { KindScopes } from './descriptors';
 
-/** The handler objects (any order: {@link HANDLERS} orders them by {@link KINDS}). */
-const ALL: readonly ResourceHandler[] = [ownersHandler, domainsHandler, dataProductsHandler, ownershipsHandler, alertsHandler, monitorDeploymentRulesHandler, sqlTestsHandler, sqlTestDeploymentRulesHandler, checkCategorisationRulesHandler];
-
-/** One handler per resource type (keys in the manifest's dependency order: {@link KINDS}). */
-export const HANDLERS: Record<ResourceType, ResourceHandler> = Object.fromEntries(KINDS.map((k) => [k.type, ALL.find((h) => h.type === k.type)])) as Record<ResourceType, ResourceHandler>;
+/** One handler per resource type (src/kinds/<kind>/handler.ts; keys in the manifest's dependency order: {@link KINDS}). */
+export const HANDLERS: Record<ResourceType, ResourceHandler> = Object.fromEntries(KINDS.map((k) => [k.type, HANDLER_LIST.find((h) => h.type === k.type)])) as Record<ResourceType, ResourceHandler>;
 
 /** The handler of `type`; throws for an unknown type (a bug: the manifest schema checks types). */
 export function handlerFor(type: ResourceType | string): ResourceHandler {

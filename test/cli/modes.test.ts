@@ -54,7 +54,7 @@ async function alertNames(...fqns: string[]): Promise<Record<string, string>> {
   const live = await raw.alerts.batchGet(fqns.map((fqn) => ({ fqn })));
   return Object.fromEntries(Object.values(live).map((a) => [a.fqn, a.name ?? '']));
 }
-const json = (ws: Workspace, f: string) => JSON.parse(fs.readFileSync(ws.path(f), 'utf8')) as { options: Record<string, unknown>; changes: { address: string; action: string }[]; drift: { address: string; action: string }[] };
+const json = (ws: Workspace, f: string) => JSON.parse(fs.readFileSync(ws.path(f), 'utf8')) as { options: Record<string, unknown>; changes: { address: string; action: string }[]; drift: { address: string; difference: string; remedy: string }[] };
 
 // Each test spawns several dqform processes against an emulator: 90 s is a ceiling, not a speed
 // test (the first one took 12 s alone and over 30 s in npm test at load 30 on 2 cores).
@@ -228,7 +228,7 @@ describe('--refresh-only', () => {
     expect(p.out).toMatch(/# dq_alert\.a \(alert "A"\) has changed outside dqform\n[^]*~ name: code "A", live "renamed in the UI"/);
     expect(p.out).toMatch(/Refresh-only: 1 object\(s\) differ from the code \(1 changed outside dqform\)\. Nothing to apply\./);
     expect(p.code).toBe(0);
-    expect(json(ws, 'refresh.json').drift.map((c) => [c.address, c.action])).toEqual([['dq_alert.a', 'update']]);
+    expect(json(ws, 'refresh.json').drift.map((c) => [c.address, c.difference, c.remedy])).toEqual([['dq_alert.a', 'changed', 'update']]);
     expect(json(ws, 'refresh.json').changes.every((c) => c.action === 'noop' || c.action === 'unmanaged')).toBe(true);
     expect((await run(ws, ['plan', '-refresh-only', '-detailed-exitcode'])).code).toBe(2);
 

@@ -11,6 +11,7 @@ import { apply, isConflict, loadPlan, missingScopes, NotOursError, PlanRefusedEr
 import { deriveId } from '../../src/engine/identity';
 import { fingerprint, normalise } from '../../src/kinds/shared/normalise';
 import { HANDLERS, SCOPES } from '../../src/kinds/index';
+import { hasConfigId } from '../../src/kinds/descriptors';
 import { WriteConflictError } from '../../src/kinds/shared/support';
 import type { LiveObject, ResourceHandler } from '../../src/kinds/shared/types';
 import { RESOURCE_TYPES, type ResourceType } from '../../schemas/manifest';
@@ -59,12 +60,11 @@ function handlersOf(world: World, opts: { batch?: ResourceType[]; preview?: Reso
       if (w instanceof Error) throw w;
       w?.(c);
       if (verb === 'delete') world.drop(type, c.id);
-      else world.put(type, { id: c.id, raw: { ...(c.after as object) }, ...(real.prunable ? { configId: ctx.namespace } : {}) });
+      else world.put(type, { id: c.id, raw: { ...(c.after as object) }, ...(hasConfigId(type) ? { configId: ctx.namespace } : {}) });
     };
     out[type] = {
       type,
       label: real.label,
-      prunable: real.prunable,
       async read(_client, q) {
         const found = q.keysOnly ? q.keys.map((k) => world.get(type, k)).filter((o): o is LiveObject => !!o) : world.of(type);
         return found.filter((o) => q.includeDeleted || !o.deleted);
@@ -120,7 +120,7 @@ function setup(opts: { scopes?: string[]; workspace?: string; batch?: ResourceTy
 /** A live object the plan read, and the change with its etag and content fingerprint. */
 function existing(world: World, type: ResourceType, name: string, action: Change['action'], over: Partial<LiveObject> = {}, change: Partial<Change> = {}): Change {
   const c = ch(type, name, action, change);
-  const o = world.put(type, { id: c.id, raw: { title: name }, ...(HANDLERS[type].prunable ? { configId: NS } : {}), ...over });
+  const o = world.put(type, { id: c.id, raw: { title: name }, ...(hasConfigId(type) ? { configId: NS } : {}), ...over });
   return { ...c, etag: o.etag, liveHash: fingerprint(canonical(o.raw)), before: canonical(o.raw), ...change };
 }
 

@@ -43,7 +43,6 @@ function memHandler(type: ResourceType, preview?: ResourceHandler['preview']): R
   return {
     type,
     label: type.replace(/^dq_/, ''),
-    prunable: PRUNABLE.has(type),
     async read(_c, q): Promise<LiveObject[]> {
       const keys = q.keysOnly ? q.keys : [...objs().keys()];
       return keys

@@ -70,7 +70,9 @@ describe('golden coverage', () => {
     expect(changes.some((c) => c.action === 'delete' && c.reasons.some((r) => r.includes('is no longer declared')))).toBe(true);
     for (const t of ['dq_owner', 'dq_domain', 'dq_data_product', 'dq_ownership']) expect([t, changes.some((c) => c.type === t && c.action === 'delete' && c.address.includes('['))]).toEqual([t, true]);
     for (const e of ['deleted', 'loses-parent', 'loses-member', 'loses-selection']) expect([e, changes.some((c) => c.effects?.cascade.some((x) => x.effect === e))]).toEqual([e, true]);
-    expect(changes.some((c) => c.action === 'unmanaged' && c.reasons.some((r) => r.includes('destroy = false')))).toBe(true);
+    // removed { destroy = false } is a forget (issue 24), no longer an `unmanaged` entry
+    expect(changes.some((c) => c.action === 'forget' && c.reasons.some((r) => r.includes('destroy = false')))).toBe(true);
+    expect(changes.some((c) => c.action === 'unmanaged' && c.reasons.some((r) => r.includes('destroy = false')))).toBe(false);
     expect(all.some((p) => p.diagnostics.some((d) => d.severity === 'info'))).toBe(true);
     expect(changes.some((c) => c.effects?.baselineResets.length)).toBe(true);
     expect(changes.some((c) => c.effects?.losesHistory)).toBe(true);

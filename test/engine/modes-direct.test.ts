@@ -6,6 +6,7 @@
  * mutation run (issue 23).
  */
 import { Change, type Diagnostic, type PlanRequest } from '../../schemas/plan';
+import { because } from '../../src/engine/reasons';
 import { asRefreshOnly, canonicalAddress, checkRequestedAddresses, destroyDeclared, DRIFT_REPLACED, narrowToTargets, targetingWarning } from '../../src/engine/modes';
 import { deriveId } from '../../src/engine/identity';
 import type { ResolvedResource, Resolution } from '../../src/engine/resolve';
@@ -31,29 +32,38 @@ describe('asRefreshOnly', () => {
     const drift = asRefreshOnly(changes);
     // the plan keeps only what writes nothing
     expect(changes.map((c) => c.address)).toEqual(['dq_owner.same', 'dq_owner.ui']);
-    expect(drift.map((d) => [d.address, d.action, d.before, d.after])).toEqual([
-      ['dq_owner.missing', 'delete', { name: 'm' }, null],
-      ['dq_owner.extra', 'create', null, { name: 'x' }],
+    // drift's own type (issue 24): how live differs, the code's object, live's, what apply would do
+    expect(drift.map((d) => [d.address, d.difference, d.code, d.live, d.remedy])).toEqual([
+      ['dq_owner.missing', 'absent', { name: 'm' }, null, 'create'],
+      ['dq_owner.extra', 'undeclared', null, { name: 'x' }, 'delete'],
     ]);
     expect(drift[0].reasons).toEqual(['declared in the code, but absent live: deleted outside dqform, or not created yet']);
     expect(drift[1].reasons).toEqual(['not declared']);
     // drift is never applied: it depends on nothing, but keeps the concurrency marks it was read with
-    expect(drift[0].dependsOn).toEqual([]);
+    expect('dependsOn' in drift[0]).toBe(false);
     expect(drift[0].etag).toBe('e1');
     expect(drift.every((d) => d.patch.length === 0)).toBe(true);
   });
 
   test('an update is reversed (before: the code, after: live), its patch from the code to live; only import and move notes survive', () => {
     const changes = [
-      change({ address: 'dq_alert.a', action: 'update', before: { title: 'live' }, after: { title: 'code' }, reasons: ['imported from x', 'title changed', 'moved from dq_alert.b', 'claims y'] }),
-      change({ address: 'dq_alert.r', action: 'replace', before: { k: 1 }, after: { k: 2 }, reasons: ['kind cannot change'] }),
+      // typed reasons (issue 24): the codes decide what survives, not the prose
+      change({
+        address: 'dq_alert.a',
+        action: 'update',
+        before: { title: 'live' },
+        after: { title: 'code' },
+        ...because({ code: 'imported', label: 'alert', id: 'x' }, { code: 'fixed-field', text: 'title changed' }, { code: 'moved', from: 'dq_alert.b' }, { code: 'claims', namespace: 'y' }),
+      }),
+      change({ address: 'dq_alert.r', action: 'replace', before: { k: 1 }, after: { k: 2 }, ...because({ code: 'fixed-field', text: 'kind cannot change' }) }),
     ];
     const drift = asRefreshOnly(changes);
     expect(changes).toEqual([]);
-    expect(drift[0]).toMatchObject({ action: 'update', before: { title: 'code' }, after: { title: 'live' }, patch: [{ op: 'replace', path: '/title', value: 'live' }] });
-    expect(drift[0].reasons).toEqual(['imported from x', 'moved from dq_alert.b', 'claims y']);
-    // a replace shows as an update of live state, with what a normal apply would do about it
-    expect(drift[1]).toMatchObject({ action: 'update', before: { k: 2 }, after: { k: 1 }, reasons: [DRIFT_REPLACED] });
+    expect(drift[0]).toMatchObject({ difference: 'changed', remedy: 'update', code: { title: 'code' }, live: { title: 'live' }, patch: [{ op: 'replace', path: '/title', value: 'live' }] });
+    expect(drift[0].reasons).toEqual(['imported from existing alert "x"', 'moved from dq_alert.b: keeps its identity', 'claims it for namespace "y"']);
+    expect(drift[0].reasonCodes?.map((r) => r.code)).toEqual(['imported', 'moved', 'claims']);
+    // a replace shows as a change of live state, with what a normal apply would do about it
+    expect(drift[1]).toMatchObject({ difference: 'changed', remedy: 'replace', code: { k: 2 }, live: { k: 1 }, reasons: [DRIFT_REPLACED], reasonCodes: [{ code: 'drift-replaced' }] });
   });
 });
 

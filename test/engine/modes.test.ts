@@ -179,16 +179,17 @@ describe('--refresh-only', () => {
   it('proposes nothing: every difference is drift, seen from the code towards live state', () => {
     expect(hasChanges(p)).toBe(false);
     expect(p.summary).toMatchObject({ add: 0, change: 0, replace: 0, destroy: 0, import: 0 });
-    expect(Object.fromEntries(p.drift.map((c) => [c.address, c.action]))).toEqual({
-      'dq_alert.freshness': 'update', // live holds another kind of alert
-      'dq_alert.orders': 'update',
-      'dq_alert.new_orders': 'delete', // declared, absent live
-      'dq_alert["shop.retired"]': 'create', // live, not declared
-      'dq_owner.old_team': 'create',
+    // drift has its own type (issue 24): how live differs, not a change's action read backwards
+    expect(Object.fromEntries(p.drift.map((c) => [c.address, c.difference]))).toEqual({
+      'dq_alert.freshness': 'changed', // live holds another kind of alert
+      'dq_alert.orders': 'changed',
+      'dq_alert.new_orders': 'absent', // declared, absent live
+      'dq_alert["shop.retired"]': 'undeclared', // live, not declared
+      'dq_owner.old_team': 'undeclared',
     });
     const orders = p.drift.find((c) => c.address === 'dq_alert.orders')!;
     expect(orders.patch).toEqual([{ op: 'replace', path: '/name', value: 'Orders' }]); // code "Orders v2" -> live "Orders"
-    expect(p.drift.every((c) => c.effects === undefined)).toBe(true);
+    expect(p.drift.every((c) => !('effects' in c))).toBe(true);
   });
 
   it('says what it means and that apply writes nothing', () => {

@@ -101,8 +101,8 @@ describe.each(CASES)('a plan that would touch %s', (_what, type, id, action, why
 
 describe('notOursWhy (pure)', () => {
   const live = (o: Partial<LiveObject>): LiveObject => ({ key: 'k', id: 'k', raw: {}, ...o });
-  const prunable = { prunable: true, label: 'alert' };
-  const tagged = { prunable: false, label: 'owner' };
+  const prunable = { type: 'dq_alert', label: 'alert' } as const;
+  const tagged = { type: 'dq_owner', label: 'owner' } as const;
   const mine = deriveId('demo', NS, 'dq_owner', 'x');
   const ch = (action: Change['action'], extra: Partial<Change> = {}) => Change.parse({ address: 'a', type: 'dq_alert', action, id: 'k', before: {}, after: {}, ...extra });
   it.each([
@@ -121,7 +121,7 @@ describe('notOursWhy (pure)', () => {
     ['untagged: never deleted', ch('delete'), live({ id: uiOwner }), tagged, /never deletes/],
     ["another namespace's tag: not even updated", ch('update'), live({ id: otherOwner }), tagged, /another namespace's tag/],
   ] as const)('%s', (_why, c, obj, h, expected) => {
-    const got = notOursWhy(c, obj, h, 'demo', NS);
+    const got = notOursWhy({ ...c, type: h.type }, obj, h, 'demo', NS);
     if (expected === undefined) expect(got).toBeUndefined();
     else expect(got).toMatch(expected);
   });

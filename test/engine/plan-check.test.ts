@@ -4,13 +4,13 @@
  * summary disagrees with its own before/after/actions must be named field by field on reading.
  * Tested in-process (the CLI tests that cover it are not counted by the mutation run).
  */
-import { Change, Plan } from '../../schemas/plan';
-import { derivedPatch, planSummary, selfDisagreements } from '../../src/engine/plan-check';
+import { Change, Drift, Plan } from '../../schemas/plan';
+import { derivedDriftPatch, derivedPatch, planSummary, selfDisagreements } from '../../src/engine/plan-check';
 
 const change = (c: Partial<Change> & Pick<Change, 'address' | 'action'>): Change =>
   Change.parse({ type: c.address.split('.')[0], id: 'id-' + c.address, before: null, after: null, ...c });
 
-const plan = (changes: Change[], drift: Change[] = []): Plan =>
+const plan = (changes: Change[], drift: Drift[] = []): Plan =>
   Plan.parse({ formatVersion: 1, workspace: 'w', namespace: 'n', stack: 's', manifestHash: 'h', changes, drift, summary: planSummary(changes) });
 
 describe('derivedPatch', () => {
@@ -85,9 +85,12 @@ describe('selfDisagreements', () => {
   });
 
   test("a refresh-only plan's drift is checked too, under its own name", () => {
-    const d = update();
+    // drift's own type (issue 24): its patch goes from the code's object to live's
+    const d = Drift.parse({ address: 'dq_alert.x', type: 'dq_alert', difference: 'changed', remedy: 'update', id: 'x', code: { a: 1 }, live: { a: 2 }, patch: derivedDriftPatch({ difference: 'changed', code: { a: 1 }, live: { a: 2 } }) });
+    expect(d.patch).toEqual([{ op: 'replace', path: '/a', value: 2 }]);
+    expect(selfDisagreements(plan([], [d]))).toEqual([]);
     d.patch = [];
-    expect(selfDisagreements(plan([], [d]))).toEqual(['drift.0 (dq_alert.x): its patch is not the difference between its before and after']);
+    expect(selfDisagreements(plan([], [d]))).toEqual(['drift.0 (dq_alert.x): its patch is not the difference between its code and live']);
   });
 
   test('a summary that hides deletes is named with the count its changes give', () => {

@@ -16,7 +16,6 @@ const handlers = Object.fromEntries(
     t,
     {
       label: t.replace(/^dq_/, '').replace(/_/g, ' '),
-      prunable: ['dq_alert', 'dq_monitor_deployment_rule', 'dq_sql_test', 'dq_sql_test_deployment_rule'].includes(t),
       fromLive: (raw: Record<string, unknown>) => normalise(raw, DROP),
       fromDesired: (d: Record<string, unknown>) => normalise(d, DROP),
       replaceReasons: (b: Record<string, unknown>, a: Record<string, unknown>) =>

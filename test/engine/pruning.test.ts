@@ -116,11 +116,11 @@ describe('removed blocks', () => {
   const removed = (from: string, id?: string, destroy = true) => ({ removed: [{ from, ...(id ? { id } : {}), lifecycle: { destroy } }] });
 
   it.each<[string, Record<string, unknown>, string[], RegExp | undefined]>([
-    ['destroy = false keeps a tagged object from being pruned, and says to keep the block', removed('dq_owner.team', undefined, false), ['unmanaged dq_owner.team'], undefined],
+    ['destroy = false keeps a tagged object from being pruned, and says to keep the block', removed('dq_owner.team', undefined, false), ['forget dq_owner.team'], undefined],
     ['destroy = true deletes a tagged one', removed('dq_owner.team'), ['delete dq_owner.team'], undefined],
     ['never a UI-made owner, even named by id', removed('dq_owner.ui', UI_OWNER), [`delete dq_owner["${tagged}"]`], /owner "Made in the UI" \("5eed0000-0000-4000-8000-000000000e7a"\) was made in the UI, not by namespace "shop": dqform never deletes it/],
     ['never one tagged for another namespace', removed('dq_owner.b', theirs('dq_owner', 'team')), [`delete dq_owner["${tagged}"]`], /owner "Billing team" .* is managed by another namespace, not namespace "shop"/],
-    ['destroy = false on a UI-made owner: left alone, no error', removed('dq_owner.ui', UI_OWNER, false), ['unmanaged dq_owner.ui', `delete dq_owner["${tagged}"]`], undefined],
+    ['destroy = false on a UI-made owner: left alone, no error', removed('dq_owner.ui', UI_OWNER, false), ['forget dq_owner.ui', `delete dq_owner["${tagged}"]`], undefined],
   ])('%s', (_why, extra, want, error) => {
     const p = planOf(tf({}, extra), live);
     expect(actions(p)).toEqual(want);
@@ -141,7 +141,7 @@ describe('removed blocks', () => {
     const fqn = 'shop.a';
     const a: LiveObject = { key: fqn, id: 'a1', configId: NS, raw: { id: 'a1', fqn, name: 'A', configId: NS, issueLifecycle: { trigger: { resolverQl: 'with_type("table")' }, targets: [{ slack: { channel: '#a' } }], settings: { severities: [2] } } } };
     expect(actions(planOf(tf({}), { dq_alert: [a] }))).toEqual(['delete dq_alert["shop.a"]']);
-    expect(actions(planOf(tf({}, removed('dq_alert.a', undefined, false)), { dq_alert: [a] }))).toEqual(['unmanaged dq_alert.a']);
+    expect(actions(planOf(tf({}, removed('dq_alert.a', undefined, false)), { dq_alert: [a] }))).toEqual(['forget dq_alert.a']);
   });
 });
 

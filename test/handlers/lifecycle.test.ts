@@ -13,6 +13,7 @@ import { PlatformClient } from '../../src/client';
 import { Change } from '../../schemas/plan';
 import { RESOURCE_SCHEMAS, type ResourceType } from '../../schemas/manifest';
 import { handlerFor } from '../../src/kinds/index';
+import { hasConfigId } from '../../src/kinds/descriptors';
 import type { HandlerContext, LiveObject } from '../../src/kinds/shared/types';
 
 const routes = new EmulatorApp({ seed: 'empty' });
@@ -179,11 +180,11 @@ describe.each(specs.map((s) => [s.type, s.name, s] as const))('%s (%s) against t
     // another spec may have made this id as its prerequisite: a create guarded by the etag it holds
     // (as the applier guards a create over a soft-deleted object) is a compare-and-swap
     const pre = (await h.read(client, { ...ctx, keys: [s.id], keysOnly: true, includeDeleted: true })).find((l) => l.key === s.id);
-    await h.create(client, change(s.type, s.id, 'create', s.desired, h.prunable ? undefined : pre?.etag), ctx);
+    await h.create(client, change(s.type, s.id, 'create', s.desired, hasConfigId(s.type) ? undefined : pre?.etag), ctx);
     const created = await readOne(client, s.type, s.id);
     expect(created).toBeDefined();
     expect(h.fromLive(created!.raw)).toEqual(h.fromDesired(s.desired));
-    if (h.prunable) {
+    if (hasConfigId(s.type)) {
       expect(created!.configId).toBe(ctx.namespace);
       expect(created!.source).toBe('SOURCE_API');
     }

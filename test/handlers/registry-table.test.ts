@@ -6,9 +6,10 @@
  * @gateway
  */
 import { HANDLERS, SCOPES } from '../../src/kinds/index';
+import { hasConfigId } from '../../src/kinds/descriptors';
 
 test('type, label and pruning of every kind', () => {
-  expect(Object.values(HANDLERS).map((h) => [h.type, h.label, h.prunable])).toEqual([
+  expect(Object.values(HANDLERS).map((h) => [h.type, h.label, hasConfigId(h.type)])).toEqual([
     ['dq_owner', 'owner', false],
     ['dq_domain', 'domain', false],
     ['dq_data_product', 'data product', false],

@@ -8,6 +8,7 @@
 import { canonicalResolverQl, parseResolverQl, queryToResolverQl, resolverQlToQuery } from '../../schemas/resolverql';
 import { RESOURCE_SCHEMAS, type ResourceType } from '../../schemas/manifest';
 import { HANDLERS, handlerFor } from '../../src/kinds/index';
+import { hasConfigId } from '../../src/kinds/descriptors';
 
 const OWNER = '11111111-1111-4111-8111-111111111111';
 const DOMAIN = '22222222-2222-4222-8222-222222222222';
@@ -209,7 +210,7 @@ describe('registry', () => {
   test('one handler per resource type, with the matching type and prunability', () => {
     expect(Object.keys(HANDLERS).sort()).toEqual(Object.keys(RESOURCE_SCHEMAS).sort());
     for (const [type, h] of Object.entries(HANDLERS)) expect(h.type).toBe(type);
-    expect(Object.values(HANDLERS).filter((h) => h.prunable).map((h) => h.type).sort()).toEqual(['dq_alert', 'dq_monitor_deployment_rule', 'dq_sql_test', 'dq_sql_test_deployment_rule']);
+    expect(Object.values(HANDLERS).filter((h) => hasConfigId(h.type)).map((h) => h.type).sort()).toEqual(['dq_alert', 'dq_monitor_deployment_rule', 'dq_sql_test', 'dq_sql_test_deployment_rule']);
     expect(() => handlerFor('dq_nope')).toThrow(/no handler/);
   });
 });

@@ -34,13 +34,13 @@ describe('config validation', () => {
     ['empty attributes', { ...rule, matcher: { attributes: {} } }, 'matcher.attributes', /at least one of checkTypes/],
     ['a long expression', { ...rule, matcher: { expression: 'x'.repeat(20001) } }, 'matcher.expression', /1 to 20000 characters/],
   ])('%s is a problem naming its field', (_why, desired, field, message) => {
-    const p = validateCategorisationRule(desired);
+    const p = validateCategorisationRule(desired, {});
     expect(p.map((x) => x.field)).toEqual([field]);
     expect(p[0].message).toMatch(message);
     expect(p[0].hint).toBeTruthy();
   });
   it('a valid rule has none', () => {
-    expect(validateCategorisationRule({ ...rule, priority: -1_000_000 })).toEqual([]);
+    expect(validateCategorisationRule({ ...rule, priority: -1_000_000 }, {})).toEqual([]);
   });
 });
 

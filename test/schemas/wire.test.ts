@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { Alert, AlertWrite, BatchGetAlertsResponse } from '../../schemas/alerts';
 import { protoEnum, withOneof } from '../../schemas/common';
 import { DeploymentRule, DeployOverviewRequest, ListDeploymentRulesRequest, ListDeploymentRulesResponse } from '../../schemas/deployment-rules';
-import { DesiredAlert } from '../../schemas/manifest';
+import { DesiredAlert } from '../../schemas/alerts';
 import { Domain } from '../../schemas/governance';
 import { decodeRead, deprecatedEnums, fromQuery, marshal, QueryFormError, readClean, toQuery, toWire, tolerant, unknownKeys, unmodelledOf } from '../../schemas/wire';
 

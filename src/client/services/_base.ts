@@ -1,6 +1,8 @@
 /** Shared plumbing of the per-service modules. */
 import { z } from 'zod';
 import { BATCH_LIMIT, BatchItemError } from '../../../schemas/common';
+import { BatchDeployResponse } from '../../../schemas/deployment-rules';
+import { toQuery } from '../../../schemas/wire';
 import type { DqClient } from '../http';
 import { BatchItemsError, BatchResult, batched, listAll, PaginateOptions } from '../paging';
 
@@ -15,9 +17,39 @@ export interface BatchWriteOptions {
 /** An empty response body (`{}`); unknown fields are tolerated. */
 export const Empty = z.object({});
 
-/** Every service holds the HTTP core. */
+/** Every service holds the HTTP core, and the call shapes several services share. */
 export abstract class Service {
   constructor(protected readonly http: DqClient) {}
+
+  /**
+   * Every page of a GET list whose filter travels as query parameters: the filter is parsed by
+   * `request` first (defaults and enums as the wire has them), `items` picks the page's objects.
+   */
+  protected listFiltered<Req extends z.ZodType, Res extends z.ZodType, T>(path: string, request: Req, response: Res, items: (r: z.output<Res>) => T[], filter: unknown, pageSize?: number): Promise<T[]> {
+    const q = request.parse(filter) as Record<string, unknown>;
+    return allPages(async (pagination) => {
+      const r = await this.http.call({ method: 'GET', path, query: toQuery(request, { ...q, pagination }), responseSchema: response, idempotent: true });
+      return { items: items(r), pageInfo: (r as { pageInfo?: { lastId?: string } }).pageInfo };
+    }, { pageSize });
+  }
+
+  /** A batch get POST `path` `{ ids }`, chunked to 200 -> map keyed by id (`pick` finds it in the response). */
+  protected batchGetByIds<Res extends z.ZodType, T>(path: string, request: z.ZodType, response: Res, pick: (r: z.output<Res>) => Record<string, T>, ids: readonly string[]): Promise<Record<string, T>> {
+    return batchGetMap(ids, async (c) => pick(await this.http.call({ method: 'POST', path, body: { ids: c }, requestSchema: request, responseSchema: response, idempotent: true })));
+  }
+
+  /** A rule family's BatchDeploy POST `path` `{ deploymentRules }`, chunked to 200; per-item errors returned (or thrown, when asked). */
+  protected async batchDeployRules(path: string, request: z.ZodType, rules: readonly unknown[], opts: BatchWriteOptions): Promise<BatchResult<string>> {
+    const res = await batched(
+      [...rules],
+      async (c) => {
+        const r = await this.http.call({ method: 'POST', path, body: { deploymentRules: c }, requestSchema: request, responseSchema: BatchDeployResponse, idempotent: true });
+        return { items: r.deployedIds, errors: r.errors };
+      },
+      { limit: opts.limit ?? BATCH_LIMIT },
+    );
+    return finish(res, opts);
+  }
 }
 
 /**

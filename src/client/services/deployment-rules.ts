@@ -1,9 +1,7 @@
 /** Automated-monitor deployment rules (spec 4.5, upstream facts). Routes: ROUTES.md. */
 import { z } from 'zod';
-import { BATCH_LIMIT } from '../../../schemas/common';
 import {
   BatchDeployDeploymentRulesRequest,
-  BatchDeployResponse,
   BatchGetDeploymentRulesRequest,
   BatchGetDeploymentRulesResponse,
   DeployOverviewRequest,
@@ -20,8 +18,8 @@ import { toQuery } from '../../../schemas/wire';
 import { seg } from '../http';
 import { overviewQuery } from './overview-query';
 import { grpcOverview, preview } from './previews';
-import { BatchResult, batched } from '../paging';
-import { allPages, batchGetMap, BatchWriteOptions, Empty, finish, Service } from './_base';
+import type { BatchResult } from '../paging';
+import { batchGetMap, BatchWriteOptions, Empty, Service } from './_base';
 
 const RULES = '/api/monitors/automated/v1/deployment-rules';
 const RULE = '/api/monitors/automated/v1/deployment-rule';
@@ -33,16 +31,8 @@ export class DeploymentRulesService extends Service {
   }
 
   /** BatchDeploy POST `.../deployment-rules/batch/deployed`, chunked to 200; per-item errors returned. */
-  async batchDeploy(rules: z.input<typeof DeploymentRuleWrite>[], opts: BatchWriteOptions = {}): Promise<BatchResult<string>> {
-    const res = await batched(
-      rules,
-      async (c) => {
-        const r = await this.http.call({ method: 'POST', path: `${RULES}/batch/deployed`, body: { deploymentRules: c }, requestSchema: BatchDeployDeploymentRulesRequest, responseSchema: BatchDeployResponse, idempotent: true });
-        return { items: r.deployedIds, errors: r.errors };
-      },
-      { limit: opts.limit ?? BATCH_LIMIT },
-    );
-    return finish(res, opts);
+  batchDeploy(rules: z.input<typeof DeploymentRuleWrite>[], opts: BatchWriteOptions = {}): Promise<BatchResult<string>> {
+    return this.batchDeployRules(`${RULES}/batch/deployed`, BatchDeployDeploymentRulesRequest, rules, opts);
   }
 
   /** Delete DELETE `.../deployment-rule/{id}` (deletes its monitors unless the rule keeps them). */
@@ -55,13 +45,8 @@ export class DeploymentRulesService extends Service {
    * `configsFilter.ids`, `ruleIds`, `ruleTypes` repeated, enums as numbers); every page.
    * Items this version cannot model are returned marked (schemas/wire.ts `unmodelledOf`).
    */
-  async list(filter: Omit<z.input<typeof ListDeploymentRulesRequest>, 'pagination'> = {}, pageSize?: number): Promise<DeploymentRule[]> {
-    const q = ListDeploymentRulesRequest.parse(filter);
-    return allPages(async (pagination) => {
-      const query = toQuery(ListDeploymentRulesRequest, { ...q, pagination });
-      const r = await this.http.call({ method: 'GET', path: RULES, query, responseSchema: ListDeploymentRulesResponse, idempotent: true });
-      return { items: r.deploymentRules, pageInfo: r.pageInfo };
-    }, { pageSize });
+  list(filter: Omit<z.input<typeof ListDeploymentRulesRequest>, 'pagination'> = {}, pageSize?: number): Promise<DeploymentRule[]> {
+    return this.listFiltered(RULES, ListDeploymentRulesRequest, ListDeploymentRulesResponse, (r) => r.deploymentRules, filter, pageSize);
   }
 
   /** Batch GET `.../deployment-rules/batch?ids=a&ids=b`, chunked to 200 -> map keyed by id. */

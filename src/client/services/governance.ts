@@ -59,66 +59,86 @@ const DOMAINS = '/api/domains/v2';
 const DATAPRODUCTS = '/api/dataproducts/v2';
 const OWNERS = '/api/owners/v1';
 
-/** Domains v2: caller-chosen UUIDs; upsert leaves omitted optional fields unchanged; delete is soft and idempotent. */
-export class DomainsService extends Service {
-  /** Upsert POST `/api/domains/v2` `{ id, name?, description?, parentId?, definition?, etag? }` (flat body). */
-  async upsert(domain: z.input<typeof DomainWrite>, etag?: string): Promise<Domain> {
-    const r = await this.http.call({ method: 'POST', path: DOMAINS, body: { ...domain, etag }, requestSchema: UpsertDomainRequest, responseSchema: DomainResponse, idempotent: true });
-    return r.domain;
+/** What tells one v2 governance service from another: its path, its request and response schemas, and its envelopes' keys. */
+interface V2Wire {
+  readonly path: string;
+  readonly upsertRequest: z.ZodType;
+  readonly deleteRequest: z.ZodType;
+  readonly listRequest: z.ZodType;
+  readonly response: z.ZodType;
+  readonly batchResponse: z.ZodType;
+  readonly listResponse: z.ZodType;
+  /** The key of one object in a response (`domain`), and of several (`domains`). */
+  readonly one: string;
+  readonly many: string;
+}
+
+/** A v2 governance service (domains, data products): caller-chosen UUIDs; upsert leaves omitted optional fields unchanged; delete is soft and idempotent. */
+abstract class GovernanceV2Service<T, W, F> extends Service {
+  protected abstract readonly wire: V2Wire;
+
+  /** Upsert POST `<path>` `{ id, ...fields, etag? }` (flat body). */
+  async upsert(obj: W, etag?: string): Promise<T> {
+    const w = this.wire;
+    const r = (await this.http.call({ method: 'POST', path: w.path, body: { ...obj, etag }, requestSchema: w.upsertRequest, responseSchema: w.response, idempotent: true })) as Record<string, T>;
+    return r[w.one];
   }
 
-  /** Delete POST `/api/domains/v2/delete` `{ id, purge, etag }`. */
+  /** Delete POST `<path>/delete` `{ id, purge, etag }`. */
   async delete(id: string, opts: DeleteOptions = {}): Promise<void> {
-    await this.http.call({ method: 'POST', path: `${DOMAINS}/delete`, body: { id, purge: opts.purge, etag: opts.etag }, requestSchema: DeleteDomainRequest, responseSchema: Empty, idempotent: true });
+    await this.http.call({ method: 'POST', path: `${this.wire.path}/delete`, body: { id, purge: opts.purge, etag: opts.etag }, requestSchema: this.wire.deleteRequest, responseSchema: Empty, idempotent: true });
   }
 
-  /** BatchGet POST `/api/domains/v2/batch-get` `{ ids, includeDeleted }`, chunked to 200 -> map keyed by id. */
-  batchGet(ids: readonly string[], opts: BatchGetOptions = {}): Promise<Record<string, Domain>> {
+  /** BatchGet POST `<path>/batch-get` `{ ids, includeDeleted }`, chunked to 200 -> map keyed by id. */
+  batchGet(ids: readonly string[], opts: BatchGetOptions = {}): Promise<Record<string, T>> {
+    const w = this.wire;
     return batchGetMap(ids, async (c) => {
-      const r = await this.http.call({ method: 'POST', path: `${DOMAINS}/batch-get`, body: { ids: c, includeDeleted: opts.includeDeleted }, requestSchema: BatchGetRequest, responseSchema: BatchGetDomainsResponse, idempotent: true });
-      return r.domains;
+      const r = (await this.http.call({ method: 'POST', path: `${w.path}/batch-get`, body: { ids: c, includeDeleted: opts.includeDeleted }, requestSchema: BatchGetRequest, responseSchema: w.batchResponse, idempotent: true })) as Record<string, Record<string, T>>;
+      return r[w.many];
     });
   }
 
-  /** List GET `/api/domains/v2?pagination.cursor=...` (`parentId`, `includeDeleted`, `excludeDefinition` filters); every page. */
-  list(pageSize?: number, filter: Omit<z.input<typeof ListDomainsRequest>, 'pagination'> = {}): Promise<Domain[]> {
+  /** List GET `<path>?pagination.cursor=...` with the service's filters; every page. */
+  list(pageSize?: number, filter: F = {} as F): Promise<T[]> {
+    const w = this.wire;
     return allPages(async (pagination) => {
-      const query = toQuery(ListDomainsRequest, { ...filter, pagination });
-      const r = await this.http.call({ method: 'GET', path: DOMAINS, query, responseSchema: ListDomainsResponse, idempotent: true });
-      return { items: r.domains, pageInfo: r.pageInfo };
+      const query = toQuery(w.listRequest, { ...filter, pagination });
+      const r = (await this.http.call({ method: 'GET', path: w.path, query, responseSchema: w.listResponse, idempotent: true })) as { pageInfo?: { lastId?: string } } & Record<string, T[]>;
+      return { items: r[w.many], pageInfo: r.pageInfo };
     }, { pageSize });
   }
 }
 
+/** Domains v2: caller-chosen UUIDs; upsert leaves omitted optional fields unchanged; delete is soft and idempotent. */
+export class DomainsService extends GovernanceV2Service<Domain, z.input<typeof DomainWrite>, Omit<z.input<typeof ListDomainsRequest>, 'pagination'>> {
+  /** `/api/domains/v2`: list filters `parentId`, `includeDeleted`, `excludeDefinition`; delete refused while sub-domains exist unless soft. */
+  protected readonly wire: V2Wire = {
+    path: DOMAINS,
+    upsertRequest: UpsertDomainRequest,
+    deleteRequest: DeleteDomainRequest,
+    listRequest: ListDomainsRequest,
+    response: DomainResponse,
+    batchResponse: BatchGetDomainsResponse,
+    listResponse: ListDomainsResponse,
+    one: 'domain',
+    many: 'domains',
+  };
+}
+
 /** Data products v2: same operations as domains. */
-export class DataProductsService extends Service {
-  /** Upsert POST `/api/dataproducts/v2` `{ id, title?, description?, folder?, priority?, definition?, etag? }` (flat body). */
-  async upsert(dataproduct: z.input<typeof DataProductWrite>, etag?: string): Promise<DataProduct> {
-    const r = await this.http.call({ method: 'POST', path: DATAPRODUCTS, body: { ...dataproduct, etag }, requestSchema: UpsertDataProductRequest, responseSchema: DataProductResponse, idempotent: true });
-    return r.dataproduct;
-  }
-
-  /** Delete POST `/api/dataproducts/v2/delete` `{ id, purge, etag }`. */
-  async delete(id: string, opts: DeleteOptions = {}): Promise<void> {
-    await this.http.call({ method: 'POST', path: `${DATAPRODUCTS}/delete`, body: { id, purge: opts.purge, etag: opts.etag }, requestSchema: DeleteDataProductRequest, responseSchema: Empty, idempotent: true });
-  }
-
-  /** BatchGet POST `/api/dataproducts/v2/batch-get`, chunked to 200 -> map keyed by id. */
-  batchGet(ids: readonly string[], opts: BatchGetOptions = {}): Promise<Record<string, DataProduct>> {
-    return batchGetMap(ids, async (c) => {
-      const r = await this.http.call({ method: 'POST', path: `${DATAPRODUCTS}/batch-get`, body: { ids: c, includeDeleted: opts.includeDeleted }, requestSchema: BatchGetRequest, responseSchema: BatchGetDataProductsResponse, idempotent: true });
-      return r.dataproducts;
-    });
-  }
-
-  /** List GET `/api/dataproducts/v2` (`folder`, `priorities`, `includeDeleted`, `excludeDefinition` filters); every page. */
-  list(pageSize?: number, filter: Omit<z.input<typeof ListDataProductsRequest>, 'pagination'> = {}): Promise<DataProduct[]> {
-    return allPages(async (pagination) => {
-      const query = toQuery(ListDataProductsRequest, { ...filter, pagination });
-      const r = await this.http.call({ method: 'GET', path: DATAPRODUCTS, query, responseSchema: ListDataProductsResponse, idempotent: true });
-      return { items: r.dataproducts, pageInfo: r.pageInfo };
-    }, { pageSize });
-  }
+export class DataProductsService extends GovernanceV2Service<DataProduct, z.input<typeof DataProductWrite>, Omit<z.input<typeof ListDataProductsRequest>, 'pagination'>> {
+  /** `/api/dataproducts/v2`: list filters `folder`, `priorities`, `includeDeleted`, `excludeDefinition`. */
+  protected readonly wire: V2Wire = {
+    path: DATAPRODUCTS,
+    upsertRequest: UpsertDataProductRequest,
+    deleteRequest: DeleteDataProductRequest,
+    listRequest: ListDataProductsRequest,
+    response: DataProductResponse,
+    batchResponse: BatchGetDataProductsResponse,
+    listResponse: ListDataProductsResponse,
+    one: 'dataproduct',
+    many: 'dataproducts',
+  };
 }
 
 /** Owners and ownerships v1. Deleting an owner deletes its ownerships. */

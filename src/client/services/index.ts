@@ -1,60 +1,17 @@
 /** Per-service modules and the {@link PlatformClient} facade. */
 import { ClientConfig, resolveConfig, resolveGrpcConfig, resolveLimits, resolveProxy } from '../config';
 import { DqClient, DqClientOptions } from '../http';
-import { AlertsService } from './alerts';
-import { CategorisationRulesService } from './categorisation-rules';
-import { DeploymentRulesService } from './deployment-rules';
-import { EntitiesService } from './entities';
-import { DataProductsService, DomainsService, OwnersService } from './governance';
-import { IamService } from './iam';
-import { IntegrationsService } from './integrations';
-import { QueriesService } from './queries';
-import { SqlTestRulesService } from './sql-test-rules';
-import { SqlTestsService } from './sql-tests';
+import { ServiceMembers } from './index.generated';
 
 export * from './_base';
-export * from './alerts';
-export * from './categorisation-rules';
-export * from './deployment-rules';
-export * from './entities';
-export * from './governance';
-export * from './iam';
-export * from './integrations';
-export * from './queries';
-export * from './sql-test-rules';
-export * from './sql-tests';
+export * from './index.generated';
 export * from './previews';
 
-/** Every service of the platform API dqform uses, over one shared {@link DqClient}. */
-export class PlatformClient {
-  readonly alerts: AlertsService;
-  readonly deploymentRules: DeploymentRulesService;
-  readonly sqlTests: SqlTestsService;
-  readonly sqlTestRules: SqlTestRulesService;
-  readonly domains: DomainsService;
-  readonly dataProducts: DataProductsService;
-  readonly owners: OwnersService;
-  readonly categorisationRules: CategorisationRulesService;
-  readonly integrations: IntegrationsService;
-  readonly queries: QueriesService;
-  readonly iam: IamService;
-  readonly entities: EntitiesService;
-
-  constructor(readonly http: DqClient) {
-    this.alerts = new AlertsService(http);
-    this.deploymentRules = new DeploymentRulesService(http);
-    this.sqlTests = new SqlTestsService(http);
-    this.sqlTestRules = new SqlTestRulesService(http);
-    this.domains = new DomainsService(http);
-    this.dataProducts = new DataProductsService(http);
-    this.owners = new OwnersService(http);
-    this.categorisationRules = new CategorisationRulesService(http);
-    this.integrations = new IntegrationsService(http);
-    this.queries = new QueriesService(http);
-    this.iam = new IamService(http);
-    this.entities = new EntitiesService(http);
-  }
-
+/**
+ * Every service of the platform API dqform uses, over one shared {@link DqClient}: one member per
+ * `export class <Name>Service` in this folder (`ServiceMembers`, written by `npm run registries`).
+ */
+export class PlatformClient extends ServiceMembers {
   /** A client from a resolved configuration plus HTTP options. */
   static create(config: ClientConfig, opts: Omit<DqClientOptions, keyof ClientConfig> = {}): PlatformClient {
     return new PlatformClient(new DqClient({ ...opts, ...config }));

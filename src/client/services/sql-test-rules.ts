@@ -1,7 +1,6 @@
 /** SQL-test deployment rules (`datachecks.sqltests.v1.SqlTestsDeploymentRulesService`). Routes: ROUTES.md. */
 import { z } from 'zod';
 import { BATCH_LIMIT } from '../../../schemas/common';
-import { BatchDeployResponse } from '../../../schemas/deployment-rules';
 import {
   BatchDeleteByIdsRequest,
   BatchDeleteRulesResponse,
@@ -23,7 +22,7 @@ import { seg } from '../http';
 import { overviewQuery } from './overview-query';
 import { grpcOverview, preview } from './previews';
 import { BatchResult, batched } from '../paging';
-import { allPages, batchGetMap, BatchWriteOptions, Empty, finish, Service, succeeded } from './_base';
+import { BatchWriteOptions, Empty, finish, Service, succeeded } from './_base';
 
 const BASE = '/api/datachecks/sql-test-deployment-rules/v1';
 
@@ -34,16 +33,8 @@ export class SqlTestRulesService extends Service {
   }
 
   /** BatchDeploySqlTestDeploymentRules POST `.../v1/batch/deployed` `{ deploymentRules }`, chunked to 200. */
-  async batchDeploy(rules: z.input<typeof SqlTestDeploymentRuleWrite>[], opts: BatchWriteOptions = {}): Promise<BatchResult<string>> {
-    const res = await batched(
-      rules,
-      async (c) => {
-        const r = await this.http.call({ method: 'POST', path: `${BASE}/batch/deployed`, body: { deploymentRules: c }, requestSchema: BatchDeploySqlTestRulesRequest, responseSchema: BatchDeployResponse, idempotent: true });
-        return { items: r.deployedIds, errors: r.errors };
-      },
-      { limit: opts.limit ?? BATCH_LIMIT },
-    );
-    return finish(res, opts);
+  batchDeploy(rules: z.input<typeof SqlTestDeploymentRuleWrite>[], opts: BatchWriteOptions = {}): Promise<BatchResult<string>> {
+    return this.batchDeployRules(`${BASE}/batch/deployed`, BatchDeploySqlTestRulesRequest, rules, opts);
   }
 
   /** DeleteSqlTestDeploymentRule DELETE `.../v1/{id}` (deletes every test it deployed). */
@@ -107,19 +98,11 @@ export class SqlTestRulesService extends Service {
 
   /** BatchGetSqlTestDeploymentRules POST `.../v1/by-id` `{ ids }`, chunked to 200 -> `{ deploymentRules }` map keyed by id. */
   batchGet(ids: readonly string[]): Promise<Record<string, SqlTestDeploymentRule>> {
-    return batchGetMap(ids, async (c) => {
-      const r = await this.http.call({ method: 'POST', path: `${BASE}/by-id`, body: { ids: c }, requestSchema: BatchGetByIdsRequest, responseSchema: BatchGetSqlTestRulesResponse, idempotent: true });
-      return r.deploymentRules;
-    });
+    return this.batchGetByIds(`${BASE}/by-id`, BatchGetByIdsRequest, BatchGetSqlTestRulesResponse, (r) => r.deploymentRules, ids);
   }
 
   /** ListSqlTestDeploymentRules GET `.../v1` with the filter as query parameters; every page. */
-  async list(filter: Omit<z.input<typeof ListSqlTestRulesRequest>, 'pagination'> = {}, pageSize?: number): Promise<SqlTestDeploymentRule[]> {
-    const q = ListSqlTestRulesRequest.parse(filter);
-    return allPages(async (pagination) => {
-      const query = toQuery(ListSqlTestRulesRequest, { ...q, pagination });
-      const r = await this.http.call({ method: 'GET', path: BASE, query, responseSchema: ListSqlTestRulesResponse, idempotent: true });
-      return { items: r.deploymentRules, pageInfo: r.pageInfo };
-    }, { pageSize });
+  list(filter: Omit<z.input<typeof ListSqlTestRulesRequest>, 'pagination'> = {}, pageSize?: number): Promise<SqlTestDeploymentRule[]> {
+    return this.listFiltered(BASE, ListSqlTestRulesRequest, ListSqlTestRulesResponse, (r) => r.deploymentRules, filter, pageSize);
   }
 }

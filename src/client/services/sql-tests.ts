@@ -15,7 +15,7 @@ import {
 } from '../../../schemas/sql-tests';
 import { toQuery } from '../../../schemas/wire';
 import { BatchResult, batched } from '../paging';
-import { allPages, batchGetMap, BatchWriteOptions, finish, Service, succeeded } from './_base';
+import { BatchWriteOptions, finish, Service, succeeded } from './_base';
 
 const BASE = '/api/datachecks/sqltests/v1';
 
@@ -59,19 +59,11 @@ export class SqlTestsService extends Service {
 
   /** BatchGet POST `/api/datachecks/sqltests/v1/by-id` `{ ids }`, chunked to 200 -> map keyed by id. */
   batchGet(ids: readonly string[]): Promise<Record<string, SqlTest>> {
-    return batchGetMap(ids, async (c) => {
-      const r = await this.http.call({ method: 'POST', path: `${BASE}/by-id`, body: { ids: c }, requestSchema: BatchGetByIdsRequest, responseSchema: BatchGetSqlTestsResponse, idempotent: true });
-      return r.sqlTests;
-    });
+    return this.batchGetByIds(`${BASE}/by-id`, BatchGetByIdsRequest, BatchGetSqlTestsResponse, (r) => r.sqlTests, ids);
   }
 
   /** List GET `/api/datachecks/sqltests/v1` with the filter as query parameters; every page. */
-  async list(filter: Omit<z.input<typeof ListSqlTestsRequest>, 'pagination'> = {}, pageSize?: number): Promise<SqlTest[]> {
-    const q = ListSqlTestsRequest.parse(filter);
-    return allPages(async (pagination) => {
-      const query = toQuery(ListSqlTestsRequest, { ...q, pagination });
-      const r = await this.http.call({ method: 'GET', path: BASE, query, responseSchema: ListSqlTestsResponse, idempotent: true });
-      return { items: r.sqlTests, pageInfo: r.pageInfo };
-    }, { pageSize });
+  list(filter: Omit<z.input<typeof ListSqlTestsRequest>, 'pagination'> = {}, pageSize?: number): Promise<SqlTest[]> {
+    return this.listFiltered(BASE, ListSqlTestsRequest, ListSqlTestsResponse, (r) => r.sqlTests, filter, pageSize);
   }
 }

@@ -26,7 +26,7 @@
  */
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
-import { Pagination } from '../../../schemas/common';
+import { Pagination, type Scope } from '../../../schemas/common';
 import type { Query } from '../../../schemas/entities';
 import {
   BatchGetDataProductsResponse,
@@ -233,10 +233,7 @@ function upsertDomain(ctx: RouteContext): { domain: DomainRecord } {
     ...(parentId !== undefined ? { parentId } : {}),
     ...(definition !== undefined ? { definition } : {}),
     source: sourceOf(w.source, current?.source),
-    createdBy: current?.createdBy ?? ctx.principal.subject,
-    updatedBy: ctx.principal.subject,
-    createdAt: current?.createdAt ?? now,
-    updatedAt: now,
+    ...authored(current, ctx.principal.subject, now),
   };
   const loop = findLoop(w.id, containedBy(ctx.store, new Map([[w.id, next]])));
   if (loop) {
@@ -316,10 +313,7 @@ function upsertDataProduct(ctx: RouteContext): { dataproduct: DataProductRecord 
     ...(pick('priority') !== undefined && pick('priority') !== 'PRIORITY_UNSPECIFIED' ? { priority: pick('priority') } : {}),
     ...(definition !== undefined ? { definition } : {}),
     source: sourceOf(w.source, current?.source),
-    createdBy: current?.createdBy ?? ctx.principal.subject,
-    updatedBy: ctx.principal.subject,
-    createdAt: current?.createdAt ?? now,
-    updatedAt: now,
+    ...authored(current, ctx.principal.subject, now),
   };
   return { dataproduct: all.put(w.id, sortKeys(next)) };
 }
@@ -335,6 +329,11 @@ function ownerships(store: Store): Collection<OwnershipRecord> {
 }
 
 /** The stored `source`: the one written, else the stored one, else native (0). */
+/** Who wrote a governance object and when: the creator and creation time kept from `current`. */
+function authored<C>(current: { createdBy?: C; createdAt?: string } | undefined, subject: C, at: string): { createdBy: C; updatedBy: C; createdAt: string; updatedAt: string } {
+  return { createdBy: current?.createdBy ?? subject, updatedBy: subject, createdAt: current?.createdAt ?? at, updatedAt: at };
+}
+
 function sourceOf(written: GovernanceSource | undefined, stored: GovernanceSource | undefined): GovernanceSource {
   return written ?? stored ?? 'SOURCE_NATIVE';
 }
@@ -355,10 +354,7 @@ export function upsertOwnerIn(store: Store, w: z.output<typeof UpsertOwnerReques
     title: w.title ?? current!.title,
     contacts: w.contacts !== undefined ? w.contacts.contacts : (current?.contacts ?? []),
     source: sourceOf(w.source, current?.source),
-    createdBy: current?.createdBy ?? subject,
-    updatedBy: subject,
-    createdAt: current?.createdAt ?? at,
-    updatedAt: at,
+    ...authored(current, subject, at),
   };
   return all.put(w.id, sortKeys(next));
 }
@@ -386,10 +382,7 @@ function upsertOwnership(ctx: RouteContext): { ownership: OwnershipRecord } {
     ownerId,
     selection,
     ...(w.alert !== undefined ? { alert: w.alert } : current?.alert !== undefined ? { alert: current.alert } : {}),
-    createdBy: current?.createdBy ?? ctx.principal.subject,
-    updatedBy: ctx.principal.subject,
-    createdAt: current?.createdAt ?? at,
-    updatedAt: at,
+    ...authored(current, ctx.principal.subject, at),
   };
   // Owning a data product already owned elsewhere moves it.
   if (selection.dataproductId !== undefined) {
@@ -400,50 +393,80 @@ function upsertOwnership(ctx: RouteContext): { ownership: OwnershipRecord } {
 
 // ------------------------------------------------------------------------------------------
 
+/** What tells the v2 governance services (domains, data products) apart. */
+interface SoftDeletable<T extends { id: string; deletedAt?: string; definition?: unknown }, Q> {
+  readonly base: string;
+  readonly scopes: { readonly read: readonly Scope[]; readonly write: readonly Scope[] };
+  readonly prefix: 'domain' | 'dataproduct';
+  readonly label: string;
+  /** The key of the objects in batch-get and list responses. */
+  readonly many: string;
+  collection(store: Store): Collection<T>;
+  upsert(ctx: RouteContext): unknown;
+  readonly schemas: { readonly upsert: z.ZodType; readonly delete: z.ZodType<{ id: string; purge?: boolean; etag?: string }>; readonly batchGet: z.ZodType; readonly list: z.ZodType; readonly listed: z.ZodType };
+  /** Refuses a purge (domains: while sub-domains exist). */
+  beforePurge?(ctx: RouteContext, victim: string): void;
+  /** The list's filters, besides `includeDeleted`. */
+  listed(q: Q): (o: T) => boolean;
+}
+
+/** Upsert, soft delete, batch get and list of a v2 governance service (wire-facts: domains, data products). */
+function softDeletableRoutes<T extends { id: string; deletedAt?: string; updatedAt?: string; definition?: unknown }, Q extends { includeDeleted?: boolean; excludeDefinition?: boolean }>(app: EmulatorApp, k: SoftDeletable<T, Q>): void {
+  app.route('POST', k.base, { scope: k.scopes.write, response: k.schemas.upsert }, (ctx) => k.upsert(ctx));
+  app.route('POST', `${k.base}/delete`, { scope: k.scopes.write, response: EmptyResponse }, (ctx) => {
+    const req = parseBody(k.schemas.delete, ctx.body, 'delete');
+    const id = bareId(req.id, k.prefix).toLowerCase();
+    return deleteSoft(ctx, k.collection(ctx.store), { ...req, id }, k.label, k.beforePurge && ((victim) => k.beforePurge!(ctx, victim)));
+  });
+  app.route('POST', `${k.base}/batch-get`, { scope: k.scopes.read, response: k.schemas.batchGet }, (ctx) => {
+    const req = parseBody(BatchGetRequest, ctx.body, 'batch_get');
+    return { [k.many]: withoutDefinition(deletedIdsOmitted(k.collection(ctx.store), req.ids, k.prefix, req.includeDeleted ?? false), req.excludeDefinition) };
+  });
+  app.route('GET', k.base, { scope: k.scopes.read, operation: 'list', query: k.schemas.list, response: k.schemas.listed }, (ctx) => {
+    const q = ctx.q as Q;
+    const p = pagingOf(ctx);
+    const keep = k.listed(q);
+    const page = k.collection(ctx.store).page(p.cursor, p.pageSize, (o) => (q.includeDeleted || !o.deletedAt) && keep(o));
+    return { [k.many]: Object.values(withoutDefinition(Object.fromEntries(page.items.map((o) => [o.id, o])), q.excludeDefinition)), pageInfo: page.pageInfo };
+  });
+}
+
 /** Registers the domains, data products, owners and ownerships routes and the demo seed. */
 export function register(app: EmulatorApp): void {
   // Domains v2
-  app.route('POST', '/api/domains/v2', { scope: SCOPES.domain.write, response: DomainResponse }, (ctx) => upsertDomain(ctx));
-  app.route('POST', '/api/domains/v2/delete', { scope: SCOPES.domain.write, response: EmptyResponse }, (ctx) => {
-    const req = parseBody(DeleteDomainRequest, ctx.body, 'delete');
-    const id = bareId(req.id, 'domain').toLowerCase();
-    return deleteSoft(ctx, domains(ctx.store), { ...req, id }, 'domain', (victim) => {
+  softDeletableRoutes(app, {
+    base: '/api/domains/v2',
+    scopes: SCOPES.domain,
+    prefix: 'domain',
+    label: 'domain',
+    many: 'domains',
+    collection: domains,
+    upsert: upsertDomain,
+    schemas: { upsert: DomainResponse, delete: DeleteDomainRequest, batchGet: BatchGetDomainsResponse, list: ListDomainsRequest, listed: ListDomainsResponse },
+    beforePurge: (ctx, victim) => {
       const subs = domains(ctx.store).filter((d) => d.parentId === victim && !d.deletedAt).map((d) => d.id);
       if (subs.length) throw failedPrecondition(`domain ${victim} cannot be purged while it has sub-domains: ${subs.join(', ')}`);
-    });
-  });
-  app.route('POST', '/api/domains/v2/batch-get', { scope: SCOPES.domain.read, response: BatchGetDomainsResponse }, (ctx) => {
-    const req = parseBody(BatchGetRequest, ctx.body, 'batch_get');
-    return { domains: withoutDefinition(deletedIdsOmitted(domains(ctx.store), req.ids, 'domain', req.includeDeleted ?? false), req.excludeDefinition) };
-  });
-  app.route('GET', '/api/domains/v2', { scope: SCOPES.domain.read, operation: 'list', query: ListDomainsRequest, response: ListDomainsResponse }, (ctx) => {
-    const q = ctx.q as z.output<typeof ListDomainsRequest>;
-    const p = pagingOf(ctx);
-    const parent = q.parentId === undefined ? undefined : q.parentId === '' ? '' : bareId(q.parentId, 'domain').toLowerCase();
-    const page = domains(ctx.store).page(p.cursor, p.pageSize, (d) => (q.includeDeleted || !d.deletedAt) && (parent === undefined || (d.parentId ?? '') === parent));
-    return { domains: Object.values(withoutDefinition(Object.fromEntries(page.items.map((d) => [d.id, d])), q.excludeDefinition)), pageInfo: page.pageInfo };
+    },
+    listed: (q: z.output<typeof ListDomainsRequest>) => {
+      const parent = q.parentId === undefined ? undefined : q.parentId === '' ? '' : bareId(q.parentId, 'domain').toLowerCase();
+      return (d) => parent === undefined || (d.parentId ?? '') === parent;
+    },
   });
 
   // Data products v2
-  app.route('POST', '/api/dataproducts/v2', { scope: SCOPES.dataproduct.write, response: DataProductResponse }, (ctx) => upsertDataProduct(ctx));
-  app.route('POST', '/api/dataproducts/v2/delete', { scope: SCOPES.dataproduct.write, response: EmptyResponse }, (ctx) => {
-    const req = parseBody(DeleteDataProductRequest, ctx.body, 'delete');
-    return deleteSoft(ctx, dataproducts(ctx.store), { ...req, id: bareId(req.id, 'dataproduct').toLowerCase() }, 'data product');
-  });
-  app.route('POST', '/api/dataproducts/v2/batch-get', { scope: SCOPES.dataproduct.read, response: BatchGetDataProductsResponse }, (ctx) => {
-    const req = parseBody(BatchGetRequest, ctx.body, 'batch_get');
-    return { dataproducts: withoutDefinition(deletedIdsOmitted(dataproducts(ctx.store), req.ids, 'dataproduct', req.includeDeleted ?? false), req.excludeDefinition) };
-  });
-  app.route('GET', '/api/dataproducts/v2', { scope: SCOPES.dataproduct.read, operation: 'list', query: ListDataProductsRequest, response: ListDataProductsResponse }, (ctx) => {
-    const q = ctx.q as z.output<typeof ListDataProductsRequest>;
-    const p = pagingOf(ctx);
-    const priorities = q.priorities && q.priorities.length ? new Set(q.priorities) : undefined;
-    const page = dataproducts(ctx.store).page(
-      p.cursor,
-      p.pageSize,
-      (d) => (q.includeDeleted || !d.deletedAt) && (q.folder === undefined || (d.folder ?? '') === q.folder) && (!priorities || priorities.has(d.priority ?? 'PRIORITY_UNSPECIFIED')),
-    );
-    return { dataproducts: Object.values(withoutDefinition(Object.fromEntries(page.items.map((d) => [d.id, d])), q.excludeDefinition)), pageInfo: page.pageInfo };
+  softDeletableRoutes(app, {
+    base: '/api/dataproducts/v2',
+    scopes: SCOPES.dataproduct,
+    prefix: 'dataproduct',
+    label: 'data product',
+    many: 'dataproducts',
+    collection: dataproducts,
+    upsert: upsertDataProduct,
+    schemas: { upsert: DataProductResponse, delete: DeleteDataProductRequest, batchGet: BatchGetDataProductsResponse, list: ListDataProductsRequest, listed: ListDataProductsResponse },
+    listed: (q: z.output<typeof ListDataProductsRequest>) => {
+      const priorities = q.priorities && q.priorities.length ? new Set(q.priorities) : undefined;
+      return (d) => (q.folder === undefined || (d.folder ?? '') === q.folder) && (!priorities || priorities.has(d.priority ?? 'PRIORITY_UNSPECIFIED'));
+    },
   });
 
   // Owners v1

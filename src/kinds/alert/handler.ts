@@ -128,7 +128,6 @@ async function create(client: PlatformClient, change: Change, ctx: HandlerContex
 export const alertsHandler: ResourceHandler = {
   type: alertDescriptor.type,
   label: alertDescriptor.label,
-  prunable: alertDescriptor.ownership === 'configId',
 
   async read(client: PlatformClient, _q: ReadQuery): Promise<LiveObject[]> {
     const ids = await client.alerts.list();

@@ -1,7 +1,6 @@
 /** Config validation of an alert: the platform's alert rules, checked offline (schemas/alerts.ts). */
 import { alertRuleViolations, type AlertWrite } from '../../../schemas/alerts';
-import type { ConfigProblem } from '../shared/validation';
+import type { ConfigValidator } from '../shared/validation';
 
-export function validateAlert(desired: Record<string, unknown>, ctx: { fqn?: string }): ConfigProblem[] {
-  return alertRuleViolations({ ...(desired as object), fqn: ctx.fqn ?? '' } as AlertWrite).map((v) => ({ field: v.field, message: v.message, hint: `rule ${v.ruleId}` }));
-}
+export const validateAlert: ConfigValidator = (desired, ctx) =>
+  alertRuleViolations({ ...(desired as object), fqn: ctx.fqn ?? '' } as AlertWrite).map((v) => ({ field: v.field, message: v.message, hint: `rule ${v.ruleId}` }));

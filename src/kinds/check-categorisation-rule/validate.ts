@@ -1,11 +1,11 @@
 /** Config validation of a categorisation rule: the platform's limits (wire-facts 10), each error naming its field. */
 import { RULE_EXPRESSION_MAX, RULE_PRIORITY_MAX, RULE_TEXT_MAX } from '../../../schemas/categorisation-rules';
-import type { ConfigProblem } from '../shared/validation';
+import type { ConfigProblem, ConfigValidator } from '../shared/validation';
 
 type Json = Record<string, unknown>;
 const DIMENSIONS = ['TECHNICAL', 'GOVERNANCE'];
 
-export function validateCategorisationRule(desired: Json): ConfigProblem[] {
+export const validateCategorisationRule: ConfigValidator = (desired: Json): ConfigProblem[] => {
   const out: ConfigProblem[] = [];
   const p = (field: string, message: string, hint: string) => out.push({ field, message, hint });
   if (!DIMENSIONS.includes(desired.dimension as string)) p('dimension', `must be TECHNICAL or GOVERNANCE; got ${JSON.stringify(desired.dimension)}`, 'Set dimension: TECHNICAL (how a check tests) or GOVERNANCE (why it matters).');
@@ -24,4 +24,4 @@ export function validateCategorisationRule(desired: Json): ConfigProblem[] {
     if (!a || typeof a !== 'object' || !['checkTypes', 'nameContains', 'assetPathPrefix'].some((k) => a[k] !== undefined)) p('matcher.attributes', 'needs at least one of checkTypes, nameContains, assetPathPrefix', 'An empty attribute set would match every check; name what the rule is about.');
   }
   return out;
-}
+};

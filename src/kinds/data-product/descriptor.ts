@@ -1,10 +1,11 @@
+import { dataProductKindRecord } from '../../../schemas/governance';
 import { sameScopes, type KindDescriptor } from '../shared/descriptor';
 
 /** The kind's facts (src/kinds/shared/descriptor.ts). */
 export const dataProductDescriptor: KindDescriptor = {
   type: 'dq_data_product',
   label: 'data product',
-  identity: { key: 'id', entityIdPrefix: 'dataproduct-', derivedUuid: true },
+  identity: { key: 'id', entityIdPrefix: dataProductKindRecord.entityIdPrefix, derivedUuid: true },
   ownership: 'idTag',
   concurrency: 'etag',
   construct: { className: 'DataProduct', varSuffix: 'Product' },

@@ -1,3 +1,4 @@
+import { domainKindRecord } from '../../../schemas/governance';
 import { sameScopes, type KindDescriptor } from '../shared/descriptor';
 
 type Json = Record<string, unknown>;
@@ -7,7 +8,7 @@ const parts = (raw: Json) => ((raw.definition as Json | undefined)?.parts ?? [])
 export const domainDescriptor: KindDescriptor = {
   type: 'dq_domain',
   label: 'domain',
-  identity: { key: 'id', entityIdPrefix: 'domain-', derivedUuid: true },
+  identity: { key: 'id', entityIdPrefix: domainKindRecord.entityIdPrefix, derivedUuid: true },
   ownership: 'idTag',
   concurrency: 'etag',
   construct: { className: 'Domain', varSuffix: 'Domain' },

@@ -14,10 +14,10 @@ import type { PlatformClient } from '../../client';
 import { MetricIdEnum, RULE_CONFIG_KINDS, type DeploymentOverview, type DeploymentRuleWrite, type MonitorSettings } from '../../../schemas/deployment-rules';
 import { Effects, type Change } from '../../../schemas/plan';
 import { normalise } from '../shared/normalise';
-import { afterOf, bareId, effectsUnknown, LIST_PAGE_SIZE, liveObject, omit, qlForm } from '../shared/support';
+import { afterOf, bareId, LIST_PAGE_SIZE, omit, qlForm } from '../shared/support';
 import type { HandlerContext, LiveObject, ReadQuery, ResourceHandler } from '../shared/types';
 import { monitorDeploymentRuleDescriptor } from './descriptor';
-import { ruleWrites } from '../shared/rule';
+import { liveSorted, rulePreview, ruleWrites } from '../shared/rule';
 
 /** Server-computed and identity fields of a rule. */
 export const RULE_DROP = ['id', 'configId', 'source', 'monitorCount'] as const;
@@ -130,30 +130,23 @@ export function overviewEffects(source: 'deploy-overview' | 'delete-overview', o
 export const monitorDeploymentRulesHandler: ResourceHandler = {
   type: monitorDeploymentRuleDescriptor.type,
   label: monitorDeploymentRuleDescriptor.label,
-  prunable: monitorDeploymentRuleDescriptor.ownership === 'configId',
 
   async read(client: PlatformClient, _q: ReadQuery): Promise<LiveObject[]> {
     // keysOnly too: BatchGet takes SCOPE_MONITORS_AUTOMATIC_EDIT only, List also SCOPE_MCP_READ
     // (wire-facts 4), so a credential that may deploy through MCP scopes can still read back
-    const rules = await client.deploymentRules.list({}, LIST_PAGE_SIZE);
-    return rules
-      .map((r) => liveObject(r.id, r))
-      .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+    return liveSorted(await client.deploymentRules.list({}, LIST_PAGE_SIZE));
   },
 
   fromLive: canonicalRule,
   fromDesired: canonicalRule,
   replaceReasons: () => [],
 
-  async preview(client, change, ctx) {
-    const source = change.action === 'delete' ? 'delete-overview' : 'deploy-overview';
-    try {
-      const ov = change.action === 'delete' ? await client.deploymentRules.deleteOverview(change.id) : await client.deploymentRules.deployOverview(ruleWrite(change, ctx));
-      return overviewEffects(source, ov, change);
-    } catch (e) {
-      return Effects.parse({ source, error: effectsUnknown(e) });
-    }
-  },
+  preview: rulePreview<DeploymentOverview>({
+    sources: { deploy: 'deploy-overview', delete: 'delete-overview' },
+    deployOverview: (client, change, ctx) => client.deploymentRules.deployOverview(ruleWrite(change, ctx)),
+    deleteOverview: (client, id) => client.deploymentRules.deleteOverview(id),
+    effects: (source, ov, change) => overviewEffects(source as 'deploy-overview' | 'delete-overview', ov, change),
+  }),
 
   ...ruleWrites(ruleWrite, (client) => client.deploymentRules),
 };

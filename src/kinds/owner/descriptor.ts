@@ -1,10 +1,11 @@
+import { ownerKindRecord } from '../../../schemas/governance';
 import { sameScopes, type KindDescriptor } from '../shared/descriptor';
 
 // scopes: UpsertOwner, DeleteOwner | BatchGetOwners, ListOwners
 export const ownerDescriptor: KindDescriptor = {
   type: 'dq_owner',
   label: 'owner',
-  identity: { key: 'id', entityIdPrefix: 'owner-', derivedUuid: true },
+  identity: { key: 'id', entityIdPrefix: ownerKindRecord.entityIdPrefix, derivedUuid: true },
   ownership: 'idTag',
   concurrency: 'etag',
   construct: { className: 'Owner', varSuffix: 'Owner' },

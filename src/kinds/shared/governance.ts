@@ -77,7 +77,6 @@ export function governanceHandler<W, T extends Stored>(k: GovernanceKind<W, T>):
   return {
     type: d.type,
     label: d.label,
-    prunable: d.ownership === 'configId',
     listAll: k.listAll ?? (list ? async (client) => listed(await list(client)) : undefined),
     async read(client: PlatformClient, q: ReadQuery): Promise<LiveObject[]> {
       if (q.keysOnly) return readByKeys(q.keys, (ids) => s.batchGet(client, ids, { includeDeleted: q.includeDeleted }));

@@ -4,9 +4,39 @@
  * applier guards these kinds by re-reading (descriptor concurrency `readback`).
  */
 import type { PlatformClient } from '../../client';
-import type { Change } from '../../../schemas/plan';
-import { errorsByAddress, ignoreNotFound } from './support';
-import type { HandlerContext, ResourceHandler } from './types';
+import { Effects, type Change } from '../../../schemas/plan';
+import { effectsUnknown, errorsByAddress, ignoreNotFound, liveObject } from './support';
+import type { HandlerContext, LiveObject, ResourceHandler } from './types';
+
+/** The objects a full list answered, as live objects (through `lift`), sorted by key. */
+export function liveSorted<T extends { id: string }>(items: readonly T[], lift: (o: LiveObject) => LiveObject = (o) => o): LiveObject[] {
+  return items.map((r) => lift(liveObject(r.id, r))).sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+}
+
+type EffectsSource = Effects['source'];
+
+/** How a rule kind previews: the overview of a deploy and of a delete, and how an overview becomes the plan's effects. */
+export interface RulePreview<O> {
+  readonly sources: { readonly deploy: EffectsSource; readonly delete: EffectsSource };
+  deployOverview(client: PlatformClient, change: Change, ctx: HandlerContext): Promise<O>;
+  deleteOverview(client: PlatformClient, id: string): Promise<O>;
+  effects(source: EffectsSource, ov: O, change: Change): Effects;
+  /** What a failed overview's effects also say (beside `source` and `error`). */
+  readonly failed?: (source: EffectsSource) => Partial<Effects>;
+}
+
+/** The preview capability of a rule kind: a failed overview is an `error` effect, never a failed plan. */
+export function rulePreview<O>(p: RulePreview<O>): NonNullable<ResourceHandler['preview']> {
+  return async (client, change, ctx) => {
+    const source = change.action === 'delete' ? p.sources.delete : p.sources.deploy;
+    try {
+      const ov = change.action === 'delete' ? await p.deleteOverview(client, change.id) : await p.deployOverview(client, change, ctx);
+      return p.effects(source, ov, change);
+    } catch (e) {
+      return Effects.parse({ source, error: effectsUnknown(e), ...p.failed?.(source) });
+    }
+  };
+}
 
 /** The calls of a rule service of the client. */
 export interface RuleService<W> {

@@ -95,12 +95,6 @@ export interface ResourceHandler {
   readonly type: ResourceType;
   /** Human label: `alert`, `monitor deployment rule`, ... */
   readonly label: string;
-  /**
-   * True when the kind's ownership policy is `configId` (src/kinds/shared/descriptor.ts): the
-   * namespace is read from the object's configId. Both policies prune; kinds with `idTag` are
-   * pruned through the namespace tag of their ids. Derived from the descriptor.
-   */
-  readonly prunable: boolean;
   /** JSON pointers (in normalised form) of write-only values rendered `(sensitive)`. */
   readonly sensitive?: readonly string[];
 

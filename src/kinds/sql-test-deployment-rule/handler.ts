@@ -10,16 +10,15 @@
  *   delete overview with `losesHistory: true`; a failure is "effects unknown".
  * - normalisation: timezone `UTC` (the default) compares as absent at the config level.
  */
-import type { PlatformClient } from '../../client';
 import { SQL_TEST_RULE_CONFIG_KINDS, sqlTestRuleFromWire, sqlTestRuleToWire, type SqlTestDeployOverview, type SqlTestDeploymentRuleWrite } from '../../../schemas/sql-tests';
 import { Effects, type Change } from '../../../schemas/plan';
 import { normalise } from '../shared/normalise';
 import { configKind } from '../monitor-deployment-rule/handler';
-import { dropDefaultTimezone, withTestProblems } from '../sql-test/handler';
-import { afterOf, effectsUnknown, LIST_PAGE_SIZE, liveObject, omit, qlForm, readByKeys } from '../shared/support';
-import type { HandlerContext, LiveObject, ReadQuery, ResourceHandler } from '../shared/types';
+import { dropDefaultTimezone, testsRead } from '../sql-test/handler';
+import { afterOf, omit, qlForm } from '../shared/support';
+import type { HandlerContext, ResourceHandler } from '../shared/types';
 import { sqlTestDeploymentRuleDescriptor } from './descriptor';
-import { ruleWrites } from '../shared/rule';
+import { rulePreview, ruleWrites } from '../shared/rule';
 
 /** Server-computed and identity fields of a SQL-test rule. */
 export const SQL_TEST_RULE_DROP = ['id', 'configId', 'source', 'testCount'] as const;
@@ -66,30 +65,20 @@ export function sqlTestOverviewEffects(source: 'sql-test-overview' | 'sql-test-d
 export const sqlTestDeploymentRulesHandler: ResourceHandler = {
   type: sqlTestDeploymentRuleDescriptor.type,
   label: sqlTestDeploymentRuleDescriptor.label,
-  prunable: sqlTestDeploymentRuleDescriptor.ownership === 'configId',
 
-  async read(client: PlatformClient, q: ReadQuery): Promise<LiveObject[]> {
-    // the applier's re-reads of the objects a plan writes: a batch get of those ids only
-    if (q.keysOnly) return (await readByKeys(q.keys, (ids) => client.sqlTestRules.batchGet(ids))).map((o) => withTestProblems(o, sqlTestRuleFromWire));
-    const rules = await client.sqlTestRules.list({}, LIST_PAGE_SIZE);
-    return rules
-      .map((r) => withTestProblems(liveObject(r.id, r), sqlTestRuleFromWire))
-      .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
-  },
+  read: testsRead((client) => client.sqlTestRules, sqlTestRuleFromWire),
 
   fromLive: canonicalLiveSqlTestRule,
   fromDesired: canonicalSqlTestRule,
   replaceReasons: () => [],
 
-  async preview(client, change, ctx) {
-    const source = change.action === 'delete' ? 'sql-test-delete-overview' : 'sql-test-overview';
-    try {
-      const ov = change.action === 'delete' ? await client.sqlTestRules.deleteOverview(change.id) : await client.sqlTestRules.overview(sqlTestRuleWrite(change, ctx));
-      return sqlTestOverviewEffects(source, ov);
-    } catch (e) {
-      return Effects.parse({ source, error: effectsUnknown(e), losesHistory: source === 'sql-test-delete-overview' });
-    }
-  },
+  preview: rulePreview<SqlTestDeployOverview>({
+    sources: { deploy: 'sql-test-overview', delete: 'sql-test-delete-overview' },
+    deployOverview: (client, change, ctx) => client.sqlTestRules.overview(sqlTestRuleWrite(change, ctx)),
+    deleteOverview: (client, id) => client.sqlTestRules.deleteOverview(id),
+    effects: (source, ov) => sqlTestOverviewEffects(source as 'sql-test-overview' | 'sql-test-delete-overview', ov),
+    failed: (source) => ({ losesHistory: source === 'sql-test-delete-overview' }),
+  }),
 
   ...ruleWrites(sqlTestRuleWrite, (client) => client.sqlTestRules),
 };

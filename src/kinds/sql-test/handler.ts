@@ -14,7 +14,8 @@ import { sqlTestFromWire, sqlTestToWire, type SqlTestWrite } from '../../../sche
 import type { Change } from '../../../schemas/plan';
 import { fingerprint, normalise } from '../shared/normalise';
 import { tallyRetries } from '../../client/attempts';
-import { afterOf, bareId, errorsByAddress, ignoreNotFound, isNotFoundReason, ItemWriteError, LIST_PAGE_SIZE, liveObject, omit, readByKeys, WriteConflictError } from '../shared/support';
+import { afterOf, bareId, errorsByAddress, ignoreNotFound, isNotFoundReason, ItemWriteError, LIST_PAGE_SIZE, omit, readByKeys, WriteConflictError } from '../shared/support';
+import { liveSorted } from '../shared/rule';
 import type { HandlerContext, LiveObject, ReadQuery, ResourceHandler } from '../shared/types';
 import { sqlTestDescriptor } from './descriptor';
 
@@ -57,6 +58,25 @@ export function withTestProblems(o: LiveObject, fromWire: (raw: Record<string, u
   return o;
 }
 
+/** The calls a read of SQL tests (or of SQL-test rules) makes. */
+interface TestsReader<T extends { id: string; etag?: string; source?: unknown }> {
+  batchGet(ids: readonly string[]): Promise<Record<string, T>>;
+  list(filter: Record<string, never>, pageSize?: number): Promise<T[]>;
+}
+
+/**
+ * The read of SQL tests and SQL-test rules: all of them, sorted by key, or (the applier's
+ * re-reads of the objects a plan writes) a batch get of those ids only; each with the template
+ * problems this version cannot model.
+ */
+export function testsRead<T extends { id: string; etag?: string; source?: unknown }>(of: (client: PlatformClient) => TestsReader<T>, fromWire: (raw: Record<string, unknown>) => { problems: string[] }): ResourceHandler['read'] {
+  return async (client: PlatformClient, q: ReadQuery): Promise<LiveObject[]> => {
+    const lift = (o: LiveObject) => withTestProblems(o, fromWire);
+    if (q.keysOnly) return (await readByKeys(q.keys, (ids) => of(client).batchGet(ids))).map(lift);
+    return liveSorted(await of(client).list({}, LIST_PAGE_SIZE), lift);
+  };
+}
+
 /** The BatchUpsert item of a change (the template test as the platform's message). */
 export function sqlTestWrite(change: Change, ctx: HandlerContext): SqlTestWrite {
   return sqlTestToWire({ ...afterOf(change), id: change.id, configId: ctx.namespace, source: 'SOURCE_API' }) as unknown as SqlTestWrite;
@@ -66,16 +86,8 @@ export function sqlTestWrite(change: Change, ctx: HandlerContext): SqlTestWrite 
 export const sqlTestsHandler: ResourceHandler = {
   type: sqlTestDescriptor.type,
   label: sqlTestDescriptor.label,
-  prunable: sqlTestDescriptor.ownership === 'configId',
 
-  async read(client: PlatformClient, q: ReadQuery): Promise<LiveObject[]> {
-    // the applier's re-reads of the objects a plan writes: a batch get of those ids only
-    if (q.keysOnly) return (await readByKeys(q.keys, (ids) => client.sqlTests.batchGet(ids))).map((o) => withTestProblems(o, sqlTestFromWire));
-    const tests = await client.sqlTests.list({}, LIST_PAGE_SIZE);
-    return tests
-      .map((t) => withTestProblems(liveObject(t.id, t), sqlTestFromWire))
-      .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
-  },
+  read: testsRead((client) => client.sqlTests, sqlTestFromWire),
 
   fromLive: canonicalLiveSqlTest,
   fromDesired: canonicalSqlTest,

@@ -1,0 +1,69 @@
+/**
+ * The view of `apply` and `destroy`: renders the applier's events ({@link ApplyEvent}). Progress
+ * goes to stderr as it happens (`progressLine`); at `apply.done`, the report of its summary (one
+ * line per write done and per write that failed, then the totals), and after a targeted plan,
+ * the warning that other changes may remain.
+ */
+import { progressLine, type ApplyEvent, type ApplyResult } from '../engine/apply-events';
+
+/** Where the view prints (the command's Io). */
+export interface ApplyViewIo {
+  out: (s: string) => void;
+  err: (s: string) => void;
+}
+
+const seconds = (ms: number) => `${(ms / 1000).toFixed(1)}s`;
+
+export interface ApplyViewOptions {
+  /** The report's words. */
+  what: 'Apply' | 'Destroy';
+  /** When the command started the apply: the report's "Took" counts from it (a saved plan's re-plan included). */
+  started: number;
+  /** The plan's `--target`s: after the report, Terraform's warning that other changes may remain. */
+  targets?: readonly string[];
+}
+
+/** A listener that renders one apply's events. */
+export function applyView(io: ApplyViewIo, { what, started, targets = [] }: ApplyViewOptions): (e: ApplyEvent) => void {
+  return (e) => {
+    const line = progressLine(e);
+    if (line !== undefined) io.err(line);
+    if (e.type !== 'apply.done') return;
+    report(io, e.summary, Date.now() - started, what);
+    if (targets.length) {
+      io.err(`Warning: applied changes may be incomplete: this plan was targeted (${targets.join(', ')}), so other changes the code asks for may remain.\n  Run dqform plan without --target to see them.`);
+    }
+  };
+}
+
+/** The exit code of an apply: 1 when anything failed or was not attempted. */
+export function exitCode(r: ApplyResult): number {
+  return r.failed.length || r.skipped.length ? 1 : 0;
+}
+
+/**
+ * The apply report. When the apply stopped early (a conflict, or the platform gone), what was
+ * not attempted is one line, not one per change; when the platform is gone, the writes that
+ * failed for it are in that line too (they were in flight: they may or may not have landed).
+ */
+function report(io: ApplyViewIo, r: ApplyResult, elapsedMs: number, what: 'Apply' | 'Destroy'): void {
+  const took = (ms: number | undefined) => (ms === undefined ? '' : ` in ${seconds(ms)}`);
+  const list = (xs: { address: string }[]) => `${xs.slice(0, 5).map((x) => x.address).join(', ')}${xs.length > 5 ? `, and ${xs.length - 5} more` : ''}`;
+  const halt = r.halted;
+  const gone = halt?.kind === 'unreachable';
+  // failed for the outage: not sent at all (could not connect, on every attempt), or sent and cut
+  // off (may have landed: also a write retried after a lost response that then could not connect)
+  const notSent = gone ? r.failed.filter((f) => !f.mayHaveLanded && /is not answering|\((ECONNREFUSED|ENOTFOUND|EHOSTUNREACH|ENETUNREACH|EAI_AGAIN|UND_ERR_CONNECT_TIMEOUT)\)/.test(f.error)) : [];
+  const inFlight = gone ? r.failed.filter((f) => !notSent.includes(f) && (f.mayHaveLanded || /connection failed/.test(f.error))) : [];
+  const rest = halt ? r.skipped.filter((x) => x.because === halt.reason) : [];
+  for (const a of r.applied) io.out(`  ${a.action} ${a.address}: done${took(a.ms)}`);
+  for (const f of r.failed) if (!inFlight.includes(f) && !notSent.includes(f)) io.err(`  ${f.action} ${f.address}: FAILED: ${f.error}${f.ms === undefined ? '' : ` (after ${seconds(f.ms)})`}`);
+  for (const x of r.skipped) if (!rest.includes(x)) io.err(`  ${x.action} ${x.address}: not attempted (${x.because})`);
+  if (gone) {
+    io.err(
+      `Error: ${halt.reason.replace(/: nothing more was written$/, '')}. ${what} stopped: ${r.applied.length} applied${notSent.length ? `; ${notSent.length} could not connect (not written)` : ''}${inFlight.length ? `; ${inFlight.length} in flight when it went away may or may not have landed (${list(inFlight)})` : ''}; ${rest.length} not attempted. Run dqform plan when it answers again: plan and apply converge.`,
+    );
+  } else if (rest.length) io.err(`  ${rest.length} change(s) not attempted (${list(rest)}): ${halt!.reason}`);
+  io.out(`${what} ${r.failed.length || r.skipped.length ? 'stopped' : 'complete'}: ${r.applied.length} applied, ${r.failed.length} failed, ${r.skipped.length} not attempted. Took ${seconds(elapsedMs)}.`);
+  if (exitCode(r) && !gone) io.err('Run `dqform plan` to see what remains; re-running plan and apply converges.');
+}
