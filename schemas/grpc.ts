@@ -19,6 +19,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type * as Protobuf from 'protobufjs';
+import { DqformError } from './errors';
 
 /** The first word of every package name; the real service uses its brand word (grpc-facts "Names"). */
 export const DEFAULT_GRPC_PACKAGE = 'platform';
@@ -111,7 +112,8 @@ export function protoDir(): string {
 }
 
 /** A value dqform cannot put into (or read from) a protobuf message; `path` names the field. */
-export class ProtoShapeError extends Error {
+export class ProtoShapeError extends DqformError {
+  static override readonly code: string = 'proto-shape';
   override readonly name = 'ProtoShapeError';
   constructor(
     readonly path: string,

@@ -55,6 +55,7 @@
  * was found: `ResolverQL: at offset 14 (line 1, column 15): expected ')' or ',' but found 'x'`.
  */
 import { EntityTypeEnum, type EntityType, type EntityTypeName, type Query, type QueryPart } from './entities';
+import { DqformError } from './errors';
 
 // ---------------------------------------------------------------------------------------------
 // AST
@@ -93,7 +94,8 @@ export type ResolverQlAst = ResolverQlCall;
 // Errors
 
 /** A syntax or semantic error in ResolverQL text, positioned at `offset` (0-based). */
-export class ResolverQlError extends Error {
+export class ResolverQlError extends DqformError {
+  static override readonly code: string = 'resolverql';
   override readonly name = 'ResolverQlError';
   /** 1-based line and column of `offset`. */
   readonly line: number;
@@ -740,7 +742,8 @@ function operandName(op: Query['operand'] | number | undefined): string {
 }
 
 /** Thrown by {@link queryToResolverQl} for a query ResolverQL cannot express. */
-export class ResolverQlUnsupportedQueryError extends Error {
+export class ResolverQlUnsupportedQueryError extends DqformError {
+  static override readonly code: string = 'resolverql.unsupported';
   override readonly name = 'ResolverQlUnsupportedQueryError';
 }
 

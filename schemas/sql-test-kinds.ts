@@ -28,9 +28,11 @@
  */
 import { z } from 'zod';
 import { EntityIdentifier } from './entities';
+import { DqformError } from './errors';
 
 /** A dqform test that has no counterpart on the wire (the field is named). A bug-free caller validated first. */
-export class TestMappingError extends Error {
+export class TestMappingError extends DqformError {
+  static override readonly code: string = 'test-mapping';
   constructor(
     readonly path: string,
     readonly reason: string,

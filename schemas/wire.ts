@@ -25,6 +25,7 @@
  * clones (`.refine`, `.superRefine`), which copy the definition.
  */
 import { z } from 'zod';
+import { DqformError } from './errors';
 
 /**
  * How many deprecated enum spellings (aliases) zod has decoded so far in this process: a caller
@@ -223,7 +224,8 @@ function wire(n: Node, v: unknown): unknown {
 }
 
 /** A value that has no query-string form (a repeated or empty message). */
-export class QueryFormError extends Error {
+export class QueryFormError extends DqformError {
+  static override readonly code: string = 'query-form';
   constructor(
     /** Dotted path of the field, e.g. `deploymentRule.queryConfig.metricOptions`. */
     readonly field: string,

@@ -5,35 +5,55 @@
  * design.md: 0 ok / no changes, 2 changes (plan --detailed-exitcode, drift), 1 error. User
  * mistakes print diagnostics (what, where, what to do), never a stack trace.
  *
- * Adding a flag is one `.option(...)` line on its command below plus its field in the command's
- * options type (commands.ts); the help, the strictness and the suggestions follow from it.
+ * Adding a flag is one `.option(...)` line in its command's module (src/cli/commands/<verb>.ts) plus
+ * its field in the command's options type there; the help, the strictness and the suggestions
+ * follow from it. Adding a command is its module plus one line in {@link COMMANDS}.
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { Command, CommanderError, Help, Option } from 'commander';
 import { redact, registerSecret } from '../client/redact';
 import { inertLines, inertLinesKeepingColour } from '../../schemas/inert';
-import { DEFAULT_MAX_DELETES, DEFAULT_MAX_EFFECT_DELETES } from '../engine/limits';
 import { UsageError } from './usage-error';
 import { credentialVariables } from './credential-variables';
 import { deferZodLocales } from '../../schemas/zod-locales';
-import type {
-  ApplyOptions,
-  DestroyOptions,
-  DriftOptions,
-  ImportOptions,
-  Io,
-  PlanFormat,
-  PlanOptions,
-  ShowOptions,
-  SynthOptions,
-  ValidateOptions,
-} from './commands';
+import { lazy } from './lazy';
+import type { CommandContext, CommandModule, Io } from './command';
 
-export type { Io } from './commands';
+export type { Io } from './command';
 
-// The commands (and all they load: the client, the engine, zod and the schemas) are loaded when
-// one runs: `dqform --version` and `dqform help` load none of them (issue 15: <= 0.15 s).
+/**
+ * The commands, in the order the help lists them: each a module of src/cli/commands/ (its
+ * definition and its action), loaded only when the command line needs it (see
+ * {@link commandsFor}). Adding a command is its module plus one line here.
+ */
+const COMMANDS: Record<string, () => CommandModule> = {
+  synth: () => require('./commands/synth').command,
+  validate: () => require('./commands/validate').command,
+  plan: () => require('./commands/plan').command,
+  apply: () => require('./commands/apply').command,
+  destroy: () => require('./commands/destroy').command,
+  drift: () => require('./commands/drift').command,
+  show: () => require('./commands/show').command,
+  import: () => require('./commands/import').command,
+  emulator: () => require('./commands/emulator').command,
+  version: () => require('./commands/version').command,
+  help: () => require('./commands/help').command,
+};
+
+/**
+ * The commands the command line needs defined: the one it names (its options parse it, its help
+ * is its own), none for `--version`, every one otherwise (`help`, the main help, an unknown
+ * command and its suggestion). `dqform --version` and `dqform help` load no command's action
+ * (issue 15: <= 0.15 s); a command module loads its action's modules when it runs.
+ */
+function commandsFor(argv: readonly string[]): string[] {
+  const first = argv[0];
+  if (first !== undefined && first !== 'help' && Object.hasOwn(COMMANDS, first)) return [first];
+  if (argv.length === 1 && (first === '--version' || first === '-v')) return [];
+  return Object.keys(COMMANDS);
+}
+
 // Before a command loads zod (issue 15): zod's 64 locale modules load only if something reads
 // z.locales (schemas/zod-locales.ts), and a command that runs once parses with zod's reference
 // parser instead of generating code for each object schema first (`jitless`, read as each schema
@@ -41,26 +61,12 @@ export type { Io } from './commands';
 // plan of 10,000 objects more than it saved, 3-5 % of its CPU, and validate 30 ms). The emulator,
 // a server that parses every request for as long as it runs, keeps the generated parsers.
 let zodSetUp = false;
-const commands = (opts: { longRunning?: boolean } = {}) => {
-  if (!zodSetUp) {
-    zodSetUp = true;
-    deferZodLocales();
-    if (!opts.longRunning) (require('zod') as typeof import('zod')).config({ jitless: true });
-  }
-  return require('./commands') as typeof import('./commands');
-};
-const cmdApply: typeof import('./commands').cmdApply = (...a) => commands().cmdApply(...a);
-const cmdDestroy: typeof import('./commands').cmdDestroy = (...a) => commands().cmdDestroy(...a);
-const cmdDrift: typeof import('./commands').cmdDrift = (...a) => commands().cmdDrift(...a);
-const cmdEmulator: typeof import('./commands').cmdEmulator = (...a) => commands({ longRunning: true }).cmdEmulator(...a);
-const cmdImport: typeof import('./commands').cmdImport = (...a) => commands().cmdImport(...a);
-const cmdPlan: typeof import('./commands').cmdPlan = (...a) => commands().cmdPlan(...a);
-const cmdShow: typeof import('./commands').cmdShow = (...a) => commands().cmdShow(...a);
-const cmdSynth: typeof import('./commands').cmdSynth = (...a) => commands().cmdSynth(...a);
-const cmdValidate: typeof import('./commands').cmdValidate = (...a) => commands().cmdValidate(...a);
-const reportError: typeof import('./commands').reportError = (...a) => commands().reportError(...a);
-const canonicalAddress: typeof import('../engine/modes').canonicalAddress = (...a) => (require('../engine/modes') as typeof import('../engine/modes')).canonicalAddress(...a);
-const closest: typeof import('../engine/unknown-fields').closest = (...a) => (require('../engine/unknown-fields') as typeof import('../engine/unknown-fields')).closest(...a);
+function setUpZod(longRunning: boolean): void {
+  if (zodSetUp) return;
+  zodSetUp = true;
+  deferZodLocales();
+  if (!longRunning) (require('zod') as typeof import('zod')).config({ jitless: true });
+}
 
 /** The package version, from the nearest package.json (src/cli in a checkout, dist/src/cli installed). */
 const VERSION: string = (() => {
@@ -70,73 +76,6 @@ const VERSION: string = (() => {
   }
   return '0.0.0';
 })();
-
-// ---- option values ----
-
-/** A whole number >= 0 (`--max-deletes 3`); anything else is a usage error. */
-const wholeNumber =
-  (flag: string) =>
-  (v: string): number => {
-    if (!/^\d+$/.test(v.trim())) throw new UsageError(`${flag} takes a whole number, got "${v}"`);
-    return Number(v);
-  };
-
-/** One of a fixed set of words (`--format markdown`). */
-const oneOf =
-  <T extends string>(flag: string, values: readonly T[]) =>
-  (v: string): T => {
-    if (!(values as readonly string[]).includes(v)) throw new UsageError(`${flag} must be ${values.slice(0, -1).join(', ')} or ${values[values.length - 1]}; got "${v}"`);
-    return v as T;
-  };
-
-const PLAN_FORMATS: readonly PlanFormat[] = ['text', 'markdown', 'json'];
-
-/** A repeatable resource address (`--target A --target B`), checked and in its canonical form. */
-const addresses =
-  (flag: string) =>
-  (v: string, previous: string[] | undefined): string[] => {
-    try {
-      return [...(previous ?? []), canonicalAddress(v)];
-    } catch (e) {
-      throw new UsageError(`${flag} ${(e as Error).message}`);
-    }
-  };
-
-// ---- shared flag groups (one line each) ----
-
-/** Where the desired state comes from. */
-function sourceFlags(c: Command): Command {
-  return c
-    .option('--dir <DIR>', 'synth output directory to read (default cdktf.out)')
-    .option('--file <FILE>', 'a YAML workspace file instead of synth output (./dqform.yaml is used when there is no cdktf.out)')
-    .option('--stack <NAME>', 'the stack to use when the synth output holds several');
-}
-
-/**
- * Accepted and ignored: only `dqform synth` runs the app (plan, apply, drift, destroy and validate
- * stop when the app is newer than its synth output). Kept so that existing scripts still parse.
- */
-const noSynth = (c: Command): Command => c.option('--no-synth', 'accepted for compatibility and ignored: this command never runs the app (run dqform synth first)');
-
-/** Every stack in turn, one combined summary and exit code. */
-const allStacks = (c: Command): Command =>
-  c.addOption(new Option('--all-stacks', 'every synthesised stack in turn, with one combined summary and exit code').conflicts('stack'));
-
-const noColor = (c: Command): Command => c.option('--no-color', 'no colour, even on a terminal or with FORCE_COLOR (NO_COLOR=1 does the same)');
-
-/** The objects not managed here are counted (by who manages them) unless this is given. */
-const showUnmanaged = (c: Command): Command => c.option('--show-unmanaged', 'list every object not managed here (by default they are counted, by who manages them)');
-
-/** --target (with what it depends on), the flag of plan, apply and destroy. */
-const targetFlag = (c: Command): Command =>
-  c.option('--target <ADDR>', 'plan only this object and what it depends on (repeatable; a partial plan, for exceptional cases): dq_alert.orders, or dq_alert["shop.old"] as the plan prints it', addresses('--target'));
-
-/** Terraform's mode flags of plan and apply: --destroy, --refresh-only, --target, --replace. */
-const modeFlags = (c: Command): Command =>
-  targetFlag(c)
-    .option('--replace <ADDR>', 'destroy this object and create it anew, even if it has not changed (repeatable)', addresses('--replace'))
-    .addOption(new Option('--refresh-only', 'propose nothing: show how live state differs from the code (dqform keeps no state, so there is nothing to record)').conflicts(['destroy', 'replace']))
-    .addOption(new Option('--destroy', 'plan the deletion of everything the namespace owns (as dqform destroy)').conflicts('replace'));
 
 // ---- the program ----
 
@@ -180,12 +119,6 @@ interface Outcome {
 }
 
 function buildProgram(io: Io, outcome: Outcome, argv: readonly string[]): Command {
-  const run =
-    <A extends unknown[]>(fn: (...a: A) => Promise<number>) =>
-    async (...a: A): Promise<void> => {
-      outcome.code = await fn(...a);
-    };
-
   const program = new DqCommand('dqform')
     .description(DESCRIPTION)
     .usage('<command> [options]')
@@ -197,161 +130,15 @@ function buildProgram(io: Io, outcome: Outcome, argv: readonly string[]): Comman
     .configureOutput({ writeOut: (s) => io.out(s.trimEnd()), writeErr: (s) => io.err(s.trimEnd()), outputError: () => undefined })
     .configureHelp({ sortSubcommands: false })
     .addHelpText('after', MAIN_HELP_AFTER);
-
-  program
-    .command('synth')
-    .description('run the CDKTF app (cdktf.json "app", or --app CMD) and write cdktf.out')
-    .option('--app <CMD>', 'the command that runs the app (default: "app" of ./cdktf.json)')
-    .option('--out <DIR>', 'output directory (default cdktf.out)')
-    .option('--allow-secret-env', 'run the app in CI although DQ_CLIENT_SECRET (or another *_CLIENT_SECRET) is set; the app can read it')
-    .addHelpText(
-      'after',
-      '\nRuns the CDKTF app and writes Terraform JSON to cdktf.out/stacks/<stack>/cdk.tf.json. It takes no\ncredentials: run it without DQ_CLIENT_SECRET (a warning otherwise; refused with CI set unless\n--allow-secret-env). plan, apply, drift and destroy never run the app.\nExample: dqform synth --app "npx tsx main.ts"',
-    )
-    .action(run((o: SynthOptions) => cmdSynth(io, o)));
-
-  allStacks(noSynth(sourceFlags(program.command('validate').description('check the synthesised manifest offline: schema, references, duplicates'))))
-    .addHelpText('after', '\nChecks the manifest without any network call. Exit 0 when valid, 1 otherwise.')
-    .action(run((o: ValidateOptions) => cmdValidate(io, o)));
-
-  showUnmanaged(noColor(modeFlags(
-    allStacks(noSynth(sourceFlags(program.command('plan').description('read live state, preview effects, print the plan'))))
-      .option('--out <FILE>', "save the plan as JSON for 'dqform apply FILE' (with --all-stacks: a name with {stack} in it)")
-      .option('--format <text|markdown|json>', 'what to print on stdout (default text; markdown for a PR comment)', oneOf('--format', PLAN_FORMATS))
-      .addOption(new Option('--json', 'print the plan as JSON (same as --format json; progress stays on stderr)').conflicts('format'))
-      .option('--detailed-exitcode', 'exit 2 when the plan has changes (0 none, 1 error)'),
-  )))
-    .addHelpText(
-      'after',
-      '\nExit codes: 0 no changes, 2 changes (with --detailed-exitcode; with --refresh-only: live differs from the\ncode), 1 error; with --all-stacks, 1 if any stack failed, else 2 if any has changes (with\n--detailed-exitcode), else 0. The plan file records --destroy, --refresh-only, --target and --replace:\napply plans again with them.\nExample: dqform plan --out plan.json --format markdown > plan.md\nExample: dqform plan --target dq_alert.orders --replace dq_owner.team --out plan.json',
-    )
-    .action(run((o: PlanOptions) => cmdPlan(io, o)));
-
-  showUnmanaged(noColor(modeFlags(
-    allStacks(noSynth(sourceFlags(program.command('apply').description('apply a saved plan, or plan then ask').argument('[PLANFILE]', "a plan saved by 'dqform plan --out'"))))
-      .option('--auto-approve', 'plan and apply without asking (a PLANFILE needs no approval: it was reviewed)')
-      .option('--max-deletes <N>', `refuse a plan destroying more than N objects, a replace counting as one (default ${DEFAULT_MAX_DELETES})`, wholeNumber('--max-deletes'))
-      .option(
-        '--max-effect-deletes <N>',
-        `refuse a plan that makes the platform delete more than N monitors, SQL tests and objects deleted with what it deletes (default ${DEFAULT_MAX_EFFECT_DELETES})`,
-        wholeNumber('--max-effect-deletes'),
-      )
-      .option('--allow-unpreviewed', "apply rule changes whose effects are unknown (the platform's preview failed or is missing)"),
-  )))
-    .addHelpText(
-      'after',
-      [
-        '',
-        'Without PLANFILE: plans (--destroy, --target and --replace as in dqform plan), prints the plan and',
-        'asks for confirmation on a TTY; without a TTY, --auto-approve is required.',
-        'With PLANFILE: applies exactly that saved plan. Before the first write it plans again from the same',
-        'desired state and live state and refuses, writing nothing, unless the changes are the saved ones.',
-        'A saved plan records its mode, and apply of that file must state the same mode flags it was made',
-        'with (none for a normal plan), so an edited file cannot turn into another kind of plan:',
-        '  dqform plan --replace dq_owner.x --out p.json  then  dqform apply --replace dq_owner.x p.json',
-        '(dqform show PLANFILE prints the mode). A refresh-only plan writes nothing: dqform keeps no state.',
-        'Guards: --max-deletes counts deletes and replaces; --max-effect-deletes counts monitors and SQL',
-        "tests that rule changes delete and objects deleted by cascade (an owner's ownerships); a rule change",
-        'whose preview failed is refused without --allow-unpreviewed. Nothing is written when one trips.',
-        'A rule whose effects are known only after apply (it depends on an object the same plan creates) is',
-        'previewed once that object exists; apply stops before it if it would delete, reset or take over',
-        'anything.',
-      ].join('\n'),
-    )
-    .action(run((file: string | undefined, o: ApplyOptions) => cmdApply(io, file, o)));
-
-  showUnmanaged(noColor(targetFlag(
-    allStacks(noSynth(sourceFlags(program.command('destroy').description('delete everything the namespace owns (plans it, then asks)'))))
-      .option('--namespace <NS>', 'retire namespace NS, which no code declares any more: delete everything it owns (on DQ_BASE_URL/DQ_REGION, with DQ_CLIENT_ID/DQ_CLIENT_SECRET)')
-      .option('--auto-approve', 'destroy without asking')
-      .option('--max-deletes <N>', `refuse to destroy more than N objects (default ${DEFAULT_MAX_DELETES}: a namespace of more needs it)`, wholeNumber('--max-deletes'))
-      .option('--max-effect-deletes <N>', `refuse when the platform would delete more than N monitors, SQL tests and cascaded objects with it (default ${DEFAULT_MAX_EFFECT_DELETES})`, wholeNumber('--max-effect-deletes'))
-      .option('--allow-unpreviewed', "destroy rules whose effects are unknown (the platform's delete preview failed)"),
-  )))
-    .addHelpText(
-      'after',
-      "\nPlans the deletion of every object the namespace owns (configId = namespace, or an id carrying the\nnamespace's tag; never objects of another namespace or made in the UI), prints it and asks on a\nTTY; without a TTY, --auto-approve is required. The guards of apply hold (--max-deletes,\n--max-effect-deletes, --allow-unpreviewed), and lifecycle.preventDestroy makes it an error.\nTo review first: dqform plan --destroy --out destroy.json, then dqform apply --destroy destroy.json.\n--namespace NS retires a namespace no code declares any more (refused while a stack declares it).\nExample: dqform destroy --max-deletes 50\nExample: dqform destroy --namespace shop-staging",
-    )
-    .action(run((o: DestroyOptions) => cmdDestroy(io, o)));
-
-  showUnmanaged(noColor(
-    allStacks(noSynth(sourceFlags(program.command('drift').description('read-only check that live state equals the code'))))
-      .option('--json', "print the plan JSON (the format of 'dqform plan --json', schemas/plan.ts)")
-      .option('--detailed-exitcode', 'accepted as in plan (Terraform habit); drift always exits 2 on drift'),
-  ))
-    .addHelpText('after', '\nRead-only: exit 0 when live state equals the code, 2 when it drifted, 1 on error.')
-    .action(run((o: DriftOptions) => cmdDrift(io, o)));
-
-  showUnmanaged(noColor(
-    program
-      .command('show')
-      .description('render a saved plan (no network, no credentials)')
-      .argument('<PLANFILE>', "a plan saved by 'dqform plan --out'")
-      .option('--format <text|markdown|json>', 'how to render it (default text)', oneOf('--format', PLAN_FORMATS))
-      .addOption(new Option('--json', 'the plan as JSON (same as --format json)').conflicts('format')),
-  ))
-    .addHelpText('after', '\nExit 0, or 1 when the file is not a dqform plan or the plan has errors (apply would refuse it).\nExample: dqform show plan.json --format markdown > plan.md')
-    .action(run((file: string, o: ShowOptions) => cmdShow(io, file, o)));
-
-  program
-    .command('import')
-    .description('write construct code or YAML for the live objects of a namespace')
-    .option('--namespace <NS>', 'the namespace to import (required)')
-    .option('--out <FILE>', 'the file to write: main.ts or dqform.yaml (required)')
-    .option('--format <ts|yaml>', 'what to write (default: from the --out extension)')
-    .option('--adopt', 'also adopt objects made in the UI, through import blocks')
-    .option('--constructs-module <M>', 'the module the generated code imports the constructs from (default dqform)')
-    .option('--stack <NAME>', 'the stack name in the generated code (default: the namespace)')
-    .option('--force', 'overwrite --out if it exists')
-    .addHelpText(
-      'after',
-      "\nReads the live objects of namespace NS (with --adopt, also objects made in the UI; never\nanother namespace's) and writes code whose plan against live shows no changes. Finding\nnothing is exit 1. Read scopes suffice.\nExample: dqform import --namespace shop --out main.ts --format ts",
-    )
-    .action(run((o: ImportOptions) => cmdImport(io, o)));
-
-  // The emulator checks its own values (src/emulator parseEmulatorArgs); the flags are declared
-  // here too so that help, strictness and suggestions are the same as everywhere else.
-  program
-    .command('emulator')
-    .description('run the local platform emulator')
-    .option('--port <N>', 'port to listen on (default 8787; 0 picks a free one)')
-    .option('--host <HOST>', 'address to bind (default 127.0.0.1)')
-    .option('--data <FILE>', 'keep state in this JSON file (default: in memory)')
-    .option('--seed <demo|empty>', 'the catalog and objects to start with (default demo)')
-    .option('--seed-size <N>', 'scale the demo catalog (benchmarks)')
-    .option('--grpc-port <N>', 'port of the gRPC rule previews (default: --port + 1; a free one with --port 0)')
-    .option('--no-grpc', 'serve REST only (previews of rules REST cannot carry then say "effects unknown")')
-    .option('--marshal <omit|emit-unpopulated>', "answer like the real gateway: emit-unpopulated sends unset fields as null/zero (default omit; env DQ_EMULATOR_MARSHAL)")
-    .option('--enums <names|numbers>', 'enums in responses as names or numbers (default names; env DQ_EMULATOR_ENUMS)')
-    .addHelpText(
-      'after',
-      '\nRuns until stopped (Ctrl-C). Demo credentials (secret demo-secret): demo-admin (every scope),\ndemo-reader (per-service read scopes + SCOPE_MCP_READ), demo-governance (domain and owner\nedit scopes, data product and ownership read scopes; no SCOPE_MCP_WRITE).\nPoint dqform at the gRPC previews with DQ_GRPC_ENDPOINT=127.0.0.1:<grpc port> (printed at start).',
-    )
-    .action(run(() => cmdEmulator(argv.slice(argv.indexOf('emulator') + 1))));
-
-  program
-    .command('version')
-    .description('print the version')
-    .action(run(async () => (io.out(VERSION), 0)));
-
-  // Our own `help [command]` (commander's prints the main help for an unknown command).
-  program
-    .command('help')
-    .description("show a command's help (dqform help plan)")
-    .argument('[command]', 'the command')
-    .action(
-      run(async (name: string | undefined) => {
-        if (!name) return program.outputHelp(), 0;
-        const cmd = program.commands.find((c) => c.name() === name);
-        if (!cmd) {
-          const guess = closest(name, program.commands.map((c) => c.name()));
-          throw new UsageError(`unknown command "${name}"${guess ? `\n  Did you mean ${guess}?` : ''}`, '');
-        }
-        cmd.outputHelp();
-        return 0;
-      }),
-    );
-
+  const ctx: CommandContext = { io, argv, program, version: VERSION };
+  for (const verb of commandsFor(argv)) {
+    const mod = COMMANDS[verb]();
+    const run = mod.run as (c: CommandContext, ...a: unknown[]) => Promise<number>;
+    mod.define(program, VERSION).action(async (...a: unknown[]) => {
+      if (!mod.noZod) setUpZod(!!mod.longRunning);
+      outcome.code = await run(ctx, ...a);
+    });
+  }
   return program;
 }
 
@@ -406,9 +193,15 @@ export async function main(argvIn: string[], ioIn: Partial<Io> = {}): Promise<nu
     return outcome.code;
   } catch (e) {
     if (e instanceof CommanderError) return usageFailure(io, e, program, argv);
-    if (e instanceof UsageError && e.command === undefined) return reportError(io, new UsageError(e.message, commandOf(program, argv)?.name()));
-    return reportError(io, e);
+    if (e instanceof UsageError && e.command === undefined) return reportFailure(io, new UsageError(e.message, commandOf(program, argv)?.name()));
+    return reportFailure(io, e);
   }
+}
+
+/** Prints a failure as a user should see it (src/cli/runtime.ts reportError); returns 1. */
+function reportFailure(io: Io, e: unknown): number {
+  setUpZod(false);
+  return lazy.runtime().reportError(io, e);
 }
 
 /** Registers for redaction the value of DQ_CLIENT_SECRET and of every variable whose name ends in _CLIENT_SECRET. */
@@ -437,7 +230,7 @@ function usageFailure(io: Io, e: CommanderError, program: Command, argv: readonl
       const flag = first.match(/^unknown option '([^=']*)(=.*)?'$/);
       message = `unknown option ${flag ? `"${flag[1]}"` : first.replace(/^unknown option /, '')} for ${where}`;
       // commander compares `--flag=value` whole with the flags, so a long value hides the typo
-      if (!suggestion && flag?.[2] && cmd) suggestion = closest(flag[1], cmd.options.map((o) => o.long).filter((l): l is string => !!l));
+      if (!suggestion && flag?.[2] && cmd) suggestion = lazy.unknownFields().closest(flag[1], cmd.options.map((o) => o.long).filter((l): l is string => !!l));
       break;
     }
     case 'commander.unknownCommand':

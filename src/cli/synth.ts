@@ -20,6 +20,7 @@ import * as path from 'node:path';
 import { redact, REDACTED } from '../client/redact';
 import { listedStacks } from '../engine/manifest';
 import { credentialVariables, isCredentialVariable } from './credential-variables';
+import { DqformError } from '../../schemas/errors';
 
 /** A directory's CDKTF app configuration (`cdktf.json`). */
 export interface CdktfApp {
@@ -52,10 +53,11 @@ export function readCdktfApp(dir: string): CdktfApp | undefined {
 }
 
 /** A problem with the app's setup (not with the app's code). */
-export class SynthSetupError extends Error {
+export class SynthSetupError extends DqformError {
+  static override readonly code: string = 'synth-setup';
   constructor(
     message: string,
-    readonly hint: string,
+    override readonly hint: string,
   ) {
     super(message);
     this.name = 'SynthSetupError';

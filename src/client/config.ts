@@ -5,6 +5,7 @@
  * ({@link resolveGrpcConfig}).
  */
 import { registerSecret } from './redact';
+import { DqformError } from '../../schemas/errors';
 
 /** Base URL of each region. The one table of regional addresses. */
 export const REGION_BASE_URLS = {
@@ -25,12 +26,13 @@ export interface ClientConfig {
 }
 
 /** A configuration problem a user fixes by setting environment variables. */
-export class ConfigError extends Error {
+export class ConfigError extends DqformError {
+  static override readonly code: string = 'config';
   override readonly name = 'ConfigError';
   /** The environment variables involved. */
   readonly variables: string[];
   constructor(message: string, variables: string[]) {
-    super(message);
+    super(message, { hint: /the stack's /.test(message) ? "Fix the stack's baseUrl/region/grpcEndpoint in the code." : 'Set the variables in the environment (never in code).' });
     this.variables = variables;
   }
 }

@@ -48,6 +48,7 @@ import {
 import { decodeStatus } from '../../schemas/grpc';
 import { inertServerText } from '../../schemas/inert';
 import { redact, redactValue } from './redact';
+import { DqformError } from '../../schemas/errors';
 
 /** Fields every API error carries. */
 export interface ApiErrorInit {
@@ -70,7 +71,8 @@ export interface ApiErrorInit {
 }
 
 /** Base of every error raised at the HTTP boundary. */
-export class ApiError extends Error {
+export class ApiError extends DqformError {
+  static override readonly code: string = 'api';
   override name = 'ApiError';
   readonly method: string;
   readonly path: string;
@@ -100,7 +102,7 @@ export class ApiError extends Error {
     const head = `${method} ${path} ${outcome}`;
     const text = [head, summary ?? serverMessage].filter((s) => s).join(': ');
     // the whole message is inert: subclasses' summaries hold server text too (violations, scopes, shape issues)
-    super(redact(inertServerText(init.requestId ? `${text} (request id ${init.requestId})` : text)), init.cause !== undefined ? { cause: init.cause } : undefined);
+    super(redact(inertServerText(init.requestId ? `${text} (request id ${init.requestId})` : text)), { cause: init.cause });
     this.method = method;
     this.path = path;
     this.status = init.status;
@@ -140,6 +142,7 @@ export class ApiError extends Error {
 
 /** Invalid request: INVALID_ARGUMENT, FAILED_PRECONDITION, OUT_OF_RANGE (HTTP 400). */
 export class ValidationError extends ApiError {
+  static override readonly code: string = 'api.validation';
   override name = 'ValidationError';
   /** protovalidate violations: `ruleId` (e.g. `update_settings.at_least_one_facet`), `field` path, message. */
   readonly violations: Violation[];
@@ -160,11 +163,13 @@ export class ValidationError extends ApiError {
 
 /** UNAUTHENTICATED / 401: bad credentials or an expired token the client could not refresh. */
 export class UnauthenticatedError extends ApiError {
+  static override readonly code: string = 'api.unauthenticated';
   override name = 'UnauthenticatedError';
 }
 
 /** PERMISSION_DENIED / 403; {@link missingScope} names the scope when the server says which. */
 export class PermissionDeniedError extends ApiError {
+  static override readonly code: string = 'api.permission-denied';
   override name = 'PermissionDeniedError';
   readonly missingScope: string | undefined;
   constructor(init: ApiErrorInit) {
@@ -179,21 +184,25 @@ export class PermissionDeniedError extends ApiError {
 
 /** NOT_FOUND / 404. */
 export class NotFoundError extends ApiError {
+  static override readonly code: string = 'api.not-found';
   override name = 'NotFoundError';
 }
 
 /** ABORTED / 409 / 412: the object changed since its etag was read (or a concurrent write). */
 export class ConflictError extends ApiError {
+  static override readonly code: string = 'api.conflict';
   override name = 'ConflictError';
 }
 
 /** ALREADY_EXISTS: a create for a key that is taken. */
 export class AlreadyExistsError extends ConflictError {
+  static override readonly code: string = 'api.conflict.already-exists';
   override name = 'AlreadyExistsError';
 }
 
 /** RESOURCE_EXHAUSTED that is a quota (see module doc): not retried. */
 export class QuotaError extends ApiError {
+  static override readonly code: string = 'api.quota';
   override name = 'QuotaError';
   /** ErrorInfo reason, e.g. `QUOTA_EXCEEDED`. */
   readonly reason: string | undefined;
@@ -208,6 +217,7 @@ export class QuotaError extends ApiError {
 
 /** A retryable failure that may say when to retry ({@link retryAfterMs}). */
 export abstract class RetryAfterError extends ApiError {
+  static override readonly code: string = 'api.retryable';
   override readonly retryable = true;
   /** From `Retry-After` (seconds or HTTP date) or RetryInfo `retryDelay`; undefined if neither. */
   readonly retryAfterMs: number | undefined;
@@ -222,16 +232,19 @@ export abstract class RetryAfterError extends ApiError {
 
 /** 429 / RESOURCE_EXHAUSTED that is not a quota: retried after {@link retryAfterMs}. */
 export class RateLimitedError extends RetryAfterError {
+  static override readonly code: string = 'api.rate-limited';
   override name = 'RateLimitedError';
 }
 
 /** 502/503/504, UNAVAILABLE, DEADLINE_EXCEEDED, or a dropped/refused connection (status 0). */
 export class UnavailableError extends RetryAfterError {
+  static override readonly code: string = 'api.unavailable';
   override name = 'UnavailableError';
 }
 
 /** A body that does not match its schema: {@link issues}, each problem with its path. */
 export abstract class ShapeError extends ApiError {
+  static override readonly code: string = 'api.shape';
   /** Each problem with its path, e.g. `alerts.a1.targets[0]`. */
   readonly issues: { path: string; message: string }[];
   constructor(init: ApiErrorInit, issues: { path: string; message: string }[], what: string) {
@@ -245,6 +258,7 @@ export abstract class ShapeError extends ApiError {
 
 /** A 2xx response whose body does not match the expected schema. Never retried. */
 export class ResponseShapeError extends ShapeError {
+  static override readonly code: string = 'api.response-shape';
   override name = 'ResponseShapeError';
   constructor(init: ApiErrorInit, issues: { path: string; message: string }[]) {
     super(init, issues, 'unexpected response shape');
@@ -253,6 +267,7 @@ export class ResponseShapeError extends ShapeError {
 
 /** A request body that fails its schema before it is sent (a caller bug; nothing was sent). */
 export class RequestShapeError extends ShapeError {
+  static override readonly code: string = 'api.request-shape';
   override name = 'RequestShapeError';
   constructor(init: ApiErrorInit, issues: { path: string; message: string }[]) {
     super({ ...init, notSent: true }, issues, 'request body is invalid');
@@ -416,8 +431,10 @@ export function errorFromGrpcStatus(call: FailedGrpcCall): ApiError {
  * A server that broke the protocol in a way no retry mends (a cursor that repeats, paging that
  * never ends): the server's fault, reported as such (not as a bug in dqform).
  */
-export class ServerMisbehaviourError extends Error {
+export class ServerMisbehaviourError extends DqformError {
+  static override readonly code: string = 'server-misbehaviour';
   override name = 'ServerMisbehaviourError';
+  override readonly hint: string = "This is a fault of the server (or of a proxy in between), not a bug in dqform; report it to the platform's operators.";
 }
 
 /** The platform's host:port of a base URL or origin, for messages. */
@@ -454,15 +471,16 @@ const NOT_TLS = new Set(['ERR_SSL_WRONG_VERSION_NUMBER', 'ERR_SSL_PACKET_LENGTH_
  * OpenSSL's own text (`cause` keeps only the error code).
  */
 export class TlsError extends ApiError {
+  static override readonly code: string = 'api.tls';
   override name = 'TlsError';
   /** The Node/OpenSSL error code, e.g. `ERR_TLS_CERT_ALTNAME_INVALID`. */
-  readonly code: string;
+  readonly tlsCode: string;
   constructor(init: ApiErrorInit, code: string, summary: string) {
     super({ ...init, cause: { code } }, summary);
-    this.code = code;
+    this.tlsCode = code;
   }
   protected override extra() {
-    return { code: this.code };
+    return { code: this.tlsCode };
   }
 }
 
@@ -487,6 +505,7 @@ export function tlsProblem(code: string | undefined, origin: string | undefined)
  * (`mayHaveLanded` is set).
  */
 export class RequestTimeoutError extends ApiError {
+  static override readonly code: string = 'api.timeout';
   override name = 'RequestTimeoutError';
   constructor(init: ApiErrorInit, readonly timeoutMs: number, origin?: string) {
     super({ ...init, grpcCode: 'DEADLINE_EXCEEDED' }, `no complete response from ${hostOf(origin)} within ${timeoutMs / 1000}s (DQ_TIMEOUT=${timeoutMs / 1000}): the server accepted the request but did not finish answering; raise DQ_TIMEOUT if the platform is known to be this slow`);
@@ -499,6 +518,7 @@ export class RequestTimeoutError extends ApiError {
 
 /** A response body larger than the cap (`DQ_MAX_RESPONSE_MB`): the server's fault, never retried. */
 export class ResponseTooLargeError extends ApiError {
+  static override readonly code: string = 'api.response-too-large';
   override name = 'ResponseTooLargeError';
   constructor(init: ApiErrorInit, readonly maxBytes: number, declared?: number, origin?: string) {
     super(
@@ -648,7 +668,8 @@ function sortKeys(v: unknown): unknown {
  * again a PreviewUnavailableError, naming both, with the gRPC failure as its `cause`
  * (src/client/services/previews.ts).
  */
-export class PreviewUnavailableError extends Error {
+export class PreviewUnavailableError extends DqformError {
+  static override readonly code: string = 'preview-unavailable';
   override name = 'PreviewUnavailableError';
   constructor(
     /** The operation's path (no query). */

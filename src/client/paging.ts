@@ -11,6 +11,7 @@
 import { BATCH_LIMIT, BatchItemError, PageInfo, Pagination } from '../../schemas/common';
 import { ServerMisbehaviourError } from './errors';
 import { redact } from './redact';
+import { DqformError } from '../../schemas/errors';
 
 /** One page as a service returns it. */
 export interface Page<T> {
@@ -40,6 +41,7 @@ export const MAX_PAGES = 10_000;
  * looping forever, and reported as the server's fault.
  */
 export class PaginationLoopError extends ServerMisbehaviourError {
+  static override readonly code: string = 'server-misbehaviour.pagination-loop';
   override readonly name = 'PaginationLoopError';
 }
 
@@ -87,7 +89,8 @@ export interface BatchResult<T> {
 }
 
 /** Thrown by batch helpers when the caller asks for it and any item failed. */
-export class BatchItemsError<T = unknown> extends Error {
+export class BatchItemsError<T = unknown> extends DqformError {
+  static override readonly code: string = 'batch-items';
   override readonly name = 'BatchItemsError';
   /** Every per-item error, in request order (reasons redacted). */
   readonly errors: BatchItemError[];

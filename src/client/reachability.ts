@@ -29,6 +29,7 @@ export function isConnectFailure(e: unknown): boolean {
 
 /** The platform stopped answering: no call is made any more (see the module comment). Not retried. */
 export class PlatformUnreachableError extends ApiError {
+  static override readonly code: string = 'api.unreachable';
   override name = 'PlatformUnreachableError';
   constructor(
     init: ApiErrorInit,

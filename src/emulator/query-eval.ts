@@ -33,9 +33,11 @@ import type { Entity, EntityType, EntityTypeName, Query, QueryPart } from '../..
 import { EntityTypeEnum, QueryOperandEnum } from '../../schemas/entities';
 import { carriedResolverQl, parseResolverQl, resolverQlToQuery, type ResolverQlAst, type ResolverQlString } from '../../schemas/resolverql';
 import { identifierKey, type Catalog } from './catalog';
+import { DqformError } from '../../schemas/errors';
 
 /** A query the evaluator cannot run (a shape the schemas would have refused). */
-export class QueryEvaluationError extends Error {
+export class QueryEvaluationError extends DqformError {
+  static override readonly code: string = 'emulator.query-evaluation';
   override readonly name = 'QueryEvaluationError';
 }
 

@@ -26,16 +26,18 @@ import { liveCheck, type ApplyContext } from './apply-checks';
 import { planSteps } from './apply-steps';
 import { StepExecutor, type ApplyClock } from './apply-executor';
 import { ApplyRecorder, progressLine, type ApplyEvent, type ApplyListener, type ApplyResult } from './apply-events';
+import { DqformError } from '../../schemas/errors';
 
 export type { ApplyClock } from './apply-executor';
 export type { ApplyEvent, ApplyEventType, ApplyListener, ApplyResult, FailPhase, HaltKind } from './apply-events';
 export { ApplyRecorder, progressLine } from './apply-events';
 export { isConflict, notOursWhy } from './apply-checks';
 
-export class PlanRefusedError extends Error {
+export class PlanRefusedError extends DqformError {
+  static override readonly code: string = 'plan-refused';
   constructor(
     message: string,
-    readonly hint: string,
+    override readonly hint: string,
     readonly addresses: string[] = [],
   ) {
     super(message);
@@ -45,6 +47,7 @@ export class PlanRefusedError extends Error {
 
 /** Live state moved since the plan: nothing was written. */
 export class StalePlanError extends PlanRefusedError {
+  static override readonly code: string = 'plan-refused.stale';
   constructor(readonly stale: { address: string; why: string }[]) {
     super(
       `stale plan: ${stale.length} object(s) changed since the plan was made, re-run plan:\n${stale.map((s) => `  ${s.address}: ${s.why}`).join('\n')}`,
@@ -229,6 +232,7 @@ export function preflight(plan: Plan, opts: GuardOptions = {}, handlers: Record<
 
 /** Objects of another namespace or made in the UI in a plan's writes: refused before any write, whatever the plan says. */
 export class NotOursError extends PlanRefusedError {
+  static override readonly code: string = 'plan-refused.not-ours';
   constructor(
     namespace: string,
     readonly objects: { address: string; why: string }[],

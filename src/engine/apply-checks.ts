@@ -7,7 +7,8 @@ import { ConflictError, type PlatformClient } from '../client';
 import type { ResourceType } from '../../schemas/manifest';
 import type { Change } from '../../schemas/plan';
 import type { LiveObject, ResourceHandler } from '../kinds/shared/types';
-import { WriteConflictError } from '../kinds/shared/support';
+import { isNotFound, WriteConflictError } from '../kinds/shared/support';
+import { isErrorOf } from '../../schemas/errors';
 import { fingerprint } from '../kinds/shared/normalise';
 import { DELETES_DEPENDENTS, hasConfigId } from '../kinds/descriptors';
 import { idOwner } from './identity';
@@ -22,7 +23,7 @@ export type Refusal = { address: string; why: string };
 
 /** Whether an error is a lost race: an etag refused (ABORTED, ALREADY_EXISTS) or a write that met someone else's. */
 export function isConflict(e: unknown): boolean {
-  return e instanceof ConflictError || e instanceof WriteConflictError || (e as { name?: string } | undefined)?.name === 'WriteConflictError';
+  return e instanceof ConflictError || isErrorOf(e, WriteConflictError);
 }
 
 /**
@@ -104,7 +105,7 @@ async function ownershipsAddedSince(client: PlatformClient, writes: readonly Cha
     try {
       now = await client.owners.listOwnerships(c.id);
     } catch (e) {
-      if ((e as { name?: string }).name === 'NotFoundError') return;
+      if (isNotFound(e)) return;
       throw e;
     }
     const added = now.map((o) => o.id).filter((id) => !shown.has(id.toLowerCase())).sort();

@@ -173,6 +173,7 @@ export function comparePlans(saved: Plan, fresh: Plan, opts: { allowUnpreviewed?
 
 /** The saved plan does not match a plan made now: nothing was written. */
 export class PlanMismatchError extends PlanRefusedError {
+  static override readonly code: string = 'plan-refused.mismatch';
   constructor(readonly differences: PlanDifference[]) {
     const causes = new Set(differences.map((d) => d.cause));
     const headline = causes.has('code')

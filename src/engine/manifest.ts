@@ -11,10 +11,12 @@ import type { Diagnostic } from '../../schemas/plan';
 import { mapKeysDeep, snakeToCamel, stableStringify } from './keys';
 import { parseAddress } from './identity';
 import { TYPE_PREFIX } from '../kinds/descriptors';
+import { DqformError } from '../../schemas/errors';
 
 /** Thrown when input cannot become a manifest; carries every diagnostic found, not the first. */
-export class ManifestError extends Error {
-  constructor(readonly diagnostics: Diagnostic[]) {
+export class ManifestError extends DqformError {
+  static override readonly code: string = 'manifest';
+  constructor(override readonly diagnostics: Diagnostic[]) {
     super(diagnostics.map((d) => `${d.address ? `${d.address}: ` : ''}${d.summary}${d.detail ? ` (${d.detail})` : ''}`).join('\n'));
     this.name = 'ManifestError';
   }

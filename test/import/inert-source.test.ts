@@ -8,7 +8,7 @@
  */
 import { manifestFromYaml } from '../../src/engine/yaml';
 import { deriveId } from '../../src/engine/identity';
-import { planImport, renderTs, renderYaml, tsLiteral, type LiveItem } from '../../src/cli/import';
+import { planImport, renderTs, renderYaml, tsLiteral, type LiveItem } from '../../src/engine/import';
 
 const RAW_UNSAFE = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u061c\u200b-\u200f\u2028-\u202e\u2060-\u2064\u2066-\u2069\ufeff]/;
 const TITLE = 'Team \u202e}; evil(); //\u202c zero\u200bwidth \u001b[2J bell\u0007 nel\u0085 tab\t';

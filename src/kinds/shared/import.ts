@@ -15,7 +15,7 @@ export interface YamlRenderHelpers {
   qlOnly(v: unknown): string | undefined;
 }
 
-/** What a kind's TypeScript rendering may use (src/cli/import.ts `renderTs`). */
+/** What a kind's TypeScript rendering may use (src/engine/import.ts `renderTs`). */
 export interface TsRenderHelpers {
   /** A variable holding the construct `v` references (`${type.name.attr}`), when it is declared before. */
   asVar(v: unknown, type: ResourceType): { readonly code: string } | undefined;

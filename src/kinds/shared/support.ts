@@ -16,6 +16,7 @@ import type { Change } from '../../../schemas/plan';
 import { bare, fingerprint } from './normalise';
 import { tallyRetries } from '../../client/attempts';
 import type { ListedObject, LiveObject, ReadQuery } from './types';
+import { DqformError, isErrorOf } from '../../../schemas/errors';
 
 /** Page size of the prunable kinds' full-workspace lists (the emulator's maximum; servers that cap lower still page). */
 export const LIST_PAGE_SIZE = 1000;
@@ -85,7 +86,7 @@ export function listed(objects: readonly { id: string; source?: unknown }[]): Li
 
 /** True when the error is the client's NOT_FOUND. */
 export function isNotFound(e: unknown): boolean {
-  return e instanceof NotFoundError || (e as { name?: string } | undefined)?.name === 'NotFoundError';
+  return isErrorOf(e, NotFoundError);
 }
 
 /** Awaits `p`, treating NOT_FOUND as success. */
@@ -125,7 +126,8 @@ export function afterOf(change: Change): Record<string, unknown> {
 }
 
 /** An error for one item of a batch write, naming the address. */
-export class ItemWriteError extends Error {
+export class ItemWriteError extends DqformError {
+  static override readonly code: string = 'write.item';
   override readonly name = 'ItemWriteError';
   constructor(
     readonly address: string,
@@ -248,7 +250,8 @@ export function isOurs(q: Pick<ReadQuery, 'owns' | 'declaredIds'>, id: unknown):
  * made meanwhile, a write whose answer shows another write in between. Reported as a conflict
  * (the applier stops writing), never as done.
  */
-export class WriteConflictError extends Error {
+export class WriteConflictError extends DqformError {
+  static override readonly code: string = 'write.conflict';
   override readonly name = 'WriteConflictError';
   constructor(
     readonly address: string,

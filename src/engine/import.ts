@@ -1,7 +1,9 @@
 /**
- * `dqform import --namespace NS --out FILE [--format ts|yaml] [--adopt]`: writes construct code
- * (a `main.ts` with DqStack and the L2 constructs) or a `dqform.yaml` for the live objects, such
- * that a plan of the output against live shows no changes.
+ * What `dqform import --namespace NS --out FILE [--format ts|yaml] [--adopt]` writes (the CLI,
+ * src/cli/commands/import.ts, parses the options and writes the file): construct code (a
+ * `main.ts` with DqStack and the L2 constructs) or a `dqform.yaml` for the live objects, such
+ * that a plan of the output against live shows no changes. Driven by the kinds: each kind's
+ * `read` or `listAll` lists the live objects, its import rendering (src/kinds/import.ts) renders them.
  *
  * What is imported: the namespace's objects of every kind, and nothing of another namespace's.
  * - alerts, monitor deployment rules, SQL tests and SQL-test deployment rules with
@@ -20,8 +22,6 @@
  * (ownership -> owner/data product, domain -> parent/parts, alert targets -> owner, product rule
  * -> data product) become construct references (TS) or names (YAML).
  */
-import * as fs from 'node:fs';
-import * as path from 'node:path';
 import { Document as YamlDocument, visit } from 'yaml';
 import { hasUnsafe, unsafeAsEscapes } from '../../schemas/inert';
 import type { PlatformClient } from '../client';
@@ -486,103 +486,4 @@ export async function importNamespace(client: PlatformClient, opts: ImportOption
   const { workspace, items } = await readForImport(client, opts.namespace);
   const r = planImport(items, { ...opts, workspace });
   return { ...r, workspace, text: opts.format === 'yaml' ? renderYaml(r, opts) : renderTs(r, opts) };
-}
-
-/** What the CLI gives `runImport`. */
-export interface ImportIo {
-  out: (s: string) => void;
-  err: (s: string) => void;
-  cwd: string;
-}
-
-/** `dqform import`: returns the exit code. */
-export async function runImport(
-  io: ImportIo,
-  flags: { namespace?: string; out?: string; format?: string; adopt?: boolean; constructsModule?: string; stack?: string; force?: boolean },
-  makeClient: () => PlatformClient,
-): Promise<number> {
-  if (!flags.namespace || !flags.out) {
-    io.err('Error: dqform import needs --namespace NS and --out FILE\n  Example: dqform import --namespace analytics --out main.ts');
-    return 1;
-  }
-  const format = flags.format ?? (/\.ya?ml$/i.test(flags.out) ? 'yaml' : 'ts');
-  if (format !== 'ts' && format !== 'yaml') {
-    io.err(`Error: --format must be ts or yaml; got "${format}"`);
-    return 1;
-  }
-  const file = path.resolve(io.cwd, flags.out);
-  if (fs.existsSync(file) && !flags.force) {
-    io.err(`Error: ${flags.out} already exists; dqform import does not overwrite it\n  Choose another --out, or pass --force to replace it.`);
-    return 1;
-  }
-  const client = makeClient();
-  try {
-    const r = await importNamespace(client, { namespace: flags.namespace, format, adopt: flags.adopt, constructsModule: flags.constructsModule, stack: flags.stack });
-    const leftOut = `${r.left.otherNamespace} of other namespaces, ${r.left.madeInUi} made in the UI${flags.adopt || r.left.madeInUi === 0 ? '' : ' (--adopt takes those)'}, ${r.left.byRule} deployed by SQL-test rules`;
-    if (r.objects.length === 0) {
-      io.err(`Error: found no objects of namespace "${flags.namespace}" in workspace "${r.workspace}"${flags.adopt ? ' and nothing made in the UI' : ''}; nothing was written.`);
-      io.err(`  Left out: ${leftOut}.`);
-      if (r.namespacesSeen.length) io.err(`  Namespaces seen on alerts, rules and SQL tests: ${r.namespacesSeen.map((n) => `"${n}"`).join(', ')}. Check the spelling of --namespace.`);
-      return 1;
-    }
-    fs.writeFileSync(file, r.text);
-    for (const w of r.warnings) io.err(`Warning: ${w}`);
-    const adopted = r.objects.filter((o) => o.adopted).length;
-    io.out(`Imported ${r.objects.length} object(s) of namespace "${flags.namespace}" into ${flags.out}${adopted ? ` (${adopted} adopted with import blocks)` : ''}; left out: ${leftOut}.`);
-    for (const line of nextSteps(io.cwd, file, format, flags.constructsModule ?? 'dqform')) io.out(line);
-    return 0;
-  } finally {
-    await client.close();
-  }
-}
-
-/** A shell word: quoted when it holds anything but safe characters. */
-function shellWord(s: string): string {
-  return /^[A-Za-z0-9_./@:=+-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`;
-}
-
-/** The root of the running dqform package (the directory of its package.json). */
-function packageRoot(): string {
-  for (let d = __dirname; d !== path.dirname(d); d = path.dirname(d)) {
-    const f = path.join(d, 'package.json');
-    if (fs.existsSync(f) && (JSON.parse(fs.readFileSync(f, 'utf8')) as { name?: string }).name === 'dqform') return d;
-  }
-  return path.resolve(__dirname, '..', '..');
-}
-
-/**
- * What to run after an import so that the plan works from where the user stands, even in an
- * empty directory: YAML needs nothing but dqform; TypeScript needs the constructs module and tsx
- * resolvable next to the file (installed when they are not: dqform from this installation's
- * directory, built first in a source checkout, which brings cdktf and constructs along) and a
- * synth with an explicit app command when there is no cdktf.json.
- */
-export function nextSteps(cwd: string, file: string, format: 'ts' | 'yaml', constructsModule: string): string[] {
-  const rel = path.relative(cwd, file) || path.basename(file);
-  if (format === 'yaml') return [`Next: dqform plan --file ${shellWord(rel)}`];
-  const dir = path.dirname(file);
-  const relDir = path.relative(cwd, dir);
-  const cd = relDir ? `cd ${shellWord(relDir)} && ` : '';
-  const resolves = (m: string) => {
-    try {
-      require.resolve(m, { paths: [dir] });
-      return true;
-    } catch {
-      return false;
-    }
-  };
-  const steps: string[] = [];
-  const install: string[] = [];
-  if (constructsModule === 'dqform' && !resolves('dqform')) {
-    // this installation of dqform (it is not on a registry): a directory install links it, and
-    // its own dependencies (cdktf, constructs) resolve from where it lives
-    const root = packageRoot();
-    if (!fs.existsSync(path.join(root, 'dist', 'src', 'index.js'))) steps.push(`npm --prefix ${shellWord(root)} run build`);
-    install.push(root);
-  }
-  if (!resolves('tsx/package.json')) install.push('tsx');
-  if (install.length) steps.push(`npm install --save-dev ${install.map(shellWord).join(' ')}`);
-  const app = fs.existsSync(path.join(dir, 'cdktf.json')) ? '' : ` --app ${shellWord(`npx tsx ${path.basename(file)}`)}`;
-  steps.push(`dqform synth${app}`, 'dqform plan');
-  return [`Next: ${cd}${steps.join(' && ')}`];
 }
