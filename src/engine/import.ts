@@ -68,6 +68,10 @@ export interface ImportOptions {
   workspace?: string;
   /** Also adopt UI-made objects (no configId) of the prunable kinds. */
   adopt?: boolean;
+  /** With `adopt`: only UI-made objects of these kinds (every kind when unset). */
+  adoptKinds?: readonly ResourceType[];
+  /** With `adopt`: only the UI-made objects with these ids (alerts: fqns; every one when unset). */
+  adoptIds?: readonly string[];
   /** Stack name. @default the namespace */
   stack?: string;
   /** Module specifier the generated TS imports constructs from. @default "dqform" */
@@ -193,7 +197,7 @@ export function planImport(items: readonly LiveItem[], opts: ImportOptions & { w
     const owner = ownerOf(item, opts.workspace, ns);
     if (owner === 'namespace') chosen.push({ item, adopted: false });
     else if (owner === 'other') left.otherNamespace++;
-    else if (opts.adopt) chosen.push({ item, adopted: true });
+    else if (opts.adopt && adoptable(item, opts)) chosen.push({ item, adopted: true });
     else left.madeInUi++;
   }
   // an ownership made in the UI comes along only with its owner (the object whose delete deletes it)
@@ -294,7 +298,7 @@ export function renderYaml(r: ImportResult, opts: ImportOptions): string {
   const imports = r.objects.filter((o) => o.adopted).map((o) => ({ to: `${o.type}.${o.name}`, id: o.key }));
   if (imports.length) doc.import = imports;
   const head = [
-    '# yaml-language-server: $schema=https://unpkg.com/dqform/schemas/dqform.schema.json',
+    '# yaml-language-server: $schema=node_modules/dqform/schemas/dqform.schema.json',
     `# Imported by \`dqform import --namespace ${opts.namespace}\`. Ids are pinned: rename entries freely.`,
     '',
   ].join('\n');
@@ -406,6 +410,12 @@ function parentsFirst(type: ResourceType, objects: readonly ImportedObject[]): I
   return out;
 }
 
+/** Does the --adopt narrowing (`adoptKinds`, `adoptIds`) take this UI-made object? Ids compare case-insensitively. */
+function adoptable(item: LiveItem, opts: ImportOptions): boolean {
+  if (opts.adoptKinds && !opts.adoptKinds.includes(item.type)) return false;
+  return !opts.adoptIds || opts.adoptIds.some((id) => id.toLowerCase() === item.key.toLowerCase());
+}
+
 /** Renders the objects as a `main.ts` CDKTF app. */
 export function renderTs(r: ImportResult, opts: ImportOptions): string {
   const used = new Set<string>(['DqStack']);
@@ -472,13 +482,28 @@ export function renderTs(r: ImportResult, opts: ImportOptions): string {
     '  return stack;',
     '}',
     '',
-    'if (require.main === module) {',
-    '  const app = new App();',
-    '  build(app);',
-    '  app.synth();',
-    '}',
+    // No `require.main` check: it does not exist in an ES module. This file is the app that
+    // cdktf runs (cdktf.json), in a CommonJS or an ESM project alike.
+    '// The app cdktf runs (cdktf.json: "app": "npx tsx <this file>"). To reuse build() in another app,',
+    '// move it into a module of its own.',
+    'const app = new App();',
+    'build(app);',
+    'app.synth();',
     '',
   ].join('\n');
+}
+
+/** `--adopt-kind` and `--adopt-id` (comma-separated; kinds as `dq_alert` or `alerts`) as options, or the error to report. */
+export function adoptNarrowing(flags: { adoptKind?: string; adoptId?: string }): Pick<ImportOptions, 'adoptKinds' | 'adoptIds'> | string {
+  const list = (v: string | undefined) => (v === undefined ? undefined : v.split(',').map((x) => x.trim()).filter(Boolean));
+  const kinds = list(flags.adoptKind);
+  const ids = list(flags.adoptId);
+  if (kinds?.length === 0) return '--adopt-kind needs at least one kind';
+  if (ids?.length === 0) return '--adopt-id needs at least one id';
+  const adoptKinds = kinds?.map((k) => RESOURCE_TYPES.find((t) => t === k || SECTION_OF[t] === k) ?? k);
+  const unknown = (adoptKinds ?? []).filter((k) => !(RESOURCE_TYPES as readonly string[]).includes(k));
+  if (unknown.length) return `--adopt-kind: unknown kind ${unknown.map((k) => `"${k}"`).join(', ')}; the kinds are ${RESOURCE_TYPES.map((t) => `${t} (${SECTION_OF[t]})`).join(', ')}`;
+  return { adoptKinds: adoptKinds as ResourceType[] | undefined, adoptIds: ids };
 }
 
 /** Reads live state and renders the output (the whole `import` minus file writing). */

@@ -16,7 +16,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { parse } from 'yaml';
-import { ROOT } from './helpers';
+import { LAUNCHER, ROOT } from './helpers';
 
 interface Step {
   name?: string;
@@ -33,9 +33,11 @@ interface Job {
   environment?: string;
   permissions?: Record<string, string>;
   strategy?: { matrix?: Record<string, unknown>; 'fail-fast'?: boolean };
+  'timeout-minutes'?: number;
   steps: Step[];
 }
 interface Workflow {
+  concurrency: { group: string; 'cancel-in-progress': string };
   on: Record<string, unknown> & { workflow_dispatch: { inputs: Record<string, { type: string; options?: string[] }> } };
   permissions: Record<string, string>;
   env: Record<string, string>;
@@ -58,8 +60,10 @@ const compile = (script: string) => new AsyncFunction('github', 'context', 'core
 
 describe('structure', () => {
   it('triggers: pull requests and pushes to main, a nightly schedule, and manual drift / plan / apply runs', () => {
-    expect(wf.on.pull_request).toEqual({ branches: ['main'] });
-    expect(wf.on.push).toEqual({ branches: ['main'] });
+    // a paths filter: a change to the docs alone plans nothing (issue 26)
+    const paths = ['**', '!**.md', '!docs/**'];
+    expect(wf.on.pull_request).toEqual({ branches: ['main'], paths });
+    expect(wf.on.push).toEqual({ branches: ['main'], paths });
     expect(wf.on.schedule).toEqual([{ cron: expect.stringMatching(/^\d+ \d+ \* \* \*$/) }]);
     const inputs = wf.on.workflow_dispatch.inputs;
     expect(inputs.action.options).toEqual(['drift', 'plan', 'apply']);
@@ -77,74 +81,91 @@ describe('structure', () => {
     expect(wf.env.DQ_MAX_DELETES).toBe("${{ vars.DQ_MAX_DELETES || '10' }}");
   });
 
-  it('jobs: dqform is built once, synth (the only job running the code) lists the stacks, then plan/apply/drift as a matrix and one comment job', () => {
+  it('jobs: dqform is fetched once, synth (the only job running the code) lists the stacks, then plan/apply/drift as a matrix and one comment job', () => {
     expect(Object.keys(wf.jobs).sort()).toEqual(['apply', 'comment', 'dqform', 'drift', 'plan', 'synth']);
     expect(wf.jobs.synth.needs).toBe('dqform');
     for (const job of ['plan', 'apply', 'drift']) {
       const j = wf.jobs[job];
-      expect(j.needs).toEqual(['dqform', 'synth']);
+      // apply also waits for this run's plan: a direct push to main applies it
+      expect(j.needs).toEqual(job === 'apply' ? ['dqform', 'synth', 'plan'] : ['dqform', 'synth']);
       expect(j.strategy?.matrix?.stack).toBe('${{ fromJSON(needs.synth.outputs.stacks) }}');
       expect(j.strategy?.['fail-fast']).toBe(false);
     }
-    expect(wf.jobs.plan.if).toBe("github.event_name == 'pull_request' || (github.event_name == 'workflow_dispatch' && inputs.action == 'plan')");
-    expect(wf.jobs.apply.if).toBe("github.event_name == 'push' || (github.event_name == 'workflow_dispatch' && inputs.action == 'apply')");
+    expect(wf.jobs.plan.if).toBe("github.event_name == 'pull_request' || github.event_name == 'push' || (github.event_name == 'workflow_dispatch' && inputs.action == 'plan')");
+    // a merge applies the reviewed run's plans even if this run's own plan job failed
+    expect(wf.jobs.apply.if).toBe("${{ !cancelled() && needs.dqform.result == 'success' && needs.synth.result == 'success' && (github.event_name == 'push' || (github.event_name == 'workflow_dispatch' && inputs.action == 'apply')) }}");
     expect(wf.jobs.drift.if).toBe("github.event_name == 'schedule' || (github.event_name == 'workflow_dispatch' && inputs.action == 'drift')");
     expect(wf.jobs.comment.needs).toEqual(['synth', 'plan']);
-    expect(wf.jobs.comment.if).toMatch(/always\(\) && github\.event_name == 'pull_request'/);
+    // a run cancelled by a newer push does not comment (always() would)
+    expect(wf.jobs.comment.if).toBe("${{ !cancelled() && github.event_name == 'pull_request' && needs.synth.result == 'success' }}");
   });
 
   it('the active Node LTS (26 since 2026-10-28; 24 is in maintenance, 20 end of life since 2026-04-30) and current action majors, nothing else', () => {
     const setups = steps.filter((s) => s.uses?.startsWith('actions/setup-node@'));
     expect(setups.length).toBe(5); // dqform, synth, plan, apply, drift
     for (const s of setups) expect(s.with?.['node-version']).toBe(26);
-    // checkout and setup-node pinned by commit, the tag each SHA was read from in the comment (issue 26)
+    // every action pinned by commit, the tag each SHA was read from in the comment (issue 26);
+    // checkout and setup-node as in .github/workflows/ci.yml, the others read from the actions'
+    // repositories (github-script: v8.0.0 is the newest release whose commit could be verified)
     const PINNED: Record<string, string> = {
       'actions/checkout': '3d3c42e5aac5ba805825da76410c181273ba90b1 # v7.0.1',
       'actions/setup-node': '820762786026740c76f36085b0efc47a31fe5020 # v7.0.0',
+      'actions/upload-artifact': 'bbbca2ddaa5d8feaa63e36b76fdaad77386f024f # v7.0.0',
+      'actions/download-artifact': '3e5f45b2cfb9172054b4087a40e8e0b5a5461e7c # v8.0.1',
+      'actions/github-script': 'ed597411d8f924073f98dfc5c65a23a2325f34cd # v8.0.0',
     };
     const usesLines = text.split('\n').filter((l) => /^\s*(- )?uses: /.test(l));
     expect(usesLines.length).toBe(steps.filter((x) => x.uses).length);
     for (const l of usesLines) {
       const [name, rest] = l.replace(/^\s*(- )?uses: /, '').split('@');
-      if (PINNED[name]) expect({ name, rest }).toEqual({ name, rest: PINNED[name] });
+      expect({ name, rest }).toEqual({ name, rest: PINNED[name] });
     }
-    const MAJORS: Record<string, string> = {
-      'actions/checkout': PINNED['actions/checkout'].split(' ')[0],
-      'actions/setup-node': PINNED['actions/setup-node'].split(' ')[0],
-      'actions/upload-artifact': 'v7',
-      'actions/download-artifact': 'v8',
-      'actions/github-script': 'v9',
-    };
-    for (const s of steps.filter((x) => x.uses)) {
-      const [name, version] = s.uses!.split('@');
-      expect({ name, version }).toEqual({ name, version: MAJORS[name] });
-    }
+    const ci = fs.readFileSync(path.join(ROOT, '.github', 'workflows', 'ci.yml'), 'utf8');
+    for (const name of ['actions/checkout', 'actions/setup-node']) expect(ci).toContain(`uses: ${name}@${PINNED[name]}`);
   });
 
-  it('dqform is built in the run from its repository at a pinned ref: the synth job installs the package into the workspace, the credentialed jobs unpack the tool checked against its digest (no npm)', () => {
+  it('dqform comes from a pinned package (through the npm cache, no dev dependencies, no build): the workspace installs the same package, the other jobs unpack the tool checked against its digest (no npm)', () => {
     const build = wf.jobs.dqform.steps;
-    expect(build[0].with).toMatchObject({ repository: expect.stringContaining('vars.DQFORM_REPOSITORY'), ref: expect.stringContaining('vars.DQFORM_REF'), 'persist-credentials': false });
-    expect(runs('dqform')).toMatch(/npm ci[^\n]*\n\s*mkdir -p "\$RUNNER_TEMP\/dqform-package"[^\n]*\n\s*npm pack --pack-destination "\$RUNNER_TEMP\/dqform-package"/);
-    expect(runs('dqform')).toMatch(/npm prune --omit=dev/);
-    expect(runs('dqform')).toMatch(/echo "tool-sha256=\$\(sha256sum "\$RUNNER_TEMP\/dqform-package\/dqform-tool\.tar\.gz"/);
-    expect((wf.jobs.dqform as Job & { outputs?: Record<string, string> }).outputs).toEqual({ 'tool-sha256': '${{ steps.build.outputs.tool-sha256 }}' });
+    expect(build.some((x) => x.uses?.startsWith('actions/checkout@'))).toBe(false);
+    expect(runs('dqform')).not.toMatch(/npm (ci|run|pack --pack-destination)|npm run build|tsc/);
+    expect(build[0].env).toEqual({ PACKAGE: '${{ vars.DQFORM_PACKAGE }}', PACKAGE_SHA256: '${{ vars.DQFORM_PACKAGE_SHA256 }}' });
+    expect(build.find((x) => x.uses?.startsWith('actions/setup-node@'))!.with).toEqual({ 'node-version': 26, cache: 'npm', 'cache-dependency-path': 'dqform-pin.txt' });
+    expect(runs('dqform')).toMatch(/npm install --omit=dev --ignore-scripts/);
+    expect((wf.jobs.dqform as Job & { outputs?: Record<string, string> }).outputs).toEqual({ 'tool-sha256': '${{ steps.tool.outputs.tool-sha256 }}', version: '${{ steps.tool.outputs.version }}' });
     expect(build.find((s) => s.uses?.startsWith('actions/upload-artifact@'))!.with).toMatchObject({ name: 'dqform-package', 'if-no-files-found': 'error' });
     const js = wf.jobs.synth.steps;
-    const download = js.findIndex((s) => s.uses?.startsWith('actions/download-artifact@') && s.with?.name === 'dqform-package');
-    const install = js.findIndex((s) => /npm ci[^\n]*\n\s*npm install --no-save [^\n]*\.dqform-package\/dqform-\*\.tgz/.test(s.run ?? ''));
-    const synthAt = js.findIndex((s) => /^npx dqform synth$/.test((s.run ?? '').trim()));
-    expect({ download, install, synthAt }).toEqual({ download: expect.any(Number), install: download + 1, synthAt: download + 2 });
-    for (const job of CREDENTIALED) {
+    // the workspace's lockfile pins dqform (a normal install that stays, no --no-save); it must be the tool's version
+    const install = js.find((s) => /npm ci/.test(s.run ?? ''))!;
+    expect(install.if).toBe("steps.kind.outputs.kind == 'cdktf'");
+    expect(install.env).toEqual({ DQFORM_VERSION: '${{ needs.dqform.outputs.version }}' });
+    expect(text).not.toMatch(/--no-save/);
+    expect(js.findIndex((s) => /^npx dqform synth$/.test((s.run ?? '').trim()))).toBe(js.indexOf(install) + 1);
+    expect(js.find((s) => s.uses?.startsWith('actions/setup-node@'))!.with?.cache).toBe("${{ steps.kind.outputs.kind == 'cdktf' && 'npm' || '' }}");
+    for (const job of ['synth', ...CREDENTIALED]) {
       const cs = wf.jobs[job].steps;
       const tool = cs.findIndex((s) => s.uses?.startsWith('actions/download-artifact@') && s.with?.name === 'dqform-package');
       const installAt = cs.findIndex((s) => /sha256sum --check --strict/.test(s.run ?? ''));
-      const firstUse = cs.findIndex((s) => /^\s*dqform (plan|apply|drift|validate)/m.test(s.run ?? ''));
+      const firstUse = cs.findIndex((s) => /^\s*dqform (plan|apply|drift|validate)|dqform-tool\/node_modules|npm ci/m.test(s.run ?? ''));
       expect({ job, ok: tool >= 0 && installAt > tool && firstUse > installAt, digest: cs[installAt]?.env?.TOOL_SHA256 }).toEqual({ job, ok: true, digest: '${{ needs.dqform.outputs.tool-sha256 }}' });
     }
   });
 
+  it('a concurrency group per pull request cancels its older run; pushes to main and other runs are never cancelled or replaced', () => {
+    expect(wf.concurrency).toEqual({
+      group: "dqform-${{ github.event_name == 'pull_request' && format('pr-{0}', github.event.pull_request.number) || format('run-{0}', github.run_id) }}",
+      'cancel-in-progress': "${{ github.event_name == 'pull_request' }}",
+    });
+    // applies of one stack still queue, never cancelled
+    expect((wf.jobs.apply as Job & { concurrency?: unknown }).concurrency).toEqual({ group: 'dqform-apply-${{ matrix.stack }}', 'cancel-in-progress': false });
+  });
+
+  it('every job has a timeout (a hung apply does not hold its slot for 6 hours)', () => {
+    const timeouts = Object.fromEntries(Object.entries(wf.jobs).map(([n, j]) => [n, j['timeout-minutes']]));
+    expect(timeouts).toEqual({ dqform: 10, synth: 15, plan: 20, comment: 5, apply: 30, drift: 20 });
+  });
+
   it('plan writes plan-<stack>.json and its markdown (also to the run summary) and uploads them as plan-<stack>', () => {
-    expect(runs('plan')).toMatch(/\bdqform plan --dir cdktf\.out --stack "\$STACK" --out "plan-\$STACK\.json" --format markdown > "plan-\$STACK\.md"/);
+    expect(runs('plan')).toMatch(/\bdqform plan "\$\{src\[@\]\}" --stack "\$STACK" --out "plan-\$STACK\.json" --format markdown > "plan-\$STACK\.md"/);
     expect(runs('plan')).toMatch(/cat "plan-\$STACK\.md" >> "\$GITHUB_STEP_SUMMARY"/);
     const upload = wf.jobs.plan.steps.find((s) => s.uses?.startsWith('actions/upload-artifact@'))!;
     expect(upload.if).toBe('always()');
@@ -156,15 +177,15 @@ describe('structure', () => {
     const apply = wf.jobs.apply;
     const download = apply.steps.find((s) => s.uses?.startsWith('actions/download-artifact@') && String(s.with?.name).startsWith('plan-'))!;
     expect(download.with).toMatchObject({ name: 'plan-${{ matrix.stack }}', 'run-id': '${{ steps.reviewed.outputs.run-id }}' });
-    expect(runs('apply')).toMatch(/\bdqform apply "plan-\$STACK\.json" --dir cdktf\.out --stack "\$STACK" --max-deletes "\$MAX_DELETES" --max-effect-deletes "\$MAX_EFFECT_DELETES" "\$\{extra\[@\]\}"/);
+    expect(runs('apply')).toMatch(/\bdqform apply "plan-\$STACK\.json" "\$\{src\[@\]\}" --stack "\$STACK" --max-deletes "\$MAX_DELETES" --max-effect-deletes "\$MAX_EFFECT_DELETES" "\$\{extra\[@\]\}"/);
     expect(runs('apply')).toMatch(/if \[ "\$ALLOW_UNPREVIEWED" = "true" \]; then extra\+=\(--allow-unpreviewed\); fi/);
     const env = apply.steps.find((s) => /\bdqform apply/.test(s.run ?? ''))!.env!;
     expect(env.MAX_EFFECT_DELETES).toBe('${{ steps.reviewed.outputs.max-effect-deletes }}');
     expect(env.ALLOW_UNPREVIEWED).toBe('${{ steps.reviewed.outputs.allow-unpreviewed }}');
     // apply checks the plan against the desired state it was made from: this commit's synth (this
     // run's synth job, artifact cdktf-out, not the reviewed run's), downloaded before apply
-    const cdktfOut = apply.steps.findIndex((s) => s.uses?.startsWith('actions/download-artifact@') && s.with?.name === 'cdktf-out');
-    expect(apply.steps[cdktfOut]?.with).toEqual({ name: 'cdktf-out', path: 'cdktf.out' });
+    const cdktfOut = apply.steps.findIndex((s) => s.uses?.startsWith('actions/download-artifact@') && s.with?.name === 'desired-state');
+    expect(apply.steps[cdktfOut]?.with).toEqual({ name: 'desired-state' });
     expect(cdktfOut).toBeLessThan(apply.steps.findIndex((s) => /\bdqform apply/.test(s.run ?? '')));
     expect(apply.steps.find((s) => /\bdqform apply/.test(s.run ?? ''))!.env?.MAX_DELETES).toBe('${{ steps.reviewed.outputs.max-deletes }}');
     expect(text).not.toMatch(/--auto-approve/);
@@ -181,7 +202,7 @@ describe('structure', () => {
   });
 
   it('drift fails the job on exit 2', () => {
-    expect(runs('drift')).toMatch(/\bdqform drift --dir cdktf\.out --stack "\$STACK"/);
+    expect(runs('drift')).toMatch(/\bdqform drift "\$\{src\[@\]\}" --stack "\$STACK"/);
     expect(runs('drift')).toMatch(/exit "\$code"/);
   });
 
@@ -197,7 +218,7 @@ describe('structure', () => {
     expect(secretEnvSteps.map((s) => s.job).sort()).toEqual(['apply', 'drift', 'plan']);
     for (const s of secretEnvSteps) {
       expect(s.env).toEqual(expect.objectContaining({ DQ_CLIENT_ID: '${{ secrets.DQ_CLIENT_ID }}', DQ_CLIENT_SECRET: '${{ secrets.DQ_CLIENT_SECRET }}' }));
-      expect(s.run).toMatch(/^\s*dqform (plan|apply|drift) [^\n]*--dir cdktf\.out /m);
+      expect(s.run).toMatch(/^\s*if \[ -d cdktf\.out \]; then src=\(--dir cdktf\.out\); else src=\(--file dqform\.yaml\); fi\n\s*dqform (plan|apply|drift) [^\n]*"\$\{src\[@\]\}" /m);
     }
     for (const s of steps) {
       const run = s.run ?? '';
@@ -227,10 +248,12 @@ describe('structure', () => {
         expect({ job, cache: s.with?.cache }).toEqual({ job, cache: undefined });
       }
       // the desired state is the synth job's output, downloaded as data, and every dqform command reads it
-      expect(j.steps.find((s) => s.with?.name === 'cdktf-out')?.with).toEqual({ name: 'cdktf-out', path: 'cdktf.out' });
+      expect(j.steps.find((s) => s.with?.name === 'desired-state')?.with).toEqual({ name: 'desired-state' });
       const commands = runs(job).split('\n').filter((l) => /^\s*dqform /.test(l));
       expect(commands.length).toBeGreaterThan(0);
-      for (const l of commands) expect(l).toMatch(/^\s*dqform (plan|apply|drift|validate) [^\n]*--dir cdktf\.out/);
+      // --dir cdktf.out (parsed as JSON) or --file dqform.yaml (parsed as YAML): data, never code
+      for (const l of commands) expect(l).toMatch(/^\s*dqform (plan|apply|drift|validate) [^\n]*"\$\{src\[@\]\}"/);
+      for (const st of j.steps.filter((x) => /^\s*dqform /m.test(x.run ?? ''))) expect(st.run).toMatch(/^\s*if \[ -d cdktf\.out \]; then src=\(--dir cdktf\.out\); else src=\(--file dqform\.yaml\); fi$/m);
     }
     const synth = wf.jobs.synth;
     expect(synth.environment).toBeUndefined();
@@ -238,7 +261,7 @@ describe('structure', () => {
     expect(synth.permissions).toEqual({ contents: 'read' });
     // the token is not left in .git/config for the app to read
     expect(synth.steps.find((s) => s.uses?.startsWith('actions/checkout@'))!.with).toEqual({ 'persist-credentials': false });
-    expect(synth.steps.find((s) => s.uses?.startsWith('actions/upload-artifact@'))!.with).toMatchObject({ name: 'cdktf-out', path: 'cdktf.out', 'if-no-files-found': 'error' });
+    expect(synth.steps.find((s) => s.uses?.startsWith('actions/upload-artifact@'))!.with).toMatchObject({ name: 'desired-state', path: '${{ runner.temp }}/desired-state', 'if-no-files-found': 'error' });
     expect(text).not.toMatch(/--allow-secret-env/);
     expect(text).not.toMatch(/--no-synth/);
   });
@@ -252,6 +275,15 @@ describe('structure', () => {
       const s = wf.jobs[job].steps.find((x) => /^\s*dqform (plan|apply|drift) /m.test(x.run ?? ''))!;
       for (const n of ['DQ_CLIENT_ID', 'DQ_CLIENT_SECRET', ...names]) expect({ job, n, v: s.env?.[n] }).toEqual({ job, n, v: `\${{ secrets.${n} }}` });
     }
+  });
+
+  it("the project's own .github/workflows/ci.yml: npm ci && npm test on Node 20, 22, 24 and 26 with the npm cache (issue 26)", () => {
+    const ci = parse(fs.readFileSync(path.join(ROOT, '.github', 'workflows', 'ci.yml'), 'utf8')) as { jobs: Record<string, Job & { strategy: { matrix: { node: number[] } } }> };
+    const test = ci.jobs.test;
+    expect(test.strategy.matrix.node).toEqual([20, 22, 24, 26]);
+    expect(test['timeout-minutes']).toBeGreaterThan(0);
+    expect(test.steps.find((x) => x.uses?.startsWith('actions/setup-node@'))!.with).toEqual({ 'node-version': '${{ matrix.node }}', cache: 'npm' });
+    expect(test.steps.map((x) => x.run).filter(Boolean)).toEqual(['npm ci && npm test']);
   });
 
   it('both scripts are valid JavaScript for github-script', () => {
@@ -326,6 +358,99 @@ describe('the shell steps of synth and of the credentialed jobs, run with bash',
     expect(used.stdout).toBe('the built dqform: plan --dir cdktf.out --stack prod\n');
   });
 
+  it('the dqform job fetches the pinned package, refuses one whose SHA-256 is not the pin, and hands on the tool with its digest and version', () => {
+    // a package as npm pack makes it (package/ inside), without dependencies: no registry needed
+    const pkg = path.join(tmp, 'src', 'package');
+    fs.mkdirSync(path.join(pkg, 'bin'), { recursive: true });
+    fs.writeFileSync(path.join(pkg, 'package.json'), JSON.stringify({ name: 'dqform', version: '9.8.7', bin: { dqform: 'bin/dqform.js' } }));
+    fs.writeFileSync(path.join(pkg, 'bin', 'dqform.js'), "console.log('pinned dqform');\n");
+    const tgz = path.join(tmp, 'dqform-9.8.7.tgz');
+    expect(spawnSync('tar', ['-czf', tgz, '-C', path.join(tmp, 'src'), 'package']).status).toBe(0);
+    const pin = createHash('sha256').update(fs.readFileSync(tgz)).digest('hex');
+    const [check, , fetch] = wf.jobs.dqform.steps;
+    const runnerTemp = path.join(tmp, 'runner-temp');
+    const out = path.join(tmp, 'github-output');
+    const env = { RUNNER_TEMP: runnerTemp, GITHUB_OUTPUT: out, npm_config_cache: path.join(tmp, 'npm-cache'), npm_config_offline: 'true', npm_config_update_notifier: 'false' };
+
+    expect(bash(check.run!, { PACKAGE: '', PACKAGE_SHA256: pin }).stdout).toContain('::error::set the repository variables DQFORM_PACKAGE');
+    expect(bash(check.run!, { PACKAGE: tgz, PACKAGE_SHA256: pin }).status).toBe(0);
+    expect(fs.readFileSync(path.join(tmp, 'dqform-pin.txt'), 'utf8')).toBe(`${pin} ${tgz}\n`);
+
+    fs.mkdirSync(runnerTemp);
+    const wrong = bash(fetch.run!, { ...env, PACKAGE: tgz, PACKAGE_SHA256: pin.replace(/^./, (c) => (c === '0' ? '1' : '0')) });
+    expect(wrong.status).not.toBe(0);
+    expect(fs.existsSync(out)).toBe(false);
+    const ok = bash(fetch.run!, { ...env, PACKAGE: tgz, PACKAGE_SHA256: pin });
+    expect({ code: ok.status, err: ok.stderr }).toEqual({ code: 0, err: expect.any(String) });
+    const tool = path.join(runnerTemp, 'dqform-package', 'dqform-tool.tar.gz');
+    const digest = createHash('sha256').update(fs.readFileSync(tool)).digest('hex');
+    expect(fs.readFileSync(out, 'utf8')).toBe(`tool-sha256=${digest}\nversion=9.8.7\n`);
+    const listed = spawnSync('tar', ['-tzf', tool], { encoding: 'utf8' }).stdout.split('\n');
+    expect(listed).toEqual(expect.arrayContaining(['./package.json', './bin/dqform.js']));
+  });
+
+  it('a YAML workspace: no npm, its one stack listed from dqform.yaml, planned from the file with the platform check (issue 26)', () => {
+    const steps = wf.jobs.synth.steps;
+    const kind = steps.find((x) => x.id === 'kind')!.run!;
+    const out = path.join(tmp, 'github-output');
+    expect(bash(kind, { GITHUB_OUTPUT: out }).stdout).toContain('::error::no cdktf.json (a CDKTF app) and no dqform.yaml (a YAML workspace)');
+    fs.copyFileSync(path.join(ROOT, 'examples', 'yaml', 'dqform.yaml'), path.join(tmp, 'dqform.yaml'));
+    expect(bash(kind, { GITHUB_OUTPUT: out }).status).toBe(0);
+    expect(fs.readFileSync(out, 'utf8')).toBe('kind=yaml\n');
+    // npm, the synth and the npm cache only for a CDKTF app
+    expect(steps.filter((y) => /^\s*(npm ci|npx dqform synth)/m.test(y.run ?? '')).length).toBe(2);
+    for (const x of steps.filter((y) => /^\s*(npm ci|npx dqform synth)/m.test(y.run ?? ''))) expect(x.if).toBe("steps.kind.outputs.kind == 'cdktf'");
+    // the stack list reads the YAML with the tool's parser (here: this checkout's)
+    const runnerTemp = path.join(tmp, 'runner-temp');
+    fs.mkdirSync(path.join(runnerTemp, 'dqform-tool', 'node_modules'), { recursive: true });
+    fs.symlinkSync(path.join(ROOT, 'node_modules', 'yaml'), path.join(runnerTemp, 'dqform-tool', 'node_modules', 'yaml'), 'dir');
+    fs.rmSync(out);
+    const list = bash(steps.find((x) => x.id === 'list')!.run!, { GITHUB_OUTPUT: out, KIND: 'yaml', RUNNER_TEMP: runnerTemp });
+    expect({ code: list.status, err: list.stderr }).toEqual({ code: 0, err: '' });
+    expect(fs.readFileSync(out, 'utf8')).toBe('stacks=["quickstart"]\n'); // its namespace: it names no stack
+    // the desired state handed on is the YAML file alone
+    const desired = bash(steps.find((x) => /desired-state/.test(x.run ?? ''))!.run!, { KIND: 'yaml', RUNNER_TEMP: runnerTemp });
+    expect(desired.status).toBe(0);
+    expect(fs.readdirSync(path.join(runnerTemp, 'desired-state'))).toEqual(['dqform.yaml']);
+
+    // a credentialed job's directory: the artifact (dqform.yaml), dqform on PATH
+    const job = path.join(tmp, 'job');
+    fs.mkdirSync(job);
+    fs.copyFileSync(path.join(tmp, 'dqform.yaml'), path.join(job, 'dqform.yaml'));
+    const check = wf.jobs.plan.steps.find((x) => x.name === "check the stack's platform")!.run!;
+    const inJob = (script: string, env: Record<string, string>) => spawnSync('bash', ['-e', '-c', script], { cwd: job, encoding: 'utf8', env: { PATH: `${path.join(tmp, 'bin')}:${path.dirname(process.execPath)}:/usr/bin:/bin`, HOME: tmp, RUNNER_TEMP: runnerTemp, ...env } });
+    expect(inJob(check, { STACK: 'quickstart', ALLOWED: '' }).status).toBe(0);
+    fs.appendFileSync(path.join(job, 'dqform.yaml'), 'baseUrl: https://collector.example\n');
+    const refused = inJob(check, { STACK: 'quickstart', ALLOWED: '' });
+    expect(refused.status).toBe(1);
+    expect(refused.stderr).toContain('::error::stack quickstart sends its credentials to "https://collector.example"');
+    fs.copyFileSync(path.join(tmp, 'dqform.yaml'), path.join(job, 'dqform.yaml'));
+    // validate runs the real dqform on the file, with the stack the list named
+    fs.mkdirSync(path.join(tmp, 'bin'));
+    fs.writeFileSync(path.join(tmp, 'bin', 'dqform'), `#!/bin/sh\nexec "${process.execPath}" "${LAUNCHER}" "$@"\n`, { mode: 0o755 });
+    const validate = wf.jobs.plan.steps.find((x) => /^\s*dqform validate /m.test(x.run ?? ''))!;
+    const v = inJob(validate.run!, { STACK: 'quickstart', NO_COLOR: '1' });
+    expect({ code: v.status, err: v.stderr }).toEqual({ code: 0, err: '' });
+    // plan, apply and drift take the same source
+    for (const [j, cmd] of [['plan', 'plan'], ['apply', 'apply'], ['drift', 'drift']]) {
+      fs.writeFileSync(path.join(tmp, 'bin', 'dqform'), '#!/bin/sh\necho "dqform $*"\n', { mode: 0o755 });
+      const st = wf.jobs[j].steps.find((x) => new RegExp(`^\\s*dqform ${cmd} `, 'm').test(x.run ?? ''))!;
+      const r = inJob(st.run!, { STACK: 'quickstart', GITHUB_STEP_SUMMARY: path.join(tmp, 'summary'), MAX_DELETES: '10', MAX_EFFECT_DELETES: '100', ALLOW_UNPREVIEWED: 'false' });
+      const said = `${r.stdout}${fs.existsSync(path.join(job, 'plan-quickstart.md')) ? fs.readFileSync(path.join(job, 'plan-quickstart.md'), 'utf8') : ''}`;
+      expect({ j, said }).toEqual({ j, said: expect.stringContaining(`dqform ${cmd} ${cmd === 'apply' ? 'plan-quickstart.json ' : ''}--file dqform.yaml --stack quickstart`) });
+    }
+  });
+
+  it("a direct push's apply stops when this run's plan of the stack failed", () => {
+    fs.mkdirSync(path.join(tmp, 'bin'));
+    fs.writeFileSync(path.join(tmp, 'bin', 'dqform'), '#!/bin/sh\necho "dqform $*"\n', { mode: 0o755 });
+    fs.writeFileSync(path.join(tmp, 'plan-prod.exit'), '1\n');
+    const st = wf.jobs.apply.steps.find((x) => /^\s*dqform apply /m.test(x.run ?? ''))!;
+    const r = bash(st.run!, { STACK: 'prod', MAX_DELETES: '10', MAX_EFFECT_DELETES: '100', PATH: `${path.join(tmp, 'bin')}:/usr/bin:/bin` });
+    expect(r.status).toBe(1);
+    expect(r.stdout).toBe('::error::the plan of stack prod failed: nothing to apply\n');
+  });
+
   it("a stack's own baseUrl gets the credentials only when the repository variable DQ_ALLOWED_BASE_URLS lists it", () => {
     const check = wf.jobs.plan.steps.find((x) => x.name === "check the stack's platform")!;
     expect(check.env).toEqual({ STACK: '${{ matrix.stack }}', ALLOWED: '${{ vars.DQ_ALLOWED_BASE_URLS }}' });
@@ -366,6 +491,7 @@ describe('the PR comment script, run with a fake GitHub', () => {
   });
 
   /** Writes what a plan job uploads for `stack`: the golden plan's JSON and markdown, and the exit code. */
+  const core = { info: () => undefined };
   function planned(stack: string, golden: string, exit = '0'): string {
     fs.copyFileSync(path.join(GOLDEN, golden, 'plan.json'), `plans/plan-${stack}.json`);
     const md = fs.readFileSync(path.join(GOLDEN, golden, 'plan.md'), 'utf8');
@@ -374,11 +500,14 @@ describe('the PR comment script, run with a fake GitHub', () => {
     return md;
   }
 
-  function fakeGithub(existing: { id: number; body: string; user: { type: string } }[]) {
+  /** A fake GitHub for run `runNumber` of the PR's commit `sha`; the PR's head is `head` (a newer push moves it). */
+  function fakeGithub(existing: { id: number; body: string; user: { type: string } }[], o: { runNumber?: number; sha?: string; head?: string } = {}) {
     const calls: { op: string; body: string; comment_id?: number; issue_number?: number }[] = [];
+    const sha = o.sha ?? 'abcdef1234567';
     const github = {
       paginate: async (_fn: unknown, args: { issue_number: number }) => (args.issue_number === 3 ? existing : []),
       rest: {
+        pulls: { get: async (a: { pull_number: number }) => ({ data: { number: a.pull_number, head: { sha: o.head ?? sha } } }) },
         issues: {
           listComments: () => undefined,
           updateComment: async (a: { comment_id: number; body: string }) => void calls.push({ op: 'update', ...a }),
@@ -386,7 +515,7 @@ describe('the PR comment script, run with a fake GitHub', () => {
         },
       },
     };
-    const context = { repo: { owner: 'o', repo: 'r' }, serverUrl: 'https://github.com', runId: 7, payload: { pull_request: { number: 3, head: { sha: 'abcdef1234567' } } } };
+    const context = { repo: { owner: 'o', repo: 'r' }, serverUrl: 'https://github.com', runId: 7, runNumber: o.runNumber ?? 7, payload: { pull_request: { number: 3, head: { sha } } } };
     return { github, context, calls };
   }
 
@@ -401,7 +530,7 @@ describe('the PR comment script, run with a fake GitHub', () => {
       { id: 5, body: '<!-- dqform-plan -->\nfrom a human', user: { type: 'User' } },
       { id: 2, body: '<!-- dqform-plan -->\nold', user: { type: 'Bot' } },
     ]);
-    await fn(github, context, {}, require);
+    await fn(github, context, core, require);
     expect(calls).toHaveLength(1);
     expect(calls[0]).toMatchObject({ op: 'update', comment_id: 2 });
     const body = calls[0].body;
@@ -434,7 +563,7 @@ describe('the PR comment script, run with a fake GitHub', () => {
     ruleChanges[1].effects = { source: 'deploy-overview', afterApply: 'it depends on dq_data_product.x, which this plan creates' };
     fs.writeFileSync('plans/plan-rules.json', JSON.stringify(rules));
     const { github, context, calls } = fakeGithub([]);
-    await fn(github, context, {}, require);
+    await fn(github, context, core, require);
     const body = calls[0].body;
     expect(body).toContain('> **Apply on merge will refuse** `hr` (4 > 3): more deletions than --max-deletes. Label the pull request `dqform-allow-deletes` if they are intended.');
     expect(body).toContain('> **Apply on merge will refuse** `hr` (1 > 0), `rules` (3 > 0): more monitors, SQL tests and cascaded objects deleted by the platform than --max-effect-deletes. Label the pull request `dqform-allow-effect-deletes` if they are intended.');
@@ -448,7 +577,7 @@ describe('the PR comment script, run with a fake GitHub', () => {
     process.env.STACKS = JSON.stringify(['hr']);
     planned('hr', 'governance-pruning');
     const { github, context, calls } = fakeGithub([{ id: 9, body: '<!-- dqform-plan -->\nwritten by a person', user: { type: 'User' } }]);
-    await fn(github, context, {}, require);
+    await fn(github, context, core, require);
     expect(calls).toEqual([{ op: 'create', owner: 'o', repo: 'r', issue_number: 3, body: expect.any(String) }]);
     expect(calls[0].body).not.toMatch(/refuse/);
   });
@@ -457,7 +586,7 @@ describe('the PR comment script, run with a fake GitHub', () => {
     process.env.STACKS = JSON.stringify(['shop']);
     const md = planned('shop', 'at-scale'); // 50 destroys (10 of them replaces) over the default limit of 10
     const { github, context, calls } = fakeGithub([]);
-    await fn(github, context, {}, require);
+    await fn(github, context, core, require);
     expect(calls).toHaveLength(1);
     const body = calls[0].body;
     expect(body.length).toBeLessThan(65_536);
@@ -465,6 +594,64 @@ describe('the PR comment script, run with a fake GitHub', () => {
     expect(body).toContain('> **Apply on merge will refuse** `shop` (50 > 10): more deletions than --max-deletes. Label the pull request `dqform-allow-deletes` if they are intended.');
     expect(body.indexOf('Apply on merge will refuse')).toBeLessThan(body.indexOf('**Plan: 110 to add, 50 to change, 50 to destroy.**'));
     expect(body).not.toContain('download the artifact');
+  });
+
+  it('twelve small stacks that fit together are all in the comment whole: the size is shared by need, not equally (issue 26)', async () => {
+    const twelve = Array.from({ length: 12 }, (_, i) => `s${String(i).padStart(2, '0')}`);
+    process.env.STACKS = JSON.stringify(twelve);
+    const mds = twelve.map((st) => planned(st, 'destroy')); // ~4.9 KB each: more than an equal 12th of the limit
+    expect(mds[0].length).toBeGreaterThan(60_000 / 12 - 200); // the old equal share
+    const { github, context, calls } = fakeGithub([]);
+    await fn(github, context, core, require);
+    const body = calls[0].body;
+    expect(body.length).toBeLessThan(65_536);
+    for (const md of mds) expect(body).toContain(md);
+    expect(body).not.toContain('download the artifact');
+  });
+
+  it('only the large stacks are cut: the small ones beside them stay whole', async () => {
+    process.env.STACKS = JSON.stringify(['big', 'small1', 'small2']);
+    const small = ['small1', 'small2'].map((st) => planned(st, 'destroy-prevented'));
+    planned('big', 'governance-pruning');
+    fs.appendFileSync('plans/plan-big.md', `\n${'x'.repeat(70_000)}\n`);
+    const { github, context, calls } = fakeGithub([]);
+    await fn(github, context, core, require);
+    const body = calls[0].body;
+    expect(body.length).toBeLessThan(65_536);
+    for (const md of small) expect(body).toContain(md);
+    expect(body).toContain('download the artifact `plan-big`');
+    expect(body).not.toContain('download the artifact `plan-small');
+    // the big one keeps its summary line and most of the room
+    expect(body).toContain('**Plan: 0 to add, 0 to change, 4 to destroy.**');
+  });
+
+  it('two quick pushes: the newer run comments, and the older run, finishing later, does not overwrite it (issue 26)', async () => {
+    process.env.STACKS = JSON.stringify(['hr']);
+    planned('hr', 'governance-pruning');
+    // one comment thread shared by both runs, as GitHub keeps it
+    const thread: { id: number; body: string; user: { type: string } }[] = [];
+    const runOf = (runNumber: number, sha: string, head: string) => {
+      const f = fakeGithub(thread, { runNumber, sha, head });
+      f.github.rest.issues.createComment = async (a: { body: string; issue_number: number }) => void thread.push({ id: 40 + thread.length, body: a.body, user: { type: 'Bot' } });
+      f.github.rest.issues.updateComment = async (a: { comment_id: number; body: string }) => void (thread.find((c) => c.id === a.comment_id)!.body = a.body);
+      return f;
+    };
+    // push 1 (aaaaaaa, run 7), then push 2 (bbbbbbb, run 8) before run 7 comments: the head is now bbbbbbb
+    const newer = runOf(8, 'bbbbbbb000000', 'bbbbbbb000000');
+    await fn(newer.github, newer.context, core, require);
+    expect(thread.map((c) => c.body.split('\n')[1])).toEqual(['## dqform plan for bbbbbbb']);
+    const older = runOf(7, 'aaaaaaa000000', 'bbbbbbb000000');
+    await fn(older.github, older.context, core, require);
+    expect(thread.map((c) => c.body.split('\n')[1])).toEqual(['## dqform plan for bbbbbbb']);
+    expect(thread[0].body).toMatch(/<!-- dqform-run: 8 -->$/);
+    // a re-run of the older run on a head that looks current (force-pushed back) still does not overwrite a newer run's comment
+    const rerun = runOf(7, 'bbbbbbb000000', 'bbbbbbb000000');
+    await fn(rerun.github, rerun.context, core, require);
+    expect(thread[0].body).toMatch(/<!-- dqform-run: 8 -->$/);
+    // a third push updates the one comment in place
+    const third = runOf(9, 'ccccccc000000', 'ccccccc000000');
+    await fn(third.github, third.context, core, require);
+    expect(thread.map((c) => c.body.split('\n')[1])).toEqual(['## dqform plan for ccccccc']);
   });
 
   it('summarises stacks to stay under the comment limit, keeping each stack\'s guard, summary line and effects', async () => {
@@ -475,7 +662,7 @@ describe('the PR comment script, run with a fake GitHub', () => {
       fs.appendFileSync(`plans/plan-${s}.md`, `\n${'x'.repeat(50_000)}\n`);
     }
     const { github, context, calls } = fakeGithub([]);
-    await fn(github, context, {}, require);
+    await fn(github, context, core, require);
     const body = calls[0].body;
     expect(body.length).toBeLessThan(65_536);
     expect(body).toContain('**Plan: 0 to add, 0 to change, 4 to destroy.** 4 unchanged, 1 not managed here.\nThe platform also deletes 1 ownership(s) by cascade.');
@@ -530,6 +717,14 @@ describe('the apply job\'s search for the reviewed plan run, with a fake GitHub'
   ];
 
   it.each([
+    // a direct push to main (no pull request): the plans of this very run, every guard on (issue 26)
+    ['a direct push to main: the plans this run made of the commit, with every guard on', { ...push, runId: 4242 }, { prs: [], runs: prRuns }, { 'run-id': '4242', 'max-deletes': '10', 'max-effect-deletes': '100', 'allow-unpreviewed': 'false' }],
+    [
+      'a direct push whose commit is also on an open (unmerged) pull request: still this run',
+      { ...push, runId: 4243 },
+      { prs: [{ ...pr(['dqform-allow-deletes']), merged_at: null }], runs: prRuns },
+      { 'run-id': '4243', 'max-deletes': '10', 'max-effect-deletes': '100', 'allow-unpreviewed': 'false' },
+    ],
     ['a merge: the latest successful plan run of the PR head, with the default limit', push, { prs: [pr()], runs: prRuns }, { 'run-id': '101', 'max-deletes': '10', 'max-effect-deletes': '100', 'allow-unpreviewed': 'false' }],
     ['a merge of a PR labelled dqform-allow-deletes: no deletion limit', push, { prs: [pr(['dqform-allow-deletes'])], runs: prRuns }, { 'run-id': '101', 'max-deletes': '1000000', 'max-effect-deletes': '100', 'allow-unpreviewed': 'false' }],
     [
@@ -564,7 +759,6 @@ describe('the apply job\'s search for the reviewed plan run, with a fake GitHub'
   });
 
   it.each([
-    ['a push that did not come from a PR', push, {}, /did not come from a merged pull request.*action=plan and then action=apply/],
     ['a PR without a successful plan run', push, { prs: [pr()], runs: prRuns.filter((r) => r.conclusion !== 'success') }, /no successful dqform plan run for #4 at head111.*action=plan, review the plan in its summary, then run it with action=apply/],
     ['a manual apply without a run id', { eventName: 'workflow_dispatch', sha: 'm', repo: { owner: 'o', repo: 'r' }, payload: { inputs: { action: 'apply' } } }, {}, /needs plan-run-id/],
     [

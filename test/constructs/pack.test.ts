@@ -1,5 +1,9 @@
 /**
- * SLOW (about 20-30 s: it runs `npm run build` through `npm pack`'s prepack).
+ * SLOW (about 20-30 s: it runs `npm run build` through `npm pack`'s prepack, once for the file).
+ *
+ * What the tarball holds (`npm pack --json` lists it): the compiled package and the schemas, no
+ * build tools (codegen, schema generator, bench), no source maps (the sources are not shipped),
+ * and the JSON Schema where editors find it from node_modules.
  *
  * A new user's view: `npm pack` the repository, install the tarball into an empty directory
  * next to cdktf and constructs, write a `main.ts` that imports every construct from `dqform`,
@@ -11,6 +15,8 @@ import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { planImport, renderTs } from '../../src/engine/import';
+import { deriveId } from '../../src/engine/identity';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const BIN = path.join(ROOT, 'node_modules', '.bin');
@@ -57,23 +63,52 @@ function run(cmd: string, args: string[], cwd: string, env: NodeJS.ProcessEnv): 
   }
 }
 
+const env = { ...process.env, CHECKPOINT_DISABLE: '1', npm_config_audit: 'false', npm_config_fund: 'false', npm_config_update_notifier: 'false' };
+let tmp: string;
+let tarball: string;
+let files: string[];
+beforeAll(() => {
+  tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'dq-pack-'));
+  const out = execFileSync('npm', ['pack', '--json', '--pack-destination', tmp], { cwd: ROOT, env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+  // prepack's build prints to stdout before the JSON
+  const [packed] = JSON.parse(out.slice(out.indexOf('[\n'))) as { filename: string; files: { path: string }[] }[];
+  tarball = path.join(tmp, packed.filename);
+  files = packed.files.map((f) => f.path).sort();
+}, 120_000);
+afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
+
+/** Unpacks the tarball into `app`/node_modules/dqform, its runtime dependencies symlinked from this repository (what npm install would put there). */
+function installPacked(app: string): { pkgDir: string; manifest: { dependencies: Record<string, string>; main: string } } {
+  const pkgDir = path.join(app, 'node_modules', 'dqform');
+  fs.mkdirSync(pkgDir, { recursive: true });
+  execFileSync('tar', ['-xzf', tarball, '-C', pkgDir, '--strip-components=1']);
+  const manifest = JSON.parse(fs.readFileSync(path.join(pkgDir, 'package.json'), 'utf8')) as { dependencies: Record<string, string>; main: string };
+  for (const dep of Object.keys(manifest.dependencies)) {
+    fs.mkdirSync(path.dirname(path.join(app, 'node_modules', dep)), { recursive: true });
+    fs.symlinkSync(path.join(ROOT, 'node_modules', dep), path.join(app, 'node_modules', dep), 'dir');
+  }
+  return { pkgDir, manifest };
+}
+
+it('the tarball holds the compiled package and its schemas: no build tools, no source maps without sources', () => {
+  expect(files).toEqual(expect.arrayContaining(['package.json', 'README.md', 'bin/dqform.js', 'dist/src/index.js', 'dist/src/index.d.ts', 'dist/src/cli/main.js', 'dist/constructs/index.js', 'schemas/dqform.schema.json']));
+  const unexpected = files.filter((f) => !/^(package\.json|README\.md|LICENSE|bin\/dqform\.js|dist\/.+\.(js|d\.ts)|schemas\/[^/]+\.json|schemas\/proto\/.+\.proto)$/.test(f));
+  expect(unexpected).toEqual([]);
+  // no source maps: the .ts sources are not in the package, a map pointing at them would dangle
+  expect(files.filter((f) => f.endsWith('.map'))).toEqual([]);
+  expect(files.filter((f) => f.endsWith('.ts') && !f.endsWith('.d.ts'))).toEqual([]);
+  // no build tools: the constructs' code generator, the JSON Schema generator, the benchmark
+  expect(files.filter((f) => /codegen|generate-json-schema|bench\//.test(f))).toEqual([]);
+  // the schema editors are pointed at, at the path an installed package has it
+  expect(files).toContain('schemas/dqform.schema.json');
+});
+
 it('npm pack -> install into an empty directory -> import every construct from "dqform" -> synth', () => {
-  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'dq-pack-'));
-  try {
-    const env = { ...process.env, CHECKPOINT_DISABLE: '1', npm_config_audit: 'false', npm_config_fund: 'false', npm_config_update_notifier: 'false' };
-    const out = execFileSync('npm', ['pack', '--silent', '--pack-destination', tmp], { cwd: ROOT, env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
-    const tarball = path.join(tmp, out.trim().split('\n').pop() as string);
+  {
     expect(fs.existsSync(tarball)).toBe(true);
 
     const app = path.join(tmp, 'app');
-    const pkgDir = path.join(app, 'node_modules', 'dqform');
-    fs.mkdirSync(pkgDir, { recursive: true });
-    execFileSync('tar', ['-xzf', tarball, '-C', pkgDir, '--strip-components=1']);
-    const manifest = JSON.parse(fs.readFileSync(path.join(pkgDir, 'package.json'), 'utf8')) as { dependencies: Record<string, string>; main: string };
-    for (const dep of Object.keys(manifest.dependencies)) {
-      fs.mkdirSync(path.dirname(path.join(app, 'node_modules', dep)), { recursive: true });
-      fs.symlinkSync(path.join(ROOT, 'node_modules', dep), path.join(app, 'node_modules', dep), 'dir');
-    }
+    const { pkgDir, manifest } = installPacked(app);
     // The tarball holds compiled JS and declarations, not the sources.
     expect(fs.existsSync(path.join(pkgDir, manifest.main))).toBe(true);
     expect(fs.existsSync(path.join(pkgDir, 'constructs'))).toBe(false);
@@ -103,7 +138,19 @@ it('npm pack -> install into an empty directory -> import every construct from "
     expect(json.provider).toEqual({ dq: [{ namespace: 'newcomer' }] });
     expect(json.resource.dq_ownership.mine).toMatchObject({ owner_id: '${dq_owner.me.id}', selection: { dataproduct_id: '${dq_data_product.stuff.id}' } });
     expect(json.resource.dq_alert.errors).toMatchObject({ issue_lifecycle: { targets: [{ owner: { owner_path: '${dq_owner.me.entity_id}' } }] } });
-  } finally {
-    fs.rmSync(tmp, { recursive: true, force: true });
   }
 }, 120_000);
+
+it("dqform import's TypeScript runs as the app of an ES module project (\"type\": \"module\": no require.main) against the packed dqform", () => {
+  const app = path.join(tmp, 'esm-app');
+  installPacked(app);
+  const id = deriveId('demo', 'shop', 'dq_owner', 'data_team');
+  const r = planImport([{ type: 'dq_owner', key: id, raw: { id, title: 'Data team' } }], { namespace: 'shop', workspace: 'demo' });
+  const text = renderTs(r, { namespace: 'shop' });
+  expect(text).not.toMatch(/require\.main/);
+  fs.writeFileSync(path.join(app, 'package.json'), JSON.stringify({ name: 'esm-app', private: true, type: 'module' }));
+  fs.writeFileSync(path.join(app, 'main.ts'), text);
+  run(path.join(BIN, 'tsx'), ['main.ts'], app, env);
+  const json = JSON.parse(fs.readFileSync(path.join(app, 'cdktf.out', 'stacks', 'shop', 'cdk.tf.json'), 'utf8')) as { resource: Record<string, Record<string, Record<string, unknown>>> };
+  expect(Object.values(json.resource.dq_owner)).toEqual([expect.objectContaining({ id, title: 'Data team' })]);
+}, 60_000);

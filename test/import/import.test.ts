@@ -25,6 +25,7 @@ import { deriveId } from '../../src/engine/identity';
 import { DEMO_DOMAIN_ID, DEMO_OWNER_ID } from '../../src/emulator/routes/governance';
 import * as os from 'node:os';
 import { main } from '../../src/cli/main';
+import { summaryLine } from '../../src/cli/render';
 import type { Manifest } from '../../schemas/manifest';
 import type { Plan } from '../../schemas/plan';
 
@@ -244,6 +245,45 @@ describe.each([
   }, 90_000);
 });
 
+describe('import --adopt narrowed by --adopt-kind and --adopt-id (issue 26)', () => {
+  const cli = async (args: string[]) => {
+    const out: string[] = [];
+    const err: string[] = [];
+    const io = { out: (x: string) => out.push(x), err: (x: string) => err.push(x), env: { DQ_BASE_URL: emu.url, DQ_GRPC_ENDPOINT: emu.grpcEndpoint, DQ_CLIENT_ID: 'demo-reader', DQ_CLIENT_SECRET: 'demo-secret' }, cwd: workDir, isTty: false };
+    const code = await main(args, io);
+    return { code, out: out.join('\n'), err: err.join('\n') };
+  };
+
+  it('adopts only the kinds and ids named; the first plan imports exactly those, and says so', async () => {
+    const kinds = await importNamespace(client, { namespace: NS, format: 'yaml', adopt: true, adoptKinds: ['dq_alert', 'dq_sql_test'] });
+    expect(kinds.objects.filter((o) => o.adopted).map((o) => `${o.type}:${o.key}`).sort()).toEqual(['dq_alert:ui.made', 'dq_alert:ui.orders-freshness', 'dq_sql_test:ui-test-1']);
+    const r = await cli(['import', '--namespace', NS, '--out', 'narrow.yaml', '--adopt-kind', 'alerts', '--adopt-id', 'UI.MADE']);
+    expect({ code: r.code, err: r.err }).toEqual({ code: 0, err: '' });
+    expect(r.out).toMatch(/Imported \d+ object\(s\) of namespace "team" into narrow\.yaml \(1 adopted with import blocks\)/);
+    expect(r.out).toContain('The first plan imports the 1 adopted object(s) (alerts, rules and SQL tests take namespace "team"; nothing else changes); after its apply, the plan shows no changes.');
+    const text = fs.readFileSync(path.join(workDir, 'narrow.yaml'), 'utf8');
+    const m = manifestFromYaml(text, { file: path.join(workDir, 'narrow.yaml') });
+    expect(m.imports.map((i) => i.id)).toEqual(['ui.made']);
+    const p = await planOf(m);
+    expect(p.diagnostics).toEqual([]);
+    expect(p.changes.filter((c) => c.action === 'update').map((c) => c.importedId)).toEqual(['ui.made']);
+    expect(p.changes.filter((c) => !['noop', 'unmanaged', 'update'].includes(c.action))).toEqual([]);
+    expect(summaryLine(p)).toBe('Plan: 1 to import, 0 to add, 1 to change, 0 to destroy.');
+  }, 60_000);
+
+  it.each([
+    [['--adopt-kind', 'widgets'], /Error: --adopt-kind: unknown kind "widgets"; the kinds are dq_owner \(owners\), .*dq_alert \(alerts\), /],
+    [['--adopt-kind', ','], /Error: --adopt-kind needs at least one kind/],
+    [['--adopt-id', 'no-such-id'], /Error: --adopt-id no-such-id: no object made in the UI has this id in workspace "demo"; nothing was written\./],
+    [['--adopt-kind', 'dq_owner', '--adopt-id', 'ui.made'], /Error: --adopt-id ui\.made: no object made in the UI of kind dq_owner has this id/],
+  ])('%j: exit 1, a clear error, nothing written', async (flags, message) => {
+    const r = await cli(['import', '--namespace', NS, '--out', 'refused.yaml', ...flags]);
+    expect(r.code).toBe(1);
+    expect(r.err).toMatch(message);
+    expect(fs.existsSync(path.join(workDir, 'refused.yaml'))).toBe(false);
+  }, 30_000);
+});
+
 describe.each([
   { format: 'ts' as const, applyIt: false, why: 'TS: adopted objects get importFrom; the plan only claims them' },
   { format: 'yaml' as const, applyIt: true, why: 'YAML: adopted objects get import entries; claim, apply, then no changes' },
@@ -346,7 +386,8 @@ describe('dqform import via the CLI', () => {
   it('writes the file and prints a Next: line that works as printed; missing flags: exit 1 with a diagnostic', async () => {
     const r = await run(['import', '--namespace', NS, '--out', 'cli.yaml']);
     expect(r.code).toBe(0);
-    expect(fs.readFileSync(path.join(workDir, 'cli.yaml'), 'utf8')).toMatch(/^# yaml-language-server/);
+    // the editors' schema where an installed dqform has it (dqform is not on a public registry)
+    expect(fs.readFileSync(path.join(workDir, 'cli.yaml'), 'utf8')).toMatch(/^# yaml-language-server: \$schema=node_modules\/dqform\/schemas\/dqform\.schema\.json\n/);
     expect(r.out).toMatch(/Imported \d+ object\(s\) of namespace "team" into cli.yaml; left out: \d+ of other namespaces, \d+ made in the UI \(--adopt takes those\), \d+ deployed by SQL-test rules\./);
     const next = /^Next: (.*)$/m.exec(r.out)![1];
     expect(next).toBe('dqform plan --file cli.yaml');
@@ -377,14 +418,22 @@ describe('dqform import via the CLI', () => {
     expect(fs.existsSync(path.join(workDir, 'nobody.yaml'))).toBe(false);
   }, 30_000);
 
-  it('the TypeScript Next: line installs what an empty directory lacks, then synthesises with an explicit app', async () => {
+  it('a TypeScript import writes cdktf.json when there is none; the Next: line installs what an empty directory lacks, then synthesises', async () => {
     const fresh = fs.mkdtempSync(path.join(os.tmpdir(), 'dqform-fresh-'));
     try {
       const r = await run(['import', '--namespace', NS, '--out', 'main.ts'], fresh);
       expect(r.code).toBe(0);
       const next = /^Next: (.*)$/m.exec(r.out)![1];
       const build = fs.existsSync(path.join(ROOT, 'dist', 'src', 'index.js')) ? '' : `npm --prefix ${ROOT} run build && `;
-      expect(next).toBe(`${build}npm install --save-dev ${ROOT} tsx && dqform synth --app 'npx tsx main.ts' && dqform plan`);
+      expect(next).toBe(`${build}npm install --save-dev ${ROOT} tsx && dqform synth && dqform plan`);
+      expect(JSON.parse(fs.readFileSync(path.join(fresh, 'cdktf.json'), 'utf8'))).toEqual({ language: 'typescript', app: 'npx tsx main.ts' });
+      expect(r.out).toContain('Wrote cdktf.json (app: npx tsx main.ts).');
+      // an existing cdktf.json is left as it is
+      fs.writeFileSync(path.join(fresh, 'cdktf.json'), '{"app": "npx tsx other.ts"}');
+      expect((await run(['import', '--namespace', NS, '--out', 'second.ts'], fresh)).out).not.toContain('Wrote cdktf.json');
+      expect(fs.readFileSync(path.join(fresh, 'cdktf.json'), 'utf8')).toBe('{"app": "npx tsx other.ts"}');
+      // with no cdktf.json (removed), the synth gets the app explicitly
+      expect(nextSteps(fresh, path.join(fresh, 'sub', 'main.ts'), 'ts', 'dqform')[0]).toMatch(/dqform synth --app 'npx tsx main\.ts' && dqform plan$/);
       expect(fs.readFileSync(path.join(fresh, 'main.ts'), 'utf8')).toMatch(/^import \{ App, .*\} from 'dqform';$/m);
       // in a directory where dqform and tsx resolve, and with a cdktf.json, only synth and plan remain
       fs.writeFileSync(path.join(workDir, 'cdktf.json'), '{"app": "npx tsx main.ts"}');

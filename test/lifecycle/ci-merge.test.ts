@@ -77,7 +77,7 @@ it('CI merge path: the PR plan of acme from an empty namespace, its comment (no 
     const check = await bash(step('plan', (x) => x.name === "check the stack's platform").run!, s.dir, { ...env, ALLOWED: '' });
     expect({ code: check.code, err: check.err }).toEqual({ code: 0, err: '' });
     expect(fs.readdirSync(s.dir).filter((f) => !f.startsWith('.')).sort()).toEqual(['cdktf.out']); // no app, no cdktf.json, no node_modules
-    const validated = await bash(step('plan', (x) => /^\s*dqform validate /.test(x.run ?? '')).run!, s.dir, { STACK: 'acme', NO_COLOR: '1' });
+    const validated = await bash(step('plan', (x) => /^\s*dqform validate /m.test(x.run ?? '')).run!, s.dir, { STACK: 'acme', NO_COLOR: '1' });
     expect(validated.code).toBe(0);
     const planStep = step('plan', (x) => x.name === 'dqform plan');
     const planned = await bash(planStep.run!, s.dir, env);
@@ -90,12 +90,12 @@ it('CI merge path: the PR plan of acme from an empty namespace, its comment (no 
     for (const f of ['plan-acme.json', 'plan-acme.md', 'plan-acme.exit']) fs.copyFileSync(s.path(f), s.path('plans', f));
     const comment = new AsyncFunction('github', 'context', 'core', 'require', String(step('comment', (x) => !!x.with?.script).with!.script));
     const posted: string[] = [];
-    const github = { paginate: async () => [], rest: { issues: { listComments: () => undefined, createComment: async (a: { body: string }) => void posted.push(a.body) } } };
+    const github = { paginate: async () => [], rest: { pulls: { get: async () => ({ data: { head: { sha: 'abcdef1234567' } } }) }, issues: { listComments: () => undefined, createComment: async (a: { body: string }) => void posted.push(a.body) } } };
     const cwd = process.cwd();
     process.env.STACKS = JSON.stringify(['acme']);
     process.chdir(s.dir);
     try {
-      await comment(github, { repo: { owner: 'o', repo: 'r' }, serverUrl: 'https://github.com', runId: 7, payload: { pull_request: { number: 3, head: { sha: 'abcdef1234567' } } } }, {}, require);
+      await comment(github, { repo: { owner: 'o', repo: 'r' }, serverUrl: 'https://github.com', runId: 7, runNumber: 7, payload: { pull_request: { number: 3, head: { sha: 'abcdef1234567' } } } }, { info: () => undefined }, require);
     } finally {
       process.chdir(cwd);
       delete process.env.STACKS;

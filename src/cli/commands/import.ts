@@ -14,6 +14,9 @@ export interface ImportOptions {
   out?: string;
   format?: string;
   adopt?: boolean;
+  /** Narrow --adopt: kinds (`dq_alert` or `alerts`) and ids, comma-separated; each implies --adopt. */
+  adoptKind?: string;
+  adoptId?: string;
   constructsModule?: string;
   stack?: string;
   /** Overwrite `out` when it exists. */
@@ -31,6 +34,12 @@ async function run({ io }: CommandContext, o: ImportOptions): Promise<number> {
     io.err(`Error: --format must be ts or yaml; got "${format}"`);
     return 1;
   }
+  const narrow = lazy.engineImport().adoptNarrowing(o);
+  if (typeof narrow === 'string') {
+    io.err(`Error: ${narrow}`);
+    return 1;
+  }
+  const adopt = o.adopt || narrow.adoptKinds !== undefined || narrow.adoptIds !== undefined;
   const file = path.resolve(io.cwd, o.out);
   if (fs.existsSync(file) && !o.force) {
     io.err(`Error: ${o.out} already exists; dqform import does not overwrite it\n  Choose another --out, or pass --force to replace it.`);
@@ -38,18 +47,30 @@ async function run({ io }: CommandContext, o: ImportOptions): Promise<number> {
   }
   const client = lazy.runtime().client(io);
   try {
-    const r = await lazy.engineImport().importNamespace(client, { namespace: o.namespace, format, adopt: o.adopt, constructsModule: o.constructsModule, stack: o.stack });
-    const leftOut = `${r.left.otherNamespace} of other namespaces, ${r.left.madeInUi} made in the UI${o.adopt || r.left.madeInUi === 0 ? '' : ' (--adopt takes those)'}, ${r.left.byRule} deployed by SQL-test rules`;
+    const r = await lazy.engineImport().importNamespace(client, { namespace: o.namespace, format, adopt, ...narrow, constructsModule: o.constructsModule, stack: o.stack });
+    const leftOut = `${r.left.otherNamespace} of other namespaces, ${r.left.madeInUi} made in the UI${adopt || r.left.madeInUi === 0 ? '' : ' (--adopt takes those)'}, ${r.left.byRule} deployed by SQL-test rules`;
+    const missing = (narrow.adoptIds ?? []).filter((id) => !r.objects.some((x) => x.adopted && x.key.toLowerCase() === id.toLowerCase()));
+    if (missing.length) {
+      io.err(`Error: --adopt-id ${missing.join(', ')}: no object made in the UI${narrow.adoptKinds ? ` of kind ${narrow.adoptKinds.join(', ')}` : ''} has this id in workspace "${r.workspace}"; nothing was written.`);
+      io.err('  Objects of a namespace are never adopted (import that namespace instead); a UI-made ownership comes only with its owner.');
+      return 1;
+    }
     if (r.objects.length === 0) {
-      io.err(`Error: found no objects of namespace "${o.namespace}" in workspace "${r.workspace}"${o.adopt ? ' and nothing made in the UI' : ''}; nothing was written.`);
+      io.err(`Error: found no objects of namespace "${o.namespace}" in workspace "${r.workspace}"${adopt ? ' and nothing made in the UI' : ''}; nothing was written.`);
       io.err(`  Left out: ${leftOut}.`);
       if (r.namespacesSeen.length) io.err(`  Namespaces seen on alerts, rules and SQL tests: ${r.namespacesSeen.map((n) => `"${n}"`).join(', ')}. Check the spelling of --namespace.`);
       return 1;
     }
     fs.writeFileSync(file, r.text);
+    // cdktf (and dqform synth) find the app through cdktf.json: write one when there is none
+    const cdktfJson = path.join(path.dirname(file), 'cdktf.json');
+    const wroteCdktfJson = format === 'ts' && !fs.existsSync(cdktfJson);
+    if (wroteCdktfJson) fs.writeFileSync(cdktfJson, `${JSON.stringify({ language: 'typescript', app: `npx tsx ${path.basename(file)}` }, null, 2)}\n`);
     for (const w of r.warnings) io.err(`Warning: ${w}`);
     const adopted = r.objects.filter((o) => o.adopted).length;
     io.out(`Imported ${r.objects.length} object(s) of namespace "${o.namespace}" into ${o.out}${adopted ? ` (${adopted} adopted with import blocks)` : ''}; left out: ${leftOut}.`);
+    if (wroteCdktfJson) io.out(`Wrote ${path.relative(io.cwd, cdktfJson) || 'cdktf.json'} (app: npx tsx ${path.basename(file)}).`);
+    if (adopted) io.out(`The first plan imports the ${adopted} adopted object(s) (alerts, rules and SQL tests take namespace "${o.namespace}"; nothing else changes); after its apply, the plan shows no changes.`);
     for (const line of nextSteps(io.cwd, file, format, o.constructsModule ?? 'dqform')) io.out(line);
     return 0;
   } finally {
@@ -117,12 +138,14 @@ function define(program: Command): Command {
     .option('--out <FILE>', 'the file to write: main.ts or dqform.yaml (required)')
     .option('--format <ts|yaml>', 'what to write (default: from the --out extension)')
     .option('--adopt', 'also adopt objects made in the UI, through import blocks')
+    .option('--adopt-kind <KINDS>', 'adopt only UI-made objects of these kinds (comma-separated: dq_alert or alerts, ...; implies --adopt)')
+    .option('--adopt-id <IDS>', 'adopt only the UI-made objects with these ids (comma-separated; alerts: the fqn; implies --adopt)')
     .option('--constructs-module <M>', 'the module the generated code imports the constructs from (default dqform)')
     .option('--stack <NAME>', 'the stack name in the generated code (default: the namespace)')
     .option('--force', 'overwrite --out if it exists')
     .addHelpText(
       'after',
-      "\nReads the live objects of namespace NS (with --adopt, also objects made in the UI; never\nanother namespace's) and writes code whose plan against live shows no changes. Finding\nnothing is exit 1. Read scopes suffice.\nExample: dqform import --namespace shop --out main.ts --format ts",
+      "\nReads the live objects of namespace NS (with --adopt, also objects made in the UI, narrowed\nby --adopt-kind and --adopt-id; never another namespace's) and writes code whose plan against\nlive shows no changes; with adopted objects, the first plan imports them (alerts, rules and SQL\ntests take the namespace), and after its apply the plan shows no changes. A TypeScript --out\ngets a cdktf.json beside it when there is none. Finding nothing is exit 1. Read scopes suffice.\nExample: dqform import --namespace shop --out main.ts --format ts",
     );
 }
 
