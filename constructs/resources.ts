@@ -1,8 +1,8 @@
 /**
- * The hand-written (L2) resource constructs. Each extends its generated L1 class (so the
- * resource type, the logical id, `id`/`entityId` attribute tokens, `lifecycle`, `moveTo`,
- * `moveFromId` and `importFrom` are cdktf's own) and takes props named as the API names the
- * fields. Ids are never computed here: `id` (and an alert's `fqn`) is written only when pinned;
+ * The hand-written (L2) resource constructs, and `Secret` (an integration secret's reference).
+ * Each extends its generated L1 class (so the resource type, the logical id, `id`/`entityId`
+ * attribute tokens, `lifecycle`, `moveTo`, `moveFromId` and `importFrom` are cdktf's own) and
+ * takes props named as the API names the fields. Ids are never computed here: `id` (and an alert's `fqn`) is written only when pinned;
  * the engine derives the rest at plan time from (workspace, namespace, type, logical id).
  */
 import type { ITerraformDependable, TerraformResourceLifecycle } from 'cdktf';
@@ -15,8 +15,11 @@ import type { DataPlatform, RuleTest, SqlTestAnnotation, SqlTestTemplate } from 
 import { RULE_EXPRESSION_MAX, RULE_PRIORITY_MAX, RULE_TEXT_MAX, type CheckType } from '../schemas/categorisation-rules';
 import * as l1alert from './generated/alert';
 import * as l1catrule from './generated/check-categorisation-rule';
+import { SECRET_FIELDS, type CONFIG_VARIANTS } from '../schemas/integrations';
+import type { z } from 'zod';
 import * as l1dp from './generated/data-product';
 import * as l1domain from './generated/domain';
+import * as l1integration from './generated/integration';
 import * as l1mdr from './generated/monitor-deployment-rule';
 import * as l1owner from './generated/owner';
 import * as l1ownership from './generated/ownership';
@@ -616,3 +619,75 @@ export class CheckCategorisationRule extends l1catrule.CheckCategorisationRule {
   }
 }
 
+/**
+ * A write-only secret of an {@link Integration}: the NAME of an environment variable or the path
+ * of a file, read by `dqform apply` only when it sends the secret (never at synth: the value is
+ * never in `cdktf.out`, a plan or any output). Raise the field's `...Version` to send it again.
+ */
+export class Secret {
+  /** The secret is the value of environment variable `name` when apply runs (e.g. `PG_PASSWORD`). */
+  static fromEnv(name: string): Secret {
+    return new Secret({ fromEnv: name });
+  }
+  /** The secret is the content of the file at `path` when apply runs (one trailing newline dropped; relative to the current directory). */
+  static fromFile(path: string): Secret {
+    return new Secret({ fromFile: path });
+  }
+  private constructor(private readonly ref: { readonly fromEnv?: string; readonly fromFile?: string }) {}
+  /** The reference as the manifest holds it. */
+  toJSON(): { fromEnv?: string; fromFile?: string } {
+    return { ...this.ref };
+  }
+}
+
+type SecretName = (typeof SECRET_FIELDS)[number];
+/** A config variant as code gives it: secret fields take a {@link Secret}, each with its `<field>Version` counter. */
+export type WithSecrets<T> = {
+  [K in keyof T]: K extends SecretName ? Secret : NonNullable<T[K]> extends readonly unknown[] ? T[K] : NonNullable<T[K]> extends object ? WithSecrets<NonNullable<T[K]>> : T[K];
+} & { readonly [K in keyof T as K extends SecretName ? `${K}Version` : never]?: number };
+/** The config of an integration: exactly one variant (wire-facts 8.1). */
+export type IntegrationConfigInput = { readonly [V in keyof typeof CONFIG_VARIANTS]?: WithSecrets<z.input<(typeof CONFIG_VARIANTS)[V]>> };
+
+/** Props of {@link Integration}. */
+export interface IntegrationProps extends DqResourceProps {
+  /**
+   * The platform's id of an integration adopted with `importFrom` (what `dqform import` pins), or
+   * the id dqform gave one it created. @default - derived by the engine, carried in the title's marker
+   */
+  readonly id?: string;
+  /** Title (dqform appends its identity marker `[dqform:<id>]` on the platform; 255 characters in all). */
+  readonly title: string;
+  /** @default true */
+  readonly enabled?: boolean;
+  /** The connection: exactly one config variant. A change of variant replaces the integration. */
+  readonly config: IntegrationConfigInput;
+}
+
+const SECRET_NAMES: ReadonlySet<string> = new Set(SECRET_FIELDS);
+/** Plain `{ fromEnv }`/`{ fromFile }` objects for every {@link Secret} in `v`. */
+function secretRefs(v: unknown): unknown {
+  if (v instanceof Secret) return v.toJSON();
+  if (Array.isArray(v)) return v.map(secretRefs);
+  // a literal at a secret field never reaches cdktf.out (literalSecrets reports it)
+  if (v && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, SECRET_NAMES.has(k) && !(x instanceof Secret) ? undefined : secretRefs(x)]));
+  return v;
+}
+
+/** A connection to a data system (`dq_integration`); secrets only as {@link Secret} references. */
+export class Integration extends l1integration.Integration {
+  constructor(scope: Construct, id: string, props: IntegrationProps) {
+    const config = secretRefs(props.config) as Record<string, unknown>;
+    super(scope, id, { ...meta(props), ...toL1<l1integration.IntegrationConfig>('dq_integration', clean({ id: props.id, title: props.title, enabled: props.enabled, config })) });
+    checkProps(this, 'dq_integration', { ...props, config });
+    literalSecrets(this, 'config', props.config);
+  }
+}
+/** A diagnostic for every secret field given a literal instead of a {@link Secret} (at any depth; the value is never echoed). */
+function literalSecrets(c: Construct, at: string, v: unknown): void {
+  if (!v || typeof v !== 'object' || v instanceof Secret) return;
+  for (const [k, x] of Object.entries(v)) {
+    if (SECRET_NAMES.has(k) && x !== undefined && !(x instanceof Secret)) {
+      addLocalDiagnostic(c, { field: `${at}.${k}`, summary: `${at}.${k} is a write-only secret and cannot be a value in code`, hint: "use Secret.fromEnv('NAME') or Secret.fromFile(path): apply reads it, synth never does" });
+    } else literalSecrets(c, `${at}.${k}`, x);
+  }
+}

@@ -110,7 +110,7 @@ export const YamlCategorisationRule = DesiredCategorisationRule.extend({
 
 export const checkCategorisationRuleKindRecord = defineKind({
   type: 'dq_check_categorisation_rule',
-  order: 90,
+  order: 100,
   desired: DesiredCategorisationRule,
   yaml: { section: 'categorisationRules', entry: YamlCategorisationRule, what: 'check categorisation rules' },
 });

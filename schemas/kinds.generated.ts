@@ -4,6 +4,7 @@ import { alertKindRecord } from './alerts';
 import { checkCategorisationRuleKindRecord } from './categorisation-rules';
 import { monitorDeploymentRuleKindRecord } from './deployment-rules';
 import { ownerKindRecord, domainKindRecord, dataProductKindRecord, ownershipKindRecord } from './governance';
+import { integrationKindRecord } from './integrations';
 import { sqlTestKindRecord, sqlTestDeploymentRuleKindRecord } from './sql-tests';
 
-export const SCHEMA_KINDS = [alertKindRecord, checkCategorisationRuleKindRecord, monitorDeploymentRuleKindRecord, ownerKindRecord, domainKindRecord, dataProductKindRecord, ownershipKindRecord, sqlTestKindRecord, sqlTestDeploymentRuleKindRecord] as const;
+export const SCHEMA_KINDS = [alertKindRecord, checkCategorisationRuleKindRecord, monitorDeploymentRuleKindRecord, ownerKindRecord, domainKindRecord, dataProductKindRecord, ownershipKindRecord, integrationKindRecord, sqlTestKindRecord, sqlTestDeploymentRuleKindRecord] as const;

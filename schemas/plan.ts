@@ -123,6 +123,9 @@ export type Effects = z.infer<typeof Effects>;
  *   an object without the namespace's tag that its kind reads anyway because it can never be
  *   managed (`why`, the kind's words: a platform-provided categorisation rule).
  * - Drift: `drift-absent` (declared, absent live), `drift-replaced` (a normal apply replaces it).
+ * - `secret`: what apply does with a write-only value the code gives by reference (`field`, its
+ *   path in the desired form): `set` on create, `replaced` (sent to the new object), `rotated`
+ *   (its version counter changed: sent again) or `unchanged` (not sent, not readable).
  */
 export const Reason = z.discriminatedUnion('code', [
   z.object({ code: z.literal('moved'), from: z.string() }),
@@ -142,6 +145,7 @@ export const Reason = z.discriminatedUnion('code', [
   z.object({ code: z.literal('not-ours-unmanageable'), why: z.array(z.string()) }),
   z.object({ code: z.literal('drift-absent') }),
   z.object({ code: z.literal('drift-replaced') }),
+  z.object({ code: z.literal('secret'), field: z.string(), state: z.enum(['set', 'replaced', 'rotated', 'unchanged']) }),
 ]);
 export type Reason = z.infer<typeof Reason>;
 export type ReasonCode = Reason['code'];

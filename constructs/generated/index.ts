@@ -3,6 +3,7 @@ export * as alert from './alert';
 export * as checkCategorisationRule from './check-categorisation-rule';
 export * as dataProduct from './data-product';
 export * as domain from './domain';
+export * as integration from './integration';
 export * as monitorDeploymentRule from './monitor-deployment-rule';
 export * as owner from './owner';
 export * as ownership from './ownership';

@@ -558,6 +558,1028 @@ export const SHAPES: Record<string, Record<string, ShapeNode>> = {
       "kind": "scalar"
     }
   },
+  "dq_integration": {
+    "config": {
+      "ts": "config",
+      "kind": "block",
+      "children": {
+        "analytics_suite": {
+          "ts": "analyticsSuite",
+          "kind": "block",
+          "children": {
+            "access_token": {
+              "ts": "accessToken",
+              "kind": "block",
+              "children": {
+                "from_env": {
+                  "ts": "fromEnv",
+                  "kind": "scalar"
+                },
+                "from_file": {
+                  "ts": "fromFile",
+                  "kind": "scalar"
+                }
+              }
+            },
+            "access_token_version": {
+              "ts": "accessTokenVersion",
+              "kind": "scalar"
+            },
+            "database": {
+              "ts": "database",
+              "kind": "scalar"
+            },
+            "fetch_query_logs": {
+              "ts": "fetchQueryLogs",
+              "kind": "scalar"
+            },
+            "host": {
+              "ts": "host",
+              "kind": "scalar"
+            },
+            "scope": {
+              "ts": "scope",
+              "kind": "block",
+              "children": {
+                "exclude": {
+                  "ts": "exclude",
+                  "kind": "list",
+                  "children": {
+                    "database": {
+                      "ts": "database",
+                      "kind": "scalar"
+                    },
+                    "schema": {
+                      "ts": "schema",
+                      "kind": "scalar"
+                    },
+                    "table": {
+                      "ts": "table",
+                      "kind": "scalar"
+                    }
+                  }
+                },
+                "include": {
+                  "ts": "include",
+                  "kind": "list",
+                  "children": {
+                    "database": {
+                      "ts": "database",
+                      "kind": "scalar"
+                    },
+                    "schema": {
+                      "ts": "schema",
+                      "kind": "scalar"
+                    },
+                    "table": {
+                      "ts": "table",
+                      "kind": "scalar"
+                    }
+                  }
+                }
+              }
+            },
+            "service_principal": {
+              "ts": "servicePrincipal",
+              "kind": "block",
+              "children": {
+                "client_id": {
+                  "ts": "clientId",
+                  "kind": "scalar"
+                },
+                "client_secret": {
+                  "ts": "clientSecret",
+                  "kind": "block",
+                  "children": {
+                    "from_env": {
+                      "ts": "fromEnv",
+                      "kind": "scalar"
+                    },
+                    "from_file": {
+                      "ts": "fromFile",
+                      "kind": "scalar"
+                    }
+                  }
+                },
+                "client_secret_version": {
+                  "ts": "clientSecretVersion",
+                  "kind": "scalar"
+                },
+                "tenant_id": {
+                  "ts": "tenantId",
+                  "kind": "scalar"
+                }
+              }
+            }
+          }
+        },
+        "column_store": {
+          "ts": "columnStore",
+          "kind": "block",
+          "children": {
+            "additional_parameters": {
+              "ts": "additionalParameters",
+              "kind": "dynamic"
+            },
+            "audit_table_fqn": {
+              "ts": "auditTableFqn",
+              "kind": "scalar"
+            },
+            "cluster": {
+              "ts": "cluster",
+              "kind": "block",
+              "children": {
+                "mode": {
+                  "ts": "mode",
+                  "kind": "dynamic"
+                },
+                "name": {
+                  "ts": "name",
+                  "kind": "scalar"
+                }
+              }
+            },
+            "database_name": {
+              "ts": "databaseName",
+              "kind": "scalar"
+            },
+            "default_dataset": {
+              "ts": "defaultDataset",
+              "kind": "scalar"
+            },
+            "fetch_query_logs": {
+              "ts": "fetchQueryLogs",
+              "kind": "scalar"
+            },
+            "host": {
+              "ts": "host",
+              "kind": "scalar"
+            },
+            "password": {
+              "ts": "password",
+              "kind": "block",
+              "children": {
+                "from_env": {
+                  "ts": "fromEnv",
+                  "kind": "scalar"
+                },
+                "from_file": {
+                  "ts": "fromFile",
+                  "kind": "scalar"
+                }
+              }
+            },
+            "password_version": {
+              "ts": "passwordVersion",
+              "kind": "scalar"
+            },
+            "port": {
+              "ts": "port",
+              "kind": "scalar"
+            },
+            "ssl": {
+              "ts": "ssl",
+              "kind": "scalar"
+            },
+            "username": {
+              "ts": "username",
+              "kind": "scalar"
+            }
+          }
+        },
+        "embedded_analytics": {
+          "ts": "embeddedAnalytics",
+          "kind": "block",
+          "children": {
+            "access_token": {
+              "ts": "accessToken",
+              "kind": "block",
+              "children": {
+                "from_env": {
+                  "ts": "fromEnv",
+                  "kind": "scalar"
+                },
+                "from_file": {
+                  "ts": "fromFile",
+                  "kind": "scalar"
+                }
+              }
+            },
+            "access_token_version": {
+              "ts": "accessTokenVersion",
+              "kind": "scalar"
+            },
+            "account": {
+              "ts": "account",
+              "kind": "scalar"
+            },
+            "audit_table_fqn": {
+              "ts": "auditTableFqn",
+              "kind": "scalar"
+            }
+          }
+        },
+        "enterprise_relational": {
+          "ts": "enterpriseRelational",
+          "kind": "block",
+          "children": {
+            "audit_table_fqn": {
+              "ts": "auditTableFqn",
+              "kind": "scalar"
+            },
+            "database": {
+              "ts": "database",
+              "kind": "scalar"
+            },
+            "encrypt": {
+              "ts": "encrypt",
+              "kind": "scalar"
+            },
+            "fetch_query_logs": {
+              "ts": "fetchQueryLogs",
+              "kind": "scalar"
+            },
+            "host": {
+              "ts": "host",
+              "kind": "scalar"
+            },
+            "password": {
+              "ts": "password",
+              "kind": "block",
+              "children": {
+                "from_env": {
+                  "ts": "fromEnv",
+                  "kind": "scalar"
+                },
+                "from_file": {
+                  "ts": "fromFile",
+                  "kind": "scalar"
+                }
+              }
+            },
+            "password_version": {
+              "ts": "passwordVersion",
+              "kind": "scalar"
+            },
+            "port": {
+              "ts": "port",
+              "kind": "scalar"
+            },
+            "scope": {
+              "ts": "scope",
+              "kind": "block",
+              "children": {
+                "exclude": {
+                  "ts": "exclude",
+                  "kind": "list",
+                  "children": {
+                    "database": {
+                      "ts": "database",
+                      "kind": "scalar"
+                    },
+                    "schema": {
+                      "ts": "schema",
+                      "kind": "scalar"
+                    },
+                    "table": {
+                      "ts": "table",
+                      "kind": "scalar"
+                    }
+                  }
+                },
+                "include": {
+                  "ts": "include",
+                  "kind": "list",
+                  "children": {
+                    "database": {
+                      "ts": "database",
+                      "kind": "scalar"
+                    },
+                    "schema": {
+                      "ts": "schema",
+                      "kind": "scalar"
+                    },
+                    "table": {
+                      "ts": "table",
+                      "kind": "scalar"
+                    }
+                  }
+                }
+              }
+            },
+            "trust_cert": {
+              "ts": "trustCert",
+              "kind": "scalar"
+            },
+            "username": {
+              "ts": "username",
+              "kind": "scalar"
+            }
+          }
+        },
+        "lakehouse": {
+          "ts": "lakehouse",
+          "kind": "block",
+          "children": {
+            "audit_table_fqn": {
+              "ts": "auditTableFqn",
+              "kind": "scalar"
+            },
+            "catalog_blocklist": {
+              "ts": "catalogBlocklist",
+              "kind": "scalar"
+            },
+            "fetch_lineage": {
+              "ts": "fetchLineage",
+              "kind": "scalar"
+            },
+            "fetch_query_logs": {
+              "ts": "fetchQueryLogs",
+              "kind": "scalar"
+            },
+            "fetch_table_metrics": {
+              "ts": "fetchTableMetrics",
+              "kind": "scalar"
+            },
+            "fetch_table_metrics_scan": {
+              "ts": "fetchTableMetricsScan",
+              "kind": "scalar"
+            },
+            "fetch_table_tags": {
+              "ts": "fetchTableTags",
+              "kind": "scalar"
+            },
+            "oauth_m2m": {
+              "ts": "oauthM2m",
+              "kind": "block",
+              "children": {
+                "client_id": {
+                  "ts": "clientId",
+                  "kind": "scalar"
+                },
+                "client_secret": {
+                  "ts": "clientSecret",
+                  "kind": "block",
+                  "children": {
+                    "from_env": {
+                      "ts": "fromEnv",
+                      "kind": "scalar"
+                    },
+                    "from_file": {
+                      "ts": "fromFile",
+                      "kind": "scalar"
+                    }
+                  }
+                },
+                "client_secret_version": {
+                  "ts": "clientSecretVersion",
+                  "kind": "scalar"
+                }
+              }
+            },
+            "token": {
+              "ts": "token",
+              "kind": "block",
+              "children": {
+                "from_env": {
+                  "ts": "fromEnv",
+                  "kind": "scalar"
+                },
+                "from_file": {
+                  "ts": "fromFile",
+                  "kind": "scalar"
+                }
+              }
+            },
+            "token_version": {
+              "ts": "tokenVersion",
+              "kind": "scalar"
+            },
+            "use_show_create_table": {
+              "ts": "useShowCreateTable",
+              "kind": "scalar"
+            },
+            "warehouse_id": {
+              "ts": "warehouseId",
+              "kind": "scalar"
+            },
+            "workspace_url": {
+              "ts": "workspaceUrl",
+              "kind": "scalar"
+            }
+          }
+        },
+        "mysql_like": {
+          "ts": "mysqlLike",
+          "kind": "block",
+          "children": {
+            "audit_table_fqn": {
+              "ts": "auditTableFqn",
+              "kind": "scalar"
+            },
+            "host": {
+              "ts": "host",
+              "kind": "scalar"
+            },
+            "password": {
+              "ts": "password",
+              "kind": "block",
+              "children": {
+                "from_env": {
+                  "ts": "fromEnv",
+                  "kind": "scalar"
+                },
+                "from_file": {
+                  "ts": "fromFile",
+                  "kind": "scalar"
+                }
+              }
+            },
+            "password_version": {
+              "ts": "passwordVersion",
+              "kind": "scalar"
+            },
+            "port": {
+              "ts": "port",
+              "kind": "scalar"
+            },
+            "user": {
+              "ts": "user",
+              "kind": "scalar"
+            }
+          }
+        },
+        "query_engine": {
+          "ts": "queryEngine",
+          "kind": "block",
+          "children": {
+            "audit_table_fqn": {
+              "ts": "auditTableFqn",
+              "kind": "scalar"
+            },
+            "basic": {
+              "ts": "basic",
+              "kind": "block",
+              "children": {
+                "password": {
+                  "ts": "password",
+                  "kind": "block",
+                  "children": {
+                    "from_env": {
+                      "ts": "fromEnv",
+                      "kind": "scalar"
+                    },
+                    "from_file": {
+                      "ts": "fromFile",
+                      "kind": "scalar"
+                    }
+                  }
+                },
+                "password_version": {
+                  "ts": "passwordVersion",
+                  "kind": "scalar"
+                },
+                "user": {
+                  "ts": "user",
+                  "kind": "scalar"
+                }
+              }
+            },
+            "catalogs": {
+              "ts": "catalogs",
+              "kind": "scalar"
+            },
+            "fetch_query_logs": {
+              "ts": "fetchQueryLogs",
+              "kind": "scalar"
+            },
+            "fetch_table_comments": {
+              "ts": "fetchTableComments",
+              "kind": "scalar"
+            },
+            "host": {
+              "ts": "host",
+              "kind": "scalar"
+            },
+            "no_materialized_views": {
+              "ts": "noMaterializedViews",
+              "kind": "scalar"
+            },
+            "no_show_create_table": {
+              "ts": "noShowCreateTable",
+              "kind": "scalar"
+            },
+            "no_show_create_view": {
+              "ts": "noShowCreateView",
+              "kind": "scalar"
+            },
+            "port": {
+              "ts": "port",
+              "kind": "scalar"
+            },
+            "use_plaintext": {
+              "ts": "usePlaintext",
+              "kind": "scalar"
+            }
+          }
+        },
+        "relational": {
+          "ts": "relational",
+          "kind": "block",
+          "children": {
+            "audit_table_fqn": {
+              "ts": "auditTableFqn",
+              "kind": "scalar"
+            },
+            "database": {
+              "ts": "database",
+              "kind": "scalar"
+            },
+            "host": {
+              "ts": "host",
+              "kind": "scalar"
+            },
+            "password": {
+              "ts": "password",
+              "kind": "block",
+              "children": {
+                "from_env": {
+                  "ts": "fromEnv",
+                  "kind": "scalar"
+                },
+                "from_file": {
+                  "ts": "fromFile",
+                  "kind": "scalar"
+                }
+              }
+            },
+            "password_version": {
+              "ts": "passwordVersion",
+              "kind": "scalar"
+            },
+            "port": {
+              "ts": "port",
+              "kind": "scalar"
+            },
+            "user": {
+              "ts": "user",
+              "kind": "scalar"
+            }
+          }
+        },
+        "serverless_query": {
+          "ts": "serverlessQuery",
+          "kind": "block",
+          "children": {
+            "access_key": {
+              "ts": "accessKey",
+              "kind": "block",
+              "children": {
+                "access_key_id": {
+                  "ts": "accessKeyId",
+                  "kind": "scalar"
+                },
+                "secret_access_key": {
+                  "ts": "secretAccessKey",
+                  "kind": "block",
+                  "children": {
+                    "from_env": {
+                      "ts": "fromEnv",
+                      "kind": "scalar"
+                    },
+                    "from_file": {
+                      "ts": "fromFile",
+                      "kind": "scalar"
+                    }
+                  }
+                },
+                "secret_access_key_version": {
+                  "ts": "secretAccessKeyVersion",
+                  "kind": "scalar"
+                }
+              }
+            },
+            "fetch_query_logs": {
+              "ts": "fetchQueryLogs",
+              "kind": "scalar"
+            },
+            "region": {
+              "ts": "region",
+              "kind": "scalar"
+            },
+            "scope": {
+              "ts": "scope",
+              "kind": "block",
+              "children": {
+                "exclude": {
+                  "ts": "exclude",
+                  "kind": "list",
+                  "children": {
+                    "database": {
+                      "ts": "database",
+                      "kind": "scalar"
+                    },
+                    "schema": {
+                      "ts": "schema",
+                      "kind": "scalar"
+                    },
+                    "table": {
+                      "ts": "table",
+                      "kind": "scalar"
+                    }
+                  }
+                },
+                "include": {
+                  "ts": "include",
+                  "kind": "list",
+                  "children": {
+                    "database": {
+                      "ts": "database",
+                      "kind": "scalar"
+                    },
+                    "schema": {
+                      "ts": "schema",
+                      "kind": "scalar"
+                    },
+                    "table": {
+                      "ts": "table",
+                      "kind": "scalar"
+                    }
+                  }
+                }
+              }
+            },
+            "use_show_create_table": {
+              "ts": "useShowCreateTable",
+              "kind": "scalar"
+            },
+            "use_show_create_view": {
+              "ts": "useShowCreateView",
+              "kind": "scalar"
+            },
+            "use_table_format": {
+              "ts": "useTableFormat",
+              "kind": "scalar"
+            },
+            "workgroup": {
+              "ts": "workgroup",
+              "kind": "scalar"
+            }
+          }
+        },
+        "service_relational": {
+          "ts": "serviceRelational",
+          "kind": "block",
+          "children": {
+            "audit_table_fqn": {
+              "ts": "auditTableFqn",
+              "kind": "scalar"
+            },
+            "fetch_query_logs": {
+              "ts": "fetchQueryLogs",
+              "kind": "scalar"
+            },
+            "host": {
+              "ts": "host",
+              "kind": "scalar"
+            },
+            "password": {
+              "ts": "password",
+              "kind": "block",
+              "children": {
+                "from_env": {
+                  "ts": "fromEnv",
+                  "kind": "scalar"
+                },
+                "from_file": {
+                  "ts": "fromFile",
+                  "kind": "scalar"
+                }
+              }
+            },
+            "password_version": {
+              "ts": "passwordVersion",
+              "kind": "scalar"
+            },
+            "port": {
+              "ts": "port",
+              "kind": "scalar"
+            },
+            "service_name": {
+              "ts": "serviceName",
+              "kind": "scalar"
+            },
+            "ssl": {
+              "ts": "ssl",
+              "kind": "scalar"
+            },
+            "ssl_verify": {
+              "ts": "sslVerify",
+              "kind": "scalar"
+            },
+            "use_diagnostics_pack": {
+              "ts": "useDiagnosticsPack",
+              "kind": "scalar"
+            },
+            "username": {
+              "ts": "username",
+              "kind": "scalar"
+            }
+          }
+        },
+        "transform_cloud": {
+          "ts": "transformCloud",
+          "kind": "block",
+          "children": {
+            "account_id": {
+              "ts": "accountId",
+              "kind": "scalar"
+            },
+            "api_endpoint": {
+              "ts": "apiEndpoint",
+              "kind": "scalar"
+            },
+            "default_database_instance": {
+              "ts": "defaultDatabaseInstance",
+              "kind": "scalar"
+            },
+            "job_ids": {
+              "ts": "jobIds",
+              "kind": "scalar"
+            },
+            "project_id": {
+              "ts": "projectId",
+              "kind": "scalar"
+            },
+            "token": {
+              "ts": "token",
+              "kind": "block",
+              "children": {
+                "from_env": {
+                  "ts": "fromEnv",
+                  "kind": "scalar"
+                },
+                "from_file": {
+                  "ts": "fromFile",
+                  "kind": "scalar"
+                }
+              }
+            },
+            "token_version": {
+              "ts": "tokenVersion",
+              "kind": "scalar"
+            }
+          }
+        },
+        "warehouse_account": {
+          "ts": "warehouseAccount",
+          "kind": "block",
+          "children": {
+            "account": {
+              "ts": "account",
+              "kind": "scalar"
+            },
+            "account_usage_db": {
+              "ts": "accountUsageDb",
+              "kind": "scalar"
+            },
+            "audit_table_fqn": {
+              "ts": "auditTableFqn",
+              "kind": "scalar"
+            },
+            "databases": {
+              "ts": "databases",
+              "kind": "scalar"
+            },
+            "fetch_query_logs": {
+              "ts": "fetchQueryLogs",
+              "kind": "scalar"
+            },
+            "fetch_query_logs_databases": {
+              "ts": "fetchQueryLogsDatabases",
+              "kind": "scalar"
+            },
+            "fetch_table_lineage": {
+              "ts": "fetchTableLineage",
+              "kind": "scalar"
+            },
+            "fetch_table_lineage_databases": {
+              "ts": "fetchTableLineageDatabases",
+              "kind": "scalar"
+            },
+            "fetch_tasks": {
+              "ts": "fetchTasks",
+              "kind": "scalar"
+            },
+            "fetch_tasks_databases": {
+              "ts": "fetchTasksDatabases",
+              "kind": "scalar"
+            },
+            "fetch_tasks_executions_duration": {
+              "ts": "fetchTasksExecutionsDuration",
+              "kind": "scalar"
+            },
+            "fetch_tasks_executions_from_account_usage": {
+              "ts": "fetchTasksExecutionsFromAccountUsage",
+              "kind": "scalar"
+            },
+            "key_pair": {
+              "ts": "keyPair",
+              "kind": "block",
+              "children": {
+                "private_key_passphrase": {
+                  "ts": "privateKeyPassphrase",
+                  "kind": "block",
+                  "children": {
+                    "from_env": {
+                      "ts": "fromEnv",
+                      "kind": "scalar"
+                    },
+                    "from_file": {
+                      "ts": "fromFile",
+                      "kind": "scalar"
+                    }
+                  }
+                },
+                "private_key_passphrase_version": {
+                  "ts": "privateKeyPassphraseVersion",
+                  "kind": "scalar"
+                },
+                "private_key_secret": {
+                  "ts": "privateKeySecret",
+                  "kind": "block",
+                  "children": {
+                    "from_env": {
+                      "ts": "fromEnv",
+                      "kind": "scalar"
+                    },
+                    "from_file": {
+                      "ts": "fromFile",
+                      "kind": "scalar"
+                    }
+                  }
+                },
+                "private_key_secret_version": {
+                  "ts": "privateKeySecretVersion",
+                  "kind": "scalar"
+                },
+                "public_key": {
+                  "ts": "publicKey",
+                  "kind": "scalar"
+                }
+              }
+            },
+            "no_get_ddl": {
+              "ts": "noGetDdl",
+              "kind": "scalar"
+            },
+            "password": {
+              "ts": "password",
+              "kind": "block",
+              "children": {
+                "from_env": {
+                  "ts": "fromEnv",
+                  "kind": "scalar"
+                },
+                "from_file": {
+                  "ts": "fromFile",
+                  "kind": "scalar"
+                }
+              }
+            },
+            "password_version": {
+              "ts": "passwordVersion",
+              "kind": "scalar"
+            },
+            "role": {
+              "ts": "role",
+              "kind": "scalar"
+            },
+            "user": {
+              "ts": "user",
+              "kind": "scalar"
+            },
+            "warehouse": {
+              "ts": "warehouse",
+              "kind": "scalar"
+            }
+          }
+        },
+        "warehouse_cluster": {
+          "ts": "warehouseCluster",
+          "kind": "block",
+          "children": {
+            "audit_table_fqn": {
+              "ts": "auditTableFqn",
+              "kind": "scalar"
+            },
+            "database": {
+              "ts": "database",
+              "kind": "scalar"
+            },
+            "fetch_query_logs": {
+              "ts": "fetchQueryLogs",
+              "kind": "scalar"
+            },
+            "freshness_from_query_logs": {
+              "ts": "freshnessFromQueryLogs",
+              "kind": "scalar"
+            },
+            "host": {
+              "ts": "host",
+              "kind": "scalar"
+            },
+            "password": {
+              "ts": "password",
+              "kind": "block",
+              "children": {
+                "from_env": {
+                  "ts": "fromEnv",
+                  "kind": "scalar"
+                },
+                "from_file": {
+                  "ts": "fromFile",
+                  "kind": "scalar"
+                }
+              }
+            },
+            "password_version": {
+              "ts": "passwordVersion",
+              "kind": "scalar"
+            },
+            "port": {
+              "ts": "port",
+              "kind": "scalar"
+            },
+            "user": {
+              "ts": "user",
+              "kind": "scalar"
+            }
+          }
+        },
+        "warehouse_project": {
+          "ts": "warehouseProject",
+          "kind": "block",
+          "children": {
+            "audit_table_fqn": {
+              "ts": "auditTableFqn",
+              "kind": "scalar"
+            },
+            "blacklisted_datasets": {
+              "ts": "blacklistedDatasets",
+              "kind": "scalar"
+            },
+            "datasets": {
+              "ts": "datasets",
+              "kind": "scalar"
+            },
+            "fetch_query_logs": {
+              "ts": "fetchQueryLogs",
+              "kind": "scalar"
+            },
+            "project_id": {
+              "ts": "projectId",
+              "kind": "scalar"
+            },
+            "region": {
+              "ts": "region",
+              "kind": "scalar"
+            },
+            "service_account_key": {
+              "ts": "serviceAccountKey",
+              "kind": "block",
+              "children": {
+                "from_env": {
+                  "ts": "fromEnv",
+                  "kind": "scalar"
+                },
+                "from_file": {
+                  "ts": "fromFile",
+                  "kind": "scalar"
+                }
+              }
+            },
+            "service_account_key_version": {
+              "ts": "serviceAccountKeyVersion",
+              "kind": "scalar"
+            }
+          }
+        }
+      }
+    },
+    "enabled": {
+      "ts": "enabled",
+      "kind": "scalar"
+    },
+    "id": {
+      "ts": "id",
+      "kind": "scalar"
+    },
+    "title": {
+      "ts": "title",
+      "kind": "scalar"
+    }
+  },
   "dq_monitor_deployment_rule": {
     "exclusive_query_config": {
       "ts": "exclusiveQueryConfig",

@@ -5,6 +5,14 @@
  */
 import type { Change, Reason } from '../../schemas/plan';
 
+/** What apply does with a write-only value, in words (reason `secret`). */
+const SECRET_STATE: Record<Extract<Reason, { code: 'secret' }>['state'], string> = {
+  set: 'set from its reference at apply',
+  replaced: 'rotated, sent to the new integration',
+  rotated: 'rotated',
+  unchanged: 'unchanged, not readable',
+};
+
 /** The words of one reason. */
 export function reasonText(r: Reason): string {
   switch (r.code) {
@@ -44,6 +52,8 @@ export function reasonText(r: Reason): string {
       return 'declared in the code, but absent live: deleted outside dqform, or not created yet';
     case 'drift-replaced':
       return 'dqform apply replaces it: it cannot be updated in place';
+    case 'secret':
+      return `${r.field} (secret: ${SECRET_STATE[r.state]})`;
   }
 }
 

@@ -189,6 +189,8 @@ export async function plan(client: PlatformClient, manifest: Manifest, opts: Pla
   const iam = await iamCall;
   const workspace = iam.workspace;
   const resolution = resolveManifest(manifest, workspace, { siblings: opts.siblings });
+  // write-only references stay out of the plan: the handlers that need them at apply keep them
+  for (const t of new Set(resolution.resources.map((r) => r.type))) handlers[t].bindDesired?.(resolution.resources.filter((r) => r.type === t), { workspace, namespace: manifest.namespace });
   const readable = readableKinds(resolution, iam.scopes, handlers);
   resolution.diagnostics.push(...readable.diagnostics);
   if (resolution.diagnostics.some((d) => d.severity === 'error')) {

@@ -5,6 +5,7 @@ import { alertDescriptor } from './alert/descriptor';
 import { checkCategorisationRuleDescriptor } from './check-categorisation-rule/descriptor';
 import { dataProductDescriptor } from './data-product/descriptor';
 import { domainDescriptor } from './domain/descriptor';
+import { integrationDescriptor } from './integration/descriptor';
 import { monitorDeploymentRuleDescriptor } from './monitor-deployment-rule/descriptor';
 import { ownerDescriptor } from './owner/descriptor';
 import { ownershipDescriptor } from './ownership/descriptor';
@@ -16,6 +17,7 @@ export const DESCRIPTORS: readonly KindDescriptor[] = [
   checkCategorisationRuleDescriptor,
   dataProductDescriptor,
   domainDescriptor,
+  integrationDescriptor,
   monitorDeploymentRuleDescriptor,
   ownerDescriptor,
   ownershipDescriptor,

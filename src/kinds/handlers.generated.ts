@@ -5,6 +5,7 @@ import { alertsHandler } from './alert/handler';
 import { checkCategorisationRulesHandler } from './check-categorisation-rule/handler';
 import { dataProductsHandler } from './data-product/handler';
 import { domainsHandler } from './domain/handler';
+import { integrationsHandler } from './integration/handler';
 import { monitorDeploymentRulesHandler } from './monitor-deployment-rule/handler';
 import { ownersHandler } from './owner/handler';
 import { ownershipsHandler } from './ownership/handler';
@@ -16,6 +17,7 @@ export const HANDLER_LIST: readonly ResourceHandler[] = [
   checkCategorisationRulesHandler,
   dataProductsHandler,
   domainsHandler,
+  integrationsHandler,
   monitorDeploymentRulesHandler,
   ownersHandler,
   ownershipsHandler,

@@ -9,6 +9,8 @@ import { dataProductDescriptor } from './data-product/descriptor';
 import { dataProductImport } from './data-product/import';
 import { domainDescriptor } from './domain/descriptor';
 import { domainImport } from './domain/import';
+import { integrationDescriptor } from './integration/descriptor';
+import { integrationImport } from './integration/import';
 import { monitorDeploymentRuleDescriptor } from './monitor-deployment-rule/descriptor';
 import { monitorDeploymentRuleImport } from './monitor-deployment-rule/import';
 import { ownerDescriptor } from './owner/descriptor';
@@ -25,6 +27,7 @@ export const IMPORT_RENDERINGS: ReadonlyMap<string, ImportRendering> = new Map<s
   [checkCategorisationRuleDescriptor.type, checkCategorisationRuleImport],
   [dataProductDescriptor.type, dataProductImport],
   [domainDescriptor.type, domainImport],
+  [integrationDescriptor.type, integrationImport],
   [monitorDeploymentRuleDescriptor.type, monitorDeploymentRuleImport],
   [ownerDescriptor.type, ownerImport],
   [ownershipDescriptor.type, ownershipImport],

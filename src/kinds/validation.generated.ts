@@ -5,8 +5,11 @@ import { alertDescriptor } from './alert/descriptor';
 import { validateAlert } from './alert/validate';
 import { checkCategorisationRuleDescriptor } from './check-categorisation-rule/descriptor';
 import { validateCategorisationRule } from './check-categorisation-rule/validate';
+import { integrationDescriptor } from './integration/descriptor';
+import { validateIntegration } from './integration/validate';
 
 export const CONFIG_VALIDATORS: ReadonlyMap<string, ConfigValidator> = new Map<string, ConfigValidator>([
   [alertDescriptor.type, validateAlert],
   [checkCategorisationRuleDescriptor.type, validateCategorisationRule],
+  [integrationDescriptor.type, validateIntegration],
 ]);

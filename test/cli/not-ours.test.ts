@@ -2,8 +2,8 @@
  * Issue 12, "never touch what is not ours, whatever a plan file or `removed` says", for every
  * kind, through the spawned CLI as a user (or an attacker with write access to a plan artifact
  * or a pull request) meets it. Another namespace ("theirs", applied through the CLI) holds one
- * object of each kind, and the UI made one of each. Stack "mine" then tries, in
- * the three ways a user can express it, to write or delete every one:
+ * object of each kind, and the UI made one of each. Stack "mine" then tries, in the three ways a
+ * user can express it, to write or delete them all:
  * - a saved plan file with their deletes (and an update of each) added by hand;
  * - `removed` blocks with `destroy = true` naming each of them by id;
  * - `import` blocks adopting each of the other namespace's objects (adopting what the UI made is
@@ -36,10 +36,14 @@ interface Foreign {
 }
 const foreign: Foreign[] = [];
 
-/** One object of every kind for namespace "theirs": the bench fixture's eight kinds and a categorisation rule. */
+/** An integration (the bench fixtures have none): no secret, so no variable is needed to apply it. */
+const INTEGRATION = { title: 'Their warehouse', config: { relational: { host: 'db.theirs.example.com' } } };
+
+/** One object of every kind for namespace "theirs": the bench fixture's eight kinds, a categorisation rule and an integration. */
 function theirsDoc(): { resource: Record<string, Record<string, Record<string, unknown>>> } {
   const doc = terraformJson('theirs', BENCH_KINDS.length) as { resource: Record<string, Record<string, Record<string, unknown>>> };
   doc.resource.dq_check_categorisation_rule = { catrule0: { dimension: 'TECHNICAL', title: 'Their rule', category: 'Theirs', matcher: { attributes: { name_contains: 'theirs' } } } };
+  doc.resource.dq_integration = { their_integration: INTEGRATION };
   return doc;
 }
 
@@ -72,6 +76,7 @@ beforeAll(async () => {
   await raw.dataProducts.upsert({ id: uiId(6), title: 'UI product' });
   await raw.owners.upsertOwnership({ ownerId: uiId(4), id: uiId(7), selection: { query: { resolverQl: 'with_tag("pii")' } } });
   await raw.categorisationRules.upsert({ id: uiId(8), dimension: 'GOVERNANCE', title: 'UI rule', category: 'UI', matcher: { attributes: { nameContains: 'ui' } } });
+  const uiIntegration = await raw.integrations.create({ title: 'UI integration', config: { relational: { host: 'ui.example.com' } } });
   const ui: [string, string][] = [
     ['dq_alert', 'ui.alert'],
     ['dq_monitor_deployment_rule', uiId(1)],
@@ -82,6 +87,7 @@ beforeAll(async () => {
     ['dq_data_product', uiId(6)],
     ['dq_ownership', uiId(7)],
     ['dq_check_categorisation_rule', uiId(8)],
+    ['dq_integration', uiIntegration.id],
   ];
   for (const [type, id] of ui) foreign.push({ type, id, whose: 'ui' });
 }, 120_000);
@@ -106,7 +112,7 @@ const resetCounters = () => fetch(`${emu.url}/__emulator/requests/reset`, { meth
 /** A fingerprint of everything in the workspace: equal before and after means nothing was touched. */
 function snapshot(): string {
   const store = emu.app.store.workspace('demo');
-  return JSON.stringify(['alerts', 'deploymentRules', 'sqlTests', 'sqlTestDeploymentRules', 'owners', 'domains', 'dataproducts', 'ownerships', 'categorisationRules'].map((c) => store.collection<Record<string, unknown>>(c).filter(() => true)));
+  return JSON.stringify(['alerts', 'deploymentRules', 'sqlTests', 'sqlTestDeploymentRules', 'owners', 'domains', 'dataproducts', 'ownerships', 'categorisationRules', 'integrations'].map((c) => store.collection<Record<string, unknown>>(c).filter(() => true)));
 }
 
 const addressOf = (f: Foreign) => `${f.type}["${f.id}"]`;

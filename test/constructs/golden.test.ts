@@ -50,7 +50,10 @@ describe.each(examples)('example $name', ({ name, build }) => {
 
 it('acme covers every resource type and the removed / lifecycle declarations', () => {
   const { json } = synth(buildAcme, 'acme');
-  expect(Object.keys(json.resource).sort()).toEqual(Object.keys(RESOURCE_SCHEMAS).sort());
+  // every type but dq_integration: its ids are server-assigned, which the lifecycle harness that
+  // applies acme (test/lifecycle) cannot map to the plan yet; integrations have their own e2e
+  // (test/e2e/integrations.test.ts) and example (docs/integrations.md)
+  expect(Object.keys(json.resource).sort()).toEqual(Object.keys(RESOURCE_SCHEMAS).filter((t) => t !== 'dq_integration').sort());
   expect(json.removed).toEqual([{ from: 'dq_domain.marketing', lifecycle: { destroy: true } }]);
   expect(json.resource.dq_domain.retail.lifecycle).toEqual({ prevent_destroy: true });
   expect(json.resource.dq_owner.team_supply_chain.lifecycle).toEqual({ ignore_changes: ['contacts'] });

@@ -1,55 +1,33 @@
 /**
- * The README and the other project docs: no link or path to a file that does not exist, every
- * flag of every command documented in the README, and one figure for the test suite's time.
+ * The README and docs/ pages: no repository path that does not exist (links and anchors: links.test.ts), and one
+ * figure for the test suite's time (in docs/testing.md). Every flag of every command is in the
+ * generated docs/cli.md (test/docs/generated.test.ts).
  *
  * @gateway
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { main } from '../../src/cli/main';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const README = fs.readFileSync(path.join(ROOT, 'README.md'), 'utf8');
-const DOCS = ['README.md', 'CHANGELOG.md', 'examples/ci/README.md', 'examples/acme/README.md', 'examples/quickstart/README.md', 'examples/yaml/README.md', 'bench/README.md', 'src/emulator/README.md', 'src/client/services/ROUTES.md', 'docs/architecture.md'];
 
 /** Text outside fenced code blocks (a link inside a code sample is not a link). */
 const prose = (md: string) => md.replace(/```[\s\S]*?```/g, '');
 
-it.each(DOCS)('%s: every relative link resolves to a file or directory of the repository', (doc) => {
-  const md = prose(fs.readFileSync(path.join(ROOT, doc), 'utf8'));
-  const links = [...md.matchAll(/\]\(([^)\s]+)\)/g)].map((m) => m[1]).filter((l) => !/^(https?:|mailto:|#)/.test(l));
-  const broken = links.filter((l) => !fs.existsSync(path.resolve(ROOT, path.dirname(doc), decodeURIComponent(l.split('#')[0]))));
-  expect(broken).toEqual([]);
-});
+const PAGES = ['README.md', ...fs.readdirSync(path.join(ROOT, 'docs')).filter((f) => f.endsWith('.md')).sort().map((f) => `docs/${f}`)];
 
-it('README.md: every repository path it names in backticks exists', () => {
-  const paths = [...prose(README).matchAll(/`((?:schemas|src|examples|test|bench|constructs|bin)\/[^`\s]*)`/g)].map((m) => m[1]).filter((p) => !/[<>{}*]/.test(p));
-  expect(paths.length).toBeGreaterThan(5);
+it.each(PAGES)('%s: every repository path it names in backticks exists', (page) => {
+  const text = page === 'README.md' ? README : fs.readFileSync(path.join(ROOT, page), 'utf8');
+  const paths = [...prose(text).matchAll(/`((?:schemas|src|examples|test|bench|constructs|bin|tools)\/[^`\s]*)`/g)].map((m) => m[1]).filter((p) => !/[<>{}*]/.test(p));
+  if (page === 'README.md') expect(paths.length).toBeGreaterThan(5);
   expect(paths.filter((p) => !fs.existsSync(path.join(ROOT, p)))).toEqual([]);
 });
 
-it('README.md documents every flag of every command (as dqform <command> --help lists them)', async () => {
-  const out: string[] = [];
-  const io = { out: (s: string) => out.push(s), err: () => undefined, env: {}, cwd: ROOT, isTty: false };
-  expect(await main(['--help'], io)).toBe(0);
-  const commands = [...out.join('\n').split(/^Commands:$/m)[1].matchAll(/^ {2}([a-z]+) {2,}/gm)].map((m) => m[1]);
-  expect(commands).toEqual(expect.arrayContaining(['synth', 'validate', 'plan', 'show', 'apply', 'drift', 'import', 'emulator']));
-  const missing: string[] = [];
-  for (const c of commands) {
-    out.length = 0;
-    expect(await main([c, '--help'], io)).toBe(0);
-    const options = out.join('\n').split(/^Options:$/m)[1] ?? '';
-    for (const [, flag] of options.matchAll(/^ {2}(?:-\w, )?(--[a-z][a-z-]*)/gm)) {
-      if (flag === '--help') continue;
-      if (!README.includes(`\`dqform ${c}`) || !new RegExp(`${flag}(?![a-z-])`).test(README)) missing.push(`${c} ${flag}`);
-    }
-    if (!README.includes(`dqform ${c}`)) missing.push(c);
-  }
-  expect(missing).toEqual([]);
-});
-
-it('README.md gives one figure for the time of npm test', () => {
-  const timed = README.split('\n').filter((l) => /npm test/.test(l) && /\b\d+(\.\d+)? ?(s|seconds?|min|minutes?)\b/.test(l));
+it('docs/testing.md gives one figure for the time of npm test, and the README none', () => {
+  const testing = fs.readFileSync(path.join(ROOT, 'docs', 'testing.md'), 'utf8');
+  const figure = /\b\d+(\.\d+)? ?(s|seconds?|min|minutes?)\b/;
+  expect(README.split('\n').filter((l) => /npm test/.test(l) && figure.test(l))).toEqual([]);
+  const timed = testing.split('\n').filter((l) => /npm test/.test(l) && /\b\d+(\.\d+)? ?(s|seconds?|min|minutes?)\b/.test(l));
   expect(timed).toHaveLength(1);
 });
 

@@ -38,12 +38,13 @@ describe('readableKinds', () => {
     resources: types.map((type) => ({ type })) as never[],
     removed: removed.map((type) => ({ type })) as never[],
   });
-  const ALL_READ = ['SCOPE_OWNERS_READ', 'SCOPE_DOMAIN_READ', 'SCOPE_DATAPRODUCT_READ', 'SCOPE_OWNERSHIP_READ', 'SCOPE_ALERTS_READ', 'SCOPE_MONITORS_AUTOMATIC_EDIT', 'SCOPE_DATACHECKS_SQLTESTS_READ', 'SCOPE_POLICIES_READ'];
+  const ALL_READ = ['SCOPE_OWNERS_READ', 'SCOPE_DOMAIN_READ', 'SCOPE_DATAPRODUCT_READ', 'SCOPE_OWNERSHIP_READ', 'SCOPE_ALERTS_READ', 'SCOPE_MONITORS_AUTOMATIC_EDIT', 'SCOPE_DATACHECKS_SQLTESTS_READ', 'SCOPE_INTEGRATION_READ', 'SCOPE_POLICIES_READ'];
 
   test('a credential that reads every kind reads them all, in the fixed kind order, without a word', () => {
     expect(readableKinds(declaring(['dq_alert']), ALL_READ, handlers)).toEqual({ types: [...RESOURCE_TYPES], diagnostics: [] });
-    // one scope of any-of set is enough (MCP read covers most kinds)
-    expect(readableKinds(declaring([]), ['SCOPE_MCP_READ', 'SCOPE_ALERTS_READ'], handlers).types).toEqual([...RESOURCE_TYPES]);
+    // one scope of any-of set is enough (MCP read covers most kinds; integrations take their own, wire-facts 8)
+    expect(readableKinds(declaring([]), ['SCOPE_MCP_READ', 'SCOPE_ALERTS_READ', 'SCOPE_INTEGRATION_EDIT'], handlers).types).toEqual([...RESOURCE_TYPES]);
+    expect(readableKinds(declaring([]), ['SCOPE_MCP_READ', 'SCOPE_ALERTS_READ'], handlers).types).toEqual(RESOURCE_TYPES.filter((t) => t !== 'dq_integration'));
   });
 
   test('a kind the stack declares but cannot read is an error; one it does not declare is skipped with a warning', () => {

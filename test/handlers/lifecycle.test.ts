@@ -152,6 +152,8 @@ const REPEATED_CREATE: Record<ResourceType, string> = {
   dq_alert: 'done',
   dq_monitor_deployment_rule: 'done',
   dq_sql_test_deployment_rule: 'done',
+  // no spec above: the platform assigns integration ids (test/e2e/integrations.test.ts)
+  dq_integration: 'not applicable',
   dq_check_categorisation_rule: 'WriteConflictError',
 };
 

@@ -18,6 +18,7 @@ test('type, label and pruning of every kind', () => {
     ['dq_monitor_deployment_rule', 'monitor deployment rule', true],
     ['dq_sql_test', 'SQL test', true],
     ['dq_sql_test_deployment_rule', 'SQL-test deployment rule', true],
+    ['dq_integration', 'integration', false],
     ['dq_check_categorisation_rule', 'check categorisation rule', false],
   ]);
   for (const [type, h] of Object.entries(HANDLERS)) expect(h.type).toBe(type);
@@ -61,6 +62,8 @@ test('the scope sets apply checks before the first write, as wire-facts lists th
       delete: ['SCOPE_DATACHECKS_SQLTESTS_EDIT', 'SCOPE_MCP_WRITE'],
       batch: ['SCOPE_DATACHECKS_SQLTESTS_EDIT'],
     },
+    // wire-facts 8: writes INTEGRATION_EDIT; BatchGet and List INTEGRATION_READ or INTEGRATION_EDIT
+    dq_integration: { read: ['SCOPE_INTEGRATION_READ', 'SCOPE_INTEGRATION_EDIT'], create: ['SCOPE_INTEGRATION_EDIT'], update: ['SCOPE_INTEGRATION_EDIT'], delete: ['SCOPE_INTEGRATION_EDIT'] },
     // wire-facts 10: rules Upsert/Delete POLICIES_EDIT or MCP_WRITE; reads "the read set" (categories': POLICIES_READ, POLICIES_EDIT, SRE_AGENT, MCP_READ)
     dq_check_categorisation_rule: {
       read: ['SCOPE_POLICIES_READ', 'SCOPE_POLICIES_EDIT', 'SCOPE_SRE_AGENT', 'SCOPE_MCP_READ'],

@@ -15,7 +15,7 @@ describe('kind descriptors', () => {
 
   it('derive the ownership tables (configId vs the id tag)', () => {
     expect(PRUNABLE_TYPES).toEqual(['dq_alert', 'dq_monitor_deployment_rule', 'dq_sql_test', 'dq_sql_test_deployment_rule']);
-    expect(TAG_PRUNED_TYPES).toEqual(['dq_owner', 'dq_domain', 'dq_data_product', 'dq_ownership', 'dq_check_categorisation_rule']);
+    expect(TAG_PRUNED_TYPES).toEqual(['dq_owner', 'dq_domain', 'dq_data_product', 'dq_ownership', 'dq_integration', 'dq_check_categorisation_rule']);
     for (const t of RESOURCE_TYPES) expect('prunable' in HANDLERS[t]).toBe(false);
     expect(hasConfigId('dq_widget')).toBe(false);
   });

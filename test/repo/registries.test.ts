@@ -33,7 +33,7 @@ describe('generated registries', () => {
       fs.writeFileSync(path.join(tmp, 'src', 'emulator', 'routes', 'saved-views.ts'), 'export function register() {}\n');
       const out = registries(tmp);
       expect(out.get('schemas/kinds.generated.ts')).toContain("import { savedViewKindRecord } from './saved-views';");
-      expect(out.get('schemas/kinds.generated.ts')).toMatch(/ownershipKindRecord, savedViewKindRecord, sqlTestKindRecord/);
+      expect(out.get('schemas/kinds.generated.ts')).toMatch(/integrationKindRecord, savedViewKindRecord, sqlTestKindRecord/);
       expect(out.get('src/kinds/descriptors.generated.ts')).toMatch(/ {2}ownershipDescriptor,\n {2}savedViewDescriptor,\n {2}sqlTestDescriptor,/);
       expect(out.get('src/kinds/handlers.generated.ts')).toContain("import { savedViewsHandler } from './saved-view/handler';");
       expect(out.get('src/kinds/yaml.generated.ts')).toContain('  [savedViewDescriptor.type, savedViewYaml],');

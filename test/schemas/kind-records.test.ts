@@ -6,16 +6,18 @@
 import { KIND_RECORDS, RESOURCE_SCHEMAS, RESOURCE_TYPES } from '../../schemas/manifest';
 import { SECTION_OF, YAML_ENTRY_SCHEMAS, YAML_SECTIONS } from '../../schemas/dqform-yaml';
 import { DesiredDomain, YamlDomain } from '../../schemas/governance';
+import { DesiredIntegration, YamlIntegration } from '../../schemas/integrations';
 import { YamlCategorisationRule } from '../../schemas/categorisation-rules';
 import { TYPES_WITH_ENTITY_ID as CONSTRUCT_ENTITY_ID_TYPES } from '../../constructs/codegen/provider-schema';
 import { ENTITY_ID_PREFIX, TYPES_WITH_ENTITY_ID } from '../../src/kinds/descriptors';
 
 describe('kind records', () => {
   it('give the resource types in dependency order, each with its desired shape', () => {
-    expect(RESOURCE_TYPES).toEqual(['dq_owner', 'dq_domain', 'dq_data_product', 'dq_ownership', 'dq_alert', 'dq_monitor_deployment_rule', 'dq_sql_test', 'dq_sql_test_deployment_rule', 'dq_check_categorisation_rule']);
+    expect(RESOURCE_TYPES).toEqual(['dq_owner', 'dq_domain', 'dq_data_product', 'dq_ownership', 'dq_alert', 'dq_monitor_deployment_rule', 'dq_sql_test', 'dq_sql_test_deployment_rule', 'dq_integration', 'dq_check_categorisation_rule']);
     expect(KIND_RECORDS.map((k) => k.type)).toEqual(RESOURCE_TYPES);
     for (const k of KIND_RECORDS) expect(RESOURCE_SCHEMAS[k.type as keyof typeof RESOURCE_SCHEMAS]).toBe(k.desired);
     expect(RESOURCE_SCHEMAS.dq_domain).toBe(DesiredDomain);
+    expect(RESOURCE_SCHEMAS.dq_integration).toBe(DesiredIntegration);
   });
 
   it('give the YAML sections, in the same order, and their entry shapes', () => {
@@ -28,10 +30,12 @@ describe('kind records', () => {
       monitorDeploymentRules: 'dq_monitor_deployment_rule',
       sqlTests: 'dq_sql_test',
       sqlTestDeploymentRules: 'dq_sql_test_deployment_rule',
+      integrations: 'dq_integration',
       categorisationRules: 'dq_check_categorisation_rule',
     });
     expect(Object.keys(YAML_SECTIONS)).toEqual(RESOURCE_TYPES.map((t) => SECTION_OF[t]));
     expect(YAML_ENTRY_SCHEMAS.dq_domain).toBe(YamlDomain);
+    expect(YAML_ENTRY_SCHEMAS.dq_integration).toBe(YamlIntegration);
     expect(YAML_ENTRY_SCHEMAS.dq_check_categorisation_rule).toBe(YamlCategorisationRule);
   });
 

@@ -11,7 +11,7 @@ import type { Resolution } from '../resolve';
 import { LiveIndex } from '../related';
 
 export type LiveState = Partial<Record<ResourceType, LiveObject[]>>;
-export type HandlerMap = Record<ResourceType, Pick<ResourceHandler, 'fromLive' | 'fromDesired' | 'replaceReasons' | 'label' | 'sensitive' | 'preview'>>;
+export type HandlerMap = Record<ResourceType, Pick<ResourceHandler, 'fromLive' | 'fromDesired' | 'replaceReasons' | 'label' | 'sensitive' | 'preview' | 'notes'>>;
 
 export interface PlanInput {
   resolution: Resolution;

@@ -179,6 +179,8 @@ export function declaredPhase(ctx: PlanContext): PhaseOutput {
     if (refused) out.diags.push(refused);
     else existing(ctx, r, obj, ctx.afters[i], base, foreign, out);
   });
+  // the kinds' own notes (an integration's secrets: sent or kept), after the planner's reasons
+  for (const c of out.changes) addReasons(c, ...(ctx.handlers[c.type as keyof HandlerMap].notes?.(c) ?? []));
   return out;
 }
 

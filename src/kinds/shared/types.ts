@@ -11,7 +11,7 @@
  */
 import type { PlatformClient } from '../../client';
 import type { ResourceType } from '../../../schemas/manifest';
-import type { Change, Effects } from '../../../schemas/plan';
+import type { Change, Effects, Reason } from '../../../schemas/plan';
 
 /** A live object as read, with the fields the engine reasons about lifted out. */
 export interface LiveObject {
@@ -131,6 +131,16 @@ export interface ResourceHandler {
    * errors; addresses not in the result succeeded.
    */
   writeMany?(client: PlatformClient, changes: Change[], ctx: HandlerContext): Promise<Map<string, Error>>;
+  /**
+   * Reasons the plan adds to a declared change (write-only values: whether apply sends them,
+   * code `secret`: `(secret: rotated)`, `(secret: unchanged, not readable)`).
+   */
+  notes?(c: Pick<Change, 'action' | 'before' | 'after'>): Reason[];
+  /**
+   * Remembers what apply needs of the declared resources and the plan does not hold (references
+   * of write-only values, read at apply time only); plan calls it with the resolved resources.
+   */
+  bindDesired?(resources: readonly { address: string; desired: Record<string, unknown> }[], ctx: HandlerContext): void;
   /**
    * Import: every object of the workspace, for kinds whose `read` answers only the namespace's
    * (the `idTag` kinds). `listOf` answers another kind's list (an owner's ownerships).
