@@ -11,6 +11,8 @@ export interface Io {
   env: NodeJS.ProcessEnv;
   cwd: string;
   isTty: boolean;
+  /** `-input=false`: ask no question, even on a terminal (a command that would ask one fails with the flag to use instead). */
+  noInput?: boolean;
   /** Asks a yes/no question on a TTY. */
   confirm?: (question: string) => Promise<boolean>;
 }

@@ -11,6 +11,7 @@ export const lazy = {
   runtime: () => require('./runtime') as typeof import('./runtime'),
   render: () => require('./render') as typeof import('./render'),
   applyView: () => require('./apply-view') as typeof import('./apply-view'),
+  jsonStream: () => require('./json-stream') as typeof import('./json-stream'),
   synth: () => require('./synth') as typeof import('./synth'),
   client: () => require('../client') as typeof import('../client'),
   manifest: () => require('../engine/manifest') as typeof import('../engine/manifest'),
@@ -23,6 +24,7 @@ export const lazy = {
   planner: () => require('../engine/planner') as typeof import('../engine/planner'),
   reconcile: () => require('../engine/reconcile') as typeof import('../engine/reconcile'),
   modes: () => require('../engine/modes') as typeof import('../engine/modes'),
+  list: () => require('../engine/list') as typeof import('../engine/list'),
   unknownFields: () => require('../engine/unknown-fields') as typeof import('../engine/unknown-fields'),
   emulator: () => require('../emulator') as typeof import('../emulator'),
 };

@@ -18,6 +18,7 @@ import { UsageError } from './usage-error';
 import { credentialVariables } from './credential-variables';
 import { deferZodLocales } from '../../schemas/zod-locales';
 import { lazy } from './lazy';
+import { terraformVerbAnswer } from './terraform-verbs';
 import type { CommandContext, CommandModule, Io } from './command';
 
 export type { Io } from './command';
@@ -35,6 +36,8 @@ const COMMANDS: Record<string, () => CommandModule> = {
   destroy: () => require('./commands/destroy').command,
   drift: () => require('./commands/drift').command,
   show: () => require('./commands/show').command,
+  list: () => require('./commands/list').command,
+  output: () => require('./commands/output').command,
   import: () => require('./commands/import').command,
   emulator: () => require('./commands/emulator').command,
   version: () => require('./commands/version').command,
@@ -91,6 +94,8 @@ stack names in credentialsFrom), and DQ_BASE_URL or DQ_REGION (eu default, us, a
 that set no baseUrl or region of their own. See docs/environments.md.
 
 Terraform's single-dash spellings work too: dqform plan -detailed-exitcode -out=plan.json.
+Every command accepts -input=false: dqform asks nothing without a terminal, and with it nothing
+at all (apply and destroy then need --auto-approve).
 Run 'dqform help <command>' (or 'dqform <command> --help') for a command's options.`;
 
 /** Help layout: flags as `--out FILE` (Terraform's docs style), commands by their bare names. */
@@ -152,6 +157,27 @@ export function terraformSpellings(argv: readonly string[]): string[] {
   return argv.map((a, i) => ((end < 0 || i < end) && /^-[A-Za-z][A-Za-z0-9-]+(=.*)?$/s.test(a) ? `-${a}` : a));
 }
 
+/**
+ * Terraform's `-input=false` (in every Terraform CI script), accepted by every command and taken
+ * out of the arguments before commander sees them: dqform never asks a question without a
+ * terminal anyway, and with `--input=false` a command that would ask one fails with the flag to
+ * use instead (`--auto-approve`). `--input` and `--input=true` are accepted too. Nothing after
+ * `--` is touched.
+ */
+export function inputFlag(argv: readonly string[]): { argv: string[]; noInput: boolean } | UsageError {
+  const end = argv.indexOf('--');
+  let noInput = false;
+  const rest: string[] = [];
+  for (const [i, a] of argv.entries()) {
+    const m = (end < 0 || i < end) && a.match(/^--input(?:=(.*))?$/s);
+    if (!m) rest.push(a);
+    else if (m[1] === undefined || m[1] === 'true') noInput = false;
+    else if (m[1] === 'false') noInput = true;
+    else return new UsageError(`--input takes true or false (Terraform's -input=false), got "${m[1]}"`, '');
+  }
+  return { argv: rest, noInput };
+}
+
 /** Runs the CLI; returns the exit code. */
 export async function main(argvIn: string[], ioIn: Partial<Io> = {}): Promise<number> {
   const io: Io = {
@@ -180,13 +206,22 @@ export async function main(argvIn: string[], ioIn: Partial<Io> = {}): Promise<nu
   const rawErr = io.err;
   io.out = (s) => rawOut(inertLinesKeepingColour(s));
   io.err = (s) => rawErr(inertLines(s));
-  const argv = terraformSpellings(argvIn);
+  const input = inputFlag(terraformSpellings(argvIn));
+  if (input instanceof UsageError) return reportFailure(io, input);
+  const { argv } = input;
+  if (input.noInput) io.noInput = true;
   const outcome: Outcome = { code: 0 };
   const program = buildProgram(io, outcome, argv);
   if (argv.length === 0) {
     // No command: the help, and exit 1 (a usage mistake, as Terraform does).
     program.outputHelp();
     return 1;
+  }
+  // A Terraform command dqform does not have: what to use instead, exit 2 (a usage answer).
+  const instead = terraformVerbAnswer(argv, (verb) => Object.hasOwn(COMMANDS, verb));
+  if (instead !== undefined) {
+    io.err(instead);
+    return 2;
   }
   try {
     await program.parseAsync(argv, { from: 'user' });

@@ -2,7 +2,7 @@
  * What an apply reports while it runs: typed events (Pulumi's engine events, in small). The
  * executor emits them to one listener; {@link ApplyRecorder} folds the same events into the
  * {@link ApplyResult} that `apply` returns, so the stream and the result cannot disagree. A
- * renderer (the CLI's `src/cli/apply-view.ts`, later `apply --json`: one event a line) turns them
+ * renderer (the CLI's `src/cli/apply-view.ts`, `apply --json`: one event a line, src/cli/json-stream.ts) turns them
  * into output. Every event names the change by its address.
  */
 import type { Change } from '../../schemas/plan';

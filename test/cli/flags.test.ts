@@ -82,7 +82,7 @@ describe('misspelled and unknown flags and commands exit 1 with a suggestion, an
     [['destroy', '--max-deletes', 'all'], /--max-deletes takes a whole number, got "all"/, undefined, 'destroy keeps apply\'s guard values'],
     [['plan', '--target', 'aws_instance.web'], /--target "aws_instance\.web": aws_instance is not a dqform resource type/, undefined, 'an address of another provider'],
     [['plan', '--destroy', '--replace', 'dq_alert.a'], /--destroy cannot be used with --replace|--replace cannot be used with --destroy/, undefined, 'contradicting modes'],
-    [['validate', '--json'], /unknown option "--json" for dqform validate/, undefined, 'a flag of another command'],
+    [['validate', '--auto-approve'], /unknown option "--auto-approve" for dqform validate/, undefined, 'a flag of another command'],
     [['apply', '--max-deletes', 'many'], /--max-deletes takes a whole number, got "many"/, undefined, 'numeric flags refuse words'],
     [['apply', '--max-deletes=-1'], /--max-deletes takes a whole number, got "-1"/, undefined, 'and negative numbers'],
     [['apply', '--max-deletes', '1.5'], /--max-deletes takes a whole number, got "1.5"/, undefined, 'and fractions'],
@@ -121,7 +121,10 @@ describe('accepted spellings do what the documented flag does', () => {
     expect(out.code).toBe(0);
     expect(out.err).toMatch(/Saved the plan to plan\.json/);
     expect(JSON.parse(fs.readFileSync(ws.path('plan.json'), 'utf8'))).toMatchObject({ namespace: 'flags-tf' });
-    expect(JSON.parse(json.out)).toMatchObject({ namespace: 'flags-tf', formatVersion: 1 });
+    // -json is Terraform's stream: one JSON object a line, the version first, the summary last
+    const lines = json.out.trim().split('\n').map((l) => JSON.parse(l) as { type: string; stack?: string });
+    expect(lines.map((l) => l.type)).toEqual(['version', 'planned_change', 'change_summary']);
+    expect(lines[1].stack).toBe('flags-tf');
     expect(drift.code).toBe(2);
   });
 

@@ -85,7 +85,7 @@ describe('DQFORM_LOG=debug', () => {
   it('traces every HTTP call to stderr (method, path, status, duration, request id), never a token or a secret; without it, nothing', async () => {
     const ws = workspace('obs-debug');
     const before = emu.app.requestCounters().total;
-    const [debug, quiet] = await Promise.all([cli(ws, ['plan', '--json'], { DQFORM_LOG: 'debug' }), cli(ws, ['plan', '--json'])]);
+    const [debug, quiet] = await Promise.all([cli(ws, ['plan', '--format', 'json'], { DQFORM_LOG: 'debug' }), cli(ws, ['plan', '--format', 'json'])]);
     const served = emu.app.requestCounters().total - before;
     expect(debug.code).toBe(0);
     expect(JSON.parse(debug.out)).toMatchObject({ stack: 'obs-debug' });

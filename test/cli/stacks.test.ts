@@ -168,13 +168,13 @@ describe('--all-stacks', () => {
     expect(driftAfter.code).toBe(0);
   });
 
-  it('--out with {stack} saves one plan per stack; markdown keeps stdout a document and the summary on stderr; --json prints one JSON array', async () => {
+  it('--out with {stack} saves one plan per stack; markdown keeps stdout a document and the summary on stderr; --format json prints one JSON array', async () => {
     const ws = workspace();
     ws.stack('out-a', { dq_alert: { a: alert('A') } });
     ws.stack('out-b', {});
     const [md, json, badOut] = await Promise.all([
       run(ws, ['plan', '--all-stacks', '--out', 'plan-{stack}.json', '--format', 'markdown']),
-      run(ws, ['plan', '--all-stacks', '--json']),
+      run(ws, ['plan', '--all-stacks', '--format', 'json']),
       run(ws, ['plan', '--all-stacks', '--out', 'plan.json']),
     ]);
     expect(md.code).toBe(0);

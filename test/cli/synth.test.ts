@@ -72,13 +72,13 @@ const refusal = (why: string) => new RegExp(`Error: ${why}: run dqform synth fir
 describe('plan, apply, drift, destroy and validate never run the app: a missing or stale cdktf.out is an error (issue 23)', () => {
   it('no cdktf.out yet: plan exits 1 saying to run dqform synth first, and the app is not run', async () => {
     const ws = appWorkspace({ 'synth-first': { dq_sql_test: { t: sqlTest('T') } } });
-    const r = await cli(ws, ['plan', '--json']);
+    const r = await cli(ws, ['plan', '--format', 'json']);
     expect(r.code).toBe(1);
     expect(r.err).toMatch(refusal('there is no synth output in cdktf\\.out'));
     expect(r.out).toBe('');
     expect(runs(ws)).toBe(0);
     expect((await cli(ws, ['synth'], { DQ_CLIENT_SECRET: undefined, DQ_CLIENT_ID: undefined })).code).toBe(0);
-    const planned = await cli(ws, ['plan', '--json']);
+    const planned = await cli(ws, ['plan', '--format', 'json']);
     expect(planned.code).toBe(0);
     expect(JSON.parse(planned.out)).toMatchObject({ stack: 'synth-first', summary: { add: 1 } });
     expect(runs(ws)).toBe(1);

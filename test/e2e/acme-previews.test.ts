@@ -95,7 +95,7 @@ async function cli(e: Emulator, out: string, args: string[]): Promise<string> {
 /** Applies acme without its rules, then plans all of acme: `--json` and text. */
 async function planAcme(e: Emulator): Promise<{ plan: Plan; text: string }> {
   await cli(e, 'base', ['apply', '--auto-approve']);
-  return { plan: JSON.parse(await cli(e, 'out', ['plan', '--json'])) as Plan, text: await cli(e, 'out', ['plan']) };
+  return { plan: JSON.parse(await cli(e, 'out', ['plan', '--format', 'json'])) as Plan, text: await cli(e, 'out', ['plan']) };
 }
 
 const ruleChanges = (p: Plan): Change[] => p.changes.filter((c) => RULE_TYPES.includes(c.type) && c.action !== 'noop' && c.action !== 'unmanaged');

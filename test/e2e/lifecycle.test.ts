@@ -279,10 +279,10 @@ describe('saved plans', () => {
     expect((await cli(['plan', '--detailed-exitcode'])).code).toBe(0);
   }, 60_000);
 
-  it('--json on plan and drift prints the plan JSON on stdout only', async () => {
+  it('plan --format json and drift --json print the plan JSON on stdout only', async () => {
     const ns = 'e2e-json';
     write(ns, { dq_sql_test: { a: sqlTest('A') } });
-    const r = await cli(['plan', '--json', '--detailed-exitcode']);
+    const r = await cli(['plan', '--format', 'json', '--detailed-exitcode']);
     expect(r.code).toBe(2);
     const plan = JSON.parse(r.out) as { formatVersion: number; summary: { add: number }; changes: { address: string; action: string }[] };
     expect(plan.formatVersion).toBe(1);

@@ -80,7 +80,7 @@ describe('two stacks, two platforms', () => {
       const md = await app.run(['plan', '--stack', 'prod', '--format', 'markdown'], ENV);
       expect(md.code).toBe(0);
       expect(md.out).toContain(`### dqform plan: \`hdr-prod\` in \`demo\` on \`${prod.host}\``);
-      const json = await app.run(['plan', '--stack', 'staging', '--json'], ENV);
+      const json = await app.run(['plan', '--stack', 'staging', '--format', 'json'], ENV);
       expect(json.code).toBe(0);
       expect(JSON.parse(json.out)).toMatchObject({ platform: staging.host, workspace: 'demo', namespace: 'hdr-staging' });
       noSecrets(r.out, r.err, md.out, md.err, json.out, app.read('plan-staging.json'), app.read('plan-prod.json'));

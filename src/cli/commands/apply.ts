@@ -22,6 +22,8 @@ export interface ApplyOptions extends StacksOptions, RenderFlags, ModeFlags {
   maxDeletes?: number;
   maxEffectDeletes?: number;
   allowUnpreviewed?: boolean;
+  /** One JSON object a line on stdout: the plan, then the applier's events (docs/json-stream.md). */
+  json?: boolean;
 }
 
 /** The words of apply and of destroy (which is apply of a destroy plan). */
@@ -87,7 +89,7 @@ function readSavedPlan(io: Io, file: string, o: ApplyOptions, request: PlanReque
     if (request.destroy || request.targets.length || request.replace.length) {
       throw new UsageError(`${file} is a refresh-only plan: it writes nothing, and --destroy, --target and --replace do not apply to it.`);
     }
-    io.out(REFRESH_ONLY_APPLY);
+    (o.json ? io.err : io.out)(REFRESH_ONLY_APPLY);
     return 0;
   }
   // The file records its own mode, and apply plans again in that mode; so that an edited file
@@ -105,18 +107,21 @@ function readSavedPlan(io: Io, file: string, o: ApplyOptions, request: PlanReque
   return saved;
 }
 
-export async function applyCommand({ io }: CommandContext, file: string | undefined, o: ApplyOptions, words: ApplyWords = APPLY_WORDS): Promise<number> {
+export async function applyCommand({ io, version }: CommandContext, file: string | undefined, o: ApplyOptions, words: ApplyWords = APPLY_WORDS): Promise<number> {
   const { StackClients, loadStack, planManifest, prepareSource, printDiagnostics, progressIntervalMs, requestOf, siblingStacks, textOf } = lazy.runtime();
   const every = progressIntervalMs(io);
   const request = requestOf(o);
   let saved: Plan | undefined;
+  if (o.json && o.allStacks) throw new UsageError('--json streams one apply: apply the stacks one at a time (dqform apply --stack NAME --json), or plan them all with dqform plan --all-stacks --json');
+  const stream = o.json ? new (lazy.jsonStream().JsonStream)(io.out) : undefined;
+  stream?.version(version);
   if (file && o.allStacks) throw new UsageError(`--all-stacks plans and applies every stack; it cannot be given with a PLANFILE (${file}). Apply saved plans one at a time: dqform apply plan-<stack>.json`);
   if (file) {
     const read = readSavedPlan(io, file, o, request);
     if (typeof read === 'number') return read;
     saved = read;
-  } else if (!io.isTty && !o.autoApprove && !request.refreshOnly) {
-    io.err(`Error: ${words.command} needs confirmation, and there is no terminal to ask on.\n  ${words.reviewed}`);
+  } else if ((!io.isTty || io.noInput || stream) && !o.autoApprove && !request.refreshOnly) {
+    io.err(`Error: ${words.command} needs confirmation, and ${io.noInput ? '-input=false forbids asking' : stream ? '--json asks nothing' : 'there is no terminal to ask on'}.\n  ${words.reviewed}`);
     return 1;
   }
   // A saved plan is checked against the desired state it was made from, read from the same
@@ -130,7 +135,12 @@ export async function applyCommand({ io }: CommandContext, file: string | undefi
     const opts = applyOptions(io, o, every);
     const started = Date.now();
     /** The view of the apply's events: progress, then the report (and a targeted plan's warning). */
-    const onEvent = (p: Plan) => lazy.applyView().applyView(io, { what: p.options.destroy ? 'Destroy' : words.what, started, targets: p.options.targets });
+    // --json: the plan's lines, then one line per event of the applier
+    const onEvent = (p: Plan) => {
+      if (!stream) return lazy.applyView().applyView(io, { what: p.options.destroy ? 'Destroy' : words.what, started, targets: p.options.targets });
+      stream.plan(p);
+      return stream.applyListener();
+    };
     if (saved && manifest) {
       const c = clients.for(manifest);
       samePlatform(saved, c, file!);
@@ -140,13 +150,16 @@ export async function applyCommand({ io }: CommandContext, file: string | undefi
     }
     const m = manifest ?? loadStack(io, src, o.stack);
     const p = await planManifest(io, (x) => clients.for(x), o.namespace ? undefined : src, m, request);
-    if (p.diagnostics.some((d) => d.severity === 'error')) {
-      printDiagnostics(io, p.diagnostics);
+    const failed = p.diagnostics.some((d) => d.severity === 'error');
+    const done = failed || request.refreshOnly || !lazy.planner().hasChanges(p);
+    if (stream && done) stream.plan(p);
+    if (failed) {
+      if (!stream) printDiagnostics(io, p.diagnostics);
       return 1;
     }
-    io.out(textOf(io, p, o));
+    if (!stream) io.out(textOf(io, p, o));
     if (request.refreshOnly) {
-      io.out(REFRESH_ONLY_APPLY);
+      (stream ? io.err : io.out)(REFRESH_ONLY_APPLY);
       return 0;
     }
     if (!lazy.planner().hasChanges(p)) return 0;
@@ -372,7 +385,8 @@ function define(program: Command): Command {
         `refuse a plan that makes the platform delete more than N monitors, SQL tests and objects deleted with what it deletes (default ${DEFAULT_MAX_EFFECT_DELETES})`,
         wholeNumber('--max-effect-deletes'),
       )
-      .option('--allow-unpreviewed', "apply rule changes whose effects are unknown (the platform's preview failed or is missing)"),
+      .option('--allow-unpreviewed', "apply rule changes whose effects are unknown (the platform's preview failed or is missing)")
+      .option('--json', "print one JSON object a line, as Terraform's -json: the plan, then each step of the apply (docs/json-stream.md; needs --auto-approve or a PLANFILE)"),
   )))
     .addHelpText(
       'after',

@@ -41,9 +41,12 @@ function checkOutFiles(io: Io, out: string | undefined, stacks: readonly (string
   }
 }
 
-async function run({ io }: CommandContext, o: PlanOptions): Promise<number> {
+async function run({ io, version }: CommandContext, o: PlanOptions): Promise<number> {
   const { StackClients, overStacks, planChanged, planStack, prepareSource, printDiagnostics, requestOf, stacksOf, textOf } = lazy.runtime();
-  const format: PlanFormat = o.json ? 'json' : (o.format ?? 'text');
+  // --json: Terraform's -json, one JSON object a line; --format json: the plan as one document
+  const stream = o.json ? new (lazy.jsonStream().JsonStream)(io.out) : undefined;
+  stream?.version(version);
+  const format: PlanFormat | 'stream' = stream ? 'stream' : (o.format ?? 'text');
   if (o.allStacks && o.out && !o.out.includes('{stack}')) {
     throw new UsageError(`--out with --all-stacks writes one plan per stack: put {stack} in the file name (--out "plan-{stack}.json"); got "${o.out}"`);
   }
@@ -61,7 +64,8 @@ async function run({ io }: CommandContext, o: PlanOptions): Promise<number> {
       plans.push(p);
       const failed = p.diagnostics.some((d) => d.severity === 'error');
       // Errors go to stderr, where CI logs show them; text plans with errors print nothing else.
-      if (failed) printDiagnostics(io, p.diagnostics);
+      if (stream) stream.plan(p);
+      else if (failed) printDiagnostics(io, p.diagnostics);
       if (format === 'markdown') io.out(lazy.render().renderMarkdown(p, { showUnmanaged: o.showUnmanaged }).trimEnd());
       else if (format === 'text' && !failed) io.out(textOf(io, p, o));
       else if (format === 'json' && !o.allStacks) io.out(lazy.render().renderJson(p).trimEnd());
@@ -89,7 +93,7 @@ function define(program: Command): Command {
     allStacks(noSynth(sourceFlags(program.command('plan').description('read live state, preview effects, print the plan'))))
       .option('--out <FILE>', "save the plan as JSON for 'dqform apply FILE' (with --all-stacks: a name with {stack} in it)")
       .option('--format <text|markdown|json>', 'what to print on stdout (default text; markdown for a PR comment)', oneOf('--format', PLAN_FORMATS))
-      .addOption(new Option('--json', 'print the plan as JSON (same as --format json; progress stays on stderr)').conflicts('format'))
+      .addOption(new Option('--json', "print one JSON object a line, as Terraform's -json (docs/json-stream.md; the plan as one JSON document: --format json, or dqform show --json PLANFILE)").conflicts('format'))
       .option('--detailed-exitcode', 'exit 2 when the plan has changes (0 none, 1 error)'),
   )))
     .addHelpText(
