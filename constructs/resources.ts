@@ -13,7 +13,9 @@ import type { EntityIdentifier, Query as QueryModel } from '../schemas/entities'
 import type { OwnerContact, OwnershipAlert, Priority } from '../schemas/governance';
 import type { DataPlatform, RuleTest, SqlTestAnnotation, SqlTestTemplate } from '../schemas/sql-tests';
 import type { SavedViewGrant, Visibility } from '../schemas/saved-views';
+import { RULE_EXPRESSION_MAX, RULE_PRIORITY_MAX, RULE_TEXT_MAX, type CheckType } from '../schemas/categorisation-rules';
 import * as l1alert from './generated/alert';
+import * as l1catrule from './generated/check-categorisation-rule';
 import { SECRET_FIELDS, type CONFIG_VARIANTS } from '../schemas/integrations';
 import type { z } from 'zod';
 import * as l1dp from './generated/data-product';
@@ -540,6 +542,84 @@ export class Ownership extends l1ownership.Ownership {
 
 /** @internal Identifiers are exported for helpers' typings. */
 export type { EntityIdentifier };
+
+// ---------------------------------------------------------------------------------------------
+// Policies: check categorisation rules
+
+/** What a categorisation rule matches by attribute: every attribute given must hold (at least one). */
+export interface CategorisationAttributesProps {
+  /** The kinds of check matched: `sqlTest`, `monitor`. @default - any kind */
+  readonly checkTypes?: CheckType[];
+  /** Matches checks whose name contains this text (case-insensitive). @default - any name */
+  readonly nameContains?: string;
+  /** Matches checks on assets whose path starts with this, e.g. `wh-prod::mart`. @default - any asset */
+  readonly assetPathPrefix?: string;
+}
+/** What a categorisation rule matches. Set exactly one key. */
+export interface CategorisationMatcherProps {
+  readonly attributes?: CategorisationAttributesProps;
+  /** ResolverQL (text or a {@link Query} expression) evaluated on the check's asset. */
+  readonly expression?: QueryInput;
+}
+/** Props of {@link CheckCategorisationRule}. */
+export interface CheckCategorisationRuleProps extends DqResourceProps {
+  /** Pinned id (a UUID). @default - derived by the engine */
+  readonly id?: string;
+  /** The dimension categorised: `TECHNICAL` or `GOVERNANCE`. */
+  readonly dimension: 'TECHNICAL' | 'GOVERNANCE';
+  /** Title (1-200 characters). */
+  readonly title: string;
+  /** The category given to the checks the rule matches (1-200 characters), e.g. `Freshness`. */
+  readonly category: string;
+  /** What the rule matches. */
+  readonly matcher: CategorisationMatcherProps;
+  /** Among matching rules the highest priority wins (-1000000 to 1000000). @default 0 */
+  readonly priority?: number;
+}
+/**
+ * A check categorisation rule (`dq_check_categorisation_rule`): checks its matcher selects get
+ * `category` on `dimension`, unless the check or its tool sets one, or a rule of higher priority
+ * matches. The plan previews how many checks it would categorise.
+ */
+export class CheckCategorisationRule extends l1catrule.CheckCategorisationRule {
+  constructor(scope: Construct, id: string, props: CheckCategorisationRuleProps) {
+    const m = props.matcher ?? {};
+    super(scope, id, {
+      ...meta(props),
+      ...toL1<l1catrule.CheckCategorisationRuleConfig>('dq_check_categorisation_rule', clean({
+        id: props.id,
+        dimension: props.dimension,
+        title: props.title,
+        category: props.category,
+        matcher: clean({ attributes: m.attributes && clean({ ...m.attributes }), expression: m.expression === undefined ? undefined : queryExpr(m.expression).toString() }),
+        priority: props.priority,
+      })),
+    });
+    checkProps(this, 'dq_check_categorisation_rule', props, { matcher: { expression: null } });
+    this.validate(props);
+  }
+  private validate(props: CheckCategorisationRuleProps): void {
+    const bad = (field: string, summary: string, hint: string) => addLocalDiagnostic(this, { field, summary: `${field}: ${summary}`, hint });
+    if (props.dimension !== 'TECHNICAL' && props.dimension !== 'GOVERNANCE') bad('dimension', `must be TECHNICAL or GOVERNANCE; got ${JSON.stringify(props.dimension)}`, 'set dimension to TECHNICAL or GOVERNANCE');
+    for (const f of ['title', 'category'] as const) {
+      const v = props[f];
+      if (typeof v !== 'string' || v.length < 1 || v.length > RULE_TEXT_MAX) bad(f, `must be 1 to ${RULE_TEXT_MAX} characters`, `shorten ${f}`);
+    }
+    const p = props.priority;
+    if (p !== undefined && (!Number.isInteger(p) || Math.abs(p) > RULE_PRIORITY_MAX)) bad('priority', `must be a whole number from -${RULE_PRIORITY_MAX} to ${RULE_PRIORITY_MAX}; got ${p}`, 'pick a priority in range');
+    const m = props.matcher ?? {};
+    const set = (['attributes', 'expression'] as const).filter((k) => m[k] !== undefined);
+    if (set.length !== 1) bad('matcher', `set exactly one of attributes and expression; got ${set.length ? set.join(' and ') : 'none'}`, 'match by attributes or by a ResolverQL expression, not both');
+    else if (set[0] === 'expression') {
+      const e = queryExpr(m.expression!);
+      if (e.resolverQl === undefined) resolverQlOnly(this, 'matcher.expression', m.expression!);
+      else if (e.resolverQl.length < 1 || e.resolverQl.length > RULE_EXPRESSION_MAX) bad('matcher.expression', `must be 1 to ${RULE_EXPRESSION_MAX} characters`, 'give a ResolverQL expression, e.g. with_annotation("pii")');
+    } else {
+      const a = m.attributes!;
+      if (a.checkTypes === undefined && a.nameContains === undefined && a.assetPathPrefix === undefined) bad('matcher.attributes', 'needs at least one of checkTypes, nameContains, assetPathPrefix', 'an empty attribute set would match every check');
+    }
+  }
+}
 
 /**
  * A write-only secret of an {@link Integration}: the NAME of an environment variable or the path

@@ -66,7 +66,7 @@ export type Cascade = z.infer<typeof Cascade>;
 
 /** Second-order effects of a change: the platform's deploy and delete overviews, or the cascade of a delete. */
 export const Effects = z.object({
-  source: z.enum(['deploy-overview', 'delete-overview', 'sql-test-overview', 'sql-test-delete-overview', 'cascade']),
+  source: z.enum(['deploy-overview', 'delete-overview', 'sql-test-overview', 'sql-test-delete-overview', 'cascade', 'categorisation-preview']),
   monitorsToCreate: z.array(z.string()).default([]),
   monitorsToDelete: z.array(z.string()).default([]),
   activeMonitors: z.number().int().default(0),
@@ -83,6 +83,14 @@ export const Effects = z.object({
   testsToKeep: z.array(z.string()).default([]),
   /** Deleting a SQL-test rule deletes the history of every test it deployed. */
   losesHistory: z.boolean().default(false),
+  /** Categorisation rules (source `categorisation-preview`): checks the rule's matcher selects (creates and updates). */
+  checksMatched: z.number().int().optional(),
+  /** Checks whose category on the rule's dimension would come from the rule (0 for a delete). */
+  checksCategorised: z.number().int().optional(),
+  /** Checks whose category changes (a delete: checks that lose the rule's category). */
+  categoryChangeCount: z.number().int().optional(),
+  /** A few of those, as the platform names them: check, category now ("" none), category after ("" none, or a delete's fallback). */
+  categoryChanges: z.array(z.object({ check: z.string(), from: z.string(), to: z.string() })).optional(),
   /** Set when the overview could not be fetched; the plan says so instead of guessing. */
   error: z.string().optional(),
   /**
@@ -111,7 +119,9 @@ export type Effects = z.infer<typeof Effects>;
  *   namespace's object the code no longer declares (`name`, `namespace`); `destroy`: a destroy
  *   plan (`namespace`).
  * - `managed-by` (another `namespace`), `made-in-ui`, `not-dqform`, `unmanageable` (the `fields`
- *   this version does not model): why a live object is not managed here.
+ *   this version does not model): why a live object is not managed here. `not-ours-unmanageable`:
+ *   an object without the namespace's tag that its kind reads anyway because it can never be
+ *   managed (`why`, the kind's words: a platform-provided categorisation rule).
  * - Drift: `drift-absent` (declared, absent live), `drift-replaced` (a normal apply replaces it).
  * - `secret`: what apply does with a write-only value the code gives by reference (`field`, its
  *   path in the desired form): `set` on create, `replaced` (sent to the new object), `rotated`
@@ -132,6 +142,7 @@ export const Reason = z.discriminatedUnion('code', [
   z.object({ code: z.literal('made-in-ui') }),
   z.object({ code: z.literal('not-dqform') }),
   z.object({ code: z.literal('unmanageable'), fields: z.array(z.string()) }),
+  z.object({ code: z.literal('not-ours-unmanageable'), why: z.array(z.string()) }),
   z.object({ code: z.literal('drift-absent') }),
   z.object({ code: z.literal('drift-replaced') }),
   z.object({ code: z.literal('secret'), field: z.string(), state: z.enum(['set', 'replaced', 'rotated', 'unchanged']) }),

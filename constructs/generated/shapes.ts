@@ -408,6 +408,56 @@ export const SHAPES: Record<string, Record<string, ShapeNode>> = {
       }
     }
   },
+  "dq_check_categorisation_rule": {
+    "category": {
+      "ts": "category",
+      "kind": "scalar"
+    },
+    "dimension": {
+      "ts": "dimension",
+      "kind": "scalar"
+    },
+    "id": {
+      "ts": "id",
+      "kind": "scalar"
+    },
+    "matcher": {
+      "ts": "matcher",
+      "kind": "block",
+      "children": {
+        "attributes": {
+          "ts": "attributes",
+          "kind": "block",
+          "children": {
+            "asset_path_prefix": {
+              "ts": "assetPathPrefix",
+              "kind": "scalar"
+            },
+            "check_types": {
+              "ts": "checkTypes",
+              "kind": "scalar"
+            },
+            "name_contains": {
+              "ts": "nameContains",
+              "kind": "scalar"
+            }
+          }
+        },
+        "expression": {
+          "ts": "expression",
+          "kind": "scalar"
+        }
+      }
+    },
+    "priority": {
+      "ts": "priority",
+      "kind": "scalar"
+    },
+    "title": {
+      "ts": "title",
+      "kind": "scalar"
+    }
+  },
   "dq_data_product": {
     "definition": {
       "ts": "definition",

@@ -7,6 +7,7 @@
 import { App } from 'cdktf';
 import {
   Alert,
+  CheckCategorisationRule,
   Contact,
   DataProduct,
   Domain,
@@ -224,6 +225,14 @@ export function build(app: App): DqStack {
     config: { columns: ['title', 'severity', 'asset'], sortBy: 'severity', sortDescending: true },
     visibility: 'VISIBILITY_WORKSPACE',
     grants: [{ groupId: 'privacy-team', permission: 'PERMISSION_EDIT' }],
+  });
+
+  // Policy: every check on a PII asset counts as a privacy check (the plan previews how many)
+  new CheckCategorisationRule(stack, 'pii_checks', {
+    dimension: 'GOVERNANCE',
+    title: 'Checks on PII assets',
+    category: 'Privacy',
+    matcher: { expression: Query.withAnnotation('pii') },
   });
 
   // The old "marketing" domain was retired: delete it on the next apply.

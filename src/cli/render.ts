@@ -173,9 +173,22 @@ function effectLines(e: Effects): string[] {
   if (e.testsToKeep.length) out.push(`SQL tests kept: ${e.testsToKeep.length}`);
   if (e.losesHistory) out.push('! deleting this rule deletes the history of every test it deployed');
   out.push(...cascadeLines(e.cascade));
+  if (e.source === 'categorisation-preview') return [...out, ...categorisationLines(e)];
   // a rule previewed, and nothing happens downstream: say so (an empty space would read like "not asked")
   if (out.length === 0 && e.source !== 'cascade') out.push('no downstream effects: the platform lists no monitor or SQL test created, changed or deleted');
   return out;
+}
+
+/** A categorisation rule's preview: `checks categorised: 2 (of 3 matched); category changes: 1 (Amounts positive: none -> Validity)`. */
+function categorisationLines(e: Effects): string[] {
+  if (e.error !== undefined || e.afterApply !== undefined || e.categoryChangeCount === undefined) return [];
+  const cat = (c: string) => (c === '' ? 'none' : c);
+  const n = e.categoryChangeCount;
+  const shown = (e.categoryChanges ?? []).map((c) => (e.checksMatched === undefined ? `${c.check}: ${cat(c.from)}` : `${c.check}: ${cat(c.from)} -> ${cat(c.to)}`));
+  const examples = shown.length ? ` (${shown.join(', ')}${n > shown.length ? ', ...' : ''})` : '';
+  // a delete: the checks whose category came from the rule (they fall back to the next rule, or none)
+  if (e.checksMatched === undefined) return [n ? `checks losing this rule's category: ${n}${examples}` : 'no check has its category from this rule'];
+  return [`checks categorised: ${e.checksCategorised ?? 0} (of ${e.checksMatched} matched); category changes: ${n}${examples}`];
 }
 
 const CASCADE_TEXT: Record<Cascade['effect'], string> = {
@@ -256,9 +269,11 @@ export function effectsLine(plan: Plan): string | undefined {
   const made = [monitorsNew ? `${monitorsNew} monitor(s)` : '', testsNew ? `${testsNew} SQL test(s)` : ''].filter(Boolean);
   const unknown = unpreviewedChanges(plan).length;
   const later = writes(plan).filter((c) => c.effects?.afterApply !== undefined).length;
+  const recategorised = writes(plan).reduce((n, c) => n + (c.effects?.categoryChangeCount ?? 0), 0);
   const out = [
     gone.total ? `The platform also deletes ${effectDeletesText(gone)}.` : '',
     made.length ? `${gone.total ? 'It' : 'The platform'} also creates ${andList(made)}.` : '',
+    recategorised ? `Categorisation rules change the category of ${recategorised} check(s).` : '',
     unknown ? `Effects unknown for ${unknown} change(s).` : '',
     later ? `Effects known after apply for ${later} change(s).` : '',
   ].filter(Boolean);

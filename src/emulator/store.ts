@@ -146,10 +146,14 @@ export class Collection<T extends object> {
     return stored;
   }
 
-  /** Deletes `id`; returns whether it existed. */
-  delete(id: string): boolean {
+  /**
+   * Deletes `id`; returns whether it existed. `forgetVersion`: a hard delete after which the id
+   * starts a new life (a create answers version 1), for services whose objects leave no tombstone.
+   */
+  delete(id: string, opts: { forgetVersion?: boolean } = {}): boolean {
     if (!this.items.has(id)) return false;
     this.items.delete(id);
+    if (opts.forgetVersion) this.versions.delete(id);
     this.json.delete(id);
     const i = lowerBound(this.index, id);
     if (this.index[i] === id) this.index.splice(i, 1);

@@ -46,6 +46,8 @@ export function reasonText(r: Reason): string {
       return 'not managed by dqform';
     case 'unmanageable':
       return `cannot be managed by this version: ${r.fields.join('; ')}`;
+    case 'not-ours-unmanageable':
+      return `not managed by dqform: ${r.why.join('; ')}`;
     case 'drift-absent':
       return 'declared in the code, but absent live: deleted outside dqform, or not created yet';
     case 'drift-replaced':

@@ -2,6 +2,7 @@
 /** The `KindDescriptor` of every kind folder, in folder order (src/kinds/<kind>/descriptor.ts). */
 import type { KindDescriptor } from './shared/descriptor';
 import { alertDescriptor } from './alert/descriptor';
+import { checkCategorisationRuleDescriptor } from './check-categorisation-rule/descriptor';
 import { dataProductDescriptor } from './data-product/descriptor';
 import { domainDescriptor } from './domain/descriptor';
 import { integrationDescriptor } from './integration/descriptor';
@@ -14,6 +15,7 @@ import { sqlTestDeploymentRuleDescriptor } from './sql-test-deployment-rule/desc
 
 export const DESCRIPTORS: readonly KindDescriptor[] = [
   alertDescriptor,
+  checkCategorisationRuleDescriptor,
   dataProductDescriptor,
   domainDescriptor,
   integrationDescriptor,

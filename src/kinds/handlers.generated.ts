@@ -2,6 +2,7 @@
 /** The `ResourceHandler` of every kind folder, in folder order (src/kinds/<kind>/handler.ts). */
 import type { ResourceHandler } from './shared/types';
 import { alertsHandler } from './alert/handler';
+import { checkCategorisationRulesHandler } from './check-categorisation-rule/handler';
 import { dataProductsHandler } from './data-product/handler';
 import { domainsHandler } from './domain/handler';
 import { integrationsHandler } from './integration/handler';
@@ -14,6 +15,7 @@ import { sqlTestDeploymentRulesHandler } from './sql-test-deployment-rule/handle
 
 export const HANDLER_LIST: readonly ResourceHandler[] = [
   alertsHandler,
+  checkCategorisationRulesHandler,
   dataProductsHandler,
   domainsHandler,
   integrationsHandler,

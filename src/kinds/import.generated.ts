@@ -3,6 +3,8 @@
 import type { ImportRendering } from './shared/import';
 import { alertDescriptor } from './alert/descriptor';
 import { alertImport } from './alert/import';
+import { checkCategorisationRuleDescriptor } from './check-categorisation-rule/descriptor';
+import { checkCategorisationRuleImport } from './check-categorisation-rule/import';
 import { dataProductDescriptor } from './data-product/descriptor';
 import { dataProductImport } from './data-product/import';
 import { domainDescriptor } from './domain/descriptor';
@@ -24,6 +26,7 @@ import { sqlTestDeploymentRuleImport } from './sql-test-deployment-rule/import';
 
 export const IMPORT_RENDERINGS: ReadonlyMap<string, ImportRendering> = new Map<string, ImportRendering>([
   [alertDescriptor.type, alertImport],
+  [checkCategorisationRuleDescriptor.type, checkCategorisationRuleImport],
   [dataProductDescriptor.type, dataProductImport],
   [domainDescriptor.type, domainImport],
   [integrationDescriptor.type, integrationImport],

@@ -3,6 +3,8 @@
 import type { ConfigValidator } from './shared/validation';
 import { alertDescriptor } from './alert/descriptor';
 import { validateAlert } from './alert/validate';
+import { checkCategorisationRuleDescriptor } from './check-categorisation-rule/descriptor';
+import { validateCategorisationRule } from './check-categorisation-rule/validate';
 import { integrationDescriptor } from './integration/descriptor';
 import { validateIntegration } from './integration/validate';
 import { savedViewDescriptor } from './saved-view/descriptor';
@@ -10,6 +12,7 @@ import { validateSavedView } from './saved-view/validate';
 
 export const CONFIG_VALIDATORS: ReadonlyMap<string, ConfigValidator> = new Map<string, ConfigValidator>([
   [alertDescriptor.type, validateAlert],
+  [checkCategorisationRuleDescriptor.type, validateCategorisationRule],
   [integrationDescriptor.type, validateIntegration],
   [savedViewDescriptor.type, validateSavedView],
 ]);

@@ -3,6 +3,8 @@
 import type { YamlBinding } from './shared/yaml';
 import { alertDescriptor } from './alert/descriptor';
 import { alertYaml } from './alert/yaml';
+import { checkCategorisationRuleDescriptor } from './check-categorisation-rule/descriptor';
+import { checkCategorisationRuleYaml } from './check-categorisation-rule/yaml';
 import { dataProductDescriptor } from './data-product/descriptor';
 import { dataProductYaml } from './data-product/yaml';
 import { domainDescriptor } from './domain/descriptor';
@@ -16,6 +18,7 @@ import { savedViewYaml } from './saved-view/yaml';
 
 export const YAML_BINDINGS: ReadonlyMap<string, YamlBinding> = new Map<string, YamlBinding>([
   [alertDescriptor.type, alertYaml],
+  [checkCategorisationRuleDescriptor.type, checkCategorisationRuleYaml],
   [dataProductDescriptor.type, dataProductYaml],
   [domainDescriptor.type, domainYaml],
   [monitorDeploymentRuleDescriptor.type, monitorDeploymentRuleYaml],

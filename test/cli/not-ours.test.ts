@@ -18,7 +18,7 @@ import { PlatformClient } from '../../src/client';
 import { startEmulator, type RunningEmulator } from '../../src/emulator';
 import { createAlert } from '../../src/emulator/routes/alerts';
 import { main } from '../../src/cli/main';
-import { terraformJson } from '../../bench/fixtures';
+import { BENCH_KINDS, terraformJson } from '../../bench/fixtures';
 import { RESOURCE_TYPES } from '../../schemas/manifest';
 import type { Change, Plan } from '../../schemas/plan';
 import { planSummary } from '../../src/engine/plan-check';
@@ -36,18 +36,26 @@ interface Foreign {
 }
 const foreign: Foreign[] = [];
 
-const uiId = (n: number) => `0d0d0d0d-0000-4000-8000-${String(n).padStart(12, '0')}`;
 /** An integration (the bench fixtures have none): no secret, so no variable is needed to apply it. */
 const INTEGRATION = { title: 'Their warehouse', config: { relational: { host: 'db.theirs.example.com' } } };
+
+/** One object of every kind for namespace "theirs": the bench fixture's eight kinds, a categorisation rule and an integration. */
+function theirsDoc(): { resource: Record<string, Record<string, Record<string, unknown>>> } {
+  const doc = terraformJson('theirs', BENCH_KINDS.length) as { resource: Record<string, Record<string, Record<string, unknown>>> };
+  doc.resource.dq_check_categorisation_rule = { catrule0: { dimension: 'TECHNICAL', title: 'Their rule', category: 'Theirs', matcher: { attributes: { name_contains: 'theirs' } } } };
+  doc.resource.dq_integration = { their_integration: INTEGRATION };
+  return doc;
+}
+
+const uiId = (n: number) => `0d0d0d0d-0000-4000-8000-${String(n).padStart(12, '0')}`;
 
 beforeAll(async () => {
   emu = await startEmulator({ port: 0, seed: 'empty' });
   raw = PlatformClient.create({ baseUrl: emu.url, clientId: 'demo-admin', clientSecret: 'demo-secret' }, { grpc: { endpoint: emu.grpcEndpoint } });
 
   // another namespace: one object of every kind, applied by dqform (so tagged and configId'd as dqform does)
-  const theirs = terraformJson('theirs', RESOURCE_TYPES.length);
-  (theirs as { resource: Record<string, unknown> }).resource.dq_integration = { their_integration: INTEGRATION };
-  ws.stack('theirs', (theirs as { resource: Record<string, unknown> }).resource);
+  const theirs = theirsDoc();
+  ws.stack('theirs', theirs.resource);
   const io = { out: () => undefined, err: () => undefined, env: env(), cwd: ws.dir, isTty: false };
   expect(await main(['plan', '--stack', 'theirs', '--out', ws.path('theirs.json')], io)).toBe(0);
   expect(await main(['apply', ws.path('theirs.json'), '--stack', 'theirs', '--allow-unpreviewed'], io)).toBe(0);
@@ -67,6 +75,7 @@ beforeAll(async () => {
   await raw.domains.upsert({ id: uiId(5), name: 'UI domain' });
   await raw.dataProducts.upsert({ id: uiId(6), title: 'UI product' });
   await raw.owners.upsertOwnership({ ownerId: uiId(4), id: uiId(7), selection: { query: { resolverQl: 'with_tag("pii")' } } });
+  await raw.categorisationRules.upsert({ id: uiId(8), dimension: 'GOVERNANCE', title: 'UI rule', category: 'UI', matcher: { attributes: { nameContains: 'ui' } } });
   const uiIntegration = await raw.integrations.create({ title: 'UI integration', config: { relational: { host: 'ui.example.com' } } });
   await raw.savedViews.upsert({ id: uiId(8), title: 'UI view', visibility: 'VISIBILITY_WORKSPACE' });
   const ui: [string, string][] = [
@@ -78,6 +87,7 @@ beforeAll(async () => {
     ['dq_domain', uiId(5)],
     ['dq_data_product', uiId(6)],
     ['dq_ownership', uiId(7)],
+    ['dq_check_categorisation_rule', uiId(8)],
     ['dq_integration', uiIntegration.id],
     ['dq_saved_view', uiId(8)],
   ];
@@ -97,14 +107,14 @@ const cli = (args: string[]) => dqform(args, { cwd: ws.dir, env: env(), timeoutM
 /** Requests under /api that write (every method but GET, except the read POSTs). */
 async function writes(): Promise<string[]> {
   const r = (await (await fetch(`${emu.url}/__emulator/requests`)).json()) as { routes: Record<string, number> };
-  return Object.keys(r.routes).filter((k) => !k.startsWith('GET ') && k.includes(' /api/') && !/(batch-get|by-id|\/list|\/get|overview|translate-resolver-ql)$/.test(k));
+  return Object.keys(r.routes).filter((k) => !k.startsWith('GET ') && k.includes(' /api/') && !/(batch-get|by-id|\/list|\/get|overview|translate-resolver-ql|\/preview|\/matches)$/.test(k));
 }
 const resetCounters = () => fetch(`${emu.url}/__emulator/requests/reset`, { method: 'POST' });
 
 /** A fingerprint of everything in the workspace: equal before and after means nothing was touched. */
 function snapshot(): string {
   const store = emu.app.store.workspace('demo');
-  return JSON.stringify(['alerts', 'deploymentRules', 'sqlTests', 'sqlTestDeploymentRules', 'owners', 'domains', 'dataproducts', 'ownerships', 'integrations', 'savedViews'].map((c) => store.collection<Record<string, unknown>>(c).filter(() => true)));
+  return JSON.stringify(['alerts', 'deploymentRules', 'sqlTests', 'sqlTestDeploymentRules', 'owners', 'domains', 'dataproducts', 'ownerships', 'categorisationRules', 'integrations', 'savedViews'].map((c) => store.collection<Record<string, unknown>>(c).filter(() => true)));
 }
 
 const addressOf = (f: Foreign) => `${f.type}["${f.id}"]`;
@@ -136,8 +146,13 @@ it('a saved plan with deletes and updates of another namespace\'s and UI-made ob
   expect(r.code).toBe(1);
   expect(r.err).toMatch(/apply refuses it and wrote nothing/);
   const refusal = (f: Foreign) => r.err.split('\n').find((l) => l.startsWith(`  ${addressOf(f)}: `));
-  // kinds with configId are listed by the plan ("not managed here"); the others are not read at all
-  for (const f of foreign) expect([f.type, f.whose, refusal(f)]).toEqual([f.type, f.whose, expect.stringMatching(/: the saved plan would delete it, a plan made now (does not have it|would leave it alone \(not managed here\))$/)]);
+  // kinds with configId are listed by the plan ("not managed here"); the others are not read at all.
+  // The refusal names 20 differences and counts the rest ("... and N more"): every object is named or counted.
+  const named = foreign.filter((f) => refusal(f) !== undefined);
+  for (const f of named) expect([f.type, f.whose, refusal(f)]).toEqual([f.type, f.whose, expect.stringMatching(/: the saved plan would delete it, a plan made now (does not have it|would leave it alone \(not managed here\))$/)]);
+  const more = Number(/^ {2}\.\.\. and (\d+) more$/m.exec(r.err)?.[1] ?? 0);
+  expect(named.length + 1 + more).toBe(foreign.length + 1); // + the hijacked update
+  expect(named.length).toBeGreaterThanOrEqual(Math.min(foreign.length, 19));
   expect(r.err).toContain('dq_owner.hijacked: the saved plan would update it, a plan made now does not have it');
   expect(r.err).not.toMatch(STACK_FRAME);
   expect(await writes()).toEqual([]);
@@ -173,9 +188,9 @@ it.each([
   const resource: Record<string, Record<string, unknown>> = {};
   const imports: { to: string; id: string }[] = [];
   // the declarations: the other namespace's own bodies, under addresses of this stack
-  const bodies = (terraformJson('theirs', RESOURCE_TYPES.length) as { resource: Record<string, Record<string, Record<string, unknown>>> }).resource;
+  const bodies = theirsDoc().resource;
   for (const f of theirs) {
-    const body = { ...Object.values(bodies[f.type] ?? { x: INTEGRATION })[0] };
+    const body = { ...Object.values(bodies[f.type])[0] };
     if (f.type === 'dq_ownership') body.owner_id = '${dq_owner.adopted_dq_owner.id}';
     resource[f.type] = { [`adopted_${f.type}`]: body };
     imports.push({ to: `${f.type}.adopted_${f.type}`, id: f.id });

@@ -30,7 +30,7 @@ it('constructs/generated is up to date (run `npm run codegen` when this fails)',
 
 it('the provider schema maps zod shapes to Terraform types (blocks, lists, dynamic for recursive shapes)', () => {
   const s = buildProviderSchema().provider_schemas['registry.terraform.io/dqform/dq'];
-  expect(Object.keys(s.resource_schemas).sort()).toEqual(['dq_alert', 'dq_data_product', 'dq_domain', 'dq_integration', 'dq_monitor_deployment_rule', 'dq_owner', 'dq_ownership', 'dq_saved_view', 'dq_sql_test', 'dq_sql_test_deployment_rule']);
+  expect(Object.keys(s.resource_schemas).sort()).toEqual(['dq_alert', 'dq_check_categorisation_rule', 'dq_data_product', 'dq_domain', 'dq_integration', 'dq_monitor_deployment_rule', 'dq_owner', 'dq_ownership', 'dq_saved_view', 'dq_sql_test', 'dq_sql_test_deployment_rule']);
   const alert = s.resource_schemas.dq_alert.block;
   expect(alert.attributes?.name).toEqual({ type: 'string', required: true });
   expect(alert.attributes?.fqn).toBeUndefined();

@@ -5,7 +5,7 @@
  * `as` casts do not, so the props are cast here as such code would pass them.)
  */
 import type { App } from 'cdktf';
-import { Alert, Contact, DataProduct, Domain, DqStack, MonitorDeploymentRule, Owner, Ownership, Query, SavedView, SqlTest, SqlTestDeploymentRule, Target, validateApp } from '../../constructs';
+import { Alert, CheckCategorisationRule, Contact, DataProduct, Domain, DqStack, MonitorDeploymentRule, Owner, Ownership, Query, SavedView, SqlTest, SqlTestDeploymentRule, Target, validateApp } from '../../constructs';
 import { unknownProps } from '../../constructs/prop-keys';
 import { newApp, synth, synthError } from './synth';
 
@@ -83,6 +83,11 @@ const cases: Case[] = [
     what: 'a domain prop (parent, not parentId)',
     build: (app) => new Domain(stack(app), 'd', loose({ name: 'D', parentId: 'x' })),
     path: 's/d', field: 'parentId', guess: 'parent',
+  },
+  {
+    what: 'a categorisation rule matcher attribute',
+    build: (app) => new CheckCategorisationRule(stack(app), 'c', loose({ dimension: 'TECHNICAL', title: 'T', category: 'C', matcher: { attributes: { nameContain: 'x' } } })),
+    path: 's/c', field: 'matcher.attributes.nameContain', guess: 'nameContains',
   },
   {
     what: 'a data product prop',
@@ -180,6 +185,8 @@ it('every prop the constructs take is known: a full app has no unknown-property 
   new MonitorDeploymentRule(s, 'rx', { title: 'RX', exclusiveStaticConfig: { path: 'a::b' } });
   new SqlTest(s, 't', { name: 'T', platform: { integrationId: 'i' }, sqlExpression: 'select 1', recurrenceRule: 'FREQ=DAILY', timezone: 'UTC', saveFailures: true });
   new SqlTestDeploymentRule(s, 'sr', { title: 'SR', queryConfig: { query: 'with_type("table")', tests: [{ name: 'n', notNull: { columns: ['id'] } }], keepRemovedTests: true } });
+  new CheckCategorisationRule(s, 'cr', { dimension: 'GOVERNANCE', title: 'PII', category: 'Privacy', matcher: { expression: Query.withAnnotation('pii') }, priority: 3 });
+  new CheckCategorisationRule(s, 'ca', { dimension: 'TECHNICAL', title: 'M', category: 'Volume', matcher: { attributes: { checkTypes: ['monitor'], nameContains: 'rows', assetPathPrefix: 'wh' } } });
   s.removed('dq_owner.old', { id: 'owner-1', destroy: false });
   new DqStack(app, 'other', { namespace: 'other', region: 'us', baseUrl: 'https://other.platform.example', credentialsFrom: { clientId: 'DQ_OTHER_CLIENT_ID', clientSecret: 'DQ_OTHER_CLIENT_SECRET' } });
   expect(validateApp(app).filter((x) => /unknown property/.test(x.summary))).toEqual([]);

@@ -3,7 +3,7 @@
  * once) and by `validateApp` as data, naming the construct path and the field.
  */
 import type { App } from 'cdktf';
-import { Alert, DataProduct, Domain, DqStack, MonitorDeploymentRule, Owner, Ownership, Query, SqlTest, SqlTestDeploymentRule, Target, validateApp } from '../../constructs';
+import { Alert, CheckCategorisationRule, DataProduct, Domain, DqStack, MonitorDeploymentRule, Owner, Ownership, Query, SqlTest, SqlTestDeploymentRule, Target, validateApp } from '../../constructs';
 import { cronProblem, rruleProblem } from '../../constructs/validation';
 import { newApp, synthError } from './synth';
 
@@ -143,6 +143,31 @@ const cases: Case[] = [
     reason: 'an e-mail target with a bad address',
     build: (app) => new Alert(stack(app), 'a', { name: 'x', issueLifecycle: { ...issue(), targets: [Target.email(['not-an-address'])] } }),
     path: 's/a', field: 'issueLifecycle.targets[0].email.recipientEmails[0]', text: /e-mail address/,
+  },
+  {
+    reason: 'a categorisation rule needs TECHNICAL or GOVERNANCE',
+    build: (app) => new CheckCategorisationRule(stack(app), 'c', { dimension: 'TECHNIKAL' as never, title: 't', category: 'c', matcher: { expression: 'with_type("table")' } }),
+    path: 's/c', field: 'dimension', text: /TECHNICAL or GOVERNANCE/,
+  },
+  {
+    reason: 'a categorisation rule matches by attributes or by expression, not both',
+    build: (app) => new CheckCategorisationRule(stack(app), 'c', { dimension: 'TECHNICAL', title: 't', category: 'c', matcher: { attributes: { checkTypes: ['monitor'] }, expression: 'with_type("table")' } }),
+    path: 's/c', field: 'matcher', text: /exactly one of attributes and expression; got attributes and expression/,
+  },
+  {
+    reason: 'a categorisation rule priority is within +-1000000',
+    build: (app) => new CheckCategorisationRule(stack(app), 'c', { dimension: 'TECHNICAL', title: 't', category: 'c', matcher: { attributes: { nameContains: 'x' } }, priority: 2_000_000 }),
+    path: 's/c', field: 'priority', text: /-1000000 to 1000000/,
+  },
+  {
+    reason: 'a categorisation rule category is at most 200 characters',
+    build: (app) => new CheckCategorisationRule(stack(app), 'c', { dimension: 'GOVERNANCE', title: 't', category: 'c'.repeat(201), matcher: { attributes: { nameContains: 'x' } } }),
+    path: 's/c', field: 'category', text: /1 to 200 characters/,
+  },
+  {
+    reason: 'categorisation rule attributes need at least one attribute',
+    build: (app) => new CheckCategorisationRule(stack(app), 'c', { dimension: 'GOVERNANCE', title: 't', category: 'c', matcher: { attributes: {} } }),
+    path: 's/c', field: 'matcher.attributes', text: /at least one of checkTypes, nameContains, assetPathPrefix/,
   },
 ];
 

@@ -69,6 +69,7 @@ const RULE2 = '0c000000-0000-4000-8000-000000000006';
 const TRULE1 = '0c000000-0000-4000-8000-000000000007';
 const TRULE2 = '0c000000-0000-4000-8000-000000000008';
 const XRULE = '0c000000-0000-4000-8000-000000000009';
+const CRULE = '0c000000-0000-4000-8000-00000000000a';
 const FQN = 'contract.orders';
 const settings = { severity: 'SEVERITY_ERROR' as const, sensitivity: 'SENSITIVITY_BALANCED' as const, metricIds: ['METRIC_ID_ROW_COUNT' as const, 'METRIC_ID_DELAY' as const] };
 const alert = {
@@ -128,6 +129,11 @@ const STEPS: [op: string, run: (c: PlatformClient) => Promise<unknown>][] = [
   ['dataProducts.upsert', (c) => c.dataProducts.upsert({ id: PRODUCT, title: 'Orders', priority: 'PRIORITY_P2', definition: { parts: [{ entityId: 'wh-prod::mart::fct_orders' }] } })],
   ['dataProducts.batchGet', (c) => c.dataProducts.batchGet([PRODUCT])],
   ['dataProducts.list', (c) => c.dataProducts.list(50, { priorities: ['PRIORITY_P2'] })],
+  ['categorisationRules.upsert', (c) => c.categorisationRules.upsert({ id: CRULE, dimension: 'GOVERNANCE', title: 'PII', category: 'Privacy', matcher: { expression: 'with_annotation("pii")' }, priority: 5 })],
+  ['categorisationRules.batchGet', (c) => c.categorisationRules.batchGet([CRULE])],
+  ['categorisationRules.list', (c) => c.categorisationRules.list(50, { dimension: 'GOVERNANCE', scope: 'WORKSPACE' })],
+  ['categorisationRules.preview', (c) => c.categorisationRules.preview({ dimension: 'TECHNICAL', category: 'Volume', matcher: { attributes: { checkTypes: ['monitor'], assetPathPrefix: 'wh-prod::mart' } } }, 5)],
+  ['categorisationRules.listMatches', (c) => c.categorisationRules.listMatches(CRULE, 50)],
   ['owners.upsertOwnership', (c) => c.owners.upsertOwnership({ id: OWNERSHIP, ownerId: OWNER, selection: { dataproductId: PRODUCT }, alert: { severities: ['SEVERITY_ERROR'] } })],
   ['owners.batchGetOwnerships', (c) => c.owners.batchGetOwnerships([OWNERSHIP])],
   ['owners.listOwnerships', (c) => c.owners.listOwnerships(OWNER, 50)],
@@ -200,6 +206,7 @@ const STEPS: [op: string, run: (c: PlatformClient) => Promise<unknown>][] = [
   ['owners.deleteOwnership', (c) => c.owners.deleteOwnership(OWNERSHIP)],
   ['owners.deleteOwner', (c) => c.owners.deleteOwner(OWNER)],
   ['domains.delete', (c) => c.domains.delete(DOMAIN)],
+  ['categorisationRules.delete', (c) => c.categorisationRules.delete(CRULE)],
   ['dataProducts.delete', (c) => c.dataProducts.delete(PRODUCT)],
 ];
 

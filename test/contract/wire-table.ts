@@ -90,6 +90,13 @@ export const WIRE: readonly WireRow[] = [
   { op: 'owners.listOwnerships', method: 'GET', path: '/api/owners/v1/:owner_id/ownerships', body: null, query: [...PAGE, 'includeDeleted'], source: 'wire 7b' },
   { op: 'owners.deleteOwnership', method: 'POST', path: '/api/owners/v1/ownerships/delete', body: ['id', 'etag', 'actor'], source: 'wire 7b' },
   { op: 'owners.deleteOwner', method: 'POST', path: '/api/owners/v1/delete', body: ['id', 'purge', 'etag', 'actor'], source: 'wire 7b' },
+  // check categorisation rules v2: wire-facts 10 (preview and matches: spec 4.1 paths, shapes a choice)
+  { op: 'categorisationRules.upsert', method: 'POST', path: '/api/entities/v2/checks/categorisation-rules', body: ['id', 'dimension', 'scope', 'title', 'category', 'matcher', 'priority', 'etag', 'actor'], enums: ['dimension'], envelope: 'rule', source: 'wire 10' },
+  { op: 'categorisationRules.delete', method: 'POST', path: '/api/entities/v2/checks/categorisation-rules/delete', body: ['id', 'etag', 'actor'], source: 'wire 10' },
+  { op: 'categorisationRules.batchGet', method: 'POST', path: '/api/entities/v2/checks/categorisation-rules/batch-get', body: ['ids'], source: 'wire 10' },
+  { op: 'categorisationRules.list', method: 'POST', path: '/api/entities/v2/checks/categorisation-rules/list', body: ['dimension', 'scope', 'pagination'], enums: ['dimension', 'scope'], source: 'wire 10' },
+  { op: 'categorisationRules.preview', method: 'POST', path: '/api/entities/v2/checks/categorisation-rules/preview', body: ['rule', 'exampleCount'], enums: ['rule.dimension'], source: 'spec 4.1 (choice: body)' },
+  { op: 'categorisationRules.listMatches', method: 'POST', path: '/api/entities/v2/checks/categorisation-rules/matches', body: ['id', 'pagination'], source: 'spec 4.1 (choice: body)' },
   // integrations v1: wire-facts 8
   { op: 'integrations.create', method: 'POST', path: '/api/integrations/v1', body: ['title', 'config'], envelope: 'integration', source: 'wire 8' },
   { op: 'integrations.update', method: 'PUT', path: '/api/integrations/v1/:integration_id', body: ['title', 'config', 'etag'], envelope: 'integration', source: 'wire 8' },

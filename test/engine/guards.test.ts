@@ -85,7 +85,7 @@ describe('counting', () => {
 
   it('unpreviewedChanges: rule writes whose preview failed or is missing; other kinds and noops never', () => {
     const kinds = previewedKinds();
-    expect([...kinds].sort()).toEqual(['dq_monitor_deployment_rule', 'dq_sql_test_deployment_rule']);
+    expect([...kinds].sort()).toEqual(['dq_check_categorisation_rule', 'dq_monitor_deployment_rule', 'dq_sql_test_deployment_rule']);
     const p = plan([
       change('dq_monitor_deployment_rule.ok', 'update', previewed),
       change('dq_monitor_deployment_rule.failed', 'create', { source: 'deploy-overview', error: 'HTTP 503' }),

@@ -28,12 +28,12 @@ const goldenPlan = (name: string) => {
 describe('the planner records a code for every reason, and the prose is the code’s', () => {
   const acme = manifestFromTerraformJson(synth(buildAcme, 'acme').json, { stack: 'acme' });
   const plans = [
-    ...['actions', 'governance-pruning', 'moved-import-ignore', 'overviews', 'integrations'].map(goldenPlan),
+    ...['actions', 'governance-pruning', 'moved-import-ignore', 'overviews', 'integrations', 'categorisation-rules'].map(goldenPlan),
     computePlan({ resolution: resolveManifest(acme, 'demo'), live: {}, handlers: HANDLERS, manifestHash: 'h' }),
   ];
   const changes: { address: string; reasons: string[]; reasonCodes?: Change['reasonCodes'] }[] = plans.flatMap((p) => [...p.changes, ...p.drift]);
 
-  it.each(['moved', 'imported', 'fixed-field', 'forget', 'declared-removed', 'not-declared', 'managed-by', 'made-in-ui', 'secret'])('some change has a %s reason', (code) => {
+  it.each(['moved', 'imported', 'fixed-field', 'forget', 'declared-removed', 'not-declared', 'managed-by', 'made-in-ui', 'secret', 'not-ours-unmanageable'])('some change has a %s reason', (code) => {
     expect(changes.some((c) => c.reasonCodes?.some((r) => r.code === code))).toBe(true);
   });
 

@@ -38,7 +38,7 @@ describe('readableKinds', () => {
     resources: types.map((type) => ({ type })) as never[],
     removed: removed.map((type) => ({ type })) as never[],
   });
-  const ALL_READ = ['SCOPE_OWNERS_READ', 'SCOPE_DOMAIN_READ', 'SCOPE_DATAPRODUCT_READ', 'SCOPE_OWNERSHIP_READ', 'SCOPE_ALERTS_READ', 'SCOPE_MONITORS_AUTOMATIC_EDIT', 'SCOPE_DATACHECKS_SQLTESTS_READ', 'SCOPE_INTEGRATION_READ', 'SCOPE_SAVED_VIEW_READ'];
+  const ALL_READ = ['SCOPE_OWNERS_READ', 'SCOPE_DOMAIN_READ', 'SCOPE_DATAPRODUCT_READ', 'SCOPE_OWNERSHIP_READ', 'SCOPE_ALERTS_READ', 'SCOPE_MONITORS_AUTOMATIC_EDIT', 'SCOPE_DATACHECKS_SQLTESTS_READ', 'SCOPE_INTEGRATION_READ', 'SCOPE_SAVED_VIEW_READ', 'SCOPE_POLICIES_READ'];
 
   test('a credential that reads every kind reads them all, in the fixed kind order, without a word', () => {
     expect(readableKinds(declaring(['dq_alert']), ALL_READ, handlers)).toEqual({ types: [...RESOURCE_TYPES], diagnostics: [] });

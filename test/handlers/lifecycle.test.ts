@@ -29,6 +29,7 @@ const OWNERSHIP = '0a000000-0000-4000-8000-000000000005';
 const OWNERSHIP_Q = '0a000000-0000-4000-8000-000000000006';
 const RULE = '0a000000-0000-4000-8000-000000000007';
 const TEST_ID = 'hdl-test-orders-not-negative';
+const CAT_RULE = '0a000000-0000-4000-8000-000000000009';
 const SQL_RULE = '0a000000-0000-4000-8000-000000000008';
 const VIEW = '0a000000-0000-4000-8000-000000000009';
 
@@ -135,6 +136,12 @@ const specs: Spec[] = [
     updated: { title: 'Orders tests (2)', staticConfig: { path: 'wh-prod::mart::orders', recurrenceRule: 'DTSTART:20260101T000000Z\nRRULE:FREQ=DAILY', tests: [{ name: 'id not null', notNull: { columns: ['id'] } }] } },
     check: (raw) => expect(raw.title).toBe('Orders tests (2)'),
   },
+  {
+    type: 'dq_check_categorisation_rule', name: 'categorisation rule', id: CAT_RULE, route: ['POST', '/api/entities/v2/checks/categorisation-rules'],
+    desired: { dimension: 'GOVERNANCE', title: 'PII checks', category: 'Privacy', matcher: { expression: 'with_annotation( "pii" )' } },
+    updated: { dimension: 'GOVERNANCE', title: 'PII checks', category: 'Privacy', matcher: { attributes: { checkTypes: ['sqlTest', 'monitor'], assetPathPrefix: 'wh-prod::mart' } }, priority: 7 },
+    check: (raw) => expect(raw.priority).toBe(7),
+  },
 ];
 
 function change(type: ResourceType, id: string, action: 'create' | 'update' | 'delete', desired: Record<string, unknown> | null, etag?: string): Change {
@@ -160,6 +167,7 @@ const REPEATED_CREATE: Record<ResourceType, string> = {
   dq_sql_test_deployment_rule: 'done',
   // no spec above: the platform assigns integration ids (test/e2e/integrations.test.ts)
   dq_integration: 'not applicable',
+  dq_check_categorisation_rule: 'WriteConflictError',
 };
 
 let emu: RunningEmulator;

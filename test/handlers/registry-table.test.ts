@@ -20,6 +20,7 @@ test('type, label and pruning of every kind', () => {
     ['dq_sql_test_deployment_rule', 'SQL-test deployment rule', true],
     ['dq_integration', 'integration', false],
     ['dq_saved_view', 'saved view', false],
+    ['dq_check_categorisation_rule', 'check categorisation rule', false],
   ]);
   for (const [type, h] of Object.entries(HANDLERS)) expect(h.type).toBe(type);
 });
@@ -70,6 +71,13 @@ test('the scope sets apply checks before the first write, as wire-facts lists th
       create: ['SCOPE_SAVED_VIEW_EDIT', 'SCOPE_SAVED_VIEW_ADMIN', 'SCOPE_MCP_WRITE'],
       update: ['SCOPE_SAVED_VIEW_EDIT', 'SCOPE_SAVED_VIEW_ADMIN', 'SCOPE_MCP_WRITE'],
       delete: ['SCOPE_SAVED_VIEW_EDIT', 'SCOPE_SAVED_VIEW_ADMIN', 'SCOPE_MCP_WRITE'],
+    },
+    // wire-facts 10: rules Upsert/Delete POLICIES_EDIT or MCP_WRITE; reads "the read set" (categories': POLICIES_READ, POLICIES_EDIT, SRE_AGENT, MCP_READ)
+    dq_check_categorisation_rule: {
+      read: ['SCOPE_POLICIES_READ', 'SCOPE_POLICIES_EDIT', 'SCOPE_SRE_AGENT', 'SCOPE_MCP_READ'],
+      create: ['SCOPE_POLICIES_EDIT', 'SCOPE_MCP_WRITE'],
+      update: ['SCOPE_POLICIES_EDIT', 'SCOPE_MCP_WRITE'],
+      delete: ['SCOPE_POLICIES_EDIT', 'SCOPE_MCP_WRITE'],
     },
   });
 });

@@ -3,14 +3,14 @@ import * as d from '../../src/kinds/descriptors';
 
 describe('descriptor tables', () => {
   it('lists the kinds in dependency order', () => {
-    expect(d.KINDS.map((k) => k.type)).toEqual(['dq_owner', 'dq_domain', 'dq_data_product', 'dq_ownership', 'dq_alert', 'dq_monitor_deployment_rule', 'dq_sql_test', 'dq_sql_test_deployment_rule', 'dq_integration', 'dq_saved_view']);
+    expect(d.KINDS.map((k) => k.type)).toEqual(['dq_owner', 'dq_domain', 'dq_data_product', 'dq_ownership', 'dq_alert', 'dq_monitor_deployment_rule', 'dq_sql_test', 'dq_sql_test_deployment_rule', 'dq_integration', 'dq_saved_view', 'dq_check_categorisation_rule']);
     expect(d.kindOf('dq_alert')?.type).toBe('dq_alert');
     expect(d.kindOf('aws_s3_bucket')).toBeUndefined();
   });
 
   it('splits ownership into configId-pruned and tag-pruned kinds', () => {
     expect(d.PRUNABLE_TYPES).toEqual(['dq_alert', 'dq_monitor_deployment_rule', 'dq_sql_test', 'dq_sql_test_deployment_rule']);
-    expect(d.TAG_PRUNED_TYPES).toEqual(['dq_owner', 'dq_domain', 'dq_data_product', 'dq_ownership', 'dq_integration', 'dq_saved_view']);
+    expect(d.TAG_PRUNED_TYPES).toEqual(['dq_owner', 'dq_domain', 'dq_data_product', 'dq_ownership', 'dq_integration', 'dq_saved_view', 'dq_check_categorisation_rule']);
     expect(d.hasConfigId('dq_sql_test')).toBe(true);
     expect(d.hasConfigId('dq_owner')).toBe(false);
     expect(d.hasConfigId('nope')).toBe(false);
@@ -18,7 +18,7 @@ describe('descriptor tables', () => {
 
   it('knows identity, concurrency and references', () => {
     expect([...d.ETAGLESS]).toEqual(['dq_monitor_deployment_rule', 'dq_sql_test', 'dq_sql_test_deployment_rule']);
-    expect(d.UUID_KINDS).toEqual(['dq_owner', 'dq_domain', 'dq_data_product', 'dq_ownership', 'dq_monitor_deployment_rule', 'dq_sql_test_deployment_rule', 'dq_saved_view']);
+    expect(d.UUID_KINDS).toEqual(['dq_owner', 'dq_domain', 'dq_data_product', 'dq_ownership', 'dq_monitor_deployment_rule', 'dq_sql_test_deployment_rule', 'dq_saved_view', 'dq_check_categorisation_rule']);
     expect([...d.FQN_KEYED]).toEqual(['dq_alert']);
     expect(d.isFqnKeyed('dq_alert')).toBe(true);
     expect(d.isFqnKeyed('dq_owner')).toBe(false);

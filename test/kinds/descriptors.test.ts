@@ -15,14 +15,14 @@ describe('kind descriptors', () => {
 
   it('derive the ownership tables (configId vs the id tag)', () => {
     expect(PRUNABLE_TYPES).toEqual(['dq_alert', 'dq_monitor_deployment_rule', 'dq_sql_test', 'dq_sql_test_deployment_rule']);
-    expect(TAG_PRUNED_TYPES).toEqual(['dq_owner', 'dq_domain', 'dq_data_product', 'dq_ownership', 'dq_integration', 'dq_saved_view']);
+    expect(TAG_PRUNED_TYPES).toEqual(['dq_owner', 'dq_domain', 'dq_data_product', 'dq_ownership', 'dq_integration', 'dq_saved_view', 'dq_check_categorisation_rule']);
     for (const t of RESOURCE_TYPES) expect('prunable' in HANDLERS[t]).toBe(false);
     expect(hasConfigId('dq_widget')).toBe(false);
   });
 
   it('derive concurrency and identity tables', () => {
     expect([...ETAGLESS]).toEqual(['dq_monitor_deployment_rule', 'dq_sql_test', 'dq_sql_test_deployment_rule']);
-    expect(UUID_KINDS).toEqual(['dq_owner', 'dq_domain', 'dq_data_product', 'dq_ownership', 'dq_monitor_deployment_rule', 'dq_sql_test_deployment_rule', 'dq_saved_view']);
+    expect(UUID_KINDS).toEqual(['dq_owner', 'dq_domain', 'dq_data_product', 'dq_ownership', 'dq_monitor_deployment_rule', 'dq_sql_test_deployment_rule', 'dq_saved_view', 'dq_check_categorisation_rule']);
     expect([...FQN_KEYED]).toEqual(['dq_alert']);
     expect(ENTITY_ID_PREFIX).toEqual({ dq_owner: 'owner-', dq_domain: 'domain-', dq_data_product: 'dataproduct-' });
     expect(TYPES_WITH_ENTITY_ID).toEqual(['dq_owner', 'dq_domain', 'dq_data_product']);

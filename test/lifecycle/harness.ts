@@ -45,6 +45,7 @@ export const KIND_COLLECTIONS: Record<string, string> = {
   sqlTests: 'dq_sql_test',
   sqlTestDeploymentRules: 'dq_sql_test_deployment_rule',
   savedViews: 'dq_saved_view',
+  categorisationRules: 'dq_check_categorisation_rule',
 };
 
 /** `GET /__emulator/state`: workspace -> collection -> items (id -> [version, object]). */

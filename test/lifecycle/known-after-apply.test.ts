@@ -41,7 +41,7 @@ it('acme from an empty namespace: apply --auto-approve with no other flag, the p
     const r = await s.applyChecked(plan!, ['apply', '--auto-approve']);
     expect(r.run.code).toBe(0);
     expect(r.run.err).toContain('dq_monitor_deployment_rule.inventory_product: the platform previews');
-    expect(r.run.out).toMatch(/Apply complete: 34 applied, 0 failed/);
+    expect(r.run.out).toMatch(/Apply complete: 35 applied, 0 failed/);
     // nothing happened that the plan did not say
     expect(r.unexpected).toEqual([]);
     // the product rule's monitors (known after apply) were created

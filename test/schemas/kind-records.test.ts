@@ -7,12 +7,13 @@ import { KIND_RECORDS, RESOURCE_SCHEMAS, RESOURCE_TYPES } from '../../schemas/ma
 import { SECTION_OF, YAML_ENTRY_SCHEMAS, YAML_SECTIONS } from '../../schemas/dqform-yaml';
 import { DesiredDomain, YamlDomain } from '../../schemas/governance';
 import { DesiredIntegration, YamlIntegration } from '../../schemas/integrations';
+import { YamlCategorisationRule } from '../../schemas/categorisation-rules';
 import { TYPES_WITH_ENTITY_ID as CONSTRUCT_ENTITY_ID_TYPES } from '../../constructs/codegen/provider-schema';
 import { ENTITY_ID_PREFIX, TYPES_WITH_ENTITY_ID } from '../../src/kinds/descriptors';
 
 describe('kind records', () => {
   it('give the resource types in dependency order, each with its desired shape', () => {
-    expect(RESOURCE_TYPES).toEqual(['dq_owner', 'dq_domain', 'dq_data_product', 'dq_ownership', 'dq_alert', 'dq_monitor_deployment_rule', 'dq_sql_test', 'dq_sql_test_deployment_rule', 'dq_integration', 'dq_saved_view']);
+    expect(RESOURCE_TYPES).toEqual(['dq_owner', 'dq_domain', 'dq_data_product', 'dq_ownership', 'dq_alert', 'dq_monitor_deployment_rule', 'dq_sql_test', 'dq_sql_test_deployment_rule', 'dq_integration', 'dq_saved_view', 'dq_check_categorisation_rule']);
     expect(KIND_RECORDS.map((k) => k.type)).toEqual(RESOURCE_TYPES);
     for (const k of KIND_RECORDS) expect(RESOURCE_SCHEMAS[k.type as keyof typeof RESOURCE_SCHEMAS]).toBe(k.desired);
     expect(RESOURCE_SCHEMAS.dq_domain).toBe(DesiredDomain);
@@ -31,10 +32,12 @@ describe('kind records', () => {
       sqlTestDeploymentRules: 'dq_sql_test_deployment_rule',
       integrations: 'dq_integration',
       savedViews: 'dq_saved_view',
+      categorisationRules: 'dq_check_categorisation_rule',
     });
     expect(Object.keys(YAML_SECTIONS)).toEqual(RESOURCE_TYPES.map((t) => SECTION_OF[t]));
     expect(YAML_ENTRY_SCHEMAS.dq_domain).toBe(YamlDomain);
     expect(YAML_ENTRY_SCHEMAS.dq_integration).toBe(YamlIntegration);
+    expect(YAML_ENTRY_SCHEMAS.dq_check_categorisation_rule).toBe(YamlCategorisationRule);
   });
 
   it('are where the constructs and the kinds learn which types have an entity id, and its prefix', () => {

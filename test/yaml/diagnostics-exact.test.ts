@@ -72,7 +72,7 @@ test('a YAML warning is a warning, next to the errors', () => {
       summary: 'unknown section "x"',
       source: 'w.yaml:5:1',
       field: 'x',
-      hint: 'Known sections here: $schema, version, namespace, stack, region, baseUrl, grpcEndpoint, credentialsFrom, owners, domains, dataProducts, ownerships, alerts, monitorDeploymentRules, sqlTests, sqlTestDeploymentRules, integrations, savedViews, moved, import, removed.',
+      hint: 'Known sections here: $schema, version, namespace, stack, region, baseUrl, grpcEndpoint, credentialsFrom, owners, domains, dataProducts, ownerships, alerts, monitorDeploymentRules, sqlTests, sqlTestDeploymentRules, integrations, savedViews, categorisationRules, moved, import, removed.',
     },
   ]);
 });

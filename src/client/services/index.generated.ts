@@ -2,6 +2,7 @@
 /** Every client service module (one exporting a `class <Name>Service`), and one member per such class (`DomainsService` -> `client.domains`). */
 import type { DqClient } from '../http';
 import { AlertsService } from './alerts';
+import { CategorisationRulesService } from './categorisation-rules';
 import { DeploymentRulesService } from './deployment-rules';
 import { EntitiesService } from './entities';
 import { DomainsService, DataProductsService, OwnersService } from './governance';
@@ -13,6 +14,7 @@ import { SqlTestRulesService } from './sql-test-rules';
 import { SqlTestsService } from './sql-tests';
 
 export * from './alerts';
+export * from './categorisation-rules';
 export * from './deployment-rules';
 export * from './entities';
 export * from './governance';
@@ -26,6 +28,7 @@ export * from './sql-tests';
 /** One member per service, over one shared {@link DqClient}: the base of `PlatformClient`. */
 export abstract class ServiceMembers {
   readonly alerts: AlertsService;
+  readonly categorisationRules: CategorisationRulesService;
   readonly deploymentRules: DeploymentRulesService;
   readonly entities: EntitiesService;
   readonly domains: DomainsService;
@@ -40,6 +43,7 @@ export abstract class ServiceMembers {
 
   constructor(readonly http: DqClient) {
     this.alerts = new AlertsService(http);
+    this.categorisationRules = new CategorisationRulesService(http);
     this.deploymentRules = new DeploymentRulesService(http);
     this.entities = new EntitiesService(http);
     this.domains = new DomainsService(http);

@@ -2,6 +2,7 @@
 /** Every emulator route module (`export function register(app)`), sorted by file name. */
 import type { RouteModule } from '../app';
 import * as alerts from './alerts';
+import * as categorisationRules from './categorisation-rules';
 import * as deploymentRules from './deployment-rules';
 import * as entities from './entities';
 import * as governance from './governance';
@@ -14,6 +15,7 @@ import * as sqlTests from './sql-tests';
 
 export const ROUTE_MODULES: readonly RouteModule[] = [
   alerts,
+  categorisationRules,
   deploymentRules,
   entities,
   governance,

@@ -2,7 +2,8 @@
  * The prune phase: live objects no declaration or removal claims. By configId (the prunable
  * kinds): the namespace's are deleted, the others listed as not managed here. By the namespace
  * tag (kinds without configId): objects whose id carries the tag are deleted; other
- * namespaces' and UI-made ones are not even read. Pure.
+ * namespaces' and UI-made ones are not even read (an untagged object a kind reads anyway because
+ * it can never manage it, a platform-provided rule, is listed as not managed). Pure.
  */
 import type { ResourceType } from '../../../schemas/manifest';
 import type { Change, Reason } from '../../../schemas/plan';
@@ -76,7 +77,12 @@ function pruneByTag(ctx: PlanContext, out: PhaseOutput): void {
   for (const type of TAG_PRUNED_TYPES) {
     const h = ctx.handlers[type];
     for (const obj of ctx.live[type] ?? []) {
-      if (obj.context || ctx.claimed.get(type)!.has(obj.key) || !carriesTag(obj.id, workspace, ctx.namespace)) continue;
+      if (obj.context || ctx.claimed.get(type)!.has(obj.key)) continue;
+      if (!carriesTag(obj.id, workspace, ctx.namespace)) {
+        // an untagged object a handler reads anyway is one it cannot manage (a platform-provided rule): listed
+        if (obj.unmanageable?.length) out.changes.push(unmanagedChange(type, obj, h.fromLive(obj.raw), { code: 'not-ours-unmanageable', why: [...obj.unmanageable] }));
+        continue;
+      }
       const before = h.fromLive(obj.raw);
       if (obj.unmanageable?.length) out.changes.push(unmanagedChange(type, obj, before, { code: 'unmanageable', fields: [...obj.unmanageable] }));
       else out.changes.push(pruned(ctx, type, obj, before, false));

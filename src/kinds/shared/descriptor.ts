@@ -74,7 +74,7 @@ export interface KindReference {
 
 /** The preview capability: the platform's overview of a write, as the plan's effects. */
 export interface KindPreview {
-  readonly source: 'deploy-overview' | 'sql-test-overview';
+  readonly source: 'deploy-overview' | 'sql-test-overview' | 'categorisation-preview';
   /** Previews of several objects the same plan writes can overlap (each is made against what exists). */
   readonly overlapping: boolean;
 }
