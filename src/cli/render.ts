@@ -28,7 +28,16 @@ export interface RenderOptions {
 function paint(on: boolean | undefined, code: number, s: string): string {
   return on ? `\u001b[${code}m${s}\u001b[0m` : s;
 }
-const COLOR: Record<Change['action'], number> = { create: 32, update: 33, replace: 35, delete: 31, noop: 0, unmanaged: 36, forget: 36 };
+const COLOR: Record<Change['action'], number> = { create: 32, update: 33, replace: 36, delete: 31, noop: 0, unmanaged: 36, forget: 36 };
+/** Dim: context that changes nothing (reasons, "(no field changes)", moves). */
+const DIM = 2;
+const FIELD_COLOR: Record<string, number> = { '+': 32, '~': 33, '-': 31 };
+
+/** A field line (`      + name = value`) painted by its symbol: green `+`, yellow `~`, red `-`. */
+function paintField(on: boolean | undefined, line: string): string {
+  const code = FIELD_COLOR[line.trimStart()[0]];
+  return code === undefined ? paint(on, DIM, line) : paint(on, code, line);
+}
 
 function flatten(v: unknown, base = ''): [string, unknown][] {
   if (Array.isArray(v)) return v.length === 0 ? [[base, []]] : v.flatMap((x, i) => flatten(x, `${base}/${i}`));
@@ -318,17 +327,17 @@ function changeLines(c: Change, opts: RenderOptions): string[] {
   const lines: string[] = [];
   const sym = SYMBOL[c.action];
   lines.push(paint(opts.color, COLOR[c.action], `  # ${title(c)} ${verb(c)}`));
-  for (const r of c.reasons) lines.push(inertText(`  #   (${r})`));
+  for (const r of c.reasons) lines.push(paint(opts.color, DIM, inertText(`  #   (${r})`)));
   lines.push(paint(opts.color, COLOR[c.action], `  ${sym} ${inertText(c.type)} ${inertText(JSON.stringify(c.id))} {`));
   // field names are keys of the config and values are JSON: both inert (JSON leaves bidi and C1 characters raw)
   if (c.action === 'create') {
-    for (const [p, v] of flatten(c.after)) lines.push(inertText(`      + ${fieldName(p)} = ${show(v, p, c.sensitive)}`));
+    for (const [p, v] of flatten(c.after)) lines.push(paintField(opts.color, inertText(`      + ${fieldName(p)} = ${show(v, p, c.sensitive)}`)));
   } else if (c.action === 'delete') {
-    for (const [p, v] of flatten(c.before)) lines.push(inertText(`      - ${fieldName(p)} = ${show(v, p, c.sensitive)}`));
+    for (const [p, v] of flatten(c.before)) lines.push(paintField(opts.color, inertText(`      - ${fieldName(p)} = ${show(v, p, c.sensitive)}`)));
   } else {
     const fields = patchLines(c);
-    if (fields.length === 0) lines.push('      (no field changes)');
-    for (const l of fields) lines.push(inertText(`      ${l}`));
+    if (fields.length === 0) lines.push(paint(opts.color, DIM, '      (no field changes)'));
+    for (const l of fields) lines.push(paintField(opts.color, inertText(`      ${l}`)));
   }
   lines.push('    }');
   if (c.effects) for (const l of effectLines(c.effects)) lines.push(inertText(`    ${l}`));
@@ -339,16 +348,16 @@ function changeLines(c: Change, opts: RenderOptions): string[] {
 function driftLines(d: Drift, opts: RenderOptions): string[] {
   const color = DRIFT_COLOR[d.difference];
   const lines: string[] = [paint(opts.color, color, `  # ${title(d)} ${DRIFT_VERB[d.difference]}`)];
-  for (const r of d.reasons) lines.push(inertText(`  #   (${r})`));
+  for (const r of d.reasons) lines.push(paint(opts.color, DIM, inertText(`  #   (${r})`)));
   lines.push(paint(opts.color, color, `  ${DRIFT_SYMBOL[d.difference]} ${inertText(d.type)} ${inertText(JSON.stringify(d.id))} {`));
   if (d.difference === 'undeclared') {
-    for (const [p, v] of flatten(d.live)) lines.push(inertText(`      + ${fieldName(p)} = ${show(v, p, d.sensitive)}`));
+    for (const [p, v] of flatten(d.live)) lines.push(paintField(opts.color, inertText(`      + ${fieldName(p)} = ${show(v, p, d.sensitive)}`)));
   } else if (d.difference === 'absent') {
-    for (const [p, v] of flatten(d.code)) lines.push(inertText(`      - ${fieldName(p)} = ${show(v, p, d.sensitive)}`));
+    for (const [p, v] of flatten(d.code)) lines.push(paintField(opts.color, inertText(`      - ${fieldName(p)} = ${show(v, p, d.sensitive)}`)));
   } else {
     const fields = driftFieldLines(d);
-    if (fields.length === 0) lines.push('      (no field changes)');
-    for (const l of fields) lines.push(inertText(`      ${l}`));
+    if (fields.length === 0) lines.push(paint(opts.color, DIM, '      (no field changes)'));
+    for (const l of fields) lines.push(paintField(opts.color, inertText(`      ${l}`)));
   }
   lines.push('    }', inertText(`    dqform plan and apply would ${DRIFT_REMEDY[d.remedy]}`));
   return lines;
@@ -369,7 +378,7 @@ export function renderText(plan: Plan, opts: RenderOptions = {}): string {
     }
     for (const c of ws) lines.push(...changeLines(c, opts), '');
     const moved = plan.changes.filter((c) => c.action === 'noop' && c.movedFrom);
-    for (const c of moved) lines.push(inertText(`  # ${c.movedFrom} has moved to ${c.address} (no changes; it keeps its id ${JSON.stringify(c.id)})`));
+    for (const c of moved) lines.push(paint(opts.color, DIM, inertText(`  # ${c.movedFrom} has moved to ${c.address} (no changes; it keeps its id ${JSON.stringify(c.id)})`)));
     if (moved.length) lines.push('');
   }
   lines.push(...unmanagedText(plan, !!opts.showUnmanaged));
