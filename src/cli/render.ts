@@ -369,12 +369,16 @@ export function renderText(plan: Plan, opts: RenderOptions = {}): string {
   for (const d of plan.diagnostics) lines.push(...diagnosticLines(d));
   if (plan.diagnostics.length) lines.push('');
   const failed = plan.diagnostics.some((d) => d.severity === 'error');
+  // nothing to do: "No changes." comes last, after what informs (moves, objects not managed
+  // here), and no zero summary line follows it (Terraform's "No changes." is its last word too)
+  let noChanges: string | undefined;
   if (plan.options.refreshOnly) {
-    lines.push(...refreshOnlyBody(plan, opts));
+    if (plan.drift.length === 0) noChanges = 'No changes. Live state matches the code.';
+    else lines.push(...refreshOnlyBody(plan, opts));
   } else {
     const ws = writes(plan);
     if (ws.length === 0 && !failed) {
-      lines.push(plan.options.destroy ? inertText(`No changes. Namespace "${plan.namespace}" owns nothing to destroy.`) : 'No changes. Live state matches the code.', '');
+      noChanges = plan.options.destroy ? inertText(`No changes. Namespace "${plan.namespace}" owns nothing to destroy.`) : 'No changes. Live state matches the code.';
     }
     for (const c of ws) lines.push(...changeLines(c, opts), '');
     const moved = plan.changes.filter((c) => c.action === 'noop' && c.movedFrom);
@@ -382,7 +386,7 @@ export function renderText(plan: Plan, opts: RenderOptions = {}): string {
     if (moved.length) lines.push('');
   }
   lines.push(...unmanagedText(plan, !!opts.showUnmanaged));
-  lines.push(summaryLine(plan));
+  lines.push(noChanges ?? summaryLine(plan));
   const effects = plan.options.refreshOnly ? undefined : effectsLine(plan);
   if (effects) lines.push(effects);
   lines.push(...guardLines(plan));
@@ -421,7 +425,6 @@ export function renderDrift(plan: Plan, drift: readonly Drift[], opts: RenderOpt
 
 /** The drift of a refresh-only plan, with what it means and what to do. */
 function refreshOnlyBody(plan: Plan, opts: RenderOptions): string[] {
-  if (plan.drift.length === 0) return ['No changes. Live state matches the code.', ''];
   const lines = [...DRIFT_INTRO];
   lines.push(...driftEntryLines(plan.drift, opts));
   lines.push(
