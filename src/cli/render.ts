@@ -385,7 +385,7 @@ export function renderText(plan: Plan, opts: RenderOptions = {}): string {
     for (const c of moved) lines.push(paint(opts.color, DIM, inertText(`  # ${c.movedFrom} has moved to ${c.address} (no changes; it keeps its id ${JSON.stringify(c.id)})`)));
     if (moved.length) lines.push('');
   }
-  lines.push(...unmanagedText(plan, !!opts.showUnmanaged));
+  lines.push(...unmanagedText(plan, !!opts.showUnmanaged, opts.color));
   lines.push(noChanges ?? summaryLine(plan));
   const effects = plan.options.refreshOnly ? undefined : effectsLine(plan);
   if (effects) lines.push(effects);
@@ -418,7 +418,7 @@ export function renderDrift(plan: Plan, drift: readonly Drift[], opts: RenderOpt
   for (const d of plan.diagnostics) lines.push(...diagnosticLines(d));
   if (plan.diagnostics.length) lines.push('');
   lines.push(...DRIFT_INTRO, ...driftEntryLines(drift, opts));
-  lines.push(...unmanagedText(plan, !!opts.showUnmanaged));
+  lines.push(...unmanagedText(plan, !!opts.showUnmanaged, opts.color));
   lines.push(`${drift.length} object(s) differ from the code. ${summaryLine(plan)}`);
   return `${lines.join('\n')}\n`;
 }
@@ -437,14 +437,15 @@ function refreshOnlyBody(plan: Plan, opts: RenderOptions): string[] {
 }
 
 /** The "Not managed here" lines: this stack's own entries, then a count of the others by who manages them. */
-function unmanagedText(plan: Plan, show: boolean): string[] {
+function unmanagedText(plan: Plan, show: boolean, color?: boolean): string[] {
   const { listed, others, groups } = unmanagedParts(plan, show);
   const total = listed.length + others.length;
   if (total === 0) return [];
   const hint = '--show-unmanaged lists them';
   if (listed.length === 0) return [inertText(`Not managed here (${total}, never changed by this stack): ${groups}; ${hint}.`), ''];
   const lines = [`Not managed here (${total}, never changed by this stack):`];
-  for (const c of listed) lines.push(`  ? ${title(c)}: ${inertText(c.reasons.join('; '))}`);
+  // a forget (a removed block with destroy = false) changes what this stack manages: cyan, as a replace
+  for (const c of listed) lines.push(paint(color && c.action === 'forget', COLOR.forget, `  ? ${title(c)}: ${inertText(c.reasons.join('; '))}`));
   if (others.length) lines.push(inertText(`  and ${others.length} more: ${groups}; ${hint}.`));
   lines.push('');
   return lines;

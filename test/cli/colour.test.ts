@@ -37,6 +37,13 @@ describe('text plan colour', () => {
     for (const l of fieldLines) expect(l).toMatch(/^\u001b\[3[123]m.*\u001b\[0m$/);
   });
 
+  it('a forget (removed, destroy = false) is cyan', () => {
+    const gov = Plan.parse(JSON.parse(fs.readFileSync(path.join(CASE, '..', 'governance-pruning', 'plan.json'), 'utf8')));
+    const forget = renderText(gov, { color: true }).split('\n').find((l) => l.includes('dq_owner.on_call (owner "On call"): removed with destroy = false'));
+    expect(forget).toMatch(/^\u001b\[36m {2}\? dq_owner\.on_call .*\u001b\[0m$/);
+    expect(renderText(gov)).toBe(fs.readFileSync(path.join(CASE, '..', 'governance-pruning', 'plan.txt'), 'utf8'));
+  });
+
   it('without colour the text is byte-identical to the golden text', () => {
     expect(renderText(plan)).toBe(fs.readFileSync(path.join(CASE, 'plan.txt'), 'utf8'));
     expect(renderText(plan, { color: false })).not.toContain(ESC);
