@@ -3,7 +3,7 @@
  * one (unknown fields and flags, references, ResolverQL functions, enum values). Levenshtein
  * distance (a swap of neighbours counting as one edit), case-insensitive; a suggestion only within a small distance that grows with the
  * word (1 up to 4 characters, 2 up to 8, else 3), so a short word is not "corrected" into an
- * unrelated one. Deterministic: the smallest distance wins, a tie goes to the first in `known`
+ * unrelated one; a name the word begins (three characters at least) is suggested too. Deterministic: the smallest distance wins, a tie goes to the first in `known`
  * (callers pass their names in a fixed order).
  */
 
@@ -43,7 +43,9 @@ export function closestName(word: string, known: readonly string[], opts: { stri
   for (const k of known) {
     if (k === word) return undefined;
     const short = opts.strip && k.startsWith(opts.strip) ? k.slice(opts.strip.length) : undefined;
-    const d = Math.min(editDistance(word, k), short === undefined ? Infinity : editDistance(word, short));
+    // a name cut short (`abc` for `abcdef`, three characters at least) counts as the limit
+    const prefix = word.length >= 3 && k.toLowerCase().startsWith(word.toLowerCase()) ? limit : Infinity;
+    const d = Math.min(editDistance(word, k), short === undefined ? Infinity : editDistance(word, short), prefix);
     if (d < bestD) [best, bestD] = [k, d];
   }
   return best;

@@ -23,6 +23,8 @@ describe('the helper', () => {
     expect(closestName('a', ['b', 'c'])).toBe('b'); // distance 1 within 1
     expect(closestName('ab', ['xy'])).toBeUndefined();
     expect(closestName('orders', ['payments'])).toBeUndefined();
+    expect(closestName('desc', ['id', 'description'])).toBe('description'); // a name cut short
+    expect(closestName('de', ['description'])).toBeUndefined();
   });
   it('is deterministic: the smallest distance, then the first known', () => {
     expect(closestName('cat', ['bat', 'cab', 'car'])).toBe('bat');
