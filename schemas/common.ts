@@ -9,6 +9,7 @@
  */
 import { z } from 'zod';
 import { ALIAS_USES, type EnumInfo } from './wire';
+import { closestName, sharedPrefix } from './did-you-mean';
 
 /** A protobuf enum: accepts the value's name or its number, parses to the name. */
 export interface ProtoEnum<N extends string> {
@@ -46,7 +47,13 @@ export function protoEnum<const T extends Record<string, number>>(table: T, opts
   for (const n of values) names[table[n]] = n;
   const aliases = { ...(opts.aliases ?? {}) } as Record<string, N>;
   const allowed = allowedText(table, values);
-  const got = (v: unknown) => `; got ${JSON.stringify(v)}`;
+  // a misspelled name (or one without its prefix: `error` for SEVERITY_ERROR) gets a "did you mean"
+  const suggestable = values.filter((v) => table[v] !== 0);
+  const strip = sharedPrefix(values);
+  const got = (v: unknown) => {
+    const near = typeof v === 'string' ? closestName(v, suggestable, { strip }) : undefined;
+    return `; got ${JSON.stringify(v)}${near ? `; did you mean ${near}?` : ''}`;
+  };
   const nameSchema = z.enum(values as [N, ...N[]], { error: (iss) => `expected ${allowed}${got(iss.input)}` });
   const inputs: z.ZodType[] = [nameSchema];
   const aliasNames = Object.keys(aliases);

@@ -62,7 +62,7 @@ export function inertLines(s: string): string {
 }
 
 /** The colour codes dqform's text plan paints (render.ts: `ESC[31m` ... `ESC[0m`), and nothing else. */
-const OUR_COLOUR = /(\u001b\[(?:0|3[0-7])m)/;
+const OUR_COLOUR = /(\u001b\[(?:0|2|3[0-7])m)/;
 
 /**
  * Lines printed on a terminal where dqform itself may have painted colour codes: like

@@ -56,6 +56,7 @@
  */
 import { EntityTypeEnum, type EntityType, type EntityTypeName, type Query, type QueryPart } from './entities';
 import { DqformError } from './errors';
+import { closestName } from './did-you-mean';
 
 // ---------------------------------------------------------------------------------------------
 // AST
@@ -107,9 +108,11 @@ export class ResolverQlError extends DqformError {
     /** What was found, e.g. `'x'` or `end of input`. */
     readonly found: string,
     text: string,
+    /** The known name closest to what was found (an unknown function): "did you mean" it. */
+    readonly suggestion?: string,
   ) {
     const { line, column } = lineColumn(text, offset);
-    super(`ResolverQL: at offset ${offset} (line ${line}, column ${column}): expected ${expected} but found ${found}`);
+    super(`ResolverQL: at offset ${offset} (line ${line}, column ${column}): expected ${expected} but found ${found}${suggestion ? `; did you mean '${suggestion}'?` : ''}`);
     this.line = line;
     this.column = column;
   }
@@ -201,7 +204,9 @@ class Parser {
   call(): ResolverQlCall {
     const { name, offset } = this.ident('a function name');
     // Unknown names fail here, before their arguments can cause a less helpful error.
-    if (!this.lenient && !KNOWN_NAMES.has(name)) this.fail(`a function name (${RESOLVERQL_FUNCTIONS.join(', ')})`, offset);
+    if (!this.lenient && !KNOWN_NAMES.has(name)) {
+      throw new ResolverQlError(offset, `a function name (${RESOLVERQL_FUNCTIONS.join(', ')})`, this.describe(offset), this.text, functionLike(name));
+    }
     if (this.depth >= RESOLVERQL_MAX_DEPTH) {
       throw new ResolverQlError(offset, `function calls nested at most ${RESOLVERQL_MAX_DEPTH} deep (flatten nested and/or, or split the selection)`, `'${name}' at depth ${this.depth + 1}`, this.text);
     }
@@ -348,6 +353,11 @@ export type ResolverQlFunction = (typeof RESOLVERQL_FUNCTIONS)[number];
 const REFUSED: Record<string, string> = {};
 
 /** Names the parser accepts as calls; the checker then places `static_paths` and refuses {@link REFUSED}. */
+/** The function dqform knows whose name is closest to `name` (a misspelling), if any. */
+function functionLike(name: string): string | undefined {
+  return closestName(name, RESOLVERQL_FUNCTIONS);
+}
+
 const KNOWN_NAMES: ReadonlySet<string> = new Set<string>([...RESOLVERQL_FUNCTIONS, 'static_paths', ...Object.keys(REFUSED)]);
 
 function describeValue(v: ResolverQlValue): string {
@@ -374,7 +384,8 @@ class Checker {
 
   unknown(c: ResolverQlCall): void {
     const { line, column } = lineColumn(this.text, c.offset);
-    const message = `ResolverQL: at offset ${c.offset} (line ${line}, column ${column}): function '${c.fn}' is not one dqform knows (${RESOLVERQL_FUNCTIONS.join(', ')}); the platform checks it when the plan previews it or apply writes it`;
+    const near = functionLike(c.fn);
+    const message = `ResolverQL: at offset ${c.offset} (line ${line}, column ${column}): function '${c.fn}' is not one dqform knows${near ? ` (did you mean '${near}'?)` : ''} (${RESOLVERQL_FUNCTIONS.join(', ')}); the platform checks it when the plan previews it or apply writes it`;
     this.warnings!.push({ offset: c.offset, line, column, fn: c.fn, message });
     // its arguments are still checked: a known call inside it must be well-formed
     for (const a of c.args) if (a.kind === 'call') this.call(a);
@@ -431,7 +442,7 @@ class Checker {
     if (c.fn === 'static_paths') this.fail(c.offset, 'static_paths(...) only as the path of in_folder', `'static_paths'`);
     if (!(RESOLVERQL_FUNCTIONS as readonly string[]).includes(c.fn)) {
       if (this.warnings) return this.unknown(c);
-      this.fail(c.offset, `a function name (${RESOLVERQL_FUNCTIONS.join(', ')})`, `'${c.fn}'`);
+      throw new ResolverQlError(c.offset, `a function name (${RESOLVERQL_FUNCTIONS.join(', ')})`, `'${c.fn}'`, this.text, functionLike(c.fn));
     }
     switch (c.fn as ResolverQlFunction) {
       case 'and':

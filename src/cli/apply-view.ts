@@ -1,8 +1,9 @@
 /**
  * The view of `apply` and `destroy`: renders the applier's events ({@link ApplyEvent}). Progress
- * goes to stderr as it happens (`progressLine`); at `apply.done`, the report of its summary (one
- * line per write done and per write that failed, then the totals), and after a targeted plan,
- * the warning that other changes may remain.
+ * goes to stderr as it happens (`progressLine`); each write done is one line on stdout as it
+ * finishes, in the order applied, with its id and time (`  create dq_owner.a: done in 1.2s
+ * [id=...]`); at `apply.done`, what failed and what was not attempted (in the order it happened),
+ * then the totals, and after a targeted plan, the warning that other changes may remain.
  */
 import { progressLine, type ApplyEvent, type ApplyResult } from '../engine/apply-events';
 
@@ -25,11 +26,17 @@ export interface ApplyViewOptions {
 
 /** A listener that renders one apply's events. */
 export function applyView(io: ApplyViewIo, { what, started, targets = [] }: ApplyViewOptions): (e: ApplyEvent) => void {
+  // the order the changes finished in (done, failed, skipped): the report's order
+  const order = new Map<string, number>();
   return (e) => {
     const line = progressLine(e);
     if (line !== undefined) io.err(line);
+    if (e.type === 'step.done' || e.type === 'step.failed' || e.type === 'step.skipped') order.set(e.address, order.size);
+    if (e.type === 'step.done') io.out(`  ${e.action} ${e.address}: done in ${seconds(e.durationMs)} [id=${e.id}]`);
     if (e.type !== 'apply.done') return;
-    report(io, e.summary, Date.now() - started, what);
+    const rank = (x: { address: string }) => order.get(x.address) ?? order.size;
+    const inOrder = <T extends { address: string }>(xs: T[]) => [...xs].sort((a, b) => rank(a) - rank(b));
+    report(io, { ...e.summary, failed: inOrder(e.summary.failed), skipped: inOrder(e.summary.skipped) }, Date.now() - started, what);
     if (targets.length) {
       io.err(`Warning: applied changes may be incomplete: this plan was targeted (${targets.join(', ')}), so other changes the code asks for may remain.\n  Run dqform plan without --target to see them.`);
     }
@@ -47,7 +54,6 @@ export function exitCode(r: ApplyResult): number {
  * failed for it are in that line too (they were in flight: they may or may not have landed).
  */
 function report(io: ApplyViewIo, r: ApplyResult, elapsedMs: number, what: 'Apply' | 'Destroy'): void {
-  const took = (ms: number | undefined) => (ms === undefined ? '' : ` in ${seconds(ms)}`);
   const list = (xs: { address: string }[]) => `${xs.slice(0, 5).map((x) => x.address).join(', ')}${xs.length > 5 ? `, and ${xs.length - 5} more` : ''}`;
   const halt = r.halted;
   const gone = halt?.kind === 'unreachable';
@@ -56,7 +62,6 @@ function report(io: ApplyViewIo, r: ApplyResult, elapsedMs: number, what: 'Apply
   const notSent = gone ? r.failed.filter((f) => !f.mayHaveLanded && /is not answering|\((ECONNREFUSED|ENOTFOUND|EHOSTUNREACH|ENETUNREACH|EAI_AGAIN|UND_ERR_CONNECT_TIMEOUT)\)/.test(f.error)) : [];
   const inFlight = gone ? r.failed.filter((f) => !notSent.includes(f) && (f.mayHaveLanded || /connection failed/.test(f.error))) : [];
   const rest = halt ? r.skipped.filter((x) => x.because === halt.reason) : [];
-  for (const a of r.applied) io.out(`  ${a.action} ${a.address}: done${took(a.ms)}`);
   for (const f of r.failed) if (!inFlight.includes(f) && !notSent.includes(f)) io.err(`  ${f.action} ${f.address}: FAILED: ${f.error}${f.ms === undefined ? '' : ` (after ${seconds(f.ms)})`}`);
   for (const x of r.skipped) if (!rest.includes(x)) io.err(`  ${x.action} ${x.address}: not attempted (${x.because})`);
   if (gone) {

@@ -28,7 +28,16 @@ export interface RenderOptions {
 function paint(on: boolean | undefined, code: number, s: string): string {
   return on ? `\u001b[${code}m${s}\u001b[0m` : s;
 }
-const COLOR: Record<Change['action'], number> = { create: 32, update: 33, replace: 35, delete: 31, noop: 0, unmanaged: 36, forget: 36 };
+const COLOR: Record<Change['action'], number> = { create: 32, update: 33, replace: 36, delete: 31, noop: 0, unmanaged: 36, forget: 36 };
+/** Dim: context that changes nothing (reasons, "(no field changes)", moves). */
+const DIM = 2;
+const FIELD_COLOR: Record<string, number> = { '+': 32, '~': 33, '-': 31 };
+
+/** A field line (`      + name = value`) painted by its symbol: green `+`, yellow `~`, red `-`. */
+function paintField(on: boolean | undefined, line: string): string {
+  const code = FIELD_COLOR[line.trimStart()[0]];
+  return code === undefined ? paint(on, DIM, line) : paint(on, code, line);
+}
 
 function flatten(v: unknown, base = ''): [string, unknown][] {
   if (Array.isArray(v)) return v.length === 0 ? [[base, []]] : v.flatMap((x, i) => flatten(x, `${base}/${i}`));
@@ -333,17 +342,17 @@ function changeLines(c: Change, opts: RenderOptions): string[] {
   const lines: string[] = [];
   const sym = SYMBOL[c.action];
   lines.push(paint(opts.color, COLOR[c.action], `  # ${title(c)} ${verb(c)}`));
-  for (const r of c.reasons) lines.push(inertText(`  #   (${r})`));
+  for (const r of c.reasons) lines.push(paint(opts.color, DIM, inertText(`  #   (${r})`)));
   lines.push(paint(opts.color, COLOR[c.action], `  ${sym} ${inertText(c.type)} ${inertText(JSON.stringify(c.id))} {`));
   // field names are keys of the config and values are JSON: both inert (JSON leaves bidi and C1 characters raw)
   if (c.action === 'create') {
-    for (const [p, v] of flatten(c.after)) lines.push(inertText(`      + ${fieldName(p)} = ${show(v, p, c.sensitive)}`));
+    for (const [p, v] of flatten(c.after)) lines.push(paintField(opts.color, inertText(`      + ${fieldName(p)} = ${show(v, p, c.sensitive)}`)));
   } else if (c.action === 'delete') {
-    for (const [p, v] of flatten(c.before)) lines.push(inertText(`      - ${fieldName(p)} = ${show(v, p, c.sensitive)}`));
+    for (const [p, v] of flatten(c.before)) lines.push(paintField(opts.color, inertText(`      - ${fieldName(p)} = ${show(v, p, c.sensitive)}`)));
   } else {
     const fields = patchLines(c);
-    if (fields.length === 0) lines.push('      (no field changes)');
-    for (const l of fields) lines.push(inertText(`      ${l}`));
+    if (fields.length === 0) lines.push(paint(opts.color, DIM, '      (no field changes)'));
+    for (const l of fields) lines.push(paintField(opts.color, inertText(`      ${l}`)));
   }
   lines.push('    }');
   if (c.effects) for (const l of effectLines(c.effects)) lines.push(inertText(`    ${l}`));
@@ -354,16 +363,16 @@ function changeLines(c: Change, opts: RenderOptions): string[] {
 function driftLines(d: Drift, opts: RenderOptions): string[] {
   const color = DRIFT_COLOR[d.difference];
   const lines: string[] = [paint(opts.color, color, `  # ${title(d)} ${DRIFT_VERB[d.difference]}`)];
-  for (const r of d.reasons) lines.push(inertText(`  #   (${r})`));
+  for (const r of d.reasons) lines.push(paint(opts.color, DIM, inertText(`  #   (${r})`)));
   lines.push(paint(opts.color, color, `  ${DRIFT_SYMBOL[d.difference]} ${inertText(d.type)} ${inertText(JSON.stringify(d.id))} {`));
   if (d.difference === 'undeclared') {
-    for (const [p, v] of flatten(d.live)) lines.push(inertText(`      + ${fieldName(p)} = ${show(v, p, d.sensitive)}`));
+    for (const [p, v] of flatten(d.live)) lines.push(paintField(opts.color, inertText(`      + ${fieldName(p)} = ${show(v, p, d.sensitive)}`)));
   } else if (d.difference === 'absent') {
-    for (const [p, v] of flatten(d.code)) lines.push(inertText(`      - ${fieldName(p)} = ${show(v, p, d.sensitive)}`));
+    for (const [p, v] of flatten(d.code)) lines.push(paintField(opts.color, inertText(`      - ${fieldName(p)} = ${show(v, p, d.sensitive)}`)));
   } else {
     const fields = driftFieldLines(d);
-    if (fields.length === 0) lines.push('      (no field changes)');
-    for (const l of fields) lines.push(inertText(`      ${l}`));
+    if (fields.length === 0) lines.push(paint(opts.color, DIM, '      (no field changes)'));
+    for (const l of fields) lines.push(paintField(opts.color, inertText(`      ${l}`)));
   }
   lines.push('    }', inertText(`    dqform plan and apply would ${DRIFT_REMEDY[d.remedy]}`));
   return lines;
@@ -375,20 +384,24 @@ export function renderText(plan: Plan, opts: RenderOptions = {}): string {
   for (const d of plan.diagnostics) lines.push(...diagnosticLines(d));
   if (plan.diagnostics.length) lines.push('');
   const failed = plan.diagnostics.some((d) => d.severity === 'error');
+  // nothing to do: "No changes." comes last, after what informs (moves, objects not managed
+  // here), and no zero summary line follows it (Terraform's "No changes." is its last word too)
+  let noChanges: string | undefined;
   if (plan.options.refreshOnly) {
-    lines.push(...refreshOnlyBody(plan, opts));
+    if (plan.drift.length === 0) noChanges = 'No changes. Live state matches the code.';
+    else lines.push(...refreshOnlyBody(plan, opts));
   } else {
     const ws = writes(plan);
     if (ws.length === 0 && !failed) {
-      lines.push(plan.options.destroy ? inertText(`No changes. Namespace "${plan.namespace}" owns nothing to destroy.`) : 'No changes. Live state matches the code.', '');
+      noChanges = plan.options.destroy ? inertText(`No changes. Namespace "${plan.namespace}" owns nothing to destroy.`) : 'No changes. Live state matches the code.';
     }
     for (const c of ws) lines.push(...changeLines(c, opts), '');
     const moved = plan.changes.filter((c) => c.action === 'noop' && c.movedFrom);
-    for (const c of moved) lines.push(inertText(`  # ${c.movedFrom} has moved to ${c.address} (no changes; it keeps its id ${JSON.stringify(c.id)})`));
+    for (const c of moved) lines.push(paint(opts.color, DIM, inertText(`  # ${c.movedFrom} has moved to ${c.address} (no changes; it keeps its id ${JSON.stringify(c.id)})`)));
     if (moved.length) lines.push('');
   }
-  lines.push(...unmanagedText(plan, !!opts.showUnmanaged));
-  lines.push(summaryLine(plan));
+  lines.push(...unmanagedText(plan, !!opts.showUnmanaged, opts.color));
+  lines.push(noChanges ?? summaryLine(plan));
   const effects = plan.options.refreshOnly ? undefined : effectsLine(plan);
   if (effects) lines.push(effects);
   lines.push(...guardLines(plan));
@@ -420,14 +433,13 @@ export function renderDrift(plan: Plan, drift: readonly Drift[], opts: RenderOpt
   for (const d of plan.diagnostics) lines.push(...diagnosticLines(d));
   if (plan.diagnostics.length) lines.push('');
   lines.push(...DRIFT_INTRO, ...driftEntryLines(drift, opts));
-  lines.push(...unmanagedText(plan, !!opts.showUnmanaged));
+  lines.push(...unmanagedText(plan, !!opts.showUnmanaged, opts.color));
   lines.push(`${drift.length} object(s) differ from the code. ${summaryLine(plan)}`);
   return `${lines.join('\n')}\n`;
 }
 
 /** The drift of a refresh-only plan, with what it means and what to do. */
 function refreshOnlyBody(plan: Plan, opts: RenderOptions): string[] {
-  if (plan.drift.length === 0) return ['No changes. Live state matches the code.', ''];
   const lines = [...DRIFT_INTRO];
   lines.push(...driftEntryLines(plan.drift, opts));
   lines.push(
@@ -440,14 +452,15 @@ function refreshOnlyBody(plan: Plan, opts: RenderOptions): string[] {
 }
 
 /** The "Not managed here" lines: this stack's own entries, then a count of the others by who manages them. */
-function unmanagedText(plan: Plan, show: boolean): string[] {
+function unmanagedText(plan: Plan, show: boolean, color?: boolean): string[] {
   const { listed, others, groups } = unmanagedParts(plan, show);
   const total = listed.length + others.length;
   if (total === 0) return [];
   const hint = '--show-unmanaged lists them';
   if (listed.length === 0) return [inertText(`Not managed here (${total}, never changed by this stack): ${groups}; ${hint}.`), ''];
   const lines = [`Not managed here (${total}, never changed by this stack):`];
-  for (const c of listed) lines.push(`  ? ${title(c)}: ${inertText(c.reasons.join('; '))}`);
+  // a forget (a removed block with destroy = false) changes what this stack manages: cyan, as a replace
+  for (const c of listed) lines.push(paint(color && c.action === 'forget', COLOR.forget, `  ? ${title(c)}: ${inertText(c.reasons.join('; '))}`));
   if (others.length) lines.push(inertText(`  and ${others.length} more: ${groups}; ${hint}.`));
   lines.push('');
   return lines;

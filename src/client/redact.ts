@@ -3,7 +3,12 @@
  *
  * Two layers:
  * - values registered with {@link registerSecret} (the client secret, every access token the
- *   client receives, integration passwords a handler sends) are replaced wherever they occur;
+ *   client receives, integration passwords a handler sends) are replaced wherever the whole value
+ *   occurs, never as part of a longer word: a secret `pass` is masked in `pass` and `x=pass&`,
+ *   not in `password` or `compass` (a secret equal to a common word does not mangle the words that
+ *   contain it). Where the value starts or ends with a letter, digit or `_`, the text next to it
+ *   must not be one; an escape right before it (`\n`, `\u0022`, `%22`) counts as a boundary, so a
+ *   secret inside an escaped JSON or URL-encoded string is still masked;
  * - well-known shapes are masked even when their value was never registered:
  *   `Authorization: Bearer …`, `Bearer …`, and `key=value` / `"key": "value"` pairs whose key
  *   is in {@link SENSITIVE_KEYS}.
@@ -35,7 +40,10 @@ export const SENSITIVE_KEYS: readonly string[] = [
 const normKey = (k: string): string => k.toLowerCase().replace(/[_-]/g, '');
 const SENSITIVE = new Set(SENSITIVE_KEYS.map(normKey));
 
-/** Secrets shorter than this are not registered: replacing "a" everywhere would garble output. */
+/**
+ * Secrets shorter than this are not registered: even as whole words, masking every "a" or "ok"
+ * would garble output, and a credential of one to three characters protects nothing.
+ */
 const MIN_SECRET_LENGTH = 4;
 
 const secrets = new Set<string>();
@@ -76,11 +84,33 @@ const FORM_PAIR = new RegExp(`((?:^|[?&\\s;,])(?:${KEY_ALT})=)([^&\\s;,"']*)`, '
 const AUTH_HEADER = /(authorization\s*[:=]\s*)(?:(bearer|basic)\s+)?[^\s,;"'}]+/gi;
 const BEARER = /(\bbearer\s+)[A-Za-z0-9._~+/=-]+/gi;
 
+const WORD = /[A-Za-z0-9_]/;
+/** An escape that ends right before a value: `\n` (JSON), `\u0022`, `%22` (URL encoding). */
+const ESCAPE_BEFORE = /(?:\\[nrtbf"/\\]|\\u[0-9A-Fa-f]{4}|%[0-9A-Fa-f]{2})$/;
+
+/** `text` with every whole occurrence of `secret` (not part of a longer word) replaced. */
+function maskWhole(text: string, secret: string): string {
+  const wordStart = WORD.test(secret[0]);
+  const wordEnd = WORD.test(secret[secret.length - 1]);
+  let out = '';
+  let from = 0;
+  for (let i = text.indexOf(secret); i >= 0; i = text.indexOf(secret, i + 1)) {
+    if (i < from) continue;
+    const end = i + secret.length;
+    const left = !wordStart || i === 0 || !WORD.test(text[i - 1]) || ESCAPE_BEFORE.test(text.slice(Math.max(0, i - 6), i));
+    const right = !wordEnd || end === text.length || !WORD.test(text[end]);
+    if (!left || !right) continue;
+    out += text.slice(from, i) + REDACTED;
+    from = end;
+  }
+  return out + text.slice(from);
+}
+
 /** Returns `text` with every registered secret and every credential-shaped value masked. */
 export function redact(text: string): string {
   if (typeof text !== 'string' || text.length === 0) return text;
   let out = text;
-  for (const s of ordered) if (out.includes(s)) out = out.split(s).join(REDACTED);
+  for (const s of ordered) if (out.includes(s)) out = maskWhole(out, s);
   out = out.replace(AUTH_HEADER, (_m, pre: string, scheme?: string) => `${pre}${scheme ? `${scheme} ` : ''}${REDACTED}`);
   out = out.replace(BEARER, `$1${REDACTED}`);
   out = out.replace(JSON_PAIR, (_m, pre: string) => `${pre}${REDACTED}`);

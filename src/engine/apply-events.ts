@@ -34,8 +34,8 @@ export type ApplyEvent =
   | { type: 'step.start'; address: string; action: ApplyAction }
   /** A write still running after each progress interval. */
   | { type: 'step.running'; address: string; action: ApplyAction; elapsedMs: number }
-  /** `durationMs`: the write's time (a batch: the whole batch's time). */
-  | { type: 'step.done'; address: string; action: ApplyAction; durationMs: number }
+  /** `durationMs`: the write's time (a batch: the whole batch's time); `id`: the object's id (the plan's). */
+  | { type: 'step.done'; address: string; action: ApplyAction; id: string; durationMs: number }
   /** `mayHaveLanded`: an earlier attempt of the write may have reached the platform. */
   | { type: 'step.failed'; address: string; action: ApplyAction; phase: FailPhase; error: string; durationMs?: number; mayHaveLanded?: true }
   | { type: 'step.skipped'; address: string; action: ApplyAction; reason: 'dependency-failed'; dependency: string }

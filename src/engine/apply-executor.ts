@@ -231,7 +231,7 @@ export class StepExecutor {
     for (const c of cs) {
       const e = thrown ?? errs?.get(c.address);
       if (e) this.fail(c, e, 'write', ms);
-      else this.emit({ type: 'step.done', address: c.address, action: c.action, durationMs: ms });
+      else this.emit({ type: 'step.done', address: c.address, action: c.action, id: c.id, durationMs: ms });
     }
   }
 
@@ -242,7 +242,7 @@ export class StepExecutor {
     const started = this.env.clock.now();
     try {
       const ms = await this.timed((elapsedMs) => this.emit({ type: 'step.running', address: c.address, action: c.action, elapsedMs }), () => this.send(s));
-      this.emit({ type: 'step.done', address: c.address, action: c.action, durationMs: ms });
+      this.emit({ type: 'step.done', address: c.address, action: c.action, id: c.id, durationMs: ms });
     } catch (e) {
       this.fail(c, e, 'write', this.env.clock.now() - started);
     }

@@ -10,7 +10,8 @@ import { checkResolverQlText, ResolverQlError } from '../../schemas/resolverql';
 import { ALIAS_USES, deprecatedEnums } from '../../schemas/wire';
 import { bareId, defaultFqn, deriveId, ENTITY_ID_PREFIX, idOwner, namespaceOfId, parseAddress } from './identity';
 import { camelToSnake } from './keys';
-import { closest, fieldPathProblem, unknownFields } from './unknown-fields';
+import { closest, fieldPathProblem, nearestAddress, unknownFields } from './unknown-fields';
+import { closestName } from '../../schemas/did-you-mean';
 import { textFieldProblems } from '../../schemas/text-checks';
 import { isFqnKeyed, kindOf, KINDS, UUID_KINDS, type KindDescriptor } from '../kinds/descriptors';
 import { configProblems } from '../kinds/validation';
@@ -173,9 +174,13 @@ function resolveReferences(r: ManifestResource, idents: ReadonlyMap<string, { ty
       const target = idents.get(addr);
       const v = target ? refValue(target, attr) : undefined;
       if (!target || v === undefined) {
+        const near = target ? undefined : nearestAddress(type, name, idents.keys());
+        const attrNear = target ? closestName(attr, ['id', 'entity_id', 'fqn'].filter((a) => refValue(target, a) !== undefined)) : undefined;
         diags.push({
           severity: 'error',
-          summary: target ? `reference ${whole} names an attribute dqform does not know` : `reference ${whole} points to nothing`,
+          summary: target
+            ? `reference ${whole} names an attribute dqform does not know${attrNear ? ` (did you mean .${attrNear}?)` : ''}`
+            : `reference ${whole} points to nothing${near ? ` (did you mean \${${near}.${attr}}?)` : ''}`,
           address: r.address,
           source: r.source,
           field: fieldPath(at),

@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import { unknownKeys } from '../../schemas/wire';
+import { closestName } from '../../schemas/did-you-mean';
 
 type PathSeg = string | number;
 const isObj = (v: unknown): v is Record<string, unknown> => !!v && typeof v === 'object' && !Array.isArray(v);
@@ -85,24 +86,24 @@ export function unknownFields(schema: z.ZodType, value: unknown, path: PathSeg[]
   return out;
 }
 
-/** The closest known key (edit distance at most 3), for "did you mean". */
+/** The closest known key, for "did you mean" (the shared helper, schemas/did-you-mean.ts). */
 export function closest(key: string, known: readonly string[]): string | undefined {
-  const d = (a: string, b: string): number => {
-    const m = Array.from({ length: a.length + 1 }, (_, i) => [i, ...Array<number>(b.length).fill(0)]);
-    for (let j = 1; j <= b.length; j++) m[0][j] = j;
-    for (let i = 1; i <= a.length; i++)
-      for (let j = 1; j <= b.length; j++) m[i][j] = Math.min(m[i - 1][j] + 1, m[i][j - 1] + 1, m[i - 1][j - 1] + (a[i - 1].toLowerCase() === b[j - 1].toLowerCase() ? 0 : 1));
-    return m[a.length][b.length];
-  };
-  let best: string | undefined;
-  let bestD = 4;
-  for (const k of known) {
-    const x = d(key, k);
-    if (x < bestD) [best, bestD] = [k, x];
-  }
-  return best;
+  return closestName(key, known);
 }
 
+/**
+ * The declared address a reference to nothing most likely meant: the closest name of the same
+ * type (`dq_owner.comerce_team` -> `dq_owner.commerce_team`), else the same name under another
+ * type (`dq_owner.orders` when only `dq_data_product.orders` exists), else the closest address.
+ */
+export function nearestAddress(type: string, name: string, declared: Iterable<string>): string | undefined {
+  const addresses = [...declared].sort();
+  const sameType = addresses.filter((a) => a.startsWith(`${type}.`)).map((a) => a.slice(type.length + 1));
+  const byName = closestName(name, sameType);
+  if (byName) return `${type}.${byName}`;
+  const sameName = addresses.find((a) => a.slice(a.indexOf('.') + 1) === name);
+  return sameName ?? closestName(`${type}.${name}`, addresses);
+}
 
 /**
  * Why a dotted field path (`issueLifecycle.settings.severities`) names no field of `schema`, or

@@ -19,7 +19,7 @@ import type { Diagnostic } from '../../schemas/plan';
 import { checkResolverQlText, ResolverQlError } from '../../schemas/resolverql';
 import { parseAddress } from './identity';
 import { ManifestError } from './manifest';
-import { closest, unknownFields } from './unknown-fields';
+import { closest, nearestAddress, unknownFields } from './unknown-fields';
 import { translateYaml } from '../kinds/yaml';
 export { unknownFields };
 
@@ -316,7 +316,8 @@ function yamlResource(section: YamlSection, type: ResourceType, name: string, en
   const named = (t: ResourceType, n: unknown, at: PathSeg[], attr: 'id' | 'entity_id'): string => {
     const s = String(n);
     if (!declared.has(`${t}.${s}`)) {
-      error(`${fieldPath(at)}: no ${t.slice(3).replace(/_/g, ' ')} named "${s}" in this file`, loc.find([...base, ...at]), {
+      const near = nearestAddress(t, s, [...declared].filter((d) => d.startsWith(`${t}.`)));
+      error(`${fieldPath(at)}: no ${t.slice(3).replace(/_/g, ' ')} named "${s}" in this file${near ? ` (did you mean "${near.slice(t.length + 1)}"?)` : ''}`, loc.find([...base, ...at]), {
         address,
         field: fieldPath(at),
         hint: `Declare it under ${(Object.entries(YAML_SECTIONS).find(([, x]) => x === t) ?? ['?'])[0]}, or use its id.`,
@@ -331,7 +332,8 @@ function yamlResource(section: YamlSection, type: ResourceType, name: string, en
     for (const m of s.matchAll(REF)) {
       const target = `${m[1]}.${m[2]}`;
       if (!declared.has(target)) {
-        error(`${fieldPath(at)}: reference ${m[0]} points to nothing`, loc.find([...base, ...at]), { address, field: fieldPath(at), hint: `Declare ${target} in this file.` });
+        const near = nearestAddress(m[1], m[2], declared);
+        error(`${fieldPath(at)}: reference ${m[0]} points to nothing${near ? ` (did you mean \${${near}.${m[3]}}?)` : ''}`, loc.find([...base, ...at]), { address, field: fieldPath(at), hint: `Declare ${target} in this file.` });
       }
     }
   });

@@ -27,7 +27,7 @@ it('progress as it comes, then the report at apply.done', () => {
       { type: 'apply.start', workspace: 'w', namespace: 'n', steps: 3, waves: 2 },
       { type: 'step.start', address: 'dq_owner.a', action: 'create' },
       { type: 'step.running', address: 'dq_owner.a', action: 'create', elapsedMs: 10_400 },
-      { type: 'step.done', address: 'dq_owner.a', action: 'create', durationMs: 1200 },
+      { type: 'step.done', address: 'dq_owner.a', action: 'create', id: 'id-a', durationMs: 1200 },
       { type: 'batch.start', kind: 'dq_sql_test', label: 'SQL test', addresses: ['dq_sql_test.x', 'dq_sql_test.y'] },
       { type: 'batch.running', kind: 'dq_sql_test', label: 'SQL test', addresses: ['dq_sql_test.x', 'dq_sql_test.y'], elapsedMs: 20_000 },
       { type: 'preview.start', address: 'dq_monitor_deployment_rule.r', action: 'create' },
@@ -43,12 +43,12 @@ it('progress as it comes, then the report at apply.done', () => {
     'err: checking that live state has not moved since the plan',
     'err: create dq_owner.a',
     'err: still creating dq_owner.a ... [10s elapsed]',
+    'out:   create dq_owner.a: done in 1.2s [id=id-a]',
     'err: writing 2 SQL test(s) in batches',
     'err: still writing 2 SQL test(s) ... [20s elapsed]',
     'err: asking the platform what dq_monitor_deployment_rule.r does, now that what it depends on exists',
     'err: dq_monitor_deployment_rule.r: the platform previews 2 monitor(s) to create',
     'err: reading back the 1 object(s) written',
-    'out:   create dq_owner.a: done in 1.2s',
     'err:   update dq_owner.b: FAILED: conflict: b (after 0.3s)',
     `err:   1 change(s) not attempted (dq_owner.c): ${halt}`,
     'out: Apply stopped: 1 applied, 1 failed, 1 not attempted. Took Ns.',
@@ -59,7 +59,10 @@ it('progress as it comes, then the report at apply.done', () => {
 
 it('a complete destroy: its words, exit code 0', () => {
   const summary: ApplyResult = { applied: [{ address: 'dq_owner.a', action: 'delete', ms: 50 }], failed: [], skipped: [] };
-  expect(render([{ type: 'apply.done', summary }], 'Destroy')).toEqual(['out:   delete dq_owner.a: done in 0.1s', 'out: Destroy complete: 1 applied, 0 failed, 0 not attempted. Took Ns.']);
+  expect(render([{ type: 'step.done', address: 'dq_owner.a', action: 'delete', id: 'id-a', durationMs: 50 }, { type: 'apply.done', summary }], 'Destroy')).toEqual([
+    'out:   delete dq_owner.a: done in 0.1s [id=id-a]',
+    'out: Destroy complete: 1 applied, 0 failed, 0 not attempted. Took Ns.',
+  ]);
   expect(exitCode(summary)).toBe(0);
 });
 
@@ -68,5 +71,44 @@ it('a targeted plan: the warning after the report', () => {
   expect(render([{ type: 'apply.done', summary }], 'Apply', ['dq_owner.a'])).toEqual([
     'out: Apply complete: 0 applied, 0 failed, 0 not attempted. Took Ns.',
     'err: Warning: applied changes may be incomplete: this plan was targeted (dq_owner.a), so other changes the code asks for may remain.\n  Run dqform plan without --target to see them.',
+  ]);
+});
+
+it('the report is in the order the changes finished, not by address, each done line as it finishes with its id and time', () => {
+  const lines: string[] = [];
+  const view = applyView({ out: (s) => lines.push(`out: ${s}`), err: (s) => lines.push(`err: ${s}`) }, { what: 'Apply', started: Date.now() });
+  view({ type: 'step.done', address: 'dq_owner.z', action: 'create', id: 'id-z', durationMs: 2000 });
+  // printed as soon as it finishes, before the end
+  expect(lines).toEqual(['out:   create dq_owner.z: done in 2.0s [id=id-z]']);
+  view({ type: 'step.done', address: 'dq_alert.m', action: 'update', id: 'shop.m', durationMs: 100 });
+  view({ type: 'step.failed', address: 'dq_owner.y', action: 'update', phase: 'write', error: 'refused', durationMs: 10 });
+  view({ type: 'step.failed', address: 'dq_owner.b', action: 'update', phase: 'write', error: 'refused', durationMs: 10 });
+  view({ type: 'step.skipped', address: 'dq_owner.x', action: 'create', reason: 'dependency-failed', dependency: 'dq_owner.y' });
+  view({ type: 'step.skipped', address: 'dq_owner.c', action: 'create', reason: 'dependency-failed', dependency: 'dq_owner.b' });
+  // the engine's summary lists each by address
+  const summary: ApplyResult = {
+    applied: [
+      { address: 'dq_alert.m', action: 'update', ms: 100 },
+      { address: 'dq_owner.z', action: 'create', ms: 2000 },
+    ],
+    failed: [
+      { address: 'dq_owner.b', action: 'update', error: 'refused', ms: 10 },
+      { address: 'dq_owner.y', action: 'update', error: 'refused', ms: 10 },
+    ],
+    skipped: [
+      { address: 'dq_owner.c', action: 'create', because: 'dq_owner.b failed' },
+      { address: 'dq_owner.x', action: 'create', because: 'dq_owner.y failed' },
+    ],
+  };
+  view({ type: 'apply.done', summary });
+  expect(lines.map((l) => l.replace(/Took \d+\.\ds\./, 'Took Ns.'))).toEqual([
+    'out:   create dq_owner.z: done in 2.0s [id=id-z]',
+    'out:   update dq_alert.m: done in 0.1s [id=shop.m]',
+    'err:   update dq_owner.y: FAILED: refused (after 0.0s)',
+    'err:   update dq_owner.b: FAILED: refused (after 0.0s)',
+    'err:   create dq_owner.x: not attempted (dq_owner.y failed)',
+    'err:   create dq_owner.c: not attempted (dq_owner.b failed)',
+    'out: Apply stopped: 2 applied, 2 failed, 2 not attempted. Took Ns.',
+    'err: Run `dqform plan` to see what remains; re-running plan and apply converges.',
   ]);
 });

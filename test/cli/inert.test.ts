@@ -158,8 +158,8 @@ describe('the text plan (terminal) is inert', () => {
     const text = renderText(hostilePlan(), { color: true, showUnmanaged: true });
     const codes = text.match(/\u001b\[[0-9;]*[A-Za-z]/g) ?? [];
     expect(codes.length).toBeGreaterThan(0);
-    for (const c of codes) expect(c).toMatch(/^\u001b\[(0|3[0-7])m$/);
-    expect(text.replace(/\u001b\[(0|3[0-7])m/g, '')).not.toMatch(RAW_UNSAFE);
+    for (const c of codes) expect(c).toMatch(/^\u001b\[(0|2|3[0-7])m$/);
+    expect(text.replace(/\u001b\[(0|2|3[0-7])m/g, '')).not.toMatch(RAW_UNSAFE);
   });
 });
 

@@ -66,7 +66,7 @@ describe('apply: slow writes, retries and durations', () => {
     expect(r.code).toBe(0);
     expect(r.err).toMatch(/^retrying PUT \/api\/\S+ in \d+\.\ds after HTTP 503 \(attempt 2 of \d+\)$/m);
     expect(r.err).toMatch(/^still updating dq_alert\.a \.\.\. \[\d+s elapsed\]$/m);
-    const took = /^ {2}update dq_alert\.a: done in (\d+\.\d)s$/m.exec(r.out);
+    const took = /^ {2}update dq_alert\.a: done in (\d+\.\d)s \[id=[^\]]+\]$/m.exec(r.out);
     expect(took).not.toBeNull();
     // The write took the injected latency at least.
     expect(Number(took![1])).toBeGreaterThanOrEqual(3);

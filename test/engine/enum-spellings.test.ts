@@ -102,11 +102,11 @@ describe('constructs', () => {
     ]);
   });
 
-  test('an invalid value is an error listing the allowed values', () => {
+  test('an invalid value is an error listing the allowed values, with the closest (issue 26: the name without its prefix)', () => {
     const ds = validateApp(app(['FATAL']));
     expect(ds.filter((d) => d.severity === 'error').map((d) => [d.constructPath, d.summary])).toEqual([
-      ['spell/orders', `${ALLOWED}; got "FATAL"`],
-      ['spell/owns', `${ALLOWED}; got "FATAL"`],
+      ['spell/orders', `${ALLOWED}; got "FATAL"; did you mean SEVERITY_FATAL?`],
+      ['spell/owns', `${ALLOWED}; got "FATAL"; did you mean SEVERITY_FATAL?`],
     ]);
   });
 });
