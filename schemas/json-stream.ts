@@ -45,7 +45,7 @@ export const StreamLine = z.discriminatedUnion('type', [
   z.object({ ...base, type: z.literal('batch_progress'), hook: z.object({ kind: z.string(), addrs: z.array(z.string()), elapsed_seconds: z.number() }) }),
   z.object({ ...base, type: z.literal('apply_start'), hook: z.object({ resource: Resource, action: z.string() }) }),
   z.object({ ...base, type: z.literal('apply_progress'), hook: z.object({ resource: Resource, action: z.string(), elapsed_seconds: z.number() }) }),
-  z.object({ ...base, type: z.literal('apply_complete'), hook: z.object({ resource: Resource, action: z.string(), elapsed_seconds: z.number() }) }),
+  z.object({ ...base, type: z.literal('apply_complete'), hook: z.object({ resource: Resource, action: z.string(), id_key: z.literal('id'), id_value: z.string(), elapsed_seconds: z.number() }) }),
   z.object({
     ...base,
     type: z.literal('apply_errored'),

@@ -96,7 +96,7 @@ export class JsonStream {
       case 'step.running':
         return this.line('info', `${e.address}: Still ${(DOING[e.action] ?? e.action).toLowerCase()}... [${Math.round(e.elapsedMs / 1000)}s elapsed]`, { type: 'apply_progress', hook: { resource: this.resource(e.address), action: e.action, elapsed_seconds: secs(e.elapsedMs) } });
       case 'step.done':
-        return this.line('info', `${e.address}: ${PAST[e.action] ?? e.action} complete after ${secs(e.durationMs)}s`, { type: 'apply_complete', hook: { resource: this.resource(e.address), action: e.action, elapsed_seconds: secs(e.durationMs) } });
+        return this.line('info', `${e.address}: ${PAST[e.action] ?? e.action} complete after ${secs(e.durationMs)}s`, { type: 'apply_complete', hook: { resource: this.resource(e.address), action: e.action, id_key: 'id', id_value: e.id, elapsed_seconds: secs(e.durationMs) } });
       case 'step.failed':
         return this.line('error', `${e.address}: ${e.action} failed: ${e.error}`, {
           type: 'apply_errored',

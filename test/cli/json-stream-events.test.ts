@@ -32,7 +32,7 @@ const EVENTS: ApplyEvent[] = [
   { type: 'batch.running', kind: 'dq_alert', label: 'alert', addresses: ['dq_alert.a'], elapsedMs: 10_000 },
   { type: 'step.start', address: 'dq_alert.a', action: 'create' },
   { type: 'step.running', address: 'dq_alert.a', action: 'create', elapsedMs: 10_500 },
-  { type: 'step.done', address: 'dq_alert.a', action: 'create', durationMs: 1234 },
+  { type: 'step.done', address: 'dq_alert.a', action: 'create', id: 'shop.a', durationMs: 1234 },
   { type: 'step.failed', address: 'dq_owner.o', action: 'update', phase: 'write', error: 'HTTP 409', durationMs: 50, mayHaveLanded: true },
   { type: 'halt', kind: 'conflict', reason: 'another writer is at work' },
   { type: 'step.skipped', address: 'dq_sql_test.t', action: 'delete', reason: 'halted', halt: 'conflict' },

@@ -123,7 +123,7 @@ describe('apply --json', () => {
     expect(ls[ls.length - 1]).toMatchObject({ '@level': 'info', '@message': expect.stringMatching(/^Apply complete! Resources: 2 added, 0 changed, 0 destroyed/), changes: { operation: 'apply', add: 2, failed: 0 } });
     const done = ls.filter((l) => l.type === 'apply_complete');
     expect(done.map((l) => l.type === 'apply_complete' && l.hook.resource.addr).sort()).toEqual(['dq_alert.a', 'dq_sql_test.t']);
-    for (const l of done) if (l.type === 'apply_complete') expect(l.hook.resource.id).toBeTruthy();
+    for (const l of done) if (l.type === 'apply_complete') expect([l.hook.resource.id, l.hook.id_key]).toEqual([l.hook.id_value, 'id']);
     // nothing of the text report on stdout
     expect(r.out.join('\n')).not.toMatch(/^ {2}create /m);
   });
