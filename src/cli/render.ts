@@ -3,7 +3,6 @@
  * pure and deterministic; secrets at the plan's `sensitive` pointers print as `(sensitive)`.
  */
 import type { Cascade, Change, Diagnostic, Drift, Effects, Plan } from '../../schemas/plan';
-import { stableStringify } from '../engine/keys';
 import { hasReason } from '../engine/reasons';
 import { effectDeleteCounts, effectDeletesText, guardRefusals, unpreviewedChanges } from '../engine/guards';
 import { htmlText, inertText, mdCode, mdFence, mdText } from '../../schemas/inert';
@@ -671,9 +670,4 @@ function clip(s: string, n = 300): string {
 /** User or server text as inert markdown (schemas/inert), safe in a table cell too. */
 function escapeMd(s: string): string {
   return mdText(s, { table: true });
-}
-
-/** The JSON plan: stable keys, two-space indent. */
-export function renderJson(plan: Plan): string {
-  return `${stableStringify(plan, 2)}\n`;
 }

@@ -7,7 +7,8 @@
  * and the e2e suites.
  */
 import { ConflictError, UnavailableError } from '../../src/client/errors';
-import { apply, isConflict, loadPlan, missingScopes, NotOursError, PlanRefusedError, preflight, StalePlanError, type ApplyOptions } from '../../src/engine/applier';
+import { loadPlan } from '../../src/plan/file';
+import { apply, isConflict, missingScopes, NotOursError, PlanRefusedError, preflight, StalePlanError, type ApplyOptions } from '../../src/engine/applier';
 import { deriveId } from '../../src/engine/identity';
 import { fingerprint, normalise } from '../../src/kinds/shared/normalise';
 import { HANDLERS, SCOPES } from '../../src/kinds/index';

@@ -2,7 +2,7 @@
  * Drift has its own type (issue 24). A plan file written before, whose drift entries are changes
  * read backwards (`action`, `before`, `after`), is refused with "plan again", naming the entry.
  */
-import { loadPlan } from '../../src/engine/applier';
+import { loadPlan } from '../../src/plan/file';
 
 const plan = (drift: unknown[]) => ({
   formatVersion: 1,

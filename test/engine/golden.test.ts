@@ -16,7 +16,8 @@ import { HANDLERS } from '../../src/kinds/index';
 import { manifestFromTerraformJson, manifestHash } from '../../src/engine/manifest';
 import { computePlan, type LiveState } from '../../src/engine/planner';
 import { resolveManifest } from '../../src/engine/resolve';
-import { renderJson, renderMarkdown, renderText } from '../../src/cli/render';
+import { renderMarkdown, renderText } from '../../src/cli/render';
+import { renderPlanJson } from '../../src/plan/json';
 import { expectGolden } from '../golden/expect-golden';
 
 const ROOT = path.join(__dirname, '..', 'golden', 'plan');
@@ -46,7 +47,7 @@ describe.each(CASES)('golden plan %s', (name) => {
   const dir = path.join(ROOT, name);
   const plan = planOf(name);
   const outputs: [string, string][] = [
-    ['plan.json', renderJson(plan)],
+    ['plan.json', renderPlanJson(plan)],
     ['plan.txt', renderText(plan)],
     ['plan.md', renderMarkdown(plan)],
   ];
@@ -54,7 +55,7 @@ describe.each(CASES)('golden plan %s', (name) => {
     expectGolden(path.join(dir, file), actual);
   });
   it('the JSON plan is a valid plan and renders the same after a round trip', () => {
-    const back = Plan.parse(JSON.parse(renderJson(plan)));
+    const back = Plan.parse(JSON.parse(renderPlanJson(plan)));
     expect(renderText(back)).toBe(renderText(plan));
   });
 });

@@ -12,7 +12,9 @@ import { computePlan, hasChanges, type LiveState } from '../../src/engine/planne
 import { resolveManifest } from '../../src/engine/resolve';
 import { canonicalAddress, checkRequestedAddresses } from '../../src/engine/modes';
 import { deriveId } from '../../src/engine/identity';
-import { renderJson, renderMarkdown, renderText, summaryLine } from '../../src/cli/render';
+import { renderMarkdown, renderText, summaryLine } from '../../src/cli/render';
+import { writePlan } from '../../src/plan/file';
+import { renderPlanJson } from '../../src/plan/json';
 
 const ROOT = path.join(__dirname, '..', 'golden', 'plan');
 const read = (c: string, f: string): unknown => JSON.parse(fs.readFileSync(path.join(ROOT, c, f), 'utf8'));
@@ -220,11 +222,11 @@ describe('the plan JSON records the options and stays readable', () => {
     const a = planOf('actions', { targets: ['dq_owner.old_team', 'dq_alert.orders'], replace: ['dq_alert.orders'] });
     const b = planOf('actions', { targets: ['dq_alert.orders', 'dq_owner.old_team', 'dq_alert.orders'], replace: ['dq_alert.orders'] });
     expect(a.options.targets).toEqual(['dq_alert.orders', 'dq_owner.old_team']);
-    expect(renderJson(b)).toBe(renderJson(a));
+    expect(renderPlanJson(b)).toBe(renderPlanJson(a));
   });
 
   it('a plan saved before options existed reads as a plan made without them', () => {
-    const old = JSON.parse(renderJson(planOf('actions'))) as Record<string, unknown>;
+    const old = JSON.parse(writePlan(planOf('actions'))) as Record<string, unknown>;
     delete old.options;
     delete old.drift;
     delete (old.summary as Record<string, unknown>).import;
