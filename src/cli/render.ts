@@ -4,6 +4,7 @@
  */
 import type { Cascade, Change, Diagnostic, Drift, Effects, Plan } from '../../schemas/plan';
 import { hasReason } from '../engine/reasons';
+import { reasonsText } from '../plan/reasons-text';
 import { effectDeleteCounts, effectDeletesText, guardRefusals, unpreviewedChanges } from '../engine/guards';
 import { htmlText, inertText, mdCode, mdFence, mdText } from '../../schemas/inert';
 
@@ -304,7 +305,7 @@ function unmanagedParts(plan: Plan, show: boolean): { listed: Change[]; others: 
   const listed = show ? all : all.filter(concerns);
   const others = show ? [] : all.filter((c) => !concerns(c));
   const counts = new Map<string, number>();
-  for (const c of others) counts.set(c.reasons.join('; '), (counts.get(c.reasons.join('; ')) ?? 0) + 1);
+  for (const c of others) counts.set(reasonsText(c).join('; '), (counts.get(reasonsText(c).join('; ')) ?? 0) + 1);
   const groups = [...counts.entries()]
     .sort(([a, x], [b, y]) => y - x || (a < b ? -1 : a > b ? 1 : 0))
     .map(([r, n]) => `${n} ${r}`)
@@ -317,7 +318,7 @@ function changeLines(c: Change, opts: RenderOptions): string[] {
   const lines: string[] = [];
   const sym = SYMBOL[c.action];
   lines.push(paint(opts.color, COLOR[c.action], `  # ${title(c)} ${verb(c)}`));
-  for (const r of c.reasons) lines.push(inertText(`  #   (${r})`));
+  for (const r of reasonsText(c)) lines.push(inertText(`  #   (${r})`));
   lines.push(paint(opts.color, COLOR[c.action], `  ${sym} ${inertText(c.type)} ${inertText(JSON.stringify(c.id))} {`));
   // field names are keys of the config and values are JSON: both inert (JSON leaves bidi and C1 characters raw)
   if (c.action === 'create') {
@@ -338,7 +339,7 @@ function changeLines(c: Change, opts: RenderOptions): string[] {
 function driftLines(d: Drift, opts: RenderOptions): string[] {
   const color = DRIFT_COLOR[d.difference];
   const lines: string[] = [paint(opts.color, color, `  # ${title(d)} ${DRIFT_VERB[d.difference]}`)];
-  for (const r of d.reasons) lines.push(inertText(`  #   (${r})`));
+  for (const r of reasonsText(d)) lines.push(inertText(`  #   (${r})`));
   lines.push(paint(opts.color, color, `  ${DRIFT_SYMBOL[d.difference]} ${inertText(d.type)} ${inertText(JSON.stringify(d.id))} {`));
   if (d.difference === 'undeclared') {
     for (const [p, v] of flatten(d.live)) lines.push(inertText(`      + ${fieldName(p)} = ${show(v, p, d.sensitive)}`));
@@ -431,7 +432,7 @@ function unmanagedText(plan: Plan, show: boolean): string[] {
   const hint = '--show-unmanaged lists them';
   if (listed.length === 0) return [inertText(`Not managed here (${total}, never changed by this stack): ${groups}; ${hint}.`), ''];
   const lines = [`Not managed here (${total}, never changed by this stack):`];
-  for (const c of listed) lines.push(`  ? ${title(c)}: ${inertText(c.reasons.join('; '))}`);
+  for (const c of listed) lines.push(`  ? ${title(c)}: ${inertText(reasonsText(c).join('; '))}`);
   if (others.length) lines.push(inertText(`  and ${others.length} more: ${groups}; ${hint}.`));
   lines.push('');
   return lines;
@@ -642,7 +643,7 @@ function unmanagedMarkdown(plan: Plan, show: boolean, budget: number): string[] 
   const { listed, others, groups } = unmanagedParts(plan, show);
   const total = listed.length + others.length;
   if (total === 0) return [];
-  const item = (c: Change) => `- ${mdCode(clip(c.address))}${c.name ? ` (${escapeMd(clip(c.name))})` : ''}: ${escapeMd(clip(c.reasons.join('; ')))}`;
+  const item = (c: Change) => `- ${mdCode(clip(c.address))}${c.name ? ` (${escapeMd(clip(c.name))})` : ''}: ${escapeMd(clip(reasonsText(c).join('; ')))}`;
   const counted = escapeMd(clip(groups, 2000));
   if (listed.length === 0) return [`Not managed here (${total}, never changed by this stack): ${counted}; \`--show-unmanaged\` lists them.`, ''];
   const lines = [`<details><summary>Not managed here (${total}, never changed by this stack)</summary>`, ''];

@@ -4,20 +4,33 @@
  * schemas/plan-file.ts) on write and back on read; nothing else parses or writes a plan file.
  */
 import { RESOURCE_TYPES } from '../../schemas/manifest';
-import type { Plan } from '../../schemas/plan';
-import { PlanFile, PLAN_FORMAT_VERSION } from '../../schemas/plan-file';
+import type { Change, Drift, Plan, Reason } from '../../schemas/plan';
+import { PlanFile, PLAN_FORMAT_VERSION, type FileChange, type FileDrift } from '../../schemas/plan-file';
 import { PlanRefusedError } from '../engine/applier';
 import { stableStringify } from '../engine/keys';
 import { selfDisagreements } from '../engine/plan-check';
+import { reasonsText } from './reasons-text';
 
-/** The file form of a plan: the model with its format header. */
+/** The file form of a plan: the model with its format header, each reason's prose beside its code. */
 export function toPlanFile(plan: Plan): PlanFile {
-  return { ...plan, formatVersion: PLAN_FORMAT_VERSION };
+  return { ...plan, formatVersion: PLAN_FORMAT_VERSION, changes: plan.changes.map(withProse), drift: plan.drift.map(withProse) };
 }
 
-/** The model of a plan file that {@link loadPlan} checked. */
+function withProse<T extends Change | Drift>(c: T): T & { reasons: string[] } {
+  return { ...c, reasons: reasonsText(c) };
+}
+
+/**
+ * The model of a plan file that {@link loadPlan} checked: the codes, without the prose (made
+ * from them again by the views). A hand-written file's prose without codes becomes `text` reasons.
+ */
 export function fromPlanFile(file: PlanFile): Plan {
-  return { ...file };
+  return { ...file, changes: file.changes.map(codesOnly), drift: file.drift.map(codesOnly) };
+}
+
+function codesOnly<T extends FileChange | FileDrift>({ reasons, ...c }: T): Omit<T, 'reasons'> {
+  if (c.reasonCodes?.length || reasons.length === 0) return c;
+  return { ...c, reasonCodes: reasons.map((text): Reason => ({ code: 'text', text })) };
 }
 
 /** The contents of a plan file: stable keys, two-space indent, a final newline. */

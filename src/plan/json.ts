@@ -1,16 +1,27 @@
 /**
  * The public JSON plan: the one module that makes what `--json` prints for a plan (`plan`,
  * `show`, `drift`), Terraform's command/jsonplan. The model (`Plan`) is converted to the public
- * form (`PlanJson`, schemas/plan-json.ts); other commands that print a plan document call
- * {@link renderPlanJson}.
+ * form (`PlanJson`, schemas/plan-json.ts): each reason's prose beside its code. Other commands
+ * that print a plan document call {@link renderPlanJson}.
  */
-import type { Plan } from '../../schemas/plan';
+import type { Change, Drift, Plan } from '../../schemas/plan';
 import type { PlanJson } from '../../schemas/plan-json';
 import { stableStringify } from '../engine/keys';
+import { reasonsText } from './reasons-text';
 
 /** The public form of a plan. */
 export function toPlanJson(plan: Plan): PlanJson {
-  return { ...plan };
+  return { ...plan, changes: plan.changes.map(withProse), drift: plan.drift.map(withProse) };
+}
+
+/** An entry with its reasons' prose; `reasonCodes` keeps the typed reasons (a hand-written plan's `text` has no code to show). */
+function withProse<T extends Change | Drift>(c: T): T & { reasons: string[] } {
+  const out = { ...c, reasons: reasonsText(c) };
+  if (!c.reasonCodes) return out;
+  const typed = c.reasonCodes.filter((r) => r.code !== 'text');
+  if (typed.length === 0 && c.reasonCodes.length > 0) delete out.reasonCodes;
+  else out.reasonCodes = typed;
+  return out;
 }
 
 /** The JSON plan as printed: stable keys, two-space indent, a final newline. */

@@ -98,7 +98,7 @@ function handlersOf(world: World, opts: { batch?: ResourceType[]; preview?: Reso
 
 function ch(type: ResourceType, name: string, action: Change['action'], over: Partial<Change> = {}): Change {
   const id = type === 'dq_alert' ? `${NS}.${name}` : type === 'dq_sql_test' || type.endsWith('_rule') ? `${name}-id` : tagged(type, name);
-  return { address: `${type}.${name}`, type, action, id, before: null, after: action === 'delete' ? null : { title: name }, patch: [], reasons: [], sensitive: [], dependsOn: [], ...over };
+  return { address: `${type}.${name}`, type, action, id, before: null, after: action === 'delete' ? null : { title: name }, patch: [], sensitive: [], dependsOn: [], ...over };
 }
 
 function planOf(changes: Change[], over: Partial<Plan> = {}): Plan {

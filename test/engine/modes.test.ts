@@ -15,6 +15,7 @@ import { deriveId } from '../../src/engine/identity';
 import { renderMarkdown, renderText, summaryLine } from '../../src/cli/render';
 import { writePlan } from '../../src/plan/file';
 import { renderPlanJson } from '../../src/plan/json';
+import { reasonsText } from '../../src/plan/reasons-text';
 
 const ROOT = path.join(__dirname, '..', 'golden', 'plan');
 const read = (c: string, f: string): unknown => JSON.parse(fs.readFileSync(path.join(ROOT, c, f), 'utf8'));
@@ -98,7 +99,7 @@ describe('--replace', () => {
     const p = planOf('actions', { replace: ['dq_alert.orders'] });
     const c = p.changes.find((x) => x.address === 'dq_alert.orders')!;
     expect(c.action).toBe('replace');
-    expect(c.reasons).toEqual(['replacement requested with --replace']);
+    expect(reasonsText(c)).toEqual(['replacement requested with --replace']);
     expect(p.options.replace).toEqual(['dq_alert.orders']);
     const unchanged = planOf('no-changes', { replace: ['dq_alert.orders'] });
     expect(unchanged.changes.find((x) => x.address === 'dq_alert.orders')?.action).toBe('replace');
@@ -139,7 +140,7 @@ describe('destroy', () => {
       'dq_alert["ui.made-by-hand"]': 'unmanaged',
       'dq_sql_test["c0ffee00-0000-4000-8000-000000000001"]': 'unmanaged',
     });
-    expect(p.changes.find((c) => c.address === 'dq_alert.orders')?.reasons).toEqual(['destroy: everything namespace "shop" owns is deleted']);
+    expect(reasonsText(p.changes.find((c) => c.address === 'dq_alert.orders')!)).toEqual(['destroy: everything namespace "shop" owns is deleted']);
     expect(p.options.destroy).toBe(true);
     expect(renderText(p)).toMatch(/^dqform destroy plan for namespace "shop"/);
   });

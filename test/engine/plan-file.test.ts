@@ -11,6 +11,8 @@ import { PlanJson } from '../../schemas/plan-json';
 import type { Plan } from '../../schemas/plan';
 import { fromPlanFile, loadPlan, toPlanFile, writePlan } from '../../src/plan/file';
 import { renderPlanJson, toPlanJson } from '../../src/plan/json';
+import { reasonText } from '../../src/plan/reasons-text';
+import { renderMarkdown, renderText } from '../../src/cli/render';
 
 const ROOT = path.resolve(__dirname, '../..');
 const golden = (name: string): Plan => JSON.parse(fs.readFileSync(path.join(ROOT, 'test/golden/plan', name, 'plan.json'), 'utf8')) as Plan;
@@ -49,6 +51,44 @@ describe('the public JSON', () => {
   });
 });
 
+describe('reasons: codes in the model, prose in the views', () => {
+  const plan = loadPlan(golden('actions'));
+  const withCode = plan.changes.find((c) => c.reasonCodes?.length)!;
+
+  it('the model carries the codes only; the file and the public JSON carry their prose beside them', () => {
+    expect(plan.changes.filter((c) => 'reasons' in c)).toEqual([]);
+    const prose = withCode.reasonCodes!.map(reasonText);
+    expect(prose.length).toBeGreaterThan(0);
+    expect(toPlanFile(plan).changes.find((c) => c.address === withCode.address)).toMatchObject({ reasons: prose, reasonCodes: withCode.reasonCodes });
+    expect(toPlanJson(plan).changes.find((c) => c.address === withCode.address)).toMatchObject({ reasons: prose, reasonCodes: withCode.reasonCodes });
+  });
+
+  it('the views make the words from the codes (prose in a file beside codes is not what is shown)', () => {
+    const file = toPlanFile(plan);
+    const edited = file.changes.find((c) => c.address === withCode.address)!;
+    edited.reasons = edited.reasons.map(() => 'words nobody wrote');
+    const read = loadPlan(JSON.parse(JSON.stringify(file)));
+    for (const out of [renderText(read), renderMarkdown(read), renderPlanJson(read), writePlan(read)]) {
+      expect(out).not.toContain('words nobody wrote');
+      expect(out).toContain(reasonText(withCode.reasonCodes![0]).slice(0, 20));
+    }
+  });
+
+  it('a hand-written file with prose only reads as text reasons, shown as written, with no code in the public JSON', () => {
+    const file = toPlanFile(plan);
+    const bare = file.changes.find((c) => c.address === withCode.address)!;
+    delete bare.reasonCodes;
+    bare.reasons = ['written by hand'];
+    const read = loadPlan(JSON.parse(JSON.stringify(file)));
+    const c = read.changes.find((x) => x.address === withCode.address)!;
+    expect(c.reasonCodes).toEqual([{ code: 'text', text: 'written by hand' }]);
+    expect(renderText(read)).toContain('written by hand');
+    const json = toPlanJson(read).changes.find((x) => x.address === withCode.address)!;
+    expect([json.reasons, json.reasonCodes]).toEqual([['written by hand'], undefined]);
+    expect(toPlanFile(read).changes.find((x) => x.address === withCode.address)!.reasons).toEqual(['written by hand']);
+  });
+});
+
 describe('the code paths are apart', () => {
   const files = (dir: string): string[] =>
     fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? files(path.join(dir, e.name)) : e.name.endsWith('.ts') ? [path.join(dir, e.name)] : []));
@@ -62,7 +102,12 @@ describe('the code paths are apart', () => {
     expect(sources.filter(([, s]) => /schemas\/plan-json'|function (renderPlanJson|toPlanJson)\b/.test(s)).map(([f]) => f)).toEqual(['src/plan/json.ts']);
   });
 
-  it('the engine (the model) imports neither', () => {
-    expect(sources.filter(([f, s]) => f.startsWith('src/engine/') && /from '\.\.\/plan\//.test(s)).map(([f]) => f)).toEqual([]);
+  it('the engine (the model) imports neither: from src/plan only the reasons\' words, for its diagnostics', () => {
+    const imports = sources.filter(([f]) => f.startsWith('src/engine/')).flatMap(([f, s]) => [...s.matchAll(/from '((?:\.\.\/)+plan\/[^']*)'/g)].map((m) => `${f}: ${m[1]}`));
+    expect(imports).toEqual(['src/engine/phases/declared.ts: ../../plan/reasons-text']);
+  });
+
+  it('the engine records no prose reasons and the renderers read none: reasons are codes until a view', () => {
+    expect(sources.filter(([f, s]) => (f.startsWith('src/engine/') || f.startsWith('src/cli/')) && /\breasons:|\.reasons\b/.test(s)).map(([f]) => f)).toEqual([]);
   });
 });
