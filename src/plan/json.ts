@@ -24,6 +24,11 @@ function withProse<T extends Change | Drift>(c: T): T & { reasons: string[] } {
   return out;
 }
 
+/** Several plans as one JSON array (`--all-stacks --json`, in stack order): stable keys, two-space indent. */
+export function renderPlansJson(plans: readonly Plan[]): string {
+  return stableStringify(plans.map(toPlanJson), 2);
+}
+
 /** The JSON plan as printed: stable keys, two-space indent, a final newline. */
 export function renderPlanJson(plan: Plan): string {
   return `${stableStringify(toPlanJson(plan), 2)}\n`;

@@ -10,7 +10,7 @@ import { PlanFile, PLAN_FORMAT_VERSION } from '../../schemas/plan-file';
 import { PlanJson } from '../../schemas/plan-json';
 import type { Plan } from '../../schemas/plan';
 import { fromPlanFile, loadPlan, toPlanFile, writePlan } from '../../src/plan/file';
-import { renderPlanJson, toPlanJson } from '../../src/plan/json';
+import { renderPlanJson, renderPlansJson, toPlanJson } from '../../src/plan/json';
 import { reasonText } from '../../src/plan/reasons-text';
 import { renderMarkdown, renderText } from '../../src/cli/render';
 
@@ -48,6 +48,13 @@ describe('the public JSON', () => {
       expect(PlanJson.parse(toPlanJson(plan))).toEqual(toPlanJson(plan));
       expect(renderPlanJson(plan)).toBe(text);
     }
+  });
+
+  it('--all-stacks --json prints the plans\' public JSON as one array', () => {
+    const texts = ['actions', 'refresh-only'].map((name) => fs.readFileSync(path.join(ROOT, 'test/golden/plan', name, 'plan.json'), 'utf8'));
+    const out = renderPlansJson(texts.map((t) => loadPlan(JSON.parse(t))));
+    expect(JSON.parse(out)).toEqual(texts.map((t) => JSON.parse(t) as unknown));
+    expect(out).toContain('"reasons": [\n');
   });
 });
 
@@ -99,7 +106,7 @@ describe('the code paths are apart', () => {
   });
 
   it('only src/plan/json.ts makes the public JSON plan', () => {
-    expect(sources.filter(([, s]) => /schemas\/plan-json'|function (renderPlanJson|toPlanJson)\b/.test(s)).map(([f]) => f)).toEqual(['src/plan/json.ts']);
+    expect(sources.filter(([, s]) => /schemas\/plan-json'|function (renderPlanJson|renderPlansJson|toPlanJson)\b/.test(s)).map(([f]) => f)).toEqual(['src/plan/json.ts']);
   });
 
   it('the engine (the model) imports neither: from src/plan only the reasons\' words, for its diagnostics', () => {

@@ -39,7 +39,7 @@ async function run({ io }: CommandContext, o: DriftOptions): Promise<number> {
       }
       return { stack: p.stack, code: drifted ? 2 : 0, line: drifted ? `drift: ${lazy.render().summaryLine(p)}` : 'No drift.' };
     });
-    if (o.json && o.allStacks) io.out(lazy.keys().stableStringify(plans, 2));
+    if (o.json && o.allStacks) io.out(lazy.planJson().renderPlansJson(plans));
     return code;
   } finally {
     await clients.close();

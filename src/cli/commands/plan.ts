@@ -77,7 +77,7 @@ async function run({ io }: CommandContext, o: PlanOptions): Promise<number> {
       return { stack: p.stack, code: o.detailedExitcode && changed ? 2 : 0, line: changed ? lazy.render().summaryLine(p) : 'No changes.' };
     });
     // --all-stacks --json: one JSON array of the plans (in stack order), so stdout stays one document.
-    if (format === 'json' && o.allStacks) io.out(lazy.keys().stableStringify(plans, 2));
+    if (format === 'json' && o.allStacks) io.out(lazy.planJson().renderPlansJson(plans));
     return code;
   } finally {
     await clients.close();
