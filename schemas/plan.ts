@@ -238,7 +238,6 @@ export type PlanRequest = z.infer<typeof PlanRequest>;
 export const DEFAULT_REQUEST: PlanRequest = { destroy: false, refreshOnly: false, targets: [], replace: [] };
 
 export const Plan = z.object({
-  formatVersion: z.literal(PLAN_FORMAT_VERSION),
   workspace: z.string(),
   /**
    * The platform the plan read: the host (and port) of its base URL, e.g.

@@ -21,10 +21,11 @@ function withProse<T extends Change | Drift>(c: T): T & { reasons: string[] } {
 }
 
 /**
- * The model of a plan file that {@link loadPlan} checked: the codes, without the prose (made
+ * The model of a plan file that {@link loadPlan} checked, without the format header: the codes,
+ * without the prose (made
  * from them again by the views). A hand-written file's prose without codes becomes `text` reasons.
  */
-export function fromPlanFile(file: PlanFile): Plan {
+export function fromPlanFile({ formatVersion: _header, ...file }: PlanFile): Plan {
   return { ...file, changes: file.changes.map(codesOnly), drift: file.drift.map(codesOnly) };
 }
 

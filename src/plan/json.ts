@@ -4,14 +4,14 @@
  * form (`PlanJson`, schemas/plan-json.ts): each reason's prose beside its code. Other commands
  * that print a plan document call {@link renderPlanJson}.
  */
-import type { Change, Drift, Plan } from '../../schemas/plan';
+import { PLAN_FORMAT_VERSION, type Change, type Drift, type Plan } from '../../schemas/plan';
 import type { PlanJson } from '../../schemas/plan-json';
 import { stableStringify } from '../engine/keys';
 import { reasonsText } from './reasons-text';
 
 /** The public form of a plan. */
 export function toPlanJson(plan: Plan): PlanJson {
-  return { ...plan, changes: plan.changes.map(withProse), drift: plan.drift.map(withProse) };
+  return { ...plan, formatVersion: PLAN_FORMAT_VERSION, changes: plan.changes.map(withProse), drift: plan.drift.map(withProse) };
 }
 
 /** An entry with its reasons' prose; `reasonCodes` keeps the typed reasons (a hand-written plan's `text` has no code to show). */

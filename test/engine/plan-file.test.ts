@@ -64,6 +64,7 @@ describe('reasons: codes in the model, prose in the views', () => {
 
   it('the model carries the codes only; the file and the public JSON carry their prose beside them', () => {
     expect(plan.changes.filter((c) => 'reasons' in c)).toEqual([]);
+    expect('formatVersion' in plan).toBe(false);
     const prose = withCode.reasonCodes!.map(reasonText);
     expect(prose.length).toBeGreaterThan(0);
     expect(toPlanFile(plan).changes.find((c) => c.address === withCode.address)).toMatchObject({ reasons: prose, reasonCodes: withCode.reasonCodes });

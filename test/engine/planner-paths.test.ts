@@ -15,6 +15,7 @@ import { deriveId } from '../../src/engine/identity';
 import { DEFAULT_REQUEST, type PlanRequest } from '../../schemas/plan';
 import type { ResourceType } from '../../schemas/manifest';
 import { reasonsText } from '../../src/plan/reasons-text';
+import { toPlanFile } from '../../src/plan/file';
 
 const WS = 'demo';
 const NS = 'shop';
@@ -333,7 +334,7 @@ describe('the plan as a whole', () => {
 
   it('the plan names its workspace, namespace, stack and manifest hash', () => {
     const p = planOf(tf({}), {});
-    expect([p.formatVersion, p.workspace, p.namespace, p.stack, p.manifestHash, p.changes, p.drift]).toEqual([1, WS, NS, NS, 'h', [], []]);
+    expect([toPlanFile(p).formatVersion, p.workspace, p.namespace, p.stack, p.manifestHash, p.changes, p.drift]).toEqual([1, WS, NS, NS, 'h', [], []]);
   });
 });
 
