@@ -106,8 +106,9 @@ export type Effects = z.infer<typeof Effects>;
 
 /**
  * Why a change is what it is, as a code with its data (Terraform's typed action reasons). The
- * planner records these; the prose (`Change.reasons`) is made from them by one function
- * (src/engine/reasons.ts), and code that branches on a reason reads the code, never the prose.
+ * planner records these and the model carries only them; the prose is made from them by one
+ * function in the views (`reasonText`, src/plan/reasons-text.ts), and the plan file and the
+ * public JSON hold it in `reasons` beside the codes for their readers.
  * - `moved`: a moved block (`from`); `imported`: an import block (the kind's `label`, the `id`,
  *   and who had it, `was`, when another namespace or the UI did); `claims`: an unchanged object
  *   that this namespace takes over (`namespace`).
@@ -126,6 +127,8 @@ export type Effects = z.infer<typeof Effects>;
  * - `secret`: what apply does with a write-only value the code gives by reference (`field`, its
  *   path in the desired form): `set` on create, `replaced` (sent to the new object), `rotated`
  *   (its version counter changed: sent again) or `unchanged` (not sent, not readable).
+ * - `text`: prose without a code, read from a hand-written plan file whose `reasons` have no
+ *   `reasonCodes` (dqform itself never records it).
  */
 export const Reason = z.discriminatedUnion('code', [
   z.object({ code: z.literal('moved'), from: z.string() }),
@@ -146,6 +149,7 @@ export const Reason = z.discriminatedUnion('code', [
   z.object({ code: z.literal('drift-absent') }),
   z.object({ code: z.literal('drift-replaced') }),
   z.object({ code: z.literal('secret'), field: z.string(), state: z.enum(['set', 'replaced', 'rotated', 'unchanged']) }),
+  z.object({ code: z.literal('text'), text: z.string() }),
 ]);
 export type Reason = z.infer<typeof Reason>;
 export type ReasonCode = Reason['code'];
@@ -174,9 +178,7 @@ export const Change = z.object({
   etag: z.string().optional(),
   /** A fingerprint of the normalised live object at plan time (for kinds without etags). */
   liveHash: z.string().optional(),
-  /** Why, in prose (made from `reasonCodes` for the changes dqform plans; a hand-written plan may hold prose only). */
-  reasons: z.array(z.string()).default([]),
-  /** Why, typed: `reasons[i]` is the prose of `reasonCodes[i]`. Absent when there is no reason. */
+  /** Why, typed (the views make the prose). Absent when there is no reason. */
   reasonCodes: z.array(Reason).optional(),
   effects: Effects.optional(),
   /** Where the object came from when it is adopted or moved. */
@@ -219,7 +221,6 @@ export const Drift = z.object({
   patch: z.array(PatchOp).default([]),
   etag: z.string().optional(),
   liveHash: z.string().optional(),
-  reasons: z.array(z.string()).default([]),
   reasonCodes: z.array(Reason).optional(),
   movedFrom: z.string().optional(),
   importedId: z.string().optional(),
@@ -248,7 +249,6 @@ export type PlanRequest = z.infer<typeof PlanRequest>;
 export const DEFAULT_REQUEST: PlanRequest = { destroy: false, refreshOnly: false, targets: [], replace: [] };
 
 export const Plan = z.object({
-  formatVersion: z.literal(PLAN_FORMAT_VERSION),
   workspace: z.string(),
   /**
    * The platform the plan read: the host (and port) of its base URL, e.g.

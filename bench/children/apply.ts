@@ -6,7 +6,8 @@
 const t0 = process.hrtime.bigint();
 import * as fs from 'node:fs';
 import { PlatformClient } from '../../src/client';
-import { apply, loadPlan } from '../../src/engine/applier';
+import { apply } from '../../src/engine/applier';
+import { loadPlan } from '../../src/plan/file';
 import { HANDLERS } from '../../src/kinds/index';
 import type { ResourceType } from '../../schemas/manifest';
 

@@ -3,6 +3,7 @@
  * as Terraform's `-json` (shapes: schemas/json-stream.ts; docs/json-stream.md). apply's lines
  * come from the applier's typed events (src/engine/apply-events.ts), one line per event.
  */
+import { reasonsText } from '../plan/reasons-text';
 import { JSON_STREAM_VERSION, type StreamLine } from '../../schemas/json-stream';
 import type { Change, Diagnostic, Drift, Plan } from '../../schemas/plan';
 import type { ApplyEvent } from '../engine/apply-events';
@@ -64,7 +65,7 @@ export class JsonStream {
   }
 
   private change(c: Change): void {
-    this.line('info', `${c.address}: Plan to ${c.action}`, { type: 'planned_change', change: { resource: this.resource(c.address, c.type), action: c.action, ...(c.name !== undefined ? { name: c.name } : {}), reasons: c.reasons } });
+    this.line('info', `${c.address}: Plan to ${c.action}`, { type: 'planned_change', change: { resource: this.resource(c.address, c.type), action: c.action, ...(c.name !== undefined ? { name: c.name } : {}), reasons: reasonsText(c) } });
   }
 
   private drift(d: Drift): void {

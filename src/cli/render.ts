@@ -3,8 +3,8 @@
  * pure and deterministic; secrets at the plan's `sensitive` pointers print as `(sensitive)`.
  */
 import type { Cascade, Change, Diagnostic, Drift, Effects, Plan } from '../../schemas/plan';
-import { stableStringify } from '../engine/keys';
 import { hasReason } from '../engine/reasons';
+import { reasonsText } from '../plan/reasons-text';
 import { effectDeleteCounts, effectDeletesText, guardRefusals, unpreviewedChanges } from '../engine/guards';
 import { htmlText, inertText, mdCode, mdFence, mdText } from '../../schemas/inert';
 
@@ -329,7 +329,7 @@ function unmanagedParts(plan: Plan, show: boolean): { listed: Change[]; others: 
   const listed = show ? all : all.filter(concerns);
   const others = show ? [] : all.filter((c) => !concerns(c));
   const counts = new Map<string, number>();
-  for (const c of others) counts.set(c.reasons.join('; '), (counts.get(c.reasons.join('; ')) ?? 0) + 1);
+  for (const c of others) counts.set(reasonsText(c).join('; '), (counts.get(reasonsText(c).join('; ')) ?? 0) + 1);
   const groups = [...counts.entries()]
     .sort(([a, x], [b, y]) => y - x || (a < b ? -1 : a > b ? 1 : 0))
     .map(([r, n]) => `${n} ${r}`)
@@ -342,7 +342,7 @@ function changeLines(c: Change, opts: RenderOptions): string[] {
   const lines: string[] = [];
   const sym = SYMBOL[c.action];
   lines.push(paint(opts.color, COLOR[c.action], `  # ${title(c)} ${verb(c)}`));
-  for (const r of c.reasons) lines.push(paint(opts.color, DIM, inertText(`  #   (${r})`)));
+  for (const r of reasonsText(c)) lines.push(paint(opts.color, DIM, inertText(`  #   (${r})`)));
   lines.push(paint(opts.color, COLOR[c.action], `  ${sym} ${inertText(c.type)} ${inertText(JSON.stringify(c.id))} {`));
   // field names are keys of the config and values are JSON: both inert (JSON leaves bidi and C1 characters raw)
   if (c.action === 'create') {
@@ -363,7 +363,7 @@ function changeLines(c: Change, opts: RenderOptions): string[] {
 function driftLines(d: Drift, opts: RenderOptions): string[] {
   const color = DRIFT_COLOR[d.difference];
   const lines: string[] = [paint(opts.color, color, `  # ${title(d)} ${DRIFT_VERB[d.difference]}`)];
-  for (const r of d.reasons) lines.push(paint(opts.color, DIM, inertText(`  #   (${r})`)));
+  for (const r of reasonsText(d)) lines.push(paint(opts.color, DIM, inertText(`  #   (${r})`)));
   lines.push(paint(opts.color, color, `  ${DRIFT_SYMBOL[d.difference]} ${inertText(d.type)} ${inertText(JSON.stringify(d.id))} {`));
   if (d.difference === 'undeclared') {
     for (const [p, v] of flatten(d.live)) lines.push(paintField(opts.color, inertText(`      + ${fieldName(p)} = ${show(v, p, d.sensitive)}`)));
@@ -460,7 +460,7 @@ function unmanagedText(plan: Plan, show: boolean, color?: boolean): string[] {
   if (listed.length === 0) return [inertText(`Not managed here (${total}, never changed by this stack): ${groups}; ${hint}.`), ''];
   const lines = [`Not managed here (${total}, never changed by this stack):`];
   // a forget (a removed block with destroy = false) changes what this stack manages: cyan, as a replace
-  for (const c of listed) lines.push(paint(color && c.action === 'forget', COLOR.forget, `  ? ${title(c)}: ${inertText(c.reasons.join('; '))}`));
+  for (const c of listed) lines.push(paint(color && c.action === 'forget', COLOR.forget, `  ? ${title(c)}: ${inertText(reasonsText(c).join('; '))}`));
   if (others.length) lines.push(inertText(`  and ${others.length} more: ${groups}; ${hint}.`));
   lines.push('');
   return lines;
@@ -671,7 +671,7 @@ function unmanagedMarkdown(plan: Plan, show: boolean, budget: number): string[] 
   const { listed, others, groups } = unmanagedParts(plan, show);
   const total = listed.length + others.length;
   if (total === 0) return [];
-  const item = (c: Change) => `- ${mdCode(clip(c.address))}${c.name ? ` (${escapeMd(clip(c.name))})` : ''}: ${escapeMd(clip(c.reasons.join('; ')))}`;
+  const item = (c: Change) => `- ${mdCode(clip(c.address))}${c.name ? ` (${escapeMd(clip(c.name))})` : ''}: ${escapeMd(clip(reasonsText(c).join('; ')))}`;
   const counted = escapeMd(clip(groups, 2000));
   if (listed.length === 0) return [`Not managed here (${total}, never changed by this stack): ${counted}; \`--show-unmanaged\` lists them.`, ''];
   const lines = [`<details><summary>Not managed here (${total}, never changed by this stack)</summary>`, ''];
@@ -699,9 +699,4 @@ function clip(s: string, n = 300): string {
 /** User or server text as inert markdown (schemas/inert), safe in a table cell too. */
 function escapeMd(s: string): string {
   return mdText(s, { table: true });
-}
-
-/** The JSON plan: stable keys, two-space indent. */
-export function renderJson(plan: Plan): string {
-  return `${stableStringify(plan, 2)}\n`;
 }

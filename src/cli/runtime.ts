@@ -351,6 +351,6 @@ export function readPlanFile(io: Io, file: string): Plan | undefined {
     io.err(`Error: cannot read plan file ${file}: it is not JSON${at === undefined ? '' : ` (at character ${at})`}\n  Create it with: dqform plan --out ${file}`);
     return undefined;
   }
-  return lazy.applier().loadPlan(json);
+  return lazy.planFile().loadPlan(json);
 }
 

@@ -16,11 +16,10 @@
  */
 import type { PlatformClient } from '../client';
 import { RESOURCE_TYPES, type ResourceType } from '../../schemas/manifest';
-import { Plan, PLAN_FORMAT_VERSION, type Change } from '../../schemas/plan';
+import type { Change, Plan } from '../../schemas/plan';
 import { allows, HANDLERS, SCOPES } from '../kinds/index';
 import type { ResourceHandler } from '../kinds/shared/types';
 import { isWrite } from './planner';
-import { selfDisagreements } from './plan-check';
 import { guardRefusals, previewedKinds, type GuardOptions } from './guards';
 import { liveCheck, type ApplyContext } from './apply-checks';
 import { planSteps } from './apply-steps';
@@ -88,67 +87,6 @@ const SYSTEM_CLOCK: ApplyClock = {
 };
 
 export { DEFAULT_MAX_DELETES, DEFAULT_MAX_EFFECT_DELETES } from './guards';
-
-/**
- * Parses and checks a plan file's contents: its format version, the plan schema, and resource
- * types dqform knows. A plan of another format version is refused by its version first (a newer
- * dqform wrote it, or an older one whose plans this version no longer reads), so the message
- * says what to do instead of listing schema differences.
- */
-export function loadPlan(json: unknown): Plan {
-  const version = json && typeof json === 'object' && !Array.isArray(json) ? (json as { formatVersion?: unknown }).formatVersion : undefined;
-  if (typeof version === 'number' && version !== PLAN_FORMAT_VERSION) {
-    throw new PlanRefusedError(
-      version > PLAN_FORMAT_VERSION
-        ? `this plan was written by a newer dqform (plan format ${version}); this dqform reads format ${PLAN_FORMAT_VERSION}`
-        : `this plan was written by an older dqform (plan format ${version}); this dqform reads format ${PLAN_FORMAT_VERSION}`,
-      version > PLAN_FORMAT_VERSION ? 'Use the dqform version that made the plan (or a newer one), or plan again with this one.' : 'Plan again with this dqform version and apply that plan.',
-    );
-  }
-  const r = Plan.safeParse(json);
-  if (!r.success) {
-    throw new PlanRefusedError(
-      `not a dqform plan (format ${PLAN_FORMAT_VERSION}): ${r.error.issues.slice(0, 3).map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`,
-      'Create the plan with `dqform plan --out FILE`; do not edit it by hand.',
-    );
-  }
-  const unknown = r.data.changes.map((c, i) => ({ c, i })).filter(({ c }) => !(RESOURCE_TYPES as readonly string[]).includes(c.type));
-  if (unknown.length) {
-    throw new PlanRefusedError(
-      `not a dqform plan: ${unknown
-        .slice(0, 3)
-        .map(({ c, i }) => `changes.${i} (${c.address}): unknown resource type ${JSON.stringify(c.type)}`)
-        .join('; ')}${unknown.length > 3 ? `; and ${unknown.length - 3} more` : ''} (dqform manages ${RESOURCE_TYPES.join(', ')})`,
-      'Create the plan with `dqform plan --out FILE`; do not edit it by hand.',
-      unknown.map(({ c }) => c.address),
-    );
-  }
-  // one change per address: a second copy would be rendered for review but hidden from the
-  // comparison with a fresh plan (which keys changes by address)
-  const seen = new Map<string, number>();
-  const dups: string[] = [];
-  r.data.changes.forEach((c, i) => {
-    const first = seen.get(c.address);
-    if (first === undefined) seen.set(c.address, i);
-    else dups.push(`changes.${i} (${c.address}) repeats changes.${first}`);
-  });
-  if (dups.length) {
-    throw new PlanRefusedError(
-      `not a dqform plan: ${dups.slice(0, 3).join('; ')}${dups.length > 3 ? `; and ${dups.length - 3} more` : ''} (a plan has one change per address)`,
-      'Create the plan with `dqform plan --out FILE`; do not edit it by hand.',
-      [...new Set(r.data.changes.filter((c, i) => seen.get(c.address) !== i).map((c) => c.address))],
-    );
-  }
-  // what show prints (patch, summary) must be what the checked fields say: see plan-check.ts
-  const disagree = selfDisagreements(r.data);
-  if (disagree.length) {
-    throw new PlanRefusedError(
-      `not a plan dqform wrote: ${disagree.slice(0, 3).join('; ')}${disagree.length > 3 ? `; and ${disagree.length - 3} more` : ''} (what show prints would not be what apply does)`,
-      'Create the plan with `dqform plan --out FILE`; do not edit it by hand.',
-    );
-  }
-  return r.data;
-}
 
 /** The operations a change makes (a replace deletes then creates). */
 function operationsOf(c: Change): ('create' | 'update' | 'delete')[] {

@@ -8,7 +8,7 @@
  * - **--target ADDR**: only the targeted changes and the changes of what they depend on (in a
  *   destroy plan: what depends on them, which must go too) ({@link narrowToTargets}).
  * - **--replace ADDR**: a declared object that exists is destroyed and created anew (in the
- *   planner; {@link REPLACE_REQUESTED} is its reason).
+ *   planner; reason code `replace-requested`).
  * - **--refresh-only**: nothing is proposed; how live state differs from the code is listed as
  *   drift ({@link asRefreshOnly}). dqform keeps no state file, so "changed outside dqform"
  *   means "live differs from the code".
@@ -24,13 +24,7 @@ import type { LiveObject } from '../kinds/shared/types';
 import { bareId, carriesTag } from './identity';
 import type { ResolvedResource, Resolution } from './resolve';
 import { closest } from './unknown-fields';
-import { because, reasonText } from './reasons';
-
-/** The drift reason of a change a normal plan replaces (code `drift-replaced`: the renderer says "replace it"). */
-export const DRIFT_REPLACED = reasonText({ code: 'drift-replaced' });
-
-/** The reason of a replacement asked for with `--replace` (code `replace-requested`). */
-export const REPLACE_REQUESTED = reasonText({ code: 'replace-requested' });
+import { because } from './reasons';
 
 type LiveState = Partial<Record<ResourceType, LiveObject[]>>;
 
@@ -230,7 +224,7 @@ function driftOf(c: Change): Drift {
     liveHash: c.liveHash,
   };
   if (c.action === 'create') return { ...base, difference: 'absent', remedy: 'create', code: c.after, live: null, patch: [], ...because({ code: 'drift-absent' }) };
-  if (c.action === 'delete') return { ...base, difference: 'undeclared', remedy: 'delete', code: null, live: c.before, patch: [], reasons: c.reasons, ...(c.reasonCodes ? { reasonCodes: c.reasonCodes } : {}) };
+  if (c.action === 'delete') return { ...base, difference: 'undeclared', remedy: 'delete', code: null, live: c.before, patch: [], ...(c.reasonCodes ? { reasonCodes: c.reasonCodes } : {}) };
   const patch = jsonpatch.compare((c.after ?? {}) as object, (c.before ?? {}) as object) as PatchOp[];
   // the plan's replace reasons speak of the code's change; import and move notes still hold
   const kept: Reason[] = (c.reasonCodes ?? []).filter((r) => r.code === 'imported' || r.code === 'claims' || r.code === 'moved');

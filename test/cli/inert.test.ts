@@ -99,7 +99,7 @@ function hostilePlan(): Plan {
   const plan = structuredClone(base);
   for (const c of plan.changes) {
     c.name = `alert "${HOSTILE}"`;
-    c.reasons = [...c.reasons, `made by ${HOSTILE}`];
+    c.reasonCodes = [...(c.reasonCodes ?? []), { code: 'text', text: `made by ${HOSTILE}` }];
   }
   const create = plan.changes.find((c) => c.action === 'create')!;
   create.address = 'dq_alert.x` [y](http://e.example) `';

@@ -8,9 +8,8 @@ import type { Plan } from '../../schemas/plan';
 import type { ApplyEvent, ApplyEventType } from '../../src/engine/apply-events';
 import { JsonStream } from '../../src/cli/json-stream';
 
-const change = (address: string, action: 'create' | 'update' | 'delete', id: string) => ({ address, type: address.split('.')[0], action, id, before: null, after: {}, patch: [], reasons: [], sensitive: [], dependsOn: [] });
+const change = (address: string, action: 'create' | 'update' | 'delete', id: string) => ({ address, type: address.split('.')[0], action, id, before: null, after: {}, patch: [], sensitive: [], dependsOn: [] });
 const PLAN: Plan = {
-  formatVersion: 1,
   workspace: 'demo',
   namespace: 'ns',
   stack: 'ns',

@@ -7,7 +7,8 @@
  * and the e2e suites.
  */
 import { ConflictError, UnavailableError } from '../../src/client/errors';
-import { apply, isConflict, loadPlan, missingScopes, NotOursError, PlanRefusedError, preflight, StalePlanError, type ApplyOptions } from '../../src/engine/applier';
+import { loadPlan, toPlanFile } from '../../src/plan/file';
+import { apply, isConflict, missingScopes, NotOursError, PlanRefusedError, preflight, StalePlanError, type ApplyOptions } from '../../src/engine/applier';
 import { deriveId } from '../../src/engine/identity';
 import { fingerprint, normalise } from '../../src/kinds/shared/normalise';
 import { HANDLERS, SCOPES } from '../../src/kinds/index';
@@ -97,12 +98,15 @@ function handlersOf(world: World, opts: { batch?: ResourceType[]; preview?: Reso
 
 function ch(type: ResourceType, name: string, action: Change['action'], over: Partial<Change> = {}): Change {
   const id = type === 'dq_alert' ? `${NS}.${name}` : type === 'dq_sql_test' || type.endsWith('_rule') ? `${name}-id` : tagged(type, name);
-  return { address: `${type}.${name}`, type, action, id, before: null, after: action === 'delete' ? null : { title: name }, patch: [], reasons: [], sensitive: [], dependsOn: [], ...over };
+  return { address: `${type}.${name}`, type, action, id, before: null, after: action === 'delete' ? null : { title: name }, patch: [], sensitive: [], dependsOn: [], ...over };
 }
 
 function planOf(changes: Change[], over: Partial<Plan> = {}): Plan {
   return Plan.parse({ formatVersion: 1, workspace: WS, namespace: NS, stack: NS, manifestHash: 'h', changes, summary: { add: 0, change: 0, replace: 0, destroy: 0, unchanged: 0, unmanaged: 0 }, diagnostics: [], ...over });
 }
+
+/** The plan file of {@link planOf}'s plan. */
+const fileOf = (...a: Parameters<typeof planOf>) => toPlanFile(planOf(...a));
 
 /** A world, its handlers, a fake client (iam and owners' ownerships) and `run` to apply a plan. */
 function setup(opts: { scopes?: string[]; workspace?: string; batch?: ResourceType[]; preview?: ResourceType[]; ownerships?: Record<string, { id: string }[]> } = {}) {
@@ -216,7 +220,7 @@ describe('loadPlan', () => {
     const changes = ['dq_widget', 'dq_owner', 'dq_a', 'dq_b', 'dq_c'].map((t, i) => ({ ...ch('dq_owner', `n${i}`, 'create'), type: t, address: `${t}.n${i}` }));
     let e: PlanRefusedError | undefined;
     try {
-      loadPlan(planOf(changes));
+      loadPlan(fileOf(changes));
     } catch (x) {
       e = x as PlanRefusedError;
     }
@@ -244,13 +248,13 @@ describe('loadPlan', () => {
 
   test('exactly three unknown types are all named, with nothing counted', () => {
     const changes = ['dq_a', 'dq_b', 'dq_c'].map((t, i) => ({ ...ch('dq_owner', `n${i}`, 'create'), type: t, address: `${t}.n${i}` }));
-    expect(() => loadPlan(planOf(changes))).toThrow(/; changes\.2 \(dq_c\.n2\): unknown resource type "dq_c" \(dqform manages /);
+    expect(() => loadPlan(fileOf(changes))).toThrow(/; changes\.2 \(dq_c\.n2\): unknown resource type "dq_c" \(dqform manages /);
   });
 
   test('a repeated address: the first three repeats named, the rest counted, each address once', () => {
     let e: PlanRefusedError | undefined;
     try {
-      loadPlan(planOf(['a', 'a', 'b', 'b', 'a', 'c', 'c'].map((n) => ch('dq_owner', n, 'create'))));
+      loadPlan(fileOf(['a', 'a', 'b', 'b', 'a', 'c', 'c'].map((n) => ch('dq_owner', n, 'create'))));
     } catch (x) {
       e = x as PlanRefusedError;
     }
@@ -262,7 +266,7 @@ describe('loadPlan', () => {
 
   test('a valid plan loads as it is', () => {
     const p = planOf([ch('dq_owner', 'a', 'create')], { summary: { import: 0, add: 1, change: 0, replace: 0, destroy: 0, unchanged: 0, unmanaged: 0 } });
-    expect(loadPlan(JSON.parse(JSON.stringify(p)))).toEqual(p);
+    expect(loadPlan(JSON.parse(JSON.stringify(toPlanFile(p))))).toEqual(p);
   });
 
   // issue 23: show renders patch and summary, apply checks the other fields; they must agree
@@ -273,7 +277,7 @@ describe('loadPlan', () => {
   const sum = (over: Partial<Plan['summary']>) => ({ import: 0, add: 0, change: 0, replace: 0, destroy: 0, unchanged: 0, unmanaged: 0, ...over });
   const refusal = (p: unknown) => {
     try {
-      loadPlan(JSON.parse(JSON.stringify(p)));
+      loadPlan(JSON.parse(JSON.stringify(toPlanFile(p as Plan))));
     } catch (e) {
       return (e as PlanRefusedError).message;
     }

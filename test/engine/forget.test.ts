@@ -11,7 +11,8 @@ import { computePlan, hasChanges, isWrite, previewRequests } from '../../src/eng
 import { resolveManifest } from '../../src/engine/resolve';
 import { deriveId } from '../../src/engine/identity';
 import { selfDisagreements } from '../../src/engine/plan-check';
-import { renderJson, renderMarkdown, renderText } from '../../src/cli/render';
+import { renderMarkdown, renderText } from '../../src/cli/render';
+import { renderPlanJson } from '../../src/plan/json';
 
 const WS = 'demo';
 const NS = 'shop';
@@ -39,6 +40,6 @@ it('is no write: the plan has no changes, no preview is asked, and the summary c
 it('text, markdown and JSON say it is no longer managed and stays', () => {
   expect(renderText(plan)).toContain('  ? dq_owner.team (owner "Data team"): removed with destroy = false: owner "Data team" stays in place, no longer managed; keep the removed block');
   expect(renderMarkdown(plan)).toContain('- `dq_owner.team` (owner "Data team"): removed with destroy = false: owner "Data team" stays in place, no longer managed');
-  const json = JSON.parse(renderJson(plan)) as { changes: { address: string; action: string }[] };
+  const json = JSON.parse(renderPlanJson(plan)) as { changes: { address: string; action: string }[] };
   expect(json.changes.find((c) => c.address === 'dq_owner.team')?.action).toBe('forget');
 });

@@ -16,8 +16,12 @@ import { HANDLERS } from '../../src/kinds/index';
 import { manifestFromTerraformJson, manifestHash } from '../../src/engine/manifest';
 import { computePlan, type LiveState } from '../../src/engine/planner';
 import { resolveManifest } from '../../src/engine/resolve';
-import { renderJson, renderMarkdown, renderText } from '../../src/cli/render';
+import { renderMarkdown, renderText } from '../../src/cli/render';
+import { renderPlanJson } from '../../src/plan/json';
+import { fromPlanFile } from '../../src/plan/file';
+import { PlanFile } from '../../schemas/plan-file';
 import { expectGolden } from '../golden/expect-golden';
+import { reasonsText } from '../../src/plan/reasons-text';
 
 const ROOT = path.join(__dirname, '..', 'golden', 'plan');
 const CASES = fs.readdirSync(ROOT).filter((d) => fs.statSync(path.join(ROOT, d)).isDirectory()).sort();
@@ -26,7 +30,7 @@ const readJson = (dir: string, f: string): unknown => JSON.parse(fs.readFileSync
 
 function planOf(name: string): Plan {
   let dir = path.join(ROOT, name);
-  if (fs.existsSync(path.join(dir, 'input-plan.json'))) return Plan.parse(readJson(dir, 'input-plan.json'));
+  if (fs.existsSync(path.join(dir, 'input-plan.json'))) return fromPlanFile(PlanFile.parse(readJson(dir, 'input-plan.json')));
   let request: PlanRequest | undefined;
   if (fs.existsSync(path.join(dir, 'case.json'))) {
     const c = readJson(dir, 'case.json') as { inputs: string; request: unknown };
@@ -46,7 +50,7 @@ describe.each(CASES)('golden plan %s', (name) => {
   const dir = path.join(ROOT, name);
   const plan = planOf(name);
   const outputs: [string, string][] = [
-    ['plan.json', renderJson(plan)],
+    ['plan.json', renderPlanJson(plan)],
     ['plan.txt', renderText(plan)],
     ['plan.md', renderMarkdown(plan)],
   ];
@@ -54,7 +58,7 @@ describe.each(CASES)('golden plan %s', (name) => {
     expectGolden(path.join(dir, file), actual);
   });
   it('the JSON plan is a valid plan and renders the same after a round trip', () => {
-    const back = Plan.parse(JSON.parse(renderJson(plan)));
+    const back = fromPlanFile(PlanFile.parse(JSON.parse(renderPlanJson(plan))));
     expect(renderText(back)).toBe(renderText(plan));
   });
 });
@@ -66,13 +70,13 @@ describe('golden coverage', () => {
     for (const a of ['create', 'update', 'replace', 'delete', 'noop', 'unmanaged'] as const) expect([a, changes.some((c) => c.action === a)]).toEqual([a, true]);
     expect(changes.some((c) => c.movedFrom)).toBe(true);
     expect(changes.some((c) => c.importedId)).toBe(true);
-    expect(changes.some((c) => c.action === 'delete' && c.reasons.some((r) => r.startsWith('declared removed')))).toBe(true);
-    expect(changes.some((c) => c.action === 'delete' && c.reasons.some((r) => r.includes('is no longer declared')))).toBe(true);
+    expect(changes.some((c) => c.action === 'delete' && reasonsText(c).some((r) => r.startsWith('declared removed')))).toBe(true);
+    expect(changes.some((c) => c.action === 'delete' && reasonsText(c).some((r) => r.includes('is no longer declared')))).toBe(true);
     for (const t of ['dq_owner', 'dq_domain', 'dq_data_product', 'dq_ownership']) expect([t, changes.some((c) => c.type === t && c.action === 'delete' && c.address.includes('['))]).toEqual([t, true]);
     for (const e of ['deleted', 'loses-parent', 'loses-member', 'loses-selection']) expect([e, changes.some((c) => c.effects?.cascade.some((x) => x.effect === e))]).toEqual([e, true]);
     // removed { destroy = false } is a forget (issue 24), no longer an `unmanaged` entry
-    expect(changes.some((c) => c.action === 'forget' && c.reasons.some((r) => r.includes('destroy = false')))).toBe(true);
-    expect(changes.some((c) => c.action === 'unmanaged' && c.reasons.some((r) => r.includes('destroy = false')))).toBe(false);
+    expect(changes.some((c) => c.action === 'forget' && reasonsText(c).some((r) => r.includes('destroy = false')))).toBe(true);
+    expect(changes.some((c) => c.action === 'unmanaged' && reasonsText(c).some((r) => r.includes('destroy = false')))).toBe(false);
     expect(all.some((p) => p.diagnostics.some((d) => d.severity === 'info'))).toBe(true);
     expect(changes.some((c) => c.effects?.baselineResets.length)).toBe(true);
     expect(changes.some((c) => c.effects?.losesHistory)).toBe(true);

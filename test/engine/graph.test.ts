@@ -8,7 +8,7 @@ import { mapLimit } from '../../src/engine/concurrency';
 
 function ch(address: string, action: Change['action'], dependsOn: string[] = []): Change {
   const type = address.split('.')[0].replace(/\[.*$/, '');
-  return { address, type, action, id: address, before: null, after: null, patch: [], reasons: [], sensitive: [], dependsOn };
+  return { address, type, action, id: address, before: null, after: null, patch: [], sensitive: [], dependsOn };
 }
 const addresses = (waves: Change[][]) => waves.map((w) => w.map((c) => c.address));
 

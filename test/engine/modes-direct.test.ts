@@ -7,9 +7,10 @@
  */
 import { Change, type Diagnostic, type PlanRequest } from '../../schemas/plan';
 import { because } from '../../src/engine/reasons';
-import { asRefreshOnly, canonicalAddress, checkRequestedAddresses, destroyDeclared, DRIFT_REPLACED, narrowToTargets, targetingWarning } from '../../src/engine/modes';
+import { asRefreshOnly, canonicalAddress, checkRequestedAddresses, destroyDeclared, narrowToTargets, targetingWarning } from '../../src/engine/modes';
 import { deriveId } from '../../src/engine/identity';
 import type { ResolvedResource, Resolution } from '../../src/engine/resolve';
+import { reasonsText } from '../../src/plan/reasons-text';
 
 const change = (c: Partial<Change> & Pick<Change, 'address' | 'action'>): Change =>
   Change.parse({ type: c.address.split('.')[0], id: 'id-' + c.address, before: null, after: null, ...c });
@@ -26,7 +27,7 @@ describe('asRefreshOnly', () => {
     const changes = [
       change({ address: 'dq_owner.same', action: 'noop' }),
       change({ address: 'dq_owner.missing', action: 'create', after: { name: 'm' }, dependsOn: ['dq_domain.d'], etag: 'e1' }),
-      change({ address: 'dq_owner.extra', action: 'delete', before: { name: 'x' }, reasons: ['not declared'] }),
+      change({ address: 'dq_owner.extra', action: 'delete', before: { name: 'x' }, reasonCodes: [{ code: 'text', text: 'not declared' }] }),
       change({ address: 'dq_owner.ui', action: 'unmanaged' }),
     ];
     const drift = asRefreshOnly(changes);
@@ -37,8 +38,8 @@ describe('asRefreshOnly', () => {
       ['dq_owner.missing', 'absent', { name: 'm' }, null, 'create'],
       ['dq_owner.extra', 'undeclared', null, { name: 'x' }, 'delete'],
     ]);
-    expect(drift[0].reasons).toEqual(['declared in the code, but absent live: deleted outside dqform, or not created yet']);
-    expect(drift[1].reasons).toEqual(['not declared']);
+    expect(reasonsText(drift[0])).toEqual(['declared in the code, but absent live: deleted outside dqform, or not created yet']);
+    expect(reasonsText(drift[1])).toEqual(['not declared']);
     // drift is never applied: it depends on nothing, but keeps the concurrency marks it was read with
     expect('dependsOn' in drift[0]).toBe(false);
     expect(drift[0].etag).toBe('e1');
@@ -60,10 +61,11 @@ describe('asRefreshOnly', () => {
     const drift = asRefreshOnly(changes);
     expect(changes).toEqual([]);
     expect(drift[0]).toMatchObject({ difference: 'changed', remedy: 'update', code: { title: 'code' }, live: { title: 'live' }, patch: [{ op: 'replace', path: '/title', value: 'live' }] });
-    expect(drift[0].reasons).toEqual(['imported from existing alert "x"', 'moved from dq_alert.b: keeps its identity', 'claims it for namespace "y"']);
+    expect(reasonsText(drift[0])).toEqual(['imported from existing alert "x"', 'moved from dq_alert.b: keeps its identity', 'claims it for namespace "y"']);
     expect(drift[0].reasonCodes?.map((r) => r.code)).toEqual(['imported', 'moved', 'claims']);
     // a replace shows as a change of live state, with what a normal apply would do about it
-    expect(drift[1]).toMatchObject({ difference: 'changed', remedy: 'replace', code: { k: 2 }, live: { k: 1 }, reasons: [DRIFT_REPLACED], reasonCodes: [{ code: 'drift-replaced' }] });
+    expect(drift[1]).toMatchObject({ difference: 'changed', remedy: 'replace', code: { k: 2 }, live: { k: 1 }, reasonCodes: [{ code: 'drift-replaced' }] });
+    expect(reasonsText(drift[1])).toEqual(['dqform apply replaces it: it cannot be updated in place']);
   });
 });
 
@@ -139,8 +141,8 @@ describe('destroyDeclared', () => {
       ['dq_owner["other"]', undefined],
       ['dq_owner.x', undefined],
     ]);
-    expect(changes[1].reasons).toEqual(['destroy: everything namespace "ns" owns is deleted']);
-    expect(changes[2].reasons).toEqual([]);
+    expect(reasonsText(changes[1])).toEqual(['destroy: everything namespace "ns" owns is deleted']);
+    expect(reasonsText(changes[2])).toEqual([]);
     expect(guards).toEqual([
       {
         severity: 'error',

@@ -12,7 +12,10 @@ import { computePlan, hasChanges, type LiveState } from '../../src/engine/planne
 import { resolveManifest } from '../../src/engine/resolve';
 import { canonicalAddress, checkRequestedAddresses } from '../../src/engine/modes';
 import { deriveId } from '../../src/engine/identity';
-import { renderJson, renderMarkdown, renderText, summaryLine } from '../../src/cli/render';
+import { renderMarkdown, renderText, summaryLine } from '../../src/cli/render';
+import { writePlan } from '../../src/plan/file';
+import { renderPlanJson } from '../../src/plan/json';
+import { reasonsText } from '../../src/plan/reasons-text';
 
 const ROOT = path.join(__dirname, '..', 'golden', 'plan');
 const read = (c: string, f: string): unknown => JSON.parse(fs.readFileSync(path.join(ROOT, c, f), 'utf8'));
@@ -96,7 +99,7 @@ describe('--replace', () => {
     const p = planOf('actions', { replace: ['dq_alert.orders'] });
     const c = p.changes.find((x) => x.address === 'dq_alert.orders')!;
     expect(c.action).toBe('replace');
-    expect(c.reasons).toEqual(['replacement requested with --replace']);
+    expect(reasonsText(c)).toEqual(['replacement requested with --replace']);
     expect(p.options.replace).toEqual(['dq_alert.orders']);
     const unchanged = planOf('no-changes', { replace: ['dq_alert.orders'] });
     expect(unchanged.changes.find((x) => x.address === 'dq_alert.orders')?.action).toBe('replace');
@@ -137,7 +140,7 @@ describe('destroy', () => {
       'dq_alert["ui.made-by-hand"]': 'unmanaged',
       'dq_sql_test["c0ffee00-0000-4000-8000-000000000001"]': 'unmanaged',
     });
-    expect(p.changes.find((c) => c.address === 'dq_alert.orders')?.reasons).toEqual(['destroy: everything namespace "shop" owns is deleted']);
+    expect(reasonsText(p.changes.find((c) => c.address === 'dq_alert.orders')!)).toEqual(['destroy: everything namespace "shop" owns is deleted']);
     expect(p.options.destroy).toBe(true);
     expect(renderText(p)).toMatch(/^dqform destroy plan for namespace "shop"/);
   });
@@ -220,11 +223,11 @@ describe('the plan JSON records the options and stays readable', () => {
     const a = planOf('actions', { targets: ['dq_owner.old_team', 'dq_alert.orders'], replace: ['dq_alert.orders'] });
     const b = planOf('actions', { targets: ['dq_alert.orders', 'dq_owner.old_team', 'dq_alert.orders'], replace: ['dq_alert.orders'] });
     expect(a.options.targets).toEqual(['dq_alert.orders', 'dq_owner.old_team']);
-    expect(renderJson(b)).toBe(renderJson(a));
+    expect(renderPlanJson(b)).toBe(renderPlanJson(a));
   });
 
   it('a plan saved before options existed reads as a plan made without them', () => {
-    const old = JSON.parse(renderJson(planOf('actions'))) as Record<string, unknown>;
+    const old = JSON.parse(writePlan(planOf('actions'))) as Record<string, unknown>;
     delete old.options;
     delete old.drift;
     delete (old.summary as Record<string, unknown>).import;

@@ -15,6 +15,7 @@ import { deriveId } from '../../src/engine/identity';
 import { manifestFromTerraformJson } from '../../src/engine/manifest';
 import { plan as makePlan } from '../../src/engine/reconcile';
 import type { LiveObject } from '../../src/kinds/shared/types';
+import { reasonsText } from '../../src/plan/reasons-text';
 
 let emu: RunningEmulator;
 let client: PlatformClient;
@@ -142,7 +143,7 @@ describe('objects without configId made by another API client (source SOURCE_API
     const p = await makePlan(client, manifest, { request: { destroy: false, refreshOnly: false, targets: [], replace: [] } });
     for (const [type, id] of made) {
       const c = p.changes.find((x) => x.type === type && x.id === id);
-      expect({ type, action: c?.action, reasons: c?.reasons }).toEqual({ type, action: 'unmanaged', reasons: ['not managed by dqform'] });
+      expect({ type, action: c?.action, reasons: c && reasonsText(c) }).toEqual({ type, action: 'unmanaged', reasons: ['not managed by dqform'] });
     }
     expect(p.changes.filter((c) => c.action === 'delete')).toEqual([]);
     // destroy of the namespace does not take them either

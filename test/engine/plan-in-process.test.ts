@@ -62,7 +62,7 @@ test('a request is planned and recorded: --target keeps the target and says so',
 });
 
 describe('credentials that cannot read every kind', () => {
-  const scopes = ['SCOPE_OWNERS_READ', 'SCOPE_DOMAIN_READ', 'SCOPE_DATAPRODUCT_READ', 'SCOPE_OWNERSHIP_READ', 'SCOPE_MONITORS_AUTOMATIC_EDIT', 'SCOPE_DATACHECKS_SQLTESTS_READ', 'SCOPE_INTEGRATION_READ', 'SCOPE_POLICIES_READ'];
+  const scopes = ['SCOPE_OWNERS_READ', 'SCOPE_DOMAIN_READ', 'SCOPE_DATAPRODUCT_READ', 'SCOPE_OWNERSHIP_READ', 'SCOPE_MONITORS_AUTOMATIC_EDIT', 'SCOPE_DATACHECKS_SQLTESTS_READ', 'SCOPE_INTEGRATION_READ', 'SCOPE_POLICIES_READ', 'SCOPE_SAVED_VIEW_READ'];
   let blind: PlatformClient;
   beforeAll(() => {
     emu.app.addCredential('pip-no-alerts', 'pip-no-alerts-secret', scopes, 'demo');

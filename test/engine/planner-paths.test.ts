@@ -14,6 +14,8 @@ import { resolveManifest } from '../../src/engine/resolve';
 import { deriveId } from '../../src/engine/identity';
 import { DEFAULT_REQUEST, type PlanRequest } from '../../schemas/plan';
 import type { ResourceType } from '../../schemas/manifest';
+import { reasonsText } from '../../src/plan/reasons-text';
+import { toPlanFile } from '../../src/plan/file';
 
 const WS = 'demo';
 const NS = 'shop';
@@ -130,7 +132,8 @@ describe('removed declarations that act', () => {
     const p = planOf(tf({}, removed('dq_alert.orders')), { dq_alert: [alert('shop.orders')] });
     expect(p.diagnostics).toEqual([]);
     expect(p.changes).toHaveLength(1);
-    expect(p.changes[0]).toMatchObject({ address: 'dq_alert.orders', type: 'dq_alert', action: 'delete', id: 'shop.orders', fqn: 'shop.orders', after: null, patch: [], etag: 'W/"shop.orders-1"', reasons: ['declared removed: alert "Alert shop.orders"'], dependsOn: [] });
+    expect(p.changes[0]).toMatchObject({ address: 'dq_alert.orders', type: 'dq_alert', action: 'delete', id: 'shop.orders', fqn: 'shop.orders', after: null, patch: [], etag: 'W/"shop.orders-1"', dependsOn: [] });
+    expect(reasonsText(p.changes[0])).toEqual(['declared removed: alert "Alert shop.orders"']);
     expect(p.changes[0].liveHash).toMatch(/\S/);
     expect(p.changes[0].before).toMatchObject({ name: 'Alert shop.orders' });
     expect(p.summary).toMatchObject({ add: 0, change: 0, destroy: 1 });
@@ -138,7 +141,7 @@ describe('removed declarations that act', () => {
 
   it('destroy = false of an alert of the namespace: forget, saying its configId would prune it without the block', () => {
     const p = planOf(tf({}, removed('dq_alert.orders', { destroy: false })), { dq_alert: [alert('shop.orders')] });
-    expect(p.changes.map((c) => [c.action, c.address, c.id, c.fqn, c.reasons])).toEqual([
+    expect(p.changes.map((c) => [c.action, c.address, c.id, c.fqn, reasonsText(c)])).toEqual([
       [
         'forget',
         'dq_alert.orders',
@@ -152,7 +155,7 @@ describe('removed declarations that act', () => {
 
   it("destroy = false of what is not the namespace's: unmanaged, with no advice to keep the block", () => {
     const p = planOf(tf({}, removed('dq_owner.ui', { id: UI_OWNER, destroy: false })), { dq_owner: [owner(UI_OWNER, 'Made in the UI')] });
-    expect(p.changes.map((c) => c.reasons)).toEqual([['removed with destroy = false: owner "Made in the UI" stays in place, no longer managed']]);
+    expect(p.changes.map((c) => reasonsText(c))).toEqual([['removed with destroy = false: owner "Made in the UI" stays in place, no longer managed']]);
   });
 });
 
@@ -175,7 +178,7 @@ describe('declared objects', () => {
     const id = mine('dq_owner', 't');
     const p = planOf(tf({ dq_owner: { t: { title: 'T' } } }), { dq_owner: [owner(id, 'T')] }, { replace: ['dq_owner.t', 'dq_owner.t'] });
     expect(p.changes.map((c) => [c.action, c.patch])).toEqual([['replace', []]]);
-    expect(p.changes[0].reasons.length).toBe(1);
+    expect(reasonsText(p.changes[0]).length).toBe(1);
     expect(p.options).toEqual({ destroy: false, refreshOnly: false, targets: [], replace: ['dq_owner.t'] });
   });
 
@@ -224,13 +227,13 @@ describe('declared objects', () => {
     const p = planOf(tf({ dq_alert: { a: alertConfig('Alert ui.a') } }, { import: [{ to: 'dq_alert.a', id: 'ui.a' }] }), { dq_alert: [alert('ui.a', { configId: undefined })] });
     const c = p.changes.find((x) => x.address === 'dq_alert.a')!;
     expect([c.action, c.id, c.fqn, c.importedId, c.patch]).toEqual(['update', 'ui.a', 'ui.a', 'ui.a', []]);
-    expect(c.reasons).toEqual(['imported from existing alert "ui.a" (was made in the UI)', 'claims it for namespace "shop"']);
+    expect(reasonsText(c)).toEqual(['imported from existing alert "ui.a" (was made in the UI)', 'claims it for namespace "shop"']);
   });
 
   it('an import block of an alert of the namespace itself: a noop, the reason without "was"', () => {
     const p = planOf(tf({ dq_alert: { a: alertConfig('Alert shop.old') } }, { import: [{ to: 'dq_alert.a', id: 'shop.old' }] }), { dq_alert: [alert('shop.old')] });
     const c = p.changes.find((x) => x.address === 'dq_alert.a')!;
-    expect([c.action, c.id, c.fqn, c.reasons]).toEqual(['noop', 'shop.old', 'shop.old', ['imported from existing alert "shop.old"']]);
+    expect([c.action, c.id, c.fqn, reasonsText(c)]).toEqual(['noop', 'shop.old', 'shop.old', ['imported from existing alert "shop.old"']]);
   });
 
   it('a SQL test deployed by a rule cannot be declared: an error naming the rule', () => {
@@ -253,7 +256,7 @@ describe('declared objects', () => {
     const errors = p.diagnostics.filter((d) => d.severity === 'error');
     expect(errors).toHaveLength(1);
     expect(errors[0]).toMatchObject({ address: 'dq_alert.orders', hint: 'Revert the change, or drop preventDestroy deliberately.' });
-    expect(errors[0].summary).toBe(`this change replaces the alert (${c.reasons.join('; ')}), and lifecycle.preventDestroy forbids destroying it`);
+    expect(errors[0].summary).toBe(`this change replaces the alert (${reasonsText(c).join('; ')}), and lifecycle.preventDestroy forbids destroying it`);
     const refresh = planOf(doc, live, { refreshOnly: true });
     expect(refresh.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
   });
@@ -267,7 +270,7 @@ describe('pruning and what is not managed here', () => {
     ['another API client', { configId: undefined, source: 'SOURCE_API' }, 'not managed by dqform'],
   ])('an undeclared alert of %s: listed unmanaged, with the fqn and why', (_why, over, reason) => {
     const p = planOf(tf({}), { dq_alert: [alert('x.a', over)] });
-    expect(p.changes.map((c) => ({ address: c.address, action: c.action, id: c.id, fqn: c.fqn, reasons: c.reasons, after: c.after, etag: c.etag }))).toEqual([
+    expect(p.changes.map((c) => ({ address: c.address, action: c.action, id: c.id, fqn: c.fqn, reasons: reasonsText(c), after: c.after, etag: c.etag }))).toEqual([
       { address: 'dq_alert["x.a"]', action: 'unmanaged', id: 'x.a', fqn: 'x.a', reasons: [reason], after: null, etag: undefined },
     ]);
     expect(p.summary).toMatchObject({ destroy: 0, unmanaged: 1 });
@@ -275,7 +278,7 @@ describe('pruning and what is not managed here', () => {
 
   it('an undeclared alert of the namespace: deleted, with the fqn, etag and the reason', () => {
     const p = planOf(tf({}), { dq_alert: [alert('shop.a')] });
-    expect(p.changes.map((c) => ({ address: c.address, action: c.action, id: c.id, fqn: c.fqn, reasons: c.reasons, etag: c.etag }))).toEqual([
+    expect(p.changes.map((c) => ({ address: c.address, action: c.action, id: c.id, fqn: c.fqn, reasons: reasonsText(c), etag: c.etag }))).toEqual([
       { address: 'dq_alert["shop.a"]', action: 'delete', id: 'shop.a', fqn: 'shop.a', reasons: ['alert "Alert shop.a" is no longer declared in namespace "shop"'], etag: 'W/"shop.a-1"' },
     ]);
     expect(p.changes[0].liveHash).toMatch(/\S/);
@@ -283,7 +286,7 @@ describe('pruning and what is not managed here', () => {
 
   it('an undeclared alert of the namespace this version cannot model: listed, never deleted', () => {
     const p = planOf(tf({}), { dq_alert: [alert('shop.a', { unmanageable: ['unknown variant "pagerDuty"'] })] });
-    expect(p.changes.map((c) => [c.action, c.address, c.reasons, c.fqn])).toEqual([['unmanaged', 'dq_alert["shop.a"]', ['cannot be managed by this version: unknown variant "pagerDuty"'], 'shop.a']]);
+    expect(p.changes.map((c) => [c.action, c.address, reasonsText(c), c.fqn])).toEqual([['unmanaged', 'dq_alert["shop.a"]', ['cannot be managed by this version: unknown variant "pagerDuty"'], 'shop.a']]);
   });
 
   it('a SQL test made by a rule is neither pruned nor listed', () => {
@@ -296,7 +299,7 @@ describe('pruning and what is not managed here', () => {
     const tagged = mine('dq_owner', 'old');
     const ctx = mine('dq_owner', 'ctx');
     const p = planOf(tf({}), { dq_owner: [owner(tagged, 'Old team'), owner(ctx, 'Ctx', { context: true }), owner(UI_OWNER, 'UI')] });
-    expect(p.changes.map((c) => ({ address: c.address, action: c.action, id: c.id, fqn: c.fqn, reasons: c.reasons, etag: c.etag }))).toEqual([
+    expect(p.changes.map((c) => ({ address: c.address, action: c.action, id: c.id, fqn: c.fqn, reasons: reasonsText(c), etag: c.etag }))).toEqual([
       { address: `dq_owner["${tagged}"]`, action: 'delete', id: tagged, fqn: undefined, reasons: ['owner "Old team" is no longer declared in namespace "shop"'], etag: `W/"${tagged}-1"` },
     ]);
   });
@@ -304,7 +307,7 @@ describe('pruning and what is not managed here', () => {
   it('an owner tagged for the namespace that this version cannot model: listed unmanaged, never deleted', () => {
     const tagged = mine('dq_owner', 'old');
     const p = planOf(tf({}), { dq_owner: [owner(tagged, 'Old team', { unmanageable: ['unknown field "x"'] })] });
-    expect(p.changes.map((c) => [c.action, c.address, c.reasons, c.fqn])).toEqual([['unmanaged', `dq_owner["${tagged}"]`, ['cannot be managed by this version: unknown field "x"'], undefined]]);
+    expect(p.changes.map((c) => [c.action, c.address, reasonsText(c), c.fqn])).toEqual([['unmanaged', `dq_owner["${tagged}"]`, ['cannot be managed by this version: unknown field "x"'], undefined]]);
   });
 });
 
@@ -331,7 +334,7 @@ describe('the plan as a whole', () => {
 
   it('the plan names its workspace, namespace, stack and manifest hash', () => {
     const p = planOf(tf({}), {});
-    expect([p.formatVersion, p.workspace, p.namespace, p.stack, p.manifestHash, p.changes, p.drift]).toEqual([1, WS, NS, NS, 'h', [], []]);
+    expect([toPlanFile(p).formatVersion, p.workspace, p.namespace, p.stack, p.manifestHash, p.changes, p.drift]).toEqual([1, WS, NS, NS, 'h', [], []]);
   });
 });
 
@@ -348,7 +351,7 @@ describe('a replace takes its cascade with it', () => {
     const p = planOf(doc, live, { replace: ['dq_owner.team'] });
     expect(p.diagnostics).toEqual([]);
     const own = p.changes.find((c) => c.address === 'dq_ownership.mine')!;
-    expect([own.action, own.dependsOn, own.reasons]).toEqual(['replace', ['dq_owner.team'], ['the platform deletes it with dq_owner.team, which this plan replaces: created again after it']]);
+    expect([own.action, own.dependsOn, reasonsText(own)]).toEqual(['replace', ['dq_owner.team'], ['the platform deletes it with dq_owner.team, which this plan replaces: created again after it']]);
     const team = p.changes.find((c) => c.address === 'dq_owner.team')!;
     expect(team.action).toBe('replace');
     expect(team.effects?.source).toBe('cascade');

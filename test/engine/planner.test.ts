@@ -8,6 +8,7 @@ import { resolveManifest } from '../../src/engine/resolve';
 import { executionWaves } from '../../src/engine/graph';
 import { deriveId } from '../../src/engine/identity';
 import { renderText, renderMarkdown } from '../../src/cli/render';
+import { reasonsText } from '../../src/plan/reasons-text';
 
 /** Minimal pure handlers: the planner only needs normalisation and replace rules. */
 const DROP = ['id', 'fqn', 'etag', 'configId', 'source', 'createdAt', 'monitorCount'];
@@ -145,7 +146,7 @@ describe('planner actions', () => {
     const fromUi = planOf(tf(res, { import: [{ to: 'dq_alert.orders', id: 'x.pinned' }] }), { dq_alert: [liveAlert('x.pinned', { configId: undefined })] });
     expect(fromUi.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
     expect(fromUi.changes[0].action).toBe('update');
-    expect(fromUi.changes[0].reasons.join()).toMatch(/imported from existing alert "x\.pinned" \(was made in the UI\)/);
+    expect(reasonsText(fromUi.changes[0]).join()).toMatch(/imported from existing alert "x\.pinned" \(was made in the UI\)/);
   });
 
   it('a moved block keeps the identity: no delete and create', () => {
@@ -159,9 +160,9 @@ describe('planner actions', () => {
     const id = deriveId(WS, NS, 'dq_owner', 'team');
     const live: LiveState = { dq_owner: [{ key: id, id, raw: { id, title: 'Team', etag: 'e1' }, etag: 'e1' }] };
     const pruned = planOf(tf({}), live);
-    expect(pruned.changes.map((c) => [c.address, c.action, c.reasons])).toEqual([[`dq_owner["${id}"]`, 'delete', ['owner "Team" is no longer declared in namespace "shop"']]]);
+    expect(pruned.changes.map((c) => [c.address, c.action, reasonsText(c)])).toEqual([[`dq_owner["${id}"]`, 'delete', ['owner "Team" is no longer declared in namespace "shop"']]]);
     const p = planOf(tf({}, { removed: [{ from: 'dq_owner.team', lifecycle: { destroy: true } }] }), live);
-    expect(p.changes.map((c) => [c.address, c.action, c.reasons])).toEqual([['dq_owner.team', 'delete', ['declared removed: owner "Team"']]]);
+    expect(p.changes.map((c) => [c.address, c.action, reasonsText(c)])).toEqual([['dq_owner.team', 'delete', ['declared removed: owner "Team"']]]);
   });
 
   it('references resolve to derived ids and order the graph', () => {
@@ -295,7 +296,7 @@ describe('review fixes: removal, pinned ids, cycles', () => {
     expect(adopted.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
     const c = adopted.changes.find((x) => x.address === 'dq_owner.t')!;
     expect([c.action, c.id]).toEqual(['update', id]);
-    expect(c.reasons.join()).toMatch(/imported from existing owner/);
+    expect(reasonsText(c).join()).toMatch(/imported from existing owner/);
   });
 
   it('a depends_on cycle is a diagnostic naming the chain, not a crash at apply', () => {

@@ -12,6 +12,7 @@ import { resolveManifest, type SiblingStack } from '../../src/engine/resolve';
 import { deriveId } from '../../src/engine/identity';
 import { renderMarkdown, renderText } from '../../src/cli/render';
 import type { ResourceType } from '../../schemas/manifest';
+import { reasonsText } from '../../src/plan/reasons-text';
 
 const WS = 'demo';
 const NS = 'shop';
@@ -76,8 +77,8 @@ describe('pruning by the namespace tag', () => {
   it('a delete shows what goes with it, and names what is deleted', () => {
     const p = planOf(tf({}), live);
     const by = (a: string) => p.changes.find((c) => c.address.startsWith(a))!;
-    expect(by('dq_owner[').reasons).toEqual(['owner "Data team" is no longer declared in namespace "shop"']);
-    expect(by('dq_ownership[').reasons).toEqual(['ownership of "Data team" over data product "Orders" is no longer declared in namespace "shop"']);
+    expect(reasonsText(by('dq_owner['))).toEqual(['owner "Data team" is no longer declared in namespace "shop"']);
+    expect(reasonsText(by('dq_ownership['))).toEqual(['ownership of "Data team" over data product "Orders" is no longer declared in namespace "shop"']);
     expect(by('dq_owner[').effects?.cascade).toEqual([
       { effect: 'deleted', type: 'dq_ownership', id: mine('dq_ownership', 'orders'), name: 'ownership over data product "Orders"', managedBy: 'this namespace', alsoDeleted: true },
       { effect: 'deleted', type: 'dq_ownership', id: UI_OWNERSHIP, name: 'ownership over with_tag("pii")', managedBy: 'made in the UI', alsoDeleted: false },
@@ -131,7 +132,7 @@ describe('removed blocks', () => {
 
   it('destroy = false: the reason says the object stays and the block must stay', () => {
     const p = planOf(tf({}, removed('dq_owner.team', undefined, false)), live);
-    expect(p.changes[0].reasons).toEqual([
+    expect(reasonsText(p.changes[0])).toEqual([
       'removed with destroy = false: owner "Data team" stays in place, no longer managed; keep the removed block while it exists (it carries this namespace\'s tag, so without the block the next plan deletes it)',
     ]);
     expect(renderText(p)).toMatch(/Not managed here \(1, never changed by this stack\):\n {2}\? dq_owner\.team \(owner "[^"]+"\): removed with destroy = false/);

@@ -10,9 +10,9 @@ import { PlatformClient } from '../../src/client';
 import type { Plan } from '../../schemas/plan';
 import { manifestFromTerraformJson } from '../../src/engine/manifest';
 import { plan } from '../../src/engine/reconcile';
-import { apply, loadPlan, StalePlanError } from '../../src/engine/applier';
+import { apply, StalePlanError } from '../../src/engine/applier';
+import { loadPlan, writePlan } from '../../src/plan/file';
 import { deriveId } from '../../src/engine/identity';
-import { renderJson } from '../../src/cli/render';
 import { bulkDoc } from './fixtures/bulk';
 
 type Emu = Awaited<ReturnType<typeof startEmulator>>;
@@ -33,7 +33,7 @@ async function requests(): Promise<Record<string, number>> {
 }
 const resetRequests = () => fetch(`${emu.url}/__emulator/requests/reset`, { method: 'POST' });
 /** A plan as `dqform plan --out` saves it and `dqform apply FILE` reads it back. */
-const saved = (p: Plan): Plan => loadPlan(JSON.parse(renderJson(p)));
+const saved = (p: Plan): Plan => loadPlan(JSON.parse(writePlan(p)));
 const manifest = (doc: Record<string, unknown>) => manifestFromTerraformJson(doc, { stack: String((doc.provider as { dq: { namespace: string }[] }).dq[0].namespace) });
 
 /** Routes that only read: the stale check may call these and nothing else. */

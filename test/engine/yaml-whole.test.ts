@@ -33,7 +33,7 @@ test('an unknown section with no near name lists the known sections', () => {
       summary: 'unknown section "zzzzzzzz"',
       source: 'w.yaml:2:1',
       field: 'zzzzzzzz',
-      hint: 'Known sections here: $schema, version, namespace, stack, region, baseUrl, grpcEndpoint, credentialsFrom, owners, domains, dataProducts, ownerships, alerts, monitorDeploymentRules, sqlTests, sqlTestDeploymentRules, integrations, categorisationRules, moved, import, removed.',
+      hint: 'Known sections here: $schema, version, namespace, stack, region, baseUrl, grpcEndpoint, credentialsFrom, owners, domains, dataProducts, ownerships, alerts, monitorDeploymentRules, sqlTests, sqlTestDeploymentRules, integrations, savedViews, categorisationRules, moved, import, removed.',
     },
   ]);
 });

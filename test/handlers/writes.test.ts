@@ -18,7 +18,7 @@ const notFound = () => new NotFoundError({ method: 'DELETE', path: '/x', status:
 const conflict = () => new ConflictError({ method: 'DELETE', path: '/x', status: 409 });
 
 function change(type: string, action: Change['action'], after: Record<string, unknown> | null, over: Partial<Change> = {}): Change {
-  return { address: `${type}.x`, type, action, id: ID, before: null, after, patch: [], reasons: [], sensitive: [], dependsOn: [], ...over };
+  return { address: `${type}.x`, type, action, id: ID, before: null, after, patch: [], sensitive: [], dependsOn: [], ...over };
 }
 
 describe('governance kinds: every field written explicitly, the plan etag on update and delete', () => {

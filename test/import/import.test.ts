@@ -28,6 +28,7 @@ import { main } from '../../src/cli/main';
 import { summaryLine } from '../../src/cli/render';
 import type { Manifest } from '../../schemas/manifest';
 import type { Plan } from '../../schemas/plan';
+import { reasonsText } from '../../src/plan/reasons-text';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const NS = 'team';
@@ -326,7 +327,7 @@ describe.each([
     expect(Object.keys(again).sort()).toEqual(['noop', 'unmanaged']);
     // what is left unmanaged belongs to the other two namespaces (or to the platform: its own
     // categorisation rule): nothing made in the UI remains
-    expect(after.changes.filter((c) => c.action === 'unmanaged' && !/^managed by namespace "(other|third)"$|^not managed by dqform: it is platform-provided/.test(c.reasons.join()))).toEqual([]);
+    expect(after.changes.filter((c) => c.action === 'unmanaged' && !/^managed by namespace "(other|third)"$|^not managed by dqform: it is platform-provided/.test(reasonsText(c).join()))).toEqual([]);
   }, 90_000);
 });
 

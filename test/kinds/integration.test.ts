@@ -4,7 +4,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { RESOURCE_SCHEMAS } from '../../schemas/manifest';
 import { redact } from '../../src/client/redact';
-import { reasonText } from '../../src/engine/reasons';
+import { reasonText } from '../../src/plan/reasons-text';
 import { integrationsHandler, secretNotes } from '../../src/kinds/integration/handler';
 import { integrationImport, todoName } from '../../src/kinds/integration/import';
 import { markedTitle, parseTitle } from '../../src/kinds/integration/marker';

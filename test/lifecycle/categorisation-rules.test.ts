@@ -7,6 +7,7 @@
  *
  * @gateway
  */
+import { reasonsText } from '../../src/plan/reasons-text';
 import * as fs from 'node:fs';
 import { PlatformClient } from '../../src/client';
 import { DEMO_GLOBAL_RULE_ID } from '../../src/emulator/routes/categorisation-rules';
@@ -76,7 +77,7 @@ it('plans with the preview, applies as planned, is empty after, shows drift, pru
     expect(first.run.out).toContain('checks categorised: 1 (of 3 matched); category changes: 1 (Amounts positive: none -> Correctness)');
     const global = p.changes.find((c) => c.id === DEMO_GLOBAL_RULE_ID)!;
     expect(global).toMatchObject({ action: 'unmanaged', type: 'dq_check_categorisation_rule' });
-    expect(global.reasons.join(' ')).toMatch(/platform-provided \(scope GLOBAL\)/);
+    expect(reasonsText(global).join(' ')).toMatch(/platform-provided \(scope GLOBAL\)/);
     const md = await s.run(['show', first.file, '--format', 'markdown']);
     expect(md.out).toContain('checks categorised: 1 (of 3 matched)');
 

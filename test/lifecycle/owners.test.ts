@@ -13,6 +13,7 @@
  */
 import { PlatformClient } from '../../src/client';
 import { startEmulatorProcess, Scenario, type EmulatorProcess } from './harness';
+import { reasonsText } from '../../src/plan/reasons-text';
 
 jest.setTimeout(180_000);
 
@@ -54,7 +55,7 @@ it('plan --replace dq_owner.team then apply: the plan shows the ownerships delet
     expect(owner.action).toBe('replace');
     expect(owner.effects?.cascade.map((x) => [x.id, x.effect, x.alsoDeleted])).toEqual(expect.arrayContaining([[uiId, 'deleted', false], [kept.id, 'deleted', true]]));
     expect(kept.action).toBe('replace');
-    expect(kept.reasons).toContain('the platform deletes it with dq_owner.team, which this plan replaces: created again after it');
+    expect(reasonsText(kept)).toContain('the platform deletes it with dq_owner.team, which this plan replaces: created again after it');
     expect(run.out).toContain('The platform also deletes 1 ownership(s) by cascade.');
 
     // the UI-made ownership counts against --max-effect-deletes

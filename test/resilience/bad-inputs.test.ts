@@ -266,7 +266,8 @@ describe('saved plan files', () => {
     await raw.close();
     expect(p.changes.find((c) => c.address === 'dq_alert.a')?.action).toBe('replace');
     // (as `plan --out` saves it: with the platform it read)
-    fs.writeFileSync(file, JSON.stringify({ ...p, platform: new URL(emu.url).host, diagnostics: [] }));
+    const { writePlan } = await import('../../src/plan/file');
+    fs.writeFileSync(file, writePlan({ ...p, platform: new URL(emu.url).host, diagnostics: [] }));
     await resetCounters(emu);
     const r = await applyFile(file);
     expect(r.code).toBe(1);

@@ -30,7 +30,7 @@ async function run({ io }: CommandContext, o: DriftOptions): Promise<number> {
       plans.push(p);
       const drifted = lazy.planner().hasChanges(p);
       if (o.json) {
-        if (!o.allStacks) io.out(lazy.render().renderJson(p).trimEnd());
+        if (!o.allStacks) io.out(lazy.planJson().renderPlanJson(p).trimEnd());
       } else if (!drifted) io.out(`No drift: live state matches the code${o.allStacks ? ` (stack ${p.stack})` : ''}.`);
       else {
         // the same entries as plan --refresh-only: field, code's value, live's value, what apply would do
@@ -39,7 +39,7 @@ async function run({ io }: CommandContext, o: DriftOptions): Promise<number> {
       }
       return { stack: p.stack, code: drifted ? 2 : 0, line: drifted ? `drift: ${lazy.render().summaryLine(p)}` : 'No drift.' };
     });
-    if (o.json && o.allStacks) io.out(lazy.keys().stableStringify(plans, 2));
+    if (o.json && o.allStacks) io.out(lazy.planJson().renderPlansJson(plans));
     return code;
   } finally {
     await clients.close();

@@ -68,12 +68,12 @@ async function run({ io, version }: CommandContext, o: PlanOptions): Promise<num
       else if (failed) printDiagnostics(io, p.diagnostics);
       if (format === 'markdown') io.out(lazy.render().renderMarkdown(p, { showUnmanaged: o.showUnmanaged }).trimEnd());
       else if (format === 'text' && !failed) io.out(textOf(io, p, o));
-      else if (format === 'json' && !o.allStacks) io.out(lazy.render().renderJson(p).trimEnd());
+      else if (format === 'json' && !o.allStacks) io.out(lazy.planJson().renderPlanJson(p).trimEnd());
       const file = planFileFor(o.out, p.stack, !!o.allStacks);
       // A plan with errors is never saved: apply would refuse it, and a file that exists looks applicable.
       if (file && failed) io.err(`Error: the plan has errors: not saved to ${file} (nothing was written). Fix the errors above and plan again.`);
       else if (file) {
-        fs.writeFileSync(path.resolve(io.cwd, file), lazy.render().renderJson(p));
+        fs.writeFileSync(path.resolve(io.cwd, file), lazy.planFile().writePlan(p));
         io.err(`Saved the plan to ${file}. Apply exactly it with: dqform apply ${file}`);
       }
       if (failed) return { stack: p.stack, code: 1, line: `${p.diagnostics.filter((d) => d.severity === 'error').length} error(s)` };
@@ -81,7 +81,7 @@ async function run({ io, version }: CommandContext, o: PlanOptions): Promise<num
       return { stack: p.stack, code: o.detailedExitcode && changed ? 2 : 0, line: changed ? lazy.render().summaryLine(p) : 'No changes.' };
     });
     // --all-stacks --json: one JSON array of the plans (in stack order), so stdout stays one document.
-    if (format === 'json' && o.allStacks) io.out(lazy.keys().stableStringify(plans, 2));
+    if (format === 'json' && o.allStacks) io.out(lazy.planJson().renderPlansJson(plans));
     return code;
   } finally {
     await clients.close();

@@ -22,7 +22,7 @@ async function run({ io }: CommandContext, file: string, o: ShowOptions): Promis
     printDiagnostics(io, p.diagnostics.filter((d) => d.severity === 'error'));
     io.err(`This plan has errors: dqform apply refuses it. Fix them and run dqform plan --out ${file} again.`);
   }
-  if (format === 'json') io.out(lazy.render().renderJson(p).trimEnd());
+  if (format === 'json') io.out(lazy.planJson().renderPlanJson(p).trimEnd());
   else if (format === 'markdown') io.out(lazy.render().renderMarkdown(p, { showUnmanaged: o.showUnmanaged }).trimEnd());
   else io.out(textOf(io, p, o));
   return failed ? 1 : 0;

@@ -2,7 +2,7 @@
  * The assemble phase: the plan value. Refresh-only plans move what would write to `drift`;
  * diagnostics are sorted by address and summary; the summary counts the changes. Pure.
  */
-import { PLAN_FORMAT_VERSION, type Change, type Diagnostic, type Plan } from '../../../schemas/plan';
+import type { Change, Diagnostic, Plan } from '../../../schemas/plan';
 import { planSummary } from '../plan-check';
 import { asRefreshOnly } from '../modes';
 import type { PlanContext } from './context';
@@ -13,7 +13,6 @@ export function assemblePhase(ctx: PlanContext, changes: Change[], diags: Diagno
   const drift = request.refreshOnly ? asRefreshOnly(changes) : [];
   diags.sort((a, b) => `${a.address ?? ''}${a.summary}`.localeCompare(`${b.address ?? ''}${b.summary}`));
   return {
-    formatVersion: PLAN_FORMAT_VERSION,
     workspace: resolution.workspace,
     namespace: resolution.namespace,
     stack: resolution.stack,

@@ -10,7 +10,8 @@ import type { LiveObject } from '../../kinds/shared/types';
 import { fingerprint } from '../../kinds/shared/normalise';
 import type { ResolvedResource } from '../resolve';
 import { carriesTag } from '../identity';
-import { addReasons, reasonText } from '../reasons';
+import { addReasons } from '../reasons';
+import { reasonText } from '../../plan/reasons-text';
 import { emptyOutput, type HandlerMap, type PhaseOutput, type PlanContext } from './context';
 import { applyIgnore, sameJson, secretPointers, secretPointersOf } from './values';
 
@@ -28,7 +29,6 @@ function baseOf(r: ResolvedResource, obj: LiveObject | undefined) {
     movedFrom: r.movedFrom,
     importedId: r.importedId,
     sensitive: [] as string[],
-    reasons: [] as string[],
     reasonCodes: undefined as Reason[] | undefined,
     patch: [] as PatchOp[],
   };
@@ -154,7 +154,6 @@ function unchanged(base: Base, before: Record<string, unknown>, after: Record<st
     movedFrom: base.movedFrom,
     importedId: base.importedId,
     sensitive,
-    reasons: base.reasons,
     reasonCodes: base.reasonCodes,
     patch: base.patch,
     before,
