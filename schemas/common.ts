@@ -10,6 +10,7 @@
 import { z } from 'zod';
 import { ALIAS_USES, type EnumInfo } from './wire';
 import { closestName, sharedPrefix } from './did-you-mean';
+import { markOf, setMark } from './zod-walk';
 
 /** A protobuf enum: accepts the value's name or its number, parses to the name. */
 export interface ProtoEnum<N extends string> {
@@ -87,7 +88,7 @@ export function markOpenEnum<S extends z.ZodType>(schema: S, e: ProtoEnum<string
 
 /** Leaves the enum table on a schema's definition, where schemas/wire.ts finds it. */
 function markEnum(schema: z.ZodType, info: EnumInfo): void {
-  (schema as unknown as { _zod: { def: Record<string, unknown> } })._zod.def.dqEnum = info;
+  setMark(schema, 'dqEnum', info);
 }
 
 /** The enum without its zero value: "zero values are refused where a value is required". */
@@ -119,8 +120,7 @@ export function withOneof<B extends z.ZodRawShape, S extends z.ZodRawShape>(base
       const issue = oneofIssue(v as Record<string, unknown>, keys, opts.optional ?? false);
       if (issue) ctx.addIssue({ code: 'custom', message: issue, params: { oneof: keys } });
     });
-  const def = (schema as unknown as { _zod: { def: Record<string, unknown> } })._zod.def;
-  def.dqOneof = [...((def.dqOneof as string[][] | undefined) ?? []), keys];
+  setMark(schema, 'dqOneof', [...((markOf(schema, 'dqOneof') as string[][] | undefined) ?? []), keys]);
   return schema;
 }
 

@@ -26,6 +26,22 @@
  */
 import { z } from 'zod';
 import { DqformError } from './errors';
+import {
+  arrayElementOf,
+  definitionKey,
+  innerOf,
+  intersectionSides,
+  isOpenObject,
+  kindOf,
+  lazyTarget,
+  literalValues,
+  markOf,
+  objectShape,
+  pipeSides,
+  recordValueOf,
+  setMark,
+  unionOptions,
+} from './zod-walk';
 
 /**
  * How many deprecated enum spellings (aliases) zod has decoded so far in this process: a caller
@@ -55,19 +71,16 @@ type Node =
   | { k: 'union'; options: (() => Node)[] }
   | { k: 'tolerant'; of: () => Node };
 
-type Def = Record<string, unknown> & { type: string };
-const defOf = (s: unknown): Def => (s as { _zod: { def: Def } })._zod.def;
-
 const cache = new WeakMap<object, Node>();
 const ANY: Node = { k: 'any' };
 
-/** The compiled node of a zod schema (cached). */
+/** The compiled node of a zod schema (cached per definition). */
 function nodeOf(schema: z.ZodType): Node {
-  const def = defOf(schema);
-  let n = cache.get(def);
+  const key = definitionKey(schema);
+  let n = cache.get(key);
   if (!n) {
-    n = compile(schema, def);
-    cache.set(def, n);
+    n = compile(schema);
+    cache.set(key, n);
   }
   return n;
 }
@@ -77,17 +90,18 @@ function lazyNode(schema: z.ZodType): () => Node {
   return () => (n ??= nodeOf(schema));
 }
 
-function compile(schema: z.ZodType, def: Def): Node {
-  if (def.dqEnum) return { k: 'enum', info: def.dqEnum as EnumInfo };
-  if (def.dqTolerant) return { k: 'tolerant', of: lazyNode(def.dqTolerant as z.ZodType) };
-  switch (def.type) {
+function compile(schema: z.ZodType): Node {
+  const dqEnum = markOf(schema, 'dqEnum');
+  if (dqEnum) return { k: 'enum', info: dqEnum as EnumInfo };
+  const dqTolerant = markOf(schema, 'dqTolerant');
+  if (dqTolerant) return { k: 'tolerant', of: lazyNode(dqTolerant as z.ZodType) };
+  const type = kindOf(schema);
+  switch (type) {
     case 'object': {
-      const shape = def.shape as Record<string, z.ZodType>;
+      const shape = objectShape(schema) as Record<string, z.ZodType>;
       const fields = new Map<string, { node: () => Node; optional: boolean }>();
       for (const [k, s] of Object.entries(shape)) fields.set(k, { node: lazyNode(s), optional: isOptional(s) });
-      const catchall = def.catchall as z.ZodType | undefined;
-      const open = catchall !== undefined && defOf(catchall).type !== 'never';
-      return { k: 'obj', fields, oneofs: (def.dqOneof as string[][] | undefined) ?? [], open };
+      return { k: 'obj', fields, oneofs: (markOf(schema, 'dqOneof') as string[][] | undefined) ?? [], open: isOpenObject(schema) };
     }
     case 'optional':
     case 'nullable':
@@ -96,23 +110,24 @@ function compile(schema: z.ZodType, def: Def): Node {
     case 'nonoptional':
     case 'readonly':
     case 'catch':
-      return nodeOf(def.innerType as z.ZodType);
+      return nodeOf(innerOf(schema) as z.ZodType);
     case 'pipe': {
-      const inDef = defOf(def.in);
+      const p = pipeSides(schema) as { in: z.ZodType; out: z.ZodType };
       // z.preprocess(fn, schema): the input is a transform; the shape is the output's
-      return nodeOf((inDef.type === 'transform' ? def.out : def.in) as z.ZodType);
+      return nodeOf(kindOf(p.in) === 'transform' ? p.out : p.in);
     }
     case 'lazy':
-      return nodeOf((def.getter as () => z.ZodType)());
+      return nodeOf(lazyTarget(schema) as z.ZodType);
     case 'array':
-      return { k: 'arr', of: lazyNode(def.element as z.ZodType) };
+      return { k: 'arr', of: lazyNode(arrayElementOf(schema) as z.ZodType) };
     case 'record':
-      return { k: 'rec', of: lazyNode(def.valueType as z.ZodType) };
+      return { k: 'rec', of: lazyNode(recordValueOf(schema) as z.ZodType) };
     case 'union':
-      return { k: 'union', options: (def.options as z.ZodType[]).map(lazyNode) };
+      return { k: 'union', options: (unionOptions(schema) as z.ZodType[]).map(lazyNode) };
     case 'intersection': {
-      const l = nodeOf(def.left as z.ZodType);
-      const r = nodeOf(def.right as z.ZodType);
+      const sides = intersectionSides(schema) as { left: z.ZodType; right: z.ZodType };
+      const l = nodeOf(sides.left);
+      const r = nodeOf(sides.right);
       if (l.k === 'obj' && r.k === 'obj') return { k: 'obj', fields: new Map([...l.fields, ...r.fields]), oneofs: [...l.oneofs, ...r.oneofs], open: l.open || r.open };
       return ANY;
     }
@@ -126,19 +141,18 @@ function compile(schema: z.ZodType, def: Def): Node {
     case 'boolean':
       return { k: 'bool' };
     case 'literal': {
-      const v = (def.values as unknown[])[0];
+      const v = (literalValues(schema) as unknown[])[0];
       return typeof v === 'number' ? { k: 'num' } : typeof v === 'boolean' ? { k: 'bool' } : { k: 'str' };
     }
     default:
-      void schema;
       return ANY;
   }
 }
 
 function isOptional(s: z.ZodType): boolean {
-  const t = defOf(s).type;
+  const t = kindOf(s);
   if (t === 'optional' || t === 'default' || t === 'prefault') return true;
-  if (t === 'nullable' || t === 'readonly' || t === 'catch') return isOptional(defOf(s).innerType as z.ZodType);
+  if (t === 'nullable' || t === 'readonly' || t === 'catch') return isOptional(innerOf(s) as z.ZodType);
   return false;
 }
 
@@ -458,7 +472,7 @@ function copyBefore(v: Record<string, unknown>, k: string): Record<string, unkno
  */
 export function tolerant<S extends z.ZodType>(schema: S): z.ZodType<z.output<S>, unknown> {
   const t = (schema as unknown as { catch: (f: (ctx: { input: unknown }) => unknown) => z.ZodType }).catch((ctx) => decodeTolerant(schema, ctx.input));
-  (defOf(t) as Record<string, unknown>).dqTolerant = schema;
+  setMark(t, 'dqTolerant', schema);
   return t as unknown as z.ZodType<z.output<S>, unknown>;
 }
 

@@ -17,6 +17,7 @@
  */
 import type { z } from 'zod';
 import { KIND_RECORDS, RESOURCE_SCHEMAS, type ResourceType } from '../../schemas/manifest';
+import { arrayElementOf, arrayMinLength, innerOf, kindOf, objectShape, unwrapOnce } from '../../schemas/zod-walk';
 
 /** The registry address of the provider (what `required_providers.dq.source` says). */
 export const PROVIDER_SOURCE = 'dqform/dq';
@@ -55,28 +56,20 @@ export function toSnake(s: string): string {
   return s.replace(/([a-z0-9])([A-Z])/g, '$1_$2').replace(/([A-Z])([A-Z][a-z])/g, '$1_$2').toLowerCase();
 }
 
-interface Def {
-  type: string;
-  [k: string]: unknown;
-}
-function def(s: z.ZodType): Def {
-  return (s as unknown as { _zod: { def: Def } })._zod.def;
-}
-
 /** Strips optional/default/nullable/readonly wrappers; reports whether the value may be absent. */
 function unwrap(s: z.ZodType): { inner: z.ZodType; optional: boolean } {
   let optional = false;
   let cur = s;
   for (;;) {
-    const d = def(cur);
-    if (d.type === 'optional' || d.type === 'default' || d.type === 'prefault' || d.type === 'nullable') {
+    const kind = kindOf(cur);
+    if (kind === 'optional' || kind === 'default' || kind === 'prefault' || kind === 'nullable') {
       optional = true;
-      cur = d.innerType as z.ZodType;
-    } else if (d.type === 'readonly' || d.type === 'catch') {
-      cur = d.innerType as z.ZodType;
-    } else if (d.type === 'pipe') {
+      cur = innerOf(cur) as z.ZodType;
+    } else if (kind === 'readonly' || kind === 'catch') {
+      cur = innerOf(cur) as z.ZodType;
+    } else if (kind === 'pipe') {
       // protoEnum codecs: the output side is the name enum.
-      cur = d.out as z.ZodType;
+      cur = unwrapOnce(cur, { pipe: 'out' }) as z.ZodType;
     } else return { inner: cur, optional };
   }
 }
@@ -84,8 +77,7 @@ function unwrap(s: z.ZodType): { inner: z.ZodType; optional: boolean } {
 type Kind = { kind: 'scalar'; tf: string } | { kind: 'dynamic' } | { kind: 'object'; shape: Record<string, z.ZodType> } | { kind: 'array'; element: z.ZodType; min: number };
 
 function classify(s: z.ZodType): Kind {
-  const d = def(s);
-  switch (d.type) {
+  switch (kindOf(s)) {
     case 'string':
     case 'enum':
     case 'literal':
@@ -96,12 +88,9 @@ function classify(s: z.ZodType): Kind {
     case 'boolean':
       return { kind: 'scalar', tf: 'bool' };
     case 'object':
-      return { kind: 'object', shape: d.shape as Record<string, z.ZodType> };
-    case 'array': {
-      const checks = (d.checks as { _zod: { def: { check: string; minimum?: number } } }[] | undefined) ?? [];
-      const min = checks.find((c) => c._zod.def.check === 'min_length')?._zod.def.minimum ?? 0;
-      return { kind: 'array', element: d.element as z.ZodType, min };
-    }
+      return { kind: 'object', shape: objectShape(s) as Record<string, z.ZodType> };
+    case 'array':
+      return { kind: 'array', element: arrayElementOf(s) as z.ZodType, min: arrayMinLength(s) };
     default:
       // lazy (recursive queries and identifiers), unions, records: free-form JSON.
       return { kind: 'dynamic' };
@@ -142,7 +131,7 @@ export const TYPES_WITH_ENTITY_ID: readonly ResourceType[] = KIND_RECORDS.filter
 /** The resource block of one desired schema. */
 export function resourceBlock(type: ResourceType): TfBlock {
   const schema = RESOURCE_SCHEMAS[type] as unknown as z.ZodType;
-  const shape = def(schema).shape as Record<string, z.ZodType>;
+  const shape = objectShape(schema) as Record<string, z.ZodType>;
   const block = blockOf(shape, type === 'dq_alert' ? ['fqn'] : []);
   const attributes = { ...(block.attributes ?? {}) };
   attributes.id = 'id' in shape ? { type: 'string', optional: true, computed: true } : { type: 'string', computed: true };

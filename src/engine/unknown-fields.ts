@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import { unknownKeys } from '../../schemas/wire';
 import { closestName } from '../../schemas/did-you-mean';
+import { arrayElementOf, innerOf, intersectionSides, isOpenObject, kindOf, objectShape, recordValueOf, unionOptions, unwrapOnce } from '../../schemas/zod-walk';
 
 type PathSeg = string | number;
 const isObj = (v: unknown): v is Record<string, unknown> => !!v && typeof v === 'object' && !Array.isArray(v);
@@ -13,48 +14,39 @@ const isObj = (v: unknown): v is Record<string, unknown> => !!v && typeof v === 
 /** The object shapes a zod schema accepts at this level (unwrapping optionals, pipes, lazies...). */
 export function objectShapes(schema: z.ZodType, depth = 0): { shape: Record<string, z.ZodType>; open: boolean }[] {
   if (depth > 20) return [];
-  const def = (schema as unknown as { _zod: { def: Record<string, unknown> } })._zod.def;
-  switch (def.type) {
-    case 'object':
-      return [{ shape: def.shape as Record<string, z.ZodType>, open: def.catchall !== undefined && (def.catchall as { _zod: { def: { type: string } } })._zod.def.type !== 'never' }];
-    case 'optional':
-    case 'nullable':
-    case 'default':
-    case 'prefault':
-    case 'nonoptional':
-    case 'readonly':
-    case 'catch':
-      return objectShapes(def.innerType as z.ZodType, depth + 1);
-    case 'pipe':
-      return objectShapes(def.in as z.ZodType, depth + 1);
-    case 'lazy':
-      return objectShapes((def.getter as () => z.ZodType)(), depth + 1);
-    case 'union':
-      return (def.options as z.ZodType[]).flatMap((o) => objectShapes(o, depth + 1));
-    case 'intersection': {
-      const l = objectShapes(def.left as z.ZodType, depth + 1);
-      const r = objectShapes(def.right as z.ZodType, depth + 1);
-      if (!l.length || !r.length) return [];
-      return [{ shape: Object.assign({}, ...l.map((x) => x.shape), ...r.map((x) => x.shape)), open: l.some((x) => x.open) || r.some((x) => x.open) }];
-    }
-    default:
-      return [];
+  const shape = objectShape(schema);
+  if (shape) return [{ shape, open: isOpenObject(schema) }];
+  // wrappers, a pipe's input side, a lazy's target
+  const inner = unwrapOnce(schema);
+  if (inner) return objectShapes(inner, depth + 1);
+  const options = unionOptions(schema);
+  if (options) return options.flatMap((o) => objectShapes(o, depth + 1));
+  const sides = intersectionSides(schema);
+  if (sides) {
+    const l = objectShapes(sides.left, depth + 1);
+    const r = objectShapes(sides.right, depth + 1);
+    if (!l.length || !r.length) return [];
+    return [{ shape: Object.assign({}, ...l.map((x) => x.shape), ...r.map((x) => x.shape)), open: l.some((x) => x.open) || r.some((x) => x.open) }];
   }
+  return [];
 }
 export function arrayElement(schema: z.ZodType, depth = 0): z.ZodType | undefined {
   if (depth > 20) return undefined;
-  const def = (schema as unknown as { _zod: { def: Record<string, unknown> } })._zod.def;
-  if (def.type === 'array') return def.element as z.ZodType;
-  if (['optional', 'nullable', 'default', 'prefault', 'nonoptional', 'readonly', 'catch'].includes(def.type as string)) return arrayElement(def.innerType as z.ZodType, depth + 1);
-  if (def.type === 'pipe') return arrayElement(def.in as z.ZodType, depth + 1);
-  if (def.type === 'lazy') return arrayElement((def.getter as () => z.ZodType)(), depth + 1);
-  if (def.type === 'union') for (const o of def.options as z.ZodType[]) { const e = arrayElement(o, depth + 1); if (e) return e; }
+  const element = arrayElementOf(schema);
+  if (element) return element;
+  const inner = unwrapOnce(schema);
+  if (inner) return arrayElement(inner, depth + 1);
+  for (const o of unionOptions(schema) ?? []) {
+    const e = arrayElement(o, depth + 1);
+    if (e) return e;
+  }
   return undefined;
 }
 export function recordValue(schema: z.ZodType): z.ZodType | undefined {
-  const def = (schema as unknown as { _zod: { def: Record<string, unknown> } })._zod.def;
-  if (def.type === 'record') return def.valueType as z.ZodType;
-  if (def.type === 'optional' || def.type === 'default') return recordValue(def.innerType as z.ZodType);
+  const value = recordValueOf(schema);
+  if (value) return value;
+  const kind = kindOf(schema);
+  if (kind === 'optional' || kind === 'default') return recordValue(innerOf(schema) as z.ZodType);
   return undefined;
 }
 

@@ -1,0 +1,108 @@
+/** schemas/zod-walk.ts: the one reader of zod's internals (issue 24), level by level. */
+import { z } from 'zod';
+import {
+  arrayElementOf,
+  arrayMinLength,
+  definitionKey,
+  innerOf,
+  intersectionSides,
+  isOpenObject,
+  kindOf,
+  lazyTarget,
+  literalValues,
+  markOf,
+  objectShape,
+  pipeSides,
+  recordValueOf,
+  setMark,
+  unionOptions,
+  unwrapOnce,
+  WRAPPER_KINDS,
+} from '../../schemas/zod-walk';
+
+describe('zod-walk', () => {
+  const obj = z.object({ a: z.string(), b: z.number().optional() });
+
+  it('kindOf names the kind at this level', () => {
+    expect([z.string(), z.number(), z.boolean(), obj, z.array(z.string()), z.string().optional(), z.lazy(() => z.string())].map(kindOf)).toEqual([
+      'string',
+      'number',
+      'boolean',
+      'object',
+      'array',
+      'optional',
+      'lazy',
+    ]);
+  });
+
+  it('innerOf unwraps each wrapper kind once, and nothing else', () => {
+    const s = z.string();
+    const wrapped = [s.optional(), s.nullable(), s.default('x'), s.prefault('x'), s.optional().nonoptional(), s.readonly(), s.catch('x')];
+    expect(wrapped.map(kindOf)).toEqual([...WRAPPER_KINDS]);
+    for (const w of wrapped.filter((x) => kindOf(x) !== 'nonoptional')) expect(innerOf(w)).toBe(s);
+    expect(kindOf(innerOf(s.optional().nonoptional()) as z.ZodType)).toBe('optional');
+    expect(innerOf(s)).toBeUndefined();
+    expect(innerOf(obj)).toBeUndefined();
+  });
+
+  it('pipeSides, lazyTarget and unwrapOnce step inward', () => {
+    const out = z.string();
+    const piped = z.unknown().pipe(out);
+    expect(kindOf(pipeSides(piped)?.in as z.ZodType)).toBe('unknown');
+    expect(pipeSides(piped)?.out).toBe(out);
+    expect(pipeSides(out)).toBeUndefined();
+    expect(kindOf(unwrapOnce(piped) as z.ZodType)).toBe('unknown');
+    expect(unwrapOnce(piped, { pipe: 'out' })).toBe(out);
+    expect(lazyTarget(z.lazy(() => obj))).toBe(obj);
+    expect(unwrapOnce(z.lazy(() => obj))).toBe(obj);
+    expect(unwrapOnce(obj.optional())).toBe(obj);
+    expect(lazyTarget(obj)).toBeUndefined();
+    expect(unwrapOnce(obj)).toBeUndefined();
+  });
+
+  it('objectShape and isOpenObject', () => {
+    expect(Object.keys(objectShape(obj) ?? {})).toEqual(['a', 'b']);
+    expect(objectShape(z.string())).toBeUndefined();
+    expect(isOpenObject(obj)).toBe(false);
+    expect(isOpenObject(z.strictObject({ a: z.string() }))).toBe(false);
+    expect(isOpenObject(z.looseObject({ a: z.string() }))).toBe(true);
+    expect(isOpenObject(obj.catchall(z.number()))).toBe(true);
+    expect(isOpenObject(z.string())).toBe(false);
+  });
+
+  it('arrays: element and minimum length', () => {
+    const el = z.string();
+    expect(arrayElementOf(z.array(el))).toBe(el);
+    expect(arrayElementOf(el)).toBeUndefined();
+    expect(arrayMinLength(z.array(el))).toBe(0);
+    expect(arrayMinLength(z.array(el).min(2))).toBe(2);
+    expect(arrayMinLength(z.array(el).nonempty())).toBe(1);
+    expect(arrayMinLength(z.array(el).max(3))).toBe(0);
+  });
+
+  it('records, unions, intersections, literals', () => {
+    const v = z.number();
+    expect(recordValueOf(z.record(z.string(), v))).toBe(v);
+    expect(recordValueOf(obj)).toBeUndefined();
+    const a = z.string();
+    const b = z.number();
+    expect(unionOptions(z.union([a, b]))).toEqual([a, b]);
+    expect(unionOptions(a)).toBeUndefined();
+    expect(intersectionSides(z.intersection(a, b))).toEqual({ left: a, right: b });
+    expect(intersectionSides(a)).toBeUndefined();
+    expect(literalValues(z.literal(3))).toEqual([3]);
+    expect(literalValues(a)).toBeUndefined();
+  });
+
+  it('markers live on the definition and survive refine; definitionKey follows the definition', () => {
+    const s = z.object({ a: z.string() });
+    expect(markOf(s, 'dqOneof')).toBeUndefined();
+    setMark(s, 'dqOneof', [['a']]);
+    expect(markOf(s, 'dqOneof')).toEqual([['a']]);
+    const refined = s.refine(() => true);
+    expect(markOf(refined, 'dqOneof')).toEqual([['a']]);
+    expect(markOf(z.object({ a: z.string() }), 'dqOneof')).toBeUndefined();
+    expect(definitionKey(s)).toBe(definitionKey(s));
+    expect(definitionKey(s)).not.toBe(definitionKey(z.object({ a: z.string() })));
+  });
+});
