@@ -11,6 +11,7 @@
  * unpacked into `node_modules/dqform` and its runtime dependencies are symlinked from this
  * repository's node_modules (what `npm install` would put there).
  */
+import { packRepository } from './pack-once';
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -69,11 +70,7 @@ let tarball: string;
 let files: string[];
 beforeAll(() => {
   tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'dq-pack-'));
-  const out = execFileSync('npm', ['pack', '--json', '--pack-destination', tmp], { cwd: ROOT, env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
-  // prepack's build prints to stdout before the JSON
-  const [packed] = JSON.parse(out.slice(out.indexOf('[\n'))) as { filename: string; files: { path: string }[] }[];
-  tarball = path.join(tmp, packed.filename);
-  files = packed.files.map((f) => f.path).sort();
+  ({ tarball, files } = packRepository(tmp, env));
 }, 120_000);
 afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
 
