@@ -15,7 +15,9 @@ test('10,000 concurrent calls use a bounded pool and a bounded number in flight'
   const results = await Promise.all(Array.from({ length: 10_000 }, () => c.call({ method: 'GET', path: '/api/x', responseSchema: Ok, idempotent: true })));
   expect(results).toHaveLength(10_000);
   expect(results.every((r) => r.ok)).toBe(true);
-  expect(t.server.sockets).toBeLessThanOrEqual(4);
+  // at most 4 sockets open at once (under load an idle keep-alive socket may close and reopen)
+  expect(t.server.peakOpenSockets).toBeLessThanOrEqual(4);
+  expect(t.server.peakOpenSockets).toBeGreaterThan(0);
   expect(t.server.peakInFlight).toBeLessThanOrEqual(4);
   expect(c.limiter.peak).toBeLessThanOrEqual(8);
   expect(t.server.tokenRequests).toHaveLength(1);

@@ -43,6 +43,9 @@ export class TestServer {
   tokenHook: ((n: number) => Reply | 'drop' | undefined) | undefined;
   /** Distinct sockets seen. */
   sockets = 0;
+  /** Most sockets open at once (the pool's bound; a keep-alive socket closed and reopened under load counts once). */
+  peakOpenSockets = 0;
+  private openSockets = 0;
   /** Most requests in flight at once (API routes). */
   peakInFlight = 0;
   private inFlight = 0;
@@ -65,7 +68,11 @@ export class TestServer {
   async start(): Promise<this> {
     this.server = http.createServer((req, res) => void this.handle(req, res));
     this.server.keepAliveTimeout = 5000;
-    this.server.on('connection', () => this.sockets++);
+    this.server.on('connection', (socket) => {
+      this.sockets++;
+      this.peakOpenSockets = Math.max(this.peakOpenSockets, ++this.openSockets);
+      socket.once('close', () => this.openSockets--);
+    });
     await new Promise<void>((r) => this.server!.listen(0, '127.0.0.1', r));
     this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
     return this;
