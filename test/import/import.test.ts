@@ -411,6 +411,12 @@ describe('dqform import via the CLI', () => {
     expect(fs.readFileSync(path.join(workDir, 'kept.yaml'), 'utf8')).toMatch(/^# yaml-language-server/);
   }, 30_000);
 
+  it('--out in a directory that does not exist yet makes the directory (docs/migrating.md: a YAML workspace in a directory of its own)', async () => {
+    const r = await run(['import', '--namespace', NS, '--out', path.join('new-dir', 'nested', 'dqform.yaml')]);
+    expect({ code: r.code, err: r.err }).toEqual({ code: 0, err: '' });
+    expect(fs.readFileSync(path.join(workDir, 'new-dir', 'nested', 'dqform.yaml'), 'utf8')).toMatch(/^# yaml-language-server/);
+  }, 30_000);
+
   it('an import that finds nothing exits 1, says so, and writes nothing', async () => {
     const r = await run(['import', '--namespace', 'nobody', '--out', 'nobody.yaml']);
     expect(r.code).toBe(1);

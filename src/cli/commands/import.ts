@@ -61,6 +61,7 @@ async function run({ io }: CommandContext, o: ImportOptions): Promise<number> {
       if (r.namespacesSeen.length) io.err(`  Namespaces seen on alerts, rules and SQL tests: ${r.namespacesSeen.map((n) => `"${n}"`).join(', ')}. Check the spelling of --namespace.`);
       return 1;
     }
+    fs.mkdirSync(path.dirname(file), { recursive: true }); // --out yaml/dqform.yaml: a workspace of its own (docs/migrating.md)
     fs.writeFileSync(file, r.text);
     // cdktf (and dqform synth) find the app through cdktf.json: write one when there is none
     const cdktfJson = path.join(path.dirname(file), 'cdktf.json');
