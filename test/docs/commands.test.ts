@@ -14,6 +14,9 @@ import * as path from 'node:path';
 import { CommanderError } from 'commander';
 import { definedProgram } from '../../tools/docs';
 import { terraformSpellings } from '../../src/cli/main';
+import { withoutComment } from './doc-blocks';
+
+export { withoutComment };
 
 const ROOT = path.resolve(__dirname, '..', '..');
 
@@ -28,20 +31,6 @@ export function words(line: string): string[] {
   const out: string[] = [];
   for (const m of line.matchAll(/"((?:[^"\\]|\\.)*)"|'([^']*)'|(\S+)/g)) out.push(m[1] ?? m[2] ?? m[3]);
   return out;
-}
-
-/** A shell line without its comment: from the first `#` that starts a word outside quotes. */
-export function withoutComment(line: string): string {
-  let quote: string | undefined;
-  for (let i = 0; i < line.length; i++) {
-    const c = line[i];
-    if (quote) {
-      if (c === quote) quote = undefined;
-      else if (c === '\\' && quote === '"') i++;
-    } else if (c === "'" || c === '"') quote = c;
-    else if (c === '#' && (i === 0 || /\s/.test(line[i - 1]))) return line.slice(0, i);
-  }
-  return line;
 }
 
 /** The dqform command lines of a Markdown text: [line number, the arguments after `dqform`]. */

@@ -19,6 +19,7 @@
  * @gateway-exempt runs the packed CLI and its emulator as child processes, as the tutorial does, with the emulator's default encoding
  */
 import { packRepository } from '../constructs/pack-once';
+import { tutorialSteps, type Step } from './tutorial-steps';
 import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -29,26 +30,6 @@ const README = fs.readFileSync(path.join(ROOT, 'README.md'), 'utf8');
 const VERSION = (JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
 
 jest.setTimeout(15 * 60_000);
-
-/** One step of the tutorial, in the README's order: a shell block's lines, or a file to write. */
-type Step = { kind: 'sh'; lines: string[] } | { kind: 'file'; name: string; text: string };
-
-/** The tutorial's steps: its ```sh blocks and its files (```ts blocks named by their first line). */
-export function tutorialSteps(readme: string): Step[] {
-  const section = readme.split(/^## /m).find((s) => s.startsWith('Tutorial'));
-  if (!section) throw new Error('README.md has no "## Tutorial" section');
-  const steps: Step[] = [];
-  for (const m of section.matchAll(/^( *)```(sh|ts)\n([\s\S]*?)^\1```$/gm)) {
-    const lines = m[3].split('\n').map((l) => l.slice(m[1].length)).filter((l) => l.trim() !== '');
-    if (m[2] === 'sh') steps.push({ kind: 'sh', lines });
-    else {
-      const name = /^\/\/ ([\w./-]+\.ts)\s*$/.exec(lines[0])?.[1];
-      if (!name) throw new Error(`README.md tutorial: a \`\`\`ts block whose first line does not name its file: ${lines[0]}`);
-      steps.push({ kind: 'file', name, text: `${m[3].split('\n').map((l) => l.slice(m[1].length)).join('\n').trimEnd()}\n` });
-    }
-  }
-  return steps;
-}
 
 const q = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
 
