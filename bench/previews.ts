@@ -9,7 +9,7 @@
  *   `--concurrency` in flight (the plan's default preview concurrency is 8); the same rule both
  *   ways (no metricOptions, so REST can carry it).
  */
-import { protoRegistry } from '../schemas/grpc';
+import { protoRegistry } from '../schemas/platform/grpc';
 import { PlatformClient } from '../src/client';
 import { startEmulator } from '../src/emulator';
 

@@ -306,7 +306,7 @@ async function run(): Promise<void> {
   const b = spawnSync(process.execPath, [require.resolve('typescript/bin/tsc', { paths: [ROOT] }), '-p', path.join(__dirname, 'tsconfig.json'), '--outDir', BUILD], { encoding: 'utf8', cwd: ROOT });
   if (!fs.existsSync(path.join(BUILD, 'bench/children/plan.js'))) throw new Error(`build failed:\n${b.stdout}${b.stderr}`);
   fs.symlinkSync(path.join(ROOT, 'node_modules'), path.join(BUILD, 'node_modules'), 'dir');
-  // the .proto subset the gRPC previews load, where the compiled schemas/grpc.js looks for it
+  // the .proto subset the gRPC previews load, where the compiled schemas/platform/grpc.js looks for it
   fs.symlinkSync(path.join(ROOT, 'schemas', 'proto'), path.join(BUILD, 'schemas', 'proto'), 'dir');
   const emu = await startEmulatorChild();
   const loadBefore = os.loadavg().map((x) => x.toFixed(2)).join(' ');

@@ -3,8 +3,8 @@
  * alert targets ({@link Target}) and owner contacts ({@link Contact}). They build plain values
  * in the API's shapes (lowerCamelCase); nothing here talks to the network.
  */
-import type { AlertTarget } from '../schemas/alerts';
-import type { OwnerContact } from '../schemas/governance';
+import type { AlertTarget } from '../schemas/platform/alerts';
+import type { OwnerContact } from '../schemas/platform/governance';
 import type {
   ColumnStoreTableId,
   CustomId,
@@ -28,8 +28,8 @@ import type {
   WarehouseAccountTableId,
   WarehouseClusterTableId,
   WarehouseProjectTableId,
-} from '../schemas/entities';
-import { parseResolverQl, resolverQlToQuery } from '../schemas/resolverql';
+} from '../schemas/platform/entities';
+import { parseResolverQl, resolverQlToQuery } from '../schemas/tools/resolverql';
 import type { z } from 'zod';
 import type { Referenceable } from './internal';
 

@@ -5,7 +5,7 @@
  */
 import { ref, TerraformResource, TerraformStack, Token, type IResolvable, type IResolveContext } from 'cdktf';
 import type { IConstruct } from 'constructs';
-import type { ResourceType } from '../schemas/manifest';
+import type { ResourceType } from '../schemas/model/manifest';
 import { SHAPES, type ShapeNode } from './generated/shapes';
 
 /** lowerCamelCase -> snake_case. */

@@ -13,7 +13,7 @@
  */
 import type { IConstruct } from 'constructs';
 import type { z } from 'zod';
-import { Lifecycle, RESOURCE_SCHEMAS, type ResourceType } from '../schemas/manifest';
+import { Lifecycle, RESOURCE_SCHEMAS, type ResourceType } from '../schemas/model/manifest';
 import { arrayElement, closest, objectShapes, recordValue } from '../src/engine/unknown-fields';
 import { addLocalDiagnostic } from './internal';
 

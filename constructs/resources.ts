@@ -7,16 +7,16 @@
  */
 import type { ITerraformDependable, TerraformResourceLifecycle } from 'cdktf';
 import type { Construct } from 'constructs';
-import type { AlertSeverityInput, AlertTarget, AlertTemplate, Grouping, IncidentState, Ongoing } from '../schemas/alerts';
-import type { DelayModel, MetricId, Sensitivity, Severity } from '../schemas/deployment-rules';
-import type { EntityIdentifier, Query as QueryModel } from '../schemas/entities';
-import type { OwnerContact, OwnershipAlert, Priority } from '../schemas/governance';
-import type { DataPlatform, RuleTest, SqlTestAnnotation, SqlTestTemplate } from '../schemas/sql-tests';
-import type { SavedViewGrant, Visibility } from '../schemas/saved-views';
-import { RULE_EXPRESSION_MAX, RULE_PRIORITY_MAX, RULE_TEXT_MAX, type CheckType } from '../schemas/categorisation-rules';
+import type { AlertSeverityInput, AlertTarget, AlertTemplate, Grouping, IncidentState, Ongoing } from '../schemas/platform/alerts';
+import type { DelayModel, MetricId, Sensitivity, Severity } from '../schemas/platform/deployment-rules';
+import type { EntityIdentifier, Query as QueryModel } from '../schemas/platform/entities';
+import type { OwnerContact, OwnershipAlert, Priority } from '../schemas/platform/governance';
+import type { DataPlatform, RuleTest, SqlTestAnnotation, SqlTestTemplate } from '../schemas/platform/sql-tests';
+import type { SavedViewGrant, Visibility } from '../schemas/platform/saved-views';
+import { RULE_EXPRESSION_MAX, RULE_PRIORITY_MAX, RULE_TEXT_MAX, type CheckType } from '../schemas/platform/categorisation-rules';
 import * as l1alert from './generated/alert';
 import * as l1catrule from './generated/check-categorisation-rule';
-import { SECRET_FIELDS, type CONFIG_VARIANTS } from '../schemas/integrations';
+import { SECRET_FIELDS, type CONFIG_VARIANTS } from '../schemas/platform/integrations';
 import type { z } from 'zod';
 import * as l1dp from './generated/data-product';
 import * as l1domain from './generated/domain';

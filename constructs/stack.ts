@@ -6,7 +6,7 @@ import type { Construct } from 'constructs';
 import { DqProvider } from './generated/provider';
 import { addLocalDiagnostic } from './internal';
 import { checkKeys } from './prop-keys';
-import { CLIENT_SECRET_NAME_MESSAGE, CLIENT_SECRET_SUFFIX, RESOURCE_TYPES } from '../schemas/manifest';
+import { CLIENT_SECRET_NAME_MESSAGE, CLIENT_SECRET_SUFFIX, RESOURCE_TYPES } from '../schemas/model/manifest';
 import { diagnosticsWith, formatDiagnostic, resolveStack } from './validation';
 
 /** Props of {@link DqStack}. Credentials never go here: they come from the environment. */
@@ -56,14 +56,14 @@ function isPlatformUrl(v: unknown): boolean {
   }
 }
 
-/** An environment variable's name (schemas/manifest.ts ENV_VAR_NAME). */
+/** An environment variable's name (schemas/model/manifest.ts ENV_VAR_NAME). */
 const ENV_VAR_NAME = /^[A-Z_][A-Z0-9_]{0,127}$/;
 const CREDENTIALS_FROM_KEYS = { clientId: 'client_id', clientSecret: 'client_secret' } as const;
 /** The keys of {@link DqStackProps} and {@link RemovedOptions}: any other is a typo (checkKeys). */
 const STACK_PROPS_KEYS: readonly (keyof DqStackProps)[] = ['namespace', 'region', 'baseUrl', 'grpcEndpoint', 'credentialsFrom'];
 const REMOVED_OPTIONS_KEYS: readonly (keyof RemovedOptions)[] = ['id', 'destroy'];
 
-/** The types a `removed` address may name: every resource type (schemas/manifest.ts), sorted. */
+/** The types a `removed` address may name: every resource type (schemas/model/manifest.ts), sorted. */
 const REMOVABLE: readonly string[] = [...RESOURCE_TYPES].sort();
 
 /** Options of {@link DqStack.removed}. */

@@ -11,18 +11,18 @@
  * - alert kind/target rules (`alertRuleViolations`): incident-lifecycle alerts with e-mail or
  *   Teams targets, schema-change alerts with webhooks, ...;
  * - ResolverQL text (`checkResolverQlText`: malformed text; unknown functions are left to validate's warning), cron expressions (5 fields), RRULEs (`FREQ=...`), time
- *   zones (IANA names) (schemas/text-checks.ts, shared with the engine's validate);
+ *   zones (IANA names) (schemas/tools/text-checks.ts, shared with the engine's validate);
  * - duplicate pinned ids and fqns in the app, two stacks of one namespace declaring the same
  *   address, references to constructs in another stack, domain cycles, `removed` declarations.
  */
 import { App, DefaultTokenResolver, StringConcat, TerraformResource, TerraformStack, Tokenization } from 'cdktf';
 import type { IConstruct } from 'constructs';
 import type { z } from 'zod';
-import { alertRuleViolations, type AlertWrite } from '../schemas/alerts';
-import { Manifest, RESOURCE_SCHEMAS, RESOURCE_TYPES, type ResourceType } from '../schemas/manifest';
-import { checkResolverQlText, RESOLVERQL_FUNCTIONS } from '../schemas/resolverql';
-import { deprecatedEnums } from '../schemas/wire';
-import { cronProblem, ruleScheduleProblem, rruleProblem, timezoneProblem, EXAMPLE_DTSTART } from '../schemas/text-checks';
+import { alertRuleViolations, type AlertWrite } from '../schemas/platform/alerts';
+import { Manifest, RESOURCE_SCHEMAS, RESOURCE_TYPES, type ResourceType } from '../schemas/model/manifest';
+import { checkResolverQlText, RESOLVERQL_FUNCTIONS } from '../schemas/tools/resolverql';
+import { deprecatedEnums } from '../schemas/platform/wire';
+import { cronProblem, ruleScheduleProblem, rruleProblem, timezoneProblem, EXAMPLE_DTSTART } from '../schemas/tools/text-checks';
 import { camel, camelDeep, localDiagnostics, type Diagnostic } from './internal';
 import { Domain } from './resources';
 

@@ -2,8 +2,8 @@
  * `npm run registries`: writes the registries that only list modules, from the folders' contents,
  * so that adding a kind, a client service or an emulator route module registers nothing by hand:
  *
- * - `schemas/kinds.generated.ts`: every kind's record (`export const <kind>KindRecord = defineKind(...)`
- *   in a wire schema file; schemas/kind.ts), from which the manifest's resource types, the YAML
+ * - `schemas/model/kinds.generated.ts`: every kind's record (`export const <kind>KindRecord =
+ *   defineKind(...)` in `schemas/model/kinds/<file>.ts`; schemas/model/kind.ts), from which the manifest's resource types, the YAML
  *   sections and the provider schema are derived.
  * - `src/kinds/*.generated.ts`: per capability (descriptor, handler, YAML binding, import
  *   rendering, config validation), the value each `src/kinds/<kind>/<capability>.ts` exports
@@ -127,8 +127,8 @@ function schemaKindsRegistry(dir: string): string {
   const byFile = new Map<string, string[]>();
   for (const r of rows) byFile.set(r.file, [...(byFile.get(r.file) ?? []), r.name]);
   return [
-    `${BANNER}/** Every kind's record (\`export const <kind>KindRecord = defineKind({ ... })\` in a wire schema file, schemas/kind.ts), by file. */`,
-    ...[...byFile].map(([f, names]) => `import { ${names.join(', ')} } from './${f}';`),
+    `${BANNER}/** Every kind's record (\`export const <kind>KindRecord = defineKind({ ... })\` in schemas/model/kinds/, schemas/model/kind.ts), by file. */`,
+    ...[...byFile].map(([f, names]) => `import { ${names.join(', ')} } from './kinds/${f}';`),
     '',
     `export const SCHEMA_KINDS = [${rows.map((r) => r.name).join(', ')}] as const;`,
     '',
@@ -140,7 +140,7 @@ export function registries(root = ROOT): Map<string, string> {
   const kinds = path.join(root, 'src', 'kinds');
   const out = new Map<string, string>();
   for (const c of CAPABILITIES) out.set(`src/kinds/${c.out}`, capabilityRegistry(kinds, c));
-  out.set('schemas/kinds.generated.ts', schemaKindsRegistry(path.join(root, 'schemas')));
+  out.set('schemas/model/kinds.generated.ts', schemaKindsRegistry(path.join(root, 'schemas', 'model', 'kinds')));
   out.set('src/client/services/index.generated.ts', servicesRegistry(path.join(root, 'src', 'client', 'services')));
   out.set('src/emulator/routes/index.generated.ts', routesRegistry(path.join(root, 'src', 'emulator', 'routes')));
   return out;

@@ -9,7 +9,7 @@ import { PlatformClient } from '../../src/client';
 import { apply } from '../../src/engine/applier';
 import { loadPlan } from '../../src/plan/file';
 import { HANDLERS } from '../../src/kinds/index';
-import type { ResourceType } from '../../schemas/manifest';
+import type { ResourceType } from '../../schemas/model/manifest';
 
 async function run(): Promise<void> {
   const plan = loadPlan(JSON.parse(fs.readFileSync(process.argv[2], 'utf8')));

@@ -1,6 +1,6 @@
 /**
  * Builds the Terraform provider schema (the `terraform providers schema -json` format) of the
- * `dq` provider from the zod desired schemas in `schemas/manifest.ts`. Pure: no I/O.
+ * `dq` provider from the zod desired schemas in `schemas/model/manifest.ts`. Pure: no I/O.
  *
  * Mapping (documented choices):
  * - attribute names are the zod keys in snake_case;
@@ -16,8 +16,8 @@
  *   `Alert` construct writes a pinned fqn with `addOverride('fqn', ...)`.
  */
 import type { z } from 'zod';
-import { KIND_RECORDS, RESOURCE_SCHEMAS, type ResourceType } from '../../schemas/manifest';
-import { arrayElementOf, arrayMinLength, innerOf, kindOf, objectShape, unwrapOnce } from '../../schemas/zod-walk';
+import { KIND_RECORDS, RESOURCE_SCHEMAS, type ResourceType } from '../../schemas/model/manifest';
+import { arrayElementOf, arrayMinLength, innerOf, kindOf, objectShape, unwrapOnce } from '../../schemas/tools/zod-walk';
 
 /** The registry address of the provider (what `required_providers.dq.source` says). */
 export const PROVIDER_SOURCE = 'dqform/dq';

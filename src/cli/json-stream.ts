@@ -1,11 +1,11 @@
 /**
  * The `--json` stream of validate, plan and apply (issue 26): one JSON object a line on stdout,
- * as Terraform's `-json` (shapes: schemas/json-stream.ts; docs/json-stream.md). apply's lines
+ * as Terraform's `-json` (shapes: schemas/model/json-stream.ts; docs/json-stream.md). apply's lines
  * come from the applier's typed events (src/engine/apply-events.ts), one line per event.
  */
 import { reasonsText } from '../plan/reasons-text';
-import { JSON_STREAM_VERSION, type StreamLine } from '../../schemas/json-stream';
-import type { Change, Diagnostic, Drift, Plan } from '../../schemas/plan';
+import { JSON_STREAM_VERSION, type StreamLine } from '../../schemas/model/json-stream';
+import type { Change, Diagnostic, Drift, Plan } from '../../schemas/model/plan';
 import type { ApplyEvent } from '../engine/apply-events';
 import { summaryLine } from './render';
 

@@ -13,10 +13,10 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { Command, CommanderError, Help, Option } from 'commander';
 import { redact, registerSecret } from '../client/redact';
-import { inertLines, inertLinesKeepingColour } from '../../schemas/inert';
+import { inertLines, inertLinesKeepingColour } from '../../schemas/tools/inert';
 import { UsageError } from './usage-error';
 import { credentialVariables } from './credential-variables';
-import { deferZodLocales } from '../../schemas/zod-locales';
+import { deferZodLocales } from '../../schemas/tools/zod-locales';
 import { lazy } from './lazy';
 import { terraformVerbAnswer } from './terraform-verbs';
 import type { CommandContext, CommandModule, Io } from './command';
@@ -58,7 +58,7 @@ function commandsFor(argv: readonly string[]): string[] {
 }
 
 // Before a command loads zod (issue 15): zod's 64 locale modules load only if something reads
-// z.locales (schemas/zod-locales.ts), and a command that runs once parses with zod's reference
+// z.locales (schemas/tools/zod-locales.ts), and a command that runs once parses with zod's reference
 // parser instead of generating code for each object schema first (`jitless`, read as each schema
 // is built: the same parse, the one zod uses wherever eval is not allowed; generating it cost a
 // plan of 10,000 objects more than it saved, 3-5 % of its CPU, and validate 30 ms). The emulator,
@@ -199,7 +199,7 @@ export async function main(argvIn: string[], ioIn: Partial<Io> = {}): Promise<nu
   // Before any input is read (a plan file, a manifest, an argument echoed in an error): every
   // client secret in the environment is masked wherever dqform prints.
   registerCredentialValues(io.env);
-  // Everything printed is inert (schemas/inert): names, addresses and server text cannot move the
+  // Everything printed is inert (schemas/tools/inert): names, addresses and server text cannot move the
   // cursor, reorder a line (bidi), hide in zero-width characters or start a workflow command.
   // stdout keeps the colour codes the text plan paints (it escapes user text before painting).
   const rawOut = io.out;

@@ -2,11 +2,11 @@
  * Plan renderers: text (Terraform-like), markdown (a pull-request comment) and JSON. All are
  * pure and deterministic; secrets at the plan's `sensitive` pointers print as `(sensitive)`.
  */
-import type { Cascade, Change, Diagnostic, Drift, Effects, Plan } from '../../schemas/plan';
+import type { Cascade, Change, Diagnostic, Drift, Effects, Plan } from '../../schemas/model/plan';
 import { hasReason } from '../engine/reasons';
 import { reasonsText } from '../plan/reasons-text';
 import { effectDeleteCounts, effectDeletesText, guardRefusals, unpreviewedChanges } from '../engine/guards';
-import { htmlText, inertText, mdCode, mdFence, mdText } from '../../schemas/inert';
+import { htmlText, inertText, mdCode, mdFence, mdText } from '../../schemas/tools/inert';
 
 const SYMBOL: Record<Change['action'], string> = { create: '+', update: '~', replace: '-/+', delete: '-', noop: ' ', unmanaged: '?', forget: '?' };
 const VERB: Record<Change['action'], string> = {
@@ -696,7 +696,7 @@ function clip(s: string, n = 300): string {
   return s.length > n ? `${s.slice(0, n - 1)}…` : s;
 }
 
-/** User or server text as inert markdown (schemas/inert), safe in a table cell too. */
+/** User or server text as inert markdown (schemas/tools/inert), safe in a table cell too. */
 function escapeMd(s: string): string {
   return mdText(s, { table: true });
 }

@@ -6,21 +6,21 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { HttpTrace, PlatformClient, StackPlatform } from '../client';
-import type { Manifest } from '../../schemas/manifest';
-import type { Diagnostic, Plan, PlanRequest } from '../../schemas/plan';
+import type { Manifest } from '../../schemas/model/manifest';
+import type { Diagnostic, Plan, PlanRequest } from '../../schemas/model/plan';
 import { stableStringify } from '../engine/keys';
-import { inertText } from '../../schemas/inert';
+import { inertText } from '../../schemas/tools/inert';
 import { listedStacks, loadSiblingStacks, loadSynthOutput, ManifestError } from '../engine/manifest';
 import { readCdktfApp, staleness, synthesisedStacks, type CdktfApp } from './synth';
 import type { Io, ModeFlags, RenderFlags, SourceOptions, StacksOptions } from './command';
 import { UsageError } from './usage-error';
-import { codeFamily, isFamily } from '../../schemas/errors';
+import { codeFamily, isFamily } from '../../schemas/tools/errors';
 import { lazy } from './lazy';
 
 export type { Io } from './command';
 
 /**
- * The plan request the mode flags ask for (every field of schemas/plan's DEFAULT_REQUEST, in its
+ * The plan request the mode flags ask for (every field of schemas/model/plan's DEFAULT_REQUEST, in its
  * order; written out so that `validate` does not load the plan schemas: issue 15).
  */
 export function requestOf(o: ModeFlags): PlanRequest {
@@ -30,7 +30,7 @@ export function requestOf(o: ModeFlags): PlanRequest {
 // ---- output helpers ----
 
 export function printDiagnostics(io: Io, diags: readonly Diagnostic[]): void {
-  // each line inert (schemas/inert): a diagnostic quotes names, keys and server text
+  // each line inert (schemas/tools/inert): a diagnostic quotes names, keys and server text
   for (const d of diags) {
     io.err(inertText(`${d.severity === 'error' ? 'Error' : d.severity === 'info' ? 'Info' : 'Warning'}: ${d.address ? `${d.address}: ` : ''}${d.summary}`));
     if (d.source) io.err(inertText(`  at ${d.source}`));

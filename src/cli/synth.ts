@@ -20,7 +20,7 @@ import * as path from 'node:path';
 import { redact, REDACTED } from '../client/redact';
 import { listedStacks } from '../engine/manifest';
 import { credentialVariables, isCredentialVariable } from './credential-variables';
-import { DqformError } from '../../schemas/errors';
+import { DqformError } from '../../schemas/tools/errors';
 
 /** A directory's CDKTF app configuration (`cdktf.json`). */
 export interface CdktfApp {
@@ -162,7 +162,7 @@ export function withheldVariables(env: NodeJS.ProcessEnv, outDir?: string): stri
  * The synthesised stacks whose `credentials_from.client_secret` names a variable dqform would not
  * know for a secret ({@link isCredentialVariable}: `*_CLIENT_SECRET`), sorted. Such a variable is
  * not withheld from the app on a fresh checkout, not refused by a CI synth and not masked, so the
- * engine refuses it too (schemas/manifest.ts CredentialsFrom); synth says so at once.
+ * engine refuses it too (schemas/model/manifest.ts CredentialsFrom); synth says so at once.
  */
 export function misnamedSecretStacks(outDir: string): string[] {
   const out: string[] = [];

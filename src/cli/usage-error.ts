@@ -1,5 +1,5 @@
 /** A mistake in the command line (its own module: main.ts needs it before any command is loaded). */
-import { DqformError } from '../../schemas/errors';
+import { DqformError } from '../../schemas/tools/errors';
 
 /** A mistake in the command line: printed with a pointer to the help, exit 1. */
 export class UsageError extends DqformError {

@@ -6,7 +6,7 @@
  * runs out, shares one in-flight request between concurrent callers, and drops a token the
  * API answered 401 to (the client then refetches once and repeats the call).
  */
-import { TokenResponse } from '../../schemas/common';
+import { TokenResponse } from '../../schemas/platform/common';
 import { registerSecret } from './redact';
 
 /** Token endpoint path, relative to the base URL. */

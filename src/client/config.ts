@@ -5,7 +5,7 @@
  * ({@link resolveGrpcConfig}).
  */
 import { registerSecret } from './redact';
-import { DqformError } from '../../schemas/errors';
+import { DqformError } from '../../schemas/tools/errors';
 
 /** Base URL of each region. The one table of regional addresses. */
 export const REGION_BASE_URLS = {

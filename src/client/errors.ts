@@ -27,7 +27,7 @@
  *
  * Messages and `toJSON()` pass through {@link redact}: no credential or token is ever in them.
  * Server text in a message (the status message, violations, a plain error body, a request id)
- * is inert (schemas/inert): control sequences removed, control, bidi and zero-width characters
+ * is inert (schemas/tools/inert): control sequences removed, control, bidi and zero-width characters
  * shown as `\uXXXX`, line breaks escaped, so that no workflow command (`::error::`) starts a line.
  */
 import { z } from 'zod';
@@ -44,11 +44,11 @@ import {
   StatusDetail,
   VIOLATIONS_TYPE,
   Violation,
-} from '../../schemas/common';
-import { decodeStatus } from '../../schemas/grpc';
-import { inertServerText } from '../../schemas/inert';
+} from '../../schemas/platform/common';
+import { decodeStatus } from '../../schemas/platform/grpc';
+import { inertServerText } from '../../schemas/tools/inert';
 import { redact, redactValue } from './redact';
-import { DqformError } from '../../schemas/errors';
+import { DqformError } from '../../schemas/tools/errors';
 
 /** Fields every API error carries. */
 export interface ApiErrorInit {

@@ -5,7 +5,7 @@
  *   without such a rule pays nothing.
  * - One channel per client, to `DQ_GRPC_ENDPOINT` or the base URL's host on port 443; TLS
  *   unless the host is loopback (or the endpoint says `http://`).
- * - Requests are encoded strictly from protojson (schemas/grpc.ts): a field the subset lacks is
+ * - Requests are encoded strictly from protojson (schemas/platform/grpc.ts): a field the subset lacks is
  *   a {@link RequestShapeError} naming it, "not sent".
  * - The token is the REST client's ({@link TokenProvider}: one cache, one refresh), sent as
  *   `authorization: Bearer <token>` metadata, never logged; UNAUTHENTICATED refetches it once.
@@ -24,7 +24,7 @@ import {
   STATUS_DETAILS_KEY,
   type JsonObject,
   type PreviewMethod,
-} from '../../schemas/grpc';
+} from '../../schemas/platform/grpc';
 import type { TokenProvider } from './auth';
 import { defaultGrpcTarget, isLoopbackHost, parseGrpcEndpoint, type GrpcConfig, type GrpcTarget } from './config';
 import { ApiError, errorFromGrpcStatus, RequestShapeError, ResponseShapeError, UnauthenticatedError } from './errors';

@@ -7,18 +7,18 @@
  * - JSON in and out, `Authorization: Bearer` from the {@link TokenProvider}, an
  *   `x-request-id` per logical call (kept across retries);
  * - bodies validated with zod before sending ({@link RequestShapeError}) and sent in the wire
- *   form (schemas/wire.ts `toWire`: enums as numbers); responses cleaned (`null` and zero values
+ *   form (schemas/platform/wire.ts `toWire`: enums as numbers); responses cleaned (`null` and zero values
  *   of optional fields read as absent, enum numbers as names: `decodeRead`) and parsed with zod
  *   (unknown fields tolerated; a wrong type is a {@link ResponseShapeError} naming method, path
- *   and the issue path; list and batch items are tolerant, see schemas/wire.ts `tolerant`);
+ *   and the issue path; list and batch items are tolerant, see schemas/platform/wire.ts `tolerant`);
  * - retries per {@link RetryPolicy}; one token refetch on a 401;
  * - every log line and error passes through the redaction module.
  */
 import { randomUUID } from 'node:crypto';
 import type { Dispatcher, Pool } from 'undici';
 import { z } from 'zod';
-import { TokenResponse } from '../../schemas/common';
-import { decodeRead, toWire } from '../../schemas/wire';
+import { TokenResponse } from '../../schemas/platform/common';
+import { decodeRead, toWire } from '../../schemas/platform/wire';
 import { TOKEN_PATH, TokenProvider, tokenRequestBody } from './auth';
 import { ClientConfig, DEFAULT_MAX_RESPONSE_BYTES, DEFAULT_TIMEOUT_MS, type GrpcConfig, isLoopbackHost, type PreviewTransport, type ProxyConfig } from './config';
 import { GrpcTransport } from './grpc';
@@ -95,7 +95,7 @@ export interface CallOptions<Res extends z.ZodType> {
   path: string;
   /**
    * Query parameters (sorted when encoded; see {@link encodeQuery}), or ready `[name, value]`
-   * pairs (schemas/wire.ts `toQuery`, sent in their order).
+   * pairs (schemas/platform/wire.ts `toQuery`, sent in their order).
    */
   query?: Record<string, QueryValue> | readonly (readonly [string, string])[];
   /** JSON body. Allowed on DELETE (alerts v2 Delete has one); other DELETEs use `query`. */

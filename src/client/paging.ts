@@ -8,10 +8,10 @@
  * Batching: ids are chunked to the server's limit ({@link BATCH_LIMIT}); per-item `errors[]`
  * reported inside a 200 are collected into a {@link BatchResult} and never dropped.
  */
-import { BATCH_LIMIT, BatchItemError, PageInfo, Pagination } from '../../schemas/common';
+import { BATCH_LIMIT, BatchItemError, PageInfo, Pagination } from '../../schemas/platform/common';
 import { ServerMisbehaviourError } from './errors';
 import { redact } from './redact';
-import { DqformError } from '../../schemas/errors';
+import { DqformError } from '../../schemas/tools/errors';
 
 /** One page as a service returns it. */
 export interface Page<T> {

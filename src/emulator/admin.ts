@@ -12,7 +12,7 @@
  * Tools (curl, the tests, `fetch` in Node) send no `Origin`, and either no body or JSON.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { FaultConfig, ResetRequest } from '../../schemas/emulator';
+import { FaultConfig, ResetRequest } from '../../schemas/model/emulator';
 import { readBody, sendJson, type EmulatorApp } from './app';
 import { invalidArgument, notFound, parseBody, permissionDenied } from './errors';
 

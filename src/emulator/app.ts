@@ -9,11 +9,11 @@
  */
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
 import { randomUUID } from 'node:crypto';
-import type { Scope } from '../../schemas/common';
+import type { Scope } from '../../schemas/platform/common';
 import { AuthService, type Principal } from './auth';
 import { buildCatalog, type Catalog } from './catalog';
 import type { z } from 'zod';
-import { marshal } from '../../schemas/wire';
+import { marshal } from '../../schemas/platform/wire';
 import { EmulatorError, internal, invalidArgument, notFound, parseQuery, permissionDenied, unauthenticated, unavailable } from './errors';
 import { FaultInjector } from './faults';
 import { EmulatorStore, mutationTracker, type Persistence, type Store } from './store';

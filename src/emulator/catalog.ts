@@ -8,8 +8,8 @@
  * when the catalog grows.
  */
 import { createHash } from 'node:crypto';
-import type { Entity, EntityIdentifier, EntityReference, EntityTypeName, Lineage } from '../../schemas/entities';
-import { LineageDirectionEnum } from '../../schemas/entities';
+import type { Entity, EntityIdentifier, EntityReference, EntityTypeName, Lineage } from '../../schemas/platform/entities';
+import { LineageDirectionEnum } from '../../schemas/platform/entities';
 
 /** A lineage edge between two entities, by `entityId`: data flows from `upstream` to `downstream`. */
 export interface LineageEdge {

@@ -6,7 +6,7 @@
  * ({@link HTTP_STATUS_OF_CODE}). Anything else thrown is an INTERNAL error (a bug).
  */
 import type { z } from 'zod';
-import { fromQuery, unknownKeys } from '../../schemas/wire';
+import { fromQuery, unknownKeys } from '../../schemas/platform/wire';
 import {
   ERROR_INFO_TYPE,
   GrpcCodeEnum,
@@ -18,7 +18,7 @@ import {
   type Status,
   type StatusDetail,
   type Violation,
-} from '../../schemas/common';
+} from '../../schemas/platform/common';
 
 /** A failure with a gRPC code, a message and google.rpc.Status details. */
 export class EmulatorError extends Error {

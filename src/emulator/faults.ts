@@ -5,10 +5,10 @@
  * repeatable) or for the next N requests, optionally by path prefix and method. Off by default. The token endpoint and the admin endpoints are never faulted (the app
  * does not consult the injector for them).
  */
-import { FaultConfig as FaultConfigSchema, type FaultConfig, type FaultRule } from '../../schemas/emulator';
+import { FaultConfig as FaultConfigSchema, type FaultConfig, type FaultRule } from '../../schemas/model/emulator';
 import { EmulatorError, resourceExhausted, unavailable } from './errors';
 
-export type { FaultConfig, FaultRule, FaultType } from '../../schemas/emulator';
+export type { FaultConfig, FaultRule, FaultType } from '../../schemas/model/emulator';
 
 /**
  * A pending `dropAfter` fault: the app calls it once the request's write is durable. It returns

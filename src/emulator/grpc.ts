@@ -26,7 +26,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type * as GrpcJs from '@grpc/grpc-js';
-import { GrpcCodeEnum, RETRY_INFO_TYPE, type Scope } from '../../schemas/common';
+import { GrpcCodeEnum, RETRY_INFO_TYPE, type Scope } from '../../schemas/platform/common';
 import {
   DEFAULT_GRPC_PACKAGE,
   encodeStatus,
@@ -38,7 +38,7 @@ import {
   type JsonObject,
   type PreviewMethod,
   type PreviewMethodName,
-} from '../../schemas/grpc';
+} from '../../schemas/platform/grpc';
 import { authorize, type EmulatorApp } from './app';
 import { EmulatorError, internal, unavailable } from './errors';
 import * as monitorRules from './routes/deployment-rules';

@@ -31,10 +31,10 @@
  *   (`customMonitorsToCreateFor`, ..., `customMonitorSettingsChanges` with
  *   `resolvedFreshnessField`), every other monitor under the automated ones.
  */
-import type { Entity, Query } from '../../schemas/entities';
-import type { DeploymentOverview, DeploymentRule, MetricId, MonitorSettings } from '../../schemas/deployment-rules';
-import { MetricIdEnum } from '../../schemas/deployment-rules';
-import type { DataProduct } from '../../schemas/governance';
+import type { Entity, Query } from '../../schemas/platform/entities';
+import type { DeploymentOverview, DeploymentRule, MetricId, MonitorSettings } from '../../schemas/platform/deployment-rules';
+import { MetricIdEnum } from '../../schemas/platform/deployment-rules';
+import type { DataProduct } from '../../schemas/platform/governance';
 import type { Catalog } from './catalog';
 import { evaluateQuery, evaluateResolverQl } from './query-eval';
 

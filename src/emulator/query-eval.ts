@@ -29,11 +29,11 @@
  * per-catalog indexes (types, annotations, tags, platforms, folders, lowercase names) are built
  * once and cached.
  */
-import type { Entity, EntityType, EntityTypeName, Query, QueryPart } from '../../schemas/entities';
-import { EntityTypeEnum, QueryOperandEnum } from '../../schemas/entities';
-import { carriedResolverQl, parseResolverQl, resolverQlToQuery, type ResolverQlAst, type ResolverQlString } from '../../schemas/resolverql';
+import type { Entity, EntityType, EntityTypeName, Query, QueryPart } from '../../schemas/platform/entities';
+import { EntityTypeEnum, QueryOperandEnum } from '../../schemas/platform/entities';
+import { carriedResolverQl, parseResolverQl, resolverQlToQuery, type ResolverQlAst, type ResolverQlString } from '../../schemas/tools/resolverql';
 import { identifierKey, type Catalog } from './catalog';
-import { DqformError } from '../../schemas/errors';
+import { DqformError } from '../../schemas/tools/errors';
 
 /** A query the evaluator cannot run (a shape the schemas would have refused). */
 export class QueryEvaluationError extends DqformError {
@@ -333,7 +333,7 @@ export function evaluateQuery(catalog: Catalog, query: Query): Entity[] {
 
 /**
  * The entities a ResolverQL expression selects, sorted by path. Throws
- * {@link ResolverQlError} (from schemas/resolverql) for bad text.
+ * {@link ResolverQlError} (from schemas/tools/resolverql) for bad text.
  */
 export function evaluateResolverQl(catalog: Catalog, text: string): Entity[] {
   const ev = new Evaluator(catalog, indexOf(catalog));

@@ -22,9 +22,9 @@
  *   `keepRemovedTests`: kept tests are detached, i.e. their `deploymentRuleId` is cleared and
  *   they become ordinary, directly editable tests).
  */
-import type { Entity, EntityIdentifier } from '../../schemas/entities';
-import type { DataPlatform, SqlTest, SqlTestDeployOverview, SqlTestDeploymentRuleWrite, WireRuleTest } from '../../schemas/sql-tests';
-import { WIRE_TEMPLATE_TEST_KINDS } from '../../schemas/sql-tests';
+import type { Entity, EntityIdentifier } from '../../schemas/platform/entities';
+import type { DataPlatform, SqlTest, SqlTestDeployOverview, SqlTestDeploymentRuleWrite, WireRuleTest } from '../../schemas/platform/sql-tests';
+import { WIRE_TEMPLATE_TEST_KINDS } from '../../schemas/platform/sql-tests';
 import type { Catalog } from './catalog';
 import { staticPathIndexes } from './monitors';
 import { evaluateQuery, evaluateResolverQl } from './query-eval';

@@ -16,7 +16,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { promises as fsp } from 'node:fs';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { PageInfo } from '../../schemas/common';
+import type { PageInfo } from '../../schemas/platform/common';
 import { aborted } from './errors';
 
 /** A stored object: the value as put, plus the etag the store assigned. */

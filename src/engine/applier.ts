@@ -15,8 +15,8 @@
  *    failed and what was not attempted.
  */
 import type { PlatformClient } from '../client';
-import { RESOURCE_TYPES, type ResourceType } from '../../schemas/manifest';
-import type { Change, Plan } from '../../schemas/plan';
+import { RESOURCE_TYPES, type ResourceType } from '../../schemas/model/manifest';
+import type { Change, Plan } from '../../schemas/model/plan';
 import { allows, HANDLERS, SCOPES } from '../kinds/index';
 import type { ResourceHandler } from '../kinds/shared/types';
 import { isWrite } from './planner';
@@ -25,7 +25,7 @@ import { liveCheck, type ApplyContext } from './apply-checks';
 import { planSteps } from './apply-steps';
 import { StepExecutor, type ApplyClock } from './apply-executor';
 import { ApplyRecorder, progressLine, type ApplyEvent, type ApplyListener, type ApplyResult } from './apply-events';
-import { DqformError } from '../../schemas/errors';
+import { DqformError } from '../../schemas/tools/errors';
 
 export type { ApplyClock } from './apply-executor';
 export type { ApplyEvent, ApplyEventType, ApplyListener, ApplyResult, FailPhase, HaltKind } from './apply-events';

@@ -4,11 +4,11 @@
  * `staleWhy`, `readBackWhy`) beside the reads they need (`lookup`, `ownershipsAddedSince`).
  */
 import { ConflictError, type PlatformClient } from '../client';
-import type { ResourceType } from '../../schemas/manifest';
-import type { Change } from '../../schemas/plan';
+import type { ResourceType } from '../../schemas/model/manifest';
+import type { Change } from '../../schemas/model/plan';
 import type { LiveObject, ResourceHandler } from '../kinds/shared/types';
 import { isNotFound, WriteConflictError } from '../kinds/shared/support';
-import { isErrorOf } from '../../schemas/errors';
+import { isErrorOf } from '../../schemas/tools/errors';
 import { fingerprint } from '../kinds/shared/normalise';
 import { DELETES_DEPENDENTS, hasConfigId } from '../kinds/descriptors';
 import { idOwner } from './identity';

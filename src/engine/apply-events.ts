@@ -5,7 +5,7 @@
  * renderer (the CLI's `src/cli/apply-view.ts`, `apply --json`: one event a line, src/cli/json-stream.ts) turns them
  * into output. Every event names the change by its address.
  */
-import type { Change } from '../../schemas/plan';
+import type { Change } from '../../schemas/model/plan';
 
 export type ApplyAction = Change['action'];
 

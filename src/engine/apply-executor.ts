@@ -7,8 +7,8 @@
  * does is an {@link ApplyEvent}; the result is folded from the same events.
  */
 import { ApiError, ConflictError, isConnectFailure, PlatformUnreachableError, type PlatformClient } from '../client';
-import type { ResourceType } from '../../schemas/manifest';
-import type { Change } from '../../schemas/plan';
+import type { ResourceType } from '../../schemas/model/manifest';
+import type { Change } from '../../schemas/model/plan';
 import type { LiveObject, ResourceHandler } from '../kinds/shared/types';
 import { WriteConflictError } from '../kinds/shared/support';
 import { dependentsOf } from './graph';

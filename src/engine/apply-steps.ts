@@ -3,8 +3,8 @@
  * the plan writes, grouped in waves ({@link executionWaves}), each saying how the executor writes
  * it. Pure: everything it needs was read before.
  */
-import type { ResourceType } from '../../schemas/manifest';
-import type { Change, Plan } from '../../schemas/plan';
+import type { ResourceType } from '../../schemas/model/manifest';
+import type { Change, Plan } from '../../schemas/model/plan';
 import type { ResourceHandler } from '../kinds/shared/types';
 import { allows, SCOPES } from '../kinds/index';
 import { ETAGLESS } from '../kinds/descriptors';

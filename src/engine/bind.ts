@@ -15,8 +15,8 @@
  */
 import * as jsonpatch from 'fast-json-patch';
 import type { PlatformClient } from '../client';
-import type { Manifest } from '../../schemas/manifest';
-import type { Change, Effects, Plan } from '../../schemas/plan';
+import type { Manifest } from '../../schemas/model/manifest';
+import type { Change, Effects, Plan } from '../../schemas/model/plan';
 import { apply, checkReadScopes, PlanRefusedError, preflight, type ApplyOptions, type ApplyResult } from './applier';
 import { stableStringify } from './keys';
 import { isWrite } from './planner';

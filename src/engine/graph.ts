@@ -3,8 +3,8 @@
  * products before ownerships, owners before alerts that target them, parent domains first): the
  * plan's `dependsOn` edges, then the kind order. Deletes run afterwards in reverse.
  */
-import { RESOURCE_TYPES, type ResourceType } from '../../schemas/manifest';
-import type { Change } from '../../schemas/plan';
+import { RESOURCE_TYPES, type ResourceType } from '../../schemas/model/manifest';
+import type { Change } from '../../schemas/model/plan';
 
 const KIND_RANK = new Map<string, number>(RESOURCE_TYPES.map((t, i) => [t, i]));
 

@@ -18,8 +18,8 @@
  *   previews it once the dependency exists and stops before it when the preview is destructive
  *   ({@link destructiveEffects}).
  */
-import type { ResourceType } from '../../schemas/manifest';
-import type { Change, Effects, Plan } from '../../schemas/plan';
+import type { ResourceType } from '../../schemas/model/manifest';
+import type { Change, Effects, Plan } from '../../schemas/model/plan';
 import { HANDLERS } from '../kinds/index';
 import type { ResourceHandler } from '../kinds/shared/types';
 import { DEFAULT_MAX_DELETES, DEFAULT_MAX_EFFECT_DELETES } from './limits';

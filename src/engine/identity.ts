@@ -23,7 +23,7 @@
  * changelog).
  */
 import { hash } from 'node:crypto';
-import type { ResourceType } from '../../schemas/manifest';
+import type { ResourceType } from '../../schemas/model/manifest';
 import { ENTITY_ID_PREFIX, stripEntityPrefix } from '../kinds/descriptors';
 
 /** sha256 of the JSON of `parts`, as 64 lower-case hex digits (one-shot `crypto.hash`: no Hash object per id). */

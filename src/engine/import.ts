@@ -23,10 +23,10 @@
  * -> data product) become construct references (TS) or names (YAML).
  */
 import { Document as YamlDocument, visit } from 'yaml';
-import { hasUnsafe, unsafeAsEscapes } from '../../schemas/inert';
+import { hasUnsafe, unsafeAsEscapes } from '../../schemas/tools/inert';
 import type { PlatformClient } from '../client';
-import { RESOURCE_SCHEMAS, RESOURCE_TYPES, type ResourceType } from '../../schemas/manifest';
-import { SECTION_OF } from '../../schemas/dqform-yaml';
+import { RESOURCE_SCHEMAS, RESOURCE_TYPES, type ResourceType } from '../../schemas/model/manifest';
+import { SECTION_OF } from '../../schemas/model/dqform-yaml';
 import { HANDLERS } from '../kinds/index';
 import type { ListedObject } from '../kinds/shared/types';
 import { ENTITY_ID_PREFIX, hasConfigId, isFqnKeyed, KINDS, kindOf, REFERENCES, TYPE_PREFIX } from '../kinds/descriptors';
@@ -307,7 +307,7 @@ export function renderYaml(r: ImportResult, opts: ImportOptions): string {
 
 /**
  * The YAML text of `doc`, with every string that holds a control, bidi or zero-width character
- * double-quoted and those characters written as `\uXXXX` escapes (schemas/inert): the values
+ * double-quoted and those characters written as `\uXXXX` escapes (schemas/tools/inert): the values
  * are unchanged, and nothing invisible or reordering reaches the file a reviewer reads.
  */
 function inertYaml(doc: Record<string, unknown>): string {
@@ -341,7 +341,7 @@ class Code {
 const code = (s: string) => new Code(s);
 
 function quote(s: string): string {
-  // then every other control, bidi and zero-width character as \uXXXX (schemas/inert): no Trojan Source
+  // then every other control, bidi and zero-width character as \uXXXX (schemas/tools/inert): no Trojan Source
   return `'${unsafeAsEscapes(s.replace(/\\/g, '\\\\').replace(/'/g, "\\'").replace(/\n/g, '\\n').replace(/\r/g, '\\r').replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029'))}'`;
 }
 const IDENT = /^[A-Za-z_$][A-Za-z0-9_$]*$/;

@@ -1,5 +1,5 @@
 /** Key conversion between Terraform's snake_case attributes and the API's lowerCamelCase. */
-import { isCanonicalJson } from '../../schemas/canonical-json';
+import { isCanonicalJson } from '../../schemas/tools/canonical-json';
 
 /**
  * Memo of the key conversions (pure functions of the key): a manifest of 10,000 resources

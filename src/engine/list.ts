@@ -4,9 +4,9 @@
  * dqform keeps no state: live is the state, and the plan already knows which live objects are
  * this namespace's and by which address the code knows them.
  */
-import type { Change, Drift, Plan } from '../../schemas/plan';
-import type { ManagedObject, Outputs } from '../../schemas/listing';
-import { RESOURCE_TYPES } from '../../schemas/manifest';
+import type { Change, Drift, Plan } from '../../schemas/model/plan';
+import type { ManagedObject, Outputs } from '../../schemas/model/listing';
+import { RESOURCE_TYPES } from '../../schemas/model/manifest';
 import { TYPE_PREFIX } from '../kinds/descriptors';
 
 /** The kind `--kind` names: the type without `dq_`. */

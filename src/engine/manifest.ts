@@ -6,12 +6,12 @@
 import { hash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { Manifest, ManifestResource, RESOURCE_SCHEMAS, RESOURCE_TYPES, type ResourceType } from '../../schemas/manifest';
-import type { Diagnostic } from '../../schemas/plan';
+import { Manifest, ManifestResource, RESOURCE_SCHEMAS, RESOURCE_TYPES, type ResourceType } from '../../schemas/model/manifest';
+import type { Diagnostic } from '../../schemas/model/plan';
 import { mapKeysDeep, snakeToCamel, stableStringify } from './keys';
 import { parseAddress } from './identity';
 import { TYPE_PREFIX } from '../kinds/descriptors';
-import { DqformError } from '../../schemas/errors';
+import { DqformError } from '../../schemas/tools/errors';
 
 /** Thrown when input cannot become a manifest; carries every diagnostic found, not the first. */
 export class ManifestError extends DqformError {

@@ -17,9 +17,9 @@
  * ({@link checkRequestedAddresses}).
  */
 import * as jsonpatch from 'fast-json-patch';
-import { RESOURCE_TYPES, type ResourceType } from '../../schemas/manifest';
+import { RESOURCE_TYPES, type ResourceType } from '../../schemas/model/manifest';
 import { isFqnKeyed, TAG_PRUNED_TYPES } from '../kinds/descriptors';
-import type { Change, Diagnostic, Drift, PatchOp, PlanRequest, Reason } from '../../schemas/plan';
+import type { Change, Diagnostic, Drift, PatchOp, PlanRequest, Reason } from '../../schemas/model/plan';
 import type { LiveObject } from '../kinds/shared/types';
 import { bareId, carriesTag } from './identity';
 import type { ResolvedResource, Resolution } from './resolve';

@@ -7,7 +7,7 @@
  * removed by hand would hide a field apply writes, `summary.destroy = 0` would hide deletes.
  */
 import * as jsonpatch from 'fast-json-patch';
-import type { Change, Drift, PatchOp, Plan } from '../../schemas/plan';
+import type { Change, Drift, PatchOp, Plan } from '../../schemas/model/plan';
 import { stableStringify } from './keys';
 
 /**

@@ -7,7 +7,7 @@
  * ({@link finishPlan}). Between the two, engine/reconcile fetches the platform's previews of
  * the draft's rule changes (I/O); {@link computePlan} runs both halves with the previews given.
  */
-import type { Change, Diagnostic, Plan } from '../../schemas/plan';
+import type { Change, Diagnostic, Plan } from '../../schemas/model/plan';
 import { planContext, type PlanContext, type PlanInput } from './phases/context';
 import { declaredPhase } from './phases/declared';
 import { removedPhase } from './phases/removed';

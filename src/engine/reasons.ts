@@ -2,7 +2,7 @@
  * The planner's typed reasons ({@link Reason}): the phases record codes with their data on a
  * change; the words are made by the views (src/plan/reasons-text.ts), never here.
  */
-import type { Change, Reason } from '../../schemas/plan';
+import type { Change, Reason } from '../../schemas/model/plan';
 
 /** A change's `reasonCodes` for these reasons (no `reasonCodes` key when there are none). */
 export function because(...rs: Reason[]): Pick<Change, 'reasonCodes'> {

@@ -4,9 +4,9 @@
  * itself stays a pure function of what was read.
  */
 import type { PlatformClient } from '../client';
-import type { Manifest, ResourceType } from '../../schemas/manifest';
-import { RESOURCE_TYPES } from '../../schemas/manifest';
-import type { Change, Diagnostic, Effects, Plan, PlanRequest } from '../../schemas/plan';
+import type { Manifest, ResourceType } from '../../schemas/model/manifest';
+import { RESOURCE_TYPES } from '../../schemas/model/manifest';
+import type { Change, Diagnostic, Effects, Plan, PlanRequest } from '../../schemas/model/plan';
 import { allows, HANDLERS, SCOPES } from '../kinds/index';
 import type { LiveObject, ResourceHandler } from '../kinds/shared/types';
 import { manifestHash } from './manifest';

@@ -6,8 +6,8 @@
  * parent, domains lose a deleted member, ownerships and product rules lose the data product
  * they select.
  */
-import type { ResourceType } from '../../schemas/manifest';
-import { Effects, type Cascade } from '../../schemas/plan';
+import type { ResourceType } from '../../schemas/model/manifest';
+import { Effects, type Cascade } from '../../schemas/model/plan';
 import type { LiveObject } from '../kinds/shared/types';
 import { bareId, idOwner, namespaceOfId } from './identity';
 import { kindOf, LABEL, PRUNABLE_TYPES, REFERENCES } from '../kinds/descriptors';

@@ -9,9 +9,9 @@
  * ever held domains, data products, owners or ownerships is not known by name (its tag is a
  * hash), so a rename of such a stack is not detected.
  */
-import type { ResourceType } from '../../schemas/manifest';
+import type { ResourceType } from '../../schemas/model/manifest';
 import { isFqnKeyed, PRUNABLE_TYPES, TAG_PRUNED_TYPES } from '../kinds/descriptors';
-import type { Diagnostic } from '../../schemas/plan';
+import type { Diagnostic } from '../../schemas/model/plan';
 import type { LiveObject } from '../kinds/shared/types';
 import { carriesTag, defaultFqn, deriveId, parseAddress } from './identity';
 import type { Resolution } from './resolve';

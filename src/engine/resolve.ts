@@ -3,16 +3,16 @@
  * replaced and desired configs validated. Pure: no I/O. Every problem is collected.
  */
 import { z } from 'zod';
-import type { Manifest, ManifestResource, ResourceType, Lifecycle } from '../../schemas/manifest';
-import { RESOURCE_SCHEMAS } from '../../schemas/manifest';
-import type { Diagnostic } from '../../schemas/plan';
-import { checkResolverQlText, ResolverQlError } from '../../schemas/resolverql';
-import { ALIAS_USES, deprecatedEnums } from '../../schemas/wire';
+import type { Manifest, ManifestResource, ResourceType, Lifecycle } from '../../schemas/model/manifest';
+import { RESOURCE_SCHEMAS } from '../../schemas/model/manifest';
+import type { Diagnostic } from '../../schemas/model/plan';
+import { checkResolverQlText, ResolverQlError } from '../../schemas/tools/resolverql';
+import { ALIAS_USES, deprecatedEnums } from '../../schemas/platform/wire';
 import { bareId, defaultFqn, deriveId, ENTITY_ID_PREFIX, idOwner, namespaceOfId, parseAddress } from './identity';
 import { camelToSnake } from './keys';
 import { closest, fieldPathProblem, nearestAddress, unknownFields } from './unknown-fields';
-import { closestName } from '../../schemas/did-you-mean';
-import { textFieldProblems } from '../../schemas/text-checks';
+import { closestName } from '../../schemas/tools/did-you-mean';
+import { textFieldProblems } from '../../schemas/tools/text-checks';
 import { isFqnKeyed, kindOf, KINDS, UUID_KINDS, type KindDescriptor } from '../kinds/descriptors';
 import { configProblems } from '../kinds/validation';
 

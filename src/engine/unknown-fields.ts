@@ -4,9 +4,9 @@
  * know, at every depth, with the closest known key for a "did you mean".
  */
 import { z } from 'zod';
-import { unknownKeys } from '../../schemas/wire';
-import { closestName } from '../../schemas/did-you-mean';
-import { arrayElementOf, innerOf, intersectionSides, isOpenObject, kindOf, objectShape, recordValueOf, unionOptions, unwrapOnce } from '../../schemas/zod-walk';
+import { unknownKeys } from '../../schemas/platform/wire';
+import { closestName } from '../../schemas/tools/did-you-mean';
+import { arrayElementOf, innerOf, intersectionSides, isOpenObject, kindOf, objectShape, recordValueOf, unionOptions, unwrapOnce } from '../../schemas/tools/zod-walk';
 
 type PathSeg = string | number;
 const isObj = (v: unknown): v is Record<string, unknown> => !!v && typeof v === 'object' && !Array.isArray(v);
@@ -52,7 +52,7 @@ export function recordValue(schema: z.ZodType): z.ZodType | undefined {
 
 /** Keys of `value` the schema does not know, at every depth: `[path, key, known keys]`. */
 export function unknownFields(schema: z.ZodType, value: unknown, path: PathSeg[] = []): { path: PathSeg[]; key: string; known: string[] }[] {
-  // fast path: the compiled walk of schemas/wire.ts finds nothing for almost every value
+  // fast path: the compiled walk of schemas/platform/wire.ts finds nothing for almost every value
   if (path.length === 0 && unknownKeys(schema, value).length === 0) return [];
   const out: { path: PathSeg[]; key: string; known: string[] }[] = [];
   if (Array.isArray(value)) {
@@ -78,7 +78,7 @@ export function unknownFields(schema: z.ZodType, value: unknown, path: PathSeg[]
   return out;
 }
 
-/** The closest known key, for "did you mean" (the shared helper, schemas/did-you-mean.ts). */
+/** The closest known key, for "did you mean" (the shared helper, schemas/tools/did-you-mean.ts). */
 export function closest(key: string, known: readonly string[]): string | undefined {
   return closestName(key, known);
 }

@@ -4,7 +4,7 @@
  * references to nothing, bad moved/import/removed entries) is collected, each pointing at
  * `file:line:column`; a resource's `source` is the `file:line:column` of its key.
  *
- * The document's shape is {@link DqformYaml} (schemas/dqform-yaml.ts); friendly reference forms
+ * The document's shape is {@link DqformYaml} (schemas/model/dqform-yaml.ts); friendly reference forms
  * (`owner: team`, `dataProduct: orders`, `parent: commerce`, `- owner: team` targets,
  * `product: orders`, ResolverQL strings for selections) are translated to the desired shapes
  * with Terraform-style references (`${dq_owner.team.id}`), resolved later by the engine.
@@ -13,10 +13,10 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { isMap, isScalar, isSeq, LineCounter, parseDocument, visit, type Document, type Node as YamlNode, type Pair, type YAMLMap } from 'yaml';
 import { z } from 'zod';
-import { DqformYaml, YAML_ENTRY_SCHEMAS, YAML_SECTIONS, type YamlSection } from '../../schemas/dqform-yaml';
-import { Manifest, RESOURCE_SCHEMAS, RESOURCE_TYPES, type ManifestResource, type ResourceType } from '../../schemas/manifest';
-import type { Diagnostic } from '../../schemas/plan';
-import { checkResolverQlText, ResolverQlError } from '../../schemas/resolverql';
+import { DqformYaml, YAML_ENTRY_SCHEMAS, YAML_SECTIONS, type YamlSection } from '../../schemas/model/dqform-yaml';
+import { Manifest, RESOURCE_SCHEMAS, RESOURCE_TYPES, type ManifestResource, type ResourceType } from '../../schemas/model/manifest';
+import type { Diagnostic } from '../../schemas/model/plan';
+import { checkResolverQlText, ResolverQlError } from '../../schemas/tools/resolverql';
 import { parseAddress } from './identity';
 import { ManifestError } from './manifest';
 import { closest, nearestAddress, unknownFields } from './unknown-fields';

@@ -2,7 +2,7 @@
  * Every kind's descriptor, in the manifest's dependency order, and the per-kind tables derived
  * from them. Loads no handler (and so no client): the engine's pure modules read kind facts here.
  */
-import { RESOURCE_TYPES, type ResourceType } from '../../schemas/manifest';
+import { RESOURCE_TYPES, type ResourceType } from '../../schemas/model/manifest';
 import { DESCRIPTORS } from './descriptors.generated';
 import type { KindDescriptor, KindReference, KindScopes } from './shared/descriptor';
 

@@ -1,5 +1,5 @@
 /** The handler of every resource type. */
-import type { ResourceType } from '../../schemas/manifest';
+import type { ResourceType } from '../../schemas/model/manifest';
 import { HANDLER_LIST } from './handlers.generated';
 import type { ResourceHandler } from './shared/types';
 import { KINDS, SCOPES } from './descriptors';

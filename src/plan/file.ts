@@ -1,11 +1,11 @@
 /**
  * The plan file: the one module that reads and writes `dqform plan --out FILE` (Terraform's
  * plans/planfile). The model (`Plan`) is converted to the file's format (`PlanFile`,
- * schemas/plan-file.ts) on write and back on read; nothing else parses or writes a plan file.
+ * schemas/model/plan-file.ts) on write and back on read; nothing else parses or writes a plan file.
  */
-import { RESOURCE_TYPES } from '../../schemas/manifest';
-import type { Change, Drift, Plan, Reason } from '../../schemas/plan';
-import { PlanFile, PLAN_FORMAT_VERSION, type FileChange, type FileDrift } from '../../schemas/plan-file';
+import { RESOURCE_TYPES } from '../../schemas/model/manifest';
+import type { Change, Drift, Plan, Reason } from '../../schemas/model/plan';
+import { PlanFile, PLAN_FORMAT_VERSION, type FileChange, type FileDrift } from '../../schemas/model/plan-file';
 import { PlanRefusedError } from '../engine/applier';
 import { stableStringify } from '../engine/keys';
 import { selfDisagreements } from '../engine/plan-check';

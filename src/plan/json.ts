@@ -1,11 +1,11 @@
 /**
  * The public JSON plan: the one module that makes what `--json` prints for a plan (`plan`,
  * `show`, `drift`), Terraform's command/jsonplan. The model (`Plan`) is converted to the public
- * form (`PlanJson`, schemas/plan-json.ts): each reason's prose beside its code. Other commands
+ * form (`PlanJson`, schemas/model/plan-json.ts): each reason's prose beside its code. Other commands
  * that print a plan document call {@link renderPlanJson}.
  */
-import { PLAN_FORMAT_VERSION, type Change, type Drift, type Plan } from '../../schemas/plan';
-import type { PlanJson } from '../../schemas/plan-json';
+import { PLAN_FORMAT_VERSION, type Change, type Drift, type Plan } from '../../schemas/model/plan';
+import type { PlanJson } from '../../schemas/model/plan-json';
 import { stableStringify } from '../engine/keys';
 import { reasonsText } from './reasons-text';
 

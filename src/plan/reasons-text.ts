@@ -5,7 +5,7 @@
  * (src/plan/file.ts), which keep `reasons` in prose beside the codes for their readers. Imports
  * nothing but schemas/, so that the engine's diagnostics can quote a reason too.
  */
-import type { Change, Drift, Reason } from '../../schemas/plan';
+import type { Change, Drift, Reason } from '../../schemas/model/plan';
 
 /** What apply does with a write-only value, in words (reason `secret`). */
 const SECRET_STATE: Record<Extract<Reason, { code: 'secret' }>['state'], string> = {

@@ -5,7 +5,7 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { Plan } from '../../schemas/plan';
+import { Plan } from '../../schemas/model/plan';
 import { renderText } from '../../src/cli/render';
 import { useColor } from '../../src/cli/runtime';
 import type { Io } from '../../src/cli/command';

@@ -9,7 +9,7 @@
 import * as fs from 'node:fs';
 import { startEmulator, READ_SCOPES } from '../../src/emulator';
 import { PlatformClient } from '../../src/client';
-import { SCOPES } from '../../schemas/common';
+import { SCOPES } from '../../schemas/platform/common';
 import { alert, ANSI, dqform, dqformCommandLine, sqlTest, STACK_FRAME, withPty, Workspace, type Run, type RunOptions } from './helpers';
 
 /** A secret no fixture or message contains by chance: if it shows up anywhere, it leaked. */

@@ -6,7 +6,7 @@
  * @gateway
  */
 import * as fs from 'node:fs';
-import { SCOPES } from '../../schemas/common';
+import { SCOPES } from '../../schemas/platform/common';
 import { startEmulator } from '../../src/emulator';
 import { terraformSpellings } from '../../src/cli/main';
 import { EMULATOR_USAGE } from '../../src/emulator';

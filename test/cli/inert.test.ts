@@ -8,8 +8,8 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { inertLines, inertLinesKeepingColour, inertServerText, inertText, mdCode, mdFence, mdText } from '../../schemas/inert';
-import { Plan } from '../../schemas/plan';
+import { inertLines, inertLinesKeepingColour, inertServerText, inertText, mdCode, mdFence, mdText } from '../../schemas/tools/inert';
+import { Plan } from '../../schemas/model/plan';
 import { errorFromResponse } from '../../src/client/errors';
 import { renderMarkdown, renderText } from '../../src/cli/render';
 import { main, type Io } from '../../src/cli/main';
@@ -214,7 +214,7 @@ describe('everything the CLI prints goes through the inert filter', () => {
   });
 });
 
-describe('schemas/inert', () => {
+describe('schemas/tools/inert', () => {
   test.each([
     ['plain text is unchanged', 'dq_owner.team (owner "Data team")', 'dq_owner.team (owner "Data team")'],
     ['ESC and other C0 controls', 'a\u001b[2Jb\u0007c\td', 'a\\u001b[2Jb\\u0007c\\u0009d'],

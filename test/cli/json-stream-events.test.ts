@@ -1,10 +1,10 @@
 /**
  * `apply --json` (issue 26): every event the applier emits (src/engine/apply-events.ts) becomes
- * one stream line of the shape schemas/json-stream.ts gives, at the right level, with the
+ * one stream line of the shape schemas/model/json-stream.ts gives, at the right level, with the
  * plan's ids. Pure: the writer fed each event type by hand.
  */
-import { StreamLine } from '../../schemas/json-stream';
-import type { Plan } from '../../schemas/plan';
+import { StreamLine } from '../../schemas/model/json-stream';
+import type { Plan } from '../../schemas/model/plan';
 import type { ApplyEvent, ApplyEventType } from '../../src/engine/apply-events';
 import { JsonStream } from '../../src/cli/json-stream';
 

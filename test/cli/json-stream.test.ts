@@ -1,14 +1,14 @@
 /**
  * `validate --json`, `plan --json` and `apply --json` (issue 26): one JSON object a line on
- * stdout, as Terraform's `-json`, each line of the shape schemas/json-stream.ts gives; apply's
+ * stdout, as Terraform's `-json`, each line of the shape schemas/model/json-stream.ts gives; apply's
  * lines are the applier's typed events. In-process through `main` against an emulator started
  * here on port 0.
  *
  * @gateway
  */
 import * as fs from 'node:fs';
-import { SCOPES } from '../../schemas/common';
-import { StreamLine } from '../../schemas/json-stream';
+import { SCOPES } from '../../schemas/platform/common';
+import { StreamLine } from '../../schemas/model/json-stream';
 import { startEmulator } from '../../src/emulator';
 import { main } from '../../src/cli/main';
 import { alert, sqlTest, Workspace } from './helpers';

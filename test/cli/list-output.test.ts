@@ -5,8 +5,8 @@
  *
  * @gateway
  */
-import { SCOPES } from '../../schemas/common';
-import { ManagedObject, Outputs } from '../../schemas/listing';
+import { SCOPES } from '../../schemas/platform/common';
+import { ManagedObject, Outputs } from '../../schemas/model/listing';
 import { startEmulator } from '../../src/emulator';
 import { main } from '../../src/cli/main';
 import { alert, sqlTest, Workspace } from './helpers';
@@ -63,7 +63,7 @@ describe('dqform list', () => {
     expect((await run(ws, ['list'])).out).toBe(r.out);
   });
 
-  it('--json prints an array (the schema of schemas/listing.ts); --kind keeps one kind (dq_ prefix or not)', async () => {
+  it('--json prints an array (the schema of schemas/model/listing.ts); --kind keeps one kind (dq_ prefix or not)', async () => {
     const [json, kind, prefixed] = await Promise.all([run(ws, ['list', '--json']), run(ws, ['list', '--kind', 'sql_test', '--json']), run(ws, ['list', '--kind=dq_sql_test'])]);
     const all = ManagedObject.array().parse(JSON.parse(json.out));
     expect(all.map((o) => [o.address.replace(/\[.*\]/, '[]'), o.kind, o.title, o.declared])).toEqual([

@@ -6,7 +6,7 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { Plan } from '../../schemas/plan';
+import { Plan } from '../../schemas/model/plan';
 import { renderMarkdown, renderText } from '../../src/cli/render';
 
 const plan = Plan.parse(JSON.parse(fs.readFileSync(path.join(__dirname, '..', 'golden', 'plan', 'refresh-only', 'plan.json'), 'utf8')));

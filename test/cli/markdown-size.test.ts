@@ -5,7 +5,7 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { Plan, type Change } from '../../schemas/plan';
+import { Plan, type Change } from '../../schemas/model/plan';
 import { MARKDOWN_LIMIT, renderMarkdown } from '../../src/cli/render';
 
 const GOLDEN = path.join(__dirname, '..', 'golden', 'plan');

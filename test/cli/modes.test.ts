@@ -9,7 +9,7 @@
 import * as fs from 'node:fs';
 import { startEmulator } from '../../src/emulator';
 import { PlatformClient } from '../../src/client';
-import { SCOPES } from '../../schemas/common';
+import { SCOPES } from '../../schemas/platform/common';
 import { alert, dqform, dqformCommandLine, sqlTest, STACK_FRAME, withPty, Workspace, type Run, type RunOptions } from './helpers';
 
 const SECRET = 'cli-modes-S3cret-51b2e0aa';

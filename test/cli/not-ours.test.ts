@@ -19,8 +19,8 @@ import { startEmulator, type RunningEmulator } from '../../src/emulator';
 import { createAlert } from '../../src/emulator/routes/alerts';
 import { main } from '../../src/cli/main';
 import { BENCH_KINDS, terraformJson } from '../../bench/fixtures';
-import { RESOURCE_TYPES } from '../../schemas/manifest';
-import type { Change, Plan } from '../../schemas/plan';
+import { RESOURCE_TYPES } from '../../schemas/model/manifest';
+import type { Change, Plan } from '../../schemas/model/plan';
 import { planSummary } from '../../src/engine/plan-check';
 import { dqform, STACK_FRAME, Workspace } from './helpers';
 

@@ -11,7 +11,7 @@
  */
 import * as fs from 'node:fs';
 import * as net from 'node:net';
-import { SCOPES } from '../../schemas/common';
+import { SCOPES } from '../../schemas/platform/common';
 import { startEmulator, type RunningEmulator } from '../../src/emulator';
 import { dqform, Workspace, type Run } from './helpers';
 

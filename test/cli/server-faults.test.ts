@@ -9,7 +9,7 @@
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import * as net from 'node:net';
-import { SCOPES } from '../../schemas/common';
+import { SCOPES } from '../../schemas/platform/common';
 import { startEmulator } from '../../src/emulator';
 import { alert, dqform, STACK_FRAME, Workspace, type Run } from './helpers';
 

@@ -5,7 +5,7 @@
  * @gateway
  */
 import * as fs from 'node:fs';
-import { SCOPES } from '../../schemas/common';
+import { SCOPES } from '../../schemas/platform/common';
 import { startEmulator } from '../../src/emulator';
 import { alert, ANSI, dqform, sqlTest, STACK_FRAME, Workspace, type Run, type RunOptions } from './helpers';
 

@@ -9,7 +9,7 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { SCOPES } from '../../schemas/common';
+import { SCOPES } from '../../schemas/platform/common';
 import { startEmulator } from '../../src/emulator';
 import { synthFailureLines } from '../../src/cli/synth';
 import { dqform, ROOT, STACK_FRAME, Workspace, type Run } from './helpers';

@@ -4,7 +4,7 @@
  * (Written for the survivors of the mutation run of src/client, issue 12.)
  */
 import { errorFromGrpcStatus, errorFromResponse, NotFoundError, retryInfoDelay, UnavailableError, ValidationError } from '../../src/client';
-import { encodeStatus } from '../../schemas/grpc';
+import { encodeStatus } from '../../schemas/platform/grpc';
 
 const VIOL = 'type.googleapis.com/buf.validate.Violations';
 const QF = 'type.googleapis.com/google.rpc.QuotaFailure';

@@ -9,7 +9,7 @@
 import * as http from 'node:http';
 import * as net from 'node:net';
 import type { AddressInfo } from 'node:net';
-import { methodPath, PREVIEW_METHODS } from '../../schemas/grpc';
+import { methodPath, PREVIEW_METHODS } from '../../schemas/platform/grpc';
 import {
   ConfigError,
   defaultGrpcTarget,
@@ -27,7 +27,7 @@ import {
 import { startEmulator, type RunningEmulator } from '../../src/emulator';
 import { monitorDeploymentRulesHandler } from '../../src/kinds/monitor-deployment-rule/handler';
 import { sqlTestDeploymentRulesHandler } from '../../src/kinds/sql-test-deployment-rule/handler';
-import type { Change } from '../../schemas/plan';
+import type { Change } from '../../schemas/model/plan';
 
 const MID = '5b0c7f3e-9a1d-4e2b-8c6f-0d1e2f3a4b5c';
 const SID = '6c1d8a4f-0b2e-4f3c-9d70-1e2f3a4b5c6d';

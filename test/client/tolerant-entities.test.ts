@@ -4,8 +4,8 @@
  * a captured response; the unknown item is kept as read and marked (`unmodelledOf`), the others
  * read normally. Before the fix every row failed the whole call with a schema error.
  */
-import { GetLineageResponse } from '../../schemas/entities';
-import { unmodelledOf } from '../../schemas/wire';
+import { GetLineageResponse } from '../../schemas/platform/entities';
+import { unmodelledOf } from '../../schemas/platform/wire';
 import { PlatformClient } from '../../src/client';
 import { serverPerTest } from './helpers/client';
 

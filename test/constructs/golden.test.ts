@@ -7,7 +7,7 @@ import * as path from 'node:path';
 import { build as buildAcme } from '../../examples/acme/main';
 import { build as buildQuickstart } from '../../examples/quickstart/main';
 import { camelDeep } from '../../constructs/internal';
-import { RESOURCE_SCHEMAS, type ResourceType } from '../../schemas/manifest';
+import { RESOURCE_SCHEMAS, type ResourceType } from '../../schemas/model/manifest';
 import { synth } from './synth';
 import { expectGolden } from '../golden/expect-golden';
 

@@ -113,7 +113,7 @@ it('npm pack -> install into an empty directory -> import every construct from "
     expect(fs.existsSync(path.join(pkgDir, 'schemas', 'proto', 'platform', 'monitors', 'automated_monitors', 'v1', 'deployment_rules.proto'))).toBe(true);
     const loaded = execFileSync(
       process.execPath,
-      ['-e', "const g = require('dqform/dist/schemas/grpc'); const r = g.protoRegistry(); console.log(g.protoDir() + ' ' + r.encode(g.PREVIEW_METHODS.GetDeployDeleteOverview.requestType, { id: 'x' }).toString('hex'))"],
+      ['-e', "const g = require('dqform/dist/schemas/platform/grpc'); const r = g.protoRegistry(); console.log(g.protoDir() + ' ' + r.encode(g.PREVIEW_METHODS.GetDeployDeleteOverview.requestType, { id: 'x' }).toString('hex'))"],
       { cwd: app, env, encoding: 'utf8' },
     ).trim();
     expect(loaded).toBe(`${fs.realpathSync(path.join(pkgDir, 'schemas', 'proto'))} 0a0178`);

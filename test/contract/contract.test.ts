@@ -12,7 +12,7 @@ import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { PlatformClient } from '../../src/client';
 import { startEmulator, type RunningEmulator } from '../../src/emulator';
-import { sqlTestRuleToWire, sqlTestToWire } from '../../schemas/sql-tests';
+import { sqlTestRuleToWire, sqlTestToWire } from '../../schemas/platform/sql-tests';
 import { ENUM_NAME, TEST_HOLDER_FIELDS, TEST_INNER_MESSAGES, TEST_MESSAGES, WIRE, type WireRow } from './wire-table';
 
 interface Recorded {
@@ -80,7 +80,7 @@ const alert = {
   issueLifecycle: { trigger: { resolverQl: 'with_name("orders")' }, targets: [{ slack: { channel: '#o' } }], settings: { severities: ['SEVERITY_ERROR' as const] } },
 };
 const staticRule = (id: string) => ({ id, title: 'r', configId: 'contract', source: 'SOURCE_API' as const, staticConfig: { path: 'wh-prod::mart::fct_orders', ...settings } });
-/** One test of every kind, in dqform's shapes (what code and YAML declare): sent through the one mapping (schemas/sql-test-kinds.ts). */
+/** One test of every kind, in dqform's shapes (what code and YAML declare): sent through the one mapping (schemas/platform/sql-test-kinds.ts). */
 const DQFORM_TESTS: Record<string, Record<string, unknown>> = {
   notNull: { columns: ['order_id'] },
   empty: { columns: ['status'] },

@@ -105,7 +105,7 @@ export const WIRE: readonly WireRow[] = [
   { op: 'integrations.batchGet', method: 'POST', path: '/api/integrations/v1/by-id', body: ['integrationIds'], source: 'wire 8' },
   { op: 'integrations.list', method: 'GET', path: '/api/integrations/v1', body: null, query: ['disabled'], source: 'wire 8' },
   { op: 'integrations.delete', method: 'DELETE', path: '/api/integrations/v1/:integration_id', body: null, query: ['etag'], source: 'wire 8' },
-  // saved views v1: wire-facts 10 (every operation POST, body "*"; inner shapes a choice: schemas/saved-views.ts)
+  // saved views v1: wire-facts 10 (every operation POST, body "*"; inner shapes a choice: schemas/platform/saved-views.ts)
   { op: 'savedViews.upsert', method: 'POST', path: '/api/saved-views/v1', body: ['id', 'title', 'description', 'context', 'selection', 'config', 'visibility', 'grants', 'etag'], enums: ['visibility', 'grants.grants[].permission'], envelope: 'view', source: 'wire 10' },
   { op: 'savedViews.batchGet', method: 'POST', path: '/api/saved-views/v1/batch-get', body: ['ids'], source: 'wire 10' },
   { op: 'savedViews.list', method: 'POST', path: '/api/saved-views/v1/list', body: ['scopes', 'context', 'onlyPinned', 'pagination'], enums: ['scopes[]'], source: 'wire 10' },
@@ -123,7 +123,7 @@ export const WIRE: readonly WireRow[] = [
 /**
  * The template-test messages (grpc-facts 4.2, shared by a SQL test's `template` and a rule's
  * `RuleTest`) as the gateway's proto3 JSON names them: the oneof member's key -> the message's
- * fields. Written from the facts' tables, not from schemas/sql-test-kinds.ts.
+ * fields. Written from the facts' tables, not from schemas/platform/sql-test-kinds.ts.
  */
 export const TEST_MESSAGES: Readonly<Record<string, readonly string[]>> = {
   notNullTest: ['columnNames', 'selectColumns'],

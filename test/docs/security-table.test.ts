@@ -4,7 +4,7 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { RESOLVERQL_MAX_DEPTH } from '../../schemas/resolverql';
+import { RESOLVERQL_MAX_DEPTH } from '../../schemas/tools/resolverql';
 import { MAX_YAML_BYTES } from '../../src/engine/yaml';
 import { MARKDOWN_LIMIT } from '../../src/cli/render';
 

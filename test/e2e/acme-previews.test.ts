@@ -19,7 +19,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { build as buildAcme } from '../../examples/acme/main';
-import type { Change, Plan } from '../../schemas/plan';
+import type { Change, Plan } from '../../schemas/model/plan';
 import { main } from '../../src/cli/main';
 import { baseEnv, LAUNCHER, ROOT } from '../cli/helpers';
 import { synth } from '../constructs/synth';

@@ -11,7 +11,7 @@ import * as path from 'node:path';
 import { PlatformClient } from '../../src/client';
 import { startEmulator, type RunningEmulator } from '../../src/emulator';
 import { main } from '../../src/cli/main';
-import type { Plan } from '../../schemas/plan';
+import type { Plan } from '../../schemas/model/plan';
 
 let emu: RunningEmulator;
 let client: PlatformClient;

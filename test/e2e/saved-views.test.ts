@@ -15,7 +15,7 @@ import { startEmulator } from '../../src/emulator';
 import { main } from '../../src/cli/main';
 import { PlatformClient } from '../../src/client';
 import { deriveId } from '../../src/engine/identity';
-import { SetPinRequest } from '../../schemas/saved-views';
+import { SetPinRequest } from '../../schemas/platform/saved-views';
 import { z } from 'zod';
 
 type Emu = Awaited<ReturnType<typeof startEmulator>>;

@@ -4,9 +4,9 @@
  * @gateway-exempt pins its own encoding: asserts the emulator's exact response bodies
  */
 import { startEmulator, type RunningEmulator } from '../../src/emulator';
-import { canonicalResolverQl } from '../../schemas/resolverql';
-import { ERROR_INFO_TYPE, VIOLATIONS_TYPE } from '../../schemas/common';
-import { AlertResponse, BatchGetAlertsResponse, ListAlertsResponse } from '../../schemas/alerts';
+import { canonicalResolverQl } from '../../schemas/tools/resolverql';
+import { ERROR_INFO_TYPE, VIOLATIONS_TYPE } from '../../schemas/platform/common';
+import { AlertResponse, BatchGetAlertsResponse, ListAlertsResponse } from '../../schemas/platform/alerts';
 import { call, expectStatus, tokenFor } from './core-helpers';
 
 /** These tests assert the emulator's exact response encoding: pinned to names and omitted unset fields (test/emulator/marshal.test.ts covers the gateway's other encodings). */

@@ -1,4 +1,4 @@
-import { Entity as EntitySchema, Lineage as LineageSchema, type Entity } from '../../schemas/entities';
+import { Entity as EntitySchema, Lineage as LineageSchema, type Entity } from '../../schemas/platform/entities';
 import { buildCatalog, createCatalog, entityIdOf, identifierKey, type Catalog } from '../../src/emulator/catalog';
 
 const demo = buildCatalog('demo');

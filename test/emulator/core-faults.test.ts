@@ -8,7 +8,7 @@ import * as fs from 'node:fs';
 import * as http from 'node:http';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { FaultRule } from '../../schemas/emulator';
+import { FaultRule } from '../../schemas/model/emulator';
 import { FaultInjector, type FaultOutcome } from '../../src/emulator/faults';
 import { startEmulator, type RunningEmulator } from '../../src/emulator';
 import { call, coreRoutes, expectStatus, tokenFor } from './core-helpers';

@@ -1,5 +1,5 @@
 /** Shared helpers of the emulator core tests (not a test file). */
-import { Status } from '../../schemas/common';
+import { Status } from '../../schemas/platform/common';
 import { z } from 'zod';
 import * as iam from '../../src/emulator/routes/iam';
 import { checkEtag, HttpResponse, invalidArgument, notFound, parseBody, runBatch, type RouteModule } from '../../src/emulator';

@@ -7,7 +7,7 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { ERROR_INFO_TYPE, SCOPES, TokenResponse, VIOLATIONS_TYPE } from '../../schemas/common';
+import { ERROR_INFO_TYPE, SCOPES, TokenResponse, VIOLATIONS_TYPE } from '../../schemas/platform/common';
 import { discoverRouteModules, READ_SCOPES, startEmulator, type RunningEmulator } from '../../src/emulator';
 import { call, coreRoutes, expectStatus, tokenFor, tokenRequest } from './core-helpers';
 

@@ -12,7 +12,7 @@ import { buildCatalog, createCatalog } from '../../src/emulator/catalog';
 import { startEmulator, type RunningEmulator } from '../../src/emulator';
 import { PlatformClient } from '../../src/client';
 import { overviewEffects } from '../../src/kinds/monitor-deployment-rule/handler';
-import type { DeploymentOverview } from '../../schemas/deployment-rules';
+import type { DeploymentOverview } from '../../schemas/platform/deployment-rules';
 
 const uid = (n: number) => `00000000-0000-4000-8000-${n.toString(16).padStart(12, '0')}`;
 const MART = 'in_folder("folder-wh-prod::mart")';

@@ -8,9 +8,9 @@
  */
 import { startEmulator } from '../../src/emulator';
 import type { RunningEmulator } from '../../src/emulator';
-import { DeploymentOverviewResponse, DeployOverviewRequest, ListDeploymentRulesResponse } from '../../schemas/deployment-rules';
-import { readClean, toQuery } from '../../schemas/wire';
-import { ListEntitiesResponse, type Entity } from '../../schemas/entities';
+import { DeploymentOverviewResponse, DeployOverviewRequest, ListDeploymentRulesResponse } from '../../schemas/platform/deployment-rules';
+import { readClean, toQuery } from '../../schemas/platform/wire';
+import { ListEntitiesResponse, type Entity } from '../../schemas/platform/entities';
 import { call, expectStatus, tokenFor } from './core-helpers';
 
 const BASE = '/api/monitors/automated/v1';

@@ -5,8 +5,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import { startEmulator, type RunningEmulator } from '../../src/emulator';
-import { ERROR_INFO_TYPE, VIOLATIONS_TYPE } from '../../schemas/common';
-import { ListDataProductsResponse, ListDomainsResponse, ListOwnershipsResponse, ListOwnersResponse } from '../../schemas/governance';
+import { ERROR_INFO_TYPE, VIOLATIONS_TYPE } from '../../schemas/platform/common';
+import { ListDataProductsResponse, ListDomainsResponse, ListOwnershipsResponse, ListOwnersResponse } from '../../schemas/platform/governance';
 import { call, expectStatus, tokenFor } from './core-helpers';
 
 /** These tests assert the emulator's exact response encoding: pinned to names and omitted unset fields (test/emulator/marshal.test.ts covers the gateway's other encodings). */

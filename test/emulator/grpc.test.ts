@@ -6,7 +6,7 @@
  * @gateway-exempt pins its own encoding: asserts the emulator's exact response bodies
  */
 import * as grpc from '@grpc/grpc-js';
-import { decodeStatus, methodPath, PREVIEW_METHODS, protoRegistry, STATUS_DETAILS_KEY, type JsonStatus, type PreviewMethodName } from '../../schemas/grpc';
+import { decodeStatus, methodPath, PREVIEW_METHODS, protoRegistry, STATUS_DETAILS_KEY, type JsonStatus, type PreviewMethodName } from '../../schemas/platform/grpc';
 import { startEmulator, type RunningEmulator } from '../../src/emulator';
 import { tokenFor } from './core-helpers';
 

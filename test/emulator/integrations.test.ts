@@ -4,8 +4,8 @@
  * @gateway-exempt pins its own encoding: asserts the emulator's exact response bodies
  */
 import { startEmulator, type RunningEmulator } from '../../src/emulator';
-import { ERROR_INFO_TYPE, QUOTA_FAILURE_TYPE, VIOLATIONS_TYPE } from '../../schemas/common';
-import { BatchGetIntegrationsResponse, IntegrationResponse, ListIntegrationsResponse, SECRET_FIELDS } from '../../schemas/integrations';
+import { ERROR_INFO_TYPE, QUOTA_FAILURE_TYPE, VIOLATIONS_TYPE } from '../../schemas/platform/common';
+import { BatchGetIntegrationsResponse, IntegrationResponse, ListIntegrationsResponse, SECRET_FIELDS } from '../../schemas/platform/integrations';
 import { DEFAULT_INTEGRATION_QUOTA, setIntegrationQuota } from '../../src/emulator/routes/integrations';
 import { call, expectStatus, tokenFor } from './core-helpers';
 

@@ -4,9 +4,9 @@
  * by writes between the checks (so the store's memos and indexes are rebuilt as a real workspace
  * sees them), both must give the same result, byte for byte (JSON, order included).
  */
-import type { DeploymentRuleWrite } from '../../schemas/deployment-rules';
-import type { DataProduct } from '../../schemas/governance';
-import type { SqlTest } from '../../schemas/sql-tests';
+import type { DeploymentRuleWrite } from '../../schemas/platform/deployment-rules';
+import type { DataProduct } from '../../schemas/platform/governance';
+import type { SqlTest } from '../../schemas/platform/sql-tests';
 import type { z } from 'zod';
 import { buildCatalog, type Catalog } from '../../src/emulator/catalog';
 import { EmulatorStore, type Store } from '../../src/emulator/store';

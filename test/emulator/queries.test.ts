@@ -6,7 +6,7 @@
  */
 import { startEmulator } from '../../src/emulator';
 import type { RunningEmulator } from '../../src/emulator';
-import { ListEntitiesResponse, ResolveQueryResponse, TranslateResolverQlResponse, type Entity, type EntityIdentifier } from '../../schemas/entities';
+import { ListEntitiesResponse, ResolveQueryResponse, TranslateResolverQlResponse, type Entity, type EntityIdentifier } from '../../schemas/platform/entities';
 import { call, expectStatus, tokenFor } from './core-helpers';
 
 /** These tests assert the emulator's exact response encoding: pinned to names and omitted unset fields (test/emulator/marshal.test.ts covers the gateway's other encodings). */

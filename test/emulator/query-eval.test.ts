@@ -1,5 +1,5 @@
-import type { Entity, EntityTypeName, Query } from '../../schemas/entities';
-import { ResolverQlError, unsupportedPart } from '../../schemas/resolverql';
+import type { Entity, EntityTypeName, Query } from '../../schemas/platform/entities';
+import { ResolverQlError, unsupportedPart } from '../../schemas/tools/resolverql';
 import { buildCatalog, createCatalog } from '../../src/emulator/catalog';
 import { evaluateQuery, evaluateResolverQl, QueryEvaluationError } from '../../src/emulator/query-eval';
 

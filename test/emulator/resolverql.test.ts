@@ -1,6 +1,6 @@
 import { ManifestError } from '../../src/engine/manifest';
 import { manifestFromYaml } from '../../src/engine/yaml';
-import { Query as QuerySchema, type EntityType, type Query } from '../../schemas/entities';
+import { Query as QuerySchema, type EntityType, type Query } from '../../schemas/platform/entities';
 import {
   canonicalResolverQl,
   canonicalResolverQlLenient,
@@ -16,7 +16,7 @@ import {
   ResolverQlError,
   ResolverQlUnsupportedQueryError,
   unsupportedPart,
-} from '../../schemas/resolverql';
+} from '../../schemas/tools/resolverql';
 
 const TABLE_TYPES = [
   'ENTITY_TYPE_WAREHOUSE_PROJECT_TABLE',

@@ -10,8 +10,8 @@
 import { randomUUID } from 'node:crypto';
 import type { z } from 'zod';
 import { startEmulator, type RunningEmulator } from '../../src/emulator';
-import { decodeRead } from '../../schemas/wire';
-import { BatchGetSavedViewsResponse, ListSavedViewsResponse, SavedViewResponse } from '../../schemas/saved-views';
+import { decodeRead } from '../../schemas/platform/wire';
+import { BatchGetSavedViewsResponse, ListSavedViewsResponse, SavedViewResponse } from '../../schemas/platform/saved-views';
 import { call, expectStatus, tokenFor } from './core-helpers';
 
 const MODES = [

@@ -3,11 +3,11 @@
  *
  * @gateway-exempt pins its own encoding: asserts the emulator's exact response bodies
  */
-import { BatchGetSqlTestRulesResponse, ListSqlTestRulesResponse, ListSqlTestsResponse, SqlTestDeployOverviewResponse, SqlTestDeploymentRuleWrite, SqlTestOverviewRequest } from '../../schemas/sql-tests';
-import { toQuery } from '../../schemas/wire';
+import { BatchGetSqlTestRulesResponse, ListSqlTestRulesResponse, ListSqlTestsResponse, SqlTestDeployOverviewResponse, SqlTestDeploymentRuleWrite, SqlTestOverviewRequest } from '../../schemas/platform/sql-tests';
+import { toQuery } from '../../schemas/platform/wire';
 import { prepareRule, SQL_TEST_RULES_COLLECTION } from '../../src/emulator/routes/sql-test-rules';
 import { planRuleChange, type SqlTestRule } from '../../src/emulator/sql-test-placement';
-import type { SqlTest, SqlTestDeployOverview } from '../../schemas/sql-tests';
+import type { SqlTest, SqlTestDeployOverview } from '../../schemas/platform/sql-tests';
 import { buildCatalog } from '../../src/emulator/catalog';
 import { startEmulator, type RunningEmulator } from '../../src/emulator';
 import { call, expectStatus, tokenFor } from './core-helpers';

@@ -3,7 +3,7 @@
  *
  * @gateway-exempt pins its own encoding: asserts the emulator's exact response bodies
  */
-import { BatchGetSqlTestsResponse, BatchUpsertSqlTestsResponse, ListSqlTestsResponse } from '../../schemas/sql-tests';
+import { BatchGetSqlTestsResponse, BatchUpsertSqlTestsResponse, ListSqlTestsResponse } from '../../schemas/platform/sql-tests';
 import { startEmulator, type RunningEmulator } from '../../src/emulator';
 import { isIanaTimeZone, rruleProblem } from '../../src/emulator/sql-test-placement';
 import { call, expectStatus, tokenFor } from './core-helpers';

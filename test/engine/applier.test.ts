@@ -15,8 +15,8 @@ import { HANDLERS, SCOPES } from '../../src/kinds/index';
 import { hasConfigId } from '../../src/kinds/descriptors';
 import { WriteConflictError } from '../../src/kinds/shared/support';
 import type { LiveObject, ResourceHandler } from '../../src/kinds/shared/types';
-import { RESOURCE_TYPES, type ResourceType } from '../../schemas/manifest';
-import { Plan, type Change } from '../../schemas/plan';
+import { RESOURCE_TYPES, type ResourceType } from '../../schemas/model/manifest';
+import { Plan, type Change } from '../../schemas/model/plan';
 import { fakeClient } from '../handlers/fake-client';
 
 const WS = 'demo';

@@ -14,7 +14,7 @@ import { manifestFromTerraformJson } from '../../src/engine/manifest';
 import { plan } from '../../src/engine/reconcile';
 import { HANDLERS } from '../../src/kinds/index';
 import type { ResourceHandler } from '../../src/kinds/shared/types';
-import type { ResourceType } from '../../schemas/manifest';
+import type { ResourceType } from '../../schemas/model/manifest';
 
 let emu: RunningEmulator;
 let client: PlatformClient;

@@ -15,8 +15,8 @@ import { manifestFromTerraformJson } from '../../src/engine/manifest';
 import { plan } from '../../src/engine/reconcile';
 import { HANDLERS } from '../../src/kinds/index';
 import type { ResourceHandler } from '../../src/kinds/shared/types';
-import type { ResourceType } from '../../schemas/manifest';
-import { Effects } from '../../schemas/plan';
+import type { ResourceType } from '../../schemas/model/manifest';
+import { Effects } from '../../schemas/model/plan';
 
 let emu: RunningEmulator;
 let client: PlatformClient;

@@ -6,11 +6,11 @@
  * taken over by another namespace, a plan made without the rule previews, secret fields not
  * marked.
  */
-import { SCOPES as ALL_SCOPES } from '../../schemas/common';
-import { RESOURCE_TYPES, type ResourceType } from '../../schemas/manifest';
+import { SCOPES as ALL_SCOPES } from '../../schemas/platform/common';
+import { RESOURCE_TYPES, type ResourceType } from '../../schemas/model/manifest';
 import { TAG_PRUNED_TYPES } from '../../src/kinds/descriptors';
 import { deriveId } from '../../src/engine/identity';
-import { Change, Effects, Plan } from '../../schemas/plan';
+import { Change, Effects, Plan } from '../../schemas/model/plan';
 import type { PlatformClient } from '../../src/client';
 import { apply, NotOursError, StalePlanError } from '../../src/engine/applier';
 import { manifestFromTerraformJson } from '../../src/engine/manifest';

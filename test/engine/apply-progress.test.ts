@@ -11,7 +11,7 @@ import { apply, type ApplyClock } from '../../src/engine/applier';
 import { manifestFromTerraformJson } from '../../src/engine/manifest';
 import { plan } from '../../src/engine/reconcile';
 import { HANDLERS } from '../../src/kinds/index';
-import type { ResourceType } from '../../schemas/manifest';
+import type { ResourceType } from '../../schemas/model/manifest';
 
 type Emu = Awaited<ReturnType<typeof startEmulator>>;
 let emu: Emu;

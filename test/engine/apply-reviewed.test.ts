@@ -15,8 +15,8 @@ import { applyReviewed, PlanMismatchError } from '../../src/engine/bind';
 import { manifestFromTerraformJson } from '../../src/engine/manifest';
 import { plan } from '../../src/engine/reconcile';
 import { deriveId } from '../../src/engine/identity';
-import { Plan } from '../../schemas/plan';
-import type { Manifest } from '../../schemas/manifest';
+import { Plan } from '../../schemas/model/plan';
+import type { Manifest } from '../../schemas/model/manifest';
 
 let emu: RunningEmulator;
 let client: PlatformClient;

@@ -4,7 +4,7 @@
  * action that differs because live state moved, and the headline of the refusal for each kind
  * of cause. (Issue 23: the mutation run of src/engine.)
  */
-import { Change, Plan } from '../../schemas/plan';
+import { Change, Plan } from '../../schemas/model/plan';
 import { comparePlans, PlanMismatchError } from '../../src/engine/bind';
 
 const change = (address: string, action: Change['action'], extra: Partial<Change> = {}): Change =>

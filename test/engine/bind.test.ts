@@ -2,7 +2,7 @@
  * comparePlans (pure): what makes a saved plan differ from a plan made now from the same
  * desired state and live state, and what does not. Table-driven, no emulator.
  */
-import { Change, Plan, type Effects } from '../../schemas/plan';
+import { Change, Plan, type Effects } from '../../schemas/model/plan';
 import { comparePlans, PlanMismatchError } from '../../src/engine/bind';
 import { preflight } from '../../src/engine/applier';
 

@@ -16,7 +16,7 @@ import { manifestFromTerraformJson } from '../../src/engine/manifest';
 import { plan } from '../../src/engine/reconcile';
 import { deriveId } from '../../src/engine/identity';
 import { checkWriteVersion, etagVersion } from '../../src/kinds/shared/support';
-import { Change } from '../../schemas/plan';
+import { Change } from '../../schemas/model/plan';
 import { HANDLERS } from '../../src/kinds/index';
 import type { ResourceHandler } from '../../src/kinds/shared/types';
 

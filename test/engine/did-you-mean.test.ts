@@ -1,11 +1,11 @@
 /**
- * "Did you mean X?" (issue 26): one shared helper (schemas/did-you-mean.ts) for references to
+ * "Did you mean X?" (issue 26): one shared helper (schemas/tools/did-you-mean.ts) for references to
  * nothing (CDKTF and YAML), unknown ResolverQL functions and unknown enum values.
  */
-import { closestName, editDistance, sharedPrefix } from '../../schemas/did-you-mean';
-import { AlertSeverityEnum } from '../../schemas/alerts';
-import { MetricIdEnum, SeverityEnum } from '../../schemas/deployment-rules';
-import { checkResolverQlText, parseResolverQl } from '../../schemas/resolverql';
+import { closestName, editDistance, sharedPrefix } from '../../schemas/tools/did-you-mean';
+import { AlertSeverityEnum } from '../../schemas/platform/alerts';
+import { MetricIdEnum, SeverityEnum } from '../../schemas/platform/deployment-rules';
+import { checkResolverQlText, parseResolverQl } from '../../schemas/tools/resolverql';
 import { manifestFromTerraformJson } from '../../src/engine/manifest';
 import { resolveManifest } from '../../src/engine/resolve';
 import { ManifestError } from '../../src/engine/manifest';

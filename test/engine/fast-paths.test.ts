@@ -10,7 +10,7 @@
  */
 import { hash } from 'node:crypto';
 import * as jsonpatch from 'fast-json-patch';
-import { isCanonicalJson } from '../../schemas/canonical-json';
+import { isCanonicalJson } from '../../schemas/tools/canonical-json';
 import { stableStringify } from '../../src/engine/keys';
 import { sameJson } from '../../src/engine/planner';
 import { fingerprint } from '../../src/kinds/shared/normalise';

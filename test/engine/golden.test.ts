@@ -11,7 +11,7 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { Effects, Plan, PlanRequest } from '../../schemas/plan';
+import { Effects, Plan, PlanRequest } from '../../schemas/model/plan';
 import { HANDLERS } from '../../src/kinds/index';
 import { manifestFromTerraformJson, manifestHash } from '../../src/engine/manifest';
 import { computePlan, type LiveState } from '../../src/engine/planner';
@@ -19,7 +19,7 @@ import { resolveManifest } from '../../src/engine/resolve';
 import { renderMarkdown, renderText } from '../../src/cli/render';
 import { renderPlanJson } from '../../src/plan/json';
 import { fromPlanFile } from '../../src/plan/file';
-import { PlanFile } from '../../schemas/plan-file';
+import { PlanFile } from '../../schemas/model/plan-file';
 import { expectGolden } from '../golden/expect-golden';
 import { reasonsText } from '../../src/plan/reasons-text';
 

@@ -2,7 +2,7 @@
  * Execution order as a pure function of the plan's changes: parents before children, deletes
  * last in reverse kind order, and what a failed change blocks.
  */
-import type { Change } from '../../schemas/plan';
+import type { Change } from '../../schemas/model/plan';
 import { dependentsOf, executionWaves } from '../../src/engine/graph';
 import { mapLimit } from '../../src/engine/concurrency';
 

@@ -5,7 +5,7 @@
  * platform deletes with the plan (default 100), unpreviewed rule changes need
  * --allow-unpreviewed, and a plan with error diagnostics is never applied.
  */
-import { Change, Plan, type Effects } from '../../schemas/plan';
+import { Change, Plan, type Effects } from '../../schemas/model/plan';
 import { apply, PlanRefusedError } from '../../src/engine/applier';
 import {
   DEFAULT_MAX_DELETES,

@@ -8,7 +8,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { listedStacks, loadSiblingStacks, loadSynthOutput, ManifestError } from '../../src/engine/manifest';
-import type { Diagnostic } from '../../schemas/plan';
+import type { Diagnostic } from '../../schemas/model/plan';
 
 const tf = (namespace: string) => JSON.stringify({ provider: { dq: [{ namespace }] }, resource: { dq_owner: { team: { title: 'T' } } } });
 

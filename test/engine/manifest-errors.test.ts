@@ -8,7 +8,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { loadSiblingStacks, loadSynthOutput, manifestFromTerraformJson, ManifestError } from '../../src/engine/manifest';
-import type { Diagnostic } from '../../schemas/plan';
+import type { Diagnostic } from '../../schemas/model/plan';
 
 const tf = (resources: Record<string, unknown>, extra: Record<string, unknown> = {}) => ({ provider: { dq: [{ namespace: 'shop' }] }, resource: resources, ...extra });
 const owner = { dq_owner: { team: { title: 'T' } } };

@@ -5,8 +5,8 @@
  * test/constructs, where credentials_from is tested, is not in the mutation run.)
  */
 import { manifestFromTerraformJson, manifestHash, ManifestError } from '../../src/engine/manifest';
-import { RESOURCE_TYPES } from '../../schemas/manifest';
-import type { Diagnostic } from '../../schemas/plan';
+import { RESOURCE_TYPES } from '../../schemas/model/manifest';
+import type { Diagnostic } from '../../schemas/model/plan';
 
 const tf = (resource: Record<string, unknown>, extra: Record<string, unknown> = {}, provider: Record<string, unknown> = { namespace: 'shop' }) => ({ provider: { dq: [provider] }, resource, ...extra });
 

@@ -5,7 +5,7 @@
  * says about declared objects. The CLI tests that also cover them are not counted by the
  * mutation run (issue 23).
  */
-import { Change, type Diagnostic, type PlanRequest } from '../../schemas/plan';
+import { Change, type Diagnostic, type PlanRequest } from '../../schemas/model/plan';
 import { because } from '../../src/engine/reasons';
 import { asRefreshOnly, canonicalAddress, checkRequestedAddresses, destroyDeclared, narrowToTargets, targetingWarning } from '../../src/engine/modes';
 import { deriveId } from '../../src/engine/identity';

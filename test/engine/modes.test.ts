@@ -5,7 +5,7 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { DEFAULT_REQUEST, Plan, type PlanRequest } from '../../schemas/plan';
+import { DEFAULT_REQUEST, Plan, type PlanRequest } from '../../schemas/model/plan';
 import { HANDLERS } from '../../src/kinds/index';
 import { manifestFromTerraformJson, manifestHash } from '../../src/engine/manifest';
 import { computePlan, hasChanges, type LiveState } from '../../src/engine/planner';

@@ -6,7 +6,7 @@
  *
  * @gateway
  */
-import { Change, Plan } from '../../schemas/plan';
+import { Change, Plan } from '../../schemas/model/plan';
 import { PlatformClient } from '../../src/client';
 import { startEmulator, type RunningEmulator } from '../../src/emulator';
 import { createAlert } from '../../src/emulator/routes/alerts';

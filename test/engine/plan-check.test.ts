@@ -4,7 +4,7 @@
  * summary disagrees with its own before/after/actions must be named field by field on reading.
  * Tested in-process (the CLI tests that cover it are not counted by the mutation run).
  */
-import { Change, Drift, Plan } from '../../schemas/plan';
+import { Change, Drift, Plan } from '../../schemas/model/plan';
 import { derivedDriftPatch, derivedPatch, planSummary, selfDisagreements } from '../../src/engine/plan-check';
 
 const change = (c: Partial<Change> & Pick<Change, 'address' | 'action'>): Change =>

@@ -6,8 +6,8 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { PlanFile, PLAN_FORMAT_VERSION } from '../../schemas/plan-file';
-import { PlanJson } from '../../schemas/plan-json';
+import { PlanFile, PLAN_FORMAT_VERSION } from '../../schemas/model/plan-file';
+import { PlanJson } from '../../schemas/model/plan-json';
 import { fromPlanFile, loadPlan, toPlanFile, writePlan } from '../../src/plan/file';
 import { renderPlanJson, renderPlansJson, toPlanJson } from '../../src/plan/json';
 import { reasonText } from '../../src/plan/reasons-text';

@@ -6,7 +6,7 @@
  * gives it too.
  */
 import { build as buildAcme } from '../../examples/acme/main';
-import { DEFAULT_REQUEST, Effects } from '../../schemas/plan';
+import { DEFAULT_REQUEST, Effects } from '../../schemas/model/plan';
 import { HANDLERS } from '../../src/kinds/index';
 import { manifestFromTerraformJson, manifestHash } from '../../src/engine/manifest';
 import { computePlan, draftPlan, finishPlan, previewRequests } from '../../src/engine/planner';

@@ -4,7 +4,7 @@
  * object cannot be managed, and whether an ownership in an owner's cascade is re-pointed first
  * (so the platform does not delete it). Issue 23: in-process tests for what the CLI tests cover.
  */
-import { Change, type Plan } from '../../schemas/plan';
+import { Change, type Plan } from '../../schemas/model/plan';
 import { getPointer, hasChanges, isWrite, liveAddress, repointedAway, unmanageableText } from '../../src/engine/planner';
 
 const ch = (address: string, action: Change['action'], extra: Partial<Change> = {}): Change =>

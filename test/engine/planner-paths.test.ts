@@ -12,8 +12,8 @@ import { manifestFromTerraformJson } from '../../src/engine/manifest';
 import { computePlan, type LiveState } from '../../src/engine/planner';
 import { resolveManifest } from '../../src/engine/resolve';
 import { deriveId } from '../../src/engine/identity';
-import { DEFAULT_REQUEST, type PlanRequest } from '../../schemas/plan';
-import type { ResourceType } from '../../schemas/manifest';
+import { DEFAULT_REQUEST, type PlanRequest } from '../../schemas/model/plan';
+import type { ResourceType } from '../../schemas/model/manifest';
 import { reasonsText } from '../../src/plan/reasons-text';
 import { toPlanFile } from '../../src/plan/file';
 

@@ -1,5 +1,5 @@
-import type { Manifest } from '../../schemas/manifest';
-import { RESOURCE_TYPES, type ResourceType } from '../../schemas/manifest';
+import type { Manifest } from '../../schemas/model/manifest';
+import { RESOURCE_TYPES, type ResourceType } from '../../schemas/model/manifest';
 import { normalise } from '../../src/kinds/shared/normalise';
 import type { LiveObject } from '../../src/kinds/shared/types';
 import { manifestFromTerraformJson, ManifestError } from '../../src/engine/manifest';

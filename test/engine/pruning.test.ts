@@ -11,7 +11,7 @@ import { computePlan, type LiveState } from '../../src/engine/planner';
 import { resolveManifest, type SiblingStack } from '../../src/engine/resolve';
 import { deriveId } from '../../src/engine/identity';
 import { renderMarkdown, renderText } from '../../src/cli/render';
-import type { ResourceType } from '../../schemas/manifest';
+import type { ResourceType } from '../../schemas/model/manifest';
 import { reasonsText } from '../../src/plan/reasons-text';
 
 const WS = 'demo';

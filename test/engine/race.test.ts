@@ -7,7 +7,7 @@
  */
 import { startEmulator } from '../../src/emulator';
 import { PlatformClient } from '../../src/client';
-import type { Plan } from '../../schemas/plan';
+import type { Plan } from '../../schemas/model/plan';
 import { manifestFromTerraformJson } from '../../src/engine/manifest';
 import { plan } from '../../src/engine/reconcile';
 import { apply, StalePlanError } from '../../src/engine/applier';

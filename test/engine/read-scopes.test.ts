@@ -3,7 +3,7 @@
  * credential that cannot read a kind the plan holds is refused before any write, naming the
  * scope it needs and the objects (issue 23: tested only through the spawned CLI before).
  */
-import { Change, type Plan } from '../../schemas/plan';
+import { Change, type Plan } from '../../schemas/model/plan';
 import { checkReadScopes, PlanRefusedError } from '../../src/engine/applier';
 
 const ch = (address: string, action: Change['action']): Change => Change.parse({ address, type: address.split('.')[0], action, id: 'id-' + address, before: null, after: null });

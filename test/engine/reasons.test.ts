@@ -5,7 +5,7 @@
  * prose.
  */
 import { build as buildAcme } from '../../examples/acme/main';
-import { Plan, type Change, type Drift } from '../../schemas/plan';
+import { Plan, type Change, type Drift } from '../../schemas/model/plan';
 import { HANDLERS } from '../../src/kinds/index';
 import { manifestFromTerraformJson, manifestHash } from '../../src/engine/manifest';
 import { computePlan, type LiveState } from '../../src/engine/planner';

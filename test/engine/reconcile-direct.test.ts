@@ -4,7 +4,7 @@
  * effects of a rule that depends on an object the plan creates, which kinds a credential can
  * read (and what the plan says when it cannot), and how a refused saved plan is worded.
  */
-import { RESOURCE_TYPES, type ResourceType } from '../../schemas/manifest';
+import { RESOURCE_TYPES, type ResourceType } from '../../schemas/model/manifest';
 import { knownAfterApply, readableKinds } from '../../src/engine/reconcile';
 import { PlanMismatchError, type PlanDifference } from '../../src/engine/bind';
 import { unpreviewedChanges } from '../../src/engine/guards';

@@ -3,7 +3,7 @@
  * assets among themselves, so the plan warns, naming the assets several previews list and the
  * exclusive rules it writes. Table-driven, pure.
  */
-import { Change } from '../../schemas/plan';
+import { Change } from '../../schemas/model/plan';
 import { sharedPreviewsWarning } from '../../src/engine/planner';
 
 const rule = (name: string, action: Change['action'], after: Record<string, unknown>, monitorsToCreate: string[] = []): Change =>

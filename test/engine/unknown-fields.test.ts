@@ -30,7 +30,7 @@ describe('unknownFields', () => {
   });
 
   test('below the top level, an array inside a union is walked through its first array member', () => {
-    // (at the top level, unknownFields first asks schemas/wire.ts's compiled walk, which does not
+    // (at the top level, unknownFields first asks schemas/platform/wire.ts's compiled walk, which does not
     // look into arrays inside unions; no dqform schema has one)
     const S = z.union([z.string(), z.array(Inner)]);
     expect(unknownFields(S, [{ alpha: 'a', zeta: 1 }], ['xs'])).toEqual([{ path: ['xs', 0], key: 'zeta', known: ['alpha', 'beta'] }]);

@@ -11,7 +11,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { ManifestError } from '../../src/engine/manifest';
 import { loadYamlWorkspace, manifestFromYaml, MAX_YAML_BYTES } from '../../src/engine/yaml';
-import type { Diagnostic } from '../../schemas/plan';
+import type { Diagnostic } from '../../schemas/model/plan';
 
 const OWNER = 'owners:\n  team:\n    title: Team\n';
 

@@ -9,11 +9,11 @@
  * @gateway
  */
 import * as grpc from '@grpc/grpc-js';
-import { PREVIEW_METHODS, type PreviewMethodName } from '../../schemas/grpc';
+import { PREVIEW_METHODS, type PreviewMethodName } from '../../schemas/platform/grpc';
 import { PlatformClient, ResponseShapeError } from '../../src/client';
 import { startEmulator, type RunningEmulator } from '../../src/emulator';
 import { overviewEffects } from '../../src/kinds/monitor-deployment-rule/handler';
-import { sqlTestRuleToWire } from '../../schemas/sql-tests';
+import { sqlTestRuleToWire } from '../../schemas/platform/sql-tests';
 import { readFacts } from './facts';
 import { decodeWith, message, readFields, type WireField } from './wire-reader';
 
@@ -107,7 +107,7 @@ const martQueryWire = {
   operand: 1,
 };
 
-// the REST form of every test kind (proto3 JSON of the RuleTest messages, schemas/sql-test-kinds.ts)
+// the REST form of every test kind (proto3 JSON of the RuleTest messages, schemas/platform/sql-test-kinds.ts)
 const ALL_TESTS = [
   { name: 'nn', description: 'keys', severity: 'SEVERITY_ERROR', notNullTest: { columnNames: ['id', 'code'] } },
   { name: 'em', emptyTest: { columnNames: ['x'] } },
@@ -311,7 +311,7 @@ test('repeated enums go packed (proto3 default): one length-delimited field, not
 
 test('a rule field with no counterpart on the wire is refused before sending (named), never dropped', async () => {
   // dqform's freshness `timePartition` has no place in FreshnessTest: the one mapping refuses it
-  // (validate names it first, schemas/sql-tests.ts), so nothing reaches either transport
+  // (validate names it first, schemas/platform/sql-tests.ts), so nothing reaches either transport
   const rule = { id: SID, title: 't', queryConfig: { resolverQl: 'with_name("x")', tests: [{ name: 'f', freshness: { column: 'a', timePartition: 'p', maxDelaySeconds: 5 } }], recurrenceRule: 'DTSTART:20260101T000000Z\nRRULE:FREQ=DAILY', severity: 'SEVERITY_ERROR' } };
   expect(() => sqlTestRuleToWire(rule)).toThrow(/queryConfig\.tests\[0\]\.freshness\.timePartition: has no counterpart/);
   expect(captured).toHaveLength(0);

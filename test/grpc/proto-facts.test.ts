@@ -7,7 +7,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type * as Protobuf from 'protobufjs';
-import { loadProtobufjs, methodPath, PREVIEW_METHODS, PROTO_FILES, protoDir } from '../../schemas/grpc';
+import { loadProtobufjs, methodPath, PREVIEW_METHODS, PROTO_FILES, protoDir } from '../../schemas/platform/grpc';
 import { FACTS_FILE, readFacts, SHARED_FACTS_FILE, type FactField } from './facts';
 
 /** Facts fields the subset leaves out on purpose. */

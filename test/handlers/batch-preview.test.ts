@@ -5,8 +5,8 @@
  */
 import { startEmulator, type RunningEmulator } from '../../src/emulator';
 import { PlatformClient } from '../../src/client';
-import { Change } from '../../schemas/plan';
-import type { ResourceType } from '../../schemas/manifest';
+import { Change } from '../../schemas/model/plan';
+import type { ResourceType } from '../../schemas/model/manifest';
 import { handlerFor } from '../../src/kinds/index';
 import type { HandlerContext } from '../../src/kinds/shared/types';
 

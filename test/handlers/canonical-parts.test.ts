@@ -7,7 +7,7 @@
  */
 import { canonicalDomain, canonicalParts } from '../../src/kinds/domain/handler';
 import { canonicalSqlTestRule } from '../../src/kinds/sql-test-deployment-rule/handler';
-import { parseResolverQl, resolverQlToQuery } from '../../schemas/resolverql';
+import { parseResolverQl, resolverQlToQuery } from '../../schemas/tools/resolverql';
 
 test('part ids are dropped; member ids (UUIDs) are compared bare and lower-case; other part fields are kept', () => {
   expect(

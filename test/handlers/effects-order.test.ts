@@ -6,8 +6,8 @@
  *
  * @gateway
  */
-import { DeploymentOverview } from '../../schemas/deployment-rules';
-import { SqlTestDeployOverview } from '../../schemas/sql-tests';
+import { DeploymentOverview } from '../../schemas/platform/deployment-rules';
+import { SqlTestDeployOverview } from '../../schemas/platform/sql-tests';
 import { metricsText, overviewEffects, renderSettings } from '../../src/kinds/monitor-deployment-rule/handler';
 import { sqlTestOverviewEffects } from '../../src/kinds/sql-test-deployment-rule/handler';
 

@@ -7,10 +7,10 @@
  *
  * @gateway
  */
-import { Change } from '../../schemas/plan';
+import { Change } from '../../schemas/model/plan';
 import type { PlatformClient } from '../../src/client';
 import { handlerFor } from '../../src/kinds/index';
-import type { ResourceType } from '../../schemas/manifest';
+import type { ResourceType } from '../../schemas/model/manifest';
 
 /** The calls the fake client received: [method, args]. */
 let calls: [string, unknown[]][] = [];

@@ -10,8 +10,8 @@
  */
 import { discoverRouteModules, EmulatorApp, startEmulator, type RunningEmulator } from '../../src/emulator';
 import { PlatformClient } from '../../src/client';
-import { Change } from '../../schemas/plan';
-import { RESOURCE_SCHEMAS, type ResourceType } from '../../schemas/manifest';
+import { Change } from '../../schemas/model/plan';
+import { RESOURCE_SCHEMAS, type ResourceType } from '../../schemas/model/manifest';
 import { handlerFor } from '../../src/kinds/index';
 import { hasConfigId } from '../../src/kinds/descriptors';
 import type { HandlerContext, LiveObject } from '../../src/kinds/shared/types';

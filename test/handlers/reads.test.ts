@@ -10,7 +10,7 @@ import { deriveId, namespaceTag } from '../../src/engine/identity';
 import { HANDLERS } from '../../src/kinds/index';
 import { isOurs, keepForNamespace, liveObject, readByKeys } from '../../src/kinds/shared/support';
 import type { LiveObject, ReadQuery } from '../../src/kinds/shared/types';
-import { UNMODELLED } from '../../schemas/wire';
+import { UNMODELLED } from '../../schemas/platform/wire';
 import { fakeClient } from './fake-client';
 
 const WS = 'demo';

@@ -5,8 +5,8 @@
  *
  * @gateway
  */
-import { canonicalResolverQl, parseResolverQl, queryToResolverQl, resolverQlToQuery } from '../../schemas/resolverql';
-import { RESOURCE_SCHEMAS, type ResourceType } from '../../schemas/manifest';
+import { canonicalResolverQl, parseResolverQl, queryToResolverQl, resolverQlToQuery } from '../../schemas/tools/resolverql';
+import { RESOURCE_SCHEMAS, type ResourceType } from '../../schemas/model/manifest';
 import { HANDLERS, handlerFor } from '../../src/kinds/index';
 import { hasConfigId } from '../../src/kinds/descriptors';
 

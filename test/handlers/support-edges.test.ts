@@ -5,7 +5,7 @@
  *
  * @gateway
  */
-import { parseResolverQl, resolverQlToQuery } from '../../schemas/resolverql';
+import { parseResolverQl, resolverQlToQuery } from '../../schemas/tools/resolverql';
 import { ApiError } from '../../src/client';
 import { effectsUnknown, etagVersion, qlForm, qlFormAt } from '../../src/kinds/shared/support';
 

@@ -7,7 +7,7 @@
  */
 import { noteRetry } from '../../src/client/attempts';
 import { AlreadyExistsError, ConflictError, NotFoundError, ValidationError } from '../../src/client/errors';
-import type { Change } from '../../schemas/plan';
+import type { Change } from '../../schemas/model/plan';
 import { HANDLERS } from '../../src/kinds/index';
 import type { HandlerContext } from '../../src/kinds/shared/types';
 import { fakeClient } from './fake-client';

@@ -26,8 +26,8 @@ import { DEMO_DOMAIN_ID, DEMO_OWNER_ID } from '../../src/emulator/routes/governa
 import * as os from 'node:os';
 import { main } from '../../src/cli/main';
 import { summaryLine } from '../../src/cli/render';
-import type { Manifest } from '../../schemas/manifest';
-import type { Plan } from '../../schemas/plan';
+import type { Manifest } from '../../schemas/model/manifest';
+import type { Plan } from '../../schemas/model/plan';
 import { reasonsText } from '../../src/plan/reasons-text';
 
 const ROOT = path.resolve(__dirname, '..', '..');

@@ -10,7 +10,7 @@ import { resolveManifest } from '../../src/engine/resolve';
 import { deriveId } from '../../src/engine/identity';
 import { canonicalCategorisationRule, checkCategorisationRulesHandler as h, GLOBAL_RULE_REASON } from '../../src/kinds/check-categorisation-rule/handler';
 import { validateCategorisationRule } from '../../src/kinds/check-categorisation-rule/validate';
-import { Change } from '../../schemas/plan';
+import { Change } from '../../schemas/model/plan';
 
 const rule = { dimension: 'TECHNICAL', title: 'T', category: 'C', matcher: { attributes: { nameContains: 'x' } } };
 

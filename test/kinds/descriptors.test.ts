@@ -2,7 +2,7 @@
  * The per-kind tables the engine reads are derived from the kinds' descriptors (issue 24): they
  * must say exactly what the hand-written tables they replace said.
  */
-import { RESOURCE_TYPES } from '../../schemas/manifest';
+import { RESOURCE_TYPES } from '../../schemas/model/manifest';
 import { DELETES_DEPENDENTS, deletingReference, REFERENCES, ENTITY_ID_PREFIX, ETAGLESS, FQN_KEYED, hasConfigId, KINDS, kindOf, LABEL, PRUNABLE_TYPES, SCOPES, stripEntityPrefix, TAG_PRUNED_TYPES, TYPES_WITH_ENTITY_ID, UUID_KINDS } from '../../src/kinds/descriptors';
 import { HANDLERS } from '../../src/kinds/index';
 import { bareId } from '../../src/engine/identity';

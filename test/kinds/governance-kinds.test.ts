@@ -4,7 +4,7 @@
  * out), the calls each read, delete and import listing makes, and the comparable forms.
  */
 import type { PlatformClient } from '../../src/client';
-import type { Change } from '../../schemas/plan';
+import type { Change } from '../../schemas/model/plan';
 import { canonicalDataProduct, dataProductsHandler } from '../../src/kinds/data-product/handler';
 import { canonicalDomain, canonicalParts, domainsHandler } from '../../src/kinds/domain/handler';
 import { canonicalOwner, ownersHandler } from '../../src/kinds/owner/handler';

@@ -4,7 +4,7 @@
  * makes with which arguments, and what it answers. In-process, no emulator.
  */
 import type { PlatformClient } from '../../src/client';
-import type { Change } from '../../schemas/plan';
+import type { Change } from '../../schemas/model/plan';
 import { domainDescriptor } from '../../src/kinds/domain/descriptor';
 import { governanceHandler, v2Service, writeOf, type GovernanceService } from '../../src/kinds/shared/governance';
 import { ruleWrites, type RuleService } from '../../src/kinds/shared/rule';

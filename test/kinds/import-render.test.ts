@@ -4,7 +4,7 @@
  * exact outputs, in-process, so that mutation testing counts them (test/import/import.test.ts is
  * too slow for it).
  */
-import { sqlTestRuleToWire, sqlTestToWire } from '../../schemas/sql-tests';
+import { sqlTestRuleToWire, sqlTestToWire } from '../../schemas/platform/sql-tests';
 import { alertImport } from '../../src/kinds/alert/import';
 import { dataProductImport } from '../../src/kinds/data-product/import';
 import { domainImport } from '../../src/kinds/domain/import';

@@ -2,7 +2,7 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { RESOURCE_SCHEMAS } from '../../schemas/manifest';
+import { RESOURCE_SCHEMAS } from '../../schemas/model/manifest';
 import { redact } from '../../src/client/redact';
 import { reasonText } from '../../src/plan/reasons-text';
 import { integrationsHandler, secretNotes } from '../../src/kinds/integration/handler';

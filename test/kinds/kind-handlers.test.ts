@@ -3,15 +3,15 @@
  * the read's calls and order, replace reasons and conflict messages word for word. In-process.
  */
 import { AlreadyExistsError, type PlatformClient } from '../../src/client';
-import type { Change } from '../../schemas/plan';
+import type { Change } from '../../schemas/model/plan';
 import { alertsHandler, canonicalAlert } from '../../src/kinds/alert/handler';
 import { hasConfigId } from '../../src/kinds/descriptors';
 import type { HandlerContext } from '../../src/kinds/shared/types';
 import { canonicalSqlTest, dropDefaultTimezone, sqlTestsHandler } from '../../src/kinds/sql-test/handler';
 import { noteRetry } from '../../src/client/attempts';
-import { SqlTestDeployOverview, sqlTestRuleToWire, sqlTestToWire } from '../../schemas/sql-tests';
-import { DeploymentOverview } from '../../schemas/deployment-rules';
-import { Effects } from '../../schemas/plan';
+import { SqlTestDeployOverview, sqlTestRuleToWire, sqlTestToWire } from '../../schemas/platform/sql-tests';
+import { DeploymentOverview } from '../../schemas/platform/deployment-rules';
+import { Effects } from '../../schemas/model/plan';
 import { canonicalRule, configKind, metricsText, monitorDeploymentRulesHandler, renderSettings, ruleWrite } from '../../src/kinds/monitor-deployment-rule/handler';
 import { canonicalLiveSqlTestRule, canonicalSqlTestRule, sqlTestDeploymentRulesHandler, sqlTestRuleWrite } from '../../src/kinds/sql-test-deployment-rule/handler';
 

@@ -4,15 +4,15 @@
  * write message (every field explicit, because the platform keeps what an upsert omits).
  */
 import { DqStack, Query, SavedView } from '../../constructs';
-import { Change } from '../../schemas/plan';
+import { Change } from '../../schemas/model/plan';
 import { manifestFromTerraformJson } from '../../src/engine/manifest';
 import { resolveManifest } from '../../src/engine/resolve';
 import { manifestFromYaml } from '../../src/engine/yaml';
 import { configProblems } from '../../src/kinds/validation';
 import { canonicalSavedView, savedViewWrite } from '../../src/kinds/saved-view/handler';
 import { synth, synthError } from '../constructs/synth';
-import { decodeRead, unmodelledOf } from '../../schemas/wire';
-import { ListSavedViewsResponse } from '../../schemas/saved-views';
+import { decodeRead, unmodelledOf } from '../../schemas/platform/wire';
+import { ListSavedViewsResponse } from '../../schemas/platform/saved-views';
 
 const problems = (desired: Record<string, unknown>) => configProblems('dq_saved_view', { title: 'V', ...desired }, {}).map((p) => [p.field, p.message]);
 

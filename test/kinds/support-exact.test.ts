@@ -3,7 +3,7 @@
  * copies, empty values, id forms, batch errors, live objects, reads by key and by namespace, write
  * version checks. In-process, no emulator.
  */
-import type { Change } from '../../schemas/plan';
+import type { Change } from '../../schemas/model/plan';
 import { noteRetry } from '../../src/client/attempts';
 import {
   afterOf,

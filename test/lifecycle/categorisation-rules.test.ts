@@ -11,7 +11,7 @@ import { reasonsText } from '../../src/plan/reasons-text';
 import * as fs from 'node:fs';
 import { PlatformClient } from '../../src/client';
 import { DEMO_GLOBAL_RULE_ID } from '../../src/emulator/routes/categorisation-rules';
-import type { Plan } from '../../schemas/plan';
+import type { Plan } from '../../schemas/model/plan';
 import { startEmulatorProcess, Scenario, type EmulatorProcess } from './harness';
 
 jest.setTimeout(240_000);

@@ -14,7 +14,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { parse } from 'yaml';
 import { build as buildAcme } from '../../examples/acme/main';
-import type { Plan } from '../../schemas/plan';
+import type { Plan } from '../../schemas/model/plan';
 import { baseEnv, LAUNCHER, ROOT } from '../cli/helpers';
 import { synth } from '../constructs/synth';
 import { compareWithPlan, startEmulatorProcess, Scenario, unexplainedMissing, type EmulatorProcess } from './harness';

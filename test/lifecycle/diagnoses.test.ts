@@ -6,7 +6,7 @@
  *
  * @gateway
  */
-import type { Plan } from '../../schemas/plan';
+import type { Plan } from '../../schemas/model/plan';
 import { PlatformClient } from '../../src/client';
 import { alert } from '../cli/helpers';
 import { startEmulatorProcess, stateDiff, Scenario, type EmulatorProcess } from './harness';

@@ -6,7 +6,7 @@
  *
  * @gateway
  */
-import type { Plan } from '../../schemas/plan';
+import type { Plan } from '../../schemas/model/plan';
 import { compareWithPlan, startEmulatorProcess, stateDiff, Scenario, type EmulatorProcess } from './harness';
 
 jest.setTimeout(180_000);

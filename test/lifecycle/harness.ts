@@ -29,7 +29,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import type { Plan } from '../../schemas/plan';
+import type { Plan } from '../../schemas/model/plan';
 import { baseEnv, dqform, LAUNCHER, ROOT, type Run } from '../cli/helpers';
 
 export type { Run };

@@ -9,7 +9,7 @@
  * @gateway
  */
 import { build as buildAcme } from '../../examples/acme/main';
-import type { Plan } from '../../schemas/plan';
+import type { Plan } from '../../schemas/model/plan';
 import { synth } from '../constructs/synth';
 import { startEmulatorProcess, stateDiff, Scenario, unexplainedMissing, type EmulatorProcess } from './harness';
 

@@ -7,7 +7,7 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { SCOPES } from '../../schemas/common';
+import { SCOPES } from '../../schemas/platform/common';
 import { startEmulator, type RunningEmulator } from '../../src/emulator';
 import { dqform, type Run } from '../cli/helpers';
 import type { EmulatorState } from './harness';

@@ -10,8 +10,8 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { SCOPES } from '../../schemas/common';
-import type { Plan } from '../../schemas/plan';
+import { SCOPES } from '../../schemas/platform/common';
+import type { Plan } from '../../schemas/model/plan';
 import { main } from '../../src/cli/main';
 import { deriveId } from '../../src/engine/identity';
 import { alert } from '../cli/helpers';

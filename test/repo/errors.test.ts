@@ -5,7 +5,7 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { DqformError, isErrorOf } from '../../schemas/errors';
+import { DqformError, isErrorOf } from '../../schemas/tools/errors';
 
 const ROOT = path.join(__dirname, '..', '..');
 /** Classes that extend Error but are not dqform's errors (docs/errors.md says why). */
@@ -82,7 +82,7 @@ describe('the error classes', () => {
 });
 
 describe('the CLI maps errors by code family, not by class name', () => {
-  it('src/ and schemas/ read an error name in one place only (schemas/errors.ts isErrorOf)', () => {
+  it('src/ and schemas/ read an error name in one place only (schemas/tools/errors.ts isErrorOf)', () => {
     const hits: string[] = [];
     for (const dir of ['src', 'schemas']) {
       for (const f of (fs.readdirSync(path.join(ROOT, dir), { recursive: true }) as string[]).filter((x) => x.endsWith('.ts'))) {

@@ -1,5 +1,5 @@
 /**
- * One module reads zod's private internals (issue 24): schemas/zod-walk.ts. Every other product
+ * One module reads zod's private internals (issue 24): schemas/tools/zod-walk.ts. Every other product
  * file (src/, schemas/, constructs/, tools/; generated code aside) walks a schema through its API,
  * so a zod upgrade that moves `_zod.def` is fixed in one place.
  */
@@ -7,7 +7,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 
 const ROOT = path.join(__dirname, '..', '..');
-const WALKER = 'schemas/zod-walk.ts';
+const WALKER = 'schemas/tools/zod-walk.ts';
 /** What reading zod's internals looks like: `._zod`, `._def`, `.def.type`/`.def.shape`/..., `['_zod']`. */
 const INTERNALS = /\._zod|\._def\b|\.def\.|\[\s*['"]_zod['"]\s*\]/;
 
@@ -31,7 +31,7 @@ function productFiles(): string[] {
   return out.sort();
 }
 
-describe('zod internals are read in schemas/zod-walk.ts only', () => {
+describe('zod internals are read in schemas/tools/zod-walk.ts only', () => {
   it('finds the reads it looks for', () => {
     const text = [
       'const d = (s as unknown as { _zod: { def: Def } })._zod.def;',
@@ -51,7 +51,7 @@ describe('zod internals are read in schemas/zod-walk.ts only', () => {
 
   it('scans the product files, the walker among them', () => {
     const files = productFiles();
-    expect(files).toEqual(expect.arrayContaining([WALKER, 'schemas/wire.ts', 'src/engine/unknown-fields.ts', 'constructs/codegen/provider-schema.ts']));
+    expect(files).toEqual(expect.arrayContaining([WALKER, 'schemas/platform/wire.ts', 'src/engine/unknown-fields.ts', 'constructs/codegen/provider-schema.ts']));
     expect(files.some((f) => f.includes('generated'))).toBe(false);
     // the walker does read the internals: the check above would see them anywhere else
     expect(internalReads(fs.readFileSync(path.join(ROOT, WALKER), 'utf8')).length).toBeGreaterThan(0);

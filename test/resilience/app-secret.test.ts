@@ -11,7 +11,7 @@
  * @gateway
  */
 import * as fs from 'node:fs';
-import { SCOPES } from '../../schemas/common';
+import { SCOPES } from '../../schemas/platform/common';
 import { dqform, Workspace } from '../cli/helpers';
 import { emulator, type RunningEmulator } from './helpers';
 

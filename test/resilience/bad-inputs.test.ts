@@ -11,7 +11,7 @@ import * as path from 'node:path';
 import { main } from '../../src/cli/main';
 import { cli, emulator, fastClient, resetCounters, writeRequests, writeStack, type RunningEmulator } from './helpers';
 import { derivedPatch, planSummary } from '../../src/engine/plan-check';
-import type { Change } from '../../schemas/plan';
+import type { Change } from '../../schemas/model/plan';
 
 let emu: RunningEmulator;
 let dir: string;

@@ -9,8 +9,8 @@ import { PlatformClient } from '../../src/client';
 import { startEmulator, type RunningEmulator, type StartEmulatorOptions } from '../../src/emulator';
 import { main } from '../../src/cli/main';
 import { manifestFromTerraformJson } from '../../src/engine/manifest';
-import type { Manifest } from '../../schemas/manifest';
-import type { Plan } from '../../schemas/plan';
+import type { Manifest } from '../../schemas/model/manifest';
+import type { Plan } from '../../schemas/model/plan';
 
 export type { RunningEmulator };
 

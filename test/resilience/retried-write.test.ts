@@ -18,7 +18,7 @@ import * as path from 'node:path';
 import { apply } from '../../src/engine/applier';
 import { plan } from '../../src/engine/reconcile';
 import type { PlatformClient } from '../../src/client';
-import type { Plan } from '../../schemas/plan';
+import type { Plan } from '../../schemas/model/plan';
 import { resourceName, terraformJson, type BenchKind } from '../../bench/fixtures';
 import { cli, emulator, fastClient, manifestOf, resetCounters, setFaults, writeRequests, writeStack, type RunningEmulator } from './helpers';
 

@@ -7,7 +7,7 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { SCOPES } from '../../schemas/common';
+import { SCOPES } from '../../schemas/platform/common';
 import { PlatformClient } from '../../src/client';
 import { cli, emulator, writeStack, type RunningEmulator } from './helpers';
 

@@ -8,7 +8,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import Ajv from 'ajv';
 import { parse } from 'yaml';
-import { DQFORM_JSON_SCHEMA_FILE } from '../../schemas/generate-json-schema';
+import { DQFORM_JSON_SCHEMA_FILE } from '../../schemas/tools/generate-json-schema';
 import { manifestFromYaml } from '../../src/engine/yaml';
 
 const ROOT = path.resolve(__dirname, '..', '..');

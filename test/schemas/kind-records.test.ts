@@ -1,13 +1,14 @@
 /**
- * Each kind's record (schemas/kind.ts), exported by its wire schema file, is the one place the
- * schemas layer and the constructs learn of a resource type (issue 24): the manifest's types, the
- * YAML sections and the provider schema's entity ids are derived from the records.
+ * Each kind's record (schemas/model/kind.ts), exported by its file in schemas/model/kinds/, is the
+ * one place the schemas layer and the constructs learn of a resource type (issue 24): the
+ * manifest's types, the YAML sections and the provider schema's entity ids are derived from the
+ * records.
  */
-import { KIND_RECORDS, RESOURCE_SCHEMAS, RESOURCE_TYPES } from '../../schemas/manifest';
-import { SECTION_OF, YAML_ENTRY_SCHEMAS, YAML_SECTIONS } from '../../schemas/dqform-yaml';
-import { DesiredDomain, YamlDomain } from '../../schemas/governance';
-import { DesiredIntegration, YamlIntegration } from '../../schemas/integrations';
-import { YamlCategorisationRule } from '../../schemas/categorisation-rules';
+import { KIND_RECORDS, RESOURCE_SCHEMAS, RESOURCE_TYPES } from '../../schemas/model/manifest';
+import { SECTION_OF, YAML_ENTRY_SCHEMAS, YAML_SECTIONS } from '../../schemas/model/dqform-yaml';
+import { DesiredDomain, YamlDomain } from '../../schemas/model/kinds/governance';
+import { DesiredIntegration, YamlIntegration } from '../../schemas/model/kinds/integrations';
+import { YamlCategorisationRule } from '../../schemas/model/kinds/categorisation-rules';
 import { TYPES_WITH_ENTITY_ID as CONSTRUCT_ENTITY_ID_TYPES } from '../../constructs/codegen/provider-schema';
 import { ENTITY_ID_PREFIX, TYPES_WITH_ENTITY_ID } from '../../src/kinds/descriptors';
 

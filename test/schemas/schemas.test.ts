@@ -1,8 +1,14 @@
 import { z } from 'zod';
-import * as S from '../../schemas';
+import { Alert, AlertIdentifier, AlertSeverity, AlertSeverityEnum, AlertTarget, Grouping, IncidentState, IncidentStateEnum, Ongoing, alertRuleViolations } from '../../schemas/platform/alerts';
+import { GrpcCodeEnum, HTTP_STATUS_OF_CODE, IamResponse, ProtoEnum, SourceEnum, Status, TokenResponse, VIOLATIONS_TYPE } from '../../schemas/platform/common';
+import { DelayModelEnum, DeploymentRule, DeploymentRuleWrite, MetricIdEnum, SensitivityEnum, Severity, SeverityEnum } from '../../schemas/platform/deployment-rules';
+import { CllStateEnum, EntityIdentifier, EntityTypeEnum, IDENTIFIER_VARIANTS, IdentifierVariant, LineageDirectionEnum, NodePositionEnum, Query, QueryOperandEnum, QueryPart } from '../../schemas/platform/entities';
+import { DomainPart, OwnerContact, OwnershipSelection, PriorityEnum } from '../../schemas/platform/governance';
+import { IntegrationConfig } from '../../schemas/platform/integrations';
+import { DataPlatform, SqlTestWrite, TemplateTest } from '../../schemas/platform/sql-tests';
 
 /** One sample per identifier variant; the monitor variant nests another identifier. */
-const IDENTIFIERS: Record<S.IdentifierVariant, S.EntityIdentifier> = {
+const IDENTIFIERS: Record<IdentifierVariant, EntityIdentifier> = {
   transformCoreNode: { transformCoreNode: { integrationId: 'i1', nodeId: 'model.shop.orders' } },
   transformCloudNode: { transformCloudNode: { projectId: 'p', accountId: 'a', nodeId: 'n' } },
   warehouseProjectTable: { warehouseProjectTable: { project: 'p', dataset: 'd', table: 't' } },
@@ -36,48 +42,48 @@ function messages(r: z.ZodSafeParseResult<unknown>): string[] {
 
 describe('entity identifier', () => {
   it('covers all 18 variants', () => {
-    expect(Object.keys(IDENTIFIERS).sort()).toEqual([...S.IDENTIFIER_VARIANTS].sort());
-    expect(S.IDENTIFIER_VARIANTS).toHaveLength(18);
+    expect(Object.keys(IDENTIFIERS).sort()).toEqual([...IDENTIFIER_VARIANTS].sort());
+    expect(IDENTIFIER_VARIANTS).toHaveLength(18);
   });
 
   it.each(Object.entries(IDENTIFIERS))('%s round-trips through JSON', (_variant, id) => {
-    const parsed = S.EntityIdentifier.parse(JSON.parse(JSON.stringify(id)));
+    const parsed = EntityIdentifier.parse(JSON.parse(JSON.stringify(id)));
     expect(parsed).toEqual(id);
   });
 
   it('rejects zero variants, naming the oneof', () => {
-    expect(messages(S.EntityIdentifier.safeParse({}))[0]).toMatch(/exactly one of transformCoreNode, .* must be set; none is/);
+    expect(messages(EntityIdentifier.safeParse({}))[0]).toMatch(/exactly one of transformCoreNode, .* must be set; none is/);
   });
 
   it('rejects two variants, naming both', () => {
-    const m = messages(S.EntityIdentifier.safeParse({ ...IDENTIFIERS.custom, ...IDENTIFIERS.platformPath }));
+    const m = messages(EntityIdentifier.safeParse({ ...IDENTIFIERS.custom, ...IDENTIFIERS.platformPath }));
     expect(m[0]).toMatch(/got custom and platformPath/);
   });
 
   it('reports a nested monitor error with its path', () => {
     const bad = { monitor: { monitoredId: { custom: { id: 7 } }, monitorId: 'm', integrationId: 'i' } };
-    expect(messages(S.EntityIdentifier.safeParse(bad))).toEqual([expect.stringMatching(/^monitor\.monitoredId\.custom\.id: /)]);
+    expect(messages(EntityIdentifier.safeParse(bad))).toEqual([expect.stringMatching(/^monitor\.monitoredId\.custom\.id: /)]);
   });
 
   it('refuses a host with a port (relational tables carry no port)', () => {
     const bad = { relationalTable: { host: 'pg:5432', database: 'd', schema: 's', table: 't' } };
-    expect(messages(S.EntityIdentifier.safeParse(bad))[0]).toMatch(/relationalTable\.host: host must not carry a port/);
+    expect(messages(EntityIdentifier.safeParse(bad))[0]).toMatch(/relationalTable\.host: host must not carry a port/);
   });
 });
 
 describe('oneofs reject zero and two keys', () => {
   const cases: [string, z.ZodType, unknown, unknown][] = [
-    ['alert target', S.AlertTarget, {}, { slack: { channel: '#a' }, webhook: { webhookId: 'w' } }],
-    ['alert identifier', S.AlertIdentifier, {}, { id: 'a', fqn: 'b' }],
-    ['ongoing', S.Ongoing, {}, { disabled: {}, stream: {} }],
-    ['grouping', S.Grouping, {}, { noGrouping: {}, systemDetected: {} }],
-    ['data platform', S.DataPlatform, {}, { unknown: {}, integrationId: 'x' }],
-    ['template test', S.TemplateTest, {}, { notNull: { columns: ['a'] }, unique: { columns: ['a'] } }],
-    ['domain part', S.DomainPart, {}, { entityId: 'e', domainId: 'd' }],
-    ['owner contact', S.OwnerContact, {}, { slack: { channel: '#a' }, users: { userEmails: ['a@b.co'] } }],
-    ['ownership selection', S.OwnershipSelection, {}, { dataproductId: 'x', query: { resolverQl: 'with_tag("a")' } }],
-    ['integration config', S.IntegrationConfig, {}, { warehouseProject: { projectId: 'p' }, mysqlLike: { host: 'h', user: 'u' } }],
-    ['query part', S.QueryPart, {}, { withNameSearch: { searchQuery: 'a' }, inFolder: { path: ['x'] } }],
+    ['alert target', AlertTarget, {}, { slack: { channel: '#a' }, webhook: { webhookId: 'w' } }],
+    ['alert identifier', AlertIdentifier, {}, { id: 'a', fqn: 'b' }],
+    ['ongoing', Ongoing, {}, { disabled: {}, stream: {} }],
+    ['grouping', Grouping, {}, { noGrouping: {}, systemDetected: {} }],
+    ['data platform', DataPlatform, {}, { unknown: {}, integrationId: 'x' }],
+    ['template test', TemplateTest, {}, { notNull: { columns: ['a'] }, unique: { columns: ['a'] } }],
+    ['domain part', DomainPart, {}, { entityId: 'e', domainId: 'd' }],
+    ['owner contact', OwnerContact, {}, { slack: { channel: '#a' }, users: { userEmails: ['a@b.co'] } }],
+    ['ownership selection', OwnershipSelection, {}, { dataproductId: 'x', query: { resolverQl: 'with_tag("a")' } }],
+    ['integration config', IntegrationConfig, {}, { warehouseProject: { projectId: 'p' }, mysqlLike: { host: 'h', user: 'u' } }],
+    ['query part', QueryPart, {}, { withNameSearch: { searchQuery: 'a' }, inFolder: { path: ['x'] } }],
   ];
   it.each(cases)('%s', (_name, schema, zero, two) => {
     expect(messages(schema.safeParse(zero)).join('\n')).toMatch(/must be set; none is/);
@@ -86,34 +92,34 @@ describe('oneofs reject zero and two keys', () => {
 
   it('an alert needs exactly one kind', () => {
     const base = { id: 'a1', name: 'n', fqn: 'ns.a' };
-    expect(messages(S.Alert.safeParse(base)).join()).toMatch(/issueLifecycle, schemaChange, incidentLifecycle must be set; none is/);
+    expect(messages(Alert.safeParse(base)).join()).toMatch(/issueLifecycle, schemaChange, incidentLifecycle must be set; none is/);
     const targets = [{ slack: { channel: '#x' } }];
     const two = { ...base, schemaChange: { trigger: {}, targets }, incidentLifecycle: { targets, settings: { states: [1] } } };
-    expect(messages(S.Alert.safeParse(two)).join()).toMatch(/got schemaChange and incidentLifecycle/);
+    expect(messages(Alert.safeParse(two)).join()).toMatch(/got schemaChange and incidentLifecycle/);
   });
 
   it('a deployment rule needs exactly one config', () => {
     const base = { id: '0b7f6c1e-1b1a-4c8e-9d3e-0a1b2c3d4e5f', title: 't' };
-    expect(messages(S.DeploymentRuleWrite.safeParse(base)).join()).toMatch(/queryConfig, exclusiveQueryConfig, staticConfig, exclusiveStaticConfig, productConfig must be set; none is/);
+    expect(messages(DeploymentRuleWrite.safeParse(base)).join()).toMatch(/queryConfig, exclusiveQueryConfig, staticConfig, exclusiveStaticConfig, productConfig must be set; none is/);
   });
 });
 
 describe('enums accept name and number and parse to the name', () => {
-  const enums: [string, S.ProtoEnum<string>][] = [
-    ['source', S.SourceEnum],
-    ['entity type', S.EntityTypeEnum],
-    ['query operand', S.QueryOperandEnum],
-    ['alert severity', S.AlertSeverityEnum],
-    ['incident state', S.IncidentStateEnum],
-    ['rule severity', S.SeverityEnum],
-    ['sensitivity', S.SensitivityEnum],
-    ['metric id', S.MetricIdEnum],
-    ['delay model', S.DelayModelEnum],
-    ['priority', S.PriorityEnum],
-    ['node position', S.NodePositionEnum],
-    ['cll state', S.CllStateEnum],
-    ['lineage direction', S.LineageDirectionEnum],
-    ['grpc code', S.GrpcCodeEnum],
+  const enums: [string, ProtoEnum<string>][] = [
+    ['source', SourceEnum],
+    ['entity type', EntityTypeEnum],
+    ['query operand', QueryOperandEnum],
+    ['alert severity', AlertSeverityEnum],
+    ['incident state', IncidentStateEnum],
+    ['rule severity', SeverityEnum],
+    ['sensitivity', SensitivityEnum],
+    ['metric id', MetricIdEnum],
+    ['delay model', DelayModelEnum],
+    ['priority', PriorityEnum],
+    ['node position', NodePositionEnum],
+    ['cll state', CllStateEnum],
+    ['lineage direction', LineageDirectionEnum],
+    ['grpc code', GrpcCodeEnum],
   ];
   it.each(enums)('%s', (_name, e) => {
     for (const name of e.values) {
@@ -125,20 +131,20 @@ describe('enums accept name and number and parse to the name', () => {
   });
 
   it('numbering follows upstream facts', () => {
-    expect(S.AlertSeverityEnum.numbers.SEVERITY_FATAL).toBe(3);
-    expect(S.AlertSeverityEnum.numbers.SEVERITY_WARN).toBe(1);
+    expect(AlertSeverityEnum.numbers.SEVERITY_FATAL).toBe(3);
+    expect(AlertSeverityEnum.numbers.SEVERITY_WARN).toBe(1);
     // the old spellings still parse, to the platform's names
-    expect(S.AlertSeverity.parse('ALERT_SEVERITY_FATAL')).toBe('SEVERITY_FATAL');
-    expect(S.AlertSeverityEnum.aliases.ALERT_SEVERITY_WARN).toBe('SEVERITY_WARN');
-    expect(S.SeverityEnum.numbers.SEVERITY_INFO).toBe(3);
-    expect(S.EntityTypeEnum.numbers.ENTITY_TYPE_WAREHOUSE_ACCOUNT_VIEW).toBe(508);
-    expect(S.PriorityEnum.numbers.PRIORITY_P1).toBe(5);
-    expect(S.QueryOperandEnum.numbers.QUERY_OPERAND_EXCEPT).toBe(3);
+    expect(AlertSeverity.parse('ALERT_SEVERITY_FATAL')).toBe('SEVERITY_FATAL');
+    expect(AlertSeverityEnum.aliases.ALERT_SEVERITY_WARN).toBe('SEVERITY_WARN');
+    expect(SeverityEnum.numbers.SEVERITY_INFO).toBe(3);
+    expect(EntityTypeEnum.numbers.ENTITY_TYPE_WAREHOUSE_ACCOUNT_VIEW).toBe(508);
+    expect(PriorityEnum.numbers.PRIORITY_P1).toBe(5);
+    expect(QueryOperandEnum.numbers.QUERY_OPERAND_EXCEPT).toBe(3);
   });
 
   it('zero values are refused where a value is required', () => {
-    expect(messages(S.Severity.safeParse(0)).join()).toMatch(/SEVERITY_UNSPECIFIED is refused/);
-    expect(messages(S.IncidentState.safeParse('STATE_UNSPECIFIED')).join()).toMatch(/refused/);
+    expect(messages(Severity.safeParse(0)).join()).toMatch(/SEVERITY_UNSPECIFIED is refused/);
+    expect(messages(IncidentState.safeParse('STATE_UNSPECIFIED')).join()).toMatch(/refused/);
   });
 });
 
@@ -150,7 +156,7 @@ describe('resource shapes', () => {
   };
 
   it('parses a rule read with unknown fields tolerated and enums named', () => {
-    const parsed = S.DeploymentRule.parse({ ...rule, monitorCount: 4, futureField: true });
+    const parsed = DeploymentRule.parse({ ...rule, monitorCount: 4, futureField: true });
     expect(parsed.queryConfig?.metricIds).toEqual(['METRIC_ID_ROW_COUNT', 'METRIC_ID_DELAY']);
     expect(parsed).not.toHaveProperty('futureField');
   });
@@ -162,41 +168,41 @@ describe('resource shapes', () => {
     ['id not a UUID', { ...rule, id: 'nope' }, /^id: must be a UUID/],
     ['severity zero', { ...rule, queryConfig: { ...rule.queryConfig, severity: 0 } }, /queryConfig\.severity: a value is required/],
   ])('rejects %s with a readable path', (_reason, input, re) => {
-    expect(messages(S.DeploymentRuleWrite.safeParse(input)).join('\n')).toMatch(re);
+    expect(messages(DeploymentRuleWrite.safeParse(input)).join('\n')).toMatch(re);
   });
 
   it('SQL tests take an expression xor a template', () => {
     const base = { id: 't1', name: 'n', platform: { unknown: {} }, recurrenceRule: 'FREQ=DAILY' };
-    expect(S.SqlTestWrite.safeParse({ ...base, sqlExpression: 'select 1' }).success).toBe(true);
+    expect(SqlTestWrite.safeParse({ ...base, sqlExpression: 'select 1' }).success).toBe(true);
     const template = { identifier: IDENTIFIERS.warehouseAccountTable, uniqueTest: { columnNames: ['id'] } };
-    expect(S.SqlTestWrite.safeParse({ ...base, template }).success).toBe(true);
-    expect(messages(S.SqlTestWrite.safeParse({ ...base, sqlExpression: 'x', template })).join()).toMatch(/got sqlExpression and template/);
+    expect(SqlTestWrite.safeParse({ ...base, template }).success).toBe(true);
+    expect(messages(SqlTestWrite.safeParse({ ...base, sqlExpression: 'x', template })).join()).toMatch(/got sqlExpression and template/);
   });
 
   it('EXCEPT queries take exactly two parts', () => {
     const q = { operand: 'QUERY_OPERAND_EXCEPT', parts: [{ withNameSearch: { searchQuery: 'a' } }] };
-    expect(messages(S.Query.safeParse(q)).join()).toMatch(/parts: QUERY_OPERAND_EXCEPT takes exactly two parts/);
+    expect(messages(Query.safeParse(q)).join()).toMatch(/parts: QUERY_OPERAND_EXCEPT takes exactly two parts/);
   });
 
   it('the error body, token and iam shapes parse', () => {
-    const st = S.Status.parse({ code: 10, message: 'stale etag', details: [{ '@type': S.VIOLATIONS_TYPE, violations: [{ field: 'etag', ruleId: 'etag.fresh' }] }] });
+    const st = Status.parse({ code: 10, message: 'stale etag', details: [{ '@type': VIOLATIONS_TYPE, violations: [{ field: 'etag', ruleId: 'etag.fresh' }] }] });
     expect(st.details[0].violations?.[0].ruleId).toBe('etag.fresh');
-    expect(S.TokenResponse.parse({ access_token: 'x', expires_in: 60, token_type: 'Bearer', extra: 1 }).expires_in).toBe(60);
-    expect(S.IamResponse.safeParse({ workspace: 'demo', scopes: [] }).success).toBe(true);
-    expect(S.HTTP_STATUS_OF_CODE.ABORTED).toBe(409);
+    expect(TokenResponse.parse({ access_token: 'x', expires_in: 60, token_type: 'Bearer', extra: 1 }).expires_in).toBe(60);
+    expect(IamResponse.safeParse({ workspace: 'demo', scopes: [] }).success).toBe(true);
+    expect(HTTP_STATUS_OF_CODE.ABORTED).toBe(409);
   });
 
   it('integration secrets are marked write-only in the schema', () => {
-    const json = z.toJSONSchema(S.IntegrationConfig, { io: 'input' }) as { properties: Record<string, { properties: Record<string, { writeOnly?: boolean }> }> };
+    const json = z.toJSONSchema(IntegrationConfig, { io: 'input' }) as { properties: Record<string, { properties: Record<string, { writeOnly?: boolean }> }> };
     expect(json.properties.relational.properties.password.writeOnly).toBe(true);
     expect(json.properties.relational.properties.host.writeOnly).toBeUndefined();
   });
 
   it('alert kind and target rules are reported with rule ids', () => {
     const webhook = [{ webhook: { webhookId: 'w' } }];
-    const v = S.alertRuleViolations({ name: 'n', fqn: 'f', schemaChange: { trigger: {}, targets: webhook, settings: { ongoing: { disabled: {} } } } });
+    const v = alertRuleViolations({ name: 'n', fqn: 'f', schemaChange: { trigger: {}, targets: webhook, settings: { ongoing: { disabled: {} } } } });
     expect(v.map((x) => x.ruleId).sort()).toEqual(['alert.schema_change.ongoing', 'alert.schema_change.targets']);
-    const issue = S.alertRuleViolations({
+    const issue = alertRuleViolations({
       name: 'n',
       fqn: 'f',
       issueLifecycle: { trigger: {}, targets: webhook, settings: { severities: ['SEVERITY_ERROR'], ongoing: { schedule: { cron: '0 * * * *' } } } },

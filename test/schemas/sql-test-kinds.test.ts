@@ -1,11 +1,11 @@
 /**
  * The one mapping between dqform's template-test shapes and the platform's test messages
- * (schemas/sql-test-kinds.ts; grpc-facts 4.2): every kind written as the facts give it, read back
+ * (schemas/platform/sql-test-kinds.ts; grpc-facts 4.2): every kind written as the facts give it, read back
  * to the same dqform test; what dqform does not model is reported on read (never a failure,
  * the message kept as read); what has no counterpart is refused on write, naming the field.
  */
-import { sqlTestFromWire, sqlTestRuleFromWire, sqlTestRuleToWire, sqlTestToWire, SqlTestWrite, templateTests, WireRuleTest } from '../../schemas/sql-tests';
-import { testFromWire, testToWire, TEST_KINDS, TestMappingError } from '../../schemas/sql-test-kinds';
+import { sqlTestFromWire, sqlTestRuleFromWire, sqlTestRuleToWire, sqlTestToWire, SqlTestWrite, templateTests, WireRuleTest } from '../../schemas/platform/sql-tests';
+import { testFromWire, testToWire, TEST_KINDS, TestMappingError } from '../../schemas/platform/sql-test-kinds';
 
 const ORDERS = { warehouseAccountTable: { account: 'acme', database: 'wh', schema: 'mart', table: 'orders' } };
 

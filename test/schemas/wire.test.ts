@@ -1,11 +1,11 @@
-/** schemas/wire.ts: the wire conventions driven by the zod schemas. Table-driven, a reason each. */
+/** schemas/platform/wire.ts: the wire conventions driven by the zod schemas. Table-driven, a reason each. */
 import { z } from 'zod';
-import { Alert, AlertWrite, BatchGetAlertsResponse } from '../../schemas/alerts';
-import { protoEnum, withOneof } from '../../schemas/common';
-import { DeploymentRule, DeployOverviewRequest, ListDeploymentRulesRequest, ListDeploymentRulesResponse } from '../../schemas/deployment-rules';
-import { DesiredAlert } from '../../schemas/alerts';
-import { Domain } from '../../schemas/governance';
-import { decodeRead, deprecatedEnums, fromQuery, marshal, QueryFormError, readClean, toQuery, toWire, tolerant, unknownKeys, unmodelledOf } from '../../schemas/wire';
+import { Alert, AlertWrite, BatchGetAlertsResponse } from '../../schemas/platform/alerts';
+import { protoEnum, withOneof } from '../../schemas/platform/common';
+import { DeploymentRule, DeployOverviewRequest, ListDeploymentRulesRequest, ListDeploymentRulesResponse } from '../../schemas/platform/deployment-rules';
+import { DesiredAlert } from '../../schemas/model/kinds/alerts';
+import { Domain } from '../../schemas/platform/governance';
+import { decodeRead, deprecatedEnums, fromQuery, marshal, QueryFormError, readClean, toQuery, toWire, tolerant, unknownKeys, unmodelledOf } from '../../schemas/platform/wire';
 
 const issueAlert = {
   name: 'a',

@@ -1,5 +1,5 @@
 /**
- * schemas/zod-locales.ts: zod's locale index is loaded only when something reads it (issue 15:
+ * schemas/tools/zod-locales.ts: zod's locale index is loaded only when something reads it (issue 15:
  * start-up), and reading it answers exactly what the real index answers. Checked in fresh node
  * processes: jest's module registry is not node's, so the stand-in cannot be seen from here.
  */
@@ -9,7 +9,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 
 const ROOT = path.resolve(__dirname, '..', '..');
-const LOCALES = path.join(ROOT, 'schemas', 'zod-locales.ts');
+const LOCALES = path.join(ROOT, 'schemas', 'tools', 'zod-locales.ts');
 
 /** Runs `body` in a fresh process (tsx), after `deferZodLocales()` when `defer`; answers its JSON. */
 function fresh(defer: boolean, body: string): Record<string, unknown> {

@@ -1,4 +1,4 @@
-/** schemas/zod-walk.ts: the one reader of zod's internals (issue 24), level by level. */
+/** schemas/tools/zod-walk.ts: the one reader of zod's internals (issue 24), level by level. */
 import { z } from 'zod';
 import {
   arrayElementOf,
@@ -18,7 +18,7 @@ import {
   unionOptions,
   unwrapOnce,
   WRAPPER_KINDS,
-} from '../../schemas/zod-walk';
+} from '../../schemas/tools/zod-walk';
 
 describe('zod-walk', () => {
   const obj = z.object({ a: z.string(), b: z.number().optional() });

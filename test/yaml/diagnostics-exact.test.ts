@@ -10,7 +10,7 @@
  */
 import { ManifestError } from '../../src/engine/manifest';
 import { manifestFromYaml } from '../../src/engine/yaml';
-import type { Diagnostic } from '../../schemas/plan';
+import type { Diagnostic } from '../../schemas/model/plan';
 
 const OWNER = 'owners:\n  team:\n    title: Team\n';
 

@@ -13,8 +13,8 @@ import { main } from '../../src/cli/main';
 import { manifestFromTerraformJson, ManifestError } from '../../src/engine/manifest';
 import { resolveManifest, type Resolution } from '../../src/engine/resolve';
 import { loadYamlWorkspace, manifestFromYaml } from '../../src/engine/yaml';
-import { dqformJsonSchemaText, DQFORM_JSON_SCHEMA_FILE } from '../../schemas/generate-json-schema';
-import type { Diagnostic } from '../../schemas/plan';
+import { dqformJsonSchemaText, DQFORM_JSON_SCHEMA_FILE } from '../../schemas/tools/generate-json-schema';
+import type { Diagnostic } from '../../schemas/model/plan';
 import { synth } from '../constructs/synth';
 
 const ROOT = path.resolve(__dirname, '..', '..');

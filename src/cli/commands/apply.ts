@@ -7,13 +7,13 @@ import type { Command } from 'commander';
 import type { CommandContext, CommandModule, Io, ModeFlags, RenderFlags, StacksOptions } from '../command';
 import { lazy } from '../lazy';
 import type { PlatformClient } from '../../client';
-import type { Manifest } from '../../../schemas/manifest';
-import type { Plan, PlanRequest } from '../../../schemas/plan';
+import type { Manifest } from '../../../schemas/model/manifest';
+import type { Plan, PlanRequest } from '../../../schemas/model/plan';
 import type { Source, StackOutcome } from '../runtime';
 import { DEFAULT_MAX_DELETES, DEFAULT_MAX_EFFECT_DELETES } from '../../engine/limits';
 import { allStacks, modeFlags, noColor, noSynth, showUnmanaged, sourceFlags, wholeNumber } from '../flags';
 import { UsageError } from '../usage-error';
-import { isFamily } from '../../../schemas/errors';
+import { isFamily } from '../../../schemas/tools/errors';
 
 export interface ApplyOptions extends StacksOptions, RenderFlags, ModeFlags {
   /** destroy --namespace: retire a namespace no code declares. */

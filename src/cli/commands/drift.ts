@@ -4,7 +4,7 @@
 import type { Command } from 'commander';
 import type { CommandContext, CommandModule, RenderFlags, StacksOptions } from '../command';
 import { lazy } from '../lazy';
-import type { Plan } from '../../../schemas/plan';
+import type { Plan } from '../../../schemas/model/plan';
 import { allStacks, noColor, noSynth, showUnmanaged, sourceFlags } from '../flags';
 
 export interface DriftOptions extends StacksOptions, RenderFlags {
@@ -49,7 +49,7 @@ async function run({ io }: CommandContext, o: DriftOptions): Promise<number> {
 function define(program: Command): Command {
   return showUnmanaged(noColor(
     allStacks(noSynth(sourceFlags(program.command('drift').description('read-only check that live state equals the code'))))
-      .option('--json', "print the plan JSON (the format of 'dqform plan --format json', schemas/plan.ts)")
+      .option('--json', "print the plan JSON (the format of 'dqform plan --format json', schemas/model/plan.ts)")
       .option('--detailed-exitcode', 'accepted as in plan (Terraform habit); drift always exits 2 on drift'),
   ))
     .addHelpText('after', '\nRead-only: exit 0 when live state equals the code, 2 when it drifted, 1 on error.');

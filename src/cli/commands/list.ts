@@ -6,8 +6,8 @@
  */
 import type { Command } from 'commander';
 import type { CommandContext, CommandModule, StacksOptions } from '../command';
-import type { ManagedObject } from '../../../schemas/listing';
-import type { PlanRequest } from '../../../schemas/plan';
+import type { ManagedObject } from '../../../schemas/model/listing';
+import type { PlanRequest } from '../../../schemas/model/plan';
 import { lazy } from '../lazy';
 import { allStacks, noSynth, sourceFlags } from '../flags';
 import { UsageError } from '../usage-error';

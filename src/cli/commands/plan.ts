@@ -6,7 +6,7 @@ import * as path from 'node:path';
 import { Option, type Command } from 'commander';
 import type { CommandContext, CommandModule, Io, ModeFlags, PlanFormat, RenderFlags, StacksOptions } from '../command';
 import { lazy } from '../lazy';
-import type { Plan } from '../../../schemas/plan';
+import type { Plan } from '../../../schemas/model/plan';
 import { allStacks, modeFlags, noColor, noSynth, oneOf, PLAN_FORMATS, showUnmanaged, sourceFlags } from '../flags';
 import { UsageError } from '../usage-error';
 

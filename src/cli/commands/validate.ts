@@ -5,7 +5,7 @@ import type { Command } from 'commander';
 import type { CommandContext, CommandModule, StacksOptions } from '../command';
 import { lazy } from '../lazy';
 import { allStacks, noSynth, sourceFlags } from '../flags';
-import { isFamily } from '../../../schemas/errors';
+import { isFamily } from '../../../schemas/tools/errors';
 
 export interface ValidateOptions extends StacksOptions {
   /** One JSON object a line on stdout (docs/json-stream.md). */

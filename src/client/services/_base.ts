@@ -1,8 +1,8 @@
 /** Shared plumbing of the per-service modules. */
 import { z } from 'zod';
-import { BATCH_LIMIT, BatchItemError } from '../../../schemas/common';
-import { BatchDeployResponse } from '../../../schemas/deployment-rules';
-import { toQuery } from '../../../schemas/wire';
+import { BATCH_LIMIT, BatchItemError } from '../../../schemas/platform/common';
+import { BatchDeployResponse } from '../../../schemas/platform/deployment-rules';
+import { toQuery } from '../../../schemas/platform/wire';
 import type { DqClient } from '../http';
 import { BatchItemsError, BatchResult, batched, listAll, PaginateOptions } from '../paging';
 

@@ -1,31 +1,7 @@
 /** Alerts v2 (`alerts.services.v2.AlertsService`). Routes: ROUTES.md. */
 import { z } from 'zod';
-import {
-  type TestAlertDispatch,
-  Alert,
-  AlertIdentifier,
-  AlertResponse,
-  AlertTarget,
-  type AlertTemplate,
-  AlertWrite,
-  BatchGetAlertsRequest,
-  BatchGetAlertsResponse,
-  CreateAlertRequest,
-  DeleteAlertRequest,
-  ListAlertsRequest,
-  ListAlertsResponse,
-  RenameAlertRequest,
-  SendTestAlertRequest,
-  SendTestAlertResponse,
-  ToggleAlertEnabledRequest,
-  ToggleIncidentOwnerAlertRequest,
-  ToggleIncidentOwnerAlertResponse,
-  UpdateAlertSettingsRequest,
-  UpdateAlertTargetsRequest,
-  UpdateAlertTemplateRequest,
-  UpsertAlertRequest,
-} from '../../../schemas/alerts';
-import { BATCH_LIMIT } from '../../../schemas/common';
+import { type TestAlertDispatch, Alert, AlertIdentifier, AlertResponse, AlertTarget, type AlertTemplate, AlertWrite, BatchGetAlertsRequest, BatchGetAlertsResponse, CreateAlertRequest, DeleteAlertRequest, ListAlertsRequest, ListAlertsResponse, RenameAlertRequest, SendTestAlertRequest, SendTestAlertResponse, ToggleAlertEnabledRequest, ToggleIncidentOwnerAlertRequest, ToggleIncidentOwnerAlertResponse, UpdateAlertSettingsRequest, UpdateAlertTargetsRequest, UpdateAlertTemplateRequest, UpsertAlertRequest } from '../../../schemas/platform/alerts';
+import { BATCH_LIMIT } from '../../../schemas/platform/common';
 import { chunk } from '../paging';
 import { Empty, Service } from './_base';
 

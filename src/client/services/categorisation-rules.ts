@@ -1,22 +1,6 @@
 /** Check categorisation rules v2 (wire-facts 10; spec 4.1 SCOPE_POLICIES_*). Routes: ROUTES.md. */
 import { z } from 'zod';
-import {
-  BatchGetCategorisationRulesRequest,
-  BatchGetCategorisationRulesResponse,
-  CategorisationRuleResponse,
-  DeleteCategorisationRuleRequest,
-  ListCategorisationRulesRequest,
-  ListCategorisationRulesResponse,
-  ListRuleMatchesRequest,
-  ListRuleMatchesResponse,
-  PreviewCategorisationRuleRequest,
-  PreviewCategorisationRuleResponse,
-  UpsertCategorisationRuleRequest,
-  type CategorisationRule,
-  type CategorisationRuleWrite,
-  type PreviewedRule,
-  type RuleMatch,
-} from '../../../schemas/categorisation-rules';
+import { BatchGetCategorisationRulesRequest, BatchGetCategorisationRulesResponse, CategorisationRuleResponse, DeleteCategorisationRuleRequest, ListCategorisationRulesRequest, ListCategorisationRulesResponse, ListRuleMatchesRequest, ListRuleMatchesResponse, PreviewCategorisationRuleRequest, PreviewCategorisationRuleResponse, UpsertCategorisationRuleRequest, type CategorisationRule, type CategorisationRuleWrite, type PreviewedRule, type RuleMatch } from '../../../schemas/platform/categorisation-rules';
 import { allPages, batchGetMap, Empty, Service } from './_base';
 
 const RULES = '/api/entities/v2/checks/categorisation-rules';

@@ -1,20 +1,8 @@
 /** Automated-monitor deployment rules (spec 4.5, upstream facts). Routes: ROUTES.md. */
 import { z } from 'zod';
-import {
-  BatchDeployDeploymentRulesRequest,
-  BatchGetDeploymentRulesRequest,
-  BatchGetDeploymentRulesResponse,
-  DeployOverviewRequest,
-  DeployDeploymentRuleRequest,
-  DeploymentOverview,
-  DeploymentOverviewResponse,
-  DeploymentRule,
-  DeploymentRuleWrite,
-  ListDeploymentRulesRequest,
-  ListDeploymentRulesResponse,
-} from '../../../schemas/deployment-rules';
-import { PREVIEW_METHODS } from '../../../schemas/grpc';
-import { toQuery } from '../../../schemas/wire';
+import { BatchDeployDeploymentRulesRequest, BatchGetDeploymentRulesRequest, BatchGetDeploymentRulesResponse, DeployOverviewRequest, DeployDeploymentRuleRequest, DeploymentOverview, DeploymentOverviewResponse, DeploymentRule, DeploymentRuleWrite, ListDeploymentRulesRequest, ListDeploymentRulesResponse } from '../../../schemas/platform/deployment-rules';
+import { PREVIEW_METHODS } from '../../../schemas/platform/grpc';
+import { toQuery } from '../../../schemas/platform/wire';
 import { seg } from '../http';
 import { overviewQuery } from './overview-query';
 import { grpcOverview, preview } from './previews';
@@ -43,7 +31,7 @@ export class DeploymentRulesService extends Service {
   /**
    * List GET `.../deployment-rules` with the filter as query parameters (`sources`,
    * `configsFilter.ids`, `ruleIds`, `ruleTypes` repeated, enums as numbers); every page.
-   * Items this version cannot model are returned marked (schemas/wire.ts `unmodelledOf`).
+   * Items this version cannot model are returned marked (schemas/platform/wire.ts `unmodelledOf`).
    */
   list(filter: Omit<z.input<typeof ListDeploymentRulesRequest>, 'pagination'> = {}, pageSize?: number): Promise<DeploymentRule[]> {
     return this.listFiltered(RULES, ListDeploymentRulesRequest, ListDeploymentRulesResponse, (r) => r.deploymentRules, filter, pageSize);

@@ -1,10 +1,10 @@
 /**
  * Entities v1 (catalog reads). Routes: ROUTES.md. Each entity is read on its own: one with an
  * identifier variant or entity type this version does not know is returned as read, marked
- * (schemas/wire.ts `unmodelledOf`), never failing the whole response.
+ * (schemas/platform/wire.ts `unmodelledOf`), never failing the whole response.
  */
-import { BATCH_LIMIT } from '../../../schemas/common';
-import { BatchGetEntitiesRequest, BatchGetEntitiesResponse, Entity, EntityIdentifier, ListEntitiesResponse, SearchEntitiesResponse } from '../../../schemas/entities';
+import { BATCH_LIMIT } from '../../../schemas/platform/common';
+import { BatchGetEntitiesRequest, BatchGetEntitiesResponse, Entity, EntityIdentifier, ListEntitiesResponse, SearchEntitiesResponse } from '../../../schemas/platform/entities';
 import { batched, paginate, PaginateOptions } from '../paging';
 import { Service } from './_base';
 

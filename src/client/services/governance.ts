@@ -1,43 +1,7 @@
 /** Domains v2, data products v2, owners and ownerships v1. Routes: ROUTES.md. */
 import { z } from 'zod';
-import {
-  BatchGetDataProductsResponse,
-  BatchGetDomainsResponse,
-  BatchGetOwnershipsResponse,
-  BatchGetOwnersResponse,
-  BatchGetOwnershipsRequest,
-  BatchGetOwnersRequest,
-  BatchGetRequest,
-  DataProduct,
-  DataProductResponse,
-  DataProductWrite,
-  DeleteDataProductRequest,
-  DeleteDomainRequest,
-  DeleteOwnerRequest,
-  DeleteOwnershipRequest,
-  Domain,
-  DomainResponse,
-  DomainWrite,
-  ListDataProductsRequest,
-  ListDataProductsResponse,
-  ListDomainsRequest,
-  ListDomainsResponse,
-  ListOwnershipsRequest,
-  ListOwnershipsResponse,
-  ListOwnersRequest,
-  ListOwnersResponse,
-  Owner,
-  OwnerResponse,
-  Ownership,
-  OwnershipResponse,
-  OwnershipWrite,
-  OwnerWrite,
-  UpsertDataProductRequest,
-  UpsertDomainRequest,
-  UpsertOwnershipRequest,
-  UpsertOwnerRequest,
-} from '../../../schemas/governance';
-import { toQuery } from '../../../schemas/wire';
+import { BatchGetDataProductsResponse, BatchGetDomainsResponse, BatchGetOwnershipsResponse, BatchGetOwnersResponse, BatchGetOwnershipsRequest, BatchGetOwnersRequest, BatchGetRequest, DataProduct, DataProductResponse, DataProductWrite, DeleteDataProductRequest, DeleteDomainRequest, DeleteOwnerRequest, DeleteOwnershipRequest, Domain, DomainResponse, DomainWrite, ListDataProductsRequest, ListDataProductsResponse, ListDomainsRequest, ListDomainsResponse, ListOwnershipsRequest, ListOwnershipsResponse, ListOwnersRequest, ListOwnersResponse, Owner, OwnerResponse, Ownership, OwnershipResponse, OwnershipWrite, OwnerWrite, UpsertDataProductRequest, UpsertDomainRequest, UpsertOwnershipRequest, UpsertOwnerRequest } from '../../../schemas/platform/governance';
+import { toQuery } from '../../../schemas/platform/wire';
 import { seg } from '../http';
 import { allPages, batchGetMap, Empty, Service } from './_base';
 

@@ -1,5 +1,5 @@
 /** IAM: how a tool learns its workspace. Routes: ROUTES.md. */
-import { IamResponse } from '../../../schemas/common';
+import { IamResponse } from '../../../schemas/platform/common';
 import { Service } from './_base';
 
 export class IamService extends Service {

@@ -1,20 +1,8 @@
 /** Integrations v1. Routes: ROUTES.md. Write-only secrets are registered for redaction before sending. */
 import { z } from 'zod';
-import { INTEGRATIONS_BATCH_LIMIT } from '../../../schemas/common';
-import {
-  BatchGetIntegrationsRequest,
-  BatchGetIntegrationsResponse,
-  CreateIntegrationRequest,
-  DeleteIntegrationRequest,
-  Integration,
-  IntegrationResponse,
-  IntegrationWrite,
-  ListIntegrationsRequest,
-  ListIntegrationsResponse,
-  SECRET_FIELDS,
-  UpdateIntegrationRequest,
-} from '../../../schemas/integrations';
-import { toQuery } from '../../../schemas/wire';
+import { INTEGRATIONS_BATCH_LIMIT } from '../../../schemas/platform/common';
+import { BatchGetIntegrationsRequest, BatchGetIntegrationsResponse, CreateIntegrationRequest, DeleteIntegrationRequest, Integration, IntegrationResponse, IntegrationWrite, ListIntegrationsRequest, ListIntegrationsResponse, SECRET_FIELDS, UpdateIntegrationRequest } from '../../../schemas/platform/integrations';
+import { toQuery } from '../../../schemas/platform/wire';
 import { seg } from '../http';
 import { registerSecret } from '../redact';
 import { batchGetMap, Empty, Service } from './_base';

@@ -5,9 +5,9 @@
  * an empty message marker) is a {@link PreviewUnavailableError}, thrown before anything is sent.
  */
 import type { z } from 'zod';
-import { queryToResolverQl } from '../../../schemas/resolverql';
-import type { Query } from '../../../schemas/entities';
-import { QueryFormError, toQuery } from '../../../schemas/wire';
+import { queryToResolverQl } from '../../../schemas/tools/resolverql';
+import type { Query } from '../../../schemas/platform/entities';
+import { QueryFormError, toQuery } from '../../../schemas/platform/wire';
 import { PreviewUnavailableError } from '../errors';
 
 const QUERY_CONFIGS = ['queryConfig', 'exclusiveQueryConfig'] as const;

@@ -15,7 +15,7 @@
  * `cause`). Handlers turn any preview failure into "effects unknown".
  */
 import type { z } from 'zod';
-import type { JsonObject, PreviewMethod } from '../../../schemas/grpc';
+import type { JsonObject, PreviewMethod } from '../../../schemas/platform/grpc';
 import type { DqClient } from '../http';
 import { PreviewUnavailableError } from '../errors';
 

@@ -1,6 +1,6 @@
 /** Queries v1: ResolverQL translate and resolve. Routes: ROUTES.md. */
 import { z } from 'zod';
-import { EntityIdentifier, ResolveQueryRequest, ResolveQueryResponse, TranslateResolverQlRequest, TranslateResolverQlResponse } from '../../../schemas/entities';
+import { EntityIdentifier, ResolveQueryRequest, ResolveQueryResponse, TranslateResolverQlRequest, TranslateResolverQlResponse } from '../../../schemas/platform/entities';
 import { listAll, PaginateOptions } from '../paging';
 import { Service } from './_base';
 

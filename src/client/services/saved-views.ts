@@ -1,16 +1,6 @@
 /** Saved views v1 (wire-facts 10). Routes: ROUTES.md. */
 import type { z } from 'zod';
-import {
-  BatchGetSavedViewsRequest,
-  BatchGetSavedViewsResponse,
-  DeleteSavedViewRequest,
-  ListSavedViewsRequest,
-  ListSavedViewsResponse,
-  type SavedView,
-  SavedViewResponse,
-  type SavedViewWrite,
-  UpsertSavedViewRequest,
-} from '../../../schemas/saved-views';
+import { BatchGetSavedViewsRequest, BatchGetSavedViewsResponse, DeleteSavedViewRequest, ListSavedViewsRequest, ListSavedViewsResponse, type SavedView, SavedViewResponse, type SavedViewWrite, UpsertSavedViewRequest } from '../../../schemas/platform/saved-views';
 import { allPages, Empty, Service } from './_base';
 
 const VIEWS = '/api/saved-views/v1';

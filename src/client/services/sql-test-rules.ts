@@ -1,23 +1,9 @@
 /** SQL-test deployment rules (`datachecks.sqltests.v1.SqlTestsDeploymentRulesService`). Routes: ROUTES.md. */
 import { z } from 'zod';
-import { BATCH_LIMIT } from '../../../schemas/common';
-import {
-  BatchDeleteByIdsRequest,
-  BatchDeleteRulesResponse,
-  BatchDeploySqlTestRulesRequest,
-  BatchGetByIdsRequest,
-  BatchGetSqlTestRulesResponse,
-  DeploySqlTestRuleRequest,
-  ListSqlTestRulesRequest,
-  ListSqlTestRulesResponse,
-  SqlTestDeployOverview,
-  SqlTestDeployOverviewResponse,
-  SqlTestOverviewRequest,
-  SqlTestDeploymentRule,
-  SqlTestDeploymentRuleWrite,
-} from '../../../schemas/sql-tests';
-import { PREVIEW_METHODS } from '../../../schemas/grpc';
-import { toQuery } from '../../../schemas/wire';
+import { BATCH_LIMIT } from '../../../schemas/platform/common';
+import { BatchDeleteByIdsRequest, BatchDeleteRulesResponse, BatchDeploySqlTestRulesRequest, BatchGetByIdsRequest, BatchGetSqlTestRulesResponse, DeploySqlTestRuleRequest, ListSqlTestRulesRequest, ListSqlTestRulesResponse, SqlTestDeployOverview, SqlTestDeployOverviewResponse, SqlTestOverviewRequest, SqlTestDeploymentRule, SqlTestDeploymentRuleWrite } from '../../../schemas/platform/sql-tests';
+import { PREVIEW_METHODS } from '../../../schemas/platform/grpc';
+import { toQuery } from '../../../schemas/platform/wire';
 import { seg } from '../http';
 import { overviewQuery } from './overview-query';
 import { grpcOverview, preview } from './previews';

@@ -1,19 +1,8 @@
 /** SQL tests (`datachecks.sqltests.v1.SqlTestsService`). Routes: ROUTES.md. */
 import { z } from 'zod';
-import { BATCH_LIMIT } from '../../../schemas/common';
-import {
-  BatchDeleteByIdsRequest,
-  BatchDeleteResponse,
-  BatchGetByIdsRequest,
-  BatchGetSqlTestsResponse,
-  BatchUpsertSqlTestsRequest,
-  BatchUpsertSqlTestsResponse,
-  ListSqlTestsRequest,
-  ListSqlTestsResponse,
-  SqlTest,
-  SqlTestWrite,
-} from '../../../schemas/sql-tests';
-import { toQuery } from '../../../schemas/wire';
+import { BATCH_LIMIT } from '../../../schemas/platform/common';
+import { BatchDeleteByIdsRequest, BatchDeleteResponse, BatchGetByIdsRequest, BatchGetSqlTestsResponse, BatchUpsertSqlTestsRequest, BatchUpsertSqlTestsResponse, ListSqlTestsRequest, ListSqlTestsResponse, SqlTest, SqlTestWrite } from '../../../schemas/platform/sql-tests';
+import { toQuery } from '../../../schemas/platform/wire';
 import { BatchResult, batched } from '../paging';
 import { BatchWriteOptions, finish, Service, succeeded } from './_base';
 

@@ -23,36 +23,9 @@
  */
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
-import {
-  Alert,
-  alertKind,
-  alertRuleViolations,
-  type AlertIdentifier,
-  type AlertKind,
-  type AlertTarget,
-  type AlertTrigger,
-  type AlertWrite,
-  BatchGetAlertsRequest,
-  CreateAlertRequest,
-  AlertResponse,
-  BatchGetAlertsResponse,
-  DeleteAlertRequest,
-  EmptyResponse,
-  ListAlertsRequest,
-  ListAlertsResponse,
-  RenameAlertRequest,
-  SendTestAlertRequest,
-  SendTestAlertResponse,
-  ToggleAlertEnabledRequest,
-  ToggleIncidentOwnerAlertRequest,
-  ToggleIncidentOwnerAlertResponse,
-  UpdateAlertSettingsRequest,
-  UpdateAlertTargetsRequest,
-  UpdateAlertTemplateRequest,
-  UpsertAlertRequest,
-} from '../../../schemas/alerts';
-import { Source } from '../../../schemas/common';
-import { canonicalResolverQl, parseResolverQl, queryToResolverQl, ResolverQlError, resolverQlToQuery } from '../../../schemas/resolverql';
+import { Alert, alertKind, alertRuleViolations, type AlertIdentifier, type AlertKind, type AlertTarget, type AlertTrigger, type AlertWrite, BatchGetAlertsRequest, CreateAlertRequest, AlertResponse, BatchGetAlertsResponse, DeleteAlertRequest, EmptyResponse, ListAlertsRequest, ListAlertsResponse, RenameAlertRequest, SendTestAlertRequest, SendTestAlertResponse, ToggleAlertEnabledRequest, ToggleIncidentOwnerAlertRequest, ToggleIncidentOwnerAlertResponse, UpdateAlertSettingsRequest, UpdateAlertTargetsRequest, UpdateAlertTemplateRequest, UpsertAlertRequest } from '../../../schemas/platform/alerts';
+import { Source } from '../../../schemas/platform/common';
+import { canonicalResolverQl, parseResolverQl, queryToResolverQl, ResolverQlError, resolverQlToQuery } from '../../../schemas/tools/resolverql';
 import type { EmulatorApp, RouteContext } from '../app';
 import { alreadyExists, failedPrecondition, invalidArgument, notFound, parseBody } from '../errors';
 import { checkEtag, type Collection, type Store, type Stored } from '../store';

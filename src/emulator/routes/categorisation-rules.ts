@@ -27,23 +27,8 @@
  * - The demo seed holds one platform-provided rule ({@link DEMO_GLOBAL_RULE_ID}).
  */
 import { z } from 'zod';
-import {
-  BatchGetCategorisationRulesRequest,
-  BatchGetCategorisationRulesResponse,
-  CategorisationRule,
-  CategorisationRuleResponse,
-  DeleteCategorisationRuleRequest,
-  ListCategorisationRulesRequest,
-  ListCategorisationRulesResponse,
-  ListRuleMatchesRequest,
-  ListRuleMatchesResponse,
-  PreviewCategorisationRuleRequest,
-  PreviewCategorisationRuleResponse,
-  UpsertCategorisationRuleRequest,
-  type CategoryChange,
-  type RuleMatch,
-} from '../../../schemas/categorisation-rules';
-import { EmptyResponse } from '../../../schemas/alerts';
+import { BatchGetCategorisationRulesRequest, BatchGetCategorisationRulesResponse, CategorisationRule, CategorisationRuleResponse, DeleteCategorisationRuleRequest, ListCategorisationRulesRequest, ListCategorisationRulesResponse, ListRuleMatchesRequest, ListRuleMatchesResponse, PreviewCategorisationRuleRequest, PreviewCategorisationRuleResponse, UpsertCategorisationRuleRequest, type CategoryChange, type RuleMatch } from '../../../schemas/platform/categorisation-rules';
+import { EmptyResponse } from '../../../schemas/platform/alerts';
 import type { EmulatorApp, RouteContext } from '../app';
 import type { Catalog } from '../catalog';
 import { failedPrecondition, invalidArgument, notFound, parseBody } from '../errors';

@@ -11,25 +11,12 @@
  * ({@link MonitorRecord}, keyed by {@link monitorKey}).
  */
 import { z } from 'zod';
-import { type Source } from '../../../schemas/common';
-import { EmptyResponse } from '../../../schemas/alerts';
-import {
-  BatchDeployResponse,
-  BatchGetDeploymentRulesRequest,
-  BatchGetDeploymentRulesResponse,
-  DeployDeploymentRuleRequest,
-  DeploymentOverviewResponse,
-  DeploymentRule,
-  DeploymentRuleWrite,
-  DeployOverviewRequest,
-  ListDeploymentRulesRequest,
-  ListDeploymentRulesResponse,
-  RuleTypeEnum,
-  type DeploymentOverview,
-} from '../../../schemas/deployment-rules';
-import type { Query } from '../../../schemas/entities';
-import type { DataProduct } from '../../../schemas/governance';
-import { canonicalResolverQl, parseResolverQl, resolverQlToQuery, ResolverQlError } from '../../../schemas/resolverql';
+import { type Source } from '../../../schemas/platform/common';
+import { EmptyResponse } from '../../../schemas/platform/alerts';
+import { BatchDeployResponse, BatchGetDeploymentRulesRequest, BatchGetDeploymentRulesResponse, DeployDeploymentRuleRequest, DeploymentOverviewResponse, DeploymentRule, DeploymentRuleWrite, DeployOverviewRequest, ListDeploymentRulesRequest, ListDeploymentRulesResponse, RuleTypeEnum, type DeploymentOverview } from '../../../schemas/platform/deployment-rules';
+import type { Query } from '../../../schemas/platform/entities';
+import type { DataProduct } from '../../../schemas/platform/governance';
+import { canonicalResolverQl, parseResolverQl, resolverQlToQuery, ResolverQlError } from '../../../schemas/tools/resolverql';
 import type { EmulatorApp, RouteContext } from '../app';
 import { failedPrecondition, invalidArgument, notFound, parseBody, refuseUnknownKeys, runBatch, zodViolations } from '../errors';
 import {

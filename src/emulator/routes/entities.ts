@@ -8,7 +8,7 @@
  * `pagination.cursor`. Default page size 100, at most 1000.
  */
 import { z } from 'zod';
-import { BATCH_LIMIT, Pagination } from '../../../schemas/common';
+import { BATCH_LIMIT, Pagination } from '../../../schemas/platform/common';
 import {
   BatchEntityIncidentsResponse,
   BatchGetEntitiesRequest,
@@ -23,7 +23,7 @@ import {
   type Entity,
   type EntityReference,
   type Lineage,
-} from '../../../schemas/entities';
+} from '../../../schemas/platform/entities';
 import type { EmulatorApp, RouteContext } from '../app';
 import type { Catalog, LineageDirection } from '../catalog';
 import { invalidArgument, notFound, parseBody, zodViolations } from '../errors';

@@ -26,49 +26,15 @@
  */
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
-import { Pagination, type Scope } from '../../../schemas/common';
-import type { Query } from '../../../schemas/entities';
-import {
-  BatchGetDataProductsResponse,
-  BatchGetDomainsResponse,
-  BatchGetOwnershipsRequest,
-  BatchGetOwnershipsResponse,
-  BatchGetOwnersRequest,
-  BatchGetOwnersResponse,
-  BatchGetRequest,
-  DataProduct,
-  DataProductResponse,
-  DeleteDataProductRequest,
-  DeleteDomainRequest,
-  DeleteOwnerRequest,
-  DeleteOwnershipRequest,
-  Domain,
-  DomainResponse,
-  GovernanceSourceEnum,
-  ListDataProductsRequest,
-  ListDataProductsResponse,
-  ListDomainsRequest,
-  ListDomainsResponse,
-  ListOwnershipsRequest,
-  ListOwnershipsResponse,
-  ListOwnersRequest,
-  ListOwnersResponse,
-  Owner,
-  OwnerResponse,
-  Ownership,
-  OwnershipResponse,
-  UpsertDataProductRequest,
-  UpsertDomainRequest,
-  UpsertOwnershipRequest,
-  UpsertOwnerRequest,
-  type QuerySelection,
-} from '../../../schemas/governance';
-import { queryToResolverQl } from '../../../schemas/resolverql';
+import { Pagination, type Scope } from '../../../schemas/platform/common';
+import type { Query } from '../../../schemas/platform/entities';
+import { BatchGetDataProductsResponse, BatchGetDomainsResponse, BatchGetOwnershipsRequest, BatchGetOwnershipsResponse, BatchGetOwnersRequest, BatchGetOwnersResponse, BatchGetRequest, DataProduct, DataProductResponse, DeleteDataProductRequest, DeleteDomainRequest, DeleteOwnerRequest, DeleteOwnershipRequest, Domain, DomainResponse, GovernanceSourceEnum, ListDataProductsRequest, ListDataProductsResponse, ListDomainsRequest, ListDomainsResponse, ListOwnershipsRequest, ListOwnershipsResponse, ListOwnersRequest, ListOwnersResponse, Owner, OwnerResponse, Ownership, OwnershipResponse, UpsertDataProductRequest, UpsertDomainRequest, UpsertOwnershipRequest, UpsertOwnerRequest, type QuerySelection } from '../../../schemas/platform/governance';
+import { queryToResolverQl } from '../../../schemas/tools/resolverql';
 import type { EmulatorApp, RouteContext } from '../app';
 import { failedPrecondition, invalidArgument, notFound, parseBody, withoutPathFields } from '../errors';
 import { checkEtag, type Collection, type Store, type Stored } from '../store';
 import { renderResolverQlOrThrow, sortKeys } from './alerts';
-import { EmptyResponse } from '../../../schemas/alerts';
+import { EmptyResponse } from '../../../schemas/platform/alerts';
 
 /** Stored shapes (the read forms). */
 export type DomainRecord = z.output<typeof Domain>;

@@ -2,7 +2,7 @@
  * `IamService.Iam`: GET `/api/iam/v1` answers the caller's workspace, scopes, subject and
  * client type (any valid token; the way a tool learns its workspace).
  */
-import { IamResponse } from '../../../schemas/common';
+import { IamResponse } from '../../../schemas/platform/common';
 import type { EmulatorApp } from '../app';
 
 /** Registers the IAM route. */

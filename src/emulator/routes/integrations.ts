@@ -20,21 +20,9 @@
  */
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
-import { oneofKey } from '../../../schemas/common';
-import { EmptyResponse } from '../../../schemas/alerts';
-import {
-  BatchGetIntegrationsRequest,
-  BatchGetIntegrationsResponse,
-  CreateIntegrationRequest,
-  DeleteIntegrationRequest,
-  Integration,
-  type IntegrationConfig,
-  IntegrationResponse,
-  ListIntegrationsRequest,
-  ListIntegrationsResponse,
-  SECRET_FIELDS,
-  UpdateIntegrationRequest,
-} from '../../../schemas/integrations';
+import { oneofKey } from '../../../schemas/platform/common';
+import { EmptyResponse } from '../../../schemas/platform/alerts';
+import { BatchGetIntegrationsRequest, BatchGetIntegrationsResponse, CreateIntegrationRequest, DeleteIntegrationRequest, Integration, type IntegrationConfig, IntegrationResponse, ListIntegrationsRequest, ListIntegrationsResponse, SECRET_FIELDS, UpdateIntegrationRequest } from '../../../schemas/platform/integrations';
 import type { EmulatorApp, RouteContext } from '../app';
 import { failedPrecondition, notFound, parseBody, quotaExceeded, withoutPathFields } from '../errors';
 import { checkEtag, type Collection, type Store, type Stored } from '../store';

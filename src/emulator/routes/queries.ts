@@ -1,14 +1,14 @@
 /**
  * Queries v1 (SCOPE_ENTITY_READ, SCOPE_SRE_AGENT or SCOPE_MCP_READ; wire-facts section 9): TranslateResolverQl and ResolveQuery over the
- * seeded catalog, with the ResolverQL subset of schemas/resolverql.ts and the evaluator of
+ * seeded catalog, with the ResolverQL subset of schemas/tools/resolverql.ts and the evaluator of
  * ../query-eval.ts.
  *
  * Bad ResolverQL is INVALID_ARGUMENT; the message is the parser's (it names the offset, line
  * and column) and the violation's field is `resolverQl`. ResolveQuery pages like ListEntities
  * (path order; `pageInfo.lastId` = the last entity's `entityId`, `''` on the last page).
  */
-import { ResolveQueryRequest, ResolveQueryResponse, TranslateResolverQlRequest, TranslateResolverQlResponse, type Entity, type Query } from '../../../schemas/entities';
-import { parseResolverQl, queryToResolverQl, renderResolverQl, resolverQlToQuery, ResolverQlError, type ResolverQlAst } from '../../../schemas/resolverql';
+import { ResolveQueryRequest, ResolveQueryResponse, TranslateResolverQlRequest, TranslateResolverQlResponse, type Entity, type Query } from '../../../schemas/platform/entities';
+import { parseResolverQl, queryToResolverQl, renderResolverQl, resolverQlToQuery, ResolverQlError, type ResolverQlAst } from '../../../schemas/tools/resolverql';
 import type { EmulatorApp } from '../app';
 import { invalidArgument, parseBody } from '../errors';
 import { evaluateQuery, evaluateResolverQl, QueryEvaluationError } from '../query-eval';

@@ -18,19 +18,9 @@
  * - SetPin: the caller's own pin (read scope), answered as `pinned` on the caller's reads only.
  */
 import type { z } from 'zod';
-import type { Scope } from '../../../schemas/common';
-import {
-  BatchGetSavedViewsRequest,
-  BatchGetSavedViewsResponse,
-  DeleteSavedViewRequest,
-  ListSavedViewsRequest,
-  ListSavedViewsResponse,
-  type SavedView,
-  SavedViewResponse,
-  SetPinRequest,
-  UpsertSavedViewRequest,
-} from '../../../schemas/saved-views';
-import { EmptyResponse } from '../../../schemas/alerts';
+import type { Scope } from '../../../schemas/platform/common';
+import { BatchGetSavedViewsRequest, BatchGetSavedViewsResponse, DeleteSavedViewRequest, ListSavedViewsRequest, ListSavedViewsResponse, type SavedView, SavedViewResponse, SetPinRequest, UpsertSavedViewRequest } from '../../../schemas/platform/saved-views';
+import { EmptyResponse } from '../../../schemas/platform/alerts';
 import type { Principal } from '../auth';
 import type { EmulatorApp, RouteContext } from '../app';
 import { invalidArgument, notFound, parseBody, permissionDenied } from '../errors';

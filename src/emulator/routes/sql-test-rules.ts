@@ -25,20 +25,11 @@
  * query translated from `resolverQl`. Placement is computed by ../sql-test-placement.ts.
  */
 import { z } from 'zod';
-import { ResolverQlError, canonicalResolverQl, parseResolverQl, resolverQlToQuery } from '../../../schemas/resolverql';
-import { EmptyResponse } from '../../../schemas/alerts';
-import {
-  BatchDeleteByIdsRequest,
-  BatchGetSqlTestRulesResponse,
-  ListSqlTestRulesRequest,
-  ListSqlTestRulesResponse,
-  SqlTestDeployOverviewResponse,
-  SqlTestDeploymentRuleWrite,
-  SqlTestOverviewRequest,
-  SqlTestRuleTypeEnum,
-} from '../../../schemas/sql-tests';
-import { BatchDeployResponse } from '../../../schemas/deployment-rules';
-import type { SqlTestDeployOverview } from '../../../schemas/sql-tests';
+import { ResolverQlError, canonicalResolverQl, parseResolverQl, resolverQlToQuery } from '../../../schemas/tools/resolverql';
+import { EmptyResponse } from '../../../schemas/platform/alerts';
+import { BatchDeleteByIdsRequest, BatchGetSqlTestRulesResponse, ListSqlTestRulesRequest, ListSqlTestRulesResponse, SqlTestDeployOverviewResponse, SqlTestDeploymentRuleWrite, SqlTestOverviewRequest, SqlTestRuleTypeEnum } from '../../../schemas/platform/sql-tests';
+import { BatchDeployResponse } from '../../../schemas/platform/deployment-rules';
+import type { SqlTestDeployOverview } from '../../../schemas/platform/sql-tests';
 import type { EmulatorApp, RouteContext } from '../app';
 import type { Catalog } from '../catalog';
 import { invalidArgument, notFound, parseBody, refuseUnknownKeys, runBatch, zodViolations } from '../errors';

@@ -15,25 +15,16 @@
  *   must carry it with every value given) and `pagination.cursor` / `pagination.pageSize`.
  * - A test's `recurrenceRule` is optional (empty: on demand); `platform` or
  *   `template.identifier` is required. A template test is the platform's message under a key
- *   ending in `Test` (`notNullTest: { columnNames }`, grpc-facts 4.2; schemas/sql-test-kinds.ts);
+ *   ending in `Test` (`notNullTest: { columnNames }`, grpc-facts 4.2; schemas/platform/sql-test-kinds.ts);
  *   any other key is a per-item error naming it.
  * - Scopes (wire-facts section 5): writes SCOPE_DATACHECKS_SQLTESTS_EDIT; reads
  *   SCOPE_DATACHECKS_SQLTESTS_READ, SCOPE_SRE_AGENT or SCOPE_MCP_READ.
  */
 import { z } from 'zod';
-import type { Source } from '../../../schemas/common';
-import {
-  BatchDeleteByIdsRequest,
-  BatchDeleteResponse,
-  BatchGetByIdsRequest,
-  BatchGetSqlTestsResponse,
-  BatchUpsertSqlTestsResponse,
-  ListSqlTestsRequest,
-  ListSqlTestsResponse,
-  SqlTestWrite,
-} from '../../../schemas/sql-tests';
-import type { SqlTest } from '../../../schemas/sql-tests';
-import { unknownKeys } from '../../../schemas/wire';
+import type { Source } from '../../../schemas/platform/common';
+import { BatchDeleteByIdsRequest, BatchDeleteResponse, BatchGetByIdsRequest, BatchGetSqlTestsResponse, BatchUpsertSqlTestsResponse, ListSqlTestsRequest, ListSqlTestsResponse, SqlTestWrite } from '../../../schemas/platform/sql-tests';
+import type { SqlTest } from '../../../schemas/platform/sql-tests';
+import { unknownKeys } from '../../../schemas/platform/wire';
 import type { EmulatorApp, RouteContext } from '../app';
 import { EmulatorError, failedPrecondition, invalidArgument, parseBody, runBatch, zodViolations } from '../errors';
 import type { EmulatorViolation } from '../errors';

@@ -2,7 +2,7 @@
  * The assemble phase: the plan value. Refresh-only plans move what would write to `drift`;
  * diagnostics are sorted by address and summary; the summary counts the changes. Pure.
  */
-import type { Change, Diagnostic, Plan } from '../../../schemas/plan';
+import type { Change, Diagnostic, Plan } from '../../../schemas/model/plan';
 import { planSummary } from '../plan-check';
 import { asRefreshOnly } from '../modes';
 import type { PlanContext } from './context';

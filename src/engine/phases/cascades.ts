@@ -3,8 +3,8 @@
  * owner's ownerships, sub-domains, ...), from live state, as the delete's effects; and a
  * replace's cascade, whose kept objects are replaced after it. Pure.
  */
-import type { ResourceType } from '../../../schemas/manifest';
-import type { Change } from '../../../schemas/plan';
+import type { ResourceType } from '../../../schemas/model/manifest';
+import type { Change } from '../../../schemas/model/plan';
 import { deletingReference, TAG_PRUNED_TYPES } from '../../kinds/descriptors';
 import { bareId } from '../identity';
 import { cascadeEffects, cascadeOf, type LiveIndex } from '../related';

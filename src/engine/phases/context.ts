@@ -3,9 +3,9 @@
  * resolution the plan works on (none of the declarations in a destroy plan), the live objects
  * indexed by key and by `id:<id>`, the live names, and the normalised desired objects. Pure.
  */
-import type { ResourceType } from '../../../schemas/manifest';
-import { RESOURCE_TYPES } from '../../../schemas/manifest';
-import { DEFAULT_REQUEST, type Change, type Diagnostic, type Effects, type PlanRequest } from '../../../schemas/plan';
+import type { ResourceType } from '../../../schemas/model/manifest';
+import { RESOURCE_TYPES } from '../../../schemas/model/manifest';
+import { DEFAULT_REQUEST, type Change, type Diagnostic, type Effects, type PlanRequest } from '../../../schemas/model/plan';
 import type { LiveObject, ResourceHandler } from '../../kinds/shared/types';
 import type { Resolution } from '../resolve';
 import { LiveIndex } from '../related';

@@ -5,7 +5,7 @@
  */
 import * as jsonpatch from 'fast-json-patch';
 import { hasConfigId, isFqnKeyed, TAG_PRUNED_TYPES } from '../../kinds/descriptors';
-import type { Change, Diagnostic, PatchOp, Reason } from '../../../schemas/plan';
+import type { Change, Diagnostic, PatchOp, Reason } from '../../../schemas/model/plan';
 import type { LiveObject } from '../../kinds/shared/types';
 import { fingerprint } from '../../kinds/shared/normalise';
 import type { ResolvedResource } from '../resolve';

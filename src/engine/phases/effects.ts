@@ -5,8 +5,8 @@
  * names; the golden tests pass fixtures. A change that depends on an object this plan creates
  * cannot be previewed yet: its effects are known after apply. Pure.
  */
-import type { ResourceType } from '../../../schemas/manifest';
-import { Effects, type Change, type Diagnostic } from '../../../schemas/plan';
+import type { ResourceType } from '../../../schemas/model/manifest';
+import { Effects, type Change, type Diagnostic } from '../../../schemas/model/plan';
 import { kindOf } from '../../kinds/descriptors';
 import type { HandlerMap, PlanContext } from './context';
 

@@ -5,8 +5,8 @@
  * guards hold only for the changes left. Runs before the cascades, which mark what this plan
  * also deletes. Pure: returns the changes and diagnostics it leaves.
  */
-import type { ResourceType } from '../../../schemas/manifest';
-import type { Change, Diagnostic } from '../../../schemas/plan';
+import type { ResourceType } from '../../../schemas/model/manifest';
+import type { Change, Diagnostic } from '../../../schemas/model/plan';
 import { checkRequestedAddresses, destroyDeclared, narrowToTargets, targetingWarning } from '../modes';
 import type { PhaseOutput, PlanContext } from './context';
 

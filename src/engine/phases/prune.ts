@@ -5,8 +5,8 @@
  * namespaces' and UI-made ones are not even read (an untagged object a kind reads anyway because
  * it can never manage it, a platform-provided rule, is listed as not managed). Pure.
  */
-import type { ResourceType } from '../../../schemas/manifest';
-import type { Change, Reason } from '../../../schemas/plan';
+import type { ResourceType } from '../../../schemas/model/manifest';
+import type { Change, Reason } from '../../../schemas/model/plan';
 import { because } from '../reasons';
 import { isFqnKeyed, PRUNABLE_TYPES, TAG_PRUNED_TYPES } from '../../kinds/descriptors';
 import type { LiveObject } from '../../kinds/shared/types';

@@ -3,7 +3,7 @@
  * namespace owns it (an error otherwise); `destroy = false` stops managing it and leaves it in
  * place. Pure.
  */
-import type { Change, Diagnostic } from '../../../schemas/plan';
+import type { Change, Diagnostic } from '../../../schemas/model/plan';
 import { TAG_PRUNED_TYPES } from '../../kinds/descriptors';
 import type { LiveObject } from '../../kinds/shared/types';
 import { fingerprint } from '../../kinds/shared/normalise';

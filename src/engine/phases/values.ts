@@ -2,7 +2,7 @@
  * Value helpers of the planner's phases: JSON pointers, `ignoreChanges`, secret pointers, a
  * fast JSON equality. Pure.
  */
-import type { ResourceType } from '../../../schemas/manifest';
+import type { ResourceType } from '../../../schemas/model/manifest';
 
 const SECRET_KEY = /^(password|token|privateKey|serviceAccountKey|apiKey|secret|clientSecret)$/;
 

@@ -18,11 +18,11 @@
  * - kind and `issueLifecycle.owner` cannot change in place: {@link alertsHandler.replaceReasons}.
  */
 import { AlreadyExistsError, type PlatformClient } from '../../client';
-import type { Alert, AlertWrite } from '../../../schemas/alerts';
-import { BATCH_LIMIT } from '../../../schemas/common';
+import type { Alert, AlertWrite } from '../../../schemas/platform/alerts';
+import { BATCH_LIMIT } from '../../../schemas/platform/common';
 import { chunk } from '../../client/paging';
-import { alertKind } from '../../../schemas/alerts';
-import type { Change } from '../../../schemas/plan';
+import { alertKind } from '../../../schemas/platform/alerts';
+import type { Change } from '../../../schemas/model/plan';
 import { fingerprint, normalise } from '../shared/normalise';
 import { tallyRetries } from '../../client/attempts';
 import { afterOf, dropEmpty, etagVersion, ignoreNotFound, liveObject, omit, qlFormAt, WriteConflictError } from '../shared/support';

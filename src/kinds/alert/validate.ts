@@ -1,5 +1,5 @@
-/** Config validation of an alert: the platform's alert rules, checked offline (schemas/alerts.ts). */
-import { alertRuleViolations, type AlertWrite } from '../../../schemas/alerts';
+/** Config validation of an alert: the platform's alert rules, checked offline (schemas/platform/alerts.ts). */
+import { alertRuleViolations, type AlertWrite } from '../../../schemas/platform/alerts';
 import type { ConfigValidator } from '../shared/validation';
 
 export const validateAlert: ConfigValidator = (desired, ctx) =>

@@ -16,8 +16,8 @@
  * - import (`listAll`): every rule of the workspace but the platform-provided ones.
  */
 import type { PlatformClient } from '../../client';
-import type { CategorisationRule, CategorisationRuleWrite } from '../../../schemas/categorisation-rules';
-import { Effects, type Change } from '../../../schemas/plan';
+import type { CategorisationRule, CategorisationRuleWrite } from '../../../schemas/platform/categorisation-rules';
+import { Effects, type Change } from '../../../schemas/model/plan';
 import { canonicalOrSelf, normalise } from '../shared/normalise';
 import { effectsUnknown, GOVERNANCE_DROP, keepForNamespace, listed, LIST_PAGE_SIZE, liveObject, omit } from '../shared/support';
 import { governanceHandler, writeOf } from '../shared/governance';

@@ -1,5 +1,5 @@
 /** Config validation of a categorisation rule: the platform's limits (wire-facts 10), each error naming its field. */
-import { RULE_EXPRESSION_MAX, RULE_PRIORITY_MAX, RULE_TEXT_MAX } from '../../../schemas/categorisation-rules';
+import { RULE_EXPRESSION_MAX, RULE_PRIORITY_MAX, RULE_TEXT_MAX } from '../../../schemas/platform/categorisation-rules';
 import type { ConfigProblem, ConfigValidator } from '../shared/validation';
 
 type Json = Record<string, unknown>;

@@ -1,4 +1,4 @@
-import { dataProductKindRecord } from '../../../schemas/governance';
+import { dataProductKindRecord } from '../../../schemas/model/kinds/governance';
 import { sameScopes, type KindDescriptor } from '../shared/descriptor';
 
 /** The kind's facts (src/kinds/shared/descriptor.ts). */

@@ -12,8 +12,8 @@
  *   compares as absent.
  */
 
-import type { DataProductWrite } from '../../../schemas/governance';
-import type { Change } from '../../../schemas/plan';
+import type { DataProductWrite } from '../../../schemas/platform/governance';
+import type { Change } from '../../../schemas/model/plan';
 import { canonicalParts } from '../domain/handler';
 import { normalise } from '../shared/normalise';
 import { dropEmpty, GOVERNANCE_DROP, omit } from '../shared/support';

@@ -1,4 +1,4 @@
-import { domainKindRecord } from '../../../schemas/governance';
+import { domainKindRecord } from '../../../schemas/model/kinds/governance';
 import { sameScopes, type KindDescriptor } from '../shared/descriptor';
 
 type Json = Record<string, unknown>;

@@ -14,8 +14,8 @@
  *   and lower-case; a definition without parts compares as absent.
  */
 
-import type { Domain, DomainWrite } from '../../../schemas/governance';
-import type { Change } from '../../../schemas/plan';
+import type { Domain, DomainWrite } from '../../../schemas/platform/governance';
+import type { Change } from '../../../schemas/model/plan';
 import { normalise } from '../shared/normalise';
 import { bareId, dropEmpty, GOVERNANCE_DROP, isOurs, omit } from '../shared/support';
 import { governanceHandler, v2Service, writeOf } from '../shared/governance';

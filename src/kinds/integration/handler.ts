@@ -18,15 +18,15 @@
  *   Enable/Disable when that changed. A change of config variant is a replace.
  * - delete: Delete with the plan's etag; NOT_FOUND is success.
  */
-import { oneofKey } from '../../../schemas/common';
-import type { Integration } from '../../../schemas/integrations';
-import type { Change, Reason } from '../../../schemas/plan';
+import { oneofKey } from '../../../schemas/platform/common';
+import type { Integration } from '../../../schemas/platform/integrations';
+import type { Change, Reason } from '../../../schemas/model/plan';
 import { normalise } from '../shared/normalise';
 import { afterOf, ignoreNotFound, liveObject } from '../shared/support';
 import type { HandlerContext, ListedObject, LiveObject, ResourceHandler } from '../shared/types';
 import { integrationDescriptor } from './descriptor';
 import { markedTitle, parseTitle } from './marker';
-import { SECRET_FIELDS } from '../../../schemas/integrations';
+import { SECRET_FIELDS } from '../../../schemas/platform/integrations';
 import { bindSecretRefs, boundSecrets, declaredSecrets, readSecret, setPath, withoutSecrets } from './secrets';
 
 type Json = Record<string, unknown>;

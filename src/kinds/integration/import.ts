@@ -4,8 +4,9 @@
  * not at all) as a reference to fill in, `Secret.fromEnv('TODO_...')` (YAML `{ fromEnv:
  * TODO_... }`), never a value, with its version from the marker.
  */
-import { oneofKey } from '../../../schemas/common';
-import { SECRET_FIELDS, versionField } from '../../../schemas/integrations';
+import { oneofKey } from '../../../schemas/platform/common';
+import { versionField } from '../../../schemas/model/kinds/integrations';
+import { SECRET_FIELDS } from '../../../schemas/platform/integrations';
 import type { ImportRendering } from '../shared/import';
 import { isObj, type Json } from '../shared/yaml';
 import { parseTitle } from './marker';

@@ -7,7 +7,8 @@
  * ({@link bindSecretRefs}, called by plan for the declared resources).
  */
 import { readFileSync } from 'node:fs';
-import { SECRET_FIELDS, SecretRef, versionField } from '../../../schemas/integrations';
+import { SecretRef, versionField } from '../../../schemas/model/kinds/integrations';
+import { SECRET_FIELDS } from '../../../schemas/platform/integrations';
 import { registerSecret } from '../../client/redact';
 
 type Json = Record<string, unknown>;

@@ -1,6 +1,7 @@
 /** Config validation of an integration: the title with its marker fits the platform's 255, no marker by hand, no version counter without its secret. */
-import { oneofKey } from '../../../schemas/common';
-import { SECRET_FIELDS, versionField } from '../../../schemas/integrations';
+import { oneofKey } from '../../../schemas/platform/common';
+import { versionField } from '../../../schemas/model/kinds/integrations';
+import { SECRET_FIELDS } from '../../../schemas/platform/integrations';
 import type { ConfigValidator, ConfigProblem } from '../shared/validation';
 import { markerLength, parseTitle } from './marker';
 import { declaredSecrets } from './secrets';

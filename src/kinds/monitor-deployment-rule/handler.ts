@@ -11,8 +11,8 @@
  *   the transport the client picks (REST, or gRPC for `metricOptions`); a failure is "effects unknown".
  */
 import type { PlatformClient } from '../../client';
-import { MetricIdEnum, RULE_CONFIG_KINDS, type DeploymentOverview, type DeploymentRuleWrite, type MonitorSettings } from '../../../schemas/deployment-rules';
-import { Effects, type Change } from '../../../schemas/plan';
+import { MetricIdEnum, RULE_CONFIG_KINDS, type DeploymentOverview, type DeploymentRuleWrite, type MonitorSettings } from '../../../schemas/platform/deployment-rules';
+import { Effects, type Change } from '../../../schemas/model/plan';
 import { normalise } from '../shared/normalise';
 import { afterOf, bareId, LIST_PAGE_SIZE, omit, qlForm } from '../shared/support';
 import type { HandlerContext, LiveObject, ReadQuery, ResourceHandler } from '../shared/types';

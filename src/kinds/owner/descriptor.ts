@@ -1,4 +1,4 @@
-import { ownerKindRecord } from '../../../schemas/governance';
+import { ownerKindRecord } from '../../../schemas/model/kinds/governance';
 import { sameScopes, type KindDescriptor } from '../shared/descriptor';
 
 // scopes: UpsertOwner, DeleteOwner | BatchGetOwners, ListOwners

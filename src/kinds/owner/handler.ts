@@ -12,8 +12,8 @@
  * - normalisation: the read form's plain `contacts[]` compares with the desired `contacts[]`
  *   (unordered); `entityId` (`owner-<uuid>`) is server-computed.
  */
-import type { OwnerWrite } from '../../../schemas/governance';
-import type { Change } from '../../../schemas/plan';
+import type { OwnerWrite } from '../../../schemas/platform/governance';
+import type { Change } from '../../../schemas/model/plan';
 import { normalise } from '../shared/normalise';
 import { afterOf, GOVERNANCE_DROP, LIST_PAGE_SIZE, omit } from '../shared/support';
 import { governanceHandler } from '../shared/governance';

@@ -22,11 +22,11 @@
  *   path); no replace reason.
  */
 import type { PlatformClient } from '../../client';
-import type { OwnershipWrite } from '../../../schemas/governance';
-import type { Change } from '../../../schemas/plan';
+import type { OwnershipWrite } from '../../../schemas/platform/governance';
+import type { Change } from '../../../schemas/model/plan';
 import { normalise } from '../shared/normalise';
 import { Limiter } from '../../client/limiter';
-import type { Ownership } from '../../../schemas/governance';
+import type { Ownership } from '../../../schemas/platform/governance';
 import { bareId, dropEmpty, GOVERNANCE_DROP, isNotFound, keepForNamespace, LIST_PAGE_SIZE, omit } from '../shared/support';
 import { governanceHandler, writeOf } from '../shared/governance';
 import type { LiveObject, ReadQuery, ResourceHandler } from '../shared/types';

@@ -19,8 +19,8 @@
  *   user's own and never managed); `VISIBILITY_PRIVATE` is the default and compares as absent;
  *   grants are unordered.
  */
-import type { SavedView, SavedViewWrite } from '../../../schemas/saved-views';
-import type { Change } from '../../../schemas/plan';
+import type { SavedView, SavedViewWrite } from '../../../schemas/platform/saved-views';
+import type { Change } from '../../../schemas/model/plan';
 import { normalise } from '../shared/normalise';
 import { afterOf, dropEmpty, entryFor, LIST_PAGE_SIZE, omit, WriteConflictError } from '../shared/support';
 import { governanceHandler } from '../shared/governance';

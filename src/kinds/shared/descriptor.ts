@@ -4,7 +4,7 @@
  * (`src/kinds/descriptors.ts`). Ownership and concurrency are policies the generic engine owns
  * (crossplane-runtime's management policies); the kind only names which one applies.
  */
-import type { ResourceType } from '../../../schemas/manifest';
+import type { ResourceType } from '../../../schemas/model/manifest';
 
 /**
  * How the engine tells "this object is ours", and so what a namespace prunes:
@@ -53,7 +53,7 @@ export const sameScopes = (write: readonly string[], read: readonly string[], ba
 
 type Json = Record<string, unknown>;
 
-/** What an object undergoes when an object it references is deleted (schemas/plan.ts CASCADE_EFFECTS). */
+/** What an object undergoes when an object it references is deleted (schemas/model/plan.ts CASCADE_EFFECTS). */
 export type CascadeEffect = 'deleted' | 'loses-parent' | 'loses-member' | 'loses-selection';
 
 /** The title of an object by type and id (the code's, else live's), as the plan's index knows it. */

@@ -5,7 +5,7 @@
  * write message and its service calls.
  */
 import type { PlatformClient } from '../../client';
-import type { Change } from '../../../schemas/plan';
+import type { Change } from '../../../schemas/model/plan';
 import type { KindDescriptor } from './descriptor';
 import { afterOf, guardedUpsert, ignoreNotFound, keepForNamespace, LIST_PAGE_SIZE, listed, readByKeys } from './support';
 import type { LiveObject, ReadQuery, ResourceHandler } from './types';

@@ -2,7 +2,7 @@
  * The import-rendering capability: how `dqform import` turns a kind's live config into code
  * (references to the other imported objects, the friendly YAML form).
  */
-import type { ResourceType } from '../../../schemas/manifest';
+import type { ResourceType } from '../../../schemas/model/manifest';
 import type { Json } from './yaml';
 
 /** Replaces the id at `o[key]` by a reference to the imported object of `type` it names, if any. */

@@ -11,9 +11,9 @@
  * - unordered lists (e-mail recipients, severities, metric ids, states, ...) are sorted.
  * - keys are sorted, so JSON comparison and patches are deterministic.
  */
-import { canonicalResolverQlLenient } from '../../../schemas/resolverql';
+import { canonicalResolverQlLenient } from '../../../schemas/tools/resolverql';
 import { hash } from 'node:crypto';
-import { isCanonicalJson } from '../../../schemas/canonical-json';
+import { isCanonicalJson } from '../../../schemas/tools/canonical-json';
 import { stripEntityPrefix } from '../descriptors';
 
 /** Lists whose order carries no meaning. */

@@ -4,7 +4,7 @@
  * applier guards these kinds by re-reading (descriptor concurrency `readback`).
  */
 import type { PlatformClient } from '../../client';
-import { Effects, type Change } from '../../../schemas/plan';
+import { Effects, type Change } from '../../../schemas/model/plan';
 import { effectsUnknown, errorsByAddress, ignoreNotFound, liveObject } from './support';
 import type { HandlerContext, LiveObject, ResourceHandler } from './types';
 

@@ -9,14 +9,14 @@
  * - {@link ignoreNotFound}: `delete` treats NOT_FOUND as success.
  */
 import { NotFoundError } from '../../client/errors';
-import { unmodelledOf } from '../../../schemas/wire';
-import { queryToResolverQl } from '../../../schemas/resolverql';
-import type { Query } from '../../../schemas/entities';
-import type { Change } from '../../../schemas/plan';
+import { unmodelledOf } from '../../../schemas/platform/wire';
+import { queryToResolverQl } from '../../../schemas/tools/resolverql';
+import type { Query } from '../../../schemas/platform/entities';
+import type { Change } from '../../../schemas/model/plan';
 import { bare, fingerprint } from './normalise';
 import { tallyRetries } from '../../client/attempts';
 import type { ListedObject, LiveObject, ReadQuery } from './types';
-import { DqformError, isErrorOf } from '../../../schemas/errors';
+import { DqformError, isErrorOf } from '../../../schemas/tools/errors';
 
 /** Page size of the prunable kinds' full-workspace lists (the emulator's maximum; servers that cap lower still page). */
 export const LIST_PAGE_SIZE = 1000;

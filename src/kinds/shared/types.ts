@@ -10,8 +10,8 @@
  * - the pure members are deterministic functions of their arguments.
  */
 import type { PlatformClient } from '../../client';
-import type { ResourceType } from '../../../schemas/manifest';
-import type { Change, Effects, Reason } from '../../../schemas/plan';
+import type { ResourceType } from '../../../schemas/model/manifest';
+import type { Change, Effects, Reason } from '../../../schemas/model/plan';
 
 /** A live object as read, with the fields the engine reasons about lifted out. */
 export interface LiveObject {
@@ -30,7 +30,7 @@ export interface LiveObject {
   raw: Record<string, unknown>;
   /**
    * What this object carries that this version of dqform does not model (an unknown field,
-   * variant or enum value; schemas/wire.ts `unmodelledOf`). Such an object is listed in the plan
+   * variant or enum value; schemas/platform/wire.ts `unmodelledOf`). Such an object is listed in the plan
    * ("cannot be managed by this version: ...") and never written or deleted.
    */
   unmanageable?: readonly string[];

@@ -2,7 +2,7 @@
  * The YAML-binding capability: a kind's friendly forms in `dqform.yaml` (names instead of
  * references, ResolverQL as a plain string) turned into its desired shape.
  */
-import type { ResourceType } from '../../../schemas/manifest';
+import type { ResourceType } from '../../../schemas/model/manifest';
 
 export type Json = Record<string, unknown>;
 export type PathSeg = string | number;

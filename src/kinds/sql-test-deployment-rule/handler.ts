@@ -10,8 +10,8 @@
  *   delete overview with `losesHistory: true`; a failure is "effects unknown".
  * - normalisation: timezone `UTC` (the default) compares as absent at the config level.
  */
-import { SQL_TEST_RULE_CONFIG_KINDS, sqlTestRuleFromWire, sqlTestRuleToWire, type SqlTestDeployOverview, type SqlTestDeploymentRuleWrite } from '../../../schemas/sql-tests';
-import { Effects, type Change } from '../../../schemas/plan';
+import { SQL_TEST_RULE_CONFIG_KINDS, sqlTestRuleFromWire, sqlTestRuleToWire, type SqlTestDeployOverview, type SqlTestDeploymentRuleWrite } from '../../../schemas/platform/sql-tests';
+import { Effects, type Change } from '../../../schemas/model/plan';
 import { normalise } from '../shared/normalise';
 import { configKind } from '../monitor-deployment-rule/handler';
 import { dropDefaultTimezone, testsRead } from '../sql-test/handler';

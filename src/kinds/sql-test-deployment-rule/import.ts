@@ -1,5 +1,5 @@
 /** Import rendering of a SQL-test deployment rule: dqform's shape of the tests, then the rule family's props. */
-import { sqlTestRuleFromWire } from '../../../schemas/sql-tests';
+import { sqlTestRuleFromWire } from '../../../schemas/platform/sql-tests';
 import type { ImportRendering } from '../shared/import';
 import { ruleTs } from '../shared/rule-import';
 import type { Json } from '../shared/yaml';

@@ -10,8 +10,8 @@
  * - normalisation: timezone `UTC` is the server default and compares as absent.
  */
 import type { PlatformClient } from '../../client';
-import { sqlTestFromWire, sqlTestToWire, type SqlTestWrite } from '../../../schemas/sql-tests';
-import type { Change } from '../../../schemas/plan';
+import { sqlTestFromWire, sqlTestToWire, type SqlTestWrite } from '../../../schemas/platform/sql-tests';
+import type { Change } from '../../../schemas/model/plan';
 import { fingerprint, normalise } from '../shared/normalise';
 import { tallyRetries } from '../../client/attempts';
 import { afterOf, bareId, errorsByAddress, ignoreNotFound, isNotFoundReason, ItemWriteError, LIST_PAGE_SIZE, omit, readByKeys, WriteConflictError } from '../shared/support';

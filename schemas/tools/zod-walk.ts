@@ -1,7 +1,7 @@
 /**
  * The one reader of zod's private internals (issue 24): every walker of a schema's structure
- * (the wire conventions in schemas/wire.ts, the unknown-field walk in src/engine/unknown-fields.ts,
- * the enum and oneof markers of schemas/common.ts, the provider schema of
+ * (the wire conventions in schemas/platform/wire.ts, the unknown-field walk in src/engine/unknown-fields.ts,
+ * the enum and oneof markers of schemas/platform/common.ts, the provider schema of
  * constructs/codegen/provider-schema.ts) asks here, so that a zod upgrade changing its `_zod.def`
  * layout is fixed in this file only. test/repo/zod-internals.test.ts keeps it so.
  *
@@ -112,8 +112,8 @@ export function definitionKey(schema: z.ZodType): object {
 
 /**
  * dqform's markers on a schema's definition: `dqEnum` (a protoEnum codec's table,
- * schemas/common.ts), `dqOneof` (a message's oneof groups), `dqTolerant` (the item schema a
- * `tolerant` list item wraps, schemas/wire.ts). They survive zod's clones (`.refine`,
+ * schemas/platform/common.ts), `dqOneof` (a message's oneof groups), `dqTolerant` (the item schema a
+ * `tolerant` list item wraps, schemas/platform/wire.ts). They survive zod's clones (`.refine`,
  * `.superRefine`), which copy the definition.
  */
 export type MarkName = 'dqEnum' | 'dqOneof' | 'dqTolerant';

@@ -20,12 +20,12 @@
  *   `--marshal emit-unpopulated` and `--enums numbers|names`).
  *
  * A schema is compiled once into a small node tree (cached per zod definition). Enums are
- * recognised by the table {@link protoEnum} (schemas/common.ts) leaves on the codec's definition
+ * recognised by the table {@link protoEnum} (schemas/platform/common.ts) leaves on the codec's definition
  * (`dqEnum`), oneof groups by the keys `oneof`/`withOneof` leave (`dqOneof`); both survive zod's
  * clones (`.refine`, `.superRefine`), which copy the definition.
  */
 import { z } from 'zod';
-import { DqformError } from './errors';
+import { DqformError } from '../tools/errors';
 import {
   arrayElementOf,
   definitionKey,
@@ -41,7 +41,7 @@ import {
   recordValueOf,
   setMark,
   unionOptions,
-} from './zod-walk';
+} from '../tools/zod-walk';
 
 /**
  * How many deprecated enum spellings (aliases) zod has decoded so far in this process: a caller

@@ -5,12 +5,12 @@
  * - keys are lowerCamelCase; unknown response keys are tolerated (`z.object` strips them);
  * - a oneof is an object with exactly one of its keys present ({@link oneof});
  * - enums are accepted as names or integers and always parse to the canonical name
- *   ({@link protoEnum}); they go on the wire as numbers (schemas/wire.ts).
+ *   ({@link protoEnum}); they go on the wire as numbers (schemas/platform/wire.ts).
  */
 import { z } from 'zod';
 import { ALIAS_USES, type EnumInfo } from './wire';
-import { closestName, sharedPrefix } from './did-you-mean';
-import { markOf, setMark } from './zod-walk';
+import { closestName, sharedPrefix } from '../tools/did-you-mean';
+import { markOf, setMark } from '../tools/zod-walk';
 
 /** A protobuf enum: accepts the value's name or its number, parses to the name. */
 export interface ProtoEnum<N extends string> {
@@ -37,7 +37,7 @@ function allowedText(table: Record<string, number>, values: readonly string[]): 
 /**
  * Declares a protobuf enum from its name → number table. The schema accepts either form
  * (the gateway reads names and numbers; the spec's GET responses carry integers) and outputs
- * the name; dqform sends the NUMBER on the wire (schemas/wire.ts `toWire`). `aliases` are
+ * the name; dqform sends the NUMBER on the wire (schemas/platform/wire.ts `toWire`). `aliases` are
  * deprecated spellings accepted on input and read as the current name (the engine warns
  * about them). An invalid value's error lists the allowed values.
  */
@@ -77,7 +77,7 @@ export function protoEnum<const T extends Record<string, number>>(table: T, opts
 
 /**
  * Marks `schema` (any schema that reads an enum leniently, e.g. a transform from any name or
- * number) as the enum `e` for the shape walkers (schemas/wire.ts): the emulator encodes its names
+ * number) as the enum `e` for the shape walkers (schemas/platform/wire.ts): the emulator encodes its names
  * as numbers under `--enums numbers`, and a tolerant read does not mark a value outside the table
  * as unknown (`open`): the schema itself decides what an unknown value means.
  */
@@ -86,7 +86,7 @@ export function markOpenEnum<S extends z.ZodType>(schema: S, e: ProtoEnum<string
   return schema;
 }
 
-/** Leaves the enum table on a schema's definition, where schemas/wire.ts finds it. */
+/** Leaves the enum table on a schema's definition, where schemas/platform/wire.ts finds it. */
 function markEnum(schema: z.ZodType, info: EnumInfo): void {
   setMark(schema, 'dqEnum', info);
 }

@@ -6,7 +6,7 @@
  * family (its first dotted segment). Here, in schemas/, because every layer may import it
  * (docs/architecture.md): type imports only, so it loads nothing.
  */
-import type { Diagnostic } from './plan';
+import type { Diagnostic } from '../model/plan';
 
 export abstract class DqformError extends Error {
   /** The class's stable code, e.g. `api.not-found`; each class sets its own (docs/errors.md). */

@@ -24,7 +24,6 @@ import { z } from 'zod';
 import { Etag, oneof, PageInfo, Pagination, protoEnum, Timestamp, Uuid } from './common';
 import { Actor } from './governance';
 import { tolerant } from './wire';
-import { defineKind, pinnedId, ql, yamlMeta } from './kind';
 
 /** The dimension a rule categorises (wire-facts 10: TECHNICAL=1, GOVERNANCE=2). */
 export const CategoryDimensionEnum = protoEnum({ DIMENSION_UNSPECIFIED: 0, TECHNICAL: 1, GOVERNANCE: 2 });
@@ -64,7 +63,8 @@ export const RuleMatcher = oneof({
 });
 export type RuleMatcher = z.infer<typeof RuleMatcher>;
 
-const priority = z.number().int().min(-RULE_PRIORITY_MAX).max(RULE_PRIORITY_MAX);
+/** A rule's priority: among matching rules the highest wins. */
+export const RulePriority = z.number().int().min(-RULE_PRIORITY_MAX).max(RULE_PRIORITY_MAX);
 
 /** UpsertRule fields (flat body): an omitted optional field is left unchanged. */
 export const CategorisationRuleWrite = z.object({
@@ -74,7 +74,7 @@ export const CategorisationRuleWrite = z.object({
   title: z.string().min(1).max(RULE_TEXT_MAX).optional(),
   category: z.string().min(1).max(RULE_TEXT_MAX).optional(),
   matcher: RuleMatcher.optional(),
-  priority: priority.optional(),
+  priority: RulePriority.optional(),
 });
 export type CategorisationRuleWrite = z.infer<typeof CategorisationRuleWrite>;
 
@@ -88,32 +88,6 @@ export const CategorisationRule = CategorisationRuleWrite.extend({
   updatedBy: z.unknown().optional(),
 });
 export type CategorisationRule = z.infer<typeof CategorisationRule>;
-
-// ---- what code declares ----
-
-/** A categorisation rule as code declares it (dq_check_categorisation_rule). */
-export const DesiredCategorisationRule = z.object({
-  id: pinnedId,
-  dimension: z.enum(['TECHNICAL', 'GOVERNANCE']).describe('the dimension categorised: TECHNICAL or GOVERNANCE'),
-  title: z.string().min(1).max(RULE_TEXT_MAX).describe('the rule\'s title'),
-  category: z.string().min(1).max(RULE_TEXT_MAX).describe('the category given to the checks it matches, e.g. Freshness'),
-  matcher: RuleMatcher.describe('what the rule matches: attributes or expression'),
-  priority: priority.optional().describe('among matching rules the highest priority wins (-1000000 to 1000000; default 0)'),
-});
-export type DesiredCategorisationRule = z.infer<typeof DesiredCategorisationRule>;
-
-/** A `categorisationRules:` entry of `dqform.yaml`: `matcher: "<ResolverQL>"` is short for `matcher: { expression }`. */
-export const YamlCategorisationRule = DesiredCategorisationRule.extend({
-  matcher: z.union([ql.describe('short for { expression: <ResolverQL> }'), RuleMatcher]).describe('what the rule matches: attributes, expression, or a ResolverQL string (the expression)'),
-  ...yamlMeta,
-});
-
-export const checkCategorisationRuleKindRecord = defineKind({
-  type: 'dq_check_categorisation_rule',
-  order: 100,
-  desired: DesiredCategorisationRule,
-  yaml: { section: 'categorisationRules', entry: YamlCategorisationRule, what: 'check categorisation rules' },
-});
 
 // ---- requests and responses ----
 

@@ -1,12 +1,14 @@
 /**
- * A kind's record in `schemas/`: what the manifest, the YAML document and the constructs need to
- * know of a resource type, exported by the kind's wire schema file (`export const domainKindRecord =
- * defineKind({ ... })` in `schemas/governance.ts`) and listed by `npm run registries` in
- * `schemas/kinds.generated.ts`. `RESOURCE_SCHEMAS` (manifest.ts), the YAML sections
- * (dqform-yaml.ts) and the provider schema (constructs/codegen) are derived from the records.
+ * A kind's record in dqform's model: what the manifest, the YAML document and the constructs need
+ * to know of a resource type, exported by the kind's model file (`export const domainKindRecord =
+ * defineKind({ ... })` in `schemas/model/kinds/governance.ts`, beside the kind's desired and YAML
+ * shapes; its wire shapes are in `schemas/platform/governance.ts`) and listed by
+ * `npm run registries` in `schemas/model/kinds.generated.ts`. `RESOURCE_SCHEMAS` (manifest.ts),
+ * the YAML sections (dqform-yaml.ts) and the provider schema (constructs/codegen) are derived
+ * from the records.
  *
  * Also the building blocks the records' desired and YAML shapes share (pinned ids, the
- * meta-arguments, references by name), which live here so that the wire files need not import
+ * meta-arguments, references by name), which live here so that the kinds' files need not import
  * `manifest.ts` or `dqform-yaml.ts` (those import the records).
  */
 import { z } from 'zod';

@@ -2,10 +2,9 @@
  * Automated-monitor deployment rules (spec 2.3, 4.5; upstream facts).
  */
 import { z } from 'zod';
-import { ConfigsFilter, Empty, oneof, oneofIssue, PageInfo, Pagination, protoEnum, required, Source, Uuid, withOneof } from './common';
+import { ConfigsFilter, Empty, oneof, PageInfo, Pagination, protoEnum, required, Source, Uuid, withOneof } from './common';
 import { Query } from './entities';
 import { tolerant } from './wire';
-import { defineKind, nameRef, unwrapped, yamlMeta, pinnedId, type Shape } from './kind';
 
 /** Rule and SQL-test severity: WARNING=1, ERROR=2, INFO=3 (not the alert numbering). */
 export const SeverityEnum = protoEnum({ SEVERITY_UNSPECIFIED: 0, SEVERITY_WARNING: 1, SEVERITY_ERROR: 2, SEVERITY_INFO: 3 });
@@ -183,7 +182,7 @@ export const ListDeploymentRulesRequest = z.object({
   configIds: z.array(z.string()).optional(),
 });
 export type ListDeploymentRulesRequest = z.infer<typeof ListDeploymentRulesRequest>;
-/** Items are read tolerantly (schemas/wire.ts): a rule this version cannot model is marked, never a failure. */
+/** Items are read tolerantly (schemas/platform/wire.ts): a rule this version cannot model is marked, never a failure. */
 export const ListDeploymentRulesResponse = z.object({ deploymentRules: z.array(tolerant(DeploymentRule)).default([]), pageInfo: PageInfo.optional() });
 export type ListDeploymentRulesResponse = z.infer<typeof ListDeploymentRulesResponse>;
 /** Batch: GET `.../deployment-rules/batch?ids=a&ids=b`; missing ids are omitted. */
@@ -198,42 +197,3 @@ export type BatchGetDeploymentRulesResponse = z.infer<typeof BatchGetDeploymentR
 export const DeployOverviewRequest = z.object({ deploymentRule: DeploymentRuleWrite });
 export const DeploymentOverviewResponse = z.object({ overview: DeploymentOverview });
 export type DeploymentOverviewResponse = z.infer<typeof DeploymentOverviewResponse>;
-
-// ---- the kind (schemas/kind.ts) ----
-export const DesiredMonitorDeploymentRule = withOneof(
-  { id: pinnedId, title: z.string().min(1).max(100).describe('the rule\'s title') },
-  {
-    queryConfig: QueryConfig.describe('deploy monitors on every asset a query selects'),
-    exclusiveQueryConfig: ExclusiveQueryConfig.describe('exclude the assets a query selects from other rules'),
-    staticConfig: StaticConfig.describe('deploy monitors on one asset'),
-    exclusiveStaticConfig: ExclusiveStaticConfig.describe('exclude one asset from other rules'),
-    productConfig: ProductConfig.describe('deploy monitors on a data product\'s assets'),
-  },
-);
-export type DesiredMonitorDeploymentRule = z.infer<typeof DesiredMonitorDeploymentRule>;
-
-// ---- dqform.yaml ----
-const ruleVariants = (o: { shape: Shape }, keys: readonly string[]) => unwrapped(o, keys);
-export const YamlMonitorDeploymentRule = withOneof(
-  { id: DesiredMonitorDeploymentRule.shape.id, title: DesiredMonitorDeploymentRule.shape.title, ...yamlMeta },
-  {
-    ...ruleVariants(DesiredMonitorDeploymentRule as unknown as { shape: Shape }, ['queryConfig', 'exclusiveQueryConfig', 'staticConfig', 'exclusiveStaticConfig']),
-    productConfig: ProductConfig.extend({
-      productId: z.string().min(1).optional().describe('the data product\'s id (or use product: <name>)'),
-      /** A data product's name in this file (instead of `productId`). */
-      product: nameRef('a data product').optional(),
-    })
-      .superRefine((v, ctx) => {
-        const o = oneofIssue(v as Record<string, unknown>, ['product', 'productId']);
-        if (o) ctx.addIssue({ code: 'custom', message: o });
-      })
-      .describe('deploy monitors on a data product\'s assets'),
-  },
-);
-
-export const monitorDeploymentRuleKindRecord = defineKind({
-  type: 'dq_monitor_deployment_rule',
-  order: 60,
-  desired: DesiredMonitorDeploymentRule,
-  yaml: { section: 'monitorDeploymentRules', entry: YamlMonitorDeploymentRule, what: 'automated-monitor deployment rules' },
-});

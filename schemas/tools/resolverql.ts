@@ -54,7 +54,7 @@
  * {@link ResolverQlError} names the 0-based offset, line and column, what was expected and what
  * was found: `ResolverQL: at offset 14 (line 1, column 15): expected ')' or ',' but found 'x'`.
  */
-import { EntityTypeEnum, type EntityType, type EntityTypeName, type Query, type QueryPart } from './entities';
+import { EntityTypeEnum, type EntityType, type EntityTypeName, type Query, type QueryPart } from '../platform/entities';
 import { DqformError } from './errors';
 import { closestName } from './did-you-mean';
 

@@ -270,7 +270,7 @@ export type Entity = z.infer<typeof Entity>;
 export const ListEntitiesRequest = z.object({ pagination: Pagination.optional() });
 /**
  * Entity reads decode each entity on its own ({@link tolerant}): an identifier variant or an
- * entity-type number this version does not know marks that entity (schemas/wire.ts
+ * entity-type number this version does not know marks that entity (schemas/platform/wire.ts
  * `unmodelledOf`) and keeps it as read; it never fails the whole response (wire-facts,
  * decisions: tolerant reads).
  */

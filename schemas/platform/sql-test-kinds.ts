@@ -28,7 +28,7 @@
  */
 import { z } from 'zod';
 import { EntityIdentifier } from './entities';
-import { DqformError } from './errors';
+import { DqformError } from '../tools/errors';
 
 /** A dqform test that has no counterpart on the wire (the field is named). A bug-free caller validated first. */
 export class TestMappingError extends DqformError {

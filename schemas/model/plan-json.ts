@@ -1,7 +1,7 @@
 /**
  * The public JSON plan (`dqform plan --json`, `dqform show --json`, `dqform drift --json`): what
- * other programs read, apart from the in-memory model (`Plan`, schemas/plan.ts) and the plan
- * file (`PlanFile`, schemas/plan-file.ts), like Terraform's command/jsonplan. Made only by
+ * other programs read, apart from the in-memory model (`Plan`, schemas/model/plan.ts) and the plan
+ * file (`PlanFile`, schemas/model/plan-file.ts), like Terraform's command/jsonplan. Made only by
  * src/plan/json.ts: the model with the format version and each reason's prose beside its code.
  */
 import { z } from 'zod';

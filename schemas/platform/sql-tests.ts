@@ -7,7 +7,6 @@ import { tolerant } from './wire';
 import { TEST_KIND_MAPPINGS, testFromWire, testToWire, wireTestMessages, type WireTestKey } from './sql-test-kinds';
 import { EntityIdentifier, Query } from './entities';
 import { Severity } from './deployment-rules';
-import { defineKind, yamlMeta, pinnedId } from './kind';
 
 /**
  * The data platform a SQL test runs on: exactly one key (wire-facts 8.2; neutral names, the
@@ -330,53 +329,3 @@ export const ListSqlTestRulesResponse = z.object({ deploymentRules: z.array(tole
 export type ListSqlTestRulesResponse = z.infer<typeof ListSqlTestRulesResponse>;
 export const BatchGetSqlTestRulesResponse = z.object({ deploymentRules: z.record(z.string(), tolerant(SqlTestDeploymentRule)).default({}) });
 export type BatchGetSqlTestRulesResponse = z.infer<typeof BatchGetSqlTestRulesResponse>;
-
-// ---- the kinds (schemas/kind.ts) ----
-export const DesiredSqlTest = withOneof(
-  {
-    id: pinnedId,
-    name: z.string().min(1).max(255).describe('the test\'s name'),
-    description: z.string().optional().describe('what the test is for'),
-    severity: Severity.optional().describe('severity of the test\'s failures'),
-    platform: DataPlatform.describe('the data platform the test runs on: exactly one key'),
-    /** iCal RRULE; absent: the test runs on demand. */
-    recurrenceRule: z.string().min(1).optional().describe('iCal RRULE for when the test runs, e.g. FREQ=DAILY;BYHOUR=6; absent: on demand'),
-    timezone: z.string().optional().describe('IANA time zone of the schedule (default UTC)'),
-    annotations: z.array(SqlTestAnnotation).optional().describe('annotations to find the test by'),
-    saveFailures: z.boolean().optional().describe('keep the failing rows for inspection'),
-  },
-  {
-    sqlExpression: z.string().min(1).describe('SQL query; every row it returns is a failure'),
-    template: SqlTestTemplate.describe('a template test on one table (notNull, unique, freshness, ...)'),
-  },
-);
-export type DesiredSqlTest = z.infer<typeof DesiredSqlTest>;
-
-export const DesiredSqlTestDeploymentRule = withOneof(
-  { id: pinnedId, title: z.string().min(1).max(100).describe('the rule\'s title') },
-  {
-    queryConfig: SqlTestQueryConfig.describe('deploy the tests on every table a query selects'),
-    exclusiveQueryConfig: SqlTestExclusiveQueryConfig.describe('exclude the tables a query selects from other rules'),
-    staticConfig: SqlTestStaticConfig.describe('deploy the tests on one table'),
-    exclusiveStaticConfig: SqlTestExclusiveStaticConfig.describe('exclude one table from other rules'),
-  },
-);
-export type DesiredSqlTestDeploymentRule = z.infer<typeof DesiredSqlTestDeploymentRule>;
-
-// ---- dqform.yaml ----
-export const YamlSqlTest = DesiredSqlTest.safeExtend(yamlMeta);
-export const YamlSqlTestDeploymentRule = DesiredSqlTestDeploymentRule.safeExtend(yamlMeta);
-
-export const sqlTestKindRecord = defineKind({
-  type: 'dq_sql_test',
-  order: 70,
-  desired: DesiredSqlTest,
-  yaml: { section: 'sqlTests', entry: YamlSqlTest, what: 'SQL tests' },
-});
-
-export const sqlTestDeploymentRuleKindRecord = defineKind({
-  type: 'dq_sql_test_deployment_rule',
-  order: 80,
-  desired: DesiredSqlTestDeploymentRule,
-  yaml: { section: 'sqlTestDeploymentRules', entry: YamlSqlTestDeploymentRule, what: 'SQL-test deployment rules' },
-});

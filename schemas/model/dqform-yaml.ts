@@ -19,7 +19,7 @@ import { z } from 'zod';
 import { CredentialsFrom, KIND_RECORDS, Manifest, type ResourceType } from './manifest';
 import type { SCHEMA_KINDS } from './kinds.generated';
 
-// each kind's entry shape (`Yaml<Kind>`) lives in its wire schema file with its record
+// each kind's entry shape (`Yaml<Kind>`) lives in its file under kinds/ with its record
 
 type AnyKind = (typeof SCHEMA_KINDS)[number];
 

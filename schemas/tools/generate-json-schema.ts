@@ -4,7 +4,7 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { dqformJsonSchema } from './dqform-yaml';
+import { dqformJsonSchema } from '../model/dqform-yaml';
 
 /** The file's text: 2-space JSON and a final newline. */
 export function dqformJsonSchemaText(): string {
@@ -12,7 +12,7 @@ export function dqformJsonSchemaText(): string {
 }
 
 /** Where the schema is committed. */
-export const DQFORM_JSON_SCHEMA_FILE = path.join(__dirname, 'dqform.schema.json');
+export const DQFORM_JSON_SCHEMA_FILE = path.join(__dirname, '..', 'dqform.schema.json');
 
 if (require.main === module) {
   fs.writeFileSync(DQFORM_JSON_SCHEMA_FILE, dqformJsonSchemaText());

@@ -15,10 +15,10 @@ import { z } from 'zod';
 import { SCHEMA_KINDS } from './kinds.generated';
 import { Lifecycle, type SchemaKind } from './kind';
 
-// each kind's desired shape (`Desired<Kind>`) lives in its wire schema file with its record
+// each kind's desired shape (`Desired<Kind>`) lives in its file under kinds/ with its record
 export { Lifecycle };
 
-/** Every kind's record (schemas/kind.ts), in dependency order (`order`). */
+/** Every kind's record (schemas/model/kind.ts), in dependency order (`order`). */
 export const KIND_RECORDS: readonly SchemaKind[] = [...SCHEMA_KINDS].sort((a, b) => a.order - b.order);
 type AnyKind = (typeof SCHEMA_KINDS)[number];
 

@@ -18,7 +18,6 @@
 import { z } from 'zod';
 import { Etag, PageInfo, Pagination, protoEnum, required, Timestamp, Uuid, withOneof } from './common';
 import { tolerant } from './wire';
-import { defineKind, pinnedId, ql, yamlMeta } from './kind';
 
 export const VisibilityEnum = protoEnum({ VISIBILITY_UNSPECIFIED: 0, VISIBILITY_PRIVATE: 1, VISIBILITY_WORKSPACE: 2 });
 export const Visibility = VisibilityEnum.schema;
@@ -102,29 +101,3 @@ export const ListSavedViewsRequest = z.object({
 export const ListSavedViewsResponse = z.object({ views: z.array(tolerant(SavedView)).default([]), pageInfo: PageInfo.optional() });
 /** SetPin POST `/api/saved-views/v1/set-pin`: `{ id, pinned }` (the caller's own pin; read scope). */
 export const SetPinRequest = z.object({ id: Uuid, pinned: z.boolean().optional() });
-
-// ---- the kind (schemas/kind.ts) ----
-
-export const DesiredSavedView = z.object({
-  id: pinnedId,
-  title: z.string().min(1).max(200).describe('the view\'s title'),
-  description: z.string().max(2000).optional().describe('what the view is for'),
-  context: z.string().max(200).optional().describe('the screen the view belongs to, e.g. issues'),
-  selection: SavedViewSelection.optional().describe('what the view shows: { resolverQl }'),
-  config: SavedViewConfig.optional().describe('how the view shows it: columns, sorting, grouping'),
-  visibility: Visibility.optional().describe('VISIBILITY_PRIVATE (owner and grantees; the default) or VISIBILITY_WORKSPACE'),
-  grants: z.array(SavedViewGrant).max(200).optional().describe('who the view is shared with: userEmail or groupId, and a permission'),
-});
-export type DesiredSavedView = z.infer<typeof DesiredSavedView>;
-
-export const YamlSavedView = DesiredSavedView.extend({
-  selection: z.union([ql, SavedViewSelection]).optional().describe('what the view shows: ResolverQL text, or { resolverQl }'),
-  ...yamlMeta,
-});
-
-export const savedViewKindRecord = defineKind({
-  type: 'dq_saved_view',
-  order: 95,
-  desired: DesiredSavedView,
-  yaml: { section: 'savedViews', entry: YamlSavedView, what: 'saved views (per-user pins are not managed)' },
-});

@@ -5,7 +5,6 @@ import { z } from 'zod';
 import { Empty, Etag, oneof, protoEnum, required, Source, Timestamp, Violation, withOneof } from './common';
 import { Query } from './entities';
 import { tolerant } from './wire';
-import { defineKind, nameRef, ql, unwrapped, yamlMeta, type Shape } from './kind';
 
 /**
  * Alert severity (issue alerts, ownership alerts): `SEVERITY_WARN=1, SEVERITY_ERROR=2,
@@ -280,45 +279,3 @@ export const BatchGetAlertsRequest = z.object({ identifiers: z.array(AlertIdenti
 export const BatchGetAlertsResponse = z.object({ alerts: z.record(z.string(), tolerant(Alert)).default({}) });
 export type BatchGetAlertsResponse = z.infer<typeof BatchGetAlertsResponse>;
 export const EmptyResponse = z.object({});
-
-// ---- the kind (schemas/kind.ts) ----
-export const DesiredAlert = withOneof(
-  {
-    /** Pinned fqn; default `<namespace>.<resource name>`. */
-    fqn: z.string().min(1).max(500).optional().describe('pinned fully qualified name (the alert\'s identity); default <namespace>.<name>'),
-    name: z.string().min(1).max(255).describe('the alert\'s display name'),
-    isDisabled: z.boolean().optional().describe('create or keep the alert switched off'),
-    template: AlertTemplate.optional().describe('the message template (title and plain or structured text)'),
-  },
-  {
-    issueLifecycle: IssueLifecycleAlert.describe('alert on data-quality issues of the entities the trigger selects'),
-    schemaChange: SchemaChangeAlert.describe('alert on schema changes of the entities the trigger selects'),
-    incidentLifecycle: IncidentLifecycleAlert.describe('alert on incidents opening, closing or being cancelled'),
-  },
-);
-export type DesiredAlert = z.infer<typeof DesiredAlert>;
-
-// ---- dqform.yaml ----
-const ownerTarget = unwrapped(AlertTarget as unknown as { shape: Shape }, ['owner']).owner;
-/** An alert target; `owner` also takes an owner's name in this file. */
-export const YamlAlertTarget = oneof({
-  ...unwrapped(AlertTarget as unknown as { shape: Shape }, ['slack', 'email', 'msTeams', 'webhook']),
-  owner: z.union([nameRef('an owner'), ownerTarget]).describe('an owner of this file by name, or { ownerPath }'),
-});
-const yamlTrigger = z.union([ql, AlertTrigger]).describe('which entities the alert watches: ResolverQL text, or { resolverQl } / { query }');
-const yamlTargets = z.array(YamlAlertTarget).min(1).describe('where notifications go: slack, email, owner (a name in this file), msTeams or webhook');
-export const YamlAlert = withOneof(
-  { fqn: DesiredAlert.shape.fqn, name: DesiredAlert.shape.name, isDisabled: DesiredAlert.shape.isDisabled, template: DesiredAlert.shape.template, ...yamlMeta },
-  {
-    issueLifecycle: IssueLifecycleAlert.extend({ trigger: yamlTrigger, targets: yamlTargets }).describe('alert on data-quality issues of the entities the trigger selects'),
-    schemaChange: SchemaChangeAlert.extend({ trigger: yamlTrigger, targets: yamlTargets }).describe('alert on schema changes of the entities the trigger selects'),
-    incidentLifecycle: IncidentLifecycleAlert.extend({ targets: yamlTargets }).describe('alert on incidents opening, closing or being cancelled'),
-  },
-);
-
-export const alertKindRecord = defineKind({
-  type: 'dq_alert',
-  order: 50,
-  desired: DesiredAlert,
-  yaml: { section: 'alerts', entry: YamlAlert, what: 'alerts' },
-});

@@ -1,7 +1,7 @@
 /**
  * The plan file (`dqform plan --out FILE`, read by `dqform apply FILE` and `dqform show FILE`): a
- * versioned format of its own, apart from the in-memory model (`Plan`, schemas/plan.ts) and the
- * public JSON (`PlanJson`, schemas/plan-json.ts), like Terraform's plans/planfile. Read and
+ * versioned format of its own, apart from the in-memory model (`Plan`, schemas/model/plan.ts) and the
+ * public JSON (`PlanJson`, schemas/model/plan-json.ts), like Terraform's plans/planfile. Read and
  * written only by src/plan/file.ts. The file is the model with its format header
  * (`formatVersion`, {@link PLAN_FORMAT_VERSION}) and each reason's prose beside its code; a
  * change to the file bumps the version, and a file of another version is refused ("plan again").
