@@ -42,6 +42,7 @@ import {
   setMark,
   unionOptions,
 } from './zod-walk';
+import { parseFast } from './tools/lean';
 
 /**
  * How many deprecated enum spellings (aliases) zod has decoded so far in this process: a caller
@@ -576,7 +577,7 @@ export function decodeRead<S extends z.ZodType>(schema: S, value: unknown): z.Zo
   const n = nodeOf(schema);
   const problems: string[] = [];
   const cleaned = cleanFrom(n, value, problems, true);
-  const r = schema.safeParse(cleaned) as z.ZodSafeParseResult<z.output<S>>;
+  const r = parseFast(schema, cleaned);
   // an item's problems are also the response's (clean): none, and no item has marks to transfer
   if (r.success && problems.length > 0 && holdsTolerant(n)) transferMarks(n, cleaned, r.data);
   return r;

@@ -16,6 +16,7 @@ import { z } from 'zod';
 import { DqformYaml, YAML_ENTRY_SCHEMAS, YAML_SECTIONS, type YamlSection } from '../../schemas/dqform-yaml';
 import { Manifest, RESOURCE_SCHEMAS, RESOURCE_TYPES, type ManifestResource, type ResourceType } from '../../schemas/manifest';
 import type { Diagnostic } from '../../schemas/plan';
+import { parseFast } from '../../schemas/tools/lean';
 import { checkResolverQlText, ResolverQlError } from '../../schemas/resolverql';
 import { parseAddress } from './identity';
 import { ManifestError } from './manifest';
@@ -218,7 +219,7 @@ export function manifestFromYaml(text: string, opts: { file: string; stack?: str
     removed,
   };
   if (run.diags.some((d) => d.severity === 'error')) throw new ManifestError(dedupe(run.diags));
-  const m = Manifest.safeParse(manifest);
+  const m = parseFast(Manifest, manifest);
   if (!m.success) throw new ManifestError(m.error.issues.map((i) => ({ severity: 'error' as const, summary: `${fieldPath(i.path as PathSeg[])}: ${i.message}`, source: run.loc.find(i.path as PathSeg[]) })));
   return m.data;
 }

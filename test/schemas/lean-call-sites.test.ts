@@ -1,0 +1,52 @@
+/**
+ * Where the lean validator (schemas/tools/lean.ts) stands in front of zod (issue 27): the
+ * client's parse of every response (`decodeRead`), the manifest's validation and each desired
+ * object's. zod's `safeParse` of those schemas runs only when the lean parse refuses (for its
+ * issues and messages), so a valid value never reaches it; an invalid one gets zod's words.
+ */
+import { manifestFromTerraformJson } from '../../src/engine/manifest';
+import { resolveManifest } from '../../src/engine/resolve';
+import { Manifest, RESOURCE_SCHEMAS } from '../../schemas/manifest';
+import { ListOwnersResponse } from '../../schemas/governance';
+import { decodeRead } from '../../schemas/wire';
+
+afterEach(() => jest.restoreAllMocks());
+
+const tf = (resource: Record<string, unknown>) => ({ provider: { dq: [{ namespace: 'shop' }] }, resource });
+
+describe('the client reads responses lean first', () => {
+  it('a valid response is parsed without zod, enum numbers read as names', () => {
+    const spy = jest.spyOn(ListOwnersResponse, 'safeParse');
+    const r = decodeRead(ListOwnersResponse, { owners: [{ id: 'o1', title: 'Team', source: 1, extra: 'x' }], pageInfo: { lastId: '' } });
+    expect(spy).not.toHaveBeenCalled();
+    expect(r.success && r.data).toEqual({ owners: [{ id: 'o1', title: 'Team', contacts: [], source: 'SOURCE_EXTERNAL_CATALOG' }], pageInfo: {} });
+  });
+
+  it('an invalid one gets zod\'s issues', () => {
+    const spy = jest.spyOn(ListOwnersResponse, 'safeParse');
+    const r = decodeRead(ListOwnersResponse, { owners: 'nope' });
+    expect(spy).toHaveBeenCalledTimes(1);
+    expect(r.success).toBe(false);
+    expect(r.error?.issues.map((i) => i.path.join('.'))).toEqual(['owners']);
+  });
+});
+
+describe('the engine validates the manifest and the desired objects lean first', () => {
+  it('a valid stack never reaches zod\'s safeParse', () => {
+    const manifestSpy = jest.spyOn(Manifest, 'safeParse');
+    const ownerSpy = jest.spyOn(RESOURCE_SCHEMAS.dq_owner, 'safeParse');
+    const m = manifestFromTerraformJson(tf({ dq_owner: { a: { title: 'A' } } }), { stack: 'prod' });
+    const r = resolveManifest(m, 'w');
+    expect(r.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
+    expect(manifestSpy).not.toHaveBeenCalled();
+    expect(ownerSpy).not.toHaveBeenCalled();
+  });
+
+  it('an invalid desired object gets zod\'s message', () => {
+    const ownerSpy = jest.spyOn(RESOURCE_SCHEMAS.dq_owner, 'safeParse');
+    const m = manifestFromTerraformJson(tf({ dq_owner: { a: { title: 7 } } }), { stack: 'prod' });
+    const errors = resolveManifest(m, 'w').diagnostics.filter((d) => d.severity === 'error').map((d) => d.summary);
+    expect(ownerSpy).toHaveBeenCalledTimes(1);
+    expect(errors).toEqual([expect.stringMatching(/^title: /)]);
+  });
+});
