@@ -205,17 +205,57 @@ export function codecDecodeOf(schema: z.ZodType): ((value: unknown, payload: Lea
 }
 
 /**
- * The checks zod runs after the schema's own parse (`.min`, `.regex`, `.int`, `.refine`,
- * `.superRefine`, a string format: the schema itself when it is a check), as one function that
- * runs them on a payload in zod's order and says whether all passed (an overwrite such as
- * `.trim()` leaves the new value in the payload); undefined when the schema has none.
+ * A sure pass of one check zod ships whose outcome is plain (a length, a bound, a regex, a safe
+ * integer): true only when zod's check would find nothing and change nothing, so that skipping it
+ * is exact whatever its `when`; undefined for the other checks (refinements, formats, overwrites).
  */
-export function checksRunner(schema: z.ZodType): ((payload: LeanPayload) => boolean) | undefined {
+function surePass(c: Internals): ((v: unknown) => boolean) | undefined {
+  const d = c.def;
+  const t = c.traits;
+  if (t.has('$ZodCheckMinLength') && typeof d.minimum === 'number') {
+    const min = d.minimum;
+    // a string is measured in code points: fewer than 2 x min UTF-16 units is zod's to count
+    return (v) => (typeof v === 'string' ? v.length >= 2 * min : Array.isArray(v) && v.length >= min);
+  }
+  if (t.has('$ZodCheckMaxLength') && typeof d.maximum === 'number') {
+    const max = d.maximum;
+    return (v) => (typeof v === 'string' || Array.isArray(v)) && v.length <= max;
+  }
+  if (t.has('$ZodCheckGreaterThan') && typeof d.value === 'number') {
+    const value = d.value;
+    return d.inclusive ? (v) => typeof v === 'number' && v >= value : (v) => typeof v === 'number' && v > value;
+  }
+  if (t.has('$ZodCheckLessThan') && typeof d.value === 'number') {
+    const value = d.value;
+    return d.inclusive ? (v) => typeof v === 'number' && v <= value : (v) => typeof v === 'number' && v < value;
+  }
+  if (t.has('$ZodCheckNumberFormat') && d.format === 'safeint') return (v) => Number.isSafeInteger(v);
+  if (t.has('$ZodCheckRegex') && d.pattern instanceof RegExp && !t.has('$ZodCheckLowerCase') && !t.has('$ZodCheckUpperCase')) {
+    const pattern = d.pattern;
+    return (v) => {
+      pattern.lastIndex = 0;
+      return typeof v === 'string' && pattern.test(v);
+    };
+  }
+  return undefined;
+}
+
+/**
+ * The checks zod runs after the schema's own parse (`.min`, `.regex`, `.int`, `.refine`,
+ * `.superRefine`, a string format: the schema itself when it is a check); undefined when the
+ * schema has none. `passes(value)`: every check surely passes (plain checks only, no payload);
+ * else `run(payload)` runs them as zod does, in its order, and says whether all passed (an
+ * overwrite such as `.trim()` leaves the new value in the payload).
+ */
+export function checksRunner(schema: z.ZodType): { passes: (value: unknown) => boolean; run: (payload: LeanPayload) => boolean } | undefined {
   const i = internalsOf(schema);
   const own = (i.def.checks as unknown[] | undefined) ?? [];
   const checks = (i.traits.has('$ZodCheck') ? [schema, ...own] : own).map(internalsOf);
   if (checks.length === 0) return undefined;
-  return (payload) => {
+  const sure = checks.map(surePass);
+  const plain = sure.every((s) => s !== undefined) ? (sure as ((v: unknown) => boolean)[]) : undefined;
+  const passes = !plain ? () => false : plain.length === 1 ? plain[0] : (v: unknown) => plain.every((p) => p(v));
+  const run = (payload: LeanPayload): boolean => {
     for (const c of checks) {
       const when = c.def.when as ((p: LeanPayload) => boolean) | undefined;
       if (when && !when(payload)) continue;
@@ -224,6 +264,7 @@ export function checksRunner(schema: z.ZodType): ((payload: LeanPayload) => bool
     }
     return true;
   };
+  return { passes, run };
 }
 
 /**

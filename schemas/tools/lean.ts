@@ -90,11 +90,12 @@ function compile(schema: z.ZodType): Lean {
   const base = compileKind(schema);
   const checks = checksRunner(schema);
   if (!checks) return base;
+  const { passes, run } = checks;
   return (v) => {
     const r = base(v);
-    if (r === LEAN_REFUSED) return r;
+    if (r === LEAN_REFUSED || passes(r)) return r;
     const payload: LeanPayload = { value: r, issues: [] };
-    return checks(payload) ? payload.value : LEAN_REFUSED;
+    return run(payload) ? payload.value : LEAN_REFUSED;
   };
 }
 
@@ -108,6 +109,15 @@ function isPlainObject(o: unknown): o is Record<PropertyKey, unknown> {
   const prot = (ctor as { prototype?: unknown }).prototype;
   if (!isObject(prot)) return false;
   return Object.prototype.hasOwnProperty.call(prot, 'isPrototypeOf');
+}
+
+/** What a transform is handed, as zod hands it: the value, the issues, `addIssue`. */
+class TransformPayload implements LeanPayload {
+  issues: unknown[] = [];
+  constructor(public value: unknown) {}
+  addIssue(issue: unknown): void {
+    this.issues.push(issue);
+  }
 }
 
 interface Field {
@@ -302,10 +312,17 @@ function compileKind(schema: z.ZodType): Lean {
     }
     case 'transform': {
       const fn = transformOf(schema) as (value: unknown, payload: LeanPayload) => unknown;
+      const whole = byZod(schema);
       return (v) => {
         // an issue the transform reports (ctx.addIssue) refuses: zod's run makes it and its message
-        const payload = { value: v, issues: [] as unknown[], addIssue: (issue: unknown): void => void payload.issues.push(issue) };
-        const t = fn(v, payload);
+        const payload = new TransformPayload(v);
+        let t: unknown;
+        try {
+          t = fn(v, payload);
+        } catch {
+          // e.g. an addIssue called detached from its payload: zod's run decides
+          return whole(v);
+        }
         return t instanceof Promise || payload.issues.length > 0 ? LEAN_REFUSED : t;
       };
     }
