@@ -571,7 +571,8 @@ function transferMarks(n: Node, c: unknown, p: unknown): void {
 /**
  * How the client reads a response: cleaned ({@link readClean}, tolerant items included), parsed,
  * and every tolerant item that carries something this version does not model marked
- * ({@link unmodelledOf}). One parse of the whole response: no per-item parse.
+ * ({@link unmodelledOf}). One parse of the whole response: no per-item parse; lean first
+ * (schemas/tools/lean.ts `parseFast`), zod's own parse (its issues) only when the lean one refuses.
  */
 export function decodeRead<S extends z.ZodType>(schema: S, value: unknown): z.ZodSafeParseResult<z.output<S>> {
   const n = nodeOf(schema);

@@ -337,14 +337,14 @@ function compileKind(schema: z.ZodType): Lean {
 
 /**
  * The lean parse alone: zod's output for `value` when zod would accept it, {@link LEAN_REFUSED}
- * when zod would refuse it (cyclic input, which overflows the lean recursion, refuses too).
+ * when zod would refuse it. Whatever throws on the way (cyclic input overflowing the lean
+ * recursion, a refinement or transform throwing on odd input) refuses too: zod's parse decides.
  */
 export function leanParse(schema: z.ZodType, value: unknown): unknown {
   try {
     return leanOf(schema)(value);
-  } catch (e) {
-    if (e instanceof RangeError) return LEAN_REFUSED;
-    throw e;
+  } catch {
+    return LEAN_REFUSED;
   }
 }
 

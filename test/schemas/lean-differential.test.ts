@@ -342,6 +342,18 @@ describe('what the lean compiler does not parse itself goes to zod, and is liste
     expect(leanParse(schema, new Map([['a', 'x']]))).toBe(LEAN_REFUSED);
   });
 
+  it('a cyclic value (zod parses it through its memo) overflows the lean recursion and goes to zod', () => {
+    type Link = { name: string; next?: Link };
+    const Link: z.ZodType<Link> = z.lazy(() => z.object({ name: z.string(), next: Link.optional() }));
+    const v: Link = { name: 'a' };
+    v.next = v;
+    expect(leanParse(Link, v)).toBe(LEAN_REFUSED);
+    const r = parseFast(Link, v);
+    expect(r.success).toBe(true);
+    const out = r.data as Link;
+    expect(out.next).toBe(out);
+  });
+
   it('lists where the schemas under test fall back (none today: each new one shows here)', () => {
     const fallbacks = l.schemas.flatMap(([name, s]) => leanFallbacks(s).map((f) => `${name}: ${f}`));
     expect(fallbacks).toEqual([]);
