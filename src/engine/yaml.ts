@@ -264,7 +264,7 @@ function unknownYamlFields(data: Json, run: YamlRun): void {
 
 /** Types and values, by the document's schema. */
 function yamlSchemaErrors(data: Json, run: YamlRun): void {
-  const parsed = DqformYaml.safeParse(data);
+  const parsed = parseFast(DqformYaml, data);
   if (parsed.success) return;
   for (const i of parsed.error.issues) {
     if (i.code === 'unrecognized_keys') continue;
@@ -344,7 +344,7 @@ function yamlResource(section: YamlSection, type: ResourceType, name: string, en
   });
   // the translated config must be the desired shape (e.g. a friendly form left a hole)
   if (!run.failed.has(address)) {
-    const r = (RESOURCE_SCHEMAS[type] as unknown as z.ZodType).safeParse(config);
+    const r = parseFast(RESOURCE_SCHEMAS[type] as unknown as z.ZodType, config);
     if (!r.success) for (const i of r.error.issues) error(`${fieldPath(i.path as PathSeg[]) ? `${fieldPath(i.path as PathSeg[])}: ` : ''}${i.message}`, loc.find([...base, ...(i.path as PathSeg[])]), { address });
   }
   const lc = isObj(lifecycle) ? lifecycle : {};

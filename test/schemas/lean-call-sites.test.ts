@@ -5,6 +5,8 @@
  * issues and messages), so a valid value never reaches it; an invalid one gets zod's words.
  */
 import { manifestFromTerraformJson } from '../../src/engine/manifest';
+import { manifestFromYaml } from '../../src/engine/yaml';
+import { DqformYaml } from '../../schemas/dqform-yaml';
 import { resolveManifest } from '../../src/engine/resolve';
 import { Manifest, RESOURCE_SCHEMAS } from '../../schemas/manifest';
 import { ListOwnersResponse } from '../../schemas/governance';
@@ -48,5 +50,22 @@ describe('the engine validates the manifest and the desired objects lean first',
     const errors = resolveManifest(m, 'w').diagnostics.filter((d) => d.severity === 'error').map((d) => d.summary);
     expect(ownerSpy).toHaveBeenCalledTimes(1);
     expect(errors).toEqual([expect.stringMatching(/^title: /)]);
+  });
+});
+
+describe('the YAML front end validates its document and entries lean first', () => {
+  it('a valid workspace never reaches zod\'s safeParse', () => {
+    const docSpy = jest.spyOn(DqformYaml, 'safeParse');
+    const manifestSpy = jest.spyOn(Manifest, 'safeParse');
+    const ownerSpy = jest.spyOn(RESOURCE_SCHEMAS.dq_owner, 'safeParse');
+    const m = manifestFromYaml('namespace: shop\nowners:\n  team: { title: Team }\n', { file: 'w.yaml' });
+    expect(m.resources.map((r) => [r.address, r.config])).toEqual([['dq_owner.team', { title: 'Team' }]]);
+    expect([docSpy, manifestSpy, ownerSpy].map((s) => s.mock.calls.length)).toEqual([0, 0, 0]);
+  });
+
+  it('a wrong value gets zod\'s message', () => {
+    const docSpy = jest.spyOn(DqformYaml, 'safeParse');
+    expect(() => manifestFromYaml('namespace: shop\nowners:\n  team: { title: 7 }\n', { file: 'w.yaml' })).toThrow(/title/);
+    expect(docSpy).toHaveBeenCalled();
   });
 });

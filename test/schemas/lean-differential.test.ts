@@ -249,6 +249,7 @@ function load(jitless: boolean): Loaded {
     const manifest = require(path.join(ROOT, 'schemas', 'manifest')) as typeof import('../../schemas/manifest');
     for (const [type, s] of Object.entries(manifest.RESOURCE_SCHEMAS)) schemas.push([`desired ${type}`, s as unknown as z.ZodType]);
     schemas.push(['manifest Manifest', manifest.Manifest]);
+    schemas.push(['manifest DqformYaml', (require(path.join(ROOT, 'schemas', 'dqform-yaml')) as typeof import('../../schemas/dqform-yaml')).DqformYaml as unknown as z.ZodType]);
     out = { z: zod, walk: require(path.join(ROOT, 'schemas', 'zod-walk')) as Walk, lean: require(path.join(ROOT, 'schemas', 'tools', 'lean')) as Lean, schemas };
   });
   return out as Loaded;
