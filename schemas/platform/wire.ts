@@ -42,6 +42,7 @@ import {
   setMark,
   unionOptions,
 } from '../tools/zod-walk';
+import { parseFast } from '../tools/lean';
 
 /**
  * How many deprecated enum spellings (aliases) zod has decoded so far in this process: a caller
@@ -570,13 +571,14 @@ function transferMarks(n: Node, c: unknown, p: unknown): void {
 /**
  * How the client reads a response: cleaned ({@link readClean}, tolerant items included), parsed,
  * and every tolerant item that carries something this version does not model marked
- * ({@link unmodelledOf}). One parse of the whole response: no per-item parse.
+ * ({@link unmodelledOf}). One parse of the whole response: no per-item parse; lean first
+ * (schemas/tools/lean.ts `parseFast`), zod's own parse (its issues) only when the lean one refuses.
  */
 export function decodeRead<S extends z.ZodType>(schema: S, value: unknown): z.ZodSafeParseResult<z.output<S>> {
   const n = nodeOf(schema);
   const problems: string[] = [];
   const cleaned = cleanFrom(n, value, problems, true);
-  const r = schema.safeParse(cleaned) as z.ZodSafeParseResult<z.output<S>>;
+  const r = parseFast(schema, cleaned);
   // an item's problems are also the response's (clean): none, and no item has marks to transfer
   if (r.success && problems.length > 0 && holdsTolerant(n)) transferMarks(n, cleaned, r.data);
   return r;

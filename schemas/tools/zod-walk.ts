@@ -127,3 +127,153 @@ export function markOf(schema: z.ZodType, name: MarkName): unknown {
 export function setMark(schema: z.ZodType, name: MarkName, value: unknown): void {
   defOf(schema)[name] = value;
 }
+
+// ------------------------------------------------------------------------------------------
+// what schemas/tools/lean.ts (the lean validator in front of zod, issue 27) compiles a schema from
+
+type Internals = { def: Def; optin?: string; optout?: string; values?: Set<unknown>; traits: Set<string>; check: (payload: LeanPayload) => unknown };
+const internalsOf = (s: unknown): Internals => (s as { _zod: Internals })._zod;
+
+/** What zod's checks and transforms are handed: the value and the issues found so far. */
+export interface LeanPayload {
+  value: unknown;
+  issues: unknown[];
+}
+
+/**
+ * How an object treats the field when the key is absent or fails: zod's `optin` (`optional`: may be
+ * absent; `defaulted`: absent is replaced) and `optout` (`optional`: the output may be undefined).
+ */
+export function optionality(schema: z.ZodType): { optin: 'optional' | 'defaulted' | undefined; optout: 'optional' | undefined } {
+  const i = internalsOf(schema);
+  return { optin: i.optin as 'optional' | 'defaulted' | undefined, optout: i.optout as 'optional' | undefined };
+}
+
+/** An object's catch-all schema (`never` for a strict object, `unknown` for a loose one), else undefined. */
+export function objectCatchall(schema: z.ZodType): z.ZodType | undefined {
+  const d = defOf(schema);
+  return d.type === 'object' ? (d.catchall as z.ZodType | undefined) : undefined;
+}
+
+/** A record's key schema, else undefined. */
+export function recordKeyOf(schema: z.ZodType): z.ZodType | undefined {
+  const d = defOf(schema);
+  return d.type === 'record' ? (d.keyType as z.ZodType) : undefined;
+}
+
+/** The set of values an enum, a literal (and some wrappers of them) accept (zod's `values`), else undefined. */
+export function valueSet(schema: z.ZodType): ReadonlySet<unknown> | undefined {
+  return internalsOf(schema).values;
+}
+
+/**
+ * The variations of a schema's kind that change how it parses and that the lean validator leaves
+ * to zod: coercion, a discriminated or exclusive union, an exact optional, a loose or partial
+ * record, a record over enumerated keys, a schema whose class zod extends beyond its kind.
+ */
+export function parseVariations(schema: z.ZodType): string[] {
+  const d = defOf(schema);
+  const out: string[] = [];
+  if (d.coerce) out.push('coerce');
+  if (d.discriminator !== undefined) out.push('discriminator');
+  if (d.inclusive === false) out.push('exclusive');
+  if (internalsOf(schema).traits.has('$ZodExactOptional')) out.push('exact optional');
+  if (d.type === 'record') {
+    if (d.mode === 'loose') out.push('loose record');
+    if (d.partial) out.push('partial record');
+    if (internalsOf(d.keyType).values) out.push('enumerated keys');
+  }
+  return out;
+}
+
+/** The value a `default` or `prefault` gives for undefined, read anew on every call (zod clones it each time), else undefined. */
+export function defaultGetter(schema: z.ZodType): (() => unknown) | undefined {
+  const d = defOf(schema);
+  return d.type === 'default' || d.type === 'prefault' ? () => d.defaultValue : undefined;
+}
+
+/** A `transform`'s function (`z.preprocess`'s input side, `.transform()`), else undefined. */
+export function transformOf(schema: z.ZodType): ((value: unknown, payload: LeanPayload) => unknown) | undefined {
+  const d = defOf(schema);
+  return d.type === 'transform' ? (d.transform as (value: unknown, payload: LeanPayload) => unknown) : undefined;
+}
+
+/** A codec's decoding function (a `pipe` made by `z.codec`), else undefined. */
+export function codecDecodeOf(schema: z.ZodType): ((value: unknown, payload: LeanPayload) => unknown) | undefined {
+  const d = defOf(schema);
+  return d.type === 'pipe' && typeof d.reverseTransform === 'function' ? (d.transform as (value: unknown, payload: LeanPayload) => unknown) : undefined;
+}
+
+/**
+ * A sure pass of one check zod ships whose outcome is plain (a length, a bound, a regex, a safe
+ * integer): true only when zod's check would find nothing and change nothing, so that skipping it
+ * is exact whatever its `when`; undefined for the other checks (refinements, formats, overwrites).
+ */
+function surePass(c: Internals): ((v: unknown) => boolean) | undefined {
+  const d = c.def;
+  const t = c.traits;
+  if (t.has('$ZodCheckMinLength') && typeof d.minimum === 'number') {
+    const min = d.minimum;
+    // a string is measured in code points: fewer than 2 x min UTF-16 units is zod's to count
+    return (v) => (typeof v === 'string' ? v.length >= 2 * min : Array.isArray(v) && v.length >= min);
+  }
+  if (t.has('$ZodCheckMaxLength') && typeof d.maximum === 'number') {
+    const max = d.maximum;
+    return (v) => (typeof v === 'string' || Array.isArray(v)) && v.length <= max;
+  }
+  if (t.has('$ZodCheckGreaterThan') && typeof d.value === 'number') {
+    const value = d.value;
+    return d.inclusive ? (v) => typeof v === 'number' && v >= value : (v) => typeof v === 'number' && v > value;
+  }
+  if (t.has('$ZodCheckLessThan') && typeof d.value === 'number') {
+    const value = d.value;
+    return d.inclusive ? (v) => typeof v === 'number' && v <= value : (v) => typeof v === 'number' && v < value;
+  }
+  if (t.has('$ZodCheckNumberFormat') && d.format === 'safeint') return (v) => Number.isSafeInteger(v);
+  if (t.has('$ZodCheckRegex') && d.pattern instanceof RegExp && !t.has('$ZodCheckLowerCase') && !t.has('$ZodCheckUpperCase')) {
+    const pattern = d.pattern;
+    return (v) => {
+      pattern.lastIndex = 0;
+      return typeof v === 'string' && pattern.test(v);
+    };
+  }
+  return undefined;
+}
+
+/**
+ * The checks zod runs after the schema's own parse (`.min`, `.regex`, `.int`, `.refine`,
+ * `.superRefine`, a string format: the schema itself when it is a check); undefined when the
+ * schema has none. `passes(value)`: every check surely passes (plain checks only, no payload);
+ * else `run(payload)` runs them as zod does, in its order, and says whether all passed (an
+ * overwrite such as `.trim()` leaves the new value in the payload).
+ */
+export function checksRunner(schema: z.ZodType): { passes: (value: unknown) => boolean; run: (payload: LeanPayload) => boolean } | undefined {
+  const i = internalsOf(schema);
+  const own = (i.def.checks as unknown[] | undefined) ?? [];
+  const checks = (i.traits.has('$ZodCheck') ? [schema, ...own] : own).map(internalsOf);
+  if (checks.length === 0) return undefined;
+  const sure = checks.map(surePass);
+  const plain = sure.every((s) => s !== undefined) ? (sure as ((v: unknown) => boolean)[]) : undefined;
+  const passes = !plain ? () => false : plain.length === 1 ? plain[0] : (v: unknown) => plain.every((p) => p(v));
+  const run = (payload: LeanPayload): boolean => {
+    for (const c of checks) {
+      const when = c.def.when as ((p: LeanPayload) => boolean) | undefined;
+      if (when && !when(payload)) continue;
+      const r = c.check(payload);
+      if (r instanceof Promise || payload.issues.length > 0) return false;
+    }
+    return true;
+  };
+  return { passes, run };
+}
+
+/**
+ * What a schema's checks are (each check's definition, shallow-copied: `check` names it, e.g.
+ * `min_length` with `minimum`, `string_format` with `format` and `pattern`, `greater_than` with
+ * `value` and `inclusive`), the schema itself first when it is a check. For value generators.
+ */
+export function checkFacts(schema: z.ZodType): Record<string, unknown>[] {
+  const i = internalsOf(schema);
+  const own = (i.def.checks as unknown[] | undefined) ?? [];
+  return (i.traits.has('$ZodCheck') ? [schema, ...own] : own).map((c) => ({ ...internalsOf(c).def }));
+}

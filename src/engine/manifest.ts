@@ -12,6 +12,7 @@ import { mapKeysDeep, snakeToCamel, stableStringify } from './keys';
 import { parseAddress } from './identity';
 import { TYPE_PREFIX } from '../kinds/descriptors';
 import { DqformError } from '../../schemas/tools/errors';
+import { parseFast } from '../../schemas/tools/lean';
 
 /** Thrown when input cannot become a manifest; carries every diagnostic found, not the first. */
 export class ManifestError extends DqformError {
@@ -61,7 +62,7 @@ export function manifestFromTerraformJson(doc: unknown, opts: { stack: string; f
     imports,
     removed,
   };
-  const parsed = Manifest.safeParse(manifest);
+  const parsed = parseFast(Manifest, manifest);
   if (!parsed.success) {
     for (const i of parsed.error.issues) err(`${where}: ${i.path.join('.')}: ${i.message}`);
   }

@@ -8,6 +8,7 @@ import { RESOURCE_SCHEMAS } from '../../schemas/model/manifest';
 import type { Diagnostic } from '../../schemas/model/plan';
 import { checkResolverQlText, ResolverQlError } from '../../schemas/tools/resolverql';
 import { ALIAS_USES, deprecatedEnums } from '../../schemas/platform/wire';
+import { parseFast } from '../../schemas/tools/lean';
 import { bareId, defaultFqn, deriveId, ENTITY_ID_PREFIX, idOwner, namespaceOfId, parseAddress } from './identity';
 import { camelToSnake } from './keys';
 import { closest, fieldPathProblem, nearestAddress, unknownFields } from './unknown-fields';
@@ -246,7 +247,7 @@ function validatedConfig(p: Identity, config: Record<string, unknown>, diags: Di
   }
   if (unknown.length) return undefined;
   const aliasUses = ALIAS_USES.count;
-  const parsed = schema.safeParse(config);
+  const parsed = parseFast(schema, config);
   if (!parsed.success) {
     for (const i of parsed.error.issues) {
       const field = fieldPath(i.path);

@@ -17,6 +17,7 @@ import { DqformYaml, YAML_ENTRY_SCHEMAS, YAML_SECTIONS, type YamlSection } from 
 import { Manifest, RESOURCE_SCHEMAS, RESOURCE_TYPES, type ManifestResource, type ResourceType } from '../../schemas/model/manifest';
 import type { Diagnostic } from '../../schemas/model/plan';
 import { checkResolverQlText, ResolverQlError } from '../../schemas/tools/resolverql';
+import { parseFast } from '../../schemas/tools/lean';
 import { parseAddress } from './identity';
 import { ManifestError } from './manifest';
 import { closest, nearestAddress, unknownFields } from './unknown-fields';
@@ -218,7 +219,7 @@ export function manifestFromYaml(text: string, opts: { file: string; stack?: str
     removed,
   };
   if (run.diags.some((d) => d.severity === 'error')) throw new ManifestError(dedupe(run.diags));
-  const m = Manifest.safeParse(manifest);
+  const m = parseFast(Manifest, manifest);
   if (!m.success) throw new ManifestError(m.error.issues.map((i) => ({ severity: 'error' as const, summary: `${fieldPath(i.path as PathSeg[])}: ${i.message}`, source: run.loc.find(i.path as PathSeg[]) })));
   return m.data;
 }
@@ -263,7 +264,7 @@ function unknownYamlFields(data: Json, run: YamlRun): void {
 
 /** Types and values, by the document's schema. */
 function yamlSchemaErrors(data: Json, run: YamlRun): void {
-  const parsed = DqformYaml.safeParse(data);
+  const parsed = parseFast(DqformYaml, data);
   if (parsed.success) return;
   for (const i of parsed.error.issues) {
     if (i.code === 'unrecognized_keys') continue;
@@ -343,7 +344,7 @@ function yamlResource(section: YamlSection, type: ResourceType, name: string, en
   });
   // the translated config must be the desired shape (e.g. a friendly form left a hole)
   if (!run.failed.has(address)) {
-    const r = (RESOURCE_SCHEMAS[type] as unknown as z.ZodType).safeParse(config);
+    const r = parseFast(RESOURCE_SCHEMAS[type] as unknown as z.ZodType, config);
     if (!r.success) for (const i of r.error.issues) error(`${fieldPath(i.path as PathSeg[]) ? `${fieldPath(i.path as PathSeg[])}: ` : ''}${i.message}`, loc.find([...base, ...(i.path as PathSeg[])]), { address });
   }
   const lc = isObj(lifecycle) ? lifecycle : {};

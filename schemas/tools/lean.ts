@@ -1,0 +1,405 @@
+/**
+ * The lean validator in front of zod (issue 27): a zod schema compiled, once and lazily, into a
+ * tree of closures that parses a value the way zod's `safeParse` does (same accept, same output:
+ * unknown keys stripped or kept, defaults, codecs and preprocessing, nullables, optional versus
+ * undefined, catch-alls, unions, checks and refinements, which it runs as zod does) without zod's
+ * per-node bookkeeping (payloads, issue lists, contexts).
+ *
+ * It answers a value or "refused"; it never makes a message. {@link parseFast} returns the lean
+ * answer when it has one and runs zod's `safeParse` when the lean one refuses, so zod stays the
+ * source of truth for every error (and a refusal costs one lean pass more than before).
+ *
+ * Derived from the schemas, never copied: the structure is read through schemas/zod-walk.ts. What
+ * it does not replicate (an intersection, a discriminated union, coercion, zod kinds it does not
+ * know: {@link leanFallbacks} lists them) it hands to zod for that subtree, whose `safeParse`
+ * answers there; a catch whose inner value fails is zod's too (its fallback value needs zod's
+ * issues). test/schemas/lean-differential.test.ts compares both on random and mutated values of
+ * every schema the client reads and the engine validates.
+ *
+ * Not replicated on purpose: zod's memo of recursive schemas (a parse that meets the same input
+ * object twice gives one output object; lean gives two equal ones) and cyclic input (lean's
+ * recursion overflows the stack and the value goes to zod).
+ */
+import type { z } from 'zod';
+import {
+  arrayElementOf,
+  checksRunner,
+  codecDecodeOf,
+  defaultGetter,
+  innerOf,
+  kindOf,
+  lazyTarget,
+  type LeanPayload,
+  objectCatchall,
+  objectShape,
+  optionality,
+  parseVariations,
+  pipeSides,
+  recordKeyOf,
+  recordValueOf,
+  transformOf,
+  unionOptions,
+  valueSet,
+} from './zod-walk';
+
+/** What a lean parse answers when zod would find an issue. */
+export const LEAN_REFUSED: unique symbol = Symbol('dqform.lean.refused');
+type Lean = (v: unknown) => unknown;
+
+/** The zod kinds the lean compiler parses itself (a variation of them, {@link parseVariations}, goes to zod). */
+const SUPPORTED = new Set([
+  'string', 'number', 'boolean', 'undefined', 'null', 'any', 'unknown', 'never', 'nan', 'enum', 'literal',
+  'object', 'array', 'record', 'union', 'optional', 'nullable', 'default', 'prefault', 'nonoptional', 'readonly',
+  'catch', 'pipe', 'transform', 'lazy',
+]);
+
+/** Why the lean compiler leaves this schema (this level) to zod, or undefined when it compiles it. */
+function fallbackReason(schema: z.ZodType): string | undefined {
+  const kind = kindOf(schema);
+  if (!SUPPORTED.has(kind)) return kind;
+  if (kind === 'object' && Object.getOwnPropertySymbols(objectShape(schema) ?? {}).length > 0) return 'object with symbol keys';
+  const v = parseVariations(schema);
+  return v.length ? `${kind} (${v.join(', ')})` : undefined;
+}
+
+const compiled = new WeakMap<z.ZodType, Lean>();
+
+/** The lean parser of `schema` (compiled on first use, then cached per schema). */
+function leanOf(schema: z.ZodType): Lean {
+  const f = compiled.get(schema);
+  if (f) return f;
+  // a schema that reaches itself while compiling (through getters) meets this forwarder
+  const forward: { to?: Lean } = {};
+  compiled.set(schema, (v) => (forward.to as Lean)(v));
+  const built = compile(schema);
+  forward.to = built;
+  compiled.set(schema, built);
+  return built;
+}
+
+/** zod's own answer for a subtree: its output, or refused. */
+function byZod(schema: z.ZodType): Lean {
+  return (v) => {
+    const r = schema.safeParse(v);
+    return r.success ? r.data : LEAN_REFUSED;
+  };
+}
+
+function compile(schema: z.ZodType): Lean {
+  if (fallbackReason(schema) !== undefined) return byZod(schema);
+  const base = compileKind(schema);
+  const checks = checksRunner(schema);
+  if (!checks) return base;
+  const { passes, run } = checks;
+  return (v) => {
+    const r = base(v);
+    if (r === LEAN_REFUSED || passes(r)) return r;
+    const payload: LeanPayload = { value: r, issues: [] };
+    return run(payload) ? payload.value : LEAN_REFUSED;
+  };
+}
+
+const isObject = (v: unknown): v is Record<PropertyKey, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** zod's `isPlainObject` (what a record accepts). */
+function isPlainObject(o: unknown): o is Record<PropertyKey, unknown> {
+  if (!isObject(o)) return false;
+  const ctor = (o as { constructor?: unknown }).constructor;
+  if (ctor === undefined || typeof ctor !== 'function') return true;
+  const prot = (ctor as { prototype?: unknown }).prototype;
+  if (!isObject(prot)) return false;
+  return Object.prototype.hasOwnProperty.call(prot, 'isPrototypeOf');
+}
+
+/** What a transform is handed, as zod hands it: the value, the issues, `addIssue`. */
+class TransformPayload implements LeanPayload {
+  issues: unknown[] = [];
+  constructor(public value: unknown) {}
+  addIssue(issue: unknown): void {
+    this.issues.push(issue);
+  }
+}
+
+interface Field {
+  key: string;
+  lean: Lean;
+  optin: 'optional' | 'defaulted' | undefined;
+  optout: 'optional' | undefined;
+}
+
+/**
+ * One property into `out`, as zod's object does: an absent optional key is skipped (its failure
+ * too), an absent required key refuses, undefined is kept when the key was present or defaulted.
+ * False when the object is refused.
+ */
+function property(f: Field, input: Record<PropertyKey, unknown>, out: Record<string, unknown>, present: boolean): boolean {
+  if (!present && f.optin === 'optional' && f.optout === 'optional') return true;
+  const r = f.lean(input[f.key]);
+  if (r === LEAN_REFUSED) return f.optin !== undefined && f.optout === 'optional' && !present;
+  if (!present && f.optin === undefined) return false;
+  if (r === undefined) {
+    if (present || (f.optin === 'defaulted' && f.optout !== 'optional')) out[f.key] = undefined;
+  } else out[f.key] = r;
+  return true;
+}
+
+function compileObject(schema: z.ZodType): Lean {
+  const shape = objectShape(schema) as Record<string, z.ZodType>;
+  const fields: Field[] = Object.keys(shape)
+    .filter((k) => k !== '__proto__')
+    .map((k) => ({ key: k, lean: leanOf(shape[k]), ...optionality(shape[k]) }));
+  const keys = new Set(Object.keys(shape));
+  const catchall = objectCatchall(schema);
+  const strict = catchall !== undefined && kindOf(catchall) === 'never';
+  const rest = catchall && !strict ? { lean: leanOf(catchall), ...optionality(catchall) } : undefined;
+  return (v) => {
+    if (!isObject(v)) return LEAN_REFUSED;
+    const out: Record<string, unknown> = {};
+    for (const f of fields) if (!property(f, v, out, f.key in v)) return LEAN_REFUSED;
+    if (catchall === undefined) return out;
+    for (const k in v) {
+      if (keys.has(k)) continue;
+      if (strict) return LEAN_REFUSED;
+      if (k === '__proto__') continue;
+      if (!property({ key: k, ...(rest as Omit<Field, 'key'>) }, v, out, true)) return LEAN_REFUSED;
+    }
+    return out;
+  };
+}
+
+function compileKind(schema: z.ZodType): Lean {
+  const kind = kindOf(schema);
+  switch (kind) {
+    case 'string':
+      return (v) => (typeof v === 'string' ? v : LEAN_REFUSED);
+    case 'number':
+      return (v) => (typeof v === 'number' && Number.isFinite(v) ? v : LEAN_REFUSED);
+    case 'boolean':
+      return (v) => (typeof v === 'boolean' ? v : LEAN_REFUSED);
+    case 'undefined':
+      return (v) => (v === undefined ? v : LEAN_REFUSED);
+    case 'null':
+      return (v) => (v === null ? v : LEAN_REFUSED);
+    case 'any':
+    case 'unknown':
+      return (v) => v;
+    case 'never':
+      return () => LEAN_REFUSED;
+    case 'nan':
+      return (v) => (typeof v === 'number' && Number.isNaN(v) ? v : LEAN_REFUSED);
+    case 'enum':
+    case 'literal': {
+      const values = valueSet(schema) as ReadonlySet<unknown>;
+      return (v) => (values.has(v) ? v : LEAN_REFUSED);
+    }
+    case 'object':
+      return compileObject(schema);
+    case 'array': {
+      const el = leanOf(arrayElementOf(schema) as z.ZodType);
+      return (v) => {
+        if (!Array.isArray(v)) return LEAN_REFUSED;
+        const n = v.length;
+        const out: unknown[] = new Array(n);
+        for (let i = 0; i < n; i++) {
+          const r = el(v[i]);
+          if (r === LEAN_REFUSED) return r;
+          out[i] = r;
+        }
+        return out;
+      };
+    }
+    case 'record': {
+      const key = leanOf(recordKeyOf(schema) as z.ZodType);
+      const value = leanOf(recordValueOf(schema) as z.ZodType);
+      const whole = byZod(schema);
+      return (v) => {
+        if (!isPlainObject(v)) return LEAN_REFUSED;
+        const out: Record<PropertyKey, unknown> = {};
+        for (const k of Reflect.ownKeys(v)) {
+          if (k === '__proto__' || !Object.prototype.propertyIsEnumerable.call(v, k)) continue;
+          const outKey = key(k);
+          // a key its schema refuses: zod retries numeric keys as numbers; that is zod's to do
+          if (outKey === LEAN_REFUSED) return whole(v);
+          if (outKey === '__proto__') continue;
+          const r = value(v[k]);
+          if (r === LEAN_REFUSED) return r;
+          out[outKey as PropertyKey] = r;
+        }
+        return out;
+      };
+    }
+    case 'union': {
+      const options = (unionOptions(schema) as z.ZodType[]).map(leanOf);
+      if (options.length === 1) return options[0];
+      return (v) => {
+        for (const o of options) {
+          const r = o(v);
+          if (r !== LEAN_REFUSED) return r;
+        }
+        return LEAN_REFUSED;
+      };
+    }
+    case 'optional': {
+      const inner = innerOf(schema) as z.ZodType;
+      const lean = leanOf(inner);
+      const defaulted = optionality(inner).optin === 'defaulted';
+      return (v) => {
+        if (v !== undefined) return lean(v);
+        if (!defaulted) return undefined;
+        const r = lean(undefined);
+        return r === LEAN_REFUSED ? undefined : r;
+      };
+    }
+    case 'nullable': {
+      const lean = leanOf(innerOf(schema) as z.ZodType);
+      return (v) => (v === null ? v : lean(v));
+    }
+    case 'default': {
+      const lean = leanOf(innerOf(schema) as z.ZodType);
+      const dflt = defaultGetter(schema) as () => unknown;
+      return (v) => {
+        if (v === undefined) return dflt();
+        const r = lean(v);
+        return r === undefined ? dflt() : r;
+      };
+    }
+    case 'prefault': {
+      const lean = leanOf(innerOf(schema) as z.ZodType);
+      const dflt = defaultGetter(schema) as () => unknown;
+      return (v) => lean(v === undefined ? dflt() : v);
+    }
+    case 'nonoptional': {
+      const lean = leanOf(innerOf(schema) as z.ZodType);
+      return (v) => {
+        const r = lean(v);
+        return r === undefined ? LEAN_REFUSED : r;
+      };
+    }
+    case 'readonly': {
+      const lean = leanOf(innerOf(schema) as z.ZodType);
+      return (v) => {
+        const r = lean(v);
+        return r === LEAN_REFUSED ? r : Object.freeze(r);
+      };
+    }
+    case 'catch': {
+      const lean = leanOf(innerOf(schema) as z.ZodType);
+      const whole = byZod(schema);
+      return (v) => {
+        const r = lean(v);
+        return r === LEAN_REFUSED ? whole(v) : r;
+      };
+    }
+    case 'pipe': {
+      const sides = pipeSides(schema) as { in: z.ZodType; out: z.ZodType };
+      const first = leanOf(sides.in);
+      const then = leanOf(sides.out);
+      const decode = codecDecodeOf(schema);
+      if (!decode) {
+        return (v) => {
+          const l = first(v);
+          return l === LEAN_REFUSED ? l : then(l);
+        };
+      }
+      return (v) => {
+        const l = first(v);
+        if (l === LEAN_REFUSED) return l;
+        const payload: LeanPayload = { value: l, issues: [] };
+        const t = decode(l, payload);
+        if (t instanceof Promise || payload.issues.length > 0) return LEAN_REFUSED;
+        return then(t);
+      };
+    }
+    case 'transform': {
+      const fn = transformOf(schema) as (value: unknown, payload: LeanPayload) => unknown;
+      const whole = byZod(schema);
+      return (v) => {
+        // an issue the transform reports (ctx.addIssue) refuses: zod's run makes it and its message
+        const payload = new TransformPayload(v);
+        let t: unknown;
+        try {
+          t = fn(v, payload);
+        } catch {
+          // e.g. an addIssue called detached from its payload: zod's run decides
+          return whole(v);
+        }
+        return t instanceof Promise || payload.issues.length > 0 ? LEAN_REFUSED : t;
+      };
+    }
+    case 'lazy': {
+      let target: Lean | undefined;
+      return (v) => (target ??= leanOf(lazyTarget(schema) as z.ZodType))(v);
+    }
+    default:
+      return byZod(schema);
+  }
+}
+
+/**
+ * The lean parse alone: zod's output for `value` when zod would accept it, {@link LEAN_REFUSED}
+ * when zod would refuse it. Whatever throws on the way (cyclic input overflowing the lean
+ * recursion, a refinement or transform throwing on odd input) refuses too: zod's parse decides.
+ */
+export function leanParse(schema: z.ZodType, value: unknown): unknown {
+  try {
+    return leanOf(schema)(value);
+  } catch {
+    return LEAN_REFUSED;
+  }
+}
+
+/**
+ * `schema.safeParse(value)`, lean first: the lean parse's output when it accepts, else zod's
+ * `safeParse` (its issues and messages).
+ */
+export function parseFast<S extends z.ZodType>(schema: S, value: unknown): z.ZodSafeParseResult<z.output<S>> {
+  const r = leanParse(schema, value);
+  if (r !== LEAN_REFUSED) return { success: true, data: r as z.output<S> };
+  return schema.safeParse(value) as z.ZodSafeParseResult<z.output<S>>;
+}
+
+/**
+ * Where `schema`'s lean parser hands a subtree to zod, and why (`path: kind (variation)`), each
+ * place once; an empty list when the lean compiler parses all of it. Coverage, for the tests.
+ */
+export function leanFallbacks(schema: z.ZodType): string[] {
+  const out: string[] = [];
+  const seen = new Set<z.ZodType>();
+  const walk = (s: z.ZodType, path: string): void => {
+    if (seen.has(s)) return;
+    seen.add(s);
+    const why = fallbackReason(s);
+    if (why !== undefined) {
+      out.push(`${path || '(root)'}: ${why}`);
+      return;
+    }
+    const at = (k: string | number): string => (typeof k === 'number' ? `${path}[]` : path ? `${path}.${k}` : k);
+    const shape = objectShape(s);
+    if (shape) {
+      for (const [k, f] of Object.entries(shape)) walk(f, at(k));
+      const c = objectCatchall(s);
+      if (c) walk(c, at('*'));
+      return;
+    }
+    const el = arrayElementOf(s);
+    if (el) return walk(el, at(0));
+    const rv = recordValueOf(s);
+    if (rv) {
+      walk(recordKeyOf(s) as z.ZodType, at('(key)'));
+      return walk(rv, at('*'));
+    }
+    const options = unionOptions(s);
+    if (options) return options.forEach((o, i) => walk(o, `${path}|${i}`));
+    const inner = innerOf(s);
+    if (inner) return walk(inner, path);
+    const sides = pipeSides(s);
+    if (sides) {
+      walk(sides.in, path);
+      return walk(sides.out, path);
+    }
+    const target = lazyTarget(s);
+    if (target) walk(target, path);
+  };
+  walk(schema, '');
+  return out;
+}

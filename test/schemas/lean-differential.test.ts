@@ -1,0 +1,364 @@
+/**
+ * The lean validator (schemas/tools/lean.ts) against zod, differentially (issue 27): for every
+ * schema the client parses a read response with, every desired-state schema and the manifest,
+ * seeded random values generated from the schema (through schemas/tools/zod-walk.ts) and mutations of
+ * them (a key dropped, a wrong type, an extra key, null, an enum number, out of range, another
+ * variant, ...) must get the same answer from both: refused by both, or accepted by both with the
+ * same output (compared with key order, undefined-valued keys and frozen objects). A failure names
+ * the seed (LEAN_SEED=<n> reruns it), the schema and the value.
+ *
+ * Run twice, as zod is set up in the CLI (`jitless`, the reference parser) and by default (the
+ * generated object parsers), each in a fresh module registry so that zod reads the setting as the
+ * schemas are built.
+ */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import type { z } from 'zod';
+
+const ROOT = path.join(__dirname, '..', '..');
+const SEED = Number(process.env.LEAN_SEED ?? 20261127);
+/** Values per schema: this many generated and as many mutated, with zod as the CLI sets it up (a fifth of it in the other set-up). */
+const PER_SCHEMA = Number(process.env.LEAN_PER_SCHEMA ?? 600);
+
+type Walk = typeof import('../../schemas/tools/zod-walk');
+type Lean = typeof import('../../schemas/tools/lean');
+
+/** mulberry32: a small seeded generator. */
+function rng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** A value's text with everything the output comparison cares about: key order, undefined keys, frozen objects. */
+function canon(v: unknown): string {
+  if (v === undefined) return 'undefined';
+  if (typeof v === 'number' && !Number.isFinite(v)) return String(v);
+  if (typeof v !== 'object' || v === null) return JSON.stringify(v);
+  const frozen = Object.isFrozen(v) ? '!' : '';
+  if (Array.isArray(v)) return `${frozen}[${v.map(canon).join(',')}]`;
+  return `${frozen}{${Object.keys(v).map((k) => `${JSON.stringify(k)}:${canon((v as Record<string, unknown>)[k])}`).join(',')}}`;
+}
+
+const STRINGS = [
+  '', 'a', 'x', 'orders', 'Team A', 'team_a', 'analytics.prod', 'ns-1', 'DQ_PROD_CLIENT_ID', 'DQ_PROD_CLIENT_SECRET', 'lower_case',
+  '3f2b8c1e-9a4d-4e2b-8c1f-0a1b2c3d4e5f', '00000000-0000-0000-0000-000000000000', 'ent_3f2b8c1e-9a4d-4e2b-8c1f-0a1b2c3d4e5f',
+  '2026-11-27T10:00:00Z', 'W/"abc-1"', 'SEVERITY_ERROR', 'https://example.com', 'a@b.co', '${dq_owner.team.id}', 'select 1', '  padded  ',
+  'x'.repeat(70), 'table.db.schema.name', 'urn:li:dataset:1', '1', '-1', '0',
+];
+const NUMBERS = [0, 1, 2, 3, 5, -1, 10, 100, 1000, 1.5, 2 ** 31, 86400, 0.25];
+
+/** Value generation from a schema, through zod-walk only. */
+function generator(walk: Walk, next: () => number) {
+  const pick = <T>(xs: readonly T[]): T => xs[Math.floor(next() * xs.length)];
+  const chance = (p: number): boolean => next() < p;
+
+  const json = (depth: number): unknown => {
+    const r = next();
+    if (depth > 2 || r < 0.3) return pick(STRINGS);
+    if (r < 0.5) return pick(NUMBERS);
+    if (r < 0.6) return chance(0.5);
+    if (r < 0.8) return Array.from({ length: Math.floor(next() * 3) }, () => json(depth + 1));
+    const o: Record<string, unknown> = {};
+    for (let i = Math.floor(next() * 3); i > 0; i--) o[pick(['id', 'name', 'x', 'value'])] = json(depth + 1);
+    return o;
+  };
+
+  const str = (s: z.ZodType): string => {
+    const facts = walk.checkFacts(s);
+    const patterns = facts.map((f) => f.pattern).filter((p): p is RegExp => p instanceof RegExp);
+    const min = Math.max(0, ...facts.map((f) => (typeof f.minimum === 'number' && f.check === 'min_length' ? f.minimum : 0)));
+    const fits = STRINGS.filter((x) => x.length >= min && patterns.every((p) => p.test(x)));
+    if (fits.length && chance(0.9)) return pick(fits);
+    return pick(STRINGS);
+  };
+
+  const num = (s: z.ZodType): number => {
+    const facts = walk.checkFacts(s);
+    const int = facts.some((f) => typeof f.format === 'string' && f.format.includes('int'));
+    let lo = -Infinity;
+    let hi = Infinity;
+    for (const f of facts) {
+      if (f.check === 'greater_than' && typeof f.value === 'number') lo = Math.max(lo, f.inclusive ? f.value : f.value + (int ? 1 : 0.01));
+      if (f.check === 'less_than' && typeof f.value === 'number') hi = Math.min(hi, f.inclusive ? f.value : f.value - (int ? 1 : 0.01));
+    }
+    const fits = NUMBERS.filter((n) => n >= lo && n <= hi && (!int || Number.isInteger(n)));
+    if (fits.length && chance(0.9)) return pick(fits);
+    return Number.isFinite(lo) && chance(0.5) ? lo : pick(NUMBERS);
+  };
+
+  const gen = (s: z.ZodType, depth: number, full: boolean): unknown => {
+    const kind = walk.kindOf(s);
+    switch (kind) {
+      case 'object': {
+        const shape = walk.objectShape(s) as Record<string, z.ZodType>;
+        const o: Record<string, unknown> = {};
+        // a oneof group (withOneof's mark): mostly exactly one of its keys, as a valid value has
+        const groups = (walk.markOf(s, 'dqOneof') as string[][] | undefined) ?? [];
+        const chosen = new Set(groups.map((g) => pick(g)));
+        const grouped = new Set(groups.flat());
+        for (const [k, f] of Object.entries(shape)) {
+          const optional = walk.optionality(f).optin !== undefined;
+          if (grouped.has(k)) {
+            if (chosen.has(k) ? chance(0.95) : chance(0.03)) o[k] = gen(f, depth + 1, full && chance(0.7));
+            continue;
+          }
+          if (optional && depth > 5) continue;
+          if (!optional || full || chance(0.5)) o[k] = gen(f, depth + 1, full && chance(0.7));
+        }
+        if (walk.isOpenObject(s) && chance(0.2)) o.extraKey = json(depth + 1);
+        return o;
+      }
+      case 'array': {
+        const min = walk.arrayMinLength(s);
+        const n = depth > 5 ? min : min + Math.floor(next() * 3);
+        return Array.from({ length: n }, () => gen(walk.arrayElementOf(s) as z.ZodType, depth + 1, full));
+      }
+      case 'record': {
+        const o: Record<string, unknown> = {};
+        const key = walk.recordKeyOf(s) as z.ZodType;
+        for (let i = depth > 5 ? 0 : Math.floor(next() * 3); i > 0; i--) o[String(gen(key, depth + 1, false))] = gen(walk.recordValueOf(s) as z.ZodType, depth + 1, full);
+        return o;
+      }
+      case 'union':
+        return gen(pick(walk.unionOptions(s) as z.ZodType[]), depth, full);
+      case 'intersection': {
+        const sides = walk.intersectionSides(s) as { left: z.ZodType; right: z.ZodType };
+        const l = gen(sides.left, depth, full);
+        const r = gen(sides.right, depth, full);
+        return l && r && typeof l === 'object' && typeof r === 'object' ? { ...l, ...r } : l;
+      }
+      case 'optional':
+        return chance(0.05) ? undefined : gen(walk.innerOf(s) as z.ZodType, depth, full);
+      case 'nullable':
+        return chance(0.1) ? null : gen(walk.innerOf(s) as z.ZodType, depth, full);
+      case 'default':
+      case 'prefault':
+        return chance(0.3) ? undefined : gen(walk.innerOf(s) as z.ZodType, depth, full);
+      case 'nonoptional':
+      case 'readonly':
+      case 'catch':
+        return gen(walk.innerOf(s) as z.ZodType, depth, full);
+      case 'pipe': {
+        const sides = walk.pipeSides(s) as { in: z.ZodType; out: z.ZodType };
+        // z.preprocess: what the function reads is the output schema's shape
+        return gen(walk.kindOf(sides.in) === 'transform' ? sides.out : sides.in, depth, full);
+      }
+      case 'lazy':
+        return depth > 6 ? {} : gen(walk.lazyTarget(s) as z.ZodType, depth + 1, full);
+      case 'string':
+        return str(s);
+      case 'number':
+        return num(s);
+      case 'boolean':
+        return chance(0.5);
+      case 'enum':
+      case 'literal':
+        return pick([...(walk.valueSet(s) as ReadonlySet<unknown>)]);
+      case 'null':
+        return null;
+      case 'undefined':
+        return undefined;
+      default:
+        return json(depth);
+    }
+  };
+
+  /** Every place in `v` (objects and arrays), with a setter and a deleter. */
+  const places = (v: unknown, out: { holder: Record<string, unknown> | unknown[]; key: string | number }[] = []): typeof out => {
+    if (Array.isArray(v)) {
+      v.forEach((x, i) => {
+        out.push({ holder: v, key: i });
+        places(x, out);
+      });
+    } else if (v && typeof v === 'object') {
+      for (const k of Object.keys(v)) {
+        out.push({ holder: v as Record<string, unknown>, key: k });
+        places((v as Record<string, unknown>)[k], out);
+      }
+    }
+    return out;
+  };
+
+  const WRONG: (() => unknown)[] = [() => null, () => undefined, () => 'text', () => 7, () => -3, () => 2.5, () => 1e12, () => true, () => ({}), () => [], () => [1], () => '', () => 0, () => 99, () => ({ zz: 1 })];
+
+  /** One to three random mutations of `v` (a copy), wrapping the root when it has no inner place. */
+  const mutate = (v: unknown): unknown => {
+    const copy = structuredClone(v);
+    const box = { root: copy } as Record<string, unknown>;
+    for (let n = 1 + Math.floor(next() * 3); n > 0; n--) {
+      const ps = places(box.root);
+      if (ps.length === 0 || chance(0.05)) {
+        box.root = pick(WRONG)();
+        continue;
+      }
+      const p = pick(ps);
+      const r = next();
+      const holder = p.holder as Record<string | number, unknown>;
+      if (r < 0.25 && !Array.isArray(holder)) delete holder[p.key];
+      else if (r < 0.35) {
+        // another key of the same object: an extra key, or a second oneof variant copied from a sibling
+        if (!Array.isArray(holder)) holder[chance(0.5) ? 'unexpected' : pick(Object.keys(holder))] = holder[p.key];
+      } else if (r < 0.45 && Array.isArray(holder)) holder.push(holder[p.key as number]);
+      else holder[p.key] = pick(WRONG)();
+    }
+    return box.root;
+  };
+
+  return { gen: (s: z.ZodType, full: boolean) => gen(s, 0, full), mutate };
+}
+
+/** The schemas the client parses read responses with: every `<Name>Response` (and `Empty`) the services name. */
+function responseSchemaNames(): string[] {
+  const dir = path.join(ROOT, 'src', 'client', 'services');
+  const names = new Set<string>();
+  for (const f of fs.readdirSync(dir).filter((f) => f.endsWith('.ts'))) {
+    for (const m of fs.readFileSync(path.join(dir, f), 'utf8').matchAll(/\b([A-Z][A-Za-z0-9]*Response)\b/g)) names.add(m[1]);
+  }
+  return [...names].sort();
+}
+
+interface Loaded {
+  z: typeof import('zod');
+  walk: Walk;
+  lean: Lean;
+  schemas: [string, z.ZodType][];
+}
+
+/** The modules, fresh, with zod set up as asked before any schema is built. */
+function load(jitless: boolean): Loaded {
+  let out: Loaded | undefined;
+  jest.isolateModules(() => {
+    const zod = require('zod') as typeof import('zod');
+    zod.config({ jitless });
+    const exports: Record<string, unknown> = {};
+    for (const dir of ['platform', 'model', 'tools']) {
+      for (const f of fs.readdirSync(path.join(ROOT, 'schemas', dir)).filter((f) => f.endsWith('.ts'))) Object.assign(exports, require(path.join(ROOT, 'schemas', dir, f)));
+    }
+    const isSchema = (v: unknown): v is z.ZodType => !!v && typeof v === 'object' && typeof (v as { safeParse?: unknown }).safeParse === 'function';
+    const schemas: [string, z.ZodType][] = [];
+    for (const name of responseSchemaNames()) {
+      const s = exports[name];
+      if (!isSchema(s)) throw new Error(`the client names ${name}, which no schemas/ module exports as a schema: add it to this test's list`);
+      schemas.push([`response ${name}`, s]);
+    }
+    schemas.push(['response Empty', (require(path.join(ROOT, 'src', 'client', 'services', '_base')) as { Empty: z.ZodType }).Empty]);
+    const manifest = require(path.join(ROOT, 'schemas', 'model', 'manifest')) as typeof import('../../schemas/model/manifest');
+    for (const [type, s] of Object.entries(manifest.RESOURCE_SCHEMAS)) schemas.push([`desired ${type}`, s as unknown as z.ZodType]);
+    schemas.push(['manifest Manifest', manifest.Manifest]);
+    schemas.push(['manifest DqformYaml', (require(path.join(ROOT, 'schemas', 'model', 'dqform-yaml')) as typeof import('../../schemas/model/dqform-yaml')).DqformYaml as unknown as z.ZodType]);
+    out = { z: zod, walk: require(path.join(ROOT, 'schemas', 'tools', 'zod-walk')) as Walk, lean: require(path.join(ROOT, 'schemas', 'tools', 'lean')) as Lean, schemas };
+  });
+  return out as Loaded;
+}
+
+/** Both answers for every value: the mismatches (at most a few, with the seed) and how many each accepted. */
+function differ(l: Loaded, name: string, schema: z.ZodType, seed: number, count: number): { mismatches: string[]; accepted: number; refused: number } {
+  const next = rng(seed);
+  const g = generator(l.walk, next);
+  const mismatches: string[] = [];
+  let accepted = 0;
+  let refused = 0;
+  const compare = (value: unknown, how: string): void => {
+    const zr = schema.safeParse(structuredClone(value));
+    const lr = l.lean.leanParse(schema, structuredClone(value));
+    const text = (): string => `${name}, ${how} value (LEAN_SEED=${seed}): ${canon(value).slice(0, 600)}`;
+    if (zr.success) {
+      accepted++;
+      if (lr === l.lean.LEAN_REFUSED) mismatches.push(`lean refuses what zod accepts: ${text()}`);
+      else if (canon(lr) !== canon(zr.data)) mismatches.push(`outputs differ: ${text()}\n  zod:  ${canon(zr.data).slice(0, 600)}\n  lean: ${canon(lr).slice(0, 600)}`);
+    } else {
+      refused++;
+      if (lr !== l.lean.LEAN_REFUSED) mismatches.push(`lean accepts what zod refuses (${zr.error.issues[0]?.message}): ${text()}`);
+    }
+  };
+  for (let i = 0; i < count && mismatches.length < 5; i++) {
+    const v = g.gen(schema, i % 4 === 0);
+    compare(v, 'generated');
+    compare(g.mutate(v), 'mutated');
+  }
+  return { mismatches, accepted, refused };
+}
+
+/** A seed per schema, from the run's seed and the schema's name. */
+function seedOf(name: string): number {
+  let h = SEED >>> 0;
+  for (let i = 0; i < name.length; i++) h = Math.imul(h ^ name.charCodeAt(i), 16777619) >>> 0;
+  return h;
+}
+
+describe.each([
+  ['jitless (as the CLI parses)', true],
+  ['generated object parsers (zod default)', false],
+])('lean and zod agree, zod %s', (_label, jitless) => {
+  const l = load(jitless);
+
+  it('covers every read-response schema the client names, the desired-state schemas and the manifest', () => {
+    const names = l.schemas.map(([n]) => n);
+    expect(names.filter((n) => n.startsWith('response ')).length).toBeGreaterThan(40);
+    expect(names).toEqual(expect.arrayContaining(['response ListOwnersResponse', 'response BatchGetSqlTestsResponse', 'desired dq_owner', 'desired dq_monitor_deployment_rule', 'manifest Manifest']));
+  });
+
+  it.each(l.schemas.map(([n, s]) => [n, s] as const))('%s', (name, schema) => {
+    const seed = seedOf(name);
+    const r = differ(l, name, schema, seed, jitless ? PER_SCHEMA : Math.ceil(PER_SCHEMA / 5));
+    if (r.mismatches.length) throw new Error(`${r.mismatches.length} disagreement(s), seed ${seed}:\n${r.mismatches.join('\n')}`);
+    // both sides of the line are exercised: some values accepted, some refused
+    expect({ name, acceptedSome: r.accepted > 0, refusedSome: r.refused > 0 }).toEqual({ name, acceptedSome: true, refusedSome: true });
+  });
+});
+
+describe('what the lean compiler does not parse itself goes to zod, and is listed', () => {
+  const l = load(true);
+  const { z } = l;
+  const { leanFallbacks, leanParse, parseFast, LEAN_REFUSED } = l.lean;
+
+  it('hands an unsupported subtree to zod: same output, same refusal, listed with its path', () => {
+    const schema = z.object({
+      pair: z.tuple([z.string(), z.number().default(3)]).optional(),
+      both: z.intersection(z.object({ a: z.string() }), z.object({ b: z.number() })),
+      pick: z.discriminatedUnion('k', [z.object({ k: z.literal('x'), x: z.string() }), z.object({ k: z.literal('y'), y: z.number() })]),
+      n: z.coerce.number(),
+    });
+    expect(leanFallbacks(schema)).toEqual(['pair: tuple', 'both: intersection', 'pick: union (discriminator, exclusive)', 'n: number (coerce)']);
+    const good = { pair: ['a', undefined], both: { a: 'x', b: 1, c: true }, pick: { k: 'y', y: 2, z: 0 }, n: '42' };
+    expect(canon(leanParse(schema, good))).toBe(canon(schema.parse(good)));
+    expect(leanParse(schema, good)).toEqual({ pair: ['a', 3], both: { a: 'x', b: 1 }, pick: { k: 'y', y: 2 }, n: 42 });
+    const bad = { ...good, pick: { k: 'x', y: 2 } };
+    expect(leanParse(schema, bad)).toBe(LEAN_REFUSED);
+    // parseFast's refusal is zod's own, issues and messages included
+    const r = parseFast(schema, bad);
+    expect(r.success).toBe(false);
+    expect(r.error?.issues).toEqual(schema.safeParse(bad).error?.issues);
+  });
+
+  it('a whole schema it cannot compile is zod from the root', () => {
+    const schema = z.map(z.string(), z.number());
+    expect(leanFallbacks(schema)).toEqual(['(root): map']);
+    const m = new Map([['a', 1]]);
+    expect(leanParse(schema, m)).toEqual(m);
+    expect(leanParse(schema, new Map([['a', 'x']]))).toBe(LEAN_REFUSED);
+  });
+
+  it('a cyclic value (zod parses it through its memo) overflows the lean recursion and goes to zod', () => {
+    type Link = { name: string; next?: Link };
+    const Link: z.ZodType<Link> = z.lazy(() => z.object({ name: z.string(), next: Link.optional() }));
+    const v: Link = { name: 'a' };
+    v.next = v;
+    expect(leanParse(Link, v)).toBe(LEAN_REFUSED);
+    const r = parseFast(Link, v);
+    expect(r.success).toBe(true);
+    const out = r.data as Link;
+    expect(out.next).toBe(out);
+  });
+
+  it('lists where the schemas under test fall back (none today: each new one shows here)', () => {
+    const fallbacks = l.schemas.flatMap(([name, s]) => leanFallbacks(s).map((f) => `${name}: ${f}`));
+    expect(fallbacks).toEqual([]);
+  });
+});
