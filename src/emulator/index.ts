@@ -18,6 +18,8 @@ export type {
   RouteHandler,
   RouteModule,
   RouteOptions,
+  RouteSpec,
+  RouteTable,
   SeedContext,
   SeedHook,
   WireMode,
