@@ -15,7 +15,7 @@ import { AuthService, type Principal } from './auth';
 import { buildCatalog, type Catalog } from './catalog';
 import type { z } from 'zod';
 import { marshal } from '../../schemas/wire';
-import { EmulatorError, internal, invalidArgument, notFound, parseQuery, permissionDenied, unauthenticated, unavailable } from './errors';
+import { asEmulatorError, invalidArgument, notFound, parseQuery, permissionDenied, unauthenticated, unavailable } from './errors';
 import { FaultInjector } from './faults';
 import { EmulatorStore, mutationTracker, type Persistence, type Store } from './store';
 
@@ -485,12 +485,7 @@ export class EmulatorApp {
       if (result instanceof HttpResponse) await sendJson(res, result.status, result.body ?? {}, result.headers, slow);
       else await sendJson(res, 200, this.encode(opts.response, result ?? {}), {}, slow);
     } catch (e) {
-      let err: EmulatorError;
-      if (e instanceof EmulatorError) err = e;
-      else {
-        this.log(`internal error ${requestId}: ${(e as Error)?.stack ?? String(e)}`);
-        err = internal(`internal emulator error: ${(e as Error)?.message ?? String(e)}`);
-      }
+      const err = asEmulatorError(e, this.log, requestId);
       if (!res.headersSent && !res.destroyed) await sendJson(res, err.httpStatus, err.toStatus(), err.headers, slow);
     } finally {
       ended?.();

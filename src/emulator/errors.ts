@@ -128,6 +128,13 @@ export function internal(message: string): EmulatorError {
   return new EmulatorError('INTERNAL', message);
 }
 
+/** What a request's handler threw, as an answer: the EmulatorError itself, else INTERNAL (the stack logged under the request id). */
+export function asEmulatorError(e: unknown, log: (line: string) => void, requestId: string): EmulatorError {
+  if (e instanceof EmulatorError) return e;
+  log(`internal error ${requestId}: ${(e as Error)?.stack ?? String(e)}`);
+  return internal(`internal emulator error: ${(e as Error)?.message ?? String(e)}`);
+}
+
 /**
  * The protovalidate field path of a zod issue path: `targets[0].email`.
  */
