@@ -9,6 +9,7 @@ import type { z } from 'zod';
 import { fromQuery, unknownKeys } from '../../schemas/wire';
 import {
   ERROR_INFO_TYPE,
+  fieldPath,
   GrpcCodeEnum,
   HTTP_STATUS_OF_CODE,
   QUOTA_FAILURE_TYPE,
@@ -135,17 +136,8 @@ export function asEmulatorError(e: unknown, log: (line: string) => void, request
   return internal(`internal emulator error: ${(e as Error)?.message ?? String(e)}`);
 }
 
-/**
- * The protovalidate field path of a zod issue path: `targets[0].email`.
- */
-export function fieldPath(path: readonly PropertyKey[]): string {
-  let out = '';
-  for (const p of path) {
-    if (typeof p === 'number') out += `[${p}]`;
-    else out += out ? `.${String(p)}` : String(p);
-  }
-  return out;
-}
+/** The protovalidate field path of a zod issue path: `targets[0].email`. */
+export { fieldPath };
 
 /**
  * Turns a zod error into violations. The rule id is `<operation>.<field>` (the field path with
