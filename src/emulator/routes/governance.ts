@@ -378,24 +378,27 @@ interface SoftDeletable<T extends { id: string; deletedAt?: string; definition?:
 
 /** Upsert, soft delete, batch get and list of a v2 governance service (wire-facts: domains, data products). */
 function softDeletableRoutes<T extends { id: string; deletedAt?: string; updatedAt?: string; definition?: unknown }, Q extends { includeDeleted?: boolean; excludeDefinition?: boolean }>(k: SoftDeletable<T, Q>): RouteTable {
+  function remove(ctx: RouteContext) {
+    const req = parseBody(k.schemas.delete, ctx.body, 'delete');
+    const id = bareId(req.id, k.prefix).toLowerCase();
+    return deleteSoft(ctx, k.collection(ctx.store), { ...req, id }, k.label, k.beforePurge && ((victim) => k.beforePurge!(ctx, victim)));
+  }
+  function batchGet(ctx: RouteContext) {
+    const req = parseBody(W.BatchGetRequest, ctx.body, 'batch_get');
+    return { [k.many]: withoutDefinition(deletedIdsOmitted(k.collection(ctx.store), req.ids, k.prefix, req.includeDeleted ?? false), req.excludeDefinition) };
+  }
+  function list(ctx: RouteContext) {
+    const q = ctx.q as Q;
+    const p = pagingOf(ctx);
+    const keep = k.listed(q);
+    const page = k.collection(ctx.store).page(p.cursor, p.pageSize, (o) => (q.includeDeleted || !o.deletedAt) && keep(o));
+    return { [k.many]: Object.values(withoutDefinition(Object.fromEntries(page.items.map((o) => [o.id, o])), q.excludeDefinition)), pageInfo: page.pageInfo };
+  }
   return [
     { method: 'POST', path: k.base, scope: k.scopes.write, response: k.schemas.upsert, handle: k.upsert },
-    { method: 'POST', path: `${k.base}/delete`, scope: k.scopes.write, response: EmptyResponse, handle: (ctx) => {
-      const req = parseBody(k.schemas.delete, ctx.body, 'delete');
-      const id = bareId(req.id, k.prefix).toLowerCase();
-      return deleteSoft(ctx, k.collection(ctx.store), { ...req, id }, k.label, k.beforePurge && ((victim) => k.beforePurge!(ctx, victim)));
-    } },
-    { method: 'POST', path: `${k.base}/batch-get`, scope: k.scopes.read, response: k.schemas.batchGet, handle: (ctx) => {
-      const req = parseBody(W.BatchGetRequest, ctx.body, 'batch_get');
-      return { [k.many]: withoutDefinition(deletedIdsOmitted(k.collection(ctx.store), req.ids, k.prefix, req.includeDeleted ?? false), req.excludeDefinition) };
-    } },
-    { method: 'GET', path: k.base, scope: k.scopes.read, operation: 'list', query: k.schemas.list, response: k.schemas.listed, handle: (ctx) => {
-      const q = ctx.q as Q;
-      const p = pagingOf(ctx);
-      const keep = k.listed(q);
-      const page = k.collection(ctx.store).page(p.cursor, p.pageSize, (o) => (q.includeDeleted || !o.deletedAt) && keep(o));
-      return { [k.many]: Object.values(withoutDefinition(Object.fromEntries(page.items.map((o) => [o.id, o])), q.excludeDefinition)), pageInfo: page.pageInfo };
-    } },
+    { method: 'POST', path: `${k.base}/delete`, scope: k.scopes.write, response: EmptyResponse, handle: remove },
+    { method: 'POST', path: `${k.base}/batch-get`, scope: k.scopes.read, response: k.schemas.batchGet, handle: batchGet },
+    { method: 'GET', path: k.base, scope: k.scopes.read, operation: 'list', query: k.schemas.list, response: k.schemas.listed, handle: list },
   ];
 }
 
