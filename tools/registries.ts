@@ -11,7 +11,7 @@
  * - `src/client/services/index.generated.ts`: every module exporting a `class <Name>Service`, and
  *   `ServiceMembers` (the base of `PlatformClient`), one member per such class
  *   (`DomainsService` -> `client.domains`).
- * - `src/emulator/routes/index.generated.ts`: every route module (`register(app)`), sorted.
+ * - `src/emulator/routes/index.generated.ts`: every route module (`export const routes: RouteTable`), sorted.
  *
  * `test/repo/registries.test.ts` fails when a committed registry is not what this writes.
  */
@@ -107,11 +107,11 @@ function servicesRegistry(dir: string): string {
 function routesRegistry(dir: string): string {
   const files = moduleFiles(dir);
   for (const f of files) {
-    if (!/^export (async )?function register\(/m.test(fs.readFileSync(path.join(dir, f), 'utf8'))) throw new Error(`${rel(path.join(dir, f))}: an emulator route module exports register(app)`);
+    if (!/^export const routes: RouteTable = /m.test(fs.readFileSync(path.join(dir, f), 'utf8'))) throw new Error(`${rel(path.join(dir, f))}: an emulator route module exports \`const routes: RouteTable\``);
   }
   const alias = (f: string) => camel(f.replace(/\.ts$/, '').replace(/-(\w)/g, (_m, c: string) => c.toUpperCase()));
   return [
-    `${BANNER}/** Every emulator route module (\`export function register(app)\`), sorted by file name. */`,
+    `${BANNER}/** Every emulator route module (\`export const routes: RouteTable\`, optionally \`demoSeed\`), sorted by file name. */`,
     "import type { RouteModule } from '../app';",
     ...files.map((f) => `import * as ${alias(f)} from './${f.replace(/\.ts$/, '')}';`),
     '',

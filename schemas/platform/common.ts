@@ -252,6 +252,16 @@ export function fieldPathText(field: unknown): string | undefined {
   return out;
 }
 
+/** A field path as the violations write it (protovalidate): `['targets', 0, 'email']` -> `targets[0].email`. */
+export function fieldPath(path: readonly PropertyKey[]): string {
+  let out = '';
+  for (const p of path) {
+    if (typeof p === 'number') out += `[${p}]`;
+    else out += out ? `.${String(p)}` : String(p);
+  }
+  return out;
+}
+
 /**
  * A violation in any of its wire forms, normalised: `field` (string or structured path) or the
  * older `fieldPath`; `ruleId` or the older `constraintId`. Rule ids are never lost.

@@ -28,3 +28,23 @@ export function isCanonicalJson(v: unknown): boolean {
   }
   return true;
 }
+
+/** True when `keys` is in `Array.prototype.sort()` order (UTF-16 code units). */
+function isSorted(keys: readonly string[]): boolean {
+  for (let i = 1; i < keys.length; i++) if (keys[i - 1] > keys[i]) return false;
+  return true;
+}
+
+/**
+ * A JSON.stringify replacer's step of a key-sorted serialisation: an object with its keys in
+ * sort order (a shallow copy, or the object itself when already in order); arrays and scalars as
+ * they are.
+ */
+export function inKeyOrder(x: unknown): unknown {
+  if (!x || typeof x !== 'object' || Array.isArray(x)) return x;
+  const keys = Object.keys(x);
+  if (isSorted(keys)) return x;
+  const out: Record<string, unknown> = {};
+  for (const k of keys.sort()) out[k] = (x as Record<string, unknown>)[k];
+  return out;
+}

@@ -337,6 +337,18 @@ function unmanagedParts(plan: Plan, show: boolean): { listed: Change[]; others: 
   return { listed, others, groups };
 }
 
+/**
+ * The field lines inside an entry's braces: every field of `whole.value` with its sign (an object
+ * created or deleted, or live only or code only), else the `patch` lines ("(no field changes)" when
+ * there are none). Field names are keys of the config and values are JSON: both inert (JSON leaves
+ * bidi and C1 characters raw).
+ */
+function fieldBlock(opts: RenderOptions, sensitive: readonly string[], whole: { sign: '+' | '-'; value: unknown } | undefined, patch: () => string[]): string[] {
+  if (whole) return flatten(whole.value).map(([p, v]) => paintField(opts.color, inertText(`      ${whole.sign} ${fieldName(p)} = ${show(v, p, sensitive)}`)));
+  const fields = patch();
+  return [...(fields.length === 0 ? [paint(opts.color, DIM, '      (no field changes)')] : []), ...fields.map((l) => paintField(opts.color, inertText(`      ${l}`)))];
+}
+
 /** The lines of one change (header, reasons, fields, effects), as the text plan prints them. */
 function changeLines(c: Change, opts: RenderOptions): string[] {
   const lines: string[] = [];
@@ -344,17 +356,8 @@ function changeLines(c: Change, opts: RenderOptions): string[] {
   lines.push(paint(opts.color, COLOR[c.action], `  # ${title(c)} ${verb(c)}`));
   for (const r of reasonsText(c)) lines.push(paint(opts.color, DIM, inertText(`  #   (${r})`)));
   lines.push(paint(opts.color, COLOR[c.action], `  ${sym} ${inertText(c.type)} ${inertText(JSON.stringify(c.id))} {`));
-  // field names are keys of the config and values are JSON: both inert (JSON leaves bidi and C1 characters raw)
-  if (c.action === 'create') {
-    for (const [p, v] of flatten(c.after)) lines.push(paintField(opts.color, inertText(`      + ${fieldName(p)} = ${show(v, p, c.sensitive)}`)));
-  } else if (c.action === 'delete') {
-    for (const [p, v] of flatten(c.before)) lines.push(paintField(opts.color, inertText(`      - ${fieldName(p)} = ${show(v, p, c.sensitive)}`)));
-  } else {
-    const fields = patchLines(c);
-    if (fields.length === 0) lines.push(paint(opts.color, DIM, '      (no field changes)'));
-    for (const l of fields) lines.push(paintField(opts.color, inertText(`      ${l}`)));
-  }
-  lines.push('    }');
+  const whole = c.action === 'create' ? { sign: '+' as const, value: c.after } : c.action === 'delete' ? { sign: '-' as const, value: c.before } : undefined;
+  lines.push(...fieldBlock(opts, c.sensitive, whole, () => patchLines(c)), '    }');
   if (c.effects) for (const l of effectLines(c.effects)) lines.push(inertText(`    ${l}`));
   return lines;
 }
@@ -365,16 +368,8 @@ function driftLines(d: Drift, opts: RenderOptions): string[] {
   const lines: string[] = [paint(opts.color, color, `  # ${title(d)} ${DRIFT_VERB[d.difference]}`)];
   for (const r of reasonsText(d)) lines.push(paint(opts.color, DIM, inertText(`  #   (${r})`)));
   lines.push(paint(opts.color, color, `  ${DRIFT_SYMBOL[d.difference]} ${inertText(d.type)} ${inertText(JSON.stringify(d.id))} {`));
-  if (d.difference === 'undeclared') {
-    for (const [p, v] of flatten(d.live)) lines.push(paintField(opts.color, inertText(`      + ${fieldName(p)} = ${show(v, p, d.sensitive)}`)));
-  } else if (d.difference === 'absent') {
-    for (const [p, v] of flatten(d.code)) lines.push(paintField(opts.color, inertText(`      - ${fieldName(p)} = ${show(v, p, d.sensitive)}`)));
-  } else {
-    const fields = driftFieldLines(d);
-    if (fields.length === 0) lines.push(paint(opts.color, DIM, '      (no field changes)'));
-    for (const l of fields) lines.push(paintField(opts.color, inertText(`      ${l}`)));
-  }
-  lines.push('    }', inertText(`    dqform plan and apply would ${DRIFT_REMEDY[d.remedy]}`));
+  const whole = d.difference === 'undeclared' ? { sign: '+' as const, value: d.live } : d.difference === 'absent' ? { sign: '-' as const, value: d.code } : undefined;
+  lines.push(...fieldBlock(opts, d.sensitive, whole, () => driftFieldLines(d)), '    }', inertText(`    dqform plan and apply would ${DRIFT_REMEDY[d.remedy]}`));
   return lines;
 }
 

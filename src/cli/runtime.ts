@@ -322,6 +322,29 @@ export async function overStacks(io: Io, stacks: (string | undefined)[], summary
   return code;
 }
 
+/**
+ * The read loop of `drift` and `list`: plans every stack of the source (`request`: how), prints
+ * the diagnostics of a plan with errors (that stack failed) and hands every other plan to `fn`.
+ * Returns {@link overStacks}'s exit code (its summary to stderr with `json`), or undefined when
+ * there is no source (the reason printed).
+ */
+export async function overPlans(io: Io, o: StacksOptions & { json?: boolean }, request: PlanRequest | undefined, fn: (p: Plan) => StackOutcome): Promise<number | undefined> {
+  const src = prepareSource(io, o);
+  if (!src) return undefined;
+  const stacks = stacksOf(io, src, o);
+  const clients = new StackClients(io);
+  try {
+    return await overStacks(io, stacks, o.json ? 'err' : 'out', async (stack) => {
+      const p = await planStack(io, clients, src, stack, request);
+      if (!p.diagnostics.some((d) => d.severity === 'error')) return fn(p);
+      printDiagnostics(io, p.diagnostics);
+      return { stack: p.stack, code: 1, line: 'failed (see the errors above)' };
+    });
+  } finally {
+    await clients.close();
+  }
+}
+
 /** The combined summary of a run over several stacks: one line per stack. */
 export function summarise(io: Io, outcomes: readonly StackOutcome[], to: 'out' | 'err' = 'out'): void {
   const print = to === 'out' ? io.out : io.err;

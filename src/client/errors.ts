@@ -44,6 +44,7 @@ import {
   StatusDetail,
   VIOLATIONS_TYPE,
   Violation,
+  fieldPath,
 } from '../../schemas/platform/common';
 import { decodeStatus } from '../../schemas/platform/grpc';
 import { inertServerText } from '../../schemas/tools/inert';
@@ -279,15 +280,8 @@ export function zodIssues(error: z.ZodError): { path: string; message: string }[
   return error.issues.map((i) => ({ path: formatPath(i.path), message: i.message }));
 }
 
-/** `['a', 0, 'b']` -> `a[0].b`. */
-export function formatPath(path: readonly PropertyKey[]): string {
-  let out = '';
-  for (const p of path) {
-    if (typeof p === 'number') out += `[${p}]`;
-    else out += out ? `.${String(p)}` : String(p);
-  }
-  return out;
-}
+/** `['a', 0, 'b']` -> `a[0].b` (the violations' field path: {@link fieldPath}). */
+export const formatPath: (path: readonly PropertyKey[]) => string = fieldPath;
 
 /** What the factory needs from a failed response. */
 export interface FailedResponse {

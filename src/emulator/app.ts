@@ -4,8 +4,9 @@
  * a `dropAfter` fault, google.rpc.Status errors). `server.ts` only binds it to a socket.
  *
  * Route modules (`src/emulator/routes/<service>.ts`, listed in the generated
- * `routes/index.generated.ts`) export `register(app)` and call {@link EmulatorApp.route}; see
- * `src/emulator/README.md`.
+ * `routes/index.generated.ts`) export a {@link RouteTable} `routes` (and optionally a
+ * {@link SeedHook} `demoSeed`); the app registers every table it is given
+ * ({@link EmulatorApp.register}). See `src/emulator/README.md`.
  */
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
 import { randomUUID } from 'node:crypto';
@@ -14,7 +15,7 @@ import { AuthService, type Principal } from './auth';
 import { buildCatalog, type Catalog } from './catalog';
 import type { z } from 'zod';
 import { marshal } from '../../schemas/platform/wire';
-import { EmulatorError, internal, invalidArgument, notFound, parseQuery, permissionDenied, unauthenticated, unavailable } from './errors';
+import { asEmulatorError, invalidArgument, notFound, parseQuery, permissionDenied, unauthenticated, unavailable } from './errors';
 import { FaultInjector } from './faults';
 import { EmulatorStore, mutationTracker, type Persistence, type Store } from './store';
 
@@ -108,10 +109,24 @@ export function wireModeOf(opts: Partial<WireMode> = {}, env: NodeJS.ProcessEnv 
   return { marshal, enums };
 }
 
-/** A route module: `export function register(app: EmulatorApp): void` in `routes/<service>.ts`. */
-export interface RouteModule {
-  register(app: EmulatorApp): void;
+/** One row of a route table: the method and path pattern, the route's options and its handler. */
+export interface RouteSpec extends RouteOptions {
+  method: HttpMethod;
+  /** Path with `:name` segments (see {@link EmulatorApp.route}). */
+  path: string;
+  handle: RouteHandler;
 }
+
+/** A route module's routes, in registration order. */
+export type RouteTable = readonly RouteSpec[];
+
+/**
+ * A route module. `routes/<service>.ts` exports `routes: RouteTable` and optionally `demoSeed: SeedHook`
+ * (run for each workspace store created empty under the `demo` seed);
+ * a plug-in (tests, `discoverRouteModules(dir)`) may instead export `register(app)` and call
+ * {@link EmulatorApp.route} itself.
+ */
+export type RouteModule = { routes: RouteTable; demoSeed?: SeedHook } | { register(app: EmulatorApp): void };
 
 /** A non-200 or header-carrying response from a handler. */
 export class HttpResponse {
@@ -244,6 +259,26 @@ export class EmulatorApp {
       handler,
       order: this.routes.length,
     });
+  }
+
+  /** Registers every route of a table, in order. */
+  registerTable(table: RouteTable): void {
+    for (const { method, path, handle, ...options } of table) this.route(method, path, options, handle);
+  }
+
+  /** Registers a route module: its table and its demo seed, or its own `register(app)`. */
+  register(module: RouteModule): void {
+    if ('register' in module) {
+      module.register(this);
+      return;
+    }
+    this.registerTable(module.routes);
+    const demoSeed = module.demoSeed;
+    if (demoSeed) {
+      this.onSeed((store, ctx) => {
+        if (ctx.seed === 'demo') demoSeed(store, ctx);
+      });
+    }
   }
 
   /** Registers a seed hook (see {@link SeedHook}). */
@@ -450,12 +485,7 @@ export class EmulatorApp {
       if (result instanceof HttpResponse) await sendJson(res, result.status, result.body ?? {}, result.headers, slow);
       else await sendJson(res, 200, this.encode(opts.response, result ?? {}), {}, slow);
     } catch (e) {
-      let err: EmulatorError;
-      if (e instanceof EmulatorError) err = e;
-      else {
-        this.log(`internal error ${requestId}: ${(e as Error)?.stack ?? String(e)}`);
-        err = internal(`internal emulator error: ${(e as Error)?.message ?? String(e)}`);
-      }
+      const err = asEmulatorError(e, this.log, requestId);
       if (!res.headersSent && !res.destroyed) await sendJson(res, err.httpStatus, err.toStatus(), err.headers, slow);
     } finally {
       ended?.();

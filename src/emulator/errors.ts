@@ -9,6 +9,7 @@ import type { z } from 'zod';
 import { fromQuery, unknownKeys } from '../../schemas/platform/wire';
 import {
   ERROR_INFO_TYPE,
+  fieldPath,
   GrpcCodeEnum,
   HTTP_STATUS_OF_CODE,
   QUOTA_FAILURE_TYPE,
@@ -128,17 +129,15 @@ export function internal(message: string): EmulatorError {
   return new EmulatorError('INTERNAL', message);
 }
 
-/**
- * The protovalidate field path of a zod issue path: `targets[0].email`.
- */
-export function fieldPath(path: readonly PropertyKey[]): string {
-  let out = '';
-  for (const p of path) {
-    if (typeof p === 'number') out += `[${p}]`;
-    else out += out ? `.${String(p)}` : String(p);
-  }
-  return out;
+/** What a request's handler threw, as an answer: the EmulatorError itself, else INTERNAL (the stack logged under the request id). */
+export function asEmulatorError(e: unknown, log: (line: string) => void, requestId: string): EmulatorError {
+  if (e instanceof EmulatorError) return e;
+  log(`internal error ${requestId}: ${(e as Error)?.stack ?? String(e)}`);
+  return internal(`internal emulator error: ${(e as Error)?.message ?? String(e)}`);
 }
+
+/** The protovalidate field path of a zod issue path: `targets[0].email`. */
+export { fieldPath };
 
 /**
  * Turns a zod error into violations. The rule id is `<operation>.<field>` (the field path with

@@ -40,7 +40,7 @@ import {
   type PreviewMethodName,
 } from '../../schemas/platform/grpc';
 import { authorize, type EmulatorApp } from './app';
-import { EmulatorError, internal, unavailable } from './errors';
+import { asEmulatorError, internal, unavailable, type EmulatorError } from './errors';
 import * as monitorRules from './routes/deployment-rules';
 import * as sqlTestRules from './routes/sql-test-rules';
 
@@ -176,12 +176,7 @@ function unaryHandler(grpc: typeof GrpcJs, app: EmulatorApp, prefix: string, m: 
         }
         callback(null, bytes);
       } catch (e) {
-        let err: EmulatorError;
-        if (e instanceof EmulatorError) err = e;
-        else {
-          app.log(`internal error ${requestId}: ${(e as Error)?.stack ?? String(e)}`);
-          err = internal(`internal emulator error: ${(e as Error)?.message ?? String(e)}`);
-        }
+        const err = asEmulatorError(e, app.log, requestId);
         outcome = err.code;
         callback(statusError(grpc, err, requestId), null);
       } finally {

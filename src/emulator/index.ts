@@ -18,6 +18,8 @@ export type {
   RouteHandler,
   RouteModule,
   RouteOptions,
+  RouteSpec,
+  RouteTable,
   SeedContext,
   SeedHook,
   WireMode,
@@ -49,6 +51,36 @@ export interface EmulatorCliArgs {
 export const EMULATOR_USAGE =
   'dqform emulator [--port N] [--host H] [--grpc-port N | --no-grpc] [--data FILE] [--seed demo|empty] [--seed-size N] [--marshal omit|emit-unpopulated] [--enums names|numbers]';
 
+/** How a flag's handler reads its value (named after the flag in every error). */
+interface FlagReader {
+  /** The flag's value (`--x=v` or the next argument). */
+  value(): string;
+  /** A non-negative integer value. */
+  int(): number;
+  /** A port number (an integer up to 65535). */
+  port(): number;
+  /** One of two words. */
+  choice<T extends string>(a: T, b: T): T;
+  /** Refuses a value (`--flag=v`). */
+  none(): void;
+}
+
+/** Every flag of `dqform emulator` and what it sets. */
+const EMULATOR_FLAGS: Readonly<Record<string, (out: EmulatorCliArgs, f: FlagReader) => void>> = {
+  '--port': (out, f) => (out.port = f.port()),
+  '--host': (out, f) => (out.host = f.value()),
+  '--data': (out, f) => (out.dataFile = f.value()),
+  '--seed': (out, f) => (out.seed = f.choice('demo', 'empty')),
+  '--seed-size': (out, f) => (out.seedSize = f.int()),
+  '--marshal': (out, f) => (out.marshal = f.choice('omit', 'emit-unpopulated')),
+  '--enums': (out, f) => (out.enums = f.choice('names', 'numbers')),
+  '--grpc-port': (out, f) => (out.grpcPort = f.port()),
+  '--no-grpc': (out, f) => {
+    f.none();
+    out.grpc = false;
+  },
+};
+
 /** Parses `dqform emulator`'s arguments ({@link EMULATOR_USAGE}); throws on a bad argument. */
 export function parseEmulatorArgs(argv: readonly string[]): EmulatorCliArgs {
   const out: EmulatorCliArgs = { port: 8787, host: '127.0.0.1', dataFile: undefined, seed: 'demo', seedSize: undefined, marshal: undefined, enums: undefined, grpc: true, grpcPort: undefined };
@@ -62,49 +94,31 @@ export function parseEmulatorArgs(argv: readonly string[]): EmulatorCliArgs {
       if (v === undefined) throw new Error(`${name} needs a value`);
       return v;
     };
-    const int = (v: string): number => {
+    const int = (): number => {
+      const v = value();
       if (!/^\d+$/.test(v)) throw new Error(`${name} takes a non-negative integer, got "${v}"`);
       return Number(v);
     };
-    const choice = <T extends string>(a: T, b: T): T => {
-      const v = value();
-      if (v !== a && v !== b) throw new Error(`${name} takes ${a} or ${b}, got "${v}"`);
-      return v as T;
+    const reader: FlagReader = {
+      value,
+      int,
+      port: () => {
+        const n = int();
+        if (n > 65535) throw new Error(`${name} must be at most 65535`);
+        return n;
+      },
+      choice: (x, y) => {
+        const v = value();
+        if (v !== x && v !== y) throw new Error(`${name} takes ${x} or ${y}, got "${v}"`);
+        return v as typeof x;
+      },
+      none: () => {
+        if (a !== name) throw new Error(`${name} takes no value`);
+      },
     };
-    switch (name) {
-      case '--port':
-        out.port = int(value());
-        if (out.port > 65535) throw new Error('--port must be at most 65535');
-        break;
-      case '--host':
-        out.host = value();
-        break;
-      case '--data':
-        out.dataFile = value();
-        break;
-      case '--seed':
-        out.seed = choice('demo', 'empty');
-        break;
-      case '--seed-size':
-        out.seedSize = int(value());
-        break;
-      case '--marshal':
-        out.marshal = choice('omit', 'emit-unpopulated');
-        break;
-      case '--enums':
-        out.enums = choice('names', 'numbers');
-        break;
-      case '--grpc-port':
-        out.grpcPort = int(value());
-        if (out.grpcPort > 65535) throw new Error('--grpc-port must be at most 65535');
-        break;
-      case '--no-grpc':
-        if (a !== '--no-grpc') throw new Error('--no-grpc takes no value');
-        out.grpc = false;
-        break;
-      default:
-        throw new Error(`unknown argument "${a}" (usage: ${EMULATOR_USAGE})`);
-    }
+    const set = Object.hasOwn(EMULATOR_FLAGS, name) ? EMULATOR_FLAGS[name] : undefined;
+    if (!set) throw new Error(`unknown argument "${a}" (usage: ${EMULATOR_USAGE})`);
+    set(out, reader);
   }
   if (!out.grpc && out.grpcPort !== undefined) throw new Error('--grpc-port and --no-grpc contradict each other');
   if (out.grpc && out.grpcPort === undefined) out.grpcPort = out.port === 0 ? 0 : out.port + 1;

@@ -125,8 +125,8 @@ export function discoverRouteModules(dir?: string): RouteModule[] {
     .filter((f) => f.endsWith(ext) && !f.endsWith('.d.ts') && !f.startsWith('_') && !f.includes('.test.'))
     .sort();
   return files.map((f) => {
-    const m = require(path.join(dir, f)) as Partial<RouteModule>;
-    if (typeof m.register !== 'function') throw new Error(`emulator route module ${f} does not export register(app)`);
+    const m = require(path.join(dir, f)) as { routes?: unknown; register?: unknown };
+    if (!Array.isArray(m.routes) && typeof m.register !== 'function') throw new Error(`emulator route module ${f} does not export register(app) or routes (a RouteTable)`);
     return m as RouteModule;
   });
 }
@@ -145,7 +145,7 @@ export async function startEmulator(opts: StartEmulatorOptions = {}): Promise<Ru
   });
   installAdmin(app);
   const modules = [...(opts.discoverRoutes === false ? [] : discoverRouteModules()), ...(opts.routes ?? [])];
-  for (const m of modules) m.register(app);
+  for (const m of modules) app.register(m);
   if (opts.faults) app.faults.set(opts.faults);
 
   if (opts.dataFile) {

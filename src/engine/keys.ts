@@ -1,5 +1,5 @@
 /** Key conversion between Terraform's snake_case attributes and the API's lowerCamelCase. */
-import { isCanonicalJson } from '../../schemas/tools/canonical-json';
+import { inKeyOrder, isCanonicalJson } from '../../schemas/tools/canonical-json';
 
 /**
  * Memo of the key conversions (pure functions of the key): a manifest of 10,000 resources
@@ -54,12 +54,6 @@ export function sortKeysDeep<T>(value: T): T {
   return value;
 }
 
-/** True when `keys` is in `Array.prototype.sort()` order (UTF-16 code units). */
-function isSorted(keys: readonly string[]): boolean {
-  for (let i = 1; i < keys.length; i++) if (keys[i - 1] > keys[i]) return false;
-  return true;
-}
-
 /**
  * `JSON.stringify(sortKeysDeep(value), null, indent)`, without building the sorted copy: objects
  * whose keys are already in order are serialised as they are (JSON.stringify drops undefined
@@ -74,12 +68,7 @@ export function stableStringify(value: unknown, indent?: number): string {
     function (this: unknown, k: string, x: unknown) {
       const orig = (this as Record<string, unknown>)[k];
       if (orig !== x && orig && typeof orig === 'object') x = { ...(sortKeysDeep(orig) as object) };
-      if (!x || typeof x !== 'object' || Array.isArray(x)) return x;
-      const keys = Object.keys(x);
-      if (isSorted(keys)) return x;
-      const out: Record<string, unknown> = {};
-      for (const key of keys.sort()) out[key] = (x as Record<string, unknown>)[key];
-      return out;
+      return inKeyOrder(x);
     },
     indent,
   );

@@ -27,6 +27,11 @@ test.each([
   ['--no-grpc with a value', ['--no-grpc=1'], /no value/],
   ['gRPC port equal to the REST port', ['--port', '9000', '--grpc-port', '9000'], /must differ/],
   ['bad gRPC port', ['--grpc-port', 'x'], /integer/],
+  ['port above 65535', ['--port', '65536'], /^--port must be at most 65535$/],
+  ['gRPC port above 65535', ['--grpc-port=70000'], /^--grpc-port must be at most 65535$/],
+  ['bad marshal', ['--marshal', 'all'], /^--marshal takes omit or emit-unpopulated, got "all"$/],
+  ['bad seed size', ['--seed-size', '-1'], /^--seed-size takes a non-negative integer, got "-1"$/],
+  ['an inherited name is no flag', ['--toString'], /^unknown argument "--toString"/],
 ])('parse error: %s', (_why, argv, message) => {
   expect(() => parseEmulatorArgs(argv)).toThrow(message);
 });

@@ -17,7 +17,7 @@ import { hasConfigId } from '../../src/kinds/descriptors';
 import type { HandlerContext, LiveObject } from '../../src/kinds/shared/types';
 
 const routes = new EmulatorApp({ seed: 'empty' });
-for (const m of discoverRouteModules()) m.register(routes);
+for (const m of discoverRouteModules()) routes.register(m);
 const routed = (method: string, path: string): boolean => routes.match(method, path) !== undefined;
 
 const ctx: HandlerContext = { workspace: 'demo', namespace: 'hdl-test' };

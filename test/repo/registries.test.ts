@@ -30,7 +30,7 @@ describe('generated registries', () => {
       fs.writeFileSync(path.join(dir, 'handler.ts'), 'export const reportBoardsHandler: ResourceHandler = {};\n');
       fs.writeFileSync(path.join(dir, 'yaml.ts'), 'export const reportBoardYaml: YamlBinding = (c) => c;\n');
       fs.writeFileSync(path.join(tmp, 'src', 'client', 'services', 'report-boards.ts'), 'export class ReportBoardsService extends Service {}\n');
-      fs.writeFileSync(path.join(tmp, 'src', 'emulator', 'routes', 'report-boards.ts'), 'export function register() {}\n');
+      fs.writeFileSync(path.join(tmp, 'src', 'emulator', 'routes', 'report-boards.ts'), 'export const routes: RouteTable = [];\n');
       const out = registries(tmp);
       expect(out.get('schemas/model/kinds.generated.ts')).toContain("import { reportBoardKindRecord } from './kinds/report-boards';");
       expect(out.get('schemas/model/kinds.generated.ts')).toMatch(/ownershipKindRecord, integrationKindRecord, reportBoardKindRecord, savedViewKindRecord, sqlTestKindRecord/);

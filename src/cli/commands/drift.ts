@@ -14,36 +14,24 @@ export interface DriftOptions extends StacksOptions, RenderFlags {
 }
 
 async function run({ io }: CommandContext, o: DriftOptions): Promise<number> {
-  const { StackClients, overStacks, planStack, prepareSource, printDiagnostics, stacksOf, useColor } = lazy.runtime();
-  const src = prepareSource(io, o);
-  if (!src) return 1;
-  const stacks = stacksOf(io, src, o);
-  const clients = new StackClients(io);
+  const { overPlans, useColor } = lazy.runtime();
   const plans: Plan[] = [];
-  try {
-    const code = await overStacks(io, stacks, o.json ? 'err' : 'out', async (stack) => {
-      const p = await planStack(io, clients, src, stack);
-      if (p.diagnostics.some((d) => d.severity === 'error')) {
-        printDiagnostics(io, p.diagnostics);
-        return { stack: p.stack, code: 1, line: 'failed (see the errors above)' };
-      }
-      plans.push(p);
-      const drifted = lazy.planner().hasChanges(p);
-      if (o.json) {
-        if (!o.allStacks) io.out(lazy.planJson().renderPlanJson(p).trimEnd());
-      } else if (!drifted) io.out(`No drift: live state matches the code${o.allStacks ? ` (stack ${p.stack})` : ''}.`);
-      else {
-        // the same entries as plan --refresh-only: field, code's value, live's value, what apply would do
-        io.out(lazy.render().renderDrift(p, lazy.modes().asRefreshOnly(p.changes), { color: useColor(io, o), showUnmanaged: o.showUnmanaged }).trimEnd());
-        io.out('Drift detected.');
-      }
-      return { stack: p.stack, code: drifted ? 2 : 0, line: drifted ? `drift: ${lazy.render().summaryLine(p)}` : 'No drift.' };
-    });
-    if (o.json && o.allStacks) io.out(lazy.planJson().renderPlansJson(plans));
-    return code;
-  } finally {
-    await clients.close();
-  }
+  const code = await overPlans(io, o, undefined, (p) => {
+    plans.push(p);
+    const drifted = lazy.planner().hasChanges(p);
+    if (o.json) {
+      if (!o.allStacks) io.out(lazy.planJson().renderPlanJson(p).trimEnd());
+    } else if (!drifted) io.out(`No drift: live state matches the code${o.allStacks ? ` (stack ${p.stack})` : ''}.`);
+    else {
+      // the same entries as plan --refresh-only: field, code's value, live's value, what apply would do
+      io.out(lazy.render().renderDrift(p, lazy.modes().asRefreshOnly(p.changes), { color: useColor(io, o), showUnmanaged: o.showUnmanaged }).trimEnd());
+      io.out('Drift detected.');
+    }
+    return { stack: p.stack, code: drifted ? 2 : 0, line: drifted ? `drift: ${lazy.render().summaryLine(p)}` : 'No drift.' };
+  });
+  if (code === undefined) return 1;
+  if (o.json && o.allStacks) io.out(lazy.planJson().renderPlansJson(plans));
+  return code;
 }
 
 function define(program: Command): Command {

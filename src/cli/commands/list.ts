@@ -39,34 +39,21 @@ export function listLines(objects: readonly ManagedObject[]): string[] {
 
 async function run({ io }: CommandContext, o: ListOptions): Promise<number> {
   const kind = kindFlag(o.kind);
-  const { StackClients, overStacks, planStack, prepareSource, printDiagnostics, stacksOf } = lazy.runtime();
-  const src = prepareSource(io, o);
-  if (!src) return 1;
-  const stacks = stacksOf(io, src, o);
-  const clients = new StackClients(io);
   const all: ManagedObject[] = [];
-  try {
-    const code = await overStacks(io, stacks, o.json ? 'err' : 'out', async (stack) => {
-      const p = await planStack(io, clients, src, stack, READ_ONLY);
-      if (p.diagnostics.some((d) => d.severity === 'error')) {
-        printDiagnostics(io, p.diagnostics);
-        return { stack: p.stack, code: 1, line: 'failed (see the errors above)' };
-      }
-      const objects = lazy.list().managedObjects(p, kind);
-      all.push(...objects);
-      const what = `${objects.length} object(s)${kind ? ` of kind ${kind}` : ''}`;
-      if (!o.json) {
-        if (o.allStacks) io.out(`Stack ${p.stack} (namespace "${p.namespace}"): ${what}`);
-        for (const l of listLines(objects)) io.out(l);
-        if (!o.allStacks && objects.length === 0) io.err(`Namespace "${p.namespace}" manages no objects${kind ? ` of kind ${kind}` : ''}.`);
-      }
-      return { stack: p.stack, code: 0, line: what };
-    });
-    if (o.json) io.out(lazy.keys().stableStringify(all, 2));
-    return code;
-  } finally {
-    await clients.close();
-  }
+  const code = await lazy.runtime().overPlans(io, o, READ_ONLY, (p) => {
+    const objects = lazy.list().managedObjects(p, kind);
+    all.push(...objects);
+    const what = `${objects.length} object(s)${kind ? ` of kind ${kind}` : ''}`;
+    if (!o.json) {
+      if (o.allStacks) io.out(`Stack ${p.stack} (namespace "${p.namespace}"): ${what}`);
+      for (const l of listLines(objects)) io.out(l);
+      if (!o.allStacks && objects.length === 0) io.err(`Namespace "${p.namespace}" manages no objects${kind ? ` of kind ${kind}` : ''}.`);
+    }
+    return { stack: p.stack, code: 0, line: what };
+  });
+  if (code === undefined) return 1;
+  if (o.json) io.out(lazy.keys().stableStringify(all, 2));
+  return code;
 }
 
 function define(program: Command): Command {

@@ -23,22 +23,22 @@
  */
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
-import { Alert, alertKind, alertRuleViolations, type AlertIdentifier, type AlertKind, type AlertTarget, type AlertTrigger, type AlertWrite, BatchGetAlertsRequest, CreateAlertRequest, AlertResponse, BatchGetAlertsResponse, DeleteAlertRequest, EmptyResponse, ListAlertsRequest, ListAlertsResponse, RenameAlertRequest, SendTestAlertRequest, SendTestAlertResponse, ToggleAlertEnabledRequest, ToggleIncidentOwnerAlertRequest, ToggleIncidentOwnerAlertResponse, UpdateAlertSettingsRequest, UpdateAlertTargetsRequest, UpdateAlertTemplateRequest, UpsertAlertRequest } from '../../../schemas/platform/alerts';
+import * as W from '../../../schemas/platform/alerts';
 import { Source } from '../../../schemas/platform/common';
 import { canonicalResolverQl, parseResolverQl, queryToResolverQl, ResolverQlError, resolverQlToQuery } from '../../../schemas/tools/resolverql';
-import type { EmulatorApp, RouteContext } from '../app';
+import type { RouteContext, RouteTable, SeedHook } from '../app';
 import { alreadyExists, failedPrecondition, invalidArgument, notFound, parseBody } from '../errors';
 import { checkEtag, type Collection, type Store, type Stored } from '../store';
 
 /** An alert as stored (the read shape). */
-export type AlertRecord = z.output<typeof Alert>;
+export type AlertRecord = z.output<typeof W.Alert>;
 
 /** A delivery recorded by SendTestAlert (collection `deliveries`). */
 export interface DeliveryRecord {
   id: string;
   /** What caused it: `TEST_ALERT`. */
   kind: 'TEST_ALERT';
-  target: AlertTarget;
+  target: W.AlertTarget;
   createdAt: string;
   /** One attempt: the request as sent and the response as received (no credentials). */
   attempts: { attemptedAt: string; request: { message: string }; response: { status: string } }[];
@@ -92,7 +92,7 @@ export function renderResolverQlOrThrow(text: string, field: string, ruleId: str
 }
 
 /** The stored form of a trigger: `resolverQl` wins and is rendered and translated. */
-function storeTrigger(t: AlertTrigger, field: string, op: string): AlertTrigger {
+function storeTrigger(t: W.AlertTrigger, field: string, op: string): W.AlertTrigger {
   if (t.resolverQl !== undefined && t.resolverQl !== '') {
     const r = renderResolverQlOrThrow(t.resolverQl, `${field}.resolverQl`, `${op}.trigger.resolver_ql`);
     return { resolverQl: t.resolverQl, renderedResolverQl: r.rendered, query: r.query };
@@ -110,15 +110,15 @@ function storeTrigger(t: AlertTrigger, field: string, op: string): AlertTrigger 
 }
 
 /** The kind body of an alert with its trigger stored (rendered). */
-function storeKind(a: AlertWrite, op: string): Partial<Record<AlertKind, unknown>> {
-  const kind = alertKind(a)!;
+function storeKind(a: W.AlertWrite, op: string): Partial<Record<W.AlertKind, unknown>> {
+  const kind = W.alertKind(a)!;
   const body = { ...(a[kind] as Record<string, unknown>) };
-  if (kind !== 'incidentLifecycle' && body.trigger) body.trigger = storeTrigger(body.trigger as AlertTrigger, `alert.${kind}.trigger`, op);
+  if (kind !== 'incidentLifecycle' && body.trigger) body.trigger = storeTrigger(body.trigger as W.AlertTrigger, `alert.${kind}.trigger`, op);
   return { [kind]: body };
 }
 
-function checkRules(a: AlertWrite, op: string): void {
-  const v = alertRuleViolations(a);
+function checkRules(a: W.AlertWrite, op: string): void {
+  const v = W.alertRuleViolations(a);
   if (v.length) throw invalidArgument(`invalid ${op} request`, v.map((x) => ({ field: x.field ?? '', ruleId: x.ruleId ?? op, message: x.message ?? '' })));
 }
 
@@ -131,14 +131,14 @@ function collections(store: Store): { alerts: Collection<AlertRecord>; fqns: Col
   return { alerts: store.collection<AlertRecord>('alerts'), fqns: store.collection<{ id: string }>('alertFqns') };
 }
 
-function findAlert(store: Store, ident: AlertIdentifier): Stored<AlertRecord> | undefined {
+function findAlert(store: Store, ident: W.AlertIdentifier): Stored<AlertRecord> | undefined {
   const { alerts, fqns } = collections(store);
   if (ident.id !== undefined) return alerts.get(ident.id);
   const ref = ident.fqn !== undefined ? fqns.get(ident.fqn) : undefined;
   return ref ? alerts.get(ref.id) : undefined;
 }
 
-function mustFind(store: Store, ident: AlertIdentifier): Stored<AlertRecord> {
+function mustFind(store: Store, ident: W.AlertIdentifier): Stored<AlertRecord> {
   const a = findAlert(store, ident);
   if (!a) throw notFound(`alert ${ident.id !== undefined ? `id ${ident.id}` : `fqn ${ident.fqn}`} not found`);
   return a;
@@ -155,7 +155,7 @@ function save(store: Store, record: AlertRecord, previousFqn?: string): Stored<A
 }
 
 /** The alert as written, turned into a new record (fields of `base` kept: id, createdAt, isDisabled). */
-function recordOf(a: AlertWrite, base: { id: string; createdAt: string; isDisabled?: boolean }, source: z.output<typeof Source>, op: string): AlertRecord {
+function recordOf(a: W.AlertWrite, base: { id: string; createdAt: string; isDisabled?: boolean }, source: z.output<typeof Source>, op: string): AlertRecord {
   return {
     id: base.id,
     name: a.name,
@@ -173,31 +173,31 @@ function recordOf(a: AlertWrite, base: { id: string; createdAt: string; isDisabl
  * Creates an alert directly in a store (used by Create, Upsert and the demo seed). Checks the
  * kind/target rules and fqn uniqueness.
  */
-export function createAlert(store: Store, a: AlertWrite, source: z.output<typeof Source>, now: Date, op = 'create', id: string = randomUUID()): Stored<AlertRecord> {
+export function createAlert(store: Store, a: W.AlertWrite, source: z.output<typeof Source>, now: Date, op = 'create', id: string = randomUUID()): Stored<AlertRecord> {
   checkRules(a, op);
   if (collections(store).fqns.has(a.fqn)) throw alreadyExists(`an alert with fqn ${a.fqn} already exists`);
   return save(store, recordOf(a, { id, createdAt: now.toISOString() }, source, op));
 }
 
 /** The write form of a stored alert (for re-validating a changed alert). */
-function writeOf(r: AlertRecord): AlertWrite {
+function writeOf(r: AlertRecord): W.AlertWrite {
   const { id: _i, createdAt: _c, etag: _e, source: _s, ...rest } = r as AlertRecord & { etag?: string };
-  return rest as AlertWrite;
+  return rest as W.AlertWrite;
 }
 
 function guard(current: Stored<AlertRecord>, etag: string | undefined): void {
   checkEtag(current, etag, `alert ${current.id} (fqn ${current.fqn})`);
 }
 
-function ownerOf(r: Partial<Record<AlertKind, unknown>>): string | undefined {
-  const kind = alertKind(r);
+function ownerOf(r: Partial<Record<W.AlertKind, unknown>>): string | undefined {
+  const kind = W.alertKind(r);
   const o = kind ? (r[kind] as { owner?: { ownerPath?: string; ownershipId?: string } } | undefined)?.owner : undefined;
   return o ? `${o.ownerPath ?? ''}/${o.ownershipId ?? ''}` : undefined;
 }
 
 function updateSettings(ctx: RouteContext): { alert: AlertRecord } {
   const raw = ctx.body as Record<string, unknown> | undefined;
-  const req = parseBody(UpdateAlertSettingsRequest, raw, 'update_settings');
+  const req = parseBody(W.UpdateAlertSettingsRequest, raw, 'update_settings');
   const facets = (['issueLifecycle', 'schemaChange', 'incidentLifecycle'] as const).filter((k) => req[k] !== undefined);
   // Rule 1: at least one facet.
   if (!req.trigger && facets.length === 0) {
@@ -219,7 +219,7 @@ function updateSettings(ctx: RouteContext): { alert: AlertRecord } {
   const current = mustFind(ctx.store, req.identifier);
   // Rule 5: etag guard.
   guard(current, req.etag);
-  const kind = alertKind(current)!;
+  const kind = W.alertKind(current)!;
   // Rule 4 (state part): trigger on a non-entity alert.
   if (req.trigger && kind === 'incidentLifecycle') {
     throw invalidArgument('invalid update_settings request', [
@@ -241,132 +241,143 @@ function updateSettings(ctx: RouteContext): { alert: AlertRecord } {
   return { alert: save(ctx.store, next) };
 }
 
-/** Registers the alerts v2 routes and the demo seed. */
-export function register(app: EmulatorApp): void {
-  app.route('POST', BASE, { scope: WRITE, response: AlertResponse }, (ctx) => {
-    const req = parseBody(CreateAlertRequest, ctx.body, 'create');
-    return { alert: createAlert(ctx.store, req, sourceOf(req), ctx.now()) };
-  });
-
-  app.route('PUT', BASE, { scope: UPSERT, response: AlertResponse }, (ctx) => {
-    const { etag, ...alert } = parseBody(UpsertAlertRequest, ctx.body, 'upsert');
-    const source = sourceOf(alert);
-    const current = findAlert(ctx.store, { fqn: alert.fqn });
-    if (!current) {
-      if (etag) checkEtag(undefined, etag, `alert fqn ${alert.fqn}`);
-      return { alert: createAlert(ctx.store, alert, source, ctx.now(), 'upsert') };
-    }
-    guard(current, etag);
-    checkRules(alert, 'upsert');
-    const was = alertKind(current)!;
-    const now = alertKind(alert)!;
-    if (was !== now) {
-      throw failedPrecondition(`alert ${current.fqn} is a ${was} alert; upsert cannot change it to ${now} (delete and create it instead)`, [
-        { field: now, ruleId: 'upsert.kind_unchanged', message: `the alert's kind is ${was}; changing the kind is a replace` },
-      ]);
-    }
-    if (ownerOf(current) !== ownerOf(alert)) {
-      throw failedPrecondition(`alert ${current.fqn}: ${was}.owner is fixed at create (delete and create it instead)`, [
-        { field: `${was}.owner`, ruleId: 'upsert.owner_unchanged', message: 'the owner is fixed at create; changing it is a replace' },
-      ]);
-    }
-    return { alert: save(ctx.store, recordOf(alert, { id: current.id, createdAt: current.createdAt ?? ctx.now().toISOString(), isDisabled: current.isDisabled }, source, 'upsert')) };
-  });
-
-  app.route('DELETE', BASE, { scope: WRITE, response: EmptyResponse, body: true }, (ctx) => {
-    const req = parseBody(DeleteAlertRequest, ctx.body, 'delete');
-    const current = mustFind(ctx.store, req.identifier);
-    guard(current, req.etag);
-    const { alerts, fqns } = collections(ctx.store);
-    alerts.delete(current.id);
-    fqns.delete(current.fqn);
-    return {};
-  });
-
-  app.route('POST', `${BASE}/rename`, { scope: WRITE, response: AlertResponse }, (ctx) => {
-    const req = parseBody(RenameAlertRequest, ctx.body, 'rename');
-    const current = mustFind(ctx.store, req.identifier);
-    return { alert: save(ctx.store, { ...current, name: req.name }) };
-  });
-
-  app.route('POST', `${BASE}/settings`, { scope: WRITE, response: AlertResponse }, (ctx) => updateSettings(ctx));
-
-  app.route('POST', `${BASE}/targets`, { scope: WRITE, response: AlertResponse }, (ctx) => {
-    const req = parseBody(UpdateAlertTargetsRequest, ctx.body, 'update_targets');
-    const current = mustFind(ctx.store, req.identifier);
-    const kind = alertKind(current)!;
-    const next = { ...current, [kind]: { ...(current[kind] as Record<string, unknown>), targets: req.targets } } as AlertRecord;
-    checkRules(writeOf(next), 'update_targets');
-    return { alert: save(ctx.store, next) };
-  });
-
-  app.route('POST', `${BASE}/template`, { scope: WRITE, response: AlertResponse }, (ctx) => {
-    const req = parseBody(UpdateAlertTemplateRequest, ctx.body, 'update_template');
-    const current = mustFind(ctx.store, req.identifier);
-    const { template: _t, ...rest } = current;
-    return { alert: save(ctx.store, (req.template ? { ...rest, template: req.template } : rest) as AlertRecord) };
-  });
-
-  app.route('POST', `${BASE}/toggle`, { scope: WRITE, response: EmptyResponse }, (ctx) => {
-    const req = parseBody(ToggleAlertEnabledRequest, ctx.body, 'toggle_enabled');
-    const current = mustFind(ctx.store, req.identifier);
-    if ((current.isDisabled ?? false) !== !req.isEnabled) save(ctx.store, { ...current, isDisabled: !req.isEnabled });
-    return {};
-  });
-
-  app.route('POST', `${BASE}/incident-owner`, { scope: WRITE, response: ToggleIncidentOwnerAlertResponse }, (ctx) => {
-    const req = parseBody(ToggleIncidentOwnerAlertRequest, ctx.body, 'toggle_incident_owner_alert');
-    ctx.store.collection<IncidentOwnerAlertFlag>('alertWorkspaceSettings').put('incidentOwnerAlert', { isEnabled: req.isEnabled });
-    return { isEnabled: req.isEnabled };
-  });
-
-  app.route('POST', `${BASE}/test`, { scope: WRITE, response: SendTestAlertResponse }, (ctx) => {
-    const req = parseBody(SendTestAlertRequest, ctx.body, 'send_test_alert');
-    const deliveries = ctx.store.collection<DeliveryRecord>('deliveries');
-    const at = ctx.now().toISOString();
-    const message = req.name ? `${TEST_ALERT_MESSAGE} (${req.name})` : TEST_ALERT_MESSAGE;
-    const dispatches = req.targets.map((target) => {
-      const id = randomUUID();
-      deliveries.put(id, sortKeys({ id, kind: 'TEST_ALERT' as const, target, createdAt: at, attempts: [{ attemptedAt: at, request: { message }, response: { status: 'DELIVERED' } }] }));
-      return { target, dispatched: true };
-    });
-    return { dispatches };
-  });
-
-  app.route('POST', `${BASE}/list`, { scope: READ, response: ListAlertsResponse }, (ctx) => {
-    const req = parseBody(ListAlertsRequest, ctx.body, 'list');
-    const owner = req.owner ? `${req.owner.ownerPath}/${req.owner.ownershipId}` : undefined;
-    const ids = collections(ctx.store)
-      .alerts.filter((a) => !owner || ownerOf(a) === owner)
-      .map((a) => a.id);
-    return { alertsIds: ids };
-  });
-
-  app.route('POST', `${BASE}/get`, { scope: READ, response: BatchGetAlertsResponse }, (ctx) => {
-    // wire-facts 3: `identifiers[]` (>= 1, no max): no limit of the emulator's own
-    const req = parseBody(BatchGetAlertsRequest, ctx.body, 'batch_get');
-    const found = new Map<string, AlertRecord>();
-    for (const ident of req.identifiers) {
-      const a = findAlert(ctx.store, ident);
-      if (a) found.set(a.id, a);
-    }
-    const alerts: Record<string, AlertRecord> = {};
-    for (const id of [...found.keys()].sort()) alerts[id] = found.get(id)!;
-    return { alerts };
-  });
-
-  app.onSeed((store, { seed, now }) => {
-    if (seed !== 'demo') return;
-    // Made in the UI: SOURCE_APP, no configId ("not managed here" in plans).
-    const alert: AlertWrite = {
-      name: 'Orders freshness (made in the UI)',
-      fqn: 'ui.orders-freshness',
-      issueLifecycle: {
-        trigger: { resolverQl: 'with_type("table",filter=with_name("orders"))' },
-        targets: [{ email: { recipientEmails: ['data-team@example.com'] } }],
-        settings: { severities: ['SEVERITY_ERROR'] },
-      },
-    };
-    createAlert(store, alert, 'SOURCE_APP', now(), 'seed', DEMO_ALERT_ID);
-  });
+function create(ctx: RouteContext) {
+  const req = parseBody(W.CreateAlertRequest, ctx.body, 'create');
+  return { alert: createAlert(ctx.store, req, sourceOf(req), ctx.now()) };
 }
+
+function upsert(ctx: RouteContext) {
+  const { etag, ...alert } = parseBody(W.UpsertAlertRequest, ctx.body, 'upsert');
+  const source = sourceOf(alert);
+  const current = findAlert(ctx.store, { fqn: alert.fqn });
+  if (!current) {
+    if (etag) checkEtag(undefined, etag, `alert fqn ${alert.fqn}`);
+    return { alert: createAlert(ctx.store, alert, source, ctx.now(), 'upsert') };
+  }
+  guard(current, etag);
+  checkRules(alert, 'upsert');
+  const was = W.alertKind(current)!;
+  const now = W.alertKind(alert)!;
+  if (was !== now) {
+    throw failedPrecondition(`alert ${current.fqn} is a ${was} alert; upsert cannot change it to ${now} (delete and create it instead)`, [
+      { field: now, ruleId: 'upsert.kind_unchanged', message: `the alert's kind is ${was}; changing the kind is a replace` },
+    ]);
+  }
+  if (ownerOf(current) !== ownerOf(alert)) {
+    throw failedPrecondition(`alert ${current.fqn}: ${was}.owner is fixed at create (delete and create it instead)`, [
+      { field: `${was}.owner`, ruleId: 'upsert.owner_unchanged', message: 'the owner is fixed at create; changing it is a replace' },
+    ]);
+  }
+  return { alert: save(ctx.store, recordOf(alert, { id: current.id, createdAt: current.createdAt ?? ctx.now().toISOString(), isDisabled: current.isDisabled }, source, 'upsert')) };
+}
+
+function deleteAlert(ctx: RouteContext) {
+  const req = parseBody(W.DeleteAlertRequest, ctx.body, 'delete');
+  const current = mustFind(ctx.store, req.identifier);
+  guard(current, req.etag);
+  const { alerts, fqns } = collections(ctx.store);
+  alerts.delete(current.id);
+  fqns.delete(current.fqn);
+  return {};
+}
+
+function rename(ctx: RouteContext) {
+  const req = parseBody(W.RenameAlertRequest, ctx.body, 'rename');
+  const current = mustFind(ctx.store, req.identifier);
+  return { alert: save(ctx.store, { ...current, name: req.name }) };
+}
+
+function updateTargets(ctx: RouteContext) {
+  const req = parseBody(W.UpdateAlertTargetsRequest, ctx.body, 'update_targets');
+  const current = mustFind(ctx.store, req.identifier);
+  const kind = W.alertKind(current)!;
+  const next = { ...current, [kind]: { ...(current[kind] as Record<string, unknown>), targets: req.targets } } as AlertRecord;
+  checkRules(writeOf(next), 'update_targets');
+  return { alert: save(ctx.store, next) };
+}
+
+function updateTemplate(ctx: RouteContext) {
+  const req = parseBody(W.UpdateAlertTemplateRequest, ctx.body, 'update_template');
+  const current = mustFind(ctx.store, req.identifier);
+  const { template: _t, ...rest } = current;
+  return { alert: save(ctx.store, (req.template ? { ...rest, template: req.template } : rest) as AlertRecord) };
+}
+
+function toggle(ctx: RouteContext) {
+  const req = parseBody(W.ToggleAlertEnabledRequest, ctx.body, 'toggle_enabled');
+  const current = mustFind(ctx.store, req.identifier);
+  if ((current.isDisabled ?? false) !== !req.isEnabled) save(ctx.store, { ...current, isDisabled: !req.isEnabled });
+  return {};
+}
+
+function toggleIncidentOwner(ctx: RouteContext) {
+  const req = parseBody(W.ToggleIncidentOwnerAlertRequest, ctx.body, 'toggle_incident_owner_alert');
+  ctx.store.collection<IncidentOwnerAlertFlag>('alertWorkspaceSettings').put('incidentOwnerAlert', { isEnabled: req.isEnabled });
+  return { isEnabled: req.isEnabled };
+}
+
+function sendTest(ctx: RouteContext) {
+  const req = parseBody(W.SendTestAlertRequest, ctx.body, 'send_test_alert');
+  const deliveries = ctx.store.collection<DeliveryRecord>('deliveries');
+  const at = ctx.now().toISOString();
+  const message = req.name ? `${TEST_ALERT_MESSAGE} (${req.name})` : TEST_ALERT_MESSAGE;
+  const dispatches = req.targets.map((target) => {
+    const id = randomUUID();
+    deliveries.put(id, sortKeys({ id, kind: 'TEST_ALERT' as const, target, createdAt: at, attempts: [{ attemptedAt: at, request: { message }, response: { status: 'DELIVERED' } }] }));
+    return { target, dispatched: true };
+  });
+  return { dispatches };
+}
+
+function list(ctx: RouteContext) {
+  const req = parseBody(W.ListAlertsRequest, ctx.body, 'list');
+  const owner = req.owner ? `${req.owner.ownerPath}/${req.owner.ownershipId}` : undefined;
+  const ids = collections(ctx.store)
+    .alerts.filter((a) => !owner || ownerOf(a) === owner)
+    .map((a) => a.id);
+  return { alertsIds: ids };
+}
+
+function batchGet(ctx: RouteContext) {
+  // wire-facts 3: `identifiers[]` (>= 1, no max): no limit of the emulator's own
+  const req = parseBody(W.BatchGetAlertsRequest, ctx.body, 'batch_get');
+  const found = new Map<string, AlertRecord>();
+  for (const ident of req.identifiers) {
+    const a = findAlert(ctx.store, ident);
+    if (a) found.set(a.id, a);
+  }
+  const alerts: Record<string, AlertRecord> = {};
+  for (const id of [...found.keys()].sort()) alerts[id] = found.get(id)!;
+  return { alerts };
+}
+
+/** The alerts v2 routes. */
+export const routes: RouteTable = [
+  { method: 'POST', path: BASE, scope: WRITE, response: W.AlertResponse, handle: create },
+  { method: 'PUT', path: BASE, scope: UPSERT, response: W.AlertResponse, handle: upsert },
+  { method: 'DELETE', path: BASE, scope: WRITE, response: W.EmptyResponse, body: true, handle: deleteAlert },
+  { method: 'POST', path: `${BASE}/rename`, scope: WRITE, response: W.AlertResponse, handle: rename },
+  { method: 'POST', path: `${BASE}/settings`, scope: WRITE, response: W.AlertResponse, handle: updateSettings },
+  { method: 'POST', path: `${BASE}/targets`, scope: WRITE, response: W.AlertResponse, handle: updateTargets },
+  { method: 'POST', path: `${BASE}/template`, scope: WRITE, response: W.AlertResponse, handle: updateTemplate },
+  { method: 'POST', path: `${BASE}/toggle`, scope: WRITE, response: W.EmptyResponse, handle: toggle },
+  { method: 'POST', path: `${BASE}/incident-owner`, scope: WRITE, response: W.ToggleIncidentOwnerAlertResponse, handle: toggleIncidentOwner },
+  { method: 'POST', path: `${BASE}/test`, scope: WRITE, response: W.SendTestAlertResponse, handle: sendTest },
+  { method: 'POST', path: `${BASE}/list`, scope: READ, response: W.ListAlertsResponse, handle: list },
+  { method: 'POST', path: `${BASE}/get`, scope: READ, response: W.BatchGetAlertsResponse, handle: batchGet },
+];
+
+/** The demo seed's objects. */
+export const demoSeed: SeedHook = (store, { now }) => {
+  // Made in the UI: SOURCE_APP, no configId ("not managed here" in plans).
+  const alert: W.AlertWrite = {
+    name: 'Orders freshness (made in the UI)',
+    fqn: 'ui.orders-freshness',
+    issueLifecycle: {
+      trigger: { resolverQl: 'with_type("table",filter=with_name("orders"))' },
+      targets: [{ email: { recipientEmails: ['data-team@example.com'] } }],
+      settings: { severities: ['SEVERITY_ERROR'] },
+    },
+  };
+  createAlert(store, alert, 'SOURCE_APP', now(), 'seed', DEMO_ALERT_ID);
+};

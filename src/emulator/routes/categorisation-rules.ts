@@ -27,9 +27,9 @@
  * - The demo seed holds one platform-provided rule ({@link DEMO_GLOBAL_RULE_ID}).
  */
 import { z } from 'zod';
-import { BatchGetCategorisationRulesRequest, BatchGetCategorisationRulesResponse, CategorisationRule, CategorisationRuleResponse, DeleteCategorisationRuleRequest, ListCategorisationRulesRequest, ListCategorisationRulesResponse, ListRuleMatchesRequest, ListRuleMatchesResponse, PreviewCategorisationRuleRequest, PreviewCategorisationRuleResponse, UpsertCategorisationRuleRequest, type CategoryChange, type RuleMatch } from '../../../schemas/platform/categorisation-rules';
+import * as W from '../../../schemas/platform/categorisation-rules';
 import { EmptyResponse } from '../../../schemas/platform/alerts';
-import type { EmulatorApp, RouteContext } from '../app';
+import type { RouteContext, RouteTable, SeedHook } from '../app';
 import type { Catalog } from '../catalog';
 import { failedPrecondition, invalidArgument, notFound, parseBody } from '../errors';
 import { evaluateResolverQl } from '../query-eval';
@@ -38,7 +38,7 @@ import { renderResolverQlOrThrow, sortKeys } from './alerts';
 import { MONITORS_COLLECTION, type MonitorRecord } from './deployment-rules';
 import { SQL_TESTS_COLLECTION, type StoredSqlTest } from './sql-tests';
 
-export type RuleRecord = z.output<typeof CategorisationRule>;
+export type RuleRecord = z.output<typeof W.CategorisationRule>;
 type Dimension = 'TECHNICAL' | 'GOVERNANCE';
 
 export const CATEGORISATION_RULES_COLLECTION = 'categorisationRules';
@@ -136,7 +136,7 @@ function resolve(check: Check, dimension: Dimension, ranks: ReturnType<typeof ra
   return { category: '' };
 }
 
-const byName = (a: CategoryChange, b: CategoryChange) => (a.checkName < b.checkName ? -1 : a.checkName > b.checkName ? 1 : a.checkId < b.checkId ? -1 : a.checkId > b.checkId ? 1 : 0);
+const byName = (a: W.CategoryChange, b: W.CategoryChange) => (a.checkName < b.checkName ? -1 : a.checkName > b.checkName ? 1 : a.checkId < b.checkId ? -1 : a.checkId > b.checkId ? 1 : 0);
 
 /** Checks a matcher's expression: INVALID_ARGUMENT naming the field. */
 function validateMatcher(req: { matcher?: RuleRecord['matcher'] }, op: string): void {
@@ -150,7 +150,7 @@ function refuseGlobal(op: string, id: string): never {
 }
 
 function upsert(ctx: RouteContext): { rule: RuleRecord } {
-  const req = parseBody(UpsertCategorisationRuleRequest, ctx.body, 'upsert_rule');
+  const req = parseBody(W.UpsertCategorisationRuleRequest, ctx.body, 'upsert_rule');
   const id = req.id.toLowerCase();
   const c = rules(ctx.store);
   const current = c.get(id);
@@ -193,111 +193,117 @@ function pageOf<T>(items: readonly T[], key: (t: T) => string, pagination: { cur
   return { items: page, pageInfo: { lastId: more ? key(page[page.length - 1]) : '', count: page.length } };
 }
 
-export function register(app: EmulatorApp): void {
-  app.route('POST', BASE, { scope: WRITE, operation: 'upsert_rule', response: CategorisationRuleResponse }, (ctx) => upsert(ctx));
-
-  app.route('POST', `${BASE}/delete`, { scope: WRITE, operation: 'delete_rule', response: EmptyResponse }, (ctx) => {
-    const req = parseBody(DeleteCategorisationRuleRequest, ctx.body, 'delete_rule');
-    const id = req.id.toLowerCase();
-    const c = rules(ctx.store);
-    const current = c.get(id);
-    if (!current) return {};
-    if (current.scope === 'GLOBAL') refuseGlobal('delete_rule', id);
-    checkEtag(current, req.etag, `categorisation rule ${id}`);
-    // a hard delete: the id starts a new life (a rule created again answers version 1)
-    c.delete(id, { forgetVersion: true });
-    return {};
-  });
-
-  app.route('POST', `${BASE}/batch-get`, { scope: READ, operation: 'batch_get_rules', response: BatchGetCategorisationRulesResponse }, (ctx) => {
-    const req = parseBody(BatchGetCategorisationRulesRequest, ctx.body, 'batch_get_rules');
-    const c = rules(ctx.store);
-    const out: Record<string, RuleRecord> = {};
-    for (const id of [...new Set(req.ids.map((i) => i.toLowerCase()))].sort()) {
-      const v = c.get(id);
-      if (v) out[id] = v;
-    }
-    return { rules: out };
-  });
-
-  app.route('POST', `${BASE}/list`, { scope: READ, operation: 'list_rules', response: ListCategorisationRulesResponse }, (ctx) => {
-    const req = parseBody(ListCategorisationRulesRequest, ctx.body, 'list_rules');
-    const p = req.pagination ?? {};
-    const dim = req.dimension && req.dimension !== 'DIMENSION_UNSPECIFIED' ? req.dimension : undefined;
-    const scope = req.scope && req.scope !== 'RULE_SCOPE_UNSPECIFIED' ? req.scope : undefined;
-    const page = rules(ctx.store).page(p.cursor || undefined, p.pageSize || undefined, (r) => (dim === undefined || r.dimension === dim) && (scope === undefined || r.scope === scope));
-    return { rules: page.items, pageInfo: page.pageInfo };
-  });
-
-  app.route('POST', `${BASE}/preview`, { scope: READ, operation: 'preview_rule', response: PreviewCategorisationRuleResponse }, (ctx) => {
-    const req = parseBody(PreviewCategorisationRuleRequest, ctx.body, 'preview_rule');
-    const rule = req.rule;
-    if (rule.dimension === undefined || rule.dimension === 'DIMENSION_UNSPECIFIED' || rule.matcher === undefined) {
-      const missing = [rule.dimension === undefined || rule.dimension === 'DIMENSION_UNSPECIFIED' ? 'dimension' : '', rule.matcher === undefined ? 'matcher' : ''].filter(Boolean);
-      throw invalidArgument('invalid preview_rule request', missing.map((f) => ({ field: `rule.${f}`, ruleId: `preview_rule.rule.${f}.required`, message: `${f} is required to preview a rule` })));
-    }
-    validateMatcher(rule, 'preview_rule');
-    const dimension = rule.dimension as Dimension;
-    const candidateId = rule.id?.toLowerCase() ?? '~preview';
-    const stored = rules(ctx.store).values();
-    const existing = stored.find((r) => r.id === candidateId);
-    if (existing?.scope === 'GLOBAL') refuseGlobal('preview_rule', candidateId);
-    const candidate = { ...(existing ?? {}), ...Object.fromEntries(Object.entries(rule).filter(([, v]) => v !== undefined)), id: candidateId } as RuleRecord;
-    const before = ranked(stored, dimension, ctx.catalog);
-    const after = ranked([...stored.filter((r) => r.id !== candidateId), candidate], dimension, ctx.catalog);
-    const match = matcherOf(candidate, ctx.catalog);
-    let matchedCount = 0;
-    let categorisedCount = 0;
-    const changes: CategoryChange[] = [];
-    for (const check of checksOf(ctx.store, ctx.catalog)) {
-      if (match(check)) matchedCount++;
-      const now = resolve(check, dimension, before);
-      const then = resolve(check, dimension, after);
-      if (then.ruleId === candidateId) categorisedCount++;
-      if (now.category !== then.category) changes.push({ checkId: check.id, checkName: check.name, checkType: check.type, from: now.category, to: then.category });
-    }
-    changes.sort(byName);
-    return { matchedCount, categorisedCount, changedCount: changes.length, changes: changes.slice(0, req.exampleCount ?? 10) };
-  });
-
-  app.route('POST', `${BASE}/matches`, { scope: READ, operation: 'list_rule_matches', response: ListRuleMatchesResponse }, (ctx) => {
-    const req = parseBody(ListRuleMatchesRequest, ctx.body, 'list_rule_matches');
-    const id = req.id.toLowerCase();
-    const stored = rules(ctx.store).values();
-    const rule = stored.find((r) => r.id === id);
-    if (!rule) throw notFound(`categorisation rule ${id} not found`);
-    const dimension = rule.dimension as Dimension;
-    const ranks = ranked(stored, dimension, ctx.catalog);
-    const match = matcherOf(rule, ctx.catalog);
-    const matches: RuleMatch[] = [];
-    for (const check of checksOf(ctx.store, ctx.catalog)) {
-      if (!match(check)) continue;
-      const r = resolve(check, dimension, ranks);
-      matches.push({ checkId: check.id, checkName: check.name, checkType: check.type, category: r.category, applied: r.ruleId === id });
-    }
-    const page = pageOf(matches, (m) => m.checkId, req.pagination);
-    return { matches: page.items, pageInfo: page.pageInfo };
-  });
-
-  app.onSeed((store, { seed, now }) => {
-    if (seed !== 'demo') return;
-    const at = now().toISOString();
-    // Platform-provided: listed as not managed in plans, never written or deleted by dqform.
-    rules(store).put(
-      DEMO_GLOBAL_RULE_ID,
-      sortKeys<RuleRecord>({
-        id: DEMO_GLOBAL_RULE_ID,
-        dimension: 'TECHNICAL',
-        scope: 'GLOBAL',
-        title: 'Freshness monitors (platform)',
-        category: 'Timeliness',
-        matcher: { attributes: { checkTypes: ['monitor'], nameContains: 'fresh' } },
-        priority: -1000,
-        createdAt: at,
-        updatedAt: at,
-        createdBy: 'platform',
-        updatedBy: 'platform',
-      } as RuleRecord),
-    );
-  });
+function deleteRule(ctx: RouteContext) {
+  const req = parseBody(W.DeleteCategorisationRuleRequest, ctx.body, 'delete_rule');
+  const id = req.id.toLowerCase();
+  const c = rules(ctx.store);
+  const current = c.get(id);
+  if (!current) return {};
+  if (current.scope === 'GLOBAL') refuseGlobal('delete_rule', id);
+  checkEtag(current, req.etag, `categorisation rule ${id}`);
+  // a hard delete: the id starts a new life (a rule created again answers version 1)
+  c.delete(id, { forgetVersion: true });
+  return {};
 }
+
+function batchGet(ctx: RouteContext) {
+  const req = parseBody(W.BatchGetCategorisationRulesRequest, ctx.body, 'batch_get_rules');
+  const c = rules(ctx.store);
+  const out: Record<string, RuleRecord> = {};
+  for (const id of [...new Set(req.ids.map((i) => i.toLowerCase()))].sort()) {
+    const v = c.get(id);
+    if (v) out[id] = v;
+  }
+  return { rules: out };
+}
+
+function list(ctx: RouteContext) {
+  const req = parseBody(W.ListCategorisationRulesRequest, ctx.body, 'list_rules');
+  const p = req.pagination ?? {};
+  const dim = req.dimension && req.dimension !== 'DIMENSION_UNSPECIFIED' ? req.dimension : undefined;
+  const scope = req.scope && req.scope !== 'RULE_SCOPE_UNSPECIFIED' ? req.scope : undefined;
+  const page = rules(ctx.store).page(p.cursor || undefined, p.pageSize || undefined, (r) => (dim === undefined || r.dimension === dim) && (scope === undefined || r.scope === scope));
+  return { rules: page.items, pageInfo: page.pageInfo };
+}
+
+function preview(ctx: RouteContext) {
+  const req = parseBody(W.PreviewCategorisationRuleRequest, ctx.body, 'preview_rule');
+  const rule = req.rule;
+  if (rule.dimension === undefined || rule.dimension === 'DIMENSION_UNSPECIFIED' || rule.matcher === undefined) {
+    const missing = [rule.dimension === undefined || rule.dimension === 'DIMENSION_UNSPECIFIED' ? 'dimension' : '', rule.matcher === undefined ? 'matcher' : ''].filter(Boolean);
+    throw invalidArgument('invalid preview_rule request', missing.map((f) => ({ field: `rule.${f}`, ruleId: `preview_rule.rule.${f}.required`, message: `${f} is required to preview a rule` })));
+  }
+  validateMatcher(rule, 'preview_rule');
+  const dimension = rule.dimension as Dimension;
+  const candidateId = rule.id?.toLowerCase() ?? '~preview';
+  const stored = rules(ctx.store).values();
+  const existing = stored.find((r) => r.id === candidateId);
+  if (existing?.scope === 'GLOBAL') refuseGlobal('preview_rule', candidateId);
+  const candidate = { ...(existing ?? {}), ...Object.fromEntries(Object.entries(rule).filter(([, v]) => v !== undefined)), id: candidateId } as RuleRecord;
+  const before = ranked(stored, dimension, ctx.catalog);
+  const after = ranked([...stored.filter((r) => r.id !== candidateId), candidate], dimension, ctx.catalog);
+  const match = matcherOf(candidate, ctx.catalog);
+  let matchedCount = 0;
+  let categorisedCount = 0;
+  const changes: W.CategoryChange[] = [];
+  for (const check of checksOf(ctx.store, ctx.catalog)) {
+    if (match(check)) matchedCount++;
+    const now = resolve(check, dimension, before);
+    const then = resolve(check, dimension, after);
+    if (then.ruleId === candidateId) categorisedCount++;
+    if (now.category !== then.category) changes.push({ checkId: check.id, checkName: check.name, checkType: check.type, from: now.category, to: then.category });
+  }
+  changes.sort(byName);
+  return { matchedCount, categorisedCount, changedCount: changes.length, changes: changes.slice(0, req.exampleCount ?? 10) };
+}
+
+function listMatches(ctx: RouteContext) {
+  const req = parseBody(W.ListRuleMatchesRequest, ctx.body, 'list_rule_matches');
+  const id = req.id.toLowerCase();
+  const stored = rules(ctx.store).values();
+  const rule = stored.find((r) => r.id === id);
+  if (!rule) throw notFound(`categorisation rule ${id} not found`);
+  const dimension = rule.dimension as Dimension;
+  const ranks = ranked(stored, dimension, ctx.catalog);
+  const match = matcherOf(rule, ctx.catalog);
+  const matches: W.RuleMatch[] = [];
+  for (const check of checksOf(ctx.store, ctx.catalog)) {
+    if (!match(check)) continue;
+    const r = resolve(check, dimension, ranks);
+    matches.push({ checkId: check.id, checkName: check.name, checkType: check.type, category: r.category, applied: r.ruleId === id });
+  }
+  const page = pageOf(matches, (m) => m.checkId, req.pagination);
+  return { matches: page.items, pageInfo: page.pageInfo };
+}
+
+/** The categorisation rules v1 routes. */
+export const routes: RouteTable = [
+  { method: 'POST', path: BASE, scope: WRITE, operation: 'upsert_rule', response: W.CategorisationRuleResponse, handle: upsert },
+  { method: 'POST', path: `${BASE}/delete`, scope: WRITE, operation: 'delete_rule', response: EmptyResponse, handle: deleteRule },
+  { method: 'POST', path: `${BASE}/batch-get`, scope: READ, operation: 'batch_get_rules', response: W.BatchGetCategorisationRulesResponse, handle: batchGet },
+  { method: 'POST', path: `${BASE}/list`, scope: READ, operation: 'list_rules', response: W.ListCategorisationRulesResponse, handle: list },
+  { method: 'POST', path: `${BASE}/preview`, scope: READ, operation: 'preview_rule', response: W.PreviewCategorisationRuleResponse, handle: preview },
+  { method: 'POST', path: `${BASE}/matches`, scope: READ, operation: 'list_rule_matches', response: W.ListRuleMatchesResponse, handle: listMatches },
+];
+
+/** The demo seed's objects. */
+export const demoSeed: SeedHook = (store, { now }) => {
+  const at = now().toISOString();
+  // Platform-provided: listed as not managed in plans, never written or deleted by dqform.
+  rules(store).put(
+    DEMO_GLOBAL_RULE_ID,
+    sortKeys<RuleRecord>({
+      id: DEMO_GLOBAL_RULE_ID,
+      dimension: 'TECHNICAL',
+      scope: 'GLOBAL',
+      title: 'Freshness monitors (platform)',
+      category: 'Timeliness',
+      matcher: { attributes: { checkTypes: ['monitor'], nameContains: 'fresh' } },
+      priority: -1000,
+      createdAt: at,
+      updatedAt: at,
+      createdBy: 'platform',
+      updatedBy: 'platform',
+    } as RuleRecord),
+  );
+};

@@ -13,11 +13,24 @@
 import { z } from 'zod';
 import { type Source } from '../../../schemas/platform/common';
 import { EmptyResponse } from '../../../schemas/platform/alerts';
-import { BatchDeployResponse, BatchGetDeploymentRulesRequest, BatchGetDeploymentRulesResponse, DeployDeploymentRuleRequest, DeploymentOverviewResponse, DeploymentRule, DeploymentRuleWrite, DeployOverviewRequest, ListDeploymentRulesRequest, ListDeploymentRulesResponse, RuleTypeEnum, type DeploymentOverview } from '../../../schemas/platform/deployment-rules';
+import {
+  BatchDeployResponse,
+  BatchGetDeploymentRulesRequest,
+  BatchGetDeploymentRulesResponse,
+  DeployDeploymentRuleRequest,
+  DeploymentOverviewResponse,
+  DeploymentRule,
+  DeploymentRuleWrite,
+  DeployOverviewRequest,
+  ListDeploymentRulesRequest,
+  ListDeploymentRulesResponse,
+  RuleTypeEnum,
+  type DeploymentOverview,
+} from '../../../schemas/platform/deployment-rules';
 import type { Query } from '../../../schemas/platform/entities';
 import type { DataProduct } from '../../../schemas/platform/governance';
 import { canonicalResolverQl, parseResolverQl, resolverQlToQuery, ResolverQlError } from '../../../schemas/tools/resolverql';
-import type { EmulatorApp, RouteContext } from '../app';
+import type { RouteContext, RouteTable } from '../app';
 import { failedPrecondition, invalidArgument, notFound, parseBody, refuseUnknownKeys, runBatch, zodViolations } from '../errors';
 import {
   bareDataProductId,
@@ -268,98 +281,109 @@ export function deleteOverview(ctx: OverviewContext, id: string): DeploymentOver
 // ---------------------------------------------------------------------------------------------
 // Routes
 
-/** Registers the deployment-rule routes. */
-export function register(app: EmulatorApp): void {
-  app.route('POST', `${BASE}/deployment-rules/deployed`, { scope: EDIT_OR_MCP, response: EmptyResponse }, (ctx) => {
-    const req = parseBody(DeployDeploymentRuleRequest, ctx.body, 'deploy');
-    const rule = normalise(req.deploymentRule, 'deploy', 'deploymentRule', dataproductLookup(ctx.store));
-    deployAll(ctx, [rule]);
-    return {};
-  });
-
-  app.route('POST', `${BASE}/deployment-rules/batch/deployed`, { scope: EDIT, response: BatchDeployResponse }, (ctx) => {
-    const req = parseBody(z.object({ deploymentRules: z.array(z.unknown()) }), ctx.body, 'batch_deploy');
-    const lookup = dataproductLookup(ctx.store);
-    const idOf = (item: unknown, i: number) => {
-      const id = item && typeof item === 'object' ? (item as { id?: unknown }).id : undefined;
-      return typeof id === 'string' && id !== '' ? id : `#${i}`;
-    };
-    const { results, errors } = runBatch(req.deploymentRules, idOf, (item, i) => {
-      const field = `deploymentRules[${i}]`;
-      refuseUnknownKeys(DeploymentRuleWrite, item, 'batch_deploy');
-      const r = DeploymentRuleWrite.safeParse(item);
-      if (!r.success) {
-        const violations = zodViolations(r.error, 'batch_deploy').map((v) => ({ ...v, field: v.field ? `${field}.${v.field}` : field }));
-        throw invalidArgument('invalid deployment rule', violations);
-      }
-      return normalise(r.data, 'batch_deploy', field, lookup);
-    });
-    const rules = results.map((r) => r.result);
-    if (rules.length) deployAll(ctx, rules);
-    return BatchDeployResponse.parse({ deployedIds: [...new Set(rules.map((r) => r.id))], errors });
-  });
-
-  app.route('DELETE', `${BASE}/deployment-rule/:id`, { scope: EDIT_OR_MCP, response: EmptyResponse }, (ctx) => {
-    const id = ctx.params.id;
-    if (!rulesOf(ctx.store).has(id)) return {}; // idempotent: deleting a missing rule is a no-op
-    deployAll(ctx, [], new Set([id]));
-    return {};
-  });
-
-  app.route('GET', `${BASE}/deployment-rule/:id/deleted`, { scope: EDIT_OR_MCP_READ, response: DeploymentOverviewResponse }, (ctx): DeploymentOverviewResponse => ({
-    overview: deleteOverview(ctx, ctx.params.id),
-  }));
-
-  // The rule travels as dotted scalar query parameters (`deploymentRule.id=...`); a JSON value for
-  // a message parameter, or an unknown parameter, is 400 (ctx.q is parsed strictly by the app).
-  // The gRPC twin (../grpc.ts) computes the same functions.
-  app.route('GET', `${BASE}/deployment-rule`, { scope: EDIT_OR_MCP_READ, operation: 'deploy_overview', query: DeployOverviewRequest, response: DeploymentOverviewResponse }, (ctx): DeploymentOverviewResponse => {
-    const req = ctx.q as z.output<typeof DeployOverviewRequest>;
-    return { overview: deployOverview(ctx, req.deploymentRule) };
-  });
-
-  app.route('GET', `${BASE}/deployment-rules`, { scope: EDIT_OR_MCP_READ, operation: 'list', query: ListDeploymentRulesRequest, response: ListDeploymentRulesResponse }, (ctx): ListDeploymentRulesResponse => {
-    const q = ctx.q as z.output<typeof ListDeploymentRulesRequest>;
-    const sources = q.sources?.length ? new Set<Source>(q.sources) : undefined;
-    // the deprecated `configIds` (declared, wire-facts 4) filters as `configsFilter.ids` does when that is absent (choice)
-    const configIds = q.configsFilter?.ids.length ? q.configsFilter.ids : q.configIds;
-    const configSet = configIds?.length ? new Set(configIds) : undefined;
-    const ruleSet = q.ruleIds?.length ? new Set(q.ruleIds) : undefined;
-    const types = q.ruleTypes?.length ? new Set(q.ruleTypes) : undefined;
-    const page = rulesOf(ctx.store).page(q.pagination?.cursor || undefined, q.pagination?.pageSize || undefined, (s) => {
-      if (sources && !sources.has(s.rule.source ?? 'SOURCE_APP')) return false;
-      if (configSet && !configSet.has(s.rule.configId ?? '')) return false;
-      if (ruleSet && !ruleSet.has(s.rule.id)) return false;
-      if (types && !types.has(ruleTypeOf(s.rule))) return false;
-      return true;
-    });
-    const counts = monitorCounts(ctx.store);
-    return { deploymentRules: page.items.map((s) => readForm(s, counts)), pageInfo: page.pageInfo };
-  });
-
-  app.route('GET', `${BASE}/deployment-rules/batch`, { scope: EDIT, operation: 'batch', query: BatchGetDeploymentRulesRequest, response: BatchGetDeploymentRulesResponse }, (ctx): BatchGetDeploymentRulesResponse => {
-    // wire-facts 4: query `ids` (no limit declared): no limit of the emulator's own
-    const ids = (ctx.q as { ids?: string[] }).ids?.filter((s) => s !== '') ?? [];
-    const coll = rulesOf(ctx.store);
-    const counts = monitorCounts(ctx.store);
-    const out: Record<string, DeploymentRule> = {};
-    for (const id of [...new Set(ids)].sort()) {
-      const s = coll.get(id);
-      if (s) out[id] = readForm(s, counts);
-    }
-    return { deploymentRules: out };
-  });
-
-  app.route('GET', `${BASE}/deployment-rules/:asset_path`, { scope: EDIT, response: ListForAssetResponse }, (ctx): { deploymentRules: DeploymentRule[] } => {
-    const path = ctx.params.asset_path;
-    const ruleIds = new Set(managedMonitors(ctx.store).filter((m) => m.assetPath === path).map((m) => m.ruleId));
-    const coll = rulesOf(ctx.store);
-    const counts = monitorCounts(ctx.store);
-    const rules = [...ruleIds]
-      .sort()
-      .map((id) => coll.get(id))
-      .filter((s): s is NonNullable<typeof s> => s !== undefined)
-      .map((s) => readForm(s, counts));
-    return { deploymentRules: rules };
-  });
+function deploy(ctx: RouteContext) {
+  const req = parseBody(DeployDeploymentRuleRequest, ctx.body, 'deploy');
+  const rule = normalise(req.deploymentRule, 'deploy', 'deploymentRule', dataproductLookup(ctx.store));
+  deployAll(ctx, [rule]);
+  return {};
 }
+
+function batchDeploy(ctx: RouteContext) {
+  const req = parseBody(z.object({ deploymentRules: z.array(z.unknown()) }), ctx.body, 'batch_deploy');
+  const lookup = dataproductLookup(ctx.store);
+  const idOf = (item: unknown, i: number) => {
+    const id = item && typeof item === 'object' ? (item as { id?: unknown }).id : undefined;
+    return typeof id === 'string' && id !== '' ? id : `#${i}`;
+  };
+  const { results, errors } = runBatch(req.deploymentRules, idOf, (item, i) => {
+    const field = `deploymentRules[${i}]`;
+    refuseUnknownKeys(DeploymentRuleWrite, item, 'batch_deploy');
+    const r = DeploymentRuleWrite.safeParse(item);
+    if (!r.success) {
+      const violations = zodViolations(r.error, 'batch_deploy').map((v) => ({ ...v, field: v.field ? `${field}.${v.field}` : field }));
+      throw invalidArgument('invalid deployment rule', violations);
+    }
+    return normalise(r.data, 'batch_deploy', field, lookup);
+  });
+  const rules = results.map((r) => r.result);
+  if (rules.length) deployAll(ctx, rules);
+  return BatchDeployResponse.parse({ deployedIds: [...new Set(rules.map((r) => r.id))], errors });
+}
+
+function deleteRule(ctx: RouteContext) {
+  const id = ctx.params.id;
+  if (!rulesOf(ctx.store).has(id)) return {}; // idempotent: deleting a missing rule is a no-op
+  deployAll(ctx, [], new Set([id]));
+  return {};
+}
+
+function getDeleteOverview(ctx: RouteContext): DeploymentOverviewResponse {
+  return {
+    overview: deleteOverview(ctx, ctx.params.id),
+  };
+}
+
+// The rule travels as dotted scalar query parameters (`deploymentRule.id=...`); a JSON value for
+// a message parameter, or an unknown parameter, is 400 (ctx.q is parsed strictly by the app).
+// The gRPC twin (../grpc.ts) computes the same functions.
+function getDeployOverview(ctx: RouteContext): DeploymentOverviewResponse {
+  const req = ctx.q as z.output<typeof DeployOverviewRequest>;
+  return { overview: deployOverview(ctx, req.deploymentRule) };
+}
+
+function list(ctx: RouteContext): ListDeploymentRulesResponse {
+  const q = ctx.q as z.output<typeof ListDeploymentRulesRequest>;
+  const sources = q.sources?.length ? new Set<Source>(q.sources) : undefined;
+  // the deprecated `configIds` (declared, wire-facts 4) filters as `configsFilter.ids` does when that is absent (choice)
+  const configIds = q.configsFilter?.ids.length ? q.configsFilter.ids : q.configIds;
+  const configSet = configIds?.length ? new Set(configIds) : undefined;
+  const ruleSet = q.ruleIds?.length ? new Set(q.ruleIds) : undefined;
+  const types = q.ruleTypes?.length ? new Set(q.ruleTypes) : undefined;
+  const page = rulesOf(ctx.store).page(q.pagination?.cursor || undefined, q.pagination?.pageSize || undefined, (s) => {
+    if (sources && !sources.has(s.rule.source ?? 'SOURCE_APP')) return false;
+    if (configSet && !configSet.has(s.rule.configId ?? '')) return false;
+    if (ruleSet && !ruleSet.has(s.rule.id)) return false;
+    if (types && !types.has(ruleTypeOf(s.rule))) return false;
+    return true;
+  });
+  const counts = monitorCounts(ctx.store);
+  return { deploymentRules: page.items.map((s) => readForm(s, counts)), pageInfo: page.pageInfo };
+}
+
+function batchGet(ctx: RouteContext): BatchGetDeploymentRulesResponse {
+  // wire-facts 4: query `ids` (no limit declared): no limit of the emulator's own
+  const ids = (ctx.q as { ids?: string[] }).ids?.filter((s) => s !== '') ?? [];
+  const coll = rulesOf(ctx.store);
+  const counts = monitorCounts(ctx.store);
+  const out: Record<string, DeploymentRule> = {};
+  for (const id of [...new Set(ids)].sort()) {
+    const s = coll.get(id);
+    if (s) out[id] = readForm(s, counts);
+  }
+  return { deploymentRules: out };
+}
+
+function listForAsset(ctx: RouteContext): { deploymentRules: DeploymentRule[] } {
+  const path = ctx.params.asset_path;
+  const ruleIds = new Set(managedMonitors(ctx.store).filter((m) => m.assetPath === path).map((m) => m.ruleId));
+  const coll = rulesOf(ctx.store);
+  const counts = monitorCounts(ctx.store);
+  const rules = [...ruleIds]
+    .sort()
+    .map((id) => coll.get(id))
+    .filter((s): s is NonNullable<typeof s> => s !== undefined)
+    .map((s) => readForm(s, counts));
+  return { deploymentRules: rules };
+}
+
+/** The automated-monitor deployment rules routes. */
+export const routes: RouteTable = [
+  { method: 'POST', path: `${BASE}/deployment-rules/deployed`, scope: EDIT_OR_MCP, response: EmptyResponse, handle: deploy },
+  { method: 'POST', path: `${BASE}/deployment-rules/batch/deployed`, scope: EDIT, response: BatchDeployResponse, handle: batchDeploy },
+  { method: 'DELETE', path: `${BASE}/deployment-rule/:id`, scope: EDIT_OR_MCP, response: EmptyResponse, handle: deleteRule },
+  { method: 'GET', path: `${BASE}/deployment-rule/:id/deleted`, scope: EDIT_OR_MCP_READ, response: DeploymentOverviewResponse, handle: getDeleteOverview },
+  { method: 'GET', path: `${BASE}/deployment-rule`, scope: EDIT_OR_MCP_READ, operation: 'deploy_overview', query: DeployOverviewRequest, response: DeploymentOverviewResponse, handle: getDeployOverview },
+  { method: 'GET', path: `${BASE}/deployment-rules`, scope: EDIT_OR_MCP_READ, operation: 'list', query: ListDeploymentRulesRequest, response: ListDeploymentRulesResponse, handle: list },
+  { method: 'GET', path: `${BASE}/deployment-rules/batch`, scope: EDIT, operation: 'batch', query: BatchGetDeploymentRulesRequest, response: BatchGetDeploymentRulesResponse, handle: batchGet },
+  { method: 'GET', path: `${BASE}/deployment-rules/:asset_path`, scope: EDIT, response: ListForAssetResponse, handle: listForAsset },
+];

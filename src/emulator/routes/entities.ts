@@ -24,7 +24,7 @@ import {
   type EntityReference,
   type Lineage,
 } from '../../../schemas/platform/entities';
-import type { EmulatorApp, RouteContext } from '../app';
+import type { RouteContext, RouteTable } from '../app';
 import type { Catalog, LineageDirection } from '../catalog';
 import { invalidArgument, notFound, parseBody, zodViolations } from '../errors';
 import { evaluateQuery } from '../query-eval';
@@ -140,54 +140,61 @@ function withIntegerEnums(l: Lineage): unknown {
   };
 }
 
-/** Registers the entity, lineage and incident-lookup routes. */
-export function register(app: EmulatorApp): void {
-  app.route('GET', '/api/entities/v1', { scope: 'SCOPE_ENTITY_READ', operation: 'list', query: ListEntitiesRequest, response: ListEntitiesResponse }, (ctx): ListEntitiesResponse => {
-    const { cursor, pageSize } = entityPagingParams(ctx);
-    const page = pageEntities(ctx.catalog, ctx.catalog.entities, cursor, pageSize);
-    return { entities: page.items, pageInfo: page.pageInfo };
-  });
-
-  app.route('GET', '/api/entities/v1/search', { scope: 'SCOPE_ENTITY_READ', operation: 'search', query: SearchEntitiesRequest, response: ListEntitiesResponse }, (ctx): ListEntitiesResponse => {
-    const searchQuery = (ctx.q as { searchQuery?: string }).searchQuery ?? '';
-    const { cursor, pageSize } = entityPagingParams(ctx);
-    const hits = evaluateQuery(ctx.catalog, { parts: [{ withNameSearch: { searchQuery } }] });
-    const page = pageEntities(ctx.catalog, hits, cursor, pageSize);
-    return { entities: page.items, pageInfo: page.pageInfo };
-  });
-
-  app.route('POST', '/api/entities/v1/by-id', { scope: 'SCOPE_ENTITY_READ', response: BatchGetEntitiesResponse }, (ctx): BatchGetEntitiesResponse => {
-    const req = parseBody(BatchGetEntitiesRequest, ctx.body, 'batch_get');
-    if (req.ids.length > BATCH_LIMIT) {
-      throw invalidArgument(`at most ${BATCH_LIMIT} ids per batch; got ${req.ids.length}`, [{ field: 'ids', ruleId: 'batch_get.ids.max_items', message: `at most ${BATCH_LIMIT} ids` }]);
-    }
-    const seen = new Set<string>();
-    const entities: Entity[] = [];
-    for (const id of req.ids) {
-      const e = ctx.catalog.byKey(id);
-      if (e && !seen.has(e.entityId)) {
-        seen.add(e.entityId);
-        entities.push(e);
-      }
-    }
-    return { entities };
-  });
-
-  app.route('POST', '/api/lineage/v1', { scope: 'SCOPE_LINEAGE_READ', response: GetLineageResponse }, (ctx) => {
-    const req = parseBody(GetLineageRequest, ctx.body, 'get_lineage');
-    return { lineage: lineageOf(ctx.catalog, req) };
-  });
-
-  app.route('GET', '/api/lineage/v1', { scope: 'SCOPE_LINEAGE_READ', operation: 'get_lineage', query: GetLineageQuery }, (ctx) => {
-    return { lineage: withIntegerEnums(lineageOf(ctx.catalog, lineageRequestFromQuery(ctx))) };
-  });
-
-  app.route('GET', '/api/incidents/v1/batch', { scope: 'SCOPE_INCIDENTS_READ', operation: 'batch', query: BatchIncidentsRequest, response: BatchEntityIncidentsResponse }, (ctx) => {
-    const ids = (ctx.q as { incidentIds?: string[] }).incidentIds ?? [];
-    if (ids.length > BATCH_LIMIT) {
-      throw invalidArgument(`at most ${BATCH_LIMIT} incident ids per batch; got ${ids.length}`, [{ field: 'incidentIds', ruleId: 'batch.incident_ids.max_items', message: `at most ${BATCH_LIMIT} ids` }]);
-    }
-    // The emulator raises no incidents: no entity has open incidents to report.
-    return { responses: [] };
-  });
+function listEntities(ctx: RouteContext): ListEntitiesResponse {
+  const { cursor, pageSize } = entityPagingParams(ctx);
+  const page = pageEntities(ctx.catalog, ctx.catalog.entities, cursor, pageSize);
+  return { entities: page.items, pageInfo: page.pageInfo };
 }
+
+function searchEntities(ctx: RouteContext): ListEntitiesResponse {
+  const searchQuery = (ctx.q as { searchQuery?: string }).searchQuery ?? '';
+  const { cursor, pageSize } = entityPagingParams(ctx);
+  const hits = evaluateQuery(ctx.catalog, { parts: [{ withNameSearch: { searchQuery } }] });
+  const page = pageEntities(ctx.catalog, hits, cursor, pageSize);
+  return { entities: page.items, pageInfo: page.pageInfo };
+}
+
+function batchGetEntities(ctx: RouteContext): BatchGetEntitiesResponse {
+  const req = parseBody(BatchGetEntitiesRequest, ctx.body, 'batch_get');
+  if (req.ids.length > BATCH_LIMIT) {
+    throw invalidArgument(`at most ${BATCH_LIMIT} ids per batch; got ${req.ids.length}`, [{ field: 'ids', ruleId: 'batch_get.ids.max_items', message: `at most ${BATCH_LIMIT} ids` }]);
+  }
+  const seen = new Set<string>();
+  const entities: Entity[] = [];
+  for (const id of req.ids) {
+    const e = ctx.catalog.byKey(id);
+    if (e && !seen.has(e.entityId)) {
+      seen.add(e.entityId);
+      entities.push(e);
+    }
+  }
+  return { entities };
+}
+
+function lineageByBody(ctx: RouteContext) {
+  const req = parseBody(GetLineageRequest, ctx.body, 'get_lineage');
+  return { lineage: lineageOf(ctx.catalog, req) };
+}
+
+function lineageByQuery(ctx: RouteContext) {
+  return { lineage: withIntegerEnums(lineageOf(ctx.catalog, lineageRequestFromQuery(ctx))) };
+}
+
+function batchIncidents(ctx: RouteContext) {
+  const ids = (ctx.q as { incidentIds?: string[] }).incidentIds ?? [];
+  if (ids.length > BATCH_LIMIT) {
+    throw invalidArgument(`at most ${BATCH_LIMIT} incident ids per batch; got ${ids.length}`, [{ field: 'incidentIds', ruleId: 'batch.incident_ids.max_items', message: `at most ${BATCH_LIMIT} ids` }]);
+  }
+  // The emulator raises no incidents: no entity has open incidents to report.
+  return { responses: [] };
+}
+
+/** The entities, lineage and incident-lookup routes. */
+export const routes: RouteTable = [
+  { method: 'GET', path: '/api/entities/v1', scope: 'SCOPE_ENTITY_READ', operation: 'list', query: ListEntitiesRequest, response: ListEntitiesResponse, handle: listEntities },
+  { method: 'GET', path: '/api/entities/v1/search', scope: 'SCOPE_ENTITY_READ', operation: 'search', query: SearchEntitiesRequest, response: ListEntitiesResponse, handle: searchEntities },
+  { method: 'POST', path: '/api/entities/v1/by-id', scope: 'SCOPE_ENTITY_READ', response: BatchGetEntitiesResponse, handle: batchGetEntities },
+  { method: 'POST', path: '/api/lineage/v1', scope: 'SCOPE_LINEAGE_READ', response: GetLineageResponse, handle: lineageByBody },
+  { method: 'GET', path: '/api/lineage/v1', scope: 'SCOPE_LINEAGE_READ', operation: 'get_lineage', query: GetLineageQuery, handle: lineageByQuery },
+  { method: 'GET', path: '/api/incidents/v1/batch', scope: 'SCOPE_INCIDENTS_READ', operation: 'batch', query: BatchIncidentsRequest, response: BatchEntityIncidentsResponse, handle: batchIncidents },
+];

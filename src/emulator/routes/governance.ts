@@ -28,21 +28,21 @@ import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import { Pagination, type Scope } from '../../../schemas/platform/common';
 import type { Query } from '../../../schemas/platform/entities';
-import { BatchGetDataProductsResponse, BatchGetDomainsResponse, BatchGetOwnershipsRequest, BatchGetOwnershipsResponse, BatchGetOwnersRequest, BatchGetOwnersResponse, BatchGetRequest, DataProduct, DataProductResponse, DeleteDataProductRequest, DeleteDomainRequest, DeleteOwnerRequest, DeleteOwnershipRequest, Domain, DomainResponse, GovernanceSourceEnum, ListDataProductsRequest, ListDataProductsResponse, ListDomainsRequest, ListDomainsResponse, ListOwnershipsRequest, ListOwnershipsResponse, ListOwnersRequest, ListOwnersResponse, Owner, OwnerResponse, Ownership, OwnershipResponse, UpsertDataProductRequest, UpsertDomainRequest, UpsertOwnershipRequest, UpsertOwnerRequest, type QuerySelection } from '../../../schemas/platform/governance';
+import * as W from '../../../schemas/platform/governance';
 import { queryToResolverQl } from '../../../schemas/tools/resolverql';
-import type { EmulatorApp, RouteContext } from '../app';
+import type { RouteContext, RouteTable, SeedHook } from '../app';
 import { failedPrecondition, invalidArgument, notFound, parseBody, withoutPathFields } from '../errors';
 import { checkEtag, type Collection, type Store, type Stored } from '../store';
 import { renderResolverQlOrThrow, sortKeys } from './alerts';
 import { EmptyResponse } from '../../../schemas/platform/alerts';
 
 /** Stored shapes (the read forms). */
-export type DomainRecord = z.output<typeof Domain>;
-export type DataProductRecord = z.output<typeof DataProduct>;
-export type OwnerRecord = z.output<typeof Owner>;
-export type OwnershipRecord = z.output<typeof Ownership>;
+export type DomainRecord = z.output<typeof W.Domain>;
+export type DataProductRecord = z.output<typeof W.DataProduct>;
+export type OwnerRecord = z.output<typeof W.Owner>;
+export type OwnershipRecord = z.output<typeof W.Ownership>;
 
-type GovernanceSource = z.output<typeof GovernanceSourceEnum.schema>;
+type GovernanceSource = z.output<typeof W.GovernanceSourceEnum.schema>;
 /** wire-facts 7/7b: writes any of the service's EDIT scope or SCOPE_MCP_WRITE; reads any of its READ scope, SCOPE_SRE_AGENT, SCOPE_MCP_READ. */
 const SCOPES = {
   domain: { write: ['SCOPE_DOMAIN_EDIT', 'SCOPE_MCP_WRITE'], read: ['SCOPE_DOMAIN_READ', 'SCOPE_SRE_AGENT', 'SCOPE_MCP_READ'] },
@@ -72,7 +72,7 @@ function normalizeBodyId(body: unknown, prefix: 'domain' | 'dataproduct' | 'owne
  * form carries the canonical `renderedResolverQl` (and the `publicQuery` when that was written).
  * `echo` keeps the written `resolverQl` (ownership selections); definition parts do not echo it.
  */
-function renderSelection(q: QuerySelection & { name?: string }, field: string, op: string, echo: boolean): QuerySelection & { name?: string } {
+function renderSelection(q: W.QuerySelection & { name?: string }, field: string, op: string, echo: boolean): W.QuerySelection & { name?: string } {
   const named = q.name !== undefined && q.name !== '' ? { name: q.name } : {};
   if (q.resolverQl) {
     const rendered = renderResolverQlOrThrow(q.resolverQl, `${field}.resolverQl`, `${op}.query.resolver_ql`).rendered;
@@ -155,7 +155,7 @@ function findLoop(start: string, next: (id: string) => string[]): string[] | und
 }
 
 function upsertDomain(ctx: RouteContext): { domain: DomainRecord } {
-  const req = parseBody(UpsertDomainRequest, normalizeBodyId(ctx.body, 'domain'), 'upsert');
+  const req = parseBody(W.UpsertDomainRequest, normalizeBodyId(ctx.body, 'domain'), 'upsert');
   const w = req;
   const all = domains(ctx.store);
   const stored = all.get(w.id);
@@ -249,7 +249,7 @@ function deleteSoft<T extends { deletedAt?: string; updatedAt?: string }>(
 // Data products
 
 function upsertDataProduct(ctx: RouteContext): { dataproduct: DataProductRecord } {
-  const req = parseBody(UpsertDataProductRequest, normalizeBodyId(ctx.body, 'dataproduct'), 'upsert');
+  const req = parseBody(W.UpsertDataProductRequest, normalizeBodyId(ctx.body, 'dataproduct'), 'upsert');
   const w = req;
   const all = dataproducts(ctx.store);
   const stored = all.get(w.id);
@@ -305,7 +305,7 @@ function sourceOf(written: GovernanceSource | undefined, stored: GovernanceSourc
 }
 
 /** Creates or updates an owner in a store (UpsertOwner and the demo seed). */
-export function upsertOwnerIn(store: Store, w: z.output<typeof UpsertOwnerRequest>, now: Date, subject: string): Stored<OwnerRecord> {
+export function upsertOwnerIn(store: Store, w: z.output<typeof W.UpsertOwnerRequest>, now: Date, subject: string): Stored<OwnerRecord> {
   const all = owners(store);
   const stored = all.get(w.id);
   checkEtag(stored, w.etag, `owner ${w.id}`);
@@ -332,7 +332,7 @@ export function upsertOwnerIn(store: Store, w: z.output<typeof UpsertOwnerReques
  */
 function upsertOwnership(ctx: RouteContext): { ownership: OwnershipRecord } {
   const ownerId = bareId(ctx.params.owner_id, 'owner').toLowerCase();
-  const w = parseBody(UpsertOwnershipRequest, withoutPathFields(ctx.body, ['ownerId']), 'upsert_ownership');
+  const w = parseBody(W.UpsertOwnershipRequest, withoutPathFields(ctx.body, ['ownerId']), 'upsert_ownership');
   const owner = owners(ctx.store).get(ownerId);
   if (!owner || owner.deletedAt) throw notFound(`owner ${ownerId} not found`);
   const all = ownerships(ctx.store);
@@ -377,140 +377,160 @@ interface SoftDeletable<T extends { id: string; deletedAt?: string; definition?:
 }
 
 /** Upsert, soft delete, batch get and list of a v2 governance service (wire-facts: domains, data products). */
-function softDeletableRoutes<T extends { id: string; deletedAt?: string; updatedAt?: string; definition?: unknown }, Q extends { includeDeleted?: boolean; excludeDefinition?: boolean }>(app: EmulatorApp, k: SoftDeletable<T, Q>): void {
-  app.route('POST', k.base, { scope: k.scopes.write, response: k.schemas.upsert }, (ctx) => k.upsert(ctx));
-  app.route('POST', `${k.base}/delete`, { scope: k.scopes.write, response: EmptyResponse }, (ctx) => {
+function softDeletableRoutes<T extends { id: string; deletedAt?: string; updatedAt?: string; definition?: unknown }, Q extends { includeDeleted?: boolean; excludeDefinition?: boolean }>(k: SoftDeletable<T, Q>): RouteTable {
+  function remove(ctx: RouteContext) {
     const req = parseBody(k.schemas.delete, ctx.body, 'delete');
     const id = bareId(req.id, k.prefix).toLowerCase();
     return deleteSoft(ctx, k.collection(ctx.store), { ...req, id }, k.label, k.beforePurge && ((victim) => k.beforePurge!(ctx, victim)));
-  });
-  app.route('POST', `${k.base}/batch-get`, { scope: k.scopes.read, response: k.schemas.batchGet }, (ctx) => {
-    const req = parseBody(BatchGetRequest, ctx.body, 'batch_get');
+  }
+  function batchGet(ctx: RouteContext) {
+    const req = parseBody(W.BatchGetRequest, ctx.body, 'batch_get');
     return { [k.many]: withoutDefinition(deletedIdsOmitted(k.collection(ctx.store), req.ids, k.prefix, req.includeDeleted ?? false), req.excludeDefinition) };
-  });
-  app.route('GET', k.base, { scope: k.scopes.read, operation: 'list', query: k.schemas.list, response: k.schemas.listed }, (ctx) => {
+  }
+  function list(ctx: RouteContext) {
     const q = ctx.q as Q;
     const p = pagingOf(ctx);
     const keep = k.listed(q);
     const page = k.collection(ctx.store).page(p.cursor, p.pageSize, (o) => (q.includeDeleted || !o.deletedAt) && keep(o));
     return { [k.many]: Object.values(withoutDefinition(Object.fromEntries(page.items.map((o) => [o.id, o])), q.excludeDefinition)), pageInfo: page.pageInfo };
-  });
+  }
+  return [
+    { method: 'POST', path: k.base, scope: k.scopes.write, response: k.schemas.upsert, handle: k.upsert },
+    { method: 'POST', path: `${k.base}/delete`, scope: k.scopes.write, response: EmptyResponse, handle: remove },
+    { method: 'POST', path: `${k.base}/batch-get`, scope: k.scopes.read, response: k.schemas.batchGet, handle: batchGet },
+    { method: 'GET', path: k.base, scope: k.scopes.read, operation: 'list', query: k.schemas.list, response: k.schemas.listed, handle: list },
+  ];
 }
 
-/** Registers the domains, data products, owners and ownerships routes and the demo seed. */
-export function register(app: EmulatorApp): void {
-  // Domains v2
-  softDeletableRoutes(app, {
-    base: '/api/domains/v2',
-    scopes: SCOPES.domain,
-    prefix: 'domain',
-    label: 'domain',
-    many: 'domains',
-    collection: domains,
-    upsert: upsertDomain,
-    schemas: { upsert: DomainResponse, delete: DeleteDomainRequest, batchGet: BatchGetDomainsResponse, list: ListDomainsRequest, listed: ListDomainsResponse },
-    beforePurge: (ctx, victim) => {
-      const subs = domains(ctx.store).filter((d) => d.parentId === victim && !d.deletedAt).map((d) => d.id);
-      if (subs.length) throw failedPrecondition(`domain ${victim} cannot be purged while it has sub-domains: ${subs.join(', ')}`);
-    },
-    listed: (q: z.output<typeof ListDomainsRequest>) => {
-      const parent = q.parentId === undefined ? undefined : q.parentId === '' ? '' : bareId(q.parentId, 'domain').toLowerCase();
-      return (d) => parent === undefined || (d.parentId ?? '') === parent;
-    },
-  });
+/** Domains v2. */
+const DOMAINS: SoftDeletable<DomainRecord, z.output<typeof W.ListDomainsRequest>> = {
+  base: '/api/domains/v2',
+  scopes: SCOPES.domain,
+  prefix: 'domain',
+  label: 'domain',
+  many: 'domains',
+  collection: domains,
+  upsert: upsertDomain,
+  schemas: { upsert: W.DomainResponse, delete: W.DeleteDomainRequest, batchGet: W.BatchGetDomainsResponse, list: W.ListDomainsRequest, listed: W.ListDomainsResponse },
+  beforePurge: (ctx, victim) => {
+    const subs = domains(ctx.store).filter((d) => d.parentId === victim && !d.deletedAt).map((d) => d.id);
+    if (subs.length) throw failedPrecondition(`domain ${victim} cannot be purged while it has sub-domains: ${subs.join(', ')}`);
+  },
+  listed: (q: z.output<typeof W.ListDomainsRequest>) => {
+    const parent = q.parentId === undefined ? undefined : q.parentId === '' ? '' : bareId(q.parentId, 'domain').toLowerCase();
+    return (d) => parent === undefined || (d.parentId ?? '') === parent;
+  },
+};
 
-  // Data products v2
-  softDeletableRoutes(app, {
-    base: '/api/dataproducts/v2',
-    scopes: SCOPES.dataproduct,
-    prefix: 'dataproduct',
-    label: 'data product',
-    many: 'dataproducts',
-    collection: dataproducts,
-    upsert: upsertDataProduct,
-    schemas: { upsert: DataProductResponse, delete: DeleteDataProductRequest, batchGet: BatchGetDataProductsResponse, list: ListDataProductsRequest, listed: ListDataProductsResponse },
-    listed: (q: z.output<typeof ListDataProductsRequest>) => {
-      const priorities = q.priorities && q.priorities.length ? new Set(q.priorities) : undefined;
-      return (d) => (q.folder === undefined || (d.folder ?? '') === q.folder) && (!priorities || priorities.has(d.priority ?? 'PRIORITY_UNSPECIFIED'));
-    },
-  });
+/** Data products v2. */
+const DATA_PRODUCTS: SoftDeletable<DataProductRecord, z.output<typeof W.ListDataProductsRequest>> = {
+  base: '/api/dataproducts/v2',
+  scopes: SCOPES.dataproduct,
+  prefix: 'dataproduct',
+  label: 'data product',
+  many: 'dataproducts',
+  collection: dataproducts,
+  upsert: upsertDataProduct,
+  schemas: { upsert: W.DataProductResponse, delete: W.DeleteDataProductRequest, batchGet: W.BatchGetDataProductsResponse, list: W.ListDataProductsRequest, listed: W.ListDataProductsResponse },
+  listed: (q: z.output<typeof W.ListDataProductsRequest>) => {
+    const priorities = q.priorities && q.priorities.length ? new Set(q.priorities) : undefined;
+    return (d) => (q.folder === undefined || (d.folder ?? '') === q.folder) && (!priorities || priorities.has(d.priority ?? 'PRIORITY_UNSPECIFIED'));
+  },
+};
 
-  // Owners v1
-  app.route('POST', '/api/owners/v1', { scope: SCOPES.owner.write, response: OwnerResponse }, (ctx) => {
-    const req = parseBody(UpsertOwnerRequest, normalizeBodyId(ctx.body, 'owner'), 'upsert_owner');
-    return { owner: upsertOwnerIn(ctx.store, req, ctx.now(), ctx.principal.subject) };
-  });
-  app.route('POST', '/api/owners/v1/delete', { scope: SCOPES.owner.write, response: EmptyResponse }, (ctx) => {
-    const req = parseBody(DeleteOwnerRequest, ctx.body, 'delete_owner');
-    const id = bareId(req.id, 'owner').toLowerCase();
-    const os = ownerships(ctx.store);
-    return deleteSoft(ctx, owners(ctx.store), { ...req, id }, 'owner', undefined, (victim) => {
-      // deleting an owner deletes its ownerships
-      for (const o of (os.groupBy('ownerId', (x) => x.ownerId).get(victim) ?? []).map((id) => os.get(id)!).filter((x) => !x.deletedAt)) {
-        if (req.purge) os.delete(o.id);
-        else softDelete(ctx, os, o);
-      }
-    });
-  });
-  app.route('POST', '/api/owners/v1/batch-get', { scope: SCOPES.owner.read, response: BatchGetOwnersResponse }, (ctx) => {
-    const req = parseBody(BatchGetOwnersRequest, ctx.body, 'batch_get_owners');
-    return { owners: deletedIdsOmitted(owners(ctx.store), req.ids, 'owner', req.includeDeleted ?? false) };
-  });
-  app.route('GET', '/api/owners/v1', { scope: SCOPES.owner.read, operation: 'list_owners', query: ListOwnersRequest, response: ListOwnersResponse }, (ctx) => {
-    const q = ctx.q as z.output<typeof ListOwnersRequest>;
-    const p = pagingOf(ctx);
-    const page = owners(ctx.store).page(p.cursor, p.pageSize, (o) => q.includeDeleted || !o.deletedAt);
-    return { owners: page.items, pageInfo: page.pageInfo };
-  });
+// Owners v1
+function upsertOwner(ctx: RouteContext) {
+  const req = parseBody(W.UpsertOwnerRequest, normalizeBodyId(ctx.body, 'owner'), 'upsert_owner');
+  return { owner: upsertOwnerIn(ctx.store, req, ctx.now(), ctx.principal.subject) };
+}
 
-  // Ownerships v1
-  app.route('POST', '/api/owners/v1/:owner_id/ownerships', { scope: SCOPES.ownership.write, response: OwnershipResponse }, (ctx) => upsertOwnership(ctx));
-  app.route('POST', '/api/owners/v1/ownerships/delete', { scope: SCOPES.ownership.write, response: EmptyResponse }, (ctx) => {
-    const req = parseBody(DeleteOwnershipRequest, ctx.body, 'delete_ownership');
-    return deleteSoft(ctx, ownerships(ctx.store), { ...req, purge: false }, 'ownership');
-  });
-  app.route('POST', '/api/owners/v1/ownerships/batch-get', { scope: SCOPES.ownership.read, response: BatchGetOwnershipsResponse }, (ctx) => {
-    const req = parseBody(BatchGetOwnershipsRequest, ctx.body, 'batch_get_ownerships');
-    const out: Record<string, OwnershipRecord> = {};
-    for (const id of [...new Set(req.ids.map((i) => i.toLowerCase()))].sort()) {
-      const o = ownerships(ctx.store).get(id);
-      if (o && (req.includeDeleted || !o.deletedAt)) out[id] = o;
+function deleteOwner(ctx: RouteContext) {
+  const req = parseBody(W.DeleteOwnerRequest, ctx.body, 'delete_owner');
+  const id = bareId(req.id, 'owner').toLowerCase();
+  const os = ownerships(ctx.store);
+  return deleteSoft(ctx, owners(ctx.store), { ...req, id }, 'owner', undefined, (victim) => {
+    // deleting an owner deletes its ownerships
+    for (const o of (os.groupBy('ownerId', (x) => x.ownerId).get(victim) ?? []).map((id) => os.get(id)!).filter((x) => !x.deletedAt)) {
+      if (req.purge) os.delete(o.id);
+      else softDelete(ctx, os, o);
     }
-    return { ownerships: out };
-  });
-  app.route('GET', '/api/owners/v1/:owner_id/ownerships', { scope: SCOPES.ownership.read, operation: 'list_ownerships', query: ListOwnershipsRequest, response: ListOwnershipsResponse }, (ctx) => {
-    const q = ctx.q as z.output<typeof ListOwnershipsRequest>;
-    const ownerId = bareId(ctx.params.owner_id, 'owner').toLowerCase();
-    const owner = owners(ctx.store).get(ownerId);
-    if (!owner || (owner.deletedAt && !q.includeDeleted)) throw notFound(`owner ${ownerId} not found`);
-    const p = pagingOf(ctx);
-    const all = ownerships(ctx.store);
-    const ids = all.groupBy('ownerId', (o) => o.ownerId).get(ownerId) ?? [];
-    const page = all.pageOf(ids, p.cursor, p.pageSize, (o) => q.includeDeleted === true || !o.deletedAt);
-    return { ownerships: page.items, pageInfo: page.pageInfo };
-  });
-
-  app.onSeed((store, { seed, now }) => {
-    if (seed !== 'demo') return;
-    const at = now().toISOString();
-    // Made in the UI: shown as "not managed here" in plans.
-    domains(store).put(
-      DEMO_DOMAIN_ID,
-      sortKeys<DomainRecord>({
-        id: DEMO_DOMAIN_ID,
-        name: 'Retail (made in the UI)',
-        description: 'Everything about the retail business',
-        definition: { parts: [{ id: 'p-seed0001', query: { renderedResolverQl: renderResolverQlOrThrow('in_folder("folder-wh-prod::mart")', 'seed', 'seed').rendered } }] },
-        source: 'SOURCE_NATIVE',
-        createdBy: 'user:ada@example.com',
-        updatedBy: 'user:ada@example.com',
-        createdAt: at,
-        updatedAt: at,
-      }),
-    );
-    upsertOwnerIn(store, { id: DEMO_OWNER_ID, title: 'Data platform team (made in the UI)', contacts: { contacts: [{ email: { recipientEmails: ['platform@example.com'] } }] } }, now(), 'user:ada@example.com');
   });
 }
+
+function batchGetOwners(ctx: RouteContext) {
+  const req = parseBody(W.BatchGetOwnersRequest, ctx.body, 'batch_get_owners');
+  return { owners: deletedIdsOmitted(owners(ctx.store), req.ids, 'owner', req.includeDeleted ?? false) };
+}
+
+function listOwners(ctx: RouteContext) {
+  const q = ctx.q as z.output<typeof W.ListOwnersRequest>;
+  const p = pagingOf(ctx);
+  const page = owners(ctx.store).page(p.cursor, p.pageSize, (o) => q.includeDeleted || !o.deletedAt);
+  return { owners: page.items, pageInfo: page.pageInfo };
+}
+
+// Ownerships v1
+function deleteOwnership(ctx: RouteContext) {
+  const req = parseBody(W.DeleteOwnershipRequest, ctx.body, 'delete_ownership');
+  return deleteSoft(ctx, ownerships(ctx.store), { ...req, purge: false }, 'ownership');
+}
+
+function batchGetOwnerships(ctx: RouteContext) {
+  const req = parseBody(W.BatchGetOwnershipsRequest, ctx.body, 'batch_get_ownerships');
+  const out: Record<string, OwnershipRecord> = {};
+  for (const id of [...new Set(req.ids.map((i) => i.toLowerCase()))].sort()) {
+    const o = ownerships(ctx.store).get(id);
+    if (o && (req.includeDeleted || !o.deletedAt)) out[id] = o;
+  }
+  return { ownerships: out };
+}
+
+function listOwnerships(ctx: RouteContext) {
+  const q = ctx.q as z.output<typeof W.ListOwnershipsRequest>;
+  const ownerId = bareId(ctx.params.owner_id, 'owner').toLowerCase();
+  const owner = owners(ctx.store).get(ownerId);
+  if (!owner || (owner.deletedAt && !q.includeDeleted)) throw notFound(`owner ${ownerId} not found`);
+  const p = pagingOf(ctx);
+  const all = ownerships(ctx.store);
+  const ids = all.groupBy('ownerId', (o) => o.ownerId).get(ownerId) ?? [];
+  const page = all.pageOf(ids, p.cursor, p.pageSize, (o) => q.includeDeleted === true || !o.deletedAt);
+  return { ownerships: page.items, pageInfo: page.pageInfo };
+}
+
+/** The domains, data products, owners and ownerships routes. */
+export const routes: RouteTable = [
+  ...softDeletableRoutes(DOMAINS),
+  ...softDeletableRoutes(DATA_PRODUCTS),
+  { method: 'POST', path: '/api/owners/v1', scope: SCOPES.owner.write, response: W.OwnerResponse, handle: upsertOwner },
+  { method: 'POST', path: '/api/owners/v1/delete', scope: SCOPES.owner.write, response: EmptyResponse, handle: deleteOwner },
+  { method: 'POST', path: '/api/owners/v1/batch-get', scope: SCOPES.owner.read, response: W.BatchGetOwnersResponse, handle: batchGetOwners },
+  { method: 'GET', path: '/api/owners/v1', scope: SCOPES.owner.read, operation: 'list_owners', query: W.ListOwnersRequest, response: W.ListOwnersResponse, handle: listOwners },
+  { method: 'POST', path: '/api/owners/v1/:owner_id/ownerships', scope: SCOPES.ownership.write, response: W.OwnershipResponse, handle: upsertOwnership },
+  { method: 'POST', path: '/api/owners/v1/ownerships/delete', scope: SCOPES.ownership.write, response: EmptyResponse, handle: deleteOwnership },
+  { method: 'POST', path: '/api/owners/v1/ownerships/batch-get', scope: SCOPES.ownership.read, response: W.BatchGetOwnershipsResponse, handle: batchGetOwnerships },
+  { method: 'GET', path: '/api/owners/v1/:owner_id/ownerships', scope: SCOPES.ownership.read, operation: 'list_ownerships', query: W.ListOwnershipsRequest, response: W.ListOwnershipsResponse, handle: listOwnerships },
+];
+
+/** The demo seed's objects. */
+export const demoSeed: SeedHook = (store, { now }) => {
+  const at = now().toISOString();
+  // Made in the UI: shown as "not managed here" in plans.
+  domains(store).put(
+    DEMO_DOMAIN_ID,
+    sortKeys<DomainRecord>({
+      id: DEMO_DOMAIN_ID,
+      name: 'Retail (made in the UI)',
+      description: 'Everything about the retail business',
+      definition: { parts: [{ id: 'p-seed0001', query: { renderedResolverQl: renderResolverQlOrThrow('in_folder("folder-wh-prod::mart")', 'seed', 'seed').rendered } }] },
+      source: 'SOURCE_NATIVE',
+      createdBy: 'user:ada@example.com',
+      updatedBy: 'user:ada@example.com',
+      createdAt: at,
+      updatedAt: at,
+    }),
+  );
+  upsertOwnerIn(store, { id: DEMO_OWNER_ID, title: 'Data platform team (made in the UI)', contacts: { contacts: [{ email: { recipientEmails: ['platform@example.com'] } }] } }, now(), 'user:ada@example.com');
+};
 
 /** The map with each object's `definition` dropped when `exclude` (`excludeDefinition`). */
 function withoutDefinition<T extends { definition?: unknown }>(m: Record<string, T>, exclude: boolean | undefined): Record<string, T> {

@@ -22,8 +22,20 @@ import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { oneofKey } from '../../../schemas/platform/common';
 import { EmptyResponse } from '../../../schemas/platform/alerts';
-import { BatchGetIntegrationsRequest, BatchGetIntegrationsResponse, CreateIntegrationRequest, DeleteIntegrationRequest, Integration, type IntegrationConfig, IntegrationResponse, ListIntegrationsRequest, ListIntegrationsResponse, SECRET_FIELDS, UpdateIntegrationRequest } from '../../../schemas/platform/integrations';
-import type { EmulatorApp, RouteContext } from '../app';
+import {
+  BatchGetIntegrationsRequest,
+  BatchGetIntegrationsResponse,
+  CreateIntegrationRequest,
+  DeleteIntegrationRequest,
+  Integration,
+  type IntegrationConfig,
+  IntegrationResponse,
+  ListIntegrationsRequest,
+  ListIntegrationsResponse,
+  SECRET_FIELDS,
+  UpdateIntegrationRequest,
+} from '../../../schemas/platform/integrations';
+import type { EmulatorApp, RouteContext, RouteTable } from '../app';
 import { failedPrecondition, notFound, parseBody, quotaExceeded, withoutPathFields } from '../errors';
 import { checkEtag, type Collection, type Store, type Stored } from '../store';
 import { sortKeys } from './alerts';
@@ -107,83 +119,96 @@ function setDisabled(ctx: RouteContext, disabled: boolean, operation: string): {
   return { integration: redactIntegration(integrations(ctx.store).put(current.id, sortKeys({ ...rest, disabled }))) };
 }
 
-/** Registers the integrations v1 routes. */
-export function register(app: EmulatorApp): void {
-  app.route('POST', BASE, { scope: SCOPE, response: IntegrationResponse }, (ctx) => {
-    const w = parseBody(CreateIntegrationRequest, ctx.body, 'create_integration');
-    const all = integrations(ctx.store);
-    const quota = integrationQuota(ctx.app, ctx.principal.workspace);
-    if (all.count >= quota) {
-      throw quotaExceeded(
-        `workspace ${ctx.principal.workspace} already has ${all.count} integrations, its quota is ${quota}: delete one before creating another`,
-        `workspace:${ctx.principal.workspace}/integrations`,
-        `at most ${quota} integrations per workspace`,
-      );
-    }
-    const id = randomUUID();
-    const at = ctx.now().toISOString();
-    const record: IntegrationRecord = { id, title: w.title, disabled: false, platform: oneofKey(w.config), config: w.config, createdAt: at, updatedAt: at };
-    return { integration: redactIntegration(all.put(id, sortKeys(record))) };
-  });
-
-  app.route('PUT', `${BASE}/:integration_id`, { scope: SCOPE, response: IntegrationResponse }, (ctx) => {
-    const req = parseBody(UpdateIntegrationRequest, withoutPathFields(ctx.body, ['integrationId']), 'update_integration');
-    const current = mustGet(ctx);
-    checkEtag(current, req.etag, `integration ${current.id}`);
-    const was = oneofKey(current.config)!;
-    const now = oneofKey(req.config)!;
-    if (was !== now) {
-      throw failedPrecondition(`integration ${current.id} is a ${was} integration; its config variant is fixed at create (delete and create a ${now} integration instead)`, [
-        { field: `config.${now}`, ruleId: 'update_integration.config_variant_unchanged', message: `the config variant is ${was}; changing it is a replace` },
-      ]);
-    }
-    // wire-facts 8: an omitted secret keeps the stored one, an explicit "" clears it (at any depth)
-    const stored = current.config[was] as Record<string, unknown>;
-    const kept = (c: unknown, path = ''): unknown => {
-      if (!c || typeof c !== 'object' || Array.isArray(c)) return c;
-      const out: Record<string, unknown> = {};
-      for (const [k, x] of Object.entries(c as Record<string, unknown>)) out[k] = kept(x, path ? `${path}.${k}` : k);
-      for (const f of SECRETS) {
-        const p = path ? `${path}.${f}` : f;
-        const old = at(stored, p);
-        if (out[f] === undefined && typeof old === 'string') out[f] = old;
-        else if (out[f] === '') delete out[f];
-      }
-      return out;
-    };
-    const record: IntegrationRecord = {
-      ...current,
-      title: req.title ?? current.title,
-      config: { [now]: kept(req.config[now]) } as IntegrationConfig,
-      updatedAt: ctx.now().toISOString(),
-    };
-    const { etag: _e, ...rest } = record as IntegrationRecord & { etag?: string };
-    return { integration: redactIntegration(integrations(ctx.store).put(current.id, sortKeys(rest))) };
-  });
-
-  app.route('DELETE', `${BASE}/:integration_id`, { scope: SCOPE, operation: 'delete_integration', query: DeleteIntegrationRequest, response: EmptyResponse }, (ctx) => {
-    const current = mustGet(ctx);
-    checkEtag(current, (ctx.q as { etag?: string }).etag, `integration ${current.id}`);
-    integrations(ctx.store).delete(current.id);
-    return {};
-  });
-
-  app.route('POST', `${BASE}/:integration_id/disable`, { scope: SCOPE, response: IntegrationResponse }, (ctx) => setDisabled(ctx, true, 'disable_integration'));
-  app.route('POST', `${BASE}/:integration_id/enable`, { scope: SCOPE, response: IntegrationResponse }, (ctx) => setDisabled(ctx, false, 'enable_integration'));
-
-  app.route('POST', `${BASE}/by-id`, { scope: READ, response: BatchGetIntegrationsResponse }, (ctx) => {
-    // 1..500 ids (INTEGRATIONS_BATCH_LIMIT) are checked by the schema.
-    const req = parseBody(BatchGetIntegrationsRequest, ctx.body, 'batch_get_integrations');
-    const out: Record<string, IntegrationRecord> = {};
-    for (const id of [...new Set(req.integrationIds)].sort()) {
-      const r = integrations(ctx.store).get(id);
-      if (r) out[id] = redactIntegration(r);
-    }
-    return { integrations: out };
-  });
-
-  app.route('GET', BASE, { scope: READ, operation: 'list_integrations', query: ListIntegrationsRequest, response: ListIntegrationsResponse }, (ctx) => {
-    const q = ctx.q as { disabled?: boolean };
-    return { integrations: integrations(ctx.store).filter((r) => q.disabled === undefined || (r.disabled ?? false) === q.disabled).map(redactIntegration) };
-  });
+function create(ctx: RouteContext) {
+  const w = parseBody(CreateIntegrationRequest, ctx.body, 'create_integration');
+  const all = integrations(ctx.store);
+  const quota = integrationQuota(ctx.app, ctx.principal.workspace);
+  if (all.count >= quota) {
+    throw quotaExceeded(
+      `workspace ${ctx.principal.workspace} already has ${all.count} integrations, its quota is ${quota}: delete one before creating another`,
+      `workspace:${ctx.principal.workspace}/integrations`,
+      `at most ${quota} integrations per workspace`,
+    );
+  }
+  const id = randomUUID();
+  const at = ctx.now().toISOString();
+  const record: IntegrationRecord = { id, title: w.title, disabled: false, platform: oneofKey(w.config), config: w.config, createdAt: at, updatedAt: at };
+  return { integration: redactIntegration(all.put(id, sortKeys(record))) };
 }
+
+function update(ctx: RouteContext) {
+  const req = parseBody(UpdateIntegrationRequest, withoutPathFields(ctx.body, ['integrationId']), 'update_integration');
+  const current = mustGet(ctx);
+  checkEtag(current, req.etag, `integration ${current.id}`);
+  const was = oneofKey(current.config)!;
+  const now = oneofKey(req.config)!;
+  if (was !== now) {
+    throw failedPrecondition(`integration ${current.id} is a ${was} integration; its config variant is fixed at create (delete and create a ${now} integration instead)`, [
+      { field: `config.${now}`, ruleId: 'update_integration.config_variant_unchanged', message: `the config variant is ${was}; changing it is a replace` },
+    ]);
+  }
+  // wire-facts 8: an omitted secret keeps the stored one, an explicit "" clears it (at any depth)
+  const stored = current.config[was] as Record<string, unknown>;
+  const kept = (c: unknown, path = ''): unknown => {
+    if (!c || typeof c !== 'object' || Array.isArray(c)) return c;
+    const out: Record<string, unknown> = {};
+    for (const [k, x] of Object.entries(c as Record<string, unknown>)) out[k] = kept(x, path ? `${path}.${k}` : k);
+    for (const f of SECRETS) {
+      const p = path ? `${path}.${f}` : f;
+      const old = at(stored, p);
+      if (out[f] === undefined && typeof old === 'string') out[f] = old;
+      else if (out[f] === '') delete out[f];
+    }
+    return out;
+  };
+  const record: IntegrationRecord = {
+    ...current,
+    title: req.title ?? current.title,
+    config: { [now]: kept(req.config[now]) } as IntegrationConfig,
+    updatedAt: ctx.now().toISOString(),
+  };
+  const { etag: _e, ...rest } = record as IntegrationRecord & { etag?: string };
+  return { integration: redactIntegration(integrations(ctx.store).put(current.id, sortKeys(rest))) };
+}
+
+function deleteIntegration(ctx: RouteContext) {
+  const current = mustGet(ctx);
+  checkEtag(current, (ctx.q as { etag?: string }).etag, `integration ${current.id}`);
+  integrations(ctx.store).delete(current.id);
+  return {};
+}
+
+function disable(ctx: RouteContext) {
+  return setDisabled(ctx, true, 'disable_integration');
+}
+
+function enable(ctx: RouteContext) {
+  return setDisabled(ctx, false, 'enable_integration');
+}
+
+function batchGet(ctx: RouteContext) {
+  // 1..500 ids (INTEGRATIONS_BATCH_LIMIT) are checked by the schema.
+  const req = parseBody(BatchGetIntegrationsRequest, ctx.body, 'batch_get_integrations');
+  const out: Record<string, IntegrationRecord> = {};
+  for (const id of [...new Set(req.integrationIds)].sort()) {
+    const r = integrations(ctx.store).get(id);
+    if (r) out[id] = redactIntegration(r);
+  }
+  return { integrations: out };
+}
+
+function list(ctx: RouteContext) {
+  const q = ctx.q as { disabled?: boolean };
+  return { integrations: integrations(ctx.store).filter((r) => q.disabled === undefined || (r.disabled ?? false) === q.disabled).map(redactIntegration) };
+}
+
+/** The integrations v1 routes. */
+export const routes: RouteTable = [
+  { method: 'POST', path: BASE, scope: SCOPE, response: IntegrationResponse, handle: create },
+  { method: 'PUT', path: `${BASE}/:integration_id`, scope: SCOPE, response: IntegrationResponse, handle: update },
+  { method: 'DELETE', path: `${BASE}/:integration_id`, scope: SCOPE, operation: 'delete_integration', query: DeleteIntegrationRequest, response: EmptyResponse, handle: deleteIntegration },
+  { method: 'POST', path: `${BASE}/:integration_id/disable`, scope: SCOPE, response: IntegrationResponse, handle: disable },
+  { method: 'POST', path: `${BASE}/:integration_id/enable`, scope: SCOPE, response: IntegrationResponse, handle: enable },
+  { method: 'POST', path: `${BASE}/by-id`, scope: READ, response: BatchGetIntegrationsResponse, handle: batchGet },
+  { method: 'GET', path: BASE, scope: READ, operation: 'list_integrations', query: ListIntegrationsRequest, response: ListIntegrationsResponse, handle: list },
+];

@@ -9,7 +9,7 @@
  */
 import { ResolveQueryRequest, ResolveQueryResponse, TranslateResolverQlRequest, TranslateResolverQlResponse, type Entity, type Query } from '../../../schemas/platform/entities';
 import { parseResolverQl, queryToResolverQl, renderResolverQl, resolverQlToQuery, ResolverQlError, type ResolverQlAst } from '../../../schemas/tools/resolverql';
-import type { EmulatorApp } from '../app';
+import type { RouteContext, RouteTable } from '../app';
 import { invalidArgument, parseBody } from '../errors';
 import { evaluateQuery, evaluateResolverQl, QueryEvaluationError } from '../query-eval';
 import { pageEntities } from './entities';
@@ -36,34 +36,37 @@ function renderedOf(query: Query): string | undefined {
   }
 }
 
-/** Registers the queries routes. */
-export function register(app: EmulatorApp): void {
-  app.route('POST', '/api/queries/v1/translate-resolver-ql', { scope: READ, response: TranslateResolverQlResponse }, (ctx): TranslateResolverQlResponse => {
-    const req = parseBody(TranslateResolverQlRequest, ctx.body, 'translate_resolver_ql');
-    const ast = parseOrInvalid(req.resolverQl, 'translate_resolver_ql');
-    return { query: resolverQlToQuery(ast), renderedResolverQl: renderResolverQl(ast) };
-  });
-
-  app.route('POST', '/api/queries/v1/resolve', { scope: READ, response: ResolveQueryResponse }, (ctx): ResolveQueryResponse => {
-    const req = parseBody(ResolveQueryRequest, ctx.body, 'resolve_query');
-    let hits: Entity[];
-    let rendered: string | undefined;
-    if (req.resolverQl !== undefined) {
-      const ast = parseOrInvalid(req.resolverQl, 'resolve_query');
-      rendered = renderResolverQl(ast);
-      hits = evaluateResolverQl(ctx.catalog, rendered);
-    } else {
-      try {
-        hits = evaluateQuery(ctx.catalog, req.query!);
-      } catch (e) {
-        if (!(e instanceof QueryEvaluationError)) throw e;
-        throw invalidArgument('invalid query', [{ field: 'query', ruleId: 'resolve_query.query', message: e.message }]);
-      }
-      rendered = renderedOf(req.query!);
-    }
-    const page = pageEntities(ctx.catalog, hits, req.pagination?.cursor, req.pagination?.pageSize);
-    const out: ResolveQueryResponse = { entityIds: page.items.map((e) => e.id), pageInfo: page.pageInfo };
-    if (rendered !== undefined) out.renderedResolverQl = rendered;
-    return out;
-  });
+function translate(ctx: RouteContext): TranslateResolverQlResponse {
+  const req = parseBody(TranslateResolverQlRequest, ctx.body, 'translate_resolver_ql');
+  const ast = parseOrInvalid(req.resolverQl, 'translate_resolver_ql');
+  return { query: resolverQlToQuery(ast), renderedResolverQl: renderResolverQl(ast) };
 }
+
+function resolve(ctx: RouteContext): ResolveQueryResponse {
+  const req = parseBody(ResolveQueryRequest, ctx.body, 'resolve_query');
+  let hits: Entity[];
+  let rendered: string | undefined;
+  if (req.resolverQl !== undefined) {
+    const ast = parseOrInvalid(req.resolverQl, 'resolve_query');
+    rendered = renderResolverQl(ast);
+    hits = evaluateResolverQl(ctx.catalog, rendered);
+  } else {
+    try {
+      hits = evaluateQuery(ctx.catalog, req.query!);
+    } catch (e) {
+      if (!(e instanceof QueryEvaluationError)) throw e;
+      throw invalidArgument('invalid query', [{ field: 'query', ruleId: 'resolve_query.query', message: e.message }]);
+    }
+    rendered = renderedOf(req.query!);
+  }
+  const page = pageEntities(ctx.catalog, hits, req.pagination?.cursor, req.pagination?.pageSize);
+  const out: ResolveQueryResponse = { entityIds: page.items.map((e) => e.id), pageInfo: page.pageInfo };
+  if (rendered !== undefined) out.renderedResolverQl = rendered;
+  return out;
+}
+
+/** The queries v1 routes. */
+export const routes: RouteTable = [
+  { method: 'POST', path: '/api/queries/v1/translate-resolver-ql', scope: READ, response: TranslateResolverQlResponse, handle: translate },
+  { method: 'POST', path: '/api/queries/v1/resolve', scope: READ, response: ResolveQueryResponse, handle: resolve },
+];

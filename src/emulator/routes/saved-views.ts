@@ -19,16 +19,16 @@
  */
 import type { z } from 'zod';
 import type { Scope } from '../../../schemas/platform/common';
-import { BatchGetSavedViewsRequest, BatchGetSavedViewsResponse, DeleteSavedViewRequest, ListSavedViewsRequest, ListSavedViewsResponse, type SavedView, SavedViewResponse, SetPinRequest, UpsertSavedViewRequest } from '../../../schemas/platform/saved-views';
+import * as W from '../../../schemas/platform/saved-views';
 import { EmptyResponse } from '../../../schemas/platform/alerts';
 import type { Principal } from '../auth';
-import type { EmulatorApp, RouteContext } from '../app';
+import type { RouteContext, RouteTable } from '../app';
 import { invalidArgument, notFound, parseBody, permissionDenied } from '../errors';
 import { checkEtag, type Collection, type Store, type Stored } from '../store';
 import { sortKeys } from './alerts';
 
 /** A stored view: the read form without the caller's `pinned`. */
-export type SavedViewRecord = Omit<z.output<typeof SavedViewResponse>['view'], 'pinned'>;
+export type SavedViewRecord = Omit<z.output<typeof W.SavedViewResponse>['view'], 'pinned'>;
 
 const WRITE: readonly Scope[] = ['SCOPE_SAVED_VIEW_EDIT', 'SCOPE_SAVED_VIEW_ADMIN', 'SCOPE_MCP_WRITE'];
 const READ: readonly Scope[] = ['SCOPE_SAVED_VIEW_READ', 'SCOPE_SRE_AGENT', 'SCOPE_MCP_READ'];
@@ -61,12 +61,12 @@ function refuseWrite(v: SavedViewRecord, p: Principal, op: string): void {
 }
 
 /** The read form for the caller: its own pin added. */
-function asRead(store: Store, v: Stored<SavedViewRecord>, p: Principal): SavedView {
+function asRead(store: Store, v: Stored<SavedViewRecord>, p: Principal): W.SavedView {
   return pins(store).has(pinKey(p, v.id)) ? { ...v, pinned: true } : v;
 }
 
-function upsert(ctx: RouteContext): { view: SavedView } {
-  const w = parseBody(UpsertSavedViewRequest, ctx.body, 'upsert');
+function upsert(ctx: RouteContext): { view: W.SavedView } {
+  const w = parseBody(W.UpsertSavedViewRequest, ctx.body, 'upsert');
   const id = w.id.toLowerCase();
   const all = views(ctx.store);
   const current = all.get(id);
@@ -99,56 +99,60 @@ function upsert(ctx: RouteContext): { view: SavedView } {
   return { view: asRead(ctx.store, stored, ctx.principal) };
 }
 
-/** Registers the saved views routes. */
-export function register(app: EmulatorApp): void {
-  app.route('POST', '/api/saved-views/v1', { scope: WRITE, response: SavedViewResponse }, (ctx) => upsert(ctx));
-
-  app.route('POST', '/api/saved-views/v1/delete', { scope: WRITE, response: EmptyResponse }, (ctx) => {
-    const req = parseBody(DeleteSavedViewRequest, ctx.body, 'delete');
-    const id = req.id.toLowerCase();
-    const all = views(ctx.store);
-    const current = all.get(id);
-    if (!current || !canSee(current, ctx.principal)) throw notFound(`saved view ${id} not found`);
-    refuseWrite(current, ctx.principal, 'deleting');
-    checkEtag(current, req.etag, `saved view ${id}`);
-    all.delete(id);
-    for (const k of pins(ctx.store).ids().filter((k) => k.endsWith(` ${id}`))) pins(ctx.store).delete(k);
-    return {};
-  });
-
-  app.route('POST', '/api/saved-views/v1/batch-get', { scope: READ, response: BatchGetSavedViewsResponse }, (ctx) => {
-    const req = parseBody(BatchGetSavedViewsRequest, ctx.body, 'batch_get');
-    const out: Record<string, SavedView> = {};
-    for (const id of [...new Set(req.ids.map((i) => i.toLowerCase()))].sort()) {
-      const v = views(ctx.store).get(id);
-      if (v && canSee(v, ctx.principal)) out[id] = asRead(ctx.store, v, ctx.principal);
-    }
-    return { views: out };
-  });
-
-  app.route('POST', '/api/saved-views/v1/list', { scope: READ, response: ListSavedViewsResponse }, (ctx) => {
-    const req = parseBody(ListSavedViewsRequest, ctx.body, 'list');
-    const p = ctx.principal;
-    const rel = new Set((req.scopes ?? []).filter((s) => s !== 'RELATIONSHIP_UNSPECIFIED'));
-    const related = (v: SavedViewRecord) =>
-      rel.size === 0 ||
-      (rel.has('RELATIONSHIP_OWNED') && v.ownerId === p.subject) ||
-      (rel.has('RELATIONSHIP_SHARED') && granted(v, p).length > 0) ||
-      (rel.has('RELATIONSHIP_WORKSPACE') && v.visibility === 'VISIBILITY_WORKSPACE');
-    const page = views(ctx.store).page(req.pagination?.cursor || undefined, req.pagination?.pageSize || undefined, (v) =>
-      canSee(v, p) && related(v) && (req.context === undefined || req.context === '' || v.context === req.context) && (!req.onlyPinned || pins(ctx.store).has(pinKey(p, v.id))),
-    );
-    return { views: page.items.map((v) => asRead(ctx.store, v, p)), pageInfo: page.pageInfo };
-  });
-
-  app.route('POST', '/api/saved-views/v1/set-pin', { scope: READ, response: EmptyResponse }, (ctx) => {
-    const req = parseBody(SetPinRequest, ctx.body, 'set_pin');
-    const id = req.id.toLowerCase();
-    const v = views(ctx.store).get(id);
-    if (!v || !canSee(v, ctx.principal)) throw notFound(`saved view ${id} not found`);
-    const key = pinKey(ctx.principal, id);
-    if (req.pinned) pins(ctx.store).put(key, { id: key });
-    else pins(ctx.store).delete(key);
-    return {};
-  });
+function deleteView(ctx: RouteContext) {
+  const req = parseBody(W.DeleteSavedViewRequest, ctx.body, 'delete');
+  const id = req.id.toLowerCase();
+  const all = views(ctx.store);
+  const current = all.get(id);
+  if (!current || !canSee(current, ctx.principal)) throw notFound(`saved view ${id} not found`);
+  refuseWrite(current, ctx.principal, 'deleting');
+  checkEtag(current, req.etag, `saved view ${id}`);
+  all.delete(id);
+  for (const k of pins(ctx.store).ids().filter((k) => k.endsWith(` ${id}`))) pins(ctx.store).delete(k);
+  return {};
 }
+
+function batchGet(ctx: RouteContext) {
+  const req = parseBody(W.BatchGetSavedViewsRequest, ctx.body, 'batch_get');
+  const out: Record<string, W.SavedView> = {};
+  for (const id of [...new Set(req.ids.map((i) => i.toLowerCase()))].sort()) {
+    const v = views(ctx.store).get(id);
+    if (v && canSee(v, ctx.principal)) out[id] = asRead(ctx.store, v, ctx.principal);
+  }
+  return { views: out };
+}
+
+function list(ctx: RouteContext) {
+  const req = parseBody(W.ListSavedViewsRequest, ctx.body, 'list');
+  const p = ctx.principal;
+  const rel = new Set((req.scopes ?? []).filter((s) => s !== 'RELATIONSHIP_UNSPECIFIED'));
+  const related = (v: SavedViewRecord) =>
+    rel.size === 0 ||
+    (rel.has('RELATIONSHIP_OWNED') && v.ownerId === p.subject) ||
+    (rel.has('RELATIONSHIP_SHARED') && granted(v, p).length > 0) ||
+    (rel.has('RELATIONSHIP_WORKSPACE') && v.visibility === 'VISIBILITY_WORKSPACE');
+  const page = views(ctx.store).page(req.pagination?.cursor || undefined, req.pagination?.pageSize || undefined, (v) =>
+    canSee(v, p) && related(v) && (req.context === undefined || req.context === '' || v.context === req.context) && (!req.onlyPinned || pins(ctx.store).has(pinKey(p, v.id))),
+  );
+  return { views: page.items.map((v) => asRead(ctx.store, v, p)), pageInfo: page.pageInfo };
+}
+
+function setPin(ctx: RouteContext) {
+  const req = parseBody(W.SetPinRequest, ctx.body, 'set_pin');
+  const id = req.id.toLowerCase();
+  const v = views(ctx.store).get(id);
+  if (!v || !canSee(v, ctx.principal)) throw notFound(`saved view ${id} not found`);
+  const key = pinKey(ctx.principal, id);
+  if (req.pinned) pins(ctx.store).put(key, { id: key });
+  else pins(ctx.store).delete(key);
+  return {};
+}
+
+/** The saved views v1 routes. */
+export const routes: RouteTable = [
+  { method: 'POST', path: '/api/saved-views/v1', scope: WRITE, response: W.SavedViewResponse, handle: upsert },
+  { method: 'POST', path: '/api/saved-views/v1/delete', scope: WRITE, response: EmptyResponse, handle: deleteView },
+  { method: 'POST', path: '/api/saved-views/v1/batch-get', scope: READ, response: W.BatchGetSavedViewsResponse, handle: batchGet },
+  { method: 'POST', path: '/api/saved-views/v1/list', scope: READ, response: W.ListSavedViewsResponse, handle: list },
+  { method: 'POST', path: '/api/saved-views/v1/set-pin', scope: READ, response: EmptyResponse, handle: setPin },
+];

@@ -27,10 +27,9 @@
 import { z } from 'zod';
 import { ResolverQlError, canonicalResolverQl, parseResolverQl, resolverQlToQuery } from '../../../schemas/tools/resolverql';
 import { EmptyResponse } from '../../../schemas/platform/alerts';
-import { BatchDeleteByIdsRequest, BatchGetSqlTestRulesResponse, ListSqlTestRulesRequest, ListSqlTestRulesResponse, SqlTestDeployOverviewResponse, SqlTestDeploymentRuleWrite, SqlTestOverviewRequest, SqlTestRuleTypeEnum } from '../../../schemas/platform/sql-tests';
+import * as W from '../../../schemas/platform/sql-tests';
 import { BatchDeployResponse } from '../../../schemas/platform/deployment-rules';
-import type { SqlTestDeployOverview } from '../../../schemas/platform/sql-tests';
-import type { EmulatorApp, RouteContext } from '../app';
+import type { RouteContext, RouteTable } from '../app';
 import type { Catalog } from '../catalog';
 import { invalidArgument, notFound, parseBody, refuseUnknownKeys, runBatch, zodViolations } from '../errors';
 import type { EmulatorViolation } from '../errors';
@@ -99,8 +98,8 @@ export function prepareRule(rule: SqlTestRule, field: string, operation: string)
  * `deploy.deploymentRule.title`, `batch_deploy.deploymentRules.id`).
  */
 function parseRule(raw: unknown, field: string, operation: string, requestField: 'deploymentRule' | 'deploymentRules'): SqlTestRule {
-  refuseUnknownKeys(SqlTestDeploymentRuleWrite, raw, `${operation}.${requestField}`);
-  const r = SqlTestDeploymentRuleWrite.safeParse(raw);
+  refuseUnknownKeys(W.SqlTestDeploymentRuleWrite, raw, `${operation}.${requestField}`);
+  const r = W.SqlTestDeploymentRuleWrite.safeParse(raw);
   if (r.success) return r.data;
   const vs = zodViolations(r.error, `${operation}.${requestField}`).map((v) => ({ ...v, field: v.field ? `${field}${v.field}` : field.replace(/\.$/, '') }));
   throw describedInvalid('invalid SQL-test deployment rule', vs);
@@ -173,12 +172,12 @@ export function overviewRule(raw: unknown, field = 'deploymentRule.'): SqlTestRu
 }
 
 /** GetSqlTestDeployOverview (REST and gRPC): what deploying `rule` (validated and prepared) would do to the tests. */
-export function deployOverview(ctx: OverviewContext, rule: SqlTestRule): SqlTestDeployOverview {
+export function deployOverview(ctx: OverviewContext, rule: SqlTestRule): W.SqlTestDeployOverview {
   return plan(ctx, { deploy: rule }).overview;
 }
 
 /** GetSqlTestDeployDeleteOverview (REST and gRPC): what deleting the stored rule `id` would do. NOT_FOUND for an unknown rule. */
-export function deleteOverview(ctx: OverviewContext, id: string): SqlTestDeployOverview {
+export function deleteOverview(ctx: OverviewContext, id: string): W.SqlTestDeployOverview {
   if (!ctx.store.collection<StoredRule>(SQL_TEST_RULES_COLLECTION).has(id)) throw notFound(`SQL-test deployment rule ${id} not found`);
   return plan(ctx, { delete: id }).overview;
 }
@@ -205,7 +204,7 @@ const readForm = (r: StoredRule, counts: Map<string, number>) => {
 };
 
 /** The List filter's rule type of a stored rule. */
-function ruleTypeOf(r: SqlTestRule): z.output<typeof SqlTestRuleTypeEnum.schema> {
+function ruleTypeOf(r: SqlTestRule): z.output<typeof W.SqlTestRuleTypeEnum.schema> {
   const kind = ruleKind(r);
   return kind === 'queryConfig' ? 'SQL_TEST_RULE_TYPE_QUERY' : kind === 'exclusiveQueryConfig' ? 'SQL_TEST_RULE_TYPE_EXCLUSIVE_QUERY' : kind === 'staticConfig' ? 'SQL_TEST_RULE_TYPE_STATIC' : 'SQL_TEST_RULE_TYPE_EXCLUSIVE_STATIC';
 }
@@ -213,83 +212,94 @@ function ruleTypeOf(r: SqlTestRule): z.output<typeof SqlTestRuleTypeEnum.schema>
 const DeployKeys = z.object({ deploymentRule: z.unknown() });
 const BatchDeployKeys = z.object({ deploymentRules: z.array(z.unknown()) });
 
-/** Registers the SQL-test deployment rule routes. */
-export function register(app: EmulatorApp): void {
-  app.route('POST', `${BASE}/deployed`, { scope: EDIT_OR_MCP, response: EmptyResponse }, (ctx) => {
-    const req = parseBody(DeployKeys, ctx.body, 'deploy');
-    deploy(ctx, prepareRule(parseRule(req.deploymentRule, 'deploymentRule.', 'deploy', 'deploymentRule'), 'deploymentRule.', 'deploy'));
-    return {};
-  });
-
-  app.route('POST', `${BASE}/batch/deployed`, { scope: EDIT, response: BatchDeployResponse }, (ctx) => {
-    const req = parseBody(BatchDeployKeys, ctx.body, 'batch_deploy');
-    const seen = new Set<string>();
-    const { results, errors } = runBatch(
-      req.deploymentRules,
-      (raw, i) => {
-        const id = raw && typeof raw === 'object' ? (raw as { id?: unknown }).id : undefined;
-        return typeof id === 'string' && id !== '' ? id : `deploymentRules[${i}]`;
-      },
-      (raw, i) => {
-        const rule = prepareRule(parseRule(raw, `deploymentRules[${i}].`, 'batch_deploy', 'deploymentRules'), `deploymentRules[${i}].`, 'batch_deploy');
-        if (seen.has(rule.id))
-          throw describedInvalid(`invalid SQL-test deployment rule ${rule.id}`, [{ field: `deploymentRules[${i}].id`, ruleId: 'batch_deploy.deployment_rules.unique_ids', message: `id ${rule.id} appears more than once in the batch` }]);
-        seen.add(rule.id);
-        deploy(ctx, rule);
-        return rule.id;
-      },
-    );
-    return { deployedIds: results.map((r) => r.result), errors };
-  });
-
-  app.route('DELETE', `${BASE}/batch`, { scope: EDIT, operation: 'batch_delete', query: BatchDeleteByIdsRequest, response: EmptyResponse }, (ctx) => {
-    const rules = ctx.store.collection<StoredRule>(SQL_TEST_RULES_COLLECTION);
-    for (const id of deleteIds(ctx)) if (rules.has(id)) deleteRule(ctx, id); // unknown ids: success (idempotent)
-    return {};
-  });
-
-  app.route('DELETE', `${BASE}/:id`, { scope: EDIT_OR_MCP, response: EmptyResponse }, (ctx) => {
-    if (ctx.store.collection<StoredRule>(SQL_TEST_RULES_COLLECTION).has(ctx.params.id)) deleteRule(ctx, ctx.params.id); // missing: success (idempotent)
-    return {};
-  });
-
-  // The gRPC twin (../grpc.ts) computes the same functions.
-  app.route('GET', `${BASE}/overview`, { scope: OVERVIEW_READ, operation: 'overview', query: SqlTestOverviewRequest, response: SqlTestDeployOverviewResponse }, (ctx): { overview: SqlTestDeployOverview } => {
-    const req = ctx.q as z.output<typeof SqlTestOverviewRequest>;
-    return { overview: deployOverview(ctx, prepareRule(req.deploymentRule, 'deploymentRule.', 'overview')) };
-  });
-
-  app.route('GET', `${BASE}/:id/deleted`, { scope: OVERVIEW_READ, response: SqlTestDeployOverviewResponse }, (ctx): { overview: SqlTestDeployOverview } => ({
-    overview: deleteOverview(ctx, ctx.params.id),
-  }));
-
-  app.route('POST', `${BASE}/by-id`, { scope: READ, response: BatchGetSqlTestRulesResponse }, (ctx) => {
-    const rules = ctx.store.collection<StoredRule>(SQL_TEST_RULES_COLLECTION);
-    const ids = [...new Set(batchGetIds(ctx, 'batch_get'))].sort();
-    const counts = testCounts(ctx);
-    const out: Record<string, ReturnType<typeof readForm>> = {};
-    for (const id of ids) {
-      const r = rules.get(id);
-      if (r) out[id] = readForm(r, counts);
-    }
-    return { deploymentRules: out };
-  });
-
-  app.route('GET', BASE, { scope: READ, operation: 'list', query: ListSqlTestRulesRequest, response: ListSqlTestRulesResponse }, (ctx) => {
-    const q = ctx.q as z.output<typeof ListSqlTestRulesRequest>;
-    const sources = q.sources?.length ? new Set<string>(q.sources) : undefined;
-    const configs = q.configsFilter?.ids.length ? new Set(q.configsFilter.ids) : undefined;
-    const idSet = q.ruleIds?.length ? new Set(q.ruleIds) : undefined;
-    const types = q.ruleTypes?.length ? new Set<string>(q.ruleTypes) : undefined;
-    const page = ctx.store
-      .collection<StoredRule>(SQL_TEST_RULES_COLLECTION)
-      .page(
-        q.pagination?.cursor || undefined,
-        // wire-facts 2: "SQL-test rule List with no pagination or `pageSize` 0 returns ALL rules"
-        q.pagination?.pageSize || 'all',
-        (r) => (!idSet || idSet.has(r.id)) && (!configs || configs.has(r.configId ?? '')) && (!sources || sources.has(r.source ?? 'SOURCE_APP')) && (!types || types.has(ruleTypeOf(r))),
-      );
-    const counts = testCounts(ctx);
-    return { deploymentRules: page.items.map((r) => readForm(r, counts)), pageInfo: page.pageInfo };
-  });
+function deployRoute(ctx: RouteContext) {
+  const req = parseBody(DeployKeys, ctx.body, 'deploy');
+  deploy(ctx, prepareRule(parseRule(req.deploymentRule, 'deploymentRule.', 'deploy', 'deploymentRule'), 'deploymentRule.', 'deploy'));
+  return {};
 }
+
+function batchDeploy(ctx: RouteContext) {
+  const req = parseBody(BatchDeployKeys, ctx.body, 'batch_deploy');
+  const seen = new Set<string>();
+  const { results, errors } = runBatch(
+    req.deploymentRules,
+    (raw, i) => {
+      const id = raw && typeof raw === 'object' ? (raw as { id?: unknown }).id : undefined;
+      return typeof id === 'string' && id !== '' ? id : `deploymentRules[${i}]`;
+    },
+    (raw, i) => {
+      const rule = prepareRule(parseRule(raw, `deploymentRules[${i}].`, 'batch_deploy', 'deploymentRules'), `deploymentRules[${i}].`, 'batch_deploy');
+      if (seen.has(rule.id))
+        throw describedInvalid(`invalid SQL-test deployment rule ${rule.id}`, [{ field: `deploymentRules[${i}].id`, ruleId: 'batch_deploy.deployment_rules.unique_ids', message: `id ${rule.id} appears more than once in the batch` }]);
+      seen.add(rule.id);
+      deploy(ctx, rule);
+      return rule.id;
+    },
+  );
+  return { deployedIds: results.map((r) => r.result), errors };
+}
+
+function batchDelete(ctx: RouteContext) {
+  const rules = ctx.store.collection<StoredRule>(SQL_TEST_RULES_COLLECTION);
+  for (const id of deleteIds(ctx)) if (rules.has(id)) deleteRule(ctx, id); // unknown ids: success (idempotent)
+  return {};
+}
+
+function deleteRoute(ctx: RouteContext) {
+  if (ctx.store.collection<StoredRule>(SQL_TEST_RULES_COLLECTION).has(ctx.params.id)) deleteRule(ctx, ctx.params.id); // missing: success (idempotent)
+  return {};
+}
+
+// The gRPC twin (../grpc.ts) computes the same functions.
+function getOverview(ctx: RouteContext): { overview: W.SqlTestDeployOverview } {
+  const req = ctx.q as z.output<typeof W.SqlTestOverviewRequest>;
+  return { overview: deployOverview(ctx, prepareRule(req.deploymentRule, 'deploymentRule.', 'overview')) };
+}
+
+function getDeleteOverview(ctx: RouteContext): { overview: W.SqlTestDeployOverview } {
+  return {
+    overview: deleteOverview(ctx, ctx.params.id),
+  };
+}
+
+function batchGet(ctx: RouteContext) {
+  const rules = ctx.store.collection<StoredRule>(SQL_TEST_RULES_COLLECTION);
+  const ids = [...new Set(batchGetIds(ctx, 'batch_get'))].sort();
+  const counts = testCounts(ctx);
+  const out: Record<string, ReturnType<typeof readForm>> = {};
+  for (const id of ids) {
+    const r = rules.get(id);
+    if (r) out[id] = readForm(r, counts);
+  }
+  return { deploymentRules: out };
+}
+
+function list(ctx: RouteContext) {
+  const q = ctx.q as z.output<typeof W.ListSqlTestRulesRequest>;
+  const sources = q.sources?.length ? new Set<string>(q.sources) : undefined;
+  const configs = q.configsFilter?.ids.length ? new Set(q.configsFilter.ids) : undefined;
+  const idSet = q.ruleIds?.length ? new Set(q.ruleIds) : undefined;
+  const types = q.ruleTypes?.length ? new Set<string>(q.ruleTypes) : undefined;
+  const page = ctx.store
+    .collection<StoredRule>(SQL_TEST_RULES_COLLECTION)
+    .page(
+      q.pagination?.cursor || undefined,
+      // wire-facts 2: "SQL-test rule List with no pagination or `pageSize` 0 returns ALL rules"
+      q.pagination?.pageSize || 'all',
+      (r) => (!idSet || idSet.has(r.id)) && (!configs || configs.has(r.configId ?? '')) && (!sources || sources.has(r.source ?? 'SOURCE_APP')) && (!types || types.has(ruleTypeOf(r))),
+    );
+  const counts = testCounts(ctx);
+  return { deploymentRules: page.items.map((r) => readForm(r, counts)), pageInfo: page.pageInfo };
+}
+
+/** The SQL-test deployment rules v1 routes. */
+export const routes: RouteTable = [
+  { method: 'POST', path: `${BASE}/deployed`, scope: EDIT_OR_MCP, response: EmptyResponse, handle: deployRoute },
+  { method: 'POST', path: `${BASE}/batch/deployed`, scope: EDIT, response: BatchDeployResponse, handle: batchDeploy },
+  { method: 'DELETE', path: `${BASE}/batch`, scope: EDIT, operation: 'batch_delete', query: W.BatchDeleteByIdsRequest, response: EmptyResponse, handle: batchDelete },
+  { method: 'DELETE', path: `${BASE}/:id`, scope: EDIT_OR_MCP, response: EmptyResponse, handle: deleteRoute },
+  { method: 'GET', path: `${BASE}/overview`, scope: OVERVIEW_READ, operation: 'overview', query: W.SqlTestOverviewRequest, response: W.SqlTestDeployOverviewResponse, handle: getOverview },
+  { method: 'GET', path: `${BASE}/:id/deleted`, scope: OVERVIEW_READ, response: W.SqlTestDeployOverviewResponse, handle: getDeleteOverview },
+  { method: 'POST', path: `${BASE}/by-id`, scope: READ, response: W.BatchGetSqlTestRulesResponse, handle: batchGet },
+  { method: 'GET', path: BASE, scope: READ, operation: 'list', query: W.ListSqlTestRulesRequest, response: W.ListSqlTestRulesResponse, handle: list },
+];

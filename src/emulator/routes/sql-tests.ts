@@ -22,10 +22,19 @@
  */
 import { z } from 'zod';
 import type { Source } from '../../../schemas/platform/common';
-import { BatchDeleteByIdsRequest, BatchDeleteResponse, BatchGetByIdsRequest, BatchGetSqlTestsResponse, BatchUpsertSqlTestsResponse, ListSqlTestsRequest, ListSqlTestsResponse, SqlTestWrite } from '../../../schemas/platform/sql-tests';
+import {
+  BatchDeleteByIdsRequest,
+  BatchDeleteResponse,
+  BatchGetByIdsRequest,
+  BatchGetSqlTestsResponse,
+  BatchUpsertSqlTestsResponse,
+  ListSqlTestsRequest,
+  ListSqlTestsResponse,
+  SqlTestWrite,
+} from '../../../schemas/platform/sql-tests';
 import type { SqlTest } from '../../../schemas/platform/sql-tests';
 import { unknownKeys } from '../../../schemas/platform/wire';
-import type { EmulatorApp, RouteContext } from '../app';
+import type { RouteContext, RouteTable } from '../app';
 import { EmulatorError, failedPrecondition, invalidArgument, parseBody, runBatch, zodViolations } from '../errors';
 import type { EmulatorViolation } from '../errors';
 import { dtstartProblem, isIanaTimeZone, rruleProblem } from '../sql-test-placement';
@@ -89,89 +98,94 @@ export function deleteIds(ctx: RouteContext): string[] {
 /** BatchUpsert's declared keys (items are checked one by one, each against {@link SqlTestWrite}). */
 const UpsertKeys = z.object({ sqlTests: z.array(z.unknown()), sqlTestIdsToReset: z.array(z.string()).optional() });
 
-/** Registers the SQL test routes (scopes: wire-facts section 5). */
-export function register(app: EmulatorApp): void {
-  app.route('POST', BASE, { scope: EDIT, response: BatchUpsertSqlTestsResponse }, (ctx) => {
-    const req = parseBody(UpsertKeys, ctx.body, 'batch_upsert') as z.output<typeof UpsertKeys>;
-    const tests = ctx.store.collection<StoredSqlTest>(SQL_TESTS_COLLECTION);
-    const seen = new Set<string>();
-    const createdIds: string[] = [];
-    const updatedIds: string[] = [];
-    const { errors } = runBatch(
-      req.sqlTests,
-      (raw, i) => {
-        const id = raw && typeof raw === 'object' ? (raw as { id?: unknown }).id : undefined;
-        return typeof id === 'string' && id !== '' ? id : `sqlTests[${i}]`;
-      },
-      (raw, i) => {
-        const field = `sqlTests[${i}].`;
-        const unknown = unknownKeys(SqlTestWrite, raw);
-        if (unknown.length) {
-          throw describedInvalid('invalid sql test', unknown.map((k) => ({ field: `${field}${k}`, ruleId: 'batch_upsert.unknown_field', message: `unknown field "${k}"` })));
-        }
-        const parsed = SqlTestWrite.safeParse(raw);
-        if (!parsed.success) {
-          const vs = zodViolations(parsed.error, 'batch_upsert').map((v) => ({ ...v, field: v.field ? `${field}${v.field}` : `sqlTests[${i}]` }));
-          throw describedInvalid(`invalid sql test`, vs);
-        }
-        const t = parsed.data;
-        const vs = scheduleViolations(t.recurrenceRule, t.timezone, field, 'batch_upsert');
-        if (!t.platform && !t.template?.identifier) vs.push({ field: `${field}platform`, ruleId: 'batch_upsert.platform.required', message: 'platform or template.identifier is required' });
-        if (vs.length) throw describedInvalid(`invalid sql test ${t.id}`, vs);
-        if (seen.has(t.id))
-          throw describedInvalid(`invalid sql test ${t.id}`, [{ field: `${field}id`, ruleId: 'batch_upsert.sql_tests.unique_ids', message: `id ${t.id} appears more than once in the batch` }]);
-        seen.add(t.id);
-        const current = tests.get(t.id);
-        if (current?.deploymentRuleId)
-          throw failedPrecondition(`sql test ${t.id} was deployed by SQL-test deployment rule ${current.deploymentRuleId}; change the rule instead`);
-        tests.put(t.id, compact({ ...t, timezone: t.timezone ?? 'UTC', source: t.source ?? 'SOURCE_API' }) as StoredSqlTest);
-        (current ? updatedIds : createdIds).push(t.id);
-      },
-    );
-    return { createdIds, updatedIds, errors };
-  });
-
-  app.route('DELETE', BASE, { scope: EDIT, operation: 'batch_delete', query: BatchDeleteByIdsRequest, response: BatchDeleteResponse }, (ctx) => {
-    const tests = ctx.store.collection<StoredSqlTest>(SQL_TESTS_COLLECTION);
-    const { errors } = runBatch(
-      deleteIds(ctx),
-      (id) => id,
-      (id) => {
-        const current = tests.get(id);
-        if (current?.deploymentRuleId)
-          throw failedPrecondition(`sql test ${id} was deployed by SQL-test deployment rule ${current.deploymentRuleId}; delete or change the rule instead`);
-        tests.delete(id); // unknown ids: success (idempotent)
-      },
-    );
-    return { errors };
-  });
-
-  app.route('POST', `${BASE}/by-id`, { scope: READ, response: BatchGetSqlTestsResponse }, (ctx) => {
-    const tests = ctx.store.collection<StoredSqlTest>(SQL_TESTS_COLLECTION);
-    const out: Record<string, SqlTest> = {};
-    for (const id of [...new Set(batchGetIds(ctx, 'batch_get'))].sort()) {
-      const t = tests.get(id);
-      if (t) out[id] = readTest(t);
-    }
-    return { sqlTests: out };
-  });
-
-  app.route('GET', BASE, { scope: READ, operation: 'list', query: ListSqlTestsRequest, response: ListSqlTestsResponse }, (ctx) => {
-    const q = ctx.q as z.output<typeof ListSqlTestsRequest>;
-    const ids = q.ids?.length ? new Set(q.ids) : undefined;
-    // the deprecated `configIds` (declared, wire-facts 5) filters as `configsFilter.ids` does when that is absent (choice)
-    const configIds = q.configsFilter?.ids.length ? q.configsFilter.ids : q.configIds;
-    const configs = configIds?.length ? new Set(configIds) : undefined;
-    const sources = q.sources?.length ? new Set<Source>(q.sources) : undefined;
-    const integrations = q.integrationIds?.length ? new Set(q.integrationIds) : undefined;
-    const ann = q.annotations;
-    const filter = (t: StoredSqlTest): boolean =>
-      (!ids || ids.has(t.id)) &&
-      (!configs || configs.has(t.configId ?? '')) &&
-      (!sources || sources.has(t.source ?? 'SOURCE_APP')) &&
-      (!integrations || integrations.has(t.platform?.integrationId ?? '')) &&
-      (!ann || (t.annotations ?? []).some((a) => a.name === ann.name && (ann.values ?? []).every((v) => a.values.includes(v))));
-    const page = ctx.store.collection<StoredSqlTest>(SQL_TESTS_COLLECTION).page(q.pagination?.cursor || undefined, q.pagination?.pageSize || undefined, filter);
-    return { sqlTests: page.items.map(readTest), pageInfo: page.pageInfo };
-  });
+function batchUpsert(ctx: RouteContext) {
+  const req = parseBody(UpsertKeys, ctx.body, 'batch_upsert') as z.output<typeof UpsertKeys>;
+  const tests = ctx.store.collection<StoredSqlTest>(SQL_TESTS_COLLECTION);
+  const seen = new Set<string>();
+  const createdIds: string[] = [];
+  const updatedIds: string[] = [];
+  const { errors } = runBatch(
+    req.sqlTests,
+    (raw, i) => {
+      const id = raw && typeof raw === 'object' ? (raw as { id?: unknown }).id : undefined;
+      return typeof id === 'string' && id !== '' ? id : `sqlTests[${i}]`;
+    },
+    (raw, i) => {
+      const field = `sqlTests[${i}].`;
+      const unknown = unknownKeys(SqlTestWrite, raw);
+      if (unknown.length) {
+        throw describedInvalid('invalid sql test', unknown.map((k) => ({ field: `${field}${k}`, ruleId: 'batch_upsert.unknown_field', message: `unknown field "${k}"` })));
+      }
+      const parsed = SqlTestWrite.safeParse(raw);
+      if (!parsed.success) {
+        const vs = zodViolations(parsed.error, 'batch_upsert').map((v) => ({ ...v, field: v.field ? `${field}${v.field}` : `sqlTests[${i}]` }));
+        throw describedInvalid(`invalid sql test`, vs);
+      }
+      const t = parsed.data;
+      const vs = scheduleViolations(t.recurrenceRule, t.timezone, field, 'batch_upsert');
+      if (!t.platform && !t.template?.identifier) vs.push({ field: `${field}platform`, ruleId: 'batch_upsert.platform.required', message: 'platform or template.identifier is required' });
+      if (vs.length) throw describedInvalid(`invalid sql test ${t.id}`, vs);
+      if (seen.has(t.id))
+        throw describedInvalid(`invalid sql test ${t.id}`, [{ field: `${field}id`, ruleId: 'batch_upsert.sql_tests.unique_ids', message: `id ${t.id} appears more than once in the batch` }]);
+      seen.add(t.id);
+      const current = tests.get(t.id);
+      if (current?.deploymentRuleId)
+        throw failedPrecondition(`sql test ${t.id} was deployed by SQL-test deployment rule ${current.deploymentRuleId}; change the rule instead`);
+      tests.put(t.id, compact({ ...t, timezone: t.timezone ?? 'UTC', source: t.source ?? 'SOURCE_API' }) as StoredSqlTest);
+      (current ? updatedIds : createdIds).push(t.id);
+    },
+  );
+  return { createdIds, updatedIds, errors };
 }
+
+function batchDelete(ctx: RouteContext) {
+  const tests = ctx.store.collection<StoredSqlTest>(SQL_TESTS_COLLECTION);
+  const { errors } = runBatch(
+    deleteIds(ctx),
+    (id) => id,
+    (id) => {
+      const current = tests.get(id);
+      if (current?.deploymentRuleId)
+        throw failedPrecondition(`sql test ${id} was deployed by SQL-test deployment rule ${current.deploymentRuleId}; delete or change the rule instead`);
+      tests.delete(id); // unknown ids: success (idempotent)
+    },
+  );
+  return { errors };
+}
+
+function batchGet(ctx: RouteContext) {
+  const tests = ctx.store.collection<StoredSqlTest>(SQL_TESTS_COLLECTION);
+  const out: Record<string, SqlTest> = {};
+  for (const id of [...new Set(batchGetIds(ctx, 'batch_get'))].sort()) {
+    const t = tests.get(id);
+    if (t) out[id] = readTest(t);
+  }
+  return { sqlTests: out };
+}
+
+function list(ctx: RouteContext) {
+  const q = ctx.q as z.output<typeof ListSqlTestsRequest>;
+  const ids = q.ids?.length ? new Set(q.ids) : undefined;
+  // the deprecated `configIds` (declared, wire-facts 5) filters as `configsFilter.ids` does when that is absent (choice)
+  const configIds = q.configsFilter?.ids.length ? q.configsFilter.ids : q.configIds;
+  const configs = configIds?.length ? new Set(configIds) : undefined;
+  const sources = q.sources?.length ? new Set<Source>(q.sources) : undefined;
+  const integrations = q.integrationIds?.length ? new Set(q.integrationIds) : undefined;
+  const ann = q.annotations;
+  const filter = (t: StoredSqlTest): boolean =>
+    (!ids || ids.has(t.id)) &&
+    (!configs || configs.has(t.configId ?? '')) &&
+    (!sources || sources.has(t.source ?? 'SOURCE_APP')) &&
+    (!integrations || integrations.has(t.platform?.integrationId ?? '')) &&
+    (!ann || (t.annotations ?? []).some((a) => a.name === ann.name && (ann.values ?? []).every((v) => a.values.includes(v))));
+  const page = ctx.store.collection<StoredSqlTest>(SQL_TESTS_COLLECTION).page(q.pagination?.cursor || undefined, q.pagination?.pageSize || undefined, filter);
+  return { sqlTests: page.items.map(readTest), pageInfo: page.pageInfo };
+}
+
+/** The SQL tests v1 routes. */
+export const routes: RouteTable = [
+  { method: 'POST', path: BASE, scope: EDIT, response: BatchUpsertSqlTestsResponse, handle: batchUpsert },
+  { method: 'DELETE', path: BASE, scope: EDIT, operation: 'batch_delete', query: BatchDeleteByIdsRequest, response: BatchDeleteResponse, handle: batchDelete },
+  { method: 'POST', path: `${BASE}/by-id`, scope: READ, response: BatchGetSqlTestsResponse, handle: batchGet },
+  { method: 'GET', path: BASE, scope: READ, operation: 'list', query: ListSqlTestsRequest, response: ListSqlTestsResponse, handle: list },
+];

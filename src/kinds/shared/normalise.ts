@@ -13,7 +13,7 @@
  */
 import { canonicalResolverQlLenient } from '../../../schemas/tools/resolverql';
 import { hash } from 'node:crypto';
-import { isCanonicalJson } from '../../../schemas/tools/canonical-json';
+import { inKeyOrder, isCanonicalJson } from '../../../schemas/tools/canonical-json';
 import { stripEntityPrefix } from '../descriptors';
 
 /** Lists whose order carries no meaning. */
@@ -53,12 +53,6 @@ export function canonicalOrSelf(text: string): string {
 const canonicalCache = new Map<string, string>();
 const CANONICAL_CACHE_MAX = 10_000;
 
-/** True when `keys` is in `Array.prototype.sort()` order (UTF-16 code units). */
-function isSorted(keys: readonly string[]): boolean {
-  for (let i = 1; i < keys.length; i++) if (keys[i - 1] > keys[i]) return false;
-  return true;
-}
-
 /**
  * JSON with object keys sorted at every depth. A value already in canonical form (every
  * normalised value: {@link isCanonicalJson}) is serialised by JSON.stringify alone, without a
@@ -67,14 +61,7 @@ function isSorted(keys: readonly string[]): boolean {
  */
 function stable(v: unknown): string {
   if (isCanonicalJson(v)) return JSON.stringify(v);
-  return JSON.stringify(v, (_k, x: unknown) => {
-    if (!x || typeof x !== 'object' || Array.isArray(x)) return x;
-    const keys = Object.keys(x);
-    if (isSorted(keys)) return x;
-    const out: Record<string, unknown> = {};
-    for (const k of keys.sort()) out[k] = (x as Record<string, unknown>)[k];
-    return out;
-  });
+  return JSON.stringify(v, (_k, x: unknown) => inKeyOrder(x));
 }
 
 /**
