@@ -141,6 +141,9 @@ function entryName(key: string): string {
   return h.toString(16).padStart(8, '0');
 }
 
+/** What {@link scriptCodeCache} did, file by file in this process: had an entry, and V8 refused it. */
+export const scriptCacheLoads: { file: string; cached: boolean; rejected: boolean }[] = [];
+
 /**
  * Node 20: `require()` of one of `files` compiles it with `vm.Script` and a code cache read from
  * `dir`. An entry is named after the file, its size, its mtime, this Node and V8 and the flags set
@@ -169,7 +172,9 @@ export function scriptCodeCache(files: readonly string[], dir: string, flags = '
       cachedData = undefined;
     }
     const script = new vm.Script(loader.wrap(source), { filename, cachedData });
-    if (!cachedData || script.cachedDataRejected) pending.push({ file, script });
+    const rejected = script.cachedDataRejected === true;
+    scriptCacheLoads.push({ file: filename, cached: cachedData !== undefined, rejected });
+    if (!cachedData || rejected) pending.push({ file, script });
     const m = mod as CjsModule;
     const req = ((id: string) => m.require(id)) as NodeJS.Require;
     req.resolve = ((request: string, options?: { paths?: string[] }) => loader._resolveFilename(request, m, false, options)) as NodeJS.RequireResolve;
