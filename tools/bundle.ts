@@ -5,7 +5,8 @@
  * stays the package's library entry (`main`, the constructs).
  *
  * - `dist/bundle/dqform.js` (the core): src/cli/main.ts and what it imports statically, commander
- *   included: what `dqform --version` and `help` run, a small file.
+ *   included, and the command modules (`src/cli/commands/`: definitions, their actions' modules
+ *   loaded on first use): what `dqform --version`, `help` and a usage error run, a small file.
  * - `dist/bundle/dqform-rest.js`: everything the core loads with `require()` on first use (the
  *   commands, `src/cli/lazy.ts`'s modules, zod), with their dependencies' code. The core asks it
  *   for a module by id (`load(id)`) when the command needs it; the rest asks the core for the
@@ -35,6 +36,9 @@ export const REST_FILE = 'dqform-rest.js';
 
 /** Loaded from node_modules at run time, not bundled (see the module's doc). */
 export const EXTERNAL = ['@grpc/grpc-js', '@grpc/proto-loader', 'protobufjs'];
+
+/** Modules the core requires lazily that stay in it (see {@link corePlugin}). */
+const CORE_LAZY = /^src\/cli\/commands\/[^/]+\.ts$/;
 
 const BUILTIN = new Set([...builtinModules, ...builtinModules.map((m) => `node:${m}`)]);
 const NS = 'dqform-bundle';
@@ -82,6 +86,9 @@ function corePlugin(root: string, lazyIds: Set<string>): esbuild.Plugin {
         const file = await resolveAsUsual(build, args);
         if (!file) return undefined;
         const id = idOf(root, file);
+        // the command modules (definitions; each loads its action's modules itself) stay in the
+        // core: `help` and a usage error define every command
+        if (CORE_LAZY.test(id)) return { path: file };
         lazyIds.add(id);
         return { path: `lazy/${id.replace(/\.[cm]?[jt]s$/, '')}`, namespace: NS, pluginData: id };
       });
