@@ -58,6 +58,8 @@ const common = (root: string): esbuild.BuildOptions => ({
   external: EXTERNAL,
   sourcemap: false,
   legalComments: 'none',
+  minifyWhitespace: true,
+  minifySyntax: true,
   logLevel: 'warning',
   // an import the bundle cannot satisfy fails the build instead of running as undefined
   logOverride: { 'import-is-undefined': 'error', 'commonjs-variable-in-esm': 'error' },
@@ -191,12 +193,13 @@ exports.load = (id) => lazy[id]();
   });
 }
 
+/** `tsx tools/bundle.ts [outDir]`: the bundle into `outDir` (default dist/bundle); prints the files' sizes. */
 if (require.main === module) {
   const root = path.resolve(__dirname, '..');
-  bundleCli(root).then(
+  const dir = process.argv[2] ? path.resolve(process.argv[2]) : path.join(root, path.dirname(BUNDLE_PATH));
+  bundleCli(root, dir).then(
     () => {
-      const dir = path.join(root, path.dirname(BUNDLE_PATH));
-      for (const f of fs.readdirSync(dir).sort()) process.stdout.write(`${path.join(path.dirname(BUNDLE_PATH), f)}: ${fs.statSync(path.join(dir, f)).size} bytes\n`);
+      for (const f of fs.readdirSync(dir).sort()) process.stdout.write(`${path.relative(root, path.join(dir, f))}: ${fs.statSync(path.join(dir, f)).size} bytes\n`);
     },
     (err: unknown) => {
       process.stderr.write(`${err instanceof Error ? err.message : String(err)}\n`);
