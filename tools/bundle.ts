@@ -77,11 +77,32 @@ async function resolveAsUsual(build: esbuild.PluginBuild, args: esbuild.OnResolv
 /** The id of a file: its path relative to the repository, with forward slashes. */
 const idOf = (root: string, file: string) => path.relative(root, file).split(path.sep).join('/');
 
+/** A CommonJS module answering `request`'s members, `require()`d on the first read (`__esModule` answered without it). */
+function lazyProxy(request: string): string {
+  return `let real;
+const load = () => (real ??= require(${JSON.stringify(request)}));
+module.exports = new Proxy({}, {
+  get: (_t, k) => (k === '__esModule' ? true : load()[k]),
+  has: (_t, k) => k === '__esModule' || k in load(),
+  ownKeys: () => Reflect.ownKeys(load()),
+  getOwnPropertyDescriptor: (_t, k) => { const d = Object.getOwnPropertyDescriptor(load(), k); return d && { ...d, configurable: true }; },
+  set: (_t, k, v) => Reflect.set(load(), k, v),
+  defineProperty: (_t, k, d) => Reflect.defineProperty(load(), k, d),
+  deleteProperty: (_t, k) => Reflect.deleteProperty(load(), k),
+});
+`;
+}
+
 /** The core: main.ts and its static imports; each `require()` of ours answers the rest's module. */
 function corePlugin(root: string, lazyIds: Set<string>): esbuild.Plugin {
   return {
     name: 'dqform-core',
     setup(build) {
+      // commander loads child_process at once, for executable subcommands dqform has none of
+      // (5-15 ms of every start): it is loaded if commander ever reads it
+      build.onResolve({ filter: /^(node:)?child_process$/ }, (args) =>
+        /[\\/]node_modules[\\/]commander[\\/]/.test(args.importer) ? { path: 'child_process', namespace: NS, pluginData: 'proxy' } : undefined,
+      );
       build.onResolve({ filter: /.*/ }, async (args) => {
         if (args.pluginData === RESOLVING || args.namespace === NS || args.importer === '<stdin>' || path.basename(args.importer) === 'dqform-core-entry.js') return undefined;
         if (args.kind !== 'require-call' || /[\\/]node_modules[\\/]/.test(args.importer)) return undefined;
@@ -96,7 +117,10 @@ function corePlugin(root: string, lazyIds: Set<string>): esbuild.Plugin {
       });
       build.onLoad({ filter: /.*/, namespace: NS }, (args) => ({
         loader: 'js',
-        contents: `module.exports = require(${JSON.stringify(`./${REST_FILE}`)}).load(${JSON.stringify(args.pluginData)});\n`,
+        contents:
+          args.pluginData === 'proxy'
+            ? lazyProxy('node:child_process')
+            : `module.exports = require(${JSON.stringify(`./${REST_FILE}`)}).load(${JSON.stringify(args.pluginData)});\n`,
       }));
       build.onResolve({ filter: new RegExp(`^\\./${REST_FILE.replace('.', '\\.')}$`) }, () => ({ path: `./${REST_FILE}`, external: true }));
     },
@@ -123,22 +147,7 @@ function restPlugin(root: string, coreIds: Set<string>): esbuild.Plugin {
       });
       build.onLoad({ filter: /.*/, namespace: NS }, (args) => {
         if (args.path === 'zod-locales') {
-          return {
-            loader: 'js',
-            resolveDir: root,
-            contents: `let real;
-const load = () => (real ??= require('zod/v4/locales'));
-module.exports = new Proxy({}, {
-  get: (_t, k) => (k === '__esModule' ? true : load()[k]),
-  has: (_t, k) => k === '__esModule' || k in load(),
-  ownKeys: () => Reflect.ownKeys(load()),
-  getOwnPropertyDescriptor: (_t, k) => { const d = Object.getOwnPropertyDescriptor(load(), k); return d && { ...d, configurable: true }; },
-  set: (_t, k, v) => Reflect.set(load(), k, v),
-  defineProperty: (_t, k, d) => Reflect.defineProperty(load(), k, d),
-  deleteProperty: (_t, k) => Reflect.deleteProperty(load(), k),
-});
-`,
-          };
+          return { loader: 'js', resolveDir: root, contents: lazyProxy('zod/v4/locales') };
         }
         return { loader: 'js', resolveDir: root, contents: `module.exports = require('./dqform.js').__dqformShared(${JSON.stringify(args.pluginData)});\n` };
       });

@@ -2,7 +2,7 @@
  * The CLI's bundle (tools/bundle.ts, issue 27): built twice, the same bytes, with no path of this
  * checkout in it; installed as the package lays it out (bin/, dist/bundle, dist/src/cli/v8-start.js,
  * schemas/proto), bin/dqform.js runs it; `--version` and `help` load the core only, never the
- * rest, the gRPC stack or zod's locales; and its output is the sources' output, byte for byte, on
+ * rest, the gRPC stack, zod's locales or node's child_process; and its output is the sources' output, byte for byte, on
  * a set of commands (text, JSON stream, a plan whose rule previews go over gRPC, errors): with the
  * V8 flag and the code cache (a first run writing the cache, a second reading it) and without
  * either (DQ_NO_V8_FLAGS=1, DQ_NO_V8_CACHE=1).
@@ -75,16 +75,17 @@ it('the same sources give the same bytes, and no path of this checkout is in the
   }
 });
 
-it('--version and help run the core only: not the rest, zod, undici or the gRPC stack', async () => {
+it('--version and help run the core only: not the rest, zod, undici, the gRPC stack or child_process', async () => {
   const preload = path.join(tmp, 'preload.js');
-  fs.writeFileSync(preload, "process.on('exit', () => require('fs').writeSync(3, JSON.stringify(Object.keys(require.cache))));\n");
+  // the require cache, and node's child_process (commander loads it at once, for executable subcommands dqform has none of)
+  fs.writeFileSync(preload, "process.on('exit', () => require('fs').writeSync(3, JSON.stringify([...Object.keys(require.cache), ...process.moduleLoadList.filter((m) => /child_process/.test(m))])));\n");
   const env = { DQ_CACHE_DIR: path.join(tmp, 'cache-lazy') };
   for (const args of [['--version'], ['help']]) {
     const r = await bundled(args, env, preload);
     expect({ args, code: r.code, err: r.err }).toEqual({ args, code: 0, err: '' });
     const files = r.loaded!.map((k) => path.relative(pkg, k));
     expect(files).toContain(path.join('dist', 'bundle', 'dqform.js'));
-    expect(files.filter((k) => k.includes(REST_FILE) || /node_modules/.test(k))).toEqual([]);
+    expect(files.filter((k) => k.includes(REST_FILE) || /node_modules|child_process/.test(k))).toEqual([]);
   }
   const v = await bundled(['validate', '--file', YAML], env, preload);
   expect(v.code).toBe(0);
