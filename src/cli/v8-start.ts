@@ -114,9 +114,10 @@ export function startV8(files: readonly string[], host: V8Host = realHost()): V8
   const dir = path.join(root, 'v8');
   try {
     if (host.enableCompileCache && hasCompileCache(host.versions.node)) {
-      // status 0 is FAILED (e.g. the directory cannot be made); ENABLED and ALREADY_ENABLED are fine
+      // module.constants.compileCacheStatus: FAILED 0 (e.g. the directory cannot be made),
+      // ENABLED 1, ALREADY_ENABLED 2 (NODE_COMPILE_CACHE: the user's own directory), DISABLED 3
       const r = host.enableCompileCache(dir);
-      if (r && r.status !== 0) Object.assign(out, { codeCache: 'node', dir });
+      if (r && (r.status === 1 || r.status === 2)) Object.assign(out, { codeCache: 'node', dir });
     } else if (host.scriptCache(files, dir, out.flags ?? '')) Object.assign(out, { codeCache: 'script', dir });
   } catch {
     // no cache: the CLI compiles as usual

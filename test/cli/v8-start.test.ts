@@ -64,14 +64,18 @@ describe('the code cache', () => {
     expect(noFlags.calls).toEqual([`script /pkg/a.js ${path.join('/cache', 'v8')} []`]);
   });
 
-  it('Node 22.1+: module.enableCompileCache; a failed status (0) is no cache; 22.0 uses the Node 20 way', () => {
+  it('Node 22.1+: module.enableCompileCache; FAILED (0) or DISABLED (3) is no cache, ALREADY_ENABLED (2) is; 22.0 uses the Node 20 way', () => {
     const dirs: string[] = [];
     const ok = fake({ versions: NODE22, enableCompileCache: (d) => (dirs.push(d), { status: 1 }) });
     expect(startV8(['/pkg/a.js'], ok)).toEqual({ codeCache: 'node', dir: path.join('/cache', 'v8') });
     expect(dirs).toEqual([path.join('/cache', 'v8')]);
     expect(ok.calls).toEqual([]);
-    const failed = fake({ versions: NODE22, enableCompileCache: () => ({ status: 0 }) });
-    expect(startV8(['/pkg/a.js'], failed)).toEqual({ codeCache: 'off' });
+    for (const status of [0, 3]) {
+      // FAILED, DISABLED (NODE_DISABLE_COMPILE_CACHE)
+      const failed = fake({ versions: NODE22, enableCompileCache: () => ({ status }) });
+      expect(startV8(['/pkg/a.js'], failed)).toEqual({ codeCache: 'off' });
+    }
+    expect(startV8(['/pkg/a.js'], fake({ versions: NODE22, enableCompileCache: () => ({ status: 2 }) })).codeCache).toBe('node');
     expect(hasCompileCache('22.0.0')).toBe(false);
     expect(hasCompileCache('22.1.0')).toBe(true);
     expect(hasCompileCache('24.11.1')).toBe(true);
