@@ -1,5 +1,5 @@
 /**
- * bin/dqform.js chooses what to run: the compiled dist/ in an installed package, the sources
+ * bin/dqform.js chooses what to run: the bundle (dist/bundle), else the compiled dist/, in an installed package, the sources
  * (through tsx) in a checkout without a build, and the sources again, with a note, in a
  * checkout whose dist/ is older than its sources (a build once, then a pull, must not run old
  * code without a word). Checked on a throw-away layout with stand-in entry points.
@@ -12,7 +12,7 @@ import * as path from 'node:path';
 const ROOT = path.join(__dirname, '..', '..');
 let dir: string;
 
-function layout(opts: { dist: boolean; src: boolean }): void {
+function layout(opts: { dist: boolean; src: boolean; bundle?: boolean }): void {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'dqform-bin-'));
   fs.mkdirSync(path.join(dir, 'bin'));
   fs.copyFileSync(path.join(ROOT, 'bin', 'dqform.js'), path.join(dir, 'bin', 'dqform.js'));
@@ -20,6 +20,10 @@ function layout(opts: { dist: boolean; src: boolean }): void {
   if (opts.dist) {
     fs.mkdirSync(path.join(dir, 'dist', 'src', 'cli'), { recursive: true });
     fs.writeFileSync(path.join(dir, 'dist', 'src', 'cli', 'main.js'), "exports.main = async () => { console.log('compiled'); return 0; };\n");
+  }
+  if (opts.bundle) {
+    fs.mkdirSync(path.join(dir, 'dist', 'bundle'), { recursive: true });
+    fs.writeFileSync(path.join(dir, 'dist', 'bundle', 'dqform.js'), "exports.main = async () => { console.log('bundle'); return 0; };\n");
   }
   if (opts.src) {
     fs.mkdirSync(path.join(dir, 'src', 'cli'), { recursive: true });
@@ -59,4 +63,17 @@ it('a checkout whose dist/ is older than a source file: runs the sources and say
 it('a checkout without a build: runs the sources, silently', () => {
   layout({ dist: false, src: true });
   expect(run()).toMatchObject({ out: 'sources\n', err: '', code: 0 });
+});
+
+it('an installed package with the bundle: runs the bundle, not the compiled tree', () => {
+  layout({ dist: true, src: false, bundle: true });
+  expect(run()).toMatchObject({ out: 'bundle\n', err: '', code: 0 });
+});
+
+it('a checkout whose bundle is older than a source file: runs the sources and says why', () => {
+  layout({ dist: true, src: true, bundle: true });
+  age('dist/bundle/dqform.js', 120);
+  const r = run();
+  expect(r.out).toBe('sources\n');
+  expect(r.err).toMatch(/dist\/ is older than the sources/);
 });

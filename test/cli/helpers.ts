@@ -31,6 +31,8 @@ export interface RunOptions {
 /** A minimal environment: what a shell in CI would have before the job sets anything. */
 export function baseEnv(extra: Record<string, string | undefined> = {}): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: os.tmpdir(), TMPDIR: os.tmpdir(), CHECKPOINT_DISABLE: '1' };
+  // launch.js: run the built bundle instead of the sources
+  if (process.env.DQ_TEST_BUNDLE === '1') env.DQ_TEST_BUNDLE = '1';
   for (const [k, v] of Object.entries(extra)) if (v !== undefined) env[k] = v;
   return env;
 }

@@ -88,14 +88,16 @@ function installPacked(app: string): { pkgDir: string; manifest: { dependencies:
 }
 
 it('the tarball holds the compiled package and its schemas: no build tools, no source maps without sources', () => {
-  expect(files).toEqual(expect.arrayContaining(['package.json', 'README.md', 'bin/dqform.js', 'dist/src/index.js', 'dist/src/index.d.ts', 'dist/src/cli/main.js', 'dist/constructs/index.js', 'schemas/dqform.schema.json']));
+  expect(files).toEqual(expect.arrayContaining(['package.json', 'README.md', 'bin/dqform.js', 'dist/src/index.js', 'dist/src/index.d.ts', 'dist/src/cli/main.js', 'dist/src/cli/v8-start.js', 'dist/bundle/dqform.js', 'dist/bundle/dqform-rest.js', 'dist/constructs/index.js', 'schemas/dqform.schema.json']));
   const unexpected = files.filter((f) => !/^(package\.json|README\.md|LICENSE|bin\/dqform\.js|dist\/.+\.(js|d\.ts)|schemas\/[^/]+\.json|schemas\/proto\/.+\.proto)$/.test(f));
   expect(unexpected).toEqual([]);
   // no source maps: the .ts sources are not in the package, a map pointing at them would dangle
   expect(files.filter((f) => f.endsWith('.map'))).toEqual([]);
   expect(files.filter((f) => f.endsWith('.ts') && !f.endsWith('.d.ts'))).toEqual([]);
   // no build tools: the constructs' code generator, the JSON Schema generator, the benchmark
-  expect(files.filter((f) => /codegen|generate-json-schema|bench\//.test(f))).toEqual([]);
+  expect(files.filter((f) => /codegen|generate-json-schema|bench\/|(^|\/)tools\/|esbuild/.test(f))).toEqual([]);
+  // the bundle is the only thing under dist/bundle (no metafile, no map)
+  expect(files.filter((f) => f.startsWith('dist/bundle/'))).toEqual(['dist/bundle/dqform-rest.js', 'dist/bundle/dqform.js']);
   // the schema editors are pointed at, at the path an installed package has it
   expect(files).toContain('schemas/dqform.schema.json');
 });
@@ -117,6 +119,12 @@ it('npm pack -> install into an empty directory -> import every construct from "
       { cwd: app, env, encoding: 'utf8' },
     ).trim();
     expect(loaded).toBe(`${fs.realpathSync(path.join(pkgDir, 'schemas', 'proto'))} 0a0178`);
+    // the installed bin runs the bundle (a preload writes what loaded)
+    const report = path.join(tmp, 'loaded.json');
+    fs.writeFileSync(path.join(tmp, 'loaded.js'), `process.on('exit', () => require('fs').writeFileSync(${JSON.stringify(report)}, JSON.stringify(Object.keys(require.cache))));\n`);
+    const version = execFileSync(process.execPath, ['-r', path.join(tmp, 'loaded.js'), path.join(pkgDir, 'bin', 'dqform.js'), '--version'], { cwd: app, env: { ...env, DQ_CACHE_DIR: path.join(tmp, 'cache') }, encoding: 'utf8' });
+    expect(version.trim()).toBe(JSON.parse(fs.readFileSync(path.join(pkgDir, 'package.json'), 'utf8')).version);
+    expect((JSON.parse(fs.readFileSync(report, 'utf8')) as string[]).map((k) => path.relative(fs.realpathSync(pkgDir), k)).filter((k) => !k.startsWith('..')).sort()).toEqual(['bin/dqform.js', 'dist/bundle/dqform.js', 'dist/src/cli/v8-start.js']);
     fs.writeFileSync(path.join(app, 'package.json'), JSON.stringify({ name: 'newcomer', private: true, dependencies: { dqform: '0.1.0' } }));
     fs.writeFileSync(path.join(app, 'main.ts'), MAIN_TS);
     fs.writeFileSync(path.join(app, 'cdktf.json'), JSON.stringify({ language: 'typescript', app: 'npx tsx main.ts' }));
