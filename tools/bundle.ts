@@ -18,8 +18,8 @@
  * proto-loader, protobufjs: a plan that needs no gRPC preview never loads it; protobufjs finds
  * its parts by path) and zod's locale index (64 modules, only for `z.locales`: a stand-in loads
  * `zod/v4/locales` when something reads it, as `schemas/tools/zod-locales.ts` does for the compiled
- * tree). The files sit two levels under the package root, as `dist/schemas/platform/grpc.js` does, so
- * `protoDir()` finds `schemas/proto` from them.
+ * tree). The files sit two levels under the package root (`dist/bundle/`), and `protoDir()` (schemas/platform/grpc.ts)
+ * looks for `schemas/proto` from there too.
  *
  * Deterministic: ids and paths are relative to the repository and sorted, no source map, no
  * timestamps: the same sources give the same bytes (test/tools/bundle.test.ts).

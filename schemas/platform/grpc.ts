@@ -103,10 +103,10 @@ export function packagePrefixProblem(prefix: string): string | undefined {
     : `"${prefix}" is not a protobuf package prefix (dotted identifiers, e.g. "platform")`;
 }
 
-/** The directory holding the `.proto` subset: `schemas/proto` from the sources (`schemas/platform`) and from `dist/schemas/platform`. */
+/** The directory holding the `.proto` subset: `schemas/proto` from the sources (`schemas/platform`), from `dist/schemas/platform` and from the bundle (`dist/bundle`). */
 export function protoDir(): string {
   const marker = path.join('platform', 'v1', 'source.proto');
-  const candidates = [path.join(__dirname, '..', 'proto'), path.join(__dirname, '..', '..', '..', 'schemas', 'proto')];
+  const candidates = [path.join(__dirname, '..', 'proto'), path.join(__dirname, '..', '..', '..', 'schemas', 'proto'), path.join(__dirname, '..', '..', 'schemas', 'proto')];
   for (const c of candidates) if (fs.existsSync(path.join(c, marker))) return c;
   throw new Error(`the gRPC .proto subset is missing (looked in ${candidates.join(', ')}); reinstall dqform`);
 }
