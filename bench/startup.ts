@@ -121,7 +121,8 @@ export function installCli(root: string, build: string): InstalledCli {
   if (!fs.existsSync(path.join(build, 'dist'))) fs.symlinkSync('.', path.join(build, 'dist'), 'dir');
   const bin = path.join(build, 'bin', 'dqform.js');
   const cwd = path.join(root, 'examples', 'quickstart');
-  const env = { CHECKPOINT_DISABLE: '1', DQ_CLIENT_ID: '', DQ_CLIENT_SECRET: '' };
+  // the resolution cache in the build's own directory (validate runs after the first are warm), never the user's
+  const env = { CHECKPOINT_DISABLE: '1', DQ_CLIENT_ID: '', DQ_CLIENT_SECRET: '', DQFORM_CACHE_DIR: path.join(build, 'resolution-cache'), DQFORM_NO_CACHE: '' };
   const synth = spawnSync(process.execPath, [bin, 'synth'], { cwd, env: { ...process.env, ...env }, encoding: 'utf8' });
   if (synth.status !== 0) throw new Error(`quickstart synth failed:\n${synth.stdout}${synth.stderr}`);
   return { bin, cwd, env };
