@@ -301,6 +301,14 @@ it('keeps its directory private (0700, files 0600), holds no secret value, and i
   fs.chmodSync(shared, 0o777);
   expect(await dq(cwd, ['plan'], { DQFORM_CACHE_DIR: shared })).toEqual(after);
   expect(fs.statSync(shared).mode & 0o077).toBe(0);
+  // another user's directory is not used at all (only root can make one here)
+  if (process.getuid?.() === 0) {
+    const foreign = path.join(base, 'foreign');
+    fs.mkdirSync(foreign, { mode: 0o700 });
+    fs.chownSync(foreign, 54321, 54321);
+    expect(await dq(cwd, ['plan'], { DQFORM_CACHE_DIR: foreign })).toEqual(after);
+    expect(fs.readdirSync(foreign)).toEqual([]);
+  }
 });
 
 it('the cache directory: DQFORM_CACHE_DIR, else $XDG_CACHE_HOME/dqform, else ~/.cache/dqform', () => {
