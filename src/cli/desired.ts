@@ -73,11 +73,14 @@ export function prepareStack(env: NodeJS.ProcessEnv, cwd: string, src: DesiredSo
   if (cache && headKey) {
     const head = CachedStackHead.safeParse(cache.read(headKey));
     if (head.success && head.data.env.every(([n, h]) => (env[n] === undefined ? null : sha256(env[n])) === h)) {
-      return prepared(head.data, inputs, cache, loaders, undefined);
+      return prepared(head.data, inputs, cache, loaders, undefined, () => sameInputs(inputs, inputsOf(env, cwd, src, stack)));
     }
   }
   const m = loaders.loadStack();
   const found = loaders.siblingsOf(m);
+  // the files read for the key must be the ones loaded: an entry is written only when they did not change meanwhile
+  const unchanged = inputs ? () => sameInputs(inputs, inputsOf(env, cwd, src, stack)) : () => false;
+  const loadedFromKey = unchanged();
   const head: CachedStackHead = {
     stack: m.stack,
     namespace: m.namespace,
@@ -91,16 +94,29 @@ export function prepareStack(env: NodeJS.ProcessEnv, cwd: string, src: DesiredSo
     appNamespaces: found.appNamespaces,
     env: envRead(env, [m, ...found.all.map((s) => s.manifest)]),
   };
-  if (cache && headKey) cache.write(headKey, JSON.stringify(head));
-  return prepared(head, inputs, cache, loaders, { manifest: m, siblings: found.siblings });
+  if (cache && headKey && loadedFromKey) cache.write(headKey, JSON.stringify(head));
+  return prepared(head, inputs, cache, loaders, { manifest: m, siblings: found.siblings, fromKey: loadedFromKey }, unchanged);
 }
 
-function prepared(head: CachedStackHead, inputs: (string | Buffer)[] | undefined, cache: ResolutionCache | undefined, loaders: Loaders, loaded: { manifest: Manifest; siblings: SiblingStack[] } | undefined): PreparedStack {
+/** The same key parts (the files read twice have the same bytes). */
+function sameInputs(a: readonly (string | Buffer)[], b: readonly (string | Buffer)[] | undefined): boolean {
+  return b !== undefined && cacheKey(a) === cacheKey(b);
+}
+
+function prepared(
+  head: CachedStackHead,
+  inputs: (string | Buffer)[] | undefined,
+  cache: ResolutionCache | undefined,
+  loaders: Loaders,
+  loaded: { manifest: Manifest; siblings: SiblingStack[]; fromKey: boolean } | undefined,
+  unchanged: () => boolean,
+): PreparedStack {
   let have = loaded;
   const load = () => {
     if (!have) {
       const manifest = loaders.loadStack();
-      have = { manifest, siblings: loaders.siblingsOf(manifest).siblings };
+      have = { manifest, siblings: loaders.siblingsOf(manifest).siblings, fromKey: false };
+      have.fromKey = unchanged();
     }
     return have;
   };
@@ -124,9 +140,9 @@ function prepared(head: CachedStackHead, inputs: (string | Buffer)[] | undefined
         const hit = cache.read(key);
         if (isResolution(hit, head, workspace)) return hit;
       }
-      const { manifest, siblings } = load();
+      const { manifest, siblings, fromKey } = load();
       const resolution = lazy.resolve().resolveManifest(manifest, workspace, { siblings, offline: opts.offline });
-      if (cache && key && jsonSafe(resolution)) cache.write(key, JSON.stringify(resolution));
+      if (cache && key && fromKey && jsonSafe(resolution)) cache.write(key, JSON.stringify(resolution));
       return resolution;
     },
   };

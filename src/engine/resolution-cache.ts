@@ -57,6 +57,16 @@ export function cacheKey(parts: readonly (string | Buffer)[]): string {
   return sha256(Buffer.concat(chunks.map((c) => (typeof c === 'string' ? Buffer.from(c) : c))));
 }
 
+/** Marks an entry used: the eviction keeps the most recently used (a read-only directory: no matter). */
+function touch(file: string): void {
+  try {
+    const now = new Date();
+    fs.utimesSync(file, now, now);
+  } catch {
+    // read-only: the entry is still good
+  }
+}
+
 export class ResolutionCache {
   private usable: boolean | undefined;
 
@@ -102,9 +112,7 @@ export class ResolutionCache {
       const body = buf.subarray(nl + 1);
       if (body.length !== head.data.bytes || sha256(body) !== head.data.sha256) return undefined;
       const value = JSON.parse(body.toString('utf8')) as unknown;
-      // used: kept longest by the eviction (least recently used go first)
-      const now = new Date();
-      fs.utimesSync(file, now, now);
+      touch(file);
       return value;
     } catch {
       return undefined;

@@ -17,7 +17,8 @@ import { SCOPES } from '../../schemas/common';
 import { startEmulator, type RunningEmulator } from '../../src/emulator';
 import { main } from '../../src/cli/main';
 import { cacheDirOf, cacheKey, MAX_ENTRIES, ResolutionCache } from '../../src/engine/resolution-cache';
-import { jsonSafe } from '../../src/cli/desired';
+import { jsonSafe, prepareStack } from '../../src/cli/desired';
+import { loadStack, siblingsOf } from '../../src/cli/runtime';
 
 let emu: RunningEmulator;
 const CLIENT = 'cache-writer';
@@ -359,4 +360,30 @@ it('an entry made with other values of the variables that choose the sibling sta
     const r = await dq(cwd, ['validate', '--stack', 'a'], env);
     expect([r.code, shared.test(r.out + r.err)]).toEqual(env === same ? [1, true] : [0, false]);
   }
+});
+
+it('writes no entry when the files change between reading them for the key and loading them', () => {
+  const cwd = oneStack('Before');
+  const cacheDir = path.join(tempDir('cache-race'), 'dqform');
+  const env = { DQFORM_CACHE_DIR: cacheDir };
+  const file = path.join(cwd, 'cdktf.out', 'stacks', 'one', 'cdk.tf.json');
+  const original = fs.readFileSync(file, 'utf8');
+  const src = { kind: 'synth' as const, dir: path.join(cwd, 'cdktf.out') };
+  const io = { out: () => undefined, err: () => undefined, env, cwd, isTty: false };
+  const loaders = (edit: boolean) => ({
+    loadStack: () => {
+      // an edit lands after the key was computed, before the load
+      if (edit) fs.writeFileSync(file, original.replace('Before', 'During'));
+      return loadStack(io, src, undefined);
+    },
+    siblingsOf: (m: Parameters<typeof siblingsOf>[1]) => siblingsOf(src, m, env),
+  });
+  const raced = prepareStack(env, cwd, src, undefined, loaders(true));
+  expect(JSON.stringify(raced.resolve('demo').resources)).toContain('During');
+  expect(fs.existsSync(cacheDir) ? fs.readdirSync(cacheDir) : []).toEqual([]);
+  // the original bytes again: resolved from them, not from what the raced run saw
+  fs.writeFileSync(file, original);
+  expect(JSON.stringify(prepareStack(env, cwd, src, undefined, loaders(false)).resolve('demo').resources)).toContain('Before');
+  expect(fs.readdirSync(cacheDir)).toHaveLength(2);
+  expect(JSON.stringify(prepareStack(env, cwd, src, undefined, loaders(false)).resolve('demo').resources)).toContain('Before');
 });
