@@ -68,20 +68,18 @@ function envRead(env: NodeJS.ProcessEnv, manifests: readonly Manifest[]): [strin
 export function prepareStack(env: NodeJS.ProcessEnv, cwd: string, src: DesiredSource, stack: string | undefined, loaders: Loaders): PreparedStack {
   const inputs = src.cache === false || cacheOffByEnv(env) ? undefined : inputsOf(env, cwd, src, stack);
   const dir = inputs ? cacheDirOf(env) : undefined;
-  const cache = dir ? new ResolutionCache(dir) : undefined;
-  const headKey = inputs && cacheKey([...inputs, 'head']);
-  if (cache && headKey) {
-    const head = CachedStackHead.safeParse(cache.read(headKey));
+  const cache = dir && inputs ? { store: new ResolutionCache(dir), inputs } : undefined;
+  // the files read for the key must be the ones loaded: an entry is written only when they did not change meanwhile
+  const unchanged = () => !!cache && cacheKey(cache.inputs) === cacheKey(inputsOf(env, cwd, src, stack) ?? []);
+  if (cache) {
+    const head = CachedStackHead.safeParse(cache.store.read(cacheKey([...cache.inputs, 'head'])));
     if (head.success && head.data.env.every(([n, h]) => (env[n] === undefined ? null : sha256(env[n])) === h)) {
-      return prepared(head.data, inputs, cache, loaders, undefined, () => sameInputs(inputs, inputsOf(env, cwd, src, stack)));
+      return prepared(head.data, () => head.data.manifestHash, cache, loaders, undefined, unchanged);
     }
   }
   const m = loaders.loadStack();
   const found = loaders.siblingsOf(m);
-  // the files read for the key must be the ones loaded: an entry is written only when they did not change meanwhile
-  const unchanged = inputs ? () => sameInputs(inputs, inputsOf(env, cwd, src, stack)) : () => false;
-  const loadedFromKey = unchanged();
-  const head: CachedStackHead = {
+  const head: Omit<CachedStackHead, 'manifestHash'> = {
     stack: m.stack,
     namespace: m.namespace,
     ...(m.region !== undefined ? { region: m.region } : {}),
@@ -89,36 +87,46 @@ export function prepareStack(env: NodeJS.ProcessEnv, cwd: string, src: DesiredSo
     ...(m.grpcEndpoint !== undefined ? { grpcEndpoint: m.grpcEndpoint } : {}),
     ...(m.credentialsFrom !== undefined ? { credentialsFrom: m.credentialsFrom } : {}),
     resourceCount: m.resources.length,
-    manifestHash: manifestHash(m),
     siblings: found.siblings.map((s) => ({ stack: s.stack, namespace: s.namespace })),
     appNamespaces: found.appNamespaces,
     env: envRead(env, [m, ...found.all.map((s) => s.manifest)]),
   };
-  if (cache && headKey && loadedFromKey) cache.write(headKey, JSON.stringify(head));
-  return prepared(head, inputs, cache, loaders, { manifest: m, siblings: found.siblings, fromKey: loadedFromKey }, unchanged);
+  // hashed when first asked (plan hashes while its first calls are in flight), as without the cache
+  let hash: string | undefined;
+  return prepared(head, () => (hash ??= manifestHash(m)), cache, loaders, { manifest: m, siblings: found.siblings }, unchanged);
 }
 
-/** The same key parts (the files read twice have the same bytes). */
-function sameInputs(a: readonly (string | Buffer)[], b: readonly (string | Buffer)[] | undefined): boolean {
-  return b !== undefined && cacheKey(a) === cacheKey(b);
-}
+/** The cache of one stack: the store and the key parts of the stack's inputs. */
+type StackCache = { store: ResolutionCache; inputs: (string | Buffer)[] } | undefined;
 
+/**
+ * The prepared stack of `head` (read from the cache, or made from the manifest `loaded`: then
+ * written to the cache once its hash is known, when the stack is first planned or resolved).
+ */
 function prepared(
-  head: CachedStackHead,
-  inputs: (string | Buffer)[] | undefined,
-  cache: ResolutionCache | undefined,
+  head: Omit<CachedStackHead, 'manifestHash'>,
+  hash: () => string,
+  cache: StackCache,
   loaders: Loaders,
-  loaded: { manifest: Manifest; siblings: SiblingStack[]; fromKey: boolean } | undefined,
+  loaded: { manifest: Manifest; siblings: SiblingStack[] } | undefined,
   unchanged: () => boolean,
 ): PreparedStack {
   let have = loaded;
+  let fromKey: boolean | undefined;
+  const sameFiles = () => (fromKey ??= unchanged());
   const load = () => {
-    if (!have) {
+    have ??= (() => {
       const manifest = loaders.loadStack();
-      have = { manifest, siblings: loaders.siblingsOf(manifest).siblings, fromKey: false };
-      have.fromKey = unchanged();
-    }
+      return { manifest, siblings: loaders.siblingsOf(manifest).siblings };
+    })();
     return have;
+  };
+  let headWritten = !loaded;
+  const writeHead = () => {
+    if (headWritten || !cache) return;
+    headWritten = true;
+    const full: CachedStackHead = { ...head, manifestHash: hash() };
+    if (sameFiles()) cache.store.write(cacheKey([...cache.inputs, 'head']), JSON.stringify(full));
   };
   return {
     prepared: true,
@@ -131,25 +139,29 @@ function prepared(
     resourceCount: head.resourceCount,
     siblingNamespaces: head.siblings.map((s) => s.namespace),
     appNamespaces: head.appNamespaces,
-    manifestHash: () => head.manifestHash,
+    manifestHash: () => {
+      writeHead();
+      return hash();
+    },
     manifest: () => load().manifest,
     resolve(workspace, opts = {}) {
+      writeHead();
       // the variables the head was made with choose the siblings resolution checks against
-      const key = inputs && cacheKey([...inputs, 'resolution', JSON.stringify(head.env), workspace, opts.offline ? 'offline' : 'online']);
+      const key = cache && cacheKey([...cache.inputs, 'resolution', JSON.stringify(head.env), workspace, opts.offline ? 'offline' : 'online']);
       if (cache && key) {
-        const hit = cache.read(key);
+        const hit = cache.store.read(key);
         if (isResolution(hit, head, workspace)) return hit;
       }
-      const { manifest, siblings, fromKey } = load();
+      const { manifest, siblings } = load();
       const resolution = lazy.resolve().resolveManifest(manifest, workspace, { siblings, offline: opts.offline });
-      if (cache && key && fromKey && jsonSafe(resolution)) cache.write(key, JSON.stringify(resolution));
+      if (cache && key && sameFiles() && jsonSafe(resolution)) cache.store.write(key, JSON.stringify(resolution));
       return resolution;
     },
   };
 }
 
 /** A cached body that is this stack's resolution in `workspace` (its head's fields agree). */
-function isResolution(v: unknown, head: CachedStackHead, workspace: string): v is Resolution {
+function isResolution(v: unknown, head: Pick<CachedStackHead, 'namespace' | 'stack'>, workspace: string): v is Resolution {
   if (!v || typeof v !== 'object') return false;
   const r = v as Partial<Resolution>;
   return r.workspace === workspace && r.namespace === head.namespace && r.stack === head.stack && Array.isArray(r.resources) && Array.isArray(r.removed) && Array.isArray(r.diagnostics);
