@@ -5,11 +5,13 @@
  *   node node_modules/typescript/bin/tsc -p bench/tsconfig.json --outDir /tmp/build-a   (per build;
  *   symlink node_modules and schemas/proto into it as bench/run.ts does)
  *   npx tsx bench/ab.ts --builds /tmp/build-a,/tmp/build-b [--n 10000] [--runs 5] [--latency 0,2]
- *     [--changed] [--prof DIR] [--prof-runs N]
+ *     [--changed] [--warm] [--prof DIR] [--prof-runs N]
  *
  * The emulator, the fixtures and the setup apply come from the first build. Prints one line per
  * run and the medians (wall ms of the whole process, in-process ms, API requests per run), with
- * the load average before and after. Not part of `npm test`.
+ * the load average before and after. Each build has its own resolution cache (src/cli/desired.ts),
+ * emptied before every run unless `--warm` (then filled by a first run that is not counted).
+ * Not part of `npm test`.
  */
 import { spawn, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
@@ -26,6 +28,7 @@ const N = Number(flag('n') ?? 10000);
 const RUNS = Number(flag('runs') ?? 5);
 const LATENCIES = (flag('latency') ?? '0').split(',').map(Number);
 const CHANGED = argv.includes('--changed');
+const WARM = argv.includes('--warm');
 const PROF = flag('prof');
 const PROF_RUNS = Number(flag('prof-runs') ?? 1);
 const CREDS = { DQ_CLIENT_ID: 'demo-admin', DQ_CLIENT_SECRET: 'demo-secret' };
@@ -36,9 +39,19 @@ async function admin(url: string, method: string, p: string, body?: unknown): Pr
   return r.json();
 }
 
+/** The (build, stack directory) pairs whose cache a first run has filled (`--warm`). */
+const primed = new Set<string>();
+
 function measure(build: string, dir: string, env: NodeJS.ProcessEnv, extra: string[] = []): { wallMs: number; inProcessMs: number; cpuMs: number; rssMb: number; out: string } {
+  const cache = path.join(TMP, `cache-${BUILDS.indexOf(build)}`);
+  const run = () => spawnSync('/usr/bin/time', ['-v', process.execPath, ...extra, path.join(build, 'bench/children/plan.js'), dir], { env: { ...process.env, ...env, DQFORM_CACHE_DIR: cache, DQFORM_NO_CACHE: '' }, encoding: 'utf8', cwd: TMP });
+  if (!WARM) fs.rmSync(cache, { recursive: true, force: true });
+  else if (!primed.has(`${build}\u0000${dir}`)) {
+    primed.add(`${build}\u0000${dir}`);
+    run();
+  }
   const t0 = process.hrtime.bigint();
-  const r = spawnSync('/usr/bin/time', ['-v', process.execPath, ...extra, path.join(build, 'bench/children/plan.js'), dir], { env: { ...process.env, ...env }, encoding: 'utf8', cwd: TMP });
+  const r = run();
   const wallMs = Number(process.hrtime.bigint() - t0) / 1e6;
   const line = r.stdout.trim().split('\n').filter((l) => l.startsWith('{')).pop() ?? '{}';
   const child = JSON.parse(line) as { inProcessMs?: number; code?: number; summary?: string };

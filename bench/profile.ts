@@ -49,10 +49,31 @@ export function summariseCpuProfile(p: CpuProfile, top = 15): { totalMs: number;
 
 /**
  * The phases of a plan, for `--cpu-prof` of the plan child: each sample goes to the first rule
- * that matches, looking at the whole stack for module loading, else from the leaf up (the
- * innermost frame that names a phase wins). GC, idle (waiting for the network) and program
- * (V8 bookkeeping) are V8's own pseudo-frames.
+ * that matches, from the leaf up (the innermost frame that names a phase wins). Module loading
+ * is the samples whose own code is the loader's: a leaf frame in Node's module loader or a
+ * compile function, or a native or `node:fs` frame (reading, stat) called from it. Not every
+ * sample with `Module._load` on the stack: a module's top level runs under it too (building zod
+ * schemas, and everything a command does synchronously on its first require, such as reading,
+ * parsing and hashing the manifest), and that time is its own phase's (issue 27: 333 ms counted
+ * as module loading where ~90 were). GC, idle (waiting for the network) and program (V8
+ * bookkeeping) are V8's own pseudo-frames.
  */
+/** The module loader's own code: Node's loaders, the compile entry points, tsx's require hook. */
+const LOADER_URL = /^node:internal\/modules\/|\/node_modules\/tsx\/|\/node_modules\/get-tsconfig\//;
+const LOADER_FN = /^(wrapSafe|compileFunction|compileForInternalLoader|compileForPublicLoader|requireBuiltin)$/;
+/** Frames the loader calls that do its work: native code (no url) and file-system helpers. */
+const HELPER_URL = /^(node:fs|node:path|node:internal\/fs\/|node:internal\/url|)$|^node:internal\/fs\//;
+
+/** True when the sample's own code (its leaf, and the helpers it is in) is the module loader's. */
+export function inModuleLoader(stack: readonly { callFrame: { functionName: string; url: string } }[]): boolean {
+  for (const n of stack) {
+    const { url, functionName } = n.callFrame;
+    if (LOADER_FN.test(functionName) || LOADER_URL.test(url)) return true;
+    if (!HELPER_URL.test(url)) return false;
+  }
+  return false;
+}
+
 const ZOD = /node_modules\/zod\/|schemas\/wire\.js|schemas\/text-checks\.js/;
 const PHASES: { phase: string; test: (url: string, fn: string) => boolean }[] = [
   { phase: 'normalise', test: (u) => /kinds\/shared\/normalise\.js/.test(u) },
@@ -78,7 +99,7 @@ export function phasesOfCpuProfile(p: CpuProfile): Record<string, number> {
     const leaf = stack[0].callFrame.functionName;
     let phase = 'other';
     if (['(garbage collector)', '(idle)', '(program)'].includes(leaf)) phase = leaf;
-    else if (stack.some((n) => /^Module\._load$|^compileForInternalLoader$/.test(n.callFrame.functionName))) phase = 'module loading';
+    else if (inModuleLoader(stack)) phase = 'module loading';
     else {
       // zod and the wire decoder belong to whoever called them: the reads (parse) or the engine (validation)
       let zod = false;

@@ -130,7 +130,8 @@ export function installCli(root: string, build: string): InstalledCli {
   if (bundled.status !== 0) throw new Error(`bundle failed:\n${bundled.stdout}${bundled.stderr}`);
   const bin = path.join(build, 'bin', 'dqform.js');
   const cwd = path.join(root, 'examples', 'quickstart');
-  const env = { CHECKPOINT_DISABLE: '1', DQ_CLIENT_ID: '', DQ_CLIENT_SECRET: '', DQ_CACHE_DIR: path.join(build, 'dqform-cache') };
+  // the caches (resolution, V8 code) in the build's own directory (validate runs after the first are warm), never the user's
+  const env = { CHECKPOINT_DISABLE: '1', DQ_CLIENT_ID: '', DQ_CLIENT_SECRET: '', DQFORM_CACHE_DIR: path.join(build, 'dqform-cache'), DQFORM_NO_CACHE: '' };
   for (const args of [['synth'], ['validate']]) {
     const r = spawnSync(process.execPath, [bin, ...args], { cwd, env: { ...process.env, ...env }, encoding: 'utf8' });
     if (r.status !== 0) throw new Error(`quickstart ${args[0]} failed:\n${r.stdout}${r.stderr}`);

@@ -27,6 +27,8 @@ async function readOne(c: PlatformClient, r: Ref): Promise<number> {
       return Object.keys(await c.sqlTests.batchGet([r.id])).length;
     case 'dq_sql_test_deployment_rule':
       return Object.keys(await c.sqlTestRules.batchGet([r.id])).length;
+    case 'dq_saved_view':
+      return Object.keys(await c.savedViews.batchGet([r.id])).length;
     default:
       throw new Error(`unknown type ${r.type}`);
   }

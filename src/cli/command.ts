@@ -53,6 +53,8 @@ export interface SourceOptions {
   stack?: string;
   /** --no-synth: accepted and ignored (only `dqform synth` runs the app). */
   synth?: boolean;
+  /** false with --no-cache: resolve without the resolution cache (src/cli/desired.ts). */
+  cache?: boolean;
 }
 
 /** Commands that can run over every stack (validate, plan, drift). */

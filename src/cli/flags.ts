@@ -45,7 +45,8 @@ export function sourceFlags(c: Command): Command {
   return c
     .option('--dir <DIR>', 'synth output directory to read (default cdktf.out)')
     .option('--file <FILE>', 'a YAML workspace file instead of synth output (./dqform.yaml is used when there is no cdktf.out)')
-    .option('--stack <NAME>', 'the stack to use when the synth output holds several');
+    .option('--stack <NAME>', 'the stack to use when the synth output holds several')
+    .option('--no-cache', 'resolve the desired state afresh, without the resolution cache (DQFORM_NO_CACHE=1 does the same; docs/configuration.md)');
 }
 
 /**

@@ -12,12 +12,14 @@ import { stableStringify } from '../engine/keys';
 import { inertText } from '../../schemas/tools/inert';
 import { listedStacks, loadSiblingStacks, loadSynthOutput, ManifestError } from '../engine/manifest';
 import { readCdktfApp, staleness, synthesisedStacks, type CdktfApp } from './synth';
+import { prepareStack as preparedFromCache, type PreparedStack, type StackPlatformFields } from './desired';
 import type { Io, ModeFlags, RenderFlags, SourceOptions, StacksOptions } from './command';
 import { UsageError } from './usage-error';
 import { codeFamily, isFamily } from '../../schemas/tools/errors';
 import { lazy } from './lazy';
 
 export type { Io } from './command';
+export type { PreparedStack } from './desired';
 
 /**
  * The plan request the mode flags ask for (every field of schemas/model/plan's DEFAULT_REQUEST, in its
@@ -67,7 +69,7 @@ export const STACK_FAILURES = ['manifest', 'api', 'config', 'plan-refused'];
  * stderr; with `DQFORM_LOG=debug` every HTTP call is traced there (method, path, status,
  * duration, request id: never a header or a body, so never a token or a secret).
  */
-export function client(io: Io, m?: Manifest): PlatformClient {
+export function client(io: Io, m?: StackPlatformFields): PlatformClient {
   const level = (io.env.DQFORM_LOG ?? '').trim().toLowerCase();
   if (level !== '' && level !== 'debug' && level !== 'info' && !warnedLevel.has(io)) {
     warnedLevel.add(io);
@@ -84,7 +86,7 @@ export function client(io: Io, m?: Manifest): PlatformClient {
 const warnedLevel = new WeakSet<Io>();
 
 /** Where a stack's platform and credentials come from: what its manifest sets (the environment for the rest). */
-export function platformOf(m: Manifest | undefined): StackPlatform {
+export function platformOf(m: Omit<StackPlatformFields, 'stack' | 'namespace'> | undefined): StackPlatform {
   return m ? { baseUrl: m.baseUrl, region: m.region, grpcEndpoint: m.grpcEndpoint, credentialsFrom: m.credentialsFrom } : {};
 }
 
@@ -100,7 +102,7 @@ export function platformHost(c: PlatformClient): string {
 export class StackClients {
   private readonly open = new Map<string, PlatformClient>();
   constructor(private readonly io: Io) {}
-  for(m: Manifest | undefined): PlatformClient {
+  for(m: StackPlatformFields | undefined): PlatformClient {
     const key = stableStringify(platformOf(m));
     let c = this.open.get(key);
     if (!c) this.open.set(key, (c = client(this.io, m)));
@@ -155,8 +157,11 @@ export const shown = (io: Io, p: string) => {
 
 // ---- where the desired state comes from ----
 
-/** The resolved source of the desired state: a YAML file or a synth output directory. */
-export type Source = { kind: 'yaml'; file: string } | { kind: 'synth'; dir: string };
+/**
+ * The resolved source of the desired state: a YAML file or a synth output directory; `cache`
+ * false: resolve without the resolution cache (`--no-cache`, src/cli/desired.ts).
+ */
+export type Source = ({ kind: 'yaml'; file: string } | { kind: 'synth'; dir: string }) & { cache?: boolean };
 
 /**
  * Resolves where the desired state comes from. The app is never run here: only `dqform synth`
@@ -165,6 +170,11 @@ export type Source = { kind: 'yaml'; file: string } | { kind: 'synth'; dir: stri
  * (or there is none), this stops with an error saying to run `dqform synth` first.
  */
 export function prepareSource(io: Io, o: SourceOptions): Source | undefined {
+  const src = sourceOf(io, o);
+  return src && o.cache === false ? { ...src, cache: false } : src;
+}
+
+function sourceOf(io: Io, o: SourceOptions): Source | undefined {
   if (o.file) return { kind: 'yaml', file: path.resolve(io.cwd, o.file) };
   const app = readCdktfApp(io.cwd);
   const dir = o.dir ? path.resolve(io.cwd, o.dir) : (app?.output ?? path.resolve(io.cwd, 'cdktf.out'));
@@ -220,6 +230,14 @@ export function loadStack(io: Io, src: Source, stack: string | undefined): Manif
   return loadSynthOutput(src.dir, stack);
 }
 
+/**
+ * One stack of a source, ready to plan or validate, through the resolution cache unless the
+ * source says not (src/cli/desired.ts): a warm run loads no manifest. Errors as {@link loadStack}'s.
+ */
+export function prepareStack(io: Io, src: Source, stack: string | undefined): PreparedStack {
+  return preparedFromCache(io.env, io.cwd, src, stack, { loadStack: () => loadStack(io, src, stack), siblingsOf: (m) => siblingsOf(src, m, io.env) });
+}
+
 /** The other stacks synthesised next to `m` (none for a YAML workspace): two stacks must not share objects. */
 export function siblingStacks(src: Source, m: Manifest, env: NodeJS.ProcessEnv) {
   return siblingsOf(src, m, env).siblings;
@@ -231,17 +249,17 @@ export function siblingsOf(src: Source, m: Manifest, env: NodeJS.ProcessEnv) {
   // stacks on another platform, or acting with another credential (so perhaps in another
   // workspace), never share an object: only those on this one are checked against
   const mine = platformKey(env, m);
-  return { siblings: all.filter((s) => platformKey(env, s.manifest) === mine), appNamespaces: all.map((s) => s.namespace) };
+  return { siblings: all.filter((s) => platformKey(env, s.manifest) === mine), appNamespaces: all.map((s) => s.namespace), all };
 }
 
 /** The platform host and the client id a stack acts with, as known without a call (see siblingStacks). */
-function platformKey(env: NodeJS.ProcessEnv, m: Manifest): string {
+function platformKey(env: NodeJS.ProcessEnv, m: Omit<StackPlatformFields, 'stack' | 'namespace'>): string {
   const p = platformOf(m);
   return `${stackHost(env, m)}\u0000${env[p.credentialsFrom?.clientId ?? 'DQ_CLIENT_ID']?.trim() ?? ''}`;
 }
 
 /** The platform host a stack is planned against (its baseUrl/region, else DQ_BASE_URL/DQ_REGION), as known without a call. */
-export function stackHost(env: NodeJS.ProcessEnv, m: Manifest): string {
+export function stackHost(env: NodeJS.ProcessEnv, m: Omit<StackPlatformFields, 'stack' | 'namespace'>): string {
   const p = platformOf(m);
   // the config module alone (not the client): validate loads no client (issue 15)
   const cm = require('../client/config') as typeof import('../client/config');
@@ -258,13 +276,16 @@ export function stackHost(env: NodeJS.ProcessEnv, m: Manifest): string {
 
 /** Plans one stack of a source (with its sibling stacks, which must not share objects) against its own platform. */
 export function planStack(io: Io, clients: StackClients, src: Source, stack: string | undefined, request?: PlanRequest): Promise<Plan> {
-  return planManifest(io, (x) => clients.for(x), src, loadStack(io, src, stack), request);
+  return planManifest(io, (x) => clients.for(x), src, prepareStack(io, src, stack), request);
 }
 
-/** Plans a manifest with the client `clientFor` gives for it; the plan names the platform it read. */
-export async function planManifest(io: Io, clientFor: (m: Manifest) => PlatformClient, src: Source | undefined, m: Manifest, request?: PlanRequest): Promise<Plan> {
+/**
+ * Plans a manifest (or a prepared stack, which brings its siblings) with the client `clientFor`
+ * gives for it; the plan names the platform it read.
+ */
+export async function planManifest(io: Io, clientFor: (m: StackPlatformFields) => PlatformClient, src: Source | undefined, m: Manifest | PreparedStack, request?: PlanRequest): Promise<Plan> {
   const c = clientFor(m);
-  const { siblings, appNamespaces } = src ? siblingsOf(src, m, io.env) : { siblings: [], appNamespaces: [] };
+  const { siblings, appNamespaces } = 'prepared' in m ? { siblings: [], appNamespaces: m.appNamespaces } : src ? siblingsOf(src, m, io.env) : { siblings: [], appNamespaces: [] };
   const p = await lazy.reconcile().plan(c, m, { onProgress: (l) => io.err(l), siblings, appNamespaces, request });
   p.platform = platformHost(c);
   return p;

@@ -7,13 +7,13 @@
  *   spends less of its time compiling optimised code on V8's background threads, which on a
  *   2-core machine compete with the main thread (issue 27 measured -84 to -116 ms on a plan of
  *   10,000 objects). Set only on a V8 whose default is known (`INTERRUPT_BUDGET_DEFAULTS`, read
- *   from `process.versions.v8`); `DQ_NO_V8_FLAGS=1` turns it off.
+ *   from `process.versions.v8`); `DQFORM_NO_V8_FLAGS=1` turns it off.
  * - A code cache of the bundle (`dist/bundle/`, tools/bundle.ts): V8 keeps the compiled code in
- *   the user's cache directory (`$DQ_CACHE_DIR`, else `$XDG_CACHE_HOME/dqform`, else
+ *   the user's cache directory (`$DQFORM_CACHE_DIR`, else `$XDG_CACHE_HOME/dqform`, else
  *   `~/.cache/dqform`; this part uses its `v8/` folder) and the next start reads it instead of
  *   parsing the files again. Node 22.1+: `module.enableCompileCache`; Node 20: each bundle file is
  *   compiled with `vm.Script` and its `cachedData`, written at exit when there was none or V8
- *   refused it. A directory that cannot be written, or `DQ_NO_V8_CACHE=1`, means no cache.
+ *   refused it. A directory that cannot be written, or `DQFORM_NO_V8_CACHE=1`, means no cache.
  *
  * Only node's built-ins are loaded here (this runs before anything else of dqform).
  */
@@ -41,7 +41,7 @@ export function interruptBudgetFlag(v8Version: string): string | undefined {
 
 /** The user's cache directory for dqform (shared with other caches: each part uses a folder of it). */
 export function cacheRoot(env: NodeJS.ProcessEnv, home: () => string): string | undefined {
-  if (env.DQ_CACHE_DIR) return path.resolve(env.DQ_CACHE_DIR);
+  if (env.DQFORM_CACHE_DIR) return path.resolve(env.DQFORM_CACHE_DIR);
   if (env.XDG_CACHE_HOME && path.isAbsolute(env.XDG_CACHE_HOME)) return path.join(env.XDG_CACHE_HOME, 'dqform');
   let h: string;
   try {
@@ -97,7 +97,7 @@ function realHost(): V8Host {
  */
 export function startV8(files: readonly string[], host: V8Host = realHost()): V8Start {
   const out: V8Start = { codeCache: 'off' };
-  if (host.env.DQ_NO_V8_FLAGS !== '1') {
+  if (host.env.DQFORM_NO_V8_FLAGS !== '1') {
     const flag = interruptBudgetFlag(host.versions.v8);
     if (flag) {
       try {
@@ -108,7 +108,7 @@ export function startV8(files: readonly string[], host: V8Host = realHost()): V8
       }
     }
   }
-  if (files.length === 0 || host.env.DQ_NO_V8_CACHE === '1') return out;
+  if (files.length === 0 || host.env.DQFORM_NO_V8_CACHE === '1') return out;
   const root = cacheRoot(host.env, host.home);
   if (!root) return out;
   const dir = path.join(root, 'v8');

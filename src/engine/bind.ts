@@ -20,7 +20,7 @@ import type { Change, Effects, Plan } from '../../schemas/model/plan';
 import { apply, checkReadScopes, PlanRefusedError, preflight, type ApplyOptions, type ApplyResult } from './applier';
 import { stableStringify } from './keys';
 import { isWrite } from './planner';
-import { plan } from './reconcile';
+import { plan, type DesiredState } from './reconcile';
 import type { SiblingStack } from './resolve';
 import { previewedKinds } from './guards';
 
@@ -196,7 +196,7 @@ export class PlanMismatchError extends PlanRefusedError {
 
 /** Options of {@link applyReviewed}: apply's, plus what planning needs. */
 export interface ApplyReviewedOptions extends ApplyOptions {
-  /** The other stacks of the app (as plan had them). */
+  /** The other stacks of the app (as plan had them; a {@link DesiredState} has its own). */
   siblings?: readonly SiblingStack[];
   /** Differences that do not refuse (what changes create downstream moved on), one line each. */
   onNote?: (line: string) => void;
@@ -208,7 +208,7 @@ export interface ApplyReviewedOptions extends ApplyOptions {
  * {@link PlanMismatchError} naming the differences, before any write. The plan executed is the
  * fresh one (equal to the saved one in everything apply writes).
  */
-export async function applyReviewed(client: PlatformClient, saved: Plan, manifest: Manifest, opts: ApplyReviewedOptions = {}): Promise<ApplyResult> {
+export async function applyReviewed(client: PlatformClient, saved: Plan, manifest: Manifest | DesiredState, opts: ApplyReviewedOptions = {}): Promise<ApplyResult> {
   const progress = opts.onProgress ?? (() => undefined);
   // what needs no network first: a plan with errors, or one the guards refuse, is refused as it is
   preflight(saved, opts);

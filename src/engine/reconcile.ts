@@ -17,6 +17,29 @@ import { mapLimit } from './concurrency';
 import { bareId, carriesTag } from './identity';
 import { candidateNamespaces, keysUnder, LOOKED_UP, ownsNothing, renameWarning } from './renamed';
 
+/**
+ * The desired state as plan reads it when the caller resolves it (src/cli/desired.ts, the
+ * resolution cache): the namespace, the manifest's hash, the sibling stacks' namespaces and the
+ * resolution in a workspace. A manifest given to {@link plan} is read as one of these.
+ */
+export interface DesiredState {
+  readonly namespace: string;
+  /** The namespaces of the other stacks on this platform (PlanOptions.siblings for a manifest). */
+  readonly siblingNamespaces: readonly string[];
+  manifestHash(): string;
+  resolve(workspace: string): Resolution;
+}
+
+/** A manifest as the desired state of a plan: resolved with the siblings the options give. */
+export function desiredOf(manifest: Manifest, siblings: readonly SiblingStack[] = []): DesiredState {
+  return {
+    namespace: manifest.namespace,
+    siblingNamespaces: siblings.map((s) => s.namespace),
+    manifestHash: () => manifestHash(manifest),
+    resolve: (workspace) => resolveManifest(manifest, workspace, { siblings }),
+  };
+}
+
 export interface PlanOptions {
   /** Progress lines (reading live state, previews). */
   onProgress?: (line: string) => void;
@@ -26,7 +49,10 @@ export interface PlanOptions {
    */
   previewConcurrency?: number;
   handlers?: Record<ResourceType, ResourceHandler>;
-  /** The other stacks of the app: two stacks must not declare one object or share a namespace. */
+  /**
+   * The other stacks of the app: two stacks must not declare one object or share a namespace.
+   * Read only when a manifest is planned (a {@link DesiredState} resolves with its own).
+   */
   siblings?: readonly SiblingStack[];
   /**
    * The namespaces of every other stack of the app, on any platform: never named as the old name
@@ -174,33 +200,34 @@ export function readableKinds(resolution: Pick<Resolution, 'namespace' | 'resour
 }
 
 /** The whole plan: resolve, read, draft, preview, final. */
-export async function plan(client: PlatformClient, manifest: Manifest, opts: PlanOptions = {}): Promise<Plan> {
+export async function plan(client: PlatformClient, manifest: Manifest | DesiredState, opts: PlanOptions = {}): Promise<Plan> {
+  const desired = 'resources' in manifest ? desiredOf(manifest, opts.siblings) : manifest;
   const handlers = opts.handlers ?? HANDLERS;
   const progress = opts.onProgress ?? (() => undefined);
   // the manifest's hash needs no workspace: computed while the token and IAM calls are in flight
   const iamCall = client.iam.get();
   let hash: string;
   try {
-    hash = manifestHash(manifest);
+    hash = desired.manifestHash();
   } catch (e) {
     iamCall.catch(() => undefined);
     throw e;
   }
   const iam = await iamCall;
   const workspace = iam.workspace;
-  const resolution = resolveManifest(manifest, workspace, { siblings: opts.siblings });
+  const resolution = desired.resolve(workspace);
   // write-only references stay out of the plan: the handlers that need them at apply keep them
-  for (const t of new Set(resolution.resources.map((r) => r.type))) handlers[t].bindDesired?.(resolution.resources.filter((r) => r.type === t), { workspace, namespace: manifest.namespace });
+  for (const t of new Set(resolution.resources.map((r) => r.type))) handlers[t].bindDesired?.(resolution.resources.filter((r) => r.type === t), { workspace, namespace: desired.namespace });
   const readable = readableKinds(resolution, iam.scopes, handlers);
   resolution.diagnostics.push(...readable.diagnostics);
   if (resolution.diagnostics.some((d) => d.severity === 'error')) {
     return computePlan({ resolution, live: {}, liveUnread: true, handlers, manifestHash: hash, request: opts.request });
   }
-  progress(`reading live state of namespace "${manifest.namespace}" in workspace "${workspace}"`);
+  progress(`reading live state of namespace "${desired.namespace}" in workspace "${workspace}"`);
   const live = await readLiveState(client, resolution, handlers, readable.types);
-  const draft = draftPlan({ resolution, live, handlers, manifestHash: hash, knownNamespaces: (opts.siblings ?? []).map((s) => s.namespace), request: opts.request });
-  const renamed = await renamedNamespaceWarning(client, resolution, live, handlers, [...(opts.siblings ?? []).map((s) => s.namespace), ...(opts.appNamespaces ?? [])]);
-  const previews = previewed(draft.ctx) ? await fetchPreviews(client, draft.changes, handlers, { workspace, namespace: manifest.namespace }, opts) : undefined;
+  const draft = draftPlan({ resolution, live, handlers, manifestHash: hash, knownNamespaces: [...desired.siblingNamespaces], request: opts.request });
+  const renamed = await renamedNamespaceWarning(client, resolution, live, handlers, [...desired.siblingNamespaces, ...(opts.appNamespaces ?? [])]);
+  const previews = previewed(draft.ctx) ? await fetchPreviews(client, draft.changes, handlers, { workspace, namespace: desired.namespace }, opts) : undefined;
   // the same effects and assemble phases as computePlan's, with what was gathered
   return finishPlan(draft, { previews, diagnostics: renamed ? [renamed] : [] });
 }

@@ -5,7 +5,7 @@
  * rest, the gRPC stack, zod's locales or node's child_process; and its output is the sources' output, byte for byte, on
  * a set of commands (text, JSON stream, a plan whose rule previews go over gRPC, errors): with the
  * V8 flag and the code cache (a first run writing the cache, a second reading it) and without
- * either (DQ_NO_V8_FLAGS=1, DQ_NO_V8_CACHE=1).
+ * either (DQFORM_NO_V8_FLAGS=1, DQFORM_NO_V8_CACHE=1).
  *
  * @gateway-exempt compares the bundle's output with the sources' against one emulator; the encoding is not what it checks
  */
@@ -79,7 +79,7 @@ it('--version and help run the core only: not the rest, zod, undici, the gRPC st
   const preload = path.join(tmp, 'preload.js');
   // the require cache, and node's child_process (commander loads it at once, for executable subcommands dqform has none of)
   fs.writeFileSync(preload, "process.on('exit', () => require('fs').writeSync(3, JSON.stringify([...Object.keys(require.cache), ...process.moduleLoadList.filter((m) => /child_process/.test(m))])));\n");
-  const env = { DQ_CACHE_DIR: path.join(tmp, 'cache-lazy') };
+  const env = { DQFORM_CACHE_DIR: path.join(tmp, 'cache-lazy') };
   for (const args of [['--version'], ['help']]) {
     const r = await bundled(args, env, preload);
     expect({ args, code: r.code, err: r.err }).toEqual({ args, code: 0, err: '' });
@@ -109,9 +109,9 @@ it('prints what the sources print, byte for byte, with and without the V8 flag a
   ];
   const cache = path.join(tmp, 'cache');
   const variants: [string, Record<string, string | undefined>][] = [
-    ['flags and cache, first run', { DQ_CACHE_DIR: cache }],
-    ['flags and cache, cache read', { DQ_CACHE_DIR: cache }],
-    ['neither', { DQ_CACHE_DIR: cache, DQ_NO_V8_FLAGS: '1', DQ_NO_V8_CACHE: '1' }],
+    ['flags and cache, first run', { DQFORM_CACHE_DIR: cache }],
+    ['flags and cache, cache read', { DQFORM_CACHE_DIR: cache }],
+    ['neither', { DQFORM_CACHE_DIR: cache, DQFORM_NO_V8_FLAGS: '1', DQFORM_NO_V8_CACHE: '1' }],
   ];
   for (const args of commands) {
     const want = await dqform(args, { env: api, timeoutMs: 120_000 });

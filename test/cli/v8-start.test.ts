@@ -1,6 +1,6 @@
 /**
  * src/cli/v8-start.ts (issue 27): the interrupt budget is set only on a V8 whose default is known
- * (read from `process.versions.v8`) and not with DQ_NO_V8_FLAGS=1; the code cache uses Node's
+ * (read from `process.versions.v8`) and not with DQFORM_NO_V8_FLAGS=1; the code cache uses Node's
  * compile cache on 22.1+, vm.Script cachedData on Node 20, and nothing when the cache directory
  * cannot be written. Fake versions and hosts; the real Node 20 path in fresh processes.
  */
@@ -19,7 +19,7 @@ function fake(over: Partial<V8Host> = {}): V8Host & { calls: string[] } {
   return {
     calls,
     versions: NODE20,
-    env: { DQ_CACHE_DIR: '/cache' },
+    env: { DQFORM_CACHE_DIR: '/cache' },
     home: () => '/home/u',
     setFlagsFromString: (f) => calls.push(`flags ${f}`),
     enableCompileCache: undefined,
@@ -45,8 +45,8 @@ describe('the interrupt budget', () => {
     }
   });
 
-  it('is not set with DQ_NO_V8_FLAGS=1, and a V8 that refuses it is run with its defaults', () => {
-    const off = fake({ env: { DQ_NO_V8_FLAGS: '1' } });
+  it('is not set with DQFORM_NO_V8_FLAGS=1, and a V8 that refuses it is run with its defaults', () => {
+    const off = fake({ env: { DQFORM_NO_V8_FLAGS: '1' } });
     expect(startV8([], off)).toEqual({ codeCache: 'off' });
     expect(off.calls).toEqual([]);
     const refuses = fake({ setFlagsFromString: () => { throw new Error('no such flag'); } });
@@ -59,7 +59,7 @@ describe('the code cache', () => {
     const h = fake();
     expect(startV8(['/pkg/a.js', '/pkg/b.js'], h)).toEqual({ flags: '--interrupt-budget=270336', codeCache: 'script', dir: path.join('/cache', 'v8') });
     expect(h.calls).toEqual(['flags --interrupt-budget=270336', `script /pkg/a.js,/pkg/b.js ${path.join('/cache', 'v8')} [--interrupt-budget=270336]`]);
-    const noFlags = fake({ env: { DQ_CACHE_DIR: '/cache', DQ_NO_V8_FLAGS: '1' } });
+    const noFlags = fake({ env: { DQFORM_CACHE_DIR: '/cache', DQFORM_NO_V8_FLAGS: '1' } });
     startV8(['/pkg/a.js'], noFlags);
     expect(noFlags.calls).toEqual([`script /pkg/a.js ${path.join('/cache', 'v8')} []`]);
   });
@@ -82,12 +82,12 @@ describe('the code cache', () => {
     expect(hasCompileCache('20.20.2')).toBe(false);
   });
 
-  it('none for the compiled tree or the sources (no files), with DQ_NO_V8_CACHE=1, without a home, or when the cache throws', () => {
+  it('none for the compiled tree or the sources (no files), with DQFORM_NO_V8_CACHE=1, without a home, or when the cache throws', () => {
     const enable = () => {
       throw new Error('not expected');
     };
     expect(startV8([], fake({ versions: NODE22, enableCompileCache: enable })).codeCache).toBe('off');
-    expect(startV8(['/pkg/a.js'], fake({ env: { DQ_CACHE_DIR: '/cache', DQ_NO_V8_CACHE: '1' } })).codeCache).toBe('off');
+    expect(startV8(['/pkg/a.js'], fake({ env: { DQFORM_CACHE_DIR: '/cache', DQFORM_NO_V8_CACHE: '1' } })).codeCache).toBe('off');
     expect(startV8(['/pkg/a.js'], fake({ env: {}, home: () => { throw new Error('no home'); } })).codeCache).toBe('off');
     expect(startV8(['/pkg/a.js'], fake({ scriptCache: () => { throw new Error('EACCES'); } })).codeCache).toBe('off');
   });
@@ -97,15 +97,15 @@ describe('the code cache', () => {
     fs.writeFileSync(file, '');
     try {
       expect(() => scriptCodeCache(['/pkg/a.js'], path.join(file, 'v8'))).toThrow();
-      expect(startV8(['/pkg/a.js'], fake({ env: { DQ_CACHE_DIR: file }, scriptCache: scriptCodeCache }))).toEqual({ flags: '--interrupt-budget=270336', codeCache: 'off' });
+      expect(startV8(['/pkg/a.js'], fake({ env: { DQFORM_CACHE_DIR: file }, scriptCache: scriptCodeCache }))).toEqual({ flags: '--interrupt-budget=270336', codeCache: 'off' });
     } finally {
       fs.rmSync(path.dirname(file), { recursive: true, force: true });
     }
   });
 
-  it('the cache directory: DQ_CACHE_DIR, else $XDG_CACHE_HOME/dqform (absolute only), else ~/.cache/dqform', () => {
+  it('the cache directory: DQFORM_CACHE_DIR, else $XDG_CACHE_HOME/dqform (absolute only), else ~/.cache/dqform', () => {
     const home = () => '/home/u';
-    expect(cacheRoot({ DQ_CACHE_DIR: '/x', XDG_CACHE_HOME: '/xdg' }, home)).toBe(path.resolve('/x'));
+    expect(cacheRoot({ DQFORM_CACHE_DIR: '/x', XDG_CACHE_HOME: '/xdg' }, home)).toBe(path.resolve('/x'));
     expect(cacheRoot({ XDG_CACHE_HOME: '/xdg' }, home)).toBe(path.join('/xdg', 'dqform'));
     expect(cacheRoot({ XDG_CACHE_HOME: 'relative' }, home)).toBe(path.join('/home/u', '.cache', 'dqform'));
     expect(cacheRoot({}, home)).toBe(path.join('/home/u', '.cache', 'dqform'));

@@ -122,7 +122,7 @@ it('npm pack -> install into an empty directory -> import every construct from "
     // the installed bin runs the bundle (a preload writes what loaded)
     const report = path.join(tmp, 'loaded.json');
     fs.writeFileSync(path.join(tmp, 'loaded.js'), `process.on('exit', () => require('fs').writeFileSync(${JSON.stringify(report)}, JSON.stringify(Object.keys(require.cache))));\n`);
-    const version = execFileSync(process.execPath, ['-r', path.join(tmp, 'loaded.js'), path.join(pkgDir, 'bin', 'dqform.js'), '--version'], { cwd: app, env: { ...env, DQ_CACHE_DIR: path.join(tmp, 'cache') }, encoding: 'utf8' });
+    const version = execFileSync(process.execPath, ['-r', path.join(tmp, 'loaded.js'), path.join(pkgDir, 'bin', 'dqform.js'), '--version'], { cwd: app, env: { ...env, DQFORM_CACHE_DIR: path.join(tmp, 'cache') }, encoding: 'utf8' });
     expect(version.trim()).toBe(JSON.parse(fs.readFileSync(path.join(pkgDir, 'package.json'), 'utf8')).version);
     expect((JSON.parse(fs.readFileSync(report, 'utf8')) as string[]).map((k) => path.relative(fs.realpathSync(pkgDir), k)).filter((k) => !k.startsWith('..')).sort()).toEqual(['bin/dqform.js', 'dist/bundle/dqform.js', 'dist/src/cli/v8-start.js']);
     fs.writeFileSync(path.join(app, 'package.json'), JSON.stringify({ name: 'newcomer', private: true, dependencies: { dqform: '0.1.0' } }));

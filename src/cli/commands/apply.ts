@@ -9,7 +9,8 @@ import { lazy } from '../lazy';
 import type { PlatformClient } from '../../client';
 import type { Manifest } from '../../../schemas/model/manifest';
 import type { Plan, PlanRequest } from '../../../schemas/model/plan';
-import type { Source, StackOutcome } from '../runtime';
+import type { PreparedStack, Source, StackOutcome } from '../runtime';
+import type { StackPlatformFields } from '../desired';
 import { DEFAULT_MAX_DELETES, DEFAULT_MAX_EFFECT_DELETES } from '../../engine/limits';
 import { allStacks, modeFlags, noColor, noSynth, showUnmanaged, sourceFlags, wholeNumber } from '../flags';
 import { UsageError } from '../usage-error';
@@ -108,7 +109,7 @@ function readSavedPlan(io: Io, file: string, o: ApplyOptions, request: PlanReque
 }
 
 export async function applyCommand({ io, version }: CommandContext, file: string | undefined, o: ApplyOptions, words: ApplyWords = APPLY_WORDS): Promise<number> {
-  const { StackClients, loadStack, planManifest, prepareSource, printDiagnostics, progressIntervalMs, requestOf, siblingStacks, textOf } = lazy.runtime();
+  const { StackClients, planManifest, prepareSource, prepareStack, printDiagnostics, progressIntervalMs, requestOf, textOf } = lazy.runtime();
   const every = progressIntervalMs(io);
   const request = requestOf(o);
   let saved: Plan | undefined;
@@ -145,10 +146,10 @@ export async function applyCommand({ io, version }: CommandContext, file: string
       const c = clients.for(manifest);
       samePlatform(saved, c, file!);
       // applyReviewed plans again with the saved plan's own options (destroy, targets, replace)
-      const r = await lazy.bind().applyReviewed(c, saved, manifest, { ...opts, onEvent: onEvent(saved), siblings: siblingStacks(src, manifest, io.env), onNote: (l) => io.err(`Note: ${l}`) });
+      const r = await lazy.bind().applyReviewed(c, saved, manifest, { ...opts, onEvent: onEvent(saved), onNote: (l) => io.err(`Note: ${l}`) });
       return lazy.applyView().exitCode(r);
     }
-    const m = manifest ?? loadStack(io, src, o.stack);
+    const m = manifest ?? prepareStack(io, src, o.stack);
     const p = await planManifest(io, (x) => clients.for(x), o.namespace ? undefined : src, m, request);
     const failed = p.diagnostics.some((d) => d.severity === 'error');
     const done = failed || request.refreshOnly || !lazy.planner().hasChanges(p);
@@ -253,17 +254,17 @@ async function planEveryStack(
   io: Io,
   src: Source,
   stacks: readonly (string | undefined)[],
-  clientFor: (m: Manifest) => PlatformClient,
+  clientFor: (m: StackPlatformFields) => PlatformClient,
   o: ApplyOptions,
   request: PlanRequest,
   opts: ReturnType<typeof applyOptions>,
-): Promise<{ plans: { plan: Plan; manifest: Manifest }[]; failed: StackOutcome[] }> {
-  const { loadStack, planManifest, printDiagnostics, reportError, textOf } = lazy.runtime();
-  const plans: { plan: Plan; manifest: Manifest }[] = [];
+): Promise<{ plans: { plan: Plan; manifest: PreparedStack }[]; failed: StackOutcome[] }> {
+  const { prepareStack, planManifest, printDiagnostics, reportError, textOf } = lazy.runtime();
+  const plans: { plan: Plan; manifest: PreparedStack }[] = [];
   const failed: StackOutcome[] = [];
   for (const stack of stacks) {
     try {
-      const manifest = loadStack(io, src, stack);
+      const manifest = prepareStack(io, src, stack);
       const plan = await planManifest(io, clientFor, src, manifest, request);
       if (plan.diagnostics.some((d) => d.severity === 'error')) {
         printDiagnostics(io, plan.diagnostics);
@@ -357,10 +358,10 @@ async function applyAllStacks(io: Io, src: Source, o: ApplyOptions, request: Pla
  * The desired state a saved plan is checked against: its stack, from the source plan reads.
  * When it cannot be read, the error says that apply needs it (and how to point at it).
  */
-function savedPlanManifest(io: Io, src: Source, stack: string, file: string): Manifest {
-  const { loadStack, shown } = lazy.runtime();
+function savedPlanManifest(io: Io, src: Source, stack: string, file: string): PreparedStack {
+  const { prepareStack, shown } = lazy.runtime();
   try {
-    return loadStack(io, src, stack);
+    return prepareStack(io, src, stack);
   } catch (e) {
     if (!(e instanceof lazy.manifest().ManifestError)) throw e;
     const where = src.kind === 'yaml' ? shown(io, src.file) : `${shown(io, src.dir)} (stack ${stack})`;

@@ -13,15 +13,15 @@ export interface ValidateOptions extends StacksOptions {
 }
 
 async function run({ io, version }: CommandContext, o: ValidateOptions): Promise<number> {
-  const { loadStack, overStacks, prepareSource, printDiagnostics, siblingStacks, stacksOf } = lazy.runtime();
+  const { overStacks, prepareSource, prepareStack, printDiagnostics, stacksOf } = lazy.runtime();
   const stream = o.json ? new (lazy.jsonStream().JsonStream)(io.out) : undefined;
   stream?.version(version);
   const src = prepareSource(io, o);
   if (!src) return 1;
   return overStacks(io, stacksOf(io, src, o), stream ? 'err' : 'out', async (stack) => {
-    let m: ReturnType<typeof loadStack>;
+    let m: ReturnType<typeof prepareStack>;
     try {
-      m = loadStack(io, src, stack);
+      m = prepareStack(io, src, stack);
     } catch (e) {
       // --json: a manifest that does not load is the stream's diagnostics, not stderr's
       if (!stream || !isFamily(e, ['manifest']) || !e.diagnostics) throw e;
@@ -30,19 +30,19 @@ async function run({ io, version }: CommandContext, o: ValidateOptions): Promise
       stream.validated(e.diagnostics.filter((d) => d.severity === 'error').length, e.diagnostics.filter((d) => d.severity === 'warning').length, 0);
       return { stack: stack ?? '?', code: 1, line: 'failed (see the errors above)' };
     }
-    const res = lazy.resolve().resolveManifest(m, 'offline-validation', { offline: true, siblings: siblingStacks(src, m, io.env) });
+    const res = m.resolve('offline-validation', { offline: true });
     const errors = res.diagnostics.filter((d) => d.severity === 'error').length;
     if (stream) {
       stream.forStack(m.stack);
       stream.diagnostics(res.diagnostics);
-      stream.validated(errors, res.diagnostics.filter((d) => d.severity === 'warning').length, m.resources.length);
+      stream.validated(errors, res.diagnostics.filter((d) => d.severity === 'warning').length, m.resourceCount);
     } else printDiagnostics(io, res.diagnostics);
     if (errors) {
       if (!stream) io.err(`${errors} error(s) in stack ${m.stack}.`);
       return { stack: m.stack, code: 1, line: `${errors} error(s)` };
     }
-    if (!stream) io.out(`Stack ${m.stack} (namespace "${m.namespace}"): ${m.resources.length} resource(s), valid.`);
-    return { stack: m.stack, code: 0, line: `valid, ${m.resources.length} resource(s)` };
+    if (!stream) io.out(`Stack ${m.stack} (namespace "${m.namespace}"): ${m.resourceCount} resource(s), valid.`);
+    return { stack: m.stack, code: 0, line: `valid, ${m.resourceCount} resource(s)` };
   });
 }
 

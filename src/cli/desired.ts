@@ -1,0 +1,273 @@
+/**
+ * A stack's desired state as the commands use it, through the resolution cache (issue 27).
+ * Resolution is a pure function of its inputs, so its result is kept in the user's cache
+ * directory (src/engine/resolution-cache.ts) under a key made of everything it reads:
+ *
+ * - the bytes of the source: for synth output, `manifest.json`, the `stacks/` listing and every
+ *   stack's `cdk.tf.json` (the sibling stacks are checked for shared objects); for a YAML
+ *   workspace, the file and the name it is shown by (diagnostics name it);
+ * - the stack asked for, the directory or file's absolute path;
+ * - the environment that chooses which siblings share this stack's platform: `DQ_BASE_URL`,
+ *   `DQ_REGION`, `DQ_CLIENT_ID` (the key holds only their hash), and the variables the stacks
+ *   name in `credentialsFrom` (their values' sha256 are recorded in the entry and checked);
+ * - the workspace (learned from the platform) and whether the run is offline (`validate`);
+ * - dqform's code: its version and, in a checkout, the size and mtime of every source file;
+ *   Node's major version and its ICU and time-zone data (time zones are checked with `Intl`).
+ *
+ * Two entries per stack: its head ({@link CachedStackHead}: what is needed before the workspace
+ * is known) and its resolution per workspace. A warm run loads no manifest at all. Off with
+ * `--no-cache` or `DQFORM_NO_CACHE=1`. The entries hold what the synth output holds (secret
+ * references are names of variables and files, never values; schemas/platform/integrations.ts).
+ */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { hash } from 'node:crypto';
+import type { Manifest } from '../../schemas/model/manifest';
+import { CachedStackHead } from '../../schemas/model/resolution-cache';
+import type { Resolution, SiblingStack } from '../engine/resolve';
+import type { DesiredState } from '../engine/reconcile';
+import { cacheDirOf, cacheKey, cacheOffByEnv, ResolutionCache } from '../engine/resolution-cache';
+import { listedStacks, manifestHash } from '../engine/manifest';
+import { lazy } from './lazy';
+
+/** The platform fields of a manifest: what a client is made from (runtime.ts `platformOf`). */
+export type StackPlatformFields = Pick<Manifest, 'stack' | 'namespace' | 'region' | 'baseUrl' | 'grpcEndpoint' | 'credentialsFrom'>;
+
+/** One stack, ready to plan or validate: its platform fields, and its resolution on demand (cached). */
+export interface PreparedStack extends DesiredState, Omit<StackPlatformFields, 'namespace'> {
+  readonly prepared: true;
+  readonly namespace: string;
+  readonly resourceCount: number;
+  /** The namespaces of every other stack of the app, on any platform. */
+  readonly appNamespaces: readonly string[];
+  /** The resolution in `workspace` (offline: `validate`'s stand-in workspace). */
+  resolve(workspace: string, opts?: { offline?: boolean }): Resolution;
+  /** The manifest itself (loaded on first use; a warm run never needs it). */
+  manifest(): Manifest;
+}
+
+/** Where a stack's desired state comes from (runtime.ts `Source`). */
+export type DesiredSource = ({ kind: 'yaml'; file: string } | { kind: 'synth'; dir: string }) & { cache?: boolean };
+
+/** What a stack is loaded and its siblings found with (runtime.ts), passed in to keep one definition. */
+export interface Loaders {
+  loadStack: () => Manifest;
+  /** The siblings on this stack's platform, and every other stack's namespace. */
+  siblingsOf: (m: Manifest) => { siblings: SiblingStack[]; appNamespaces: string[]; all: readonly { manifest: Manifest }[] };
+}
+
+const sha256 = (s: string) => hash('sha256', s, 'hex');
+
+/** The variables a run's sibling filter reads besides those in the key: each stack's client-id variable. */
+function envRead(env: NodeJS.ProcessEnv, manifests: readonly Manifest[]): [string, string | null][] {
+  const names = [...new Set(manifests.map((m) => m.credentialsFrom?.clientId ?? 'DQ_CLIENT_ID'))].sort();
+  return names.map((n) => [n, env[n] === undefined ? null : sha256(env[n])]);
+}
+
+/** Prepares the stack `stack` of `src`: from the cache when its inputs are unchanged, else loaded (and cached). */
+export function prepareStack(env: NodeJS.ProcessEnv, cwd: string, src: DesiredSource, stack: string | undefined, loaders: Loaders): PreparedStack {
+  const inputs = src.cache === false || cacheOffByEnv(env) ? undefined : inputsOf(env, cwd, src, stack);
+  const dir = inputs ? cacheDirOf(env) : undefined;
+  const cache = dir && inputs ? { store: new ResolutionCache(dir), inputs } : undefined;
+  // the files read for the key must be the ones loaded: an entry is written only when they did not change meanwhile
+  const unchanged = () => !!cache && cacheKey(cache.inputs) === cacheKey(inputsOf(env, cwd, src, stack) ?? []);
+  if (cache) {
+    const head = CachedStackHead.safeParse(cache.store.read(cacheKey([...cache.inputs, 'head'])));
+    if (head.success && head.data.env.every(([n, h]) => (env[n] === undefined ? null : sha256(env[n])) === h)) {
+      return prepared(head.data, () => head.data.manifestHash, cache, loaders, undefined, unchanged);
+    }
+  }
+  const m = loaders.loadStack();
+  const found = loaders.siblingsOf(m);
+  const head: Omit<CachedStackHead, 'manifestHash'> = {
+    stack: m.stack,
+    namespace: m.namespace,
+    ...(m.region !== undefined ? { region: m.region } : {}),
+    ...(m.baseUrl !== undefined ? { baseUrl: m.baseUrl } : {}),
+    ...(m.grpcEndpoint !== undefined ? { grpcEndpoint: m.grpcEndpoint } : {}),
+    ...(m.credentialsFrom !== undefined ? { credentialsFrom: m.credentialsFrom } : {}),
+    resourceCount: m.resources.length,
+    siblings: found.siblings.map((s) => ({ stack: s.stack, namespace: s.namespace })),
+    appNamespaces: found.appNamespaces,
+    env: envRead(env, [m, ...found.all.map((s) => s.manifest)]),
+  };
+  // hashed when first asked (plan hashes while its first calls are in flight), as without the cache
+  let hash: string | undefined;
+  return prepared(head, () => (hash ??= manifestHash(m)), cache, loaders, { manifest: m, siblings: found.siblings }, unchanged);
+}
+
+/** The cache of one stack: the store and the key parts of the stack's inputs. */
+type StackCache = { store: ResolutionCache; inputs: (string | Buffer)[] } | undefined;
+
+/**
+ * The prepared stack of `head` (read from the cache, or made from the manifest `loaded`: then
+ * written to the cache once its hash is known, when the stack is first planned or resolved).
+ */
+function prepared(
+  head: Omit<CachedStackHead, 'manifestHash'>,
+  hash: () => string,
+  cache: StackCache,
+  loaders: Loaders,
+  loaded: { manifest: Manifest; siblings: SiblingStack[] } | undefined,
+  unchanged: () => boolean,
+): PreparedStack {
+  let have = loaded;
+  let fromKey: boolean | undefined;
+  const sameFiles = () => (fromKey ??= unchanged());
+  const load = () => {
+    have ??= (() => {
+      const manifest = loaders.loadStack();
+      return { manifest, siblings: loaders.siblingsOf(manifest).siblings };
+    })();
+    return have;
+  };
+  let headWritten = !loaded;
+  const writeHead = () => {
+    if (headWritten || !cache) return;
+    headWritten = true;
+    const full: CachedStackHead = { ...head, manifestHash: hash() };
+    if (sameFiles()) cache.store.write(cacheKey([...cache.inputs, 'head']), JSON.stringify(full));
+  };
+  return {
+    prepared: true,
+    stack: head.stack,
+    namespace: head.namespace,
+    region: head.region,
+    baseUrl: head.baseUrl,
+    grpcEndpoint: head.grpcEndpoint,
+    credentialsFrom: head.credentialsFrom,
+    resourceCount: head.resourceCount,
+    siblingNamespaces: head.siblings.map((s) => s.namespace),
+    appNamespaces: head.appNamespaces,
+    manifestHash: () => {
+      writeHead();
+      return hash();
+    },
+    manifest: () => load().manifest,
+    resolve(workspace, opts = {}) {
+      writeHead();
+      // the variables the head was made with choose the siblings resolution checks against
+      const key = cache && cacheKey([...cache.inputs, 'resolution', JSON.stringify(head.env), workspace, opts.offline ? 'offline' : 'online']);
+      if (cache && key) {
+        const hit = cache.store.read(key);
+        if (isResolution(hit, head, workspace)) return hit;
+      }
+      const { manifest, siblings } = load();
+      const resolution = lazy.resolve().resolveManifest(manifest, workspace, { siblings, offline: opts.offline });
+      if (cache && key && sameFiles() && jsonSafe(resolution)) cache.store.write(key, JSON.stringify(resolution));
+      return resolution;
+    },
+  };
+}
+
+/** A cached body that is this stack's resolution in `workspace` (its head's fields agree). */
+function isResolution(v: unknown, head: Pick<CachedStackHead, 'namespace' | 'stack'>, workspace: string): v is Resolution {
+  if (!v || typeof v !== 'object') return false;
+  const r = v as Partial<Resolution>;
+  return r.workspace === workspace && r.namespace === head.namespace && r.stack === head.stack && Array.isArray(r.resources) && Array.isArray(r.removed) && Array.isArray(r.diagnostics);
+}
+
+/**
+ * True when JSON.parse(JSON.stringify(v)) gives `v` back as dqform reads it: plain objects and
+ * arrays, finite numbers other than -0, no `undefined` in an array, no `toJSON` and no
+ * `__proto__` key (an object's `undefined` fields are dropped, which reads the same). A value
+ * that is not is simply not cached.
+ */
+export function jsonSafe(v: unknown): boolean {
+  if (v === null || typeof v === 'string' || typeof v === 'boolean') return true;
+  if (typeof v === 'number') return Number.isFinite(v) && !Object.is(v, -0);
+  if (typeof v !== 'object') return false;
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) if (v[i] === undefined || !jsonSafe(v[i])) return false;
+    return true;
+  }
+  const proto = Object.getPrototypeOf(v) as unknown;
+  if (proto !== Object.prototype && proto !== null) return false;
+  for (const k in v) {
+    if (k === '__proto__' || k === 'toJSON') return false;
+    const x = (v as Record<string, unknown>)[k];
+    if (x !== undefined && !jsonSafe(x)) return false;
+  }
+  return true;
+}
+
+/** A YAML file larger than the loader reads (src/engine/yaml.ts MAX_YAML_BYTES) is not cached: the loader refuses it. */
+const MAX_YAML_BYTES = 5 * 1024 * 1024;
+
+/**
+ * The key parts of the stack's inputs (see the module's comment), or undefined when the stack
+ * cannot be told without loading it (several stacks and none chosen, a name not listed, an
+ * unreadable file): then it is loaded uncached, and the loader says what is wrong.
+ */
+function inputsOf(env: NodeJS.ProcessEnv, cwd: string, src: DesiredSource, stack: string | undefined): (string | Buffer)[] | undefined {
+  const parts: (string | Buffer)[] = [...codeIdentity(), env.DQ_BASE_URL ?? '\u0000', env.DQ_REGION ?? '\u0000', env.DQ_CLIENT_ID ?? '\u0000', src.kind];
+  try {
+    if (src.kind === 'yaml') {
+      if (fs.statSync(src.file).size > MAX_YAML_BYTES) return undefined;
+      parts.push(path.resolve(src.file), path.relative(cwd, src.file) || src.file, stack ?? '\u0000', fs.readFileSync(src.file));
+      return parts;
+    }
+    const dir = path.resolve(src.dir);
+    const listed = listedStacks(dir);
+    const name = stack ?? (listed.stacks.length === 1 ? listed.stacks[0] : undefined);
+    if (name === undefined || !listed.stacks.includes(name)) return undefined;
+    parts.push(dir, name, JSON.stringify(listed));
+    for (const s of listed.stacks) {
+      let bytes: Buffer | string;
+      try {
+        bytes = fs.readFileSync(path.join(dir, 'stacks', s, 'cdk.tf.json'));
+      } catch {
+        if (s === name) return undefined;
+        bytes = '\u0000unreadable';
+      }
+      parts.push(s, bytes);
+    }
+    return parts;
+  } catch {
+    return undefined;
+  }
+}
+
+let identity: string[] | undefined;
+
+/**
+ * What identifies the code that resolves: dqform's version, Node's major version and its ICU,
+ * Unicode and time-zone data; in a checkout (the sources beside it, which change without a new
+ * version), the path, size and mtime of every source file.
+ */
+export function codeIdentity(): string[] {
+  if (identity) return identity;
+  let root: string | undefined;
+  let version = '0.0.0';
+  for (let d = __dirname; d !== path.dirname(d); d = path.dirname(d)) {
+    const f = path.join(d, 'package.json');
+    if (fs.existsSync(f)) {
+      root = d;
+      try {
+        version = String((JSON.parse(fs.readFileSync(f, 'utf8')) as { version?: string }).version ?? '0.0.0');
+      } catch {
+        // the version stays unknown
+      }
+      break;
+    }
+  }
+  const v = process.versions;
+  const out = ['dqform-resolution-cache', version, process.versions.node.split('.')[0], v.icu ?? '', v.unicode ?? '', v.tz ?? ''];
+  // the running module itself (a bundle is one file), then a checkout's sources
+  const self = fs.statSync(__filename, { throwIfNoEntry: false });
+  out.push(`${__filename}:${self?.size}:${self?.mtimeMs}`);
+  if (root && fs.existsSync(path.join(root, 'src', 'cli', 'main.ts'))) {
+    const files: string[] = [];
+    for (const top of ['src', 'schemas', 'dist']) {
+      const base = path.join(root, top);
+      if (!fs.existsSync(base)) continue;
+      for (const rel of (fs.readdirSync(base, { recursive: true }) as string[]).sort()) {
+        const st = fs.statSync(path.join(base, rel), { throwIfNoEntry: false });
+        if (st?.isFile()) files.push(`${top}/${rel}:${st.size}:${st.mtimeMs}`);
+      }
+    }
+    out.push(sha256(files.join('\n')));
+  }
+  identity = out;
+  return out;
+}
