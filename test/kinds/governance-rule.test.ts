@@ -7,7 +7,8 @@ import type { PlatformClient } from '../../src/client';
 import type { Change } from '../../schemas/model/plan';
 import { domainDescriptor } from '../../src/kinds/domain/descriptor';
 import { governanceHandler, v2Service, writeOf, type GovernanceService } from '../../src/kinds/shared/governance';
-import { ruleWrites, type RuleService } from '../../src/kinds/shared/rule';
+import { ruleHandler, ruleWrites, type RuleService } from '../../src/kinds/shared/rule';
+import { monitorDeploymentRuleDescriptor } from '../../src/kinds/monitor-deployment-rule/descriptor';
 import { ItemWriteError } from '../../src/kinds/shared/support';
 import type { HandlerContext, ReadQuery } from '../../src/kinds/shared/types';
 
@@ -203,5 +204,53 @@ describe('ruleWrites', () => {
     const e = out.get('dq_x.b');
     expect(e).toBeInstanceOf(ItemWriteError);
     expect(e?.message).toBe('dq_x.b (r2): bad query');
+  });
+});
+
+describe('ruleHandler', () => {
+  const calls: unknown[][] = [];
+  const svc: RuleService<Json> = {
+    deploy: async (r) => void calls.push(['deploy', r]),
+    delete: async (id) => void calls.push(['delete', id]),
+    batchDeploy: async (rs) => (calls.push(['batchDeploy', rs]), { errors: [] }),
+  };
+  const read = async () => [];
+  const h = ruleHandler<Json, string>({
+    descriptor: monitorDeploymentRuleDescriptor,
+    read,
+    fromLive: (o) => ({ live: o }),
+    fromDesired: (o) => ({ desired: o }),
+    write: (c) => ({ id: c.id }),
+    service: () => svc,
+    preview: {
+      sources: { deploy: 'deploy-overview', delete: 'delete-overview' },
+      deployOverview: async (_c, ch) => `deploy ${ch.id}`,
+      deleteOverview: async (_c, id) => {
+        throw new Error(`no overview of ${id}`);
+      },
+      effects: (source, ov) => ({ source, summary: ov }) as never,
+      failed: () => ({ losesHistory: true }),
+    },
+  });
+
+  it("takes the descriptor's type and label and the kind's read and forms; never a replace", () => {
+    expect([h.type, h.label]).toEqual([monitorDeploymentRuleDescriptor.type, monitorDeploymentRuleDescriptor.label]);
+    expect(h.read).toBe(read);
+    expect(h.fromLive({ a: 1 })).toEqual({ live: { a: 1 } });
+    expect(h.fromDesired({ a: 1 })).toEqual({ desired: { a: 1 } });
+    expect(h.replaceReasons({ a: 1 }, { a: 2 })).toEqual([]);
+  });
+
+  it("writes through the kind's service and previews from its overviews (a failed one is an error effect)", async () => {
+    await h.create(client, change({ id: 'r1' }), ctx);
+    await h.delete(client, change({ id: 'r2' }), ctx);
+    expect(calls).toEqual([
+      ['deploy', { id: 'r1' }],
+      ['delete', 'r2'],
+    ]);
+    expect(await h.preview!(client, change({ id: 'r1', action: 'create' }), ctx)).toEqual({ source: 'deploy-overview', summary: 'deploy r1' });
+    const failed = await h.preview!(client, change({ id: 'r2', action: 'delete' }), ctx);
+    expect(failed).toMatchObject({ source: 'delete-overview', losesHistory: true });
+    expect(failed?.error).toBeDefined();
   });
 });

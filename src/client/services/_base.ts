@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { BATCH_LIMIT, BatchItemError } from '../../../schemas/platform/common';
 import { BatchDeployResponse } from '../../../schemas/platform/deployment-rules';
 import { toQuery } from '../../../schemas/platform/wire';
-import type { DqClient } from '../http';
+import { seg, type DqClient } from '../http';
 import { BatchItemsError, BatchResult, batched, listAll, PaginateOptions } from '../paging';
 
 /** Options of batch writes. */
@@ -37,18 +37,48 @@ export abstract class Service {
   protected batchGetByIds<Res extends z.ZodType, T>(path: string, request: z.ZodType, response: Res, pick: (r: z.output<Res>) => Record<string, T>, ids: readonly string[]): Promise<Record<string, T>> {
     return batchGetMap(ids, async (c) => pick(await this.http.call({ method: 'POST', path, body: { ids: c }, requestSchema: request, responseSchema: response, idempotent: true })));
   }
+}
 
-  /** A rule family's BatchDeploy POST `path` `{ deploymentRules }`, chunked to 200; per-item errors returned (or thrown, when asked). */
-  protected async batchDeployRules(path: string, request: z.ZodType, rules: readonly unknown[], opts: BatchWriteOptions): Promise<BatchResult<string>> {
+/** Where a rule family's writes go. */
+export interface RuleWriteRoutes {
+  /** Deploy: POST `{ deploymentRule }`, checked by `deployRequest`. */
+  readonly deploy: string;
+  readonly deployRequest: z.ZodType;
+  /** BatchDeploy: POST `{ deploymentRules }`, checked by `batchDeployRequest`. */
+  readonly batchDeploy: string;
+  readonly batchDeployRequest: z.ZodType;
+  /** Delete: DELETE `{one}/{id}`. */
+  readonly one: string;
+}
+
+/**
+ * A rule family's service (monitor and SQL-test deployment rules): the writes, at the subclass's
+ * {@link RuleWriteRoutes}. The API takes no etag on any of them.
+ */
+export abstract class RuleWritesService<W> extends Service {
+  protected abstract readonly routes: RuleWriteRoutes;
+
+  /** Deploy: save the rule and sync what it deploys (monitors, tests). */
+  async deploy(rule: W): Promise<void> {
+    await this.http.call({ method: 'POST', path: this.routes.deploy, body: { deploymentRule: rule }, requestSchema: this.routes.deployRequest, responseSchema: Empty, idempotent: true });
+  }
+
+  /** BatchDeploy, chunked to 200; per-item errors returned (or thrown, when asked). */
+  async batchDeploy(rules: W[], opts: BatchWriteOptions = {}): Promise<BatchResult<string>> {
     const res = await batched(
       [...rules],
       async (c) => {
-        const r = await this.http.call({ method: 'POST', path, body: { deploymentRules: c }, requestSchema: request, responseSchema: BatchDeployResponse, idempotent: true });
+        const r = await this.http.call({ method: 'POST', path: this.routes.batchDeploy, body: { deploymentRules: c }, requestSchema: this.routes.batchDeployRequest, responseSchema: BatchDeployResponse, idempotent: true });
         return { items: r.deployedIds, errors: r.errors };
       },
       { limit: opts.limit ?? BATCH_LIMIT },
     );
     return finish(res, opts);
+  }
+
+  /** Delete by id (the server deletes what the rule deployed, unless the rule keeps it). */
+  async delete(id: string): Promise<void> {
+    await this.http.call({ method: 'DELETE', path: `${this.routes.one}/${seg(id)}`, responseSchema: Empty, idempotent: true });
   }
 }
 

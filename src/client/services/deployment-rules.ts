@@ -6,27 +6,18 @@ import { toQuery } from '../../../schemas/platform/wire';
 import { seg } from '../http';
 import { overviewQuery } from './overview-query';
 import { grpcOverview, preview } from './previews';
-import type { BatchResult } from '../paging';
-import { batchGetMap, BatchWriteOptions, Empty, Service } from './_base';
+import { batchGetMap, RuleWritesService, type RuleWriteRoutes } from './_base';
 
 const RULES = '/api/monitors/automated/v1/deployment-rules';
 const RULE = '/api/monitors/automated/v1/deployment-rule';
 
-export class DeploymentRulesService extends Service {
-  /** Deploy POST `.../deployment-rules/deployed` `{ deploymentRule }`: save and sync monitors. */
-  async deploy(rule: z.input<typeof DeploymentRuleWrite>): Promise<void> {
-    await this.http.call({ method: 'POST', path: `${RULES}/deployed`, body: { deploymentRule: rule }, requestSchema: DeployDeploymentRuleRequest, responseSchema: Empty, idempotent: true });
-  }
-
-  /** BatchDeploy POST `.../deployment-rules/batch/deployed`, chunked to 200; per-item errors returned. */
-  batchDeploy(rules: z.input<typeof DeploymentRuleWrite>[], opts: BatchWriteOptions = {}): Promise<BatchResult<string>> {
-    return this.batchDeployRules(`${RULES}/batch/deployed`, BatchDeployDeploymentRulesRequest, rules, opts);
-  }
-
-  /** Delete DELETE `.../deployment-rule/{id}` (deletes its monitors unless the rule keeps them). */
-  async delete(id: string): Promise<void> {
-    await this.http.call({ method: 'DELETE', path: `${RULE}/${seg(id)}`, responseSchema: Empty, idempotent: true });
-  }
+/**
+ * Deploy POST `.../deployment-rules/deployed` `{ deploymentRule }` (save and sync monitors);
+ * BatchDeploy POST `.../deployment-rules/batch/deployed`; Delete DELETE `.../deployment-rule/{id}`
+ * (deletes its monitors unless the rule keeps them).
+ */
+export class DeploymentRulesService extends RuleWritesService<z.input<typeof DeploymentRuleWrite>> {
+  protected readonly routes: RuleWriteRoutes = { deploy: `${RULES}/deployed`, deployRequest: DeployDeploymentRuleRequest, batchDeploy: `${RULES}/batch/deployed`, batchDeployRequest: BatchDeployDeploymentRulesRequest, one: RULE };
 
   /**
    * List GET `.../deployment-rules` with the filter as query parameters (`sources`,

@@ -8,25 +8,17 @@ import { seg } from '../http';
 import { overviewQuery } from './overview-query';
 import { grpcOverview, preview } from './previews';
 import { BatchResult, batched } from '../paging';
-import { BatchWriteOptions, Empty, finish, Service, succeeded } from './_base';
+import { BatchWriteOptions, finish, RuleWritesService, type RuleWriteRoutes, succeeded } from './_base';
 
 const BASE = '/api/datachecks/sql-test-deployment-rules/v1';
 
-export class SqlTestRulesService extends Service {
-  /** DeploySqlTestDeploymentRule POST `.../v1/deployed` `{ deploymentRule }` (test keys in wire form, `notNullTest`). */
-  async deploy(rule: z.input<typeof SqlTestDeploymentRuleWrite>): Promise<void> {
-    await this.http.call({ method: 'POST', path: `${BASE}/deployed`, body: { deploymentRule: rule }, requestSchema: DeploySqlTestRuleRequest, responseSchema: Empty, idempotent: true });
-  }
-
-  /** BatchDeploySqlTestDeploymentRules POST `.../v1/batch/deployed` `{ deploymentRules }`, chunked to 200. */
-  batchDeploy(rules: z.input<typeof SqlTestDeploymentRuleWrite>[], opts: BatchWriteOptions = {}): Promise<BatchResult<string>> {
-    return this.batchDeployRules(`${BASE}/batch/deployed`, BatchDeploySqlTestRulesRequest, rules, opts);
-  }
-
-  /** DeleteSqlTestDeploymentRule DELETE `.../v1/{id}` (deletes every test it deployed). */
-  async delete(id: string): Promise<void> {
-    await this.http.call({ method: 'DELETE', path: `${BASE}/${seg(id)}`, responseSchema: Empty, idempotent: true });
-  }
+/**
+ * DeploySqlTestDeploymentRule POST `.../v1/deployed` `{ deploymentRule }` (test keys in wire form,
+ * `notNullTest`); BatchDeploySqlTestDeploymentRules POST `.../v1/batch/deployed`
+ * `{ deploymentRules }`; DeleteSqlTestDeploymentRule DELETE `.../v1/{id}` (deletes every test it deployed).
+ */
+export class SqlTestRulesService extends RuleWritesService<z.input<typeof SqlTestDeploymentRuleWrite>> {
+  protected readonly routes: RuleWriteRoutes = { deploy: `${BASE}/deployed`, deployRequest: DeploySqlTestRuleRequest, batchDeploy: `${BASE}/batch/deployed`, batchDeployRequest: BatchDeploySqlTestRulesRequest, one: BASE };
 
   /** BatchDeleteSqlTestDeploymentRules DELETE `.../v1/batch?ids=a&ids=b`, chunked to 200 (answers `{}`; an `errors` list is read if present). */
   async batchDelete(ids: readonly string[], opts: BatchWriteOptions = {}): Promise<BatchResult<string>> {

@@ -20,7 +20,7 @@ import type { CategorisationRule, CategorisationRuleWrite } from '../../../schem
 import { Effects, type Change } from '../../../schemas/model/plan';
 import { canonicalOrSelf, normalise } from '../shared/normalise';
 import { effectsUnknown, GOVERNANCE_DROP, keepForNamespace, listed, LIST_PAGE_SIZE, liveObject, omit } from '../shared/support';
-import { governanceHandler, writeOf } from '../shared/governance';
+import { governanceHandler, v2Service, writeOf } from '../shared/governance';
 import type { LiveObject, ResourceHandler } from '../shared/types';
 import { checkCategorisationRuleDescriptor } from './descriptor';
 
@@ -86,12 +86,7 @@ const base = governanceHandler<CategorisationRuleWrite, CategorisationRule & { i
   descriptor: checkCategorisationRuleDescriptor,
   canonical: canonicalCategorisationRule,
   write: ruleWrite,
-  service: {
-    list: (client) => client.categorisationRules.list(LIST_PAGE_SIZE),
-    batchGet: (client, ids) => client.categorisationRules.batchGet(ids),
-    upsert: (client, w, etag) => client.categorisationRules.upsert(w, etag),
-    delete: (client, id, etag) => client.categorisationRules.delete(id, { etag }),
-  },
+  service: v2Service((client) => client.categorisationRules),
   listAll: async (client) => listed((await client.categorisationRules.list(LIST_PAGE_SIZE)).filter((r) => !isGlobal(r))),
 });
 

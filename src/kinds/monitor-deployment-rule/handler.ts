@@ -17,7 +17,7 @@ import { normalise } from '../shared/normalise';
 import { afterOf, bareId, LIST_PAGE_SIZE, omit, qlForm } from '../shared/support';
 import type { HandlerContext, LiveObject, ReadQuery, ResourceHandler } from '../shared/types';
 import { monitorDeploymentRuleDescriptor } from './descriptor';
-import { liveSorted, rulePreview, ruleWrites } from '../shared/rule';
+import { liveSorted, ruleHandler } from '../shared/rule';
 
 /** Server-computed and identity fields of a rule. */
 export const RULE_DROP = ['id', 'configId', 'source', 'monitorCount'] as const;
@@ -127,9 +127,8 @@ export function overviewEffects(source: 'deploy-overview' | 'delete-overview', o
 }
 
 /** The `dq_monitor_deployment_rule` handler. */
-export const monitorDeploymentRulesHandler: ResourceHandler = {
-  type: monitorDeploymentRuleDescriptor.type,
-  label: monitorDeploymentRuleDescriptor.label,
+export const monitorDeploymentRulesHandler: ResourceHandler = ruleHandler<DeploymentRuleWrite, DeploymentOverview>({
+  descriptor: monitorDeploymentRuleDescriptor,
 
   async read(client: PlatformClient, _q: ReadQuery): Promise<LiveObject[]> {
     // keysOnly too: BatchGet takes SCOPE_MONITORS_AUTOMATIC_EDIT only, List also SCOPE_MCP_READ
@@ -139,14 +138,13 @@ export const monitorDeploymentRulesHandler: ResourceHandler = {
 
   fromLive: canonicalRule,
   fromDesired: canonicalRule,
-  replaceReasons: () => [],
+  write: ruleWrite,
+  service: (client) => client.deploymentRules,
 
-  preview: rulePreview<DeploymentOverview>({
+  preview: {
     sources: { deploy: 'deploy-overview', delete: 'delete-overview' },
     deployOverview: (client, change, ctx) => client.deploymentRules.deployOverview(ruleWrite(change, ctx)),
     deleteOverview: (client, id) => client.deploymentRules.deleteOverview(id),
     effects: (source, ov, change) => overviewEffects(source as 'deploy-overview' | 'delete-overview', ov, change),
-  }),
-
-  ...ruleWrites(ruleWrite, (client) => client.deploymentRules),
-};
+  },
+});

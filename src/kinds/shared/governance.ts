@@ -49,7 +49,7 @@ export function writeOf<W>(change: Change, fields: Record<string, unknown>): W {
   return out as W;
 }
 
-/** The calls of a v2 governance service (domains, data products: list, batchGet, upsert, soft delete with the etag). */
+/** The calls of a v2 governance service (domains, data products, categorisation rules: list, batchGet, upsert, delete with the etag). */
 interface V2Service<W, T extends Stored> {
   list(pageSize: number): Promise<T[]>;
   batchGet(ids: readonly string[], opts?: { includeDeleted?: boolean }): Promise<Record<string, T>>;

@@ -1,11 +1,14 @@
 /**
- * The rule family's writes (monitor and SQL-test deployment rules): Deploy for create and
- * update, Delete (NOT_FOUND is success), BatchDeploy for batches. The API takes no etag: the
- * applier guards these kinds by re-reading (descriptor concurrency `readback`).
+ * The rule family's handler (monitor and SQL-test deployment rules): Deploy for create and
+ * update, Delete (NOT_FOUND is success), BatchDeploy for batches, a preview from the deploy and
+ * delete overviews. The API takes no etag: the applier guards these kinds by re-reading
+ * (descriptor concurrency `readback`). A kind gives its descriptor, its read, its comparable
+ * forms, its write message, its service and how it previews.
  */
 import type { PlatformClient } from '../../client';
 import { Effects, type Change } from '../../../schemas/model/plan';
 import { effectsUnknown, errorsByAddress, ignoreNotFound, liveObject } from './support';
+import type { KindDescriptor } from './descriptor';
 import type { HandlerContext, LiveObject, ResourceHandler } from './types';
 
 /** The objects a full list answered, as live objects (through `lift`), sorted by key. */
@@ -61,5 +64,31 @@ export function ruleWrites<W>(write: (change: Change, ctx: HandlerContext) => W,
       const res = await of(client).batchDeploy(changes.map((c) => write(c, ctx)));
       return errorsByAddress(changes, res.errors);
     },
+  };
+}
+
+/** A rule kind: what its handler does beyond the family's (see {@link ruleHandler}). */
+export interface RuleKind<W, O> {
+  descriptor: KindDescriptor;
+  read: ResourceHandler['read'];
+  fromLive: ResourceHandler['fromLive'];
+  fromDesired: ResourceHandler['fromDesired'];
+  /** The Deploy message of a create or update. */
+  write(change: Change, ctx: HandlerContext): W;
+  service(client: PlatformClient): RuleService<W>;
+  preview: RulePreview<O>;
+}
+
+/** The handler of a rule kind: no replace, the family's preview and writes. */
+export function ruleHandler<W, O>(k: RuleKind<W, O>): ResourceHandler {
+  return {
+    type: k.descriptor.type,
+    label: k.descriptor.label,
+    read: k.read,
+    fromLive: k.fromLive,
+    fromDesired: k.fromDesired,
+    replaceReasons: () => [],
+    preview: rulePreview(k.preview),
+    ...ruleWrites(k.write, k.service),
   };
 }

@@ -18,7 +18,7 @@ import { dropDefaultTimezone, testsRead } from '../sql-test/handler';
 import { afterOf, omit, qlForm } from '../shared/support';
 import type { HandlerContext, ResourceHandler } from '../shared/types';
 import { sqlTestDeploymentRuleDescriptor } from './descriptor';
-import { rulePreview, ruleWrites } from '../shared/rule';
+import { ruleHandler } from '../shared/rule';
 
 /** Server-computed and identity fields of a SQL-test rule. */
 export const SQL_TEST_RULE_DROP = ['id', 'configId', 'source', 'testCount'] as const;
@@ -62,23 +62,21 @@ export function sqlTestOverviewEffects(source: 'sql-test-overview' | 'sql-test-d
 }
 
 /** The `dq_sql_test_deployment_rule` handler. */
-export const sqlTestDeploymentRulesHandler: ResourceHandler = {
-  type: sqlTestDeploymentRuleDescriptor.type,
-  label: sqlTestDeploymentRuleDescriptor.label,
+export const sqlTestDeploymentRulesHandler: ResourceHandler = ruleHandler<SqlTestDeploymentRuleWrite, SqlTestDeployOverview>({
+  descriptor: sqlTestDeploymentRuleDescriptor,
 
   read: testsRead((client) => client.sqlTestRules, sqlTestRuleFromWire),
 
   fromLive: canonicalLiveSqlTestRule,
   fromDesired: canonicalSqlTestRule,
-  replaceReasons: () => [],
+  write: sqlTestRuleWrite,
+  service: (client) => client.sqlTestRules,
 
-  preview: rulePreview<SqlTestDeployOverview>({
+  preview: {
     sources: { deploy: 'sql-test-overview', delete: 'sql-test-delete-overview' },
     deployOverview: (client, change, ctx) => client.sqlTestRules.overview(sqlTestRuleWrite(change, ctx)),
     deleteOverview: (client, id) => client.sqlTestRules.deleteOverview(id),
     effects: (source, ov) => sqlTestOverviewEffects(source as 'sql-test-overview' | 'sql-test-delete-overview', ov),
     failed: (source) => ({ losesHistory: source === 'sql-test-delete-overview' }),
-  }),
-
-  ...ruleWrites(sqlTestRuleWrite, (client) => client.sqlTestRules),
-};
+  },
+});
