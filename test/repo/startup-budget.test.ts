@@ -8,9 +8,9 @@ import { STARTUP_BUDGET, startupTargets, type StartupMeasure } from '../../bench
 const measure = (modules: number, wallMs: number, budget: { modules: number; ms: number }): StartupMeasure => ({ modules, packages: ['commander'], wallMs, runsMs: [wallMs], budget });
 
 describe('the startup figure', () => {
-  it('budgets --version and validate, --version far below validate (it loads no command, no zod)', () => {
+  it('budgets --version and validate, --version below validate (the bundle\'s core only: no command, no zod)', () => {
     expect(Object.keys(STARTUP_BUDGET).sort()).toEqual(['validate', 'version']);
-    expect(STARTUP_BUDGET.version.modules).toBeLessThan(STARTUP_BUDGET.validate.modules / 2);
+    expect(STARTUP_BUDGET.version.modules).toBeLessThan(STARTUP_BUDGET.validate.modules);
     expect(STARTUP_BUDGET.version.ms).toBeLessThanOrEqual(150);
     expect(STARTUP_BUDGET.validate.ms).toBeLessThanOrEqual(150);
   });
@@ -18,7 +18,7 @@ describe('the startup figure', () => {
   it('a command over its module or time budget does not hold, within both it holds', () => {
     const rows = startupTargets({
       version: measure(40, 90, STARTUP_BUDGET.version),
-      validate: measure(60, 400, STARTUP_BUDGET.validate),
+      validate: measure(STARTUP_BUDGET.validate.modules, 400, STARTUP_BUDGET.validate),
     });
     expect(rows.map((r) => [r.target, r.holds])).toEqual([
       [`startup: dqform --version loads <= ${STARTUP_BUDGET.version.modules} modules`, false],
