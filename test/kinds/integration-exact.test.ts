@@ -93,8 +93,8 @@ describe('marker: markedTitle and markerLength', () => {
 
 describe('descriptor', () => {
   it('describes and names an integration by its title without the marker', () => {
-    expect(integrationDescriptor.describe!({ title: `Orders "DB" [dqform:${ID}]` })).toBe('integration "Orders \\"DB\\""');
-    expect(integrationDescriptor.namedAfter!({ title: `Orders DB [dqform:${ID} password@1]` })).toBe('Orders DB');
+    expect(integrationDescriptor.describe!({ title: `Orders "DB" [dqform:${ID}]` }, () => undefined)).toBe('integration "Orders \\"DB\\""');
+    expect(integrationDescriptor.namedAfter!({ title: `Orders DB [dqform:${ID} password@1]` }, () => undefined)).toBe('Orders DB');
   });
 });
 
@@ -170,7 +170,7 @@ describe('comparable forms', () => {
 
   it('replaceReasons names both variants, none when a side has none', () => {
     expect(h.replaceReasons!({ config: {} }, { config: { relational: {} } })).toEqual(['the config variant is fixed at create (none -> relational): a new integration replaces it']);
-    expect(h.replaceReasons!({ config: { relational: {} } }, null)).toEqual(['the config variant is fixed at create (relational -> none): a new integration replaces it']);
+    expect(h.replaceReasons!({ config: { relational: {} } }, {})).toEqual(['the config variant is fixed at create (relational -> none): a new integration replaces it']);
     expect(h.replaceReasons!({ config: { relational: { a: 1 } } }, { config: { relational: { a: 2 } } })).toEqual([]);
   });
 
@@ -182,7 +182,7 @@ describe('comparable forms', () => {
       { code: 'secret', field: 'config.snowflake.password', state: 'unchanged' },
     ]);
     expect(secretNotes({ action: 'delete', before: after, after: null })).toEqual([]);
-    expect(secretNotes({ action: 'create', before: null, after }).map((n) => n.state)).toEqual(['set', 'set']);
+    expect(secretNotes({ action: 'create', before: null, after }).map((n) => (n as { state: string }).state)).toEqual(['set', 'set']);
     expect(h.notes!({ action: 'replace', before, after } as Change)).toEqual([
       { code: 'secret', field: 'config.snowflake.keyPair.privateKeySecret', state: 'replaced' },
       { code: 'secret', field: 'config.snowflake.password', state: 'replaced' },
