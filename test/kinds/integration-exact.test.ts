@@ -123,6 +123,9 @@ describe('validation', () => {
       },
     ]);
     expect(validateIntegration({ title: 'T', config: 'x' }, {})).toEqual([]);
+    // a variant set to null, or a config given as a list, has nothing to check
+    expect(validateIntegration({ title: 'T', config: { relational: null } }, {})).toEqual([]);
+    expect(validateIntegration({ title: 'T', config: [{ relational: { passwordVersion: 2 } }] }, {})).toEqual([]);
   });
 });
 
@@ -161,7 +164,7 @@ describe('comparable forms', () => {
   });
 
   it('secretsOf reads only numeric versions of secret fields, at any depth', () => {
-    const c = { config: { snowflake: { passwordVersion: 2, schemaVersion: 5, tokenVersion: 'x', keyPair: { privateKeySecretVersion: 4 }, Version: 1 } } };
+    const c = { config: { snowflake: { passwordVersion: 2, schemaVersion: 5, tokenVersion: 'x', tokenCounter: 3, keyPair: { privateKeySecretVersion: 4 }, Version: 1 } } };
     expect(secretsOf(c)).toEqual({ password: 2, 'keyPair.privateKeySecret': 4 });
     expect(secretsOf({ config: {} })).toEqual({});
     expect(secretsOf(null)).toEqual({});
@@ -203,8 +206,9 @@ describe('secrets', () => {
   });
 
   it('withoutSecrets drops secrets and their counters at any depth (in arrays too), nothing else', () => {
-    expect(withoutSecrets({ password: 'p', passwordVersion: 2, schemaVersion: 3, Version: 1, host: 'h', list: [{ token: 't', n: 1 }, 'x'], keyPair: { privateKeySecret: {}, privateKeySecretVersion: 1, publicKey: 'k' } })).toEqual({
+    expect(withoutSecrets({ password: 'p', passwordVersion: 2, schemaVersion: 3, tokenCounter: 4, Version: 1, host: 'h', list: [{ token: 't', n: 1 }, 'x'], keyPair: { privateKeySecret: {}, privateKeySecretVersion: 1, publicKey: 'k' } })).toEqual({
       schemaVersion: 3,
+      tokenCounter: 4,
       Version: 1,
       host: 'h',
       list: [{ n: 1 }, 'x'],
@@ -236,9 +240,11 @@ describe('secrets', () => {
     it('from a file: one trailing newline (LF or CRLF) dropped, inner and other whitespace kept', () => {
       fs.writeFileSync(path.join(dir, 'crlf'), 'Crlf-Value-9911\r\n');
       fs.writeFileSync(path.join(dir, 'two'), 'Two-Lines-7733\n\n');
+      fs.writeFileSync(path.join(dir, 'inner'), 'In\nner-7744\n');
       fs.writeFileSync(path.join(dir, 'sp'), ' Spaced-Value-4422 ');
       expect(readSecret({ fromFile: path.join(dir, 'crlf') }, 'w', {})).toBe('Crlf-Value-9911');
       expect(readSecret({ fromFile: path.join(dir, 'two') }, 'w', {})).toBe('Two-Lines-7733\n');
+      expect(readSecret({ fromFile: path.join(dir, 'inner') }, 'w', {})).toBe('In\nner-7744');
       expect(readSecret({ fromFile: path.join(dir, 'sp') }, 'w', {})).toBe(' Spaced-Value-4422 ');
       expect(redact('x Crlf-Value-9911 y')).toBe('x [REDACTED] y');
     });
@@ -513,6 +519,28 @@ describe('import rendering', () => {
     expect(integrationImport.fromLive!({ title: 'UI', config: { relational: { host: 'h', password: null } } })).toEqual({ title: 'UI', config: { relational: { host: 'h' } } });
     expect(integrationImport.fromLive!({ title: 'UI', disabled: true, config: 'x' })).toEqual({ title: 'UI', enabled: false });
     expect(integrationImport.fromLive!({ title: 'UI', config: {} })).toEqual({ title: 'UI' });
+  });
+
+  it('fromLive: fields in name order, marker-listed secrets missing from the read after them in path order; version 1 and unlisted secrets carry no counter', () => {
+    const out = integrationImport.fromLive!({
+      title: 'S [dqform token@2 clientSecret@1 password@1]',
+      config: { relational: { user: 'u', password: '', host: 'h', keyPair: { privateKeySecret: '' } } },
+    });
+    expect(out).toStrictEqual({
+      title: 'S',
+      config: {
+        relational: {
+          host: 'h',
+          keyPair: { privateKeySecret: { fromEnv: 'TODO_S_KEY_PAIR_PRIVATE_KEY_SECRET' } },
+          password: { fromEnv: 'TODO_S_PASSWORD' },
+          user: 'u',
+          clientSecret: { fromEnv: 'TODO_S_CLIENT_SECRET' },
+          token: { fromEnv: 'TODO_S_TOKEN' },
+          tokenVersion: 2,
+        },
+      },
+    });
+    expect(Object.keys((out.config as { relational: object }).relational)).toEqual(['host', 'keyPair', 'password', 'user', 'clientSecret', 'token', 'tokenVersion']);
   });
 
   it('fromLive: a marker-listed nested secret under a non-object is written in a new object', () => {
