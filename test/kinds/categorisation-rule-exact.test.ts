@@ -37,6 +37,7 @@ describe('comparable form', () => {
     expect(canonical({ ...rule, matcher: { attributes: { checkTypes: 'monitor' } } })).toEqual({ ...rule, matcher: { attributes: { checkTypes: 'monitor' } } });
     expect(canonical({ ...rule, matcher: { expression: 5 } })).toEqual({ ...rule, matcher: { expression: 5 } });
     expect(canonical({ ...rule, matcher: 'x' })).toEqual({ ...rule, matcher: 'x' });
+    expect(canonical({ ...rule, matcher: { attributes: 'x' } })).toEqual({ ...rule, matcher: { attributes: 'x' } });
     expect(canonical({ title: 'T' })).toEqual({ title: 'T' });
   });
 
@@ -78,6 +79,7 @@ describe('validation: each message and hint exactly', () => {
     expect(validate({ ...rule, dimension: 'GOVERNANCE', title: 'x', category: 'c'.repeat(200), priority: 1_000_000 }, {})).toEqual([]);
     expect(validate({ ...rule, priority: -1_000_000, matcher: { expression: 'x'.repeat(20000) } }, {})).toEqual([]);
     expect(validate({ ...rule, matcher: { attributes: { checkTypes: [] } } }, {})).toEqual([]);
+    expect(validate({ ...rule, matcher: { expression: 'x' } }, {})).toEqual([]);
     expect(validate({ ...rule, matcher: { attributes: { assetPathPrefix: 'db.' } } }, {})).toEqual([]);
   });
 
@@ -154,6 +156,14 @@ describe('reads (recording fake client)', () => {
   it('another namespace\'s rule is read when asked for by key', async () => {
     const { client } = fakeClient({ 'categorisationRules.list': all });
     expect((await h.read(client, { ...ctx, keys: [other] })).map((o) => o.key)).toEqual([G1, other, G2].sort());
+  });
+
+  it('a platform rule asked for by key is still unmanageable', async () => {
+    const { client } = fakeClient({ 'categorisationRules.list': all });
+    expect((await h.read(client, { ...ctx, keys: [G1] })).map((o) => [o.key, o.unmanageable])).toEqual([
+      [G1, [GLOBAL_RULE_REASON]],
+      [G2, [GLOBAL_RULE_REASON]],
+    ]);
   });
 
   it('keysOnly reads the keys by BatchGet, not the list', async () => {
