@@ -4,7 +4,7 @@
  * (test/handlers/fake-client.ts), the preview's mapping (examples capped, names falling back to
  * ids), import and YAML forms. Complements check-categorisation-rule.test.ts.
  */
-import { Effects, type Change } from '../../schemas/plan';
+import { Effects, type Change } from '../../schemas/model/plan';
 import { NotFoundError } from '../../src/client/errors';
 import { deriveId } from '../../src/engine/identity';
 import { checkCategorisationRuleDescriptor } from '../../src/kinds/check-categorisation-rule/descriptor';

@@ -4,7 +4,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { ResourceType } from '../../schemas/manifest';
+import type { ResourceType } from '../../schemas/model/manifest';
 import { KINDS, SCOPES } from '../../src/kinds/descriptors';
 
 /** `service.operation` -> its any-of scope set, from the route table. */

@@ -7,7 +7,7 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import type { Change } from '../../schemas/plan';
+import type { Change } from '../../schemas/model/plan';
 import { NotFoundError, ValidationError } from '../../src/client/errors';
 import { redact } from '../../src/client/redact';
 import { deriveId } from '../../src/engine/identity';

@@ -4,7 +4,7 @@
  * newly created monitors and monitors already reset for their metrics keep their own reason.
  * Complements test/handlers/effects.test.ts.
  */
-import { DeploymentOverview } from '../../schemas/deployment-rules';
+import { DeploymentOverview } from '../../schemas/platform/deployment-rules';
 import { overviewEffects } from '../../src/kinds/monitor-deployment-rule/handler';
 
 const ov = DeploymentOverview.parse({

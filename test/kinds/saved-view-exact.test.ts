@@ -4,7 +4,7 @@
  * fake client (test/handlers/fake-client.ts), every validation message and hint, import and YAML
  * forms. Complements saved-view.test.ts.
  */
-import type { Change } from '../../schemas/plan';
+import type { Change } from '../../schemas/model/plan';
 import { NotFoundError } from '../../src/client/errors';
 import { deriveId } from '../../src/engine/identity';
 import { canonicalSavedView as canonical, savedViewsHandler as h, savedViewWrite } from '../../src/kinds/saved-view/handler';
