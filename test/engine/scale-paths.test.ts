@@ -1,0 +1,54 @@
+/**
+ * The planner's paths that were linear or worse in the number of changes for nothing (issue 27,
+ * the 100,000-object namespace): each answers what the longer path answered.
+ * - `repointedAway` with the `keptByKey` index (the cascades of many deletes: one index, not a
+ *   search of every change per object in a cascade) answers what the search answers;
+ * - `checkRequestedAddresses` with nothing asked for reports nothing (and builds nothing).
+ */
+import { Change } from '../../schemas/plan';
+import { repointedAway } from '../../src/engine/planner';
+import { keptByKey } from '../../src/engine/phases/cascades';
+import { checkRequestedAddresses } from '../../src/engine/modes';
+import type { Resolution } from '../../src/engine/resolve';
+
+const ch = (address: string, action: Change['action'], extra: Partial<Change> = {}): Change =>
+  Change.parse({ address, type: address.split(/[.[]/)[0], action, id: 'id-' + address, before: null, after: null, ...extra });
+
+test('repointedAway with the index answers what the search answers (ids in any form, the first of two changes of one object)', () => {
+  const owner = { type: 'dq_owner', id: 'owner-0a1b2c3d-0000-8000-8000-000000000001' };
+  const other = 'owner-99999999-0000-8000-8000-000000000002';
+  const same = '0A1B2C3D-0000-8000-8000-000000000001';
+  const actions = ['update', 'noop', 'delete', 'create', 'replace'] as const;
+  const changes: Change[] = [];
+  for (let i = 0; i < 40; i++) {
+    const id = `${i % 3 ? 'ownership-' : ''}${(i % 10).toString(16).padStart(8, '0')}-0000-8000-8000-000000000000`;
+    const after = { ownerId: i % 4 ? other : same };
+    changes.push(ch(`dq_ownership.o${i}`, actions[i % actions.length], { id: i % 2 ? id.toUpperCase() : id, after }));
+    if (i % 7 === 0) changes.push(ch(`dq_alert.a${i}`, 'update', { id, after }));
+  }
+  const index = keptByKey(changes);
+  let repointed = 0;
+  for (let i = 0; i < 12; i++) {
+    for (const type of ['dq_ownership', 'dq_alert']) {
+      const x = { type, id: `ownership-${(i % 10).toString(16).padStart(8, '0')}-0000-8000-8000-000000000000` };
+      for (const o of [owner, { ...owner, type: 'dq_domain' }]) {
+        const want = repointedAway(x, o, changes);
+        expect({ x, o, got: repointedAway(x, o, changes, index) }).toEqual({ x, o, got: want });
+        if (want) repointed++;
+      }
+    }
+  }
+  // both answers occur
+  expect(repointed).toBeGreaterThan(0);
+  expect(repointed).toBeLessThan(48);
+});
+
+test('checkRequestedAddresses: nothing asked for, nothing reported; an unknown target still is', () => {
+  const resolution = { resources: [{ address: 'dq_owner.a' }], removed: [] } as unknown as Resolution;
+  const changes = [ch('dq_owner.a', 'noop')];
+  const diags: { summary: string }[] = [];
+  checkRequestedAddresses({ destroy: false, refreshOnly: false, targets: [], replace: [] }, resolution, changes, diags as never);
+  expect(diags).toEqual([]);
+  checkRequestedAddresses({ destroy: false, refreshOnly: false, targets: ['dq_owner.b'], replace: [] }, resolution, changes, diags as never);
+  expect(diags.map((d) => d.summary)).toEqual(['--target dq_owner.b: neither the code nor live state has an object at this address']);
+});
