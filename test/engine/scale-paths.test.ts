@@ -6,12 +6,16 @@
  * - `checkRequestedAddresses` with nothing asked for reports nothing (and builds nothing);
  * - the applier's `lookup` (live checks, read-backs) finds per change the object a search of the
  *   kind's list met first, by key or id, from an index (the search per change was quadratic: an
- *   apply of 100,000 objects spent minutes in it).
+ *   apply of 100,000 objects spent minutes in it);
+ * - `dependentsOf` from the `dependentsIndex` (the executor's, made once) answers what the walk of
+ *   every change per level answered (the executor calls it per failed write: quadratic when a
+ *   large apply fails many).
  */
 import { Change } from '../../schemas/plan';
 import { repointedAway } from '../../src/engine/planner';
 import { keptByKey } from '../../src/engine/phases/cascades';
 import { checkRequestedAddresses } from '../../src/engine/modes';
+import { dependentsIndex, dependentsOf } from '../../src/engine/graph';
 import type { Resolution } from '../../src/engine/resolve';
 import { lookup } from '../../src/engine/apply-checks';
 import { HANDLERS } from '../../src/kinds/index';
@@ -76,4 +80,41 @@ test('lookup: the first object whose key or id is the change\'s id, per kind, as
   expect((find(changes[1])!.raw as { n: number }).n).toBe(0);
   expect(find(changes[6])).toBeUndefined();
   expect(asked.every((q) => q.keysOnly)).toBe(true);
+});
+
+/** dependentsOf as it was: every change scanned per level of the walk (the reference). */
+function referenceDependents(address: string, changes: readonly Change[]): Set<string> {
+  const out = new Set<string>();
+  let frontier = [address];
+  while (frontier.length) {
+    const next: string[] = [];
+    for (const c of changes) {
+      if (out.has(c.address)) continue;
+      if (c.dependsOn.some((d) => frontier.includes(d))) {
+        out.add(c.address);
+        next.push(c.address);
+      }
+    }
+    frontier = next;
+  }
+  return out;
+}
+
+test('dependentsOf with the index answers what the walk of every change answered (chains, diamonds, cycles, one address twice)', () => {
+  let seed = 27;
+  const rnd = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
+  for (let round = 0; round < 30; round++) {
+    const n = 5 + Math.floor(rnd() * 40);
+    const addr = (i: number) => `dq_owner.o${i}`;
+    const changes = Array.from({ length: n }, (_x, i) => {
+      const deps = Array.from({ length: Math.floor(rnd() * 3) }, () => addr(Math.floor(rnd() * n)));
+      return { address: addr(i % (n - 2)), dependsOn: deps } as unknown as Change;
+    });
+    const index = dependentsIndex(changes);
+    for (let i = 0; i < n; i++) {
+      const want = [...referenceDependents(addr(i), changes)].sort();
+      expect({ round, i, got: [...dependentsOf(addr(i), changes, index)].sort() }).toEqual({ round, i, got: want });
+      expect([...dependentsOf(addr(i), changes)].sort()).toEqual(want);
+    }
+  }
 });
