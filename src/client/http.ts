@@ -410,7 +410,8 @@ export class DqClient {
       }
       chunks.push(chunk);
     }
-    return Buffer.concat(chunks, size).toString('utf8');
+    // one chunk (most answers): decoded as it is, not copied into a new buffer first
+    return chunks.length === 1 ? chunks[0].toString('utf8') : Buffer.concat(chunks, size).toString('utf8');
   }
 
   private async fetchToken(): Promise<TokenResponse> {
