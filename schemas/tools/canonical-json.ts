@@ -30,7 +30,7 @@ export function isCanonicalJson(v: unknown): boolean {
 }
 
 /** True when `keys` is in `Array.prototype.sort()` order (UTF-16 code units). */
-function isSorted(keys: readonly string[]): boolean {
+export function isSorted(keys: readonly string[]): boolean {
   for (let i = 1; i < keys.length; i++) if (keys[i - 1] > keys[i]) return false;
   return true;
 }

@@ -50,9 +50,13 @@ export class TokenProvider {
 
   /** A valid access token: the cached one, or a fresh one (shared by concurrent callers). */
   async getToken(): Promise<string> {
+    return this.current() ?? (await this.refresh()).token;
+  }
+
+  /** The cached token while it is valid (what {@link getToken} answers without waiting), else undefined. */
+  current(): string | undefined {
     const c = this.cached;
-    if (c && this.now() < c.refreshAt) return c.token;
-    return (await this.refresh()).token;
+    return c && this.now() < c.refreshAt ? c.token : undefined;
   }
 
   /** The scopes of the current token, when the token endpoint named them. */

@@ -248,11 +248,9 @@ export class DqClient {
       async (attempt): Promise<RawResponse> => {
         let refetched = false;
         for (;;) {
-          const token = await this.tokens.getToken();
-          const res = await this.send(o.method, pathWithQuery, requestId, attempt, bodyText, {
-            authorization: `Bearer ${token}`,
-            ...(bodyText !== undefined ? { 'content-type': 'application/json' } : {}),
-          });
+          // the cached token without a wait (every call but the first few)
+          const token = this.tokens.current() ?? (await this.tokens.getToken());
+          const res = await this.send(o.method, pathWithQuery, requestId, attempt, bodyText, `Bearer ${token}`, bodyText !== undefined ? 'application/json' : undefined);
           if (res.status === 401 && !refetched) {
             refetched = true;
             this.tokens.invalidate(token);
@@ -345,7 +343,8 @@ export class DqClient {
     requestId: string,
     attempt: number,
     body: string | undefined,
-    extra: Record<string, string>,
+    authorization: string | undefined,
+    contentType: string | undefined,
   ): Promise<RawResponse> {
     return this.limiter.run(async () => {
       this.reach.check(method, pathWithQuery);
@@ -357,12 +356,16 @@ export class DqClient {
       const deadline = new AbortController();
       const timer = setTimeout(() => deadline.abort(new DeadlinePassed()), this.timeoutMs);
       let midBody = false;
+      // one object, in the order they were always sent (no spread of the per-call ones)
+      const headers: Record<string, string> = { accept: 'application/json', 'user-agent': this.opts.userAgent ?? 'dqform', 'x-request-id': requestId };
+      if (authorization !== undefined) headers.authorization = authorization;
+      if (contentType !== undefined) headers['content-type'] = contentType;
       try {
         const r = await requestImpl.call(this.pool as Pool, {
           origin: this.origin,
           method,
           path: this.prefix + pathWithQuery,
-          headers: { accept: 'application/json', 'user-agent': this.opts.userAgent ?? 'dqform', 'x-request-id': requestId, ...extra },
+          headers,
           body,
           signal: deadline.signal,
         });
@@ -380,7 +383,7 @@ export class DqClient {
       }
       this.reach.success();
       if (this.onLog) this.log(`<- ${res.status} ${method} ${pathWithQuery} (${this.now() - started}ms)`);
-      this.trace({ event: 'response', method, path: pathWithQuery, requestId, attempt, status: res.status, ms: this.now() - started });
+      if (this.onTrace) this.trace({ event: 'response', method, path: pathWithQuery, requestId, attempt, status: res.status, ms: this.now() - started });
       return res;
     });
   }
@@ -407,7 +410,8 @@ export class DqClient {
       }
       chunks.push(chunk);
     }
-    return Buffer.concat(chunks, size).toString('utf8');
+    // one chunk (most answers): decoded as it is, not copied into a new buffer first
+    return chunks.length === 1 ? chunks[0].toString('utf8') : Buffer.concat(chunks, size).toString('utf8');
   }
 
   private async fetchToken(): Promise<TokenResponse> {
@@ -416,9 +420,7 @@ export class DqClient {
       this.policy,
       true,
       async (attempt) => {
-        const res = await this.send('POST', TOKEN_PATH, requestId, attempt, tokenRequestBody(this.opts.clientId, this.opts.clientSecret), {
-          'content-type': 'application/x-www-form-urlencoded',
-        });
+        const res = await this.send('POST', TOKEN_PATH, requestId, attempt, tokenRequestBody(this.opts.clientId, this.opts.clientSecret), undefined, 'application/x-www-form-urlencoded');
         if (res.status < 200 || res.status >= 300) {
           const err = errorFromResponse({ method: 'POST', path: TOKEN_PATH, status: res.status, headers: res.headers, body: res.body, sentRequestId: requestId, now: this.now() });
           if (res.status === 400 || res.status === 401 || res.status === 403) {

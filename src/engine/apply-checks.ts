@@ -41,7 +41,23 @@ export async function lookup(
   const resources = changes.filter((c) => c.action !== 'delete').map((c) => ({ type: c.type as ResourceType, id: c.id, importedId: undefined as string | undefined }));
   const removed = changes.filter((c) => c.action === 'delete').map((c) => ({ type: c.type as ResourceType, id: c.id }));
   const live = await readLiveState(client, { ...ctx, resources: resources as never, removed: removed as never }, handlers, types, { keysOnly: true, includeDeleted });
-  return (c) => (live[c.type as ResourceType] ?? []).find((o) => o.key === c.id || o.id === c.id);
+  // per kind, the first object whose key or id is the text (what a search of the list meets
+  // first): a lookup per change, not a search of the kind's objects per change (quadratic: an
+  // apply of 100,000 objects spent minutes here)
+  const index = new Map<ResourceType, Map<string, LiveObject>>();
+  const indexOf = (type: ResourceType): Map<string, LiveObject> => {
+    let m = index.get(type);
+    if (!m) {
+      m = new Map();
+      for (const o of live[type] ?? []) {
+        if (!m.has(o.key)) m.set(o.key, o);
+        if (!m.has(o.id)) m.set(o.id, o);
+      }
+      index.set(type, m);
+    }
+    return m;
+  };
+  return (c) => indexOf(c.type as ResourceType).get(c.id);
 }
 
 /**

@@ -11,7 +11,7 @@ import type { ResourceType } from '../../schemas/model/manifest';
 import type { Change } from '../../schemas/model/plan';
 import type { LiveObject, ResourceHandler } from '../kinds/shared/types';
 import { WriteConflictError } from '../kinds/shared/support';
-import { dependentsOf } from './graph';
+import { dependentsIndex, dependentsOf } from './graph';
 import { mapLimit } from './concurrency';
 import { destructiveEffects } from './guards';
 import { isConflict, lookup, notOursWhy, readBackWhy, staleWhy, type ApplyContext } from './apply-checks';
@@ -50,6 +50,8 @@ export class StepExecutor {
   private halted?: { kind: HaltKind; reason: string };
   /** Address -> the failed change it depends on. */
   private readonly blocked = new Map<string, string>();
+  /** Who depends on whom among the plan's changes, made at the first failure. */
+  private dependents: Map<string, string[]> | undefined;
 
   constructor(private readonly env: ExecutorEnv) {}
 
@@ -99,7 +101,8 @@ export class StepExecutor {
   private fail(c: Change, e: unknown, phase: FailPhase, ms?: number): void {
     const mayHaveLanded = e instanceof ApiError && e.mayHaveLanded;
     this.emit({ type: 'step.failed', address: c.address, action: c.action, phase, error: describe(e), ...(ms !== undefined ? { durationMs: ms } : {}), ...(mayHaveLanded ? { mayHaveLanded: true as const } : {}) });
-    for (const d of dependentsOf(c.address, this.env.changes)) if (!this.blocked.has(d)) this.blocked.set(d, c.address);
+    this.dependents ??= dependentsIndex(this.env.changes);
+    for (const d of dependentsOf(c.address, this.env.changes, this.dependents)) if (!this.blocked.has(d)) this.blocked.set(d, c.address);
     if (this.halted) return;
     // a write that failed to connect (after the client's retries, or a create that is never
     // retried): writing on would only fail the same way

@@ -48,22 +48,39 @@ function cmp(a: Change, b: Change): number {
   return a.address < b.address ? -1 : a.address > b.address ? 1 : 0;
 }
 
-/** Every address that (transitively) depends on `address` among `changes`. */
-export function dependentsOf(address: string, changes: readonly Change[]): Set<string> {
+/**
+ * Every address that (transitively) depends on `address` among `changes`. `index`: the
+ * {@link dependentsIndex} of `changes`, for many calls over one list (an apply failing many
+ * writes: each call a walk of its dependents, not of every change per level).
+ */
+export function dependentsOf(address: string, changes: readonly Change[], index: ReadonlyMap<string, readonly string[]> = dependentsIndex(changes)): Set<string> {
   const out = new Set<string>();
   let frontier = [address];
   while (frontier.length) {
     const next: string[] = [];
-    for (const c of changes) {
-      if (out.has(c.address)) continue;
-      if (c.dependsOn.some((d) => frontier.includes(d))) {
-        out.add(c.address);
-        next.push(c.address);
+    for (const a of frontier) {
+      for (const d of index.get(a) ?? []) {
+        if (out.has(d)) continue;
+        out.add(d);
+        next.push(d);
       }
     }
     frontier = next;
   }
   return out;
+}
+
+/** The addresses of `changes` that name each address in their `dependsOn`. */
+export function dependentsIndex(changes: readonly Change[]): Map<string, string[]> {
+  const index = new Map<string, string[]>();
+  for (const c of changes) {
+    for (const d of c.dependsOn) {
+      const list = index.get(d);
+      if (list) list.push(c.address);
+      else index.set(d, [c.address]);
+    }
+  }
+  return index;
 }
 
 export type { ResourceType };

@@ -1,5 +1,5 @@
 /** Key conversion between Terraform's snake_case attributes and the API's lowerCamelCase. */
-import { inKeyOrder, isCanonicalJson } from '../../schemas/tools/canonical-json';
+import { inKeyOrder, isCanonicalJson, isSorted } from '../../schemas/tools/canonical-json';
 
 /**
  * Memo of the key conversions (pure functions of the key): a manifest of 10,000 resources
@@ -40,6 +40,41 @@ export function mapKeysDeep(value: unknown, f: (k: string) => string): unknown {
   return value;
 }
 
+/**
+ * {@link mapKeysDeep} with `f`, each object's members inserted in the sorted order of their new
+ * keys (an equal new key: the later member wins, as in mapKeysDeep), and the top level's keys in
+ * `skip` left out: one copy of a resource body, already in the canonical order the manifest hash
+ * serialises without a replacer.
+ */
+export function mapKeysDeepSorted(value: unknown, f: (k: string) => string, skip?: ReadonlySet<string>): unknown {
+  if (Array.isArray(value)) return value.map((v) => mapKeysDeepSorted(v, f));
+  if (value && typeof value === 'object') {
+    const o = value as Record<string, unknown>;
+    const keys = Object.keys(o);
+    // the new names in sorted order with their keys' positions: an insertion sort (a few keys
+    // per object), stable, so of two keys with one new name the later still wins
+    const names: string[] = [];
+    const at: number[] = [];
+    for (let i = 0; i < keys.length; i++) {
+      if (skip?.has(keys[i])) continue;
+      const name = f(keys[i]);
+      let j = names.length;
+      names.push(name);
+      at.push(i);
+      for (; j > 0 && names[j - 1] > name; j--) {
+        names[j] = names[j - 1];
+        at[j] = at[j - 1];
+      }
+      names[j] = name;
+      at[j] = i;
+    }
+    const out: Record<string, unknown> = {};
+    for (let j = 0; j < names.length; j++) out[names[j]] = mapKeysDeepSorted(o[keys[at[j]]], f);
+    return out;
+  }
+  return value;
+}
+
 /** Deterministic JSON: object keys sorted at every depth. */
 export function sortKeysDeep<T>(value: T): T {
   if (Array.isArray(value)) return value.map((v) => sortKeysDeep(v)) as unknown as T;
@@ -55,14 +90,21 @@ export function sortKeysDeep<T>(value: T): T {
 }
 
 /**
- * `JSON.stringify(sortKeysDeep(value), null, indent)`, without building the sorted copy: objects
- * whose keys are already in order are serialised as they are (JSON.stringify drops undefined
- * members itself), others through a sorted shallow copy. A value with `toJSON` (a Date) is
- * treated as `sortKeysDeep` treats it: as the plain object it is.
+ * `JSON.stringify(sortKeysDeep(value), null, indent)`, without building the whole sorted copy:
+ * {@link sortedView} copies only the objects whose keys are out of order (and their parents),
+ * exactly as the replacer below would, and shares every sorted subtree, so JSON.stringify runs
+ * once without a replacer.
+ * Values that are not plain JSON (a `toJSON`, a class instance) take the replacer, which treats
+ * a value with `toJSON` (a Date) as `sortKeysDeep` treats it: as the plain object it is.
  */
 export function stableStringify(value: unknown, indent?: number): string {
-  // sorted plain objects all the way down: the replacer would return every value as it is
+  // sorted plain objects all the way down (a walk without allocating): JSON.stringify alone
   if (isCanonicalJson(value)) return JSON.stringify(value, null, indent);
+  try {
+    return JSON.stringify(sortedView(value), null, indent);
+  } catch (e) {
+    if (e !== NOT_PLAIN) throw e;
+  }
   return JSON.stringify(
     value,
     function (this: unknown, k: string, x: unknown) {
@@ -72,4 +114,52 @@ export function stableStringify(value: unknown, indent?: number): string {
     },
     indent,
   );
+}
+
+/** Thrown by {@link sortedView} for what only the replacer path treats exactly. */
+const NOT_PLAIN = Symbol('not plain JSON');
+
+/**
+ * `v` with every object's keys in sorted order, as the replacer of {@link stableStringify} would
+ * serialise it: an object whose keys are out of order becomes a copy filled in sorted key order
+ * (the replacer's own copy: an object still puts array-index keys first); an object or array
+ * with a member that changed becomes a shallow copy; everything else is `v` itself (a value in
+ * canonical form is returned whole).
+ * @throws NOT_PLAIN for an object with a `toJSON`, a class instance, or a `__proto__` member
+ *   of a sorted object that would need a copy.
+ */
+function sortedView(v: unknown): unknown {
+  if (typeof v !== 'object' || v === null) return v;
+  if (Array.isArray(v)) {
+    if ((v as { toJSON?: unknown }).toJSON !== undefined) throw NOT_PLAIN;
+    let out: unknown[] | undefined;
+    for (let i = 0; i < v.length; i++) {
+      const x: unknown = v[i];
+      const y = sortedView(x);
+      if (y !== x) (out ??= v.slice())[i] = y;
+    }
+    return out ?? v;
+  }
+  const proto = Object.getPrototypeOf(v) as unknown;
+  if ((proto !== Object.prototype && proto !== null) || 'toJSON' in v) throw NOT_PLAIN;
+  const o = v as Record<string, unknown>;
+  const keys = Object.keys(o);
+  if (!isSorted(keys)) {
+    // the replacer's copy: filled in sorted order, by assignment (a "__proto__" member too)
+    const out: Record<string, unknown> = {};
+    for (const k of keys.sort()) out[k] = sortedView(o[k]);
+    return out;
+  }
+  let out: Record<string, unknown> | undefined;
+  for (let i = 0; i < keys.length; i++) {
+    const x = o[keys[i]];
+    const y = sortedView(x);
+    if (y !== x && out === undefined) {
+      if (keys.includes('__proto__')) throw NOT_PLAIN;
+      out = {};
+      for (let j = 0; j < i; j++) out[keys[j]] = o[keys[j]];
+    }
+    if (out !== undefined) out[keys[i]] = y;
+  }
+  return out ?? v;
 }

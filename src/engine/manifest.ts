@@ -8,7 +8,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { Manifest, ManifestResource, RESOURCE_SCHEMAS, RESOURCE_TYPES, type ResourceType } from '../../schemas/model/manifest';
 import type { Diagnostic } from '../../schemas/model/plan';
-import { mapKeysDeep, snakeToCamel, stableStringify } from './keys';
+import { mapKeysDeepSorted, snakeToCamel, stableStringify } from './keys';
 import { parseAddress } from './identity';
 import { TYPE_PREFIX } from '../kinds/descriptors';
 import { DqformError } from '../../schemas/tools/errors';
@@ -67,7 +67,7 @@ export function manifestFromTerraformJson(doc: unknown, opts: { stack: string; f
     for (const i of parsed.error.issues) err(`${where}: ${i.path.join('.')}: ${i.message}`);
   }
   if (diags.some((d) => d.severity === 'error')) throw new ManifestError(diags);
-  return parsed.data as Manifest;
+  return inCanonicalOrder(parsed.data as Manifest);
 }
 
 /** The `resource` block's dqform resources, by type and name (other providers' types: a warning). */
@@ -105,9 +105,8 @@ function tfResource(type: ResourceType, name: string, raw: Json, err: Report): M
   for (const k of ['count', 'for_each', 'provisioner', 'connection']) {
     if (k in raw) err(`"${k}" is not supported by dqform`, { address, source, field: k, hint: 'Declare one construct per object.' });
   }
-  const attrs: Json = {};
-  for (const [k, v] of Object.entries(raw)) if (!META_KEYS.has(k)) attrs[k] = v;
-  const config = mapKeysDeep(attrs, snakeToCamel) as Json;
+  // one copy of the attributes, camelCased and key-sorted (the manifest hash's canonical order)
+  const config = mapKeysDeepSorted(raw, snakeToCamel, META_KEYS) as Json;
   const lc = isObj(raw.lifecycle) ? raw.lifecycle : {};
   const ignore = lc.ignore_changes;
   if (ignore !== undefined && !Array.isArray(ignore) && ignore !== 'all' && ignore !== 'ALL') {
@@ -116,17 +115,38 @@ function tfResource(type: ResourceType, name: string, raw: Json, err: Report): M
   if (Array.isArray(ignore) && ignore.some((p) => typeof p !== 'string')) {
     err('lifecycle.ignore_changes must list attribute names as strings', { address, source, field: 'lifecycle.ignore_changes' });
   }
-  const lifecycle = {
-    preventDestroy: lc.prevent_destroy === true ? true : undefined,
-    ignoreChanges:
-      ignore === 'all' || ignore === 'ALL'
-        ? ('all' as const)
-        : Array.isArray(ignore)
-          ? ignore.map((p) => String(p).split('.').map(snakeToCamel).join('.'))
-          : undefined,
-  };
+  // members only when set, keys in sorted order: the manifest's canonical form (manifestHash)
+  const lifecycle: ManifestResource['lifecycle'] = {};
+  if (ignore === 'all' || ignore === 'ALL') lifecycle.ignoreChanges = 'all';
+  else if (Array.isArray(ignore)) lifecycle.ignoreChanges = ignore.map((p) => String(p).split('.').map(snakeToCamel).join('.'));
+  if (lc.prevent_destroy === true) lifecycle.preventDestroy = true;
   const dependsOn = Array.isArray(raw.depends_on) ? raw.depends_on.map(String) : [];
-  return { address, type, name, config, source, lifecycle, dependsOn };
+  return { address, config, dependsOn, lifecycle, name, source, type };
+}
+
+/**
+ * `m` with the keys of its top level, resources, lifecycles, import and removed blocks in sorted order
+ * (zod writes its output in the schema's order): the configs and the credentials are sorted by
+ * the loader already, so the whole
+ * manifest is in canonical form and {@link manifestHash} serialises it with JSON.stringify
+ * alone. Objects already in order are kept; nothing deeper is copied.
+ */
+function inCanonicalOrder(m: Manifest): Manifest {
+  const resources = m.resources.map((r) => {
+    const lifecycle = sortedShallow(r.lifecycle);
+    return sortedShallow(lifecycle === r.lifecycle ? r : { ...r, lifecycle });
+  });
+  return sortedShallow({ ...m, resources, imports: m.imports.map((i) => sortedShallow(i)), removed: m.removed.map((r) => sortedShallow(r)) });
+}
+
+function sortedShallow<T extends object>(o: T): T {
+  const keys = Object.keys(o);
+  let sorted = true;
+  for (let i = 1; i < keys.length && sorted; i++) if (keys[i - 1] > keys[i]) sorted = false;
+  if (sorted) return o;
+  const out: Record<string, unknown> = {};
+  for (const k of keys.sort()) out[k] = (o as Record<string, unknown>)[k];
+  return out as T;
 }
 
 /** The `moved`, `import` and `removed` blocks, checked against the declared resources. */
@@ -166,7 +186,7 @@ function tfBlocks(doc: Json, resources: readonly ManifestResource[], err: Report
 function credentialsFromJson(v: unknown): unknown {
   if (v === undefined || v === null) return undefined;
   if (!isObj(v)) return v; // the schema says what is wrong
-  return mapKeysDeep(v, snakeToCamel);
+  return mapKeysDeepSorted(v, snakeToCamel);
 }
 
 /**

@@ -110,6 +110,8 @@ export function destroyDeclared(changes: Change[], resolution: Resolution, live:
  * state was not read, so live objects' addresses are not checked.
  */
 export function checkRequestedAddresses(request: PlanRequest, resolution: Resolution, changes: readonly Change[], diags: Diagnostic[], liveRead = true): void {
+  // nothing asked for (almost every plan): no sets of every address to build
+  if (request.targets.length === 0 && request.replace.length === 0) return;
   const declared = new Set(resolution.resources.map((r) => r.address));
   const known = new Set([...declared, ...resolution.removed.map((r) => r.address), ...changes.map((c) => c.address)]);
   const unknown = (flag: string, address: string) => {

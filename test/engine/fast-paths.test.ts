@@ -150,6 +150,12 @@ describe('isCanonicalJson: JSON.stringify alone writes the canonical JSON', () =
     ['an own toJSON', { toJSON: () => 'x' }, false],
     ['a class instance', { a: new (class K { x = 1; })() }, false],
     ['undefined members are dropped by both writers', { a: undefined, b: 1 }, true],
+    // stableStringify copies only what is out of order (issue 27): each shape of that copy
+    ['a sorted object holding an unsorted one, after a sorted member', { a: { y: 1 }, b: [{ d: 1, c: 2 }], e: 3 }, false],
+    ['an own "__proto__" member of an unsorted object (JSON.parse makes one)', JSON.parse('{"z":1,"__proto__":{"b":1,"a":2}}'), false],
+    ['an own "__proto__" member of a sorted object holding an unsorted one', JSON.parse('{"__proto__":1,"a":{"c":1,"b":2}}'), false],
+    ['a Date deep inside an unsorted object', { b: [{ d: new Date(0), c: 1 }], a: 1 }, false],
+    ['integer-like keys of an unsorted object', { b: { 10: 1, 9: 2, a: 3 }, a: 1 }, false],
   ];
   it.each(cases)('%s', (_why, v, canonical) => {
     expect(isCanonicalJson(v)).toBe(canonical);

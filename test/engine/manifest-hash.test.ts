@@ -1,0 +1,67 @@
+/**
+ * The manifest hash (issue 27): the loader writes the manifest in canonical form (keys sorted
+ * at every depth), so `manifestHash` serialises it with JSON.stringify alone; the hash is the
+ * one it always was (sha256 of the key-sorted JSON), so a plan file saved by an earlier
+ * version is still checked against the code correctly (`bind.ts` compares the two hashes).
+ */
+import { hash } from 'node:crypto';
+import { isCanonicalJson } from '../../schemas/tools/canonical-json';
+import { manifestFromTerraformJson, manifestHash } from '../../src/engine/manifest';
+import { mapKeysDeep, mapKeysDeepSorted, snakeToCamel, sortKeysDeep } from '../../src/engine/keys';
+import { terraformJson } from '../../bench/fixtures';
+
+/** Every part of a Terraform JSON document the loader reads, its keys in the order cdktf writes them (not sorted). */
+const doc = {
+  provider: { dq: [{ namespace: 'shop', region: 'eu', credentials_from: { client_secret: 'SHOP_CLIENT_SECRET', client_id: 'SHOP_CLIENT_ID' } }] },
+  resource: {
+    dq_owner: {
+      team: {
+        title: 'Team',
+        contacts: [{ email: { recipient_emails: ['b@x.io', 'a@x.io'] } }],
+        '//': { metadata: { path: 'app/shop/team' } },
+        lifecycle: { prevent_destroy: true, ignore_changes: ['contacts'] },
+        depends_on: ['dq_domain.sales'],
+      },
+    },
+    dq_domain: { sales: { name: 'Sales', description: 'd' } },
+    dq_alert: {
+      orders: {
+        name: 'Orders',
+        issue_lifecycle: { trigger: { resolver_ql: 'with_type("table")' }, targets: [{ slack: { channel: '#o' } }], settings: { severities: [2] } },
+        lifecycle: { ignore_changes: 'all' },
+      },
+    },
+  },
+  moved: [{ from: 'dq_domain.old', to: 'dq_domain.sales' }],
+  import: [{ to: 'dq_alert.orders', id: 'shop.orders' }],
+  removed: [{ from: 'dq_owner.gone', lifecycle: { destroy: false } }],
+};
+
+test('the hash of a manifest is the one the earlier versions computed (pinned: made by main at bd41b50)', () => {
+  const m = manifestFromTerraformJson(doc, { stack: 'shop' });
+  expect(manifestHash(m)).toBe('1b8554f07c8abda730afa7cf369fbe98e4d74f10f0e4a7456f794f711884c27c');
+  // and it is the sha256 of the key-sorted JSON, whatever order the manifest's keys are in
+  expect(manifestHash(m)).toBe(hash('sha256', JSON.stringify(sortKeysDeep(m)), 'hex'));
+});
+
+test('the loader writes the manifest in canonical form: JSON.stringify alone is its key-sorted JSON', () => {
+  for (const m of [manifestFromTerraformJson(doc, { stack: 'shop' }), manifestFromTerraformJson(terraformJson('bench', 90, { changedEvery: 10 }), { stack: 'bench' })]) {
+    // the resources (zod writes them in its schema's order), their configs and lifecycles
+    expect(m.resources.filter((r) => !isCanonicalJson(r)).map((r) => r.address)).toEqual([]);
+    expect(isCanonicalJson(m)).toBe(true);
+    expect(JSON.stringify(m)).toBe(JSON.stringify(sortKeysDeep(m)));
+  }
+});
+
+test('mapKeysDeepSorted: mapKeysDeep with each object filled in the sorted order of its new keys, the skipped keys left out at the top only', () => {
+  const raw = { title: 'T', '//': { x: 1 }, contacts: [{ email: { recipient_emails: ['a'], '//': 2 } }], a_b: 1, aB: 2 };
+  const out = mapKeysDeepSorted(raw, snakeToCamel, new Set(['//']));
+  // the same members as mapKeysDeep's (of two keys with one new name, the later wins)
+  const { '//': _meta, ...attrs } = raw;
+  expect(out).toEqual(mapKeysDeep(attrs, snakeToCamel));
+  expect(JSON.stringify(out)).toBe('{"aB":2,"contacts":[{"email":{"//":2,"recipientEmails":["a"]}}],"title":"T"}');
+  expect(isCanonicalJson(out)).toBe(true);
+  expect(mapKeysDeepSorted({ b_a: 1, a_b: 2, aB: 3 }, snakeToCamel)).toEqual({ aB: 3, bA: 1 });
+  expect(mapKeysDeepSorted({ aB: 3, a_b: 2 }, snakeToCamel)).toEqual({ aB: 2 });
+  expect(mapKeysDeepSorted(['x_y', null, 3], snakeToCamel)).toEqual(['x_y', null, 3]);
+});
