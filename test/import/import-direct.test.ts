@@ -154,10 +154,11 @@ describe('desiredFromLive: the config code declares for a live object', () => {
       zero: 0,
       tags: [],
       nested: { a: '', b: [{ c: false, d: 'x' }], e: 'SEVERITY_UNSPECIFIED', f: true },
+      kept: 'NOT_UNSPECIFIED_YET',
     };
     const c = desiredFromLive(item('dq_data_product', id, raw));
-    expect(c).toEqual({ id, nested: { b: [{ d: 'x' }], f: true }, title: 'Orders', zero: 0 });
-    expect(Object.keys(c)).toEqual(['id', 'nested', 'title', 'zero']);
+    expect(c).toEqual({ id, kept: 'NOT_UNSPECIFIED_YET', nested: { b: [{ d: 'x' }], f: true }, title: 'Orders', zero: 0 });
+    expect(Object.keys(c)).toEqual(['id', 'kept', 'nested', 'title', 'zero']);
   });
 
   test('an alert is pinned by its fqn (first), not its id', () => {
@@ -381,6 +382,7 @@ describe('planImport: names and references', () => {
       item('dq_domain', parent, { id: parent, name: 'Parent' }),
       item('dq_domain', child, { id: child, name: 'Child', parentId: parent, definition: { parts: [{ dataproductId: dp }, { domainId: `DOMAIN-${parent}` }, { dataproductId: 'unknown' }, { domainId: 7 }] } }),
       item('dq_ownership', ours('dq_ownership', 'a'), { id: ours('dq_ownership', 'a'), ownerId: owner, selection: { dataproductId: dp } }),
+      item('dq_ownership', ours('dq_ownership', 'b'), { id: ours('dq_ownership', 'b'), ownerId: owner, selection: { dataproductId: `dataproduct-${dp}` } }),
       item('dq_alert', 'team.a', { fqn: 'team.a', name: 'A', issueLifecycle: { owner: `owner-${owner}`, targets: [{ owner: { ownerPath: `owner-${owner}` } }, { owner: { ownerPath: 'owner-elsewhere' } }, { slack: { channel: '#a' } }] } }, { configId: NS }),
       item('dq_monitor_deployment_rule', 'r', { id: 'r', title: 'R', productConfig: { productId: dp } }, { configId: NS }),
     ];
@@ -392,6 +394,7 @@ describe('planImport: names and references', () => {
       parentId: '${dq_domain.parent.id}',
     });
     expect(byName.owner_owns_sales).toEqual({ id: ours('dq_ownership', 'a'), ownerId: '${dq_owner.owner.id}', selection: { dataproductId: '${dq_data_product.sales.id}' } });
+    expect(byName.owner_owns_sales_2).toEqual({ id: ours('dq_ownership', 'b'), ownerId: '${dq_owner.owner.id}', selection: { dataproductId: '${dq_data_product.sales.entity_id}' } });
     expect(byName.a).toEqual({
       fqn: 'team.a',
       issueLifecycle: { owner: '${dq_owner.owner.entity_id}', targets: [{ owner: { ownerPath: '${dq_owner.owner.entity_id}' } }, { owner: { ownerPath: 'owner-elsewhere' } }, { slack: { channel: '#a' } }] },
