@@ -1,11 +1,14 @@
 /**
  * Small engine branches the broader suites pass through without looking: the manifest's
  * moved/import/removed blocks as read from a synth output (every refusal, word for word), the
- * YAML loader's namespace hint (only for the namespace), and the known-after-apply effects of a
- * change whose dependency the same plan creates. In-process, no server.
+ * YAML loader's namespace hint (only for the namespace), the known-after-apply effects of a
+ * change whose dependency the same plan creates, and the one info line listing the blocks that
+ * hold identities. In-process, no server.
  */
 import { ManifestError, manifestFromTerraformJson } from '../../src/engine/manifest';
 import { knownAfterApply } from '../../src/engine/phases/effects';
+import { resolveManifest } from '../../src/engine/resolve';
+import { deriveId } from '../../src/engine/identity';
 import { manifestFromYaml } from '../../src/engine/yaml';
 
 const diagnosticsOf = (f: () => unknown): unknown => {
@@ -89,5 +92,45 @@ describe('knownAfterApply', () => {
   test('a kind without a preview of its own: the deploy overview', () => {
     expect(knownAfterApply('dq_owner', ['dq_owner.a']).source).toBe('deploy-overview');
     expect(knownAfterApply('no_such_kind', ['x']).source).toBe('deploy-overview');
+  });
+});
+
+describe('resolveManifest: the blocks that hold an identity, in one info line', () => {
+  const SUMMARY = ' hold the identity of their object%: keep them, or pin the id/fqn (dqform keeps no state; without either, a later plan replaces the object)';
+  test('moved and import blocks of unpinned objects, listed by address with the pin that would replace them', () => {
+    const y = `namespace: team
+owners:
+  zeta: { title: Z }
+  alpha: { title: A }
+  mid: { title: M }
+alerts:
+  al: { name: X, incidentLifecycle: { targets: [{ slack: { channel: "#a" } }], settings: { states: [STATE_OPEN] } } }
+import:
+  - { to: dq_owner.zeta, id: 0a0a0000-0000-4000-8000-000000000001 }
+  - { to: dq_alert.al, id: ui.made }
+moved:
+  - { from: dq_owner.old, to: dq_owner.alpha }
+`;
+    expect(resolveManifest(manifestFromYaml(y, { file: 'f.yaml' }), 'demo').diagnostics).toEqual([
+      {
+        severity: 'info',
+        summary: `1 moved and 2 import block(s)${SUMMARY.replace('%', 's')}`,
+        detail: `dq_alert.al: imported "ui.made", or pin fqn = "ui.made"; dq_owner.alpha: moved from dq_owner.old, or pin id = "${deriveId('demo', 'team', 'dq_owner', 'old')}"; dq_owner.zeta: imported "0a0a0000-0000-4000-8000-000000000001", or pin id = "0a0a0000-0000-4000-8000-000000000001"`,
+      },
+    ]);
+  });
+  test('one object; a pinned one needs no block', () => {
+    const y = `namespace: team
+owners:
+  zeta: { title: Z, id: 0a0a0000-0000-4000-8000-000000000001 }
+  alpha: { title: A }
+moved:
+  - { from: dq_owner.old, to: dq_owner.alpha }
+  - { from: dq_owner.older, to: dq_owner.zeta }
+`;
+    expect(resolveManifest(manifestFromYaml(y, { file: 'f.yaml' }), 'demo').diagnostics).toEqual([
+      { severity: 'info', summary: `1 moved block(s)${SUMMARY.replace('%', '')}`, detail: `dq_owner.alpha: moved from dq_owner.old, or pin id = "${deriveId('demo', 'team', 'dq_owner', 'old')}"` },
+    ]);
+    expect(resolveManifest(manifestFromYaml('namespace: team\nowners:\n  a: { title: A }\n', { file: 'f.yaml' }), 'demo').diagnostics).toEqual([]);
   });
 });
