@@ -644,6 +644,7 @@ describe('the TypeScript written', () => {
       left: { otherNamespace: 0, madeInUi: 0, byRule: 0 },
       namespacesSeen: [],
     };
+    expect(renderTs(r, OPTS)).toContain("import { App, Alert, DqStack, Owner, Query, Target } from 'dqform';");
     expect(body(renderTs(r, OPTS))).toBe(
       [
         "  const stack = new DqStack(app, 'team', { namespace: 'team' });",
