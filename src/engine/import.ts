@@ -122,9 +122,12 @@ export function ownerOf(item: LiveItem, workspace: string, namespace: string): '
 
 const SERVER_FIELDS = ['id', 'fqn', 'etag', 'createdAt', 'updatedAt', 'deletedAt', 'createdBy', 'updatedBy', 'source', 'configId', 'entityId', 'monitorCount', 'testCount', 'deploymentRuleId', 'inputTables'];
 
-/** Drops zero values (protojson omits them) and server-computed query forms, recursively. */
-function clean(v: unknown): unknown {
-  if (Array.isArray(v)) return v.map(clean);
+/**
+ * Drops zero values (protojson omits them) and server-computed query forms, recursively; `false`
+ * stays at the top-level keys `keepFalse` names.
+ */
+function clean(v: unknown, keepFalse?: ReadonlySet<string>): unknown {
+  if (Array.isArray(v)) return v.map((x) => clean(x));
   if (!isObj(v)) return v;
   const out: Json = {};
   const hasQl = typeof v.resolverQl === 'string' && v.resolverQl !== '';
@@ -134,7 +137,7 @@ function clean(v: unknown): unknown {
     if (k === 'renderedResolverQl') continue;
     if (k === 'query' && (hasQl || rendered !== undefined) && isObj(x) && Array.isArray(x.parts)) continue; // the server's translation
     x = clean(x);
-    if (x === undefined || x === null || x === false || x === '' || (Array.isArray(x) && x.length === 0) || (typeof x === 'string' && /_UNSPECIFIED$/.test(x))) continue;
+    if (x === undefined || x === null || (x === false && !keepFalse?.has(k)) || x === '' || (Array.isArray(x) && x.length === 0) || (typeof x === 'string' && /_UNSPECIFIED$/.test(x))) continue;
     out[k] = x;
   }
   // the read form may carry only the rendering (definition parts do not echo resolverQl)
@@ -150,7 +153,10 @@ export function desiredFromLive(item: LiveItem): Json {
   if (isObj(raw.definition) && Array.isArray(raw.definition.parts)) {
     raw = { ...raw, definition: { ...raw.definition, parts: (raw.definition.parts as Json[]).map((p) => (isObj(p) ? Object.fromEntries(Object.entries(p).filter(([k]) => k !== 'id')) : p)) } };
   }
-  const c = clean(Object.fromEntries(Object.entries(raw).filter(([k]) => !SERVER_FIELDS.includes(k)))) as Json;
+  // a `false` the kind's read form sets where the wire has no such field is dqform's (an
+  // integration's `enabled: false`), not a zero value protojson omits
+  const own = new Set(Object.keys(raw).filter((k) => raw[k] === false && !(k in item.raw)));
+  const c = clean(Object.fromEntries(Object.entries(raw).filter(([k]) => !SERVER_FIELDS.includes(k))), own) as Json;
   if (isObj(c.definition) && Object.keys(c.definition).length === 0) delete c.definition;
   for (const k of ['template', 'alert']) if (isObj(c[k]) && Object.keys(c[k] as Json).length === 0) delete c[k];
   return isFqnKeyed(item.type) ? { fqn: item.key, ...c } : { id: item.key, ...c };
