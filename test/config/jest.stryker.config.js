@@ -17,6 +17,7 @@ const CHILD_PROCESS = [
   '/test/engine/crash\\.test\\.ts$',
   '/test/e2e/acme-previews\\.test\\.ts$',
   '/test/grpc/lazy\\.test\\.ts$',
+  '/test/docs/', // the README tutorial and the docs' commands, run through the CLI (and a packed tarball)
 ];
 
 /**
