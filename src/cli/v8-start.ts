@@ -157,7 +157,16 @@ export function scriptCodeCache(files: readonly string[], dir: string, flags = '
   fs.accessSync(dir, fs.constants.W_OK);
   const vm = require('node:vm') as typeof import('node:vm');
   const loader = Module as unknown as CjsLoader;
-  const ours = new Set(files);
+  // Node loads a module by its real path: name the files so too (a package reached through a
+  // symlinked folder, e.g. a dist/ link, would otherwise never match and never be cached)
+  const real = (f: string) => {
+    try {
+      return fs.realpathSync(f);
+    } catch {
+      return f;
+    }
+  };
+  const ours = new Set(files.map(real));
   const plain = loader._extensions['.js'];
   const pending: { file: string; script: import('node:vm').Script }[] = [];
   loader._extensions['.js'] = function (this: unknown, mod: NodeModule, filename: string) {

@@ -147,4 +147,21 @@ process.stdout.write(JSON.stringify({ answer: m.answer(), loads: s.scriptCacheLo
       fs.rmSync(tmp, { recursive: true, force: true });
     }
   }, 120_000);
+
+  it('a file named through a symlinked folder (a dist/ link) is cached too: Node loads it by its real path', () => {
+    const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'dqform-v8-'));
+    try {
+      fs.mkdirSync(path.join(tmp, 'real'));
+      const mod = path.join(tmp, 'real', 'mod.js');
+      fs.writeFileSync(mod, "'use strict';\nexports.answer = () => 42;\n");
+      fs.symlinkSync(path.join(tmp, 'real'), path.join(tmp, 'link'), 'dir');
+      const viaLink = path.join(tmp, 'link', 'mod.js');
+      const dir = path.join(tmp, 'cache', 'v8');
+      expect(run(viaLink, dir)).toEqual({ answer: 42, loads: [{ file: mod, cached: false, rejected: false }] });
+      expect(fs.readdirSync(dir)).toEqual([expect.stringMatching(/^mod-[0-9a-f]{8}\.bin$/)]);
+      expect(run(viaLink, dir).loads).toEqual([{ file: mod, cached: true, rejected: false }]);
+    } finally {
+      fs.rmSync(tmp, { recursive: true, force: true });
+    }
+  }, 120_000);
 });
