@@ -77,6 +77,8 @@ export interface V8Host {
   enableCompileCache?: (dir: string) => { status: number } | undefined;
   /** Compiles `files` with a cached-data code cache kept in `dir` (Node 20), its entries named also after `flags`; answers whether it could. */
   scriptCache: (files: readonly string[], dir: string, flags: string) => boolean;
+  /** Whether `dir` (made if missing) and its parent are the user's own, written by nobody else ({@link ownPrivateDir}). */
+  ownDir?: (dir: string) => boolean;
 }
 
 function realHost(): V8Host {
@@ -88,7 +90,29 @@ function realHost(): V8Host {
     setFlagsFromString: (f) => (require('node:v8') as typeof import('node:v8')).setFlagsFromString(f),
     enableCompileCache: typeof m.enableCompileCache === 'function' ? (dir) => m.enableCompileCache!(dir) : undefined,
     scriptCache: scriptCodeCache,
+    ownDir: ownPrivateDir,
   };
+}
+
+/**
+ * Makes `dir` (0700) if missing and answers whether it and its parent (the cache root) are real
+ * directories of this user that no one else can write: compiled code read from a folder another
+ * user controls would run as ours (V8 checks a cache entry's length, not its content's origin).
+ * A folder of ours that group or others may write is tightened to 0700.
+ */
+export function ownPrivateDir(dir: string): boolean {
+  try {
+    fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+    const uid = process.getuid?.();
+    for (const d of [dir, path.dirname(dir)]) {
+      const st = fs.lstatSync(d);
+      if (!st.isDirectory() || (uid !== undefined && st.uid !== uid)) return false;
+      if ((st.mode & 0o022) !== 0) fs.chmodSync(d, 0o700);
+    }
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /**
@@ -112,6 +136,7 @@ export function startV8(files: readonly string[], host: V8Host = realHost()): V8
   const root = cacheRoot(host.env, host.home);
   if (!root) return out;
   const dir = path.join(root, 'v8');
+  if (host.ownDir && !host.ownDir(dir)) return out;
   try {
     if (host.enableCompileCache && hasCompileCache(host.versions.node)) {
       // module.constants.compileCacheStatus: FAILED 0 (e.g. the directory cannot be made),

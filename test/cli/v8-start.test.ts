@@ -8,7 +8,7 @@ import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { cacheRoot, hasCompileCache, interruptBudgetFlag, scriptCodeCache, startV8, type V8Host } from '../../src/cli/v8-start';
+import { cacheRoot, hasCompileCache, interruptBudgetFlag, ownPrivateDir, scriptCodeCache, startV8, type V8Host } from '../../src/cli/v8-start';
 
 const NODE20 = { node: '20.20.2', v8: '11.3.244.8-node.38' };
 const NODE22 = { node: '22.12.0', v8: '12.4.254.21-node.21' };
@@ -164,4 +164,39 @@ process.stdout.write(JSON.stringify({ answer: m.answer(), loads: s.scriptCacheLo
       fs.rmSync(tmp, { recursive: true, force: true });
     }
   }, 120_000);
+});
+
+describe('the code cache lives only in a folder of the user\'s own', () => {
+  it('no cache when the folder is not ours (compiled code read from it would run as us)', () => {
+    const host = fake({ ownDir: () => false });
+    expect(startV8(['/pkg/a.js'], host)).toEqual({ flags: '--interrupt-budget=270336', codeCache: 'off' });
+    expect(host.calls.filter((c) => c.startsWith('script'))).toEqual([]);
+  });
+
+  it('makes the folder 0700, tightens a group-writable one of ours, refuses a symlink and (as root) a folder of another user', () => {
+    const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'dqform-v8own-'));
+    try {
+      const made = path.join(tmp, 'root', 'v8');
+      expect(ownPrivateDir(made)).toBe(true);
+      expect(fs.statSync(made).mode & 0o777).toBe(0o700);
+      fs.chmodSync(made, 0o775);
+      expect(ownPrivateDir(made)).toBe(true);
+      expect(fs.statSync(made).mode & 0o777).toBe(0o700);
+      const linked = path.join(tmp, 'linkroot');
+      fs.mkdirSync(linked);
+      fs.symlinkSync(made, path.join(linked, 'v8'), 'dir');
+      expect(ownPrivateDir(path.join(linked, 'v8'))).toBe(false);
+      if (process.getuid?.() === 0) {
+        const theirs = path.join(tmp, 'theirs', 'v8');
+        fs.mkdirSync(theirs, { recursive: true });
+        fs.chownSync(theirs, 65534, 65534);
+        expect(ownPrivateDir(theirs)).toBe(false);
+        fs.chownSync(theirs, 0, 0);
+        fs.chownSync(path.dirname(theirs), 65534, 65534);
+        expect(ownPrivateDir(theirs)).toBe(false);
+      }
+    } finally {
+      fs.rmSync(tmp, { recursive: true, force: true });
+    }
+  });
 });
