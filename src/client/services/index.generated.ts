@@ -34,6 +34,9 @@ export type IntegrationsService = DerivedService<typeof integrationsOperations>;
 /** `client.savedViews`: the service of `savedViewsOperations` (schemas/platform/saved-views.ts). */
 export type SavedViewsService = DerivedService<typeof savedViewsOperations>;
 
+/** The operation tables the derived members are made of, by member name (ROUTES.md is checked against them). */
+export const OPERATION_TABLES = { categorisationRules: categorisationRulesOperations, integrations: integrationsOperations, savedViews: savedViewsOperations } as const;
+
 /** One member per service, over one shared {@link DqClient}: the base of `PlatformClient`. */
 export abstract class ServiceMembers {
   readonly alerts: AlertsService;
