@@ -11,7 +11,7 @@
  * - `src/client/services/index.generated.ts`: every module exporting a `class <Name>Service`, and
  *   `ServiceMembers` (the base of `PlatformClient`), one member per such class
  *   (`DomainsService` -> `client.domains`) and one per operation table of schemas/platform/
- *   (`export const savedViewsOperations = defineOperations(` -> `client.savedViews`, derived).
+ *   (`export const <name>Operations = defineOperations(` -> `client.<name>`, derived).
  * - `src/emulator/routes/index.generated.ts`: every route module (`export const routes: RouteTable`), sorted.
  *
  * `test/repo/registries.test.ts` fails when a committed registry is not what this writes.
@@ -105,7 +105,7 @@ function servicesRegistry(dir: string, platformDir: string): string {
     `${BANNER}/**`,
     ' * Every client service: one member per hand-written `class <Name>Service` of this folder',
     ' * (`DomainsService` -> `client.domains`) and one per operation table of schemas/platform/',
-    ' * (`export const savedViewsOperations = defineOperations(...)` -> `client.savedViews`, src/client/derived.ts).',
+    ' * (`export const <name>Operations = defineOperations(...)` -> `client.<name>`, src/client/derived.ts).',
     ' */',
     "import type { DqClient } from '../http';",
     ...(derived.length > 0 ? ["import { serviceOf, type DerivedService } from '../derived';"] : []),

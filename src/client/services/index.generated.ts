@@ -2,7 +2,7 @@
 /**
  * Every client service: one member per hand-written `class <Name>Service` of this folder
  * (`DomainsService` -> `client.domains`) and one per operation table of schemas/platform/
- * (`export const savedViewsOperations = defineOperations(...)` -> `client.savedViews`, src/client/derived.ts).
+ * (`export const <name>Operations = defineOperations(...)` -> `client.<name>`, src/client/derived.ts).
  */
 import type { DqClient } from '../http';
 import { serviceOf, type DerivedService } from '../derived';
