@@ -10,7 +10,8 @@
  *   with the capability's type annotation (`export const domainYaml: YamlBinding = ...`).
  * - `src/client/services/index.generated.ts`: every module exporting a `class <Name>Service`, and
  *   `ServiceMembers` (the base of `PlatformClient`), one member per such class
- *   (`DomainsService` -> `client.domains`).
+ *   (`DomainsService` -> `client.domains`) and one per operation table of schemas/platform/
+ *   (`export const <name>Operations = defineOperations(` -> `client.<name>`, derived).
  * - `src/emulator/routes/index.generated.ts`: every route module (`export const routes: RouteTable`), sorted.
  *
  * `test/repo/registries.test.ts` fails when a committed registry is not what this writes.
@@ -80,24 +81,52 @@ const moduleFiles = (dir: string): string[] =>
 
 const camel = (s: string) => s.charAt(0).toLowerCase() + s.slice(1);
 
-function servicesRegistry(dir: string): string {
+/** The operation tables of the platform's files (`export const <name>Operations = defineOperations(`), in file order. */
+function operationTables(platformDir: string): { file: string; table: string; member: string; type: string }[] {
+  return moduleFiles(platformDir).flatMap((f) =>
+    [...fs.readFileSync(path.join(platformDir, f), 'utf8').matchAll(/^export const (\w+)Operations = defineOperations\(/gm)].map((m) => ({
+      file: f.replace(/\.ts$/, ''),
+      table: `${m[1]}Operations`,
+      member: m[1],
+      type: `${m[1].charAt(0).toUpperCase()}${m[1].slice(1)}Service`,
+    })),
+  );
+}
+
+function servicesRegistry(dir: string, platformDir: string): string {
   const files = moduleFiles(dir);
   const services = files.flatMap((f) => [...fs.readFileSync(path.join(dir, f), 'utf8').matchAll(/^export class (\w+)Service\b/gm)].map((m) => ({ file: f.replace(/\.ts$/, ''), cls: `${m[1]}Service`, member: camel(m[1]) })));
   const byFile = new Map<string, string[]>();
   for (const s of services) byFile.set(s.file, [...(byFile.get(s.file) ?? []), s.cls]);
+  const derived = operationTables(platformDir);
+  const clash = derived.find((d) => services.some((s) => s.member === d.member));
+  if (clash) throw new Error(`client.${clash.member}: both a service class and schemas/platform/${clash.file}.ts \`${clash.table}\``);
   return [
-    `${BANNER}/** Every client service module (one exporting a \`class <Name>Service\`), and one member per such class (\`DomainsService\` -> \`client.domains\`). */`,
+    `${BANNER}/**`,
+    ' * Every client service: one member per hand-written `class <Name>Service` of this folder',
+    ' * (`DomainsService` -> `client.domains`) and one per operation table of schemas/platform/',
+    ' * (`export const <name>Operations = defineOperations(...)` -> `client.<name>`, src/client/derived.ts).',
+    ' */',
     "import type { DqClient } from '../http';",
+    ...(derived.length > 0 ? ["import { serviceOf, type DerivedService } from '../derived';"] : []),
+    ...derived.map((d) => `import { ${d.table} } from '../../../schemas/platform/${d.file}';`),
     ...[...byFile].map(([f, classes]) => `import { ${classes.join(', ')} } from './${f}';`),
     '',
     ...[...byFile.keys()].map((f) => `export * from './${f}';`),
     '',
+    ...derived.map((d) => `/** \`client.${d.member}\`: the service of \`${d.table}\` (schemas/platform/${d.file}.ts). */\nexport type ${d.type} = DerivedService<typeof ${d.table}>;`),
+    '',
+    '/** The operation tables the derived members are made of, by member name (ROUTES.md is checked against them). */',
+    `export const OPERATION_TABLES = { ${derived.map((d) => `${d.member}: ${d.table}`).join(', ')} } as const;`,
+    '',
     '/** One member per service, over one shared {@link DqClient}: the base of `PlatformClient`. */',
     'export abstract class ServiceMembers {',
     ...services.map((s) => `  readonly ${s.member}: ${s.cls};`),
+    ...derived.map((d) => `  readonly ${d.member}: ${d.type};`),
     '',
     '  constructor(readonly http: DqClient) {',
     ...services.map((s) => `    this.${s.member} = new ${s.cls}(http);`),
+    ...derived.map((d) => `    this.${d.member} = serviceOf(${d.table}, http);`),
     '  }',
     '}',
     '',
@@ -141,7 +170,7 @@ export function registries(root = ROOT): Map<string, string> {
   const out = new Map<string, string>();
   for (const c of CAPABILITIES) out.set(`src/kinds/${c.out}`, capabilityRegistry(kinds, c));
   out.set('schemas/model/kinds.generated.ts', schemaKindsRegistry(path.join(root, 'schemas', 'model', 'kinds')));
-  out.set('src/client/services/index.generated.ts', servicesRegistry(path.join(root, 'src', 'client', 'services')));
+  out.set('src/client/services/index.generated.ts', servicesRegistry(path.join(root, 'src', 'client', 'services'), path.join(root, 'schemas', 'platform')));
   out.set('src/emulator/routes/index.generated.ts', routesRegistry(path.join(root, 'src', 'emulator', 'routes')));
   return out;
 }

@@ -21,8 +21,9 @@
  * - Of two matching rules, the higher `priority` wins; equal priorities: the smaller id.
  */
 import { z } from 'zod';
-import { Etag, oneof, PageInfo, Pagination, protoEnum, Timestamp, Uuid } from './common';
+import { Empty, Etag, oneof, PageInfo, Pagination, protoEnum, Timestamp, Uuid } from './common';
 import { Actor } from './governance';
+import { defineOperations } from './operation';
 import { tolerant } from './wire';
 
 /** The dimension a rule categorises (wire-facts 10: TECHNICAL=1, GOVERNANCE=2). */
@@ -143,3 +144,23 @@ export const RuleMatch = z.object({
 });
 export type RuleMatch = z.infer<typeof RuleMatch>;
 export const ListRuleMatchesResponse = z.object({ matches: z.array(RuleMatch).default([]), pageInfo: PageInfo.optional() });
+
+const RULES = '/api/entities/v2/checks/categorisation-rules';
+const WRITE = ['SCOPE_POLICIES_EDIT', 'SCOPE_MCP_WRITE'] as const;
+const READ = ['SCOPE_POLICIES_READ', 'SCOPE_POLICIES_EDIT', 'SCOPE_SRE_AGENT', 'SCOPE_MCP_READ'] as const;
+
+/** Categorisation rules (`client.categorisationRules`): caller-chosen UUIDs, etags; every call is a POST with a flat body. Routes: ROUTES.md. */
+export const categorisationRulesOperations = defineOperations({
+  /** UpsertRule `{ id, dimension?, scope?, title?, category?, matcher?, priority?, etag? }` -> the rule. */
+  upsert: { method: 'POST', path: RULES, request: UpsertCategorisationRuleRequest, response: CategorisationRuleResponse, scopes: WRITE, idempotent: true, args: ['...', 'etag?'], read: { field: 'rule' } },
+  /** DeleteRule `{ id, etag? }` (the etag in an options object: `delete(id, { etag })`). */
+  delete: { method: 'POST', path: `${RULES}/delete`, request: DeleteCategorisationRuleRequest, response: Empty, scopes: WRITE, idempotent: true, args: ['id', '...?'], read: 'none' },
+  /** BatchGetRules `{ ids }` in chunks of 200 -> map keyed by id. */
+  batchGet: { method: 'POST', path: `${RULES}/batch-get`, request: BatchGetCategorisationRulesRequest, response: BatchGetCategorisationRulesResponse, scopes: READ, idempotent: true, args: ['ids'], read: { batchGet: 'rules' } },
+  /** ListRules `{ dimension?, scope?, pagination }`: every page. */
+  list: { method: 'POST', path: `${RULES}/list`, request: ListCategorisationRulesRequest, response: ListCategorisationRulesResponse, scopes: READ, idempotent: true, args: ['pageSize?', '...?'], read: { paged: 'rules' } },
+  /** PreviewRule `{ rule, exampleCount? }`: what the rule (saved or not) would categorise. */
+  preview: { method: 'POST', path: `${RULES}/preview`, request: PreviewCategorisationRuleRequest, response: PreviewCategorisationRuleResponse, scopes: READ, idempotent: true, args: ['rule', 'exampleCount?'], read: 'whole' },
+  /** ListRuleMatches `{ id, pagination }`: the checks a stored rule matches; every page. */
+  listMatches: { method: 'POST', path: `${RULES}/matches`, request: ListRuleMatchesRequest, response: ListRuleMatchesResponse, scopes: READ, idempotent: true, args: ['id', 'pageSize?'], read: { paged: 'matches' } },
+});

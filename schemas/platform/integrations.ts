@@ -7,7 +7,8 @@
  * "neutral keys stay"); their fields are wire-facts 8.1's.
  */
 import { z } from 'zod';
-import { Etag, oneof, Timestamp } from './common';
+import { Empty, Etag, INTEGRATIONS_BATCH_LIMIT, oneof, Timestamp } from './common';
+import { defineOperations } from './operation';
 import { tolerant } from './wire';
 
 /** A write-only credential field. */
@@ -221,3 +222,33 @@ export const ListIntegrationsRequest = z.object({ disabled: z.boolean().optional
 export const ListIntegrationsResponse = z.object({ integrations: z.array(tolerant(Integration)).default([]) });
 /** Delete DELETE `/api/integrations/v1/{integration_id}?etag=`. */
 export const DeleteIntegrationRequest = z.object({ etag: Etag.optional() });
+
+const BASE = '/api/integrations/v1';
+const EDIT = ['SCOPE_INTEGRATION_EDIT'] as const;
+const READ = ['SCOPE_INTEGRATION_READ', 'SCOPE_INTEGRATION_EDIT'] as const;
+
+/**
+ * Integrations v1 (`client.integrations`). Routes: ROUTES.md. Write-only secrets
+ * ({@link SECRET_FIELDS}) are registered for redaction before sending.
+ */
+export const integrationsOperations = defineOperations({
+  /** CreateIntegration (the server assigns the id). NEVER retried: every call mints a new id; on an ambiguous failure look the integration up by title. */
+  create: { method: 'POST', path: BASE, request: CreateIntegrationRequest, response: IntegrationResponse, scopes: EDIT, idempotent: false, args: ['...'], read: { field: 'integration' }, secrets: SECRET_FIELDS },
+  /**
+   * UpdateIntegration `{ title?, config, etag? }` (flat; the WHOLE config every time; stale etag:
+   * ConflictError). Secrets (wire-facts 8): an omitted one keeps the stored value, a new value
+   * rotates it, an explicit `""` CLEARS it. Reads answer stored secrets as `""`, so a config read
+   * back must lose its empty secrets before it is sent here.
+   */
+  update: { method: 'PUT', path: `${BASE}/{integration_id}`, request: UpdateIntegrationRequest, response: IntegrationResponse, scopes: EDIT, idempotent: true, args: ['integration_id', '...', 'etag?'], read: { field: 'integration' }, secrets: SECRET_FIELDS },
+  /** DeleteIntegration `?etag=...`. */
+  delete: { method: 'DELETE', path: `${BASE}/{integration_id}`, request: DeleteIntegrationRequest, response: Empty, scopes: EDIT, idempotent: true, args: ['integration_id', 'etag?'], read: 'none' },
+  /** EnableIntegration (no-op if enabled). */
+  enable: { method: 'POST', path: `${BASE}/{integration_id}/enable`, response: IntegrationResponse, scopes: EDIT, idempotent: true, args: ['integration_id'], read: { field: 'integration' } },
+  /** DisableIntegration (configuration kept). */
+  disable: { method: 'POST', path: `${BASE}/{integration_id}/disable`, response: IntegrationResponse, scopes: EDIT, idempotent: true, args: ['integration_id'], read: { field: 'integration' } },
+  /** BatchGetIntegrations `{ integrationIds }` in chunks of 500 -> map keyed by id. */
+  batchGet: { method: 'POST', path: `${BASE}/by-id`, request: BatchGetIntegrationsRequest, response: BatchGetIntegrationsResponse, scopes: READ, idempotent: true, args: ['integrationIds'], read: { batchGet: 'integrations', limit: INTEGRATIONS_BATCH_LIMIT } },
+  /** ListIntegrations (`disabled` filter; unpaged upstream). */
+  list: { method: 'GET', path: BASE, request: ListIntegrationsRequest, response: ListIntegrationsResponse, scopes: READ, idempotent: true, args: ['...?'], read: { field: 'integrations' } },
+});

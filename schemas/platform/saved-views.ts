@@ -16,7 +16,8 @@
  * Per-user pins (`pinned`, SetPin) are the reader's own state: read, never managed.
  */
 import { z } from 'zod';
-import { Etag, PageInfo, Pagination, protoEnum, required, Timestamp, Uuid, withOneof } from './common';
+import { Empty, Etag, PageInfo, Pagination, protoEnum, required, Timestamp, Uuid, withOneof } from './common';
+import { defineOperations } from './operation';
 import { tolerant } from './wire';
 
 export const VisibilityEnum = protoEnum({ VISIBILITY_UNSPECIFIED: 0, VISIBILITY_PRIVATE: 1, VISIBILITY_WORKSPACE: 2 });
@@ -101,3 +102,22 @@ export const ListSavedViewsRequest = z.object({
 export const ListSavedViewsResponse = z.object({ views: z.array(tolerant(SavedView)).default([]), pageInfo: PageInfo.optional() });
 /** SetPin POST `/api/saved-views/v1/set-pin`: `{ id, pinned }` (the caller's own pin; read scope). */
 export const SetPinRequest = z.object({ id: Uuid, pinned: z.boolean().optional() });
+
+const VIEWS = '/api/saved-views/v1';
+const WRITE = ['SCOPE_SAVED_VIEW_EDIT', 'SCOPE_SAVED_VIEW_ADMIN', 'SCOPE_MCP_WRITE'] as const;
+const READ = ['SCOPE_SAVED_VIEW_READ', 'SCOPE_SRE_AGENT', 'SCOPE_MCP_READ'] as const;
+
+/**
+ * Saved views v1 (`client.savedViews`): caller-chosen UUIDs; upsert leaves omitted optional
+ * fields unchanged; delete is hard. Every call is POST with a flat body. Routes: ROUTES.md.
+ */
+export const savedViewsOperations = defineOperations({
+  /** Upsert `{ id, ...fields, grants?: { grants }, etag? }` -> the view. */
+  upsert: { method: 'POST', path: VIEWS, request: UpsertSavedViewRequest, response: SavedViewResponse, scopes: WRITE, idempotent: true, args: ['...', 'etag?'], read: { field: 'view' } },
+  /** Delete `{ id, etag? }`. */
+  delete: { method: 'POST', path: `${VIEWS}/delete`, request: DeleteSavedViewRequest, response: Empty, scopes: WRITE, idempotent: true, args: ['id', 'etag?'], read: 'none' },
+  /** BatchGet `{ ids }` in chunks of 200 -> map keyed by id (unknown and invisible ids absent). */
+  batchGet: { method: 'POST', path: `${VIEWS}/batch-get`, request: BatchGetSavedViewsRequest, response: BatchGetSavedViewsResponse, scopes: READ, idempotent: true, args: ['ids'], read: { batchGet: 'views' } },
+  /** List `{ scopes?, context?, onlyPinned?, pagination }`: every page of the views the caller may see. */
+  list: { method: 'POST', path: `${VIEWS}/list`, request: ListSavedViewsRequest, response: ListSavedViewsResponse, scopes: READ, idempotent: true, args: ['pageSize?', '...?'], read: { paged: 'views' } },
+});

@@ -7,6 +7,8 @@
 import { EmulatorApp, type RouteSpec } from '../../src/emulator';
 import { ROUTE_MODULES } from '../../src/emulator/routes/index.generated';
 import { WIRE } from '../contract/wire-table';
+import type { Operation } from '../../schemas/platform/operation';
+import { OPERATION_TABLES } from '../../src/client/services/index.generated';
 
 const key = (r: { method: string; path: string }) => `${r.method} ${r.path}`;
 /** A path's shape: parameter names do not tell two routes apart. */
@@ -51,6 +53,19 @@ describe('emulator route tables', () => {
     const tabled = new Set(rows().map(key));
     expect(WIRE.length).toBeGreaterThan(40);
     expect(WIRE.filter((w) => !tabled.has(key(w))).map((w) => `${w.op}: ${key(w)}`)).toEqual([]);
+  });
+
+  test('every row of the operation tables the client is derived from is served with its scopes, query and response', () => {
+    const served = new Map(rows().map((r) => [key(r), r]));
+    const ops = Object.values(OPERATION_TABLES).flatMap((t) => Object.values(t as Record<string, Operation>));
+    expect(ops.length).toBeGreaterThan(15);
+    for (const op of ops) {
+      const k = `${op.method} ${op.path.replace(/\{(\w+)\}/g, ':$1')}`;
+      const r = served.get(k);
+      const query = op.method === 'GET' || op.method === 'DELETE' ? op.request : undefined;
+      // the very schemas and scope set of the row (routeOf), not copies that could drift
+      expect([k, r !== undefined, r?.scope === op.scopes, r?.response === op.response, r?.query === query]).toEqual([k, true, true, true, true]);
+    }
   });
 
   test('a table with a method + path twice is refused at registration', () => {

@@ -28,8 +28,8 @@
  */
 import { z } from 'zod';
 import * as W from '../../../schemas/platform/categorisation-rules';
-import { EmptyResponse } from '../../../schemas/platform/alerts';
 import type { RouteContext, RouteTable, SeedHook } from '../app';
+import { routeOf } from '../operations';
 import type { Catalog } from '../catalog';
 import { failedPrecondition, invalidArgument, notFound, parseBody } from '../errors';
 import { evaluateResolverQl } from '../query-eval';
@@ -42,10 +42,6 @@ export type RuleRecord = z.output<typeof W.CategorisationRule>;
 type Dimension = 'TECHNICAL' | 'GOVERNANCE';
 
 export const CATEGORISATION_RULES_COLLECTION = 'categorisationRules';
-const BASE = '/api/entities/v2/checks/categorisation-rules';
-/** wire-facts 10: writes POLICIES_EDIT or MCP_WRITE; reads the read set (spec 4.1: both POLICIES scopes). */
-const WRITE = ['SCOPE_POLICIES_EDIT', 'SCOPE_MCP_WRITE'] as const;
-const READ = ['SCOPE_POLICIES_READ', 'SCOPE_POLICIES_EDIT', 'SCOPE_SRE_AGENT', 'SCOPE_MCP_READ'] as const;
 
 /** The platform-provided rule of the demo seed. */
 export const DEMO_GLOBAL_RULE_ID = '9a0b0000-0000-4000-8000-0000000c0de1';
@@ -277,13 +273,15 @@ function listMatches(ctx: RouteContext) {
 }
 
 /** The categorisation rules v1 routes. */
+const OPS = W.categorisationRulesOperations;
+
 export const routes: RouteTable = [
-  { method: 'POST', path: BASE, scope: WRITE, operation: 'upsert_rule', response: W.CategorisationRuleResponse, handle: upsert },
-  { method: 'POST', path: `${BASE}/delete`, scope: WRITE, operation: 'delete_rule', response: EmptyResponse, handle: deleteRule },
-  { method: 'POST', path: `${BASE}/batch-get`, scope: READ, operation: 'batch_get_rules', response: W.BatchGetCategorisationRulesResponse, handle: batchGet },
-  { method: 'POST', path: `${BASE}/list`, scope: READ, operation: 'list_rules', response: W.ListCategorisationRulesResponse, handle: list },
-  { method: 'POST', path: `${BASE}/preview`, scope: READ, operation: 'preview_rule', response: W.PreviewCategorisationRuleResponse, handle: preview },
-  { method: 'POST', path: `${BASE}/matches`, scope: READ, operation: 'list_rule_matches', response: W.ListRuleMatchesResponse, handle: listMatches },
+  routeOf(OPS.upsert, upsert, { operation: 'upsert_rule' }),
+  routeOf(OPS.delete, deleteRule, { operation: 'delete_rule' }),
+  routeOf(OPS.batchGet, batchGet, { operation: 'batch_get_rules' }),
+  routeOf(OPS.list, list, { operation: 'list_rules' }),
+  routeOf(OPS.preview, preview, { operation: 'preview_rule' }),
+  routeOf(OPS.listMatches, listMatches, { operation: 'list_rule_matches' }),
 ];
 
 /** The demo seed's objects. */

@@ -21,21 +21,17 @@
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { oneofKey } from '../../../schemas/platform/common';
-import { EmptyResponse } from '../../../schemas/platform/alerts';
 import {
   BatchGetIntegrationsRequest,
-  BatchGetIntegrationsResponse,
   CreateIntegrationRequest,
-  DeleteIntegrationRequest,
   Integration,
   type IntegrationConfig,
-  IntegrationResponse,
-  ListIntegrationsRequest,
-  ListIntegrationsResponse,
+  integrationsOperations,
   SECRET_FIELDS,
   UpdateIntegrationRequest,
 } from '../../../schemas/platform/integrations';
 import type { EmulatorApp, RouteContext, RouteTable } from '../app';
+import { routeOf } from '../operations';
 import { failedPrecondition, notFound, parseBody, quotaExceeded, withoutPathFields } from '../errors';
 import { checkEtag, type Collection, type Store, type Stored } from '../store';
 import { sortKeys } from './alerts';
@@ -46,10 +42,7 @@ export type IntegrationRecord = z.output<typeof Integration>;
 /** Integrations per workspace unless {@link setIntegrationQuota} says otherwise. */
 export const DEFAULT_INTEGRATION_QUOTA = 20;
 
-const SCOPE = ['SCOPE_INTEGRATION_EDIT'] as const;
-const READ = ['SCOPE_INTEGRATION_READ', 'SCOPE_INTEGRATION_EDIT'] as const;
 const SECRETS = new Set<string>(SECRET_FIELDS);
-const BASE = '/api/integrations/v1';
 
 const quotas = new WeakMap<EmulatorApp, { all?: number; byWorkspace: Map<string, number> }>();
 
@@ -204,11 +197,11 @@ function list(ctx: RouteContext) {
 
 /** The integrations v1 routes. */
 export const routes: RouteTable = [
-  { method: 'POST', path: BASE, scope: SCOPE, response: IntegrationResponse, handle: create },
-  { method: 'PUT', path: `${BASE}/:integration_id`, scope: SCOPE, response: IntegrationResponse, handle: update },
-  { method: 'DELETE', path: `${BASE}/:integration_id`, scope: SCOPE, operation: 'delete_integration', query: DeleteIntegrationRequest, response: EmptyResponse, handle: deleteIntegration },
-  { method: 'POST', path: `${BASE}/:integration_id/disable`, scope: SCOPE, response: IntegrationResponse, handle: disable },
-  { method: 'POST', path: `${BASE}/:integration_id/enable`, scope: SCOPE, response: IntegrationResponse, handle: enable },
-  { method: 'POST', path: `${BASE}/by-id`, scope: READ, response: BatchGetIntegrationsResponse, handle: batchGet },
-  { method: 'GET', path: BASE, scope: READ, operation: 'list_integrations', query: ListIntegrationsRequest, response: ListIntegrationsResponse, handle: list },
+  routeOf(integrationsOperations.create, create),
+  routeOf(integrationsOperations.update, update),
+  routeOf(integrationsOperations.delete, deleteIntegration, { operation: 'delete_integration' }),
+  routeOf(integrationsOperations.disable, disable),
+  routeOf(integrationsOperations.enable, enable),
+  routeOf(integrationsOperations.batchGet, batchGet),
+  routeOf(integrationsOperations.list, list, { operation: 'list_integrations' }),
 ];

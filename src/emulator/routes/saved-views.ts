@@ -18,11 +18,11 @@
  * - SetPin: the caller's own pin (read scope), answered as `pinned` on the caller's reads only.
  */
 import type { z } from 'zod';
-import type { Scope } from '../../../schemas/platform/common';
 import * as W from '../../../schemas/platform/saved-views';
 import { EmptyResponse } from '../../../schemas/platform/alerts';
 import type { Principal } from '../auth';
 import type { RouteContext, RouteTable } from '../app';
+import { routeOf } from '../operations';
 import { invalidArgument, notFound, parseBody, permissionDenied } from '../errors';
 import { checkEtag, type Collection, type Store, type Stored } from '../store';
 import { sortKeys } from './alerts';
@@ -30,8 +30,6 @@ import { sortKeys } from './alerts';
 /** A stored view: the read form without the caller's `pinned`. */
 export type SavedViewRecord = Omit<z.output<typeof W.SavedViewResponse>['view'], 'pinned'>;
 
-const WRITE: readonly Scope[] = ['SCOPE_SAVED_VIEW_EDIT', 'SCOPE_SAVED_VIEW_ADMIN', 'SCOPE_MCP_WRITE'];
-const READ: readonly Scope[] = ['SCOPE_SAVED_VIEW_READ', 'SCOPE_SRE_AGENT', 'SCOPE_MCP_READ'];
 const ADMIN = 'SCOPE_SAVED_VIEW_ADMIN';
 
 function views(store: Store): Collection<SavedViewRecord> {
@@ -150,9 +148,10 @@ function setPin(ctx: RouteContext) {
 
 /** The saved views v1 routes. */
 export const routes: RouteTable = [
-  { method: 'POST', path: '/api/saved-views/v1', scope: WRITE, response: W.SavedViewResponse, handle: upsert },
-  { method: 'POST', path: '/api/saved-views/v1/delete', scope: WRITE, response: EmptyResponse, handle: deleteView },
-  { method: 'POST', path: '/api/saved-views/v1/batch-get', scope: READ, response: W.BatchGetSavedViewsResponse, handle: batchGet },
-  { method: 'POST', path: '/api/saved-views/v1/list', scope: READ, response: W.ListSavedViewsResponse, handle: list },
-  { method: 'POST', path: '/api/saved-views/v1/set-pin', scope: READ, response: EmptyResponse, handle: setPin },
+  routeOf(W.savedViewsOperations.upsert, upsert),
+  routeOf(W.savedViewsOperations.delete, deleteView),
+  routeOf(W.savedViewsOperations.batchGet, batchGet),
+  routeOf(W.savedViewsOperations.list, list),
+  // not called by dqform (pins are the reader's own state), so not a row of the client's table
+  { method: 'POST', path: '/api/saved-views/v1/set-pin', scope: W.savedViewsOperations.list.scopes, response: EmptyResponse, handle: setPin },
 ];
