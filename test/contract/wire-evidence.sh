@@ -21,7 +21,10 @@ esac
 DQ_GRPC_ENDPOINT=$grpc node ../shared/tools/wire-check.mjs --target "$url" -- "${cmd[@]}"
 rc=$?
 echo "command + wire-check exit: $rc"
-curl -s "$url/__emulator/requests" | node -e 'let s="";process.stdin.on("data",d=>s+=d).on("end",()=>console.log("emulator served", JSON.parse(s).total, "requests"))'
+# A run that never reached this emulator proves nothing: zero requests served fails the script.
+curl -s "$url/__emulator/requests" | node -e 'let s="";process.stdin.on("data",d=>s+=d).on("end",()=>{const n=JSON.parse(s).total;console.log("emulator served", n, "requests");if(!(n>0))process.exit(3)})'
+served=$?
+if [ "$rc" -eq 0 ] && [ "$served" -ne 0 ]; then echo "the command never reached the emulator: no evidence"; rc=3; fi
 kill $emu
 rm -f "$log"
 exit $rc

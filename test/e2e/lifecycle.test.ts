@@ -13,13 +13,17 @@ import { startEmulator } from '../../src/emulator';
 import { main } from '../../src/cli/main';
 import { PlatformClient } from '../../src/client';
 
-type Emu = Awaited<ReturnType<typeof startEmulator>>;
-let emu: Emu;
+/** The emulator this suite talks to (its own, or the one behind DQ_BASE_URL: test/contract/wire-evidence.sh e2e). */
+let emu: { url: string; grpcEndpoint: string; close(): Promise<void> };
 let dir: string;
 let raw: PlatformClient;
 
 beforeAll(async () => {
-  emu = await startEmulator({ port: 0, seed: 'demo' });
+  // DQFORM_E2E_USE_BASE_URL=1: the same steps through the URL given (wire-evidence.sh e2e puts the
+  // independent wire checker there); otherwise an emulator of the suite's own.
+  const external = process.env.DQFORM_E2E_USE_BASE_URL === '1' ? process.env.DQ_BASE_URL : undefined;
+  if (process.env.DQFORM_E2E_USE_BASE_URL === '1' && !external) throw new Error('DQFORM_E2E_USE_BASE_URL=1 needs DQ_BASE_URL');
+  emu = external ? { url: external, grpcEndpoint: process.env.DQ_GRPC_ENDPOINT ?? '', close: async () => undefined } : await startEmulator({ port: 0, seed: 'demo' });
   raw = PlatformClient.create({ baseUrl: emu.url, clientId: 'demo-admin', clientSecret: 'demo-secret' }, { grpc: { endpoint: emu.grpcEndpoint } });
 });
 afterAll(async () => {
