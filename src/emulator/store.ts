@@ -89,6 +89,24 @@ function upperBound(a: readonly string[], key: string): number {
   return lo;
 }
 
+/** Adds `id` to group `key` of a {@link Collection.groupBy} index, in id order. */
+function groupAdd(byKey: Map<string, string[]>, key: string, id: string): void {
+  const list = byKey.get(key);
+  if (!list) byKey.set(key, [id]);
+  else if (list.length === 0 || list[list.length - 1] < id) list.push(id);
+  else list.splice(lowerBound(list, id), 0, id);
+}
+
+/** Removes `id` from group `key` (a group left empty is dropped, as a rebuild would). */
+function groupRemove(byKey: Map<string, string[]>, key: string, id: string): void {
+  const list = byKey.get(key);
+  if (!list) return;
+  const i = lowerBound(list, id);
+  if (list[i] !== id) return;
+  if (list.length === 1) byKey.delete(key);
+  else list.splice(i, 1);
+}
+
 /** Serialised form of one collection in the data file. */
 interface CollectionFile {
   /** id -> [version, object] */
@@ -103,9 +121,10 @@ export class Collection<T extends object> {
   private readonly versions = new Map<string, number>();
   private readonly json = new Map<string, string>();
   private index: string[] = [];
-  /** Bumped by every write: secondary indexes ({@link groupBy}) are rebuilt when it moved. */
+  /** Bumped by every write: memos ({@link memo}) are recomputed when it moved. */
   private revision = 0;
-  private readonly groups = new Map<string, { revision: number; byKey: Map<string, string[]> }>();
+  /** Secondary indexes ({@link groupBy}), kept in step by every put and delete. */
+  private readonly groups = new Map<string, { keyOf: (v: Stored<T>) => string; byKey: Map<string, string[]> }>();
   private readonly memos = new Map<string, { revision: number; value: unknown }>();
 
   /** @internal use {@link Store.collection}. */
@@ -137,7 +156,19 @@ export class Collection<T extends object> {
   put(id: string, value: T): Stored<T> {
     const version = (this.versions.get(id) ?? 0) + 1;
     const stored = { ...structuredClone(value), etag: etagOf(id, version) } as Stored<T>;
-    if (!this.items.has(id)) this.index.splice(lowerBound(this.index, id), 0, id);
+    const old = this.items.get(id);
+    if (!old) this.index.splice(lowerBound(this.index, id), 0, id);
+    for (const g of this.groups.values()) {
+      const key = g.keyOf(stored);
+      if (!old) groupAdd(g.byKey, key, id);
+      else {
+        const was = g.keyOf(old);
+        if (was !== key) {
+          groupRemove(g.byKey, was, id);
+          groupAdd(g.byKey, key, id);
+        }
+      }
+    }
     this.items.set(id, stored);
     this.versions.set(id, version);
     this.json.delete(id);
@@ -151,7 +182,9 @@ export class Collection<T extends object> {
    * starts a new life (a create answers version 1), for services whose objects leave no tombstone.
    */
   delete(id: string, opts: { forgetVersion?: boolean } = {}): boolean {
-    if (!this.items.has(id)) return false;
+    const old = this.items.get(id);
+    if (!old) return false;
+    for (const g of this.groups.values()) groupRemove(g.byKey, g.keyOf(old), id);
     this.items.delete(id);
     if (opts.forgetVersion) this.versions.delete(id);
     this.json.delete(id);
@@ -168,6 +201,7 @@ export class Collection<T extends object> {
     this.items.clear();
     this.json.clear();
     this.index = [];
+    this.groups.clear();
     this.revision++;
     this.onMutate();
   }
@@ -259,17 +293,21 @@ export class Collection<T extends object> {
     }
     for (const [id, version] of Object.entries(file.tombstones ?? {})) this.versions.set(id, version);
     this.index = [...this.items.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+    this.groups.clear();
     this.revision++;
   }
 
   /**
    * The ids grouped by `keyOf` (each group in id order): a secondary index, named `name`, built
-   * on first use and rebuilt after any write (e.g. ownerships by owner, so that listing one
-   * owner's ownerships does not scan them all).
+   * on first use and then kept in step by every put and delete (e.g. ownerships by owner, so
+   * that listing one owner's ownerships does not scan them all; a write costs a binary search
+   * in the groups it leaves and joins, not a rebuild). `keyOf` must depend on nothing but the
+   * object, and one name must always be used with one `keyOf`. The map and its arrays are live:
+   * read them, do not mutate them or hold them across a write (copy what you need first).
    */
   groupBy(name: string, keyOf: (v: Stored<T>) => string): ReadonlyMap<string, readonly string[]> {
     let g = this.groups.get(name);
-    if (!g || g.revision !== this.revision) {
+    if (!g) {
       const byKey = new Map<string, string[]>();
       for (const id of this.index) {
         const k = keyOf(this.items.get(id)!);
@@ -277,7 +315,7 @@ export class Collection<T extends object> {
         if (list) list.push(id);
         else byKey.set(k, [id]);
       }
-      g = { revision: this.revision, byKey };
+      g = { keyOf, byKey };
       this.groups.set(name, g);
     }
     return g.byKey;

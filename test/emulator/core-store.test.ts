@@ -38,6 +38,53 @@ describe('Collection', () => {
     expect(c.pageOf(two, undefined, 10, (v) => v.id !== 'a').items.map((v) => v.id)).toEqual(['c']);
   });
 
+  test('groupBy is kept in step by each write, not rebuilt: a write reads the written object only (issue 27)', () => {
+    const c = fresh();
+    for (let i = 0; i < 200; i++) c.put(`k${String(i).padStart(3, '0')}`, { id: `k${i}`, n: i % 7 });
+    let calls = 0;
+    const keyOf = (v: T) => {
+      calls++;
+      return String(v.n);
+    };
+    c.groupBy('n', keyOf);
+    expect(calls).toBe(200);
+    calls = 0;
+    c.put('k005', { id: 'k005', n: 3 }); // moves from group 5 to group 3: the old and the new object
+    c.delete('k010'); // the deleted object
+    c.put('new', { id: 'new', n: 1 }); // the new object
+    expect(c.groupBy('n', keyOf).get('3')).toContain('k005');
+    expect(c.groupBy('n', keyOf).get('5')).not.toContain('k005');
+    expect(c.groupBy('n', keyOf).get('3')).not.toContain('k010');
+    expect(c.groupBy('n', keyOf).get('1')).toContain('new');
+    expect(calls).toBe(4);
+  });
+
+  test('groupBy equals a rebuild from scratch after seeded random puts, deletes and clears', () => {
+    let seed = 27;
+    const rand = (n: number) => {
+      seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
+      return (seed >>> 8) % n;
+    };
+    const keyOf = (v: T) => (v.n % 4 === 3 ? '' : String(v.n % 4));
+    const rebuilt = (c: ReturnType<typeof fresh>) => {
+      const m = new Map<string, string[]>();
+      for (const v of c.values()) m.set(keyOf(v), [...(m.get(keyOf(v)) ?? []), v.id]);
+      return m;
+    };
+    const c = fresh();
+    for (let step = 0; step < 3000; step++) {
+      const id = `id${rand(60)}`;
+      const op = rand(100);
+      if (op < 60) c.put(id, { id, n: rand(10) });
+      else if (op < 99) c.delete(id);
+      else c.clear();
+      if (step % 7 === 0 || op >= 99) {
+        const live = new Map([...c.groupBy('g', keyOf)].map(([k, ids]) => [k, [...ids]]));
+        expect(live).toEqual(rebuilt(c));
+      }
+    }
+  });
+
   test('values and ids are sorted by id whatever the insertion order', () => {
     const c = fresh();
     for (const id of ['m', 'b', 'z', 'a', 'k']) c.put(id, { id, n: 0 });

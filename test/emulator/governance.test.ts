@@ -7,6 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { startEmulator, type RunningEmulator } from '../../src/emulator';
 import { ERROR_INFO_TYPE, VIOLATIONS_TYPE } from '../../schemas/platform/common';
 import { ListDataProductsResponse, ListDomainsResponse, ListOwnershipsResponse, ListOwnersResponse } from '../../schemas/platform/governance';
+import { Collection } from '../../src/emulator/store';
 import { call, expectStatus, tokenFor } from './core-helpers';
 
 /** These tests assert the emulator's exact response encoding: pinned to names and omitted unset fields (test/emulator/marshal.test.ts covers the gateway's other encodings). */
@@ -122,6 +123,25 @@ describe('domains v2', () => {
     expectStatus(r.body, 9);
     expect(ruleIds(r.body)).toEqual(['domain.no_cycle']);
     expect(r.body.message).toContain('loop');
+  });
+
+  it('a domain write checks for loops without a pass over every domain (issue 27: linear setups)', async () => {
+    const [a, b, c] = [randomUUID(), randomUUID(), randomUUID()];
+    await domain({ id: a, name: 'a' });
+    await domain({ id: b, name: 'b', parentId: a });
+    const values = jest.spyOn(Collection.prototype, 'values');
+    const filter = jest.spyOn(Collection.prototype, 'filter');
+    try {
+      await domain({ id: c, name: 'c', parentId: b });
+      const loop = await api('POST', '/api/domains/v2', { id: a, parentId: c });
+      expect(ruleIds(loop.body)).toEqual(['domain.no_cycle']);
+      expect(loop.body.message).toContain(`${a} -> ${b} -> ${c} -> ${a}`);
+      expect(values).not.toHaveBeenCalled();
+      expect(filter).not.toHaveBeenCalled();
+    } finally {
+      values.mockRestore();
+      filter.mockRestore();
+    }
   });
 
   it('accepts a containment that is not a loop (a parent of b, a also lists b)', async () => {

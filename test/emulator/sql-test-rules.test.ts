@@ -10,6 +10,7 @@ import { planRuleChange, type SqlTestRule } from '../../src/emulator/sql-test-pl
 import type { SqlTest, SqlTestDeployOverview } from '../../schemas/platform/sql-tests';
 import { buildCatalog } from '../../src/emulator/catalog';
 import { startEmulator, type RunningEmulator } from '../../src/emulator';
+import { Collection } from '../../src/emulator/store';
 import { call, expectStatus, tokenFor } from './core-helpers';
 
 /** These tests assert the emulator's exact response encoding: pinned to names and omitted unset fields (test/emulator/marshal.test.ts covers the gateway's other encodings). */
@@ -260,6 +261,38 @@ describe('deploy and its overview', () => {
     expect(paths((await testsOf(uuid(21))).map((t) => ({ tablePath: t.id.slice(uuid(21).length + 1, -':ids not null'.length) })))).toEqual(orderTables);
     const got = (await call(emu.url, 'POST', `${RULES}/by-id`, { token: admin, body: { ids: [uuid(21)] } })).body.deploymentRules[uuid(21)];
     expect(got.queryConfig.query).toEqual({ parts: [{ withNameSearch: { searchQuery: 'orders' } }] });
+  });
+});
+
+describe('placement cost (issue 27: linear setups)', () => {
+  test('deploying a rule that touches no exclusive rule, and listing rules, pass over no other rule or test', async () => {
+    const exclusive = { id: uuid(41), title: 'no pii', exclusiveQueryConfig: { resolverQl: 'with_annotation("pii")' } };
+    const raw = tablePaths((p) => p.startsWith('wh-prod::raw::'));
+    const claimed = raw.filter((p) => catalog.entities.find((e) => e.path === p)!.annotations.some((x) => x.name === 'pii'));
+    const perRule = raw.length - claimed.length;
+    const rawRule = (n: number) => ({ id: uuid(n), title: `raw ${n}`, staticConfig: { path: 'wh-prod::raw', recurrenceRule: DAILY_AT_6, tests: [{ name: 'nn', notNullTest: { columnNames: ['id'] } }] } });
+    expect(claimed.length).toBeGreaterThan(0);
+    expect(perRule).toBeGreaterThan(0);
+    await deploy(exclusive);
+    await deploy(rawRule(42));
+    const values = jest.spyOn(Collection.prototype, 'values');
+    const filter = jest.spyOn(Collection.prototype, 'filter');
+    try {
+      await deploy(rawRule(43));
+      const r = await call(emu.url, 'POST', `${RULES}/batch/deployed`, { token: admin, body: { deploymentRules: [rawRule(44), rawRule(45)] } });
+      expect(r.body.errors).toEqual([]);
+      const listed = ListSqlTestRulesResponse.parse((await call(emu.url, 'GET', RULES, { token: admin })).body);
+      const got = await call(emu.url, 'POST', `${RULES}/by-id`, { token: admin, body: { ids: [uuid(44)] } });
+      expect(values).not.toHaveBeenCalled();
+      expect(filter).not.toHaveBeenCalled();
+      // the exclusive rule's claims still apply to the rules deployed meanwhile, and testCount counts each rule's tests
+      expect(Object.fromEntries(listed.deploymentRules.map((x) => [x.id, x.testCount]))).toEqual({ [uuid(41)]: 0, [uuid(42)]: perRule, [uuid(43)]: perRule, [uuid(44)]: perRule, [uuid(45)]: perRule });
+      expect(got.body.deploymentRules[uuid(44)].testCount).toBe(perRule);
+    } finally {
+      values.mockRestore();
+      filter.mockRestore();
+    }
+    expect(await testsOf(uuid(45))).toHaveLength(perRule);
   });
 });
 

@@ -122,19 +122,32 @@ function dataproducts(store: Store): Collection<DataProductRecord> {
   return store.collection<DataProductRecord>('dataproducts');
 }
 
-/** The domains `d` contains directly: its sub-domains (by parentId) and its domainId members. */
+/** The ids of the domains (deleted ones included) whose `parentId` is `parent`, in id order: an index kept by the collection. Live: do not hold across a write. */
+function domainsUnder(store: Store, parent: string): readonly string[] {
+  return domains(store).groupBy('parentId', (d) => d.parentId ?? '').get(parent) ?? [];
+}
+
+/**
+ * The domains `d` contains directly: its sub-domains (by parentId) and its domainId members,
+ * among the live domains with `overrides` applied (a write being checked). Looks up only what
+ * the walk visits (an index of domains by parent), not every domain per write.
+ */
 function containedBy(store: Store, overrides: Map<string, DomainRecord>): (id: string) => string[] {
-  const children = new Map<string, string[]>();
-  const live = new Map<string, DomainRecord>();
-  for (const d of domains(store).values()) if (!d.deletedAt) live.set(d.id, d);
-  for (const [id, d] of overrides) live.set(id, d);
-  for (const d of live.values()) {
-    if (d.parentId) children.set(d.parentId, [...(children.get(d.parentId) ?? []), d.id]);
-  }
+  const all = domains(store);
+  const live = (id: string): DomainRecord | undefined => {
+    const o = overrides.get(id);
+    if (o) return o;
+    const d = all.get(id);
+    return d && !d.deletedAt ? d : undefined;
+  };
   return (id) => {
-    const d = live.get(id);
-    const members = (d?.definition?.parts ?? []).flatMap((p) => (p.domainId ? [p.domainId] : []));
-    return [...(children.get(id) ?? []), ...members].sort();
+    const children: string[] = [];
+    if (id !== '') {
+      for (const c of domainsUnder(store, id)) if (!overrides.has(c) && live(c)) children.push(c);
+      for (const [oid, o] of overrides) if (o.parentId === id) children.push(oid);
+    }
+    const members = (live(id)?.definition?.parts ?? []).flatMap((p) => (p.domainId ? [p.domainId] : []));
+    return [...children, ...members].sort();
   };
 }
 
@@ -413,7 +426,8 @@ const DOMAINS: SoftDeletable<DomainRecord, z.output<typeof W.ListDomainsRequest>
   upsert: upsertDomain,
   schemas: { upsert: W.DomainResponse, delete: W.DeleteDomainRequest, batchGet: W.BatchGetDomainsResponse, list: W.ListDomainsRequest, listed: W.ListDomainsResponse },
   beforePurge: (ctx, victim) => {
-    const subs = domains(ctx.store).filter((d) => d.parentId === victim && !d.deletedAt).map((d) => d.id);
+    const all = domains(ctx.store);
+    const subs = domainsUnder(ctx.store, victim).filter((id) => !all.get(id)!.deletedAt);
     if (subs.length) throw failedPrecondition(`domain ${victim} cannot be purged while it has sub-domains: ${subs.join(', ')}`);
   },
   listed: (q: z.output<typeof W.ListDomainsRequest>) => {

@@ -31,10 +31,11 @@ import * as W from '../../../schemas/platform/sql-tests';
 import { BatchDeployResponse } from '../../../schemas/platform/deployment-rules';
 import type { RouteContext, RouteTable } from '../app';
 import type { Catalog } from '../catalog';
+import type { Collection } from '../store';
 import { invalidArgument, notFound, parseBody, refuseUnknownKeys, runBatch, zodViolations } from '../errors';
 import type { EmulatorViolation } from '../errors';
 import { QueryEvaluationError } from '../query-eval';
-import { exclusiveClaims, planRuleChangeIn, ruleKind, ruleSettings, ruleTestName, type PlacementChange, type PlacementState, type RuleChange, type SqlTestRule } from '../sql-test-placement';
+import { exclusiveClaims, isExclusive, planRuleChangeIn, ruleKind, ruleSettings, ruleTestName, type PlacementChange, type PlacementState, type RuleChange, type SqlTestRule } from '../sql-test-placement';
 import { SQL_TESTS_COLLECTION, batchGetIds, deleteIds, describedInvalid, scheduleViolations, type StoredSqlTest } from './sql-tests';
 
 /** The store collection holding SQL-test deployment rules (write form, as prepared). */
@@ -108,12 +109,22 @@ function parseRule(raw: unknown, field: string, operation: string, requestField:
 /** What placement and the overviews read from a request: the caller's store and the catalog (REST and gRPC alike). */
 export type OverviewContext = Pick<RouteContext, 'store' | 'catalog'>;
 
+/** The stored rule-made tests of each rule: an index of the tests collection by `deploymentRuleId` (`''`: none). Live: do not hold across a write. */
+function testsByRule(tests: Collection<StoredSqlTest>): ReadonlyMap<string, readonly string[]> {
+  return tests.groupBy('sqlTestPlacement.byRule', (t) => t.deploymentRuleId ?? '');
+}
+
+/** The claims last computed per rules collection and catalog, with the exclusive rules (stored objects) they were computed from. */
+const claimsCache = new WeakMap<Collection<StoredRule>, WeakMap<Catalog, { from: readonly StoredRule[]; claims: ReadonlyMap<string, string> }>>();
+
 /**
  * The workspace's stored rules and rule-made tests as placement reads them. A plan previews
- * one rule after another with thousands stored (issue 15), so what does not depend on the
- * change is kept by the collections between writes: the exclusive claims (a memo of the rules
- * collection, per catalog) and the tests grouped by rule (an index of the tests collection).
- * Both are recomputed after any write to their collection. Exported for
+ * one rule after another with thousands stored (issue 15), and a setup deploys thousands in a
+ * row (issue 27), so what does not depend on the change is kept between calls: the exclusive
+ * rules (an index of the rules collection), the claims they make (reused while the exclusive
+ * rules are the same stored objects, per catalog) and the tests grouped by rule (an index of
+ * the tests collection). The indexes are kept in step by each write; neither a read nor a
+ * write scans every rule or test unless the change touches an exclusive rule. Exported for
  * test/emulator/overview-equivalence.test.ts.
  */
 export function storedState(ctx: OverviewContext): PlacementState {
@@ -124,15 +135,19 @@ export function storedState(ctx: OverviewContext): PlacementState {
     rules: () => rules.values(),
     rule: (id) => rules.get(id),
     claims: () => {
-      const byCatalog = rules.memo('sqlTestPlacement.claims', () => new WeakMap<Catalog, ReadonlyMap<string, string>>());
-      let claims = byCatalog.get(catalog);
-      if (!claims) byCatalog.set(catalog, (claims = exclusiveClaims(catalog, rules.values())));
+      const exclusive = (rules.groupBy('sqlTestPlacement.exclusive', (r) => (isExclusive(r) ? 'exclusive' : '')).get('exclusive') ?? []).map((id) => rules.get(id)!);
+      let byCatalog = claimsCache.get(rules);
+      if (!byCatalog) claimsCache.set(rules, (byCatalog = new WeakMap()));
+      const hit = byCatalog.get(catalog);
+      if (hit && hit.from.length === exclusive.length && hit.from.every((r, i) => r === exclusive[i])) return hit.claims;
+      const claims = exclusiveClaims(catalog, exclusive);
+      byCatalog.set(catalog, { from: exclusive, claims });
       return claims;
     },
     current: () => tests.filter((t) => t.deploymentRuleId !== undefined && t.deploymentRuleId !== ''),
     testsOf: (ruleId) => {
       if (ruleId === '') return [];
-      return (tests.groupBy('sqlTestPlacement.byRule', (t) => t.deploymentRuleId ?? '').get(ruleId) ?? []).map((id) => tests.get(id)!);
+      return (testsByRule(tests).get(ruleId) ?? []).map((id) => tests.get(id)!);
     },
   };
 }
@@ -188,19 +203,16 @@ function deleteRule(ctx: RouteContext, id: string): void {
   ctx.store.collection<StoredRule>(SQL_TEST_RULES_COLLECTION).delete(id);
 }
 
-/** `testCount` per rule id, in one pass over the tests. */
-function testCounts(ctx: RouteContext): Map<string, number> {
-  const counts = new Map<string, number>();
-  for (const t of ctx.store.collection<StoredSqlTest>(SQL_TESTS_COLLECTION).values()) {
-    if (t.deploymentRuleId) counts.set(t.deploymentRuleId, (counts.get(t.deploymentRuleId) ?? 0) + 1);
-  }
-  return counts;
+/** `testCount` of a rule: the size of its group in the tests-by-rule index (no pass over the tests). */
+function testCounts(ctx: RouteContext): (ruleId: string) => number {
+  const byRule = testsByRule(ctx.store.collection<StoredSqlTest>(SQL_TESTS_COLLECTION));
+  return (ruleId) => (ruleId === '' ? 0 : (byRule.get(ruleId)?.length ?? 0));
 }
 
 /** The read form: the rule plus `testCount`; rules have no etag upstream. */
-const readForm = (r: StoredRule, counts: Map<string, number>) => {
+const readForm = (r: StoredRule, counts: (ruleId: string) => number) => {
   const { etag: _e, ...rest } = r;
-  return { ...rest, testCount: counts.get(r.id) ?? 0 };
+  return { ...rest, testCount: counts(r.id) };
 };
 
 /** The List filter's rule type of a stored rule. */
