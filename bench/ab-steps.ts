@@ -3,14 +3,19 @@
  * (A, B, then B, A, ...) so that all see the same load on a shared machine. bench/ab.ts does the
  * same for the plans.
  *
- *   npx tsx bench/ab-steps.ts --apply --builds /tmp/build-a,/tmp/build-b [--runs 5]
+ *   npx tsx bench/ab-steps.ts --apply --builds /tmp/build-a,/tmp/build-b [--runs 5] [--cli] [--prof DIR]
  *     each build compiled with `node node_modules/typescript/bin/tsc -p bench/tsconfig.json
  *     --outDir DIR` from its own source tree, node_modules and schemas/proto linked in (as
  *     bench/run.ts does). One emulator (the first build's). Each build saves its own plan of
  *     2,000 SQL tests + 500 monitor deployment rules (its bench/children/plan.js, `--out`,
- *     against an empty emulator), then every run resets the emulator to its empty seed and runs
- *     that build's bench/children/apply.js on its plan, `batched` and `per-object`. `--prof DIR`:
- *     then one more run of each with `--cpu-prof` into DIR/<build>-<mode> (not counted).
+ *     against an empty emulator; put the newest build first: an older emulator may not serve what
+ *     a newer plan reads), then every run resets the emulator to its empty seed and runs
+ *     that build's bench/children/apply.js on its plan, `batched` and `per-object`. `--cli`: also
+ *     `dqform apply --dir STACK PLANFILE` through the build's installed CLI (BUILD/bin/dqform.js:
+ *     bench/startup.ts installCli lays out a build with its bundle; an older build, its
+ *     bin/dqform.js and package.json copied in and `dist` a link to `.`), after one unmeasured
+ *     run each (the bundle's code cache). `--prof DIR`: then one more run of each mode with
+ *     `--cpu-prof` into DIR/<build>-<mode> (not counted).
  *   npx tsx bench/ab-steps.ts --synth --sources /src/a,/src/b [--runs 5]
  *     each source tree's bench/synth-10k.ts under tsx (as bench/run.ts runs it), node_modules
  *     linked in; one unmeasured run per tree first (tsx's transpile cache).
@@ -66,14 +71,13 @@ export function summaryLines(label: string, runs: Record<string, Run[]>): string
 const CREDS = { DQ_CLIENT_ID: 'demo-admin', DQ_CLIENT_SECRET: 'demo-secret' };
 const load = () => os.loadavg().map((x) => x.toFixed(2)).join(' ');
 
-/** `node ARGS` under /usr/bin/time -v; the child's last JSON line on stdout. */
-function measure(nodeArgs: string[], env: NodeJS.ProcessEnv, cwd: string): Run & { child: Record<string, unknown>; status: number | null } {
+/** `node ARGS` under /usr/bin/time -v; the child's last JSON line on stdout (none for the CLI). */
+function measure(nodeArgs: string[], env: NodeJS.ProcessEnv, cwd: string): Run & { child: Record<string, unknown>; status: number | null; stdout: string; stderr: string } {
   const t0 = process.hrtime.bigint();
   const r = spawnSync('/usr/bin/time', ['-v', process.execPath, ...nodeArgs], { env: { ...process.env, ...env }, cwd, encoding: 'utf8', maxBuffer: 64 * 2 ** 20 });
   const wallMs = Number(process.hrtime.bigint() - t0) / 1e6;
   const line = r.stdout.trim().split('\n').filter((l) => l.startsWith('{')).pop();
-  if (!line) throw new Error(`child ${nodeArgs.join(' ')} printed no result (${r.status}):\n${r.stdout}\n${r.stderr}`);
-  return { wallMs, ...timeFigures(r.stderr), child: JSON.parse(line) as Record<string, unknown>, status: r.status };
+  return { wallMs, ...timeFigures(r.stderr), child: line ? (JSON.parse(line) as Record<string, unknown>) : {}, status: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
 async function admin(url: string, method: string, p: string, body?: unknown): Promise<unknown> {
@@ -81,7 +85,22 @@ async function admin(url: string, method: string, p: string, body?: unknown): Pr
   return r.json();
 }
 
-async function abApply(builds: string[], runs: number, tmp: string, prof?: string): Promise<void> {
+type Mode = 'batched' | 'per-object' | 'cli';
+
+/** One apply of a build's saved plan: its apply child (`batched`, `per-object`) or its installed CLI (`cli`). */
+function applyRun(build: string, planFile: string, mode: Mode, env: NodeJS.ProcessEnv, tmp: string, extra: string[] = []): Run {
+  if (mode === 'cli') {
+    const m = measure([...extra, path.join(build, 'bin/dqform.js'), 'apply', '--dir', path.join(tmp, 'apply'), planFile], { ...env, CHECKPOINT_DISABLE: '1', DQFORM_CACHE_DIR: path.join(tmp, `cli-cache-${path.basename(build)}`), DQFORM_NO_CACHE: '' }, tmp);
+    if (m.status !== 0) throw new Error(`dqform apply of ${build} exited ${String(m.status)}:\n${m.stdout.slice(-2000)}${m.stderr.slice(0, 2000)}`);
+    return m;
+  }
+  const m = measure([...extra, path.join(build, 'bench/children/apply.js'), planFile, mode], env, tmp);
+  if (m.child.applied !== 2500 || m.child.failed !== 0) throw new Error(`apply ${mode} of ${build}: applied ${String(m.child.applied)}, failed ${String(m.child.failed)}`);
+  return m;
+}
+
+async function abApply(builds: string[], runs: number, tmp: string, prof?: string, cli = false): Promise<void> {
+  const modes: Mode[] = cli ? ['batched', 'per-object', 'cli'] : ['batched', 'per-object'];
   const fixtures = require(path.join(builds[0], 'bench/fixtures.js')) as typeof import('./fixtures');
   const p = spawn(process.execPath, [path.join(builds[0], 'bench/children/emulator.js')], { stdio: ['pipe', 'pipe', 'inherit'] });
   try {
@@ -106,18 +125,25 @@ async function abApply(builds: string[], runs: number, tmp: string, prof?: strin
     for (const [i, b] of builds.entries()) {
       await admin(url, 'POST', '/__emulator/reset', { seed: 'empty' });
       const m = measure([path.join(b, 'bench/children/plan.js'), path.join(tmp, 'apply'), plans[i]], { ...env, DQFORM_CACHE_DIR: path.join(tmp, `cache-${i}`) }, tmp);
+      if (m.child.code === undefined) throw new Error(`plan of ${b} printed no result (${String(m.status)}):\n${m.stdout}`);
       if (m.child.code !== 2) throw new Error(`plan of ${b} exited ${String(m.child.code)}: ${String(m.child.summary)}`);
       process.stdout.write(`plan ${b}: ${String(m.child.summary)}\n`);
     }
     process.stdout.write(`apply 2,000 SQL tests + 500 monitor rules, ${runs} runs; load ${load()}\n`);
-    const res: Record<string, Record<string, Run[]>> = { batched: {}, 'per-object': {} };
+    if (cli) {
+      // the CLI's caches (the bundle's V8 code cache) filled by one run each, as a user's second run
+      for (const [i, b] of builds.entries()) {
+        await admin(url, 'POST', '/__emulator/reset', { seed: 'empty' });
+        applyRun(b, plans[i], 'cli', env, tmp);
+      }
+    }
+    const res: Record<string, Record<string, Run[]>> = Object.fromEntries(modes.map((m) => [m, {}]));
     for (let i = 0; i < runs; i++) {
       for (const b of interleaved(builds, i)) {
-        for (const mode of ['batched', 'per-object'] as const) {
+        for (const mode of modes) {
           await admin(url, 'POST', '/__emulator/reset', { seed: 'empty' });
           await admin(url, 'POST', '/__emulator/requests/reset', {});
-          const m = measure([path.join(b, 'bench/children/apply.js'), plans[builds.indexOf(b)], mode], env, tmp);
-          if (m.child.applied !== 2500 || m.child.failed !== 0) throw new Error(`apply ${mode} of ${b}: applied ${String(m.child.applied)}, failed ${String(m.child.failed)}`);
+          const m = applyRun(b, plans[builds.indexOf(b)], mode, env, tmp);
           const c = (await admin(url, 'GET', '/__emulator/requests')) as { routes: Record<string, number> };
           const req = Object.entries(c.routes).filter(([k]) => k.split(' ')[1]?.startsWith('/api/')).reduce((s, [, v]) => s + v, 0);
           (res[mode][b] ??= []).push(m);
@@ -125,13 +151,13 @@ async function abApply(builds: string[], runs: number, tmp: string, prof?: strin
         }
       }
     }
-    for (const mode of ['batched', 'per-object']) process.stdout.write(`${summaryLines(mode, res[mode]).join('\n')}\n`);
+    for (const mode of modes) process.stdout.write(`${summaryLines(mode, res[mode]).join('\n')}\n`);
     process.stdout.write(`  load after: ${load()}\n`);
     if (prof) {
       for (const [i, b] of builds.entries()) {
-        for (const mode of ['batched', 'per-object']) {
+        for (const mode of modes) {
           await admin(url, 'POST', '/__emulator/reset', { seed: 'empty' });
-          measure(['--cpu-prof', '--cpu-prof-dir', path.join(prof, `${path.basename(b)}-${mode}`), path.join(b, 'bench/children/apply.js'), plans[i], mode], env, tmp);
+          applyRun(b, plans[i], mode, env, tmp, ['--cpu-prof', '--cpu-prof-dir', path.join(prof, `${path.basename(b)}-${mode}`)]);
         }
       }
     }
@@ -173,12 +199,12 @@ async function main(argv: string[]): Promise<void> {
     const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'dqform-ab-steps-'));
     try {
       const prof = flag('prof');
-      await abApply(list('builds'), runs, tmp, prof ? path.resolve(prof) : undefined);
+      await abApply(list('builds'), runs, tmp, prof ? path.resolve(prof) : undefined, argv.includes('--cli'));
     } finally {
       fs.rmSync(tmp, { recursive: true, force: true });
     }
   } else if (argv.includes('--synth')) abSynth(list('sources'), runs);
-  else throw new Error('usage: ab-steps.ts --apply --builds A,B [--runs N] [--prof DIR] | --synth --sources A,B [--runs N]');
+  else throw new Error('usage: ab-steps.ts --apply --builds A,B [--runs N] [--cli] [--prof DIR] | --synth --sources A,B [--runs N]');
 }
 
 if (require.main === module) {
