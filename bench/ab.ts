@@ -5,9 +5,12 @@
  *   node node_modules/typescript/bin/tsc -p bench/tsconfig.json --outDir /tmp/build-a   (per build;
  *   symlink node_modules and schemas/proto into it as bench/run.ts does)
  *   npx tsx bench/ab.ts --builds /tmp/build-a,/tmp/build-b [--n 10000] [--runs 5] [--latency 0,2]
- *     [--changed] [--warm] [--prof DIR] [--prof-runs N]
+ *     [--changed] [--warm] [--per-object] [--without dq_saved_view,...] [--prof DIR] [--prof-runs N]
  *
- * The emulator, the fixtures and the setup apply come from the first build. Prints one line per
+ * The emulator, the fixtures and the setup apply come from the first build (put the newest first:
+ * an older build's emulator may not serve what a newer plan reads; `--without` leaves kinds out
+ * of the fixtures that an older build does not know). `--per-object` times each build's
+ * bench/children/per-object.js (one read per object) instead of the plan. Prints one line per
  * run and the medians (wall ms of the whole process, in-process ms, API requests per run), with
  * the load average before and after. Each build has its own resolution cache (src/cli/desired.ts),
  * emptied before every run unless `--warm` (then filled by a first run that is not counted).
@@ -29,10 +32,14 @@ const RUNS = Number(flag('runs') ?? 5);
 const LATENCIES = (flag('latency') ?? '0').split(',').map(Number);
 const CHANGED = argv.includes('--changed');
 const WARM = argv.includes('--warm');
+const PER_OBJECT = argv.includes('--per-object');
+const WITHOUT = (flag('without') ?? '').split(',').filter(Boolean);
 const PROF = flag('prof');
 const PROF_RUNS = Number(flag('prof-runs') ?? 1);
 const CREDS = { DQ_CLIENT_ID: 'demo-admin', DQ_CLIENT_SECRET: 'demo-secret' };
 const TMP = fs.mkdtempSync(path.join(os.tmpdir(), 'dqform-ab-'));
+/** The `{ type, id }` of every object, for the per-object child. */
+const REFS = path.join(TMP, 'refs.json');
 
 async function admin(url: string, method: string, p: string, body?: unknown): Promise<unknown> {
   const r = await fetch(`${url}${p}`, { method, headers: { 'content-type': 'application/json', connection: 'close' }, body: body === undefined ? undefined : JSON.stringify(body) });
@@ -44,7 +51,8 @@ const primed = new Set<string>();
 
 function measure(build: string, dir: string, env: NodeJS.ProcessEnv, extra: string[] = []): { wallMs: number; inProcessMs: number; cpuMs: number; rssMb: number; out: string } {
   const cache = path.join(TMP, `cache-${BUILDS.indexOf(build)}`);
-  const run = () => spawnSync('/usr/bin/time', ['-v', process.execPath, ...extra, path.join(build, 'bench/children/plan.js'), dir], { env: { ...process.env, ...env, DQFORM_CACHE_DIR: cache, DQFORM_NO_CACHE: '' }, encoding: 'utf8', cwd: TMP });
+  const child = PER_OBJECT ? ['bench/children/per-object.js', REFS] : ['bench/children/plan.js', dir];
+  const run = () => spawnSync('/usr/bin/time', ['-v', process.execPath, ...extra, path.join(build, child[0]), child[1]], { env: { ...process.env, ...env, DQFORM_CACHE_DIR: cache, DQFORM_NO_CACHE: '' }, encoding: 'utf8', cwd: TMP });
   if (!WARM) fs.rmSync(cache, { recursive: true, force: true });
   else if (!primed.has(`${build}\u0000${dir}`)) {
     primed.add(`${build}\u0000${dir}`);
@@ -54,11 +62,11 @@ function measure(build: string, dir: string, env: NodeJS.ProcessEnv, extra: stri
   const r = run();
   const wallMs = Number(process.hrtime.bigint() - t0) / 1e6;
   const line = r.stdout.trim().split('\n').filter((l) => l.startsWith('{')).pop() ?? '{}';
-  const child = JSON.parse(line) as { inProcessMs?: number; code?: number; summary?: string };
-  if (child.code !== 0 && child.code !== 2) throw new Error(`plan failed (${build}): ${r.stdout}\n${r.stderr}`);
+  const out = JSON.parse(line) as { inProcessMs?: number; code?: number; summary?: string; objects?: number; found?: number };
+  if (PER_OBJECT ? out.found !== out.objects : out.code !== 0 && out.code !== 2) throw new Error(`${child[0]} failed (${build}): ${r.stdout}\n${r.stderr}`);
   const m = /Maximum resident set size \(kbytes\): (\d+)/.exec(r.stderr);
   const cpu = (k: string) => Number(new RegExp(`${k} time \\(seconds\\): ([\\d.]+)`).exec(r.stderr)?.[1] ?? NaN) * 1000;
-  return { wallMs, inProcessMs: Number(child.inProcessMs), cpuMs: cpu('User') + cpu('System'), rssMb: m ? Number(m[1]) / 1024 : NaN, out: child.summary ?? '' };
+  return { wallMs, inProcessMs: Number(out.inProcessMs), cpuMs: cpu('User') + cpu('System'), rssMb: m ? Number(m[1]) / 1024 : NaN, out: PER_OBJECT ? `found ${out.found} of ${out.objects}` : out.summary ?? '' };
 }
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
@@ -90,18 +98,22 @@ async function run(): Promise<void> {
       fs.writeFileSync(path.join(d, 'cdk.tf.json'), JSON.stringify(doc));
       return path.join(TMP, name);
     };
-    const base = write('base', fixtures.terraformJson(ns, N));
-    const changed = write('changed', fixtures.terraformJson(ns, N, { changedEvery: 10 }));
+    const kinds = fixtures.BENCH_KINDS.filter((k) => !WITHOUT.includes(k));
+    const base = write('base', fixtures.terraformJson(ns, N, { kinds }));
+    const changed = write('changed', fixtures.terraformJson(ns, N, { changedEvery: 10, kinds }));
     const client = PlatformClient.fromEnv(env);
-    const r = await apply(client, await plan(client, loadSynthOutput(base, ns)), { maxDeletes: 0 });
-    await client.close();
+    const p0 = await plan(client, loadSynthOutput(base, ns));
+    const r = await apply(client, p0, { maxDeletes: 0 });
     if (r.failed.length) throw new Error('setup failed');
+    // the ids as the platform holds them: a no-change plan's (as bench/run.ts takes them)
+    if (PER_OBJECT) fs.writeFileSync(REFS, JSON.stringify((await plan(client, loadSynthOutput(base, ns))).changes.filter((c) => c.action === 'noop').map((c) => ({ type: c.type, id: c.id }))));
+    await client.close();
     const dir = CHANGED ? changed : base;
     for (const ms of LATENCIES) {
       if (ms > 0) await admin(url, 'POST', '/__emulator/faults', { rules: [{ type: 'latency', latencyMs: ms }] });
       else await admin(url, 'DELETE', '/__emulator/faults');
       const res: Record<string, { wall: number[]; inp: number[]; cpu: number[]; rss: number[]; req: number[] }> = {};
-      process.stdout.write(`latency ${ms} ms, ${CHANGED ? '10% changed' : 'no change'}, ${N} objects; load ${load()}\n`);
+      process.stdout.write(`latency ${ms} ms, ${PER_OBJECT ? 'per-object reads' : CHANGED ? '10% changed' : 'no change'}, ${N} objects (${kinds.length} kinds); load ${load()}\n`);
       for (let i = 0; i < RUNS; i++) {
         for (const b of i % 2 ? [...BUILDS].reverse() : BUILDS) {
           await admin(url, 'POST', '/__emulator/requests/reset', {});
