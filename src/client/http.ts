@@ -394,25 +394,45 @@ export class DqClient {
    * is refused before reading, a longer stream is cut off (never buffered whole).
    * @throws ResponseTooLargeError.
    */
-  private async readBody(r: Dispatcher.ResponseData, init: ApiErrorInit): Promise<string> {
+  private readBody(r: Dispatcher.ResponseData, init: ApiErrorInit): Promise<string> {
     const max = this.maxResponseBytes;
     const declared = Number(headerValue(r.headers, 'content-length'));
+    const body = r.body;
     if (Number.isFinite(declared) && declared > max) {
-      r.body.destroy();
-      throw new ResponseTooLargeError(init, max, declared, this.origin);
+      body.destroy();
+      return Promise.reject(new ResponseTooLargeError(init, max, declared, this.origin));
     }
-    const chunks: Buffer[] = [];
-    let size = 0;
-    for await (const chunk of r.body as AsyncIterable<Buffer>) {
-      size += chunk.length;
-      if (size > max) {
-        r.body.destroy();
-        throw new ResponseTooLargeError(init, max, undefined, this.origin);
-      }
-      chunks.push(chunk);
-    }
-    // one chunk (most answers): decoded as it is, not copied into a new buffer first
-    return chunks.length === 1 ? chunks[0].toString('utf8') : Buffer.concat(chunks, size).toString('utf8');
+    // the stream's events, not `for await`: its async iterator costs a few promises and
+    // listeners per chunk and per response (issue 27; perf only)
+    return new Promise<string>((resolve, reject) => {
+      const chunks: Buffer[] = [];
+      let size = 0;
+      let done = false;
+      const fail = (e: unknown): void => {
+        if (done) return;
+        done = true;
+        reject(e);
+      };
+      body.on('data', (chunk: Buffer) => {
+        if (done) return;
+        size += chunk.length;
+        if (size > max) {
+          fail(new ResponseTooLargeError(init, max, undefined, this.origin));
+          body.destroy();
+          return;
+        }
+        chunks.push(chunk);
+      });
+      body.on('end', () => {
+        if (done) return;
+        done = true;
+        // one chunk (most answers): decoded as it is, not copied into a new buffer first
+        resolve(chunks.length === 1 ? chunks[0].toString('utf8') : Buffer.concat(chunks, size).toString('utf8'));
+      });
+      body.on('error', fail);
+      // closed without its end and without an error: what `for await` reports as a premature close
+      body.on('close', () => fail(Object.assign(new Error('Premature close'), { code: 'ERR_STREAM_PREMATURE_CLOSE' })));
+    });
   }
 
   private async fetchToken(): Promise<TokenResponse> {
