@@ -573,12 +573,14 @@ function transferMarks(n: Node, c: unknown, p: unknown): void {
  * and every tolerant item that carries something this version does not model marked
  * ({@link unmodelledOf}). One parse of the whole response: no per-item parse; lean first
  * (schemas/tools/lean.ts `parseFast`), zod's own parse (its issues) only when the lean one refuses.
+ * `value` is handed over (fresh from `JSON.parse`, held by no one else): the result shares the
+ * objects of it that need no change (lean's `owned`), and the caller must not use it afterwards.
  */
 export function decodeRead<S extends z.ZodType>(schema: S, value: unknown): z.ZodSafeParseResult<z.output<S>> {
   const n = nodeOf(schema);
   const problems: string[] = [];
   const cleaned = cleanFrom(n, value, problems, true);
-  const r = parseFast(schema, cleaned);
+  const r = parseFast(schema, cleaned, { owned: true });
   // an item's problems are also the response's (clean): none, and no item has marks to transfer
   if (r.success && problems.length > 0 && holdsTolerant(n)) transferMarks(n, cleaned, r.data);
   return r;

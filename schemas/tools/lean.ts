@@ -62,18 +62,21 @@ function fallbackReason(schema: z.ZodType): string | undefined {
   return v.length ? `${kind} (${v.join(', ')})` : undefined;
 }
 
+/** The compiled parsers, per schema: copying (the default), and for owned values ({@link LeanOptions.owned}). */
 const compiled = new WeakMap<z.ZodType, Lean>();
+const compiledOwned = new WeakMap<z.ZodType, Lean>();
 
-/** The lean parser of `schema` (compiled on first use, then cached per schema). */
-function leanOf(schema: z.ZodType): Lean {
-  const f = compiled.get(schema);
+/** The lean parser of `schema` (compiled on first use, then cached per schema and mode). */
+function leanOf(schema: z.ZodType, owned: boolean): Lean {
+  const cache = owned ? compiledOwned : compiled;
+  const f = cache.get(schema);
   if (f) return f;
   // a schema that reaches itself while compiling (through getters) meets this forwarder
   const forward: { to?: Lean } = {};
-  compiled.set(schema, (v) => (forward.to as Lean)(v));
-  const built = compile(schema);
+  cache.set(schema, (v) => (forward.to as Lean)(v));
+  const built = compile(schema, owned);
   forward.to = built;
-  compiled.set(schema, built);
+  cache.set(schema, built);
   return built;
 }
 
@@ -85,9 +88,9 @@ function byZod(schema: z.ZodType): Lean {
   };
 }
 
-function compile(schema: z.ZodType): Lean {
+function compile(schema: z.ZodType, owned: boolean): Lean {
   if (fallbackReason(schema) !== undefined) return byZod(schema);
-  const base = compileKind(schema);
+  const base = compileKind(schema, owned);
   const checks = checksRunner(schema);
   if (!checks) return base;
   const { passes, run } = checks;
@@ -143,15 +146,47 @@ function property(f: Field, input: Record<PropertyKey, unknown>, out: Record<str
   return true;
 }
 
-function compileObject(schema: z.ZodType): Lean {
+function compileObject(schema: z.ZodType, owned: boolean): Lean {
   const shape = objectShape(schema) as Record<string, z.ZodType>;
   const fields: Field[] = Object.keys(shape)
     .filter((k) => k !== '__proto__')
-    .map((k) => ({ key: k, lean: leanOf(shape[k]), ...optionality(shape[k]) }));
+    .map((k) => ({ key: k, lean: leanOf(shape[k], owned), ...optionality(shape[k]) }));
   const keys = new Set(Object.keys(shape));
   const catchall = objectCatchall(schema);
   const strict = catchall !== undefined && kindOf(catchall) === 'never';
-  const rest = catchall && !strict ? { lean: leanOf(catchall), ...optionality(catchall) } : undefined;
+  const rest = catchall && !strict ? { lean: leanOf(catchall, owned), ...optionality(catchall) } : undefined;
+  const n = fields.length;
+  if (owned && catchall === undefined) {
+    return (v) => {
+      if (!isObject(v)) return LEAN_REFUSED;
+      // the value itself when it is its own output: only fields, in the shape's order (zod's
+      // output order), each value its own output, no default to fill in
+      const proto: unknown = Object.getPrototypeOf(v);
+      if (proto !== Object.prototype && proto !== null) return copyFrom(fields, v, 0, {});
+      let j = 0;
+      for (const k in v) {
+        while (j < n && fields[j].key !== k) j++;
+        if (j === n) return copyFrom(fields, v, 0, {});
+        j++;
+      }
+      for (let i = 0; i < n; i++) {
+        const f = fields[i];
+        const x = v[f.key];
+        if (x === undefined) {
+          if (!(f.key in v) && f.optin === 'optional' && f.optout === 'optional') continue;
+          return copyFrom(fields, v, i, head(fields, v, i));
+        }
+        const r = f.lean(x);
+        if (r === x) continue;
+        if (r === LEAN_REFUSED) return r;
+        // present: its output is kept even when undefined (as `property` does)
+        const out = head(fields, v, i);
+        out[f.key] = r;
+        return copyFrom(fields, v, i + 1, out);
+      }
+      return v;
+    };
+  }
   return (v) => {
     if (!isObject(v)) return LEAN_REFUSED;
     const out: Record<string, unknown> = {};
@@ -167,7 +202,23 @@ function compileObject(schema: z.ZodType): Lean {
   };
 }
 
-function compileKind(schema: z.ZodType): Lean {
+/** The output of the fields before `i`, each its own output and present or skipped: a copy of the present ones. */
+function head(fields: readonly Field[], v: Record<PropertyKey, unknown>, i: number): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (let j = 0; j < i; j++) {
+    const k = fields[j].key;
+    if (k in v) out[k] = v[k];
+  }
+  return out;
+}
+
+/** The copying parse of a catch-all-less object from field `i` on, into `out`. */
+function copyFrom(fields: readonly Field[], v: Record<PropertyKey, unknown>, i: number, out: Record<string, unknown>): unknown {
+  for (let j = i; j < fields.length; j++) if (!property(fields[j], v, out, fields[j].key in v)) return LEAN_REFUSED;
+  return out;
+}
+
+function compileKind(schema: z.ZodType, owned: boolean): Lean {
   const kind = kindOf(schema);
   switch (kind) {
     case 'string':
@@ -193,9 +244,29 @@ function compileKind(schema: z.ZodType): Lean {
       return (v) => (values.has(v) ? v : LEAN_REFUSED);
     }
     case 'object':
-      return compileObject(schema);
+      return compileObject(schema, owned);
     case 'array': {
-      const el = leanOf(arrayElementOf(schema) as z.ZodType);
+      const el = leanOf(arrayElementOf(schema) as z.ZodType, owned);
+      if (owned) {
+        // the array itself while every element is its own output (a plain array without holes)
+        return (v) => {
+          if (!Array.isArray(v)) return LEAN_REFUSED;
+          const n = v.length;
+          let out: unknown[] | undefined;
+          for (let i = 0; i < n; i++) {
+            const x: unknown = v[i];
+            const r = el(x);
+            if (r === LEAN_REFUSED) return r;
+            if (out) out[i] = r;
+            else if (r !== x || (x === undefined && !(i in v))) {
+              out = new Array(n);
+              for (let j = 0; j < i; j++) out[j] = v[j];
+              out[i] = r;
+            }
+          }
+          return out ?? (Object.getPrototypeOf(v) === Array.prototype ? v : Array.from(v as unknown[]));
+        };
+      }
       return (v) => {
         if (!Array.isArray(v)) return LEAN_REFUSED;
         const n = v.length;
@@ -209,9 +280,44 @@ function compileKind(schema: z.ZodType): Lean {
       };
     }
     case 'record': {
-      const key = leanOf(recordKeyOf(schema) as z.ZodType);
-      const value = leanOf(recordValueOf(schema) as z.ZodType);
+      const key = leanOf(recordKeyOf(schema) as z.ZodType, owned);
+      const value = leanOf(recordValueOf(schema) as z.ZodType, owned);
       const whole = byZod(schema);
+      if (owned) {
+        // the record itself while every key and value is its own output and none is skipped
+        const first = (v: Record<PropertyKey, unknown>, keys: readonly PropertyKey[], i: number): Record<PropertyKey, unknown> => {
+          const out: Record<PropertyKey, unknown> = {};
+          for (let j = 0; j < i; j++) out[keys[j]] = v[keys[j]];
+          return out;
+        };
+        return (v) => {
+          if (!isPlainObject(v)) return LEAN_REFUSED;
+          const keys = Reflect.ownKeys(v);
+          let out: Record<PropertyKey, unknown> | undefined;
+          for (let i = 0; i < keys.length; i++) {
+            const k = keys[i];
+            if (k === '__proto__' || !Object.prototype.propertyIsEnumerable.call(v, k)) {
+              out ??= first(v, keys, i);
+              continue;
+            }
+            const outKey = key(k);
+            if (outKey === LEAN_REFUSED) return whole(v);
+            if (outKey === '__proto__') {
+              out ??= first(v, keys, i);
+              continue;
+            }
+            const x = v[k];
+            const r = value(x);
+            if (r === LEAN_REFUSED) return r;
+            if (out) out[outKey as PropertyKey] = r;
+            else if (outKey !== k || r !== x) {
+              out = first(v, keys, i);
+              out[outKey as PropertyKey] = r;
+            }
+          }
+          return out ?? (Object.getPrototypeOf(v) === Object.prototype ? v : first(v, keys, keys.length));
+        };
+      }
       return (v) => {
         if (!isPlainObject(v)) return LEAN_REFUSED;
         const out: Record<PropertyKey, unknown> = {};
@@ -229,7 +335,7 @@ function compileKind(schema: z.ZodType): Lean {
       };
     }
     case 'union': {
-      const options = (unionOptions(schema) as z.ZodType[]).map(leanOf);
+      const options = (unionOptions(schema) as z.ZodType[]).map((o) => leanOf(o, owned));
       if (options.length === 1) return options[0];
       return (v) => {
         for (const o of options) {
@@ -241,7 +347,7 @@ function compileKind(schema: z.ZodType): Lean {
     }
     case 'optional': {
       const inner = innerOf(schema) as z.ZodType;
-      const lean = leanOf(inner);
+      const lean = leanOf(inner, owned);
       const defaulted = optionality(inner).optin === 'defaulted';
       return (v) => {
         if (v !== undefined) return lean(v);
@@ -251,11 +357,11 @@ function compileKind(schema: z.ZodType): Lean {
       };
     }
     case 'nullable': {
-      const lean = leanOf(innerOf(schema) as z.ZodType);
+      const lean = leanOf(innerOf(schema) as z.ZodType, owned);
       return (v) => (v === null ? v : lean(v));
     }
     case 'default': {
-      const lean = leanOf(innerOf(schema) as z.ZodType);
+      const lean = leanOf(innerOf(schema) as z.ZodType, owned);
       const dflt = defaultGetter(schema) as () => unknown;
       return (v) => {
         if (v === undefined) return dflt();
@@ -264,26 +370,26 @@ function compileKind(schema: z.ZodType): Lean {
       };
     }
     case 'prefault': {
-      const lean = leanOf(innerOf(schema) as z.ZodType);
+      const lean = leanOf(innerOf(schema) as z.ZodType, owned);
       const dflt = defaultGetter(schema) as () => unknown;
       return (v) => lean(v === undefined ? dflt() : v);
     }
     case 'nonoptional': {
-      const lean = leanOf(innerOf(schema) as z.ZodType);
+      const lean = leanOf(innerOf(schema) as z.ZodType, owned);
       return (v) => {
         const r = lean(v);
         return r === undefined ? LEAN_REFUSED : r;
       };
     }
     case 'readonly': {
-      const lean = leanOf(innerOf(schema) as z.ZodType);
+      const lean = leanOf(innerOf(schema) as z.ZodType, owned);
       return (v) => {
         const r = lean(v);
         return r === LEAN_REFUSED ? r : Object.freeze(r);
       };
     }
     case 'catch': {
-      const lean = leanOf(innerOf(schema) as z.ZodType);
+      const lean = leanOf(innerOf(schema) as z.ZodType, owned);
       const whole = byZod(schema);
       return (v) => {
         const r = lean(v);
@@ -292,8 +398,8 @@ function compileKind(schema: z.ZodType): Lean {
     }
     case 'pipe': {
       const sides = pipeSides(schema) as { in: z.ZodType; out: z.ZodType };
-      const first = leanOf(sides.in);
-      const then = leanOf(sides.out);
+      const first = leanOf(sides.in, owned);
+      const then = leanOf(sides.out, owned);
       const decode = codecDecodeOf(schema);
       if (!decode) {
         return (v) => {
@@ -328,11 +434,23 @@ function compileKind(schema: z.ZodType): Lean {
     }
     case 'lazy': {
       let target: Lean | undefined;
-      return (v) => (target ??= leanOf(lazyTarget(schema) as z.ZodType))(v);
+      return (v) => (target ??= leanOf(lazyTarget(schema) as z.ZodType, owned))(v);
     }
     default:
       return byZod(schema);
   }
+}
+
+/** Options of {@link leanParse} and {@link parseFast}. */
+export interface LeanOptions {
+  /**
+   * The value is handed over, fresh from `JSON.parse` (plain objects and arrays no one else
+   * holds): the output shares every object and array of it that already is its own output (only
+   * fields, in the schema's order, each value its own output, nothing to fill in), and copies the
+   * rest, as zod would. The same answer as without it; fewer copies (issue 27: a read response
+   * is mostly its own output already). The caller must not use the value afterwards.
+   */
+  owned?: boolean;
 }
 
 /**
@@ -340,9 +458,9 @@ function compileKind(schema: z.ZodType): Lean {
  * when zod would refuse it. Whatever throws on the way (cyclic input overflowing the lean
  * recursion, a refinement or transform throwing on odd input) refuses too: zod's parse decides.
  */
-export function leanParse(schema: z.ZodType, value: unknown): unknown {
+export function leanParse(schema: z.ZodType, value: unknown, opts: LeanOptions = {}): unknown {
   try {
-    return leanOf(schema)(value);
+    return leanOf(schema, opts.owned === true)(value);
   } catch {
     return LEAN_REFUSED;
   }
@@ -352,8 +470,8 @@ export function leanParse(schema: z.ZodType, value: unknown): unknown {
  * `schema.safeParse(value)`, lean first: the lean parse's output when it accepts, else zod's
  * `safeParse` (its issues and messages).
  */
-export function parseFast<S extends z.ZodType>(schema: S, value: unknown): z.ZodSafeParseResult<z.output<S>> {
-  const r = leanParse(schema, value);
+export function parseFast<S extends z.ZodType>(schema: S, value: unknown, opts: LeanOptions = {}): z.ZodSafeParseResult<z.output<S>> {
+  const r = leanParse(schema, value, opts);
   if (r !== LEAN_REFUSED) return { success: true, data: r as z.output<S> };
   return schema.safeParse(value) as z.ZodSafeParseResult<z.output<S>>;
 }

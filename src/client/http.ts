@@ -15,6 +15,7 @@
  * - every log line and error passes through the redaction module.
  */
 import { randomUUID } from 'node:crypto';
+import type { EventEmitter } from 'node:events';
 import type { Dispatcher, Pool } from 'undici';
 import { z } from 'zod';
 import { TokenResponse } from '../../schemas/platform/common';
@@ -272,9 +273,22 @@ export class DqClient {
     return this.parse(o.method, pathWithQuery, requestId, raw, o.responseSchema);
   }
 
-  /** Hands a redacted trace event to `onTrace`. */
+  /**
+   * Hands a redacted trace event to `onTrace`. Its path is redacted when read, not before: a
+   * consumer that ignores the event (the CLI without debug, every response) costs no redaction
+   * of every path (issue 27; perf only).
+   */
   private trace(t: HttpTrace): void {
-    if (this.onTrace) this.onTrace({ ...t, path: redact(t.path), ...(t.error !== undefined ? { error: redact(t.error) } : {}) });
+    if (!this.onTrace) return;
+    const raw = t.path;
+    let safe: string | undefined;
+    this.onTrace({
+      ...t,
+      get path(): string {
+        return (safe ??= redact(raw));
+      },
+      ...(t.error !== undefined ? { error: redact(t.error) } : {}),
+    });
   }
 
   /** Which transport the overview methods use for previews (`auto` unless configured). */
@@ -353,8 +367,8 @@ export class DqClient {
       let res: RawResponse;
       // One deadline for the whole attempt: connect, headers and every byte of the body (undici's
       // own timeouts are idle timeouts: a byte every 20 s would never trip them).
-      const deadline = new AbortController();
-      const timer = setTimeout(() => deadline.abort(new DeadlinePassed()), this.timeoutMs);
+      const deadline = new Deadline();
+      const timer = setTimeout(expire, this.timeoutMs, deadline);
       let midBody = false;
       // one object, in the order they were always sent (no spread of the per-call ones)
       const headers: Record<string, string> = { accept: 'application/json', 'user-agent': this.opts.userAgent ?? 'dqform', 'x-request-id': requestId };
@@ -367,13 +381,13 @@ export class DqClient {
           path: this.prefix + pathWithQuery,
           headers,
           body,
-          signal: deadline.signal,
+          signal: deadline as unknown as EventEmitter,
         });
         midBody = true;
         res = { status: r.statusCode, headers: r.headers, body: await this.readBody(r, { method, path: pathWithQuery, status: r.statusCode, requestId }) };
       } catch (caught) {
         const init = { method, path: pathWithQuery, status: 0, requestId };
-        const cause = deadline.signal.aborted && !(caught instanceof ApiError) ? new RequestTimeoutError(init, this.timeoutMs, this.origin) : caught;
+        const cause = deadline.aborted && !(caught instanceof ApiError) ? new RequestTimeoutError(init, this.timeoutMs, this.origin) : caught;
         const err = errorFromTransport({ method, path: pathWithQuery, sentRequestId: requestId, origin: this.origin, midBody }, cause);
         this.log(`<- ${method} ${pathWithQuery}: ${err.message}`);
         this.trace({ event: 'transport-error', method, path: pathWithQuery, requestId, attempt, ms: this.now() - started, error: err.message });
@@ -393,25 +407,45 @@ export class DqClient {
    * is refused before reading, a longer stream is cut off (never buffered whole).
    * @throws ResponseTooLargeError.
    */
-  private async readBody(r: Dispatcher.ResponseData, init: ApiErrorInit): Promise<string> {
+  private readBody(r: Dispatcher.ResponseData, init: ApiErrorInit): Promise<string> {
     const max = this.maxResponseBytes;
     const declared = Number(headerValue(r.headers, 'content-length'));
+    const body = r.body;
     if (Number.isFinite(declared) && declared > max) {
-      r.body.destroy();
-      throw new ResponseTooLargeError(init, max, declared, this.origin);
+      body.destroy();
+      return Promise.reject(new ResponseTooLargeError(init, max, declared, this.origin));
     }
-    const chunks: Buffer[] = [];
-    let size = 0;
-    for await (const chunk of r.body as AsyncIterable<Buffer>) {
-      size += chunk.length;
-      if (size > max) {
-        r.body.destroy();
-        throw new ResponseTooLargeError(init, max, undefined, this.origin);
-      }
-      chunks.push(chunk);
-    }
-    // one chunk (most answers): decoded as it is, not copied into a new buffer first
-    return chunks.length === 1 ? chunks[0].toString('utf8') : Buffer.concat(chunks, size).toString('utf8');
+    // the stream's events, not `for await`: its async iterator costs a few promises and
+    // listeners per chunk and per response (issue 27; perf only)
+    return new Promise<string>((resolve, reject) => {
+      const chunks: Buffer[] = [];
+      let size = 0;
+      let done = false;
+      const fail = (e: unknown): void => {
+        if (done) return;
+        done = true;
+        reject(e);
+      };
+      body.on('data', (chunk: Buffer) => {
+        if (done) return;
+        size += chunk.length;
+        if (size > max) {
+          fail(new ResponseTooLargeError(init, max, undefined, this.origin));
+          body.destroy();
+          return;
+        }
+        chunks.push(chunk);
+      });
+      body.on('end', () => {
+        if (done) return;
+        done = true;
+        // one chunk (most answers): decoded as it is, not copied into a new buffer first
+        resolve(chunks.length === 1 ? chunks[0].toString('utf8') : Buffer.concat(chunks, size).toString('utf8'));
+      });
+      body.on('error', fail);
+      // closed without its end and without an error: what `for await` reports as a premature close
+      body.on('close', () => fail(Object.assign(new Error('Premature close'), { code: 'ERR_STREAM_PREMATURE_CLOSE' })));
+    });
   }
 
   private async fetchToken(): Promise<TokenResponse> {
@@ -502,6 +536,57 @@ export function encodeQuery(query: Record<string, QueryValue> | readonly (readon
 /** The reason a request's deadline aborts it (mapped to {@link RequestTimeoutError}). */
 class DeadlinePassed extends Error {
   override name = 'DeadlinePassed';
+}
+
+/**
+ * The deadline of one request attempt, handed to undici as its `signal`, which undici takes as
+ * an AbortSignal or an EventEmitter (`on`/`once`/`removeListener` of `'abort'`, `aborted`,
+ * `reason`): this is the smallest such emitter. Not an AbortController: its signal is an
+ * EventTarget, and creating it, adding undici's listener and removing it again cost more than
+ * anything else the client does per request above raw undici (issue 27; perf only).
+ */
+class Deadline {
+  aborted = false;
+  reason: unknown = undefined;
+  private listeners: (() => void)[] | undefined;
+
+  on(event: string, fn: () => void): this {
+    if (event === 'abort') (this.listeners ??= []).push(fn);
+    return this;
+  }
+
+  once(event: string, fn: () => void): this {
+    return this.on(event, fn);
+  }
+
+  addListener(event: string, fn: () => void): this {
+    return this.on(event, fn);
+  }
+
+  removeListener(event: string, fn: () => void): this {
+    const i = event === 'abort' && this.listeners ? this.listeners.indexOf(fn) : -1;
+    if (i >= 0) this.listeners?.splice(i, 1);
+    return this;
+  }
+
+  off(event: string, fn: () => void): this {
+    return this.removeListener(event, fn);
+  }
+
+  /** Aborts once: every listener is called once, then dropped. */
+  abort(reason: unknown): void {
+    if (this.aborted) return;
+    this.aborted = true;
+    this.reason = reason;
+    const ls = this.listeners ?? [];
+    this.listeners = undefined;
+    for (const l of ls) l();
+  }
+}
+
+/** The deadline timer's callback (one function for every request, no closure per request). */
+function expire(d: Deadline): void {
+  d.abort(new DeadlinePassed());
 }
 
 /**

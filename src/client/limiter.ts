@@ -9,19 +9,48 @@ export class Limiter {
     if (!Number.isInteger(limit) || limit < 1) throw new RangeError(`limit must be a positive integer, got ${limit}`);
   }
 
-  /** Runs `fn` when a slot is free. */
-  async run<T>(fn: () => Promise<T>): Promise<T> {
-    if (this.active >= this.limit) await new Promise<void>((resolve) => this.queue.push(resolve));
-    else this.active++;
-    this.peak = Math.max(this.peak, this.active);
-    try {
-      return await fn();
-    } finally {
-      const next = this.queue.shift();
-      // Hand the slot straight to the next waiter (active stays the same), or free it.
-      if (next) next();
-      else this.active--;
+  /**
+   * Runs `fn` when a slot is free. Not an async function: a free slot (most calls) starts `fn` at
+   * once, with no await before it and one `then` after it (issue 27; perf only).
+   */
+  run<T>(fn: () => Promise<T>): Promise<T> {
+    if (this.active < this.limit) {
+      this.active++;
+      if (this.active > this.peak) this.peak = this.active;
+      return this.start(fn);
     }
+    return new Promise<void>((resolve) => this.queue.push(resolve)).then(() => {
+      if (this.active > this.peak) this.peak = this.active;
+      return this.start(fn);
+    });
+  }
+
+  /** Runs `fn` in a slot already held, and hands the slot on when it settles (or throws). */
+  private start<T>(fn: () => Promise<T>): Promise<T> {
+    let p: Promise<T>;
+    try {
+      p = fn();
+    } catch (e) {
+      this.release();
+      return Promise.reject(e);
+    }
+    return Promise.resolve(p).then(
+      (v) => {
+        this.release();
+        return v;
+      },
+      (e: unknown) => {
+        this.release();
+        throw e;
+      },
+    );
+  }
+
+  /** Hands the slot straight to the next waiter (active stays the same), or frees it. */
+  private release(): void {
+    const next = this.queue.shift();
+    if (next) next();
+    else this.active--;
   }
 
   /** Tasks waiting for a slot. */

@@ -267,14 +267,19 @@ function differ(l: Loaded, name: string, schema: z.ZodType, seed: number, count:
   const compare = (value: unknown, how: string): void => {
     const zr = schema.safeParse(structuredClone(value));
     const lr = l.lean.leanParse(schema, structuredClone(value));
+    // the same answer when the value is handed over (`owned`: what the client does with a response)
+    const or = l.lean.leanParse(schema, structuredClone(value), { owned: true });
     const text = (): string => `${name}, ${how} value (LEAN_SEED=${seed}): ${canon(value).slice(0, 600)}`;
     if (zr.success) {
       accepted++;
       if (lr === l.lean.LEAN_REFUSED) mismatches.push(`lean refuses what zod accepts: ${text()}`);
       else if (canon(lr) !== canon(zr.data)) mismatches.push(`outputs differ: ${text()}\n  zod:  ${canon(zr.data).slice(0, 600)}\n  lean: ${canon(lr).slice(0, 600)}`);
+      if (or === l.lean.LEAN_REFUSED) mismatches.push(`lean (owned) refuses what zod accepts: ${text()}`);
+      else if (canon(or) !== canon(zr.data)) mismatches.push(`outputs differ (owned): ${text()}\n  zod:  ${canon(zr.data).slice(0, 600)}\n  lean: ${canon(or).slice(0, 600)}`);
     } else {
       refused++;
       if (lr !== l.lean.LEAN_REFUSED) mismatches.push(`lean accepts what zod refuses (${zr.error.issues[0]?.message}): ${text()}`);
+      if (or !== l.lean.LEAN_REFUSED) mismatches.push(`lean (owned) accepts what zod refuses (${zr.error.issues[0]?.message}): ${text()}`);
     }
   };
   for (let i = 0; i < count && mismatches.length < 5; i++) {
@@ -360,5 +365,47 @@ describe('what the lean compiler does not parse itself goes to zod, and is liste
   it('lists where the schemas under test fall back (none today: each new one shows here)', () => {
     const fallbacks = l.schemas.flatMap(([name, s]) => leanFallbacks(s).map((f) => `${name}: ${f}`));
     expect(fallbacks).toEqual([]);
+  });
+});
+
+describe('a value handed over (`owned`, what the client does with a response) is shared where it already is its output', () => {
+  const l = load(true);
+  const { z } = l;
+  const { leanParse, LEAN_REFUSED } = l.lean;
+  const Item = z.object({ id: z.string(), tags: z.array(z.string()).optional(), meta: z.object({ a: z.number() }).optional(), n: z.number().default(1) });
+  const Page = z.object({ items: z.array(Item), byId: z.record(z.string(), Item).optional() });
+
+  it('objects, arrays and records already in their output form are the value itself; the answer equals zod\'s', () => {
+    const v = { items: [{ id: 'a', tags: ['x'], meta: { a: 1 }, n: 2 }], byId: { a: { id: 'a', n: 3 } } };
+    const before = canon(v);
+    const out = leanParse(Page, v, { owned: true }) as typeof v;
+    expect(canon(out)).toBe(canon(Page.parse(JSON.parse(before))));
+    expect(out).toBe(v);
+    expect(out.items[0].meta).toBe(v.items[0].meta);
+    expect(out.byId.a).toBe(v.byId.a);
+    // without `owned`: a copy, as zod makes
+    const copied = leanParse(Page, v) as typeof v;
+    expect(copied).not.toBe(v);
+    expect(canon(copied)).toBe(before);
+  });
+
+  it('what must change is copied, and only on its path: an unknown key, another key order, a default to fill in', () => {
+    const keep = { a: 1 };
+    const v = { items: [{ id: 'a', meta: keep, n: 1, extra: true }, { n: 1, id: 'b' }, { id: 'c' }, { id: 'd', n: 4 }], byId: undefined };
+    const want = canon(Page.parse(structuredClone(v)));
+    const out = leanParse(Page, v, { owned: true }) as { items: Record<string, unknown>[] };
+    expect(canon(out)).toBe(want);
+    expect(out).not.toBe(v);
+    expect(out.items[0]).not.toBe(v.items[0]);
+    expect(out.items[0].meta).toBe(keep);
+    expect(Object.keys(out.items[1])).toEqual(['id', 'n']);
+    expect(out.items[2]).toEqual({ id: 'c', n: 1 });
+    expect(out.items[3]).toBe(v.items[3]);
+  });
+
+  it('a refusal is a refusal either way', () => {
+    expect(leanParse(Page, { items: [{ id: 'a', n: 'x' }] }, { owned: true })).toBe(LEAN_REFUSED);
+    expect(leanParse(Page, { items: [{ id: 1 }] }, { owned: true })).toBe(LEAN_REFUSED);
+    expect(leanParse(Page, { items: [], byId: { a: { n: 1 } } }, { owned: true })).toBe(LEAN_REFUSED);
   });
 });
