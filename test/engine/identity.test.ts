@@ -37,6 +37,15 @@ describe('derived ids', () => {
     const tags = new Set([namespaceTag('a', 'b/c'), namespaceTag('a/b', 'c'), namespaceTag('a', 'bc'), namespaceTag('ab', 'c'), namespaceTag('b', 'a')]);
     expect(tags.size).toBe(5);
   });
+
+  it('a tag asked again after another pair is that pair\'s own (the last pair is remembered, not the last tag)', () => {
+    const a = namespaceTag('ws', 'one');
+    const b = namespaceTag('ws', 'two');
+    expect(b).not.toBe(a);
+    expect(namespaceTag('ws', 'one')).toBe(a);
+    expect(namespaceTag('ws2', 'one')).not.toBe(a);
+    expect(namespaceTag('ws', 'one')).toBe(a);
+  });
 });
 
 describe('ownership by tag', () => {

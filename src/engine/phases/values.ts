@@ -110,10 +110,13 @@ function isPlain(o: object): boolean {
   return p === Object.prototype || p === null;
 }
 
-/** The sorted union of the secret pointers of `before` and `after`. */
-export function secretPointersOf(before: unknown, after: unknown): string[] {
+/**
+ * The sorted union of the secret pointers of `before` and `after`. `same`: the caller found them
+ * {@link sameJson} (same keys at every depth, so the same pointers): `after` is not walked.
+ */
+export function secretPointersOf(before: unknown, after: unknown, same = false): string[] {
   const a = secretPointers(before);
-  const b = secretPointers(after);
+  const b = same ? [] : secretPointers(after);
   if (a.length === 0 && b.length === 0) return [];
   return [...new Set([...a, ...b])].sort();
 }
