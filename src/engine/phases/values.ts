@@ -4,7 +4,8 @@
  */
 import type { ResourceType } from '../../../schemas/model/manifest';
 
-const SECRET_KEY = /^(password|token|privateKey|serviceAccountKey|apiKey|secret|clientSecret)$/;
+/** Secret-named keys (exact names: a set lookup per key, which a plan does for every key of every object). */
+const SECRET_KEYS: ReadonlySet<string> = new Set(['password', 'token', 'privateKey', 'serviceAccountKey', 'apiKey', 'secret', 'clientSecret']);
 
 /** Address used for live objects that no declared resource names. */
 export function liveAddress(type: ResourceType, key: string): string {
@@ -58,8 +59,10 @@ export function secretPointers(v: unknown, out: string[] = [], at: (string | num
       }
     }
   } else if (v && typeof v === 'object') {
-    for (const k of Object.keys(v)) {
-      if (SECRET_KEY.test(k)) out.push(pointerOf(at, k));
+    const keys = Object.keys(v);
+    for (let i = 0; i < keys.length; i++) {
+      const k = keys[i];
+      if (SECRET_KEYS.has(k)) out.push(pointerOf(at, k));
       else {
         const x = (v as Record<string, unknown>)[k];
         if (x && typeof x === 'object') {
