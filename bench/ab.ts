@@ -12,14 +12,23 @@
  * of the fixtures that an older build does not know). `--per-object` times each build's
  * bench/children/per-object.js (one read per object) instead of the plan. Prints one line per
  * run and the medians (wall ms of the whole process, in-process ms, API requests per run), with
- * the load average before and after. Each build has its own resolution cache (src/cli/desired.ts),
- * emptied before every run unless `--warm` (then filled by a first run that is not counted).
+ * the load average before and after. Each build has its own caches (`DQFORM_CACHE_DIR`): the
+ * resolution cache (src/cli/desired.ts) emptied before every run unless `--warm`, and the V8 code
+ * cache, both filled by a first run of each build that is not counted.
+ *
+ * Every build runs this tree's plan child (children/plan.ts, transpiled into the temp dir): a
+ * build with a bundle (`B/bundle/dqform.js`: `npx tsx tools/bundle.ts B/bundle` in the build's
+ * sources) runs as an installed dqform (bin/dqform.js, the bundle, its code cache); one without
+ * (an older build) runs its compiled tree's main, and the output says which.
  * Not part of `npm test`.
  */
 import { spawn, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import * as ts from 'typescript';
+import { cliOf, emptyResolutionCache } from './children/plan';
+import { installLayout } from './startup';
 
 const argv = process.argv.slice(2);
 const flag = (k: string) => {
@@ -46,18 +55,34 @@ async function admin(url: string, method: string, p: string, body?: unknown): Pr
   return r.json();
 }
 
-/** The (build, stack directory) pairs whose cache a first run has filled (`--warm`). */
+/** The builds run once (their code cache; with `--warm`, their resolution cache too). */
 const primed = new Set<string>();
 
+/** The plan child, transpiled from this tree (node built-ins only): the same for every build. */
+const PLAN_CHILD = path.join(TMP, 'plan-child.js');
+fs.writeFileSync(PLAN_CHILD, ts.transpileModule(fs.readFileSync(path.join(__dirname, 'children', 'plan.ts'), 'utf8'), { compilerOptions: { module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2022, esModuleInterop: true } }).outputText);
+
+/** Gives a build with a bundle the installed layout; answers how its plans run (printed). */
+function prepare(build: string): string {
+  if (fs.existsSync(path.join(build, 'bundle', 'dqform.js'))) installLayout(path.resolve(__dirname, '..'), build);
+  const cli = cliOf(build);
+  return cli.mode === 'bundle' ? 'bundle (bin/dqform.js, V8 code cache warm)' : 'compiled tree (no bundle in it: src/cli/main.js, no code cache, no V8 flag)';
+}
+
+const cacheOf = (build: string) => path.join(TMP, `cache-${BUILDS.indexOf(build)}`);
+const childEnv = (build: string, env: NodeJS.ProcessEnv) => ({ ...process.env, ...env, DQFORM_CACHE_DIR: cacheOf(build), DQFORM_NO_CACHE: '', DQFORM_BENCH_CLI: build });
+
+/** A first run of each build, not counted: fills its code cache (and its resolution cache, for `--warm`). */
+function prime(build: string, dir: string, env: NodeJS.ProcessEnv): void {
+  if (primed.has(build)) return;
+  primed.add(build);
+  spawnSync(process.execPath, [PLAN_CHILD, dir], { env: childEnv(build, env), encoding: 'utf8', cwd: TMP });
+}
+
 function measure(build: string, dir: string, env: NodeJS.ProcessEnv, extra: string[] = []): { wallMs: number; inProcessMs: number; cpuMs: number; rssMb: number; out: string } {
-  const cache = path.join(TMP, `cache-${BUILDS.indexOf(build)}`);
-  const child = PER_OBJECT ? ['bench/children/per-object.js', REFS] : ['bench/children/plan.js', dir];
-  const run = () => spawnSync('/usr/bin/time', ['-v', process.execPath, ...extra, path.join(build, child[0]), child[1]], { env: { ...process.env, ...env, DQFORM_CACHE_DIR: cache, DQFORM_NO_CACHE: '' }, encoding: 'utf8', cwd: TMP });
-  if (!WARM) fs.rmSync(cache, { recursive: true, force: true });
-  else if (!primed.has(`${build}\u0000${dir}`)) {
-    primed.add(`${build}\u0000${dir}`);
-    run();
-  }
+  const child = PER_OBJECT ? [path.join(build, 'bench/children/per-object.js'), REFS] : [PLAN_CHILD, dir];
+  const run = () => spawnSync('/usr/bin/time', ['-v', process.execPath, ...extra, ...child], { env: childEnv(build, env), encoding: 'utf8', cwd: TMP });
+  if (!WARM) emptyResolutionCache(cacheOf(build));
   const t0 = process.hrtime.bigint();
   const r = run();
   const wallMs = Number(process.hrtime.bigint() - t0) / 1e6;
@@ -74,6 +99,7 @@ const load = () => os.loadavg().map((x) => x.toFixed(2)).join(' ');
 
 async function run(): Promise<void> {
   const a = BUILDS[0];
+  for (const b of BUILDS) process.stdout.write(`${b}: ${prepare(b)}\n`);
   const fixtures = require(path.join(a, 'bench/fixtures.js')) as typeof import('./fixtures');
   const { PlatformClient } = require(path.join(a, 'src/client/index.js')) as typeof import('../src/client');
   const { loadSynthOutput } = require(path.join(a, 'src/engine/manifest.js')) as typeof import('../src/engine/manifest');
@@ -114,6 +140,7 @@ async function run(): Promise<void> {
       else await admin(url, 'DELETE', '/__emulator/faults');
       const res: Record<string, { wall: number[]; inp: number[]; cpu: number[]; rss: number[]; req: number[] }> = {};
       process.stdout.write(`latency ${ms} ms, ${PER_OBJECT ? 'per-object reads' : CHANGED ? '10% changed' : 'no change'}, ${N} objects (${kinds.length} kinds); load ${load()}\n`);
+      if (!PER_OBJECT) for (const b of BUILDS) prime(b, dir, env);
       for (let i = 0; i < RUNS; i++) {
         for (const b of i % 2 ? [...BUILDS].reverse() : BUILDS) {
           await admin(url, 'POST', '/__emulator/requests/reset', {});

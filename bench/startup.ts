@@ -115,20 +115,30 @@ export function startupTargets(s: Record<StartupCommand, StartupMeasure>): { tar
 }
 
 /**
- * Makes `build` (the sources compiled with bench/tsconfig.json) run as an installed dqform does,
- * the CLI's bundle included (tools/bundle.ts, into `build/bundle`: `dist/bundle` of the installed
- * layout), with its V8 code cache in a folder of `build`; synthesises examples/quickstart once so
- * that validate finds its output up to date, and runs validate once so that the cache is warm
- * (as for a user's second run).
+ * Gives `build` (the sources compiled with bench/tsconfig.json) an installed dqform's layout:
+ * bin/dqform.js, package.json, `dist` (a link to the build itself: dist/src is the compiled tree)
+ * and the CLI's bundle (tools/bundle.ts, into `build/bundle`: `dist/bundle` of the installed
+ * layout). The bundle is made once (a build that has one keeps it). Answers the bin.
  */
-export function installCli(root: string, build: string): InstalledCli {
+export function installLayout(root: string, build: string): string {
   fs.mkdirSync(path.join(build, 'bin'), { recursive: true });
   fs.copyFileSync(path.join(root, 'bin', 'dqform.js'), path.join(build, 'bin', 'dqform.js'));
   fs.copyFileSync(path.join(root, 'package.json'), path.join(build, 'package.json'));
   if (!fs.existsSync(path.join(build, 'dist'))) fs.symlinkSync('.', path.join(build, 'dist'), 'dir');
-  const bundled = spawnSync(process.execPath, ['--require', require.resolve('tsx/cjs', { paths: [root] }), path.join(root, 'tools', 'bundle.ts'), path.join(build, 'bundle')], { cwd: root, encoding: 'utf8' });
-  if (bundled.status !== 0) throw new Error(`bundle failed:\n${bundled.stdout}${bundled.stderr}`);
-  const bin = path.join(build, 'bin', 'dqform.js');
+  if (!fs.existsSync(path.join(build, 'bundle', 'dqform.js'))) {
+    const bundled = spawnSync(process.execPath, ['--require', require.resolve('tsx/cjs', { paths: [root] }), path.join(root, 'tools', 'bundle.ts'), path.join(build, 'bundle')], { cwd: root, encoding: 'utf8' });
+    if (bundled.status !== 0) throw new Error(`bundle failed:\n${bundled.stdout}${bundled.stderr}`);
+  }
+  return path.join(build, 'bin', 'dqform.js');
+}
+
+/**
+ * Makes `build` run as an installed dqform does ({@link installLayout}), with its V8 code cache
+ * in a folder of `build`; synthesises examples/quickstart once so that validate finds its output
+ * up to date, and runs validate once so that the cache is warm (as for a user's second run).
+ */
+export function installCli(root: string, build: string): InstalledCli {
+  const bin = installLayout(root, build);
   const cwd = path.join(root, 'examples', 'quickstart');
   // the caches (resolution, V8 code) in the build's own directory (validate runs after the first are warm), never the user's
   const env = { CHECKPOINT_DISABLE: '1', DQ_CLIENT_ID: '', DQ_CLIENT_SECRET: '', DQFORM_CACHE_DIR: path.join(build, 'dqform-cache'), DQFORM_NO_CACHE: '' };

@@ -30,9 +30,18 @@ import { ENTITY_ID_PREFIX, stripEntityPrefix } from '../kinds/descriptors';
 const sha256 = (parts: readonly string[]): string => hash('sha256', JSON.stringify(parts), 'hex');
 
 const tagCache = new Map<string, string>();
+/** The last pair asked (a plan asks for its own namespace's tag once per object): no key string built. */
+let lastTag: { workspace: string; namespace: string; tag: string } | undefined;
 
 /** The namespace tag of (workspace, namespace): 12 lower-case hex digits, the first 48 bits of every id the namespace derives. */
 export function namespaceTag(workspace: string, namespace: string): string {
+  if (lastTag !== undefined && lastTag.workspace === workspace && lastTag.namespace === namespace) return lastTag.tag;
+  const tag = tagOfNamespace(workspace, namespace);
+  lastTag = { workspace, namespace, tag };
+  return tag;
+}
+
+function tagOfNamespace(workspace: string, namespace: string): string {
   const k = `${workspace}\u0000${namespace}`;
   let t = tagCache.get(k);
   if (t === undefined) {

@@ -37,6 +37,15 @@ describe('derived ids', () => {
     const tags = new Set([namespaceTag('a', 'b/c'), namespaceTag('a/b', 'c'), namespaceTag('a', 'bc'), namespaceTag('ab', 'c'), namespaceTag('b', 'a')]);
     expect(tags.size).toBe(5);
   });
+
+  it('a tag asked again after another pair is that pair\'s own (the last pair is remembered, not the last tag)', () => {
+    const a = namespaceTag('ws', 'one');
+    const b = namespaceTag('ws', 'two');
+    expect(b).not.toBe(a);
+    expect(namespaceTag('ws', 'one')).toBe(a);
+    expect(namespaceTag('ws2', 'one')).not.toBe(a);
+    expect(namespaceTag('ws', 'one')).toBe(a);
+  });
 });
 
 describe('ownership by tag', () => {
@@ -47,6 +56,9 @@ describe('ownership by tag', () => {
     ['an id of the same namespace in another workspace', deriveId('prod', 'shop', 'dq_owner', 'team'), 'other'],
     ['a random UUIDv4 (made in the UI)', '5eed0000-0000-4000-8000-000000000e7a', 'none'],
     ['a v8-looking id with the wrong variant', `${id.slice(0, 19)}c${id.slice(20)}`, 'none'],
+    ['the tag\'s digits, but version 4', `${id.slice(0, 14)}4${id.slice(15)}`, 'none'],
+    ['the tag\'s digits, then too many', `${id}0`, 'none'],
+    ['the tag\'s first 8 digits only', `${id.slice(0, 9)}0000${id.slice(13)}`, 'other'],
     ['not a UUID at all', 'legacy-key', 'none'],
   ])('%s', (_why, x, want) => {
     expect(idOwner(x, 'demo', 'shop')).toBe(want);

@@ -49,6 +49,19 @@ describe('secretPointers', () => {
     expect(secretPointersOf({ title: 'x' }, null)).toEqual([]);
     expect(secretPointersOf(null, { apiKey: 'k' })).toEqual(['/apiKey']);
   });
+  test('of two values found the same (sameJson): the pointers of the first, sorted, each once; the second is not walked', () => {
+    const before = { token: 1, b: { password: 1 }, a: [{ secret: 1 }] };
+    const after = { a: [{ secret: 1 }], b: { password: 1 }, token: 1 };
+    expect(secretPointersOf(before, after, true)).toEqual(secretPointersOf(before, after));
+    expect(secretPointersOf(before, after, true)).toEqual(['/a/0/secret', '/b/password', '/token']);
+    const unwalkable = {
+      get nested(): unknown {
+        throw new Error('walked');
+      },
+    };
+    expect(secretPointersOf({ title: 'x' }, unwalkable, true)).toEqual([]);
+    expect(() => secretPointersOf({ title: 'x' }, unwalkable)).toThrow('walked');
+  });
 });
 
 describe('sameJson', () => {

@@ -51,6 +51,14 @@ describe('copies and empties', () => {
     expect(dropEmpty(o, 'a', 'c')).toStrictEqual({ b: {}, c: { x: 1 } });
     expect(o).toStrictEqual({ a: {}, b: {}, c: { x: 1 } });
   });
+  it('dropEmpty gives the value itself when no named key is empty (no copy of a normalised value)', () => {
+    const o = { a: { x: 1 }, b: {} };
+    expect(dropEmpty(o, 'a', 'missing')).toBe(o);
+    const dropped = dropEmpty(o, 'a', 'b');
+    expect(dropped).not.toBe(o);
+    expect(dropped).toStrictEqual({ a: { x: 1 } });
+    expect(Object.keys(dropEmpty({ c: 1, b: {}, a: 2 }, 'b'))).toEqual(['c', 'a']);
+  });
 });
 
 describe('ids', () => {

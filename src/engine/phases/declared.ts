@@ -106,9 +106,10 @@ function existing(ctx: PlanContext, r: ResolvedResource, obj: LiveObject, after:
   const h = ctx.handlers[r.type];
   const before = h.fromLive(obj.raw);
   const effective = applyIgnore(before, after, r.lifecycle.ignoreChanges);
-  const patch = sameJson(before, effective) ? [] : (jsonpatch.compare(before, effective) as PatchOp[]);
+  const same = sameJson(before, effective);
+  const patch = same ? [] : (jsonpatch.compare(before, effective) as PatchOp[]);
   const liveHash = fingerprint(before);
-  const sensitive = secretPointersOf(before, effective);
+  const sensitive = secretPointersOf(before, effective, same);
   if (r.importedId) addReasons(base, { code: 'imported', label: h.label, id: r.importedId, ...(foreign ? { was: obj.configId ? `namespace "${obj.configId}"` : 'made in the UI' } : {}) });
   const forced = ctx.forceReplace.has(r.address);
   if (patch.length === 0 && !(foreign && r.importedId) && !forced) {

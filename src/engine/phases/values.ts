@@ -4,7 +4,8 @@
  */
 import type { ResourceType } from '../../../schemas/model/manifest';
 
-const SECRET_KEY = /^(password|token|privateKey|serviceAccountKey|apiKey|secret|clientSecret)$/;
+/** Secret-named keys (exact names: a set lookup per key, which a plan does for every key of every object). */
+const SECRET_KEYS: ReadonlySet<string> = new Set(['password', 'token', 'privateKey', 'serviceAccountKey', 'apiKey', 'secret', 'clientSecret']);
 
 /** Address used for live objects that no declared resource names. */
 export function liveAddress(type: ResourceType, key: string): string {
@@ -58,8 +59,10 @@ export function secretPointers(v: unknown, out: string[] = [], at: (string | num
       }
     }
   } else if (v && typeof v === 'object') {
-    for (const k of Object.keys(v)) {
-      if (SECRET_KEY.test(k)) out.push(pointerOf(at, k));
+    const keys = Object.keys(v);
+    for (let i = 0; i < keys.length; i++) {
+      const k = keys[i];
+      if (SECRET_KEYS.has(k)) out.push(pointerOf(at, k));
       else {
         const x = (v as Record<string, unknown>)[k];
         if (x && typeof x === 'object') {
@@ -110,10 +113,13 @@ function isPlain(o: object): boolean {
   return p === Object.prototype || p === null;
 }
 
-/** The sorted union of the secret pointers of `before` and `after`. */
-export function secretPointersOf(before: unknown, after: unknown): string[] {
+/**
+ * The sorted union of the secret pointers of `before` and `after`. `same`: the caller found them
+ * {@link sameJson} (same keys at every depth, so the same pointers): `after` is not walked.
+ */
+export function secretPointersOf(before: unknown, after: unknown, same = false): string[] {
   const a = secretPointers(before);
-  const b = secretPointers(after);
+  const b = same ? [] : secretPointers(after);
   if (a.length === 0 && b.length === 0) return [];
   return [...new Set([...a, ...b])].sort();
 }

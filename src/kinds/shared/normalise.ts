@@ -69,18 +69,33 @@ function stable(v: unknown): string {
  * unordered lists and keys, canonicalises ResolverQL.
  */
 export function normalise(value: Record<string, unknown>, drop: readonly string[] = []): Record<string, unknown> {
+  // nothing to drop: no filtered copy of the top level first (an own `__proto__` key, which
+  // JSON.parse makes, vanished in that copy: such a value is still copied)
+  if (drop.length === 0 && isPlainRecord(value) && !Object.prototype.hasOwnProperty.call(value, '__proto__')) return norm(value, '') as Record<string, unknown>;
   const top: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(value)) if (!drop.includes(k)) top[k] = v;
+  const keys = Object.keys(value);
+  for (let i = 0; i < keys.length; i++) if (!drop.includes(keys[i])) top[keys[i]] = value[keys[i]];
   return norm(top, '') as Record<string, unknown>;
 }
 
-function isZero(v: unknown): boolean {
-  return v === undefined || v === null || v === false || v === '' || (Array.isArray(v) && v.length === 0) || (typeof v === 'string' && v.endsWith('_UNSPECIFIED'));
+function isPlainRecord(v: unknown): boolean {
+  if (!v || typeof v !== 'object' || Array.isArray(v)) return false;
+  const p = Object.getPrototypeOf(v) as unknown;
+  return p === Object.prototype || p === null;
 }
 
+/**
+ * The walk of {@link normalise}. Written for V8's interpreter (a plan runs it once per object,
+ * mostly before any of it is optimised): indexed loops, no callback per item, and no call for a
+ * scalar member. Zero values (dropped): undefined, null, false, "", a `*_UNSPECIFIED` enum, [].
+ */
 function norm(v: unknown, key: string): unknown {
   if (Array.isArray(v)) {
-    const items = v.map((x) => norm(x, ''));
+    const items: unknown[] = [];
+    for (let i = 0; i < v.length; i++) {
+      const x: unknown = v[i];
+      items.push(x !== null && typeof x === 'object' ? norm(x, '') : x);
+    }
     if (!UNORDERED_KEYS.has(key)) return items;
     // sort by each item's canonical JSON, computed once per item (not twice per comparison);
     // undefined items go last, as Array.prototype.sort puts them
@@ -100,13 +115,18 @@ function norm(v: unknown, key: string): unknown {
     const o = v as Record<string, unknown>;
     const out: Record<string, unknown> = {};
     const ql = typeof o.renderedResolverQl === 'string' && o.renderedResolverQl ? o.renderedResolverQl : typeof o.resolverQl === 'string' ? o.resolverQl : undefined;
-    for (const k of Object.keys(o).sort()) {
-      if (k === 'renderedResolverQl') continue;
-      if (k === 'query' && ql !== undefined) continue;
+    const keys = Object.keys(o).sort();
+    for (let i = 0; i < keys.length; i++) {
+      const k = keys[i];
       let x = o[k];
-      if (k === 'resolverQl' && ql !== undefined) x = canonicalOrSelf(ql);
-      x = norm(x, k);
-      if (isZero(x)) continue;
+      if (ql !== undefined) {
+        if (k === 'renderedResolverQl' || k === 'query') continue;
+        if (k === 'resolverQl') x = canonicalOrSelf(ql);
+      } else if (k === 'renderedResolverQl') continue;
+      if (x !== null && typeof x === 'object') {
+        x = norm(x, k);
+        if (Array.isArray(x) && x.length === 0) continue;
+      } else if (x === undefined || x === null || x === false || (typeof x === 'string' && (x === '' || x.endsWith('_UNSPECIFIED')))) continue;
       out[k] = x;
     }
     // `out` was filled in sorted key order; only an appended resolverQl needs a re-sort

@@ -43,12 +43,17 @@ export function isEmptyObject(v: unknown): boolean {
 
 /**
  * Returns `o` with `o[key]` removed when it is an empty object (after the given zero values
- * are removed with `normalise`, so call this on normalised values).
+ * are removed with `normalise`, so call this on normalised values): a copy when a key goes,
+ * `o` itself when none does (a normalised value is the caller's own).
  */
 export function dropEmpty(o: Record<string, unknown>, ...keys: string[]): Record<string, unknown> {
-  const out = { ...o };
-  for (const k of keys) if (isEmptyObject(out[k])) delete out[k];
-  return out;
+  let out: Record<string, unknown> | undefined;
+  for (const k of keys) {
+    if (!isEmptyObject((out ?? o)[k])) continue;
+    out ??= { ...o };
+    delete out[k];
+  }
+  return out ?? o;
 }
 
 /**
