@@ -77,6 +77,15 @@ test('a path segment no argument fills is refused when the table is defined', ()
   expect(() => defineOperations({ bad: { method: 'GET', path: '/t/{id}', response: Empty, scopes: [], idempotent: true, args: [], read: 'whole' } })).toThrow('operation bad (GET /t/{id}): no argument fills {id}');
 });
 
+test('a row the client would call wrongly without a word is refused when the table is defined', () => {
+  const row = { method: 'POST', path: '/t/{id}', request: z.object({ n: z.number().optional(), pagination: Pagination.optional() }), response: z.object({ thing: Thing }), scopes: [], idempotent: true } as const;
+  expect(() => defineOperations({ opt: { ...row, args: ['id?'], read: 'whole' } })).toThrow('operation opt (POST /t/{id}): the path segment {id} cannot be an optional argument');
+  expect(() => defineOperations({ typo: { ...row, args: ['id', 'nn'], read: 'whole' } })).toThrow('operation typo (POST /t/{id}): the argument nn names neither a request field nor a path segment');
+  expect(() => defineOperations({ read: { ...row, args: ['id'], read: { field: 'thng' } } })).toThrow("operation read (POST /t/{id}): the answer is read from the response's thng, which its schema does not have");
+  expect(() => defineOperations({ paged: { ...row, request: z.object({ n: z.number() }), args: ['id'], read: { paged: 'thing' } } })).toThrow('operation paged (POST /t/{id}): a paged read needs a pagination field in its request');
+  expect(() => defineOperations({ ok: { ...row, args: ['id', 'n?'], read: { field: 'thing' } } })).not.toThrow();
+});
+
 test('the methods are typed from the schemas (tsc checks the expectations below)', async () => {
   const { http } = recording(() => ({ view: { id: 'v', title: 't' } }));
   const views = serviceOf(savedViewsOperations, http);
