@@ -31,13 +31,15 @@ function grepFiles(cwd: string, flags: readonly string[], patterns: readonly str
 
 /**
  * Hand-written product files outside `folder` naming any of `words` (whole words: the kind's
- * type however it is written, quoted, in a template or as a bare key of a hand-kept table) or
- * the folder's path (an import of one of its modules: `./saved-view/yaml`).
+ * type however it is written, quoted, in a template or as a bare key of a hand-kept table), the
+ * folder's path (an import of one of its modules: `./saved-view/yaml`) or, given its client
+ * `member`, a use of it (`client.integrations.list()`, where the bare word is too common to search).
  */
-function filesNaming(folder: string, words: readonly string[], cwd = ROOT, noIndex = false): string[] {
+function filesNaming(folder: string, words: readonly string[], member?: string, cwd = ROOT, noIndex = false): string[] {
   const named = grepFiles(cwd, ['-w', '-F'], words, folder, noIndex);
   const importing = grepFiles(cwd, ['-F'], [`${folder.split('/').pop()}/`], folder, noIndex);
-  return [...new Set([...named, ...importing])].sort();
+  const calling = member ? grepFiles(cwd, ['-E'], [`\\.${member}\\b`], folder, noIndex) : [];
+  return [...new Set([...named, ...importing, ...calling])].sort();
 }
 
 /** How many files of `folder` or generated files name `word`. */
@@ -54,18 +56,21 @@ const CONVERTED = [
   {
     type: 'dq_saved_view',
     folder: 'src/kinds/saved-view',
+    member: 'savedViews',
     words: ['dq_saved_view', 'SavedView', 'savedViewDescriptor', 'savedViewsHandler', 'savedViewKindRecord', 'DesiredSavedView', 'YamlSavedView', 'savedViewsOperations', 'savedViews'],
     files: ['constructs/resources.ts', 'schemas/model/kinds/saved-views.ts', 'schemas/platform/saved-views.ts', 'src/emulator/routes/saved-views.ts'],
   },
   {
     type: 'dq_check_categorisation_rule',
     folder: 'src/kinds/check-categorisation-rule',
+    member: 'categorisationRules',
     words: ['dq_check_categorisation_rule', 'CheckCategorisationRule', 'CategorisationRule', 'checkCategorisationRuleDescriptor', 'checkCategorisationRulesHandler', 'checkCategorisationRuleKindRecord', 'DesiredCategorisationRule', 'YamlCategorisationRule', 'categorisationRulesOperations', 'categorisationRules'],
     files: ['constructs/resources.ts', 'schemas/model/kinds/categorisation-rules.ts', 'schemas/platform/categorisation-rules.ts', 'src/emulator/routes/categorisation-rules.ts'],
   },
   {
     type: 'dq_integration',
     folder: 'src/kinds/integration',
+    member: 'integrations',
     words: ['dq_integration', 'Integration', 'integrationDescriptor', 'integrationsHandler', 'integrationKindRecord', 'DesiredIntegration', 'YamlIntegration', 'integrationsOperations'],
     files: ['constructs/resources.ts', 'schemas/model/kinds/integrations.ts', 'schemas/platform/integrations.ts', 'src/emulator/routes/integrations.ts'],
   },
@@ -73,7 +78,7 @@ const CONVERTED = [
 
 describe('a new kind: its folder plus at most four files outside it', () => {
   test.each(CONVERTED.map((k) => [k.type, k] as const))('%s', (_type, k) => {
-    const found = filesNaming(k.folder, k.words);
+    const found = filesNaming(k.folder, k.words, k.member);
     expect(found).toEqual([...k.files].sort());
     expect(found.length).toBeLessThanOrEqual(4);
     // every word names something (in the folder or a generated file at least): none is a dead search
@@ -95,13 +100,16 @@ describe('a new kind: its folder plus at most four files outside it', () => {
       'src/cli/d.ts': "export { savedViewYaml } from '../kinds/saved-view/yaml';\n",
       'src/kinds/e.ts': "import * as v from './saved-view/import';\n",
       'src/engine/f.ts': 'export const unrelated = "dq_saved_views_total";\n',
+      'src/engine/g.ts': 'export const all = (client: C) => client.integrations.list();\n',
     };
     try {
       for (const [f, text] of Object.entries(fifth)) {
         mkdirSync(join(dir, dirname(f)), { recursive: true });
         writeFileSync(join(dir, f), text);
       }
-      expect(filesNaming(k.folder, k.words, dir, true)).toEqual(['src/cli/c.ts', 'src/cli/d.ts', 'src/engine/a.ts', 'src/engine/b.ts', 'src/kinds/e.ts']);
+      expect(filesNaming(k.folder, k.words, k.member, dir, true)).toEqual(['src/cli/c.ts', 'src/cli/d.ts', 'src/engine/a.ts', 'src/engine/b.ts', 'src/kinds/e.ts']);
+      const i = CONVERTED[2];
+      expect(filesNaming(i.folder, i.words, i.member, dir, true)).toEqual(['src/engine/g.ts']);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
