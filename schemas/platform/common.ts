@@ -1,7 +1,7 @@
 /**
  * Building blocks shared by every wire and manifest schema.
  *
- * Conventions of the platform's JSON (protojson, see spec/upstream-facts.md):
+ * Conventions of the platform's JSON (protojson, see upstream-facts):
  * - keys are lowerCamelCase; unknown response keys are tolerated (`z.object` strips them);
  * - a oneof is an object with exactly one of its keys present ({@link oneof});
  * - enums are accepted as names or integers and always parse to the canonical name

@@ -1,5 +1,5 @@
 /**
- * The gRPC side of the four rule preview calls (spec/grpc-facts.md): the method table, the
+ * The gRPC side of the four rule preview calls (grpc-facts.md, copied in test/grpc/): the method table, the
  * `.proto` subset under `schemas/proto/` (loaded at run time, lazily: nothing here loads
  * protobufjs until {@link protoRegistry} is first called), and a STRICT mapping between the
  * protojson form dqform already speaks (lowerCamelCase keys, enums as names or numbers) and

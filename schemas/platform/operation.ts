@@ -16,6 +16,7 @@
  * GET and DELETE send the fields as query parameters, the other methods as a flat JSON body.
  */
 import type { z } from 'zod';
+import { objectShape } from '../tools/zod-walk';
 import { BATCH_LIMIT, type Scope } from './common';
 
 export type OperationMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -53,15 +54,39 @@ export interface Operation {
 /** A service's table: method name -> operation. */
 export type Operations = Readonly<Record<string, Operation>>;
 
-/** The table as written, its literal types kept (the client derives its method types from them). */
+/**
+ * The table as written, its literal types kept (the client derives its method types from them).
+ * Refuses, when the module loads, a row the client would call wrongly without a word: a path
+ * segment no argument fills or an optional one fills (`/v1/undefined`), an argument naming
+ * neither a request field nor a path segment (the request schema would drop it), a read of a
+ * field the response lacks (every call would answer undefined), a batch get of more than its ids,
+ * a paged read without a `pagination` request field.
+ */
 export function defineOperations<const T extends Operations>(table: T): T {
   for (const [name, op] of Object.entries(table)) {
-    const named = op.args.map((a) => a.replace(/\?$/, ''));
-    const missing = [...op.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).filter((p) => !named.includes(p));
-    if (missing.length > 0) throw new Error(`operation ${name} (${op.method} ${op.path}): no argument fills {${missing.join('}, {')}}`);
-    if (typeof op.read === 'object' && 'batchGet' in op.read && op.args.length !== 1) throw new Error(`operation ${name}: a batch get takes one argument, the ids`);
+    const problem = rowProblem(op);
+    if (problem) throw new Error(`operation ${name} (${op.method} ${op.path}): ${problem}`);
   }
   return table;
+}
+
+/** What is wrong with a row (see {@link defineOperations}), or undefined. */
+function rowProblem(op: Operation): string | undefined {
+  const named = op.args.map((a) => a.replace(/\?$/, ''));
+  const segments = pathParams(op.path);
+  const missing = segments.filter((p) => !named.includes(p));
+  if (missing.length > 0) return `no argument fills {${missing.join('}, {')}}`;
+  const optional = segments.filter((p) => op.args.includes(`${p}?`));
+  if (optional.length > 0) return `the path segment {${optional.join('}, {')}} cannot be an optional argument`;
+  const fields = Object.keys((op.request && objectShape(op.request)) ?? {});
+  const unknown = named.filter((a) => a !== '...' && a !== 'pageSize' && !fields.includes(a) && !segments.includes(a));
+  if (unknown.length > 0) return `the argument ${unknown.join(', ')} names neither a request field nor a path segment`;
+  if (typeof op.read !== 'object') return undefined;
+  if ('batchGet' in op.read && op.args.length !== 1) return 'a batch get takes one argument, the ids';
+  if ('paged' in op.read && !fields.includes('pagination')) return 'a paged read needs a pagination field in its request';
+  const field = 'field' in op.read ? op.read.field : 'paged' in op.read ? op.read.paged : op.read.batchGet;
+  if (!(field in (objectShape(op.response) ?? {}))) return `the answer is read from the response's ${field}, which its schema does not have`;
+  return undefined;
 }
 
 /** The ids per call of a batch get row. */

@@ -1,5 +1,5 @@
 /**
- * The platform's wire conventions, driven by the zod schemas (spec/wire-facts.md, section 1):
+ * The platform's wire conventions, driven by the zod schemas (wire-facts, section 1):
  *
  * - {@link toWire}: a parsed request value in its wire form: enums as NUMBERS (the gateway reads
  *   an enum as its number or its exact name; numbers are always accepted), `undefined` dropped.

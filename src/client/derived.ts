@@ -8,6 +8,7 @@
 import type { z } from 'zod';
 import { batchLimitOf, pathParams, type Operation, type Operations } from '../../schemas/platform/operation';
 import { toQuery } from '../../schemas/platform/wire';
+import { RequestShapeError, zodIssues } from './errors';
 import { seg, type DqClient } from './http';
 import { registerSecret } from './redact';
 import { allPages, batchGetMap } from './services/_base';
@@ -19,7 +20,10 @@ type Bare<A> = A extends `${infer N}?` ? N : A;
 type Named<O extends Operation> = Exclude<Bare<O['args'][number]>, '...' | 'pageSize'>;
 /** What a `'...'` argument holds: the request's fields no other argument names, paging aside. */
 type Spread<O extends Operation> = Omit<Req<O>, Named<O> | 'pagination'>;
-type ArgType<O extends Operation, A> = A extends '...' ? Spread<O> : A extends 'pageSize' ? number : A extends keyof Req<O> ? Exclude<Req<O>[A], undefined> : string;
+/** The `{name}` segments of a path. */
+type PathParams<P> = P extends `${string}{${infer N}}${infer R}` ? N | PathParams<R> : never;
+/** A request field's type, a path segment's string; an argument naming neither is `never` (no call compiles). */
+type ArgType<O extends Operation, A> = A extends '...' ? Spread<O> : A extends 'pageSize' ? number : A extends keyof Req<O> ? Exclude<Req<O>[A], undefined> : A extends PathParams<O['path']> ? string : never;
 type Params<O extends Operation, Args> = Args extends readonly [infer H, ...infer T]
   ? H extends `${infer N}?`
     ? [arg?: ArgType<O, N>, ...Params<O, T>]
@@ -36,7 +40,8 @@ type Answer<O extends Operation> = O['read'] extends 'whole'
         ? Item<Res<O>[F]>[]
         : O['read'] extends { batchGet: infer F extends keyof Res<O> }
           ? Res<O>[F]
-          : never;
+          : // a field the response lacks: unknown (never would be accepted as any type)
+            unknown;
 type Method<O extends Operation> = O['read'] extends { batchGet: string } ? (ids: readonly string[]) => Promise<Answer<O>> : (...args: Params<O, O['args']>) => Promise<Answer<O>>;
 
 /** The service a table describes: one method per row. */
@@ -61,9 +66,14 @@ function fieldsOf(op: Operation, args: readonly unknown[]): { path: string; fiel
     else if (name === 'pageSize') pageSize = args[i] as number | undefined;
     else fields[name] = args[i];
   });
+  // before anything can fail: no error or log line may show a secret
+  if (op.secrets) registerSecretFields(fields, op.secrets);
   let path = op.path;
   for (const p of pathParams(op.path)) {
-    path = path.replace(`{${p}}`, seg(String(fields[p])));
+    const v = fields[p];
+    // `/v1/undefined` or `/v1/` would address another object or route: refused, nothing sent
+    if (typeof v !== 'string' || v === '') throw new RequestShapeError({ method: op.method, path: op.path, status: 0 }, [{ path: p, message: `the path segment {${p}} needs a non-empty string, got ${v === '' ? 'an empty one' : typeof v}` }]);
+    path = path.replace(`{${p}}`, seg(v));
     delete fields[p];
   }
   return { path, fields, pageSize };
@@ -82,6 +92,13 @@ function send(http: DqClient, op: Operation, path: string, fields: Record<string
   }) as Promise<Record<string, unknown>>;
 }
 
+/** A paged query's filter as its schema reads it; a filter it refuses is a {@link RequestShapeError} (nothing sent). */
+function queryFilter(op: Operation, request: z.ZodType, fields: Record<string, unknown>): Record<string, unknown> {
+  const parsed = request.safeParse(fields);
+  if (!parsed.success) throw new RequestShapeError({ method: op.method, path: op.path, status: 0 }, zodIssues(parsed.error));
+  return parsed.data as Record<string, unknown>;
+}
+
 /** The method of one row. */
 function methodOf(http: DqClient, op: Operation): (...args: unknown[]) => Promise<unknown> {
   const read = op.read;
@@ -90,10 +107,10 @@ function methodOf(http: DqClient, op: Operation): (...args: unknown[]) => Promis
     return (ids) => batchGetMap(ids as readonly string[], async (c) => (await send(http, op, op.path, { [idsField]: c }))[read.batchGet] as Record<string, unknown>, batchLimitOf(read));
   }
   if (typeof read === 'object' && 'paged' in read) {
-    return (...args) => {
+    return async (...args) => {
       const { path, fields, pageSize } = fieldsOf(op, args);
       // a query's filter is read by the schema once (defaults, enums), as the platform would
-      const base = op.request && (op.method === 'GET' || op.method === 'DELETE') ? (op.request.parse(fields) as Record<string, unknown>) : fields;
+      const base = op.request && (op.method === 'GET' || op.method === 'DELETE') ? queryFilter(op, op.request, fields) : fields;
       return allPages(async (pagination) => {
         const r = await send(http, op, path, { ...base, pagination });
         return { items: r[read.paged] as unknown[], pageInfo: r.pageInfo as { lastId?: string } | undefined };

@@ -1,5 +1,5 @@
 /**
- * The emulator's gRPC port: the four rule preview calls (spec/grpc-facts.md), unary, plaintext
+ * The emulator's gRPC port: the four rule preview calls (grpc-facts.md, copied in test/grpc/), unary, plaintext
  * HTTP/2, on a port of their own (the real service serves gRPC and REST on one host, port 443).
  *
  * - Method paths `/<prefix>.<service>/<method>`; prefix `platform` unless configured.

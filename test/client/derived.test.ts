@@ -8,7 +8,7 @@ import { z } from 'zod';
 import { Empty, PageInfo, Pagination } from '../../schemas/platform/common';
 import { defineOperations } from '../../schemas/platform/operation';
 import { savedViewsOperations } from '../../schemas/platform/saved-views';
-import { redact, type CallOptions, type DqClient } from '../../src/client';
+import { redact, RequestShapeError, type CallOptions, type DqClient } from '../../src/client';
 import { serviceOf } from '../../src/client/derived';
 
 const Thing = z.object({ id: z.string(), n: z.number().optional() });
@@ -76,6 +76,48 @@ test("a row's secrets are registered for redaction before the call is sent", asy
 test('a path segment no argument fills is refused when the table is defined', () => {
   expect(() => defineOperations({ bad: { method: 'GET', path: '/t/{id}', response: Empty, scopes: [], idempotent: true, args: [], read: 'whole' } })).toThrow('operation bad (GET /t/{id}): no argument fills {id}');
 });
+
+test('a row the client would call wrongly without a word is refused when the table is defined', () => {
+  const row = { method: 'POST', path: '/t/{id}', request: z.object({ n: z.number().optional(), pagination: Pagination.optional() }), response: z.object({ thing: Thing }), scopes: [], idempotent: true } as const;
+  expect(() => defineOperations({ opt: { ...row, args: ['id?'], read: 'whole' } })).toThrow('operation opt (POST /t/{id}): the path segment {id} cannot be an optional argument');
+  expect(() => defineOperations({ typo: { ...row, args: ['id', 'nn'], read: 'whole' } })).toThrow('operation typo (POST /t/{id}): the argument nn names neither a request field nor a path segment');
+  expect(() => defineOperations({ read: { ...row, args: ['id'], read: { field: 'thng' } } })).toThrow("operation read (POST /t/{id}): the answer is read from the response's thng, which its schema does not have");
+  expect(() => defineOperations({ paged: { ...row, request: z.object({ n: z.number() }), args: ['id'], read: { paged: 'thing' } } })).toThrow('operation paged (POST /t/{id}): a paged read needs a pagination field in its request');
+  expect(() => defineOperations({ ok: { ...row, args: ['id', 'n?'], read: { field: 'thing' } } })).not.toThrow();
+});
+
+test('an empty or missing path segment is refused before anything is sent (not /t/undefined), after the secrets are registered', async () => {
+  const { calls, http } = recording(() => ({ thing: { id: 'x' } }));
+  const s = serviceOf(table, http);
+  await expect(s.put('', { secret: { password: 'derived-pa55-2' } })).rejects.toThrow(RequestShapeError);
+  await expect(s.remove(undefined as unknown as string)).rejects.toMatchObject({ code: 'api.request-shape', issues: [{ path: 'thing_id', message: 'the path segment {thing_id} needs a non-empty string, got undefined' }] });
+  await expect(s.poke('')).rejects.toThrow(RequestShapeError);
+  expect(calls).toEqual([]);
+  expect(redact('derived-pa55-2')).toBe('[REDACTED]');
+});
+
+test('a paged query filter its schema refuses is a RequestShapeError (a rejected promise, nothing sent)', async () => {
+  const { calls, http } = recording(() => ({ things: [] }));
+  const p = serviceOf(table, http).list({ kind: 7 as unknown as string });
+  await expect(p).rejects.toMatchObject({ code: 'api.request-shape', issues: [{ path: 'kind' }] });
+  expect(calls).toEqual([]);
+});
+
+/** Never called: what tsc says of a row's types (a misspelt argument, a read of a field the response lacks). */
+export function typedOnly(http: DqClient): () => Promise<unknown[]> {
+  const rows = {
+    typo: { method: 'POST', path: '/b/{id}', request: z.object({ n: z.number() }), response: z.object({ thing: Thing }), scopes: [], idempotent: true, args: ['id', 'nn'], read: { field: 'thing' } },
+    bad: { method: 'POST', path: '/b', response: z.object({ thing: Thing }), scopes: [], idempotent: true, args: [], read: { field: 'thng' } },
+  } as const;
+  const s = serviceOf(rows, http);
+  return async () => {
+    // @ts-expect-error an argument naming neither a request field nor a path segment takes nothing
+    const a = await s.typo('id', 'x');
+    // @ts-expect-error a read of a field the response lacks answers unknown (never would pass for a number)
+    const n: number = await s.bad();
+    return [a, n];
+  };
+}
 
 test('the methods are typed from the schemas (tsc checks the expectations below)', async () => {
   const { http } = recording(() => ({ view: { id: 'v', title: 't' } }));

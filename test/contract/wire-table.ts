@@ -1,5 +1,5 @@
 /**
- * The platform's request shapes, written by hand from `../shared/spec/wire-facts.md` (and
+ * The platform's request shapes, written by hand from the wire facts (`wire-facts.md`, and
  * `platform-api.md` where it is newer), independently of the client's zod schemas and of
  * src/client/services/ROUTES.md: what each operation the client uses takes. The contract tests
  * compare what the client really sends, and what the emulator accepts, with this table.

@@ -14,7 +14,7 @@ import { main } from '../../src/cli/main';
 import { PlatformClient } from '../../src/client';
 
 /** The emulator this suite talks to (its own, or the one behind DQ_BASE_URL: test/contract/wire-evidence.sh e2e). */
-let emu: { url: string; grpcEndpoint: string; close(): Promise<void> };
+let emu: { url: string; grpcEndpoint: string | undefined; close(): Promise<void> };
 let dir: string;
 let raw: PlatformClient;
 

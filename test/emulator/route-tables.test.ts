@@ -4,10 +4,12 @@
  * lists, no method and path appears twice, and every operation of the hand-written wire table
  * (test/contract/wire-table.ts, from wire-facts.md) is a row of some table.
  */
-import { EmulatorApp, type RouteSpec } from '../../src/emulator';
+import { EmulatorApp, type RouteContext, type RouteSpec } from '../../src/emulator';
+import * as emulatorErrors from '../../src/emulator/errors';
+import { objectShape } from '../../schemas/tools/zod-walk';
 import { ROUTE_MODULES } from '../../src/emulator/routes/index.generated';
 import { WIRE } from '../contract/wire-table';
-import type { Operation } from '../../schemas/platform/operation';
+import { pathParams, type Operation } from '../../schemas/platform/operation';
 import { OPERATION_TABLES } from '../../src/client/services/index.generated';
 
 const key = (r: { method: string; path: string }) => `${r.method} ${r.path}`;
@@ -66,6 +68,42 @@ describe('emulator route tables', () => {
       // the very schemas and scope set of the row (routeOf), not copies that could drift
       expect([k, r !== undefined, r?.scope === op.scopes, r?.response === op.response, r?.query === query]).toEqual([k, true, true, true, true]);
     }
+  });
+
+  test("every body row of the operation tables is read by its route with the row's own request schema (none: an object of no fields)", async () => {
+    const served = new Map(rows().map((r) => [key(r), r]));
+    const stop = new Error('stop: the body schema is recorded');
+    const seen: unknown[] = [];
+    const spy = jest.spyOn(emulatorErrors, 'parseBody').mockImplementation((schema) => {
+      seen.push(schema);
+      throw stop;
+    });
+    const wrong: string[] = [];
+    let checked = 0;
+    try {
+      for (const [service, table] of Object.entries(OPERATION_TABLES) as [string, Record<string, Operation>][]) {
+        for (const [name, op] of Object.entries(table)) {
+          if (op.method === 'GET' || op.method === 'DELETE') continue;
+          const r = served.get(`${op.method} ${op.path.replace(/\{(\w+)\}/g, ':$1')}`)!;
+          seen.length = 0;
+          const params = Object.fromEntries(pathParams(op.path).map((p) => [p, 'x']));
+          const ctx = { method: op.method, path: op.path, params, query: new URLSearchParams(), q: {}, body: {}, requestId: 'r', now: () => new Date(0) } as unknown as RouteContext;
+          try {
+            await r.handle(ctx);
+          } catch (e) {
+            if (e !== stop) throw e;
+          }
+          checked++;
+          const read = seen[0] as Parameters<typeof objectShape>[0] | undefined;
+          const ok = op.request ? read === op.request : read !== undefined && Object.keys(objectShape(read) ?? { x: 1 }).length === 0;
+          if (!ok) wrong.push(`${service}.${name}`);
+        }
+      }
+    } finally {
+      spy.mockRestore();
+    }
+    expect(checked).toBeGreaterThan(10);
+    expect(wrong).toEqual([]);
   });
 
   test('a table with a method + path twice is refused at registration', () => {
