@@ -1,11 +1,14 @@
 #!/usr/bin/env bash
-# Runs a command through ../shared/tools/wire-check.mjs in front of a fresh
-# `dqform emulator` (extra emulator flags in EMU_FLAGS), then prints how many requests the
-# emulator served (so the run provably went through it). Run from the repository root (needs ../shared/tools/wire-check.mjs):
-#   EMU_FLAGS="--marshal emit-unpopulated --enums numbers" bash test/contract/wire-evidence.sh demo
-#   bash test/contract/wire-evidence.sh e2e
+# Runs a command through an independent wire checker (the team's wire-check.mjs, not part of
+# dqform: its path in WIRE_CHECK) in front of a fresh `dqform emulator` (extra emulator flags in
+# EMU_FLAGS), then prints how many requests the emulator served (so the run provably went through
+# it; none served fails). Run from the repository root:
+#   WIRE_CHECK=/path/to/wire-check.mjs EMU_FLAGS="--marshal emit-unpopulated --enums numbers" bash test/contract/wire-evidence.sh demo
+#   WIRE_CHECK=/path/to/wire-check.mjs bash test/contract/wire-evidence.sh e2e
 set -u
 what=$1
+checker=${WIRE_CHECK:-}
+if [ -z "$checker" ] || [ ! -f "$checker" ]; then echo "wire-evidence.sh: set WIRE_CHECK to the wire checker's path (wire-check.mjs)" >&2; exit 2; fi
 log=$(mktemp)
 node bin/dqform.js emulator --port 0 ${EMU_FLAGS:-} > "$log" 2>&1 &
 emu=$!
@@ -18,7 +21,7 @@ case $what in
   e2e) cmd=(npx jest test/e2e/lifecycle.test.ts --maxWorkers=1); export DQFORM_E2E_USE_BASE_URL=1 ;;
   *) echo "usage: wire-evidence.sh demo|e2e"; kill $emu; exit 2 ;;
 esac
-DQ_GRPC_ENDPOINT=$grpc node ../shared/tools/wire-check.mjs --target "$url" -- "${cmd[@]}"
+DQ_GRPC_ENDPOINT=$grpc node "$checker" --target "$url" -- "${cmd[@]}"
 rc=$?
 echo "command + wire-check exit: $rc"
 # A run that never reached this emulator proves nothing: zero requests served fails the script.

@@ -14,7 +14,6 @@ const ROOT = path.join(__dirname, '..', '..');
 /** Files that reach outside on purpose, and why. */
 const EXCEPTIONS: Record<string, string> = {
   'test/grpc/facts.ts': "compares the repository's copy of grpc-facts.md with the team's, when that one exists (skipped otherwise)",
-  'test/contract/wire-evidence.sh': "runs a command through the team's wire checker, a tool that is not dqform's (evidence for a review, not part of npm test)",
   'test/repo/outside-refs.test.ts': 'this test: its patterns and examples',
 };
 
