@@ -19,6 +19,9 @@ import { AddressError, canonicalAddress } from '../../src/engine/modes';
 import { AssignedIdError, GoneSincePlanError, integrationsHandler as h, ReplaceRefusedError, SecretVersionSkewError } from '../../src/kinds/integration/handler';
 import { boundSecrets, readSecret, SecretRefsUnknownError, SecretUnreadableError } from '../../src/kinds/integration/secrets';
 import { afterOf, MissingAfterError } from '../../src/kinds/shared/support';
+import { addresses } from '../../src/cli/flags';
+import { lazy } from '../../src/cli/lazy';
+import { UsageError } from '../../src/cli/usage-error';
 import { fakeClient } from '../handlers/fake-client';
 
 /** What `fn` throws (or rejects with), failing the test when it does not. */
@@ -189,6 +192,25 @@ describe('the command line and the client', () => {
     const e = await thrown(() => canonicalAddress(text));
     expect(shape(e)).toEqual({ cls: 'AddressError', code: 'usage.address', message });
     expect(codeFamily((e as AddressError).code)).toBe('usage');
+  });
+
+  it('the CLI makes only an AddressError a usage error naming the flag; any other error stays what it is (a bug, not a usage mistake)', async () => {
+    const e = await thrown(() => addresses('--target')('dq_alert', undefined));
+    expect(e).toBeInstanceOf(UsageError);
+    expect((e as UsageError).message).toBe(
+      '--target "dq_alert" is not a resource address: write TYPE.NAME (dq_alert.orders), or TYPE["KEY"] (dq_alert["shop.retired"]) for an object the code does not declare',
+    );
+    const bug = new TypeError('cannot read x of undefined');
+    const modes = jest.spyOn(lazy, 'modes').mockReturnValue({
+      canonicalAddress: () => {
+        throw bug;
+      },
+    } as unknown as ReturnType<typeof lazy.modes>);
+    try {
+      expect(await thrown(() => addresses('--target')('dq_alert.a', undefined))).toBe(bug);
+    } finally {
+      modes.mockRestore();
+    }
   });
 
   it('DQ_PREVIEW_TRANSPORT=grpc without gRPC: PreviewNeedsGrpcError (preview-unavailable.needs-grpc), nothing asked', async () => {
