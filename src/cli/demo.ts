@@ -13,13 +13,14 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { startEmulator } from '../emulator';
 import { main } from './main';
+import { ConfigError } from '../client/config';
 
 async function run(): Promise<number> {
   const root = path.resolve(__dirname, '..', '..');
   const example = path.join(root, 'examples', 'quickstart');
   const out = fs.mkdtempSync(path.join(os.tmpdir(), 'dqform-demo-'));
   const external = process.env.DQFORM_DEMO_USE_BASE_URL === '1' ? process.env.DQ_BASE_URL : undefined;
-  if (process.env.DQFORM_DEMO_USE_BASE_URL === '1' && !external) throw new Error('DQFORM_DEMO_USE_BASE_URL=1 needs DQ_BASE_URL');
+  if (process.env.DQFORM_DEMO_USE_BASE_URL === '1' && !external) throw new ConfigError('DQFORM_DEMO_USE_BASE_URL=1 needs DQ_BASE_URL', ['DQ_BASE_URL']);
   const emu = external ? { url: external, grpcEndpoint: process.env.DQ_GRPC_ENDPOINT, close: async () => undefined } : await startEmulator({ port: 0, seed: 'demo' });
   // The rule previews REST cannot carry (per-metric sensitivities, SQL-test rules' tests) go to
   // the emulator's gRPC port.

@@ -5,6 +5,7 @@
 import { Option, type Command } from 'commander';
 import { UsageError } from './usage-error';
 import { lazy } from './lazy';
+import { isFamily } from '../../schemas/tools/errors';
 import type { PlanFormat } from './command';
 
 // ---- option values ----
@@ -34,7 +35,9 @@ export const addresses =
     try {
       return [...(previous ?? []), lazy.modes().canonicalAddress(v)];
     } catch (e) {
-      throw new UsageError(`${flag} ${(e as Error).message}`);
+      // the engine's AddressError (family usage): the flag and the pointer to the help added
+      if (!isFamily(e, ['usage'])) throw e;
+      throw new UsageError(`${flag} ${e.message}`);
     }
   };
 

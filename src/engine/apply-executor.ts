@@ -17,6 +17,7 @@ import { destructiveEffects } from './guards';
 import { isConflict, lookup, notOursWhy, readBackWhy, staleWhy, type ApplyContext } from './apply-checks';
 import type { ApplyEvent, ApplyListener, ApplyRecorder, FailPhase, HaltKind } from './apply-events';
 import type { Step } from './apply-steps';
+import { DqformError } from '../../schemas/tools/errors';
 
 /** What the applier needs of time: a clock and a repeating timer. */
 export interface ApplyClock {
@@ -43,6 +44,18 @@ export interface ExecutorEnv {
 
 function describe(e: unknown): string {
   return e instanceof Error ? e.message : String(e);
+}
+
+/** A change whose effects were known only after apply was not written: its preview now needs a new review (or failed). */
+export class UnreviewedEffectsError extends DqformError {
+  static override readonly code: string = 'write.unreviewed-effects';
+  override readonly name = 'UnreviewedEffectsError';
+}
+
+/** A replace destroyed the old object, then creating the new one failed (its `cause`). */
+export class ReplacementFailedError extends DqformError {
+  static override readonly code: string = 'write.replacement-failed';
+  override readonly name = 'ReplacementFailedError';
 }
 
 /** Runs the steps of one apply; make one per apply. */
@@ -160,7 +173,7 @@ export class StepExecutor {
       if (why === null) return;
       if (!why) continue;
       ready.delete(s);
-      this.fail(c, new Error(`not written: its effects were known only after apply (${c.effects!.afterApply}), and now ${why}`), 'preview');
+      this.fail(c, new UnreviewedEffectsError(`not written: its effects were known only after apply (${c.effects!.afterApply}), and now ${why}`), 'preview');
       this.halt('preview', `apply stopped before ${c.address}, whose effects known only after apply need a new review: nothing more was written`);
     }
   }
@@ -266,7 +279,7 @@ export class StepExecutor {
         await h.create(client, { ...c, etag: await this.tombstoneEtag(c) }, ctx);
       } catch (e) {
         if (isConflict(e)) throw e;
-        throw new Error(`the old ${h.label} was destroyed, but creating its replacement failed (${describe(e)}); run plan and apply again to create it`);
+        throw new ReplacementFailedError(`the old ${h.label} was destroyed, but creating its replacement failed (${describe(e)}); run plan and apply again to create it`, { cause: e });
       }
     }
   }

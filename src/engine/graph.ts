@@ -5,8 +5,19 @@
  */
 import { RESOURCE_TYPES, type ResourceType } from '../../schemas/model/manifest';
 import type { Change } from '../../schemas/model/plan';
+import { DqformError } from '../../schemas/tools/errors';
 
 const KIND_RANK = new Map<string, number>(RESOURCE_TYPES.map((t, i) => [t, i]));
+
+/**
+ * The plan's `dependsOn` edges make a cycle: refused before any write. The planner reports a cycle
+ * in the code as a diagnostic, and apply binds a saved plan to a fresh one, so only a plan edited
+ * by hand and given to the library's `apply` meets this.
+ */
+export class DependencyCycleError extends DqformError {
+  static override readonly code: string = 'plan-refused.cycle';
+  override readonly name = 'DependencyCycleError';
+}
 
 /**
  * Groups the writing changes into waves: every change in a wave depends only on changes of
@@ -21,7 +32,7 @@ export function executionWaves(changes: readonly Change[]): Change[][] {
   const levelOf = (c: Change): number => {
     const known = level.get(c.address);
     if (known !== undefined) return known;
-    if (visiting.has(c.address)) throw new Error(`dependency cycle through ${c.address}`);
+    if (visiting.has(c.address)) throw new DependencyCycleError(`dependency cycle through ${c.address}`, { hint: 'Make the plan again with dqform plan; do not edit a plan by hand.' });
     visiting.add(c.address);
     let l = 0;
     for (const d of c.dependsOn) {

@@ -211,14 +211,15 @@ export function listedStacks(dir: string): { stacks: string[]; leftovers: string
   } catch {
     return { stacks: present.sort(), leftovers: [] };
   }
-  let listed: string[];
+  let doc: { stacks?: unknown } | null | undefined;
+  let why = 'it has no "stacks" object';
   try {
-    const doc = JSON.parse(text) as { stacks?: unknown };
-    if (!isObj(doc.stacks)) throw new Error('it has no "stacks" object');
-    listed = Object.keys(doc.stacks);
+    doc = JSON.parse(text) as { stacks?: unknown };
   } catch (e) {
-    throw new ManifestError([{ severity: 'error', summary: `${file} is not cdktf's list of stacks: ${(e as Error).message}`, hint: 'Re-run `dqform synth`; do not edit synth output by hand.' }]);
+    why = (e as Error).message;
   }
+  if (!isObj(doc?.stacks)) throw new ManifestError([{ severity: 'error', summary: `${file} is not cdktf's list of stacks: ${why}`, hint: 'Re-run `dqform synth`; do not edit synth output by hand.' }]);
+  const listed = Object.keys(doc.stacks);
   return { stacks: present.filter((n) => listed.includes(n)).sort(), leftovers: present.filter((n) => !listed.includes(n)).sort() };
 }
 

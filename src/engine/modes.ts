@@ -25,6 +25,7 @@ import { bareId, carriesTag } from './identity';
 import type { ResolvedResource, Resolution } from './resolve';
 import { closest } from './unknown-fields';
 import { because } from './reasons';
+import { DqformError } from '../../schemas/tools/errors';
 
 type LiveState = Partial<Record<ResourceType, LiveObject[]>>;
 
@@ -32,21 +33,30 @@ type LiveState = Partial<Record<ResourceType, LiveObject[]>>;
 const keyOf = (type: string, id: string) => `${type}\u0000${isFqnKeyed(type) ? id : bareId(id).toLowerCase()}`;
 
 /**
+ * A text that is not the address of a dqform resource (`--target`, `--replace`, `dqform output`):
+ * the CLI adds the flag and the pointer to the command's help (a `UsageError` of its own).
+ */
+export class AddressError extends DqformError {
+  static override readonly code: string = 'usage.address';
+  override readonly name = 'AddressError';
+}
+
+/**
  * A resource address given on the command line, in its canonical form: `dq_alert.orders`, or
  * `dq_alert["shop.retired"]` for an object the code does not declare (also accepted:
  * `dq_alert['shop.retired']` and `dq_alert[shop.retired]`, which shells make easier to type).
- * Throws an Error with a message for the user when it is not an address of a dqform kind.
+ * Throws an {@link AddressError} with a message for the user when it is not an address of a dqform kind.
  */
 export function canonicalAddress(text: string): string {
   const t = text.trim();
   const m = /^([A-Za-z][A-Za-z0-9_]*)(?:\.([A-Za-z_][A-Za-z0-9_-]*)|\[(.*)\])$/s.exec(t);
   if (!m) {
-    throw new Error(`"${text}" is not a resource address: write TYPE.NAME (dq_alert.orders), or TYPE["KEY"] (dq_alert["shop.retired"]) for an object the code does not declare`);
+    throw new AddressError(`"${text}" is not a resource address: write TYPE.NAME (dq_alert.orders), or TYPE["KEY"] (dq_alert["shop.retired"]) for an object the code does not declare`);
   }
   const [, type, name, bracket] = m;
   if (!(RESOURCE_TYPES as readonly string[]).includes(type)) {
     const guess = closest(type, RESOURCE_TYPES);
-    throw new Error(`"${text}": ${type} is not a dqform resource type${guess ? `; did you mean ${guess}?` : ''} (types: ${RESOURCE_TYPES.join(', ')})`);
+    throw new AddressError(`"${text}": ${type} is not a dqform resource type${guess ? `; did you mean ${guess}?` : ''} (types: ${RESOURCE_TYPES.join(', ')})`);
   }
   if (name !== undefined) return `${type}.${name}`;
   let key = bracket.trim();
@@ -54,10 +64,10 @@ export function canonicalAddress(text: string): string {
     try {
       key = JSON.parse(key) as string;
     } catch {
-      throw new Error(`"${text}": the key in brackets is not a valid quoted string`);
+      throw new AddressError(`"${text}": the key in brackets is not a valid quoted string`);
     }
   } else if (/^'[^']*'$/.test(key)) key = key.slice(1, -1);
-  if (key === '') throw new Error(`"${text}": the key in brackets is empty`);
+  if (key === '') throw new AddressError(`"${text}": the key in brackets is empty`);
   return `${type}[${JSON.stringify(key)}]`;
 }
 

@@ -17,6 +17,8 @@ import { main } from '../../src/cli/main';
 import { PlatformClient } from '../../src/client';
 import { deriveId } from '../../src/engine/identity';
 import { parseTitle } from '../../src/kinds/integration/marker';
+import { SecretUnreadableError } from '../../src/kinds/integration/secrets';
+import { StepExecutor } from '../../src/engine/apply-executor';
 
 let emu: RunningEmulator;
 let raw: PlatformClient;
@@ -217,6 +219,25 @@ describe('dq_integration lifecycle', () => {
     expect(a.code).toBe(1);
     expect(`${a.out}\n${a.err}`).toContain('config.relational.password: environment variable E2E_PG_PASSWORD is not set');
     expect(stored()).toEqual([]);
+  });
+
+  it('the create fails with a SecretUnreadableError (write.secret); the CLI prints its message as the failure', async () => {
+    delete process.env.E2E_PG_PASSWORD;
+    write(yaml('team-a', pg()));
+    const fail = jest.spyOn(StepExecutor.prototype as unknown as { fail: (c: unknown, e: unknown) => void }, 'fail');
+    try {
+      const a = await cli(['apply', '--auto-approve']);
+      const why = 'dq_integration.pg: config.relational.password: environment variable E2E_PG_PASSWORD is not set; set it to the secret before apply (dqform reads it only then)';
+      expect(a.code).toBe(1);
+      const lines = `${a.out}\n${a.err}`.split('\n').filter((l) => l.includes(why));
+      expect(lines).toEqual([expect.stringMatching(/^ {2}create dq_integration\.pg: FAILED: dq_integration\.pg: .* \(after \d+\.\ds\)$/)]);
+      expect(lines[0].replace(/^ {2}create dq_integration\.pg: FAILED: /, '').replace(/ \(after \d+\.\ds\)$/, '')).toBe(why);
+      const e = fail.mock.calls.map((x) => x[1]);
+      expect(e).toEqual([expect.any(SecretUnreadableError)]);
+      expect([(e[0] as SecretUnreadableError).code, (e[0] as Error).message]).toEqual(['write.secret', why]);
+    } finally {
+      fail.mockRestore();
+    }
   });
 
   it('a literal secret in YAML is refused, naming the field, without echoing it', async () => {

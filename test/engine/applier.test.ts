@@ -9,6 +9,7 @@
 import { ConflictError, UnavailableError } from '../../src/client/errors';
 import { loadPlan, toPlanFile } from '../../src/plan/file';
 import { apply, isConflict, missingScopes, NotOursError, PlanRefusedError, preflight, StalePlanError, type ApplyOptions } from '../../src/engine/applier';
+import { ReplacementFailedError, StepExecutor } from '../../src/engine/apply-executor';
 import { deriveId } from '../../src/engine/identity';
 import { fingerprint, normalise } from '../../src/kinds/shared/normalise';
 import { HANDLERS, SCOPES } from '../../src/kinds/index';
@@ -547,6 +548,26 @@ describe('execution', () => {
       if (m++ === 1) throw new WriteConflictError('dq_owner.r', 'taken meanwhile');
     });
     expect((await t.run(planOf([d]))).failed[0].error).toBe('conflict: taken meanwhile');
+  });
+
+  test('the failed replace\'s error is a ReplacementFailedError (write.replacement-failed) whose cause is the create\'s error', async () => {
+    const s = setup();
+    const c = existing(s.world, 'dq_owner', 'r', 'replace');
+    const quota = new Error('quota');
+    let n = 0;
+    s.world.onWrite.set('dq_owner.r', () => {
+      if (n++ === 1) throw quota;
+    });
+    const fail = jest.spyOn(StepExecutor.prototype as unknown as { fail: (c: Change, e: unknown) => void }, 'fail');
+    try {
+      const r = await s.run(planOf([c]));
+      expect(r.failed.map((f) => f.error)).toEqual(['the old owner was destroyed, but creating its replacement failed (quota); run plan and apply again to create it']);
+      const e = fail.mock.calls.map((x) => x[1]);
+      expect(e).toEqual([expect.any(ReplacementFailedError)]);
+      expect([(e[0] as ReplacementFailedError).code, (e[0] as Error).cause]).toEqual(['write.replacement-failed', quota]);
+    } finally {
+      fail.mockRestore();
+    }
   });
 
   test('batch writes: creates and updates of a kind that has them go in one batch per kind and wave; per-item errors fail only those', async () => {

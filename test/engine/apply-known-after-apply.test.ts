@@ -16,7 +16,8 @@ import { plan } from '../../src/engine/reconcile';
 import { HANDLERS } from '../../src/kinds/index';
 import type { ResourceHandler } from '../../src/kinds/shared/types';
 import type { ResourceType } from '../../schemas/model/manifest';
-import { Effects } from '../../schemas/model/plan';
+import { Effects, type Change } from '../../schemas/model/plan';
+import { StepExecutor, UnreviewedEffectsError } from '../../src/engine/apply-executor';
 
 let emu: RunningEmulator;
 let client: PlatformClient;
@@ -82,6 +83,20 @@ test('a preview that deletes: the rule is not written, naming why, and the apply
   expect(r.applied.map((a) => a.address)).toEqual(['dq_data_product.p']);
   expect(r.failed).toEqual([{ address: RULE, action: 'create', error: `not written: its effects were known only after apply (${AFTER}), and now its preview deletes 2 monitor(s) (m1, m2)` }]);
   expect(r.halted).toEqual({ kind: 'preview', reason: `apply stopped before ${RULE}, whose effects known only after apply need a new review: nothing more was written` });
+});
+
+test('the rule not written is an UnreviewedEffectsError (write.unreviewed-effects), its message unchanged', async () => {
+  const fail = jest.spyOn(StepExecutor.prototype as unknown as { fail: (c: Change, e: unknown) => void }, 'fail');
+  try {
+    const { r } = await run('kaa-code', async () => effects({ monitorsToDelete: ['m1'] }));
+    const why = `not written: its effects were known only after apply (${AFTER}), and now its preview deletes 1 monitor(s) (m1)`;
+    expect(r.failed).toEqual([{ address: RULE, action: 'create', error: why }]);
+    const e = fail.mock.calls.map((x) => x[1]);
+    expect(e).toEqual([expect.any(UnreviewedEffectsError)]);
+    expect([(e[0] as UnreviewedEffectsError).code, (e[0] as Error).message]).toEqual(['write.unreviewed-effects', why]);
+  } finally {
+    fail.mockRestore();
+  }
 });
 
 test.each<[string, Preview, string]>([

@@ -81,6 +81,38 @@ describe('the error classes', () => {
   });
 });
 
+describe('no plain Error reaches a user', () => {
+  /**
+   * The plain `new Error(` left in src/ outside the emulator: broken invariants, never a user's
+   * mistake (docs/errors.md says so). Each is named by its file and the start of its message.
+   */
+  const INVARIANTS = [
+    // the schemas admit only the registered resource types
+    'src/kinds/index.ts: no handler for resource type',
+    'src/kinds/descriptors.ts: resource type ${type} has no src/kinds/<kind>/descriptor.ts',
+    // a call after close() is a bug of the caller
+    "src/client/grpc.ts: 'the gRPC transport is closed'",
+    // mimics Node's own stream error: the retries read its code ERR_STREAM_PREMATURE_CLOSE
+    "src/client/http.ts: 'Premature close'",
+  ];
+
+  it('src/ (outside the emulator) makes plain Errors only for the named invariants', () => {
+    const found: string[] = [];
+    for (const f of (fs.readdirSync(path.join(ROOT, 'src'), { recursive: true }) as string[]).filter((x) => x.endsWith('.ts')).sort()) {
+      const file = path.join('src', f).split(path.sep).join('/');
+      if (file.startsWith('src/emulator/')) continue;
+      const text = fs.readFileSync(path.join(ROOT, file), 'utf8');
+      for (const m of text.matchAll(/new Error\(\s*[`'"]?/g)) {
+        const rest = text.slice(m.index);
+        const line = rest.slice(0, rest.indexOf('\n'));
+        const hit = INVARIANTS.find((x) => x.startsWith(`${file}: `) && line.includes(x.slice(file.length + 2)));
+        found.push(hit ?? `${file}: ${line.trim()}`);
+      }
+    }
+    expect(found.sort()).toEqual([...INVARIANTS].sort());
+  });
+});
+
 describe('the CLI maps errors by code family, not by class name', () => {
   it('src/ and schemas/ read an error name in one place only (schemas/tools/errors.ts isErrorOf)', () => {
     const hits: string[] = [];

@@ -7,6 +7,7 @@ import type { CommandContext, CommandModule, SourceOptions } from '../command';
 import { lazy } from '../lazy';
 import { noSynth, sourceFlags } from '../flags';
 import { UsageError } from '../usage-error';
+import { isFamily } from '../../../schemas/tools/errors';
 import { READ_ONLY } from './list';
 
 export interface OutputOptions extends SourceOptions {
@@ -18,7 +19,9 @@ async function run({ io }: CommandContext, address: string | undefined, o: Outpu
   try {
     wanted = address === undefined ? undefined : lazy.modes().canonicalAddress(address);
   } catch (e) {
-    throw new UsageError((e as Error).message);
+    // the engine's AddressError (family usage): the pointer to the help added
+    if (!isFamily(e, ['usage'])) throw e;
+    throw new UsageError(e.message);
   }
   const { StackClients, planStack, prepareSource, printDiagnostics } = lazy.runtime();
   const src = prepareSource(io, o);

@@ -18,6 +18,16 @@ import type { z } from 'zod';
 import type { JsonObject, PreviewMethod } from '../../../schemas/platform/grpc';
 import type { DqClient } from '../http';
 import { PreviewUnavailableError } from '../errors';
+import { DqformError } from '../../../schemas/tools/errors';
+
+/**
+ * `DQ_PREVIEW_TRANSPORT=grpc` on a client whose gRPC is unavailable ({@link DqClient.grpcUnavailable}):
+ * the preview is not asked (the plan says "effects unknown").
+ */
+export class PreviewNeedsGrpcError extends DqformError {
+  static override readonly code: string = 'preview-unavailable.needs-grpc';
+  override readonly name = 'PreviewNeedsGrpcError';
+}
 
 /** The two ways of asking. */
 export interface PreviewAsk<T> {
@@ -30,7 +40,7 @@ export async function preview<T>(http: DqClient, ask: PreviewAsk<T>): Promise<T>
   const mode = http.previewTransport;
   if (mode === 'grpc') {
     // never a silent try of a port nothing serves (a stack on this machine with no grpcEndpoint)
-    if (http.grpcUnavailable) throw new Error(`the preview needs gRPC (DQ_PREVIEW_TRANSPORT=grpc), and ${http.grpcUnavailable}`);
+    if (http.grpcUnavailable) throw new PreviewNeedsGrpcError(`the preview needs gRPC (DQ_PREVIEW_TRANSPORT=grpc), and ${http.grpcUnavailable}`);
     return ask.grpc();
   }
   try {

@@ -28,6 +28,7 @@ import { integrationDescriptor } from './descriptor';
 import { markedTitle, parseTitle } from './marker';
 import { SECRET_FIELDS } from '../../../schemas/platform/integrations';
 import { bindSecretRefs, boundSecrets, declaredSecrets, readSecret, setPath, withoutSecrets } from './secrets';
+import { DqformError } from '../../../schemas/tools/errors';
 
 type Json = Record<string, unknown>;
 const SECRETS: ReadonlySet<string> = new Set(SECRET_FIELDS);
@@ -118,6 +119,30 @@ export function secretNotes(c: Pick<Change, 'action' | 'before' | 'after'>): Rea
   return paths.map((p) => note(p, before[p] === after[p] ? 'unchanged' : 'rotated'));
 }
 
+/** The code's secret version differs from the plan's: the code changed since the plan. */
+export class SecretVersionSkewError extends DqformError {
+  static override readonly code: string = 'write.secret-version';
+  override readonly name = 'SecretVersionSkewError';
+}
+
+/** A create at an id dqform did not derive (a pinned or adopted id that no longer exists): the platform assigns integration ids. */
+export class AssignedIdError extends DqformError {
+  static override readonly code: string = 'write.assigned-id';
+  override readonly name = 'AssignedIdError';
+}
+
+/** The object an update writes was deleted since the plan. */
+export class GoneSincePlanError extends DqformError {
+  static override readonly code: string = 'write.gone';
+  override readonly name = 'GoneSincePlanError';
+}
+
+/** A replace dqform refuses before deleting anything: the new object could not take the old one's place. */
+export class ReplaceRefusedError extends DqformError {
+  static override readonly code: string = 'write.replace-refused';
+  override readonly name = 'ReplaceRefusedError';
+}
+
 /** The wire config of `after` with the secrets at `send` read from their references. */
 function wireConfig(change: Change, after: Json, send: (path: string) => boolean, ctx: HandlerContext): { variant: string; config: Json } {
   const config = after.config as Json;
@@ -126,7 +151,7 @@ function wireConfig(change: Change, after: Json, send: (path: string) => boolean
   const secrets = boundSecrets(ctx.namespace, change.address);
   const versions = secretsOf(after);
   for (const s of secrets) {
-    if (versions[s.path] !== s.version) throw new Error(`${change.address}: the code's ${s.path} is at version ${s.version}, the plan's at ${versions[s.path] ?? 'none'}: plan again`);
+    if (versions[s.path] !== s.version) throw new SecretVersionSkewError(`${change.address}: the code's ${s.path} is at version ${s.version}, the plan's at ${versions[s.path] ?? 'none'}: plan again`);
     if (send(s.path)) setPath(body, s.path, readSecret(s.ref, `${change.address}: config.${variant}.${s.path}`));
   }
   return { variant, config: { [variant]: body } };
@@ -189,7 +214,7 @@ export const integrationsHandler: ResourceHandler = {
     const after = afterOf(change);
     const id = DERIVED.test(change.id) ? change.id.toLowerCase() : undefined;
     if (!id) {
-      throw new Error(`${change.address}: no integration ${JSON.stringify(change.id)} exists to write, and the platform assigns integration ids: drop the pinned id to create a new integration`);
+      throw new AssignedIdError(`${change.address}: no integration ${JSON.stringify(change.id)} exists to write, and the platform assigns integration ids: drop the pinned id to create a new integration`);
     }
     const { config } = wireConfig(change, after, () => true, ctx);
     const created = await client.integrations.create({ title: markedTitle(String(after.title), id, secretsOf(after)), config: config as never });
@@ -201,7 +226,7 @@ export const integrationsHandler: ResourceHandler = {
     const before = (change.before ?? {}) as Json;
     const pid = platformIdOf(change);
     const live = (await client.integrations.batchGet([pid]))[pid];
-    if (!live) throw new Error(`${change.address}: integration ${pid} is gone (deleted since the plan)`);
+    if (!live) throw new GoneSincePlanError(`${change.address}: integration ${pid} is gone (deleted since the plan)`, { hint: 'Run dqform plan again: it shows what is there now.' });
     const m = parseTitle(live.title);
     const was = secretsOf(before);
     const now = secretsOf(after);
@@ -220,7 +245,7 @@ export const integrationsHandler: ResourceHandler = {
   async delete(client, change) {
     if (change.action === 'replace' && !DERIVED.test(change.id)) {
       // refused before the delete: the new integration would have no identity dqform can find again
-      throw new Error(
+      throw new ReplaceRefusedError(
         `${change.address}: integration ${change.id} was adopted with an import block (its title carries no dqform id), so a new one cannot take its place: delete it in the platform and drop the import block (and pinned id) so that dqform creates its own`,
       );
     }

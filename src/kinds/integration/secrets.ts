@@ -10,6 +10,7 @@ import { readFileSync } from 'node:fs';
 import { SecretRef, versionField } from '../../../schemas/model/kinds/integrations';
 import { SECRET_FIELDS } from '../../../schemas/platform/integrations';
 import { registerSecret } from '../../client/redact';
+import { DqformError } from '../../../schemas/tools/errors';
 
 type Json = Record<string, unknown>;
 const SECRETS: ReadonlySet<string> = new Set(SECRET_FIELDS);
@@ -62,6 +63,22 @@ export function setPath(o: Json, path: string, value: unknown): void {
   cur[parts[parts.length - 1]] = value;
 }
 
+/**
+ * A secret's reference cannot be read at apply: the environment variable is not set, or the file
+ * cannot be read or is empty. The message names the address, the field and the source (never a
+ * value) and what to do.
+ */
+export class SecretUnreadableError extends DqformError {
+  static override readonly code: string = 'write.secret';
+  override readonly name = 'SecretUnreadableError';
+}
+
+/** Apply has no secret references for an address: this process did not plan it from the code. */
+export class SecretRefsUnknownError extends DqformError {
+  static override readonly code: string = 'write.secret-refs';
+  override readonly name = 'SecretRefsUnknownError';
+}
+
 /** How a reference is named in messages (never the value). */
 export function describeRef(ref: SecretRef): string {
   return ref.fromEnv !== undefined ? `environment variable ${ref.fromEnv}` : `file ${JSON.stringify(ref.fromFile)}`;
@@ -75,14 +92,14 @@ export function readSecret(ref: SecretRef, where: string, env: NodeJS.ProcessEnv
   let value: string | undefined;
   if (ref.fromEnv !== undefined) {
     value = env[ref.fromEnv];
-    if (value === undefined || value === '') throw new Error(`${where}: environment variable ${ref.fromEnv} is not set; set it to the secret before apply (dqform reads it only then)`);
+    if (value === undefined || value === '') throw new SecretUnreadableError(`${where}: environment variable ${ref.fromEnv} is not set; set it to the secret before apply (dqform reads it only then)`);
   } else {
     try {
       value = readFileSync(ref.fromFile!, 'utf8').replace(/\r?\n$/, '');
     } catch (e) {
-      throw new Error(`${where}: cannot read file ${JSON.stringify(ref.fromFile)} (${(e as NodeJS.ErrnoException).code ?? 'error'}); give the path of the file holding the secret (relative to the current directory)`);
+      throw new SecretUnreadableError(`${where}: cannot read file ${JSON.stringify(ref.fromFile)} (${(e as NodeJS.ErrnoException).code ?? 'error'}); give the path of the file holding the secret (relative to the current directory)`);
     }
-    if (value === '') throw new Error(`${where}: file ${JSON.stringify(ref.fromFile)} is empty`);
+    if (value === '') throw new SecretUnreadableError(`${where}: file ${JSON.stringify(ref.fromFile)} is empty`, { hint: 'Write the secret into the file (one trailing newline is dropped).' });
   }
   registerSecret(value);
   return value;
@@ -104,6 +121,6 @@ export function bindSecretRefs(resources: readonly { address: string; desired: J
 /** The references bound for `address`; throws when plan did not see it in this process. */
 export function boundSecrets(namespace: string, address: string): DeclaredSecret[] {
   const s = bound.get(keyOf(namespace, address));
-  if (!s) throw new Error(`${address}: the secrets' references are not known to this process; dqform sends secrets only while applying a plan it made from the code (run dqform apply with the code, or apply a saved plan: it plans again)`);
+  if (!s) throw new SecretRefsUnknownError(`${address}: the secrets' references are not known to this process; dqform sends secrets only while applying a plan it made from the code (run dqform apply with the code, or apply a saved plan: it plans again)`);
   return s;
 }

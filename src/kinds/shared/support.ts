@@ -124,9 +124,18 @@ export function effectsUnknown(e: unknown): string {
   return `effects unknown: ${why}`;
 }
 
+/**
+ * A create or update without a desired value (`after`): only a plan edited by hand and given to
+ * the library's `apply` carries one (apply binds a saved plan to a fresh one first).
+ */
+export class MissingAfterError extends DqformError {
+  static override readonly code: string = 'write.missing-after';
+  override readonly name = 'MissingAfterError';
+}
+
 /** `change.after` as an object (create and update always carry one). */
 export function afterOf(change: Change): Record<string, unknown> {
-  if (!change.after || typeof change.after !== 'object') throw new Error(`${change.address}: ${change.action} without a desired value (after)`);
+  if (!change.after || typeof change.after !== 'object') throw new MissingAfterError(`${change.address}: ${change.action} without a desired value (after)`, { hint: 'Make the plan again with dqform plan; do not edit a plan by hand.' });
   return clone(change.after as Record<string, unknown>);
 }
 
