@@ -13,10 +13,12 @@ import type { EntityIdentifier, Query as QueryModel } from '../schemas/platform/
 import type { OwnerContact, OwnershipAlert, Priority } from '../schemas/platform/governance';
 import type { DataPlatform, RuleTest, SqlTestAnnotation, SqlTestTemplate } from '../schemas/platform/sql-tests';
 import type { SavedViewGrant, Visibility } from '../schemas/platform/saved-views';
-import { RULE_EXPRESSION_MAX, RULE_PRIORITY_MAX, RULE_TEXT_MAX, type CheckType } from '../schemas/platform/categorisation-rules';
+import type { CheckType } from '../schemas/platform/categorisation-rules';
+import type * as catRules from '../schemas/platform/categorisation-rules';
 import type * as l1alert from './generated/alert';
 import type * as l1catrule from './generated/check-categorisation-rule';
-import { SECRET_FIELDS, type CONFIG_VARIANTS } from '../schemas/platform/integrations';
+import type { CONFIG_VARIANTS, SECRET_FIELDS } from '../schemas/platform/integrations';
+import type * as integrations from '../schemas/platform/integrations';
 import type { z } from 'zod';
 import type * as l1dp from './generated/data-product';
 import type * as l1domain from './generated/domain';
@@ -599,6 +601,8 @@ export class CheckCategorisationRule extends lazyL1('dq_check_categorisation_rul
     this.validate(props);
   }
   private validate(props: CheckCategorisationRuleProps): void {
+    // the platform's limits, from the kind's wire schemas (loaded with the first rule)
+    const { RULE_EXPRESSION_MAX, RULE_PRIORITY_MAX, RULE_TEXT_MAX } = require('../schemas/platform/categorisation-rules') as typeof catRules;
     const bad = (field: string, summary: string, hint: string) => addLocalDiagnostic(this, { field, summary: `${field}: ${summary}`, hint });
     if (props.dimension !== 'TECHNICAL' && props.dimension !== 'GOVERNANCE') bad('dimension', `must be TECHNICAL or GOVERNANCE; got ${JSON.stringify(props.dimension)}`, 'set dimension to TECHNICAL or GOVERNANCE');
     for (const f of ['title', 'category'] as const) {
@@ -665,7 +669,11 @@ export interface IntegrationProps extends DqResourceProps {
   readonly config: IntegrationConfigInput;
 }
 
-const SECRET_NAMES: ReadonlySet<string> = new Set(SECRET_FIELDS);
+/** The secret fields' names, from the integrations' wire schemas (loaded with the first integration). */
+let secretNames: ReadonlySet<string> | undefined;
+const SECRET_NAMES = {
+  has: (k: string): boolean => (secretNames ??= new Set((require('../schemas/platform/integrations') as typeof integrations).SECRET_FIELDS)).has(k),
+};
 /** Plain `{ fromEnv }`/`{ fromFile }` objects for every {@link Secret} in `v`. */
 function secretRefs(v: unknown): unknown {
   if (v instanceof Secret) return v.toJSON();

@@ -1,7 +1,8 @@
 /**
  * An app pays only for the kinds it declares: loading `constructs` loads no generated L1 module
- * (`constructs/generated/<kind>/`), the first construct of a kind loads that kind's (and no
- * other), `l1.<kind>` loads its module when read. Checked in a fresh node process (jest's module
+ * (`constructs/generated/<kind>/`) and no kind's desired schemas (`schemas/model/kinds/<file>`),
+ * the first construct of a kind loads that kind's (and no other), `l1.<kind>` loads its module
+ * when read. Checked in a fresh node process (jest's module
  * registry would hide what node loaded). The L2 is then exactly a subclass of its L1.
  */
 import { execFileSync } from 'node:child_process';
@@ -17,7 +18,8 @@ function loadedAfter(body: string): Record<string, string[]> {
 const c = require(${JSON.stringify(path.join(ROOT, 'constructs/index.ts'))});
 const steps = {};
 const l1s = () => Object.keys(require.cache).map((k) => /constructs[\\\\/]generated[\\\\/]([a-z-]+)[\\\\/]/.exec(k)?.[1]).filter(Boolean).sort();
-const step = (name) => { steps[name] = l1s(); };
+const models = () => Object.keys(require.cache).map((k) => /schemas[\\/]model[\\/]kinds[\\/]([a-z-]+)\\.ts$/.exec(k)?.[1]).filter(Boolean).sort();
+const step = (name) => { steps[name] = l1s(); steps[name + ' schemas'] = models(); };
 step('load');
 ${body}
 process.stdout.write(JSON.stringify(steps));`;
@@ -25,7 +27,7 @@ process.stdout.write(JSON.stringify(steps));`;
   return JSON.parse(out) as Record<string, string[]>;
 }
 
-it('loads an L1 module only when its kind is first used', () => {
+it('loads an L1 module and the desired schemas only when their kind is first used', () => {
   const steps = loadedAfter(`
 const app = new c.App();
 const s = new c.DqStack(app, 's', { namespace: 'n' });
@@ -43,6 +45,11 @@ step('l1.owner');`);
     domain: ['domain', 'provider'],
     static: ['domain', 'provider'],
     'l1.owner': ['domain', 'owner', 'provider'],
+    'load schemas': [],
+    'stack schemas': [],
+    'domain schemas': ['governance'],
+    'static schemas': ['governance'],
+    'l1.owner schemas': ['governance'],
   });
 }, 120_000);
 
