@@ -10,4 +10,4 @@ export { Contact, Entity, OwnerTarget, Query, QueryExpr, Target, type QueryInput
 export { App } from 'cdktf';
 export { collectDiagnostics, cronProblem, formatDiagnostic, rruleProblem, validateApp, type Diagnostic } from './validation';
 /** The generated L1 bindings (one namespace per resource type, plus `provider`). */
-export * as l1 from './generated';
+export { l1 } from './generated';

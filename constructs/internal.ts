@@ -141,3 +141,35 @@ export function reference(from: IConstruct, field: string, target: Referenceable
   });
   return `\${${target.terraformResourceType}.${b.getLogicalId(target as never)}.${attr}}`;
 }
+
+/** A generated L1 resource class: its statics as cdktf generates them. */
+type L1Class = (abstract new (...args: never[]) => TerraformResource) & { readonly tfResourceType: string; generateConfigForImport(...args: never[]): unknown };
+
+/**
+ * The base an L2 construct extends in place of its generated L1 class, so that the L1's module
+ * (up to 420 KB of generated code) is loaded only when the kind is first used: an app pays only
+ * for the kinds it declares. The first `new` of the L2 (or of a subclass of it) loads the L1 and
+ * puts it into the L2's prototype chain where `extends L1` would have put it (so the L2 then is
+ * exactly a subclass of the L1: `instanceof`, `super`, statics), then constructs through it.
+ * Before that, the L1's statics answer without loading it (`tfResourceType`) or load it first
+ * (`generateConfigForImport`). Types: `load`'s cast, from an `import type` of the L1 module.
+ */
+export function lazyL1<C extends L1Class>(tfResourceType: string, load: () => C): C {
+  class LazyL1 {
+    static readonly tfResourceType = tfResourceType;
+    static generateConfigForImport(...args: never[]): unknown {
+      return load().generateConfigForImport(...args);
+    }
+    constructor(...args: unknown[]) {
+      const l1 = load();
+      let l2: object = new.target;
+      while (Object.getPrototypeOf(l2) !== LazyL1) l2 = Object.getPrototypeOf(l2) as object;
+      Object.setPrototypeOf(l2, l1);
+      Object.setPrototypeOf((l2 as { prototype: object }).prototype, l1.prototype);
+      return Reflect.construct(l1, args, new.target) as LazyL1;
+    }
+  }
+  Object.setPrototypeOf(LazyL1, TerraformResource);
+  Object.setPrototypeOf(LazyL1.prototype, TerraformResource.prototype);
+  return LazyL1 as unknown as C;
+}

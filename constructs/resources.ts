@@ -1,6 +1,6 @@
 /**
  * The hand-written (L2) resource constructs, and `Secret` (an integration secret's reference).
- * Each extends its generated L1 class (so the resource type, the logical id, `id`/`entityId`
+ * Each extends its generated L1 class (loaded when the kind is first used: `lazyL1`; so the resource type, the logical id, `id`/`entityId`
  * attribute tokens, `lifecycle`, `moveTo`, `moveFromId` and `importFrom` are cdktf's own) and
  * takes props named as the API names the fields. Ids are never computed here: `id` (and an alert's `fqn`) is written only when pinned;
  * the engine derives the rest at plan time from (workspace, namespace, type, logical id).
@@ -13,22 +13,24 @@ import type { EntityIdentifier, Query as QueryModel } from '../schemas/platform/
 import type { OwnerContact, OwnershipAlert, Priority } from '../schemas/platform/governance';
 import type { DataPlatform, RuleTest, SqlTestAnnotation, SqlTestTemplate } from '../schemas/platform/sql-tests';
 import type { SavedViewGrant, Visibility } from '../schemas/platform/saved-views';
-import { RULE_EXPRESSION_MAX, RULE_PRIORITY_MAX, RULE_TEXT_MAX, type CheckType } from '../schemas/platform/categorisation-rules';
-import * as l1alert from './generated/alert';
-import * as l1catrule from './generated/check-categorisation-rule';
-import { SECRET_FIELDS, type CONFIG_VARIANTS } from '../schemas/platform/integrations';
+import type { CheckType } from '../schemas/platform/categorisation-rules';
+import type * as catRules from '../schemas/platform/categorisation-rules';
+import type * as l1alert from './generated/alert';
+import type * as l1catrule from './generated/check-categorisation-rule';
+import type { CONFIG_VARIANTS, SECRET_FIELDS } from '../schemas/platform/integrations';
+import type * as integrations from '../schemas/platform/integrations';
 import type { z } from 'zod';
-import * as l1dp from './generated/data-product';
-import * as l1domain from './generated/domain';
-import * as l1integration from './generated/integration';
-import * as l1mdr from './generated/monitor-deployment-rule';
-import * as l1owner from './generated/owner';
-import * as l1ownership from './generated/ownership';
-import * as l1sqltest from './generated/sql-test';
-import * as l1sqlrule from './generated/sql-test-deployment-rule';
-import * as l1view from './generated/saved-view';
+import type * as l1dp from './generated/data-product';
+import type * as l1domain from './generated/domain';
+import type * as l1integration from './generated/integration';
+import type * as l1mdr from './generated/monitor-deployment-rule';
+import type * as l1owner from './generated/owner';
+import type * as l1ownership from './generated/ownership';
+import type * as l1sqltest from './generated/sql-test';
+import type * as l1sqlrule from './generated/sql-test-deployment-rule';
+import type * as l1view from './generated/saved-view';
 import { OwnerTarget, queryExpr, type QueryInput, type TargetInput } from './helpers';
-import { addLocalDiagnostic, reference, toL1, type Referenceable } from './internal';
+import { addLocalDiagnostic, lazyL1, reference, toL1, type Referenceable } from './internal';
 import { checkProps } from './prop-keys';
 
 /** Meta-arguments every resource construct takes. */
@@ -162,7 +164,7 @@ export interface AlertProps extends DqResourceProps {
 }
 
 /** An alert (`dq_alert`). Addressed by fqn; pruned by namespace. */
-export class Alert extends l1alert.Alert {
+export class Alert extends lazyL1('dq_alert', () => (require('./generated/alert') as typeof l1alert).Alert) {
   constructor(scope: Construct, id: string, props: AlertProps) {
     super(scope, id, { ...meta(props), ...toL1<l1alert.AlertConfig>('dq_alert', Alert.desired(scope, props)) });
     checkProps(this, 'dq_alert', props);
@@ -246,7 +248,7 @@ export interface MonitorDeploymentRuleProps extends DqResourceProps {
 }
 
 /** An automated-monitor deployment rule (`dq_monitor_deployment_rule`). */
-export class MonitorDeploymentRule extends l1mdr.MonitorDeploymentRule {
+export class MonitorDeploymentRule extends lazyL1('dq_monitor_deployment_rule', () => (require('./generated/monitor-deployment-rule') as typeof l1mdr).MonitorDeploymentRule) {
   constructor(scope: Construct, id: string, props: MonitorDeploymentRuleProps) {
     super(scope, id, { ...meta(props), ...toL1<l1mdr.MonitorDeploymentRuleConfig>('dq_monitor_deployment_rule', { id: props.id, title: props.title }) });
     checkProps(this, 'dq_monitor_deployment_rule', props, { productConfig: { product: ['productId'] } });
@@ -305,7 +307,7 @@ export interface SqlTestProps extends DqResourceProps {
 }
 
 /** A SQL test (`dq_sql_test`). */
-export class SqlTest extends l1sqltest.SqlTest {
+export class SqlTest extends lazyL1('dq_sql_test', () => (require('./generated/sql-test') as typeof l1sqltest).SqlTest) {
   constructor(scope: Construct, id: string, props: SqlTestProps) {
     const { lifecycle: _l, dependsOn: _d, ...desired } = props;
     super(scope, id, { ...meta(props), ...toL1<l1sqltest.SqlTestConfig>('dq_sql_test', clean(desired)) });
@@ -339,7 +341,7 @@ export interface SqlTestDeploymentRuleProps extends DqResourceProps {
 }
 
 /** A SQL-test deployment rule (`dq_sql_test_deployment_rule`). */
-export class SqlTestDeploymentRule extends l1sqlrule.SqlTestDeploymentRule {
+export class SqlTestDeploymentRule extends lazyL1('dq_sql_test_deployment_rule', () => (require('./generated/sql-test-deployment-rule') as typeof l1sqlrule).SqlTestDeploymentRule) {
   constructor(scope: Construct, id: string, props: SqlTestDeploymentRuleProps) {
     const qc = props.queryConfig;
     super(scope, id, {
@@ -370,7 +372,7 @@ export interface OwnerProps extends DqResourceProps {
   readonly contacts?: OwnerContact[];
 }
 /** An owner (`dq_owner`). `owner.id` and `owner.entityId` are references for other constructs. */
-export class Owner extends l1owner.Owner {
+export class Owner extends lazyL1('dq_owner', () => (require('./generated/owner') as typeof l1owner).Owner) {
   constructor(scope: Construct, id: string, props: OwnerProps) {
     super(scope, id, { ...meta(props), ...toL1<l1owner.OwnerConfig>('dq_owner', clean({ id: props.id, title: props.title, contacts: props.contacts })) });
     checkProps(this, 'dq_owner', props);
@@ -407,7 +409,7 @@ export interface DomainProps extends DqResourceProps {
 }
 
 /** A domain (`dq_domain`). */
-export class Domain extends l1domain.Domain {
+export class Domain extends lazyL1('dq_domain', () => (require('./generated/domain') as typeof l1domain).Domain) {
   private parentDomain?: Domain;
   private readonly partList: Record<string, unknown>[] = [];
   /** @internal Sub-domains named in parts (for cycle checks). */
@@ -481,7 +483,7 @@ export interface DataProductProps extends DqResourceProps {
   readonly domain?: Domain;
 }
 /** A data product (`dq_data_product`). */
-export class DataProduct extends l1dp.DataProduct {
+export class DataProduct extends lazyL1('dq_data_product', () => (require('./generated/data-product') as typeof l1dp).DataProduct) {
   constructor(scope: Construct, id: string, props: DataProductProps) {
     super(scope, id, { ...meta(props), ...toL1<l1dp.DataProductConfig>('dq_data_product', clean({ id: props.id, title: props.title, description: props.description, folder: props.folder, priority: props.priority })) });
     checkProps(this, 'dq_data_product', props, { '': { parts: ['definition', 'parts'], domain: null } });
@@ -515,7 +517,7 @@ export interface OwnershipProps extends DqResourceProps {
 /** {@link OwnershipAlert} as code writes it: severities may use the deprecated `ALERT_SEVERITY_*` spellings. */
 export type OwnershipAlertInput = Omit<OwnershipAlert, 'severities'> & { readonly severities?: AlertSeverityInput[] };
 /** An ownership (`dq_ownership`). */
-export class Ownership extends l1ownership.Ownership {
+export class Ownership extends lazyL1('dq_ownership', () => (require('./generated/ownership') as typeof l1ownership).Ownership) {
   /** The owner this ownership belongs to (what an alert's `owner.ownerPath` names). */
   readonly ownerRef: Referenceable | string;
   constructor(scope: Construct, id: string, props: OwnershipProps) {
@@ -581,7 +583,7 @@ export interface CheckCategorisationRuleProps extends DqResourceProps {
  * `category` on `dimension`, unless the check or its tool sets one, or a rule of higher priority
  * matches. The plan previews how many checks it would categorise.
  */
-export class CheckCategorisationRule extends l1catrule.CheckCategorisationRule {
+export class CheckCategorisationRule extends lazyL1('dq_check_categorisation_rule', () => (require('./generated/check-categorisation-rule') as typeof l1catrule).CheckCategorisationRule) {
   constructor(scope: Construct, id: string, props: CheckCategorisationRuleProps) {
     const m = props.matcher ?? {};
     super(scope, id, {
@@ -599,6 +601,8 @@ export class CheckCategorisationRule extends l1catrule.CheckCategorisationRule {
     this.validate(props);
   }
   private validate(props: CheckCategorisationRuleProps): void {
+    // the platform's limits, from the kind's wire schemas (loaded with the first rule)
+    const { RULE_EXPRESSION_MAX, RULE_PRIORITY_MAX, RULE_TEXT_MAX } = require('../schemas/platform/categorisation-rules') as typeof catRules;
     const bad = (field: string, summary: string, hint: string) => addLocalDiagnostic(this, { field, summary: `${field}: ${summary}`, hint });
     if (props.dimension !== 'TECHNICAL' && props.dimension !== 'GOVERNANCE') bad('dimension', `must be TECHNICAL or GOVERNANCE; got ${JSON.stringify(props.dimension)}`, 'set dimension to TECHNICAL or GOVERNANCE');
     for (const f of ['title', 'category'] as const) {
@@ -665,7 +669,11 @@ export interface IntegrationProps extends DqResourceProps {
   readonly config: IntegrationConfigInput;
 }
 
-const SECRET_NAMES: ReadonlySet<string> = new Set(SECRET_FIELDS);
+/** The secret fields' names, from the integrations' wire schemas (loaded with the first integration). */
+let secretNames: ReadonlySet<string> | undefined;
+const SECRET_NAMES = {
+  has: (k: string): boolean => (secretNames ??= new Set((require('../schemas/platform/integrations') as typeof integrations).SECRET_FIELDS)).has(k),
+};
 /** Plain `{ fromEnv }`/`{ fromFile }` objects for every {@link Secret} in `v`. */
 function secretRefs(v: unknown): unknown {
   if (v instanceof Secret) return v.toJSON();
@@ -676,7 +684,7 @@ function secretRefs(v: unknown): unknown {
 }
 
 /** A connection to a data system (`dq_integration`); secrets only as {@link Secret} references. */
-export class Integration extends l1integration.Integration {
+export class Integration extends lazyL1('dq_integration', () => (require('./generated/integration') as typeof l1integration).Integration) {
   constructor(scope: Construct, id: string, props: IntegrationProps) {
     const config = secretRefs(props.config) as Record<string, unknown>;
     super(scope, id, { ...meta(props), ...toL1<l1integration.IntegrationConfig>('dq_integration', clean({ id: props.id, title: props.title, enabled: props.enabled, config })) });
@@ -731,7 +739,7 @@ export interface SavedViewProps extends DqResourceProps {
  * A saved view (`dq_saved_view`). Writing one needs SCOPE_SAVED_VIEW_EDIT (views the credential
  * owns) or SCOPE_SAVED_VIEW_ADMIN (any view). Per-user pins are each user's own: not managed.
  */
-export class SavedView extends l1view.SavedView {
+export class SavedView extends lazyL1('dq_saved_view', () => (require('./generated/saved-view') as typeof l1view).SavedView) {
   constructor(scope: Construct, id: string, props: SavedViewProps) {
     super(scope, id, {
       ...meta(props),

@@ -4,7 +4,7 @@
  *
  * - `schemas/model/kinds.generated.ts`: every kind's record (`export const <kind>KindRecord =
  *   defineKind(...)` in `schemas/model/kinds/<file>.ts`; schemas/model/kind.ts), from which the manifest's resource types, the YAML
- *   sections and the provider schema are derived.
+ *   sections and the provider schema are derived: its type and order, and a loader of the record.
  * - `src/kinds/*.generated.ts`: per capability (descriptor, handler, YAML binding, import
  *   rendering, config validation), the value each `src/kinds/<kind>/<capability>.ts` exports
  *   with the capability's type annotation (`export const domainYaml: YamlBinding = ...`).
@@ -152,14 +152,31 @@ function routesRegistry(dir: string): string {
 }
 
 function schemaKindsRegistry(dir: string): string {
-  const rows = moduleFiles(dir).flatMap((f) => [...fs.readFileSync(path.join(dir, f), 'utf8').matchAll(/^export const (\w+) = defineKind\(/gm)].map((m) => ({ file: f.replace(/\.ts$/, ''), name: m[1] })));
+  const rows = moduleFiles(dir).flatMap((f) => {
+    const text = fs.readFileSync(path.join(dir, f), 'utf8');
+    return [...text.matchAll(/^export const (\w+) = defineKind\(\{\n\s*type: '(dq_\w+)',\n\s*order: (\d+),/gm)].map((m) => ({ file: f.replace(/\.ts$/, ''), name: m[1], type: m[2], order: Number(m[3]) }));
+  });
+  for (const f of moduleFiles(dir)) {
+    const all = [...fs.readFileSync(path.join(dir, f), 'utf8').matchAll(/^export const (\w+) = defineKind\(/gm)].map((m) => m[1]);
+    const missing = all.filter((n) => !rows.some((r) => r.name === n));
+    if (missing.length) throw new Error(`${rel(path.join(dir, f))}: ${missing.join(', ')}: a kind's record starts \`defineKind({\` with \`type: 'dq_...',\` then \`order: <number>,\` on their own lines`);
+  }
   const byFile = new Map<string, string[]>();
   for (const r of rows) byFile.set(r.file, [...(byFile.get(r.file) ?? []), r.name]);
   return [
-    `${BANNER}/** Every kind's record (\`export const <kind>KindRecord = defineKind({ ... })\` in schemas/model/kinds/, schemas/model/kind.ts), by file. */`,
-    ...[...byFile].map(([f, names]) => `import { ${names.join(', ')} } from './kinds/${f}';`),
+    `${BANNER}/**`,
+    " * Every kind's record (`export const <kind>KindRecord = defineKind({ ... })` in schemas/model/kinds/,",
+    ' * schemas/model/kind.ts), by file: its type and order (read from the record), and the record',
+    ' * itself loaded when first asked for, so that what needs one kind loads only its schemas.',
+    ' */',
+    ...[...byFile].map(([f, names]) => `import type { ${names.join(', ')} } from './kinds/${f}';`),
     '',
-    `export const SCHEMA_KINDS = [${rows.map((r) => r.name).join(', ')}] as const;`,
+    '/** The records\' types, in the order of {@link SCHEMA_KIND_LOADERS}. */',
+    `export type SchemaKinds = readonly [${rows.map((r) => `typeof ${r.name}`).join(', ')}];`,
+    '',
+    'export const SCHEMA_KIND_LOADERS = [',
+    ...rows.map((r) => `  { type: '${r.type}', order: ${r.order}, load: (): typeof ${r.name} => (require('./kinds/${r.file}') as { ${r.name}: typeof ${r.name} }).${r.name} },`),
+    '] as const;',
     '',
   ].join('\n');
 }

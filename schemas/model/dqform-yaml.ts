@@ -17,11 +17,11 @@
  */
 import { z } from 'zod';
 import { CredentialsFrom, KIND_RECORDS, Manifest, type ResourceType } from './manifest';
-import type { SCHEMA_KINDS } from './kinds.generated';
+import type { SchemaKinds } from './kinds.generated';
 
 // each kind's entry shape (`Yaml<Kind>`) lives in its file under kinds/ with its record
 
-type AnyKind = (typeof SCHEMA_KINDS)[number];
+type AnyKind = SchemaKinds[number];
 
 /** A resource name: the `<name>` of `dq_<type>.<name>`. */
 export const ResourceName = z

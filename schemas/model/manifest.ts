@@ -12,20 +12,49 @@
  * lowerCamelCase before validating against these schemas.
  */
 import { z } from 'zod';
-import { SCHEMA_KINDS } from './kinds.generated';
+import { SCHEMA_KIND_LOADERS, type SchemaKinds } from './kinds.generated';
 import { Lifecycle, type SchemaKind } from './kind';
 
 // each kind's desired shape (`Desired<Kind>`) lives in its file under kinds/ with its record
 export { Lifecycle };
 
-/** Every kind's record (schemas/model/kind.ts), in dependency order (`order`). */
-export const KIND_RECORDS: readonly SchemaKind[] = [...SCHEMA_KINDS].sort((a, b) => a.order - b.order);
-type AnyKind = (typeof SCHEMA_KINDS)[number];
+type AnyKind = SchemaKinds[number];
+/** The kinds in dependency order (`order`), each record (its zod schemas) loaded when first asked for. */
+const LOADERS = [...SCHEMA_KIND_LOADERS].sort((a, b) => a.order - b.order);
+type Loader = (typeof LOADERS)[number];
 
-/** The resource types, their desired schemas, in dependency order (from the kinds' records). */
-export const RESOURCE_SCHEMAS = Object.fromEntries(KIND_RECORDS.map((k) => [k.type, k.desired])) as { readonly [K in AnyKind as K['type']]: K['desired'] };
+function recordOf(l: Loader): SchemaKind {
+  const r = l.load();
+  if (r.type !== l.type || r.order !== l.order) throw new Error(`schemas/model/kinds.generated.ts is stale for ${l.type}: run \`npm run registries\``);
+  return r;
+}
+
+/** A read-only array made on first use (every property read goes to it). */
+function lazyList<T>(make: () => readonly T[]): readonly T[] {
+  let list: readonly T[] | undefined;
+  const real = (): readonly T[] => (list ??= make());
+  return new Proxy([] as T[], {
+    get: (_t, k) => Reflect.get(real(), k),
+    has: (_t, k) => Reflect.has(real(), k),
+    ownKeys: () => Reflect.ownKeys(real()),
+    getOwnPropertyDescriptor: (_t, k) => Reflect.getOwnPropertyDescriptor(real(), k),
+  });
+}
+
+/** Every kind's record (schemas/model/kind.ts), in dependency order (`order`); loads every kind's schemas when first read. */
+export const KIND_RECORDS: readonly SchemaKind[] = lazyList(() => LOADERS.map(recordOf));
+
+/**
+ * The resource types, their desired schemas, in dependency order (from the kinds' records); a
+ * kind's schemas are loaded when its entry is first read (synth of an app that declares no
+ * integration never builds the integrations' schemas).
+ */
+export const RESOURCE_SCHEMAS = Object.defineProperties(
+  {},
+  Object.fromEntries(LOADERS.map((l) => [l.type, { enumerable: true, get: () => recordOf(l).desired }])),
+) as { readonly [K in AnyKind as K['type']]: K['desired'] };
 export type ResourceType = keyof typeof RESOURCE_SCHEMAS;
-export const RESOURCE_TYPES = Object.keys(RESOURCE_SCHEMAS) as ResourceType[];
+export const RESOURCE_TYPES = LOADERS.map((l) => l.type) as ResourceType[];
 
 export const ManifestResource = z.object({
   /** `<type>.<name>`, e.g. `dq_alert.orders_issues`. */

@@ -19,7 +19,7 @@ import { RESOURCE_TYPES, type ResourceType } from '../../schemas/model/manifest'
 import type { Change, Plan } from '../../schemas/model/plan';
 import { allows, HANDLERS, SCOPES } from '../kinds/index';
 import type { ResourceHandler } from '../kinds/shared/types';
-import { isWrite } from './planner';
+import { isWrite } from './writes';
 import { guardRefusals, previewedKinds, type GuardOptions } from './guards';
 import { liveCheck, type ApplyContext } from './apply-checks';
 import { planSteps } from './apply-steps';

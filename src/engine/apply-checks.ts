@@ -12,8 +12,8 @@ import { isErrorOf } from '../../schemas/tools/errors';
 import { fingerprint } from '../kinds/shared/normalise';
 import { DELETES_DEPENDENTS, hasConfigId } from '../kinds/descriptors';
 import { idOwner } from './identity';
-import { repointedAway } from './planner';
-import { readLiveState } from './reconcile';
+import { repointedAway } from './phases/cascades';
+import { readLiveState } from './live-state';
 import { mapLimit } from './concurrency';
 
 export type ApplyContext = { workspace: string; namespace: string };

@@ -9,7 +9,7 @@ import type { ResourceHandler } from '../kinds/shared/types';
 import { allows, SCOPES } from '../kinds/index';
 import { ETAGLESS } from '../kinds/descriptors';
 import { executionWaves } from './graph';
-import { isWrite } from './planner';
+import { isWrite } from './writes';
 
 export interface Step {
   change: Change;

@@ -16,6 +16,7 @@ import { modesPhase } from './phases/modes';
 import { cascadesPhase } from './phases/cascades';
 import { effectsPhase, type EffectsInput } from './phases/effects';
 import { assemblePhase } from './phases/assemble';
+import { isWrite } from './writes';
 
 export type { HandlerMap, LiveState, PlanInput } from './phases/context';
 export type { EffectsInput } from './phases/effects';
@@ -58,10 +59,7 @@ export function computePlan(input: PlanInput): Plan {
   return finishPlan(draftPlan(input), { previews: input.previews });
 }
 
-/** Changes that write something. */
-export function isWrite(c: Change): boolean {
-  return c.action === 'create' || c.action === 'update' || c.action === 'replace' || c.action === 'delete';
-}
+export { isWrite } from './writes';
 
 /** Does the plan change anything? */
 export function hasChanges(plan: Plan): boolean {

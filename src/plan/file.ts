@@ -6,6 +6,7 @@
 import { RESOURCE_TYPES } from '../../schemas/model/manifest';
 import type { Change, Drift, Plan, Reason } from '../../schemas/model/plan';
 import { PlanFile, PLAN_FORMAT_VERSION, type FileChange, type FileDrift } from '../../schemas/model/plan-file';
+import { parseFast } from '../../schemas/tools/lean';
 import { PlanRefusedError } from '../engine/applier';
 import { stableStringify } from '../engine/keys';
 import { selfDisagreements } from '../engine/plan-check';
@@ -55,7 +56,7 @@ export function loadPlan(json: unknown): Plan {
       version > PLAN_FORMAT_VERSION ? 'Use the dqform version that made the plan (or a newer one), or plan again with this one.' : 'Plan again with this dqform version and apply that plan.',
     );
   }
-  const r = PlanFile.safeParse(json);
+  const r = parseFast(PlanFile, json);
   if (!r.success) {
     throw new PlanRefusedError(
       `not a dqform plan (format ${PLAN_FORMAT_VERSION}): ${r.error.issues.slice(0, 3).map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`,

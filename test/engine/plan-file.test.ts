@@ -29,6 +29,18 @@ describe('the plan file', () => {
     expect(text.endsWith('}\n')).toBe(true);
   });
 
+  it('is checked by the lean validator: zod runs only for a file it refuses (for the messages)', () => {
+    const zod = jest.spyOn(PlanFile, 'safeParse');
+    try {
+      expect(loadPlan(JSON.parse(writePlan(plan)))).toEqual(plan);
+      expect(zod).not.toHaveBeenCalled();
+      expect(() => loadPlan({ ...toPlanFile(plan), changes: 'none' })).toThrow(/not a dqform plan .*changes/);
+      expect(zod).toHaveBeenCalledTimes(1);
+    } finally {
+      zod.mockRestore();
+    }
+  });
+
   it('a file of an older format is refused with plan again', () => {
     expect(() => loadPlan({ ...toPlanFile(plan), formatVersion: PLAN_FORMAT_VERSION - 1 })).toThrow(/written by an older dqform/);
     try {

@@ -23,7 +23,7 @@ describe('generated registries', () => {
     const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'dq-registries-'));
     try {
       for (const d of ['src', 'schemas']) fs.cpSync(path.join(ROOT, d), path.join(tmp, d), { recursive: true });
-      fs.writeFileSync(path.join(tmp, 'schemas', 'model', 'kinds', 'report-boards.ts'), 'export const DesiredReportBoard = z.object({});\nexport const reportBoardKindRecord = defineKind({});\n');
+      fs.writeFileSync(path.join(tmp, 'schemas', 'model', 'kinds', 'report-boards.ts'), "export const DesiredReportBoard = z.object({});\nexport const reportBoardKindRecord = defineKind({\n  type: 'dq_report_board',\n  order: 96,\n});\n");
       const dir = path.join(tmp, 'src', 'kinds', 'report-board');
       fs.mkdirSync(dir);
       fs.writeFileSync(path.join(dir, 'descriptor.ts'), 'export const reportBoardDescriptor: KindDescriptor = {};\n');
@@ -32,8 +32,9 @@ describe('generated registries', () => {
       fs.writeFileSync(path.join(tmp, 'src', 'client', 'services', 'report-boards.ts'), 'export class ReportBoardsService extends Service {}\n');
       fs.writeFileSync(path.join(tmp, 'src', 'emulator', 'routes', 'report-boards.ts'), 'export const routes: RouteTable = [];\n');
       const out = registries(tmp);
-      expect(out.get('schemas/model/kinds.generated.ts')).toContain("import { reportBoardKindRecord } from './kinds/report-boards';");
-      expect(out.get('schemas/model/kinds.generated.ts')).toMatch(/ownershipKindRecord, integrationKindRecord, reportBoardKindRecord, savedViewKindRecord, sqlTestKindRecord/);
+      expect(out.get('schemas/model/kinds.generated.ts')).toContain("import type { reportBoardKindRecord } from './kinds/report-boards';");
+      expect(out.get('schemas/model/kinds.generated.ts')).toMatch(/typeof ownershipKindRecord, typeof integrationKindRecord, typeof reportBoardKindRecord, typeof savedViewKindRecord, typeof sqlTestKindRecord/);
+      expect(out.get('schemas/model/kinds.generated.ts')).toContain("  { type: 'dq_report_board', order: 96, load: (): typeof reportBoardKindRecord => (require('./kinds/report-boards') as { reportBoardKindRecord: typeof reportBoardKindRecord }).reportBoardKindRecord },");
       expect(out.get('src/kinds/descriptors.generated.ts')).toMatch(/ {2}ownershipDescriptor,\n {2}reportBoardDescriptor,\n {2}savedViewDescriptor,\n {2}sqlTestDescriptor,/);
       expect(out.get('src/kinds/handlers.generated.ts')).toContain("import { reportBoardsHandler } from './report-board/handler';");
       expect(out.get('src/kinds/yaml.generated.ts')).toContain('  [reportBoardDescriptor.type, reportBoardYaml],');
