@@ -197,7 +197,7 @@ function listFiles(dir: string, base = dir): string[] {
 /**
  * The `l1` index (in place of cdktf's eager `export * as <name> from './<dir>'` lines): one getter
  * per module, so that a module is loaded when it is first used (an app that declares no
- * integration never loads the 420 KB of `integration/`), and a namespace of the same name that
+ * kind never loads that kind's generated module, 420 KB for the largest), and a namespace of the same name that
  * gives `l1.<name>.<Type>` its types (every exported class and interface of the module).
  */
 export function lazyIndex(modules: [dir: string, text: string][]): string {
