@@ -148,8 +148,11 @@ export type StartedReads = ReadonlyMap<ResourceType, StartedRead>;
  */
 export function startReads(client: PlatformClient, ctx: HandlerContext, handlers: Record<ResourceType, ResourceHandler>, types: readonly ResourceType[]): StartedReads {
   const started = new Map<ResourceType, StartedRead>();
-  for (const type of types) {
-    const s = handlers[type].startRead?.(client, ctx);
+  const owns = (id: string) => carriesTag(id, ctx.workspace, ctx.namespace);
+  // in RESOURCE_TYPES order: a kind read through another's list (ownerships, the owners') comes after it
+  for (const type of RESOURCE_TYPES) {
+    if (!types.includes(type)) continue;
+    const s = handlers[type].startRead?.(client, { ...ctx, owns, listedOf: (t) => started.get(t)?.listed });
     if (s) started.set(type, s);
   }
   return started;
