@@ -27,7 +27,7 @@ import { CachedStackHead } from '../../schemas/model/resolution-cache';
 import type { Resolution, SiblingStack } from '../engine/resolve';
 import type { DesiredState } from '../engine/reconcile';
 import { cacheDirOf, cacheKey, cacheOffByEnv, ResolutionCache } from '../engine/resolution-cache';
-import { listedStacks, manifestHash } from '../engine/manifest';
+import { listedStacks } from '../engine/listed-stacks';
 import { lazy } from './lazy';
 
 /** The platform fields of a manifest: what a client is made from (runtime.ts `platformOf`). */
@@ -94,7 +94,7 @@ export function prepareStack(env: NodeJS.ProcessEnv, cwd: string, src: DesiredSo
   };
   // hashed when first asked (plan hashes while its first calls are in flight), as without the cache
   let hash: string | undefined;
-  return prepared(head, () => (hash ??= manifestHash(m)), cache, loaders, { manifest: m, siblings: found.siblings }, unchanged);
+  return prepared(head, () => (hash ??= lazy.manifest().manifestHash(m)), cache, loaders, { manifest: m, siblings: found.siblings }, unchanged);
 }
 
 /** The cache of one stack: the store and the digest of the stack's inputs (their {@link cacheKey}). */
