@@ -172,25 +172,6 @@ describe('a bad manifest and a failing read', () => {
     expect(await routes()).toEqual(at);
   });
 
-  test('a resolution that throws: its error is the plan failure, not the failing list begun before it', async () => {
-    await failOwners();
-    const once = connect({ maxAttempts: 1 });
-    try {
-      const d = waitingDesired(
-        (r) => (r['GET /api/owners/v1'] ?? 0) > 0,
-        () => {
-          throw new Error('the manifest cannot be read');
-        },
-      );
-      await expect(plan(once, d)).rejects.toThrow('the manifest cannot be read');
-      expect(d.sawReads()).toBe(true);
-      await new Promise((r) => setTimeout(r, 50));
-      expect(unhandled).toEqual([]);
-    } finally {
-      await once.close();
-    }
-  });
-
   test('code without errors: the failure of a list begun early is the plan failure, as it was', async () => {
     await failOwners();
     const once = connect({ maxAttempts: 1 });
