@@ -148,11 +148,8 @@ export type StartedReads = ReadonlyMap<ResourceType, StartedRead>;
  */
 export function startReads(client: PlatformClient, ctx: HandlerContext, handlers: Record<ResourceType, ResourceHandler>, types: readonly ResourceType[]): StartedReads {
   const started = new Map<ResourceType, StartedRead>();
-  const owns = (id: string) => carriesTag(id, ctx.workspace, ctx.namespace);
-  // in RESOURCE_TYPES order: a kind read through another's list (ownerships, the owners') comes after it
-  for (const type of RESOURCE_TYPES) {
-    if (!types.includes(type)) continue;
-    const s = handlers[type].startRead?.(client, { ...ctx, owns, listedOf: (t) => started.get(t)?.listed });
+  for (const type of types) {
+    const s = handlers[type].startRead?.(client, ctx);
     if (s) started.set(type, s);
   }
   return started;

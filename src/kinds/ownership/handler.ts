@@ -29,7 +29,7 @@ import { Limiter } from '../../client/limiter';
 import type { Ownership } from '../../../schemas/platform/governance';
 import { bareId, dropEmpty, GOVERNANCE_DROP, isNotFound, keepForNamespace, LIST_PAGE_SIZE, omit } from '../shared/support';
 import { governanceHandler, writeOf } from '../shared/governance';
-import type { LiveObject, ReadQuery, ResourceHandler, StartContext, StartedRead } from '../shared/types';
+import type { LiveObject, ReadQuery, ResourceHandler } from '../shared/types';
 import { ownershipDescriptor } from './descriptor';
 import { ownerDescriptor } from '../owner/descriptor';
 import { batched } from '../../client/paging';
@@ -66,11 +66,14 @@ async function ownershipsOf(client: PlatformClient, ownerId: string): Promise<Ow
  * The ownerships of the owners the code names or the namespace owns (there is no workspace-wide
  * list), and the keys asked for.
  */
-async function readOwned(client: PlatformClient, q: ReadQuery, begun: OwnerListings = ownerListings(client)): Promise<LiveObject[]> {
+async function readOwned(client: PlatformClient, q: ReadQuery): Promise<LiveObject[]> {
   // The owners the code names are known now: their listings start at once, alongside every
-  // other kind's read; the owners the namespace owns follow as soon as the owners are read
-  // (or were begun before the code was resolved: `startRead`).
-  const { lists, list } = begun;
+  // other kind's read; the owners the namespace owns follow as soon as the owners are read.
+  const lists = new Map<string, Promise<Ownership[]>>();
+  const limit = new Limiter(LIST_CONCURRENCY);
+  const list = (ownerId: string) => {
+    if (!lists.has(ownerId)) lists.set(ownerId, limit.run(() => ownershipsOf(client, ownerId)));
+  };
   for (const d of q.desired ?? []) if (typeof d.ownerId === 'string' && d.ownerId) list(String(bareId(d.ownerId)));
   const owners = (q.readOf ? await q.readOf(ownerDescriptor.type) : q.before?.[ownerDescriptor.type]) ?? [];
   for (const o of owners) if (!o.context) list(String(bareId(o.id)));
@@ -84,53 +87,6 @@ async function readOwned(client: PlatformClient, q: ReadQuery, begun: OwnerListi
   return keepForNamespace<Ownership>([...listed, ...extra], q, (o) => lists.has(String(bareId(o.ownerId))));
 }
 
-/** The ListOwnerships calls of one read, one per owner, {@link LIST_CONCURRENCY} at a time. */
-interface OwnerListings {
-  lists: Map<string, Promise<Ownership[]>>;
-  list(ownerId: string): void;
-}
-
-function ownerListings(client: PlatformClient): OwnerListings {
-  const lists = new Map<string, Promise<Ownership[]>>();
-  const limit = new Limiter(LIST_CONCURRENCY);
-  return {
-    lists,
-    list: (ownerId) => {
-      if (!lists.has(ownerId)) lists.set(ownerId, limit.run(() => ownershipsOf(client, ownerId)));
-    },
-  };
-}
-
-/**
- * Plan's read begun before the code is resolved: as soon as the owners' list (begun too) is in,
- * the owners the namespace owns are listed (the owners a read keeps as its own: the first of
- * each id, when its id carries the tag); the read's end lists the rest, as {@link readOwned}.
- */
-function startRead(client: PlatformClient, ctx: StartContext): StartedRead {
-  const begun = ownerListings(client);
-  const owners = ctx.listedOf(ownerDescriptor.type);
-  const seeded = (owners ?? Promise.resolve([])).then((all) => {
-    const seen = new Set<string>();
-    for (const o of all) {
-      const id = String(bareId(o.id));
-      if (seen.has(id)) continue;
-      seen.add(id);
-      if (ctx.owns(o.id)) begun.list(id);
-    }
-  });
-  return {
-    end: async (q) => {
-      // a failed owners' list is the owners' read's error (readOf rethrows it)
-      await seeded.catch(() => undefined);
-      return readOwned(client, q, begun);
-    },
-    settled: seeded.then(
-      () => Promise.allSettled([...begun.lists.values()]).then(() => undefined),
-      () => undefined,
-    ),
-  };
-}
-
 /** The ownership handler (the governance family's). */
 export const ownershipsHandler: ResourceHandler = governanceHandler({
   descriptor: ownershipDescriptor,
@@ -142,7 +98,6 @@ export const ownershipsHandler: ResourceHandler = governanceHandler({
     delete: (client, id, etag) => client.owners.deleteOwnership(id, etag),
   },
   readOwned,
-  startRead,
   // no workspace-wide list of ownerships: every owner's, 8 owners at a time
   async listAll(client, listOf) {
     const owners = (await listOf(ownerDescriptor.type)).map((o) => o.key).sort();

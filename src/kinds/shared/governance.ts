@@ -33,8 +33,6 @@ export interface GovernanceKind<W, T extends Stored> {
   related?(q: ReadQuery): (o: T) => boolean;
   /** The read of what the namespace owns, when the kind has no workspace-wide list (ownerships). */
   readOwned?(client: PlatformClient, q: ReadQuery): Promise<LiveObject[]>;
-  /** Plan's read of {@link readOwned} begun before the code is resolved ({@link ResourceHandler.startRead}). */
-  startRead?: ResourceHandler['startRead'];
   /** Import's list of the workspace, when it is not {@link GovernanceService.list}. */
   listAll?: ResourceHandler['listAll'];
 }
@@ -77,8 +75,7 @@ export function governanceHandler<W, T extends Stored>(k: GovernanceKind<W, T>):
   };
   const list = s.list;
   // the workspace-wide list needs nothing of the query: plan starts it before resolving the code
-  const begin = list && !k.readOwned ? (client: PlatformClient) => listThenKeep(() => list(client), (all, q) => keepForNamespace(all, q, k.related?.(q))) : undefined;
-  const start = k.startRead ?? begin;
+  const start = list && !k.readOwned ? (client: PlatformClient) => listThenKeep(() => list(client), (all, q) => keepForNamespace(all, q, k.related?.(q))) : undefined;
   return {
     type: d.type,
     label: d.label,
@@ -86,7 +83,7 @@ export function governanceHandler<W, T extends Stored>(k: GovernanceKind<W, T>):
     async read(client: PlatformClient, q: ReadQuery): Promise<LiveObject[]> {
       if (q.keysOnly) return readByKeys(q.keys, (ids) => s.batchGet(client, ids, { includeDeleted: q.includeDeleted }));
       if (k.readOwned) return k.readOwned(client, q);
-      return begin!(client).end(q);
+      return start!(client).end(q);
     },
     ...(start ? { startRead: start } : {}),
     fromLive: canonical,

@@ -27,9 +27,9 @@ export const LIST_PAGE_SIZE = 1000;
  * once and `keep` takes what is kept of its answer once the query is given. The list's failure
  * surfaces in the read that uses it; a read never ended leaves no unhandled rejection.
  */
-export function listThenKeep<T>(list: () => Promise<T>, keep: (all: T, q: ReadQuery) => LiveObject[] | Promise<LiveObject[]>): Omit<StartedRead, 'listed'> & { listed: Promise<T> } {
+export function listThenKeep<T>(list: () => Promise<T>, keep: (all: T, q: ReadQuery) => LiveObject[] | Promise<LiveObject[]>): StartedRead {
   const listed = list();
-  return { end: async (q) => keep(await listed, q), settled: listed.then(noop, noop), listed };
+  return { end: async (q) => keep(await listed, q), settled: listed.then(noop, noop) };
 }
 
 const noop = () => undefined;

@@ -84,14 +84,6 @@ export interface ReadQuery extends HandlerContext {
   readOf?: (type: ResourceType) => Promise<readonly LiveObject[] | undefined>;
 }
 
-/** What {@link ResourceHandler.startRead} knows before the code is resolved. */
-export interface StartContext extends HandlerContext {
-  /** True when an id carries the namespace's tag ({@link ReadQuery.owns}). */
-  owns: (id: string) => boolean;
-  /** The workspace-wide list a kind begun before this one is reading ({@link StartedRead.listed}), if any. */
-  listedOf: (type: ResourceType) => Promise<readonly { id: string }[]> | undefined;
-}
-
 /** A read begun by {@link ResourceHandler.startRead}. */
 export interface StartedRead {
   /** Ends the read with its query: the objects `read` answers for it, or its error. */
@@ -101,8 +93,6 @@ export interface StartedRead {
    * read (resolution errors) waits for it, so that no call of it outlives the plan.
    */
   settled: Promise<void>;
-  /** The workspace-wide list the read is made of, as listed (kinds read through another's list wait for it: ownerships, through the owners). */
-  listed?: Promise<readonly { id: string }[]>;
 }
 
 /** An object as `dqform import` lists it ({@link ResourceHandler.listAll}). */
@@ -137,7 +127,7 @@ export interface ResourceHandler {
    * `read` for it. What it began leaves no unhandled rejection when it is never ended (a plan
    * that stops at resolution errors waits for its `settled`). Absent: plan calls `read`.
    */
-  startRead?(client: PlatformClient, ctx: StartContext): StartedRead;
+  startRead?(client: PlatformClient, ctx: HandlerContext): StartedRead;
 
   /** The comparable form of a live object (server-computed fields dropped, canonicalised). */
   fromLive(raw: Record<string, unknown>): Record<string, unknown>;
