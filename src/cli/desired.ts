@@ -129,22 +129,6 @@ function prepared(
     const full: CachedStackHead = { ...head, manifestHash: hash() };
     if (sameFiles()) cache.store.write(cacheKey([cache.inputs, 'head']), JSON.stringify(full));
   };
-  /** The cached resolution in `workspace` if there is one, and how to keep a new one. */
-  const cached = (workspace: string, offline: boolean): { hit?: Resolution; keep: (r: Resolution) => Resolution } => {
-    writeHead();
-    // the variables the head was made with choose the siblings resolution checks against
-    const key = cache && cacheKey([cache.inputs, 'resolution', JSON.stringify(head.env), workspace, offline ? 'offline' : 'online']);
-    if (cache && key) {
-      const hit = cache.store.read(key);
-      if (isResolution(hit, head, workspace)) return { hit, keep: (r) => r };
-    }
-    return {
-      keep: (resolution) => {
-        if (cache && key && sameFiles() && jsonSafe(resolution)) cache.store.write(key, JSON.stringify(resolution));
-        return resolution;
-      },
-    };
-  };
   return {
     prepared: true,
     stack: head.stack,
@@ -162,16 +146,17 @@ function prepared(
     },
     manifest: () => load().manifest,
     resolve(workspace, opts = {}) {
-      const c = cached(workspace, !!opts.offline);
-      if (c.hit) return c.hit;
+      writeHead();
+      // the variables the head was made with choose the siblings resolution checks against
+      const key = cache && cacheKey([cache.inputs, 'resolution', JSON.stringify(head.env), workspace, opts.offline ? 'offline' : 'online']);
+      if (cache && key) {
+        const hit = cache.store.read(key);
+        if (isResolution(hit, head, workspace)) return hit;
+      }
       const { manifest, siblings } = load();
-      return c.keep(lazy.resolve().resolveManifest(manifest, workspace, { siblings, offline: opts.offline }));
-    },
-    async resolveInTurns(workspace) {
-      const c = cached(workspace, false);
-      if (c.hit) return c.hit;
-      const { manifest, siblings } = load();
-      return c.keep(await lazy.resolve().resolveManifestInTurns(manifest, workspace, { siblings }));
+      const resolution = lazy.resolve().resolveManifest(manifest, workspace, { siblings, offline: opts.offline });
+      if (cache && key && sameFiles() && jsonSafe(resolution)) cache.store.write(key, JSON.stringify(resolution));
+      return resolution;
     },
   };
 }

@@ -8,11 +8,11 @@ import type { Manifest, ResourceType } from '../../schemas/model/manifest';
 import { RESOURCE_TYPES } from '../../schemas/model/manifest';
 import type { Change, Diagnostic, Effects, Plan, PlanRequest } from '../../schemas/model/plan';
 import { allows, HANDLERS, SCOPES } from '../kinds/index';
-import type { HandlerContext, LiveObject, ReadQuery, ResourceHandler, StartedRead } from '../kinds/shared/types';
+import type { LiveObject, ResourceHandler } from '../kinds/shared/types';
 import { manifestHash } from './manifest';
 import { computePlan, draftPlan, finishPlan, previewed, previewRequests, type LiveState } from './planner';
 export { knownAfterApply } from './phases/effects';
-import { resolveManifest, resolveManifestInTurns, type Resolution, type SiblingStack } from './resolve';
+import { resolveManifest, type Resolution, type SiblingStack } from './resolve';
 import { mapLimit } from './concurrency';
 import { bareId, carriesTag } from './identity';
 import { candidateNamespaces, keysUnder, LOOKED_UP, ownsNothing, renameWarning } from './renamed';
@@ -28,11 +28,6 @@ export interface DesiredState {
   readonly siblingNamespaces: readonly string[];
   manifestHash(): string;
   resolve(workspace: string): Resolution;
-  /**
-   * {@link resolve}, giving the event loop turns while it works (src/engine/resolve.ts
-   * `resolveManifestInTurns`): the reads plan started before it proceed meanwhile.
-   */
-  resolveInTurns?(workspace: string): Promise<Resolution>;
 }
 
 /** A manifest as the desired state of a plan: resolved with the siblings the options give. */
@@ -42,7 +37,6 @@ export function desiredOf(manifest: Manifest, siblings: readonly SiblingStack[] 
     siblingNamespaces: siblings.map((s) => s.namespace),
     manifestHash: () => manifestHash(manifest),
     resolve: (workspace) => resolveManifest(manifest, workspace, { siblings }),
-    resolveInTurns: (workspace) => resolveManifestInTurns(manifest, workspace, { siblings }),
   };
 }
 
@@ -83,7 +77,7 @@ export async function readLiveState(
   resolution: Pick<Resolution, 'workspace' | 'namespace' | 'resources' | 'removed'>,
   handlers: Record<ResourceType, ResourceHandler> = HANDLERS,
   types: readonly ResourceType[] = RESOURCE_TYPES,
-  opts: { keysOnly?: boolean; includeDeleted?: boolean; started?: StartedReads } = {},
+  opts: { keysOnly?: boolean; includeDeleted?: boolean } = {},
 ): Promise<LiveState> {
   const keys = new Map<ResourceType, Set<string>>();
   const desired = new Map<ResourceType, Record<string, unknown>[]>();
@@ -112,9 +106,7 @@ export async function readLiveState(
     reads.set(
       type,
       Promise.all(after).then(async () => {
-        const begun = opts.started?.get(type);
-        const read = (q: ReadQuery) => (begun ? begun.end(q) : h.read(client, q));
-        const objs: LiveObject[] = await read({
+        const objs: LiveObject[] = await h.read(client, {
           workspace,
           namespace,
           keys: [...(keys.get(type) ?? [])].sort(),
@@ -135,29 +127,6 @@ export async function readLiveState(
   }
   await Promise.all(reads.values());
   return live;
-}
-
-/** Plan's reads begun before the code is resolved ({@link startReads}), by kind. */
-export type StartedReads = ReadonlyMap<ResourceType, StartedRead>;
-
-/**
- * Begins the reads of `types` whose calls need nothing of the desired state (the handlers'
- * `startRead`: the workspace-wide lists), so that their network time overlaps the resolution;
- * {@link readLiveState} ends them. A read begun and never ended (the plan stops at resolution
- * errors) is waited for ({@link readsSettled}) and its error is not the plan's.
- */
-export function startReads(client: PlatformClient, ctx: HandlerContext, handlers: Record<ResourceType, ResourceHandler>, types: readonly ResourceType[]): StartedReads {
-  const started = new Map<ResourceType, StartedRead>();
-  for (const type of types) {
-    const s = handlers[type].startRead?.(client, ctx);
-    if (s) started.set(type, s);
-  }
-  return started;
-}
-
-/** Fulfils once every read begun has settled (its error, if any, dropped): none outlives a plan that did not use it. */
-export async function readsSettled(started: StartedReads): Promise<void> {
-  await Promise.all([...started.values()].map((s) => s.settled));
 }
 
 /**
@@ -194,11 +163,6 @@ async function renamedNamespaceWarning(
 export async function workspaceOf(client: PlatformClient): Promise<string> {
   const iam = await client.iam.get();
   return iam.workspace;
-}
-
-/** The kinds these credentials can read (one of the kind's read scopes, {@link SCOPES}): what {@link readableKinds} reads, known before the code is resolved. */
-export function readableTypes(granted: readonly string[]): ResourceType[] {
-  return RESOURCE_TYPES.filter((type) => allows(granted, SCOPES[type]?.read ?? []));
 }
 
 /**
@@ -251,26 +215,16 @@ export async function plan(client: PlatformClient, manifest: Manifest | DesiredS
   }
   const iam = await iamCall;
   const workspace = iam.workspace;
-  // the lists need nothing of the code: begun now, they overlap the resolution (issue 27)
-  const started = startReads(client, { workspace, namespace: desired.namespace }, handlers, readableTypes(iam.scopes));
-  let resolution: Resolution;
-  try {
-    resolution = desired.resolveInTurns ? await desired.resolveInTurns(workspace) : desired.resolve(workspace);
-  } catch (e) {
-    await readsSettled(started);
-    throw e;
-  }
+  const resolution = desired.resolve(workspace);
   // write-only references stay out of the plan: the handlers that need them at apply keep them
   for (const t of new Set(resolution.resources.map((r) => r.type))) handlers[t].bindDesired?.(resolution.resources.filter((r) => r.type === t), { workspace, namespace: desired.namespace });
   const readable = readableKinds(resolution, iam.scopes, handlers);
   resolution.diagnostics.push(...readable.diagnostics);
   if (resolution.diagnostics.some((d) => d.severity === 'error')) {
-    // the reads begun are not used: they end before the plan does, and their errors are not its
-    await readsSettled(started);
     return computePlan({ resolution, live: {}, liveUnread: true, handlers, manifestHash: hash, request: opts.request });
   }
   progress(`reading live state of namespace "${desired.namespace}" in workspace "${workspace}"`);
-  const live = await readLiveState(client, resolution, handlers, readable.types, { started });
+  const live = await readLiveState(client, resolution, handlers, readable.types);
   const draft = draftPlan({ resolution, live, handlers, manifestHash: hash, knownNamespaces: [...desired.siblingNamespaces], request: opts.request });
   const renamed = await renamedNamespaceWarning(client, resolution, live, handlers, [...desired.siblingNamespaces, ...(opts.appNamespaces ?? [])]);
   const previews = previewed(draft.ctx) ? await fetchPreviews(client, draft.changes, handlers, { workspace, namespace: desired.namespace }, opts) : undefined;

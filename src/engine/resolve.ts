@@ -105,32 +105,6 @@ function fieldPath(path: PropertyKey[]): string {
 
 /** Resolves identity, references and validation for every resource of the manifest. */
 export function resolveManifest(manifest: Manifest, workspace: string, opts: ResolveOptions = {}): Resolution {
-  const steps = resolving(manifest, workspace, opts);
-  for (;;) {
-    const s = steps.next();
-    if (s.done) return s.value;
-  }
-}
-
-/** Resources validated between two turns of the event loop in {@link resolveManifestInTurns} (~5 ms at 10,000 resources). */
-const RESOURCES_PER_TURN = 500;
-
-/**
- * {@link resolveManifest}, giving the event loop a turn every {@link RESOURCES_PER_TURN}
- * resources: plan's live reads, started before the resolution, send and take in their requests
- * meanwhile (issue 27). The same steps and the same result.
- */
-export async function resolveManifestInTurns(manifest: Manifest, workspace: string, opts: ResolveOptions = {}): Promise<Resolution> {
-  const steps = resolving(manifest, workspace, opts);
-  for (;;) {
-    const s = steps.next();
-    if (s.done) return s.value;
-    await new Promise<void>((res) => setImmediate(res));
-  }
-}
-
-/** The steps of a resolution: yields where a turn of the event loop may be given. */
-function* resolving(manifest: Manifest, workspace: string, opts: ResolveOptions): Generator<void, Resolution> {
   const diags: Diagnostic[] = [];
   const { namespace } = manifest;
   // 1. identities
@@ -142,12 +116,9 @@ function* resolving(manifest: Manifest, workspace: string, opts: ResolveOptions)
   if (opts.siblings?.length) sharedWithSiblings(manifest, pre, workspace, opts.siblings, diags);
   // 2. duplicates
   duplicateIdentities(pre, diags);
-  yield;
   // 3. references, validation
   const resources: ResolvedResource[] = [];
-  for (let i = 0; i < pre.length; i++) {
-    const p = pre[i];
-    if (i > 0 && i % RESOURCES_PER_TURN === 0) yield;
+  for (const p of pre) {
     const { config, deps } = resolveReferences(p.r, idents, diags);
     const desired = validatedConfig(p, config, diags);
     if (!desired) continue;

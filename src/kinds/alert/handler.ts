@@ -25,7 +25,7 @@ import { alertKind } from '../../../schemas/platform/alerts';
 import type { Change } from '../../../schemas/model/plan';
 import { fingerprint, normalise } from '../shared/normalise';
 import { tallyRetries } from '../../client/attempts';
-import { afterOf, dropEmpty, etagVersion, ignoreNotFound, liveObject, omit, qlFormAt, readsAll, WriteConflictError } from '../shared/support';
+import { afterOf, dropEmpty, etagVersion, ignoreNotFound, liveObject, omit, qlFormAt, WriteConflictError } from '../shared/support';
 import type { HandlerContext, LiveObject, ReadQuery, ResourceHandler } from '../shared/types';
 import { alertDescriptor } from './descriptor';
 
@@ -124,37 +124,32 @@ async function create(client: PlatformClient, change: Change, ctx: HandlerContex
   await setEnabled(client, change, stored);
 }
 
-/** Every alert of the workspace (plan reads them all, whatever the code declares). */
-async function readAlerts(client: PlatformClient): Promise<LiveObject[]> {
-  const ids = await client.alerts.list();
-  if (ids.length === 0) return [];
-  // Chunks of BATCH_LIMIT fetched 4 at a time (the client's batchGet fetches its chunks one
-  // after another: 50 round trips for 10,000 alerts), merged in chunk order. Perf only.
-  const chunks = chunk([...new Set(ids)].sort().map((id) => ({ id })), BATCH_LIMIT);
-  const parts: Record<string, Alert>[] = new Array(chunks.length);
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: Math.min(4, chunks.length) }, async () => {
-      while (next < chunks.length) {
-        const i = next++;
-        parts[i] = await client.alerts.batchGet(chunks[i]);
-      }
-    }),
-  );
-  const byId: Record<string, Alert> = Object.assign({}, ...parts);
-  return Object.values(byId)
-    .map((a) => liveObject(a.fqn, a))
-    .sort((x, y) => (x.key < y.key ? -1 : x.key > y.key ? 1 : 0));
-}
-
 /** The `dq_alert` handler. */
 export const alertsHandler: ResourceHandler = {
   type: alertDescriptor.type,
   label: alertDescriptor.label,
 
-  read: (client: PlatformClient, _q: ReadQuery) => readAlerts(client),
-  // the read needs nothing of the query: plan starts it before resolving the code
-  startRead: readsAll(readAlerts),
+  async read(client: PlatformClient, _q: ReadQuery): Promise<LiveObject[]> {
+    const ids = await client.alerts.list();
+    if (ids.length === 0) return [];
+    // Chunks of BATCH_LIMIT fetched 4 at a time (the client's batchGet fetches its chunks one
+    // after another: 50 round trips for 10,000 alerts), merged in chunk order. Perf only.
+    const chunks = chunk([...new Set(ids)].sort().map((id) => ({ id })), BATCH_LIMIT);
+    const parts: Record<string, Alert>[] = new Array(chunks.length);
+    let next = 0;
+    await Promise.all(
+      Array.from({ length: Math.min(4, chunks.length) }, async () => {
+        while (next < chunks.length) {
+          const i = next++;
+          parts[i] = await client.alerts.batchGet(chunks[i]);
+        }
+      }),
+    );
+    const byId: Record<string, Alert> = Object.assign({}, ...parts);
+    return Object.values(byId)
+      .map((a) => liveObject(a.fqn, a))
+      .sort((x, y) => (x.key < y.key ? -1 : x.key > y.key ? 1 : 0));
+  },
 
   fromLive: canonicalAlert,
   fromDesired: canonicalAlert,

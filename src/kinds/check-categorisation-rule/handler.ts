@@ -19,9 +19,9 @@ import type { PlatformClient } from '../../client';
 import type { CategorisationRule, CategorisationRuleWrite } from '../../../schemas/platform/categorisation-rules';
 import { Effects, type Change } from '../../../schemas/model/plan';
 import { canonicalOrSelf, normalise } from '../shared/normalise';
-import { effectsUnknown, GOVERNANCE_DROP, keepForNamespace, listed, LIST_PAGE_SIZE, listThenKeep, liveObject, omit } from '../shared/support';
+import { effectsUnknown, GOVERNANCE_DROP, keepForNamespace, listed, LIST_PAGE_SIZE, liveObject, omit } from '../shared/support';
 import { governanceHandler, v2Service, writeOf } from '../shared/governance';
-import type { LiveObject, ReadQuery, ResourceHandler } from '../shared/types';
+import type { LiveObject, ResourceHandler } from '../shared/types';
 import { checkCategorisationRuleDescriptor } from './descriptor';
 
 type Json = Record<string, unknown>;
@@ -90,33 +90,25 @@ const base = governanceHandler<CategorisationRuleWrite, CategorisationRule & { i
   listAll: async (client) => listed((await client.categorisationRules.list(LIST_PAGE_SIZE)).filter((r) => !isGlobal(r))),
 });
 
-/** What a plan's read keeps of every rule: the namespace's (the family's) and the global rules, which are never managed. */
-function keepRules(all: readonly (CategorisationRule & { id: string })[], q: ReadQuery): LiveObject[] {
-  const ours = keepForNamespace(
-    all.filter((r) => !isGlobal(r)),
-    q,
-  );
-  const globals = all
-    .filter(isGlobal)
-    .filter((r) => !ours.some((o) => o.id === r.id))
-    .map((r) => {
-      const o = liveObject(r.id, r);
-      o.unmanageable = [...(o.unmanageable ?? []), GLOBAL_RULE_REASON];
-      return o;
-    });
-  return [...ours, ...globals].sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
-}
-
-/** Plan's read, begun before the query is known (the list needs nothing of it). */
-const startRead = (client: PlatformClient) => listThenKeep(() => client.categorisationRules.list(LIST_PAGE_SIZE), keepRules);
-
 /** The `dq_check_categorisation_rule` handler (the governance family's, plus the global rules and the preview). */
 export const checkCategorisationRulesHandler: ResourceHandler = {
   ...base,
   async read(client, q): Promise<LiveObject[]> {
     if (q.keysOnly) return base.read(client, q);
-    return startRead(client).end(q);
+    const all = await client.categorisationRules.list(LIST_PAGE_SIZE);
+    const ours = keepForNamespace(
+      all.filter((r) => !isGlobal(r)),
+      q,
+    );
+    const globals = all
+      .filter(isGlobal)
+      .filter((r) => !ours.some((o) => o.id === r.id))
+      .map((r) => {
+        const o = liveObject(r.id, r);
+        o.unmanageable = [...(o.unmanageable ?? []), GLOBAL_RULE_REASON];
+        return o;
+      });
+    return [...ours, ...globals].sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
   },
-  startRead,
   preview: (client, c) => categorisationPreview(client, c),
 };

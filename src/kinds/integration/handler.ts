@@ -18,12 +18,11 @@
  *   Enable/Disable when that changed. A change of config variant is a replace.
  * - delete: Delete with the plan's etag; NOT_FOUND is success.
  */
-import type { PlatformClient } from '../../client';
 import { oneofKey } from '../../../schemas/platform/common';
 import type { Integration } from '../../../schemas/platform/integrations';
 import type { Change, Reason } from '../../../schemas/model/plan';
 import { normalise } from '../shared/normalise';
-import { afterOf, ignoreNotFound, listThenKeep, liveObject } from '../shared/support';
+import { afterOf, ignoreNotFound, liveObject } from '../shared/support';
 import type { HandlerContext, ListedObject, LiveObject, ResourceHandler } from '../shared/types';
 import { integrationDescriptor } from './descriptor';
 import { markedTitle, parseTitle } from './marker';
@@ -153,30 +152,23 @@ function toLive(i: Integration): LiveObject {
   return { ...liveObject(key, i as unknown as Json), id: key };
 }
 
-/** What a plan reads of the integrations: those the namespace's marker or a key names, of one list (started before the query is known). */
-const startRead = (client: PlatformClient) =>
-  listThenKeep(
-    () => client.integrations.list(),
-    (all, q) => {
-      const keys = new Set(q.keys.map((k) => k.toLowerCase()));
-      return all
-        .filter((i) => {
-          const m = parseTitle(i.title);
-          return (m.id !== undefined && (q.owns?.(m.id) || keys.has(m.id))) || (m.id === undefined && keys.has(i.id.toLowerCase()));
-        })
-        .map(toLive)
-        .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
-    },
-  );
-
 /** The integration handler. */
 export const integrationsHandler: ResourceHandler = {
   type: integrationDescriptor.type,
   label: integrationDescriptor.label,
   sensitive: [],
 
-  read: (client, q) => startRead(client).end(q),
-  startRead,
+  async read(client, q) {
+    const keys = new Set(q.keys.map((k) => k.toLowerCase()));
+    const all = await client.integrations.list();
+    return all
+      .filter((i) => {
+        const m = parseTitle(i.title);
+        return (m.id !== undefined && (q.owns?.(m.id) || keys.has(m.id))) || (m.id === undefined && keys.has(i.id.toLowerCase()));
+      })
+      .map(toLive)
+      .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+  },
 
   fromLive: canonicalLive,
   fromDesired: canonicalDesired,

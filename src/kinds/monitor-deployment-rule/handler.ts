@@ -14,7 +14,7 @@ import type { PlatformClient } from '../../client';
 import { MetricIdEnum, RULE_CONFIG_KINDS, type DeploymentOverview, type DeploymentRuleWrite, type MonitorSettings } from '../../../schemas/platform/deployment-rules';
 import { Effects, type Change } from '../../../schemas/model/plan';
 import { normalise } from '../shared/normalise';
-import { afterOf, bareId, LIST_PAGE_SIZE, omit, qlForm, readsAll } from '../shared/support';
+import { afterOf, bareId, LIST_PAGE_SIZE, omit, qlForm } from '../shared/support';
 import type { HandlerContext, LiveObject, ReadQuery, ResourceHandler } from '../shared/types';
 import { monitorDeploymentRuleDescriptor } from './descriptor';
 import { liveSorted, ruleHandler } from '../shared/rule';
@@ -126,18 +126,15 @@ export function overviewEffects(source: 'deploy-overview' | 'delete-overview', o
   });
 }
 
-/** Every monitor deployment rule of the workspace. */
-const readRules = async (client: PlatformClient): Promise<LiveObject[]> => liveSorted(await client.deploymentRules.list({}, LIST_PAGE_SIZE));
-
 /** The `dq_monitor_deployment_rule` handler. */
 export const monitorDeploymentRulesHandler: ResourceHandler = ruleHandler<DeploymentRuleWrite, DeploymentOverview>({
   descriptor: monitorDeploymentRuleDescriptor,
 
-  // keysOnly too: BatchGet takes SCOPE_MONITORS_AUTOMATIC_EDIT only, List also SCOPE_MCP_READ
-  // (wire-facts 4), so a credential that may deploy through MCP scopes can still read back
-  read: (client: PlatformClient, _q: ReadQuery) => readRules(client),
-  // the read needs nothing of the query: plan starts it before resolving the code
-  startRead: readsAll(readRules),
+  async read(client: PlatformClient, _q: ReadQuery): Promise<LiveObject[]> {
+    // keysOnly too: BatchGet takes SCOPE_MONITORS_AUTOMATIC_EDIT only, List also SCOPE_MCP_READ
+    // (wire-facts 4), so a credential that may deploy through MCP scopes can still read back
+    return liveSorted(await client.deploymentRules.list({}, LIST_PAGE_SIZE));
+  },
 
   fromLive: canonicalRule,
   fromDesired: canonicalRule,

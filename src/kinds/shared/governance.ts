@@ -7,7 +7,7 @@
 import type { PlatformClient } from '../../client';
 import type { Change } from '../../../schemas/model/plan';
 import type { KindDescriptor } from './descriptor';
-import { afterOf, guardedUpsert, ignoreNotFound, keepForNamespace, LIST_PAGE_SIZE, listed, listThenKeep, readByKeys } from './support';
+import { afterOf, guardedUpsert, ignoreNotFound, keepForNamespace, LIST_PAGE_SIZE, listed, readByKeys } from './support';
 import type { LiveObject, ReadQuery, ResourceHandler } from './types';
 
 type Json = Record<string, unknown>;
@@ -74,8 +74,6 @@ export function governanceHandler<W, T extends Stored>(k: GovernanceKind<W, T>):
     await guardedUpsert(change, d.label, (etag) => s.upsert(client, k.write(change), etag), (id) => s.batchGet(client, [id]) as unknown as Promise<Record<string, Json>>, canonical);
   };
   const list = s.list;
-  // the workspace-wide list needs nothing of the query: plan starts it before resolving the code
-  const start = list && !k.readOwned ? (client: PlatformClient) => listThenKeep(() => list(client), (all, q) => keepForNamespace(all, q, k.related?.(q))) : undefined;
   return {
     type: d.type,
     label: d.label,
@@ -83,9 +81,8 @@ export function governanceHandler<W, T extends Stored>(k: GovernanceKind<W, T>):
     async read(client: PlatformClient, q: ReadQuery): Promise<LiveObject[]> {
       if (q.keysOnly) return readByKeys(q.keys, (ids) => s.batchGet(client, ids, { includeDeleted: q.includeDeleted }));
       if (k.readOwned) return k.readOwned(client, q);
-      return start!(client).end(q);
+      return keepForNamespace(await list!(client), q, k.related?.(q));
     },
-    ...(start ? { startRead: start } : {}),
     fromLive: canonical,
     fromDesired: canonical,
     replaceReasons: () => [],

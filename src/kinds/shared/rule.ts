@@ -71,7 +71,6 @@ export function ruleWrites<W>(write: (change: Change, ctx: HandlerContext) => W,
 export interface RuleKind<W, O> {
   descriptor: KindDescriptor;
   read: ResourceHandler['read'];
-  startRead?: ResourceHandler['startRead'];
   fromLive: ResourceHandler['fromLive'];
   fromDesired: ResourceHandler['fromDesired'];
   /** The Deploy message of a create or update. */
@@ -86,7 +85,6 @@ export function ruleHandler<W, O>(k: RuleKind<W, O>): ResourceHandler {
     type: k.descriptor.type,
     label: k.descriptor.label,
     read: k.read,
-    ...(k.startRead ? { startRead: k.startRead } : {}),
     fromLive: k.fromLive,
     fromDesired: k.fromDesired,
     replaceReasons: () => [],

@@ -8,7 +8,6 @@
  *   protojson zero values) are dropped when empty, on both sides.
  * - {@link ignoreNotFound}: `delete` treats NOT_FOUND as success.
  */
-import type { PlatformClient } from '../../client';
 import { NotFoundError } from '../../client/errors';
 import { unmodelledOf } from '../../../schemas/platform/wire';
 import { queryToResolverQl } from '../../../schemas/tools/resolverql';
@@ -16,28 +15,11 @@ import type { Query } from '../../../schemas/platform/entities';
 import type { Change } from '../../../schemas/model/plan';
 import { bare, fingerprint } from './normalise';
 import { tallyRetries } from '../../client/attempts';
-import type { ListedObject, LiveObject, ReadQuery, StartedRead } from './types';
+import type { ListedObject, LiveObject, ReadQuery } from './types';
 import { DqformError, isErrorOf } from '../../../schemas/tools/errors';
 
 /** Page size of the prunable kinds' full-workspace lists (the emulator's maximum; servers that cap lower still page). */
 export const LIST_PAGE_SIZE = 1000;
-
-/**
- * A read begun before its query is known ({@link ResourceHandler.startRead}): `list` is called at
- * once and `keep` takes what is kept of its answer once the query is given. The list's failure
- * surfaces in the read that uses it; a read never ended leaves no unhandled rejection.
- */
-export function listThenKeep<T>(list: () => Promise<T>, keep: (all: T, q: ReadQuery) => LiveObject[] | Promise<LiveObject[]>): StartedRead {
-  const listed = list();
-  return { end: async (q) => keep(await listed, q), settled: listed.then(noop, noop) };
-}
-
-const noop = () => undefined;
-
-/** The `startRead` of a kind whose plan read needs nothing of the query (it reads every object of the workspace): all of it, begun at once. */
-export function readsAll(read: (client: PlatformClient) => Promise<LiveObject[]>): (client: PlatformClient) => StartedRead {
-  return (client) => listThenKeep(() => read(client), (all) => all);
-}
 
 /** A shallow copy of `o` without `keys`. */
 export function omit(o: Record<string, unknown>, keys: readonly string[]): Record<string, unknown> {

@@ -84,17 +84,6 @@ export interface ReadQuery extends HandlerContext {
   readOf?: (type: ResourceType) => Promise<readonly LiveObject[] | undefined>;
 }
 
-/** A read begun by {@link ResourceHandler.startRead}. */
-export interface StartedRead {
-  /** Ends the read with its query: the objects `read` answers for it, or its error. */
-  end(q: ReadQuery): Promise<LiveObject[]>;
-  /**
-   * Fulfils (never rejects) once the calls begun have settled: a plan that does not end the
-   * read (resolution errors) waits for it, so that no call of it outlives the plan.
-   */
-  settled: Promise<void>;
-}
-
 /** An object as `dqform import` lists it ({@link ResourceHandler.listAll}). */
 export interface ListedObject {
   key: string;
@@ -120,14 +109,6 @@ export interface ResourceHandler {
    * would take along.
    */
   read(client: PlatformClient, q: ReadQuery): Promise<LiveObject[]>;
-  /**
-   * Plan's read in two steps (issue 27): starts the calls that need nothing of the desired state
-   * (the lists) at once, before the code is resolved, so that network time overlaps the
-   * resolution; its `end` ends the read once the query is known, with the calls and the answer of
-   * `read` for it. What it began leaves no unhandled rejection when it is never ended (a plan
-   * that stops at resolution errors waits for its `settled`). Absent: plan calls `read`.
-   */
-  startRead?(client: PlatformClient, ctx: HandlerContext): StartedRead;
 
   /** The comparable form of a live object (server-computed fields dropped, canonicalised). */
   fromLive(raw: Record<string, unknown>): Record<string, unknown>;

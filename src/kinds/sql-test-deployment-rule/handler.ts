@@ -14,8 +14,8 @@ import { SQL_TEST_RULE_CONFIG_KINDS, sqlTestRuleFromWire, sqlTestRuleToWire, typ
 import { Effects, type Change } from '../../../schemas/model/plan';
 import { normalise } from '../shared/normalise';
 import { configKind } from '../monitor-deployment-rule/handler';
-import { dropDefaultTimezone, testsRead, testsReadAll } from '../sql-test/handler';
-import { afterOf, omit, qlForm, readsAll } from '../shared/support';
+import { dropDefaultTimezone, testsRead } from '../sql-test/handler';
+import { afterOf, omit, qlForm } from '../shared/support';
 import type { HandlerContext, ResourceHandler } from '../shared/types';
 import { sqlTestDeploymentRuleDescriptor } from './descriptor';
 import { ruleHandler } from '../shared/rule';
@@ -66,7 +66,6 @@ export const sqlTestDeploymentRulesHandler: ResourceHandler = ruleHandler<SqlTes
   descriptor: sqlTestDeploymentRuleDescriptor,
 
   read: testsRead((client) => client.sqlTestRules, sqlTestRuleFromWire),
-  startRead: readsAll(testsReadAll((client) => client.sqlTestRules, sqlTestRuleFromWire)),
 
   fromLive: canonicalLiveSqlTestRule,
   fromDesired: canonicalSqlTestRule,

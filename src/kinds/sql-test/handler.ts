@@ -14,7 +14,7 @@ import { sqlTestFromWire, sqlTestToWire, type SqlTestWrite } from '../../../sche
 import type { Change } from '../../../schemas/model/plan';
 import { fingerprint, normalise } from '../shared/normalise';
 import { tallyRetries } from '../../client/attempts';
-import { afterOf, bareId, errorsByAddress, ignoreNotFound, isNotFoundReason, ItemWriteError, LIST_PAGE_SIZE, omit, readByKeys, readsAll, WriteConflictError } from '../shared/support';
+import { afterOf, bareId, errorsByAddress, ignoreNotFound, isNotFoundReason, ItemWriteError, LIST_PAGE_SIZE, omit, readByKeys, WriteConflictError } from '../shared/support';
 import { liveSorted } from '../shared/rule';
 import type { HandlerContext, LiveObject, ReadQuery, ResourceHandler } from '../shared/types';
 import { sqlTestDescriptor } from './descriptor';
@@ -70,18 +70,11 @@ interface TestsReader<T extends { id: string; etag?: string; source?: unknown }>
  * problems this version cannot model.
  */
 export function testsRead<T extends { id: string; etag?: string; source?: unknown }>(of: (client: PlatformClient) => TestsReader<T>, fromWire: (raw: Record<string, unknown>) => { problems: string[] }): ResourceHandler['read'] {
-  const lift = (o: LiveObject) => withTestProblems(o, fromWire);
-  const all = testsReadAll(of, fromWire);
   return async (client: PlatformClient, q: ReadQuery): Promise<LiveObject[]> => {
+    const lift = (o: LiveObject) => withTestProblems(o, fromWire);
     if (q.keysOnly) return (await readByKeys(q.keys, (ids) => of(client).batchGet(ids))).map(lift);
-    return all(client);
+    return liveSorted(await of(client).list({}, LIST_PAGE_SIZE), lift);
   };
-}
-
-/** A plan's read of {@link testsRead} (every object, the query not needed): what `startRead` begins at once. */
-export function testsReadAll<T extends { id: string; etag?: string; source?: unknown }>(of: (client: PlatformClient) => TestsReader<T>, fromWire: (raw: Record<string, unknown>) => { problems: string[] }): (client: PlatformClient) => Promise<LiveObject[]> {
-  const lift = (o: LiveObject) => withTestProblems(o, fromWire);
-  return async (client) => liveSorted(await of(client).list({}, LIST_PAGE_SIZE), lift);
 }
 
 /** The BatchUpsert item of a change (the template test as the platform's message). */
@@ -95,7 +88,6 @@ export const sqlTestsHandler: ResourceHandler = {
   label: sqlTestDescriptor.label,
 
   read: testsRead((client) => client.sqlTests, sqlTestFromWire),
-  startRead: readsAll(testsReadAll((client) => client.sqlTests, sqlTestFromWire)),
 
   fromLive: canonicalLiveSqlTest,
   fromDesired: canonicalSqlTest,
