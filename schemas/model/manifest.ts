@@ -14,9 +14,11 @@
 import { z } from 'zod';
 import { SCHEMA_KIND_LOADERS, type SchemaKinds } from './kinds.generated';
 import { Lifecycle, type SchemaKind } from './kind';
+import { ManifestPlatform } from './manifest-platform';
 
 // each kind's desired shape (`Desired<Kind>`) lives in its file under kinds/ with its record
 export { Lifecycle };
+export { CLIENT_SECRET_NAME_MESSAGE, CLIENT_SECRET_SUFFIX, CredentialsFrom, ENV_VAR_NAME, ManifestPlatform } from './manifest-platform';
 
 type AnyKind = SchemaKinds[number];
 /** The kinds in dependency order (`order`), each record (its zod schemas) loaded when first asked for. */
@@ -70,43 +72,10 @@ export const ManifestResource = z.object({
 });
 export type ManifestResource = z.infer<typeof ManifestResource>;
 
-/** An environment variable's name: upper-case letters, digits and "_", not starting with a digit. */
-export const ENV_VAR_NAME = /^[A-Z_][A-Z0-9_]{0,127}$/;
-const envVarName = z.string().regex(ENV_VAR_NAME, 'must be the NAME of an environment variable (upper-case letters, digits and "_", e.g. DQ_PROD_CLIENT_ID), never a credential itself');
-
-/**
- * The suffix every client-secret variable's name ends with. dqform knows a secret by its name
- * alone before it reads any input (src/cli/credential-variables.ts): it withholds such variables
- * from the app on a fresh checkout, refuses them in a CI synth and masks their values, so a stack
- * may take its client secret only from a variable named this way.
- */
-export const CLIENT_SECRET_SUFFIX = '_CLIENT_SECRET';
-/** Why a `credentialsFrom.clientSecret` name that does not end in {@link CLIENT_SECRET_SUFFIX} is refused (the name is not echoed: it may be the secret). */
-export const CLIENT_SECRET_NAME_MESSAGE = `must name a variable ending in ${CLIENT_SECRET_SUFFIX}, e.g. DQ_PROD_CLIENT_SECRET: dqform withholds only such variables from the app, refuses them in a CI synth and masks them in output`;
-
-/** Where a stack's credentials come from: environment variable names. */
-export const CredentialsFrom = z.strictObject({
-  clientId: envVarName.optional().describe('the environment variable holding the client id (default DQ_CLIENT_ID)'),
-  clientSecret: envVarName
-    .refine((v) => !ENV_VAR_NAME.test(v) || v.endsWith(CLIENT_SECRET_SUFFIX), CLIENT_SECRET_NAME_MESSAGE)
-    .optional()
-    .describe(`the environment variable holding the client secret, a name ending in ${CLIENT_SECRET_SUFFIX} (default DQ_CLIENT_SECRET)`),
-});
-export type CredentialsFrom = z.infer<typeof CredentialsFrom>;
-
 export const Manifest = z.object({
   formatVersion: z.literal(1),
-  stack: z.string(),
-  namespace: z.string().regex(/^[a-z0-9][a-z0-9_.-]{0,62}$/, 'namespace: lower-case letters, digits, "_", "-" and "."; at most 63 characters'),
-  region: z.enum(['eu', 'us', 'au']).optional(),
-  baseUrl: z.string().optional(),
-  /** The gRPC endpoint of this stack's rule previews (`host:port`, `https://host:port`, `http://host:port`); see docs/environments.md. */
-  grpcEndpoint: z.string().optional(),
-  /**
-   * The NAMES of the environment variables this stack's credentials come from (never their
-   * values); absent: DQ_CLIENT_ID and DQ_CLIENT_SECRET.
-   */
-  credentialsFrom: CredentialsFrom.optional(),
+  // stack, namespace, region, baseUrl, grpcEndpoint, credentialsFrom (./manifest-platform.ts)
+  ...ManifestPlatform.shape,
   resources: z.array(ManifestResource),
   /** Terraform `moved` blocks: identity follows the object to its new address. */
   moved: z.array(z.object({ from: z.string(), to: z.string() })).default([]),

@@ -5,7 +5,7 @@
  * it is not parsed with zod again: re-validating a resolution would cost what the cache saves.
  */
 import { z } from 'zod';
-import { Manifest } from './manifest';
+import { ManifestPlatform } from './manifest-platform';
 
 /** Bumped when what an entry holds changes shape: an entry of another format is ignored. */
 export const RESOLUTION_CACHE_FORMAT = 1;
@@ -27,7 +27,7 @@ export type CacheEntryHead = z.infer<typeof CacheEntryHead>;
  * and size, the sibling stacks' namespaces, and the environment variables these were read with
  * (by name, each value's sha256, or null when unset: never a value).
  */
-export const CachedStackHead = Manifest.pick({ stack: true, namespace: true, region: true, baseUrl: true, grpcEndpoint: true, credentialsFrom: true }).extend({
+export const CachedStackHead = ManifestPlatform.extend({
   resourceCount: z.number().int().nonnegative(),
   manifestHash: z.string(),
   /** The other stacks on this stack's platform (checked for shared objects), in the loader's order. */

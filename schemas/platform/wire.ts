@@ -596,16 +596,35 @@ function holdsAliases(n: Node): boolean {
 /** Request keys (dotted paths, at any depth) the schema does not declare. */
 export function unknownKeys(schema: z.ZodType, value: unknown): string[] {
   const out: string[] = [];
-  walkKeys(nodeOf(schema), value, '', out);
+  walkKeys(nodeOf(schema), value, [], out);
   return out;
 }
 
-function walkKeys(n: Node, v: unknown, path: string, out: string[]): void {
+/** `at` (keys and indexes from the root) as a dotted path; made only for a key reported (issue 27: most walks report none). */
+function pathOf(at: readonly (string | number)[]): string {
+  let path = '';
+  for (const k of at) path = joinPath(path, k);
+  return path;
+}
+
+function walkKeys(n: Node, v: unknown, at: (string | number)[], out: string[]): void {
   if (v === null || v === undefined) return;
-  if (n.k === 'tolerant') return walkKeys(n.of(), v, path, out);
-  if (n.k === 'arr' && Array.isArray(v)) return v.forEach((x, i) => walkKeys(n.of(), x, `${path}[${i}]`, out));
+  if (n.k === 'tolerant') return walkKeys(n.of(), v, at, out);
+  if (n.k === 'arr' && Array.isArray(v)) {
+    const el = n.of();
+    for (let i = 0; i < v.length; i++) {
+      at.push(i);
+      walkKeys(el, v[i], at, out);
+      at.pop();
+    }
+    return;
+  }
   if (n.k === 'rec' && isObj(v)) {
-    for (const k of Object.keys(v)) walkKeys(n.of(), v[k], joinPath(path, k), out);
+    for (const k of Object.keys(v)) {
+      at.push(k);
+      walkKeys(n.of(), v[k], at, out);
+      at.pop();
+    }
     return;
   }
   if ((n.k === 'obj' || n.k === 'union') && isObj(v)) {
@@ -613,9 +632,11 @@ function walkKeys(n: Node, v: unknown, path: string, out: string[]): void {
     if (!o || o.k !== 'obj') return;
     for (const k of Object.keys(v)) {
       const f = o.fields.get(k);
+      at.push(k);
       if (!f) {
-        if (!o.open) out.push(joinPath(path, k));
-      } else walkKeys(f.node(), v[k], joinPath(path, k), out);
+        if (!o.open) out.push(pathOf(at));
+      } else walkKeys(f.node(), v[k], at, out);
+      at.pop();
     }
   }
 }

@@ -27,7 +27,7 @@ import { CachedStackHead } from '../../schemas/model/resolution-cache';
 import type { Resolution, SiblingStack } from '../engine/resolve';
 import type { DesiredState } from '../engine/reconcile';
 import { cacheDirOf, cacheKey, cacheOffByEnv, ResolutionCache } from '../engine/resolution-cache';
-import { listedStacks, manifestHash } from '../engine/manifest';
+import { listedStacks } from '../engine/listed-stacks';
 import { lazy } from './lazy';
 
 /** The platform fields of a manifest: what a client is made from (runtime.ts `platformOf`). */
@@ -68,11 +68,12 @@ function envRead(env: NodeJS.ProcessEnv, manifests: readonly Manifest[]): [strin
 export function prepareStack(env: NodeJS.ProcessEnv, cwd: string, src: DesiredSource, stack: string | undefined, loaders: Loaders): PreparedStack {
   const inputs = src.cache === false || cacheOffByEnv(env) ? undefined : inputsOf(env, cwd, src, stack);
   const dir = inputs ? cacheDirOf(env) : undefined;
-  const cache = dir && inputs ? { store: new ResolutionCache(dir), inputs } : undefined;
+  // the inputs (~4 MB of synth output at 10,000 objects) hashed once: every key is made from their digest
+  const cache = dir && inputs ? { store: new ResolutionCache(dir), inputs: cacheKey(inputs) } : undefined;
   // the files read for the key must be the ones loaded: an entry is written only when they did not change meanwhile
-  const unchanged = () => !!cache && cacheKey(cache.inputs) === cacheKey(inputsOf(env, cwd, src, stack) ?? []);
+  const unchanged = () => !!cache && cache.inputs === cacheKey(inputsOf(env, cwd, src, stack) ?? []);
   if (cache) {
-    const head = CachedStackHead.safeParse(cache.store.read(cacheKey([...cache.inputs, 'head'])));
+    const head = CachedStackHead.safeParse(cache.store.read(cacheKey([cache.inputs, 'head'])));
     if (head.success && head.data.env.every(([n, h]) => (env[n] === undefined ? null : sha256(env[n])) === h)) {
       return prepared(head.data, () => head.data.manifestHash, cache, loaders, undefined, unchanged);
     }
@@ -93,11 +94,11 @@ export function prepareStack(env: NodeJS.ProcessEnv, cwd: string, src: DesiredSo
   };
   // hashed when first asked (plan hashes while its first calls are in flight), as without the cache
   let hash: string | undefined;
-  return prepared(head, () => (hash ??= manifestHash(m)), cache, loaders, { manifest: m, siblings: found.siblings }, unchanged);
+  return prepared(head, () => (hash ??= lazy.manifest().manifestHash(m)), cache, loaders, { manifest: m, siblings: found.siblings }, unchanged);
 }
 
-/** The cache of one stack: the store and the key parts of the stack's inputs. */
-type StackCache = { store: ResolutionCache; inputs: (string | Buffer)[] } | undefined;
+/** The cache of one stack: the store and the digest of the stack's inputs (their {@link cacheKey}). */
+type StackCache = { store: ResolutionCache; inputs: string } | undefined;
 
 /**
  * The prepared stack of `head` (read from the cache, or made from the manifest `loaded`: then
@@ -126,7 +127,7 @@ function prepared(
     if (headWritten || !cache) return;
     headWritten = true;
     const full: CachedStackHead = { ...head, manifestHash: hash() };
-    if (sameFiles()) cache.store.write(cacheKey([...cache.inputs, 'head']), JSON.stringify(full));
+    if (sameFiles()) cache.store.write(cacheKey([cache.inputs, 'head']), JSON.stringify(full));
   };
   return {
     prepared: true,
@@ -147,7 +148,7 @@ function prepared(
     resolve(workspace, opts = {}) {
       writeHead();
       // the variables the head was made with choose the siblings resolution checks against
-      const key = cache && cacheKey([...cache.inputs, 'resolution', JSON.stringify(head.env), workspace, opts.offline ? 'offline' : 'online']);
+      const key = cache && cacheKey([cache.inputs, 'resolution', JSON.stringify(head.env), workspace, opts.offline ? 'offline' : 'online']);
       if (cache && key) {
         const hit = cache.store.read(key);
         if (isResolution(hit, head, workspace)) return hit;

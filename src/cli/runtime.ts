@@ -10,7 +10,7 @@ import type { Manifest } from '../../schemas/model/manifest';
 import type { Diagnostic, Plan, PlanRequest } from '../../schemas/model/plan';
 import { stableStringify } from '../engine/keys';
 import { inertText } from '../../schemas/tools/inert';
-import { listedStacks, loadSiblingStacks, loadSynthOutput, ManifestError } from '../engine/manifest';
+import { listedStacks, ManifestError } from '../engine/listed-stacks';
 import { readCdktfApp, staleness, synthesisedStacks, type CdktfApp } from './synth';
 import { prepareStack as preparedFromCache, type PreparedStack, type StackPlatformFields } from './desired';
 import type { Io, ModeFlags, RenderFlags, SourceOptions, StacksOptions } from './command';
@@ -227,7 +227,7 @@ export function loadStack(io: Io, src: Source, stack: string | undefined): Manif
       },
     ]);
   }
-  return loadSynthOutput(src.dir, stack);
+  return lazy.manifest().loadSynthOutput(src.dir, stack);
 }
 
 /**
@@ -245,7 +245,7 @@ export function siblingStacks(src: Source, m: Manifest, env: NodeJS.ProcessEnv) 
 
 /** {@link siblingStacks}, and the namespaces of every other stack of the app (on any platform). */
 export function siblingsOf(src: Source, m: Manifest, env: NodeJS.ProcessEnv) {
-  const all = src.kind === 'yaml' ? [] : loadSiblingStacks(src.dir, m.stack);
+  const all = src.kind === 'yaml' ? [] : lazy.manifest().loadSiblingStacks(src.dir, m.stack);
   // stacks on another platform, or acting with another credential (so perhaps in another
   // workspace), never share an object: only those on this one are checked against
   const mine = platformKey(env, m);

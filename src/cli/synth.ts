@@ -18,7 +18,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { redact, REDACTED } from '../client/redact';
-import { listedStacks } from '../engine/manifest';
+import { listedStacks } from '../engine/listed-stacks';
 import { credentialVariables, isCredentialVariable } from './credential-variables';
 import { DqformError } from '../../schemas/tools/errors';
 

@@ -11,17 +11,11 @@ import type { Diagnostic } from '../../schemas/model/plan';
 import { mapKeysDeepSorted, snakeToCamel, stableStringify } from './keys';
 import { parseAddress } from './identity';
 import { TYPE_PREFIX } from '../kinds/descriptors';
-import { DqformError } from '../../schemas/tools/errors';
 import { parseFast } from '../../schemas/tools/lean';
+import { listedStacks, ManifestError } from './listed-stacks';
 
-/** Thrown when input cannot become a manifest; carries every diagnostic found, not the first. */
-export class ManifestError extends DqformError {
-  static override readonly code: string = 'manifest';
-  constructor(override readonly diagnostics: Diagnostic[]) {
-    super(diagnostics.map((d) => `${d.address ? `${d.address}: ` : ''}${d.summary}${d.detail ? ` (${d.detail})` : ''}`).join('\n'));
-    this.name = 'ManifestError';
-  }
-}
+export { listedStacks, ManifestError };
+
 
 const META_KEYS = new Set(['//', 'lifecycle', 'depends_on', 'provider', 'count', 'for_each', 'provisioner', 'connection']);
 
@@ -189,39 +183,6 @@ function credentialsFromJson(v: unknown): unknown {
   return mapKeysDeepSorted(v, snakeToCamel);
 }
 
-/**
- * The stacks of a synth output directory, sorted. cdktf writes `<dir>/manifest.json` listing the
- * stacks the app has now, and leaves the directories of stacks it no longer has: so when
- * manifest.json exists, it is the list, and a `stacks/<name>` it does not list is a `leftover`
- * (never planned; `dqform synth` removes it). Without a manifest.json (output written by hand),
- * every entry of `stacks/` is a stack.
- */
-export function listedStacks(dir: string): { stacks: string[]; leftovers: string[] } {
-  const stacksDir = path.join(dir, 'stacks');
-  let present: string[] = [];
-  try {
-    present = fs.readdirSync(stacksDir);
-  } catch {
-    present = [];
-  }
-  const file = path.join(dir, 'manifest.json');
-  let text: string;
-  try {
-    text = fs.readFileSync(file, 'utf8');
-  } catch {
-    return { stacks: present.sort(), leftovers: [] };
-  }
-  let doc: { stacks?: unknown } | null | undefined;
-  let why = 'it has no "stacks" object';
-  try {
-    doc = JSON.parse(text) as { stacks?: unknown };
-  } catch (e) {
-    why = (e as Error).message;
-  }
-  if (!isObj(doc?.stacks)) throw new ManifestError([{ severity: 'error', summary: `${file} is not cdktf's list of stacks: ${why}`, hint: 'Re-run `dqform synth`; do not edit synth output by hand.' }]);
-  const listed = Object.keys(doc.stacks);
-  return { stacks: present.filter((n) => listed.includes(n)).sort(), leftovers: present.filter((n) => !listed.includes(n)).sort() };
-}
 
 /** Reads `cdktf.out/stacks/<stack>/cdk.tf.json` (or a file path) into a manifest. */
 export function loadSynthOutput(dirOrFile: string, stack?: string): Manifest {

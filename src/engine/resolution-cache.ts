@@ -8,7 +8,7 @@
  * would be desired state anyone could plant). Bounded: past {@link MAX_ENTRIES} files or
  * {@link MAX_BYTES}, the least recently used go.
  */
-import { hash } from 'node:crypto';
+import { createHash, hash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -52,9 +52,10 @@ const sha256 = (data: string | Buffer) => hash('sha256', data, 'hex');
 
 /** The key of an entry: sha256 of its parts, each length-prefixed (no two part lists collide). */
 export function cacheKey(parts: readonly (string | Buffer)[]): string {
-  const chunks: (string | Buffer)[] = [];
-  for (const p of parts) chunks.push(`${Buffer.byteLength(p)}:`, p);
-  return sha256(Buffer.concat(chunks.map((c) => (typeof c === 'string' ? Buffer.from(c) : c))));
+  // fed part by part (no concatenated copy of the stack's files): the sha256 of `<length>:<part>...`
+  const h = createHash('sha256');
+  for (const p of parts) h.update(`${Buffer.byteLength(p)}:`).update(p);
+  return h.digest('hex');
 }
 
 /** Marks an entry used: the eviction keeps the most recently used (a read-only directory: no matter). */

@@ -13,16 +13,19 @@ import * as path from 'node:path';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 
-/** Runs `main(argv)` in a fresh process; answers the exit code and which of the watched modules were loaded. */
-function loadedBy(argv: string[], cwd: string): { code: number; loaded: string[] } {
+/**
+ * Runs `main(argv)` in a fresh process; answers the exit code and which of the watched modules were
+ * loaded. With `ownModules`, also `kindSchemas`: every kind's zod schema (schemas/model/kinds.generated.ts).
+ */
+function loadedBy(argv: string[], cwd: string, env: NodeJS.ProcessEnv = {}, ownModules = false): { code: number; loaded: string[] } {
   const script = `
 const { main } = require(${JSON.stringify(path.join(ROOT, 'src/cli/main.ts'))});
-const WATCH = { zod: /node_modules[\\\\/]zod[\\\\/]/, undici: /node_modules[\\\\/]undici[\\\\/]/, grpc: /node_modules[\\\\/](?:@grpc|protobufjs)[\\\\/]/ };
+const WATCH = { zod: /node_modules[\\\\/]zod[\\\\/]/, undici: /node_modules[\\\\/]undici[\\\\/]/, grpc: /node_modules[\\\\/](?:@grpc|protobufjs)[\\\\/]/${ownModules ? ', kindSchemas: /schemas[\\\\/]model[\\\\/]kinds\\.generated/' : ''} };
 main(${JSON.stringify(argv)}, { out: () => undefined, err: () => undefined }).then((code) => {
   const keys = Object.keys(require.cache);
   process.stdout.write(JSON.stringify({ code, loaded: Object.keys(WATCH).filter((w) => keys.some((k) => WATCH[w].test(k))) }));
 });`;
-  const out = execFileSync(process.execPath, ['--require', require.resolve('tsx/cjs'), '-e', script], { cwd, encoding: 'utf8', env: { ...process.env, NODE_OPTIONS: '' }, timeout: 60_000 });
+  const out = execFileSync(process.execPath, ['--require', require.resolve('tsx/cjs'), '-e', script], { cwd, encoding: 'utf8', env: { ...process.env, NODE_OPTIONS: '', ...env }, timeout: 60_000 });
   return JSON.parse(out) as { code: number; loaded: string[] };
 }
 
@@ -48,6 +51,24 @@ it('validate loads zod, but no HTTP client and no gRPC', () => {
     const bad = loadedBy(['validate', '--no-synth'], dir);
     expect(bad.code).toBe(1);
     expect(bad.loaded).toEqual(['zod']);
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}, 120_000);
+
+it('validate with its resolution cache warm loads no kind schema (issue 27: start-up)', () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'dqform-lazy-'));
+  try {
+    const stack = path.join(dir, 'cdktf.out', 'stacks', 'lazy');
+    fs.mkdirSync(stack, { recursive: true });
+    fs.writeFileSync(path.join(stack, 'cdk.tf.json'), JSON.stringify({ provider: { dq: [{ namespace: 'lazy' }] }, resource: { dq_owner: { team: { title: 'Team' } } } }));
+    const env = { DQFORM_CACHE_DIR: path.join(dir, 'cache'), DQFORM_NO_CACHE: '' };
+    // cold: the manifest is loaded, checked with every kind's schema and resolved
+    const cold = loadedBy(['validate', '--no-synth'], dir, env, true);
+    expect(cold).toEqual({ code: 0, loaded: ['zod', 'kindSchemas'] });
+    // warm: the stack's head and resolution come from the cache
+    const warm = loadedBy(['validate', '--no-synth'], dir, env, true);
+    expect(warm).toEqual({ code: 0, loaded: ['zod'] });
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }
