@@ -1,12 +1,10 @@
 /**
  * {@link GrpcTransport}: the client's gRPC side, for the four rule preview calls only.
  *
- * - The `.proto` subset (its JSON descriptor) loads on the first gRPC call, never before: a plan
+ * - `@grpc/grpc-js` and the `.proto` subset load on the first gRPC call, never before: a plan
  *   without such a rule pays nothing.
  * - One channel per client, to `DQ_GRPC_ENDPOINT` or the base URL's host on port 443; TLS
- *   unless the host is loopback (or the endpoint says `http://`). The calls go over Node's own
- *   HTTP/2 ({@link H2Channel}, ./grpc-h2.ts); through `@grpc/grpc-js`, loaded then, only when it
- *   would tunnel them through a proxy ({@link proxied}).
+ *   unless the host is loopback (or the endpoint says `http://`).
  * - Requests are encoded strictly from protojson (schemas/platform/grpc.ts): a field the subset lacks is
  *   a {@link RequestShapeError} naming it, "not sent".
  * - The token is the REST client's ({@link TokenProvider}: one cache, one refresh), sent as
@@ -29,7 +27,6 @@ import {
 } from '../../schemas/platform/grpc';
 import type { TokenProvider } from './auth';
 import { defaultGrpcTarget, isLoopbackHost, parseGrpcEndpoint, type GrpcConfig, type GrpcTarget } from './config';
-import { H2Channel } from './grpc-h2';
 import { ApiError, errorFromGrpcStatus, RequestShapeError, ResponseShapeError, UnauthenticatedError } from './errors';
 import type { Limiter } from './limiter';
 import { type RetryPolicy, withRetry } from './retry';
@@ -53,27 +50,12 @@ function grpcJs(): typeof GrpcJs {
   return require('@grpc/grpc-js') as typeof GrpcJs;
 }
 
-/** The largest answer read (grpc-js' `grpc.max_receive_message_length` as set here). */
-const MAX_RECEIVE_BYTES = 64 * 1024 * 1024;
-
-/**
- * Whether grpc-js would reach `target` through a proxy: TLS to a host that is not this machine
- * (plaintext and loopback never go through one, see the channel's options) while `grpc_proxy`,
- * `https_proxy` or `http_proxy` is set (what grpc-js reads; it applies `no_grpc_proxy` /
- * `no_proxy` itself). Such a target is called through grpc-js, which tunnels; any other over
- * Node's HTTP/2.
- */
-export function proxied(target: GrpcTarget, env: NodeJS.ProcessEnv = process.env): boolean {
-  return target.tls && !isLoopbackHost(target.host) && !!(env.grpc_proxy || env.https_proxy || env.http_proxy);
-}
-
 /** Calls the preview methods over one channel. */
 export class GrpcTransport {
   readonly target: GrpcTarget;
   readonly packagePrefix: string;
   readonly deadlineMs: number;
   private channel: GrpcJs.Client | undefined;
-  private h2: H2Channel | undefined;
   private closed = false;
 
   constructor(
@@ -141,8 +123,6 @@ export class GrpcTransport {
     this.closed = true;
     this.channel?.close();
     this.channel = undefined;
-    this.h2?.close();
-    this.h2 = undefined;
   }
 
   private client(): GrpcJs.Client {
@@ -152,7 +132,7 @@ export class GrpcTransport {
       const creds = this.target.tls ? grpc.credentials.createSsl() : grpc.credentials.createInsecure();
       this.channel = new grpc.Client(this.target.target, creds, {
         'grpc.primary_user_agent': this.deps.userAgent,
-        'grpc.max_receive_message_length': MAX_RECEIVE_BYTES,
+        'grpc.max_receive_message_length': 64 * 1024 * 1024,
         // our RetryPolicy retries; grpc-js' own retries would multiply the attempts
         'grpc.enable_retries': 0,
         // grpc-js reads http_proxy/https_proxy by itself: never for plaintext or loopback (the
@@ -165,7 +145,6 @@ export class GrpcTransport {
 
   /** One attempt. Resolves the raw response bytes; rejects with an ApiError. */
   private once(path: string, bytes: Buffer, token: string, requestId: string, attempt: number): Promise<{ body: Buffer; requestId: string | undefined }> {
-    if (!proxied(this.target)) return this.onceH2(path, bytes, token, requestId, attempt);
     const grpc = grpcJs();
     const started = this.deps.now();
     this.deps.log(`-> GRPC ${path} ${this.target.target}${this.target.tls ? '' : ' (plaintext)'} (request id ${requestId}, attempt ${attempt})`);
@@ -208,36 +187,5 @@ export class GrpcTransport {
         if (typeof v === 'string') answeredId = v;
       });
     });
-  }
-
-  /** {@link once} over Node's HTTP/2 ({@link H2Channel}). */
-  private async onceH2(path: string, bytes: Buffer, token: string, requestId: string, attempt: number): Promise<{ body: Buffer; requestId: string | undefined }> {
-    if (this.closed) throw new Error('the gRPC transport is closed');
-    this.h2 ??= new H2Channel(this.target);
-    const started = this.deps.now();
-    this.deps.log(`-> GRPC ${path} ${this.target.target}${this.target.tls ? '' : ' (plaintext)'} (request id ${requestId}, attempt ${attempt})`);
-    const r = await this.h2.call({
-      path,
-      body: bytes,
-      // no compression asked for: the answer comes as it is
-      headers: { authorization: `Bearer ${token}`, 'x-request-id': requestId, 'user-agent': this.deps.userAgent, 'grpc-accept-encoding': 'identity' },
-      deadlineMs: this.deadlineMs,
-      maxReceiveBytes: MAX_RECEIVE_BYTES,
-    });
-    if (r.ok) {
-      this.deps.log(`<- OK GRPC ${path} (${this.deps.now() - started}ms)`);
-      return { body: r.body, requestId: r.requestId };
-    }
-    const apiErr: ApiError = errorFromGrpcStatus({
-      path,
-      code: r.code,
-      message: r.details,
-      statusDetails: r.statusDetails,
-      requestId: r.requestId,
-      sentRequestId: requestId,
-      now: this.deps.now(),
-    });
-    this.deps.log(`<- GRPC ${path}: ${apiErr.message}`);
-    throw apiErr;
   }
 }
