@@ -1,7 +1,8 @@
 /**
  * The gRPC side of the four rule preview calls (grpc-facts.md, copied in test/grpc/): the method table, the
- * `.proto` subset under `schemas/proto/` (loaded at run time, lazily: nothing here loads
- * protobufjs until {@link protoRegistry} is first called), and a STRICT mapping between the
+ * `.proto` subset under `schemas/proto/` (loaded at run time from its generated JSON descriptor,
+ * lazily: nothing here loads protobufjs until {@link protoRegistry} is first called), and a
+ * STRICT mapping between the
  * protojson form dqform already speaks (lowerCamelCase keys, enums as names or numbers) and
  * protobuf messages.
  *
@@ -32,6 +33,12 @@ export const PROTO_FILES = [
   'google/rpc/error_details.proto',
   'buf/validate/violations.proto',
 ] as const;
+
+/**
+ * The subset as a protobufjs JSON descriptor, in {@link protoDir}: what {@link protoRegistry} loads
+ * (`npm run proto`, tools/proto-descriptor.ts, writes it from {@link PROTO_FILES}).
+ */
+export const DESCRIPTOR_FILE = 'subset.generated.json';
 
 /** The name of a preview method. */
 export type PreviewMethodName = 'GetDeployOverview' | 'GetDeployDeleteOverview' | 'GetSqlTestDeployOverview' | 'GetSqlTestDeployDeleteOverview';
@@ -155,22 +162,21 @@ let registry: ProtoRegistry | undefined;
 
 /**
  * protobufjs, the parser under `@grpc/proto-loader`, resolved from proto-loader's own location
- * so that it is the very copy proto-loader uses, hoisted or not.
+ * so that it is the very copy proto-loader uses, hoisted or not. `light`: its build without the
+ * `.proto` parser (what the run time needs to load a JSON descriptor); the same classes.
  */
-export function loadProtobufjs(): typeof Protobuf {
+export function loadProtobufjs(build: 'full' | 'light' = 'full'): typeof Protobuf {
   const loaderDir = path.dirname(require.resolve('@grpc/proto-loader/package.json'));
-  return require(require.resolve('protobufjs', { paths: [loaderDir] })) as typeof Protobuf;
+  return require(require.resolve(build === 'light' ? 'protobufjs/light' : 'protobufjs', { paths: [loaderDir] })) as typeof Protobuf;
 }
 
-/** The subset, loaded once per process on first use. */
+/** The subset, loaded once per process on first use (from {@link DESCRIPTOR_FILE}: no `.proto` text is parsed). */
 export function protoRegistry(): ProtoRegistry {
   if (registry) return registry;
   const started = performance.now();
-  const pb = loadProtobufjs();
-  const dir = protoDir();
-  const root = new pb.Root();
-  root.resolvePath = (_origin: string, target: string) => (path.isAbsolute(target) ? target : path.join(dir, target));
-  root.loadSync(PROTO_FILES.map((f) => path.join(dir, f)), { keepCase: false });
+  const pb = loadProtobufjs('light');
+  const descriptor = JSON.parse(fs.readFileSync(path.join(protoDir(), DESCRIPTOR_FILE), 'utf8')) as { nested: Protobuf.INamespace['nested'] };
+  const root = pb.Root.fromJSON({ nested: descriptor.nested });
   root.resolveAll();
   const types = new Map<string, Protobuf.Type>();
   const type = (name: string): Protobuf.Type => {

@@ -89,7 +89,7 @@ function installPacked(app: string): { pkgDir: string; manifest: { dependencies:
 
 it('the tarball holds the compiled package and its schemas: no build tools, no source maps without sources', () => {
   expect(files).toEqual(expect.arrayContaining(['package.json', 'README.md', 'bin/dqform.js', 'dist/src/index.js', 'dist/src/index.d.ts', 'dist/src/cli/main.js', 'dist/src/cli/v8-start.js', 'dist/bundle/dqform.js', 'dist/bundle/dqform-rest.js', 'dist/constructs/index.js', 'schemas/dqform.schema.json']));
-  const unexpected = files.filter((f) => !/^(package\.json|README\.md|LICENSE|bin\/dqform\.js|dist\/.+\.(js|d\.ts)|schemas\/[^/]+\.json|schemas\/proto\/.+\.proto)$/.test(f));
+  const unexpected = files.filter((f) => !/^(package\.json|README\.md|LICENSE|bin\/dqform\.js|dist\/.+\.(js|d\.ts)|schemas\/[^/]+\.json|schemas\/proto\/.+\.proto|schemas\/proto\/subset\.generated\.json)$/.test(f));
   expect(unexpected).toEqual([]);
   // no source maps: the .ts sources are not in the package, a map pointing at them would dangle
   expect(files.filter((f) => f.endsWith('.map'))).toEqual([]);
@@ -111,8 +111,9 @@ it('npm pack -> install into an empty directory -> import every construct from "
     // The tarball holds compiled JS and declarations, not the sources.
     expect(fs.existsSync(path.join(pkgDir, manifest.main))).toBe(true);
     expect(fs.existsSync(path.join(pkgDir, 'constructs'))).toBe(false);
-    // ...and the .proto subset the gRPC previews load at run time, found from the compiled code.
+    // ...and the .proto subset, whose JSON descriptor the gRPC previews load at run time, found from the compiled code.
     expect(fs.existsSync(path.join(pkgDir, 'schemas', 'proto', 'platform', 'monitors', 'automated_monitors', 'v1', 'deployment_rules.proto'))).toBe(true);
+    expect(fs.existsSync(path.join(pkgDir, 'schemas', 'proto', 'subset.generated.json'))).toBe(true);
     const loaded = execFileSync(
       process.execPath,
       ['-e', "const g = require('dqform/dist/schemas/platform/grpc'); const r = g.protoRegistry(); console.log(g.protoDir() + ' ' + r.encode(g.PREVIEW_METHODS.GetDeployDeleteOverview.requestType, { id: 'x' }).toString('hex'))"],

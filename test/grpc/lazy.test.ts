@@ -25,6 +25,8 @@ const loaded = () => Object.keys(require.cache).filter((k) => /@grpc[\\\\/]grpc-
   out.afterRestPreview = loaded();
   await c.deploymentRules.deployOverview({ ...rule, staticConfig: undefined, queryConfig: { resolverQl: 'with_name("orders")', severity: 'SEVERITY_ERROR', sensitivity: 'SENSITIVITY_BALANCED', metricIds: ['METRIC_ID_ROW_COUNT'], metricOptions: [{ metricId: 'METRIC_ID_ROW_COUNT', sensitivity: 'SENSITIVITY_RELAXED' }] } }).catch(() => undefined);
   out.afterGrpcPreview = loaded();
+  // the subset comes from its JSON descriptor: protobufjs' .proto parser never loads
+  out.protoParser = Object.keys(require.cache).filter((k) => /protobufjs[\\\\/]src[\\\\/](parse|tokenize)\\.js$/.test(k)).length;
   await c.close();
   await emu.close();
   process.stdout.write(JSON.stringify(out));
@@ -38,4 +40,5 @@ it('a plan that needs no gRPC preview never loads grpc-js, proto-loader or proto
   expect(r.emulatorWithoutGrpc).toBe(0);
   expect(r.afterRestPreview).toBe(0);
   expect(r.afterGrpcPreview).toBeGreaterThan(0); // the fallback tried gRPC (nothing listens: effects unknown)
+  expect(r.protoParser).toBe(0);
 }, 60_000);

@@ -1,6 +1,7 @@
 /**
  * The lean validator (schemas/tools/lean.ts) against zod, differentially (issue 27): for every
- * schema the client parses a read response with, every desired-state schema, the manifest and the plan file,
+ * schema the client parses a read response with, every desired-state schema, the manifest, the plan file and the
+ * rules a preview asks about (src/client/services/previews.ts `parseRule`),
  * seeded random values generated from the schema (through schemas/tools/zod-walk.ts) and mutations of
  * them (a key dropped, a wrong type, an extra key, null, an enum number, out of range, another
  * variant, ...) must get the same answer from both: refused by both, or accepted by both with the
@@ -256,6 +257,8 @@ function load(jitless: boolean): Loaded {
       schemas.push([`response ${name}`, s]);
     }
     schemas.push(['response Empty', (require(path.join(ROOT, 'src', 'client', 'services', '_base')) as { Empty: z.ZodType }).Empty]);
+    // the rule a deploy-overview preview asks about (src/client/services/previews.ts parseRule)
+    for (const name of ['DeploymentRuleWrite', 'SqlTestDeploymentRuleWrite']) schemas.push([`preview rule ${name}`, exports[name] as z.ZodType]);
     const manifest = require(path.join(ROOT, 'schemas', 'model', 'manifest')) as typeof import('../../schemas/model/manifest');
     for (const [type, s] of Object.entries(manifest.RESOURCE_SCHEMAS)) schemas.push([`desired ${type}`, s as unknown as z.ZodType]);
     schemas.push(['manifest Manifest', manifest.Manifest]);
@@ -315,7 +318,7 @@ describe.each([
   it('covers every read-response schema the client names, the desired-state schemas and the manifest', () => {
     const names = l.schemas.map(([n]) => n);
     expect(names.filter((n) => n.startsWith('response ')).length).toBeGreaterThan(40);
-    expect(names).toEqual(expect.arrayContaining(['response ListOwnersResponse', 'response BatchGetSqlTestsResponse', 'response ListSavedViewsResponse', 'response BatchGetIntegrationsResponse', 'desired dq_owner', 'desired dq_monitor_deployment_rule', 'manifest Manifest']));
+    expect(names).toEqual(expect.arrayContaining(['response ListOwnersResponse', 'response BatchGetSqlTestsResponse', 'response ListSavedViewsResponse', 'response BatchGetIntegrationsResponse', 'desired dq_owner', 'desired dq_monitor_deployment_rule', 'manifest Manifest', 'preview rule DeploymentRuleWrite', 'preview rule SqlTestDeploymentRuleWrite']));
   });
 
   it.each(l.schemas.map(([n, s]) => [n, s] as const))('%s', (name, schema) => {

@@ -5,7 +5,7 @@ import { PREVIEW_METHODS } from '../../../schemas/platform/grpc';
 import { toQuery } from '../../../schemas/platform/wire';
 import { seg } from '../http';
 import { overviewQuery } from './overview-query';
-import { grpcOverview, preview } from './previews';
+import { grpcOverview, parseRule, preview } from './previews';
 import { batchGetMap, RuleWritesService, type RuleWriteRoutes } from './_base';
 
 const RULES = '/api/monitors/automated/v1/deployment-rules';
@@ -44,7 +44,7 @@ export class DeploymentRulesService extends RuleWritesService<z.input<typeof Dep
    * @throws PreviewUnavailableError when no transport can ask.
    */
   async deployOverview(rule: z.input<typeof DeploymentRuleWrite>): Promise<DeploymentOverview> {
-    const canonical = DeploymentRuleWrite.parse(rule);
+    const canonical = parseRule(DeploymentRuleWrite, rule);
     return preview(this.http, {
       rest: () => this.restDeployOverview(canonical as Record<string, unknown>),
       grpc: async () => (await grpcOverview(this.http, PREVIEW_METHODS.GetDeployOverview, { deploymentRule: canonical }, DeploymentOverviewResponse)).overview,

@@ -6,7 +6,7 @@ import { PREVIEW_METHODS } from '../../../schemas/platform/grpc';
 import { toQuery } from '../../../schemas/platform/wire';
 import { seg } from '../http';
 import { overviewQuery } from './overview-query';
-import { grpcOverview, preview } from './previews';
+import { grpcOverview, parseRule, preview } from './previews';
 import { BatchResult, batched } from '../paging';
 import { BatchWriteOptions, finish, RuleWritesService, type RuleWriteRoutes, succeeded } from './_base';
 
@@ -41,7 +41,7 @@ export class SqlTestRulesService extends RuleWritesService<z.input<typeof SqlTes
    * @throws PreviewUnavailableError when no transport can ask.
    */
   async overview(rule: z.input<typeof SqlTestDeploymentRuleWrite>): Promise<SqlTestDeployOverview> {
-    const canonical = SqlTestDeploymentRuleWrite.parse(rule) as Record<string, unknown>;
+    const canonical = parseRule(SqlTestDeploymentRuleWrite, rule) as Record<string, unknown>;
     return preview(this.http, {
       rest: () => this.restOverview(canonical),
       grpc: async () => {
