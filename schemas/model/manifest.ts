@@ -25,9 +25,20 @@ type AnyKind = SchemaKinds[number];
 const LOADERS = [...SCHEMA_KIND_LOADERS].sort((a, b) => a.order - b.order);
 type Loader = (typeof LOADERS)[number];
 
+/** The records loaded so far, by loader. */
+const RECORDS = new Map<Loader, SchemaKind>();
+
+/**
+ * The record of `l`, loaded once: every later read is a map lookup. (In the bundle, esbuild's
+ * `require()` of a module it wraps copies the module's exports into a new object on every call:
+ * resolution reads `RESOURCE_SCHEMAS[type]` once per resource, issue 27.)
+ */
 function recordOf(l: Loader): SchemaKind {
+  const known = RECORDS.get(l);
+  if (known) return known;
   const r = l.load();
   if (r.type !== l.type || r.order !== l.order) throw new Error(`schemas/model/kinds.generated.ts is stale for ${l.type}: run \`npm run registries\``);
+  RECORDS.set(l, r);
   return r;
 }
 
