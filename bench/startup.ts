@@ -125,6 +125,10 @@ export function installLayout(root: string, build: string): string {
   fs.copyFileSync(path.join(root, 'bin', 'dqform.js'), path.join(build, 'bin', 'dqform.js'));
   fs.copyFileSync(path.join(root, 'package.json'), path.join(build, 'package.json'));
   if (!fs.existsSync(path.join(build, 'dist'))) fs.symlinkSync('.', path.join(build, 'dist'), 'dir');
+  // the bundle runs from its real path (Node resolves the `dist` link), `build/bundle`, where
+  // protoDir() (schemas/platform/grpc.ts) finds no `../../schemas/proto`: its `../proto` then,
+  // else a changed plan's gRPC previews fail and are left out of the measure
+  if (!fs.existsSync(path.join(build, 'proto'))) fs.symlinkSync(path.join(root, 'schemas', 'proto'), path.join(build, 'proto'), 'dir');
   if (!fs.existsSync(path.join(build, 'bundle', 'dqform.js'))) {
     const bundled = spawnSync(process.execPath, ['--require', require.resolve('tsx/cjs', { paths: [root] }), path.join(root, 'tools', 'bundle.ts'), path.join(build, 'bundle')], { cwd: root, encoding: 'utf8' });
     if (bundled.status !== 0) throw new Error(`bundle failed:\n${bundled.stdout}${bundled.stderr}`);

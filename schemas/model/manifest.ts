@@ -25,9 +25,20 @@ type AnyKind = SchemaKinds[number];
 const LOADERS = [...SCHEMA_KIND_LOADERS].sort((a, b) => a.order - b.order);
 type Loader = (typeof LOADERS)[number];
 
+/** The records loaded so far, by loader. */
+const RECORDS = new Map<Loader, SchemaKind>();
+
+/**
+ * The record of `l`, loaded once: every later read is a map lookup. (In the bundle, esbuild's
+ * `require()` of a module it wraps copies the module's exports into a new object on every call:
+ * resolution reads `RESOURCE_SCHEMAS[type]` once per resource, issue 27.)
+ */
 function recordOf(l: Loader): SchemaKind {
+  const known = RECORDS.get(l);
+  if (known) return known;
   const r = l.load();
   if (r.type !== l.type || r.order !== l.order) throw new Error(`schemas/model/kinds.generated.ts is stale for ${l.type}: run \`npm run registries\``);
+  RECORDS.set(l, r);
   return r;
 }
 
@@ -58,17 +69,19 @@ export const RESOURCE_SCHEMAS = Object.defineProperties(
 export type ResourceType = keyof typeof RESOURCE_SCHEMAS;
 export const RESOURCE_TYPES = LOADERS.map((l) => l.type) as ResourceType[];
 
+// fields in sorted order (zod's output order): a resource the loader builds in the manifest's
+// canonical order (src/engine/manifest.ts) is its own parse output, not copied (issue 27)
 export const ManifestResource = z.object({
   /** `<type>.<name>`, e.g. `dq_alert.orders_issues`. */
   address: z.string(),
-  type: z.enum(RESOURCE_TYPES as [ResourceType, ...ResourceType[]]),
-  name: z.string(),
   /** The desired shape for `type` (validated with RESOURCE_SCHEMAS[type] after reference resolution). */
   config: z.record(z.string(), z.unknown()),
+  dependsOn: z.array(z.string()).default([]),
+  lifecycle: Lifecycle.default({}),
+  name: z.string(),
   /** Where it was declared: construct path, or `file:line:column` for YAML. */
   source: z.string().optional(),
-  lifecycle: Lifecycle.default({}),
-  dependsOn: z.array(z.string()).default([]),
+  type: z.enum(RESOURCE_TYPES as [ResourceType, ...ResourceType[]]),
 });
 export type ManifestResource = z.infer<typeof ManifestResource>;
 

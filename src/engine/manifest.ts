@@ -56,7 +56,8 @@ export function manifestFromTerraformJson(doc: unknown, opts: { stack: string; f
     imports,
     removed,
   };
-  const parsed = parseFast(Manifest, manifest);
+  // built here and held by no one else: the parse keeps what already is its own output
+  const parsed = parseFast(Manifest, manifest, { owned: true });
   if (!parsed.success) {
     for (const i of parsed.error.issues) err(`${where}: ${i.path.join('.')}: ${i.message}`);
   }
@@ -115,7 +116,8 @@ function tfResource(type: ResourceType, name: string, raw: Json, err: Report): M
   else if (Array.isArray(ignore)) lifecycle.ignoreChanges = ignore.map((p) => String(p).split('.').map(snakeToCamel).join('.'));
   if (lc.prevent_destroy === true) lifecycle.preventDestroy = true;
   const dependsOn = Array.isArray(raw.depends_on) ? raw.depends_on.map(String) : [];
-  return { address, config, dependsOn, lifecycle, name, source, type };
+  // in sorted order, `source` only when known: the resource is its own parse output (no copy)
+  return source === undefined ? { address, config, dependsOn, lifecycle, name, type } : { address, config, dependsOn, lifecycle, name, source, type };
 }
 
 /**

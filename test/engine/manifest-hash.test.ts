@@ -9,6 +9,8 @@ import { isCanonicalJson } from '../../schemas/tools/canonical-json';
 import { manifestFromTerraformJson, manifestHash } from '../../src/engine/manifest';
 import { mapKeysDeep, mapKeysDeepSorted, snakeToCamel, sortKeysDeep } from '../../src/engine/keys';
 import { terraformJson } from '../../bench/fixtures';
+import { leanParse } from '../../schemas/tools/lean';
+import { Manifest, ManifestResource } from '../../schemas/model/manifest';
 
 /** Every part of a Terraform JSON document the loader reads, its keys in the order cdktf writes them (not sorted). */
 const doc = {
@@ -64,4 +66,16 @@ test('mapKeysDeepSorted: mapKeysDeep with each object filled in the sorted order
   expect(mapKeysDeepSorted({ b_a: 1, a_b: 2, aB: 3 }, snakeToCamel)).toEqual({ aB: 3, bA: 1 });
   expect(mapKeysDeepSorted({ aB: 3, a_b: 2 }, snakeToCamel)).toEqual({ aB: 2 });
   expect(mapKeysDeepSorted(['x_y', null, 3], snakeToCamel)).toEqual(['x_y', null, 3]);
+});
+
+test('the loaded manifest\'s resources are their own parse output: the loader\'s parse copies none of them (issue 27)', () => {
+  const m = manifestFromTerraformJson(terraformJson('bench', 90, { changedEvery: 10 }), { stack: 'bench' });
+  // parsed again as the loader parses (owned), every resource, config and lifecycle is kept
+  const again = leanParse(Manifest, m, { owned: true }) as Manifest;
+  expect(again.resources.length).toBe(m.resources.length);
+  expect(again.resources.filter((r, i) => r !== m.resources[i]).map((r) => r.address)).toEqual([]);
+  // a resource without a construct path has no `source` member (an `undefined` one would be copied)
+  const bare = manifestFromTerraformJson({ provider: { dq: { namespace: 'ns' } }, resource: { dq_owner: { a: { title: 'A' } } } }, { stack: 's' });
+  expect('source' in bare.resources[0]).toBe(false);
+  expect(leanParse(ManifestResource, bare.resources[0], { owned: true })).toBe(bare.resources[0]);
 });

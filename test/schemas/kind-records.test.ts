@@ -11,6 +11,7 @@ import { DesiredIntegration, YamlIntegration } from '../../schemas/model/kinds/i
 import { YamlCategorisationRule } from '../../schemas/model/kinds/categorisation-rules';
 import { TYPES_WITH_ENTITY_ID as CONSTRUCT_ENTITY_ID_TYPES } from '../../constructs/codegen/provider-schema';
 import { ENTITY_ID_PREFIX, TYPES_WITH_ENTITY_ID } from '../../src/kinds/descriptors';
+import { SCHEMA_KIND_LOADERS } from '../../schemas/model/kinds.generated';
 
 describe('kind records', () => {
   it('give the resource types in dependency order, each with its desired shape', () => {
@@ -19,6 +20,19 @@ describe('kind records', () => {
     for (const k of KIND_RECORDS) expect(RESOURCE_SCHEMAS[k.type as keyof typeof RESOURCE_SCHEMAS]).toBe(k.desired);
     expect(RESOURCE_SCHEMAS.dq_domain).toBe(DesiredDomain);
     expect(RESOURCE_SCHEMAS.dq_integration).toBe(DesiredIntegration);
+  });
+
+  it('are loaded once: a later read of a desired schema does not load the record again (issue 27: the bundle copies a module per require)', () => {
+    const loader = SCHEMA_KIND_LOADERS.find((l) => l.type === 'dq_saved_view')!;
+    const load = jest.spyOn(loader, 'load');
+    try {
+      const first = RESOURCE_SCHEMAS.dq_saved_view;
+      for (let i = 0; i < 5; i++) expect(RESOURCE_SCHEMAS.dq_saved_view).toBe(first);
+      // the first test read it already: loaded before this test, or at most once in it
+      expect(load.mock.calls.length).toBeLessThanOrEqual(1);
+    } finally {
+      load.mockRestore();
+    }
   });
 
   it('give the YAML sections, in the same order, and their entry shapes', () => {
