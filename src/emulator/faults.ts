@@ -7,6 +7,7 @@
  */
 import { FaultConfig as FaultConfigSchema, type FaultConfig, type FaultRule } from '../../schemas/model/emulator';
 import { EmulatorError, resourceExhausted, unavailable } from './errors';
+import { mulberry32 } from './random';
 
 export type { FaultConfig, FaultRule, FaultType } from '../../schemas/model/emulator';
 
@@ -28,17 +29,7 @@ export type FaultOutcome =
   | { kind: 'drop' }
   | { kind: 'error'; error: EmulatorError };
 
-/** mulberry32: a small, seeded PRNG in [0, 1). */
-export function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+export { mulberry32 };
 
 interface ActiveRule extends FaultRule {
   remaining: number | undefined;

@@ -19,6 +19,7 @@ import { main } from '../../src/cli/main';
 import { cacheDirOf, cacheKey, MAX_ENTRIES, ResolutionCache } from '../../src/engine/resolution-cache';
 import { jsonSafe, prepareStack } from '../../src/cli/desired';
 import { loadStack, siblingsOf } from '../../src/cli/runtime';
+import { mulberry32 } from '../../src/emulator/random';
 
 let emu: RunningEmulator;
 const CLIENT = 'cache-writer';
@@ -47,14 +48,7 @@ function tempDir(what: string): string {
 
 /** A seeded generator (mulberry32). */
 function rng(seed: number) {
-  let a = seed >>> 0;
-  const next = () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  const next = mulberry32(seed);
   return { next, int: (n: number) => Math.floor(next() * n), chance: (p: number) => next() < p, pick: <T>(xs: readonly T[]) => xs[Math.floor(next() * xs.length)] };
 }
 type Rng = ReturnType<typeof rng>;

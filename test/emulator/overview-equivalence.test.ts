@@ -40,6 +40,7 @@ import {
   type SkippedAsset,
 } from '../../src/emulator/monitors';
 import { deleteOverview as sqlDeleteOverview, deployOverview as sqlDeployOverview, prepareRule, SQL_TEST_RULES_COLLECTION, storedState } from '../../src/emulator/routes/sql-test-rules';
+import { mulberry32 } from '../../src/emulator/random';
 import {
   isExclusive,
   keepRemoved,
@@ -63,14 +64,7 @@ const catalogAt = (seed: number, step: number) => (seed % 4 === 0 && step % 3 ==
 
 /** A small seeded PRNG (mulberry32): the same seed, the same scenario. */
 function rng(seed: number) {
-  let a = seed >>> 0;
-  const next = () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  const next = mulberry32(seed);
   const int = (n: number) => Math.floor(next() * n);
   return { next, int, pick: <T>(xs: readonly T[]): T => xs[int(xs.length)], chance: (p: number) => next() < p };
 }

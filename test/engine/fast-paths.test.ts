@@ -14,6 +14,7 @@ import { isCanonicalJson } from '../../schemas/tools/canonical-json';
 import { stableStringify } from '../../src/engine/keys';
 import { sameJson } from '../../src/engine/planner';
 import { fingerprint } from '../../src/kinds/shared/normalise';
+import { mulberry32 } from '../../src/emulator/random';
 
 /** The replacer-only canonical JSON writer, as it was before the fast path (the reference). */
 function referenceStable(value: unknown, indent?: number): string {
@@ -56,15 +57,7 @@ function referenceSortDeep(v: unknown): unknown {
 }
 
 /** A small seeded PRNG (mulberry32): the random cases are the same on every run. */
-function rng(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+const rng = mulberry32;
 const KEYS = ['a', 'b', 'B', 'z', '10', '9', 'ä', 'id', 'token', 'x_y', ''];
 function randomJson(r: () => number, depth = 0): unknown {
   const k = r();

@@ -7,6 +7,7 @@
  */
 import { canonicalOrSelf, normalise, UNORDERED_KEYS } from '../../src/kinds/shared/normalise';
 import { inKeyOrder, isCanonicalJson } from '../../schemas/tools/canonical-json';
+import { mulberry32 } from '../../src/emulator/random';
 
 const SEED = Number(process.env.NORMALISE_SEED ?? 20261127);
 
@@ -62,17 +63,8 @@ function refNormalise(value: Record<string, unknown>, drop: readonly string[] = 
   return refNorm(top, '') as Record<string, unknown>;
 }
 
-/** mulberry32: a small seeded generator. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** A small seeded generator (src/emulator/random.ts). */
+const rng = mulberry32;
 
 /** Everything the comparison cares about: key order, undefined members, prototypes. */
 function canon(v: unknown): string {

@@ -15,6 +15,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { z } from 'zod';
+import { mulberry32 } from '../../src/emulator/random';
 
 const ROOT = path.join(__dirname, '..', '..');
 const SEED = Number(process.env.LEAN_SEED ?? 20261127);
@@ -24,17 +25,8 @@ const PER_SCHEMA = Number(process.env.LEAN_PER_SCHEMA ?? 600);
 type Walk = typeof import('../../schemas/tools/zod-walk');
 type Lean = typeof import('../../schemas/tools/lean');
 
-/** mulberry32: a small seeded generator. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** A small seeded generator (src/emulator/random.ts). */
+const rng = mulberry32;
 
 /** A value's text with everything the output comparison cares about: key order, undefined keys, frozen objects. */
 function canon(v: unknown): string {
