@@ -222,3 +222,25 @@ describe('ownerships', () => {
     expect(canonicalOwnership({ title: 'x' })).toEqual({ title: 'x' });
   });
 });
+
+describe('ownerships: a failing listing while the owners are still read', () => {
+  it('is the read\'s failure, not an unhandled rejection (no listing left without a handler)', async () => {
+    const unhandled: unknown[] = [];
+    const onUnhandled = (e: unknown) => unhandled.push(e);
+    process.on('unhandledRejection', onUnhandled);
+    try {
+      const { client } = fakeClient({ ownerships: { bad: new Error('server down') } });
+      // the owners' read takes longer than the declared owner's listing takes to fail
+      const readOf = () => new Promise<readonly LiveObject[]>((resolve) => setTimeout(() => resolve([]), 30));
+      await expect(ownershipsHandler.read(client, q({ desired: [{ ownerId: 'bad' }], readOf }))).rejects.toThrow('server down');
+      // the owners' read fails too (the server is gone): the listing's failure is not left unhandled either
+      const gone = fakeClient({ ownerships: { bad: new Error('server down') } });
+      const readOfGone = () => new Promise<readonly LiveObject[]>((_, reject) => setTimeout(() => reject(new Error('owners gone')), 30));
+      await expect(ownershipsHandler.read(gone.client, q({ desired: [{ ownerId: 'bad' }], readOf: readOfGone }))).rejects.toThrow('owners gone');
+      await new Promise((r) => setTimeout(r, 20));
+      expect(unhandled).toEqual([]);
+    } finally {
+      process.off('unhandledRejection', onUnhandled);
+    }
+  });
+});

@@ -76,7 +76,12 @@ async function readOwned(client: PlatformClient, q: ReadQuery): Promise<LiveObje
   // lists queued behind 32 listings, and their pages, parsed on the main thread, started late)
   if (q.readOf) await new Promise<void>((resolve) => setImmediate(resolve));
   const list = (ownerId: string) => {
-    if (!lists.has(ownerId)) lists.set(ownerId, limit.run(() => ownershipsOf(client, ownerId)));
+    if (lists.has(ownerId)) return;
+    const listing = limit.run(() => ownershipsOf(client, ownerId));
+    // handled at once: a listing that fails while the owners are still read (or when their read
+    // fails) is the read's failure through Promise.all below, not an unhandled rejection
+    listing.catch(() => undefined);
+    lists.set(ownerId, listing);
   };
   for (const d of q.desired ?? []) if (typeof d.ownerId === 'string' && d.ownerId) list(String(bareId(d.ownerId)));
   const owners = (q.readOf ? await q.readOf(ownerDescriptor.type) : q.before?.[ownerDescriptor.type]) ?? [];
