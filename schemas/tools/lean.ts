@@ -371,8 +371,11 @@ function compileKind(schema: z.ZodType, owned: boolean): Lean {
     }
     case 'prefault': {
       const lean = leanOf(innerOf(schema) as z.ZodType, owned);
+      // the prefault is the schema's (zod clones only its top level), never a value handed over:
+      // parsed by copying even when owned, or an output would share the schema's own default
+      const fresh = owned ? leanOf(innerOf(schema) as z.ZodType, false) : lean;
       const dflt = defaultGetter(schema) as () => unknown;
-      return (v) => lean(v === undefined ? dflt() : v);
+      return (v) => (v === undefined ? fresh(dflt()) : lean(v));
     }
     case 'nonoptional': {
       const lean = leanOf(innerOf(schema) as z.ZodType, owned);

@@ -412,4 +412,13 @@ describe('a value handed over (`owned`, what the client does with a response) is
     expect(leanParse(Page, { items: [{ id: 1 }] }, { owned: true })).toBe(LEAN_REFUSED);
     expect(leanParse(Page, { items: [], byId: { a: { n: 1 } } }, { owned: true })).toBe(LEAN_REFUSED);
   });
+
+  it('a prefault is not the value handed over: its output is a fresh copy, never the schema\'s own default (a consumer changing one output changes no later one)', () => {
+    const Holder = z.object({ s: z.object({ ids: z.array(z.string()) }).prefault({ ids: [] }) });
+    const first = leanParse(Holder, {}, { owned: true }) as { s: { ids: string[] } };
+    expect(first).toEqual(Holder.parse({}));
+    first.s.ids.push('changed');
+    expect(leanParse(Holder, {}, { owned: true })).toEqual({ s: { ids: [] } });
+    expect(Holder.parse({})).toEqual({ s: { ids: [] } });
+  });
 });
