@@ -273,22 +273,9 @@ export class DqClient {
     return this.parse(o.method, pathWithQuery, requestId, raw, o.responseSchema);
   }
 
-  /**
-   * Hands a redacted trace event to `onTrace`. Its path is redacted when read, not before: a
-   * consumer that ignores the event (the CLI without debug, every response) costs no redaction
-   * of every path (issue 27; perf only).
-   */
+  /** Hands a redacted trace event to `onTrace`. */
   private trace(t: HttpTrace): void {
-    if (!this.onTrace) return;
-    const raw = t.path;
-    let safe: string | undefined;
-    this.onTrace({
-      ...t,
-      get path(): string {
-        return (safe ??= redact(raw));
-      },
-      ...(t.error !== undefined ? { error: redact(t.error) } : {}),
-    });
+    if (this.onTrace) this.onTrace({ ...t, path: redact(t.path), ...(t.error !== undefined ? { error: redact(t.error) } : {}) });
   }
 
   /** Which transport the overview methods use for previews (`auto` unless configured). */
