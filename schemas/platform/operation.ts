@@ -60,7 +60,8 @@ export type Operations = Readonly<Record<string, Operation>>;
  * segment no argument fills or an optional one fills (`/v1/undefined`), an argument naming
  * neither a request field nor a path segment (the request schema would drop it), a read of a
  * field the response lacks (every call would answer undefined), a batch get of more than its ids,
- * a paged read without a `pagination` request field.
+ * a paged read without a `pagination` request field, a spread without a request schema (sent
+ * unchecked), a page size in a read that is not paged (dropped).
  */
 export function defineOperations<const T extends Operations>(table: T): T {
   for (const [name, op] of Object.entries(table)) {
@@ -81,6 +82,9 @@ function rowProblem(op: Operation): string | undefined {
   const fields = Object.keys((op.request && objectShape(op.request)) ?? {});
   const unknown = named.filter((a) => a !== '...' && a !== 'pageSize' && !fields.includes(a) && !segments.includes(a));
   if (unknown.length > 0) return `the argument ${unknown.join(', ')} names neither a request field nor a path segment`;
+  // the spread's fields would be sent unchecked (undeclared keys on the wire), a page size dropped
+  if (named.includes('...') && !op.request) return "a '...' argument needs a request schema (its fields would be sent unchecked)";
+  if (named.includes('pageSize') && !(typeof op.read === 'object' && 'paged' in op.read)) return 'a pageSize argument is only read by a paged read (here it would be dropped)';
   if (typeof op.read !== 'object') return undefined;
   if ('batchGet' in op.read && op.args.length !== 1) return 'a batch get takes one argument, the ids';
   if ('paged' in op.read && !fields.includes('pagination')) return 'a paged read needs a pagination field in its request';

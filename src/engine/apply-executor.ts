@@ -112,14 +112,16 @@ export class StepExecutor {
 
   /** A change failed: its dependents are not attempted; a conflict or the platform gone halts the apply. */
   private fail(c: Change, e: unknown, phase: FailPhase, ms?: number): void {
-    const mayHaveLanded = e instanceof ApiError && e.mayHaveLanded;
+    // a replacement's failed create is wrapped for its message; what happened is its cause's
+    const root = e instanceof ReplacementFailedError ? e.cause : e;
+    const mayHaveLanded = root instanceof ApiError && root.mayHaveLanded;
     this.emit({ type: 'step.failed', address: c.address, action: c.action, phase, error: describe(e), ...(ms !== undefined ? { durationMs: ms } : {}), ...(mayHaveLanded ? { mayHaveLanded: true as const } : {}) });
     this.dependents ??= dependentsIndex(this.env.changes);
     for (const d of dependentsOf(c.address, this.env.changes, this.dependents)) if (!this.blocked.has(d)) this.blocked.set(d, c.address);
     if (this.halted) return;
     // a write that failed to connect (after the client's retries, or a create that is never
     // retried): writing on would only fail the same way
-    if (e instanceof PlatformUnreachableError || isConnectFailure(e)) this.unreachable(e as ApiError);
+    if (root instanceof PlatformUnreachableError || isConnectFailure(root)) this.unreachable(root as ApiError);
     else if (isConflict(e)) this.halt('conflict', `${c.address} met a conflicting write (another apply, or someone in the UI, is changing these objects): nothing more was written`);
   }
 

@@ -83,6 +83,8 @@ test('a row the client would call wrongly without a word is refused when the tab
   expect(() => defineOperations({ typo: { ...row, args: ['id', 'nn'], read: 'whole' } })).toThrow('operation typo (POST /t/{id}): the argument nn names neither a request field nor a path segment');
   expect(() => defineOperations({ read: { ...row, args: ['id'], read: { field: 'thng' } } })).toThrow("operation read (POST /t/{id}): the answer is read from the response's thng, which its schema does not have");
   expect(() => defineOperations({ paged: { ...row, request: z.object({ n: z.number() }), args: ['id'], read: { paged: 'thing' } } })).toThrow('operation paged (POST /t/{id}): a paged read needs a pagination field in its request');
+  expect(() => defineOperations({ spread: { ...row, request: undefined, args: ['id', '...'], read: 'whole' } })).toThrow("operation spread (POST /t/{id}): a '...' argument needs a request schema (its fields would be sent unchecked)");
+  expect(() => defineOperations({ size: { ...row, args: ['id', 'pageSize?'], read: { field: 'thing' } } })).toThrow('operation size (POST /t/{id}): a pageSize argument is only read by a paged read (here it would be dropped)');
   expect(() => defineOperations({ ok: { ...row, args: ['id', 'n?'], read: { field: 'thing' } } })).not.toThrow();
 });
 

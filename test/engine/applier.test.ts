@@ -6,7 +6,8 @@
  * no clock): the same against the emulator is in creates.test.ts, not-ours.test.ts, guards.test.ts
  * and the e2e suites.
  */
-import { ConflictError, UnavailableError } from '../../src/client/errors';
+import { ApiError, ConflictError, UnavailableError } from '../../src/client/errors';
+import { PlatformUnreachableError } from '../../src/client/reachability';
 import { loadPlan, toPlanFile } from '../../src/plan/file';
 import { apply, isConflict, missingScopes, NotOursError, PlanRefusedError, preflight, StalePlanError, type ApplyOptions } from '../../src/engine/applier';
 import { ReplacementFailedError, StepExecutor } from '../../src/engine/apply-executor';
@@ -568,6 +569,28 @@ describe('execution', () => {
     } finally {
       fail.mockRestore();
     }
+  });
+
+  test('a replace whose create meets the platform gone halts the apply as unreachable, and a create that may have landed says so (the ReplacementFailedError wraps, it does not hide)', async () => {
+    const gone = new PlatformUnreachableError({ method: 'POST', path: '/api/x', status: 0, grpcCode: 'UNAVAILABLE' }, 'the platform at http://127.0.0.1:1 stopped answering');
+    const s = setup();
+    const c = existing(s.world, 'dq_owner', 'r', 'replace');
+    let n = 0;
+    s.world.onWrite.set('dq_owner.r', () => {
+      if (n++ === 1) throw gone;
+    });
+    const r = await s.run(planOf([c, ch('dq_owner', 'z', 'create')]), { concurrency: 1 });
+    expect(r.halted).toEqual({ kind: 'unreachable', reason: 'the platform at http://127.0.0.1:1 stopped answering: nothing more was written' });
+    expect(r.skipped.map((x) => x.address)).toEqual(['dq_owner.z']);
+    const t = setup();
+    const d = existing(t.world, 'dq_owner', 'r', 'replace');
+    let m = 0;
+    t.world.onWrite.set('dq_owner.r', () => {
+      if (m++ === 1) throw Object.assign(new ApiError({ method: 'POST', path: '/api/x', status: 0, cause: Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:1'), { code: 'ECONNREFUSED' }) }), { mayHaveLanded: true });
+    });
+    const q = await t.run(planOf([d]));
+    expect([q.halted?.kind, q.failed.map((f) => f.mayHaveLanded)]).toEqual(['unreachable', [true]]);
+    expect(q.failed[0].error).toMatch(/^the old owner was destroyed, but creating its replacement failed/);
   });
 
   test('batch writes: creates and updates of a kind that has them go in one batch per kind and wave; per-item errors fail only those', async () => {
