@@ -114,6 +114,20 @@ export function startupTargets(s: Record<StartupCommand, StartupMeasure>): { tar
   });
 }
 
+/** `link` -> `target`, unless `link` already is that link or a directory of its own (a dangling or other link is replaced). */
+function linkProtos(target: string, link: string): void {
+  let st: fs.Stats | undefined;
+  try {
+    st = fs.lstatSync(link);
+  } catch {
+    st = undefined;
+  }
+  if (st && !st.isSymbolicLink()) return;
+  if (st && fs.readlinkSync(link) === target) return;
+  if (st) fs.unlinkSync(link);
+  fs.symlinkSync(target, link, 'dir');
+}
+
 /**
  * Gives `build` (the sources compiled with bench/tsconfig.json) an installed dqform's layout:
  * bin/dqform.js, package.json, `dist` (a link to the build itself: dist/src is the compiled tree)
@@ -128,7 +142,8 @@ export function installLayout(root: string, build: string): string {
   // the bundle runs from its real path (Node resolves the `dist` link), `build/bundle`, where
   // protoDir() (schemas/platform/grpc.ts) finds no `../../schemas/proto`: its `../proto` then,
   // else a changed plan's gRPC previews fail and are left out of the measure
-  if (!fs.existsSync(path.join(build, 'proto'))) fs.symlinkSync(path.join(root, 'schemas', 'proto'), path.join(build, 'proto'), 'dir');
+  // (a link left by another checkout, perhaps removed since, is made again to this one's)
+  linkProtos(path.join(root, 'schemas', 'proto'), path.join(build, 'proto'));
   if (!fs.existsSync(path.join(build, 'bundle', 'dqform.js'))) {
     const bundled = spawnSync(process.execPath, ['--require', require.resolve('tsx/cjs', { paths: [root] }), path.join(root, 'tools', 'bundle.ts'), path.join(build, 'bundle')], { cwd: root, encoding: 'utf8' });
     if (bundled.status !== 0) throw new Error(`bundle failed:\n${bundled.stdout}${bundled.stderr}`);

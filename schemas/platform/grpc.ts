@@ -175,7 +175,16 @@ export function protoRegistry(): ProtoRegistry {
   if (registry) return registry;
   const started = performance.now();
   const pb = loadProtobufjs('light');
-  const descriptor = JSON.parse(fs.readFileSync(path.join(protoDir(), DESCRIPTOR_FILE), 'utf8')) as { nested: Protobuf.INamespace['nested'] };
+  const file = path.join(protoDir(), DESCRIPTOR_FILE);
+  let text: string;
+  try {
+    text = fs.readFileSync(file, 'utf8');
+  } catch (e) {
+    // the .proto files are there (protoDir's marker), their descriptor not: say which file and what to do
+    if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
+    throw new Error(`the gRPC descriptor ${file} is missing; reinstall dqform (in a checkout of dqform: npm run proto)`);
+  }
+  const descriptor = JSON.parse(text) as { nested: Protobuf.INamespace['nested'] };
   const root = pb.Root.fromJSON({ nested: descriptor.nested });
   root.resolveAll();
   const types = new Map<string, Protobuf.Type>();

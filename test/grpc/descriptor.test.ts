@@ -41,3 +41,22 @@ it('the registry loaded from the descriptor has every preview message, in protoj
   expect(Object.keys(reg.type(PREVIEW_METHODS.GetDeployOverview.requestType).fields)).toEqual(['deploymentRule']);
   expect(reg.encode(PREVIEW_METHODS.GetDeployDeleteOverview.requestType, { id: 'x' }).toString('hex')).toBe('0a0178');
 });
+
+it('a missing descriptor is named, with what to do (not a bare ENOENT from each preview)', () => {
+  jest.isolateModules(() => {
+    const fresh = require('../../schemas/platform/grpc') as typeof import('../../schemas/platform/grpc');
+    // the module's own fs (the test's `fs` is an import wrapper)
+    const nodeFs = require('node:fs') as typeof fs;
+    const real = nodeFs.readFileSync;
+    const read = jest.spyOn(nodeFs, 'readFileSync').mockImplementation(((p: fs.PathOrFileDescriptor, o?: unknown) => {
+      if (String(p).endsWith(DESCRIPTOR_FILE)) throw Object.assign(new Error(`ENOENT: no such file or directory, open '${String(p)}'`), { code: 'ENOENT' });
+      return (real as (p: fs.PathOrFileDescriptor, o?: unknown) => unknown)(p, o);
+    }) as typeof fs.readFileSync);
+    try {
+      expect(() => fresh.protoRegistry()).toThrow(new RegExp(`gRPC descriptor .*${DESCRIPTOR_FILE.replace(/\./g, '\\.')} is missing; reinstall dqform \\(in a checkout of dqform: npm run proto\\)`));
+    } finally {
+      read.mockRestore();
+    }
+  });
+});
+

@@ -31,3 +31,18 @@ it('lets the bundle, run from its real path, find the .proto subset as protoDir(
     fs.rmSync(build, { recursive: true, force: true });
   }
 });
+
+it('replaces a proto link left by another checkout (removed since): no EEXIST, and the link is this checkout\'s', () => {
+  const build = fs.mkdtempSync(path.join(os.tmpdir(), 'dqform-layout-'));
+  try {
+    fs.mkdirSync(path.join(build, 'bundle'));
+    fs.writeFileSync(path.join(build, 'bundle', 'dqform.js'), '');
+    // what a layout from a worktree that no longer exists leaves behind
+    fs.symlinkSync(path.join(build, 'gone-checkout', 'schemas', 'proto'), path.join(build, 'proto'), 'dir');
+    expect(() => installLayout(ROOT, build)).not.toThrow();
+    expect(fs.realpathSync(path.join(build, 'proto'))).toBe(fs.realpathSync(path.join(ROOT, 'schemas', 'proto')));
+    expect(fs.existsSync(path.join(build, 'proto', 'platform', 'v1', 'source.proto'))).toBe(true);
+  } finally {
+    fs.rmSync(build, { recursive: true, force: true });
+  }
+});
