@@ -46,7 +46,12 @@ test('moved, import and removed blocks: each refusal names the address and what 
 test('resource bodies and lifecycle: what is refused and what is only warned about', () => {
   const doc = tf({ dq_owner: { a: { title: 'A', lifecycle: { ignore_changes: 'title' } }, b: { title: 'B', lifecycle: { ignore_changes: [1] } }, c: 5 }, aws_x: { y: {} }, dq_domain: 3 });
   expect(diagnostics(() => manifestFromTerraformJson(doc, { stack: 's', file: 'f.json' }))).toEqual([
-    { severity: 'warning', summary: "resource type aws_x is not dqform's and is ignored", address: 'aws_x' },
+    {
+      severity: 'warning',
+      summary: "resource type aws_x is not dqform's and is ignored",
+      address: 'aws_x.y',
+      hint: 'dqform plans and applies dq_* resources only: deploy aws_x with its own provider (cdktf deploy). Nothing to do if that is intended.',
+    },
     { severity: 'error', summary: 'resource.dq_domain must be an object of named resources', address: 'dq_domain' },
     {
       severity: 'error',
