@@ -94,19 +94,29 @@ function tfResources(doc: Json, diags: Diagnostic[], err: Report): ManifestResou
   return resources;
 }
 
-/** A warning for each resource of another provider's type (by its address and construct path): dqform ignores them. */
+/** How many addresses a warning about another provider's resources lists before "and N more". */
+const FOREIGN_LISTED = 5;
+
+/**
+ * One warning per type of another provider (dqform ignores its resources): how many, their
+ * addresses (sorted; at most {@link FOREIGN_LISTED}, then "and N more"), the first one's
+ * construct path. One line per type, not per resource: a stack of many makes few lines.
+ */
 function foreignResources(type: string, byName: unknown, diags: Diagnostic[]): void {
   const hint = `dqform plans and applies dq_* resources only: deploy ${type} with its own provider (cdktf deploy). Nothing to do if that is intended.`;
   if (!isObj(byName)) {
     diags.push({ severity: 'warning', summary: `resource type ${type} is not dqform's and is ignored`, address: type, hint });
     return;
   }
-  for (const name of Object.keys(byName).sort()) {
-    const raw = byName[name];
-    const meta = isObj(raw) && isObj(raw['//']) && isObj((raw['//'] as Json).metadata) ? ((raw['//'] as Json).metadata as Json) : {};
-    const source = typeof meta.path === 'string' ? { source: meta.path } : {};
-    diags.push({ severity: 'warning', summary: `resource type ${type} is not dqform's and is ignored`, address: `${type}.${name}`, ...source, hint });
-  }
+  const names = Object.keys(byName).sort();
+  if (names.length === 0) return;
+  const first = byName[names[0]];
+  const meta = isObj(first) && isObj(first['//']) && isObj((first['//'] as Json).metadata) ? ((first['//'] as Json).metadata as Json) : {};
+  const source = typeof meta.path === 'string' ? { source: meta.path } : {};
+  const listed = names.slice(0, FOREIGN_LISTED).map((n) => `${type}.${n}`).join(', ');
+  const more = names.length > FOREIGN_LISTED ? ` and ${names.length - FOREIGN_LISTED} more` : '';
+  const what = names.length === 1 ? `1 resource of type ${type} is not dqform's and is ignored` : `${names.length} resources of type ${type} are not dqform's and are ignored`;
+  diags.push({ severity: 'warning', summary: `${what}: ${listed}${more}`, address: type, ...source, hint });
 }
 
 /** One resource body: its attributes in camelCase, construct path, lifecycle and depends_on. */

@@ -1,7 +1,7 @@
 /**
- * The loader's warnings (a resource of another provider in cdk.tf.json, a YAML tag dqform does
- * not know) reach the user when nothing else is wrong: `validate` and `plan` print each one, with
- * its address, construct path (or file:line:column) and what to do, in text and in `--json`, and
+ * The loader's warnings (resources of another provider in cdk.tf.json, one warning per type; a
+ * YAML tag dqform does not know) reach the user when nothing else is wrong: `validate` and `plan`
+ * print each one, with its address, construct path (or file:line:column) and what to do, in text and in `--json`, and
  * still exit 0; a warm run (the resolution cache) shows them as a cold one. In-process through
  * `main` against an emulator started here on port 0.
  *
@@ -55,7 +55,7 @@ function mixedStack(ns: string): Workspace {
 }
 
 const WARNING = [
-  "Warning: aws_s3_bucket.logs: resource type aws_s3_bucket is not dqform's and is ignored",
+  "Warning: aws_s3_bucket: 1 resource of type aws_s3_bucket is not dqform's and is ignored: aws_s3_bucket.logs",
   '  at lw-STACK/logs',
   '  dqform plans and applies dq_* resources only: deploy aws_s3_bucket with its own provider (cdktf deploy). Nothing to do if that is intended.',
 ].join('\n');
@@ -80,8 +80,8 @@ describe("another provider's resource in cdk.tf.json", () => {
     expect(ls.map((l) => l.type)).toEqual(['version', 'diagnostic', 'validate_result']);
     expect(ls[1]).toMatchObject({
       '@level': 'warn',
-      '@message': "Warning: aws_s3_bucket.logs: resource type aws_s3_bucket is not dqform's and is ignored",
-      diagnostic: { severity: 'warning', address: 'aws_s3_bucket.logs', source: 'lw-json/logs', hint: expect.stringMatching(/^dqform plans and applies dq_\* resources only/) },
+      '@message': "Warning: aws_s3_bucket: 1 resource of type aws_s3_bucket is not dqform's and is ignored: aws_s3_bucket.logs",
+      diagnostic: { severity: 'warning', address: 'aws_s3_bucket', source: 'lw-json/logs', hint: expect.stringMatching(/^dqform plans and applies dq_\* resources only/) },
     });
     expect(ls[2]).toMatchObject({ valid: true, error_count: 0, warning_count: 1, resources: 1 });
   });
@@ -95,7 +95,26 @@ describe("another provider's resource in cdk.tf.json", () => {
     const j = await run(ws, ['plan', '--json']);
     expect(j.code).toBe(0);
     const diags = streamLines(j.outLines).filter((l) => l.type === 'diagnostic');
-    expect(diags).toEqual([expect.objectContaining({ '@level': 'warn', diagnostic: expect.objectContaining({ address: 'aws_s3_bucket.logs', source: 'lw-plan/logs' }) })]);
+    expect(diags).toEqual([expect.objectContaining({ '@level': 'warn', diagnostic: expect.objectContaining({ address: 'aws_s3_bucket', source: 'lw-plan/logs' }) })]);
+  });
+
+  it('many resources of one type: one warning for the type (five addresses, then how many more), not one per resource', async () => {
+    const ws = new Workspace();
+    workspaces.push(ws);
+    const ns = 'lw-many';
+    const buckets = Object.fromEntries(Array.from({ length: 12 }, (_, i) => [`b${String(i).padStart(2, '0')}`, { bucket: `b${i}`, '//': { metadata: { path: `${ns}/b${i}` } } }]));
+    ws.stack(ns, { dq_owner: { team: { title: 'Team' } }, aws_s3_bucket: buckets, aws_iam_role: { r: {} } });
+    const r = await run(ws, ['validate']);
+    expect(r.code).toBe(0);
+    expect(r.err).toBe(
+      [
+        "Warning: aws_iam_role: 1 resource of type aws_iam_role is not dqform's and is ignored: aws_iam_role.r",
+        '  dqform plans and applies dq_* resources only: deploy aws_iam_role with its own provider (cdktf deploy). Nothing to do if that is intended.',
+        "Warning: aws_s3_bucket: 12 resources of type aws_s3_bucket are not dqform's and are ignored: aws_s3_bucket.b00, aws_s3_bucket.b01, aws_s3_bucket.b02, aws_s3_bucket.b03, aws_s3_bucket.b04 and 7 more",
+        `  at ${ns}/b0`,
+        '  dqform plans and applies dq_* resources only: deploy aws_s3_bucket with its own provider (cdktf deploy). Nothing to do if that is intended.',
+      ].join('\n'),
+    );
   });
 });
 
