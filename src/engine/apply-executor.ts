@@ -9,7 +9,7 @@
 import { ApiError, ConflictError, isConnectFailure, PlatformUnreachableError, type PlatformClient } from '../client';
 import type { ResourceType } from '../../schemas/model/manifest';
 import type { Change } from '../../schemas/model/plan';
-import type { LiveObject, ResourceHandler } from '../kinds/shared/types';
+import type { HandlerContext, LiveObject, ResourceHandler } from '../kinds/shared/types';
 import { WriteConflictError } from '../kinds/shared/support';
 import { dependentsIndex, dependentsOf } from './graph';
 import { mapLimit } from './concurrency';
@@ -28,7 +28,8 @@ export interface ApplyClock {
 
 export interface ExecutorEnv {
   client: PlatformClient;
-  ctx: ApplyContext;
+  /** The plan's workspace and namespace, and the environment secrets are read from (`env`, absent: `process.env`). */
+  ctx: ApplyContext & Pick<HandlerContext, 'env'>;
   handlers: Record<ResourceType, ResourceHandler>;
   /** All the plan's changes (for the dependents of a failed one). */
   changes: readonly Change[];

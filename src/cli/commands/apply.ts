@@ -186,6 +186,8 @@ function applyOptions(io: Io, o: ApplyOptions, every: number) {
     allowUnpreviewed: o.allowUnpreviewed,
     onProgress: (l: string) => io.err(l),
     progressIntervalMs: every,
+    // secrets' fromEnv variables: from the environment the command was given, as everything else
+    env: io.env,
   };
 }
 

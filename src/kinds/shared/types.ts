@@ -54,6 +54,11 @@ export type LiveObjects = Partial<Record<ResourceType, LiveObject[]>>;
 export interface HandlerContext {
   workspace: string;
   namespace: string;
+  /**
+   * The environment the command was given (the CLI's `io.env`): where a write reads a secret's
+   * `fromEnv` variable. Absent: `process.env`.
+   */
+  env?: NodeJS.ProcessEnv;
 }
 
 export interface ReadQuery extends HandlerContext {
