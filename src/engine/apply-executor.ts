@@ -28,8 +28,8 @@ export interface ApplyClock {
 
 export interface ExecutorEnv {
   client: PlatformClient;
-  /** The plan's workspace and namespace, and the environment secrets are read from (`env`, absent: `process.env`). */
-  ctx: ApplyContext & Pick<HandlerContext, 'env'>;
+  /** The plan's workspace and namespace, and where secrets are read from (`env`, `cwd`; absent: the process's). */
+  ctx: ApplyContext & Pick<HandlerContext, 'env' | 'cwd'>;
   handlers: Record<ResourceType, ResourceHandler>;
   /** All the plan's changes (for the dependents of a failed one). */
   changes: readonly Change[];

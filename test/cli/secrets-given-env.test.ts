@@ -1,7 +1,8 @@
 /**
  * A secret's `fromEnv` variable is read from the environment the command was given (the CLI's
  * `io.env`), not from `process.env`: run in-process (a library, a test), `apply` sends the value
- * the given environment holds, and a value only in `process.env` is not set. The saved-plan path
+ * the given environment holds, and a value only in `process.env` is not set. A relative
+ * `fromFile` path is relative to the directory the command was given (`io.cwd`). The saved-plan path
  * (`apply PLANFILE`), `apply --auto-approve` and `--json` alike. No output holds a secret value. In-process
  * through `main` against an emulator started here on port 0.
  *
@@ -19,6 +20,7 @@ const CLIENT_SECRET = 'given-env-S3cret-0b7e';
 const GIVEN = 'given-env-Pg-Pw-6c2d91';
 const GIVEN_SAVED = 'given-env-Saved-Pw-19e5b7';
 const GIVEN_JSON = 'given-env-Json-Pw-72ac04';
+const GIVEN_FILE = 'given-cwd-File-Pw-3e81d6';
 const PROCESS_ONLY = 'process-env-Pg-Pw-a4f3e8';
 const VAR = 'DQFORM_TEST_GIVEN_ENV_PG_PW';
 const workspaces: Workspace[] = [];
@@ -54,7 +56,7 @@ function stack(ns: string): Workspace {
 /** What the platform holds of the integrations (the secret values it was sent among them). */
 const stored = () => JSON.stringify(emu.app.store.workspace('given-env').collection('integrations').filter(() => true));
 
-const noSecret = (text: string) => [GIVEN, GIVEN_SAVED, GIVEN_JSON, PROCESS_ONLY, CLIENT_SECRET].filter((s) => text.includes(s));
+const noSecret = (text: string) => [GIVEN, GIVEN_SAVED, GIVEN_JSON, GIVEN_FILE, PROCESS_ONLY, CLIENT_SECRET].filter((s) => text.includes(s));
 
 describe('a fromEnv secret set only in the environment the command was given', () => {
   beforeEach(() => {
@@ -105,4 +107,17 @@ it('a value only in process.env, not in the given environment, is not set: the c
   } finally {
     delete process.env[VAR];
   }
+});
+
+it("a relative fromFile path is relative to the directory the command was given, not the process's", async () => {
+  const ws = new Workspace();
+  workspaces.push(ws);
+  const ns = 'given-env-file';
+  fs.writeFileSync(ws.path('pg.pw'), `${GIVEN_FILE}\n`);
+  ws.stack(ns, { dq_integration: { pg: { title: `PG ${ns}`, config: { relational: { host: 'db.example.com', port: 5432, user: 'dq', password: { from_file: 'pg.pw' }, password_version: 1 } } } } });
+  expect(process.cwd()).not.toBe(ws.dir);
+  const r = await run(ws, ['apply', '--auto-approve']);
+  expect({ code: r.code, err: r.err }).toEqual({ code: 0, err: expect.not.stringMatching(/cannot read file/) });
+  expect(stored()).toContain(`"${GIVEN_FILE}"`);
+  expect(noSecret(`${r.out}\n${r.err}`)).toEqual([]);
 });

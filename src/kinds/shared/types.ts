@@ -59,6 +59,8 @@ export interface HandlerContext {
    * `fromEnv` variable. Absent: `process.env`.
    */
   env?: NodeJS.ProcessEnv;
+  /** The directory the command was given (the CLI's `io.cwd`): what a secret's relative `fromFile` path is relative to. Absent: `process.cwd()`. */
+  cwd?: string;
 }
 
 export interface ReadQuery extends HandlerContext {
