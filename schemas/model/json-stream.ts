@@ -49,10 +49,10 @@ export const StreamLine = z.discriminatedUnion('type', [
   z.object({
     ...base,
     type: z.literal('apply_errored'),
-    hook: z.object({ resource: Resource, action: z.string(), phase: z.enum(['check', 'preview', 'write', 'readback']), error: z.string(), elapsed_seconds: z.number().optional(), may_have_landed: z.boolean().optional() }),
+    hook: z.object({ resource: Resource, action: z.string(), phase: z.enum(['check', 'preview', 'write', 'readback']), error: z.string(), hint: z.string().optional(), elapsed_seconds: z.number().optional(), may_have_landed: z.boolean().optional() }),
   }),
   z.object({ ...base, type: z.literal('apply_skipped'), hook: z.object({ resource: Resource, action: z.string(), reason: z.enum(['dependency-failed', 'halted']), because: z.string() }) }),
-  z.object({ ...base, type: z.literal('apply_halted'), kind: z.enum(['conflict', 'unreachable', 'preview']), reason: z.string() }),
+  z.object({ ...base, type: z.literal('apply_halted'), kind: z.enum(['conflict', 'unreachable', 'preview']), reason: z.string(), hint: z.string().optional() }),
   z.object({ ...base, type: z.literal('readback'), when: z.enum(['wave', 'end']), addrs: z.array(z.string()) }),
 ]);
 export type StreamLine = z.infer<typeof StreamLine>;

@@ -48,6 +48,11 @@ export function exitCode(r: ApplyResult): number {
   return r.failed.length || r.skipped.length ? 1 : 0;
 }
 
+/** An error's hint (docs/errors.md: static text, never a value) on the line after its message, indented by `indent`; empty without one. */
+function hintLine(hint: string | undefined, indent: number): string {
+  return hint === undefined ? '' : `\n${' '.repeat(indent)}${hint}`;
+}
+
 /**
  * The apply report. When the apply stopped early (a conflict, or the platform gone), what was
  * not attempted is one line, not one per change; when the platform is gone, the writes that
@@ -62,13 +67,15 @@ function report(io: ApplyViewIo, r: ApplyResult, elapsedMs: number, what: 'Apply
   const notSent = gone ? r.failed.filter((f) => !f.mayHaveLanded && /is not answering|\((ECONNREFUSED|ENOTFOUND|EHOSTUNREACH|ENETUNREACH|EAI_AGAIN|UND_ERR_CONNECT_TIMEOUT)\)/.test(f.error)) : [];
   const inFlight = gone ? r.failed.filter((f) => !notSent.includes(f) && (f.mayHaveLanded || /connection failed/.test(f.error))) : [];
   const rest = halt ? r.skipped.filter((x) => x.because === halt.reason) : [];
-  for (const f of r.failed) if (!inFlight.includes(f) && !notSent.includes(f)) io.err(`  ${f.action} ${f.address}: FAILED: ${f.error}${f.ms === undefined ? '' : ` (after ${seconds(f.ms)})`}`);
+  for (const f of r.failed) if (!inFlight.includes(f) && !notSent.includes(f)) io.err(`  ${f.action} ${f.address}: FAILED: ${f.error}${f.ms === undefined ? '' : ` (after ${seconds(f.ms)})`}${hintLine(f.hint, 4)}`);
   for (const x of r.skipped) if (!rest.includes(x)) io.err(`  ${x.action} ${x.address}: not attempted (${x.because})`);
   if (gone) {
+    // the outage's hints, once each: the halting error's, then those of the writes it cut off
+    const goneHints = [...new Set([halt.hint, ...[...notSent, ...inFlight].map((f) => f.hint)].filter((h): h is string => h !== undefined))];
     io.err(
-      `Error: ${halt.reason.replace(/: nothing more was written$/, '')}. ${what} stopped: ${r.applied.length} applied${notSent.length ? `; ${notSent.length} could not connect (not written)` : ''}${inFlight.length ? `; ${inFlight.length} in flight when it went away may or may not have landed (${list(inFlight)})` : ''}; ${rest.length} not attempted. Run dqform plan when it answers again: plan and apply converge.`,
+      `Error: ${halt.reason.replace(/: nothing more was written$/, '')}. ${what} stopped: ${r.applied.length} applied${notSent.length ? `; ${notSent.length} could not connect (not written)` : ''}${inFlight.length ? `; ${inFlight.length} in flight when it went away may or may not have landed (${list(inFlight)})` : ''}; ${rest.length} not attempted. Run dqform plan when it answers again: plan and apply converge.${goneHints.map((h) => hintLine(h, 2)).join('')}`,
     );
-  } else if (rest.length) io.err(`  ${rest.length} change(s) not attempted (${list(rest)}): ${halt!.reason}`);
+  } else if (rest.length) io.err(`  ${rest.length} change(s) not attempted (${list(rest)}): ${halt!.reason}${hintLine(halt!.hint, 4)}`);
   io.out(`${what} ${r.failed.length || r.skipped.length ? 'stopped' : 'complete'}: ${r.applied.length} applied, ${r.failed.length} failed, ${r.skipped.length} not attempted. Took ${seconds(elapsedMs)}.`);
   if (exitCode(r) && !gone) io.err('Run `dqform plan` to see what remains; re-running plan and apply converges.');
 }

@@ -101,14 +101,14 @@ export class JsonStream {
       case 'step.failed':
         return this.line('error', `${e.address}: ${e.action} failed: ${e.error}`, {
           type: 'apply_errored',
-          hook: { resource: this.resource(e.address), action: e.action, phase: e.phase, error: e.error, ...(e.durationMs !== undefined ? { elapsed_seconds: secs(e.durationMs) } : {}), ...(e.mayHaveLanded ? { may_have_landed: true } : {}) },
+          hook: { resource: this.resource(e.address), action: e.action, phase: e.phase, error: e.error, ...(e.hint !== undefined ? { hint: e.hint } : {}), ...(e.durationMs !== undefined ? { elapsed_seconds: secs(e.durationMs) } : {}), ...(e.mayHaveLanded ? { may_have_landed: true } : {}) },
         });
       case 'step.skipped': {
         const because = e.reason === 'dependency-failed' ? `${e.dependency} failed` : `the apply halted (${e.halt})`;
         return this.line('warn', `${e.address}: not attempted: ${because}`, { type: 'apply_skipped', hook: { resource: this.resource(e.address), action: e.action, reason: e.reason, because } });
       }
       case 'halt':
-        return this.line('error', `the apply stopped writing: ${e.reason}`, { type: 'apply_halted', kind: e.kind, reason: e.reason });
+        return this.line('error', `the apply stopped writing: ${e.reason}`, { type: 'apply_halted', kind: e.kind, reason: e.reason, ...(e.hint !== undefined ? { hint: e.hint } : {}) });
       case 'readback':
         return this.line('info', `reading back ${e.addresses.length} object(s) written`, { type: 'readback', when: e.when, addrs: e.addresses });
       case 'apply.done': {

@@ -74,6 +74,13 @@ export interface ApplyOptions extends GuardOptions {
   progressIntervalMs?: number;
   /** Clock and timers (tests drive them by hand). */
   clock?: ApplyClock;
+  /**
+   * The environment a secret's `fromEnv` variable is read from when it is sent (the CLI gives
+   * the environment it was given). Default `process.env`.
+   */
+  env?: NodeJS.ProcessEnv;
+  /** The directory a secret's relative `fromFile` path is relative to (the CLI gives its own). Default `process.cwd()`. */
+  cwd?: string;
 }
 
 const SYSTEM_CLOCK: ApplyClock = {
@@ -256,7 +263,8 @@ export async function apply(client: PlatformClient, plan: Plan, opts: ApplyOptio
   emit({ type: 'apply.start', ...ctx, steps: steps.length, waves: waves.length });
   const executor = new StepExecutor({
     client,
-    ctx,
+    // the environment and directory only here, where the writes read secrets: not in ctx, which the events carry
+    ctx: { ...ctx, ...(opts.env ? { env: opts.env } : {}), ...(opts.cwd !== undefined ? { cwd: opts.cwd } : {}) },
     handlers,
     changes: plan.changes,
     concurrency: opts.concurrency ?? 8,

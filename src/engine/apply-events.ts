@@ -36,12 +36,12 @@ export type ApplyEvent =
   | { type: 'step.running'; address: string; action: ApplyAction; elapsedMs: number }
   /** `durationMs`: the write's time (a batch: the whole batch's time); `id`: the object's id (the plan's). */
   | { type: 'step.done'; address: string; action: ApplyAction; id: string; durationMs: number }
-  /** `mayHaveLanded`: an earlier attempt of the write may have reached the platform. */
-  | { type: 'step.failed'; address: string; action: ApplyAction; phase: FailPhase; error: string; durationMs?: number; mayHaveLanded?: true }
+  /** `mayHaveLanded`: an earlier attempt of the write may have reached the platform; `hint`: the error's, what to do (docs/errors.md). */
+  | { type: 'step.failed'; address: string; action: ApplyAction; phase: FailPhase; error: string; hint?: string; durationMs?: number; mayHaveLanded?: true }
   | { type: 'step.skipped'; address: string; action: ApplyAction; reason: 'dependency-failed'; dependency: string }
   | { type: 'step.skipped'; address: string; action: ApplyAction; reason: 'halted'; halt: HaltKind }
-  /** The apply stops writing; every later change is skipped with reason `halted`. */
-  | { type: 'halt'; kind: HaltKind; reason: string }
+  /** The apply stops writing; every later change is skipped with reason `halted`; `hint`: the halting error's, when it has one. */
+  | { type: 'halt'; kind: HaltKind; reason: string; hint?: string }
   /** What was written is read again: after a wave of kinds without etags, and at the end. */
   | { type: 'readback'; when: 'wave' | 'end'; addresses: string[] }
   /** The end; `summary` is what `apply` returns. */
@@ -53,15 +53,15 @@ export type ApplyListener = (event: ApplyEvent) => void;
 export interface ApplyResult {
   /** `ms`: how long the write took (a batch: the whole batch's time). */
   applied: { address: string; action: Change['action']; ms?: number }[];
-  /** `mayHaveLanded`: the write failed in the end, but an earlier attempt of it may have reached the platform. */
-  failed: { address: string; action: Change['action']; error: string; ms?: number; mayHaveLanded?: true }[];
+  /** `mayHaveLanded`: the write failed in the end, but an earlier attempt of it may have reached the platform; `hint`: the error's. */
+  failed: { address: string; action: Change['action']; error: string; hint?: string; ms?: number; mayHaveLanded?: true }[];
   /** Not attempted because something they depend on failed, or the apply stopped. */
   skipped: { address: string; action: Change['action']; because: string }[];
   /**
    * Why the apply stopped writing before the end: a conflict (another writer is at work) or the
    * platform stopped answering. `skipped` entries with this `because` are the rest of the plan.
    */
-  halted?: { kind: HaltKind; reason: string };
+  halted?: { kind: HaltKind; reason: string; hint?: string };
 }
 
 const byAddress = (a: { address: string }, b: { address: string }) => (a.address < b.address ? -1 : a.address > b.address ? 1 : 0);
@@ -81,11 +81,11 @@ export class ApplyRecorder {
       const i = this.applied.delete(e.address) ? r.applied.findIndex((x) => x.address === e.address) : -1;
       const ms = e.durationMs ?? (i >= 0 ? r.applied[i].ms : undefined);
       if (i >= 0) r.applied.splice(i, 1);
-      r.failed.push({ address: e.address, action: e.action, error: e.error, ...(ms !== undefined ? { ms } : {}), ...(e.mayHaveLanded ? { mayHaveLanded: true as const } : {}) });
+      r.failed.push({ address: e.address, action: e.action, error: e.error, ...(e.hint !== undefined ? { hint: e.hint } : {}), ...(ms !== undefined ? { ms } : {}), ...(e.mayHaveLanded ? { mayHaveLanded: true as const } : {}) });
     } else if (e.type === 'step.skipped') {
       const because = e.reason === 'dependency-failed' ? `${e.dependency} failed` : this.result.halted!.reason;
       r.skipped.push({ address: e.address, action: e.action, because });
-    } else if (e.type === 'halt') r.halted = { kind: e.kind, reason: e.reason };
+    } else if (e.type === 'halt') r.halted = { kind: e.kind, reason: e.reason, ...(e.hint !== undefined ? { hint: e.hint } : {}) };
   }
 
   /** Whether `address` is applied (and not failed since, at its read-back). */

@@ -9,7 +9,7 @@
 import { ApiError, ConflictError, isConnectFailure, PlatformUnreachableError, type PlatformClient } from '../client';
 import type { ResourceType } from '../../schemas/model/manifest';
 import type { Change } from '../../schemas/model/plan';
-import type { LiveObject, ResourceHandler } from '../kinds/shared/types';
+import type { HandlerContext, LiveObject, ResourceHandler } from '../kinds/shared/types';
 import { WriteConflictError } from '../kinds/shared/support';
 import { dependentsIndex, dependentsOf } from './graph';
 import { mapLimit } from './concurrency';
@@ -28,7 +28,8 @@ export interface ApplyClock {
 
 export interface ExecutorEnv {
   client: PlatformClient;
-  ctx: ApplyContext;
+  /** The plan's workspace and namespace, and where secrets are read from (`env`, `cwd`; absent: the process's). */
+  ctx: ApplyContext & Pick<HandlerContext, 'env' | 'cwd'>;
   handlers: Record<ResourceType, ResourceHandler>;
   /** All the plan's changes (for the dependents of a failed one). */
   changes: readonly Change[];
@@ -44,6 +45,12 @@ export interface ExecutorEnv {
 
 function describe(e: unknown): string {
   return e instanceof Error ? e.message : String(e);
+}
+
+/** What to do about `e`: its hint (a static text, never a value), else its cause's (a replacement's failed create). */
+function hintOf(e: unknown): string | undefined {
+  if (!(e instanceof DqformError)) return undefined;
+  return e.hint ?? (e.cause instanceof DqformError ? e.cause.hint : undefined);
 }
 
 /** A change whose effects were known only after apply was not written: its preview now needs a new review (or failed). */
@@ -105,9 +112,9 @@ export class StepExecutor {
     this.emit({ type: 'step.skipped', address: c.address, action: c.action, reason: 'halted', halt: this.halted!.kind });
   }
 
-  private halt(kind: HaltKind, reason: string): void {
+  private halt(kind: HaltKind, reason: string, hint?: string): void {
     this.halted = { kind, reason };
-    this.emit({ type: 'halt', kind, reason });
+    this.emit({ type: 'halt', kind, reason, ...(hint !== undefined ? { hint } : {}) });
   }
 
   /** A change failed: its dependents are not attempted; a conflict or the platform gone halts the apply. */
@@ -115,7 +122,8 @@ export class StepExecutor {
     // a replacement's failed create is wrapped for its message; what happened is its cause's
     const root = e instanceof ReplacementFailedError ? e.cause : e;
     const mayHaveLanded = root instanceof ApiError && root.mayHaveLanded;
-    this.emit({ type: 'step.failed', address: c.address, action: c.action, phase, error: describe(e), ...(ms !== undefined ? { durationMs: ms } : {}), ...(mayHaveLanded ? { mayHaveLanded: true as const } : {}) });
+    const hint = hintOf(e);
+    this.emit({ type: 'step.failed', address: c.address, action: c.action, phase, error: describe(e), ...(hint !== undefined ? { hint } : {}), ...(ms !== undefined ? { durationMs: ms } : {}), ...(mayHaveLanded ? { mayHaveLanded: true as const } : {}) });
     this.dependents ??= dependentsIndex(this.env.changes);
     for (const d of dependentsOf(c.address, this.env.changes, this.dependents)) if (!this.blocked.has(d)) this.blocked.set(d, c.address);
     if (this.halted) return;
@@ -130,7 +138,7 @@ export class StepExecutor {
     if (this.halted) return;
     const cause = (e as { cause?: { code?: unknown; message?: unknown } }).cause;
     const why = e instanceof PlatformUnreachableError ? e.message : `the platform is not answering: a write could not connect (${String(cause?.code ?? 'no connection')}${typeof cause?.message === 'string' ? `: ${cause.message}` : ''})`;
-    this.halt('unreachable', `${why}: nothing more was written`);
+    this.halt('unreachable', `${why}: nothing more was written`, hintOf(e));
   }
 
   /** Checks `steps` (kinds without etags) against live state right before their wave; drops from `ready` what may not be written. */

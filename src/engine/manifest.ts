@@ -13,6 +13,7 @@ import { parseAddress } from './identity';
 import { TYPE_PREFIX } from '../kinds/descriptors';
 import { parseFast } from '../../schemas/tools/lean';
 import { listedStacks, ManifestError } from './listed-stacks';
+import { withLoaderWarnings } from './loader-warnings';
 
 export { listedStacks, ManifestError };
 
@@ -26,7 +27,8 @@ type Report = (summary: string, extra?: Partial<Diagnostic>) => void;
 
 /**
  * Turns a Terraform JSON document into a manifest. Collects every problem and throws one
- * {@link ManifestError}. `file` names the source in messages.
+ * {@link ManifestError}. `file` names the source in messages. Warnings without an error go with
+ * the manifest (./loader-warnings.ts): resolution shows them.
  */
 export function manifestFromTerraformJson(doc: unknown, opts: { stack: string; file?: string }): Manifest {
   const diags: Diagnostic[] = [];
@@ -62,7 +64,7 @@ export function manifestFromTerraformJson(doc: unknown, opts: { stack: string; f
     for (const i of parsed.error.issues) err(`${where}: ${i.path.join('.')}: ${i.message}`);
   }
   if (diags.some((d) => d.severity === 'error')) throw new ManifestError(diags);
-  return inCanonicalOrder(parsed.data as Manifest);
+  return withLoaderWarnings(inCanonicalOrder(parsed.data as Manifest), diags);
 }
 
 /** The `resource` block's dqform resources, by type and name (other providers' types: a warning). */
@@ -72,7 +74,7 @@ function tfResources(doc: Json, diags: Diagnostic[], err: Report): ManifestResou
   for (const type of Object.keys(resBlock).sort()) {
     const byName = resBlock[type];
     if (!type.startsWith(TYPE_PREFIX)) {
-      diags.push({ severity: 'warning', summary: `resource type ${type} is not dqform's and is ignored`, address: type });
+      foreignResources(type, byName, diags);
       continue;
     }
     if (!(RESOURCE_TYPES as string[]).includes(type)) {
@@ -90,6 +92,31 @@ function tfResources(doc: Json, diags: Diagnostic[], err: Report): ManifestResou
     }
   }
   return resources;
+}
+
+/** How many addresses a warning about another provider's resources lists before "and N more". */
+const FOREIGN_LISTED = 5;
+
+/**
+ * One warning per type of another provider (dqform ignores its resources): how many, their
+ * addresses (sorted; at most {@link FOREIGN_LISTED}, then "and N more"), the first one's
+ * construct path. One line per type, not per resource: a stack of many makes few lines.
+ */
+function foreignResources(type: string, byName: unknown, diags: Diagnostic[]): void {
+  const hint = `dqform plans and applies dq_* resources only: deploy ${type} with its own provider (cdktf deploy). Nothing to do if that is intended.`;
+  if (!isObj(byName)) {
+    diags.push({ severity: 'warning', summary: `resource type ${type} is not dqform's and is ignored`, address: type, hint });
+    return;
+  }
+  const names = Object.keys(byName).sort();
+  if (names.length === 0) return;
+  const first = byName[names[0]];
+  const meta = isObj(first) && isObj(first['//']) && isObj((first['//'] as Json).metadata) ? ((first['//'] as Json).metadata as Json) : {};
+  const source = typeof meta.path === 'string' ? { source: meta.path } : {};
+  const listed = names.slice(0, FOREIGN_LISTED).map((n) => `${type}.${n}`).join(', ');
+  const more = names.length > FOREIGN_LISTED ? ` and ${names.length - FOREIGN_LISTED} more` : '';
+  const what = names.length === 1 ? `1 resource of type ${type} is not dqform's and is ignored` : `${names.length} resources of type ${type} are not dqform's and are ignored`;
+  diags.push({ severity: 'warning', summary: `${what}: ${listed}${more}`, address: type, ...source, hint });
 }
 
 /** One resource body: its attributes in camelCase, construct path, lifecycle and depends_on. */

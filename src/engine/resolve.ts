@@ -11,6 +11,7 @@ import { ALIAS_USES, deprecatedEnums } from '../../schemas/platform/wire';
 import { parseFast } from '../../schemas/tools/lean';
 import { bareId, defaultFqn, deriveId, ENTITY_ID_PREFIX, idOwner, namespaceOfId, parseAddress } from './identity';
 import { camelToSnake } from './keys';
+import { loaderWarnings } from './loader-warnings';
 import { closest, fieldPathProblem, nearestAddress, unknownFields } from './unknown-fields';
 import { closestName } from '../../schemas/tools/did-you-mean';
 import { textFieldProblems } from '../../schemas/tools/text-checks';
@@ -105,7 +106,8 @@ function fieldPath(path: PropertyKey[]): string {
 
 /** Resolves identity, references and validation for every resource of the manifest. */
 export function resolveManifest(manifest: Manifest, workspace: string, opts: ResolveOptions = {}): Resolution {
-  const diags: Diagnostic[] = [];
+  // first, the loader's warnings (a resource of another provider...): shown with the resolution's
+  const diags: Diagnostic[] = loaderWarnings(manifest);
   const { namespace } = manifest;
   // 1. identities
   const idents = new Map<string, { type: ResourceType; id: string; fqn?: string }>();

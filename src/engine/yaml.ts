@@ -20,6 +20,7 @@ import { checkResolverQlText, ResolverQlError } from '../../schemas/tools/resolv
 import { parseFast } from '../../schemas/tools/lean';
 import { parseAddress } from './identity';
 import { ManifestError } from './manifest';
+import { withLoaderWarnings } from './loader-warnings';
 import { closest, nearestAddress, unknownFields } from './unknown-fields';
 import { translateYaml } from '../kinds/yaml';
 export { unknownFields };
@@ -221,7 +222,7 @@ export function manifestFromYaml(text: string, opts: { file: string; stack?: str
   if (run.diags.some((d) => d.severity === 'error')) throw new ManifestError(dedupe(run.diags));
   const m = parseFast(Manifest, manifest);
   if (!m.success) throw new ManifestError(m.error.issues.map((i) => ({ severity: 'error' as const, summary: `${fieldPath(i.path as PathSeg[])}: ${i.message}`, source: run.loc.find(i.path as PathSeg[]) })));
-  return m.data;
+  return withLoaderWarnings(m.data, run.diags);
 }
 
 /** The document as data (aliases expanded), or a {@link ManifestError} for its syntax errors or a document that is not a mapping. */
@@ -241,7 +242,7 @@ function parseYaml(text: string, file: string): { data: Json; run: YamlRun } {
   };
   const syntax = [...doc.errors.map((e) => ({ pos: e.pos[0], message: e.message.split('\n')[0] })), ...duplicateKeys(doc)].sort((a, b) => a.pos - b.pos);
   for (const e of syntax) error(`YAML: ${e.message}`, loc.offset(e.pos), { hint: 'Fix the YAML syntax.' });
-  for (const w of doc.warnings) diags.push({ severity: 'warning', summary: `YAML: ${w.message.split('\n')[0]}`, source: loc.offset(w.pos[0]) });
+  for (const w of doc.warnings) diags.push({ severity: 'warning', summary: `YAML: ${w.message.split('\n')[0]}`, source: loc.offset(w.pos[0]), hint: 'dqform ignores it and reads the value as written; remove it to silence this warning.' });
   if (syntax.length) throw new ManifestError(diags);
   const data = expandAliases(doc, loc);
   if (!isObj(data)) {

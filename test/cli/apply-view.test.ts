@@ -112,3 +112,40 @@ it('the report is in the order the changes finished, not by address, each done l
     'err: Run `dqform plan` to see what remains; re-running plan and apply converges.',
   ]);
 });
+
+it("an error's hint follows its message: a failed change's under its FAILED line, a halt's after its reason", () => {
+  const conflict = 'dq_owner.b met a conflicting write (another apply, or someone in the UI, is changing these objects): nothing more was written';
+  const summary: ApplyResult = {
+    applied: [],
+    failed: [
+      { address: 'dq_owner.a', action: 'update', error: 'refused', hint: 'Run dqform plan again: it shows what is there now.', ms: 10 },
+      { address: 'dq_owner.b', action: 'update', error: 'conflict: b', ms: 300 },
+    ],
+    skipped: [{ address: 'dq_owner.c', action: 'delete', because: conflict }],
+    halted: { kind: 'conflict', reason: conflict, hint: 'Plan again.' },
+  };
+  expect(render([{ type: 'apply.done', summary }])).toEqual([
+    'err:   update dq_owner.a: FAILED: refused (after 0.0s)\n    Run dqform plan again: it shows what is there now.',
+    'err:   update dq_owner.b: FAILED: conflict: b (after 0.3s)',
+    `err:   1 change(s) not attempted (dq_owner.c): ${conflict}\n    Plan again.`,
+    'out: Apply stopped: 0 applied, 2 failed, 1 not attempted. Took Ns.',
+    'err: Run `dqform plan` to see what remains; re-running plan and apply converges.',
+  ]);
+});
+
+it('the platform gone: the "may or may not have landed" report stays, the hints after it, once each', () => {
+  const gone = 'the platform is not answering: a write could not connect (ECONNREFUSED): nothing more was written';
+  const summary: ApplyResult = {
+    applied: [{ address: 'dq_owner.a', action: 'create', ms: 5 }],
+    failed: [
+      { address: 'dq_owner.b', action: 'create', error: 'connection failed', hint: 'Check the network.', mayHaveLanded: true },
+      { address: 'dq_owner.c', action: 'create', error: 'connection failed', hint: 'Check the network.', mayHaveLanded: true },
+    ],
+    skipped: [{ address: 'dq_owner.d', action: 'create', because: gone }],
+    halted: { kind: 'unreachable', reason: gone, hint: 'Wait for the platform.' },
+  };
+  expect(render([{ type: 'apply.done', summary }])).toEqual([
+    'err: Error: the platform is not answering: a write could not connect (ECONNREFUSED). Apply stopped: 1 applied; 2 in flight when it went away may or may not have landed (dq_owner.b, dq_owner.c); 1 not attempted. Run dqform plan when it answers again: plan and apply converge.\n  Wait for the platform.\n  Check the network.',
+    'out: Apply stopped: 1 applied, 2 failed, 1 not attempted. Took Ns.',
+  ]);
+});

@@ -8,6 +8,8 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { loadSiblingStacks, loadSynthOutput, manifestFromTerraformJson, ManifestError } from '../../src/engine/manifest';
+import { loaderWarnings } from '../../src/engine/loader-warnings';
+import { RESOURCE_TYPES } from '../../schemas/model/manifest';
 import type { Diagnostic } from '../../schemas/model/plan';
 
 const tf = (resources: Record<string, unknown>, extra: Record<string, unknown> = {}) => ({ provider: { dq: [{ namespace: 'shop' }] }, resource: resources, ...extra });
@@ -44,9 +46,20 @@ test('moved, import and removed blocks: each refusal names the address and what 
 });
 
 test('resource bodies and lifecycle: what is refused and what is only warned about', () => {
-  const doc = tf({ dq_owner: { a: { title: 'A', lifecycle: { ignore_changes: 'title' } }, b: { title: 'B', lifecycle: { ignore_changes: [1] } }, c: 5 }, aws_x: { y: {} }, dq_domain: 3 });
+  const doc = tf({ dq_owner: { a: { title: 'A', lifecycle: { ignore_changes: 'title' } }, b: { title: 'B', lifecycle: { ignore_changes: [1] } }, c: 5 }, aws_x: { y: {} }, aws_z: 3, dq_domain: 3 });
   expect(diagnostics(() => manifestFromTerraformJson(doc, { stack: 's', file: 'f.json' }))).toEqual([
-    { severity: 'warning', summary: "resource type aws_x is not dqform's and is ignored", address: 'aws_x' },
+    {
+      severity: 'warning',
+      summary: "1 resource of type aws_x is not dqform's and is ignored: aws_x.y",
+      address: 'aws_x',
+      hint: 'dqform plans and applies dq_* resources only: deploy aws_x with its own provider (cdktf deploy). Nothing to do if that is intended.',
+    },
+    {
+      severity: 'warning',
+      summary: "resource type aws_z is not dqform's and is ignored",
+      address: 'aws_z',
+      hint: 'dqform plans and applies dq_* resources only: deploy aws_z with its own provider (cdktf deploy). Nothing to do if that is intended.',
+    },
     { severity: 'error', summary: 'resource.dq_domain must be an object of named resources', address: 'dq_domain' },
     {
       severity: 'error',
@@ -57,6 +70,34 @@ test('resource bodies and lifecycle: what is refused and what is only warned abo
     },
     { severity: 'error', summary: 'lifecycle.ignore_changes must list attribute names as strings', address: 'dq_owner.b', field: 'lifecycle.ignore_changes' },
     { severity: 'error', summary: 'resource body must be an object', address: 'dq_owner.c' },
+  ]);
+});
+
+test("another provider's resources: one warning per type, its addresses sorted, five at most then how many more, the first one's construct path", () => {
+  const buckets = Object.fromEntries(['g', 'c', 'a', 'f', 'b', 'e', 'd'].map((n) => [n, { bucket: n, '//': { metadata: { path: `s/bucket-${n}` } } }]));
+  const m = manifestFromTerraformJson(tf({ ...owner, aws_s3_bucket: buckets, aws_iam_role: { r: {}, q: { '//': { metadata: { path: 's/q' } } } }, google_x: {} }), { stack: 's' });
+  const hint = (t: string) => `dqform plans and applies dq_* resources only: deploy ${t} with its own provider (cdktf deploy). Nothing to do if that is intended.`;
+  // an empty block ignores nothing: no warning for google_x
+  expect(loaderWarnings(m)).toEqual([
+    { severity: 'warning', summary: "2 resources of type aws_iam_role are not dqform's and are ignored: aws_iam_role.q, aws_iam_role.r", address: 'aws_iam_role', source: 's/q', hint: hint('aws_iam_role') },
+    {
+      severity: 'warning',
+      summary: "7 resources of type aws_s3_bucket are not dqform's and are ignored: aws_s3_bucket.a, aws_s3_bucket.b, aws_s3_bucket.c, aws_s3_bucket.d, aws_s3_bucket.e and 2 more",
+      address: 'aws_s3_bucket',
+      source: 's/bucket-a',
+      hint: hint('aws_s3_bucket'),
+    },
+  ]);
+  expect(m.resources.map((r) => r.address)).toEqual(['dq_owner.team']);
+  // exactly five: no "more"
+  const five = manifestFromTerraformJson(tf({ ...owner, aws_x: { a: {}, b: {}, c: {}, d: {}, e: {} } }), { stack: 's' });
+  expect(loaderWarnings(five).map((d) => d.summary)).toEqual(["5 resources of type aws_x are not dqform's and are ignored: aws_x.a, aws_x.b, aws_x.c, aws_x.d, aws_x.e"]);
+});
+
+test('a dq_ type dqform does not know is an error, not ignored as another provider\'s (a typo must not drop resources unseen)', () => {
+  expect(diagnostics(() => manifestFromTerraformJson(tf({ ...owner, dq_ownr: { team2: { title: 'T2' } }, aws_x: { y: {} } }), { stack: 's' }))).toEqual([
+    expect.objectContaining({ severity: 'warning', address: 'aws_x' }),
+    { severity: 'error', summary: 'unknown resource type dq_ownr', address: 'dq_ownr', hint: `dqform manages ${RESOURCE_TYPES.join(', ')}.` },
   ]);
 });
 

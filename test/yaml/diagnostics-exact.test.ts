@@ -66,7 +66,12 @@ test('stack, region and base URL are read from the file; --stack wins', () => {
 
 test('a YAML warning is a warning, next to the errors', () => {
   expect(diagnostics(`namespace: a\n${OWNER}x: !!custom 3\n`)).toEqual([
-    { severity: 'warning', summary: 'YAML: Unresolved tag: tag:yaml.org,2002:custom', source: 'w.yaml:5:4' },
+    {
+      severity: 'warning',
+      summary: 'YAML: Unresolved tag: tag:yaml.org,2002:custom',
+      source: 'w.yaml:5:4',
+      hint: 'dqform ignores it and reads the value as written; remove it to silence this warning.',
+    },
     {
       severity: 'error',
       summary: 'unknown section "x"',

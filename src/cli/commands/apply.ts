@@ -186,6 +186,9 @@ function applyOptions(io: Io, o: ApplyOptions, every: number) {
     allowUnpreviewed: o.allowUnpreviewed,
     onProgress: (l: string) => io.err(l),
     progressIntervalMs: every,
+    // secrets' fromEnv variables and relative fromFile paths: from the environment and directory the command was given, as everything else
+    env: io.env,
+    cwd: io.cwd,
   };
 }
 

@@ -152,7 +152,7 @@ function wireConfig(change: Change, after: Json, send: (path: string) => boolean
   const versions = secretsOf(after);
   for (const s of secrets) {
     if (versions[s.path] !== s.version) throw new SecretVersionSkewError(`${change.address}: the code's ${s.path} is at version ${s.version}, the plan's at ${versions[s.path] ?? 'none'}: plan again`);
-    if (send(s.path)) setPath(body, s.path, readSecret(s.ref, `${change.address}: config.${variant}.${s.path}`));
+    if (send(s.path)) setPath(body, s.path, readSecret(s.ref, `${change.address}: config.${variant}.${s.path}`, ctx.env, ctx.cwd));
   }
   return { variant, config: { [variant]: body } };
 }

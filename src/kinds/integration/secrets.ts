@@ -7,6 +7,7 @@
  * ({@link bindSecretRefs}, called by plan for the declared resources).
  */
 import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { SecretRef, versionField } from '../../../schemas/model/kinds/integrations';
 import { SECRET_FIELDS } from '../../../schemas/platform/integrations';
 import { registerSecret } from '../../client/redact';
@@ -85,17 +86,18 @@ export function describeRef(ref: SecretRef): string {
 }
 
 /**
- * The value of a reference, registered for redaction before it is returned. Throws an error
- * naming the address, the field and the variable or file (never a value) when it cannot be read.
+ * The value of a reference, registered for redaction before it is returned: a variable of `env`,
+ * or a file (a relative path: relative to `cwd`). Throws an error naming the address, the field
+ * and the variable or file as written (never a value) when it cannot be read.
  */
-export function readSecret(ref: SecretRef, where: string, env: NodeJS.ProcessEnv = process.env): string {
+export function readSecret(ref: SecretRef, where: string, env: NodeJS.ProcessEnv = process.env, cwd: string = process.cwd()): string {
   let value: string | undefined;
   if (ref.fromEnv !== undefined) {
     value = env[ref.fromEnv];
     if (value === undefined || value === '') throw new SecretUnreadableError(`${where}: environment variable ${ref.fromEnv} is not set; set it to the secret before apply (dqform reads it only then)`);
   } else {
     try {
-      value = readFileSync(ref.fromFile!, 'utf8').replace(/\r?\n$/, '');
+      value = readFileSync(resolve(cwd, ref.fromFile!), 'utf8').replace(/\r?\n$/, '');
     } catch (e) {
       throw new SecretUnreadableError(`${where}: cannot read file ${JSON.stringify(ref.fromFile)} (${(e as NodeJS.ErrnoException).code ?? 'error'}); give the path of the file holding the secret (relative to the current directory)`);
     }

@@ -54,6 +54,13 @@ export type LiveObjects = Partial<Record<ResourceType, LiveObject[]>>;
 export interface HandlerContext {
   workspace: string;
   namespace: string;
+  /**
+   * The environment the command was given (the CLI's `io.env`): where a write reads a secret's
+   * `fromEnv` variable. Absent: `process.env`.
+   */
+  env?: NodeJS.ProcessEnv;
+  /** The directory the command was given (the CLI's `io.cwd`): what a secret's relative `fromFile` path is relative to. Absent: `process.cwd()`. */
+  cwd?: string;
 }
 
 export interface ReadQuery extends HandlerContext {
