@@ -14,6 +14,8 @@ import {
   objectShape,
   pipeSides,
   recordValueOf,
+  checksRunner,
+  setLastCheckPasses,
   setMark,
   unionOptions,
   unwrapOnce,
@@ -104,5 +106,32 @@ describe('zod-walk', () => {
     expect(markOf(z.object({ a: z.string() }), 'dqOneof')).toBeUndefined();
     expect(definitionKey(s)).toBe(definitionKey(s));
     expect(definitionKey(s)).not.toBe(definitionKey(z.object({ a: z.string() })));
+  });
+
+  it('a refinement marked with a sure pass (setLastCheckPasses) is skipped for a value that passes, run for one that does not', () => {
+    let runs = 0;
+    const oneKey = z.object({ a: z.string().optional(), b: z.string().optional() }).superRefine((v, ctx) => {
+      runs++;
+      if ((v.a === undefined) === (v.b === undefined)) ctx.addIssue({ code: 'custom', message: 'exactly one of a, b' });
+    });
+    setLastCheckPasses(oneKey, (v) => {
+      const o = v as { a?: string; b?: string };
+      return (o.a === undefined) !== (o.b === undefined);
+    });
+    const c = checksRunner(oneKey)!;
+    expect(c.passes({ a: 'x' })).toBe(true);
+    expect(c.passes({})).toBe(false);
+    expect(c.run({ value: {}, issues: [] })).toBe(false);
+    expect(runs).toBe(1);
+    // with another check after it, the marked one is still skipped where it surely passes
+    const both = oneKey.refine((v) => v.a !== 'no', 'not no');
+    const r = checksRunner(both)!;
+    expect(r.passes({ a: 'x' })).toBe(false);
+    expect(r.run({ value: { a: 'x' }, issues: [] })).toBe(true);
+    expect(r.run({ value: { a: 'no' }, issues: [] })).toBe(false);
+    expect(runs).toBe(1);
+    // zod's own answer is unchanged
+    expect(oneKey.safeParse({}).success).toBe(false);
+    expect(oneKey.safeParse({ b: 'y' }).success).toBe(true);
   });
 });
