@@ -10,7 +10,7 @@
 import { z } from 'zod';
 import { ALIAS_USES, type EnumInfo } from './wire';
 import { closestName, sharedPrefix } from '../tools/did-you-mean';
-import { markOf, setLastCheckPasses, setMark } from '../tools/zod-walk';
+import { markOf, setLastCheckPasses, setMark, setSureOutput } from '../tools/zod-walk';
 
 /** A protobuf enum: accepts the value's name or its number, parses to the name. */
 export interface ProtoEnum<N extends string> {
@@ -71,6 +71,8 @@ export function protoEnum<const T extends Record<string, number>>(table: T, opts
     encode: (v) => v,
   }) as unknown as z.ZodType<N, N | number>;
   markEnum(schema, { numbers: table, names, aliases });
+  // the lean validator's shortcut: a known name is itself, a known number its name (what the codec answers)
+  setSureOutput(schema, (v) => (typeof v === 'string' ? (Object.prototype.hasOwnProperty.call(table, v) && !Object.prototype.hasOwnProperty.call(aliases, v) ? v : undefined) : typeof v === 'number' && Number.isSafeInteger(v) ? names[v] : undefined));
   const unspecified = values.find((v) => table[v] === 0);
   return { schema, numbers: table as unknown as Record<N, number>, names, values, unspecified, aliases };
 }

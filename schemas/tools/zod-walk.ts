@@ -119,6 +119,22 @@ export function definitionKey(schema: z.ZodType): object {
 export type MarkName = 'dqEnum' | 'dqOneof' | 'dqTolerant';
 
 /**
+ * Leaves on `schema` a shortcut of its parse: `sure(value)` answers zod's output for the values it
+ * is sure of (every check of the schema aside, which still runs) and undefined for the others,
+ * which the lean validator then parses in full (schemas/tools/lean.ts). Kept by zod's clones
+ * (`.describe`, `.refine`), as the other marks are.
+ */
+export function setSureOutput(schema: z.ZodType, sure: (value: unknown) => unknown): void {
+  defOf(schema).dqSureOutput = sure;
+}
+
+/** The shortcut {@link setSureOutput} left on `schema`, if any. */
+export function sureOutputOf(schema: z.ZodType): ((value: unknown) => unknown) | undefined {
+  const f = defOf(schema).dqSureOutput;
+  return typeof f === 'function' ? (f as (value: unknown) => unknown) : undefined;
+}
+
+/**
  * Leaves on the check `schema`'s last `.refine`/`.superRefine` added (its definition) a test
  * that is true only when that check surely finds nothing (and changes nothing): the lean
  * validator then skips running it for such a value (schemas/tools/lean.ts, `checksRunner`).

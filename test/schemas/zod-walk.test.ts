@@ -17,10 +17,12 @@ import {
   checksRunner,
   setLastCheckPasses,
   setMark,
+  setSureOutput,
   unionOptions,
   unwrapOnce,
   WRAPPER_KINDS,
 } from '../../schemas/tools/zod-walk';
+import { LEAN_REFUSED, leanParse } from '../../schemas/tools/lean';
 
 describe('zod-walk', () => {
   const obj = z.object({ a: z.string(), b: z.number().optional() });
@@ -133,5 +135,23 @@ describe('zod-walk', () => {
     // zod's own answer is unchanged
     expect(oneKey.safeParse({}).success).toBe(false);
     expect(oneKey.safeParse({ b: 'y' }).success).toBe(true);
+  });
+
+  it('a parse shortcut (setSureOutput) answers for the values it is sure of; the others, and every check, take the full parse', () => {
+    let full = 0;
+    const upper = z.string().transform((v) => {
+      full++;
+      return v.toUpperCase();
+    });
+    setSureOutput(upper, (v) => (v === 'x' ? 'X' : undefined));
+    expect(leanParse(upper, 'x')).toBe('X');
+    expect(full).toBe(0);
+    expect(leanParse(upper, 'y')).toBe('Y');
+    expect(full).toBe(1);
+    expect(leanParse(upper, 1)).toBe(LEAN_REFUSED);
+    // a refinement on a clone keeps the shortcut and still runs
+    const notX = upper.refine((v) => v !== 'X', 'not x');
+    expect(leanParse(notX, 'x')).toBe(LEAN_REFUSED);
+    expect(full).toBe(1);
   });
 });
