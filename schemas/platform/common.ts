@@ -10,7 +10,7 @@
 import { z } from 'zod';
 import { ALIAS_USES, type EnumInfo } from './wire';
 import { closestName, sharedPrefix } from '../tools/did-you-mean';
-import { markOf, setMark } from '../tools/zod-walk';
+import { markOf, setLastCheckPasses, setMark, setSureOutput } from '../tools/zod-walk';
 
 /** A protobuf enum: accepts the value's name or its number, parses to the name. */
 export interface ProtoEnum<N extends string> {
@@ -71,6 +71,8 @@ export function protoEnum<const T extends Record<string, number>>(table: T, opts
     encode: (v) => v,
   }) as unknown as z.ZodType<N, N | number>;
   markEnum(schema, { numbers: table, names, aliases });
+  // the lean validator's shortcut: a known name is itself, a known number its name (what the codec answers)
+  setSureOutput(schema, (v) => (typeof v === 'string' ? (Object.prototype.hasOwnProperty.call(table, v) && !Object.prototype.hasOwnProperty.call(aliases, v) ? v : undefined) : typeof v === 'number' && Number.isSafeInteger(v) ? names[v] : undefined));
   const unspecified = values.find((v) => table[v] === 0);
   return { schema, numbers: table as unknown as Record<N, number>, names, values, unspecified, aliases };
 }
@@ -93,9 +95,12 @@ function markEnum(schema: z.ZodType, info: EnumInfo): void {
 
 /** The enum without its zero value: "zero values are refused where a value is required". */
 export function required<N extends string>(e: ProtoEnum<N>): z.ZodType<N, N | number> {
-  return e.schema.refine((v) => v !== e.unspecified, {
+  const schema = e.schema.refine((v) => v !== e.unspecified, {
     message: `a value is required (${e.unspecified ?? 'zero'} is refused); one of ${e.values.filter((v) => v !== e.unspecified).join(', ')}`,
-  }) as unknown as z.ZodType<N, N | number>;
+  });
+  // the lean validator tests the value itself, no payload per value read
+  setLastCheckPasses(schema, (v) => v !== e.unspecified);
+  return schema as unknown as z.ZodType<N, N | number>;
 }
 
 /**
@@ -120,8 +125,18 @@ export function withOneof<B extends z.ZodRawShape, S extends z.ZodRawShape>(base
       const issue = oneofIssue(v as Record<string, unknown>, keys, opts.optional ?? false);
       if (issue) ctx.addIssue({ code: 'custom', message: issue, params: { oneof: keys } });
     });
+  // the lean validator skips the refinement for a value that surely holds (no issue, no payload per object read)
+  const optional = opts.optional ?? false;
+  setLastCheckPasses(schema, (v) => oneofHolds(v as Record<string, unknown>, keys, optional));
   setMark(schema, 'dqOneof', [...((markOf(schema, 'dqOneof') as string[][] | undefined) ?? []), keys]);
   return schema;
+}
+
+/** Whether a value holds a oneof rule ({@link oneofIssue} finds nothing), without a list per call. */
+function oneofHolds(v: Record<string, unknown>, keys: readonly string[], optional: boolean): boolean {
+  let set = 0;
+  for (let i = 0; i < keys.length; i++) if (v[keys[i]] !== undefined) set++;
+  return set === 1 || (set === 0 && optional);
 }
 
 /** The message for a value that breaks a oneof rule, or undefined when it holds. */

@@ -4,6 +4,7 @@
 import { z } from 'zod';
 import { BatchItemError, ConfigsFilter, Empty, oneof, PageInfo, Pagination, protoEnum, Source, Uuid, withOneof } from './common';
 import { tolerant } from './wire';
+import { setLastCheckPasses } from '../tools/zod-walk';
 import { TEST_KIND_MAPPINGS, testFromWire, testToWire, wireTestMessages, type WireTestKey } from './sql-test-kinds';
 import { EntityIdentifier, Query } from './entities';
 import { Severity } from './deployment-rules';
@@ -195,8 +196,15 @@ export type BatchGetSqlTestsResponse = z.infer<typeof BatchGetSqlTestsResponse>;
 
 const BUSINESS_KINDS = new Set(['businessRule', 'businessQuery', 'businessRuleTest', 'businessQueryTest']);
 /** wire-facts: a rule test's `name` is required for the two business kinds (it is their identity). */
+/** Whether a test has a name, or is not of a business kind (what {@link nameForBusiness} checks). */
+function namedIfBusiness(t: Record<string, unknown>): boolean {
+  if (t.name !== undefined) return true;
+  for (const k in t) if (BUSINESS_KINDS.has(k) && t[k] !== undefined) return false;
+  return true;
+}
+
 function nameForBusiness(t: Record<string, unknown>, ctx: z.RefinementCtx): void {
-  if (t.name === undefined && Object.keys(t).some((k) => BUSINESS_KINDS.has(k) && t[k] !== undefined)) {
+  if (!namedIfBusiness(t)) {
     ctx.addIssue({ code: 'custom', path: ['name'], message: 'a business rule or business query test needs a name (it is its identity)' });
   }
 }
@@ -219,6 +227,7 @@ export const WireRuleTest = withOneof(
   { name: z.string().min(1).optional(), description: z.string().optional(), severity: Severity.optional() },
   wireTemplateTests,
 ).superRefine(nameForBusiness);
+setLastCheckPasses(WireRuleTest, (t) => namedIfBusiness(t as Record<string, unknown>));
 export type WireRuleTest = z.infer<typeof WireRuleTest>;
 
 const ruleTestSettings = <T extends z.ZodType>(test: T) => ({

@@ -328,9 +328,9 @@ function mark<T extends object>(v: T, problems: readonly string[]): T {
  * dropped, known enum numbers become names, unknown keys/variants/enum values are listed in
  * `problems` (and kept). Tolerant nodes are left to their own decoding unless `intoTolerant`.
  */
-export function readClean(schema: z.ZodType, value: unknown): { value: unknown; problems: string[] } {
+export function readClean(schema: z.ZodType, value: unknown, intoTolerant = false): { value: unknown; problems: string[] } {
   const problems: string[] = [];
-  const v = cleanFrom(nodeOf(schema), value, problems, false);
+  const v = cleanFrom(nodeOf(schema), value, problems, intoTolerant);
   return { value: v, problems };
 }
 

@@ -37,6 +37,7 @@ import {
   pipeSides,
   recordKeyOf,
   recordValueOf,
+  sureOutputOf,
   transformOf,
   unionOptions,
   valueSet,
@@ -90,7 +91,15 @@ function byZod(schema: z.ZodType): Lean {
 
 function compile(schema: z.ZodType, owned: boolean): Lean {
   if (fallbackReason(schema) !== undefined) return byZod(schema);
-  const base = compileKind(schema, owned);
+  const full = compileKind(schema, owned);
+  // a shortcut the schema declares (zod-walk setSureOutput): its answer where it is sure
+  const sure = sureOutputOf(schema);
+  const base: Lean = sure
+    ? (v) => {
+        const s = sure(v);
+        return s === undefined ? full(v) : s;
+      }
+    : full;
   const checks = checksRunner(schema);
   if (!checks) return base;
   const { passes, run } = checks;

@@ -118,6 +118,33 @@ export function definitionKey(schema: z.ZodType): object {
  */
 export type MarkName = 'dqEnum' | 'dqOneof' | 'dqTolerant';
 
+/**
+ * Leaves on `schema` a shortcut of its parse: `sure(value)` answers zod's output for the values it
+ * is sure of (every check of the schema aside, which still runs) and undefined for the others,
+ * which the lean validator then parses in full (schemas/tools/lean.ts). Kept by zod's clones
+ * (`.describe`, `.refine`), as the other marks are.
+ */
+export function setSureOutput(schema: z.ZodType, sure: (value: unknown) => unknown): void {
+  defOf(schema).dqSureOutput = sure;
+}
+
+/** The shortcut {@link setSureOutput} left on `schema`, if any. */
+export function sureOutputOf(schema: z.ZodType): ((value: unknown) => unknown) | undefined {
+  const f = defOf(schema).dqSureOutput;
+  return typeof f === 'function' ? (f as (value: unknown) => unknown) : undefined;
+}
+
+/**
+ * Leaves on the check `schema`'s last `.refine`/`.superRefine` added (its definition) a test
+ * that is true only when that check surely finds nothing (and changes nothing): the lean
+ * validator then skips running it for such a value (schemas/tools/lean.ts, `checksRunner`).
+ */
+export function setLastCheckPasses(schema: z.ZodType, passes: (value: unknown) => boolean): void {
+  const checks = defOf(schema).checks as unknown[] | undefined;
+  const last = checks?.[checks.length - 1];
+  if (last) internalsOf(last).def.dqPasses = passes;
+}
+
 /** The marker `name` left on the schema's definition, or undefined. */
 export function markOf(schema: z.ZodType, name: MarkName): unknown {
   return defOf(schema)[name];
@@ -212,6 +239,7 @@ export function codecDecodeOf(schema: z.ZodType): ((value: unknown, payload: Lea
 function surePass(c: Internals): ((v: unknown) => boolean) | undefined {
   const d = c.def;
   const t = c.traits;
+  if (typeof d.dqPasses === 'function') return d.dqPasses as (v: unknown) => boolean;
   if (t.has('$ZodCheckMinLength') && typeof d.minimum === 'number') {
     const min = d.minimum;
     // a string is measured in code points: fewer than 2 x min UTF-16 units is zod's to count
@@ -256,7 +284,11 @@ export function checksRunner(schema: z.ZodType): { passes: (value: unknown) => b
   const plain = sure.every((s) => s !== undefined) ? (sure as ((v: unknown) => boolean)[]) : undefined;
   const passes = !plain ? () => false : plain.length === 1 ? plain[0] : (v: unknown) => plain.every((p) => p(v));
   const run = (payload: LeanPayload): boolean => {
-    for (const c of checks) {
+    for (let k = 0; k < checks.length; k++) {
+      // a check that surely finds nothing and changes nothing is skipped (exact: see surePass)
+      const sp = sure[k];
+      if (sp !== undefined && sp(payload.value)) continue;
+      const c = checks[k];
       const when = c.def.when as ((p: LeanPayload) => boolean) | undefined;
       if (when && !when(payload)) continue;
       const r = c.check(payload);

@@ -431,7 +431,10 @@ export class DqClient {
       });
       body.on('error', fail);
       // closed without its end and without an error: what `for await` reports as a premature close
-      body.on('close', () => fail(Object.assign(new Error('Premature close'), { code: 'ERR_STREAM_PREMATURE_CLOSE' })));
+      // (every body closes after its end: no error is made then, its stack trace costs more than the rest of this read)
+      body.on('close', () => {
+        if (!done) fail(Object.assign(new Error('Premature close'), { code: 'ERR_STREAM_PREMATURE_CLOSE' }));
+      });
     });
   }
 

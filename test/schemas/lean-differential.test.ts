@@ -24,6 +24,7 @@ const PER_SCHEMA = Number(process.env.LEAN_PER_SCHEMA ?? 600);
 
 type Walk = typeof import('../../schemas/tools/zod-walk');
 type Lean = typeof import('../../schemas/tools/lean');
+type Wire = typeof import('../../schemas/platform/wire');
 
 /** A small seeded generator (src/emulator/random.ts). */
 const rng = mulberry32;
@@ -224,10 +225,28 @@ function responseSchemaNames(): string[] {
   return [...names].sort();
 }
 
+/**
+ * A copy of `v` with every object's keys in another order (seeded): the emulator answers with its
+ * keys sorted, the platform in proto field order, and neither is the schemas' order everywhere.
+ */
+function shuffled(v: unknown, next: () => number): unknown {
+  if (Array.isArray(v)) return v.map((x) => shuffled(x, next));
+  if (!v || typeof v !== 'object') return v;
+  const keys = Object.keys(v);
+  for (let i = keys.length - 1; i > 0; i--) {
+    const j = Math.floor(next() * (i + 1));
+    [keys[i], keys[j]] = [keys[j], keys[i]];
+  }
+  const out: Record<string, unknown> = {};
+  for (const k of keys) Object.defineProperty(out, k, { value: shuffled((v as Record<string, unknown>)[k], next), enumerable: true, writable: true, configurable: true });
+  return out;
+}
+
 interface Loaded {
   z: typeof import('zod');
   walk: Walk;
   lean: Lean;
+  wire: Wire;
   schemas: [string, z.ZodType][];
 }
 
@@ -256,7 +275,7 @@ function load(jitless: boolean): Loaded {
     schemas.push(['manifest Manifest', manifest.Manifest]);
     schemas.push(['plan file PlanFile', (require(path.join(ROOT, 'schemas', 'model', 'plan-file')) as typeof import('../../schemas/model/plan-file')).PlanFile as unknown as z.ZodType]);
     schemas.push(['manifest DqformYaml', (require(path.join(ROOT, 'schemas', 'model', 'dqform-yaml')) as typeof import('../../schemas/model/dqform-yaml')).DqformYaml as unknown as z.ZodType]);
-    out = { z: zod, walk: require(path.join(ROOT, 'schemas', 'tools', 'zod-walk')) as Walk, lean: require(path.join(ROOT, 'schemas', 'tools', 'lean')) as Lean, schemas };
+    out = { z: zod, walk: require(path.join(ROOT, 'schemas', 'tools', 'zod-walk')) as Walk, lean: require(path.join(ROOT, 'schemas', 'tools', 'lean')) as Lean, wire: require(path.join(ROOT, 'schemas', 'platform', 'wire')) as Wire, schemas };
   });
   return out as Loaded;
 }
@@ -289,10 +308,15 @@ function differ(l: Loaded, name: string, schema: z.ZodType, seed: number, count:
   for (let i = 0; i < count && mismatches.length < 5; i++) {
     const v = g.gen(schema, i % 4 === 0);
     compare(v, 'generated');
-    compare(g.mutate(v), 'mutated');
+    const m = g.mutate(v);
+    compare(m, 'mutated');
+    // another key order (the output keeps zod's order: compared with key order)
+    if (i % 2 === 0) compare(shuffled(coin(next) ? v : m, next), 'shuffled');
   }
   return { mismatches, accepted, refused };
 }
+
+const coin = (next: () => number): boolean => next() < 0.5;
 
 /** A seed per schema, from the run's seed and the schema's name. */
 function seedOf(name: string): number {
@@ -319,6 +343,40 @@ describe.each([
     if (r.mismatches.length) throw new Error(`${r.mismatches.length} disagreement(s), seed ${seed}:\n${r.mismatches.join('\n')}`);
     // both sides of the line are exercised: some values accepted, some refused
     expect({ name, acceptedSome: r.accepted > 0, refusedSome: r.refused > 0 }).toEqual({ name, acceptedSome: true, refusedSome: true });
+  });
+});
+
+describe('the client\'s read (decodeRead: the response handed over, cleaned in place, lean) answers what zod answers for the cleaned value, in any key order', () => {
+  const l = load(true);
+  it.each(l.schemas.filter(([n]) => n.startsWith('response ')).map(([n, s]) => [n, s] as const))('%s', (name, schema) => {
+    const seed = seedOf(`decodeRead ${name}`);
+    const next = rng(seed);
+    const g = generator(l.walk, next);
+    const mismatches: string[] = [];
+    let accepted = 0;
+    const compare = (generated: unknown, how: string): void => {
+      // a response is JSON (no undefined, no NaN): the generated value as it would come off the wire
+      const text0 = JSON.stringify(generated);
+      if (text0 === undefined) return;
+      const value: unknown = JSON.parse(text0);
+      // the reference: the value cleaned as a copy (tolerant items included), then zod
+      const zr = schema.safeParse(l.wire.readClean(schema, structuredClone(value), true).value);
+      const dr = l.wire.decodeRead(schema, structuredClone(value));
+      const text = (): string => `${name}, ${how} value (LEAN_SEED=${SEED}): ${canon(value).slice(0, 600)}`;
+      if (zr.success !== dr.success) mismatches.push(`${zr.success ? 'decodeRead refuses what zod accepts' : 'decodeRead accepts what zod refuses'}: ${text()}`);
+      else if (zr.success && dr.success) {
+        accepted++;
+        if (canon(dr.data) !== canon(zr.data)) mismatches.push(`outputs differ: ${text()}\n  zod:        ${canon(zr.data).slice(0, 600)}\n  decodeRead: ${canon(dr.data).slice(0, 600)}`);
+      }
+    };
+    for (let i = 0; i < PER_SCHEMA / 4 && mismatches.length < 5; i++) {
+      const v = g.gen(schema, i % 4 === 0);
+      compare(v, 'generated');
+      compare(shuffled(v, next), 'shuffled');
+      compare(shuffled(g.mutate(v), next), 'mutated and shuffled');
+    }
+    if (mismatches.length) throw new Error(`${mismatches.length} disagreement(s), seed ${seed}:\n${mismatches.join('\n')}`);
+    expect({ name, acceptedSome: accepted > 0 }).toEqual({ name, acceptedSome: true });
   });
 });
 

@@ -14,11 +14,15 @@ import {
   objectShape,
   pipeSides,
   recordValueOf,
+  checksRunner,
+  setLastCheckPasses,
   setMark,
+  setSureOutput,
   unionOptions,
   unwrapOnce,
   WRAPPER_KINDS,
 } from '../../schemas/tools/zod-walk';
+import { LEAN_REFUSED, leanParse } from '../../schemas/tools/lean';
 
 describe('zod-walk', () => {
   const obj = z.object({ a: z.string(), b: z.number().optional() });
@@ -104,5 +108,50 @@ describe('zod-walk', () => {
     expect(markOf(z.object({ a: z.string() }), 'dqOneof')).toBeUndefined();
     expect(definitionKey(s)).toBe(definitionKey(s));
     expect(definitionKey(s)).not.toBe(definitionKey(z.object({ a: z.string() })));
+  });
+
+  it('a refinement marked with a sure pass (setLastCheckPasses) is skipped for a value that passes, run for one that does not', () => {
+    let runs = 0;
+    const oneKey = z.object({ a: z.string().optional(), b: z.string().optional() }).superRefine((v, ctx) => {
+      runs++;
+      if ((v.a === undefined) === (v.b === undefined)) ctx.addIssue({ code: 'custom', message: 'exactly one of a, b' });
+    });
+    setLastCheckPasses(oneKey, (v) => {
+      const o = v as { a?: string; b?: string };
+      return (o.a === undefined) !== (o.b === undefined);
+    });
+    const c = checksRunner(oneKey)!;
+    expect(c.passes({ a: 'x' })).toBe(true);
+    expect(c.passes({})).toBe(false);
+    expect(c.run({ value: {}, issues: [] })).toBe(false);
+    expect(runs).toBe(1);
+    // with another check after it, the marked one is still skipped where it surely passes
+    const both = oneKey.refine((v) => v.a !== 'no', 'not no');
+    const r = checksRunner(both)!;
+    expect(r.passes({ a: 'x' })).toBe(false);
+    expect(r.run({ value: { a: 'x' }, issues: [] })).toBe(true);
+    expect(r.run({ value: { a: 'no' }, issues: [] })).toBe(false);
+    expect(runs).toBe(1);
+    // zod's own answer is unchanged
+    expect(oneKey.safeParse({}).success).toBe(false);
+    expect(oneKey.safeParse({ b: 'y' }).success).toBe(true);
+  });
+
+  it('a parse shortcut (setSureOutput) answers for the values it is sure of; the others, and every check, take the full parse', () => {
+    let full = 0;
+    const upper = z.string().transform((v) => {
+      full++;
+      return v.toUpperCase();
+    });
+    setSureOutput(upper, (v) => (v === 'x' ? 'X' : undefined));
+    expect(leanParse(upper, 'x')).toBe('X');
+    expect(full).toBe(0);
+    expect(leanParse(upper, 'y')).toBe('Y');
+    expect(full).toBe(1);
+    expect(leanParse(upper, 1)).toBe(LEAN_REFUSED);
+    // a refinement on a clone keeps the shortcut and still runs
+    const notX = upper.refine((v) => v !== 'X', 'not x');
+    expect(leanParse(notX, 'x')).toBe(LEAN_REFUSED);
+    expect(full).toBe(1);
   });
 });
