@@ -192,8 +192,21 @@ function resolveReferences(r: ManifestResource, idents: ReadonlyMap<string, { ty
       deps.add(addr);
       return v;
     });
-  const config = walkStrings(r.config, resolveStr, at) as Record<string, unknown>;
+  // most configs hold no reference: one scan without a path or a closure call per string
+  const config = holdsReference(r.config) ? (walkStrings(r.config, resolveStr, at) as Record<string, unknown>) : r.config;
   return { config, deps };
+}
+
+/** True when a string in `v` (at any depth) holds `${`: {@link walkStrings} with the resolver could change it. */
+function holdsReference(v: unknown): boolean {
+  if (typeof v === 'string') return v.includes('${');
+  if (v === null || typeof v !== 'object') return false;
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) if (holdsReference(v[i])) return true;
+    return false;
+  }
+  for (const k in v) if (holdsReference((v as Record<string, unknown>)[k])) return true;
+  return false;
 }
 
 /**
@@ -376,15 +389,21 @@ function ignoreChangesProblems(r: ManifestResource, schema: z.ZodType, diags: Di
  * and functions dqform does not know (`warn`: the platform checks them).
  */
 function checkResolverQl(v: unknown, path: string, report: (field: string, message: string) => void, warn: (field: string, message: string) => void = () => {}): void {
-  if (Array.isArray(v)) return v.forEach((x, i) => checkResolverQl(x, `${path}[${i}]`, report, warn));
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) if (v[i] && typeof v[i] === 'object') checkResolverQl(v[i], `${path}[${i}]`, report, warn);
+    return;
+  }
   if (!v || typeof v !== 'object') return;
-  for (const [k, x] of Object.entries(v)) {
-    const p = path ? `${path}.${k}` : k;
+  // a member's path is built only for a ResolverQL text or an object to descend into
+  for (const k in v) {
+    const x = (v as Record<string, unknown>)[k];
     if (k === 'resolverQl' && typeof x === 'string') {
       const problem = resolverQlProblem(x);
-      if (problem?.error !== undefined) report(p, problem.error);
-      for (const w of problem?.warnings ?? []) warn(p, w);
-    } else if (x && typeof x === 'object') checkResolverQl(x, p, report, warn);
+      if (problem === undefined) continue;
+      const p = path ? `${path}.${k}` : k;
+      if (problem.error !== undefined) report(p, problem.error);
+      for (const w of problem.warnings) warn(p, w);
+    } else if (x && typeof x === 'object') checkResolverQl(x, path ? `${path}.${k}` : k, report, warn);
   }
 }
 
