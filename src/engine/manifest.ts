@@ -62,8 +62,17 @@ export function manifestFromTerraformJson(doc: unknown, opts: { stack: string; f
     for (const i of parsed.error.issues) err(`${where}: ${i.path.join('.')}: ${i.message}`);
   }
   if (diags.some((d) => d.severity === 'error')) throw new ManifestError(diags);
-  return inCanonicalOrder(parsed.data as Manifest);
+  const m = inCanonicalOrder(parsed.data as Manifest);
+  CANONICAL.add(m);
+  return m;
 }
+
+/**
+ * The manifests this loader made: in canonical form by construction (keys sorted at every
+ * depth, test/engine/manifest-hash.test.ts), and only read after (no engine code writes to a
+ * manifest), so {@link manifestHash} serialises them without walking them first to check.
+ */
+const CANONICAL = new WeakSet<Manifest>();
 
 /** The `resource` block's dqform resources, by type and name (other providers' types: a warning). */
 function tfResources(doc: Json, diags: Diagnostic[], err: Report): ManifestResource[] {
@@ -260,7 +269,7 @@ export function loadSiblingStacks(dir: string, stack: string): { stack: string; 
 
 /** sha256 of the manifest's canonical JSON: a plan records which manifest it came from. */
 export function manifestHash(m: Manifest): string {
-  return hash('sha256', stableStringify(m), 'hex');
+  return hash('sha256', CANONICAL.has(m) ? JSON.stringify(m) : stableStringify(m), 'hex');
 }
 
 export { RESOURCE_SCHEMAS };

@@ -79,3 +79,14 @@ test('the loaded manifest\'s resources are their own parse output: the loader\'s
   expect('source' in bare.resources[0]).toBe(false);
   expect(leanParse(ManifestResource, bare.resources[0], { owned: true })).toBe(bare.resources[0]);
 });
+
+test('a manifest the loader did not make (keys in any order) hashes as the loader\'s: only the loader\'s own manifests skip the canonical-form check (issue 27)', () => {
+  const m = manifestFromTerraformJson(terraformJson('bench', 45, { changedEvery: 10 }), { stack: 'bench' });
+  // a structurally equal copy, every object's keys reversed (as a YAML front end or a library user might build it)
+  const reversed = (v: unknown): unknown =>
+    Array.isArray(v) ? v.map(reversed) : v && typeof v === 'object' ? Object.fromEntries(Object.entries(v).reverse().map(([k, x]) => [k, reversed(x)])) : v;
+  const copy = reversed(m) as Manifest;
+  expect(JSON.stringify(copy)).not.toBe(JSON.stringify(m));
+  expect(manifestHash(copy)).toBe(manifestHash(m));
+  expect(manifestHash(m)).toBe(hash('sha256', JSON.stringify(sortKeysDeep(m)), 'hex'));
+});
