@@ -131,7 +131,7 @@ export function resolveManifest(manifest: Manifest, workspace: string, opts: Res
       desired,
       lifecycle: p.r.lifecycle,
       source: p.r.source,
-      dependsOn: [...deps].filter((d) => d !== p.r.address).sort(),
+      dependsOn: deps === undefined ? [] : [...deps].filter((d) => d !== p.r.address).sort(),
       movedFrom: p.movedFrom,
       importedId: p.importedId,
     });
@@ -165,8 +165,9 @@ function duplicateIdentities(pre: readonly Identity[], diags: Diagnostic[]): voi
 }
 
 /** The config of `r` with its references (`${dq_x.name.id}`) replaced by their values, and the addresses it refers to. */
-function resolveReferences(r: ManifestResource, idents: ReadonlyMap<string, { type: ResourceType; id: string; fqn?: string }>, diags: Diagnostic[]): { config: Record<string, unknown>; deps: Set<string> } {
-  const deps = new Set(r.dependsOn);
+function resolveReferences(r: ManifestResource, idents: ReadonlyMap<string, { type: ResourceType; id: string; fqn?: string }>, diags: Diagnostic[]): { config: Record<string, unknown>; deps: Set<string> | undefined } {
+  // made when there is one (most resources depend on nothing: no set and no arrays for them)
+  let deps = r.dependsOn.length ? new Set(r.dependsOn) : undefined;
   // Where `walk` is (keys from the config's root): text only when a reference is reported.
   const at: (string | number)[] = [];
   const resolveStr = (s: string): string =>
@@ -189,11 +190,12 @@ function resolveReferences(r: ManifestResource, idents: ReadonlyMap<string, { ty
         });
         return whole;
       }
-      deps.add(addr);
+      (deps ??= new Set()).add(addr);
       return v;
     });
   // most configs hold no reference: one scan without a path or a closure call per string
   const config = holdsReference(r.config) ? (walkStrings(r.config, resolveStr, at) as Record<string, unknown>) : r.config;
+  // read after the walk: the resolver adds to it
   return { config, deps };
 }
 
@@ -340,7 +342,9 @@ function removedDeclarations(manifest: Manifest, workspace: string): RemovedReso
 function dependencyCycles(resources: readonly ResolvedResource[], diags: Diagnostic[]): void {
   const byAddr = new Map(resources.map((r) => [r.address, r]));
   const state = new Map<string, 1 | 2>();
-  const visit = (r: ResolvedResource, stack: string[]): void => {
+  // the addresses from the walk's start down to the resource being visited (one array, pushed and popped)
+  const stack: string[] = [];
+  const visit = (r: ResolvedResource): void => {
     if (state.get(r.address) === 2) return;
     if (state.get(r.address) === 1) {
       const chain = [...stack.slice(stack.indexOf(r.address)), r.address];
@@ -348,13 +352,15 @@ function dependencyCycles(resources: readonly ResolvedResource[], diags: Diagnos
       return;
     }
     state.set(r.address, 1);
+    stack.push(r.address);
     for (const d of r.dependsOn) {
       const dep = byAddr.get(d);
-      if (dep) visit(dep, [...stack, r.address]);
+      if (dep) visit(dep);
     }
+    stack.pop();
     state.set(r.address, 2);
   };
-  for (const r of resources) visit(r, []);
+  for (const r of resources) visit(r);
 }
 
 /**
