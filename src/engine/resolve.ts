@@ -148,19 +148,23 @@ export function resolveManifest(manifest: Manifest, workspace: string, opts: Res
 
 /** Two declarations with one id (or fqn): an error on the second. */
 function duplicateIdentities(pre: readonly Identity[], diags: Diagnostic[]): void {
-  const seen = new Map<string, string>();
+  // by type, then by id (a kind keyed by fqn: by fqn); no key string made per resource
+  const seen = new Map<ResourceType, Map<string | undefined, string>>();
   for (const p of pre) {
-    const key = `${p.r.type}:${isFqnKeyed(p.r.type) ? `fqn:${p.fqn}` : p.id}`;
-    const other = seen.get(key);
+    const byFqn = isFqnKeyed(p.r.type);
+    let ofType = seen.get(p.r.type);
+    if (ofType === undefined) seen.set(p.r.type, (ofType = new Map()));
+    const key = byFqn ? p.fqn : p.id;
+    const other = ofType.get(key);
     if (other) {
       diags.push({
         severity: 'error',
-        summary: `${isFqnKeyed(p.r.type) ? `fqn "${p.fqn}"` : `id ${p.id}`} is declared twice (${other} and ${p.r.address})`,
+        summary: `${byFqn ? `fqn "${p.fqn}"` : `id ${p.id}`} is declared twice (${other} and ${p.r.address})`,
         address: p.r.address,
         source: p.r.source,
         hint: 'Pin a different id or fqn on one of them.',
       });
-    } else seen.set(key, p.r.address);
+    } else ofType.set(key, p.r.address);
   }
 }
 
