@@ -26,9 +26,12 @@ type Report = (summary: string, extra?: Partial<Diagnostic>) => void;
 
 /**
  * Turns a Terraform JSON document into a manifest. Collects every problem and throws one
- * {@link ManifestError}. `file` names the source in messages.
+ * {@link ManifestError}. `file` names the source in messages. `consume`: the document is the
+ * loader's own (fresh from `JSON.parse`), so each resource body is let go of once converted
+ * (less of it lives long enough to be promoted to V8's old generation, issue 27); otherwise the
+ * document is left as it was.
  */
-export function manifestFromTerraformJson(doc: unknown, opts: { stack: string; file?: string }): Manifest {
+export function manifestFromTerraformJson(doc: unknown, opts: { stack: string; file?: string; consume?: boolean }): Manifest {
   const diags: Diagnostic[] = [];
   const where = opts.file ?? `stack ${opts.stack}`;
   const err: Report = (summary, extra = {}) => diags.push({ severity: 'error', summary, ...extra });
@@ -41,7 +44,7 @@ export function manifestFromTerraformJson(doc: unknown, opts: { stack: string; f
   if (!namespace) {
     err(`${where}: the stack has no namespace`, { hint: 'Declare the stack with `new DqStack(app, id, { namespace })` (provider "dq" needs a namespace).' });
   }
-  const resources = tfResources(doc, diags, err);
+  const resources = tfResources(doc, diags, err, opts.consume === true);
   const { moved, imports, removed } = tfBlocks(doc, resources, err);
   const manifest = {
     formatVersion: 1 as const,
@@ -75,7 +78,7 @@ export function manifestFromTerraformJson(doc: unknown, opts: { stack: string; f
 const CANONICAL = new WeakSet<Manifest>();
 
 /** The `resource` block's dqform resources, by type and name (other providers' types: a warning). */
-function tfResources(doc: Json, diags: Diagnostic[], err: Report): ManifestResource[] {
+function tfResources(doc: Json, diags: Diagnostic[], err: Report, consume: boolean): ManifestResource[] {
   const resources: ManifestResource[] = [];
   const resBlock = isObj(doc.resource) ? doc.resource : {};
   for (const type of Object.keys(resBlock).sort()) {
@@ -96,6 +99,7 @@ function tfResources(doc: Json, diags: Diagnostic[], err: Report): ManifestResou
       const raw = byName[name];
       if (!isObj(raw)) err('resource body must be an object', { address: `${type}.${name}` });
       else resources.push(tfResource(type as ResourceType, name, raw, err));
+      if (consume) byName[name] = undefined;
     }
   }
   return resources;
@@ -238,7 +242,7 @@ export function loadSynthOutput(dirOrFile: string, stack?: string): Manifest {
   } catch (e) {
     throw new ManifestError([{ severity: 'error', summary: `${file} is not valid JSON: ${(e as Error).message}`, hint: 'Re-run `dqform synth`; do not edit synth output by hand.' }]);
   }
-  return manifestFromTerraformJson(doc, { stack: stackName ?? path.basename(path.dirname(file)), file });
+  return manifestFromTerraformJson(doc, { stack: stackName ?? path.basename(path.dirname(file)), file, consume: true });
 }
 
 /**

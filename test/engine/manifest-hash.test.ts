@@ -125,3 +125,16 @@ test('mapKeysDeepSorted remembers what it did per sequence of keys: objects of o
     }
   }
 });
+
+test('the loader drops a consumed document\'s resource bodies as it converts them, and leaves a document it was lent as it was; the manifests are equal (issue 27)', () => {
+  const lent = terraformJson('bench', 45, { changedEvery: 10 });
+  const before = JSON.stringify(lent);
+  const kept = manifestFromTerraformJson(lent, { stack: 'bench' });
+  expect(JSON.stringify(lent)).toBe(before);
+  const owned = JSON.parse(before) as { resource: Record<string, Record<string, unknown>> };
+  const consumed = manifestFromTerraformJson(owned, { stack: 'bench', consume: true });
+  expect(JSON.stringify(consumed)).toBe(JSON.stringify(kept));
+  expect(manifestHash(consumed)).toBe(manifestHash(kept));
+  // every body converted was let go of (its name stays, its value is gone)
+  for (const byName of Object.values(owned.resource)) expect(Object.values(byName).filter((b) => b !== undefined)).toEqual([]);
+});
