@@ -67,6 +67,8 @@ export interface ResolveOptions {
 /** One resource's identity: its derived, pinned or imported id (alerts: the fqn). */
 interface Identity {
   r: ManifestResource;
+  /** `r.type`: an identity is what a reference to `r` resolves against. */
+  type: ResourceType;
   id: string;
   fqn?: string;
   movedFrom?: string;
@@ -108,9 +110,10 @@ export function resolveManifest(manifest: Manifest, workspace: string, opts: Res
   const diags: Diagnostic[] = [];
   const { namespace } = manifest;
   // 1. identities
+  // the identities themselves by address (what a reference reads: type, id, fqn)
   const idents = new Map<string, { type: ResourceType; id: string; fqn?: string }>();
   const pre = identitiesOf(manifest, workspace, diags);
-  for (const p of pre) idents.set(p.r.address, { type: p.r.type, id: p.id, fqn: p.fqn });
+  for (const p of pre) idents.set(p.r.address, p);
   holdsIdentityInfo(pre, diags);
   if (!opts.offline) foreignTags(pre, workspace, namespace, opts.siblings ?? [], diags);
   if (opts.siblings?.length) sharedWithSiblings(manifest, pre, workspace, opts.siblings, diags);
@@ -501,24 +504,25 @@ function identitiesOf(manifest: Manifest, workspace: string, diags: Diagnostic[]
   const { namespace } = manifest;
   const movedTo = new Map(manifest.moved.map((m) => [m.to, m.from]));
   const importTo = new Map(manifest.imports.map((i) => [i.to, i.id]));
+  const anyMoved = movedTo.size > 0;
+  const anyImport = importTo.size > 0;
   return manifest.resources.map((r) => {
-    const from = movedTo.get(r.address);
+    const from = anyMoved ? movedTo.get(r.address) : undefined;
     const fromName = from ? parseAddress(from)?.name : undefined;
     if (from && parseAddress(from)?.type !== r.type) {
       diags.push({ severity: 'error', summary: `moved block changes the type (${from} -> ${r.address})`, address: r.address, hint: 'A moved block keeps the resource type.' });
     }
     const identityName = fromName ?? r.name;
     const pinnedId = normalisePinnedId(r, diags);
-    const importedId = importTo.get(r.address);
-    let id = pinnedId ?? importedId ?? deriveId(workspace, namespace, r.type, identityName);
-    let fqn: string | undefined;
-    if (isFqnKeyed(r.type)) {
+    const importedId = anyImport ? importTo.get(r.address) : undefined;
+    const byFqn = isFqnKeyed(r.type);
+    if (byFqn) {
       const pinnedFqn = typeof r.config.fqn === 'string' ? r.config.fqn : undefined;
-      fqn = pinnedFqn ?? defaultFqn(namespace, identityName);
-      id = importedId ?? fqn;
+      const fqn = pinnedFqn ?? defaultFqn(namespace, identityName);
+      return { r, type: r.type, id: importedId ?? fqn, fqn, movedFrom: from, importedId, pinned: pinnedFqn !== undefined };
     }
-    const pinned = isFqnKeyed(r.type) ? typeof r.config.fqn === 'string' : pinnedId !== undefined;
-    return { r, id, fqn, movedFrom: from, importedId, pinned };
+    const id = pinnedId ?? importedId ?? deriveId(workspace, namespace, r.type, identityName);
+    return { r, type: r.type, id, fqn: undefined, movedFrom: from, importedId, pinned: pinnedId !== undefined };
   });
 }
 
