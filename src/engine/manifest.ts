@@ -242,6 +242,9 @@ export function loadSynthOutput(dirOrFile: string, stack?: string): Manifest {
   } catch (e) {
     throw new ManifestError([{ severity: 'error', summary: `${file} is not valid JSON: ${(e as Error).message}`, hint: 'Re-run `dqform synth`; do not edit synth output by hand.' }]);
   }
+  // the text (MBs at 10,000 objects) let go of before the conversion: a scavenge meanwhile would
+  // promote it to the old generation, which no full GC collects before a plan ends (issue 27)
+  text = '';
   return manifestFromTerraformJson(doc, { stack: stackName ?? path.basename(path.dirname(file)), file, consume: true });
 }
 
