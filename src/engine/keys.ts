@@ -122,8 +122,9 @@ function shapeOf(memo: ShapeMemo, keys: readonly string[], f: (k: string) => str
  * {@link mapKeysDeep} with `f`, each object's members inserted in the sorted order of their new
  * keys (an equal new key: the later member wins, as in mapKeysDeep), and the top level's keys in
  * `skip` left out: one copy of a resource body, already in the canonical order the manifest hash
- * serialises without a replacer. `f` must be a pure function of the key (its results are kept
- * per sequence of keys).
+ * serialises without a replacer. `f` must be a pure function of the key and `skip` must not
+ * change (what they give is kept per sequence of keys: objects of keys never seen before, such as
+ * a record keyed by ids, cost a trie node per key until the memo is cleared).
  */
 export function mapKeysDeepSorted(value: unknown, f: (k: string) => string, skip?: ReadonlySet<string>): unknown {
   return sortedCopy(value, f, skip, shapeMemoOf(f, skip), shapeMemoOf(f, undefined));
