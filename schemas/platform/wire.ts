@@ -595,9 +595,40 @@ function holdsAliases(n: Node): boolean {
 
 /** Request keys (dotted paths, at any depth) the schema does not declare. */
 export function unknownKeys(schema: z.ZodType, value: unknown): string[] {
+  const n = nodeOf(schema);
+  // almost every value has none: a walk without a path first (issue 27), the paths only when it finds one
+  if (!holdsUnknownKey(n, value)) return [];
   const out: string[] = [];
-  walkKeys(nodeOf(schema), value, [], out);
+  walkKeys(n, value, [], out);
   return out;
+}
+
+/** True when {@link walkKeys} would report a key of `v`: the same walk, without a path or a list. */
+function holdsUnknownKey(n: Node, v: unknown): boolean {
+  if (typeof v !== 'object' || v === null) return false;
+  if (n.k === 'tolerant') return holdsUnknownKey(n.of(), v);
+  if (n.k === 'arr') {
+    if (!Array.isArray(v)) return false;
+    const el = n.of();
+    for (let i = 0; i < v.length; i++) if (holdsUnknownKey(el, v[i])) return true;
+    return false;
+  }
+  if (Array.isArray(v)) return false;
+  if (n.k === 'rec') {
+    const el = n.of();
+    for (const k of Object.keys(v)) if (holdsUnknownKey(el, (v as Record<string, unknown>)[k])) return true;
+    return false;
+  }
+  if (n.k !== 'obj' && n.k !== 'union') return false;
+  const o = objectOf(n, v as Record<string, unknown>);
+  if (!o || o.k !== 'obj') return false;
+  for (const k of Object.keys(v)) {
+    const f = o.fields.get(k);
+    if (!f) {
+      if (!o.open) return true;
+    } else if (holdsUnknownKey(f.node(), (v as Record<string, unknown>)[k])) return true;
+  }
+  return false;
 }
 
 /** `at` (keys and indexes from the root) as a dotted path; made only for a key reported (issue 27: most walks report none). */

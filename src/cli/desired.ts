@@ -66,10 +66,10 @@ function envRead(env: NodeJS.ProcessEnv, manifests: readonly Manifest[]): [strin
 
 /** Prepares the stack `stack` of `src`: from the cache when its inputs are unchanged, else loaded (and cached). */
 export function prepareStack(env: NodeJS.ProcessEnv, cwd: string, src: DesiredSource, stack: string | undefined, loaders: Loaders): PreparedStack {
-  const inputs = src.cache === false || cacheOffByEnv(env) ? undefined : inputsOf(env, cwd, src, stack);
-  const dir = inputs ? cacheDirOf(env) : undefined;
-  // the inputs (~4 MB of synth output at 10,000 objects) hashed once: every key is made from their digest
-  const cache = dir && inputs ? { store: new ResolutionCache(dir), inputs: cacheKey(inputs) } : undefined;
+  // the inputs (~4 MB of synth output at 10,000 objects) hashed once: every key is made from their
+  // digest; the files' bytes are not held while the stack loads (issue 27: promoted, they would
+  // stay until a full GC)
+  const cache = stackCacheOf(env, cwd, src, stack);
   // the files read for the key must be the ones loaded: an entry is written only when they did not change meanwhile
   const unchanged = () => !!cache && cache.inputs === cacheKey(inputsOf(env, cwd, src, stack) ?? []);
   if (cache) {
@@ -99,6 +99,13 @@ export function prepareStack(env: NodeJS.ProcessEnv, cwd: string, src: DesiredSo
 
 /** The cache of one stack: the store and the digest of the stack's inputs (their {@link cacheKey}). */
 type StackCache = { store: ResolutionCache; inputs: string } | undefined;
+
+/** The cache of `stack`, or undefined when it is off or its inputs cannot be told (see {@link inputsOf}). */
+function stackCacheOf(env: NodeJS.ProcessEnv, cwd: string, src: DesiredSource, stack: string | undefined): StackCache {
+  const inputs = src.cache === false || cacheOffByEnv(env) ? undefined : inputsOf(env, cwd, src, stack);
+  const dir = inputs ? cacheDirOf(env) : undefined;
+  return dir && inputs ? { store: new ResolutionCache(dir), inputs: cacheKey(inputs) } : undefined;
+}
 
 /**
  * The prepared stack of `head` (read from the cache, or made from the manifest `loaded`: then

@@ -54,13 +54,27 @@ function tagOfNamespace(workspace: string, namespace: string): string {
 
 const HEX = '0123456789abcdef';
 
+/**
+ * The JSON text of `["dqform-id", workspace, namespace, ` for the last pair asked: a plan derives
+ * every id of one namespace, so the per-id input is this prefix and two JSON strings (the same
+ * text as `JSON.stringify(["dqform-id", workspace, namespace, type, name])`, issue 27).
+ */
+let lastIdPrefix: { workspace: string; namespace: string; prefix: string } | undefined;
+
+function idPrefix(workspace: string, namespace: string): string {
+  if (lastIdPrefix === undefined || lastIdPrefix.workspace !== workspace || lastIdPrefix.namespace !== namespace) {
+    lastIdPrefix = { workspace, namespace, prefix: `["dqform-id",${JSON.stringify(workspace)},${JSON.stringify(namespace)},` };
+  }
+  return lastIdPrefix.prefix;
+}
+
 /** The derived id of the resource at `<type>.<name>` of `namespace` in `workspace` (a UUIDv8 carrying the namespace tag). */
 export function deriveId(workspace: string, namespace: string, type: ResourceType, name: string): string {
   // bytes 0-5: the tag; bytes 6-15: the first 10 bytes of the hash (hex digits 0-19), with the
   // version (the high nibble of byte 6) and the variant (the top two bits of byte 8) set
   const t = namespaceTag(workspace, namespace);
-  const h = sha256(['dqform-id', workspace, namespace, type, name]);
-  const variant = HEX[(parseInt(h[4], 16) & 0x3) | 0x8];
+  const h = hash('sha256', `${idPrefix(workspace, namespace)}${JSON.stringify(type)},${JSON.stringify(name)}]`, 'hex');
+  const variant = HEX[(HEX.indexOf(h[4]) & 0x3) | 0x8];
   return `${t.slice(0, 8)}-${t.slice(8, 12)}-8${h.slice(1, 4)}-${variant}${h.slice(5, 8)}-${h.slice(8, 20)}`;
 }
 

@@ -19,14 +19,17 @@ function memo(cache: Map<string, string>, key: string, f: (k: string) => string)
   return v;
 }
 
+const toCamel = (k: string) => k.replace(/_([a-z0-9])/g, (_m, c: string) => c.toUpperCase());
+const toSnake = (k: string) => k.replace(/([a-z0-9])([A-Z])/g, '$1_$2').toLowerCase();
+
 /** `recipient_emails` -> `recipientEmails`; keys already in camelCase are unchanged. */
 export function snakeToCamel(key: string): string {
-  return memo(camelCache, key, (k) => k.replace(/_([a-z0-9])/g, (_m, c: string) => c.toUpperCase()));
+  return camelCache.get(key) ?? memo(camelCache, key, toCamel);
 }
 
 /** `recipientEmails` -> `recipient_emails`. */
 export function camelToSnake(key: string): string {
-  return memo(snakeCache, key, (k) => k.replace(/([a-z0-9])([A-Z])/g, '$1_$2').toLowerCase());
+  return snakeCache.get(key) ?? memo(snakeCache, key, toSnake);
 }
 
 /** Converts every object key, at every depth, with `f`. Arrays and scalars keep their values. */
@@ -41,38 +44,102 @@ export function mapKeysDeep(value: unknown, f: (k: string) => string): unknown {
 }
 
 /**
- * {@link mapKeysDeep} with `f`, each object's members inserted in the sorted order of their new
- * keys (an equal new key: the later member wins, as in mapKeysDeep), and the top level's keys in
- * `skip` left out: one copy of a resource body, already in the canonical order the manifest hash
- * serialises without a replacer.
+ * What {@link mapKeysDeepSorted} does to an object with one sequence of keys (reached from the
+ * root of a {@link ShapeMemo} by its keys in order): its members' new names in sorted order, and
+ * the key each is read from.
  */
-export function mapKeysDeepSorted(value: unknown, f: (k: string) => string, skip?: ReadonlySet<string>): unknown {
-  if (Array.isArray(value)) return value.map((v) => mapKeysDeepSorted(v, f));
-  if (value && typeof value === 'object') {
-    const o = value as Record<string, unknown>;
-    const keys = Object.keys(o);
-    // the new names in sorted order with their keys' positions: an insertion sort (a few keys
-    // per object), stable, so of two keys with one new name the later still wins
+interface Shape {
+  next: Map<string, Shape> | undefined;
+  names: string[] | undefined;
+  from: string[] | undefined;
+}
+
+/**
+ * The shapes seen by one key function and skip set: a manifest's 10,000 resources have a few
+ * dozen shapes, so each object's new names and their order are looked up by its keys instead of
+ * converted and sorted again. Bounded; cleared when full.
+ */
+interface ShapeMemo {
+  root: Shape;
+  size: number;
+}
+const SHAPE_MEMO_MAX = 10_000;
+const shapeMemos = new WeakMap<(k: string) => string, Map<ReadonlySet<string> | undefined, ShapeMemo>>();
+const newShape = (): Shape => ({ next: undefined, names: undefined, from: undefined });
+
+function shapeMemoOf(f: (k: string) => string, skip: ReadonlySet<string> | undefined): ShapeMemo {
+  let bySkip = shapeMemos.get(f);
+  if (bySkip === undefined) shapeMemos.set(f, (bySkip = new Map()));
+  let m = bySkip.get(skip);
+  if (m === undefined) {
+    if (bySkip.size >= 16) bySkip.clear();
+    bySkip.set(skip, (m = { root: newShape(), size: 0 }));
+  }
+  return m;
+}
+
+/** The shape of an object with `keys` (made when first seen). */
+function shapeOf(memo: ShapeMemo, keys: readonly string[], f: (k: string) => string, skip: ReadonlySet<string> | undefined): Shape {
+  if (memo.size >= SHAPE_MEMO_MAX) {
+    memo.root = newShape();
+    memo.size = 0;
+  }
+  let node = memo.root;
+  for (let i = 0; i < keys.length; i++) {
+    const next: Map<string, Shape> = (node.next ??= new Map());
+    let child = next.get(keys[i]);
+    if (child === undefined) {
+      next.set(keys[i], (child = newShape()));
+      memo.size++;
+    }
+    node = child;
+  }
+  if (node.names === undefined) {
+    // the new names in sorted order with the keys they come from: an insertion sort, stable, so
+    // of two keys with one new name the later still wins
     const names: string[] = [];
-    const at: number[] = [];
+    const from: string[] = [];
     for (let i = 0; i < keys.length; i++) {
       if (skip?.has(keys[i])) continue;
       const name = f(keys[i]);
       let j = names.length;
       names.push(name);
-      at.push(i);
+      from.push(keys[i]);
       for (; j > 0 && names[j - 1] > name; j--) {
         names[j] = names[j - 1];
-        at[j] = at[j - 1];
+        from[j] = from[j - 1];
       }
       names[j] = name;
-      at[j] = i;
+      from[j] = keys[i];
     }
-    const out: Record<string, unknown> = {};
-    for (let j = 0; j < names.length; j++) out[names[j]] = mapKeysDeepSorted(o[keys[at[j]]], f);
-    return out;
+    node.from = from;
+    node.names = names;
   }
-  return value;
+  return node;
+}
+
+/**
+ * {@link mapKeysDeep} with `f`, each object's members inserted in the sorted order of their new
+ * keys (an equal new key: the later member wins, as in mapKeysDeep), and the top level's keys in
+ * `skip` left out: one copy of a resource body, already in the canonical order the manifest hash
+ * serialises without a replacer. `f` must be a pure function of the key and `skip` must not
+ * change (what they give is kept per sequence of keys: objects of keys never seen before, such as
+ * a record keyed by ids, cost a trie node per key until the memo is cleared).
+ */
+export function mapKeysDeepSorted(value: unknown, f: (k: string) => string, skip?: ReadonlySet<string>): unknown {
+  return sortedCopy(value, f, skip, shapeMemoOf(f, skip), shapeMemoOf(f, undefined));
+}
+
+function sortedCopy(value: unknown, f: (k: string) => string, skip: ReadonlySet<string> | undefined, memo: ShapeMemo, inner: ShapeMemo): unknown {
+  if (value === null || typeof value !== 'object') return value;
+  if (Array.isArray(value)) return value.map((v) => sortedCopy(v, f, undefined, inner, inner));
+  const o = value as Record<string, unknown>;
+  const shape = shapeOf(memo, Object.keys(o), f, skip);
+  const names = shape.names as string[];
+  const from = shape.from as string[];
+  const out: Record<string, unknown> = {};
+  for (let j = 0; j < names.length; j++) out[names[j]] = sortedCopy(o[from[j]], f, undefined, inner, inner);
+  return out;
 }
 
 /** Deterministic JSON: object keys sorted at every depth. */

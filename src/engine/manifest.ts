@@ -28,9 +28,12 @@ type Report = (summary: string, extra?: Partial<Diagnostic>) => void;
 /**
  * Turns a Terraform JSON document into a manifest. Collects every problem and throws one
  * {@link ManifestError}. `file` names the source in messages. Warnings without an error go with
- * the manifest (./loader-warnings.ts): resolution shows them.
+ * the manifest (./loader-warnings.ts): resolution shows them. `consume`: the document is the
+ * loader's own (fresh from `JSON.parse`), so each resource body is let go of once converted
+ * (less of it lives long enough to be promoted to V8's old generation, issue 27); otherwise the
+ * document is left as it was.
  */
-export function manifestFromTerraformJson(doc: unknown, opts: { stack: string; file?: string }): Manifest {
+export function manifestFromTerraformJson(doc: unknown, opts: { stack: string; file?: string; consume?: boolean }): Manifest {
   const diags: Diagnostic[] = [];
   const where = opts.file ?? `stack ${opts.stack}`;
   const err: Report = (summary, extra = {}) => diags.push({ severity: 'error', summary, ...extra });
@@ -43,7 +46,7 @@ export function manifestFromTerraformJson(doc: unknown, opts: { stack: string; f
   if (!namespace) {
     err(`${where}: the stack has no namespace`, { hint: 'Declare the stack with `new DqStack(app, id, { namespace })` (provider "dq" needs a namespace).' });
   }
-  const resources = tfResources(doc, diags, err);
+  const resources = tfResources(doc, diags, err, opts.consume === true);
   const { moved, imports, removed } = tfBlocks(doc, resources, err);
   const manifest = {
     formatVersion: 1 as const,
@@ -64,11 +67,20 @@ export function manifestFromTerraformJson(doc: unknown, opts: { stack: string; f
     for (const i of parsed.error.issues) err(`${where}: ${i.path.join('.')}: ${i.message}`);
   }
   if (diags.some((d) => d.severity === 'error')) throw new ManifestError(diags);
-  return withLoaderWarnings(inCanonicalOrder(parsed.data as Manifest), diags);
+  const m = inCanonicalOrder(parsed.data as Manifest);
+  CANONICAL.add(m);
+  return withLoaderWarnings(m, diags);
 }
 
+/**
+ * The manifests this loader made: in canonical form by construction (keys sorted at every
+ * depth, test/engine/manifest-hash.test.ts), and only read after (no engine code writes to a
+ * manifest), so {@link manifestHash} serialises them without walking them first to check.
+ */
+const CANONICAL = new WeakSet<Manifest>();
+
 /** The `resource` block's dqform resources, by type and name (other providers' types: a warning). */
-function tfResources(doc: Json, diags: Diagnostic[], err: Report): ManifestResource[] {
+function tfResources(doc: Json, diags: Diagnostic[], err: Report, consume: boolean): ManifestResource[] {
   const resources: ManifestResource[] = [];
   const resBlock = isObj(doc.resource) ? doc.resource : {};
   for (const type of Object.keys(resBlock).sort()) {
@@ -89,6 +101,7 @@ function tfResources(doc: Json, diags: Diagnostic[], err: Report): ManifestResou
       const raw = byName[name];
       if (!isObj(raw)) err('resource body must be an object', { address: `${type}.${name}` });
       else resources.push(tfResource(type as ResourceType, name, raw, err));
+      if (consume) byName[name] = undefined;
     }
   }
   return resources;
@@ -256,7 +269,10 @@ export function loadSynthOutput(dirOrFile: string, stack?: string): Manifest {
   } catch (e) {
     throw new ManifestError([{ severity: 'error', summary: `${file} is not valid JSON: ${(e as Error).message}`, hint: 'Re-run `dqform synth`; do not edit synth output by hand.' }]);
   }
-  return manifestFromTerraformJson(doc, { stack: stackName ?? path.basename(path.dirname(file)), file });
+  // the text (MBs at 10,000 objects) let go of before the conversion: a scavenge meanwhile would
+  // promote it to the old generation, which no full GC collects before a plan ends (issue 27)
+  text = '';
+  return manifestFromTerraformJson(doc, { stack: stackName ?? path.basename(path.dirname(file)), file, consume: true });
 }
 
 /**
@@ -287,7 +303,7 @@ export function loadSiblingStacks(dir: string, stack: string): { stack: string; 
 
 /** sha256 of the manifest's canonical JSON: a plan records which manifest it came from. */
 export function manifestHash(m: Manifest): string {
-  return hash('sha256', stableStringify(m), 'hex');
+  return hash('sha256', CANONICAL.has(m) ? JSON.stringify(m) : stableStringify(m), 'hex');
 }
 
 export { RESOURCE_SCHEMAS };

@@ -68,6 +68,8 @@ export interface ResolveOptions {
 /** One resource's identity: its derived, pinned or imported id (alerts: the fqn). */
 interface Identity {
   r: ManifestResource;
+  /** `r.type`: an identity is what a reference to `r` resolves against. */
+  type: ResourceType;
   id: string;
   fqn?: string;
   movedFrom?: string;
@@ -110,9 +112,10 @@ export function resolveManifest(manifest: Manifest, workspace: string, opts: Res
   const diags: Diagnostic[] = loaderWarnings(manifest);
   const { namespace } = manifest;
   // 1. identities
+  // the identities themselves by address (what a reference reads: type, id, fqn)
   const idents = new Map<string, { type: ResourceType; id: string; fqn?: string }>();
   const pre = identitiesOf(manifest, workspace, diags);
-  for (const p of pre) idents.set(p.r.address, { type: p.r.type, id: p.id, fqn: p.fqn });
+  for (const p of pre) idents.set(p.r.address, p);
   holdsIdentityInfo(pre, diags);
   if (!opts.offline) foreignTags(pre, workspace, namespace, opts.siblings ?? [], diags);
   if (opts.siblings?.length) sharedWithSiblings(manifest, pre, workspace, opts.siblings, diags);
@@ -133,7 +136,7 @@ export function resolveManifest(manifest: Manifest, workspace: string, opts: Res
       desired,
       lifecycle: p.r.lifecycle,
       source: p.r.source,
-      dependsOn: [...deps].filter((d) => d !== p.r.address).sort(),
+      dependsOn: deps === undefined ? [] : [...deps].filter((d) => d !== p.r.address).sort(),
       movedFrom: p.movedFrom,
       importedId: p.importedId,
     });
@@ -150,25 +153,30 @@ export function resolveManifest(manifest: Manifest, workspace: string, opts: Res
 
 /** Two declarations with one id (or fqn): an error on the second. */
 function duplicateIdentities(pre: readonly Identity[], diags: Diagnostic[]): void {
-  const seen = new Map<string, string>();
+  // by type, then by id (a kind keyed by fqn: by fqn); no key string made per resource
+  const seen = new Map<ResourceType, Map<string | undefined, string>>();
   for (const p of pre) {
-    const key = `${p.r.type}:${isFqnKeyed(p.r.type) ? `fqn:${p.fqn}` : p.id}`;
-    const other = seen.get(key);
+    const byFqn = isFqnKeyed(p.r.type);
+    let ofType = seen.get(p.r.type);
+    if (ofType === undefined) seen.set(p.r.type, (ofType = new Map()));
+    const key = byFqn ? p.fqn : p.id;
+    const other = ofType.get(key);
     if (other) {
       diags.push({
         severity: 'error',
-        summary: `${isFqnKeyed(p.r.type) ? `fqn "${p.fqn}"` : `id ${p.id}`} is declared twice (${other} and ${p.r.address})`,
+        summary: `${byFqn ? `fqn "${p.fqn}"` : `id ${p.id}`} is declared twice (${other} and ${p.r.address})`,
         address: p.r.address,
         source: p.r.source,
         hint: 'Pin a different id or fqn on one of them.',
       });
-    } else seen.set(key, p.r.address);
+    } else ofType.set(key, p.r.address);
   }
 }
 
 /** The config of `r` with its references (`${dq_x.name.id}`) replaced by their values, and the addresses it refers to. */
-function resolveReferences(r: ManifestResource, idents: ReadonlyMap<string, { type: ResourceType; id: string; fqn?: string }>, diags: Diagnostic[]): { config: Record<string, unknown>; deps: Set<string> } {
-  const deps = new Set(r.dependsOn);
+function resolveReferences(r: ManifestResource, idents: ReadonlyMap<string, { type: ResourceType; id: string; fqn?: string }>, diags: Diagnostic[]): { config: Record<string, unknown>; deps: Set<string> | undefined } {
+  // made when there is one (most resources depend on nothing: no set and no arrays for them)
+  let deps = r.dependsOn.length ? new Set(r.dependsOn) : undefined;
   // Where `walk` is (keys from the config's root): text only when a reference is reported.
   const at: (string | number)[] = [];
   const resolveStr = (s: string): string =>
@@ -191,11 +199,25 @@ function resolveReferences(r: ManifestResource, idents: ReadonlyMap<string, { ty
         });
         return whole;
       }
-      deps.add(addr);
+      (deps ??= new Set()).add(addr);
       return v;
     });
-  const config = walkStrings(r.config, resolveStr, at) as Record<string, unknown>;
+  // most configs hold no reference: one scan without a path or a closure call per string
+  const config = holdsReference(r.config) ? (walkStrings(r.config, resolveStr, at) as Record<string, unknown>) : r.config;
+  // read after the walk: the resolver adds to it
   return { config, deps };
+}
+
+/** True when a string in `v` (at any depth) holds `${`: {@link walkStrings} with the resolver could change it. */
+function holdsReference(v: unknown): boolean {
+  if (typeof v === 'string') return v.includes('${');
+  if (v === null || typeof v !== 'object') return false;
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) if (holdsReference(v[i])) return true;
+    return false;
+  }
+  for (const k in v) if (holdsReference((v as Record<string, unknown>)[k])) return true;
+  return false;
 }
 
 /**
@@ -329,7 +351,9 @@ function removedDeclarations(manifest: Manifest, workspace: string): RemovedReso
 function dependencyCycles(resources: readonly ResolvedResource[], diags: Diagnostic[]): void {
   const byAddr = new Map(resources.map((r) => [r.address, r]));
   const state = new Map<string, 1 | 2>();
-  const visit = (r: ResolvedResource, stack: string[]): void => {
+  // the addresses from the walk's start down to the resource being visited (one array, pushed and popped)
+  const stack: string[] = [];
+  const visit = (r: ResolvedResource): void => {
     if (state.get(r.address) === 2) return;
     if (state.get(r.address) === 1) {
       const chain = [...stack.slice(stack.indexOf(r.address)), r.address];
@@ -337,13 +361,15 @@ function dependencyCycles(resources: readonly ResolvedResource[], diags: Diagnos
       return;
     }
     state.set(r.address, 1);
+    stack.push(r.address);
     for (const d of r.dependsOn) {
       const dep = byAddr.get(d);
-      if (dep) visit(dep, [...stack, r.address]);
+      if (dep) visit(dep);
     }
+    stack.pop();
     state.set(r.address, 2);
   };
-  for (const r of resources) visit(r, []);
+  for (const r of resources) visit(r);
 }
 
 /**
@@ -378,15 +404,21 @@ function ignoreChangesProblems(r: ManifestResource, schema: z.ZodType, diags: Di
  * and functions dqform does not know (`warn`: the platform checks them).
  */
 function checkResolverQl(v: unknown, path: string, report: (field: string, message: string) => void, warn: (field: string, message: string) => void = () => {}): void {
-  if (Array.isArray(v)) return v.forEach((x, i) => checkResolverQl(x, `${path}[${i}]`, report, warn));
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) if (v[i] && typeof v[i] === 'object') checkResolverQl(v[i], `${path}[${i}]`, report, warn);
+    return;
+  }
   if (!v || typeof v !== 'object') return;
-  for (const [k, x] of Object.entries(v)) {
-    const p = path ? `${path}.${k}` : k;
+  // a member's path is built only for a ResolverQL text or an object to descend into
+  for (const k in v) {
+    const x = (v as Record<string, unknown>)[k];
     if (k === 'resolverQl' && typeof x === 'string') {
       const problem = resolverQlProblem(x);
-      if (problem?.error !== undefined) report(p, problem.error);
-      for (const w of problem?.warnings ?? []) warn(p, w);
-    } else if (x && typeof x === 'object') checkResolverQl(x, p, report, warn);
+      if (problem === undefined) continue;
+      const p = path ? `${path}.${k}` : k;
+      if (problem.error !== undefined) report(p, problem.error);
+      for (const w of problem.warnings) warn(p, w);
+    } else if (x && typeof x === 'object') checkResolverQl(x, path ? `${path}.${k}` : k, report, warn);
   }
 }
 
@@ -474,24 +506,25 @@ function identitiesOf(manifest: Manifest, workspace: string, diags: Diagnostic[]
   const { namespace } = manifest;
   const movedTo = new Map(manifest.moved.map((m) => [m.to, m.from]));
   const importTo = new Map(manifest.imports.map((i) => [i.to, i.id]));
+  const anyMoved = movedTo.size > 0;
+  const anyImport = importTo.size > 0;
   return manifest.resources.map((r) => {
-    const from = movedTo.get(r.address);
+    const from = anyMoved ? movedTo.get(r.address) : undefined;
     const fromName = from ? parseAddress(from)?.name : undefined;
     if (from && parseAddress(from)?.type !== r.type) {
       diags.push({ severity: 'error', summary: `moved block changes the type (${from} -> ${r.address})`, address: r.address, hint: 'A moved block keeps the resource type.' });
     }
     const identityName = fromName ?? r.name;
     const pinnedId = normalisePinnedId(r, diags);
-    const importedId = importTo.get(r.address);
-    let id = pinnedId ?? importedId ?? deriveId(workspace, namespace, r.type, identityName);
-    let fqn: string | undefined;
-    if (isFqnKeyed(r.type)) {
+    const importedId = anyImport ? importTo.get(r.address) : undefined;
+    const byFqn = isFqnKeyed(r.type);
+    if (byFqn) {
       const pinnedFqn = typeof r.config.fqn === 'string' ? r.config.fqn : undefined;
-      fqn = pinnedFqn ?? defaultFqn(namespace, identityName);
-      id = importedId ?? fqn;
+      const fqn = pinnedFqn ?? defaultFqn(namespace, identityName);
+      return { r, type: r.type, id: importedId ?? fqn, fqn, movedFrom: from, importedId, pinned: pinnedFqn !== undefined };
     }
-    const pinned = isFqnKeyed(r.type) ? typeof r.config.fqn === 'string' : pinnedId !== undefined;
-    return { r, id, fqn, movedFrom: from, importedId, pinned };
+    const id = pinnedId ?? importedId ?? deriveId(workspace, namespace, r.type, identityName);
+    return { r, type: r.type, id, fqn: undefined, movedFrom: from, importedId, pinned: pinnedId !== undefined };
   });
 }
 

@@ -3,6 +3,7 @@
  * the namespace tag of (workspace, namespace) and whose other bits hash (workspace, namespace,
  * kind, address name); the tag says which namespace owns an object.
  */
+import { hash } from 'node:crypto';
 import { carriesTag, deriveId, idOwner, isDerivedShape, namespaceOfId, namespaceTag, tagOf } from '../../src/engine/identity';
 
 const id = deriveId('demo', 'shop', 'dq_owner', 'team');
@@ -31,6 +32,24 @@ describe('derived ids', () => {
     ['the same characters split differently', deriveId('demo', 'shop', 'dq_owner', 'teamx')],
   ])('differ for %s', (_why, other) => {
     expect(other).not.toBe(id);
+  });
+
+  it('are the ids the documented construction gives (sha256 of the JSON array), whichever pairs were asked before (issue 27: the input is built from a kept prefix)', () => {
+    // the construction of the module's comment, written out: a plan file's ids must not move
+    const documented = (ws: string, ns: string, type: string, name: string) => {
+      const t = hash('sha256', JSON.stringify(['dqform-namespace-tag', ws, ns]), 'hex').slice(0, 12);
+      const h = hash('sha256', JSON.stringify(['dqform-id', ws, ns, type, name]), 'hex');
+      const v = ((parseInt(h[4], 16) & 0x3) | 0x8).toString(16);
+      return `${t.slice(0, 8)}-${t.slice(8, 12)}-8${h.slice(1, 4)}-${v}${h.slice(5, 8)}-${h.slice(8, 20)}`;
+    };
+    expect(id).toBe(documented('demo', 'shop', 'dq_owner', 'team'));
+    const pairs = [['demo', 'shop'], ['demo', 'shop2'], ['w"s\\', 'n\u00e9.x'], ['demo', 'shop'], ['', '']] as const;
+    const names = ['team', 'a"b', 'back\\slash', 'caf\u00e9', '\u2028x', 'n,"x"]'];
+    for (let i = 0; i < 60; i++) {
+      const [ws, ns] = pairs[i % pairs.length];
+      const name = names[(i * 7) % names.length];
+      expect(deriveId(ws, ns, 'dq_sql_test', name)).toBe(documented(ws, ns, 'dq_sql_test', name));
+    }
   });
 
   it('namespace tags differ across workspaces and namespaces, and are not confused by separators', () => {

@@ -79,3 +79,62 @@ test('the loaded manifest\'s resources are their own parse output: the loader\'s
   expect('source' in bare.resources[0]).toBe(false);
   expect(leanParse(ManifestResource, bare.resources[0], { owned: true })).toBe(bare.resources[0]);
 });
+
+test('a manifest the loader did not make (keys in any order) hashes as the loader\'s: only the loader\'s own manifests skip the canonical-form check (issue 27)', () => {
+  const m = manifestFromTerraformJson(terraformJson('bench', 45, { changedEvery: 10 }), { stack: 'bench' });
+  // a structurally equal copy, every object's keys reversed (as a YAML front end or a library user might build it)
+  const reversed = (v: unknown): unknown =>
+    Array.isArray(v) ? v.map(reversed) : v && typeof v === 'object' ? Object.fromEntries(Object.entries(v).reverse().map(([k, x]) => [k, reversed(x)])) : v;
+  const copy = reversed(m) as Manifest;
+  expect(JSON.stringify(copy)).not.toBe(JSON.stringify(m));
+  expect(manifestHash(copy)).toBe(manifestHash(m));
+  expect(manifestHash(m)).toBe(hash('sha256', JSON.stringify(sortKeysDeep(m)), 'hex'));
+});
+
+test('mapKeysDeepSorted remembers what it did per sequence of keys: objects of one shape, of shapes that extend one another, keys in other orders and one new name from two keys (issue 27)', () => {
+  // the earlier construction, written out: convert, then fill each object in the sorted order of the new names (stable)
+  const reference = (v: unknown, skip?: ReadonlySet<string>): unknown => {
+    if (Array.isArray(v)) return v.map((x) => reference(x));
+    if (!v || typeof v !== 'object') return v;
+    const pairs = Object.keys(v)
+      .filter((k) => !skip?.has(k))
+      .map((k, i) => ({ name: snakeToCamel(k), k, i }))
+      .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : a.i - b.i));
+    const out: Record<string, unknown> = {};
+    for (const p of pairs) out[p.name] = reference((v as Record<string, unknown>)[p.k]);
+    return out;
+  };
+  const skip = new Set(['//', 'lifecycle']);
+  const values: unknown[] = [
+    { b_x: 1, a_y: 2 },
+    { b_x: 1, a_y: 2, c_z: 3 },
+    { b_x: 1 },
+    { a_y: 2, b_x: 1 },
+    { a_b: 1, aB: 2 },
+    { aB: 2, a_b: 1 },
+    { lifecycle: { x_y: 1 }, '//': 2, z_q: [{ b_x: 1, a_y: [{ lifecycle: 3 }] }, 'a_b', null] },
+    { z_q: { lifecycle: 1, b_x: 1 } },
+    [],
+    'a_b',
+  ];
+  // twice over, so that the second pass meets every shape already remembered
+  for (const v of [...values, ...values]) {
+    for (const s of [undefined, skip]) {
+      const got = mapKeysDeepSorted(v, snakeToCamel, s);
+      expect(JSON.stringify(got)).toBe(JSON.stringify(reference(v, s)));
+    }
+  }
+});
+
+test('the loader drops a consumed document\'s resource bodies as it converts them, and leaves a document it was lent as it was; the manifests are equal (issue 27)', () => {
+  const lent = terraformJson('bench', 45, { changedEvery: 10 });
+  const before = JSON.stringify(lent);
+  const kept = manifestFromTerraformJson(lent, { stack: 'bench' });
+  expect(JSON.stringify(lent)).toBe(before);
+  const owned = JSON.parse(before) as { resource: Record<string, Record<string, unknown>> };
+  const consumed = manifestFromTerraformJson(owned, { stack: 'bench', consume: true });
+  expect(JSON.stringify(consumed)).toBe(JSON.stringify(kept));
+  expect(manifestHash(consumed)).toBe(manifestHash(kept));
+  // every body converted was let go of (its name stays, its value is gone)
+  for (const byName of Object.values(owned.resource)) expect(Object.values(byName).filter((b) => b !== undefined)).toEqual([]);
+});

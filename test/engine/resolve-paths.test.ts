@@ -134,6 +134,16 @@ describe('identity', () => {
     expect(r.diagnostics.map((d) => [d.summary, d.address])).toEqual([['fqn "shop.a" is declared twice (dq_alert.a and dq_alert.b)', 'dq_alert.b']]);
   });
 
+  it('one id pinned on two kinds is no duplicate: ids are per kind (issue 27: checked by kind, then id)', () => {
+    const id = 'cdcdcdcd-cdcd-4dcd-8dcd-cdcdcdcdcdcd';
+    const r = resolveManifest(load({ dq_owner: { a: { title: 'A', id } }, dq_domain: { d: { name: 'D', id } } }), WS, { offline: true });
+    expect(r.diagnostics.filter((d) => d.summary.includes('declared twice'))).toEqual([]);
+    expect(r.resources.map((x) => [x.address, x.id])).toEqual([
+      ['dq_domain.d', id],
+      ['dq_owner.a', id],
+    ]);
+  });
+
   it('a moved block that changes the type is refused', () => {
     const r = resolveManifest(load({ dq_domain: { d: { name: 'D' } } }, { moved: [{ from: 'dq_owner.d', to: 'dq_domain.d' }] }), WS);
     expect(r.diagnostics.filter((d) => d.severity === 'error')).toEqual([

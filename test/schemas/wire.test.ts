@@ -121,6 +121,32 @@ describe('unknownKeys: what the strict emulator refuses', () => {
   });
 });
 
+describe('unknownKeys: every kind of node the walk goes through (issue 27: a first walk without paths decides whether there is any)', () => {
+  const Leaf = z.object({ a: z.string().optional() });
+  const S = z.object({
+    list: z.array(Leaf).optional(),
+    map: z.record(z.string(), Leaf).optional(),
+    either: z.union([z.object({ x: z.string() }), z.object({ y: z.number() })]).optional(),
+    open: z.looseObject({ k: z.string().optional() }).optional(),
+    lazy: z.lazy(() => Leaf).optional(),
+    late: tolerant(Leaf).optional(),
+    text: z.string().optional(),
+  });
+  test.each([
+    { reason: 'nothing unknown, every node used', value: { list: [{ a: 'x' }], map: { m: { a: 'y' } }, either: { y: 1 }, open: { k: 'k', extra: 1 }, lazy: { a: 'z' }, late: { a: 'w' }, text: 's' }, want: [] },
+    { reason: 'in a list item', value: { list: [{ a: 'x' }, { b: 1 }] }, want: ['list[1].b'] },
+    { reason: 'in a record value', value: { map: { m: { a: 'y', c: 2 } } }, want: ['map.m.c'] },
+    { reason: 'in a union member', value: { either: { x: 'x', z: 3 } }, want: ['either.z'] },
+    { reason: 'behind a lazy and a tolerant schema', value: { lazy: { d: 1 }, late: { e: 1 } }, want: ['lazy.d', 'late.e'] },
+    { reason: 'at the top, with scalars and an array where objects are declared (not keys)', value: { top: 1, text: { not: 'walked' }, list: 'x', map: [] }, want: ['top'] },
+    { reason: 'a list at the top of an object schema', value: [{ nope: 1 }], want: [] },
+  ])('$reason', ({ value, want }) => {
+    expect(unknownKeys(S, value)).toEqual(want);
+    // the same one level down, in a list's second item
+    expect(unknownKeys(z.array(S), [{}, value])).toEqual(want.map((k) => `[1].${k}`));
+  });
+});
+
 describe('marshal: the gateway encodings', () => {
   const E = protoEnum({ E_UNSPECIFIED: 0, E_ONE: 1 });
   const M = withOneof({ s: z.string().optional(), n: z.number().optional(), b: z.boolean().optional(), l: z.array(z.string()).optional(), m: z.object({ x: z.string() }).optional(), e: E.schema.optional(), r: z.record(z.string(), z.string()).optional() }, { v1: z.object({}), v2: z.string() });
