@@ -161,6 +161,8 @@ export class GrpcTransport {
         'grpc.max_receive_message_length': 64 * 1024 * 1024,
         // our RetryPolicy retries; grpc-js' own retries would multiply the attempts
         'grpc.enable_retries': 0,
+        // no channelz bookkeeping (call counters and timestamps per call): nothing here serves it
+        'grpc.enable_channelz': 0,
         // grpc-js reads http_proxy/https_proxy by itself: never for plaintext or loopback (the
         // token would cross the proxy in cleartext, or leave the machine)
         ...(this.target.tls && !isLoopbackHost(this.target.host) ? {} : { 'grpc.enable_http_proxy': 0 }),
