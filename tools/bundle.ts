@@ -15,12 +15,13 @@
  *   Inside it, a module reached by `require()` runs when it is first required (esbuild wraps it).
  *
  * - `dist/bundle/dqform-grpc.js`: `@grpc/grpc-js` and its dependencies, which the rest requires
- *   in its place on the first gRPC call (a plan that needs no gRPC preview never loads it): one
- *   file in the V8 code cache instead of ~60 modules resolved, read and compiled from node_modules
- *   (issue 27: ~35 ms of the changed plan's CPU).
+ *   in its place on the first gRPC call (a plan that needs no gRPC preview never loads it), and
+ *   protobufjs' light build, which `loadProtobufjs('light')` (schemas/platform/grpc.ts) takes
+ *   from it in the bundle (`__DQFORM_GRPC_BUNDLE__`, defined here): one file in the V8 code cache
+ *   instead of ~90 modules resolved, read and compiled from node_modules (issue 27).
  *
- * Left out, loaded from node_modules on first use as before: the rest of the gRPC stack
- * (proto-loader, protobufjs: protobufjs finds its parts by path) and zod's locale index (64 modules, only for `z.locales`: a stand-in loads
+ * Left out, loaded from node_modules on first use as before: protobufjs' full build (the
+ * `.proto` parser: `npm run proto` only) and zod's locale index (64 modules, only for `z.locales`: a stand-in loads
  * `zod/v4/locales` when something reads it, as `schemas/tools/zod-locales.ts` does for the compiled
  * tree). The files sit two levels under the package root (`dist/bundle/`), and `protoDir()` (schemas/platform/grpc.ts)
  * looks for `schemas/proto` from there too.
@@ -70,6 +71,8 @@ const common = (root: string): esbuild.BuildOptions => ({
   // an import the bundle cannot satisfy fails the build instead of running as undefined
   logOverride: { 'import-is-undefined': 'error', 'commonjs-variable-in-esm': 'error' },
   metafile: true,
+  // where the bundle's code finds protobufjs' light build (schemas/platform/grpc.ts loadProtobufjs)
+  define: { __DQFORM_GRPC_BUNDLE__: JSON.stringify(`./${GRPC_FILE}`) },
 });
 
 /** Resolves `args` as esbuild would (answers undefined for what stays external). */
@@ -143,7 +146,8 @@ function restPlugin(root: string, coreIds: Set<string>): esbuild.Plugin {
       );
       build.onResolve({ filter: /^zod\/v4\/locales$/ }, (args) => (args.namespace === NS ? { path: 'zod/v4/locales', external: true } : undefined));
       build.onResolve({ filter: /^\.\/dqform\.js$/ }, (args) => (args.namespace === NS ? { path: './dqform.js', external: true } : undefined));
-      build.onResolve({ filter: /^@grpc\/grpc-js$/ }, () => ({ path: `./${GRPC_FILE}`, external: true }));
+      build.onResolve({ filter: /^@grpc\/grpc-js$/ }, () => ({ path: 'grpc-js', namespace: NS }));
+      build.onResolve({ filter: new RegExp(`^\\./${GRPC_FILE.replace('.', '\\.')}$`) }, () => ({ path: `./${GRPC_FILE}`, external: true }));
       build.onResolve({ filter: /.*/ }, async (args) => {
         if (args.pluginData === RESOLVING || args.namespace === NS) return undefined;
         const file = await resolveAsUsual(build, args);
@@ -153,6 +157,7 @@ function restPlugin(root: string, coreIds: Set<string>): esbuild.Plugin {
         return coreIds.has(id) ? { path: `shared/${id.replace(/\.[cm]?[jt]s$/, '')}`, namespace: NS, pluginData: id } : { path: file };
       });
       build.onLoad({ filter: /.*/, namespace: NS }, (args) => {
+        if (args.path === 'grpc-js') return { loader: 'js', resolveDir: root, contents: `module.exports = require('./${GRPC_FILE}').grpcJs();\n` };
         if (args.path === 'zod-locales') {
           return { loader: 'js', resolveDir: root, contents: lazyProxy('zod/v4/locales') };
         }
@@ -210,7 +215,12 @@ exports.load = (id) => lazy[id]();
   await esbuild.build({
     ...common(root),
     external: [],
-    stdin: { contents: "module.exports = require('@grpc/grpc-js');\n", resolveDir: root, sourcefile: 'dqform-grpc-entry.js', loader: 'js' },
+    stdin: {
+      contents: "let g, p;\nexports.grpcJs = () => (g ??= require('@grpc/grpc-js'));\nexports.protobufLight = () => (p ??= require('protobufjs/light'));\n",
+      resolveDir: root,
+      sourcefile: 'dqform-grpc-entry.js',
+      loader: 'js',
+    },
     outfile: path.join(outDir, GRPC_FILE),
   });
 }

@@ -96,6 +96,17 @@ it('--version and help run the core only: not the rest, zod, undici, the gRPC st
   expect(loaded.filter((k) => /node_modules/.test(k) && !/node_modules[\\/]zod[\\/]v4[\\/]locales[\\/]index\.cjs$/.test(k))).toEqual([]);
 });
 
+it('a plan whose previews go over gRPC takes grpc-js and protobufjs from the bundle, none of their modules from node_modules', async () => {
+  const preload = path.join(tmp, 'preload-grpc.js');
+  fs.writeFileSync(preload, "process.on('exit', () => require('fs').writeSync(3, JSON.stringify(Object.keys(require.cache))));\n");
+  const api = { DQ_BASE_URL: emu.url, DQ_GRPC_ENDPOINT: emu.grpcEndpoint, DQ_CLIENT_ID: 'demo-admin', DQ_CLIENT_SECRET: 'demo-secret', DQFORM_CACHE_DIR: path.join(tmp, 'cache-grpc') };
+  const r = await bundled(['plan', '--no-color', '--file', YAML], api, preload);
+  expect(r.out).toMatch(/The platform also creates \d+ monitor\(s\)/);
+  const loaded = r.loaded!.map((k) => path.relative(pkg, k));
+  expect(loaded).toContain(path.join('dist', 'bundle', GRPC_FILE));
+  expect(loaded.filter((k) => /node_modules[\\/](@grpc|protobufjs|@protobufjs)[\\/]/.test(k))).toEqual([]);
+});
+
 it('prints what the sources print, byte for byte, with and without the V8 flag and code cache', async () => {
   const api = { DQ_BASE_URL: emu.url, DQ_GRPC_ENDPOINT: emu.grpcEndpoint, DQ_CLIENT_ID: 'demo-admin', DQ_CLIENT_SECRET: 'demo-secret' };
   const commands: string[][] = [
