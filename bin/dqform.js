@@ -37,7 +37,7 @@ if (!useBuild && entry !== undefined) {
 }
 if (useBuild) {
   const start = path.join(root, 'dist', 'src', 'cli', 'v8-start.js');
-  if (fs.existsSync(start)) require(start).startV8(entry === bundle ? [bundle, path.join(path.dirname(bundle), 'dqform-rest.js')] : []);
+  if (fs.existsSync(start)) require(start).startV8(entry === bundle ? ['dqform.js', 'dqform-rest.js', 'dqform-grpc.js'].map((f) => path.join(path.dirname(bundle), f)) : []);
   cli = require(entry);
 } else {
   require('tsx/cjs');

@@ -14,9 +14,14 @@
  *   (error classes and module state are shared: `instanceof` holds across the two files).
  *   Inside it, a module reached by `require()` runs when it is first required (esbuild wraps it).
  *
- * Left out, loaded from node_modules on first use as before: the gRPC stack (grpc-js,
- * proto-loader, protobufjs: a plan that needs no gRPC preview never loads it; protobufjs finds
- * its parts by path) and zod's locale index (64 modules, only for `z.locales`: a stand-in loads
+ * - `dist/bundle/dqform-grpc.js`: `@grpc/grpc-js` and its dependencies, which the rest requires
+ *   in its place on the first gRPC call (a plan that needs no gRPC preview never loads it), and
+ *   protobufjs' light build, which `loadProtobufjs('light')` (schemas/platform/grpc.ts) takes
+ *   from it in the bundle (`__DQFORM_GRPC_BUNDLE__`, defined here): one file in the V8 code cache
+ *   instead of ~90 modules resolved, read and compiled from node_modules (issue 27).
+ *
+ * Left out, loaded from node_modules on first use as before: protobufjs' full build (the
+ * `.proto` parser: `npm run proto` only) and zod's locale index (64 modules, only for `z.locales`: a stand-in loads
  * `zod/v4/locales` when something reads it, as `schemas/tools/zod-locales.ts` does for the compiled
  * tree). The files sit two levels under the package root (`dist/bundle/`), and `protoDir()` (schemas/platform/grpc.ts)
  * looks for `schemas/proto` from there too.
@@ -33,6 +38,8 @@ import * as path from 'node:path';
 export const BUNDLE_PATH = path.join('dist', 'bundle', 'dqform.js');
 /** The rest, next to the core. */
 export const REST_FILE = 'dqform-rest.js';
+/** grpc-js, next to the core. */
+export const GRPC_FILE = 'dqform-grpc.js';
 
 /** Loaded from node_modules at run time, not bundled (see the module's doc). */
 export const EXTERNAL = ['@grpc/grpc-js', '@grpc/proto-loader', 'protobufjs'];
@@ -64,6 +71,8 @@ const common = (root: string): esbuild.BuildOptions => ({
   // an import the bundle cannot satisfy fails the build instead of running as undefined
   logOverride: { 'import-is-undefined': 'error', 'commonjs-variable-in-esm': 'error' },
   metafile: true,
+  // where the bundle's code finds protobufjs' light build (schemas/platform/grpc.ts loadProtobufjs)
+  define: { __DQFORM_GRPC_BUNDLE__: JSON.stringify(`./${GRPC_FILE}`) },
 });
 
 /** Resolves `args` as esbuild would (answers undefined for what stays external). */
@@ -137,6 +146,8 @@ function restPlugin(root: string, coreIds: Set<string>): esbuild.Plugin {
       );
       build.onResolve({ filter: /^zod\/v4\/locales$/ }, (args) => (args.namespace === NS ? { path: 'zod/v4/locales', external: true } : undefined));
       build.onResolve({ filter: /^\.\/dqform\.js$/ }, (args) => (args.namespace === NS ? { path: './dqform.js', external: true } : undefined));
+      build.onResolve({ filter: /^@grpc\/grpc-js$/ }, () => ({ path: 'grpc-js', namespace: NS }));
+      build.onResolve({ filter: new RegExp(`^\\./${GRPC_FILE.replace('.', '\\.')}$`) }, () => ({ path: `./${GRPC_FILE}`, external: true }));
       build.onResolve({ filter: /.*/ }, async (args) => {
         if (args.pluginData === RESOLVING || args.namespace === NS) return undefined;
         const file = await resolveAsUsual(build, args);
@@ -146,6 +157,7 @@ function restPlugin(root: string, coreIds: Set<string>): esbuild.Plugin {
         return coreIds.has(id) ? { path: `shared/${id.replace(/\.[cm]?[jt]s$/, '')}`, namespace: NS, pluginData: id } : { path: file };
       });
       build.onLoad({ filter: /.*/, namespace: NS }, (args) => {
+        if (args.path === 'grpc-js') return { loader: 'js', resolveDir: root, contents: `module.exports = require('./${GRPC_FILE}').grpcJs();\n` };
         if (args.path === 'zod-locales') {
           return { loader: 'js', resolveDir: root, contents: lazyProxy('zod/v4/locales') };
         }
@@ -199,6 +211,17 @@ exports.load = (id) => lazy[id]();
     stdin: { contents: restEntry, resolveDir: root, sourcefile: 'dqform-rest-entry.js', loader: 'js' },
     outfile: path.join(outDir, REST_FILE),
     plugins: [restPlugin(root, coreIds)],
+  });
+  await esbuild.build({
+    ...common(root),
+    external: [],
+    stdin: {
+      contents: "let g, p;\nexports.grpcJs = () => (g ??= require('@grpc/grpc-js'));\nexports.protobufLight = () => (p ??= require('protobufjs/light'));\n",
+      resolveDir: root,
+      sourcefile: 'dqform-grpc-entry.js',
+      loader: 'js',
+    },
+    outfile: path.join(outDir, GRPC_FILE),
   });
 }
 

@@ -160,12 +160,17 @@ export interface ProtoRegistry {
 
 let registry: ProtoRegistry | undefined;
 
+/** In the CLI's bundle only (tools/bundle.ts defines it): the file beside it that carries protobufjs' light build. */
+declare const __DQFORM_GRPC_BUNDLE__: string | undefined;
+
 /**
  * protobufjs, the parser under `@grpc/proto-loader`, resolved from proto-loader's own location
  * so that it is the very copy proto-loader uses, hoisted or not. `light`: its build without the
- * `.proto` parser (what the run time needs to load a JSON descriptor); the same classes.
+ * `.proto` parser (what the run time needs to load a JSON descriptor); the same classes. In the
+ * CLI's bundle, the light build is the one bundled with grpc-js (in the V8 code cache).
  */
 export function loadProtobufjs(build: 'full' | 'light' = 'full'): typeof Protobuf {
+  if (build === 'light' && typeof __DQFORM_GRPC_BUNDLE__ === 'string') return (require(__DQFORM_GRPC_BUNDLE__) as { protobufLight: () => typeof Protobuf }).protobufLight();
   const loaderDir = path.dirname(require.resolve('@grpc/proto-loader/package.json'));
   return require(require.resolve(build === 'light' ? 'protobufjs/light' : 'protobufjs', { paths: [loaderDir] })) as typeof Protobuf;
 }

@@ -2,7 +2,10 @@
  * {@link GrpcTransport}: the client's gRPC side, for the four rule preview calls only.
  *
  * - `@grpc/grpc-js` and the `.proto` subset load on the first gRPC call, never before: a plan
- *   without such a rule pays nothing.
+ *   without such a rule pays nothing. The first call yields to the event loop before each
+ *   synchronous load ({@link GrpcTransport.warm}), so that requests already under way (the REST
+ *   previews started with it) are sent, and their answers read, while the stack loads; the
+ *   channel then starts connecting at once.
  * - One channel per client, to `DQ_GRPC_ENDPOINT` or the base URL's host on port 443; TLS
  *   unless the host is loopback (or the endpoint says `http://`).
  * - Requests are encoded strictly from protojson (schemas/platform/grpc.ts): a field the subset lacks is
@@ -57,6 +60,7 @@ export class GrpcTransport {
   readonly deadlineMs: number;
   private channel: GrpcJs.Client | undefined;
   private closed = false;
+  private warming: Promise<void> | undefined;
 
   constructor(
     private readonly deps: GrpcTransportDeps,
@@ -79,6 +83,7 @@ export class GrpcTransport {
    *   ApiError subclasses from the status otherwise (retryable ones only after the retries).
    */
   async call(m: PreviewMethod, request: JsonObject): Promise<JsonObject> {
+    await this.warm();
     const path = this.pathOf(m);
     const requestId = randomUUID();
     const reg = protoRegistry();
@@ -118,6 +123,27 @@ export class GrpcTransport {
     }
   }
 
+  /**
+   * Loads the gRPC stack (grpc-js, the proto registry) and makes the channel, one part per turn
+   * of the event loop: each load is synchronous (tens of ms), and other requests in flight (the
+   * REST previews) would wait for it unsent or unanswered. Only a warm-up: a part that fails is
+   * left to the call, which fails as it always did (a missing descriptor, a closed transport).
+   */
+  private warm(): Promise<void> {
+    return (this.warming ??= (async () => {
+      const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
+      const tries = [grpcJs, protoRegistry, () => (this.closed ? undefined : this.client().getChannel().getConnectivityState(true))];
+      for (const part of tries) {
+        await turn();
+        try {
+          part();
+        } catch {
+          // the call meets it again, and reports it
+        }
+      }
+    })());
+  }
+
   /** Closes the channel (calls in flight fail). */
   close(): void {
     this.closed = true;
@@ -135,6 +161,8 @@ export class GrpcTransport {
         'grpc.max_receive_message_length': 64 * 1024 * 1024,
         // our RetryPolicy retries; grpc-js' own retries would multiply the attempts
         'grpc.enable_retries': 0,
+        // no channelz bookkeeping (call counters and timestamps per call): nothing here serves it
+        'grpc.enable_channelz': 0,
         // grpc-js reads http_proxy/https_proxy by itself: never for plaintext or loopback (the
         // token would cross the proxy in cleartext, or leave the machine)
         ...(this.target.tls && !isLoopbackHost(this.target.host) ? {} : { 'grpc.enable_http_proxy': 0 }),

@@ -175,6 +175,10 @@ export async function plan(client: PlatformClient, manifest: Manifest | DesiredS
  * The platform's previews of the draft's rule changes that can be previewed now (one call per
  * change, the API has no batch preview), by address. A change that depends on an object this
  * plan creates is not asked for: the effects phase says its effects are known after apply.
+ * Each kind's first change is asked first ({@link headsFirst}): kinds are previewed by different
+ * services, often over different transports (monitor rules over REST, SQL-test rules over gRPC),
+ * and the first call of a transport sets it up (the gRPC stack loads in turns, while the REST
+ * previews in flight are answered); the rest keep their order, one transport after the other.
  */
 async function fetchPreviews(
   client: PlatformClient,
@@ -187,10 +191,26 @@ async function fetchPreviews(
   const previews = new Map<string, Effects>();
   if (fetch.length === 0) return previews;
   (opts.onProgress ?? (() => undefined))(`asking the platform what ${fetch.length} rule change(s) would do`);
-  const results = await mapLimit<Change, Effects | undefined>(fetch, opts.previewConcurrency ?? 16, (c) => handlers[c.type as ResourceType].preview!(client, c, ctx));
-  fetch.forEach((c, i) => {
+  const order = headsFirst(fetch);
+  const results = await mapLimit<Change, Effects | undefined>(order, opts.previewConcurrency ?? 16, (c) => handlers[c.type as ResourceType].preview!(client, c, ctx));
+  order.forEach((c, i) => {
     const e = results[i];
     if (e) previews.set(c.address, e);
   });
   return previews;
+}
+
+/** `changes` with the first change of each kind first (in their order), then the others in theirs. */
+export function headsFirst(changes: readonly Change[]): Change[] {
+  const seen = new Set<string>();
+  const heads: Change[] = [];
+  const rest: Change[] = [];
+  for (const c of changes) {
+    if (seen.has(c.type)) rest.push(c);
+    else {
+      seen.add(c.type);
+      heads.push(c);
+    }
+  }
+  return [...heads, ...rest];
 }

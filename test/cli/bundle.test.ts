@@ -15,7 +15,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { startEmulator } from '../../src/emulator';
-import { bundleCli, REST_FILE } from '../../tools/bundle';
+import { bundleCli, GRPC_FILE, REST_FILE } from '../../tools/bundle';
 import { baseEnv, dqform, ROOT, type Run } from './helpers';
 
 jest.setTimeout(300_000);
@@ -67,7 +67,7 @@ afterAll(async () => {
 it('the same sources give the same bytes, and no path of this checkout is in them', async () => {
   const again = path.join(tmp, 'again');
   await bundleCli(ROOT, again);
-  for (const f of ['dqform.js', REST_FILE]) {
+  for (const f of ['dqform.js', REST_FILE, GRPC_FILE]) {
     const a = fs.readFileSync(path.join(pkg, 'dist', 'bundle', f));
     expect({ f, same: a.equals(fs.readFileSync(path.join(again, f))) }).toEqual({ f, same: true });
     expect(a.toString('utf8')).not.toContain(ROOT);
@@ -85,14 +85,26 @@ it('--version and help run the core only: not the rest, zod, undici, the gRPC st
     expect({ args, code: r.code, err: r.err }).toEqual({ args, code: 0, err: '' });
     const files = r.loaded!.map((k) => path.relative(pkg, k));
     expect(files).toContain(path.join('dist', 'bundle', 'dqform.js'));
-    expect(files.filter((k) => k.includes(REST_FILE) || /node_modules|child_process/.test(k))).toEqual([]);
+    expect(files.filter((k) => k.includes(REST_FILE) || k.includes(GRPC_FILE) || /node_modules|child_process/.test(k))).toEqual([]);
   }
   const v = await bundled(['validate', '--file', YAML], env, preload);
   expect(v.code).toBe(0);
   const loaded = v.loaded!.map((k) => path.relative(pkg, k));
   expect(loaded).toContain(path.join('dist', 'bundle', REST_FILE));
+  expect(loaded).not.toContain(path.join('dist', 'bundle', GRPC_FILE));
   // zod is in the bundle; what node_modules gives is zod's locale stand-in at most, never the gRPC stack
   expect(loaded.filter((k) => /node_modules/.test(k) && !/node_modules[\\/]zod[\\/]v4[\\/]locales[\\/]index\.cjs$/.test(k))).toEqual([]);
+});
+
+it('a plan whose previews go over gRPC takes grpc-js and protobufjs from the bundle, none of their modules from node_modules', async () => {
+  const preload = path.join(tmp, 'preload-grpc.js');
+  fs.writeFileSync(preload, "process.on('exit', () => require('fs').writeSync(3, JSON.stringify(Object.keys(require.cache))));\n");
+  const api = { DQ_BASE_URL: emu.url, DQ_GRPC_ENDPOINT: emu.grpcEndpoint, DQ_CLIENT_ID: 'demo-admin', DQ_CLIENT_SECRET: 'demo-secret', DQFORM_CACHE_DIR: path.join(tmp, 'cache-grpc') };
+  const r = await bundled(['plan', '--no-color', '--file', YAML], api, preload);
+  expect(r.out).toMatch(/The platform also creates \d+ monitor\(s\)/);
+  const loaded = r.loaded!.map((k) => path.relative(pkg, k));
+  expect(loaded).toContain(path.join('dist', 'bundle', GRPC_FILE));
+  expect(loaded.filter((k) => /node_modules[\\/](@grpc|protobufjs|@protobufjs)[\\/]/.test(k))).toEqual([]);
 });
 
 it('prints what the sources print, byte for byte, with and without the V8 flag and code cache', async () => {
@@ -124,9 +136,10 @@ it('prints what the sources print, byte for byte, with and without the V8 flag a
   // the plan asked the emulator's gRPC port (the .proto files were found from the bundle)
   const plan = await bundled(['plan', '--no-color', '--file', YAML], api);
   expect(plan.out).toMatch(/The platform also creates \d+ monitor\(s\)/);
-  // Node 22.1+ keeps its own compile cache (module.enableCompileCache: one folder per Node build); Node 20 our two files
+  // Node 22.1+ keeps its own compile cache (module.enableCompileCache: one folder per Node build); Node 20 our three files
+  // (grpc-js's bundle too: the plans above asked for gRPC previews)
   const nodeCache = typeof (require('node:module') as { enableCompileCache?: unknown }).enableCompileCache === 'function';
   expect(fs.readdirSync(path.join(cache, 'v8')).sort()).toEqual(
-    nodeCache ? [expect.stringMatching(new RegExp(`^${process.version.replace(/\./g, '\\.')}-`))] : [expect.stringMatching(/^dqform-[0-9a-f]{8}\.bin$/), expect.stringMatching(/^dqform-rest-[0-9a-f]{8}\.bin$/)],
+    nodeCache ? [expect.stringMatching(new RegExp(`^${process.version.replace(/\./g, '\\.')}-`))] : [expect.stringMatching(/^dqform-[0-9a-f]{8}\.bin$/), expect.stringMatching(/^dqform-grpc-[0-9a-f]{8}\.bin$/), expect.stringMatching(/^dqform-rest-[0-9a-f]{8}\.bin$/)],
   );
 });

@@ -10,6 +10,7 @@ import * as http from 'node:http';
 import * as net from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { methodPath, PREVIEW_METHODS } from '../../schemas/platform/grpc';
+import * as grpcSchemas from '../../schemas/platform/grpc';
 import {
   ConfigError,
   defaultGrpcTarget,
@@ -186,6 +187,23 @@ test('one token for both transports: REST and gRPC calls fetch it once', async (
     await c.sqlTestRules.overview(sqlRule as never);
     expect(c.http.tokens.fetches).toBe(1);
   } finally {
+    await c.close();
+  }
+});
+
+test('the first gRPC call loads nothing in its caller\'s turn (REST requests begun with it go out first), then answers as before', async () => {
+  const { c } = make('grpc');
+  const registry = jest.spyOn(grpcSchemas, 'protoRegistry');
+  try {
+    await c.iam.get();
+    const asked = c.sqlTestRules.overview(sqlRule as never);
+    // before this change the registry (and then grpc-js) loaded synchronously inside the call
+    expect(registry).not.toHaveBeenCalled();
+    const ov = await asked;
+    expect(registry).toHaveBeenCalled();
+    expect(ov).toEqual(await c.sqlTestRules.overview(sqlRule as never));
+  } finally {
+    registry.mockRestore();
     await c.close();
   }
 });

@@ -88,7 +88,7 @@ function installPacked(app: string): { pkgDir: string; manifest: { dependencies:
 }
 
 it('the tarball holds the compiled package and its schemas: no build tools, no source maps without sources', () => {
-  expect(files).toEqual(expect.arrayContaining(['package.json', 'README.md', 'bin/dqform.js', 'dist/src/index.js', 'dist/src/index.d.ts', 'dist/src/cli/main.js', 'dist/src/cli/v8-start.js', 'dist/bundle/dqform.js', 'dist/bundle/dqform-rest.js', 'dist/constructs/index.js', 'schemas/dqform.schema.json']));
+  expect(files).toEqual(expect.arrayContaining(['package.json', 'README.md', 'bin/dqform.js', 'dist/src/index.js', 'dist/src/index.d.ts', 'dist/src/cli/main.js', 'dist/src/cli/v8-start.js', 'dist/bundle/dqform.js', 'dist/bundle/dqform-rest.js', 'dist/bundle/dqform-grpc.js', 'dist/constructs/index.js', 'schemas/dqform.schema.json']));
   const unexpected = files.filter((f) => !/^(package\.json|README\.md|LICENSE|bin\/dqform\.js|dist\/.+\.(js|d\.ts)|schemas\/[^/]+\.json|schemas\/proto\/.+\.proto|schemas\/proto\/subset\.generated\.json)$/.test(f));
   expect(unexpected).toEqual([]);
   // no source maps: the .ts sources are not in the package, a map pointing at them would dangle
@@ -97,7 +97,7 @@ it('the tarball holds the compiled package and its schemas: no build tools, no s
   // no build tools: the constructs' code generator, the JSON Schema generator, the benchmark
   expect(files.filter((f) => /codegen|generate-json-schema|bench\/|^(dist\/)?tools\/|esbuild/.test(f))).toEqual([]);
   // the bundle is the only thing under dist/bundle (no metafile, no map)
-  expect(files.filter((f) => f.startsWith('dist/bundle/'))).toEqual(['dist/bundle/dqform-rest.js', 'dist/bundle/dqform.js']);
+  expect(files.filter((f) => f.startsWith('dist/bundle/'))).toEqual(['dist/bundle/dqform-grpc.js', 'dist/bundle/dqform-rest.js', 'dist/bundle/dqform.js']);
   // the schema editors are pointed at, at the path an installed package has it
   expect(files).toContain('schemas/dqform.schema.json');
 });

@@ -5,7 +5,7 @@
  * read (and what the plan says when it cannot), and how a refused saved plan is worded.
  */
 import { RESOURCE_TYPES, type ResourceType } from '../../schemas/model/manifest';
-import { knownAfterApply, readableKinds } from '../../src/engine/reconcile';
+import { headsFirst, knownAfterApply, readableKinds } from '../../src/engine/reconcile';
 import { PlanMismatchError, type PlanDifference } from '../../src/engine/bind';
 import { unpreviewedChanges } from '../../src/engine/guards';
 import type { ResourceHandler } from '../../src/kinds/shared/types';
@@ -28,6 +28,33 @@ describe('knownAfterApply', () => {
   test('such a change is not "unpreviewed": the guard lets it through (apply previews it later)', () => {
     const c = { address: 'dq_monitor_deployment_rule.r', type: 'dq_monitor_deployment_rule', action: 'create' as const, effects: knownAfterApply('dq_monitor_deployment_rule', ['dq_domain.a']) };
     expect(unpreviewedChanges({ changes: [c as never] }, new Set(['dq_monitor_deployment_rule']))).toEqual([]);
+  });
+});
+
+describe('headsFirst (the order previews are asked in)', () => {
+  const c = (type: string, name: string) => ({ type, address: `${type}.${name}` }) as never;
+  const addrs = (cs: readonly { address: string }[]) => cs.map((x) => x.address);
+
+  test("each kind's first change first (in order of first appearance), then the others in their order", () => {
+    const m = (n: string) => c('dq_monitor_deployment_rule', n);
+    const s = (n: string) => c('dq_sql_test_deployment_rule', n);
+    const k = (n: string) => c('dq_check_categorisation_rule', n);
+    expect(addrs(headsFirst([m('a'), m('b'), m('c'), s('a'), s('b'), k('a')]))).toEqual([
+      'dq_monitor_deployment_rule.a',
+      'dq_sql_test_deployment_rule.a',
+      'dq_check_categorisation_rule.a',
+      'dq_monitor_deployment_rule.b',
+      'dq_monitor_deployment_rule.c',
+      'dq_sql_test_deployment_rule.b',
+    ]);
+  });
+
+  test('one kind (or none): the same order, as a new array', () => {
+    const one = [c('dq_monitor_deployment_rule', 'b'), c('dq_monitor_deployment_rule', 'a')];
+    const out = headsFirst(one);
+    expect(out).toEqual(one);
+    expect(out).not.toBe(one);
+    expect(headsFirst([])).toEqual([]);
   });
 });
 

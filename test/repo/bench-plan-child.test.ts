@@ -54,7 +54,7 @@ describe('the bench plan child', () => {
     const r = runChild(dir, ['/stacks', '/plan.json']);
     // one line on stdout: the JSON, nothing the CLI printed
     expect(r.stdout.trim().split('\n')).toHaveLength(1);
-    const printed = 'argv plan --dir /stacks --detailed-exitcode --out /plan.json\nstarted dqform.js,dqform-rest.js\n\nPlan: 1 to add.\n';
+    const printed = 'argv plan --dir /stacks --detailed-exitcode --out /plan.json\nstarted dqform.js,dqform-rest.js,dqform-grpc.js\n\nPlan: 1 to add.\n';
     expect(r.line).toMatchObject({ code: 2, cli: 'bundle', outBytes: printed.length, summary: 'Plan: 1 to add.' });
     expect(r.line.inProcessMs).toBeGreaterThan(0);
     expect(r.status).toBe(2);
