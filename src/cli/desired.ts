@@ -44,6 +44,8 @@ export interface PreparedStack extends DesiredState, Omit<StackPlatformFields, '
   resolve(workspace: string, opts?: { offline?: boolean }): Resolution;
   /** The manifest itself (loaded on first use; a warm run never needs it). */
   manifest(): Manifest;
+  /** The normalised desired objects of a resolution `resolve` answered, when cached or made with it (reconcile.ts DesiredState). */
+  desiredForms(resolution: Resolution): readonly Record<string, unknown>[] | undefined;
 }
 
 /** Where a stack's desired state comes from (runtime.ts `Source`). */
@@ -113,6 +115,8 @@ function prepared(
   unchanged: () => boolean,
 ): PreparedStack {
   let have = loaded;
+  /** The desired forms of the resolutions this stack answered (made, or read with them). */
+  const forms = new WeakMap<Resolution, Record<string, unknown>[]>();
   let fromKey: boolean | undefined;
   const sameFiles = () => (fromKey ??= unchanged());
   const load = () => {
@@ -151,21 +155,52 @@ function prepared(
       const key = cache && cacheKey([cache.inputs, 'resolution', JSON.stringify(head.env), workspace, opts.offline ? 'offline' : 'online']);
       if (cache && key) {
         const hit = cache.store.read(key);
-        if (isResolution(hit, head, workspace)) return hit;
+        if (isCachedResolution(hit, head, workspace)) {
+          if (hit.desiredForms) forms.set(hit.resolution, hit.desiredForms);
+          return hit.resolution;
+        }
       }
       const { manifest, siblings } = load();
       const resolution = lazy.resolve().resolveManifest(manifest, workspace, { siblings, offline: opts.offline });
-      if (cache && key && sameFiles() && jsonSafe(resolution)) cache.store.write(key, JSON.stringify(resolution));
+      if (cache && key) {
+        // a plan's resolution: its normalised desired objects too (made once, here, and given to the planner)
+        const desiredForms = opts.offline ? undefined : formsOf(resolution);
+        if (desiredForms) forms.set(resolution, desiredForms);
+        const body: CachedResolution = desiredForms ? { resolution, desiredForms } : { resolution };
+        if (sameFiles() && jsonSafe(body)) cache.store.write(key, JSON.stringify(body));
+      }
       return resolution;
     },
+    desiredForms: (resolution) => forms.get(resolution),
   };
 }
 
-/** A cached body that is this stack's resolution in `workspace` (its head's fields agree). */
-function isResolution(v: unknown, head: Pick<CachedStackHead, 'namespace' | 'stack'>, workspace: string): v is Resolution {
+/**
+ * The body of a resolution entry: the resolution and, for a plan's (online), the normalised
+ * desired object of each of its resources (reconcile.ts `handlerDesiredForms`, by index), which
+ * the planner would otherwise make again on every plan.
+ */
+interface CachedResolution {
+  resolution: Resolution;
+  desiredForms?: Record<string, unknown>[];
+}
+
+/** The normalised desired objects of `resolution`, or undefined when a handler refuses one (the planner then says why). */
+function formsOf(resolution: Resolution): Record<string, unknown>[] | undefined {
+  try {
+    return lazy.reconcile().handlerDesiredForms(resolution);
+  } catch {
+    return undefined;
+  }
+}
+
+/** A cached body that holds this stack's resolution in `workspace` (its head's fields agree), and one desired form per resource if any. */
+function isCachedResolution(v: unknown, head: Pick<CachedStackHead, 'namespace' | 'stack'>, workspace: string): v is CachedResolution {
   if (!v || typeof v !== 'object') return false;
-  const r = v as Partial<Resolution>;
-  return r.workspace === workspace && r.namespace === head.namespace && r.stack === head.stack && Array.isArray(r.resources) && Array.isArray(r.removed) && Array.isArray(r.diagnostics);
+  const { resolution: r, desiredForms: f } = v as Partial<{ resolution: Partial<Resolution>; desiredForms: unknown }>;
+  if (!r || typeof r !== 'object') return false;
+  if (!(r.workspace === workspace && r.namespace === head.namespace && r.stack === head.stack && Array.isArray(r.resources) && Array.isArray(r.removed) && Array.isArray(r.diagnostics))) return false;
+  return f === undefined || (Array.isArray(f) && f.length === r.resources.length && f.every((x) => !!x && typeof x === 'object' && !Array.isArray(x)));
 }
 
 /**

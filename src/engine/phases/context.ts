@@ -30,6 +30,12 @@ export interface PlanInput {
    * it does not would be false).
    */
   liveUnread?: boolean;
+  /**
+   * The normalised desired object of each of `resolution.resources` (`handlers[type].fromDesired`,
+   * by index), when the caller has them already (the resolution cache, src/cli/desired.ts);
+   * computed here otherwise. Ignored unless there is one per resource.
+   */
+  afters?: readonly Record<string, unknown>[];
 }
 
 /** What a phase adds to the plan: changes, diagnostics, and preventDestroy guards (kept only for planned addresses). */
@@ -61,6 +67,11 @@ export function emptyOutput(): PhaseOutput {
   return { changes: [], diags: [], guards: [] };
 }
 
+/** The normalised desired object of each resource ({@link PlanContext.afters}). */
+export function desiredForms(resources: Resolution['resources'], handlers: HandlerMap): Record<string, unknown>[] {
+  return resources.map((r) => handlers[r.type].fromDesired(r.desired));
+}
+
 /** Builds the context of a plan. */
 export function planContext(input: PlanInput): PlanContext {
   const { live, handlers } = input;
@@ -84,7 +95,7 @@ export function planContext(input: PlanInput): PlanContext {
     return byKey.get(key) ?? byKey.get(`id:${key}`);
   };
   const names = new LiveIndex(live, resolution.workspace, namespace, input.knownNamespaces);
-  const afters = resolution.resources.map((r) => handlers[r.type].fromDesired(r.desired));
+  const afters = input.afters?.length === resolution.resources.length ? [...input.afters] : desiredForms(resolution.resources, handlers);
   resolution.resources.forEach((r, i) => names.declare(r.type, r.importedId ?? r.id, afters[i]));
   const claimed = new Map<ResourceType, Set<string>>(RESOURCE_TYPES.map((t) => [t, new Set<string>()]));
   return { input, request, resolution, namespace, handlers, live, forceReplace: new Set(request.replace), names, afters, find, claimed };
