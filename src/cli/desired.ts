@@ -24,7 +24,7 @@ import * as path from 'node:path';
 import { hash } from 'node:crypto';
 import type { Manifest } from '../../schemas/model/manifest';
 import { CachedStackHead } from '../../schemas/model/resolution-cache';
-import type { Resolution, SiblingStack } from '../engine/resolve';
+import type { Resolution, ResolvedResource, SiblingStack } from '../engine/resolve';
 import type { DesiredState } from '../engine/reconcile';
 import { cacheDirOf, cacheKey, cacheOffByEnv, ResolutionCache } from '../engine/resolution-cache';
 import { listedStacks } from '../engine/listed-stacks';
@@ -156,7 +156,7 @@ function prepared(
       if (cache && key) {
         const hit = cache.store.read(key);
         if (isCachedResolution(hit, head, workspace)) {
-          if (hit.desiredForms) forms.set(hit.resolution, hit.desiredForms);
+          if (hit.desiredForms) forms.set(hit.resolution, withDesired(hit.resolution, hit.desiredForms));
           return hit.resolution;
         }
       }
@@ -166,7 +166,7 @@ function prepared(
         // a plan's resolution: its normalised desired objects too (made once, here, and given to the planner)
         const desiredForms = opts.offline ? undefined : formsOf(resolution);
         if (desiredForms) forms.set(resolution, desiredForms);
-        const body: CachedResolution = desiredForms ? { resolution, desiredForms } : { resolution };
+        const body: CachedResolution = desiredForms ? { resolution: withoutDesired(resolution, desiredForms), desiredForms } : { resolution };
         if (sameFiles() && jsonSafe(body)) cache.store.write(key, JSON.stringify(body));
       }
       return resolution;
@@ -178,11 +178,29 @@ function prepared(
 /**
  * The body of a resolution entry: the resolution and, for a plan's (online), the normalised
  * desired object of each of its resources (reconcile.ts `handlerDesiredForms`, by index), which
- * the planner would otherwise make again on every plan.
+ * the planner would otherwise make again on every plan. A resource whose desired object is its
+ * form but for the order of keys (sameJson: most are) is kept once: `desired: null` in the
+ * entry, its form in its place when read (a third less to parse at every warm start). What reads
+ * a resolved resource's `desired` reads its fields (live-state's ownerships, renamed.ts, an
+ * integration's secrets), never the order of its keys.
  */
 interface CachedResolution {
   resolution: Resolution;
   desiredForms?: Record<string, unknown>[];
+}
+
+/** `resolution` to cache beside `forms`: each resource whose desired object is its form but for key order gets `desired: null` (a copy; the resolution is left as it is). */
+function withoutDesired(resolution: Resolution, forms: readonly Record<string, unknown>[]): Resolution {
+  const { sameJson } = lazy.planner();
+  const resources = resolution.resources.map((r, i) => (sameJson(r.desired, forms[i]) ? { ...r, desired: null as unknown as Record<string, unknown> } : r));
+  return { ...resolution, resources };
+}
+
+/** A cached resolution's resources with `desired: null` get their form back as their desired object (in place); answers the forms. */
+function withDesired(resolution: Resolution, forms: Record<string, unknown>[]): Record<string, unknown>[] {
+  const rs = resolution.resources;
+  for (let i = 0; i < rs.length; i++) if (rs[i].desired === null) rs[i].desired = forms[i];
+  return forms;
 }
 
 /** The normalised desired objects of `resolution`, or undefined when a handler refuses one (the planner then says why). */
@@ -200,7 +218,10 @@ function isCachedResolution(v: unknown, head: Pick<CachedStackHead, 'namespace' 
   const { resolution: r, desiredForms: f } = v as Partial<{ resolution: Partial<Resolution>; desiredForms: unknown }>;
   if (!r || typeof r !== 'object') return false;
   if (!(r.workspace === workspace && r.namespace === head.namespace && r.stack === head.stack && Array.isArray(r.resources) && Array.isArray(r.removed) && Array.isArray(r.diagnostics))) return false;
-  return f === undefined || (Array.isArray(f) && f.length === r.resources.length && f.every((x) => !!x && typeof x === 'object' && !Array.isArray(x)));
+  const isObject = (x: unknown) => !!x && typeof x === 'object' && !Array.isArray(x);
+  // a resource's desired object, or null when the form stands for it
+  if (f === undefined) return r.resources.every((x) => isObject((x as Partial<ResolvedResource> | null)?.desired));
+  return Array.isArray(f) && f.length === r.resources.length && f.every(isObject) && r.resources.every((x) => isObject(x) && (x.desired === null || isObject(x.desired)));
 }
 
 /**

@@ -284,8 +284,14 @@ it('a warm plan takes the normalised desired objects from its entry: it does not
   const [name, [head, body]] = [...entries(cacheDir)].find(([, [, b]]) => b.includes('"resources"'))!;
   const entry = JSON.parse(body) as { resolution: { resources: { type: string; desired: Json }[] }; desiredForms: Json[] };
   const i = entry.resolution.resources.findIndex((r) => r.type === 'dq_owner');
-  // the form is the planner's: keys sorted, as the handler normalises it
+  // the form is the planner's: keys sorted, as the handler normalises it; a desired object that
+  // is its form but for key order is not kept twice (the owner's), one that is not is (the
+  // integration's secret reference)
   expect(entry.desiredForms[i]).toEqual({ title: 'Team from the code' });
+  expect(entry.resolution.resources[i].desired).toBeNull();
+  const pg = entry.resolution.resources.findIndex((r) => r.type === 'dq_integration');
+  expect(entry.resolution.resources[pg].desired).toMatchObject({ config: { relational: { password: { fromEnv: 'PG_PASSWORD' } } } });
+  expect(JSON.stringify(entry.desiredForms[pg])).not.toContain('PG_PASSWORD');
   entry.desiredForms[i] = { title: 'Team from the forms' };
   const planted = JSON.stringify(entry);
   const sha = require('node:crypto').hash('sha256', planted, 'hex') as string;
