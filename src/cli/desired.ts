@@ -46,6 +46,8 @@ export interface PreparedStack extends DesiredState, Omit<StackPlatformFields, '
   manifest(): Manifest;
   /** The normalised desired objects of a resolution `resolve` answered, when cached or made with it (reconcile.ts DesiredState). */
   desiredForms(resolution: Resolution): readonly Record<string, unknown>[] | undefined;
+  /** Their fingerprints, likewise. */
+  desiredFingerprints(resolution: Resolution): readonly string[] | undefined;
 }
 
 /** Where a stack's desired state comes from (runtime.ts `Source`). */
@@ -115,8 +117,8 @@ function prepared(
   unchanged: () => boolean,
 ): PreparedStack {
   let have = loaded;
-  /** The desired forms of the resolutions this stack answered (made, or read with them). */
-  const forms = new WeakMap<Resolution, Record<string, unknown>[]>();
+  /** The desired forms (and their fingerprints) of the resolutions this stack answered (made, or read with them). */
+  const forms = new WeakMap<Resolution, Forms>();
   let fromKey: boolean | undefined;
   const sameFiles = () => (fromKey ??= unchanged());
   const load = () => {
@@ -156,7 +158,7 @@ function prepared(
       if (cache && key) {
         const hit = cache.store.read(key);
         if (isCachedResolution(hit, head, workspace)) {
-          if (hit.desiredForms) forms.set(hit.resolution, withDesired(hit.resolution, hit.desiredForms));
+          if (hit.desiredForms) forms.set(hit.resolution, { forms: withDesired(hit.resolution, hit.desiredForms), fingerprints: hit.desiredFingerprints });
           return hit.resolution;
         }
       }
@@ -164,14 +166,15 @@ function prepared(
       const resolution = lazy.resolve().resolveManifest(manifest, workspace, { siblings, offline: opts.offline });
       if (cache && key) {
         // a plan's resolution: its normalised desired objects too (made once, here, and given to the planner)
-        const desiredForms = opts.offline ? undefined : formsOf(resolution);
-        if (desiredForms) forms.set(resolution, desiredForms);
-        const body: CachedResolution = desiredForms ? { resolution: withoutDesired(resolution, desiredForms), desiredForms } : { resolution };
+        const made = opts.offline ? undefined : formsOf(resolution);
+        if (made) forms.set(resolution, made);
+        const body: CachedResolution = made ? { resolution: withoutDesired(resolution, made.forms), desiredForms: made.forms, desiredFingerprints: made.fingerprints } : { resolution };
         if (sameFiles() && jsonSafe(body)) cache.store.write(key, JSON.stringify(body));
       }
       return resolution;
     },
-    desiredForms: (resolution) => forms.get(resolution),
+    desiredForms: (resolution) => forms.get(resolution)?.forms,
+    desiredFingerprints: (resolution) => forms.get(resolution)?.fingerprints,
   };
 }
 
@@ -187,6 +190,14 @@ function prepared(
 interface CachedResolution {
   resolution: Resolution;
   desiredForms?: Record<string, unknown>[];
+  /** The fingerprint of each form: an unchanged object's liveHash (reconcile.ts `formFingerprints`). */
+  desiredFingerprints?: string[];
+}
+
+/** A resolution's desired forms and their fingerprints. */
+interface Forms {
+  forms: Record<string, unknown>[];
+  fingerprints?: string[];
 }
 
 /** `resolution` to cache beside `forms`: each resource whose desired object is its form but for key order gets `desired: null` (a copy; the resolution is left as it is). */
@@ -203,10 +214,12 @@ function withDesired(resolution: Resolution, forms: Record<string, unknown>[]): 
   return forms;
 }
 
-/** The normalised desired objects of `resolution`, or undefined when a handler refuses one (the planner then says why). */
-function formsOf(resolution: Resolution): Record<string, unknown>[] | undefined {
+/** The normalised desired objects of `resolution` and their fingerprints, or undefined when a handler refuses one (the planner then says why). */
+function formsOf(resolution: Resolution): Forms | undefined {
   try {
-    return lazy.reconcile().handlerDesiredForms(resolution);
+    const { handlerDesiredForms, formFingerprints } = lazy.reconcile();
+    const forms = handlerDesiredForms(resolution);
+    return { forms, fingerprints: formFingerprints(forms) };
   } catch {
     return undefined;
   }
@@ -215,12 +228,13 @@ function formsOf(resolution: Resolution): Record<string, unknown>[] | undefined 
 /** A cached body that holds this stack's resolution in `workspace` (its head's fields agree), and one desired form per resource if any. */
 function isCachedResolution(v: unknown, head: Pick<CachedStackHead, 'namespace' | 'stack'>, workspace: string): v is CachedResolution {
   if (!v || typeof v !== 'object') return false;
-  const { resolution: r, desiredForms: f } = v as Partial<{ resolution: Partial<Resolution>; desiredForms: unknown }>;
+  const { resolution: r, desiredForms: f, desiredFingerprints: h } = v as Partial<{ resolution: Partial<Resolution>; desiredForms: unknown; desiredFingerprints: unknown }>;
   if (!r || typeof r !== 'object') return false;
   if (!(r.workspace === workspace && r.namespace === head.namespace && r.stack === head.stack && Array.isArray(r.resources) && Array.isArray(r.removed) && Array.isArray(r.diagnostics))) return false;
   const isObject = (x: unknown) => !!x && typeof x === 'object' && !Array.isArray(x);
   // a resource's desired object, or null when the form stands for it
   if (f === undefined) return r.resources.every((x) => isObject((x as Partial<ResolvedResource> | null)?.desired));
+  if (h !== undefined && !(Array.isArray(h) && h.length === r.resources.length && h.every((x) => typeof x === 'string'))) return false;
   return Array.isArray(f) && f.length === r.resources.length && f.every(isObject) && r.resources.every((x) => isObject(x) && (x.desired === null || isObject(x.desired)));
 }
 

@@ -303,6 +303,29 @@ it('a warm plan takes the normalised desired objects from its entry: it does not
   expect(await dq(cwd, ['plan', '--no-cache'], env)).toEqual(cold);
 });
 
+it("a warm plan takes an unchanged object's liveHash from its entry: the fingerprint of its desired form, kept beside it", async () => {
+  // a namespace of its own: the emulator is shared with the other tests
+  const cwd = tempDir('cache-fp');
+  writeSynth(cwd, { one: { provider: { dq: [{ namespace: 'cache-fingerprints' }] }, resource: { dq_owner: { team: { title: 'Team kept' } } } } });
+  const cacheDir = path.join(tempDir('cache-fingerprints'), 'dqform');
+  const env = { DQFORM_CACHE_DIR: cacheDir };
+  expect((await dq(cwd, ['apply', '--auto-approve'], env)).code).toBe(0);
+  const cold = await dq(cwd, ['plan', '--format', 'json'], env);
+  const noop = (r: Run) => (JSON.parse(r.out) as { changes: { address: string; action: string; liveHash?: string }[] }).changes.find((c) => c.address === 'dq_owner.team')!;
+  expect(noop(cold).action).toBe('noop');
+  const [name, [head, body]] = [...entries(cacheDir)].find(([, [, b]]) => b.includes('"resources"'))!;
+  const entry = JSON.parse(body) as { resolution: { resources: { address: string }[] }; desiredFingerprints: string[] };
+  const i = entry.resolution.resources.findIndex((r) => r.address === 'dq_owner.team');
+  // the fingerprint kept is the one the plan computes from the live form
+  expect(entry.desiredFingerprints[i]).toBe(noop(cold).liveHash);
+  entry.desiredFingerprints[i] = 'f'.repeat(32);
+  const planted = JSON.stringify(entry);
+  const sha = require('node:crypto').hash('sha256', planted, 'hex') as string;
+  fs.writeFileSync(path.join(cacheDir, name), `${JSON.stringify({ ...head, sha256: sha, bytes: Buffer.byteLength(planted) })}\n${planted}`);
+  expect(noop(await dq(cwd, ['plan', '--format', 'json'], env)).liveHash).toBe('f'.repeat(32));
+  expect(await dq(cwd, ['plan', '--format', 'json', '--no-cache'], env)).toEqual(cold);
+});
+
 it('keeps its directory private (0700, files 0600), holds no secret value, and is silent where it cannot write', async () => {
   const cwd = oneStack('Private team');
   const base = tempDir('cache-private');
