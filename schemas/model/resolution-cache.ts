@@ -7,8 +7,12 @@
 import { z } from 'zod';
 import { ManifestPlatform } from './manifest-platform';
 
-/** Bumped when what an entry holds changes shape: an entry of another format is ignored. */
-export const RESOLUTION_CACHE_FORMAT = 1;
+/**
+ * Bumped when what an entry holds changes shape: an entry of another format is ignored. 2: a
+ * resolution's entry holds `{ resolution, desiredForms }` (the planner's normalised desired
+ * objects beside the resolution: src/cli/desired.ts), not the bare resolution.
+ */
+export const RESOLUTION_CACHE_FORMAT = 2;
 
 /** The first line of an entry file. */
 export const CacheEntryHead = z.object({

@@ -19,6 +19,7 @@ import { assemblePhase } from './phases/assemble';
 import { isWrite } from './writes';
 
 export type { HandlerMap, LiveState, PlanInput } from './phases/context';
+export { desiredForms } from './phases/context';
 export type { EffectsInput } from './phases/effects';
 export { getPointer, liveAddress, sameJson } from './phases/values';
 export { unmanageableText } from './phases/declared';

@@ -10,7 +10,8 @@ import type { Change, Diagnostic, Effects, Plan, PlanRequest } from '../../schem
 import { allows, HANDLERS, SCOPES } from '../kinds/index';
 import type { ResourceHandler } from '../kinds/shared/types';
 import { manifestHash } from './manifest';
-import { computePlan, draftPlan, finishPlan, previewed, previewRequests, type LiveState } from './planner';
+import { fingerprint } from '../kinds/shared/normalise';
+import { computePlan, desiredForms, draftPlan, finishPlan, previewed, previewRequests, type LiveState } from './planner';
 export { knownAfterApply } from './phases/effects';
 import { resolveManifest, type Resolution, type SiblingStack } from './resolve';
 import { readLiveState } from './live-state';
@@ -29,6 +30,24 @@ export interface DesiredState {
   readonly siblingNamespaces: readonly string[];
   manifestHash(): string;
   resolve(workspace: string): Resolution;
+  /**
+   * The normalised desired objects of a resolution `resolve` answered ({@link handlerDesiredForms}),
+   * when the caller keeps them (the resolution cache): a plan with dqform's own handlers then
+   * does not compute them again. Undefined: the planner computes them.
+   */
+  desiredForms?(resolution: Resolution): readonly Record<string, unknown>[] | undefined;
+  /** The fingerprint of each of those forms ({@link formFingerprints}), when kept with them. */
+  desiredFingerprints?(resolution: Resolution): readonly string[] | undefined;
+}
+
+/** The normalised desired object of each of the resolution's resources with dqform's handlers (PlanInput.afters). */
+export function handlerDesiredForms(resolution: Resolution): Record<string, unknown>[] {
+  return desiredForms(resolution.resources, HANDLERS);
+}
+
+/** The fingerprint of each desired form (PlanInput.afterFingerprints: the liveHash of an object that matches it). */
+export function formFingerprints(forms: readonly Record<string, unknown>[]): string[] {
+  return forms.map((f) => fingerprint(f));
 }
 
 /** A manifest as the desired state of a plan: resolved with the siblings the options give. */
@@ -155,16 +174,19 @@ export async function plan(client: PlatformClient, manifest: Manifest | DesiredS
   const iam = await iamCall;
   const workspace = iam.workspace;
   const resolution = desired.resolve(workspace);
+  // the cached normalised desired objects hold for dqform's handlers only
+  const afters = opts.handlers ? undefined : desired.desiredForms?.(resolution);
+  const afterFingerprints = afters && desired.desiredFingerprints?.(resolution);
   // write-only references stay out of the plan: the handlers that need them at apply keep them
   for (const t of new Set(resolution.resources.map((r) => r.type))) handlers[t].bindDesired?.(resolution.resources.filter((r) => r.type === t), { workspace, namespace: desired.namespace });
   const readable = readableKinds(resolution, iam.scopes, handlers);
   resolution.diagnostics.push(...readable.diagnostics);
   if (resolution.diagnostics.some((d) => d.severity === 'error')) {
-    return computePlan({ resolution, live: {}, liveUnread: true, handlers, manifestHash: hash, request: opts.request });
+    return computePlan({ resolution, live: {}, liveUnread: true, handlers, manifestHash: hash, request: opts.request, afters, afterFingerprints });
   }
   progress(`reading live state of namespace "${desired.namespace}" in workspace "${workspace}"`);
   const live = await readLiveState(client, resolution, handlers, readable.types);
-  const draft = draftPlan({ resolution, live, handlers, manifestHash: hash, knownNamespaces: [...desired.siblingNamespaces], request: opts.request });
+  const draft = draftPlan({ resolution, live, handlers, manifestHash: hash, knownNamespaces: [...desired.siblingNamespaces], request: opts.request, afters, afterFingerprints });
   const renamed = await renamedNamespaceWarning(client, resolution, live, handlers, [...desired.siblingNamespaces, ...(opts.appNamespaces ?? [])]);
   const previews = previewed(draft.ctx) ? await fetchPreviews(client, draft.changes, handlers, { workspace, namespace: desired.namespace }, opts) : undefined;
   // the same effects and assemble phases as computePlan's, with what was gathered

@@ -17,6 +17,7 @@ import { SCOPES } from '../../schemas/platform/common';
 import { startEmulator, type RunningEmulator } from '../../src/emulator';
 import { main } from '../../src/cli/main';
 import { cacheDirOf, cacheKey, MAX_ENTRIES, ResolutionCache } from '../../src/engine/resolution-cache';
+import { RESOLUTION_CACHE_FORMAT } from '../../schemas/model/resolution-cache';
 import { jsonSafe, prepareStack } from '../../src/cli/desired';
 import { loadStack, siblingsOf } from '../../src/cli/runtime';
 import { mulberry32 } from '../../src/emulator/random';
@@ -76,7 +77,15 @@ function stackResources(r: Rng, ns: string, v: number): Json {
   const ownerships: Json = {};
   const integrations: Json = {};
   const nOwners = 1 + r.int(4);
-  for (let i = 0; i < nOwners; i++) owners[`o${i}`] = { title: `Owner ${ns} ${i}${r.chance(0.2) ? ` v${v}` : ''}`, ...(r.chance(0.3) ? { description: `team ${i}` } : {}) };
+  for (let i = 0; i < nOwners; i++) {
+    owners[`o${i}`] = {
+      title: `Owner ${ns} ${i}${r.chance(0.2) ? ` v${v}` : ''}`,
+      ...(r.chance(0.3) ? { description: r.pick([`team ${i}`, '']) } : {}),
+      // what the planner normalises (the cache keeps it normalised): unordered lists, zero values
+      ...(r.chance(0.4) ? { contacts: [{ email: { recipient_emails: r.pick([['b@example.com', 'a@example.com'], ['a@example.com'], ['c@example.com', 'a@example.com', 'b@example.com']]) } }] } : {}),
+      ...(r.chance(0.15) ? { lifecycle: { ignore_changes: r.pick([['title'], ['contacts'], 'all']) } } : {}),
+    };
+  }
   for (let i = 0; i < r.int(3); i++) products[`p${i}`] = { title: `Product ${i}`, priority: r.pick(['PRIORITY_P1', 'PRIORITY_P2', 'PRIORITY_P3']) };
   for (let i = 0; i < r.int(3); i++) {
     ownerships[`own${i}`] = { owner_id: `\${dq_owner.o${r.int(nOwners + (r.chance(0.1) ? 2 : 0))}.id}`, selection: { query: { resolver_ql: r.pick(['with_tag("pii")', 'with_name("orders")', 'with_typ("table")']) } } };
@@ -84,7 +93,7 @@ function stackResources(r: Rng, ns: string, v: number): Json {
   for (let i = 0; i < r.int(4); i++) {
     alerts[`a${i}`] = {
       name: `Alert ${i}${r.chance(0.3) ? ` v${v}` : ''}`,
-      issue_lifecycle: { trigger: { resolver_ql: r.pick(['with_type("table")', 'and(with_type("table"),with_name("orders"))', 'with_type(']) }, targets: [{ slack: { channel: `#a${i}` } }], settings: { severities: [r.pick([2, 3, 'SEVERITY_ERROR', 'SEVERITY_EROR'])] } },
+      issue_lifecycle: { trigger: { resolver_ql: r.pick(['with_type("table")', 'and(with_type("table"),with_name("orders"))', 'with_type(']) }, targets: [{ slack: { channel: `#a${i}` } }], settings: { severities: r.chance(0.3) ? ['SEVERITY_WARNING', 'SEVERITY_ERROR'] : [r.pick([2, 3, 'SEVERITY_ERROR', 'SEVERITY_EROR'])] } },
     };
   }
   for (let i = 0; i < r.int(3); i++) {
@@ -163,7 +172,7 @@ function corrupt(dir: string, r: Rng): number {
         break;
       }
       case 2:
-        fs.writeFileSync(p, buf.toString('utf8').replace('"dqformCache":1', '"dqformCache":0')); // another format
+        fs.writeFileSync(p, buf.toString('utf8').replace(`"dqformCache":${RESOLUTION_CACHE_FORMAT}`, '"dqformCache":0')); // another format
         break;
       case 3:
         fs.writeFileSync(p, '{"not":"an entry"}\n[]');
@@ -252,7 +261,8 @@ it('a warm run resolves from its entry: an entry rewritten (with a valid checksu
   expect(first.out).toContain('Team from the code');
   const resolution = [...entries(cacheDir)].find(([, [, body]]) => body.includes('"resources"'))!;
   const [name, [head, body]] = resolution;
-  const planted = body.replace('Team from the code', 'Team from the cache');
+  // the title is in the resolution and in the planner's normalised form of it: both planted
+  const planted = body.replaceAll('Team from the code', 'Team from the cache');
   const sha = require('node:crypto').hash('sha256', planted, 'hex') as string;
   fs.writeFileSync(path.join(cacheDir, name), `${JSON.stringify({ ...head, sha256: sha, bytes: Buffer.byteLength(planted) })}\n${planted}`);
   expect((await dq(cwd, ['plan'], env)).out).toContain('Team from the cache');
@@ -264,6 +274,56 @@ it('a warm run resolves from its entry: an entry rewritten (with a valid checksu
   expect((await dq(cwd, ['plan'], env)).out).toContain('Team edited');
   // two entries per input (the stack's head, its resolution in the workspace); none for the runs without cache
   expect(entries(cacheDir).size).toBe(4);
+});
+
+it('a warm plan takes the normalised desired objects from its entry: it does not normalise the desired side again', async () => {
+  const cwd = oneStack('Team from the code');
+  const cacheDir = path.join(tempDir('cache-forms'), 'dqform');
+  const env = { DQFORM_CACHE_DIR: cacheDir };
+  const cold = await dq(cwd, ['plan'], env);
+  const [name, [head, body]] = [...entries(cacheDir)].find(([, [, b]]) => b.includes('"resources"'))!;
+  const entry = JSON.parse(body) as { resolution: { resources: { type: string; desired: Json }[] }; desiredForms: Json[] };
+  const i = entry.resolution.resources.findIndex((r) => r.type === 'dq_owner');
+  // the form is the planner's: keys sorted, as the handler normalises it; a desired object that
+  // is its form but for key order is not kept twice (the owner's), one that is not is (the
+  // integration's secret reference)
+  expect(entry.desiredForms[i]).toEqual({ title: 'Team from the code' });
+  expect(entry.resolution.resources[i].desired).toBeNull();
+  const pg = entry.resolution.resources.findIndex((r) => r.type === 'dq_integration');
+  expect(entry.resolution.resources[pg].desired).toMatchObject({ config: { relational: { password: { fromEnv: 'PG_PASSWORD' } } } });
+  expect(JSON.stringify(entry.desiredForms[pg])).not.toContain('PG_PASSWORD');
+  entry.desiredForms[i] = { title: 'Team from the forms' };
+  const planted = JSON.stringify(entry);
+  const sha = require('node:crypto').hash('sha256', planted, 'hex') as string;
+  fs.writeFileSync(path.join(cacheDir, name), `${JSON.stringify({ ...head, sha256: sha, bytes: Buffer.byteLength(planted) })}\n${planted}`);
+  const warm = await dq(cwd, ['plan'], env);
+  expect(warm.out).toContain('Team from the forms');
+  expect(warm.out).not.toContain('Team from the code');
+  // without the cache, the code's: what the cold run showed
+  expect(await dq(cwd, ['plan', '--no-cache'], env)).toEqual(cold);
+});
+
+it("a warm plan takes an unchanged object's liveHash from its entry: the fingerprint of its desired form, kept beside it", async () => {
+  // a namespace of its own: the emulator is shared with the other tests
+  const cwd = tempDir('cache-fp');
+  writeSynth(cwd, { one: { provider: { dq: [{ namespace: 'cache-fingerprints' }] }, resource: { dq_owner: { team: { title: 'Team kept' } } } } });
+  const cacheDir = path.join(tempDir('cache-fingerprints'), 'dqform');
+  const env = { DQFORM_CACHE_DIR: cacheDir };
+  expect((await dq(cwd, ['apply', '--auto-approve'], env)).code).toBe(0);
+  const cold = await dq(cwd, ['plan', '--format', 'json'], env);
+  const noop = (r: Run) => (JSON.parse(r.out) as { changes: { address: string; action: string; liveHash?: string }[] }).changes.find((c) => c.address === 'dq_owner.team')!;
+  expect(noop(cold).action).toBe('noop');
+  const [name, [head, body]] = [...entries(cacheDir)].find(([, [, b]]) => b.includes('"resources"'))!;
+  const entry = JSON.parse(body) as { resolution: { resources: { address: string }[] }; desiredFingerprints: string[] };
+  const i = entry.resolution.resources.findIndex((r) => r.address === 'dq_owner.team');
+  // the fingerprint kept is the one the plan computes from the live form
+  expect(entry.desiredFingerprints[i]).toBe(noop(cold).liveHash);
+  entry.desiredFingerprints[i] = 'f'.repeat(32);
+  const planted = JSON.stringify(entry);
+  const sha = require('node:crypto').hash('sha256', planted, 'hex') as string;
+  fs.writeFileSync(path.join(cacheDir, name), `${JSON.stringify({ ...head, sha256: sha, bytes: Buffer.byteLength(planted) })}\n${planted}`);
+  expect(noop(await dq(cwd, ['plan', '--format', 'json'], env)).liveHash).toBe('f'.repeat(32));
+  expect(await dq(cwd, ['plan', '--format', 'json', '--no-cache'], env)).toEqual(cold);
 });
 
 it('keeps its directory private (0700, files 0600), holds no secret value, and is silent where it cannot write', async () => {

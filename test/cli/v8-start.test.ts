@@ -148,6 +148,19 @@ process.stdout.write(JSON.stringify({ answer: m.answer(), loads: s.scriptCacheLo
     }
   }, 120_000);
 
+  it('a file with UTF-8 text loads as UTF-8 (read as bytes, then decoded)', () => {
+    const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'dqform-v8-'));
+    try {
+      const mod = path.join(tmp, 'mod.js');
+      fs.writeFileSync(mod, "'use strict';\nexports.answer = () => ['Équipe ü 日本 ✓', '\\u00e9'];\n");
+      const dir = path.join(tmp, 'cache', 'v8');
+      expect(run(mod, dir).answer).toEqual(['Équipe ü 日本 ✓', 'é']);
+      expect(run(mod, dir)).toEqual({ answer: ['Équipe ü 日本 ✓', 'é'], loads: [{ file: mod, cached: true, rejected: false }] });
+    } finally {
+      fs.rmSync(tmp, { recursive: true, force: true });
+    }
+  }, 120_000);
+
   it('a file named through a symlinked folder (a dist/ link) is cached too: Node loads it by its real path', () => {
     const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'dqform-v8-'));
     try {

@@ -30,6 +30,18 @@ export interface PlanInput {
    * it does not would be false).
    */
   liveUnread?: boolean;
+  /**
+   * The normalised desired object of each of `resolution.resources` (`handlers[type].fromDesired`,
+   * by index), when the caller has them already (the resolution cache, src/cli/desired.ts);
+   * computed here otherwise. Ignored unless there is one per resource.
+   */
+  afters?: readonly Record<string, unknown>[];
+  /**
+   * The fingerprint (`fingerprint`: sha256 of the canonical JSON) of each of `afters`, when the
+   * caller has them (the resolution cache): an unchanged object's live form is its desired form
+   * but for key order, so its `liveHash` is this one, not hashed again. Read only with `afters`.
+   */
+  afterFingerprints?: readonly string[];
 }
 
 /** What a phase adds to the plan: changes, diagnostics, and preventDestroy guards (kept only for planned addresses). */
@@ -51,6 +63,8 @@ export interface PlanContext {
   names: LiveIndex;
   /** The normalised desired object of each of `resolution.resources`, by index. */
   afters: Record<string, unknown>[];
+  /** The fingerprint of each of `afters`, when the input gave them with `afters`. */
+  afterFingerprints?: readonly string[];
   /** The live object of a kind by key or by id. */
   find(type: ResourceType, key: string): LiveObject | undefined;
   /** The keys of the live objects a declaration or removal claims, per kind (filled by the declared and removed phases). */
@@ -59,6 +73,11 @@ export interface PlanContext {
 
 export function emptyOutput(): PhaseOutput {
   return { changes: [], diags: [], guards: [] };
+}
+
+/** The normalised desired object of each resource ({@link PlanContext.afters}). */
+export function desiredForms(resources: Resolution['resources'], handlers: HandlerMap): Record<string, unknown>[] {
+  return resources.map((r) => handlers[r.type].fromDesired(r.desired));
 }
 
 /** Builds the context of a plan. */
@@ -84,8 +103,10 @@ export function planContext(input: PlanInput): PlanContext {
     return byKey.get(key) ?? byKey.get(`id:${key}`);
   };
   const names = new LiveIndex(live, resolution.workspace, namespace, input.knownNamespaces);
-  const afters = resolution.resources.map((r) => handlers[r.type].fromDesired(r.desired));
+  const given = input.afters?.length === resolution.resources.length;
+  const afters = given ? [...input.afters!] : desiredForms(resolution.resources, handlers);
+  const afterFingerprints = given && input.afterFingerprints?.length === afters.length ? input.afterFingerprints : undefined;
   resolution.resources.forEach((r, i) => names.declare(r.type, r.importedId ?? r.id, afters[i]));
   const claimed = new Map<ResourceType, Set<string>>(RESOURCE_TYPES.map((t) => [t, new Set<string>()]));
-  return { input, request, resolution, namespace, handlers, live, forceReplace: new Set(request.replace), names, afters, find, claimed };
+  return { input, request, resolution, namespace, handlers, live, forceReplace: new Set(request.replace), names, afters, afterFingerprints, find, claimed };
 }

@@ -7,13 +7,14 @@ import * as jsonpatch from 'fast-json-patch';
 import { hasConfigId, isFqnKeyed, TAG_PRUNED_TYPES } from '../../kinds/descriptors';
 import type { Change, Diagnostic, PatchOp, Reason } from '../../../schemas/model/plan';
 import type { LiveObject } from '../../kinds/shared/types';
-import { fingerprint } from '../../kinds/shared/normalise';
+import { canonicalFingerprint, fingerprint } from '../../kinds/shared/normalise';
 import type { ResolvedResource } from '../resolve';
 import { carriesTag } from '../identity';
 import { addReasons } from '../reasons';
 import { reasonText } from '../../plan/reasons-text';
 import { emptyOutput, type HandlerMap, type PhaseOutput, type PlanContext } from './context';
-import { applyIgnore, sameJson, secretPointers, secretPointersOf } from './values';
+import { applyIgnore, pointerUnion, secretPointers } from './values';
+import { compareLive } from './declared-compare';
 
 type Handler = HandlerMap[keyof HandlerMap];
 
@@ -102,14 +103,17 @@ function refusal(ctx: PlanContext, r: ResolvedResource, obj: LiveObject, h: Hand
 }
 
 /** A declaration whose object exists and may be planned: noop, update or replace. */
-function existing(ctx: PlanContext, r: ResolvedResource, obj: LiveObject, after: Record<string, unknown>, base: Base, foreign: boolean, out: PhaseOutput): void {
+function existing(ctx: PlanContext, r: ResolvedResource, obj: LiveObject, after: Record<string, unknown>, afterFingerprint: string | undefined, base: Base, foreign: boolean, out: PhaseOutput): void {
   const h = ctx.handlers[r.type];
   const before = h.fromLive(obj.raw);
   const effective = applyIgnore(before, after, r.lifecycle.ignoreChanges);
-  const same = sameJson(before, effective);
+  // sameJson, isCanonicalJson and secretPointers of `before` in one walk
+  const { same, canonical, secrets } = compareLive(before, effective);
   const patch = same ? [] : (jsonpatch.compare(before, effective) as PatchOp[]);
-  const liveHash = fingerprint(before);
-  const sensitive = secretPointersOf(before, effective, same);
+  // the same as the desired form (no ignored field): the same canonical JSON, so its fingerprint
+  const liveHash = same && effective === after && afterFingerprint !== undefined ? afterFingerprint : canonical ? canonicalFingerprint(before) : fingerprint(before);
+  // the same keys at every depth: the same pointers
+  const sensitive = pointerUnion(secrets, same ? [] : secretPointers(effective));
   if (r.importedId) addReasons(base, { code: 'imported', label: h.label, id: r.importedId, ...(foreign ? { was: obj.configId ? `namespace "${obj.configId}"` : 'made in the UI' } : {}) });
   const forced = ctx.forceReplace.has(r.address);
   if (patch.length === 0 && !(foreign && r.importedId) && !forced) {
@@ -177,7 +181,7 @@ export function declaredPhase(ctx: PlanContext): PhaseOutput {
     const foreign = hasConfigId(r.type) && obj.configId !== ctx.namespace;
     const refused = refusal(ctx, r, obj, h, foreign);
     if (refused) out.diags.push(refused);
-    else existing(ctx, r, obj, ctx.afters[i], base, foreign, out);
+    else existing(ctx, r, obj, ctx.afters[i], ctx.afterFingerprints?.[i], base, foreign, out);
   });
   // the kinds' own notes (an integration's secrets: sent or kept), after the planner's reasons
   for (const c of out.changes) addReasons(c, ...(ctx.handlers[c.type as keyof HandlerMap].notes?.(c) ?? []));

@@ -5,7 +5,7 @@
 import type { ResourceType } from '../../../schemas/model/manifest';
 
 /** Secret-named keys (exact names: a set lookup per key, which a plan does for every key of every object). */
-const SECRET_KEYS: ReadonlySet<string> = new Set(['password', 'token', 'privateKey', 'serviceAccountKey', 'apiKey', 'secret', 'clientSecret']);
+export const SECRET_KEYS: ReadonlySet<string> = new Set(['password', 'token', 'privateKey', 'serviceAccountKey', 'apiKey', 'secret', 'clientSecret']);
 
 /** Address used for live objects that no declared resource names. */
 export function liveAddress(type: ResourceType, key: string): string {
@@ -118,8 +118,11 @@ function isPlain(o: object): boolean {
  * {@link sameJson} (same keys at every depth, so the same pointers): `after` is not walked.
  */
 export function secretPointersOf(before: unknown, after: unknown, same = false): string[] {
-  const a = secretPointers(before);
-  const b = same ? [] : secretPointers(after);
+  return pointerUnion(secretPointers(before), same ? [] : secretPointers(after));
+}
+
+/** The sorted union of two lists of pointers. */
+export function pointerUnion(a: readonly string[], b: readonly string[]): string[] {
   if (a.length === 0 && b.length === 0) return [];
   return [...new Set([...a, ...b])].sort();
 }

@@ -150,6 +150,11 @@ export function fingerprint(v: unknown): string {
   return hash('sha256', stable(v), 'hex').slice(0, 32);
 }
 
+/** {@link fingerprint} of a value the caller found canonical ({@link isCanonicalJson} true): not checked again. */
+export function canonicalFingerprint(v: unknown): string {
+  return hash('sha256', JSON.stringify(v), 'hex').slice(0, 32);
+}
+
 /** Strips an `owner-`/`domain-`/`dataproduct-` prefix from an id. */
 export function bare(id: unknown): unknown {
   return typeof id === 'string' ? stripEntityPrefix(id) : id;
