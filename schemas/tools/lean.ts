@@ -299,7 +299,7 @@ function compileKind(schema: z.ZodType, owned: boolean): Lean {
           for (let j = 0; j < i; j++) out[keys[j]] = v[keys[j]];
           return out;
         };
-        return (v) => {
+        const general = (v: unknown): unknown => {
           if (!isPlainObject(v)) return LEAN_REFUSED;
           const keys = Reflect.ownKeys(v);
           let out: Record<PropertyKey, unknown> | undefined;
@@ -325,6 +325,18 @@ function compileKind(schema: z.ZodType, owned: boolean): Lean {
             }
           }
           return out ?? (Object.getPrototypeOf(v) === Object.prototype ? v : first(v, keys, keys.length));
+        };
+        // a record of any value under plain string keys (the manifest's configs): a plain object
+        // of enumerable string keys other than __proto__ is its own output, without a call per key
+        if (!plainStringKey(recordKeyOf(schema) as z.ZodType) || !anyValue(recordValueOf(schema) as z.ZodType)) return general;
+        return (v) => {
+          if (!isObject(v) || Object.getPrototypeOf(v) !== Object.prototype) return general(v);
+          const keys = Reflect.ownKeys(v);
+          for (let i = 0; i < keys.length; i++) {
+            const k = keys[i];
+            if (typeof k !== 'string' || k === '__proto__' || !Object.prototype.propertyIsEnumerable.call(v, k)) return general(v);
+          }
+          return v;
         };
       }
       return (v) => {
@@ -451,6 +463,17 @@ function compileKind(schema: z.ZodType, owned: boolean): Lean {
     default:
       return byZod(schema);
   }
+}
+
+/** A string schema with nothing else to it (no check, shortcut or variation): every string key is its own output. */
+function plainStringKey(schema: z.ZodType): boolean {
+  return kindOf(schema) === 'string' && fallbackReason(schema) === undefined && checksRunner(schema) === undefined && sureOutputOf(schema) === undefined;
+}
+
+/** An unknown or any schema with nothing else to it: every value is its own output. */
+function anyValue(schema: z.ZodType): boolean {
+  const kind = kindOf(schema);
+  return (kind === 'unknown' || kind === 'any') && fallbackReason(schema) === undefined && checksRunner(schema) === undefined && sureOutputOf(schema) === undefined;
 }
 
 /** Options of {@link leanParse} and {@link parseFast}. */

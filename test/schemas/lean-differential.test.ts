@@ -465,6 +465,31 @@ describe('a value handed over (`owned`, what the client does with a response) is
     expect(out.items[3]).toBe(v.items[3]);
   });
 
+  it('a record of any value under string keys (the manifest\'s configs): a plain object is itself; any other answers as zod does', () => {
+    const Config = z.record(z.string(), z.unknown());
+    const Checked = z.record(z.string().min(2), z.unknown());
+    const plain = { a: 1, b: { c: [1, 'x'] }, d: undefined, e: null };
+    expect(leanParse(Config, plain, { owned: true })).toBe(plain);
+    const sym = Symbol('s');
+    const hidden = { a: 1 };
+    Object.defineProperty(hidden, 'h', { value: 2, enumerable: false });
+    class Thing {
+      a = 1;
+    }
+    const odd: unknown[] = [{ a: 1, [sym]: 2 }, hidden, JSON.parse('{"__proto__":{"x":1},"a":1}'), Object.assign(Object.create(null) as object, { a: 1 }), new Thing(), [1], 'x', null, { a: 1, bb: 2 }];
+    for (const S of [Config, Checked]) {
+      for (const v of odd) {
+        const zr = S.safeParse(v);
+        const lr = leanParse(S, v, { owned: true });
+        expect(lr === LEAN_REFUSED).toBe(!zr.success);
+        if (zr.success) {
+          expect(lr).toEqual(zr.data);
+          expect([Reflect.ownKeys(lr as object), Object.getPrototypeOf(lr)]).toEqual([Reflect.ownKeys(zr.data), Object.getPrototypeOf(zr.data)]);
+        }
+      }
+    }
+  });
+
   it('a refusal is a refusal either way', () => {
     expect(leanParse(Page, { items: [{ id: 'a', n: 'x' }] }, { owned: true })).toBe(LEAN_REFUSED);
     expect(leanParse(Page, { items: [{ id: 1 }] }, { owned: true })).toBe(LEAN_REFUSED);
