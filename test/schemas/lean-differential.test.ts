@@ -481,14 +481,16 @@ describe('a value handed over (`owned`, what the client does with a response) is
   });
 });
 
-describe('the enum shortcuts (protoEnum setSureOutput, required setLastCheckPasses) answer what zod answers for edge values', () => {
+describe('the shortcuts schemas declare (protoEnum setSureOutput; required and withOneof setLastCheckPasses) answer what zod answers for edge values', () => {
   type Enum = import('../../schemas/platform/common').ProtoEnum<string>;
   // the modules fresh, zod set up as the CLI sets it up (as load does)
   let lean: Lean | undefined;
   let common: typeof import('../../schemas/platform/common') | undefined;
+  let zod: typeof import('zod') | undefined;
   const exported: Record<string, unknown> = {};
   jest.isolateModules(() => {
-    (require('zod') as typeof import('zod')).config({ jitless: true });
+    zod = require('zod') as typeof import('zod');
+    zod.config({ jitless: true });
     for (const f of fs.readdirSync(path.join(ROOT, 'schemas', 'platform')).filter((f) => f.endsWith('.ts'))) Object.assign(exported, require(path.join(ROOT, 'schemas', 'platform', f)));
     lean = require(path.join(ROOT, 'schemas', 'tools', 'lean')) as Lean;
     common = require(path.join(ROOT, 'schemas', 'platform', 'common')) as typeof import('../../schemas/platform/common');
@@ -513,6 +515,32 @@ describe('the enum shortcuts (protoEnum setSureOutput, required setLastCheckPass
   it('finds the enums', () => {
     expect(enums.length).toBeGreaterThan(20);
     expect(enums.some(([, e]) => Object.keys(e.aliases).length > 0)).toBe(true);
+  });
+
+  it('a oneof (withOneof\'s sure pass): every way of setting its keys (absent, undefined, null, a value, a wrong value), optional or not', () => {
+    const { withOneof } = common as typeof import('../../schemas/platform/common');
+    const { string, object, number } = zod as typeof import('zod');
+    const bad: string[] = [];
+    for (const optional of [false, true]) {
+      const schema = withOneof({ base: string().optional() }, { a: string().nullable(), b: object({ x: number() }), c: number() }, { optional }) as unknown as z.ZodType;
+      const ways: Record<string, unknown[]> = { a: [undefined, null, 'v', 3], b: [undefined, null, { x: 1 }, { x: 'no' }], c: [undefined, null, 0, 'no'] };
+      for (let i = 0; i < 5 ** 3; i++) {
+        const v: Record<string, unknown> = { base: 'b' };
+        let rest = i;
+        for (const k of ['a', 'b', 'c']) {
+          const w = rest % 5;
+          rest = Math.floor(rest / 5);
+          if (w > 0) v[k] = ways[k][w - 1];
+        }
+        const zr = schema.safeParse(v);
+        const want = zr.success ? show(zr.data) : 'refused';
+        for (const owned of [false, true]) {
+          const got = show(leanParse(schema, structuredClone(v), { owned }));
+          if (got !== want) bad.push(`${optional ? 'optional ' : ''}${show(v)}${owned ? ' (owned)' : ''}: zod ${want}, lean ${got}`);
+        }
+      }
+    }
+    expect(bad).toEqual([]);
   });
 
   it.each(enums.map(([n, e]) => [n, e] as const))('%s', (_name, e) => {
