@@ -11,6 +11,12 @@ import { mapKeysDeep, mapKeysDeepSorted, snakeToCamel, sortKeysDeep } from '../.
 import { terraformJson } from '../../bench/fixtures';
 import { leanParse } from '../../schemas/tools/lean';
 import { Manifest, ManifestResource } from '../../schemas/model/manifest';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { HANDLERS } from '../../src/kinds/index';
+import { computePlan, type LiveState } from '../../src/engine/planner';
+import { resolveManifest } from '../../src/engine/resolve';
+import { handlerDesiredForms } from '../../src/engine/reconcile';
 
 /** Every part of a Terraform JSON document the loader reads, its keys in the order cdktf writes them (not sorted). */
 const doc = {
@@ -137,4 +143,32 @@ test('the loader drops a consumed document\'s resource bodies as it converts the
   expect(manifestHash(consumed)).toBe(manifestHash(kept));
   // every body converted was let go of (its name stays, its value is gone)
   for (const byName of Object.values(owned.resource)) expect(Object.values(byName).filter((b) => b !== undefined)).toEqual([]);
+});
+
+test('a loaded manifest is only read by resolution, binding and planning: what lets manifestHash skip the canonical-form check stays true (every golden case; review of issue 27)', () => {
+  const root = path.join(__dirname, '..', 'golden', 'plan');
+  const cases = fs.readdirSync(root).filter((c) => fs.existsSync(path.join(root, c, 'desired.json')) && fs.existsSync(path.join(root, c, 'live.json')));
+  expect(cases.length).toBeGreaterThan(5);
+  const frozen = (v: unknown): void => {
+    if (v && typeof v === 'object' && !Object.isFrozen(v)) {
+      Object.freeze(v);
+      for (const x of Object.values(v)) frozen(x);
+    }
+  };
+  for (const c of cases) {
+    const read = (f: string): unknown => JSON.parse(fs.readFileSync(path.join(root, c, f), 'utf8'));
+    const m = manifestFromTerraformJson(read('desired.json'), { stack: c, consume: true });
+    const text = JSON.stringify(m);
+    const want = hash('sha256', JSON.stringify(sortKeysDeep(m)), 'hex');
+    // a write anywhere in it throws where it is made (strict mode), instead of changing the hash unseen
+    frozen(m);
+    for (const offline of [false, true]) {
+      const resolution = resolveManifest(m, 'demo', { offline });
+      for (const t of new Set(resolution.resources.map((r) => r.type))) HANDLERS[t].bindDesired?.(resolution.resources.filter((r) => r.type === t), { workspace: 'demo', namespace: m.namespace });
+      const afters = handlerDesiredForms(resolution);
+      computePlan({ resolution, live: read('live.json') as LiveState, handlers: HANDLERS, manifestHash: manifestHash(m), afters });
+    }
+    expect([c, JSON.stringify(m)]).toEqual([c, text]);
+    expect([c, manifestHash(m)]).toEqual([c, want]);
+  }
 });

@@ -505,3 +505,81 @@ describe('a value handed over (`owned`, what the client does with a response) is
     expect(Holder.parse({})).toEqual({ s: { ids: [] } });
   });
 });
+
+describe('the shortcuts schemas declare (protoEnum setSureOutput; required and withOneof setLastCheckPasses) answer what zod answers for edge values', () => {
+  type Enum = import('../../schemas/platform/common').ProtoEnum<string>;
+  // the modules fresh, zod set up as the CLI sets it up (as load does)
+  let lean: Lean | undefined;
+  let common: typeof import('../../schemas/platform/common') | undefined;
+  let zod: typeof import('zod') | undefined;
+  const exported: Record<string, unknown> = {};
+  jest.isolateModules(() => {
+    zod = require('zod') as typeof import('zod');
+    zod.config({ jitless: true });
+    for (const f of fs.readdirSync(path.join(ROOT, 'schemas', 'platform')).filter((f) => f.endsWith('.ts'))) Object.assign(exported, require(path.join(ROOT, 'schemas', 'platform', f)));
+    lean = require(path.join(ROOT, 'schemas', 'tools', 'lean')) as Lean;
+    common = require(path.join(ROOT, 'schemas', 'platform', 'common')) as typeof import('../../schemas/platform/common');
+  });
+  const { leanParse, LEAN_REFUSED } = lean as Lean;
+  const { required } = common as typeof import('../../schemas/platform/common');
+  const isEnum = (v: unknown): v is Enum => !!v && typeof v === 'object' && 'schema' in v && 'numbers' in v && 'names' in v && 'aliases' in v;
+  const enums = Object.entries(exported).filter((e): e is [string, Enum] => isEnum(e[1]));
+  // every enum's names and aliases (the names of another enum for each), numbers in and out of every table, and what is near them
+  const names = [...new Set(enums.flatMap(([, e]) => [...e.values, ...Object.keys(e.aliases)]))];
+  const numbers = [0, -0, 1, 2, 3, 4, 5, 7, 9, 10, 12, 20, 99, -1, 0.5, 1.5, NaN, Infinity, -Infinity, 2 ** 31, 2 ** 32, 2 ** 53 - 1, 2 ** 53, 2 ** 53 + 2, -(2 ** 53), 1e21, Number.MIN_VALUE];
+  const EDGE: unknown[] = [
+    ...numbers,
+    ...numbers.map(String),
+    ...names,
+    ...names.filter((_n, i) => i % 10 === 0).map((n) => n.toLowerCase()),
+    '', '-0', '01', '1.0', 'constructor', '__proto__', 'toString', 'hasOwnProperty', 'valueOf',
+    null, undefined, true, {}, [], [1], { 0: 'x' },
+  ];
+  const show = (x: unknown): string => (x === LEAN_REFUSED ? 'refused' : Object.is(x, -0) ? '-0' : (JSON.stringify(x) ?? String(x)));
+
+  it('finds the enums', () => {
+    expect(enums.length).toBeGreaterThan(20);
+    expect(enums.some(([, e]) => Object.keys(e.aliases).length > 0)).toBe(true);
+  });
+
+  it('a oneof (withOneof\'s sure pass): every way of setting its keys (absent, undefined, null, a value, a wrong value), optional or not', () => {
+    const { withOneof } = common as typeof import('../../schemas/platform/common');
+    const { string, object, number } = zod as typeof import('zod');
+    const bad: string[] = [];
+    for (const optional of [false, true]) {
+      const schema = withOneof({ base: string().optional() }, { a: string().nullable(), b: object({ x: number() }), c: number() }, { optional }) as unknown as z.ZodType;
+      const ways: Record<string, unknown[]> = { a: [undefined, null, 'v', 3], b: [undefined, null, { x: 1 }, { x: 'no' }], c: [undefined, null, 0, 'no'] };
+      for (let i = 0; i < 5 ** 3; i++) {
+        const v: Record<string, unknown> = { base: 'b' };
+        let rest = i;
+        for (const k of ['a', 'b', 'c']) {
+          const w = rest % 5;
+          rest = Math.floor(rest / 5);
+          if (w > 0) v[k] = ways[k][w - 1];
+        }
+        const zr = schema.safeParse(v);
+        const want = zr.success ? show(zr.data) : 'refused';
+        for (const owned of [false, true]) {
+          const got = show(leanParse(schema, structuredClone(v), { owned }));
+          if (got !== want) bad.push(`${optional ? 'optional ' : ''}${show(v)}${owned ? ' (owned)' : ''}: zod ${want}, lean ${got}`);
+        }
+      }
+    }
+    expect(bad).toEqual([]);
+  });
+
+  it.each(enums.map(([n, e]) => [n, e] as const))('%s', (_name, e) => {
+    const bad: string[] = [];
+    for (const schema of [e.schema, required(e)] as z.ZodType[]) {
+      for (const v of EDGE) {
+        const zr = schema.safeParse(v);
+        const want = zr.success ? show(zr.data) : 'refused';
+        for (const owned of [false, true]) {
+          const got = show(leanParse(schema, v, { owned }));
+          if (got !== want) bad.push(`${show(v)}${owned ? ' (owned)' : ''}: zod ${want}, lean ${got}`);
+        }
+      }
+    }
+    expect(bad).toEqual([]);
+  });
+});
