@@ -48,7 +48,9 @@ afterEach(() => {
 async function cli(args: string[], file = 'dqform.yaml') {
   const out: string[] = [];
   const err: string[] = [];
-  const env = { DQ_BASE_URL: emu.url, DQ_CLIENT_ID: 'demo-admin', DQ_CLIENT_SECRET: 'demo-secret' };
+  // the secret's variable is passed in the environment the command is given (the CLI reads that, not process.env)
+  const pg = process.env.E2E_PG_PASSWORD;
+  const env = { DQ_BASE_URL: emu.url, DQ_CLIENT_ID: 'demo-admin', DQ_CLIENT_SECRET: 'demo-secret', ...(pg === undefined ? {} : { E2E_PG_PASSWORD: pg }) };
   const withFile = args[0] === 'import' ? args : [...args, '--file', path.join(dir, file)];
   const code = await main(withFile, { out: (s) => out.push(s), err: (s) => err.push(s), env, cwd: dir, isTty: false });
   return { code, out: out.join('\n'), err: err.join('\n') };
