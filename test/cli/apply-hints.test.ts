@@ -12,13 +12,13 @@ import { SCOPES } from '../../schemas/platform/common';
 import { StreamLine } from '../../schemas/model/json-stream';
 import { startEmulator } from '../../src/emulator';
 import { main } from '../../src/cli/main';
-import { Workspace } from './helpers';
+import { Workspace, Workspaces } from './helpers';
 
 type Emu = Awaited<ReturnType<typeof startEmulator>>;
 let emu: Emu;
 const SECRET = 'apply-hints-S3cret-9d2b';
 const PG_PASSWORD = 'apply-hints-Pg-Pw-31f7';
-const workspaces: Workspace[] = [];
+const workspaces = new Workspaces();
 
 beforeAll(async () => {
   emu = await startEmulator({ port: 0 });
@@ -26,13 +26,11 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await emu.close();
-  for (const w of workspaces) w.remove();
+  workspaces.removeAll();
 });
 
 function workspace(): Workspace {
-  const w = new Workspace();
-  workspaces.push(w);
-  return w;
+  return workspaces.make();
 }
 
 async function run(ws: Workspace, argv: string[]) {

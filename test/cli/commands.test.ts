@@ -10,7 +10,7 @@ import * as fs from 'node:fs';
 import { startEmulator, READ_SCOPES } from '../../src/emulator';
 import { PlatformClient } from '../../src/client';
 import { SCOPES } from '../../schemas/platform/common';
-import { alert, ANSI, dqform, dqformCommandLine, sqlTest, STACK_FRAME, withPty, Workspace, type Run, type RunOptions } from './helpers';
+import { alert, ANSI, dqform, dqformCommandLine, sqlTest, STACK_FRAME, withPty, Workspace, Workspaces, type Run, type RunOptions } from './helpers';
 
 /** A secret no fixture or message contains by chance: if it shows up anywhere, it leaked. */
 const SECRET = 'cli-e2e-S3cret-7f3a9c1d';
@@ -21,7 +21,7 @@ type Emu = Awaited<ReturnType<typeof startEmulator>>;
 let emu: Emu;
 let raw: PlatformClient;
 const runs: Run[] = [];
-const workspaces: Workspace[] = [];
+const workspaces = new Workspaces();
 
 beforeAll(async () => {
   emu = await startEmulator({ port: 0, seed: 'demo' });
@@ -32,13 +32,11 @@ beforeAll(async () => {
 afterAll(async () => {
   await raw.close();
   await emu.close();
-  for (const w of workspaces) w.remove();
+  workspaces.removeAll();
 });
 
 function workspace(): Workspace {
-  const w = new Workspace();
-  workspaces.push(w);
-  return w;
+  return workspaces.make();
 }
 
 /** Runs dqform in `ws` with the writer credential (override with opts.env); records the run for the secret check. */

@@ -127,6 +127,22 @@ export class Workspace {
   }
 }
 
+/** Workspaces made by a suite, removed together in its `afterAll`. */
+export class Workspaces {
+  private readonly made: Workspace[] = [];
+
+  /** A new workspace, removed by {@link removeAll}. */
+  make(): Workspace {
+    const w = new Workspace();
+    this.made.push(w);
+    return w;
+  }
+
+  removeAll(): void {
+    for (const w of this.made.splice(0)) w.remove();
+  }
+}
+
 /** An alert resource body in Terraform JSON (snake_case), as synth writes it. */
 export function alert(name: string, resolverQl = 'with_type("table")') {
   return { name, issue_lifecycle: { trigger: { resolver_ql: resolverQl }, targets: [{ slack: { channel: '#dq' } }], settings: { severities: [2] } } };

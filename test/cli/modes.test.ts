@@ -10,7 +10,7 @@ import * as fs from 'node:fs';
 import { startEmulator } from '../../src/emulator';
 import { PlatformClient } from '../../src/client';
 import { SCOPES } from '../../schemas/platform/common';
-import { alert, dqform, dqformCommandLine, sqlTest, STACK_FRAME, withPty, Workspace, type Run, type RunOptions } from './helpers';
+import { alert, dqform, dqformCommandLine, sqlTest, STACK_FRAME, withPty, Workspace, Workspaces, type Run, type RunOptions } from './helpers';
 
 const SECRET = 'cli-modes-S3cret-51b2e0aa';
 const WRITER = 'cli-modes-writer';
@@ -19,7 +19,7 @@ type Emu = Awaited<ReturnType<typeof startEmulator>>;
 let emu: Emu;
 let raw: PlatformClient;
 const runs: Run[] = [];
-const workspaces: Workspace[] = [];
+const workspaces = new Workspaces();
 
 beforeAll(async () => {
   emu = await startEmulator({ port: 0, seed: 'demo' });
@@ -29,13 +29,11 @@ beforeAll(async () => {
 afterAll(async () => {
   await raw.close();
   await emu.close();
-  for (const w of workspaces) w.remove();
+  workspaces.removeAll();
 });
 
 function workspace(): Workspace {
-  const w = new Workspace();
-  workspaces.push(w);
-  return w;
+  return workspaces.make();
 }
 const env = () => ({ DQ_BASE_URL: emu.url, DQ_GRPC_ENDPOINT: emu.grpcEndpoint, DQ_CLIENT_ID: WRITER, DQ_CLIENT_SECRET: SECRET });
 async function run(ws: Workspace, args: string[], opts: RunOptions = {}): Promise<Run> {

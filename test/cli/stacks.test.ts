@@ -7,12 +7,12 @@
 import * as fs from 'node:fs';
 import { SCOPES } from '../../schemas/platform/common';
 import { startEmulator } from '../../src/emulator';
-import { alert, ANSI, dqform, sqlTest, STACK_FRAME, Workspace, type Run, type RunOptions } from './helpers';
+import { alert, ANSI, dqform, sqlTest, STACK_FRAME, Workspace, Workspaces, type Run, type RunOptions } from './helpers';
 
 type Emu = Awaited<ReturnType<typeof startEmulator>>;
 let emu: Emu;
 const SECRET = 'stacks-S3cret-9e21';
-const workspaces: Workspace[] = [];
+const workspaces = new Workspaces();
 
 beforeAll(async () => {
   emu = await startEmulator({ port: 0, seed: 'demo' });
@@ -20,13 +20,11 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await emu.close();
-  for (const w of workspaces) w.remove();
+  workspaces.removeAll();
 });
 
 function workspace(): Workspace {
-  const w = new Workspace();
-  workspaces.push(w);
-  return w;
+  return workspaces.make();
 }
 
 function run(ws: Workspace, args: string[], opts: RunOptions = {}): Promise<Run> {
