@@ -38,6 +38,59 @@ export interface DesiredState {
   desiredForms?(resolution: Resolution): readonly Record<string, unknown>[] | undefined;
   /** The fingerprint of each of those forms ({@link formFingerprints}), when kept with them. */
   desiredFingerprints?(resolution: Resolution): readonly string[] | undefined;
+  /**
+   * {@link resolve}, done elsewhere (a worker thread: src/cli/resolve-worker.ts): plan reads what
+   * needs nothing of the desired state meanwhile ({@link sharedCalls}).
+   */
+  resolveAsync?(workspace: string): Promise<Resolution>;
+}
+
+/**
+ * Two views of one client whose calls are shared: a call one view makes that the other made
+ * with the same arguments and has not yet taken is answered by the other's promise, so the
+ * two together send each call as many times as the one that sends it most. Plan reads with an
+ * early view what needs nothing of the desired state (its reads with no resources declared)
+ * while the desired state is resolved elsewhere, then reads for real with the other: the same
+ * requests as one read.
+ */
+export function sharedCalls(client: PlatformClient): [PlatformClient, PlatformClient] {
+  const queues = [new Map<string, Promise<unknown>[]>(), new Map<string, Promise<unknown>[]>()];
+  const view = (side: 0 | 1): PlatformClient => {
+    const services = new Map<PropertyKey, unknown>();
+    return new Proxy(client, {
+      get(target, prop) {
+        const v = Reflect.get(target, prop, target) as unknown;
+        if (typeof v === 'function') return (v as (...a: unknown[]) => unknown).bind(target);
+        if (!v || typeof v !== 'object' || prop === 'http') return v;
+        if (!services.has(prop)) {
+          services.set(
+            prop,
+            new Proxy(v, {
+              get(svc, m) {
+                const f = Reflect.get(svc, m, svc) as unknown;
+                if (typeof f !== 'function') return f;
+                return (...args: unknown[]) => {
+                  const key = `${String(prop)}.${String(m)}\u0000${JSON.stringify(args)}`;
+                  const theirs = queues[1 - side].get(key);
+                  if (theirs?.length) return theirs.shift();
+                  const p = (f as (...a: unknown[]) => Promise<unknown>).apply(svc, args);
+                  if (p && typeof (p as Promise<unknown>).then === 'function') {
+                    (p as Promise<unknown>).catch(() => undefined);
+                    const mine = queues[side].get(key) ?? [];
+                    mine.push(p);
+                    queues[side].set(key, mine);
+                  }
+                  return p;
+                };
+              },
+            }),
+          );
+        }
+        return services.get(prop);
+      },
+    });
+  };
+  return [view(0), view(1)];
 }
 
 /** The normalised desired object of each of the resolution's resources with dqform's handlers (PlanInput.afters). */
@@ -173,7 +226,24 @@ export async function plan(client: PlatformClient, manifest: Manifest | DesiredS
   }
   const iam = await iamCall;
   const workspace = iam.workspace;
-  const resolution = desired.resolve(workspace);
+  let resolution: Resolution;
+  let readClient = client;
+  let early: Promise<unknown> | undefined;
+  if (desired.resolveAsync && !opts.handlers) {
+    // resolved elsewhere: what needs nothing of it is read meanwhile, its calls shared with the real read
+    const pending = desired.resolveAsync(workspace);
+    const [first, second] = sharedCalls(client);
+    const types = RESOURCE_TYPES.filter((t) => allows(iam.scopes, SCOPES[t]?.read ?? []));
+    early = readLiveState(first, { workspace, namespace: desired.namespace, resources: [], removed: [] }, handlers, types);
+    early.catch(() => undefined);
+    try {
+      resolution = await pending;
+    } catch (e) {
+      await early.catch(() => undefined);
+      throw e;
+    }
+    readClient = second;
+  } else resolution = desired.resolve(workspace);
   // the cached normalised desired objects hold for dqform's handlers only
   const afters = opts.handlers ? undefined : desired.desiredForms?.(resolution);
   const afterFingerprints = afters && desired.desiredFingerprints?.(resolution);
@@ -182,10 +252,12 @@ export async function plan(client: PlatformClient, manifest: Manifest | DesiredS
   const readable = readableKinds(resolution, iam.scopes, handlers);
   resolution.diagnostics.push(...readable.diagnostics);
   if (resolution.diagnostics.some((d) => d.severity === 'error')) {
+    await early?.catch(() => undefined);
     return computePlan({ resolution, live: {}, liveUnread: true, handlers, manifestHash: hash, request: opts.request, afters, afterFingerprints });
   }
   progress(`reading live state of namespace "${desired.namespace}" in workspace "${workspace}"`);
-  const live = await readLiveState(client, resolution, handlers, readable.types);
+  const live = await readLiveState(readClient, resolution, handlers, readable.types);
+  await early?.catch(() => undefined);
   const draft = draftPlan({ resolution, live, handlers, manifestHash: hash, knownNamespaces: [...desired.siblingNamespaces], request: opts.request, afters, afterFingerprints });
   const renamed = await renamedNamespaceWarning(client, resolution, live, handlers, [...desired.siblingNamespaces, ...(opts.appNamespaces ?? [])]);
   const previews = previewed(draft.ctx) ? await fetchPreviews(client, draft.changes, handlers, { workspace, namespace: desired.namespace }, opts) : undefined;
