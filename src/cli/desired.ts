@@ -74,7 +74,7 @@ function envRead(env: NodeJS.ProcessEnv, manifests: readonly Manifest[]): [strin
 }
 
 /** Prepares the stack `stack` of `src`: from the cache when its inputs are unchanged, else loaded (and cached). */
-export function prepareStack(env: NodeJS.ProcessEnv, cwd: string, src: DesiredSource, stack: string | undefined, loaders: Loaders, opts: { worker?: boolean } = {}): PreparedStack {
+export function prepareStack(env: NodeJS.ProcessEnv, cwd: string, src: DesiredSource, stack: string | undefined, loaders: Loaders, opts: { worker?: boolean; meanwhile?: () => void } = {}): PreparedStack {
   // the inputs (~4 MB of synth output at 10,000 objects) hashed once: every key is made from their
   // digest; the files' bytes are not held while the stack loads (issue 27: promoted, they would
   // stay until a full GC)
@@ -89,6 +89,8 @@ export function prepareStack(env: NodeJS.ProcessEnv, cwd: string, src: DesiredSo
     // a cold start of a large stack: loaded, hashed and resolved on a worker thread
     if (opts.worker && cache.bytes >= Number(env.DQFORM_WORKER_MIN_BYTES ?? WORKER_MIN_BYTES)) {
       const w = lazy.resolveWorker().startResolveWorker(env, cwd, src, stack);
+      // what the caller will need anyway, done while the worker loads the stack
+      if (w) opts.meanwhile?.();
       const v = w && viaWorker(w, cache, loaders, unchanged);
       if (v) return v;
     }
@@ -221,16 +223,17 @@ export function cachedBodyOf(resolution: Resolution): string | undefined {
   return lastBody.get(resolution);
 }
 
-/** What the worker sent for a stack: its head and hash (src/cli/resolve-worker.ts). */
+/** What the worker sends first for a stack: its head (src/cli/resolve-worker.ts). */
 export interface WorkerHead {
   head: Omit<CachedStackHead, 'manifestHash'>;
-  hash: string;
 }
 
 /** A started resolve worker, as the main thread drives it. */
 export interface ResolveWorker {
-  /** The head and hash, waited for synchronously; undefined when the worker failed (the main thread then does it all). */
-  head(): WorkerHead | undefined;
+  /** The head, waited for synchronously; undefined when the worker failed (the main thread then does it all). */
+  head(): WorkerHead['head'] | undefined;
+  /** The manifest's hash, likewise (undefined: the main thread hashes). */
+  hash(): string | undefined;
   /** The cache entry's text of the resolution in `workspace`, undefined when the worker failed or could not make one. */
   resolution(workspace: string): Promise<string | undefined>;
   /** The same, waited for synchronously. */
@@ -241,15 +244,15 @@ export interface ResolveWorker {
 
 /** The prepared stack whose cold path the worker `w` runs; undefined (the worker closed) when it failed before its head. */
 function viaWorker(w: ResolveWorker, cache: NonNullable<StackCache>, loaders: Loaders, unchanged: () => boolean): PreparedStack | undefined {
-  const got = w.head();
-  if (!got) {
+  const head = w.head();
+  if (!head) {
     w.close();
     return undefined;
   }
-  const { head, hash } = got;
+  let hash: string | undefined;
   // the main thread's own cold path (loads the manifest when asked): what a failed worker leaves to it
   let own: PreparedStack | undefined;
-  const main = () => (own ??= prepared(head, () => hash, cache, loaders, undefined, unchanged));
+  const main = (): PreparedStack => (own ??= prepared(head, () => (hash ??= lazy.manifest().manifestHash(main().manifest())), cache, loaders, undefined, unchanged));
   const forms = new WeakMap<Resolution, Forms>();
   const take = (text: string | undefined, workspace: string): Resolution => {
     w.close();
@@ -274,7 +277,7 @@ function viaWorker(w: ResolveWorker, cache: NonNullable<StackCache>, loaders: Lo
     resourceCount: head.resourceCount,
     siblingNamespaces: head.siblings.map((s) => s.namespace),
     appNamespaces: head.appNamespaces,
-    manifestHash: () => hash,
+    manifestHash: () => (hash ??= w.hash() ?? main().manifestHash()),
     manifest: () => main().manifest(),
     resolve(workspace, opts = {}) {
       if (opts.offline || asked !== undefined) {

@@ -27,7 +27,7 @@ interface Data {
   sab: SharedArrayBuffer;
 }
 
-type Message = { type: 'head'; head: WorkerHead } | { type: 'failed' } | { type: 'resolution'; body?: string };
+type Message = { type: 'head'; head: WorkerHead['head'] } | { type: 'hash'; hash: string } | { type: 'failed' } | { type: 'resolution'; body?: string };
 
 /**
  * Where the worker's code is: the bundle's rest file, or this module compiled; under TypeScript
@@ -45,7 +45,7 @@ const WORKER_CODE = `
 const { workerData } = require('node:worker_threads');
 const i32 = new Int32Array(workerData.sab);
 process.on('exit', () => {
-  for (const i of [0, 1]) if (Atomics.compareExchange(i32, i, 0, 2) === 0) Atomics.notify(i32, i);
+  for (const i of [0, 1, 2]) if (Atomics.compareExchange(i32, i, 0, 2) === 0) Atomics.notify(i32, i);
 });
 try {
   const e = workerData.entry;
@@ -61,7 +61,7 @@ try {
 export function startResolveWorker(env: NodeJS.ProcessEnv, cwd: string, src: DesiredSource, stack: string | undefined): ResolveWorker | undefined {
   const entry = entryOf(env);
   if (!entry || env.DQFORM_NO_WORKER === '1') return undefined;
-  const sab = new SharedArrayBuffer(8);
+  const sab = new SharedArrayBuffer(12);
   const i32 = new Int32Array(sab);
   const { port1, port2 } = new MessageChannel();
   let worker: Worker;
@@ -74,6 +74,8 @@ export function startResolveWorker(env: NodeJS.ProcessEnv, cwd: string, src: Des
   }
   worker.unref();
   worker.on('error', () => undefined);
+  let exited = false;
+  worker.once('exit', () => (exited = true));
   let closed = false;
   const close = () => {
     if (closed) return;
@@ -81,25 +83,38 @@ export function startResolveWorker(env: NodeJS.ProcessEnv, cwd: string, src: Des
     port1.close();
     void worker.terminate().catch(() => undefined);
   };
+  // the messages come in order (head, hash, resolution); one taken early is kept here
+  let hash: string | undefined;
   const wait = (i: number): Message | undefined => {
     if (Atomics.wait(i32, i, 0, WAIT_MS) === 'timed-out' || Atomics.load(i32, i) !== 1) return undefined;
-    return receiveMessageOnPort(port1)?.message as Message | undefined;
+    const m = receiveMessageOnPort(port1)?.message as Message | undefined;
+    if (m?.type === 'hash') hash = m.hash;
+    return m;
   };
   return {
     head() {
       const m = wait(0);
       return m?.type === 'head' ? m.head : undefined;
     },
+    hash() {
+      if (hash === undefined && !closed) wait(1);
+      return hash;
+    },
     resolution(workspace) {
       port1.postMessage({ workspace });
       return new Promise((resolve) => {
-        port1.once('message', (m: Message) => resolve(m.type === 'resolution' ? m.body : undefined));
+        if (exited || Atomics.load(i32, 2) === 2) return resolve(undefined);
+        port1.on('message', (m: Message) => {
+          if (m.type === 'hash') hash = m.hash;
+          else resolve(m.type === 'resolution' ? m.body : undefined);
+        });
         worker.once('exit', () => resolve(undefined));
       });
     },
     resolutionSync(workspace) {
       port1.postMessage({ workspace });
-      const m = wait(1);
+      if (hash === undefined) wait(1);
+      const m = wait(2);
       return m?.type === 'resolution' ? m.body : undefined;
     },
     close,
@@ -125,10 +140,11 @@ export function runResolveWorker(): void {
     const io = { env, cwd, err: () => undefined, out: () => undefined, isTty: false } as unknown as import('./command').Io;
     if (crash === 'start') process.exit(3);
     prepared = lazy.runtime().prepareStack(io, src, stack);
-    const hash = prepared.manifestHash();
     const head = desired.stackHeadOf(prepared);
     if (!head) throw new Error('no head');
-    send(0, { type: 'head', head: { head, hash } });
+    send(0, { type: 'head', head });
+    if (crash === 'hash') process.exit(3);
+    send(1, { type: 'hash', hash: prepared.manifestHash() });
   } catch {
     send(0, { type: 'failed' });
     port.close();
@@ -142,7 +158,7 @@ export function runResolveWorker(): void {
     } catch {
       body = undefined;
     }
-    send(1, { type: 'resolution', body });
+    send(2, { type: 'resolution', body });
     port.close();
   });
 }

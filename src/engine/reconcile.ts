@@ -217,12 +217,15 @@ export async function plan(client: PlatformClient, manifest: Manifest | DesiredS
   const progress = opts.onProgress ?? (() => undefined);
   // the manifest's hash needs no workspace: computed while the token and IAM calls are in flight
   const iamCall = client.iam.get();
-  let hash: string;
-  try {
-    hash = desired.manifestHash();
-  } catch (e) {
-    iamCall.catch(() => undefined);
-    throw e;
+  let hash: string | undefined;
+  // resolved elsewhere (a worker), the hash is made there too: asked for when the resolution is in
+  if (!desired.resolveAsync) {
+    try {
+      hash = desired.manifestHash();
+    } catch (e) {
+      iamCall.catch(() => undefined);
+      throw e;
+    }
   }
   const iam = await iamCall;
   const workspace = iam.workspace;
@@ -238,12 +241,14 @@ export async function plan(client: PlatformClient, manifest: Manifest | DesiredS
     early.catch(() => undefined);
     try {
       resolution = await pending;
+      hash = desired.manifestHash();
     } catch (e) {
       await early.catch(() => undefined);
       throw e;
     }
     readClient = second;
   } else resolution = desired.resolve(workspace);
+  hash ??= desired.manifestHash();
   // the cached normalised desired objects hold for dqform's handlers only
   const afters = opts.handlers ? undefined : desired.desiredForms?.(resolution);
   const afterFingerprints = afters && desired.desiredFingerprints?.(resolution);

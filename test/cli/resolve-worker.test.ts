@@ -86,11 +86,11 @@ it.each(CASES)('%s: planned cold through the worker, then warm, the plan is the 
   expect(warm.json).toBe(c.uncached);
 });
 
-it.each(['start', 'resolve'])('a worker that dies (%s) leaves the cold path to the main thread: the same plan', async (when) => {
+it.each(['start', 'hash', 'resolve'])('a worker that dies (%s) leaves the cold path to the main thread: the same plan', async (when) => {
   const c = caseOf('references', `crash-${when}`, { DQFORM_TEST_WORKER_EXIT: when });
   const cold = await c.planned(true);
-  // dead before its head: no worker at all; dead while resolving: the main thread resolved
-  expect(cold.viaWorker).toBe(when === 'resolve');
+  // dead before its head: no worker at all; dead after it: the main thread loaded and resolved
+  expect(cold.viaWorker).toBe(when !== 'start');
   expect(cold.mainLoaded).toBe(true);
   expect(cold.json).toBe(c.uncached);
 });
