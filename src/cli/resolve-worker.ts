@@ -132,7 +132,6 @@ export function runResolveWorker(): void {
   };
   // the tests' crash of the worker (its main-thread fallback)
   const crash = env.DQFORM_TEST_WORKER_EXIT;
-  // eslint-disable-next-line @typescript-eslint/no-require-imports -- the worker loads what the main thread's runtime loads, on first use
   const { lazy } = require('./lazy') as typeof import('./lazy');
   const desired = require('./desired') as typeof import('./desired');
   let prepared: import('./desired').PreparedStack;
