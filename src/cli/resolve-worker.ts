@@ -18,7 +18,7 @@ import type { DesiredSource, ResolveWorker, WorkerHead } from './desired';
 const WAIT_MS = 60_000;
 
 interface Data {
-  entry: { rest?: string; file?: string; ts?: string };
+  entry: { rest?: string; file?: string; ts?: string; v8?: { start: string; files: string[] } };
   env: NodeJS.ProcessEnv;
   cwd: string;
   src: DesiredSource;
@@ -35,7 +35,11 @@ type Message = { type: 'head'; head: WorkerHead['head'] } | { type: 'hash'; hash
  * sources through tsx, slowly).
  */
 function entryOf(env: NodeJS.ProcessEnv): Data['entry'] | undefined {
-  if (path.basename(__filename) === 'dqform-rest.js') return { rest: __filename };
+  if (path.basename(__filename) === 'dqform-rest.js') {
+    // the bundle's V8 code cache, as bin/dqform.js sets it up for the main thread (dist/src/cli/v8-start.js)
+    const start = path.join(__dirname, '..', 'src', 'cli', 'v8-start.js');
+    return { rest: __filename, v8: { start, files: ['dqform.js', 'dqform-rest.js', 'dqform-grpc.js'].map((f) => path.join(__dirname, f)) } };
+  }
   if (__filename.endsWith('.js')) return { file: __filename };
   return env.DQFORM_WORKER_TS === '1' ? { ts: __filename } : undefined;
 }
@@ -50,6 +54,13 @@ process.on('exit', () => {
 try {
   const e = workerData.entry;
   if (e.ts) require('tsx/cjs');
+  if (e.v8) {
+    try {
+      require(e.v8.start).startV8(e.v8.files);
+    } catch {
+      // no code cache: the worker compiles the bundle
+    }
+  }
   const m = e.rest ? require(e.rest).load('src/cli/resolve-worker.ts') : require(e.file ?? e.ts);
   m.runResolveWorker();
 } catch {
