@@ -57,16 +57,20 @@ export function sharedCalls(client: PlatformClient): [PlatformClient, PlatformCl
   const queues = [new Map<string, Promise<unknown>[]>(), new Map<string, Promise<unknown>[]>()];
   const view = (side: 0 | 1): PlatformClient => {
     const services = new Map<PropertyKey, unknown>();
-    return new Proxy(client, {
-      get(target, prop) {
+    // proxies of empty objects: the client's own properties may be read-only and non-configurable
+    // (a proxy of it would have to answer them as they are)
+    const target = client;
+    return new Proxy({} as PlatformClient, {
+      get(_t, prop) {
         const v = Reflect.get(target, prop, target) as unknown;
         if (typeof v === 'function') return (v as (...a: unknown[]) => unknown).bind(target);
         if (!v || typeof v !== 'object' || prop === 'http') return v;
         if (!services.has(prop)) {
           services.set(
             prop,
-            new Proxy(v, {
-              get(svc, m) {
+            new Proxy({}, {
+              get(_s, m) {
+                const svc = v;
                 const f = Reflect.get(svc, m, svc) as unknown;
                 if (typeof f !== 'function') return f;
                 return (...args: unknown[]) => {
