@@ -45,6 +45,19 @@ export interface DesiredState {
   resolveAsync?(workspace: string): Promise<Resolution>;
 }
 
+/** A call's key: its name and its arguments as JSON, or undefined when an argument is not plain JSON. */
+function callKey(name: string, args: unknown[]): string | undefined {
+  try {
+    return `${name}\u0000${JSON.stringify(args, (_k, v: unknown) => {
+      if (typeof v === 'function' || typeof v === 'symbol' || typeof v === 'bigint') throw new Error('not JSON');
+      if (v && typeof v === 'object' && !Array.isArray(v) && Object.getPrototypeOf(v) !== Object.prototype && Object.getPrototypeOf(v) !== null) throw new Error('not JSON');
+      return v;
+    })}`;
+  } catch {
+    return undefined;
+  }
+}
+
 /**
  * Two views of one client whose calls are shared: a call one view makes that the other made
  * with the same arguments and has not yet taken is answered by the other's promise, so the
@@ -53,7 +66,7 @@ export interface DesiredState {
  * while the desired state is resolved elsewhere, then reads for real with the other: the same
  * requests as one read.
  */
-export function sharedCalls(client: PlatformClient): [PlatformClient, PlatformClient] {
+export function sharedCalls(client: PlatformClient, opts: { prefetch?: boolean } = {}): [PlatformClient, PlatformClient] {
   const queues = [new Map<string, Promise<unknown>[]>(), new Map<string, Promise<unknown>[]>()];
   const view = (side: 0 | 1): PlatformClient => {
     const services = new Map<PropertyKey, unknown>();
@@ -74,7 +87,9 @@ export function sharedCalls(client: PlatformClient): [PlatformClient, PlatformCl
                 const f = Reflect.get(svc, m, svc) as unknown;
                 if (typeof f !== 'function') return f;
                 return (...args: unknown[]) => {
-                  const key = `${String(prop)}.${String(m)}\u0000${JSON.stringify(args)}`;
+                  const key = callKey(`${String(prop)}.${String(m)}`, args);
+                  // arguments that are not plain JSON (a Set, a function, a signal): the call is not shared
+                  if (key === undefined) return (f as (...a: unknown[]) => unknown).apply(svc, args);
                   const theirs = queues[1 - side].get(key);
                   if (theirs?.length) return theirs.shift();
                   const p = (f as (...a: unknown[]) => Promise<unknown>).apply(svc, args);
@@ -83,6 +98,8 @@ export function sharedCalls(client: PlatformClient): [PlatformClient, PlatformCl
                     const mine = queues[side].get(key) ?? [];
                     mine.push(p);
                     queues[side].set(key, mine);
+                    // prefetch: the first view only sends; what called it waits for ever (and is dropped)
+                    if (opts.prefetch && side === 0) return new Promise(() => undefined);
                   }
                   return p;
                 };
@@ -235,21 +252,15 @@ export async function plan(client: PlatformClient, manifest: Manifest | DesiredS
   const workspace = iam.workspace;
   let resolution: Resolution;
   let readClient = client;
-  let early: Promise<unknown> | undefined;
   if (desired.resolveAsync && !opts.handlers) {
     // resolved elsewhere: what needs nothing of it is read meanwhile, its calls shared with the real read
     const pending = desired.resolveAsync(workspace);
-    const [first, second] = sharedCalls(client);
+    // prefetch: each kind's first call is sent, its answer kept for the real read (never processed twice)
+    const [first, second] = sharedCalls(client, { prefetch: true });
     const types = RESOURCE_TYPES.filter((t) => allows(iam.scopes, SCOPES[t]?.read ?? []));
-    early = readLiveState(first, { workspace, namespace: desired.namespace, resources: [], removed: [] }, handlers, types);
-    early.catch(() => undefined);
-    try {
-      resolution = await pending;
-      hash = desired.manifestHash();
-    } catch (e) {
-      await early.catch(() => undefined);
-      throw e;
-    }
+    void readLiveState(first, { workspace, namespace: desired.namespace, resources: [], removed: [] }, handlers, types).catch(() => undefined);
+    resolution = await pending;
+    hash = desired.manifestHash();
     readClient = second;
   } else resolution = desired.resolve(workspace);
   hash ??= desired.manifestHash();
@@ -261,12 +272,10 @@ export async function plan(client: PlatformClient, manifest: Manifest | DesiredS
   const readable = readableKinds(resolution, iam.scopes, handlers);
   resolution.diagnostics.push(...readable.diagnostics);
   if (resolution.diagnostics.some((d) => d.severity === 'error')) {
-    await early?.catch(() => undefined);
     return computePlan({ resolution, live: {}, liveUnread: true, handlers, manifestHash: hash, request: opts.request, afters, afterFingerprints });
   }
   progress(`reading live state of namespace "${desired.namespace}" in workspace "${workspace}"`);
   const live = await readLiveState(readClient, resolution, handlers, readable.types);
-  await early?.catch(() => undefined);
   const draft = draftPlan({ resolution, live, handlers, manifestHash: hash, knownNamespaces: [...desired.siblingNamespaces], request: opts.request, afters, afterFingerprints });
   const renamed = await renamedNamespaceWarning(client, resolution, live, handlers, [...desired.siblingNamespaces, ...(opts.appNamespaces ?? [])]);
   const previews = previewed(draft.ctx) ? await fetchPreviews(client, draft.changes, handlers, { workspace, namespace: desired.namespace }, opts) : undefined;

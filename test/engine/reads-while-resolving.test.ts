@@ -83,3 +83,15 @@ test('sharedCalls: a call the other view made is answered by its promise, once',
   await b.owners.listOwners(100);
   expect((await routes())['GET /api/owners/v1']).toBe(2);
 });
+
+test('sharedCalls: calls whose arguments are not plain JSON are never shared', () => {
+  const calls: unknown[][] = [];
+  const fake = { svc: { get: (...a: unknown[]) => (calls.push(a), Promise.resolve(calls.length)) } } as unknown as PlatformClient;
+  const [a, b] = sharedCalls(fake);
+  const svc = (c: PlatformClient) => (c as unknown as { svc: { get: (...a: unknown[]) => Promise<number> } }).svc;
+  const first = svc(a).get(new Set(['x']));
+  // a Set is {} as JSON: shared, it would answer another Set's call
+  expect(svc(b).get(new Set(['y']))).not.toBe(first);
+  expect(svc(b).get({ ids: ['x'] })).not.toBe(svc(a).get({ ids: ['y'] }));
+  expect(calls).toHaveLength(4);
+});
