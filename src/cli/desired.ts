@@ -48,11 +48,6 @@ export interface PreparedStack extends DesiredState, Omit<StackPlatformFields, '
   desiredForms(resolution: Resolution): readonly Record<string, unknown>[] | undefined;
   /** Their fingerprints, likewise. */
   desiredFingerprints(resolution: Resolution): readonly string[] | undefined;
-  /**
-   * {@link resolve}, done on a worker thread when the stack was sent to one on a cold start
-   * (src/cli/resolve-worker.ts): the main thread reads meanwhile. Absent otherwise.
-   */
-  resolveAsync?(workspace: string): Promise<Resolution>;
 }
 
 /** Where a stack's desired state comes from (runtime.ts `Source`). */
@@ -74,7 +69,7 @@ function envRead(env: NodeJS.ProcessEnv, manifests: readonly Manifest[]): [strin
 }
 
 /** Prepares the stack `stack` of `src`: from the cache when its inputs are unchanged, else loaded (and cached). */
-export function prepareStack(env: NodeJS.ProcessEnv, cwd: string, src: DesiredSource, stack: string | undefined, loaders: Loaders, opts: { worker?: boolean; meanwhile?: () => void } = {}): PreparedStack {
+export function prepareStack(env: NodeJS.ProcessEnv, cwd: string, src: DesiredSource, stack: string | undefined, loaders: Loaders): PreparedStack {
   // the inputs (~4 MB of synth output at 10,000 objects) hashed once: every key is made from their
   // digest; the files' bytes are not held while the stack loads (issue 27: promoted, they would
   // stay until a full GC)
@@ -85,14 +80,6 @@ export function prepareStack(env: NodeJS.ProcessEnv, cwd: string, src: DesiredSo
     const head = CachedStackHead.safeParse(cache.store.read(cacheKey([cache.inputs, 'head'])));
     if (head.success && head.data.env.every(([n, h]) => (env[n] === undefined ? null : sha256(env[n])) === h)) {
       return prepared(head.data, () => head.data.manifestHash, cache, loaders, undefined, unchanged);
-    }
-    // a cold start of a large stack: loaded, hashed and resolved on a worker thread
-    if (opts.worker && cache.bytes >= Number(env.DQFORM_WORKER_MIN_BYTES ?? WORKER_MIN_BYTES)) {
-      const w = lazy.resolveWorker().startResolveWorker(env, cwd, src, stack);
-      // what the caller will need anyway, done while the worker loads the stack
-      if (w) opts.meanwhile?.();
-      const v = w && viaWorker(w, cache, loaders, unchanged);
-      if (v) return v;
     }
   }
   const m = loaders.loadStack();
@@ -115,16 +102,13 @@ export function prepareStack(env: NodeJS.ProcessEnv, cwd: string, src: DesiredSo
 }
 
 /** The cache of one stack: the store and the digest of the stack's inputs (their {@link cacheKey}). */
-type StackCache = { store: ResolutionCache; inputs: string; bytes: number } | undefined;
-
-/** The size of a stack's inputs from which its cold path goes to a worker thread (~1,000 resources). */
-const WORKER_MIN_BYTES = 400_000;
+type StackCache = { store: ResolutionCache; inputs: string } | undefined;
 
 /** The cache of `stack`, or undefined when it is off or its inputs cannot be told (see {@link inputsOf}). */
 function stackCacheOf(env: NodeJS.ProcessEnv, cwd: string, src: DesiredSource, stack: string | undefined): StackCache {
   const inputs = src.cache === false || cacheOffByEnv(env) ? undefined : inputsOf(env, cwd, src, stack);
   const dir = inputs ? cacheDirOf(env) : undefined;
-  return dir && inputs ? { store: new ResolutionCache(dir), inputs: cacheKey(inputs), bytes: inputs.reduce((n, x) => n + x.length, 0) } : undefined;
+  return dir && inputs ? { store: new ResolutionCache(dir), inputs: cacheKey(inputs) } : undefined;
 }
 
 /**
@@ -139,7 +123,6 @@ function prepared(
   loaded: { manifest: Manifest; siblings: SiblingStack[] } | undefined,
   unchanged: () => boolean,
 ): PreparedStack {
-  const self = {} as PreparedStack;
   let have = loaded;
   /** The desired forms (and their fingerprints) of the resolutions this stack answered (made, or read with them). */
   const forms = new WeakMap<Resolution, Forms>();
@@ -152,7 +135,6 @@ function prepared(
     })();
     return have;
   };
-  headOf.set(self, head);
   let headWritten = !loaded;
   const writeHead = () => {
     if (headWritten || !cache) return;
@@ -160,8 +142,8 @@ function prepared(
     const full: CachedStackHead = { ...head, manifestHash: hash() };
     if (sameFiles()) cache.store.write(cacheKey([cache.inputs, 'head']), JSON.stringify(full));
   };
-  return Object.assign(self, {
-    prepared: true as const,
+  return {
+    prepared: true,
     stack: head.stack,
     namespace: head.namespace,
     region: head.region,
@@ -194,106 +176,12 @@ function prepared(
         const made = opts.offline ? undefined : formsOf(resolution);
         if (made) forms.set(resolution, made);
         const body: CachedResolution = made ? { resolution: withoutDesired(resolution, made.forms), desiredForms: made.forms, desiredFingerprints: made.fingerprints } : { resolution };
-        if (jsonSafe(body)) {
-          const text = JSON.stringify(body);
-          lastBody.set(resolution, text);
-          if (sameFiles()) cache.store.write(key, text);
-        }
+        if (sameFiles() && jsonSafe(body)) cache.store.write(key, JSON.stringify(body));
       }
       return resolution;
     },
-    desiredForms: (resolution: Resolution) => forms.get(resolution)?.forms,
-    desiredFingerprints: (resolution: Resolution) => forms.get(resolution)?.fingerprints,
-  } satisfies PreparedStack);
-}
-
-/** The head of each stack {@link prepared} made (the worker sends it). */
-const headOf = new WeakMap<object, Omit<CachedStackHead, 'manifestHash'>>();
-
-/** The head `stack` was prepared from (undefined for one made otherwise). */
-export function stackHeadOf(stack: PreparedStack): Omit<CachedStackHead, 'manifestHash'> | undefined {
-  return headOf.get(stack);
-}
-
-/** The cache entry's text of each resolution made here (the worker sends it to the main thread). */
-const lastBody = new WeakMap<Resolution, string>();
-
-/** The cache entry's text of a resolution that {@link PreparedStack.resolve} made and cached, if any. */
-export function cachedBodyOf(resolution: Resolution): string | undefined {
-  return lastBody.get(resolution);
-}
-
-/** What the worker sends first for a stack: its head (src/cli/resolve-worker.ts). */
-export interface WorkerHead {
-  head: Omit<CachedStackHead, 'manifestHash'>;
-}
-
-/** A started resolve worker, as the main thread drives it. */
-export interface ResolveWorker {
-  /** The head, waited for synchronously; undefined when the worker failed (the main thread then does it all). */
-  head(): WorkerHead['head'] | undefined;
-  /** The manifest's hash, likewise (undefined: the main thread hashes). */
-  hash(): string | undefined;
-  /** The cache entry's text of the resolution in `workspace`, undefined when the worker failed or could not make one. */
-  resolution(workspace: string): Promise<string | undefined>;
-  /** The same, waited for synchronously. */
-  resolutionSync(workspace: string): string | undefined;
-  /** Ends the worker. */
-  close(): void;
-}
-
-/** The prepared stack whose cold path the worker `w` runs; undefined (the worker closed) when it failed before its head. */
-function viaWorker(w: ResolveWorker, cache: NonNullable<StackCache>, loaders: Loaders, unchanged: () => boolean): PreparedStack | undefined {
-  const head = w.head();
-  if (!head) {
-    w.close();
-    return undefined;
-  }
-  let hash: string | undefined;
-  // the main thread's own cold path (loads the manifest when asked): what a failed worker leaves to it
-  let own: PreparedStack | undefined;
-  const main = (): PreparedStack => (own ??= prepared(head, () => (hash ??= lazy.manifest().manifestHash(main().manifest())), cache, loaders, undefined, unchanged));
-  const forms = new WeakMap<Resolution, Forms>();
-  const take = (text: string | undefined, workspace: string): Resolution => {
-    w.close();
-    if (text !== undefined) {
-      const hit = JSON.parse(text) as unknown;
-      if (isCachedResolution(hit, head, workspace)) {
-        if (hit.desiredForms) forms.set(hit.resolution, { forms: withDesired(hit.resolution, hit.desiredForms), fingerprints: hit.desiredFingerprints });
-        return hit.resolution;
-      }
-    }
-    return main().resolve(workspace);
-  };
-  let asked: string | undefined;
-  return {
-    prepared: true,
-    stack: head.stack,
-    namespace: head.namespace,
-    region: head.region,
-    baseUrl: head.baseUrl,
-    grpcEndpoint: head.grpcEndpoint,
-    credentialsFrom: head.credentialsFrom,
-    resourceCount: head.resourceCount,
-    siblingNamespaces: head.siblings.map((s) => s.namespace),
-    appNamespaces: head.appNamespaces,
-    manifestHash: () => (hash ??= w.hash() ?? main().manifestHash()),
-    manifest: () => main().manifest(),
-    resolve(workspace, opts = {}) {
-      if (opts.offline || asked !== undefined) {
-        w.close();
-        return main().resolve(workspace, opts);
-      }
-      asked = workspace;
-      return take(w.resolutionSync(workspace), workspace);
-    },
-    async resolveAsync(workspace) {
-      if (asked !== undefined) return this.resolve(workspace);
-      asked = workspace;
-      return take(await w.resolution(workspace), workspace);
-    },
-    desiredForms: (resolution) => forms.get(resolution)?.forms ?? own?.desiredForms(resolution),
-    desiredFingerprints: (resolution) => forms.get(resolution)?.fingerprints ?? own?.desiredFingerprints(resolution),
+    desiredForms: (resolution) => forms.get(resolution)?.forms,
+    desiredFingerprints: (resolution) => forms.get(resolution)?.fingerprints,
   };
 }
 

@@ -9,8 +9,6 @@
 export const lazy = {
   /** What the commands share: sources, stacks, clients, diagnostics (loads zod and the manifest loader). */
   runtime: () => require('./runtime') as typeof import('./runtime'),
-  /** The cold path on a worker thread (src/cli/desired.ts). */
-  resolveWorker: () => require('./resolve-worker') as typeof import('./resolve-worker'),
   render: () => require('./render') as typeof import('./render'),
   applyView: () => require('./apply-view') as typeof import('./apply-view'),
   jsonStream: () => require('./json-stream') as typeof import('./json-stream'),

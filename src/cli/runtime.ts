@@ -234,8 +234,8 @@ export function loadStack(io: Io, src: Source, stack: string | undefined): Manif
  * One stack of a source, ready to plan or validate, through the resolution cache unless the
  * source says not (src/cli/desired.ts): a warm run loads no manifest. Errors as {@link loadStack}'s.
  */
-export function prepareStack(io: Io, src: Source, stack: string | undefined, opts: { worker?: boolean; meanwhile?: () => void } = {}): PreparedStack {
-  return preparedFromCache(io.env, io.cwd, src, stack, { loadStack: () => loadStack(io, src, stack), siblingsOf: (m) => siblingsOf(src, m, io.env) }, opts);
+export function prepareStack(io: Io, src: Source, stack: string | undefined): PreparedStack {
+  return preparedFromCache(io.env, io.cwd, src, stack, { loadStack: () => loadStack(io, src, stack), siblingsOf: (m) => siblingsOf(src, m, io.env) });
 }
 
 /** The other stacks synthesised next to `m` (none for a YAML workspace): two stacks must not share objects. */
@@ -276,14 +276,7 @@ export function stackHost(env: NodeJS.ProcessEnv, m: Omit<StackPlatformFields, '
 
 /** Plans one stack of a source (with its sibling stacks, which must not share objects) against its own platform. */
 export function planStack(io: Io, clients: StackClients, src: Source, stack: string | undefined, request?: PlanRequest): Promise<Plan> {
-  // a cold start's resolution on a worker thread while the plan reads (src/cli/resolve-worker.ts)
-  return planManifest(io, (x) => clients.for(x), src, prepareStack(io, src, stack, { worker: true, meanwhile: preloadPlan }), request);
-}
-
-/** Loads the client and the planner's modules (while a worker loads the stack). */
-function preloadPlan(): void {
-  lazy.client();
-  lazy.reconcile();
+  return planManifest(io, (x) => clients.for(x), src, prepareStack(io, src, stack), request);
 }
 
 /**

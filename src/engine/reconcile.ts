@@ -38,80 +38,6 @@ export interface DesiredState {
   desiredForms?(resolution: Resolution): readonly Record<string, unknown>[] | undefined;
   /** The fingerprint of each of those forms ({@link formFingerprints}), when kept with them. */
   desiredFingerprints?(resolution: Resolution): readonly string[] | undefined;
-  /**
-   * {@link resolve}, done elsewhere (a worker thread: src/cli/resolve-worker.ts): plan reads what
-   * needs nothing of the desired state meanwhile ({@link sharedCalls}).
-   */
-  resolveAsync?(workspace: string): Promise<Resolution>;
-}
-
-/** A call's key: its name and its arguments as JSON, or undefined when an argument is not plain JSON. */
-function callKey(name: string, args: unknown[]): string | undefined {
-  try {
-    return `${name}\u0000${JSON.stringify(args, (_k, v: unknown) => {
-      if (typeof v === 'function' || typeof v === 'symbol' || typeof v === 'bigint') throw new Error('not JSON');
-      if (v && typeof v === 'object' && !Array.isArray(v) && Object.getPrototypeOf(v) !== Object.prototype && Object.getPrototypeOf(v) !== null) throw new Error('not JSON');
-      return v;
-    })}`;
-  } catch {
-    return undefined;
-  }
-}
-
-/**
- * Two views of one client whose calls are shared: a call one view makes that the other made
- * with the same arguments and has not yet taken is answered by the other's promise, so the
- * two together send each call as many times as the one that sends it most. Plan reads with an
- * early view what needs nothing of the desired state (its reads with no resources declared)
- * while the desired state is resolved elsewhere, then reads for real with the other: the same
- * requests as one read.
- */
-export function sharedCalls(client: PlatformClient, opts: { prefetch?: boolean } = {}): [PlatformClient, PlatformClient] {
-  const queues = [new Map<string, Promise<unknown>[]>(), new Map<string, Promise<unknown>[]>()];
-  const view = (side: 0 | 1): PlatformClient => {
-    const services = new Map<PropertyKey, unknown>();
-    // proxies of empty objects: the client's own properties may be read-only and non-configurable
-    // (a proxy of it would have to answer them as they are)
-    const target = client;
-    return new Proxy({} as PlatformClient, {
-      get(_t, prop) {
-        const v = Reflect.get(target, prop, target) as unknown;
-        if (typeof v === 'function') return (v as (...a: unknown[]) => unknown).bind(target);
-        if (!v || typeof v !== 'object' || prop === 'http') return v;
-        if (!services.has(prop)) {
-          services.set(
-            prop,
-            new Proxy({}, {
-              get(_s, m) {
-                const svc = v;
-                const f = Reflect.get(svc, m, svc) as unknown;
-                if (typeof f !== 'function') return f;
-                return (...args: unknown[]) => {
-                  const key = callKey(`${String(prop)}.${String(m)}`, args);
-                  // arguments that are not plain JSON (a Set, a function, a signal): the call is not shared
-                  if (key === undefined) return (f as (...a: unknown[]) => unknown).apply(svc, args);
-                  const theirs = queues[1 - side].get(key);
-                  if (theirs?.length) return theirs.shift();
-                  const p = (f as (...a: unknown[]) => Promise<unknown>).apply(svc, args);
-                  if (p && typeof (p as Promise<unknown>).then === 'function') {
-                    (p as Promise<unknown>).catch(() => undefined);
-                    const mine = queues[side].get(key) ?? [];
-                    mine.push(p);
-                    queues[side].set(key, mine);
-                    // prefetch: the first view only sends; what called it waits for ever (and is dropped)
-                    if (opts.prefetch && side === 0) return new Promise(() => undefined);
-                  }
-                  return p;
-                };
-              },
-            }),
-          );
-        }
-        return services.get(prop);
-      },
-    });
-  };
-  return [view(0), view(1)];
 }
 
 /** The normalised desired object of each of the resolution's resources with dqform's handlers (PlanInput.afters). */
@@ -238,32 +164,16 @@ export async function plan(client: PlatformClient, manifest: Manifest | DesiredS
   const progress = opts.onProgress ?? (() => undefined);
   // the manifest's hash needs no workspace: computed while the token and IAM calls are in flight
   const iamCall = client.iam.get();
-  let hash: string | undefined;
-  // resolved elsewhere (a worker), the hash is made there too: asked for when the resolution is in
-  if (!desired.resolveAsync) {
-    try {
-      hash = desired.manifestHash();
-    } catch (e) {
-      iamCall.catch(() => undefined);
-      throw e;
-    }
+  let hash: string;
+  try {
+    hash = desired.manifestHash();
+  } catch (e) {
+    iamCall.catch(() => undefined);
+    throw e;
   }
   const iam = await iamCall;
   const workspace = iam.workspace;
-  let resolution: Resolution;
-  let readClient = client;
-  if (desired.resolveAsync && !opts.handlers) {
-    // resolved elsewhere: what needs nothing of it is read meanwhile, its calls shared with the real read
-    const pending = desired.resolveAsync(workspace);
-    // prefetch: each kind's first call is sent, its answer kept for the real read (never processed twice)
-    const [first, second] = sharedCalls(client, { prefetch: true });
-    const types = RESOURCE_TYPES.filter((t) => allows(iam.scopes, SCOPES[t]?.read ?? []));
-    void readLiveState(first, { workspace, namespace: desired.namespace, resources: [], removed: [] }, handlers, types).catch(() => undefined);
-    resolution = await pending;
-    hash = desired.manifestHash();
-    readClient = second;
-  } else resolution = desired.resolve(workspace);
-  hash ??= desired.manifestHash();
+  const resolution = desired.resolve(workspace);
   // the cached normalised desired objects hold for dqform's handlers only
   const afters = opts.handlers ? undefined : desired.desiredForms?.(resolution);
   const afterFingerprints = afters && desired.desiredFingerprints?.(resolution);
@@ -275,7 +185,7 @@ export async function plan(client: PlatformClient, manifest: Manifest | DesiredS
     return computePlan({ resolution, live: {}, liveUnread: true, handlers, manifestHash: hash, request: opts.request, afters, afterFingerprints });
   }
   progress(`reading live state of namespace "${desired.namespace}" in workspace "${workspace}"`);
-  const live = await readLiveState(readClient, resolution, handlers, readable.types);
+  const live = await readLiveState(client, resolution, handlers, readable.types);
   const draft = draftPlan({ resolution, live, handlers, manifestHash: hash, knownNamespaces: [...desired.siblingNamespaces], request: opts.request, afters, afterFingerprints });
   const renamed = await renamedNamespaceWarning(client, resolution, live, handlers, [...desired.siblingNamespaces, ...(opts.appNamespaces ?? [])]);
   const previews = previewed(draft.ctx) ? await fetchPreviews(client, draft.changes, handlers, { workspace, namespace: desired.namespace }, opts) : undefined;
