@@ -8,7 +8,7 @@ import { RESOURCE_SCHEMAS } from '../../schemas/model/manifest';
 import type { Diagnostic } from '../../schemas/model/plan';
 import { checkResolverQlText, ResolverQlError } from '../../schemas/tools/resolverql';
 import { ALIAS_USES, deprecatedEnums } from '../../schemas/platform/wire';
-import { parseFast } from '../../schemas/tools/lean';
+import { LEAN_REFUSED, leanParseKnown, parseFast } from '../../schemas/tools/lean';
 import { bareId, defaultFqn, deriveId, ENTITY_ID_PREFIX, idOwner, namespaceOfId, parseAddress } from './identity';
 import { camelToSnake } from './keys';
 import { loaderWarnings } from './loader-warnings';
@@ -256,6 +256,11 @@ function validatedConfig(p: Identity, config: Record<string, unknown>, diags: Di
   const r = p.r;
   const schema = RESOURCE_SCHEMAS[r.type] as unknown as z.ZodType<Record<string, unknown>>;
   ignoreChangesProblems(r, schema, diags);
+  const aliasUses = ALIAS_USES.count;
+  // one walk for almost every config: the parse refusing any undeclared key; else the exact path
+  // below (unknownKeys, then parseFast, with their messages)
+  const known = leanParseKnown(schema, config);
+  if (known !== LEAN_REFUSED) return checkedDesired(p, schema, config, known as Record<string, unknown>, aliasUses, diags);
   const unknown = unknownFields(schema, config);
   for (const u of unknown) {
     const field = fieldPath([...u.path, u.key]);
@@ -270,7 +275,6 @@ function validatedConfig(p: Identity, config: Record<string, unknown>, diags: Di
     });
   }
   if (unknown.length) return undefined;
-  const aliasUses = ALIAS_USES.count;
   const parsed = parseFast(schema, config);
   if (!parsed.success) {
     for (const i of parsed.error.issues) {
@@ -286,8 +290,12 @@ function validatedConfig(p: Identity, config: Record<string, unknown>, diags: Di
     }
     return undefined;
   }
-  const desired = parsed.data;
-  if (ALIAS_USES.count !== aliasUses) deprecatedSpellings(r, schema, config, diags);
+  return checkedDesired(p, schema, config, parsed.data, aliasUses, diags);
+}
+
+/** `desired` (the parse of `config`), its deprecated spellings and the checks zod does not make reported in `diags`. */
+function checkedDesired(p: Identity, schema: z.ZodType<Record<string, unknown>>, config: Record<string, unknown>, desired: Record<string, unknown>, aliasUses: number, diags: Diagnostic[]): Record<string, unknown> {
+  if (ALIAS_USES.count !== aliasUses) deprecatedSpellings(p.r, schema, config, diags);
   desiredProblems(p, desired, diags);
   return desired;
 }
