@@ -14,7 +14,7 @@ import { camelToSnake } from './keys';
 import { loaderWarnings } from './loader-warnings';
 import { closest, fieldPathProblem, nearestAddress, unknownFields } from './unknown-fields';
 import { closestName } from '../../schemas/tools/did-you-mean';
-import { textFieldProblems } from '../../schemas/tools/text-checks';
+import { TEXT_KEYS, textFieldProblems } from '../../schemas/tools/text-checks';
 import { isFqnKeyed, kindOf, KINDS, UUID_KINDS, type KindDescriptor } from '../kinds/descriptors';
 import { configProblems } from '../kinds/validation';
 
@@ -320,7 +320,10 @@ function desiredProblems(p: Identity, desired: Record<string, unknown>, diags: D
   for (const v of configProblems(r.type, desired, { fqn: p.fqn })) {
     diags.push({ severity: 'error', summary: `${v.field}: ${v.message}`, address: r.address, source: r.source, field: v.field, hint: v.hint });
   }
-  checkResolverQl(
+  // one walk for almost every config: which of the two walks below can find anything
+  const texts = textsToCheck(desired);
+  if (texts === 0) return;
+  if (texts & QL_PROBLEM) checkResolverQl(
     desired,
     '',
     (field, message) => diags.push({ severity: 'error', summary: `${field}: ${message}`, address: r.address, source: r.source, field, hint: 'Fix the ResolverQL text.' }),
@@ -335,7 +338,7 @@ function desiredProblems(p: Identity, desired: Record<string, unknown>, diags: D
       }),
   );
   // RRULEs (a SQL-test rule's with an inline DTSTART:), time zones, cron: caught here (validate, plan), not by the server at apply
-  for (const t of textFieldProblems(desired, '', { ruleSchedule: kindOf(r.type)?.ruleSchedule === true })) {
+  if (texts & GRAMMAR_TEXT) for (const t of textFieldProblems(desired, '', { ruleSchedule: kindOf(r.type)?.ruleSchedule === true })) {
     diags.push({ severity: 'error', summary: `${t.field}: ${t.summary}`, address: r.address, source: r.source, field: t.field, hint: `Fix it in ${r.source ?? r.address}: ${t.hint}.` });
   }
 }
@@ -428,6 +431,34 @@ function checkResolverQl(v: unknown, path: string, report: (field: string, messa
       for (const w of problem.warnings) warn(p, w);
     } else if (x && typeof x === 'object') checkResolverQl(x, path ? `${path}.${k}` : k, report, warn);
   }
+}
+
+/** {@link textsToCheck}: a ResolverQL text with a parse error or a warning. */
+const QL_PROBLEM = 1;
+/** {@link textsToCheck}: a text `textFieldProblems` checks (schemas/tools/text-checks.ts: its keys, no `${`). */
+const GRAMMAR_TEXT = 2;
+
+/**
+ * What {@link checkResolverQl} and `textFieldProblems` can find in a desired config, in one walk
+ * over the members they walk (objects' keys, at any depth, through arrays): {@link QL_PROBLEM}
+ * when a `resolverQl` text has a problem, {@link GRAMMAR_TEXT} when a text they check is there.
+ */
+function textsToCheck(v: unknown): number {
+  let found = 0;
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) if (v[i] && typeof v[i] === 'object') found |= textsToCheck(v[i]);
+    return found;
+  }
+  if (!v || typeof v !== 'object') return 0;
+  for (const k in v) {
+    const x = (v as Record<string, unknown>)[k];
+    if (typeof x === 'string') {
+      if (k === 'resolverQl') {
+        if (resolverQlProblem(x) !== undefined) found |= QL_PROBLEM;
+      } else if (TEXT_KEYS.has(k) && !x.includes('${')) found |= GRAMMAR_TEXT;
+    } else if (x && typeof x === 'object') found |= textsToCheck(x);
+  }
+  return found;
 }
 
 /**
