@@ -46,6 +46,11 @@ import {
 /** What a lean parse answers when zod would find an issue. */
 export const LEAN_REFUSED: unique symbol = Symbol('dqform.lean.refused');
 type Lean = (v: unknown) => unknown;
+/**
+ * How a parser is compiled: copying (false), for a value handed over (true, {@link LeanOptions.owned}),
+ * or copying and refusing every key the schema does not declare ('known', {@link leanParseKnown}).
+ */
+type Mode = boolean | 'known';
 
 /** The zod kinds the lean compiler parses itself (a variation of them, {@link parseVariations}, goes to zod). */
 const SUPPORTED = new Set([
@@ -66,10 +71,11 @@ function fallbackReason(schema: z.ZodType): string | undefined {
 /** The compiled parsers, per schema: copying (the default), and for owned values ({@link LeanOptions.owned}). */
 const compiled = new WeakMap<z.ZodType, Lean>();
 const compiledOwned = new WeakMap<z.ZodType, Lean>();
+const compiledKnown = new WeakMap<z.ZodType, Lean>();
 
 /** The lean parser of `schema` (compiled on first use, then cached per schema and mode). */
-function leanOf(schema: z.ZodType, owned: boolean): Lean {
-  const cache = owned ? compiledOwned : compiled;
+function leanOf(schema: z.ZodType, owned: Mode): Lean {
+  const cache = owned === 'known' ? compiledKnown : owned ? compiledOwned : compiled;
   const f = cache.get(schema);
   if (f) return f;
   // a schema that reaches itself while compiling (through getters) meets this forwarder
@@ -89,8 +95,16 @@ function byZod(schema: z.ZodType): Lean {
   };
 }
 
-function compile(schema: z.ZodType, owned: boolean): Lean {
-  if (fallbackReason(schema) !== undefined) return byZod(schema);
+/** A parser that refuses everything: where a 'known' parser would ask zod (zod strips unknown keys unseen). */
+const refuseAll: Lean = () => LEAN_REFUSED;
+
+/** zod's own answer for a subtree ({@link byZod}), or in 'known' mode a refusal (zod would not tell an unknown key). */
+function zodOr(schema: z.ZodType, owned: Mode): Lean {
+  return owned === 'known' ? refuseAll : byZod(schema);
+}
+
+function compile(schema: z.ZodType, owned: Mode): Lean {
+  if (fallbackReason(schema) !== undefined) return zodOr(schema, owned);
   const full = compileKind(schema, owned);
   // a shortcut the schema declares (zod-walk setSureOutput): its answer where it is sure
   const sure = sureOutputOf(schema);
@@ -155,7 +169,7 @@ function property(f: Field, input: Record<PropertyKey, unknown>, out: Record<str
   return true;
 }
 
-function compileObject(schema: z.ZodType, owned: boolean): Lean {
+function compileObject(schema: z.ZodType, owned: Mode): Lean {
   const shape = objectShape(schema) as Record<string, z.ZodType>;
   const fields: Field[] = Object.keys(shape)
     .filter((k) => k !== '__proto__')
@@ -165,7 +179,8 @@ function compileObject(schema: z.ZodType, owned: boolean): Lean {
   const strict = catchall !== undefined && kindOf(catchall) === 'never';
   const rest = catchall && !strict ? { lean: leanOf(catchall, owned), ...optionality(catchall) } : undefined;
   const n = fields.length;
-  if (owned && catchall === undefined) {
+  const known = owned === 'known';
+  if (owned === true && catchall === undefined) {
     return (v) => {
       if (!isObject(v)) return LEAN_REFUSED;
       // the value itself when it is its own output: only fields, in the shape's order (zod's
@@ -200,7 +215,7 @@ function compileObject(schema: z.ZodType, owned: boolean): Lean {
     if (!isObject(v)) return LEAN_REFUSED;
     const out: Record<string, unknown> = {};
     for (const f of fields) if (!property(f, v, out, f.key in v)) return LEAN_REFUSED;
-    if (catchall === undefined) return out;
+    if (catchall === undefined) return known ? knownKeysOnly(v, keys, out) : out;
     for (const k in v) {
       if (keys.has(k)) continue;
       if (strict) return LEAN_REFUSED;
@@ -209,6 +224,12 @@ function compileObject(schema: z.ZodType, owned: boolean): Lean {
     }
     return out;
   };
+}
+
+/** `out` when every key of `v` (its own and inherited enumerable ones) is one of `keys`, else refused. */
+function knownKeysOnly(v: Record<PropertyKey, unknown>, keys: ReadonlySet<string>, out: Record<string, unknown>): unknown {
+  for (const k in v) if (!keys.has(k)) return LEAN_REFUSED;
+  return out;
 }
 
 /** The output of the fields before `i`, each its own output and present or skipped: a copy of the present ones. */
@@ -227,7 +248,7 @@ function copyFrom(fields: readonly Field[], v: Record<PropertyKey, unknown>, i: 
   return out;
 }
 
-function compileKind(schema: z.ZodType, owned: boolean): Lean {
+function compileKind(schema: z.ZodType, owned: Mode): Lean {
   const kind = kindOf(schema);
   switch (kind) {
     case 'string':
@@ -256,7 +277,7 @@ function compileKind(schema: z.ZodType, owned: boolean): Lean {
       return compileObject(schema, owned);
     case 'array': {
       const el = leanOf(arrayElementOf(schema) as z.ZodType, owned);
-      if (owned) {
+      if (owned === true) {
         // the array itself while every element is its own output (a plain array without holes)
         return (v) => {
           if (!Array.isArray(v)) return LEAN_REFUSED;
@@ -291,8 +312,10 @@ function compileKind(schema: z.ZodType, owned: boolean): Lean {
     case 'record': {
       const key = leanOf(recordKeyOf(schema) as z.ZodType, owned);
       const value = leanOf(recordValueOf(schema) as z.ZodType, owned);
-      const whole = byZod(schema);
-      if (owned) {
+      const whole = zodOr(schema, owned);
+      // 'known': unknownKeys looks into a value under a __proto__ key too, which the parse skips
+      const known = owned === 'known';
+      if (owned === true) {
         // the record itself while every key and value is its own output and none is skipped
         const first = (v: Record<PropertyKey, unknown>, keys: readonly PropertyKey[], i: number): Record<PropertyKey, unknown> => {
           const out: Record<PropertyKey, unknown> = {};
@@ -343,11 +366,15 @@ function compileKind(schema: z.ZodType, owned: boolean): Lean {
         if (!isPlainObject(v)) return LEAN_REFUSED;
         const out: Record<PropertyKey, unknown> = {};
         for (const k of Reflect.ownKeys(v)) {
+          if (known && k === '__proto__') return LEAN_REFUSED;
           if (k === '__proto__' || !Object.prototype.propertyIsEnumerable.call(v, k)) continue;
           const outKey = key(k);
           // a key its schema refuses: zod retries numeric keys as numbers; that is zod's to do
           if (outKey === LEAN_REFUSED) return whole(v);
-          if (outKey === '__proto__') continue;
+          if (outKey === '__proto__') {
+            if (known) return LEAN_REFUSED;
+            continue;
+          }
           const r = value(v[k]);
           if (r === LEAN_REFUSED) return r;
           out[outKey as PropertyKey] = r;
@@ -358,7 +385,12 @@ function compileKind(schema: z.ZodType, owned: boolean): Lean {
     case 'union': {
       const options = (unionOptions(schema) as z.ZodType[]).map((o) => leanOf(o, owned));
       if (options.length === 1) return options[0];
+      // 'known': unknownKeys checks an object against the first object option knowing all its
+      // keys, not the option that parses it; with two options that may be objects, refused
+      const objects = (unionOptions(schema) as z.ZodType[]).filter((o) => !SCALAR_KINDS.has(kindOf(o))).length;
+      const refuseObjects = owned === 'known' && objects > 1;
       return (v) => {
+        if (refuseObjects && typeof v === 'object' && v !== null) return LEAN_REFUSED;
         for (const o of options) {
           const r = o(v);
           if (r !== LEAN_REFUSED) return r;
@@ -394,7 +426,7 @@ function compileKind(schema: z.ZodType, owned: boolean): Lean {
       const lean = leanOf(innerOf(schema) as z.ZodType, owned);
       // the prefault is the schema's (zod clones only its top level), never a value handed over:
       // parsed by copying even when owned, or an output would share the schema's own default
-      const fresh = owned ? leanOf(innerOf(schema) as z.ZodType, false) : lean;
+      const fresh = owned === true ? leanOf(innerOf(schema) as z.ZodType, false) : lean;
       const dflt = defaultGetter(schema) as () => unknown;
       return (v) => (v === undefined ? fresh(dflt()) : lean(v));
     }
@@ -414,7 +446,7 @@ function compileKind(schema: z.ZodType, owned: boolean): Lean {
     }
     case 'catch': {
       const lean = leanOf(innerOf(schema) as z.ZodType, owned);
-      const whole = byZod(schema);
+      const whole = zodOr(schema, owned);
       return (v) => {
         const r = lean(v);
         return r === LEAN_REFUSED ? whole(v) : r;
@@ -425,8 +457,11 @@ function compileKind(schema: z.ZodType, owned: boolean): Lean {
       const first = leanOf(sides.in, owned);
       const then = leanOf(sides.out, owned);
       const decode = codecDecodeOf(schema);
+      // 'known': unknownKeys checks a preprocessed value's input against the output's shape
+      const preprocessed = owned === 'known' && kindOf(sides.in) === 'transform';
       if (!decode) {
         return (v) => {
+          if (preprocessed && typeof v === 'object' && v !== null) return LEAN_REFUSED;
           const l = first(v);
           return l === LEAN_REFUSED ? l : then(l);
         };
@@ -442,7 +477,7 @@ function compileKind(schema: z.ZodType, owned: boolean): Lean {
     }
     case 'transform': {
       const fn = transformOf(schema) as (value: unknown, payload: LeanPayload) => unknown;
-      const whole = byZod(schema);
+      const whole = zodOr(schema, owned);
       return (v) => {
         // an issue the transform reports (ctx.addIssue) refuses: zod's run makes it and its message
         const payload = new TransformPayload(v);
@@ -461,9 +496,12 @@ function compileKind(schema: z.ZodType, owned: boolean): Lean {
       return (v) => (target ??= leanOf(lazyTarget(schema) as z.ZodType, owned))(v);
     }
     default:
-      return byZod(schema);
+      return zodOr(schema, owned);
   }
 }
+
+/** Kinds whose values are never objects: a union option of these cannot be the one an object is checked against. */
+const SCALAR_KINDS = new Set(['string', 'number', 'boolean', 'undefined', 'null', 'nan', 'enum', 'literal', 'never']);
 
 /** A string schema with nothing else to it (no check, shortcut or variation): every string key is its own output. */
 function plainStringKey(schema: z.ZodType): boolean {
@@ -509,6 +547,22 @@ export function parseFast<S extends z.ZodType>(schema: S, value: unknown, opts: 
   const r = leanParse(schema, value, opts);
   if (r !== LEAN_REFUSED) return { success: true, data: r as z.output<S> };
   return schema.safeParse(value) as z.ZodSafeParseResult<z.output<S>>;
+}
+
+/**
+ * The lean parse of a value that must also hold no key the schema does not declare, at any
+ * depth (what schemas/platform/wire.ts `unknownKeys` reports): zod's output when zod accepts
+ * `value` and `unknownKeys` finds nothing in it, else {@link LEAN_REFUSED}. It may refuse more
+ * (wherever the lean parser would ask zod, an object in a union of two object options, a
+ * preprocessed object): the caller then takes the exact path, `unknownKeys` and `parseFast`.
+ * One walk instead of two for a manifest's config (issue 27).
+ */
+export function leanParseKnown(schema: z.ZodType, value: unknown): unknown {
+  try {
+    return leanOf(schema, 'known')(value);
+  } catch {
+    return LEAN_REFUSED;
+  }
 }
 
 /**

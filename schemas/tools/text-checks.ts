@@ -192,8 +192,8 @@ export function textFieldProblems(v: unknown, path = '', opts: { ruleSchedule?: 
   return out;
 }
 
-/** The keys {@link textProblem} checks. */
-const TEXT_KEYS = new Set(['recurrenceRule', 'timezone', 'cron']);
+/** The keys {@link textProblem} checks (src/engine/resolve.ts reads them to skip {@link textFieldProblems} when none is there). */
+export const TEXT_KEYS: ReadonlySet<string> = new Set(['recurrenceRule', 'timezone', 'cron']);
 
 /**
  * Memo of {@link textProblem} (a pure function of key and text; a manifest repeats the same

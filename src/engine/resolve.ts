@@ -8,13 +8,13 @@ import { RESOURCE_SCHEMAS } from '../../schemas/model/manifest';
 import type { Diagnostic } from '../../schemas/model/plan';
 import { checkResolverQlText, ResolverQlError } from '../../schemas/tools/resolverql';
 import { ALIAS_USES, deprecatedEnums } from '../../schemas/platform/wire';
-import { parseFast } from '../../schemas/tools/lean';
+import { LEAN_REFUSED, leanParseKnown, parseFast } from '../../schemas/tools/lean';
 import { bareId, defaultFqn, deriveId, ENTITY_ID_PREFIX, idOwner, namespaceOfId, parseAddress } from './identity';
 import { camelToSnake } from './keys';
 import { loaderWarnings } from './loader-warnings';
 import { closest, fieldPathProblem, nearestAddress, unknownFields } from './unknown-fields';
 import { closestName } from '../../schemas/tools/did-you-mean';
-import { textFieldProblems } from '../../schemas/tools/text-checks';
+import { TEXT_KEYS, textFieldProblems } from '../../schemas/tools/text-checks';
 import { isFqnKeyed, kindOf, KINDS, UUID_KINDS, type KindDescriptor } from '../kinds/descriptors';
 import { configProblems } from '../kinds/validation';
 
@@ -256,6 +256,11 @@ function validatedConfig(p: Identity, config: Record<string, unknown>, diags: Di
   const r = p.r;
   const schema = RESOURCE_SCHEMAS[r.type] as unknown as z.ZodType<Record<string, unknown>>;
   ignoreChangesProblems(r, schema, diags);
+  const aliasUses = ALIAS_USES.count;
+  // one walk for almost every config: the parse refusing any undeclared key; else the exact path
+  // below (unknownKeys, then parseFast, with their messages)
+  const known = leanParseKnown(schema, config);
+  if (known !== LEAN_REFUSED) return checkedDesired(p, schema, config, known as Record<string, unknown>, aliasUses, diags);
   const unknown = unknownFields(schema, config);
   for (const u of unknown) {
     const field = fieldPath([...u.path, u.key]);
@@ -270,7 +275,6 @@ function validatedConfig(p: Identity, config: Record<string, unknown>, diags: Di
     });
   }
   if (unknown.length) return undefined;
-  const aliasUses = ALIAS_USES.count;
   const parsed = parseFast(schema, config);
   if (!parsed.success) {
     for (const i of parsed.error.issues) {
@@ -286,8 +290,12 @@ function validatedConfig(p: Identity, config: Record<string, unknown>, diags: Di
     }
     return undefined;
   }
-  const desired = parsed.data;
-  if (ALIAS_USES.count !== aliasUses) deprecatedSpellings(r, schema, config, diags);
+  return checkedDesired(p, schema, config, parsed.data, aliasUses, diags);
+}
+
+/** `desired` (the parse of `config`), its deprecated spellings and the checks zod does not make reported in `diags`. */
+function checkedDesired(p: Identity, schema: z.ZodType<Record<string, unknown>>, config: Record<string, unknown>, desired: Record<string, unknown>, aliasUses: number, diags: Diagnostic[]): Record<string, unknown> {
+  if (ALIAS_USES.count !== aliasUses) deprecatedSpellings(p.r, schema, config, diags);
   desiredProblems(p, desired, diags);
   return desired;
 }
@@ -312,7 +320,10 @@ function desiredProblems(p: Identity, desired: Record<string, unknown>, diags: D
   for (const v of configProblems(r.type, desired, { fqn: p.fqn })) {
     diags.push({ severity: 'error', summary: `${v.field}: ${v.message}`, address: r.address, source: r.source, field: v.field, hint: v.hint });
   }
-  checkResolverQl(
+  // one walk for almost every config: which of the two walks below can find anything
+  const texts = textsToCheck(desired);
+  if (texts === 0) return;
+  if (texts & QL_PROBLEM) checkResolverQl(
     desired,
     '',
     (field, message) => diags.push({ severity: 'error', summary: `${field}: ${message}`, address: r.address, source: r.source, field, hint: 'Fix the ResolverQL text.' }),
@@ -327,7 +338,7 @@ function desiredProblems(p: Identity, desired: Record<string, unknown>, diags: D
       }),
   );
   // RRULEs (a SQL-test rule's with an inline DTSTART:), time zones, cron: caught here (validate, plan), not by the server at apply
-  for (const t of textFieldProblems(desired, '', { ruleSchedule: kindOf(r.type)?.ruleSchedule === true })) {
+  if (texts & GRAMMAR_TEXT) for (const t of textFieldProblems(desired, '', { ruleSchedule: kindOf(r.type)?.ruleSchedule === true })) {
     diags.push({ severity: 'error', summary: `${t.field}: ${t.summary}`, address: r.address, source: r.source, field: t.field, hint: `Fix it in ${r.source ?? r.address}: ${t.hint}.` });
   }
 }
@@ -420,6 +431,34 @@ function checkResolverQl(v: unknown, path: string, report: (field: string, messa
       for (const w of problem.warnings) warn(p, w);
     } else if (x && typeof x === 'object') checkResolverQl(x, path ? `${path}.${k}` : k, report, warn);
   }
+}
+
+/** {@link textsToCheck}: a ResolverQL text with a parse error or a warning. */
+const QL_PROBLEM = 1;
+/** {@link textsToCheck}: a text `textFieldProblems` checks (schemas/tools/text-checks.ts: its keys, no `${`). */
+const GRAMMAR_TEXT = 2;
+
+/**
+ * What {@link checkResolverQl} and `textFieldProblems` can find in a desired config, in one walk
+ * over the members they walk (objects' keys, at any depth, through arrays): {@link QL_PROBLEM}
+ * when a `resolverQl` text has a problem, {@link GRAMMAR_TEXT} when a text they check is there.
+ */
+function textsToCheck(v: unknown): number {
+  let found = 0;
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) if (v[i] && typeof v[i] === 'object') found |= textsToCheck(v[i]);
+    return found;
+  }
+  if (!v || typeof v !== 'object') return 0;
+  for (const k in v) {
+    const x = (v as Record<string, unknown>)[k];
+    if (typeof x === 'string') {
+      if (k === 'resolverQl') {
+        if (resolverQlProblem(x) !== undefined) found |= QL_PROBLEM;
+      } else if (TEXT_KEYS.has(k) && !x.includes('${')) found |= GRAMMAR_TEXT;
+    } else if (x && typeof x === 'object') found |= textsToCheck(x);
+  }
+  return found;
 }
 
 /**

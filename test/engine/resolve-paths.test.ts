@@ -277,6 +277,18 @@ describe('text fields checked offline', () => {
     expect(r.resources.map((x) => x.address)).toEqual(['dq_sql_test.t']);
   });
 
+  it('a bad ResolverQL text and a bad cron in one alert: both, the ResolverQL error first, each at its field', () => {
+    const lifecycle = (ql: string, cron: string) => ({ trigger: { resolver_ql: ql }, targets: [{ slack: { channel: '#a' } }], settings: { severities: ['SEVERITY_ERROR'], ongoing: { schedule: { cron } } } });
+    const r = resolveManifest(load({ dq_alert: { a: { ...alert([]), issue_lifecycle: lifecycle('with_type(', '61 * * * *') } } }), WS);
+    expect(r.diagnostics.map((d) => [d.severity, d.field, d.summary.split(':')[0]])).toEqual([
+      ['error', 'issueLifecycle.trigger.resolverQl', 'issueLifecycle.trigger.resolverQl'],
+      ['error', 'issueLifecycle.settings.ongoing.schedule.cron', 'issueLifecycle.settings.ongoing.schedule.cron'],
+    ]);
+    expect(r.diagnostics[1].summary).toMatch(/bad cron "61 \* \* \* \*"/);
+    // a clean text and a good cron: nothing
+    expect(resolveManifest(load({ dq_alert: { a: { ...alert([]), issue_lifecycle: lifecycle('with_type("table")', '0 9 * * 1-5') } } }), WS).diagnostics).toEqual([]);
+  });
+
   it('a good RRULE says nothing', () => {
     const r = resolveManifest(load({ dq_sql_test: { t: { name: 'T', platform: { warehouse_account: { account: 'a', database: 'd' } }, sql_expression: 'select 1', recurrence_rule: 'FREQ=DAILY;BYHOUR=6' } } }), WS);
     expect(r.diagnostics).toEqual([]);

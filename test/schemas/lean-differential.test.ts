@@ -281,18 +281,31 @@ function load(jitless: boolean): Loaded {
 }
 
 /** Both answers for every value: the mismatches (at most a few, with the seed) and how many each accepted. */
-function differ(l: Loaded, name: string, schema: z.ZodType, seed: number, count: number): { mismatches: string[]; accepted: number; refused: number } {
+function differ(l: Loaded, name: string, schema: z.ZodType, seed: number, count: number): { mismatches: string[]; accepted: number; refused: number; knownAccepted: number; unknownKeyed: number } {
   const next = rng(seed);
   const g = generator(l.walk, next);
   const mismatches: string[] = [];
   let accepted = 0;
   let refused = 0;
+  let knownAccepted = 0;
+  let unknownKeyed = 0;
   const compare = (value: unknown, how: string): void => {
     const zr = schema.safeParse(structuredClone(value));
     const lr = l.lean.leanParse(schema, structuredClone(value));
     // the same answer when the value is handed over (`owned`: what the client does with a response)
     const or = l.lean.leanParse(schema, structuredClone(value), { owned: true });
     const text = (): string => `${name}, ${how} value (LEAN_SEED=${seed}): ${canon(value).slice(0, 600)}`;
+    // leanParseKnown (resolve's one walk over a config): accepts only what the exact path accepts
+    // (no key unknownKeys reports, and zod accepts), with zod's output; refusing more is allowed
+    const unknown = l.wire.unknownKeys(schema, value).length > 0;
+    if (unknown) unknownKeyed++;
+    const kr = l.lean.leanParseKnown(schema, structuredClone(value));
+    if (kr !== l.lean.LEAN_REFUSED) {
+      knownAccepted++;
+      if (unknown) mismatches.push(`leanParseKnown accepts a value holding a key unknownKeys reports (${l.wire.unknownKeys(schema, value).join(', ')}): ${text()}`);
+      else if (!zr.success) mismatches.push(`leanParseKnown accepts what zod refuses (${zr.error.issues[0]?.message}): ${text()}`);
+      else if (canon(kr) !== canon(zr.data)) mismatches.push(`outputs differ (leanParseKnown): ${text()}\n  zod:  ${canon(zr.data).slice(0, 600)}\n  lean: ${canon(kr).slice(0, 600)}`);
+    }
     if (zr.success) {
       accepted++;
       if (lr === l.lean.LEAN_REFUSED) mismatches.push(`lean refuses what zod accepts: ${text()}`);
@@ -313,7 +326,7 @@ function differ(l: Loaded, name: string, schema: z.ZodType, seed: number, count:
     // another key order (the output keeps zod's order: compared with key order)
     if (i % 2 === 0) compare(shuffled(coin(next) ? v : m, next), 'shuffled');
   }
-  return { mismatches, accepted, refused };
+  return { mismatches, accepted, refused, knownAccepted, unknownKeyed };
 }
 
 const coin = (next: () => number): boolean => next() < 0.5;
@@ -343,6 +356,8 @@ describe.each([
     if (r.mismatches.length) throw new Error(`${r.mismatches.length} disagreement(s), seed ${seed}:\n${r.mismatches.join('\n')}`);
     // both sides of the line are exercised: some values accepted, some refused
     expect({ name, acceptedSome: r.accepted > 0, refusedSome: r.refused > 0 }).toEqual({ name, acceptedSome: true, refusedSome: true });
+    // resolve's one walk (leanParseKnown) is exercised on both sides for the desired-state schemas
+    if (name.startsWith('desired ')) expect({ name, knownAcceptsSome: r.knownAccepted > 0, unknownKeyedSome: r.unknownKeyed > 0 }).toEqual({ name, knownAcceptsSome: true, unknownKeyedSome: true });
   });
 });
 
