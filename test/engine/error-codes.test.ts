@@ -23,6 +23,7 @@ import { addresses } from '../../src/cli/flags';
 import { lazy } from '../../src/cli/lazy';
 import { UsageError } from '../../src/cli/usage-error';
 import { fakeClient } from '../handlers/fake-client';
+import { changesOf } from '../handlers/change';
 
 /** What `fn` throws (or rejects with), failing the test when it does not. */
 async function thrown(fn: () => unknown): Promise<unknown> {
@@ -88,18 +89,7 @@ describe('integration writes', () => {
   const ctx = { workspace: 'demo', namespace: 'errcodes' };
   const pgId = deriveId('demo', 'errcodes', 'dq_integration', 'pg');
   const desired = (passwordVersion: number) => ({ title: 'PG', config: { relational: { host: 'db', password: { fromEnv: 'ERRCODES_PG_PW' }, passwordVersion } } });
-  const change = (action: Change['action'], after: unknown, over: Partial<Change> = {}): Change => ({
-    address: 'dq_integration.pg',
-    type: 'dq_integration',
-    action,
-    id: pgId,
-    before: null,
-    after,
-    patch: [],
-    sensitive: [],
-    dependsOn: [],
-    ...over,
-  });
+  const change = changesOf('dq_integration.pg', pgId);
   beforeEach(() => h.bindDesired!([{ address: 'dq_integration.pg', desired: desired(2) }], ctx));
 
   it('the code moved on since the plan: SecretVersionSkewError (write.secret-version)', async () => {

@@ -4,7 +4,7 @@
  * (test/handlers/fake-client.ts), the preview's mapping (examples capped, names falling back to
  * ids), import and YAML forms. Complements check-categorisation-rule.test.ts.
  */
-import { Effects, type Change } from '../../schemas/model/plan';
+import { Effects } from '../../schemas/model/plan';
 import { NotFoundError } from '../../src/client/errors';
 import { deriveId } from '../../src/engine/identity';
 import { checkCategorisationRuleDescriptor } from '../../src/kinds/check-categorisation-rule/descriptor';
@@ -13,22 +13,12 @@ import { checkCategorisationRuleImport } from '../../src/kinds/check-categorisat
 import { validateCategorisationRule as validate } from '../../src/kinds/check-categorisation-rule/validate';
 import { checkCategorisationRuleYaml } from '../../src/kinds/check-categorisation-rule/yaml';
 import { fakeClient } from '../handlers/fake-client';
+import { changesOf } from '../handlers/change';
 
 const ctx = { workspace: 'demo', namespace: 'shop' };
 const ID = deriveId('demo', 'shop', 'dq_check_categorisation_rule', 'r');
 const rule = { dimension: 'TECHNICAL', title: 'T', category: 'C', matcher: { attributes: { nameContains: 'x' } } };
-const change = (action: Change['action'], after: Record<string, unknown> | null, over: Partial<Change> = {}): Change => ({
-  address: 'dq_check_categorisation_rule.r',
-  type: 'dq_check_categorisation_rule',
-  action,
-  id: ID,
-  before: null,
-  after,
-  patch: [],
-  sensitive: [],
-  dependsOn: [],
-  ...over,
-});
+const change = changesOf('dq_check_categorisation_rule.r', ID);
 
 describe('comparable form', () => {
   it('drops scope and every bookkeeping field; keeps a non-zero priority; leaves a matcher without checkTypes as it is', () => {

@@ -19,6 +19,7 @@ import { bindSecretRefs, boundSecrets, declaredSecrets, describeRef, readSecret,
 import { validateIntegration } from '../../src/kinds/integration/validate';
 import { fakeClient } from '../handlers/fake-client';
 import { tsHelpers } from './fixtures/render';
+import { changesOf } from '../handlers/change';
 
 const ID = 'ae9b391a-05df-85e2-b427-760b96c722be';
 const ctx = { workspace: 'demo', namespace: 'shop' };
@@ -338,18 +339,7 @@ describe('handler writes (recording fake client)', () => {
     ...extra,
     config: { relational: { host: 'db', port: 5432, password: { fromEnv: 'MUTK_PG_PW' }, ...(passwordVersion ? { passwordVersion } : {}) } },
   });
-  const change = (action: Change['action'], after: Record<string, unknown> | null, over: Partial<Change> = {}): Change => ({
-    address: 'dq_integration.pg',
-    type: 'dq_integration',
-    action,
-    id: pgId,
-    before: null,
-    after,
-    patch: [],
-    sensitive: [],
-    dependsOn: [],
-    ...over,
-  });
+  const change = changesOf('dq_integration.pg', pgId);
   const env = { MUTK_PG_PW: 'Pg-Secret-Value-8080' };
   beforeEach(() => {
     Object.assign(process.env, env);

@@ -4,7 +4,6 @@
  * fake client (test/handlers/fake-client.ts), every validation message and hint, import and YAML
  * forms. Complements saved-view.test.ts.
  */
-import type { Change } from '../../schemas/model/plan';
 import { NotFoundError } from '../../src/client/errors';
 import { deriveId } from '../../src/engine/identity';
 import { canonicalSavedView as canonical, savedViewsHandler as h, savedViewWrite } from '../../src/kinds/saved-view/handler';
@@ -15,21 +14,11 @@ import { savedViewYaml } from '../../src/kinds/saved-view/yaml';
 import { savedViewDescriptor } from '../../src/kinds/saved-view/descriptor';
 import { fakeClient } from '../handlers/fake-client';
 import { qlOnly, tsHelpers } from './fixtures/render';
+import { changesOf } from '../handlers/change';
 
 const ctx = { workspace: 'demo', namespace: 'shop' };
 const ID = deriveId('demo', 'shop', 'dq_saved_view', 'v');
-const change = (action: Change['action'], after: Record<string, unknown> | null, over: Partial<Change> = {}): Change => ({
-  address: 'dq_saved_view.v',
-  type: 'dq_saved_view',
-  action,
-  id: ID,
-  before: null,
-  after,
-  patch: [],
-  sensitive: [],
-  dependsOn: [],
-  ...over,
-});
+const change = changesOf('dq_saved_view.v', ID);
 const full = {
   title: 'V',
   description: 'd',
