@@ -174,9 +174,12 @@ function prepared(
       if (cache && key) {
         // a plan's resolution: its normalised desired objects too (made once, here, and given to the planner)
         const made = opts.offline ? undefined : formsOf(resolution);
-        if (made) forms.set(resolution, made);
-        const body: CachedResolution = made ? { resolution: withoutDesired(resolution, made.forms), desiredForms: made.forms, desiredFingerprints: made.fingerprints } : { resolution };
-        if (sameFiles() && jsonSafe(body)) cache.store.write(key, JSON.stringify(body));
+        // the texts are the entry's only: not kept with the forms
+        if (made) forms.set(resolution, { forms: made.forms, fingerprints: made.fingerprints });
+        if (sameFiles()) {
+          const body = made ? entryText(withoutDesired(resolution, made.forms), made) : jsonSafe(resolution) ? JSON.stringify({ resolution } satisfies CachedResolution) : undefined;
+          if (body !== undefined) cache.store.write(key, body);
+        }
       }
       return resolution;
     },
@@ -205,6 +208,31 @@ interface CachedResolution {
 interface Forms {
   forms: Record<string, unknown>[];
   fingerprints?: string[];
+  /** Each form's JSON text, when every form is in canonical form and JSON-safe ({@link canonicalTexts}): the fingerprints' and the entry's. */
+  texts?: string[];
+}
+
+/** How many forms' texts one piece of an entry joins (a piece stays well below V8's large-object size). */
+const FORMS_PER_PIECE = 256;
+
+/**
+ * `JSON.stringify(body)` of the entry `{ resolution, desiredForms, desiredFingerprints }`, in
+ * pieces (their concatenation: ResolutionCache.write), or undefined when it is not
+ * {@link jsonSafe}. The forms' texts, when made for their fingerprints, are written as they are:
+ * each form is serialised and walked once, not again for the entry.
+ */
+function entryText(resolution: Resolution, made: Forms): string[] | undefined {
+  if (made.texts === undefined) {
+    const body: CachedResolution = { resolution, desiredForms: made.forms, desiredFingerprints: made.fingerprints };
+    return jsonSafe(body) ? [JSON.stringify(body)] : undefined;
+  }
+  if (!jsonSafe(resolution)) return undefined;
+  const { texts } = made;
+  // the large pieces are not concatenated with the small ones (that would copy them)
+  const parts = ['{"resolution":', JSON.stringify(resolution), ',"desiredForms":['];
+  for (let i = 0; i < texts.length; i += FORMS_PER_PIECE) parts.push(`${i > 0 ? ',' : ''}${texts.slice(i, i + FORMS_PER_PIECE).join(',')}`);
+  parts.push('],"desiredFingerprints":', JSON.stringify(made.fingerprints), '}');
+  return parts;
 }
 
 /** `resolution` to cache beside `forms`: each resource whose desired object is its form but for key order gets `desired: null` (a copy; the resolution is left as it is). */
@@ -226,7 +254,11 @@ function formsOf(resolution: Resolution): Forms | undefined {
   try {
     const { handlerDesiredForms, formFingerprints } = lazy.reconcile();
     const forms = handlerDesiredForms(resolution);
-    return { forms, fingerprints: formFingerprints(forms) };
+    // normalised forms are canonical: each one's JSON made once, for its fingerprint and the entry
+    const texts = canonicalTexts(forms);
+    if (texts === undefined) return { forms, fingerprints: formFingerprints(forms) };
+    const { textFingerprint } = lazy.normalise();
+    return { forms, fingerprints: texts.map(textFingerprint), texts };
   } catch {
     return undefined;
   }
@@ -265,6 +297,40 @@ export function jsonSafe(v: unknown): boolean {
     if (k === '__proto__' || k === 'toJSON') return false;
     const x = (v as Record<string, unknown>)[k];
     if (x !== undefined && !jsonSafe(x)) return false;
+  }
+  return true;
+}
+
+/**
+ * `JSON.stringify` of each value, when every one is both in canonical form (what a fingerprint
+ * hashes: schemas/tools/canonical-json.ts `isCanonicalJson`) and {@link jsonSafe}; else undefined.
+ */
+export function canonicalTexts(values: readonly unknown[]): string[] | undefined {
+  const texts: string[] = [];
+  for (let i = 0; i < values.length; i++) {
+    if (!canonicalSafe(values[i])) return undefined;
+    texts.push(JSON.stringify(values[i]));
+  }
+  return texts;
+}
+
+/** `isCanonicalJson(v) && jsonSafe(v)` in one walk. */
+function canonicalSafe(v: unknown): boolean {
+  if (v === null || typeof v === 'string' || typeof v === 'boolean') return true;
+  if (typeof v === 'number') return Number.isFinite(v) && !Object.is(v, -0);
+  if (typeof v !== 'object') return false;
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) if (v[i] === undefined || !canonicalSafe(v[i])) return false;
+    return true;
+  }
+  const proto = Object.getPrototypeOf(v) as unknown;
+  if (proto !== Object.prototype && proto !== null) return false;
+  let prev: string | undefined;
+  for (const k in v) {
+    if ((prev !== undefined && prev > k) || k === '__proto__' || k === 'toJSON') return false;
+    prev = k;
+    const x = (v as Record<string, unknown>)[k];
+    if (x !== undefined && !canonicalSafe(x)) return false;
   }
   return true;
 }
