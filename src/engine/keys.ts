@@ -52,6 +52,8 @@ interface Shape {
   next: Map<string, Shape> | undefined;
   names: string[] | undefined;
   from: string[] | undefined;
+  /** The new names are the keys, in their order (no `__proto__`, none skipped): an owned object can be kept. */
+  same: boolean;
 }
 
 /**
@@ -65,7 +67,7 @@ interface ShapeMemo {
 }
 const SHAPE_MEMO_MAX = 10_000;
 const shapeMemos = new WeakMap<(k: string) => string, Map<ReadonlySet<string> | undefined, ShapeMemo>>();
-const newShape = (): Shape => ({ next: undefined, names: undefined, from: undefined });
+const newShape = (): Shape => ({ next: undefined, names: undefined, from: undefined, same: false });
 
 function shapeMemoOf(f: (k: string) => string, skip: ReadonlySet<string> | undefined): ShapeMemo {
   let bySkip = shapeMemos.get(f);
@@ -114,6 +116,9 @@ function shapeOf(memo: ShapeMemo, keys: readonly string[], f: (k: string) => str
     }
     node.from = from;
     node.names = names;
+    let same = names.length === keys.length;
+    for (let i = 0; i < keys.length && same; i++) same = names[i] === keys[i] && keys[i] !== '__proto__';
+    node.same = same;
   }
   return node;
 }
@@ -127,18 +132,42 @@ function shapeOf(memo: ShapeMemo, keys: readonly string[], f: (k: string) => str
  * a record keyed by ids, cost a trie node per key until the memo is cleared).
  */
 export function mapKeysDeepSorted(value: unknown, f: (k: string) => string, skip?: ReadonlySet<string>): unknown {
-  return sortedCopy(value, f, skip, shapeMemoOf(f, skip), shapeMemoOf(f, undefined));
+  return sortedCopy(value, f, skip, shapeMemoOf(f, skip), shapeMemoOf(f, undefined), false);
 }
 
-function sortedCopy(value: unknown, f: (k: string) => string, skip: ReadonlySet<string> | undefined, memo: ShapeMemo, inner: ShapeMemo): unknown {
+/**
+ * {@link mapKeysDeepSorted} of a value handed over (fresh from `JSON.parse`, held by no one
+ * else: plain objects and arrays): arrays, and objects whose keys already are their new names in
+ * sorted order, are kept and their members replaced in place; only the others are copied. The
+ * value may be changed; use the result.
+ */
+export function mapKeysDeepSortedOwned(value: unknown, f: (k: string) => string, skip?: ReadonlySet<string>): unknown {
+  return sortedCopy(value, f, skip, shapeMemoOf(f, skip), shapeMemoOf(f, undefined), true);
+}
+
+function sortedCopy(value: unknown, f: (k: string) => string, skip: ReadonlySet<string> | undefined, memo: ShapeMemo, inner: ShapeMemo, owned: boolean): unknown {
   if (value === null || typeof value !== 'object') return value;
-  if (Array.isArray(value)) return value.map((v) => sortedCopy(v, f, undefined, inner, inner));
+  if (Array.isArray(value)) {
+    if (!owned) return value.map((v) => sortedCopy(v, f, undefined, inner, inner, false));
+    for (let i = 0; i < value.length; i++) {
+      const x: unknown = value[i];
+      if (x !== null && typeof x === 'object') value[i] = sortedCopy(x, f, undefined, inner, inner, true);
+    }
+    return value;
+  }
   const o = value as Record<string, unknown>;
   const shape = shapeOf(memo, Object.keys(o), f, skip);
   const names = shape.names as string[];
   const from = shape.from as string[];
+  if (owned && shape.same) {
+    for (let j = 0; j < names.length; j++) {
+      const x = o[names[j]];
+      if (x !== null && typeof x === 'object') o[names[j]] = sortedCopy(x, f, undefined, inner, inner, true);
+    }
+    return o;
+  }
   const out: Record<string, unknown> = {};
-  for (let j = 0; j < names.length; j++) out[names[j]] = sortedCopy(o[from[j]], f, undefined, inner, inner);
+  for (let j = 0; j < names.length; j++) out[names[j]] = sortedCopy(o[from[j]], f, undefined, inner, inner, owned);
   return out;
 }
 

@@ -8,7 +8,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { Manifest, ManifestResource, RESOURCE_SCHEMAS, RESOURCE_TYPES, type ResourceType } from '../../schemas/model/manifest';
 import type { Diagnostic } from '../../schemas/model/plan';
-import { mapKeysDeepSorted, snakeToCamel, stableStringify } from './keys';
+import { mapKeysDeepSorted, mapKeysDeepSortedOwned, snakeToCamel, stableStringify } from './keys';
 import { parseAddress } from './identity';
 import { TYPE_PREFIX } from '../kinds/descriptors';
 import { parseFast } from '../../schemas/tools/lean';
@@ -100,7 +100,7 @@ function tfResources(doc: Json, diags: Diagnostic[], err: Report, consume: boole
     for (const name of Object.keys(byName).sort()) {
       const raw = byName[name];
       if (!isObj(raw)) err('resource body must be an object', { address: `${type}.${name}` });
-      else resources.push(tfResource(type as ResourceType, name, raw, err));
+      else resources.push(tfResource(type as ResourceType, name, raw, err, consume));
       if (consume) byName[name] = undefined;
     }
   }
@@ -133,15 +133,16 @@ function foreignResources(type: string, byName: unknown, diags: Diagnostic[]): v
 }
 
 /** One resource body: its attributes in camelCase, construct path, lifecycle and depends_on. */
-function tfResource(type: ResourceType, name: string, raw: Json, err: Report): ManifestResource {
+function tfResource(type: ResourceType, name: string, raw: Json, err: Report, owned: boolean): ManifestResource {
   const address = `${type}.${name}`;
   const meta = isObj(raw['//']) && isObj((raw['//'] as Json).metadata) ? ((raw['//'] as Json).metadata as Json) : {};
   const source = typeof meta.path === 'string' ? meta.path : undefined;
   for (const k of ['count', 'for_each', 'provisioner', 'connection']) {
     if (k in raw) err(`"${k}" is not supported by dqform`, { address, source, field: k, hint: 'Declare one construct per object.' });
   }
-  // one copy of the attributes, camelCased and key-sorted (the manifest hash's canonical order)
-  const config = mapKeysDeepSorted(raw, snakeToCamel, META_KEYS) as Json;
+  // one copy of the attributes, camelCased and key-sorted (the manifest hash's canonical order);
+  // of the loader's own document, its arrays and the objects already so are kept, not copied
+  const config = (owned ? mapKeysDeepSortedOwned : mapKeysDeepSorted)(raw, snakeToCamel, META_KEYS) as Json;
   const lc = isObj(raw.lifecycle) ? raw.lifecycle : {};
   const ignore = lc.ignore_changes;
   if (ignore !== undefined && !Array.isArray(ignore) && ignore !== 'all' && ignore !== 'ALL') {

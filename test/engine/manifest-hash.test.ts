@@ -7,7 +7,7 @@
 import { hash } from 'node:crypto';
 import { isCanonicalJson } from '../../schemas/tools/canonical-json';
 import { manifestFromTerraformJson, manifestHash } from '../../src/engine/manifest';
-import { mapKeysDeep, mapKeysDeepSorted, snakeToCamel, sortKeysDeep } from '../../src/engine/keys';
+import { mapKeysDeep, mapKeysDeepSorted, mapKeysDeepSortedOwned, snakeToCamel, sortKeysDeep } from '../../src/engine/keys';
 import { terraformJson } from '../../bench/fixtures';
 import { leanParse } from '../../schemas/tools/lean';
 import { Manifest, ManifestResource } from '../../schemas/model/manifest';
@@ -130,6 +130,35 @@ test('mapKeysDeepSorted remembers what it did per sequence of keys: objects of o
       expect(JSON.stringify(got)).toBe(JSON.stringify(reference(v, s)));
     }
   }
+});
+
+test('mapKeysDeepSortedOwned: what mapKeysDeepSorted makes, keeping the arrays and the objects already so of a value handed over (issue 27)', () => {
+  const texts = [
+    '{"title":"T","contacts":[{"email":{"recipient_emails":["a"]}}],"a_b":1,"aB":2}',
+    '{"name":"N","selection":{"query":{"resolver_ql":"x"}},"tags":[["a",{"b":1}],null,3]}',
+    '{"//":{"x_y":1},"lifecycle":{"a":1},"z":{"a":1,"b":[{"c":{}}]}}',
+    '{"__proto__":{"a":1},"b":{"__proto__":2,"c":3}}',
+    '{"10":{"a":1},"9":2,"a":{"1":1,"b":2}}',
+    '{"b":1,"a":{"c":1}}',
+    '[{"a":1},{"b_c":2}]',
+    '"a_b"',
+  ];
+  const skip = new Set(['//', 'lifecycle']);
+  for (const t of [...texts, ...texts]) {
+    for (const s of [undefined, skip]) {
+      const owned = JSON.parse(t) as unknown;
+      const got = mapKeysDeepSortedOwned(owned, snakeToCamel, s);
+      const want = mapKeysDeepSorted(JSON.parse(t), snakeToCamel, s);
+      expect([t, JSON.stringify(got), Object.getPrototypeOf(got ?? {})]).toEqual([t, JSON.stringify(want), Object.getPrototypeOf(want ?? {})]);
+      expect(got).toEqual(want);
+    }
+  }
+  // kept: the arrays, and the objects whose keys are their new names in sorted order; copied: the others
+  const v = JSON.parse('{"name":"N","sel":{"query":{"resolver_ql":"x"}},"tags":[{"a":1}]}') as { sel: { query: object }; tags: object[] };
+  const [sel, query, tags, tag] = [v.sel, v.sel.query, v.tags, v.tags[0]];
+  const out = mapKeysDeepSortedOwned(v, snakeToCamel) as typeof v;
+  expect([out === v, out.sel === sel, out.sel.query === query, out.tags === tags, out.tags[0] === tag]).toEqual([true, true, false, true, true]);
+  expect(out).toEqual({ name: 'N', sel: { query: { resolverQl: 'x' } }, tags: [{ a: 1 }] });
 });
 
 test('the loader drops a consumed document\'s resource bodies as it converts them, and leaves a document it was lent as it was; the manifests are equal (issue 27)', () => {
