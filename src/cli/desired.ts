@@ -222,16 +222,18 @@ const FORMS_PER_PIECE = 256;
  * each form is serialised and walked once, not again for the entry.
  */
 function entryText(resolution: Resolution, made: Forms): string[] | undefined {
-  if (made.texts === undefined) {
-    const body: CachedResolution = { resolution, desiredForms: made.forms, desiredFingerprints: made.fingerprints };
+  const { texts, fingerprints } = made;
+  if (texts === undefined || fingerprints === undefined) {
+    const body: CachedResolution = { resolution, desiredForms: made.forms, desiredFingerprints: fingerprints };
     return jsonSafe(body) ? [JSON.stringify(body)] : undefined;
   }
   if (!jsonSafe(resolution)) return undefined;
-  const { texts } = made;
   // the large pieces are not concatenated with the small ones (that would copy them)
-  const parts = ['{"resolution":', JSON.stringify(resolution), ',"desiredForms":['];
+  const parts = ['{"resolution":', ...lazy.keys().jsonPieces(resolution as unknown as Record<string, unknown>, 'resources'), ',"desiredForms":['];
   for (let i = 0; i < texts.length; i += FORMS_PER_PIECE) parts.push(`${i > 0 ? ',' : ''}${texts.slice(i, i + FORMS_PER_PIECE).join(',')}`);
-  parts.push('],"desiredFingerprints":', JSON.stringify(made.fingerprints), '}');
+  parts.push('],"desiredFingerprints":[');
+  for (let i = 0; i < fingerprints.length; i += 4 * FORMS_PER_PIECE) parts.push(`${i > 0 ? ',' : ''}${JSON.stringify(fingerprints.slice(i, i + 4 * FORMS_PER_PIECE)).slice(1, -1)}`);
+  parts.push(']}');
   return parts;
 }
 

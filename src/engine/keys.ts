@@ -171,6 +171,30 @@ function sortedCopy(value: unknown, f: (k: string) => string, skip: ReadonlySet<
   return out;
 }
 
+/**
+ * `JSON.stringify(value)` in pieces (their concatenation is that text): the array under `key`
+ * serialised `per` items at a time, the rest of `value` around it in one piece. A few MB of JSON
+ * made as one string sits in V8's large-object space until a full GC (which a plan seldom runs);
+ * pieces of this size are young garbage. `value` must be a plain object (no `toJSON`); one
+ * piece, the whole text, when the array is short or the split cannot be told.
+ */
+export function jsonPieces(value: Record<string, unknown>, key: string, per = 256): string[] {
+  const list = value[key];
+  const proto = Object.getPrototypeOf(value) as unknown;
+  if (!Array.isArray(list) || list.length <= per || (proto !== Object.prototype && proto !== null) || 'toJSON' in value) return [JSON.stringify(value)];
+  // the array's place in the text: a marker string (JSON strings never hold an unescaped control character)
+  const marker = JSON.stringify(PIECES_MARKER);
+  const around = JSON.stringify({ ...value, [key]: PIECES_MARKER });
+  const at = around.indexOf(marker);
+  if (at < 0 || around.lastIndexOf(marker) !== at) return [JSON.stringify(value)];
+  const pieces = [around.slice(0, at), '['];
+  for (let i = 0; i < list.length; i += per) pieces.push(`${i > 0 ? ',' : ''}${JSON.stringify(list.slice(i, i + per)).slice(1, -1)}`);
+  pieces.push(']', around.slice(at + marker.length));
+  return pieces;
+}
+
+const PIECES_MARKER = '\u0000dqform:pieces\u0000';
+
 /** Deterministic JSON: object keys sorted at every depth. */
 export function sortKeysDeep<T>(value: T): T {
   if (Array.isArray(value)) return value.map((v) => sortKeysDeep(v)) as unknown as T;

@@ -3,12 +3,12 @@
  * never construct objects, so any front end that writes it (or the YAML loader, which builds
  * the same `Manifest`) shares plan and apply.
  */
-import { hash } from 'node:crypto';
+import { createHash, hash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { Manifest, ManifestResource, RESOURCE_SCHEMAS, RESOURCE_TYPES, type ResourceType } from '../../schemas/model/manifest';
 import type { Diagnostic } from '../../schemas/model/plan';
-import { mapKeysDeepSorted, mapKeysDeepSortedOwned, snakeToCamel, stableStringify } from './keys';
+import { jsonPieces, mapKeysDeepSorted, mapKeysDeepSortedOwned, snakeToCamel, stableStringify } from './keys';
 import { parseAddress } from './identity';
 import { TYPE_PREFIX } from '../kinds/descriptors';
 import { parseFast } from '../../schemas/tools/lean';
@@ -304,7 +304,11 @@ export function loadSiblingStacks(dir: string, stack: string): { stack: string; 
 
 /** sha256 of the manifest's canonical JSON: a plan records which manifest it came from. */
 export function manifestHash(m: Manifest): string {
-  return hash('sha256', CANONICAL.has(m) ? JSON.stringify(m) : stableStringify(m), 'hex');
+  if (!CANONICAL.has(m)) return hash('sha256', stableStringify(m), 'hex');
+  // JSON.stringify(m) hashed in pieces: no MB-sized string made (it would stay until a full GC)
+  const h = createHash('sha256');
+  for (const p of jsonPieces(m as unknown as Record<string, unknown>, 'resources')) h.update(p);
+  return h.digest('hex');
 }
 
 export { RESOURCE_SCHEMAS };

@@ -7,7 +7,7 @@
 import { hash } from 'node:crypto';
 import { isCanonicalJson } from '../../schemas/tools/canonical-json';
 import { manifestFromTerraformJson, manifestHash } from '../../src/engine/manifest';
-import { mapKeysDeep, mapKeysDeepSorted, mapKeysDeepSortedOwned, snakeToCamel, sortKeysDeep } from '../../src/engine/keys';
+import { jsonPieces, mapKeysDeep, mapKeysDeepSorted, mapKeysDeepSortedOwned, snakeToCamel, sortKeysDeep } from '../../src/engine/keys';
 import { terraformJson } from '../../bench/fixtures';
 import { leanParse } from '../../schemas/tools/lean';
 import { Manifest, ManifestResource } from '../../schemas/model/manifest';
@@ -159,6 +159,33 @@ test('mapKeysDeepSortedOwned: what mapKeysDeepSorted makes, keeping the arrays a
   const out = mapKeysDeepSortedOwned(v, snakeToCamel) as typeof v;
   expect([out === v, out.sel === sel, out.sel.query === query, out.tags === tags, out.tags[0] === tag]).toEqual([true, true, false, true, true]);
   expect(out).toEqual({ name: 'N', sel: { query: { resolverQl: 'x' } }, tags: [{ a: 1 }] });
+});
+
+test('jsonPieces: JSON.stringify of a value in pieces, its long array a few items at a time; manifestHash hashes them (issue 27)', () => {
+  const items = Array.from({ length: 10 }, (_, i) => ({ i, s: `x"${i}` }));
+  const cases: Record<string, unknown>[] = [
+    { a: 1, list: items, z: 'after' },
+    { list: items },
+    { a: '\u0000dqform:pieces\u0000', list: items },
+    { a: 1, list: [items[0]], z: 2 },
+    { a: 1, list: 'not an array' },
+    { a: 1, list: [...items, undefined, null] },
+    { b: undefined, list: items, c: [1, 2] },
+  ];
+  for (const v of cases) {
+    for (const per of [1, 3, 10, 256]) {
+      const pieces = jsonPieces(v, 'list', per);
+      expect(pieces.join('')).toBe(JSON.stringify(v));
+      if (Array.isArray(v.list) && v.list.length > per && !JSON.stringify(v).includes('dqform:pieces')) expect(pieces.length).toBe(4 + Math.ceil(v.list.length / per));
+      else expect(pieces).toEqual([JSON.stringify(v)]);
+    }
+  }
+  // a manifest of more resources than a piece holds hashes as its whole text does
+  const m = manifestFromTerraformJson(terraformJson('bench', 600, { changedEvery: 10 }), { stack: 'bench' });
+  expect(m.resources.length).toBeGreaterThan(256);
+  expect(jsonPieces(m as unknown as Record<string, unknown>, 'resources').length).toBeGreaterThan(3);
+  expect(manifestHash(m)).toBe(hash('sha256', JSON.stringify(m), 'hex'));
+  expect(manifestHash(m)).toBe(hash('sha256', JSON.stringify(sortKeysDeep(m)), 'hex'));
 });
 
 test('the loader drops a consumed document\'s resource bodies as it converts them, and leaves a document it was lent as it was; the manifests are equal (issue 27)', () => {
