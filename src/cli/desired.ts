@@ -22,7 +22,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { hash } from 'node:crypto';
-import type { Manifest } from '../../schemas/model/manifest';
+import type { Manifest, ResourceType } from '../../schemas/model/manifest';
 import { CachedStackHead } from '../../schemas/model/resolution-cache';
 import type { Resolution, ResolvedResource, SiblingStack } from '../engine/resolve';
 import type { DesiredState } from '../engine/reconcile';
@@ -170,10 +170,12 @@ function prepared(
         }
       }
       const { manifest, siblings } = load();
-      const resolution = lazy.resolve().resolveManifest(manifest, workspace, { siblings, offline: opts.offline });
+      // a plan's resolution: its normalised desired objects too (made once, here, as each resource
+      // is resolved, and given to the planner)
+      const collect = cache && key && !opts.offline ? formCollector() : undefined;
+      const resolution = lazy.resolve().resolveManifest(manifest, workspace, { siblings, offline: opts.offline, settle: collect?.settle });
       if (cache && key) {
-        // a plan's resolution: its normalised desired objects too (made once, here, and given to the planner)
-        const made = opts.offline ? undefined : formsOf(resolution);
+        const made = collect ? formsOf(collect.forms(resolution)) : undefined;
         // the texts are the entry's only: not kept with the forms
         if (made) forms.set(resolution, { forms: made.forms, fingerprints: made.fingerprints });
         if (sameFiles()) {
@@ -251,14 +253,53 @@ function withDesired(resolution: Resolution, forms: Record<string, unknown>[]): 
   return forms;
 }
 
-/** The normalised desired objects of `resolution` and their fingerprints, or undefined when a handler refuses one (the planner then says why). */
-function formsOf(resolution: Resolution): Forms | undefined {
+/**
+ * Makes each resource's normalised desired object (reconcile.ts `handlerDesiredForms`) as
+ * resolution settles it (resolve.ts `settle`). A resource whose desired object is its form but
+ * for the order of keys (sameJson: most are) gets its form as its desired object, as a warm
+ * run's entry gives it ({@link withDesired}): the first copy is let go of at once, before V8
+ * promotes it with the resolution. `forms` answers them in the resolution's order, or undefined
+ * when a handler refused one (the planner then says why).
+ */
+function formCollector(): { settle: (type: ResourceType, desired: Record<string, unknown>) => Record<string, unknown>; forms: (r: Resolution) => Record<string, unknown>[] | undefined } {
+  const { HANDLERS } = lazy.kinds();
+  const { sameJson } = lazy.planner();
+  const formOf = new Map<Record<string, unknown>, Record<string, unknown>>();
+  let refused = false;
+  return {
+    settle(type, desired) {
+      if (refused) return desired;
+      let form: Record<string, unknown>;
+      try {
+        form = HANDLERS[type].fromDesired(desired);
+      } catch {
+        refused = true;
+        return desired;
+      }
+      const kept = sameJson(desired, form) ? form : desired;
+      formOf.set(kept, form);
+      return kept;
+    },
+    forms(resolution) {
+      if (refused) return undefined;
+      const forms: Record<string, unknown>[] = [];
+      for (const r of resolution.resources) {
+        const f = formOf.get(r.desired);
+        if (f === undefined) return undefined;
+        forms.push(f);
+      }
+      return forms;
+    },
+  };
+}
+
+/** The forms' fingerprints (and, when canonical and JSON-safe, their texts: {@link canonicalTexts}), or undefined without forms. */
+function formsOf(forms: Record<string, unknown>[] | undefined): Forms | undefined {
+  if (forms === undefined) return undefined;
   try {
-    const { handlerDesiredForms, formFingerprints } = lazy.reconcile();
-    const forms = handlerDesiredForms(resolution);
     // normalised forms are canonical: each one's JSON made once, for its fingerprint and the entry
     const texts = canonicalTexts(forms);
-    if (texts === undefined) return { forms, fingerprints: formFingerprints(forms) };
+    if (texts === undefined) return { forms, fingerprints: lazy.reconcile().formFingerprints(forms) };
     const { textFingerprint } = lazy.normalise();
     return { forms, fingerprints: texts.map(textFingerprint), texts };
   } catch {

@@ -26,6 +26,7 @@ export const lazy = {
   planner: () => require('../engine/planner') as typeof import('../engine/planner'),
   reconcile: () => require('../engine/reconcile') as typeof import('../engine/reconcile'),
   normalise: () => require('../kinds/shared/normalise') as typeof import('../kinds/shared/normalise'),
+  kinds: () => require('../kinds/index') as typeof import('../kinds/index'),
   modes: () => require('../engine/modes') as typeof import('../engine/modes'),
   list: () => require('../engine/list') as typeof import('../engine/list'),
   unknownFields: () => require('../engine/unknown-fields') as typeof import('../engine/unknown-fields'),

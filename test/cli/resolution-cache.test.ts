@@ -409,6 +409,11 @@ it("writes a plan's entry in pieces, byte for byte JSON.stringify of its body; e
   const resolution = stack.resolve('demo');
   const forms = stack.desiredForms(resolution)!;
   expect(stack.desiredFingerprints(resolution)).toEqual(forms.map((f) => fingerprint(f)));
+  // made as each resource was resolved: a desired object that is its form but for key order is the form, as a warm run has it
+  const owner = resolution.resources.findIndex((r) => r.type === 'dq_owner');
+  const pg = resolution.resources.findIndex((r) => r.type === 'dq_integration');
+  expect([resolution.resources[owner].desired === forms[owner], resolution.resources[pg].desired === forms[pg]]).toEqual([true, false]);
+  expect(resolution.resources[pg].desired).toMatchObject({ config: { relational: { password: { fromEnv: 'PG_PASSWORD' } } } });
   const [[head, body]] = [...entries(cacheDir).values()].filter(([, b]) => b.includes('"desiredForms"'));
   expect(body).toBe(JSON.stringify(JSON.parse(body)));
   expect(head.bytes).toBe(Buffer.byteLength(body));
