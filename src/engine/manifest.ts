@@ -67,7 +67,7 @@ export function manifestFromTerraformJson(doc: unknown, opts: { stack: string; f
     for (const i of parsed.error.issues) err(`${where}: ${i.path.join('.')}: ${i.message}`);
   }
   if (diags.some((d) => d.severity === 'error')) throw new ManifestError(diags);
-  const m = inCanonicalOrder(parsed.data as Manifest);
+  const m = inCanonicalOrder(parsed.data as Manifest, resources);
   CANONICAL.add(m);
   return withLoaderWarnings(m, diags);
 }
@@ -168,11 +168,16 @@ function tfResource(type: ResourceType, name: string, raw: Json, err: Report, ow
  * manifest is in canonical form and {@link manifestHash} serialises it with JSON.stringify
  * alone. Objects already in order are kept; nothing deeper is copied.
  */
-function inCanonicalOrder(m: Manifest): Manifest {
-  const resources = m.resources.map((r) => {
-    const lifecycle = sortedShallow(r.lifecycle);
-    return sortedShallow(lifecycle === r.lifecycle ? r : { ...r, lifecycle });
-  });
+function inCanonicalOrder(m: Manifest, built: readonly ManifestResource[]): Manifest {
+  // the resources as the loader built them (the parse kept every one: the same array), each with
+  // its lifecycle, are in sorted order already (tfResource): not looked at again
+  const resources =
+    m.resources === built
+      ? m.resources
+      : m.resources.map((r) => {
+          const lifecycle = sortedShallow(r.lifecycle);
+          return sortedShallow(lifecycle === r.lifecycle ? r : { ...r, lifecycle });
+        });
   return sortedShallow({ ...m, resources, imports: m.imports.map((i) => sortedShallow(i)), removed: m.removed.map((r) => sortedShallow(r)) });
 }
 

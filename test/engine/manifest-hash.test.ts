@@ -53,7 +53,16 @@ test('the hash of a manifest is the one the earlier versions computed (pinned: m
 });
 
 test('the loader writes the manifest in canonical form: JSON.stringify alone is its key-sorted JSON', () => {
-  for (const m of [manifestFromTerraformJson(doc, { stack: 'shop' }), manifestFromTerraformJson(terraformJson('bench', 90, { changedEvery: 10 }), { stack: 'bench' })]) {
+  // a construct path (source) and a lifecycle of both members: what the loader's resources may hold, each in sorted order as built
+  const full = {
+    provider: { dq: [{ namespace: 'full' }] },
+    resource: { dq_owner: { a: { '//': { metadata: { path: 'app/a' } }, title: 'A', lifecycle: { prevent_destroy: true, ignore_changes: ['title'] } }, b: { title: 'B', lifecycle: { prevent_destroy: true } } } },
+  };
+  for (const m of [
+    manifestFromTerraformJson(doc, { stack: 'shop' }),
+    manifestFromTerraformJson(terraformJson('bench', 90, { changedEvery: 10 }), { stack: 'bench' }),
+    manifestFromTerraformJson(JSON.parse(JSON.stringify(full)), { stack: 'full', consume: true }),
+  ]) {
     // the resources (zod writes them in its schema's order), their configs and lifecycles
     expect(m.resources.filter((r) => !isCanonicalJson(r)).map((r) => r.address)).toEqual([]);
     expect(isCanonicalJson(m)).toBe(true);
