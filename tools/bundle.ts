@@ -102,6 +102,40 @@ module.exports = new Proxy({}, {
 `;
 }
 
+/**
+ * The `node:http2` constants undici's HTTP/2 client (dispatcher/client-h2.js) reads when it is
+ * loaded. dqform never asks undici for HTTP/2 (no `allowH2`), and loading node's http2 costs 3-5
+ * ms of every plan: its stand-in answers these, and any other member from node:http2 itself,
+ * loaded then (test/cli/bundle-http2.test.ts checks them against node's).
+ */
+export const HTTP2_CONSTANTS: Readonly<Record<string, string | number>> = {
+  HTTP2_HEADER_AUTHORITY: ':authority',
+  HTTP2_HEADER_METHOD: ':method',
+  HTTP2_HEADER_PATH: ':path',
+  HTTP2_HEADER_SCHEME: ':scheme',
+  HTTP2_HEADER_CONTENT_LENGTH: 'content-length',
+  HTTP2_HEADER_EXPECT: 'expect',
+  HTTP2_HEADER_STATUS: ':status',
+  HTTP2_HEADER_PROTOCOL: ':protocol',
+  NGHTTP2_REFUSED_STREAM: 7,
+  NGHTTP2_CANCEL: 8,
+};
+
+/** The stand-in for `node:http2` in undici: {@link HTTP2_CONSTANTS} at once, everything else from node:http2 on first read. */
+export function http2StandIn(): string {
+  return `let real;
+const load = () => (real ??= require('node:http2'));
+const given = ${JSON.stringify(HTTP2_CONSTANTS)};
+const constants = new Proxy(given, { get: (t, k) => (Object.prototype.hasOwnProperty.call(t, k) ? t[k] : load().constants[k]) });
+module.exports = new Proxy({}, {
+  get: (_t, k) => (k === 'constants' ? constants : load()[k]),
+  has: (_t, k) => k in load(),
+  ownKeys: () => Reflect.ownKeys(load()),
+  getOwnPropertyDescriptor: (_t, k) => { const d = Object.getOwnPropertyDescriptor(load(), k); return d && { ...d, configurable: true }; },
+});
+`;
+}
+
 /** The core: main.ts and its static imports; each `require()` of ours answers the rest's module. */
 function corePlugin(root: string, lazyIds: Set<string>): esbuild.Plugin {
   return {
@@ -147,6 +181,7 @@ function restPlugin(root: string, coreIds: Set<string>): esbuild.Plugin {
       build.onResolve({ filter: /^zod\/v4\/locales$/ }, (args) => (args.namespace === NS ? { path: 'zod/v4/locales', external: true } : undefined));
       build.onResolve({ filter: /^\.\/dqform\.js$/ }, (args) => (args.namespace === NS ? { path: './dqform.js', external: true } : undefined));
       build.onResolve({ filter: /^@grpc\/grpc-js$/ }, () => ({ path: 'grpc-js', namespace: NS }));
+      build.onResolve({ filter: /^(node:)?http2$/ }, (args) => (/[\\/]node_modules[\\/]undici[\\/]/.test(args.importer) ? { path: 'undici-http2', namespace: NS } : undefined));
       build.onResolve({ filter: new RegExp(`^\\./${GRPC_FILE.replace('.', '\\.')}$`) }, () => ({ path: `./${GRPC_FILE}`, external: true }));
       build.onResolve({ filter: /.*/ }, async (args) => {
         if (args.pluginData === RESOLVING || args.namespace === NS) return undefined;
@@ -158,6 +193,7 @@ function restPlugin(root: string, coreIds: Set<string>): esbuild.Plugin {
       });
       build.onLoad({ filter: /.*/, namespace: NS }, (args) => {
         if (args.path === 'grpc-js') return { loader: 'js', resolveDir: root, contents: `module.exports = require('./${GRPC_FILE}').grpcJs();\n` };
+        if (args.path === 'undici-http2') return { loader: 'js', resolveDir: root, contents: http2StandIn() };
         if (args.path === 'zod-locales') {
           return { loader: 'js', resolveDir: root, contents: lazyProxy('zod/v4/locales') };
         }

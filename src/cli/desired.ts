@@ -22,7 +22,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { hash } from 'node:crypto';
-import type { Manifest } from '../../schemas/model/manifest';
+import type { Manifest, ResourceType } from '../../schemas/model/manifest';
 import { CachedStackHead } from '../../schemas/model/resolution-cache';
 import type { Resolution, ResolvedResource, SiblingStack } from '../engine/resolve';
 import type { DesiredState } from '../engine/reconcile';
@@ -170,13 +170,18 @@ function prepared(
         }
       }
       const { manifest, siblings } = load();
-      const resolution = lazy.resolve().resolveManifest(manifest, workspace, { siblings, offline: opts.offline });
+      // a plan's resolution: its normalised desired objects too (made once, here, as each resource
+      // is resolved, and given to the planner)
+      const collect = cache && key && !opts.offline ? formCollector() : undefined;
+      const resolution = lazy.resolve().resolveManifest(manifest, workspace, { siblings, offline: opts.offline, settle: collect?.settle });
       if (cache && key) {
-        // a plan's resolution: its normalised desired objects too (made once, here, and given to the planner)
-        const made = opts.offline ? undefined : formsOf(resolution);
-        if (made) forms.set(resolution, made);
-        const body: CachedResolution = made ? { resolution: withoutDesired(resolution, made.forms), desiredForms: made.forms, desiredFingerprints: made.fingerprints } : { resolution };
-        if (sameFiles() && jsonSafe(body)) cache.store.write(key, JSON.stringify(body));
+        const made = collect ? formsOf(collect.forms(resolution)) : undefined;
+        // the texts are the entry's only: not kept with the forms
+        if (made) forms.set(resolution, { forms: made.forms, fingerprints: made.fingerprints });
+        if (sameFiles()) {
+          const body = made ? entryText(withoutDesired(resolution, made.forms), made) : jsonSafe(resolution) ? JSON.stringify({ resolution } satisfies CachedResolution) : undefined;
+          if (body !== undefined) cache.store.write(key, body);
+        }
       }
       return resolution;
     },
@@ -205,6 +210,33 @@ interface CachedResolution {
 interface Forms {
   forms: Record<string, unknown>[];
   fingerprints?: string[];
+  /** Each form's JSON text, when every form is in canonical form and JSON-safe ({@link canonicalTexts}): the fingerprints' and the entry's. */
+  texts?: string[];
+}
+
+/** How many forms' texts one piece of an entry joins (a piece stays well below V8's large-object size). */
+const FORMS_PER_PIECE = 256;
+
+/**
+ * `JSON.stringify(body)` of the entry `{ resolution, desiredForms, desiredFingerprints }`, in
+ * pieces (their concatenation: ResolutionCache.write), or undefined when it is not
+ * {@link jsonSafe}. The forms' texts, when made for their fingerprints, are written as they are:
+ * each form is serialised and walked once, not again for the entry.
+ */
+function entryText(resolution: Resolution, made: Forms): string[] | undefined {
+  const { texts, fingerprints } = made;
+  if (texts === undefined || fingerprints === undefined) {
+    const body: CachedResolution = { resolution, desiredForms: made.forms, desiredFingerprints: fingerprints };
+    return jsonSafe(body) ? [JSON.stringify(body)] : undefined;
+  }
+  if (!jsonSafe(resolution)) return undefined;
+  // the large pieces are not concatenated with the small ones (that would copy them)
+  const parts = ['{"resolution":', ...lazy.keys().jsonPieces(resolution as unknown as Record<string, unknown>, 'resources'), ',"desiredForms":['];
+  for (let i = 0; i < texts.length; i += FORMS_PER_PIECE) parts.push(`${i > 0 ? ',' : ''}${texts.slice(i, i + FORMS_PER_PIECE).join(',')}`);
+  parts.push('],"desiredFingerprints":[');
+  for (let i = 0; i < fingerprints.length; i += 4 * FORMS_PER_PIECE) parts.push(`${i > 0 ? ',' : ''}${JSON.stringify(fingerprints.slice(i, i + 4 * FORMS_PER_PIECE)).slice(1, -1)}`);
+  parts.push(']}');
+  return parts;
 }
 
 /** `resolution` to cache beside `forms`: each resource whose desired object is its form but for key order gets `desired: null` (a copy; the resolution is left as it is). */
@@ -221,12 +253,55 @@ function withDesired(resolution: Resolution, forms: Record<string, unknown>[]): 
   return forms;
 }
 
-/** The normalised desired objects of `resolution` and their fingerprints, or undefined when a handler refuses one (the planner then says why). */
-function formsOf(resolution: Resolution): Forms | undefined {
+/**
+ * Makes each resource's normalised desired object (reconcile.ts `handlerDesiredForms`) as
+ * resolution settles it (resolve.ts `settle`). A resource whose desired object is its form but
+ * for the order of keys (sameJson: most are) gets its form as its desired object, as a warm
+ * run's entry gives it ({@link withDesired}): the first copy is let go of at once, before V8
+ * promotes it with the resolution. `forms` answers them in the resolution's order, or undefined
+ * when a handler refused one (the planner then says why).
+ */
+function formCollector(): { settle: (type: ResourceType, desired: Record<string, unknown>) => Record<string, unknown>; forms: (r: Resolution) => Record<string, unknown>[] | undefined } {
+  const { HANDLERS } = lazy.kinds();
+  const { sameJson } = lazy.planner();
+  const formOf = new Map<Record<string, unknown>, Record<string, unknown>>();
+  let refused = false;
+  return {
+    settle(type, desired) {
+      if (refused) return desired;
+      let form: Record<string, unknown>;
+      try {
+        form = HANDLERS[type].fromDesired(desired);
+      } catch {
+        refused = true;
+        return desired;
+      }
+      const kept = sameJson(desired, form) ? form : desired;
+      formOf.set(kept, form);
+      return kept;
+    },
+    forms(resolution) {
+      if (refused) return undefined;
+      const forms: Record<string, unknown>[] = [];
+      for (const r of resolution.resources) {
+        const f = formOf.get(r.desired);
+        if (f === undefined) return undefined;
+        forms.push(f);
+      }
+      return forms;
+    },
+  };
+}
+
+/** The forms' fingerprints (and, when canonical and JSON-safe, their texts: {@link canonicalTexts}), or undefined without forms. */
+function formsOf(forms: Record<string, unknown>[] | undefined): Forms | undefined {
+  if (forms === undefined) return undefined;
   try {
-    const { handlerDesiredForms, formFingerprints } = lazy.reconcile();
-    const forms = handlerDesiredForms(resolution);
-    return { forms, fingerprints: formFingerprints(forms) };
+    // normalised forms are canonical: each one's JSON made once, for its fingerprint and the entry
+    const texts = canonicalTexts(forms);
+    if (texts === undefined) return { forms, fingerprints: lazy.reconcile().formFingerprints(forms) };
+    const { textFingerprint } = lazy.normalise();
+    return { forms, fingerprints: texts.map(textFingerprint), texts };
   } catch {
     return undefined;
   }
@@ -265,6 +340,40 @@ export function jsonSafe(v: unknown): boolean {
     if (k === '__proto__' || k === 'toJSON') return false;
     const x = (v as Record<string, unknown>)[k];
     if (x !== undefined && !jsonSafe(x)) return false;
+  }
+  return true;
+}
+
+/**
+ * `JSON.stringify` of each value, when every one is both in canonical form (what a fingerprint
+ * hashes: schemas/tools/canonical-json.ts `isCanonicalJson`) and {@link jsonSafe}; else undefined.
+ */
+export function canonicalTexts(values: readonly unknown[]): string[] | undefined {
+  const texts: string[] = [];
+  for (let i = 0; i < values.length; i++) {
+    if (!canonicalSafe(values[i])) return undefined;
+    texts.push(JSON.stringify(values[i]));
+  }
+  return texts;
+}
+
+/** `isCanonicalJson(v) && jsonSafe(v)` in one walk. */
+function canonicalSafe(v: unknown): boolean {
+  if (v === null || typeof v === 'string' || typeof v === 'boolean') return true;
+  if (typeof v === 'number') return Number.isFinite(v) && !Object.is(v, -0);
+  if (typeof v !== 'object') return false;
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) if (v[i] === undefined || !canonicalSafe(v[i])) return false;
+    return true;
+  }
+  const proto = Object.getPrototypeOf(v) as unknown;
+  if (proto !== Object.prototype && proto !== null) return false;
+  let prev: string | undefined;
+  for (const k in v) {
+    if ((prev !== undefined && prev > k) || k === '__proto__' || k === 'toJSON') return false;
+    prev = k;
+    const x = (v as Record<string, unknown>)[k];
+    if (x !== undefined && !canonicalSafe(x)) return false;
   }
   return true;
 }

@@ -52,6 +52,8 @@ interface Shape {
   next: Map<string, Shape> | undefined;
   names: string[] | undefined;
   from: string[] | undefined;
+  /** The new names are the keys, in their order (no `__proto__`, none skipped): an owned object can be kept. */
+  same: boolean;
 }
 
 /**
@@ -65,7 +67,7 @@ interface ShapeMemo {
 }
 const SHAPE_MEMO_MAX = 10_000;
 const shapeMemos = new WeakMap<(k: string) => string, Map<ReadonlySet<string> | undefined, ShapeMemo>>();
-const newShape = (): Shape => ({ next: undefined, names: undefined, from: undefined });
+const newShape = (): Shape => ({ next: undefined, names: undefined, from: undefined, same: false });
 
 function shapeMemoOf(f: (k: string) => string, skip: ReadonlySet<string> | undefined): ShapeMemo {
   let bySkip = shapeMemos.get(f);
@@ -114,6 +116,9 @@ function shapeOf(memo: ShapeMemo, keys: readonly string[], f: (k: string) => str
     }
     node.from = from;
     node.names = names;
+    let same = names.length === keys.length;
+    for (let i = 0; i < keys.length && same; i++) same = names[i] === keys[i] && keys[i] !== '__proto__';
+    node.same = same;
   }
   return node;
 }
@@ -127,20 +132,68 @@ function shapeOf(memo: ShapeMemo, keys: readonly string[], f: (k: string) => str
  * a record keyed by ids, cost a trie node per key until the memo is cleared).
  */
 export function mapKeysDeepSorted(value: unknown, f: (k: string) => string, skip?: ReadonlySet<string>): unknown {
-  return sortedCopy(value, f, skip, shapeMemoOf(f, skip), shapeMemoOf(f, undefined));
+  return sortedCopy(value, f, skip, shapeMemoOf(f, skip), shapeMemoOf(f, undefined), false);
 }
 
-function sortedCopy(value: unknown, f: (k: string) => string, skip: ReadonlySet<string> | undefined, memo: ShapeMemo, inner: ShapeMemo): unknown {
+/**
+ * {@link mapKeysDeepSorted} of a value handed over (fresh from `JSON.parse`, held by no one
+ * else: plain objects and arrays): arrays, and objects whose keys already are their new names in
+ * sorted order, are kept and their members replaced in place; only the others are copied. The
+ * value may be changed; use the result.
+ */
+export function mapKeysDeepSortedOwned(value: unknown, f: (k: string) => string, skip?: ReadonlySet<string>): unknown {
+  return sortedCopy(value, f, skip, shapeMemoOf(f, skip), shapeMemoOf(f, undefined), true);
+}
+
+function sortedCopy(value: unknown, f: (k: string) => string, skip: ReadonlySet<string> | undefined, memo: ShapeMemo, inner: ShapeMemo, owned: boolean): unknown {
   if (value === null || typeof value !== 'object') return value;
-  if (Array.isArray(value)) return value.map((v) => sortedCopy(v, f, undefined, inner, inner));
+  if (Array.isArray(value)) {
+    if (!owned) return value.map((v) => sortedCopy(v, f, undefined, inner, inner, false));
+    for (let i = 0; i < value.length; i++) {
+      const x: unknown = value[i];
+      if (x !== null && typeof x === 'object') value[i] = sortedCopy(x, f, undefined, inner, inner, true);
+    }
+    return value;
+  }
   const o = value as Record<string, unknown>;
   const shape = shapeOf(memo, Object.keys(o), f, skip);
   const names = shape.names as string[];
   const from = shape.from as string[];
+  if (owned && shape.same) {
+    for (let j = 0; j < names.length; j++) {
+      const x = o[names[j]];
+      if (x !== null && typeof x === 'object') o[names[j]] = sortedCopy(x, f, undefined, inner, inner, true);
+    }
+    return o;
+  }
   const out: Record<string, unknown> = {};
-  for (let j = 0; j < names.length; j++) out[names[j]] = sortedCopy(o[from[j]], f, undefined, inner, inner);
+  for (let j = 0; j < names.length; j++) out[names[j]] = sortedCopy(o[from[j]], f, undefined, inner, inner, owned);
   return out;
 }
+
+/**
+ * `JSON.stringify(value)` in pieces (their concatenation is that text): the array under `key`
+ * serialised `per` items at a time, the rest of `value` around it in one piece. A few MB of JSON
+ * made as one string sits in V8's large-object space until a full GC (which a plan seldom runs);
+ * pieces of this size are young garbage. `value` must be a plain object (no `toJSON`); one
+ * piece, the whole text, when the array is short or the split cannot be told.
+ */
+export function jsonPieces(value: Record<string, unknown>, key: string, per = 256): string[] {
+  const list = value[key];
+  const proto = Object.getPrototypeOf(value) as unknown;
+  if (!Array.isArray(list) || list.length <= per || (proto !== Object.prototype && proto !== null) || 'toJSON' in value) return [JSON.stringify(value)];
+  // the array's place in the text: a marker string (JSON strings never hold an unescaped control character)
+  const marker = JSON.stringify(PIECES_MARKER);
+  const around = JSON.stringify({ ...value, [key]: PIECES_MARKER });
+  const at = around.indexOf(marker);
+  if (at < 0 || around.lastIndexOf(marker) !== at) return [JSON.stringify(value)];
+  const pieces = [around.slice(0, at), '['];
+  for (let i = 0; i < list.length; i += per) pieces.push(`${i > 0 ? ',' : ''}${JSON.stringify(list.slice(i, i + per)).slice(1, -1)}`);
+  pieces.push(']', around.slice(at + marker.length));
+  return pieces;
+}
+
+const PIECES_MARKER = '\u0000dqform:pieces\u0000';
 
 /** Deterministic JSON: object keys sorted at every depth. */
 export function sortKeysDeep<T>(value: T): T {

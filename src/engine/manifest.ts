@@ -3,12 +3,12 @@
  * never construct objects, so any front end that writes it (or the YAML loader, which builds
  * the same `Manifest`) shares plan and apply.
  */
-import { hash } from 'node:crypto';
+import { createHash, hash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { Manifest, ManifestResource, RESOURCE_SCHEMAS, RESOURCE_TYPES, type ResourceType } from '../../schemas/model/manifest';
 import type { Diagnostic } from '../../schemas/model/plan';
-import { mapKeysDeepSorted, snakeToCamel, stableStringify } from './keys';
+import { jsonPieces, mapKeysDeepSorted, mapKeysDeepSortedOwned, snakeToCamel, stableStringify } from './keys';
 import { parseAddress } from './identity';
 import { TYPE_PREFIX } from '../kinds/descriptors';
 import { parseFast } from '../../schemas/tools/lean';
@@ -67,7 +67,7 @@ export function manifestFromTerraformJson(doc: unknown, opts: { stack: string; f
     for (const i of parsed.error.issues) err(`${where}: ${i.path.join('.')}: ${i.message}`);
   }
   if (diags.some((d) => d.severity === 'error')) throw new ManifestError(diags);
-  const m = inCanonicalOrder(parsed.data as Manifest);
+  const m = inCanonicalOrder(parsed.data as Manifest, resources);
   CANONICAL.add(m);
   return withLoaderWarnings(m, diags);
 }
@@ -100,7 +100,7 @@ function tfResources(doc: Json, diags: Diagnostic[], err: Report, consume: boole
     for (const name of Object.keys(byName).sort()) {
       const raw = byName[name];
       if (!isObj(raw)) err('resource body must be an object', { address: `${type}.${name}` });
-      else resources.push(tfResource(type as ResourceType, name, raw, err));
+      else resources.push(tfResource(type as ResourceType, name, raw, err, consume));
       if (consume) byName[name] = undefined;
     }
   }
@@ -133,15 +133,16 @@ function foreignResources(type: string, byName: unknown, diags: Diagnostic[]): v
 }
 
 /** One resource body: its attributes in camelCase, construct path, lifecycle and depends_on. */
-function tfResource(type: ResourceType, name: string, raw: Json, err: Report): ManifestResource {
+function tfResource(type: ResourceType, name: string, raw: Json, err: Report, owned: boolean): ManifestResource {
   const address = `${type}.${name}`;
   const meta = isObj(raw['//']) && isObj((raw['//'] as Json).metadata) ? ((raw['//'] as Json).metadata as Json) : {};
   const source = typeof meta.path === 'string' ? meta.path : undefined;
   for (const k of ['count', 'for_each', 'provisioner', 'connection']) {
     if (k in raw) err(`"${k}" is not supported by dqform`, { address, source, field: k, hint: 'Declare one construct per object.' });
   }
-  // one copy of the attributes, camelCased and key-sorted (the manifest hash's canonical order)
-  const config = mapKeysDeepSorted(raw, snakeToCamel, META_KEYS) as Json;
+  // one copy of the attributes, camelCased and key-sorted (the manifest hash's canonical order);
+  // of the loader's own document, its arrays and the objects already so are kept, not copied
+  const config = (owned ? mapKeysDeepSortedOwned : mapKeysDeepSorted)(raw, snakeToCamel, META_KEYS) as Json;
   const lc = isObj(raw.lifecycle) ? raw.lifecycle : {};
   const ignore = lc.ignore_changes;
   if (ignore !== undefined && !Array.isArray(ignore) && ignore !== 'all' && ignore !== 'ALL') {
@@ -167,11 +168,16 @@ function tfResource(type: ResourceType, name: string, raw: Json, err: Report): M
  * manifest is in canonical form and {@link manifestHash} serialises it with JSON.stringify
  * alone. Objects already in order are kept; nothing deeper is copied.
  */
-function inCanonicalOrder(m: Manifest): Manifest {
-  const resources = m.resources.map((r) => {
-    const lifecycle = sortedShallow(r.lifecycle);
-    return sortedShallow(lifecycle === r.lifecycle ? r : { ...r, lifecycle });
-  });
+function inCanonicalOrder(m: Manifest, built: readonly ManifestResource[]): Manifest {
+  // the resources as the loader built them (the parse kept every one: the same array), each with
+  // its lifecycle, are in sorted order already (tfResource): not looked at again
+  const resources =
+    m.resources === built
+      ? m.resources
+      : m.resources.map((r) => {
+          const lifecycle = sortedShallow(r.lifecycle);
+          return sortedShallow(lifecycle === r.lifecycle ? r : { ...r, lifecycle });
+        });
   return sortedShallow({ ...m, resources, imports: m.imports.map((i) => sortedShallow(i)), removed: m.removed.map((r) => sortedShallow(r)) });
 }
 
@@ -303,7 +309,11 @@ export function loadSiblingStacks(dir: string, stack: string): { stack: string; 
 
 /** sha256 of the manifest's canonical JSON: a plan records which manifest it came from. */
 export function manifestHash(m: Manifest): string {
-  return hash('sha256', CANONICAL.has(m) ? JSON.stringify(m) : stableStringify(m), 'hex');
+  if (!CANONICAL.has(m)) return hash('sha256', stableStringify(m), 'hex');
+  // JSON.stringify(m) hashed in pieces: no MB-sized string made (it would stay until a full GC)
+  const h = createHash('sha256');
+  for (const p of jsonPieces(m as unknown as Record<string, unknown>, 'resources')) h.update(p);
+  return h.digest('hex');
 }
 
 export { RESOURCE_SCHEMAS };

@@ -58,6 +58,11 @@ export function cacheKey(parts: readonly (string | Buffer)[]): string {
   return h.digest('hex');
 }
 
+/** Writes all of `data` at the file's position: `fs.writeSync` may write less than asked. */
+function writeAll(fd: number, data: Buffer): void {
+  while (data.length > 0) data = data.subarray(fs.writeSync(fd, data));
+}
+
 /** Marks an entry used: the eviction keeps the most recently used (a read-only directory: no matter). */
 function touch(file: string): void {
   try {
@@ -121,20 +126,28 @@ export class ResolutionCache {
   }
 
   /**
-   * Stores `body` (JSON text) as the entry `key`; silently nothing when the directory cannot be
-   * written. Then evicts the least recently used entries past the bounds.
+   * Stores `body` (JSON text, or its pieces in order: their concatenation) as the entry `key`;
+   * silently nothing when the directory cannot be written. Then evicts the least recently used
+   * entries past the bounds. Pieces are hashed and written one by one: a large body is never
+   * joined into one string (a few MB in V8's large-object space, which only a full GC frees).
    */
-  write(key: string, body: string): void {
+  write(key: string, body: string | readonly string[]): void {
     if (!this.ready(true)) return;
-    const data = Buffer.from(body, 'utf8');
-    const head: CacheEntryHead = { dqformCache: RESOLUTION_CACHE_FORMAT, key, sha256: sha256(data), bytes: data.length };
+    const data = (typeof body === 'string' ? [body] : body).map((p) => Buffer.from(p, 'utf8'));
+    const h = createHash('sha256');
+    let bytes = 0;
+    for (const d of data) {
+      h.update(d);
+      bytes += d.length;
+    }
+    const head: CacheEntryHead = { dqformCache: RESOLUTION_CACHE_FORMAT, key, sha256: h.digest('hex'), bytes };
     const file = this.fileOf(key);
     const temp = `${file}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
     try {
       const fd = fs.openSync(temp, 'wx', 0o600);
       try {
         fs.writeSync(fd, `${JSON.stringify(head)}\n`);
-        fs.writeSync(fd, data);
+        for (const d of data) writeAll(fd, d);
       } finally {
         fs.closeSync(fd);
       }

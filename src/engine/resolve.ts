@@ -63,6 +63,13 @@ export interface ResolveOptions {
    * which namespace a pinned id's tag belongs to cannot be told, so that check is skipped.
    */
   offline?: boolean;
+  /**
+   * Called with each resource once its desired object is made (src/cli/desired.ts: its
+   * normalised form, made there and then): the object it answers becomes the resource's
+   * `desired`. It must answer an object with the same members (only their order may differ), or
+   * the desired object itself.
+   */
+  settle?: (type: ResourceType, desired: Record<string, unknown>) => Record<string, unknown>;
 }
 
 /** One resource's identity: its derived, pinned or imported id (alerts: the fqn). */
@@ -125,8 +132,9 @@ export function resolveManifest(manifest: Manifest, workspace: string, opts: Res
   const resources: ResolvedResource[] = [];
   for (const p of pre) {
     const { config, deps } = resolveReferences(p.r, idents, diags);
-    const desired = validatedConfig(p, config, diags);
-    if (!desired) continue;
+    const valid = validatedConfig(p, config, diags);
+    if (!valid) continue;
+    const desired = opts.settle ? opts.settle(p.r.type, valid) : valid;
     resources.push({
       address: p.r.address,
       type: p.r.type,

@@ -18,7 +18,8 @@ import { startEmulator, type RunningEmulator } from '../../src/emulator';
 import { main } from '../../src/cli/main';
 import { cacheDirOf, cacheKey, MAX_ENTRIES, ResolutionCache } from '../../src/engine/resolution-cache';
 import { RESOLUTION_CACHE_FORMAT } from '../../schemas/model/resolution-cache';
-import { jsonSafe, prepareStack } from '../../src/cli/desired';
+import { canonicalTexts, jsonSafe, prepareStack } from '../../src/cli/desired';
+import { fingerprint } from '../../src/kinds/shared/normalise';
 import { loadStack, siblingsOf } from '../../src/cli/runtime';
 import { mulberry32 } from '../../src/emulator/random';
 
@@ -396,6 +397,45 @@ it('is bounded: past MAX_ENTRIES, the least recently used entries go', () => {
 it('caches only values that JSON gives back as they are', () => {
   expect(jsonSafe({ a: [1, 'x', null, { b: true }], c: undefined })).toBe(true);
   for (const v of [{ a: NaN }, { a: Infinity }, { a: -0 }, [undefined], { a: new Date(0) }, { a: new Map() }, JSON.parse('{"__proto__":1}') as unknown, { toJSON: () => 1 }, { f: () => 1 }]) expect(jsonSafe(v)).toBe(false);
+});
+
+it("writes a plan's entry in pieces, byte for byte JSON.stringify of its body; each form's text made once, for its fingerprint too", () => {
+  const cwd = oneStack('Pieces');
+  const cacheDir = path.join(tempDir('cache-pieces'), 'dqform');
+  const env = { DQFORM_CACHE_DIR: cacheDir };
+  const src = { kind: 'synth' as const, dir: path.join(cwd, 'cdktf.out') };
+  const io = { out: () => undefined, err: () => undefined, env, cwd, isTty: false };
+  const stack = prepareStack(env, cwd, src, undefined, { loadStack: () => loadStack(io, src, undefined), siblingsOf: (m) => siblingsOf(src, m, env) });
+  const resolution = stack.resolve('demo');
+  const forms = stack.desiredForms(resolution)!;
+  expect(stack.desiredFingerprints(resolution)).toEqual(forms.map((f) => fingerprint(f)));
+  // made as each resource was resolved: a desired object that is its form but for key order is the form, as a warm run has it
+  const owner = resolution.resources.findIndex((r) => r.type === 'dq_owner');
+  const pg = resolution.resources.findIndex((r) => r.type === 'dq_integration');
+  expect([resolution.resources[owner].desired === forms[owner], resolution.resources[pg].desired === forms[pg]]).toEqual([true, false]);
+  expect(resolution.resources[pg].desired).toMatchObject({ config: { relational: { password: { fromEnv: 'PG_PASSWORD' } } } });
+  const [[head, body]] = [...entries(cacheDir).values()].filter(([, b]) => b.includes('"desiredForms"'));
+  expect(body).toBe(JSON.stringify(JSON.parse(body)));
+  expect(head.bytes).toBe(Buffer.byteLength(body));
+  const entry = JSON.parse(body) as { desiredForms: unknown[]; desiredFingerprints: string[] };
+  expect(entry.desiredForms).toEqual(forms);
+  expect(entry.desiredFingerprints).toEqual(forms.map((f) => fingerprint(f)));
+  // the store: pieces make the entry their concatenation makes
+  const store = new ResolutionCache(path.join(tempDir('cache-pieces-store'), 'dqform'));
+  const [a, b] = [cacheKey(['a']), cacheKey(['b'])];
+  store.write(a, ['{"x":', '[1,"é",', '{}]', '}']);
+  store.write(b, '{"x":[1,"é",{}]}');
+  const text = (k: string) => fs.readFileSync(path.join(store.dir, `${k}.entry`), 'utf8').replace(k, '');
+  expect(text(a)).toBe(text(b));
+  expect(store.read(a)).toEqual({ x: [1, 'é', {}] });
+});
+
+it("writes a form's text for the entry only when it is its canonical JSON and JSON gives it back as it is", () => {
+  expect(canonicalTexts([{ a: 1, b: [{ c: 'x' }, null], d: undefined }, {}, []])).toEqual(['{"a":1,"b":[{"c":"x"},null]}', '{}', '[]']);
+  expect(canonicalTexts([])).toEqual([]);
+  for (const v of [{ b: 1, a: 2 }, { a: { d: 1, c: 2 } }, { a: NaN }, { a: -0 }, { a: Infinity }, [undefined], { a: new Date(0) }, JSON.parse('{"__proto__":1}') as unknown, { toJSON: () => 1 }, { f: () => 1 }]) {
+    expect(canonicalTexts([{ ok: true }, v])).toBeUndefined();
+  }
 });
 
 it('an entry made with other values of the variables that choose the sibling stacks is not used', async () => {

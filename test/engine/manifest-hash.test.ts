@@ -7,7 +7,7 @@
 import { hash } from 'node:crypto';
 import { isCanonicalJson } from '../../schemas/tools/canonical-json';
 import { manifestFromTerraformJson, manifestHash } from '../../src/engine/manifest';
-import { mapKeysDeep, mapKeysDeepSorted, snakeToCamel, sortKeysDeep } from '../../src/engine/keys';
+import { jsonPieces, mapKeysDeep, mapKeysDeepSorted, mapKeysDeepSortedOwned, snakeToCamel, sortKeysDeep } from '../../src/engine/keys';
 import { terraformJson } from '../../bench/fixtures';
 import { leanParse } from '../../schemas/tools/lean';
 import { Manifest, ManifestResource } from '../../schemas/model/manifest';
@@ -53,7 +53,16 @@ test('the hash of a manifest is the one the earlier versions computed (pinned: m
 });
 
 test('the loader writes the manifest in canonical form: JSON.stringify alone is its key-sorted JSON', () => {
-  for (const m of [manifestFromTerraformJson(doc, { stack: 'shop' }), manifestFromTerraformJson(terraformJson('bench', 90, { changedEvery: 10 }), { stack: 'bench' })]) {
+  // a construct path (source) and a lifecycle of both members: what the loader's resources may hold, each in sorted order as built
+  const full = {
+    provider: { dq: [{ namespace: 'full' }] },
+    resource: { dq_owner: { a: { '//': { metadata: { path: 'app/a' } }, title: 'A', lifecycle: { prevent_destroy: true, ignore_changes: ['title'] } }, b: { title: 'B', lifecycle: { prevent_destroy: true } } } },
+  };
+  for (const m of [
+    manifestFromTerraformJson(doc, { stack: 'shop' }),
+    manifestFromTerraformJson(terraformJson('bench', 90, { changedEvery: 10 }), { stack: 'bench' }),
+    manifestFromTerraformJson(JSON.parse(JSON.stringify(full)), { stack: 'full', consume: true }),
+  ]) {
     // the resources (zod writes them in its schema's order), their configs and lifecycles
     expect(m.resources.filter((r) => !isCanonicalJson(r)).map((r) => r.address)).toEqual([]);
     expect(isCanonicalJson(m)).toBe(true);
@@ -130,6 +139,62 @@ test('mapKeysDeepSorted remembers what it did per sequence of keys: objects of o
       expect(JSON.stringify(got)).toBe(JSON.stringify(reference(v, s)));
     }
   }
+});
+
+test('mapKeysDeepSortedOwned: what mapKeysDeepSorted makes, keeping the arrays and the objects already so of a value handed over (issue 27)', () => {
+  const texts = [
+    '{"title":"T","contacts":[{"email":{"recipient_emails":["a"]}}],"a_b":1,"aB":2}',
+    '{"name":"N","selection":{"query":{"resolver_ql":"x"}},"tags":[["a",{"b":1}],null,3]}',
+    '{"//":{"x_y":1},"lifecycle":{"a":1},"z":{"a":1,"b":[{"c":{}}]}}',
+    '{"__proto__":{"a":1},"b":{"__proto__":2,"c":3}}',
+    '{"10":{"a":1},"9":2,"a":{"1":1,"b":2}}',
+    '{"b":1,"a":{"c":1}}',
+    '[{"a":1},{"b_c":2}]',
+    '"a_b"',
+  ];
+  const skip = new Set(['//', 'lifecycle']);
+  for (const t of [...texts, ...texts]) {
+    for (const s of [undefined, skip]) {
+      const owned = JSON.parse(t) as unknown;
+      const got = mapKeysDeepSortedOwned(owned, snakeToCamel, s);
+      const want = mapKeysDeepSorted(JSON.parse(t), snakeToCamel, s);
+      expect([t, JSON.stringify(got), Object.getPrototypeOf(got ?? {})]).toEqual([t, JSON.stringify(want), Object.getPrototypeOf(want ?? {})]);
+      expect(got).toEqual(want);
+    }
+  }
+  // kept: the arrays, and the objects whose keys are their new names in sorted order; copied: the others
+  const v = JSON.parse('{"name":"N","sel":{"query":{"resolver_ql":"x"}},"tags":[{"a":1}]}') as { sel: { query: object }; tags: object[] };
+  const [sel, query, tags, tag] = [v.sel, v.sel.query, v.tags, v.tags[0]];
+  const out = mapKeysDeepSortedOwned(v, snakeToCamel) as typeof v;
+  expect([out === v, out.sel === sel, out.sel.query === query, out.tags === tags, out.tags[0] === tag]).toEqual([true, true, false, true, true]);
+  expect(out).toEqual({ name: 'N', sel: { query: { resolverQl: 'x' } }, tags: [{ a: 1 }] });
+});
+
+test('jsonPieces: JSON.stringify of a value in pieces, its long array a few items at a time; manifestHash hashes them (issue 27)', () => {
+  const items = Array.from({ length: 10 }, (_, i) => ({ i, s: `x"${i}` }));
+  const cases: Record<string, unknown>[] = [
+    { a: 1, list: items, z: 'after' },
+    { list: items },
+    { a: '\u0000dqform:pieces\u0000', list: items },
+    { a: 1, list: [items[0]], z: 2 },
+    { a: 1, list: 'not an array' },
+    { a: 1, list: [...items, undefined, null] },
+    { b: undefined, list: items, c: [1, 2] },
+  ];
+  for (const v of cases) {
+    for (const per of [1, 3, 10, 256]) {
+      const pieces = jsonPieces(v, 'list', per);
+      expect(pieces.join('')).toBe(JSON.stringify(v));
+      if (Array.isArray(v.list) && v.list.length > per && !JSON.stringify(v).includes('dqform:pieces')) expect(pieces.length).toBe(4 + Math.ceil(v.list.length / per));
+      else expect(pieces).toEqual([JSON.stringify(v)]);
+    }
+  }
+  // a manifest of more resources than a piece holds hashes as its whole text does
+  const m = manifestFromTerraformJson(terraformJson('bench', 600, { changedEvery: 10 }), { stack: 'bench' });
+  expect(m.resources.length).toBeGreaterThan(256);
+  expect(jsonPieces(m as unknown as Record<string, unknown>, 'resources').length).toBeGreaterThan(3);
+  expect(manifestHash(m)).toBe(hash('sha256', JSON.stringify(m), 'hex'));
+  expect(manifestHash(m)).toBe(hash('sha256', JSON.stringify(sortKeysDeep(m)), 'hex'));
 });
 
 test('the loader drops a consumed document\'s resource bodies as it converts them, and leaves a document it was lent as it was; the manifests are equal (issue 27)', () => {

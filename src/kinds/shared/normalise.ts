@@ -152,7 +152,12 @@ export function fingerprint(v: unknown): string {
 
 /** {@link fingerprint} of a value the caller found canonical ({@link isCanonicalJson} true): not checked again. */
 export function canonicalFingerprint(v: unknown): string {
-  return hash('sha256', JSON.stringify(v), 'hex').slice(0, 32);
+  return textFingerprint(JSON.stringify(v));
+}
+
+/** {@link fingerprint} of a value whose canonical JSON the caller made: that text's sha256. */
+export function textFingerprint(canonicalText: string): string {
+  return hash('sha256', canonicalText, 'hex').slice(0, 32);
 }
 
 /** Strips an `owner-`/`domain-`/`dataproduct-` prefix from an id. */
