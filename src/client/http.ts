@@ -221,6 +221,11 @@ export class DqClient {
     if (this.onLog) this.onLog(redact(line));
   }
 
+  /** Whether {@link log} writes anywhere (a line nobody reads need not be made). */
+  get logs(): boolean {
+    return this.onLog !== undefined;
+  }
+
   /**
    * Performs one API call: validates the body, sends it with a bearer token, retries
    * retryable failures of idempotent calls, refetches the token once on a 401, maps failures
