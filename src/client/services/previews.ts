@@ -56,7 +56,13 @@ export async function preview<T>(http: DqClient, ask: PreviewAsk<T>): Promise<T>
     try {
       return await ask.grpc();
     } catch (g) {
-      throw grpcFailed(await refusalOf(ask), g);
+      // REST's refusal, for the message: `rest` throws it before sending anything
+      try {
+        return await ask.rest();
+      } catch (e) {
+        if (!(e instanceof PreviewUnavailableError)) throw e;
+        throw grpcFailed(e, g);
+      }
     }
   }
   try {
@@ -79,17 +85,6 @@ function grpcFailed(e: PreviewUnavailableError, g: unknown): PreviewUnavailableE
   const err = new PreviewUnavailableError(e.path, e.field, `${e.reason}, and the gRPC preview failed: ${(g as Error).message}`);
   (err as { cause?: unknown }).cause = g;
   return err;
-}
-
-/** The refusal of a rule `ask.restRefuses` said REST refuses: `ask.rest` throws it before sending anything. */
-async function refusalOf<T>(ask: PreviewAsk<T>): Promise<PreviewUnavailableError> {
-  try {
-    await ask.rest();
-  } catch (e) {
-    if (e instanceof PreviewUnavailableError) return e;
-    throw e;
-  }
-  throw new Error('internal error: restRefuses said REST refuses the rule, and REST answered');
 }
 
 /** A preview over gRPC: the call, then the response (`{ overview }`) parsed with the REST response schema. */
