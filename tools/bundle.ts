@@ -18,7 +18,8 @@
  *   in its place on the first gRPC call (a plan that needs no gRPC preview never loads it), and
  *   protobufjs' light build, which `loadProtobufjs('light')` (schemas/platform/grpc.ts) takes
  *   from it in the bundle (`__DQFORM_GRPC_BUNDLE__`, defined here): one file in the V8 code cache
- *   instead of ~90 modules resolved, read and compiled from node_modules (issue 27).
+ *   instead of ~90 modules resolved, read and compiled from node_modules (issue 27). Without the
+ *   `long` package ({@link noLong}).
  *
  * Left out, loaded from node_modules on first use as before: protobufjs' full build (the
  * `.proto` parser: `npm run proto` only) and zod's locale index (64 modules, only for `z.locales`: a stand-in loads
@@ -258,7 +259,25 @@ exports.load = (id) => lazy[id]();
       loader: 'js',
     },
     outfile: path.join(outDir, GRPC_FILE),
+    plugins: [noLong()],
   });
+}
+
+/**
+ * The gRPC file without the `long` package: protobufjs takes it when it is there (64-bit
+ * integers read as Long objects), and its load compiles a WebAssembly module (~2.6 ms of the first
+ * gRPC preview). Without it protobufjs keeps 64-bit integers as numbers: the same bytes, and the
+ * same numbers where the registry reads them (`longs: Number`); proto-loader (grpc-js' channelz
+ * only, off here) exports it as null. The compiled tree and the emulator keep it.
+ */
+function noLong(): esbuild.Plugin {
+  return {
+    name: 'dqform-no-long',
+    setup(build) {
+      build.onResolve({ filter: /^long$/ }, () => ({ path: 'long', namespace: NS }));
+      build.onLoad({ filter: /.*/, namespace: NS }, () => ({ loader: 'js', contents: 'module.exports = null;\n' }));
+    },
+  };
 }
 
 /** `tsx tools/bundle.ts [outDir]`: the bundle into `outDir` (default dist/bundle); prints the files' sizes. */

@@ -81,7 +81,7 @@ export function client(io: Io, m?: StackPlatformFields): PlatformClient {
   const config = cm.resolveConfig(io.env, {}, stack);
   // DQ_TIMEOUT and DQ_MAX_RESPONSE_MB hold for every stack (PlatformClient.fromEnv does the same)
   const limits = cm.resolveLimits(io.env);
-  return cm.PlatformClient.create(config, { proxy: cm.resolveProxy(io.env), ...limits, onTrace: (t) => traceLine(t, debug, io), grpc: { deadlineMs: limits.timeoutMs, ...cm.resolveStackGrpcConfig(io.env, stack) } });
+  return cm.PlatformClient.create(config, { proxy: cm.resolveProxy(io.env), ...limits, onTrace: (t) => traceLine(t, debug, io), traceEvents: debug ? undefined : ['retry'], grpc: { deadlineMs: limits.timeoutMs, ...cm.resolveStackGrpcConfig(io.env, stack) } });
 }
 const warnedLevel = new WeakSet<Io>();
 

@@ -129,6 +129,12 @@ export interface DqClientOptions extends ClientConfig {
   /** Receives every response, transport failure and retry as a structured, redacted event. */
   onTrace?: (t: HttpTrace) => void;
   /**
+   * The events `onTrace` wants (default: all). An event it does not want is never made: a
+   * `response` event is one per request, its path (with the query) redacted (issue 27: ~4 ms of
+   * a 10,000-object plan whose CLI prints responses only with DQFORM_LOG=debug).
+   */
+  traceEvents?: readonly HttpTrace['event'][];
+  /**
    * Proxies (see config.ts `resolveProxy`): requests go through undici's EnvHttpProxyAgent,
    * which tunnels to the base URL through the proxy unless `noProxy` matches its host. Used only
    * for an https base URL whose host is not loopback ({@link proxyUsed}): the client secret never
@@ -173,6 +179,7 @@ export class DqClient {
   private readonly pool: Pool | Dispatcher;
   private readonly origin: string;
   private readonly onTrace: ((t: HttpTrace) => void) | undefined;
+  private readonly traced: ReadonlySet<HttpTrace['event']>;
   private readonly prefix: string;
   private readonly policy: RetryPolicy;
   private readonly onLog: ((line: string) => void) | undefined;
@@ -208,6 +215,7 @@ export class DqClient {
       this.pool = new EnvHttpProxyAgent({ ...poolOptions, httpProxy: '', httpsProxy: proxy, noProxy: opts.proxy?.noProxy ?? '' });
     } else this.pool = new PoolImpl(url.origin, poolOptions);
     this.onTrace = opts.onTrace;
+    this.traced = new Set(opts.traceEvents ?? ['response', 'transport-error', 'retry']);
     this.limiter = new Limiter(opts.maxConcurrency ?? 32);
     this.now = opts.now ?? Date.now;
     this.policy = retryPolicy({ now: this.now, ...opts.retry });
@@ -219,6 +227,11 @@ export class DqClient {
   /** Writes a redacted log line to `onLog`. */
   log(line: string): void {
     if (this.onLog) this.onLog(redact(line));
+  }
+
+  /** Whether {@link log} writes anywhere (a line nobody reads need not be made). */
+  get logs(): boolean {
+    return this.onLog !== undefined;
   }
 
   /**
@@ -273,9 +286,9 @@ export class DqClient {
     return this.parse(o.method, pathWithQuery, requestId, raw, o.responseSchema);
   }
 
-  /** Hands a redacted trace event to `onTrace`. */
+  /** Hands a redacted trace event to `onTrace` (if it wants the event). */
   private trace(t: HttpTrace): void {
-    if (this.onTrace) this.onTrace({ ...t, path: redact(t.path), ...(t.error !== undefined ? { error: redact(t.error) } : {}) });
+    if (this.onTrace && this.traced.has(t.event)) this.onTrace({ ...t, path: redact(t.path), ...(t.error !== undefined ? { error: redact(t.error) } : {}) });
   }
 
   /** Which transport the overview methods use for previews (`auto` unless configured). */
@@ -384,7 +397,7 @@ export class DqClient {
       }
       this.reach.success();
       if (this.onLog) this.log(`<- ${res.status} ${method} ${pathWithQuery} (${this.now() - started}ms)`);
-      if (this.onTrace) this.trace({ event: 'response', method, path: pathWithQuery, requestId, attempt, status: res.status, ms: this.now() - started });
+      if (this.onTrace && this.traced.has('response')) this.trace({ event: 'response', method, path: pathWithQuery, requestId, attempt, status: res.status, ms: this.now() - started });
       return res;
     });
   }

@@ -14,6 +14,8 @@ import * as esbuild from 'esbuild';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import type * as Protobuf from 'protobufjs';
+import { DESCRIPTOR_FILE, loadProtobufjs, protoDir, READ_OPTIONS } from '../../schemas/platform/grpc';
 import { startEmulator } from '../../src/emulator';
 import { bundleCli, GRPC_FILE, REST_FILE } from '../../tools/bundle';
 import { baseEnv, dqform, ROOT, type Run } from './helpers';
@@ -105,6 +107,30 @@ it('a plan whose previews go over gRPC takes grpc-js and protobufjs from the bun
   const loaded = r.loaded!.map((k) => path.relative(pkg, k));
   expect(loaded).toContain(path.join('dist', 'bundle', GRPC_FILE));
   expect(loaded.filter((k) => /node_modules[\\/](@grpc|protobufjs|@protobufjs)[\\/]/.test(k))).toEqual([]);
+});
+
+it('the gRPC file\'s protobufjs has no `long`: 64-bit integers encode to the same bytes and read as the same numbers as with it', () => {
+  const light = (require(path.join(pkg, 'dist', 'bundle', GRPC_FILE)) as { protobufLight: () => typeof Protobuf }).protobufLight();
+  const withLong = loadProtobufjs('light');
+  expect(light.util.Long).toBeNull();
+  expect(withLong.util.Long).toBeTruthy();
+  const { nested } = JSON.parse(fs.readFileSync(path.join(protoDir(), DESCRIPTOR_FILE), 'utf8')) as { nested: Protobuf.INamespace['nested'] };
+  const [a, b] = [light, withLong].map((pb) => pb.Root.fromJSON({ nested }));
+  const big = [0, 1, -1, 300, 2 ** 31, -(2 ** 31) - 1, 2 ** 40 + 7, Number.MAX_SAFE_INTEGER, -Number.MAX_SAFE_INTEGER];
+  const cases: [string, Record<string, unknown>[]][] = [
+    ['platform.datachecks.sqltests.v1.FreshnessTest', big.map((n) => ({ timeWindowSeconds: n }))],
+    ['buf.validate.FieldPathElement', big.map((n) => ({ fieldName: 'f', intKey: n, index: Math.abs(n), uintKey: Math.abs(n) }))],
+    ['google.protobuf.Duration', big.map((n) => ({ seconds: n, nanos: 5 }))],
+  ];
+  for (const [name, values] of cases) {
+    const [ta, tb] = [a.lookupType(name), b.lookupType(name)];
+    for (const v of values) {
+      const bytes = Buffer.from(ta.encode(ta.fromObject(v)).finish());
+      expect({ name, v, bytes: bytes.toString('hex') }).toEqual({ name, v, bytes: Buffer.from(tb.encode(tb.fromObject(v)).finish()).toString('hex') });
+      expect(ta.toObject(ta.decode(bytes), READ_OPTIONS)).toEqual(tb.toObject(tb.decode(bytes), READ_OPTIONS));
+      expect(ta.toObject(ta.decode(bytes), READ_OPTIONS)).toMatchObject(v);
+    }
+  }
 });
 
 it('prints what the sources print, byte for byte, with and without the V8 flag and code cache', async () => {

@@ -9,6 +9,7 @@ import * as net from 'net';
 import type { AddressInfo } from 'net';
 import { z } from 'zod';
 import { ApiError, redact, ResponseShapeError, UnauthenticatedError } from '../../src/client';
+import * as redactModule from '../../src/client/redact';
 import { makeClient, serverPerTest } from './helpers/client';
 
 const Ok = z.object({ ok: z.boolean() });
@@ -187,6 +188,26 @@ describe('debug log and trace lines', () => {
       '<- 200 GET /api/x (0ms)',
     ]);
     expect(traces).toContainEqual({ event: 'response', method: 'GET', path: '/api/x', requestId: rid, attempt: 1, status: 200, ms: 0 });
+  });
+
+  test('onTrace gets only the events it asks for; a response event it does not want is never made, nor its path redacted', async () => {
+    t.server.on('GET', '/api/x', (_r, n) => (n % 2 === 1 ? 'drop' : { json: { ok: true } }));
+    const redacts = jest.spyOn(redactModule, 'redact');
+    /** The events of a call (dropped once, then answered; the token's left out), and how often its path was redacted. */
+    const run = async (traceEvents?: ('response' | 'transport-error' | 'retry')[]) => {
+      redacts.mockClear();
+      const traces: { event: string; path: string }[] = [];
+      const { client: c } = client({ onLog: undefined, onTrace: (e) => traces.push(e), traceEvents });
+      await expect(c.call({ method: 'GET', path: '/api/x?q=a-long-rule-query', responseSchema: Ok, idempotent: true })).resolves.toEqual({ ok: true });
+      return { events: traces.filter((e) => e.path.startsWith('/api/x')).map((e) => e.event), pathRedactions: redacts.mock.calls.filter(([x]) => x === '/api/x?q=a-long-rule-query').length };
+    };
+    try {
+      // the dropped attempt's error redacts the path once, each event made once more
+      expect(await run()).toEqual({ events: ['transport-error', 'retry', 'response'], pathRedactions: 4 });
+      expect(await run(['retry'])).toEqual({ events: ['retry'], pathRedactions: 2 });
+    } finally {
+      redacts.mockRestore();
+    }
   });
 
   test('a retried token request is logged with its status; a dropped connection with its error', async () => {

@@ -42,3 +42,9 @@ it('a plan that needs no gRPC preview never loads grpc-js, proto-loader or proto
   expect(r.afterGrpcPreview).toBeGreaterThan(0); // the fallback tried gRPC (nothing listens: effects unknown)
   expect(r.protoParser).toBe(0);
 }, 60_000);
+
+it('loading the proto registry does not load perf_hooks (the global performance loads it on first read: ~2 ms of a changed plan)', () => {
+  const script = `require('./schemas/platform/grpc').protoRegistry(); process.stdout.write(JSON.stringify(process.moduleLoadList.filter((m) => /perf_hooks|internal\\/perf\\/performance$/.test(m))));`;
+  const out = execFileSync(process.execPath, ['--require', 'tsx/cjs', '-e', script], { cwd: ROOT, encoding: 'utf8', env: { ...process.env, NODE_OPTIONS: '' }, timeout: 60_000 });
+  expect(JSON.parse(out)).toEqual([]);
+}, 60_000);

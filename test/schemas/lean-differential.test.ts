@@ -1,7 +1,8 @@
 /**
  * The lean validator (schemas/tools/lean.ts) against zod, differentially (issue 27): for every
  * schema the client parses a read response with, every desired-state schema, the manifest, the plan file and the
- * rules a preview asks about (src/client/services/previews.ts `parseRule`),
+ * rules a preview asks about (src/client/services/previews.ts `parseRule`) and the effects it maps their
+ * overviews to (src/kinds/shared/support.ts `effectsOf`),
  * seeded random values generated from the schema (through schemas/tools/zod-walk.ts) and mutations of
  * them (a key dropped, a wrong type, an extra key, null, an enum number, out of range, another
  * variant, ...) must get the same answer from both: refused by both, or accepted by both with the
@@ -270,6 +271,8 @@ function load(jitless: boolean): Loaded {
     schemas.push(['response Empty', (require(path.join(ROOT, 'src', 'client', 'services', '_base')) as { Empty: z.ZodType }).Empty]);
     // the rule a deploy-overview preview asks about (src/client/services/previews.ts parseRule)
     for (const name of ['DeploymentRuleWrite', 'SqlTestDeploymentRuleWrite']) schemas.push([`preview rule ${name}`, exports[name] as z.ZodType]);
+    // a preview's effects (src/kinds/shared/support.ts effectsOf)
+    schemas.push(['preview effects Effects', exports.Effects as z.ZodType]);
     const manifest = require(path.join(ROOT, 'schemas', 'model', 'manifest')) as typeof import('../../schemas/model/manifest');
     for (const [type, s] of Object.entries(manifest.RESOURCE_SCHEMAS)) schemas.push([`desired ${type}`, s as unknown as z.ZodType]);
     schemas.push(['manifest Manifest', manifest.Manifest]);

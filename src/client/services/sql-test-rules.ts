@@ -1,7 +1,7 @@
 /** SQL-test deployment rules (`datachecks.sqltests.v1.SqlTestsDeploymentRulesService`). Routes: ROUTES.md. */
 import { z } from 'zod';
 import { BATCH_LIMIT } from '../../../schemas/platform/common';
-import { BatchDeleteByIdsRequest, BatchDeleteRulesResponse, BatchDeploySqlTestRulesRequest, BatchGetByIdsRequest, BatchGetSqlTestRulesResponse, DeploySqlTestRuleRequest, ListSqlTestRulesRequest, ListSqlTestRulesResponse, SqlTestDeployOverview, SqlTestDeployOverviewResponse, SqlTestOverviewRequest, SqlTestDeploymentRule, SqlTestDeploymentRuleWrite } from '../../../schemas/platform/sql-tests';
+import { BatchDeleteByIdsRequest, BatchDeleteRulesResponse, BatchDeploySqlTestRulesRequest, BatchGetByIdsRequest, BatchGetSqlTestRulesResponse, DeploySqlTestRuleRequest, ListSqlTestRulesRequest, ListSqlTestRulesResponse, SqlTestDeployOverview, SqlTestDeployOverviewResponse, SqlTestOverviewRequest, SqlTestDeploymentRule, SqlTestDeploymentRuleWrite, SQL_TEST_RULE_CONFIG_KINDS } from '../../../schemas/platform/sql-tests';
 import { PREVIEW_METHODS } from '../../../schemas/platform/grpc';
 import { toQuery } from '../../../schemas/platform/wire';
 import { seg } from '../http';
@@ -11,6 +11,17 @@ import { BatchResult, batched } from '../paging';
 import { BatchWriteOptions, finish, RuleWritesService, type RuleWriteRoutes, succeeded } from './_base';
 
 const BASE = '/api/datachecks/sql-test-deployment-rules/v1';
+
+/**
+ * Whether the rule holds tests (its query or static config's `tests[]`): a repeated message,
+ * which has no query-string form, so REST refuses the rule before sending ({@link overviewQuery}).
+ */
+function holdsTests(rule: Record<string, unknown>): boolean {
+  return SQL_TEST_RULE_CONFIG_KINDS.some((k) => {
+    const c = rule[k];
+    return !!c && typeof c === 'object' && Array.isArray((c as { tests?: unknown }).tests) && (c as { tests: unknown[] }).tests.length > 0;
+  });
+}
 
 /**
  * DeploySqlTestDeploymentRule POST `.../v1/deployed` `{ deploymentRule }` (test keys in wire form,
@@ -44,6 +55,7 @@ export class SqlTestRulesService extends RuleWritesService<z.input<typeof SqlTes
     const canonical = parseRule(SqlTestDeploymentRuleWrite, rule) as Record<string, unknown>;
     return preview(this.http, {
       rest: () => this.restOverview(canonical),
+      restRefuses: () => holdsTests(canonical),
       grpc: async () => {
         // the REST form is the proto3 JSON of the gRPC request: tests are already `RuleTest` messages
         return (await grpcOverview(this.http, PREVIEW_METHODS.GetSqlTestDeployOverview, { deploymentRule: canonical }, SqlTestDeployOverviewResponse)).overview;

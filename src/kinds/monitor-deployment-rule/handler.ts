@@ -12,9 +12,9 @@
  */
 import type { PlatformClient } from '../../client';
 import { MetricIdEnum, RULE_CONFIG_KINDS, type DeploymentOverview, type DeploymentRuleWrite, type MonitorSettings } from '../../../schemas/platform/deployment-rules';
-import { Effects, type Change } from '../../../schemas/model/plan';
+import type { Change, Effects } from '../../../schemas/model/plan';
 import { normalise } from '../shared/normalise';
-import { afterOf, bareId, LIST_PAGE_SIZE, omit, qlForm } from '../shared/support';
+import { afterOf, bareId, effectsOf, LIST_PAGE_SIZE, omit, qlForm } from '../shared/support';
 import type { HandlerContext, LiveObject, ReadQuery, ResourceHandler } from '../shared/types';
 import { monitorDeploymentRuleDescriptor } from './descriptor';
 import { liveSorted, ruleHandler } from '../shared/rule';
@@ -115,7 +115,7 @@ export function overviewEffects(source: 'deploy-overview' | 'delete-overview', o
       for (const p of active) if (!created.has(p) && !resets.has(p)) resets.set(p, `delay model changes from ${short(db, 'DELAY_MODEL_')} to ${short(da, 'DELAY_MODEL_')}`);
     }
   }
-  return Effects.parse({
+  return effectsOf({
     source,
     monitorsToCreate,
     monitorsToDelete,

@@ -6,8 +6,8 @@
  * forms, its write message, its service and how it previews.
  */
 import type { PlatformClient } from '../../client';
-import { Effects, type Change } from '../../../schemas/model/plan';
-import { effectsUnknown, errorsByAddress, ignoreNotFound, liveObject } from './support';
+import type { Change, Effects } from '../../../schemas/model/plan';
+import { effectsOf, effectsUnknown, errorsByAddress, ignoreNotFound, liveObject } from './support';
 import type { KindDescriptor } from './descriptor';
 import type { HandlerContext, LiveObject, ResourceHandler } from './types';
 
@@ -36,7 +36,7 @@ export function rulePreview<O>(p: RulePreview<O>): NonNullable<ResourceHandler['
       const ov = change.action === 'delete' ? await p.deleteOverview(client, change.id) : await p.deployOverview(client, change, ctx);
       return p.effects(source, ov, change);
     } catch (e) {
-      return Effects.parse({ source, error: effectsUnknown(e), ...p.failed?.(source) });
+      return effectsOf({ source, error: effectsUnknown(e), ...p.failed?.(source) });
     }
   };
 }

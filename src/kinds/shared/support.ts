@@ -12,7 +12,9 @@ import { NotFoundError } from '../../client/errors';
 import { unmodelledOf } from '../../../schemas/platform/wire';
 import { queryToResolverQl } from '../../../schemas/tools/resolverql';
 import type { Query } from '../../../schemas/platform/entities';
-import type { Change } from '../../../schemas/model/plan';
+import type { z } from 'zod';
+import { Effects, type Change } from '../../../schemas/model/plan';
+import { parseFast } from '../../../schemas/tools/lean';
 import { bare, fingerprint } from './normalise';
 import { tallyRetries } from '../../client/attempts';
 import type { ListedObject, LiveObject, ReadQuery } from './types';
@@ -106,6 +108,16 @@ export async function ignoreNotFound(p: Promise<unknown>): Promise<void> {
 /** A batch per-item error reason that means "no such object" (delete of a missing one). */
 export function isNotFoundReason(reason: string): boolean {
   return /not[ _-]?found|does not exist|no such/i.test(reason);
+}
+
+/**
+ * `Effects.parse(input)`, lean first (schemas/tools/lean.ts `parseFast`, the same output; zod's
+ * error when it refuses): a plan maps one preview per rule change to its effects (issue 27).
+ */
+export function effectsOf(input: z.input<typeof Effects>): Effects {
+  const r = parseFast(Effects, input);
+  if (!r.success) throw r.error;
+  return r.data;
 }
 
 /**

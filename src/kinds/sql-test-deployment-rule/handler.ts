@@ -11,11 +11,11 @@
  * - normalisation: timezone `UTC` (the default) compares as absent at the config level.
  */
 import { SQL_TEST_RULE_CONFIG_KINDS, sqlTestRuleFromWire, sqlTestRuleToWire, type SqlTestDeployOverview, type SqlTestDeploymentRuleWrite } from '../../../schemas/platform/sql-tests';
-import { Effects, type Change } from '../../../schemas/model/plan';
+import type { Change, Effects } from '../../../schemas/model/plan';
 import { normalise } from '../shared/normalise';
 import { configKind } from '../monitor-deployment-rule/handler';
 import { dropDefaultTimezone, testsRead } from '../sql-test/handler';
-import { afterOf, omit, qlForm } from '../shared/support';
+import { afterOf, effectsOf, omit, qlForm } from '../shared/support';
 import type { HandlerContext, ResourceHandler } from '../shared/types';
 import { sqlTestDeploymentRuleDescriptor } from './descriptor';
 import { ruleHandler } from '../shared/rule';
@@ -50,7 +50,7 @@ const refs = (a: readonly { tablePath: string; testName: string }[]): string[] =
 
 /** Maps a SQL-test deploy (or delete) overview to {@link Effects}; a delete loses the tests' history. */
 export function sqlTestOverviewEffects(source: 'sql-test-overview' | 'sql-test-delete-overview', ov: SqlTestDeployOverview): Effects {
-  return Effects.parse({
+  return effectsOf({
     source,
     testsToCreate: refs(ov.testsToCreate),
     testsToUpdate: refs(ov.testsToUpdate),
