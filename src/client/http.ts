@@ -15,7 +15,6 @@
  * - every log line and error passes through the redaction module.
  */
 import { randomUUID } from 'node:crypto';
-import type { EventEmitter } from 'node:events';
 import type { Dispatcher, Pool } from 'undici';
 import { z } from 'zod';
 import { TokenResponse } from '../../schemas/platform/common';
@@ -29,27 +28,27 @@ import { isConnectFailure, Reachability } from './reachability';
 import { redact, registerSecret } from './redact';
 import { RetryPolicy, retryPolicy, withRetry } from './retry';
 
-type RequestFn = (this: Pool, opts: Dispatcher.RequestOptions) => Promise<Dispatcher.ResponseData>;
+type ParseHeaders = (raw: readonly Buffer[]) => Record<string, string | string[] | undefined>;
 
 /**
- * undici's Pool and its `request`, loaded without undici's index: the index also loads fetch,
- * WebSocket, cookies, mocks and caches (~75 ms of module loading against ~22 ms for these two
- * files on the 2-core bench box; perf only). They are the very objects the index exports
- * (`require('undici').Pool === require('undici/lib/dispatcher/pool')`, and the index copies
- * `lib/api` onto the dispatchers' prototype); if undici's layout ever differs, the index is used.
+ * undici's Pool and its header parser, loaded without undici's index: the index also loads fetch,
+ * WebSocket, cookies, mocks and caches (~75 ms of module loading against ~22 ms for these files
+ * on the 2-core bench box; perf only). They are the very objects the index exports
+ * (`require('undici').Pool === require('undici/lib/dispatcher/pool')`, `util.parseHeaders`); if
+ * undici's layout ever differs, the index is used.
  */
-function loadUndici(): { PoolImpl: typeof Pool; requestImpl: RequestFn } {
+function loadUndici(): { PoolImpl: typeof Pool; parseHeaders: ParseHeaders } {
   try {
     const PoolImpl = require('undici/lib/dispatcher/pool') as typeof Pool;
-    const requestImpl = require('undici/lib/api/api-request') as RequestFn;
-    if (typeof PoolImpl === 'function' && typeof requestImpl === 'function') return { PoolImpl, requestImpl };
+    const parseHeaders = (require('undici/lib/core/util') as { parseHeaders?: ParseHeaders }).parseHeaders;
+    if (typeof PoolImpl === 'function' && typeof parseHeaders === 'function') return { PoolImpl, parseHeaders };
   } catch {
     // fall through to the public entry point
   }
   const u = require('undici') as typeof import('undici');
-  return { PoolImpl: u.Pool, requestImpl: u.Pool.prototype.request as unknown as RequestFn };
+  return { PoolImpl: u.Pool, parseHeaders: u.util.parseHeaders as unknown as ParseHeaders };
 }
-const { PoolImpl, requestImpl } = loadUndici();
+const { PoolImpl, parseHeaders } = loadUndici();
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -369,26 +368,17 @@ export class DqClient {
       // own timeouts are idle timeouts: a byte every 20 s would never trip them).
       const deadline = new Deadline();
       const timer = setTimeout(expire, this.timeoutMs, deadline);
-      let midBody = false;
+      const exchange: Exchange = { midBody: false };
       // one object, in the order they were always sent (no spread of the per-call ones)
       const headers: Record<string, string> = { accept: 'application/json', 'user-agent': this.opts.userAgent ?? 'dqform', 'x-request-id': requestId };
       if (authorization !== undefined) headers.authorization = authorization;
       if (contentType !== undefined) headers['content-type'] = contentType;
       try {
-        const r = await requestImpl.call(this.pool as Pool, {
-          origin: this.origin,
-          method,
-          path: this.prefix + pathWithQuery,
-          headers,
-          body,
-          signal: deadline as unknown as EventEmitter,
-        });
-        midBody = true;
-        res = { status: r.statusCode, headers: r.headers, body: await this.readBody(r, { method, path: pathWithQuery, status: r.statusCode, requestId }) };
+        res = await exchangeOnce(this.pool, { origin: this.origin, method, path: this.prefix + pathWithQuery, headers, body }, deadline, exchange, this.maxResponseBytes, { method, path: pathWithQuery, requestId }, this.origin);
       } catch (caught) {
         const init = { method, path: pathWithQuery, status: 0, requestId };
         const cause = deadline.aborted && !(caught instanceof ApiError) ? new RequestTimeoutError(init, this.timeoutMs, this.origin) : caught;
-        const err = errorFromTransport({ method, path: pathWithQuery, sentRequestId: requestId, origin: this.origin, midBody }, cause);
+        const err = errorFromTransport({ method, path: pathWithQuery, sentRequestId: requestId, origin: this.origin, midBody: exchange.midBody }, cause);
         this.log(`<- ${method} ${pathWithQuery}: ${err.message}`);
         this.trace({ event: 'transport-error', method, path: pathWithQuery, requestId, attempt, ms: this.now() - started, error: err.message });
         throw this.reach.failure(err, method, pathWithQuery);
@@ -399,55 +389,6 @@ export class DqClient {
       if (this.onLog) this.log(`<- ${res.status} ${method} ${pathWithQuery} (${this.now() - started}ms)`);
       if (this.onTrace && this.traced.has('response')) this.trace({ event: 'response', method, path: pathWithQuery, requestId, attempt, status: res.status, ms: this.now() - started });
       return res;
-    });
-  }
-
-  /**
-   * Reads a response body as text, at most {@link maxResponseBytes}: a larger declared length
-   * is refused before reading, a longer stream is cut off (never buffered whole).
-   * @throws ResponseTooLargeError.
-   */
-  private readBody(r: Dispatcher.ResponseData, init: ApiErrorInit): Promise<string> {
-    const max = this.maxResponseBytes;
-    const declared = Number(headerValue(r.headers, 'content-length'));
-    const body = r.body;
-    if (Number.isFinite(declared) && declared > max) {
-      body.destroy();
-      return Promise.reject(new ResponseTooLargeError(init, max, declared, this.origin));
-    }
-    // the stream's events, not `for await`: its async iterator costs a few promises and
-    // listeners per chunk and per response (issue 27; perf only)
-    return new Promise<string>((resolve, reject) => {
-      const chunks: Buffer[] = [];
-      let size = 0;
-      let done = false;
-      const fail = (e: unknown): void => {
-        if (done) return;
-        done = true;
-        reject(e);
-      };
-      body.on('data', (chunk: Buffer) => {
-        if (done) return;
-        size += chunk.length;
-        if (size > max) {
-          fail(new ResponseTooLargeError(init, max, undefined, this.origin));
-          body.destroy();
-          return;
-        }
-        chunks.push(chunk);
-      });
-      body.on('end', () => {
-        if (done) return;
-        done = true;
-        // one chunk (most answers): decoded as it is, not copied into a new buffer first
-        resolve(chunks.length === 1 ? chunks[0].toString('utf8') : Buffer.concat(chunks, size).toString('utf8'));
-      });
-      body.on('error', fail);
-      // closed without its end and without an error: what `for await` reports as a premature close
-      // (every body closes after its end: no error is made then, its stack trace costs more than the rest of this read)
-      body.on('close', () => {
-        if (!done) fail(Object.assign(new Error('Premature close'), { code: 'ERR_STREAM_PREMATURE_CLOSE' }));
-      });
     });
   }
 
@@ -542,9 +483,9 @@ class DeadlinePassed extends Error {
 }
 
 /**
- * The deadline of one request attempt, handed to undici as its `signal`, which undici takes as
- * an AbortSignal or an EventEmitter (`on`/`once`/`removeListener` of `'abort'`, `aborted`,
- * `reason`): this is the smallest such emitter. Not an AbortController: its signal is an
+ * The deadline of one request attempt, which aborts its exchange ({@link exchangeOnce}; it was
+ * undici's `signal`, which takes an AbortSignal or an EventEmitter: `on`/`once`/`removeListener`
+ * of `'abort'`, `aborted`, `reason`): this is the smallest such emitter. Not an AbortController: its signal is an
  * EventTarget, and creating it, adding undici's listener and removing it again cost more than
  * anything else the client does per request above raw undici (issue 27; perf only).
  */
@@ -585,6 +526,100 @@ class Deadline {
     this.listeners = undefined;
     for (const l of ls) l();
   }
+}
+
+/** What one attempt's exchange got to: past the response's headers (a failure then is mid-body). */
+interface Exchange {
+  midBody: boolean;
+}
+
+/**
+ * One request through the pool's `dispatch`, its answer gathered by a handler: the status, the
+ * headers (undici's `parseHeaders`, as its `request` gives them) and the body as text, at most
+ * `max` bytes (a larger declared length is refused at the headers, a longer body when it grows
+ * past `max`: never buffered whole). undici's `request` made an async resource, a response
+ * stream and its listeners per response (issue 27: ~30-50 ms CPU over a 10,000-object plan's
+ * 1,136 reads; perf only). The deadline aborts the exchange as undici's `signal` did; a body cut
+ * short is undici's error (`onError`), as its stream reported it.
+ */
+function exchangeOnce(
+  pool: Dispatcher,
+  opts: Dispatcher.DispatchOptions,
+  deadline: Deadline,
+  at: Exchange,
+  max: number,
+  init: Omit<ApiErrorInit, 'status'>,
+  origin: string,
+): Promise<RawResponse> {
+  return new Promise<RawResponse>((resolve, reject) => {
+    let done = false;
+    let abort: ((err: Error) => void) | undefined;
+    let status = 0;
+    let headers: Record<string, string | string[] | undefined> = {};
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const fail = (e: unknown): void => {
+      if (done) return;
+      done = true;
+      reject(e);
+    };
+    /** Refuses the answer and stops the exchange (undici then reports the abort to onError: ignored). */
+    const refuse = (e: Error): void => {
+      fail(e);
+      abort?.(e);
+    };
+    const onDeadline = (): void => {
+      const reason = deadline.reason instanceof Error ? deadline.reason : new Error('deadline passed');
+      if (abort) abort(reason);
+      else fail(reason);
+    };
+    deadline.on('abort', onDeadline);
+    const handler: Dispatcher.DispatchHandler = {
+      onConnect(a: (err?: Error) => void) {
+        abort = a;
+        if (deadline.aborted) onDeadline();
+      },
+      onHeaders(statusCode: number, rawHeaders: Buffer[]) {
+        if (statusCode < 200) return true;
+        status = statusCode;
+        headers = parseHeaders(rawHeaders);
+        at.midBody = true;
+        const declared = Number(headerValue(headers, 'content-length'));
+        if (Number.isFinite(declared) && declared > max) {
+          refuse(new ResponseTooLargeError({ ...init, status }, max, declared, origin));
+          return false;
+        }
+        return true;
+      },
+      onData(chunk: Buffer) {
+        if (done) return false;
+        size += chunk.length;
+        if (size > max) {
+          refuse(new ResponseTooLargeError({ ...init, status }, max, undefined, origin));
+          return false;
+        }
+        chunks.push(chunk);
+        return true;
+      },
+      onComplete() {
+        deadline.removeListener('abort', onDeadline);
+        if (done) return;
+        done = true;
+        // one chunk (most answers): decoded as it is, not copied into a new buffer first
+        resolve({ status, headers, body: chunks.length === 1 ? chunks[0].toString('utf8') : Buffer.concat(chunks, size).toString('utf8') });
+      },
+      onError(err: Error) {
+        deadline.removeListener('abort', onDeadline);
+        fail(err);
+      },
+    } as Dispatcher.DispatchHandler;
+    try {
+      pool.dispatch(opts, handler);
+    } catch (e) {
+      deadline.removeListener('abort', onDeadline);
+      fail(e);
+    }
+  });
 }
 
 /** The deadline timer's callback (one function for every request, no closure per request). */
