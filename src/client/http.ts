@@ -569,7 +569,7 @@ function exchangeOnce(
       abort?.(e);
     };
     const onDeadline = (): void => {
-      const reason = deadline.reason instanceof Error ? deadline.reason : new Error('deadline passed');
+      const reason = deadline.reason instanceof Error ? deadline.reason : new DeadlinePassed();
       if (abort) abort(reason);
       else fail(reason);
     };

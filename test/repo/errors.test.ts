@@ -92,8 +92,6 @@ describe('no plain Error reaches a user', () => {
     'src/kinds/descriptors.ts: resource type ${type} has no src/kinds/<kind>/descriptor.ts',
     // a call after close() is a bug of the caller
     "src/client/grpc.ts: 'the gRPC transport is closed'",
-    // mimics Node's own stream error: the retries read its code ERR_STREAM_PREMATURE_CLOSE
-    "src/client/http.ts: 'Premature close'",
   ];
 
   it('src/ (outside the emulator) makes plain Errors only for the named invariants', () => {
