@@ -185,6 +185,8 @@ function duplicateIdentities(pre: readonly Identity[], diags: Diagnostic[]): voi
 function resolveReferences(r: ManifestResource, idents: ReadonlyMap<string, { type: ResourceType; id: string; fqn?: string }>, diags: Diagnostic[]): { config: Record<string, unknown>; deps: Set<string> | undefined } {
   // made when there is one (most resources depend on nothing: no set and no arrays for them)
   let deps = r.dependsOn.length ? new Set(r.dependsOn) : undefined;
+  // most configs hold no reference: one scan, and no path, closure or copy made for them
+  if (!holdsReference(r.config)) return { config: r.config, deps };
   // Where `walk` is (keys from the config's root): text only when a reference is reported.
   const at: (string | number)[] = [];
   const resolveStr = (s: string): string =>
@@ -210,8 +212,7 @@ function resolveReferences(r: ManifestResource, idents: ReadonlyMap<string, { ty
       (deps ??= new Set()).add(addr);
       return v;
     });
-  // most configs hold no reference: one scan without a path or a closure call per string
-  const config = holdsReference(r.config) ? (walkStrings(r.config, resolveStr, at) as Record<string, unknown>) : r.config;
+  const config = walkStrings(r.config, resolveStr, at) as Record<string, unknown>;
   // read after the walk: the resolver adds to it
   return { config, deps };
 }
@@ -368,7 +369,11 @@ function removedDeclarations(manifest: Manifest, workspace: string): RemovedReso
 
 /** Dependency cycles (explicit depends_on and references): an error naming the chain. */
 function dependencyCycles(resources: readonly ResolvedResource[], diags: Diagnostic[]): void {
-  const byAddr = new Map(resources.map((r) => [r.address, r]));
+  // a resource that depends on nothing is on no cycle: only the others are walked (most
+  // resources of a plan depend on nothing: no map entry and no visit for them, issue 27)
+  const byAddr = new Map<string, ResolvedResource>();
+  for (const r of resources) if (r.dependsOn.length > 0) byAddr.set(r.address, r);
+  if (byAddr.size === 0) return;
   const state = new Map<string, 1 | 2>();
   // the addresses from the walk's start down to the resource being visited (one array, pushed and popped)
   const stack: string[] = [];
@@ -388,7 +393,7 @@ function dependencyCycles(resources: readonly ResolvedResource[], diags: Diagnos
     stack.pop();
     state.set(r.address, 2);
   };
-  for (const r of resources) visit(r);
+  for (const r of resources) if (r.dependsOn.length > 0) visit(r);
 }
 
 /**
