@@ -14,7 +14,7 @@ import { camelToSnake } from './keys';
 import { loaderWarnings } from './loader-warnings';
 import { closest, fieldPathProblem, nearestAddress, unknownFields } from './unknown-fields';
 import { closestName } from '../../schemas/tools/did-you-mean';
-import { TEXT_KEYS, textFieldProblems } from '../../schemas/tools/text-checks';
+import { textFieldProblems, textHasProblem } from '../../schemas/tools/text-checks';
 import { isFqnKeyed, kindOf, KINDS, UUID_KINDS, type KindDescriptor } from '../kinds/descriptors';
 import { configProblems } from '../kinds/validation';
 
@@ -330,7 +330,8 @@ function desiredProblems(p: Identity, desired: Record<string, unknown>, diags: D
     diags.push({ severity: 'error', summary: `${v.field}: ${v.message}`, address: r.address, source: r.source, field: v.field, hint: v.hint });
   }
   // one walk for almost every config: which of the two walks below can find anything
-  const texts = textsToCheck(desired);
+  const ruleSchedule = kindOf(r.type)?.ruleSchedule === true;
+  const texts = textsToCheck(desired, ruleSchedule);
   if (texts === 0) return;
   if (texts & QL_PROBLEM) checkResolverQl(
     desired,
@@ -347,7 +348,7 @@ function desiredProblems(p: Identity, desired: Record<string, unknown>, diags: D
       }),
   );
   // RRULEs (a SQL-test rule's with an inline DTSTART:), time zones, cron: caught here (validate, plan), not by the server at apply
-  if (texts & GRAMMAR_TEXT) for (const t of textFieldProblems(desired, '', { ruleSchedule: kindOf(r.type)?.ruleSchedule === true })) {
+  if (texts & GRAMMAR_PROBLEM) for (const t of textFieldProblems(desired, '', { ruleSchedule })) {
     diags.push({ severity: 'error', summary: `${t.field}: ${t.summary}`, address: r.address, source: r.source, field: t.field, hint: `Fix it in ${r.source ?? r.address}: ${t.hint}.` });
   }
 }
@@ -448,18 +449,19 @@ function checkResolverQl(v: unknown, path: string, report: (field: string, messa
 
 /** {@link textsToCheck}: a ResolverQL text with a parse error or a warning. */
 const QL_PROBLEM = 1;
-/** {@link textsToCheck}: a text `textFieldProblems` checks (schemas/tools/text-checks.ts: its keys, no `${`). */
-const GRAMMAR_TEXT = 2;
+/** {@link textsToCheck}: a text `textFieldProblems` reports (schemas/tools/text-checks.ts `textHasProblem`). */
+const GRAMMAR_PROBLEM = 2;
 
 /**
  * What {@link checkResolverQl} and `textFieldProblems` can find in a desired config, in one walk
  * over the members they walk (objects' keys, at any depth, through arrays): {@link QL_PROBLEM}
- * when a `resolverQl` text has a problem, {@link GRAMMAR_TEXT} when a text they check is there.
+ * when a `resolverQl` text has a problem, {@link GRAMMAR_PROBLEM} when an RRULE, time zone or
+ * cron text has one (`ruleSchedule`: the kind's, kinds/descriptors.ts).
  */
-function textsToCheck(v: unknown): number {
+function textsToCheck(v: unknown, ruleSchedule: boolean): number {
   let found = 0;
   if (Array.isArray(v)) {
-    for (let i = 0; i < v.length; i++) if (v[i] && typeof v[i] === 'object') found |= textsToCheck(v[i]);
+    for (let i = 0; i < v.length; i++) if (v[i] && typeof v[i] === 'object') found |= textsToCheck(v[i], ruleSchedule);
     return found;
   }
   if (!v || typeof v !== 'object') return 0;
@@ -468,8 +470,8 @@ function textsToCheck(v: unknown): number {
     if (typeof x === 'string') {
       if (k === 'resolverQl') {
         if (resolverQlProblem(x) !== undefined) found |= QL_PROBLEM;
-      } else if (TEXT_KEYS.has(k) && !x.includes('${')) found |= GRAMMAR_TEXT;
-    } else if (x && typeof x === 'object') found |= textsToCheck(x);
+      } else if (textHasProblem(k, x, ruleSchedule)) found |= GRAMMAR_PROBLEM;
+    } else if (x && typeof x === 'object') found |= textsToCheck(x, ruleSchedule);
   }
   return found;
 }
