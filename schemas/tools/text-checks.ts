@@ -196,6 +196,15 @@ export function textFieldProblems(v: unknown, path = '', opts: { ruleSchedule?: 
 export const TEXT_KEYS: ReadonlySet<string> = new Set(['recurrenceRule', 'timezone', 'cron']);
 
 /**
+ * True when {@link textFieldProblems} reports the string `value` under the key `key` (one of
+ * {@link TEXT_KEYS}, no `${`, refused by its grammar): what src/engine/resolve.ts asks in its one
+ * walk over a config, so that a config without a problem is not walked again (issue 27).
+ */
+export function textHasProblem(key: string, value: string, ruleSchedule: boolean): boolean {
+  return TEXT_KEYS.has(key) && !value.includes('${') && textProblemOf(key, value, ruleSchedule) !== undefined;
+}
+
+/**
  * Memo of {@link textProblem} (a pure function of key and text; a manifest repeats the same
  * few schedules across thousands of resources). Bounded; cleared when full.
  */

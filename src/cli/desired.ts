@@ -179,7 +179,7 @@ function prepared(
         // the texts are the entry's only: not kept with the forms
         if (made) forms.set(resolution, { forms: made.forms, fingerprints: made.fingerprints });
         if (sameFiles()) {
-          const body = made ? entryText(withoutDesired(resolution, made.forms), made) : jsonSafe(resolution) ? JSON.stringify({ resolution } satisfies CachedResolution) : undefined;
+          const body = made ? withoutDesired(resolution, made.forms, () => entryText(resolution, made)) : jsonSafe(resolution) ? JSON.stringify({ resolution } satisfies CachedResolution) : undefined;
           if (body !== undefined) cache.store.write(key, body);
         }
       }
@@ -239,11 +239,25 @@ function entryText(resolution: Resolution, made: Forms): string[] | undefined {
   return parts;
 }
 
-/** `resolution` to cache beside `forms`: each resource whose desired object is its form but for key order gets `desired: null` (a copy; the resolution is left as it is). */
-function withoutDesired(resolution: Resolution, forms: readonly Record<string, unknown>[]): Resolution {
+/**
+ * `f()` run on `resolution` as cached beside `forms`: each resource whose desired object is its
+ * form but for key order has `desired: null` while `f` runs, and its desired object back after
+ * (in place: no copy of every resource made for the entry's text, issue 27).
+ */
+function withoutDesired<T>(resolution: Resolution, forms: readonly Record<string, unknown>[], f: () => T): T {
   const { sameJson } = lazy.planner();
-  const resources = resolution.resources.map((r, i) => (sameJson(r.desired, forms[i]) ? { ...r, desired: null as unknown as Record<string, unknown> } : r));
-  return { ...resolution, resources };
+  const rs = resolution.resources;
+  const kept: (Record<string, unknown> | null)[] = new Array<Record<string, unknown> | null>(rs.length).fill(null);
+  try {
+    for (let i = 0; i < rs.length; i++) {
+      if (!sameJson(rs[i].desired, forms[i])) continue;
+      kept[i] = rs[i].desired;
+      rs[i].desired = null as unknown as Record<string, unknown>;
+    }
+    return f();
+  } finally {
+    for (let i = 0; i < rs.length; i++) if (kept[i] !== null) rs[i].desired = kept[i] as Record<string, unknown>;
+  }
 }
 
 /** A cached resolution's resources with `desired: null` get their form back as their desired object (in place); answers the forms. */

@@ -14,7 +14,7 @@ import { camelToSnake } from './keys';
 import { loaderWarnings } from './loader-warnings';
 import { closest, fieldPathProblem, nearestAddress, unknownFields } from './unknown-fields';
 import { closestName } from '../../schemas/tools/did-you-mean';
-import { TEXT_KEYS, textFieldProblems } from '../../schemas/tools/text-checks';
+import { textFieldProblems, textHasProblem } from '../../schemas/tools/text-checks';
 import { isFqnKeyed, kindOf, KINDS, UUID_KINDS, type KindDescriptor } from '../kinds/descriptors';
 import { configProblems } from '../kinds/validation';
 
@@ -185,6 +185,8 @@ function duplicateIdentities(pre: readonly Identity[], diags: Diagnostic[]): voi
 function resolveReferences(r: ManifestResource, idents: ReadonlyMap<string, { type: ResourceType; id: string; fqn?: string }>, diags: Diagnostic[]): { config: Record<string, unknown>; deps: Set<string> | undefined } {
   // made when there is one (most resources depend on nothing: no set and no arrays for them)
   let deps = r.dependsOn.length ? new Set(r.dependsOn) : undefined;
+  // most configs hold no reference: one scan, and no path, closure or copy made for them
+  if (!holdsReference(r.config)) return { config: r.config, deps };
   // Where `walk` is (keys from the config's root): text only when a reference is reported.
   const at: (string | number)[] = [];
   const resolveStr = (s: string): string =>
@@ -210,8 +212,7 @@ function resolveReferences(r: ManifestResource, idents: ReadonlyMap<string, { ty
       (deps ??= new Set()).add(addr);
       return v;
     });
-  // most configs hold no reference: one scan without a path or a closure call per string
-  const config = holdsReference(r.config) ? (walkStrings(r.config, resolveStr, at) as Record<string, unknown>) : r.config;
+  const config = walkStrings(r.config, resolveStr, at) as Record<string, unknown>;
   // read after the walk: the resolver adds to it
   return { config, deps };
 }
@@ -329,7 +330,8 @@ function desiredProblems(p: Identity, desired: Record<string, unknown>, diags: D
     diags.push({ severity: 'error', summary: `${v.field}: ${v.message}`, address: r.address, source: r.source, field: v.field, hint: v.hint });
   }
   // one walk for almost every config: which of the two walks below can find anything
-  const texts = textsToCheck(desired);
+  const ruleSchedule = kindOf(r.type)?.ruleSchedule === true;
+  const texts = textsToCheck(desired, ruleSchedule);
   if (texts === 0) return;
   if (texts & QL_PROBLEM) checkResolverQl(
     desired,
@@ -346,7 +348,7 @@ function desiredProblems(p: Identity, desired: Record<string, unknown>, diags: D
       }),
   );
   // RRULEs (a SQL-test rule's with an inline DTSTART:), time zones, cron: caught here (validate, plan), not by the server at apply
-  if (texts & GRAMMAR_TEXT) for (const t of textFieldProblems(desired, '', { ruleSchedule: kindOf(r.type)?.ruleSchedule === true })) {
+  if (texts & GRAMMAR_PROBLEM) for (const t of textFieldProblems(desired, '', { ruleSchedule })) {
     diags.push({ severity: 'error', summary: `${t.field}: ${t.summary}`, address: r.address, source: r.source, field: t.field, hint: `Fix it in ${r.source ?? r.address}: ${t.hint}.` });
   }
 }
@@ -368,7 +370,11 @@ function removedDeclarations(manifest: Manifest, workspace: string): RemovedReso
 
 /** Dependency cycles (explicit depends_on and references): an error naming the chain. */
 function dependencyCycles(resources: readonly ResolvedResource[], diags: Diagnostic[]): void {
-  const byAddr = new Map(resources.map((r) => [r.address, r]));
+  // a resource that depends on nothing is on no cycle: only the others are walked (most
+  // resources of a plan depend on nothing: no map entry and no visit for them, issue 27)
+  const byAddr = new Map<string, ResolvedResource>();
+  for (const r of resources) if (r.dependsOn.length > 0) byAddr.set(r.address, r);
+  if (byAddr.size === 0) return;
   const state = new Map<string, 1 | 2>();
   // the addresses from the walk's start down to the resource being visited (one array, pushed and popped)
   const stack: string[] = [];
@@ -388,7 +394,7 @@ function dependencyCycles(resources: readonly ResolvedResource[], diags: Diagnos
     stack.pop();
     state.set(r.address, 2);
   };
-  for (const r of resources) visit(r);
+  for (const r of resources) if (r.dependsOn.length > 0) visit(r);
 }
 
 /**
@@ -443,18 +449,19 @@ function checkResolverQl(v: unknown, path: string, report: (field: string, messa
 
 /** {@link textsToCheck}: a ResolverQL text with a parse error or a warning. */
 const QL_PROBLEM = 1;
-/** {@link textsToCheck}: a text `textFieldProblems` checks (schemas/tools/text-checks.ts: its keys, no `${`). */
-const GRAMMAR_TEXT = 2;
+/** {@link textsToCheck}: a text `textFieldProblems` reports (schemas/tools/text-checks.ts `textHasProblem`). */
+const GRAMMAR_PROBLEM = 2;
 
 /**
  * What {@link checkResolverQl} and `textFieldProblems` can find in a desired config, in one walk
  * over the members they walk (objects' keys, at any depth, through arrays): {@link QL_PROBLEM}
- * when a `resolverQl` text has a problem, {@link GRAMMAR_TEXT} when a text they check is there.
+ * when a `resolverQl` text has a problem, {@link GRAMMAR_PROBLEM} when an RRULE, time zone or
+ * cron text has one (`ruleSchedule`: the kind's, kinds/descriptors.ts).
  */
-function textsToCheck(v: unknown): number {
+function textsToCheck(v: unknown, ruleSchedule: boolean): number {
   let found = 0;
   if (Array.isArray(v)) {
-    for (let i = 0; i < v.length; i++) if (v[i] && typeof v[i] === 'object') found |= textsToCheck(v[i]);
+    for (let i = 0; i < v.length; i++) if (v[i] && typeof v[i] === 'object') found |= textsToCheck(v[i], ruleSchedule);
     return found;
   }
   if (!v || typeof v !== 'object') return 0;
@@ -463,8 +470,8 @@ function textsToCheck(v: unknown): number {
     if (typeof x === 'string') {
       if (k === 'resolverQl') {
         if (resolverQlProblem(x) !== undefined) found |= QL_PROBLEM;
-      } else if (TEXT_KEYS.has(k) && !x.includes('${')) found |= GRAMMAR_TEXT;
-    } else if (x && typeof x === 'object') found |= textsToCheck(x);
+      } else if (textHasProblem(k, x, ruleSchedule)) found |= GRAMMAR_PROBLEM;
+    } else if (x && typeof x === 'object') found |= textsToCheck(x, ruleSchedule);
   }
   return found;
 }

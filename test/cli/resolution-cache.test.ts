@@ -417,8 +417,11 @@ it("writes a plan's entry in pieces, byte for byte JSON.stringify of its body; e
   const [[head, body]] = [...entries(cacheDir).values()].filter(([, b]) => b.includes('"desiredForms"'));
   expect(body).toBe(JSON.stringify(JSON.parse(body)));
   expect(head.bytes).toBe(Buffer.byteLength(body));
-  const entry = JSON.parse(body) as { desiredForms: unknown[]; desiredFingerprints: string[] };
+  const entry = JSON.parse(body) as { resolution: { resources: { desired: unknown }[] }; desiredForms: unknown[]; desiredFingerprints: string[] };
   expect(entry.desiredForms).toEqual(forms);
+  // the entry's `desired: null` (the form stands for it) is set for the writing only: the resolution answered keeps every desired object
+  expect([entry.resolution.resources[owner].desired, entry.resolution.resources[pg].desired === null]).toEqual([null, false]);
+  expect(resolution.resources.filter((r) => !r.desired || typeof r.desired !== 'object')).toEqual([]);
   expect(entry.desiredFingerprints).toEqual(forms.map((f) => fingerprint(f)));
   // the store: pieces make the entry their concatenation makes
   const store = new ResolutionCache(path.join(tempDir('cache-pieces-store'), 'dqform'));

@@ -24,6 +24,22 @@ describe('dependency cycles', () => {
     expect(errors(resolveManifest(m, 'w'))).toEqual(['dependency cycle: dq_owner.b -> dq_owner.c -> dq_owner.b']);
   });
 
+  test('resources that depend on nothing are walked past: two loops through shared leaves, by reference and depends_on, each named once', () => {
+    const m = load({
+      dq_owner: {
+        leaf: { title: 'L' },
+        other: { title: 'O' },
+        x: { title: 'X', depends_on: ['dq_owner.leaf', 'dq_owner.y'] },
+        y: { title: 'Y', depends_on: ['dq_owner.other', 'dq_owner.x'] },
+      },
+      dq_ownership: {
+        p: { owner_id: '${dq_owner.leaf.id}', depends_on: ['dq_ownership.q'], selection: { query: { resolver_ql: 'with_tag("a")' } } },
+        q: { owner_id: '${dq_owner.other.id}', depends_on: ['dq_ownership.p'], selection: { query: { resolver_ql: 'with_tag("b")' } } },
+      },
+    });
+    expect(errors(resolveManifest(m, 'w'))).toEqual(['dependency cycle: dq_owner.x -> dq_owner.y -> dq_owner.x', 'dependency cycle: dq_ownership.p -> dq_ownership.q -> dq_ownership.p']);
+  });
+
   test('no cycle, no error; dependencies are sorted and a resource does not depend on itself', () => {
     const m = load({ dq_owner: { a: { title: 'A', depends_on: ['dq_owner.c', 'dq_owner.b'] }, b: { title: 'B' }, c: { title: 'C', depends_on: ['dq_owner.b'] } } });
     const r = resolveManifest(m, 'w');

@@ -289,6 +289,20 @@ describe('text fields checked offline', () => {
     expect(resolveManifest(load({ dq_alert: { a: { ...alert([]), issue_lifecycle: lifecycle('with_type("table")', '0 9 * * 1-5') } } }), WS).diagnostics).toEqual([]);
   });
 
+  it("one RRULE text without an inline start: fine for a SQL test, refused for a SQL-test rule (the kind's own check, in the same walk)", () => {
+    const rrule = 'FREQ=DAILY;BYHOUR=7';
+    const r = resolveManifest(
+      load({
+        dq_sql_test: { t: { name: 'T', platform: { warehouse_account: { account: 'a', database: 'd' } }, sql_expression: 'select 1', recurrence_rule: rrule } },
+        dq_sql_test_deployment_rule: { r: { title: 'R', static_config: { path: 'wh::none::t0', recurrence_rule: rrule, tests: [{ name: 'ids', not_null: { columns: ['id'] } }] } } },
+      }),
+      WS,
+    );
+    expect(r.diagnostics.map((d) => [d.severity, d.address, d.field])).toEqual([['error', 'dq_sql_test_deployment_rule.r', 'staticConfig.recurrenceRule']]);
+    expect(r.diagnostics[0].summary).toMatch(/^staticConfig\.recurrenceRule: RRULE "FREQ=DAILY;BYHOUR=7" has no inline DTSTART/);
+    expect(r.resources.map((x) => x.address)).toEqual(['dq_sql_test.t', 'dq_sql_test_deployment_rule.r']);
+  });
+
   it('a good RRULE says nothing', () => {
     const r = resolveManifest(load({ dq_sql_test: { t: { name: 'T', platform: { warehouse_account: { account: 'a', database: 'd' } }, sql_expression: 'select 1', recurrence_rule: 'FREQ=DAILY;BYHOUR=6' } } }), WS);
     expect(r.diagnostics).toEqual([]);
