@@ -595,7 +595,7 @@ describe('the shortcuts schemas declare (protoEnum setSureOutput; required and w
     const cases: [string, z.ZodType, unknown[]][] = [
       ['EntityType', EntityType, [...EDGE.map((d) => ({ default: d })), { default: 'ENTITY_TYPE_UNSPECIFIED' }, { default: 0 }, { custom: 50001 }, { default: 'ENTITY_TYPE_WAREHOUSE_ACCOUNT_TABLE', custom: 50001 }, {}]],
       ['MetricIds', MetricIds, [[], [metric], [metric, metric], [metric, other], [other, metric, other], [metric, 'x'], ['x', 'x'], 'x', null, undefined, {}, [null], [metric, null]]],
-      ['Query', Query, operands.flatMap((operand) => [0, 1, 2, 3].map((n) => (operand === undefined ? { parts: Array.from({ length: n }, () => part) } : { parts: Array.from({ length: n }, () => part), operand }))).concat([{}, { operand: 'QUERY_OPERAND_EXCEPT' }, null, [], 'q'])],
+      ['Query', Query, [...operands.flatMap((operand): unknown[] => [0, 1, 2, 3].map((n) => (operand === undefined ? { parts: Array.from({ length: n }, () => part) } : { parts: Array.from({ length: n }, () => part), operand }))), {}, { operand: 'QUERY_OPERAND_EXCEPT' }, null, [], 'q']],
     ];
     const bad: string[] = [];
     for (const [name, schema, values] of cases) {
