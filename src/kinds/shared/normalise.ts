@@ -96,7 +96,8 @@ function norm(v: unknown, key: string): unknown {
       const x: unknown = v[i];
       items.push(x !== null && typeof x === 'object' ? norm(x, '') : x);
     }
-    if (!UNORDERED_KEYS.has(key)) return items;
+    // fewer than two items are in order (most unordered lists read hold one): no canonical JSON
+    if (items.length < 2 || !UNORDERED_KEYS.has(key)) return items;
     // sort by each item's canonical JSON, computed once per item (not twice per comparison);
     // undefined items go last, as Array.prototype.sort puts them
     const keyed: { x: unknown; s: string }[] = [];
