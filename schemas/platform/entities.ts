@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import { oneof, PageInfo, Pagination, protoEnum, Timestamp } from './common';
 import { tolerant } from './wire';
+import { setLastCheckPasses } from '../tools/zod-walk';
 
 const s = () => z.string();
 /** A string field with its help text (the JSON Schema description editors show). */
@@ -168,8 +169,11 @@ export const EntityTypeName = EntityTypeEnum.schema;
 export type EntityTypeName = z.infer<typeof EntityTypeName>;
 
 /** One type in `withType`: a default (built-in) type or a custom type number (50001-59999). */
+const builtInType = EntityTypeEnum.schema.refine((v) => v !== 'ENTITY_TYPE_UNSPECIFIED', 'the unspecified type (0) is refused').describe('a built-in entity type, e.g. ENTITY_TYPE_WAREHOUSE_ACCOUNT_TABLE');
+// the refinement's own test as its sure pass: the lean validator skips zod's check (its payload) for every type read
+setLastCheckPasses(builtInType, (v) => v !== 'ENTITY_TYPE_UNSPECIFIED');
 export const EntityType = oneof({
-  default: EntityTypeEnum.schema.refine((v) => v !== 'ENTITY_TYPE_UNSPECIFIED', 'the unspecified type (0) is refused').describe('a built-in entity type, e.g. ENTITY_TYPE_WAREHOUSE_ACCOUNT_TABLE'),
+  default: builtInType,
   custom: z.number().int().min(50000).max(59999).describe('a custom entity type number (50000-59999)'),
 });
 export type EntityType = z.infer<typeof EntityType>;
@@ -224,8 +228,8 @@ export const QueryPart: z.ZodType<QueryPart> = z.lazy(() =>
 ) as unknown as z.ZodType<QueryPart>;
 
 /** `Query { parts[], operand }`; EXCEPT takes exactly two parts. */
-export const Query: z.ZodType<Query> = z.lazy(() =>
-  z
+export const Query: z.ZodType<Query> = z.lazy(() => {
+  const query = z
     .object({
       parts: z.array(QueryPart).default([]).describe('the query parts, combined by operand'),
       operand: QueryOperand.optional().describe('how parts combine: AND (default), OR, EXCEPT (first minus second), UPSTREAM, DOWNSTREAM'),
@@ -235,8 +239,11 @@ export const Query: z.ZodType<Query> = z.lazy(() =>
         ctx.addIssue({ code: 'custom', path: ['parts'], message: `QUERY_OPERAND_EXCEPT takes exactly two parts (first minus second); got ${q.parts.length}` });
       }
     })
-    .describe('a query over the catalog: parts combined by operand'),
-) as unknown as z.ZodType<Query>;
+    .describe('a query over the catalog: parts combined by operand');
+  // sure pass of the refinement: no EXCEPT, nothing to count (the lean validator skips zod's check for every query read)
+  setLastCheckPasses(query, (q) => !!q && typeof q === 'object' && (q as { operand?: unknown }).operand !== 'QUERY_OPERAND_EXCEPT');
+  return query;
+}) as unknown as z.ZodType<Query>;
 // Names of the recursive schemas in generated JSON Schema (`definitions`).
 z.globalRegistry.add(Query, { id: 'Query' });
 z.globalRegistry.add(EntityIdentifier, { id: 'EntityIdentifier' });

@@ -363,13 +363,12 @@ function clean(n: Node, v: unknown, base: number, problems: string[], intoTolera
   switch (n.k) {
     case 'tolerant': {
       if (!intoTolerant) return v;
-      // an item's problems are its own (paths relative to the item), kept for decodeRead
-      const own: string[] = [];
-      const c = clean(n.of(), v, PATH.length, own, true);
-      if (own.length) {
-        if (c && typeof c === 'object') itemProblems.set(c, own);
-        for (const p of own) problems.push(p);
-      }
+      // an item's problems are its own (paths relative to the item), kept for decodeRead; they
+      // are the response's too: written to its list, the item's copied out only when there are
+      // any (no list per item read)
+      const from = problems.length;
+      const c = clean(n.of(), v, PATH.length, problems, true);
+      if (problems.length > from && c && typeof c === 'object') itemProblems.set(c, problems.slice(from));
       return c;
     }
     case 'enum': {

@@ -282,7 +282,15 @@ export function checksRunner(schema: z.ZodType): { passes: (value: unknown) => b
   if (checks.length === 0) return undefined;
   const sure = checks.map(surePass);
   const plain = sure.every((s) => s !== undefined) ? (sure as ((v: unknown) => boolean)[]) : undefined;
-  const passes = !plain ? () => false : plain.length === 1 ? plain[0] : (v: unknown) => plain.every((p) => p(v));
+  const passes = !plain
+    ? () => false
+    : plain.length === 1
+      ? plain[0]
+      : (v: unknown) => {
+          // a loop, not `every` with a closure made per value
+          for (let k = 0; k < plain.length; k++) if (!plain[k](v)) return false;
+          return true;
+        };
   const run = (payload: LeanPayload): boolean => {
     for (let k = 0; k < checks.length; k++) {
       // a check that surely finds nothing and changes nothing is skipped (exact: see surePass)

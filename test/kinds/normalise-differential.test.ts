@@ -108,6 +108,22 @@ describe('normalise against the walk it replaced', () => {
     }
   });
 
+  it('sorts keys as Array#sort does for every key count (insertion up to 16 keys, the built-in above; in order, reversed, shuffled)', () => {
+    const next = rng(SEED + 1);
+    const pool = ['a', 'B', 'b', 'Z', '_x', 'a1', 'a10', 'a2', 'é', 'ä', 'z', 'zz', 'resolverQl', 'query', '10', '2', '0', 'x-y', 'x_y', 'X', 'm', 'n', 'o', 'p', 'q', 'r', 's', 't'];
+    for (let i = 0; i < 600; i++) {
+      const n = i % 25;
+      const keys = [...pool].sort(() => next() - 0.5).slice(0, n);
+      if (i % 3 === 1) keys.sort();
+      if (i % 3 === 2) keys.sort().reverse();
+      const v: Record<string, unknown> = {};
+      for (const k of keys) v[k] = next() < 0.5 ? k : { [keys[0] ?? 'k']: 1, a: 'SEVERITY_UNSPECIFIED', Z: 2 };
+      const want = canon(refNormalise(v));
+      const got = canon(normalise(v));
+      if (got !== want) throw new Error(`seed ${SEED + 1}, value ${i}: ${canon(v)}\nwant ${want}\ngot  ${got}`);
+    }
+  });
+
   it('an own __proto__ key (JSON.parse makes one) vanishes at the top level as before, and the input is not changed', () => {
     const text = '{"__proto__": {"polluted": 1}, "b": 2, "a": {"__proto__": {"x": 1}, "y": ""}}';
     const v = JSON.parse(text) as Record<string, unknown>;

@@ -586,6 +586,34 @@ describe('the shortcuts schemas declare (protoEnum setSureOutput; required and w
     expect(bad).toEqual([]);
   });
 
+  it('the refinements with their own test as sure pass (EntityType default, MetricIds, Query): edge values answer as zod', () => {
+    const { EntityType, Query } = exported as { EntityType: z.ZodType; Query: z.ZodType };
+    const { MetricIds } = exported as { MetricIds: z.ZodType };
+    const [metric, other] = (exported.MetricIdEnum as Enum).values.filter((n) => !n.endsWith('_UNSPECIFIED'));
+    const part = { kind: { entityTypes: { types: [{ default: 'ENTITY_TYPE_WAREHOUSE_ACCOUNT_TABLE' }] } } };
+    const operands = [undefined, 'QUERY_OPERAND_AND', 'QUERY_OPERAND_OR', 'QUERY_OPERAND_EXCEPT', 'QUERY_OPERAND_UNSPECIFIED', 3, 0, 'nope', null];
+    const cases: [string, z.ZodType, unknown[]][] = [
+      ['EntityType', EntityType, [...EDGE.map((d) => ({ default: d })), { default: 'ENTITY_TYPE_UNSPECIFIED' }, { default: 0 }, { custom: 50001 }, { default: 'ENTITY_TYPE_WAREHOUSE_ACCOUNT_TABLE', custom: 50001 }, {}]],
+      ['MetricIds', MetricIds, [[], [metric], [metric, metric], [metric, other], [other, metric, other], [metric, 'x'], ['x', 'x'], 'x', null, undefined, {}, [null], [metric, null]]],
+      ['Query', Query, [...operands.flatMap((operand): unknown[] => [0, 1, 2, 3].map((n) => (operand === undefined ? { parts: Array.from({ length: n }, () => part) } : { parts: Array.from({ length: n }, () => part), operand }))), {}, { operand: 'QUERY_OPERAND_EXCEPT' }, null, [], 'q']],
+    ];
+    const bad: string[] = [];
+    for (const [name, schema, values] of cases) {
+      for (const v of values) {
+        const zr = schema.safeParse(structuredClone(v));
+        const want = zr.success ? show(zr.data) : 'refused';
+        for (const owned of [false, true]) {
+          const got = show(leanParse(schema, structuredClone(v), { owned }));
+          if (got !== want) bad.push(`${name} ${show(v)}${owned ? ' (owned)' : ''}: zod ${want}, lean ${got}`);
+        }
+      }
+      // both sides of each refinement are met
+      expect(values.some((v) => schema.safeParse(v).success)).toBe(true);
+      expect(values.some((v) => !schema.safeParse(v).success)).toBe(true);
+    }
+    expect(bad).toEqual([]);
+  });
+
   it.each(enums.map(([n, e]) => [n, e] as const))('%s', (_name, e) => {
     const bad: string[] = [];
     for (const schema of [e.schema, required(e)] as z.ZodType[]) {
