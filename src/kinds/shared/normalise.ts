@@ -97,20 +97,7 @@ function norm(v: unknown, key: string): unknown {
       items.push(x !== null && typeof x === 'object' ? norm(x, '') : x);
     }
     // fewer than two items are in order (most unordered lists read hold one): no canonical JSON
-    if (items.length < 2 || !UNORDERED_KEYS.has(key)) return items;
-    // sort by each item's canonical JSON, computed once per item (not twice per comparison);
-    // undefined items go last, as Array.prototype.sort puts them
-    const keyed: { x: unknown; s: string }[] = [];
-    let undef = 0;
-    for (let i = 0; i < items.length; i++) {
-      const x = items[i];
-      if (x === undefined) undef++;
-      else keyed.push({ x, s: stable(x) });
-    }
-    keyed.sort((a, b) => (a.s < b.s ? -1 : a.s > b.s ? 1 : 0));
-    const sorted = keyed.map((e) => e.x);
-    for (; undef > 0; undef--) sorted.push(undefined);
-    return sorted;
+    return items.length < 2 || !UNORDERED_KEYS.has(key) ? items : sortedByCanonical(items);
   }
   if (v && typeof v === 'object') {
     const o = v as Record<string, unknown>;
@@ -149,6 +136,24 @@ function norm(v: unknown, key: string): unknown {
     return out;
   }
   return v;
+}
+
+/**
+ * An unordered list's items sorted by each one's canonical JSON, computed once per item (not twice
+ * per comparison); undefined items go last, as Array.prototype.sort puts them.
+ */
+function sortedByCanonical(items: readonly unknown[]): unknown[] {
+  const keyed: { x: unknown; s: string }[] = [];
+  let undef = 0;
+  for (let i = 0; i < items.length; i++) {
+    const x = items[i];
+    if (x === undefined) undef++;
+    else keyed.push({ x, s: stable(x) });
+  }
+  keyed.sort((a, b) => (a.s < b.s ? -1 : a.s > b.s ? 1 : 0));
+  const sorted = keyed.map((e) => e.x);
+  for (; undef > 0; undef--) sorted.push(undefined);
+  return sorted;
 }
 
 /**
