@@ -6,7 +6,7 @@
  * the size cap and the truncated message.)
  */
 import * as http from 'node:http';
-import type * as net from 'node:net';
+import * as net from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { z } from 'zod';
 import { ApiError, DqClient, type DqClientOptions, type HttpTrace, RequestTimeoutError, ResponseTooLargeError, UnavailableError } from '../../src/client';
@@ -109,6 +109,26 @@ describe('the deadline', () => {
     expect(timeouts()).toBeLessThanOrEqual(before);
     // the pool still serves a fresh call after both deadlines
     await expect(c.call({ method: 'GET', path: '/api/after', responseSchema: Ok, idempotent: true })).resolves.toEqual({ ok: true });
+  });
+  test('passing while connecting (a TLS handshake the server never answers) fails the call at the deadline, not retried, and close() does not wait for the connect', async () => {
+    const sockets: net.Socket[] = [];
+    const silent = net.createServer((sock) => void sockets.push(sock)); // accepts, never says a word
+    await new Promise<void>((r) => silent.listen(0, '127.0.0.1', r));
+    try {
+      const url = `https://127.0.0.1:${(silent.address() as AddressInfo).port}`;
+      const c = new DqClient({ baseUrl: url, clientId: 'exchange-id', clientSecret: SECRET, timeoutMs: 400, retry: { sleep: async () => undefined } });
+      const started = Date.now();
+      const err = await failure(c.call({ method: 'GET', path: '/api/x', responseSchema: Ok, idempotent: true }));
+      expect(err).toBeInstanceOf(RequestTimeoutError);
+      expect(Date.now() - started).toBeLessThan(3000);
+      expect(sockets).toHaveLength(1);
+      const closing = Date.now();
+      await c.close();
+      expect(Date.now() - closing).toBeLessThan(2000);
+    } finally {
+      sockets.forEach((x) => x.destroy());
+      await new Promise<void>((r) => silent.close(() => r()));
+    }
   });
 });
 
