@@ -168,11 +168,11 @@ describe('a body cut short mid-body (fewer bytes than declared)', () => {
 
 describe('no credential in the errors, log lines or traces of the transport failures', () => {
   test.each([
-    ['the deadline', { timeoutMs: 300 }, (_req: http.IncomingMessage, _res: http.ServerResponse) => undefined, RequestTimeoutError],
+    ['the deadline', { timeoutMs: 300 }, (_req: http.IncomingMessage, _res: http.ServerResponse): void => undefined, RequestTimeoutError],
     [
       'a truncated body',
       { retry: { maxAttempts: 2 } },
-      (req: http.IncomingMessage, res: http.ServerResponse) => {
+      (req: http.IncomingMessage, res: http.ServerResponse): void => {
         res.writeHead(200, { 'content-length': '500' });
         res.write(`{"echo":"${String(req.headers.authorization)} ${SECRET}`);
         setTimeout(() => req.socket.destroy(), 20);
@@ -182,7 +182,7 @@ describe('no credential in the errors, log lines or traces of the transport fail
     [
       'a body past the cap',
       { maxResponseBytes: 1024 },
-      (req: http.IncomingMessage, res: http.ServerResponse) => {
+      (req: http.IncomingMessage, res: http.ServerResponse): void => {
         res.writeHead(200, { 'content-type': 'application/json' });
         res.end(`{"echo":"${String(req.headers.authorization)} ${SECRET}${' '.repeat(4096)}"}`);
       },
