@@ -187,6 +187,8 @@ export class DqClient {
   private readonly timeoutMs: number;
   private readonly maxResponseBytes: number;
   private grpcTransport: GrpcTransport | undefined;
+  /** Requests sent and not yet answered or failed (see {@link close}). */
+  private inFlight = 0;
 
   constructor(opts: DqClientOptions) {
     this.opts = opts;
@@ -321,10 +323,16 @@ export class DqClient {
     return true;
   }
 
-  /** Closes the connection pool (pending requests finish first) and the gRPC channel. */
+  /**
+   * Closes the connection pool (pending requests finish first) and the gRPC channel. With no
+   * request of this client in flight, the pool is destroyed instead: what it may still hold are
+   * requests whose deadline passed before they got a connection (queued, connecting), already
+   * failed to their callers; closing would wait for their connect (undici's 10 s connect timeout).
+   */
   async close(): Promise<void> {
     this.grpcTransport?.close();
-    await this.pool.close();
+    if (this.inFlight === 0) await this.pool.destroy();
+    else await this.pool.close();
   }
 
   private parse<Res extends z.ZodType>(method: string, path: string, requestId: string, raw: RawResponse, schema: Res): z.output<Res> {
@@ -373,6 +381,7 @@ export class DqClient {
       const headers: Record<string, string> = { accept: 'application/json', 'user-agent': this.opts.userAgent ?? 'dqform', 'x-request-id': requestId };
       if (authorization !== undefined) headers.authorization = authorization;
       if (contentType !== undefined) headers['content-type'] = contentType;
+      this.inFlight++;
       try {
         res = await exchangeOnce(this.pool, { origin: this.origin, method, path: this.prefix + pathWithQuery, headers, body }, deadline, exchange, this.maxResponseBytes, { method, path: pathWithQuery, requestId }, this.origin);
       } catch (caught) {
@@ -383,6 +392,7 @@ export class DqClient {
         this.trace({ event: 'transport-error', method, path: pathWithQuery, requestId, attempt, ms: this.now() - started, error: err.message });
         throw this.reach.failure(err, method, pathWithQuery);
       } finally {
+        this.inFlight--;
         clearTimeout(timer);
       }
       this.reach.success();
