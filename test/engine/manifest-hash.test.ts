@@ -267,3 +267,36 @@ test('jsonPieces: byte-identical to JSON.stringify for edge values (unicode, lon
     for (const per of [1, 2, 5, 256]) expect(jsonPieces(v, 'list', per).join('')).toBe(JSON.stringify(v));
   }
 });
+
+test('the settle hook (a form made as each resource resolves) changes neither the frozen manifest nor the desired object it is handed (every golden case; review of f5bc039)', () => {
+  const root = path.join(__dirname, '..', 'golden', 'plan');
+  const cases = fs.readdirSync(root).filter((c) => fs.existsSync(path.join(root, c, 'desired.json')));
+  expect(cases.length).toBeGreaterThan(5);
+  const frozen = (v: unknown): void => {
+    if (v && typeof v === 'object' && !Object.isFrozen(v)) {
+      Object.freeze(v);
+      for (const x of Object.values(v)) frozen(x);
+    }
+  };
+  let settled = 0;
+  for (const c of cases) {
+    const m = manifestFromTerraformJson(JSON.parse(fs.readFileSync(path.join(root, c, 'desired.json'), 'utf8')), { stack: c, consume: true });
+    const want = manifestHash(m);
+    frozen(m);
+    resolveManifest(m, 'demo', {
+      settle: (t, d) => {
+        const before = JSON.stringify(d);
+        try {
+          HANDLERS[t].fromDesired(d);
+        } catch {
+          // a handler that refuses a desired object: the planner says why (desired.ts formCollector)
+        }
+        expect(JSON.stringify(d)).toBe(before);
+        settled++;
+        return d;
+      },
+    });
+    expect([c, manifestHash(m)]).toEqual([c, want]);
+  }
+  expect(settled).toBeGreaterThan(cases.length);
+});
