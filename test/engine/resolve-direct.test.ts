@@ -40,6 +40,22 @@ describe('dependency cycles', () => {
     expect(errors(resolveManifest(m, 'w'))).toEqual(['dependency cycle: dq_owner.x -> dq_owner.y -> dq_owner.x', 'dependency cycle: dq_ownership.p -> dq_ownership.q -> dq_ownership.p']);
   });
 
+  test('a self-reference (depends_on or ${...id}) is no cycle and no dependency; a loop through a dependency-free resource cannot exist, a dependency on an absent (removed) address is walked past (review of issue 27)', () => {
+    const m = load({
+      dq_owner: {
+        a: { title: 'A', depends_on: ['dq_owner.a'] },
+        b: { title: '${dq_owner.b.id}' },
+        c: { title: 'C', depends_on: ['dq_owner.gone', 'dq_owner.d'] },
+        d: { title: 'D' },
+        e: { title: 'E', depends_on: ['dq_owner.e', 'dq_owner.f'] },
+        f: { title: 'F', depends_on: ['dq_owner.e'] },
+      },
+    });
+    const r = resolveManifest(m, 'w');
+    expect(errors(r)).toEqual(['dependency cycle: dq_owner.e -> dq_owner.f -> dq_owner.e']);
+    expect(r.resources.filter((x) => 'ab'.includes(x.name)).map((x) => x.dependsOn)).toEqual([[], []]);
+  });
+
   test('no cycle, no error; dependencies are sorted and a resource does not depend on itself', () => {
     const m = load({ dq_owner: { a: { title: 'A', depends_on: ['dq_owner.c', 'dq_owner.b'] }, b: { title: 'B' }, c: { title: 'C', depends_on: ['dq_owner.b'] } } });
     const r = resolveManifest(m, 'w');
